@@ -1,0 +1,155 @@
+"""What the reports show, computed once: verdicts per target, the rule x target matrix, coverage.
+
+Matrix cells: a rule's status in one case is the case status, except for a FAIL record, where
+only the rules in failed_rules FAIL and the case's other rules PASS (their checks held). A cell is
+the worst status over the rule's cases (CRASH > TIMEOUT > FAIL > BROKEN > PASS > SKIP); "n/a" when
+no case of the rule ran on that target.
+"""
+from .util import SEVERITY, ERRORS, STATUSES, plural
+
+
+def rule_status(case, rule_id):
+    st = case["status"]
+    if st == "FAIL":
+        failed = case["failed_rules"] or case["rules"]
+        return "FAIL" if rule_id in failed else "PASS"
+    return st
+
+
+def failing_checks(case):
+    return [c for c in case["checks"] if not c.get("ok")]
+
+
+class TargetSummary:
+    def __init__(self, index, run, catalog, outcomes=None):
+        self.index = index
+        self.run = run
+        self.counts = run.counts()
+        self.outcomes = outcomes or {}        # case id -> expectations.Outcome
+        cases = run.cases
+        self.counted = [c for c in cases if c["counted"]]
+        self.crashes = [c for c in cases if c["status"] in ERRORS]
+        self.divergences = [c for c in cases if c["status"] == "FAIL" and not c["counted"]]
+        self.broken = [c for c in cases if c["status"] == "BROKEN"]
+        self.skipped = [c for c in cases if c["status"] == "SKIP"]
+        must = set()
+        for c in self.counted:
+            for rid in (c["failed_rules"] or c["rules"]):
+                if catalog.counted(rid) is not False:     # MUST (not inferred), or unknown
+                    must.add(rid)
+        self.must_rules = sorted(must)
+        # cases that make the target non-conformant: counted failures plus every crash/timeout
+        bad = {c["id"]: c for c in self.counted}
+        for c in self.crashes:
+            bad[c["id"]] = c
+        self.bad_cases = list(bad.values())
+        self.conformant = not self.bad_cases
+        self.verdict, self.verdict_detail = self._verdict()
+
+    def _verdict(self):
+        run = self.run
+        n_bad = len(self.bad_cases)
+        crash = self.counts["CRASH"] + self.counts["TIMEOUT"]
+        bits = []
+        if self.divergences:
+            bits.append("%s (not counted)" % plural(len(self.divergences), "divergence"))
+        if self.broken:
+            bits.append("%s broken (suite or environment problem)" % plural(len(self.broken), "case"))
+        if self.skipped:
+            bits.append("%d skipped" % len(self.skipped))
+        if self.conformant:
+            text = "conformant" if run.complete else "no failures so far (incomplete run)"
+        else:
+            parts = []
+            if self.must_rules or not crash:
+                parts.append("%s of MUST rules" % plural(len(self.must_rules), "failure"))
+            if crash:
+                parts.append("%s" % plural(crash, "crash or timeout", "crashes or timeouts")
+                             if self.counts["CRASH"] and self.counts["TIMEOUT"] else
+                             plural(self.counts["CRASH"], "crash", "crashes") if self.counts["CRASH"]
+                             else plural(self.counts["TIMEOUT"], "timeout"))
+            text = ", ".join(parts) + " (%s)" % plural(n_bad, "case")
+        return text, "; ".join(bits)
+
+    @property
+    def verdict_class(self):
+        if not self.conformant:
+            return "bad"
+        return "good" if self.run.complete else "incomplete"
+
+
+def summarize(runs, catalog, outcomes_by_run=None):
+    outcomes_by_run = outcomes_by_run or {}
+    return [TargetSummary(i, r, catalog, outcomes_by_run.get(id(r))) for i, r in enumerate(runs)]
+
+
+class Cell:
+    __slots__ = ("status", "n", "by_status", "worst_case", "xfail", "xpass")
+
+    def __init__(self):
+        self.status = None
+        self.n = 0
+        self.by_status = {}
+        self.worst_case = None
+        self.xfail = 0
+        self.xpass = 0
+
+
+def matrix(summaries, catalog):
+    """Returns (rows, cells): rows is a list of (group, rule_id) in catalogue order, then rules
+    that only the results name; cells[(rule_id, target_index)] is a Cell."""
+    cells = {}
+    seen_rules = []
+    seen = set()
+    for s in summaries:
+        for case in s.run.cases:
+            outcome = s.outcomes.get(case["id"])
+            for rid in case["rules"]:
+                if rid not in seen:
+                    seen.add(rid)
+                    seen_rules.append(rid)
+                st = rule_status(case, rid)
+                cell = cells.get((rid, s.index))
+                if cell is None:
+                    cell = cells[(rid, s.index)] = Cell()
+                cell.n += 1
+                cell.by_status[st] = cell.by_status.get(st, 0) + 1
+                if cell.status is None or SEVERITY[st] > SEVERITY[cell.status]:
+                    cell.status = st
+                    cell.worst_case = case
+                if outcome is not None:
+                    if outcome.kind == "XFAIL" and st != "PASS":
+                        cell.xfail += 1
+                    elif outcome.kind == "XPASS":
+                        cell.xpass += 1
+    rows = [(catalog.group(r["id"]), r["id"]) for r in catalog.rules]
+    rows += [("unknown", rid) for rid in seen_rules if catalog.get(rid) is None]
+    return rows, cells
+
+
+def coverage(summaries, catalog):
+    """Rules per function, cases per rule (distinct case ids over all runs), rules with no case."""
+    cases_per_rule = {}
+    for s in summaries:
+        for case in s.run.cases:
+            for rid in case["rules"]:
+                cases_per_rule.setdefault(rid, set()).add(case["id"])
+    functions = {}
+    for r in catalog.rules:
+        f = functions.setdefault(r["function"], {"rules": 0, "covered": 0, "cases": set()})
+        f["rules"] += 1
+        ids = cases_per_rule.get(r["id"])
+        if ids:
+            f["covered"] += 1
+            f["cases"] |= ids
+    uncovered = [r for r in catalog.rules if r["id"] not in cases_per_rule]
+    return {"cases_per_rule": {k: len(v) for k, v in cases_per_rule.items()},
+            "functions": functions, "uncovered": uncovered}
+
+
+def totals(summaries):
+    t = dict.fromkeys(STATUSES, 0)
+    for s in summaries:
+        for k, v in s.counts.items():
+            t[k] += v
+    return t

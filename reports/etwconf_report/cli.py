@@ -1,0 +1,343 @@
+"""Command line: etwconf-report report | summary | diff | check | update-expectations.
+
+Exit codes: 0 ok; 1 a regression (diff) or an expectation failure (check); 2 bad input or
+usage; 3 internal error (a bug in etwconf-report). Errors are one line on stderr:
+    etwconf-report: FILE:LINE: what is wrong; what to do
+"""
+import argparse
+import os
+import sys
+
+from . import __version__
+from .ingest import InputError, load_many
+from .util import oneline, plural
+
+PROG = "etwconf-report"
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError("%s; see `%s --help`" % (message, self.prog))
+
+
+def _err(msg):
+    sys.stderr.write("%s: %s\n" % (PROG, oneline(msg, 2000)))
+
+
+def _warn_runs(runs):
+    for r in runs:
+        for w in r.warnings:
+            _err("warning: %s" % w)
+        if not r.complete:
+            _err("warning: %s: incomplete run (%s); reported as INCOMPLETE"
+                 % (r.path, r.incomplete_reason))
+
+
+def _load_runs(paths, skip_bad=False):
+    if not paths:
+        raise UsageError("no results files given; run `make results` first, or pass "
+                         "build/results/*.jsonl")
+    errors = []
+    runs = load_many(paths, skip_bad=True, errors=errors)
+    if errors and not skip_bad:
+        for e in errors[:-1]:          # every bad file gets its line; the last one is raised
+            _err(str(e))
+        raise errors[-1]
+    for e in errors:
+        _err("skipped: %s" % e)
+    if not runs:
+        raise InputError(paths[0], None, "no readable results files", "see the errors above")
+    _warn_runs(runs)
+    return runs
+
+
+def _load_exps(paths):
+    from . import expectations
+    return [expectations.load(p) for p in (paths or [])]
+
+
+def _outcomes(runs, exps):
+    """Evaluate each run against the first expectations file that applies to it."""
+    from . import expectations
+    outcomes, stale = {}, []
+    for x in exps:
+        for e, r in expectations.stale(runs, x):
+            stale.append((x, e, r))
+    for r in runs:
+        for x in exps:
+            if x.applies_to(r):
+                outcomes[id(r)] = expectations.evaluate(r, x)
+                break
+    return outcomes, stale
+
+
+def _write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+# ------------------------------------------------------------------------------ subcommands
+def cmd_report(a):
+    from . import catalog, analysis, render_html, render_md, render_junit
+    cat = catalog.load(a.rules)
+    runs = _load_runs(a.results, a.skip_bad)
+    exps = _load_exps(a.expectations)
+    outcomes, stale = _outcomes(runs, exps)
+    summaries = analysis.summarize(runs, cat, outcomes)
+    page = render_html.render(summaries, cat, exps, stale, title=a.title)
+    md = render_md.render(summaries, cat, exps, stale)
+    junit = render_junit.render(summaries, cat, exps, stale)
+    try:
+        os.makedirs(a.out, exist_ok=True)
+        _write(os.path.join(a.out, "index.html"), page)
+        _write(os.path.join(a.out, "summary.md"), md)
+        _write(os.path.join(a.out, "junit.xml"), junit)
+    except OSError as e:
+        raise InputError(a.out, None, "cannot write the report: %s" % (e.strerror or e),
+                         "choose a writable --out directory")
+    good = sum(1 for s in summaries if s.conformant and s.run.complete)
+    bad = sum(1 for s in summaries if not s.conformant)
+    inc = sum(1 for s in summaries if not s.run.complete)
+    print("report: %s (%d conformant, %d not%s), %s; wrote %s, summary.md, junit.xml" % (
+        plural(len(summaries), "target"), good, bad,
+        ", %d incomplete" % inc if inc else "",
+        plural(sum(len(s.run.cases) for s in summaries), "case record"),
+        os.path.join(a.out, "index.html")))
+    return 0
+
+
+def cmd_summary(a):
+    from . import catalog, analysis
+    cat = catalog.load(a.rules)
+    runs = _load_runs(a.results)
+    exps = _load_exps(a.expectations)
+    outcomes, stale = _outcomes(runs, exps)
+    summaries = analysis.summarize(runs, cat, outcomes)
+    width = max(len(oneline(s.run.label, 60)) for s in summaries)
+    for s in summaries:
+        c = s.counts
+        counts = ", ".join("%d %s" % (c[k], k) for k in
+                           ("PASS", "FAIL", "CRASH", "TIMEOUT", "BROKEN", "SKIP") if c[k])
+        line = "%-*s  %s  [%s%s]" % (width, oneline(s.run.label, 60), oneline(s.verdict),
+                                     counts or "no cases",
+                                     "" if s.run.complete else "; INCOMPLETE")
+        if s.outcomes:
+            k = {}
+            for oc in s.outcomes.values():
+                k[oc.kind] = k.get(oc.kind, 0) + 1
+            line += "  expectations: %d XFAIL%s" % (k.get("XFAIL", 0), "".join(
+                ", %d %s" % (k[x], x) for x in ("XPASS", "CHANGED", "UNEXPECTED") if k.get(x)))
+        print(line)
+        if s.must_rules:
+            print("%-*s  failed MUST rules: %s" % (width, "", oneline(" ".join(s.must_rules),
+                                                                      400)))
+    good = sum(1 for s in summaries if s.conformant and s.run.complete)
+    bad = sum(1 for s in summaries if not s.conformant)
+    inc = len(summaries) - good - bad
+    print("summary: %s: %d conformant, %d not conformant%s" % (
+        plural(len(summaries), "target"), good, bad,
+        ", %d incomplete without failures" % inc if inc else ""))
+    return 0
+
+
+def cmd_diff(a):
+    from . import diff
+    for p in (a.old, a.new):
+        if not os.path.exists(p):
+            raise InputError(p, None, "no such file or directory", "pass two results files")
+    n = diff.run_diff(a.old, a.new, sys.stdout, "json" if a.json else "text")
+    return 1 if n else 0
+
+
+def cmd_check(a):
+    from . import expectations
+    runs = _load_runs(a.results)
+    exps = _load_exps(a.expectations)
+    passed = failed = skipped = 0
+    checked = []
+    for r in runs:
+        x = next((x for x in exps if x.applies_to(r)), None)
+        if x is None:
+            print("check: note: %s (%s) not checked: no expectations for impl %s%s" % (
+                oneline(r.label), oneline(r.path), oneline(r.impl),
+                " arch %s" % oneline(r.arch) if r.arch else ""))
+            continue
+        checked.append((r, x))
+    if not checked:
+        raise InputError(a.expectations[0], None, "none of the results files is for target "
+                         "impl %s%s" % (exps[0].impl, " arch %s" % exps[0].arch if exps[0].arch
+                                        else ""),
+                         "pass the results of that implementation")
+    problems = []
+    for r, x in checked:
+        outs = expectations.evaluate(r, x)
+        c = {}
+        for oc in outs.values():
+            c[oc.kind] = c.get(oc.kind, 0) + 1
+            if oc.failed:
+                problems.append("%-10s %s %s: %s" % (oc.kind, oneline(r.label), oneline(oc.case["id"]),
+                                                     oneline(oc.detail, 600)))
+            elif a.verbose and oc.kind == "XFAIL":
+                print("XFAIL      %s %s: %s" % (oneline(r.label), oneline(oc.case["id"]),
+                                                oneline(oc.detail, 300)))
+        p = c.get("OK", 0) + c.get("XFAIL", 0)
+        f = sum(c.get(k, 0) for k in ("XPASS", "CHANGED", "UNEXPECTED"))
+        sk = c.get("SKIP", 0)
+        passed += p
+        failed += f
+        skipped += sk
+        print("check: %s (%s): %d passed (%d XFAIL), %d failed, %d skipped%s" % (
+            oneline(r.label), oneline(r.path), p, c.get("XFAIL", 0), f, sk,
+            "" if r.complete else "; INCOMPLETE run: stale entries not checked"))
+    xs = []
+    for _, x in checked:
+        if x not in xs:
+            xs.append(x)
+    for x in xs:
+        for e, r in expectations.stale([r for r, xx in checked if xx is x], x):
+            problems.append("%-10s %s %s: the entry names %s but the case is not in its "
+                            "results; remove the entry or fix its case id or versions (%s)" % (
+                                "STALE", oneline(r.label), oneline(e.case), oneline(r.version_name),
+                                e.where(x.path)))
+            failed += 1
+        for e in expectations.unchecked_entries([r for r, _ in checked], x):
+            if a.verbose:
+                print("check: note: %s: entry for %s names no version that was run"
+                      % (e.where(x.path), oneline(e.case)))
+    for p in problems:
+        print(p)
+    print("expectations: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    return 1 if failed else 0
+
+
+def cmd_update(a):
+    from . import expectations
+    runs = _load_runs(a.results)
+    old = None
+    if os.path.exists(a.out):
+        old = expectations.load(a.out)
+        if old.impl != a.impl:
+            raise InputError(a.out, None, "is for impl %s, not %s" % (old.impl, a.impl),
+                             "pass --impl %s or another --out" % old.impl)
+    matching = [r for r in runs if r.impl == a.impl and (a.arch is None or r.arch == a.arch)]
+    if not matching:
+        raise InputError(a.results[0], None, "no results for impl %s%s among the files given"
+                         % (a.impl, " arch %s" % a.arch if a.arch else ""),
+                         "pass results of that implementation")
+    for r in matching:
+        if not r.complete:
+            _err("warning: %s is incomplete; cases it did not run keep no entry" % r.path)
+    doc = expectations.generate(runs, a.impl, a.arch, old)
+    try:
+        expectations.write(doc, a.out)
+    except OSError as e:
+        raise InputError(a.out, None, "cannot write: %s" % (e.strerror or e),
+                         "choose a writable --out")
+    todo = sum(1 for e in doc["entries"] if e["why"] == expectations.TODO_WHY)
+    print("update-expectations: wrote %s: %s from %s (%d need a why: \"%s\")" % (
+        a.out, plural(len(doc["entries"]), "entry", "entries"), plural(len(matching), "run"),
+        todo, expectations.TODO_WHY))
+    return 0
+
+
+# ------------------------------------------------------------------------------ parser
+def build_parser():
+    p = Parser(prog=PROG, description="Reports, diffs and expectation checks for etwconf "
+               "results files (JSON Lines, schema etwconf-results/1).",
+               epilog="Exit codes: 0 ok; 1 regression (diff) or expectation failure (check); "
+               "2 bad input or usage; 3 internal error. See reports/README.md.")
+    p.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=Parser)
+
+    r = sub.add_parser("report", help="write index.html, summary.md and junit.xml",
+                       description="Write an HTML report (index.html), a Markdown summary "
+                       "(summary.md) and JUnit XML (junit.xml) for one or more results files.")
+    r.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
+    r.add_argument("--out", default="build/report", metavar="DIR",
+                   help="output directory (default: build/report)")
+    r.add_argument("--expectations", action="append", metavar="FILE",
+                   help="known-failure file; shows XFAIL/XPASS (may be repeated)")
+    r.add_argument("--rules", metavar="RULES.def", help="rule catalogue (default: spec/rules.def)")
+    r.add_argument("--title", default="etwconf conformance report")
+    r.add_argument("--skip-bad", action="store_true",
+                   help="leave out unreadable results files (with an error line) instead of "
+                   "stopping")
+    r.set_defaults(fn=cmd_report)
+
+    s = sub.add_parser("summary", help="print a short text summary",
+                       description="Print one line per target: verdict and counts.")
+    s.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
+    s.add_argument("--expectations", action="append", metavar="FILE")
+    s.add_argument("--rules", metavar="RULES.def")
+    s.set_defaults(fn=cmd_summary)
+
+    d = sub.add_parser("diff", help="cases that changed status between two runs",
+                       description="List the cases whose status changed between OLD and NEW "
+                       "(regressions first), and the cases added or removed. OLD and NEW are "
+                       "results files, or directories of them (targets paired by target_id). "
+                       "Exit 1 when there is a regression.")
+    d.add_argument("old", metavar="OLD")
+    d.add_argument("new", metavar="NEW")
+    d.add_argument("--json", action="store_true", help="machine-readable output")
+    d.set_defaults(fn=cmd_diff)
+
+    c = sub.add_parser("check", help="check results against an expectations file",
+                       description="Check results against known-failure files: XFAIL is fine; "
+                       "XPASS, CHANGED, UNEXPECTED and STALE are failures (exit 1).")
+    c.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
+    c.add_argument("--expectations", action="append", required=True, metavar="FILE")
+    c.add_argument("-v", "--verbose", action="store_true", help="also list XFAILs")
+    c.set_defaults(fn=cmd_check)
+
+    u = sub.add_parser("update-expectations", help="write an expectations file from results",
+                       description="Write (or rewrite) an expectations file from results: one "
+                       "entry per failing case, versions merged. Entries of an existing --out "
+                       "file that still match keep their why, observed and extra keys; "
+                       "versions that were not run are kept. New entries get why \"TODO: "
+                       "explain\".")
+    u.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
+    u.add_argument("--impl", required=True, help="implementation (e.g. wine)")
+    u.add_argument("--arch", help="only runs of this arch (target.arch)")
+    u.add_argument("--out", required=True, metavar="FILE")
+    u.set_defaults(fn=cmd_update)
+    return p
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        parser = build_parser()
+        a = parser.parse_args(argv)
+        if not getattr(a, "cmd", None):
+            parser.print_help(sys.stderr)
+            return 2
+        return a.fn(a)
+    except UsageError as e:
+        _err(str(e))
+        return 2
+    except InputError as e:
+        _err(str(e))
+        return 2
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except SystemExit as e:   # argparse --help / --version
+        return e.code if isinstance(e.code, int) else 0
+    except Exception as e:  # a bug here must still not print a traceback at the user
+        if os.environ.get("ETWCONF_REPORT_DEBUG"):
+            raise
+        _err("internal error: %s: %s; please report it (ETWCONF_REPORT_DEBUG=1 shows the "
+             "traceback)" % (type(e).__name__, e))
+        return 3

@@ -1,0 +1,416 @@
+"""Known-failure (expectations) files, schema etwconf-expectations/1. Format: reports/README.md.
+
+check():  every case record of a matching run gets an Outcome:
+  OK          PASS, no entry                      (passed)
+  XFAIL       failed exactly as an entry says      (passed)
+  SKIP        SKIP, no entry                       (skipped)
+  XPASS       an entry, but the case passed        (failure)
+  CHANGED     an entry, but the failure differs    (failure)
+  UNEXPECTED  FAIL/CRASH/TIMEOUT/BROKEN, no entry  (failure)
+and every entry that names a version of a complete run in which its case does not appear is
+STALE (failure).
+"""
+import json
+import os
+import re
+
+from .ingest import InputError
+from .util import parse_version_spec, nt_tuple, WINE_NT, NT_ORDER, NT_WINE, version_sort_key, \
+    display, oneline
+from .analysis import failing_checks
+
+SCHEMA = "etwconf-expectations/1"
+ENTRY_STATUSES = ("FAIL", "CRASH", "TIMEOUT", "SKIP", "BROKEN")
+ENTRY_KEYS = ("case", "versions", "status", "mode", "observed", "why")
+TODO_WHY = "TODO: explain"
+FAILURE_KINDS = ("XPASS", "CHANGED", "UNEXPECTED", "STALE")
+
+
+class Entry:
+    def __init__(self, raw, index, line):
+        self.raw = raw
+        self.index = index
+        self.line = line
+        self.case = raw["case"]
+        self.versions = raw.get("versions")
+        self.status = raw["status"]
+        self.mode = raw.get("mode")
+        self.observed = raw.get("observed")
+        self.why = raw.get("why", "")
+        if self.versions is None:
+            self.specs = None
+        else:
+            items = [self.versions] if isinstance(self.versions, str) else self.versions
+            self.specs = [parse_version_spec(v) for v in items]
+
+    def names_run(self, run):
+        if self.specs is None:
+            return True
+        names = {n.lower() for n in run.version_names()}
+        nt = run.nt()
+        for spec in self.specs:
+            if spec[0] == "all":
+                return True
+            if spec[0] == "name" and spec[1].lower() in names:
+                return True
+            if spec[0] == "range" and nt is not None and spec[1] <= nt and \
+                    (spec[2] is None or nt <= spec[2]):
+                return True
+        return False
+
+    def describe(self):
+        bits = [self.status]
+        if self.mode:
+            bits.append("mode %s" % self.mode)
+        if self.observed:
+            bits.append("observed %s" % json.dumps(self.observed, ensure_ascii=False))
+        return ", ".join(bits)
+
+    def where(self, path):
+        return "%s:%d" % (path, self.line) if self.line else "%s: entries[%d]" % (path, self.index)
+
+
+class Expectations:
+    def __init__(self, path, doc, entries):
+        self.path = path
+        self.doc = doc
+        self.impl = doc["target"]["impl"]
+        self.arch = doc["target"].get("arch")
+        self.entries = entries
+        self.by_case = {}
+        for e in entries:
+            self.by_case.setdefault(e.case, []).append(e)
+
+    def applies_to(self, run):
+        return run.impl == self.impl and (self.arch is None or run.arch == self.arch)
+
+    def entries_for(self, run, case_id):
+        return [e for e in self.by_case.get(case_id, ()) if e.names_run(run)]
+
+
+def _known_version(name):
+    return nt_tuple(name) is not None or name.lower() in WINE_NT
+
+
+def load(path):
+    try:
+        with open(path, "rb") as f:
+            data = f.read(64 * 1024 * 1024)
+    except FileNotFoundError:
+        raise InputError(path, None, "no such expectations file",
+                         "create it with `etwconf-report update-expectations --impl IMPL --out %s "
+                         "RESULTS.jsonl...`" % path)
+    except OSError as e:
+        raise InputError(path, None, "cannot read: %s" % (e.strerror or e))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError(path, None, "not UTF-8 text (byte offset %d)" % e.start,
+                         "save the expectations file as UTF-8")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(path, e.lineno, "not valid JSON (%s, column %d)" % (e.msg, e.colno),
+                         "fix the JSON syntax")
+    except (ValueError, RecursionError) as e:
+        raise InputError(path, None, "not valid JSON (%s)" % e, "fix the JSON syntax")
+    return parse(doc, path, text)
+
+
+def parse(doc, path="<expectations>", text=""):
+    def bad(msg, line=None, todo="see the expectations format in reports/README.md"):
+        raise InputError(path, line, msg, todo)
+
+    if not isinstance(doc, dict):
+        bad("not an expectations file (the top level is not an object)")
+    if doc.get("schema") != SCHEMA:
+        s = doc.get("schema")
+        if isinstance(s, str) and s.startswith("etwconf-results/"):
+            bad("this is a results file, not an expectations file",
+                todo="pass expectations with --expectations and results as arguments")
+        bad('"schema" is %s, expected "%s"' % (json.dumps(s), SCHEMA))
+    target = doc.get("target")
+    if not isinstance(target, dict) or not isinstance(target.get("impl"), str) \
+            or not target["impl"]:
+        bad('"target" must be an object with "impl" (reference, thirdparty, windows, wine)')
+    if target.get("arch") is not None and not isinstance(target["arch"], str):
+        bad('"target.arch" must be a string')
+    raw_entries = doc.get("entries")
+    if not isinstance(raw_entries, list):
+        bad('"entries" must be a list')
+    # line of each entry: the n-th "case": key in the text (when the count agrees)
+    case_lines = [text.count("\n", 0, m.start()) + 1 for m in re.finditer(r'"case"\s*:', text)]
+    if len(case_lines) != len(raw_entries):
+        case_lines = [None] * len(raw_entries)
+    entries = []
+    for i, raw in enumerate(raw_entries):
+        line = case_lines[i]
+        label = "entries[%d]" % i
+        if not isinstance(raw, dict):
+            bad("%s is not an object" % label, line)
+        cid = raw.get("case")
+        if not isinstance(cid, str) or not cid:
+            bad('%s has no "case" (the case id)' % label, line)
+        label = "entry for %s" % cid
+        st = raw.get("status")
+        if st not in ENTRY_STATUSES:
+            bad('%s: "status" is %s, expected one of %s' % (label, json.dumps(st),
+                                                            ", ".join(ENTRY_STATUSES)), line)
+        for k in ("mode", "observed"):
+            if raw.get(k) is not None and not isinstance(raw[k], str):
+                bad('%s: "%s" must be a string' % (label, k), line)
+        why = raw.get("why")
+        if not isinstance(why, str) or not why.strip():
+            bad('%s: "why" is missing; say why the failure is expected' % label, line)
+        vs = raw.get("versions")
+        if vs is not None:
+            items = [vs] if isinstance(vs, str) else vs
+            if not isinstance(items, list) or not items or \
+                    not all(isinstance(v, str) for v in items):
+                bad('%s: "versions" must be a list of version names, a range "6.2-10.0", '
+                    'or left out for all versions' % label, line)
+            for v in items:
+                spec = parse_version_spec(v)
+                if spec is None or spec[0] == "name" and not _known_version(v):
+                    bad('%s: unknown version %s (use winxp64 vista win7 win8 win81 win10, NT '
+                        'versions like 6.1 or 10.0.19045, or a range like "6.2-10.0")'
+                        % (label, json.dumps(v)), line)
+        entries.append(Entry(raw, i, line))
+    return Expectations(path, doc, entries)
+
+
+# ------------------------------------------------------------------------------ matching
+def observed_text(case):
+    """The text an entry's "observed" must be found in."""
+    st = case["status"]
+    if st == "FAIL":
+        got = [display(c.get("got")) for c in failing_checks(case)]
+        return got if got else [display(case.get("message"))]
+    if st == "CRASH":
+        return [display(case.get("exception"))]
+    if st == "SKIP":
+        return [display(case.get("reason"))]
+    return [display(case.get("message")), display(case.get("reason"))]
+
+
+def entry_matches(entry, case):
+    if entry.status != case["status"]:
+        return False
+    if entry.mode and entry.mode != case.get("mode"):
+        return False
+    if entry.observed and not any(entry.observed in t for t in observed_text(case)):
+        return False
+    return True
+
+
+def describe_case(case):
+    st = case["status"]
+    bits = [st]
+    if case.get("mode"):
+        bits.append("mode %s" % case["mode"])
+    if st == "CRASH" and case.get("exception"):
+        bits.append("exception %s" % case["exception"])
+    elif st == "FAIL":
+        fc = failing_checks(case)
+        if fc:
+            bits.append("got %s" % json.dumps(display(fc[0].get("got")), ensure_ascii=False))
+    elif st == "SKIP" and case.get("reason"):
+        bits.append("reason %s" % json.dumps(case["reason"], ensure_ascii=False))
+    return oneline(", ".join(bits))
+
+
+class Outcome:
+    __slots__ = ("kind", "case", "entry", "detail")
+
+    def __init__(self, kind, case, entry=None, detail=""):
+        self.kind, self.case, self.entry, self.detail = kind, case, entry, detail
+
+    @property
+    def failed(self):
+        return self.kind in FAILURE_KINDS
+
+
+def evaluate(run, exp):
+    """Outcomes for one run: dict case id -> Outcome (only when exp applies to the run)."""
+    out = {}
+    for case in run.cases:
+        entries = exp.entries_for(run, case["id"])
+        st = case["status"]
+        if not entries:
+            if st == "PASS":
+                out[case["id"]] = Outcome("OK", case)
+            elif st == "SKIP":
+                out[case["id"]] = Outcome("SKIP", case)
+            else:
+                out[case["id"]] = Outcome("UNEXPECTED", case, None,
+                                          "%s with no expectation entry" % describe_case(case))
+            continue
+        match = next((e for e in entries if entry_matches(e, case)), None)
+        if match is not None:
+            out[case["id"]] = Outcome("XFAIL", case, match, match.why)
+        elif st == "PASS":
+            e = entries[0]
+            out[case["id"]] = Outcome("XPASS", case, e,
+                                      "expected %s but the case passed; remove the entry or "
+                                      "narrow its versions (%s)" % (e.describe(),
+                                                                    e.where(exp.path)))
+        else:
+            e = entries[0]
+            out[case["id"]] = Outcome("CHANGED", case, e, "expected %s, got %s (%s)" % (
+                e.describe(), describe_case(case), e.where(exp.path)))
+    return out
+
+
+def stale(runs, exp):
+    """(entry, run) pairs: the entry names the run's version but the case is not in the run."""
+    res = []
+    for e in exp.entries:
+        for run in runs:
+            if exp.applies_to(run) and run.complete and e.names_run(run) \
+                    and e.case not in run.by_id:
+                res.append((e, run))
+    return res
+
+
+def unchecked_entries(runs, exp):
+    """Entries naming no version of any run given (nothing could be said about them)."""
+    runs = [r for r in runs if exp.applies_to(r)]
+    return [e for e in exp.entries if not any(e.names_run(r) for r in runs)]
+
+
+# ------------------------------------------------------------------------------ generation
+def _universe(impl):
+    return list(NT_WINE.values()) if impl == "wine" else list(NT_ORDER)
+
+
+def _observed_for(case):
+    st = case["status"]
+    if st == "CRASH":
+        return case.get("exception") or None
+    if st == "FAIL":
+        fc = failing_checks(case)
+        got = display(fc[0].get("got")) if fc else ""
+        if got and len(got) <= 120 and "\n" not in got:
+            return got
+    return None
+
+
+def generate(runs, impl, arch=None, old=None):
+    """Build an expectations document from results. Entries of `old` that still match keep
+    their why, observed and extra keys; versions of old entries that were not run are kept."""
+    if old is not None and arch is None:
+        arch = old.arch
+    runs = [r for r in runs if r.impl == impl and (arch is None or r.arch == arch)]
+    run_names = {r.version_name for r in runs}
+    groups = {}      # key -> [versions, extra keys]
+    order = []
+
+    def add(key, version, extra):
+        g = groups.get(key)
+        if g is None:
+            g = groups[key] = [[], extra]
+            order.append(key)
+        if version not in g[0]:
+            g[0].append(version)
+
+    for run in runs:
+        for case in run.cases:
+            kept = None
+            if old is not None:
+                kept = next((e for e in old.entries_for(run, case["id"])
+                             if entry_matches(e, case)), None)
+            if kept is not None:
+                key = (case["id"], kept.status, kept.mode, kept.observed, kept.why)
+                extra = {k: v for k, v in kept.raw.items() if k not in ENTRY_KEYS}
+                add(key, run.version_name, extra)
+            elif case["status"] in ("FAIL", "CRASH", "TIMEOUT", "BROKEN"):
+                key = (case["id"], case["status"], case.get("mode") or None, _observed_for(case),
+                       TODO_WHY)
+                add(key, run.version_name, {})
+    if old is not None:
+        # keep what old entries say about versions that were not run this time
+        for e in old.entries:
+            if e.specs is not None and all(s[0] == "name" for s in e.specs):
+                names = [s[1] for s in e.specs]
+            else:
+                names = [v for v in _universe(impl) if e.names_run(_FakeRun(impl, v))]
+            rest = [v for v in names if not any(_same_version(v, rn) for rn in run_names)]
+            for v in rest:
+                key = (e.case, e.status, e.mode, e.observed, e.why)
+                extra = {k: v2 for k, v2 in e.raw.items() if k not in ENTRY_KEYS}
+                add(key, v, extra)
+    entries = []
+    for key in order:
+        case, status, mode, observed, why = key
+        versions, extra = groups[key]
+        ent = {"case": case, "versions": sorted(versions, key=version_sort_key), "status": status}
+        if mode:
+            ent["mode"] = mode
+        if observed:
+            ent["observed"] = observed
+        ent["why"] = why
+        ent.update(extra)
+        entries.append(ent)
+    entries.sort(key=lambda e: (e["case"], version_sort_key(e["versions"][0])))
+    target = {"impl": impl}
+    if arch:
+        target["arch"] = arch
+    doc = {"schema": SCHEMA, "target": target}
+    if old is not None:
+        for k, v in old.doc.items():
+            if k not in ("schema", "target", "entries"):
+                doc[k] = v
+    doc["entries"] = entries
+    return doc
+
+
+def _same_version(a, b):
+    """Wine names and plain NT versions name the same version (win10 = 10.0); a Windows build
+    (10.0.19045) is more specific than 10.0."""
+    if a.lower() == b.lower():
+        return True
+
+    def coarse(v):
+        return v.lower() in WINE_NT or re.fullmatch(r"\d+\.\d+", v) is not None
+    return coarse(a) and coarse(b) and nt_tuple(a) == nt_tuple(b)
+
+
+class _FakeRun:
+    """Just enough of a Run for Entry.names_run()."""
+
+    def __init__(self, impl, version):
+        self.impl, self.version, self.version_name = impl, version, version
+
+    def version_names(self):
+        names = {self.version}
+        if self.version.lower() in WINE_NT:
+            names.add(WINE_NT[self.version.lower()])
+        if self.impl == "wine" and self.version in NT_WINE:
+            names.add(NT_WINE[self.version])
+        return names
+
+    def nt(self):
+        return nt_tuple(self.version)
+
+
+def dumps(doc):
+    """The stable on-disk layout: one entry per line."""
+    head = ['{"schema": %s,' % json.dumps(doc["schema"]),
+            ' "target": %s,' % json.dumps(doc["target"], ensure_ascii=False)]
+    for k, v in doc.items():
+        if k not in ("schema", "target", "entries"):
+            head.append(" %s: %s," % (json.dumps(k), json.dumps(v, ensure_ascii=False)))
+    if not doc["entries"]:
+        return "\n".join(head) + '\n "entries": []}\n'
+    lines = [json.dumps(e, ensure_ascii=False) for e in doc["entries"]]
+    return "\n".join(head) + '\n "entries": [\n  ' + ",\n  ".join(lines) + "\n ]}\n"
+
+
+def write(doc, path):
+    text = dumps(doc)
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)

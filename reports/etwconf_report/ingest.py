@@ -1,0 +1,495 @@
+"""Read etwconf results files (JSON Lines, schema etwconf-results/1; see harness/RESULTS.md).
+
+Every problem becomes an InputError with the file, the line and what to do; nothing a results
+file contains can raise anything else. A run without its footer (killed midway) is accepted and
+marked incomplete; a last line cut short in the middle of a record is dropped.
+"""
+import json
+import os
+
+from .util import STATUSES, ERRORS, clean, display, nt_tuple, WINE_NT, NT_WINE, IMPL_ORDER, \
+    version_sort_key
+
+SCHEMA = "etwconf-results/1"
+SCHEMA_PREFIX = "etwconf-results/"
+MAX_FILE = 512 * 1024 * 1024
+MAX_LINE = 8 * 1024 * 1024
+RERUN_HINT = "re-run it with `build/etwconf run --out FILE`"
+
+
+class InputError(Exception):
+    """Bad input. str() is 'FILE:LINE: what is wrong; what to do'."""
+
+    def __init__(self, path, line, what, todo=None):
+        Exception.__init__(self, what)
+        self.path, self.line, self.what, self.todo = path, line, what, todo
+
+    def __str__(self):
+        loc = self.path if self.line is None else "%s:%d" % (self.path, self.line)
+        msg = "%s: %s" % (loc, self.what)
+        if self.todo:
+            msg += "; " + self.todo
+        return msg
+
+
+class Run:
+    """One results file: header, case records, footer (None when the run was cut short)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.header = None
+        self.cases = []
+        self.footer = None
+        self.complete = False
+        self.incomplete_reason = None
+        self.warnings = []
+        self.by_id = {}
+        self.label = None          # unique display name, set by label_runs()
+
+    # --- target identity -------------------------------------------------------------------
+    @property
+    def target(self):
+        return self.header["target"]
+
+    @property
+    def impl(self):
+        return self.target["impl"]
+
+    @property
+    def version(self):
+        return self.target["version"]
+
+    @property
+    def arch(self):
+        return self.target.get("arch")
+
+    @property
+    def target_id(self):
+        tid = self.header.get("target_id")
+        return tid if isinstance(tid, str) and tid else "%s@%s" % (self.impl, self.version)
+
+    @property
+    def version_name(self):
+        """The version as people name it: the part of target_id after '@' (win10, 6.1,
+        10.0.19045), else target.version."""
+        tid = self.target_id
+        if "@" in tid:
+            tail = tid.split("@", 1)[1]
+            if tail:
+                return tail
+        return self.version
+
+    def version_names(self):
+        """Every name this run's version answers to (for expectation entries)."""
+        names = {self.version, self.version_name}
+        for n in list(names):
+            if n.lower() in WINE_NT:
+                names.add(WINE_NT[n.lower()])
+        if self.impl == "wine":
+            for n in list(names):
+                if n in NT_WINE:
+                    names.add(NT_WINE[n])
+        return names
+
+    def nt(self):
+        return nt_tuple(self.version_name) or nt_tuple(self.version)
+
+    def sort_key(self):
+        return (IMPL_ORDER.get(self.impl, 9), self.impl, self.nt() or (99, 99),
+                version_sort_key(self.version_name), self.target_id, self.path)
+
+    def counts(self):
+        c = dict.fromkeys(STATUSES, 0)
+        for rec in self.cases:
+            c[rec["status"]] += 1
+        return c
+
+    @property
+    def planned(self):
+        p = self.header.get("cases_planned")
+        return p if isinstance(p, int) and not isinstance(p, bool) else None
+
+
+# ------------------------------------------------------------------------------ field checks
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _typename(v):
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false",
+            int: "a number", float: "a number", type(None): "null"}.get(type(v), type(v).__name__)
+
+
+class _Checker:
+    def __init__(self, path, line, what):
+        self.path, self.line, self.what = path, line, what
+
+    def fail(self, msg, todo=None):
+        raise InputError(self.path, self.line, "%s: %s" % (self.what, msg),
+                         todo or "the file does not follow harness/RESULTS.md (schema %s)" % SCHEMA)
+
+    def obj(self, rec, key, required=True):
+        v = rec.get(key)
+        if v is None:
+            if required:
+                self.fail('"%s" is missing' % key)
+            return {}
+        if not isinstance(v, dict):
+            self.fail('"%s" is %s, expected an object' % (key, _typename(v)))
+        return v
+
+    def string(self, rec, key, required=False, nonempty=False):
+        v = rec.get(key)
+        if v is None:
+            if required:
+                self.fail('"%s" is missing' % key)
+            return None
+        if not isinstance(v, str):
+            self.fail('"%s" is %s, expected a string' % (key, _typename(v)))
+        if nonempty and not v.strip():
+            self.fail('"%s" is empty' % key)
+        return v
+
+    def text(self, rec, key):
+        """A display field: any scalar is accepted and shown as text."""
+        v = rec.get(key)
+        if v is None or isinstance(v, str):
+            return v
+        return display(v)
+
+    def integer(self, rec, key, required=False, minimum=None):
+        v = rec.get(key)
+        if v is None:
+            if required:
+                self.fail('"%s" is missing' % key)
+            return None
+        if not _is_int(v):
+            self.fail('"%s" is %s, expected a whole number' % (key, _typename(v)))
+        if minimum is not None and v < minimum:
+            self.fail('"%s" is %d, must be at least %d' % (key, v, minimum))
+        return v
+
+    def number(self, rec, key):
+        v = rec.get(key)
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            self.fail('"%s" is %s, expected a number' % (key, _typename(v)))
+        return v
+
+    def boolean(self, rec, key, required=False, default=False):
+        v = rec.get(key)
+        if v is None:
+            if required:
+                self.fail('"%s" is missing' % key)
+            return default
+        if not isinstance(v, bool):
+            self.fail('"%s" is %s, expected true or false' % (key, _typename(v)))
+        return v
+
+    def strlist(self, rec, key):
+        v = rec.get(key)
+        if v is None:
+            return []
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            self.fail('"%s" must be a list of strings' % key)
+        return v
+
+
+# ------------------------------------------------------------------------------ records
+def _check_header(rec, path):
+    c = _Checker(path, 1, "header")
+    schema = rec.get("schema")
+    if rec.get("type") != "header" or not isinstance(schema, str) \
+            or not schema.startswith(SCHEMA_PREFIX):
+        if isinstance(schema, str) and schema.startswith("etwconf-expectations/"):
+            raise InputError(path, 1, "this is an expectations file, not a results file",
+                             "pass it with --expectations FILE")
+        if rec.get("type") in ("case", "footer"):
+            raise InputError(path, 1, "the first record is a %r record, not the header: the "
+                             "beginning of the run is missing" % rec.get("type"), RERUN_HINT)
+        raise InputError(path, 1, 'not an etwconf results file (the first line is not a header '
+                         'with "schema": "%s")' % SCHEMA,
+                         "pass the .jsonl files written by `etwconf run --out FILE`")
+    if schema != SCHEMA:
+        major = schema[len(SCHEMA_PREFIX):].split(".", 1)[0]
+        if major != "1":
+            raise InputError(path, 1, "results schema %r is not supported (this tool reads %s)"
+                             % (schema, SCHEMA), "use the etwconf-report that came with that "
+                             "etwconf, or update reports/")
+    target = c.obj(rec, "target")
+    tc = _Checker(path, 1, "header.target")
+    tc.string(target, "impl", required=True, nonempty=True)
+    tc.string(target, "version", required=True, nonempty=True)
+    tc.string(target, "arch")
+    tc.string(target, "name")
+    for k in ("suite", "host", "fingerprint"):
+        c.obj(rec, k, required=False)
+    c.string(rec, "target_id")
+    c.string(rec, "started")
+    c.integer(rec, "cases_planned", minimum=0)
+    c.integer(rec, "timeout_ms")
+    argv = rec.get("argv")
+    if argv is not None and not isinstance(argv, list):
+        c.fail('"argv" must be a list of strings')
+    return rec
+
+
+def _check_case(rec, path, line):
+    cid = rec.get("id")
+    c = _Checker(path, line, "case record" + (" %s" % cid if isinstance(cid, str) else ""))
+    c.integer(rec, "seq", required=True, minimum=1)
+    c.string(rec, "id", required=True, nonempty=True)
+    status = c.string(rec, "status", required=True)
+    if status not in STATUSES:
+        c.fail('"status" is %r, not one of %s' % (status, ", ".join(STATUSES)))
+    for k in ("file", "function"):
+        c.string(rec, k)
+    c.integer(rec, "line")
+    for k in ("title", "mode", "message", "reason", "exception", "rerun"):
+        rec[k] = c.text(rec, k)
+    rec["rules"] = c.strlist(rec, "rules")
+    rec["failed_rules"] = c.strlist(rec, "failed_rules")
+    rec["counted"] = c.boolean(rec, "counted")
+    c.number(rec, "duration_us")
+    if rec["counted"] and status in ("PASS", "SKIP", "BROKEN"):
+        c.fail('"counted" is true for a %s record (must be false for PASS, SKIP and BROKEN)'
+               % status)
+    checks = rec.get("checks")
+    if checks is None:
+        checks = []
+    if not isinstance(checks, list):
+        c.fail('"checks" is %s, expected a list' % _typename(checks))
+    for i, chk in enumerate(checks):
+        cc = _Checker(path, line, "%s, checks[%d]" % (c.what, i))
+        if not isinstance(chk, dict):
+            cc.fail("is %s, expected an object" % _typename(chk))
+        cc.boolean(chk, "ok", required=True)
+        for k in ("what", "rule", "expected", "got"):
+            chk[k] = cc.text(chk, k)
+    rec["checks"] = checks
+    return rec
+
+
+def _check_footer(rec, path, line):
+    c = _Checker(path, line, "footer")
+    counts = c.obj(rec, "counts")
+    for k, v in counts.items():
+        if not _is_int(v) or v < 0:
+            c.fail('counts[%r] is %s, expected a whole number' % (k, display(v)))
+    c.integer(rec, "total", required=True, minimum=0)
+    c.integer(rec, "counted_failures", minimum=0)
+    c.integer(rec, "exit_code")
+    c.boolean(rec, "complete", default=True)
+    return rec
+
+
+def _consistency(run, line):
+    """Footer against the records (like Wine's dissect: a report must add up)."""
+    f = run.footer
+    c = _Checker(run.path, line, "footer")
+    todo = "the run's records and its footer disagree; " + RERUN_HINT
+    n = len(run.cases)
+    if f["total"] != n:
+        c.fail('"total" is %d but the file has %d case records' % (f["total"], n), todo)
+    actual = run.counts()
+    for status, count in f["counts"].items():
+        if status not in STATUSES:
+            if count:
+                c.fail("counts has unknown status %r" % status, todo)
+            continue
+        if count != actual[status]:
+            c.fail("counts[%s] is %d but the file has %d %s records"
+                   % (status, count, actual[status], status), todo)
+    missing = [s for s in STATUSES if actual[s] and s not in f["counts"]]
+    if missing:
+        c.fail("counts has no entry for %s" % ", ".join(missing), todo)
+    if sum(v for k, v in f["counts"].items() if k in STATUSES) != f["total"]:
+        c.fail('the counts add up to %d, not "total" %d'
+               % (sum(f["counts"].values()), f["total"]), todo)
+    counted = sum(1 for r in run.cases if r["counted"])
+    cf = f.get("counted_failures")
+    if cf is not None and cf != counted:
+        c.fail('"counted_failures" is %d but %d case records have "counted": true'
+               % (cf, counted), todo)
+    ec = f.get("exit_code")
+    if ec in (0, 1):
+        want = 1 if counted or actual["CRASH"] or actual["TIMEOUT"] else 0
+        if ec != want:
+            c.fail('"exit_code" is %d but the records say %d (%d counted failures, %d crashes, '
+                   '%d timeouts)' % (ec, want, counted, actual["CRASH"], actual["TIMEOUT"]), todo)
+
+
+# ------------------------------------------------------------------------------ reading
+def _read_bytes(path):
+    try:
+        if os.path.isdir(path):
+            raise InputError(path, None, "is a directory", "pass the .jsonl files in it")
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE + 1)
+    except InputError:
+        raise
+    except FileNotFoundError:
+        raise InputError(path, None, "no such file",
+                         "run `make results` (or `build/etwconf run --out FILE`) first")
+    except OSError as e:
+        raise InputError(path, None, "cannot read: %s" % (e.strerror or e), None)
+    if len(data) > MAX_FILE:
+        raise InputError(path, None, "larger than %d MiB; not a results file this tool will read"
+                         % (MAX_FILE >> 20), "check that this is the right file")
+    return data
+
+
+def _whole_file_hint(data, path):
+    """Line 1 is not JSON: maybe the whole file is one JSON document (an expectations file)."""
+    try:
+        doc = json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(doc, dict) and str(doc.get("schema", "")).startswith("etwconf-expectations/"):
+        return InputError(path, None, "this is an expectations file, not a results file",
+                          "pass it with --expectations FILE")
+    return InputError(path, 1, "not an etwconf results file (a JSON document, not JSON Lines)",
+                      "pass the .jsonl files written by `etwconf run --out FILE`")
+
+
+def load(path):
+    """Read and check one results file. Returns a Run; raises InputError."""
+    data = _read_bytes(path)
+    if not data.strip():
+        raise InputError(path, None, "empty file: the run wrote nothing (did it start?)",
+                         RERUN_HINT)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    ends_nl = data.endswith(b"\n")
+    lines = data.split(b"\n")
+    if ends_nl:
+        lines.pop()
+    run = Run(path)
+    last = len(lines)
+    seq_expected = 1
+    for lineno, raw in enumerate(lines, 1):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if not raw.strip():
+            continue
+        cut_short = lineno == last and not ends_nl   # a killed writer leaves a partial line
+        if len(raw) > MAX_LINE:
+            raise InputError(path, lineno, "line longer than %d MiB" % (MAX_LINE >> 20),
+                             "this is not a results file this tool will read")
+        try:
+            text = raw.decode("utf-8")
+            rec = json.loads(text)
+            bad = None
+        except UnicodeDecodeError as e:
+            bad = "not UTF-8 text (byte 0x%02x at column %d)" % (raw[e.start], e.start + 1)
+        except RecursionError:
+            bad = "JSON nested too deeply"
+        except ValueError as e:
+            bad = "not valid JSON (%s)" % (getattr(e, "msg", None) or "parse error")
+        if bad is not None:
+            if run.header is None:
+                if lineno == 1 and not bad.startswith("not UTF-8"):
+                    hint = _whole_file_hint(data, path)
+                    if hint is not None:
+                        raise hint
+                raise InputError(path, lineno, "not an etwconf results file (%s)" % bad,
+                                 "pass the .jsonl files written by `etwconf run --out FILE`")
+            if cut_short and run.footer is None:
+                run.warnings.append("%s:%d: last line cut short (%s); dropped" % (path, lineno, bad))
+                break
+            raise InputError(path, lineno, "malformed record: %s" % bad,
+                             "the file is damaged; " + RERUN_HINT)
+        rec = clean(rec)
+        if not isinstance(rec, dict):
+            if run.header is None:
+                raise InputError(path, lineno, "not an etwconf results file (the first line is "
+                                 "%s, not a header object)" % _typename(rec),
+                                 "pass the .jsonl files written by `etwconf run --out FILE`")
+            raise InputError(path, lineno, "malformed record: %s, expected an object"
+                             % _typename(rec), "the file is damaged; " + RERUN_HINT)
+        if run.header is None:
+            run.header = _check_header(rec, path)
+            continue
+        rtype = rec.get("type")
+        if run.footer is not None:
+            raise InputError(path, lineno, "a %s record after the footer" % display(rtype),
+                             "two runs were concatenated into one file; keep one run per file")
+        if rtype == "case":
+            _check_case(rec, path, lineno)
+            if rec["seq"] != seq_expected:
+                raise InputError(path, lineno, 'case record %s has "seq" %d, expected %d '
+                                 '(records are missing or out of order)'
+                                 % (rec["id"], rec["seq"], seq_expected),
+                                 "the file is damaged; " + RERUN_HINT)
+            seq_expected += 1
+            if rec["id"] in run.by_id:
+                raise InputError(path, lineno, "case %s appears twice (first at seq %d)"
+                                 % (rec["id"], run.by_id[rec["id"]]["seq"]),
+                                 "keep one run per file")
+            rec["_line"] = lineno
+            run.by_id[rec["id"]] = rec
+            run.cases.append(rec)
+        elif rtype == "footer":
+            run.footer = _check_footer(rec, path, lineno)
+            _consistency(run, lineno)
+            run.footer_line = lineno
+        elif rtype == "header":
+            raise InputError(path, lineno, "a second header",
+                             "two runs were concatenated into one file; keep one run per file")
+        elif isinstance(rtype, str) and rtype:
+            run.warnings.append("%s:%d: unknown record type %r ignored" % (path, lineno, rtype))
+        else:
+            raise InputError(path, lineno, 'record without a "type"',
+                             "the file does not follow harness/RESULTS.md (schema %s)" % SCHEMA)
+    if run.header is None:
+        raise InputError(path, None, "no header record", RERUN_HINT)
+    if run.footer is None:
+        run.complete = False
+        planned = run.planned
+        run.incomplete_reason = "no footer: the run stopped after %d %s" % (
+            len(run.cases), "of %d planned cases" % planned if planned is not None else "cases")
+    elif run.footer.get("complete") is False:
+        run.complete = False
+        run.incomplete_reason = 'the footer says "complete": false (%d cases recorded)' \
+            % len(run.cases)
+    else:
+        run.complete = True
+    return run
+
+
+def load_many(paths, skip_bad=False, errors=None):
+    """Load several files. With skip_bad, bad files are reported in `errors` and left out."""
+    runs = []
+    for p in paths:
+        try:
+            runs.append(load(p))
+        except InputError as e:
+            if not skip_bad:
+                raise
+            if errors is not None:
+                errors.append(e)
+    runs.sort(key=Run.sort_key)
+    label_runs(runs)
+    return runs
+
+
+def label_runs(runs):
+    """Give each run a unique label: its target_id, plus the file name when two runs share it."""
+    seen = {}
+    for r in runs:
+        seen.setdefault(r.target_id, []).append(r)
+    for tid, rs in seen.items():
+        if len(rs) == 1:
+            rs[0].label = tid
+        else:
+            names = [os.path.basename(r.path) for r in rs]
+            if len(set(names)) != len(names):
+                names = [r.path for r in rs]
+            for r, n in zip(rs, names):
+                r.label = "%s (%s)" % (tid, n)
+    return runs
+
+
+def crash_like(status):
+    return status in ERRORS

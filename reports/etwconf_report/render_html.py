@@ -1,0 +1,670 @@
+"""The HTML report: one self-contained file, no external assets, readable without JavaScript.
+
+Everything taken from a results file goes through esc(); the page also carries a
+Content-Security-Policy that only lets its own inline script (by hash) run.
+"""
+import base64
+import hashlib
+import html
+import time
+
+from . import __version__
+from .analysis import matrix, coverage, totals
+from .util import BAD, display, shorten, plural
+
+ORDER = ("CRASH", "TIMEOUT", "FAIL", "BROKEN", "PASS", "SKIP")
+
+
+def esc(value, limit=4000):
+    return html.escape(shorten(display(value), limit), quote=True)
+
+
+def st_badge(status, extra=""):
+    s = esc(status)
+    return '<span class="st st-%s%s">%s</span>' % (s, extra, s)
+
+
+CSS = """
+:root{--pass:#1a7f37;--pass-bg:#dafbe1;--fail:#b42318;--fail-bg:#ffe1de;--crash:#fff;
+--crash-bg:#7a1035;--timeout:#7a4a00;--timeout-bg:#ffd8a8;--broken:#4b3f2f;--broken-bg:#e8dcc8;
+--skip:#555;--skip-bg:#eeeeee;--na:#999;--line:#d0d7de;--head:#f6f8fa}
+*{box-sizing:border-box}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;margin:0;color:#1f2328;background:#fff}
+header.top{padding:16px 24px;background:#24292f;color:#fff}
+header.top h1{margin:0 0 4px;font-size:22px}
+header.top p{margin:2px 0;color:#d0d7de}
+main{padding:0 24px 40px}
+nav.toc{margin:16px 0;padding:10px 16px;background:var(--head);border:1px solid var(--line);border-radius:6px}
+nav.toc ol{margin:4px 0;padding-left:22px;columns:2}
+h2{margin:28px 0 8px;padding-bottom:4px;border-bottom:1px solid var(--line);font-size:19px}
+h3{margin:20px 0 6px;font-size:16px}
+table{border-collapse:collapse}
+th,td{border:1px solid var(--line);padding:3px 7px;text-align:left;vertical-align:top}
+thead th{background:var(--head)}
+code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+pre{white-space:pre-wrap;word-break:break-all;background:var(--head);padding:6px 8px;border:1px solid var(--line);border-radius:4px;margin:4px 0}
+.st{display:inline-block;min-width:4.6em;padding:0 5px;border-radius:3px;font-weight:600;font-size:12px;text-align:center}
+.st-PASS{color:var(--pass);background:var(--pass-bg)}
+.st-FAIL{color:var(--fail);background:var(--fail-bg)}
+.st-CRASH{color:var(--crash);background:var(--crash-bg)}
+.st-TIMEOUT{color:var(--timeout);background:var(--timeout-bg)}
+.st-BROKEN{color:var(--broken);background:var(--broken-bg)}
+.st-SKIP{color:var(--skip);background:var(--skip-bg)}
+.st-na{color:var(--na);background:#fff;font-weight:400}
+.st-XFAIL{color:#5a3e00;background:repeating-linear-gradient(45deg,#fff1c2,#fff1c2 4px,#ffe08a 4px,#ffe08a 8px)}
+.st-XPASS,.st-CHANGED,.st-UNEXPECTED,.st-STALE{color:#fff;background:#8250df}
+td.c-PASS{background:var(--pass-bg);color:var(--pass)}
+td.c-FAIL{background:var(--fail-bg);color:var(--fail)}
+td.c-CRASH{background:var(--crash-bg);color:var(--crash)}
+td.c-TIMEOUT{background:var(--timeout-bg);color:var(--timeout)}
+td.c-BROKEN{background:var(--broken-bg);color:var(--broken)}
+td.c-SKIP{background:var(--skip-bg);color:var(--skip)}
+td.c-na{color:var(--na)}
+td.cell{white-space:nowrap;font-weight:600;font-size:12px;text-align:center}
+td.cell a{color:inherit}
+td.cell small{font-weight:400;opacity:.8}
+td.xf{background-image:repeating-linear-gradient(45deg,transparent,transparent 4px,rgba(255,200,0,.35) 4px,rgba(255,200,0,.35) 8px)}
+td.xp{outline:2px solid #8250df;outline-offset:-2px}
+.verdict-good{color:var(--pass);font-weight:700}
+.verdict-bad{color:var(--fail);font-weight:700}
+.verdict-incomplete{color:var(--timeout);font-weight:700}
+.incomplete{display:inline-block;background:var(--timeout-bg);color:var(--timeout);font-weight:700;padding:0 5px;border-radius:3px}
+.muted{color:#656d76}
+.matrix-wrap{overflow:auto;max-height:85vh;border:1px solid var(--line)}
+table.matrix{border-collapse:separate;border-spacing:0}
+table.matrix th,table.matrix td{border:0;border-right:1px solid var(--line);border-bottom:1px solid var(--line)}
+table.matrix thead th{position:sticky;top:0;z-index:2;background:var(--head);vertical-align:bottom;font-size:12px}
+table.matrix th.rid{position:sticky;left:0;z-index:1;background:#fff;font-weight:400;white-space:nowrap}
+table.matrix thead th.rid{z-index:3;background:var(--head)}
+table.matrix tr.group th{background:#eaeef2;position:sticky;left:0;font-size:13px}
+.tgt small{display:block;font-weight:400}
+.filters{position:sticky;top:0;z-index:5;background:#fff;padding:8px 0;border-bottom:1px solid var(--line);margin:12px 0}
+.filters label{margin-right:12px}
+article.case{border:1px solid var(--line);border-left:5px solid var(--line);border-radius:4px;padding:8px 12px;margin:10px 0}
+article.case.k-FAIL{border-left-color:var(--fail)}
+article.case.k-CRASH{border-left-color:var(--crash-bg)}
+article.case.k-TIMEOUT{border-left-color:#e8590c}
+article.case.k-BROKEN{border-left-color:#8c6d46}
+article.case.k-PASS{border-left-color:#8250df}
+article.case h4{margin:0 0 4px;font-size:14px}
+article.case dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:4px 0}
+article.case dt{color:#656d76}
+article.case dd{margin:0}
+table.checks td.bad{background:var(--fail-bg)}
+table.kv th{background:var(--head);font-weight:600}
+.tag{display:inline-block;padding:0 5px;border-radius:3px;background:#eaeef2;font-size:12px;margin-left:4px}
+ul.rules{margin:4px 0;padding-left:18px}
+.legend span.st{margin-right:6px}
+[hidden]{display:none!important}
+#js-note{color:#656d76}
+"""
+
+# Filters and the "ready" marker. Small, no dependencies; the page is complete without it.
+JS = """(function(){
+"use strict";
+var bar=document.getElementById("filters");
+var fn=document.getElementById("f-function"),st=document.getElementById("f-status"),
+kd=document.getElementById("f-strength"),q=document.getElementById("f-text"),
+cnt=document.getElementById("f-count");
+var items=Array.prototype.slice.call(document.querySelectorAll("[data-filter]"));
+function has(list,v){return (" "+list+" ").indexOf(" "+v+" ")>=0;}
+function apply(){
+var f=fn.value,s=st.value,k=kd.value,t=q.value.trim().toLowerCase(),n=0;
+items.forEach(function(el){
+var ok=(!f||el.getAttribute("data-function")===f)&&(!s||has(el.getAttribute("data-status"),s))&&
+(!k||has(el.getAttribute("data-strength"),k))&&(!t||el.getAttribute("data-text").indexOf(t)>=0);
+el.hidden=!ok;if(ok){n++;}});
+cnt.textContent="showing "+n+" of "+items.length+" rows and cases";
+}
+[fn,st,kd].forEach(function(e){e.addEventListener("change",apply);});
+q.addEventListener("input",apply);
+document.getElementById("f-reset").addEventListener("click",function(){
+fn.value="";st.value="";kd.value="";q.value="";apply();});
+bar.hidden=false;
+var note=document.getElementById("js-note");if(note){note.textContent="Filters are active.";}
+apply();
+var m=document.createElement("div");m.id="etwconf-js-ready";m.hidden=true;
+m.setAttribute("data-items",String(items.length));m.textContent="ready";
+document.body.appendChild(m);
+})();"""
+
+
+def _csp():
+    digest = base64.b64encode(hashlib.sha256(JS.encode("utf-8")).digest()).decode("ascii")
+    return ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+            "script-src 'sha256-%s'; base-uri 'none'; form-action 'none'" % digest)
+
+
+def _flatten(obj, prefix="", out=None, depth=0):
+    out = [] if out is None else out
+    if isinstance(obj, dict) and depth < 6:
+        if not obj and prefix:
+            out.append((prefix, "{}"))
+        for k, v in obj.items():
+            _flatten(v, "%s.%s" % (prefix, k) if prefix else k, out, depth + 1)
+    else:
+        if isinstance(obj, list) and all(not isinstance(x, (dict, list)) for x in obj):
+            out.append((prefix, " ".join(display(x) for x in obj)))
+        else:
+            out.append((prefix, display(obj)))
+    return out
+
+
+def _kv_table(pairs):
+    rows = ['<tr><th class="mono">%s</th><td class="mono">%s</td></tr>' % (esc(k), esc(v))
+            for k, v in pairs]
+    if not rows:
+        return '<p class="muted">(empty)</p>'
+    return '<table class="kv">%s</table>' % "".join(rows)
+
+
+class HtmlReport:
+    def __init__(self, summaries, catalog, exps=(), title="etwconf conformance report",
+                 stale=None):
+        self.s = summaries
+        self.cat = catalog
+        self.exps = list(exps)
+        self.title = title
+        self.stale = stale or []          # (expectations, entry, run)
+        self.rows, self.cells = matrix(summaries, catalog)
+        self.cov = coverage(summaries, catalog)
+        self.rule_index = {}
+        for i, r in enumerate(catalog.rules):
+            self.rule_index[r["id"]] = i
+        self.case_anchor = {}             # (target index, case id) -> anchor id
+
+    # -------------------------------------------------------------------------- helpers
+    def strength_key(self, rule_id):
+        r = self.cat.get(rule_id)
+        return r["strength"] if r else "?"
+
+    def case_strengths(self, case):
+        return " ".join(sorted({self.strength_key(r) for r in case["rules"]})) or "?"
+
+    def rule_link(self, rule_id):
+        i = self.rule_index.get(rule_id)
+        if i is None:
+            return '<code>%s</code>' % esc(rule_id)
+        return '<a href="#r-%d"><code>%s</code></a>' % (i, esc(rule_id))
+
+    def target_head(self, s):
+        impl = s.run.impl
+        rest = s.run.label[len(impl) + 1:] if s.run.label.startswith(impl + "@") else s.run.label
+        cls = "verdict-" + s.verdict_class
+        mark = "conformant" if s.conformant and s.run.complete else \
+            ("incomplete" if s.conformant else "%d MUST" % len(s.must_rules) if s.must_rules
+             else "crash")
+        inc = ' <span class="incomplete">INCOMPLETE</span>' if not s.run.complete else ""
+        return ('<th class="tgt" title="%s"><a href="#target-%d">%s<small>%s</small></a>'
+                '<small class="%s">%s</small>%s</th>'
+                % (esc(s.run.label), s.index, esc(impl), esc(rest), cls, esc(mark), inc))
+
+    # -------------------------------------------------------------------------- sections
+    def render(self):
+        out = []
+        w = out.append
+        now = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+        suites = sorted({"%s %s%s" % (display(s.run.header.get("suite", {}).get("name", "etwconf")),
+                                      display(s.run.header.get("suite", {}).get("version", "?")),
+                                      (" (git %s)" % display(s.run.header["suite"]["git"]))
+                                      if s.run.header.get("suite", {}).get("git") else "")
+                         for s in self.s})
+        tot = totals(self.s)
+        w('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n')
+        w('<meta http-equiv="Content-Security-Policy" content="%s">\n' % esc(_csp()))
+        w('<meta name="viewport" content="width=device-width, initial-scale=1">\n')
+        w('<meta name="generator" content="etwconf-report %s">\n' % esc(__version__))
+        w('<title>%s</title>\n<style>%s</style></head>\n<body>\n' % (esc(self.title), CSS))
+        w('<header class="top"><h1>%s</h1>' % esc(self.title))
+        w('<p>%s; %s; %s (%s)</p>' % (
+            plural(len(self.s), "target"), plural(sum(tot.values()), "case record"),
+            ", ".join(esc(x) for x in suites) or "no runs",
+            ", ".join("%d %s" % (tot[k], k) for k in ORDER if tot[k]) or "nothing ran"))
+        w('<p>Rule catalogue: %s (%s). Generated %s by etwconf-report %s.</p>' % (
+            esc(self.cat.path or "?"), plural(len(self.cat.rules), "rule"), esc(now),
+            esc(__version__)))
+        if self.exps:
+            w('<p>Expectations: %s</p>' % ", ".join("<code>%s</code> (%s)" % (
+                esc(x.path), plural(len(x.entries), "entry", "entries")) for x in self.exps))
+        w('</header>\n<main>\n')
+        w(self.toc())
+        w(self.verdicts())
+        w(self.legend())
+        w(self.filters())
+        w(self.matrix_section())
+        w(self.failures())
+        if self.exps:
+            w(self.expectations_section())
+        w(self.skips())
+        w(self.coverage_section())
+        w(self.targets())
+        w('</main>\n<footer class="muted" style="padding:12px 24px">'
+          '<p id="js-note">Without JavaScript the filters are off and everything is shown.</p>'
+          '<p>etwconf-report %s. Strings from results files are shown as text.</p></footer>\n'
+          % esc(__version__))
+        w('<script>%s</script>\n</body></html>\n' % JS)
+        return "".join(out)
+
+    def toc(self):
+        items = [("verdicts", "Verdicts per target"), ("legend", "Legend"),
+                 ("matrix", "Rule &times; target matrix"),
+                 ("failures", "Failures, crashes and divergences")]
+        if self.exps:
+            items.append(("expectations", "Expectations (XFAIL / XPASS)"))
+        items += [("skips", "Skipped cases and reasons"), ("coverage", "Coverage"),
+                  ("rules", "Rules"), ("targets", "Targets and fingerprints")]
+        return '<nav class="toc" id="toc"><strong>Contents</strong><ol>%s</ol></nav>\n' % "".join(
+            '<li><a href="#%s">%s</a></li>' % (a, t) for a, t in items)
+
+    def verdicts(self):
+        o = ['<section id="verdicts"><h2>Verdicts per target</h2>']
+        if not self.s:
+            o.append('<p>No results.</p></section>')
+            return "".join(o)
+        o.append('<p class="muted">A target is conformant when no case fails a MUST rule '
+                 '(counted) and nothing crashed or timed out. SKIP is never a pass.</p>')
+        o.append('<table class="verdicts"><thead><tr><th>Target</th><th>Verdict</th><th>Cases</th>')
+        for k in ORDER:
+            o.append('<th>%s</th>' % st_badge(k))
+        o.append('<th>Run</th>%s</tr></thead><tbody>' % ('<th>Expectations</th>' if self.exps else ""))
+        for s in self.s:
+            run = s.run
+            o.append('<tr class="verdict-row" data-target="%d"><th><a href="#target-%d">%s</a></th>'
+                     % (s.index, s.index, esc(run.label)))
+            o.append('<td><span class="verdict verdict-%s">%s</span>%s</td>' % (
+                s.verdict_class, esc(s.verdict),
+                '<br><small class="muted">%s</small>' % esc(s.verdict_detail)
+                if s.verdict_detail else ""))
+            o.append('<td>%d</td>' % len(run.cases))
+            for k in ORDER:
+                n = s.counts[k]
+                o.append('<td>%s</td>' % (('<span class="st st-%s">%d</span>' % (k, n)) if n
+                                          else '<span class="muted">0</span>'))
+            if run.complete:
+                o.append('<td>complete</td>')
+            else:
+                o.append('<td><span class="incomplete">INCOMPLETE</span><br><small>%s</small></td>'
+                         % esc(run.incomplete_reason))
+            if self.exps:
+                o.append('<td>%s</td>' % self.exp_summary(s))
+            o.append('</tr>')
+        o.append('</tbody></table></section>\n')
+        return "".join(o)
+
+    def exp_summary(self, s):
+        if not s.outcomes:
+            return '<span class="muted">no expectations for this target</span>'
+        c = {}
+        for oc in s.outcomes.values():
+            c[oc.kind] = c.get(oc.kind, 0) + 1
+        n_stale = sum(1 for (_, _, r) in self.stale if r is s.run)
+        parts = ['%d XFAIL' % c.get("XFAIL", 0)]
+        for k in ("XPASS", "CHANGED", "UNEXPECTED"):
+            if c.get(k):
+                parts.append('<span class="st st-%s">%d %s</span>' % (k, c[k], k))
+        if n_stale:
+            parts.append('<span class="st st-STALE">%d STALE</span>' % n_stale)
+        bad = sum(c.get(k, 0) for k in ("XPASS", "CHANGED", "UNEXPECTED")) + n_stale
+        parts.append('<span class="%s">%s</span>' % (
+            "verdict-good" if not bad else "verdict-bad",
+            "as expected" if not bad else plural(bad, "problem")))
+        return ", ".join(parts)
+
+    def legend(self):
+        desc = {"PASS": "every check held", "FAIL": "a check did not hold",
+                "CRASH": "the target faulted", "TIMEOUT": "the target did not return",
+                "BROKEN": "the fixture could not be set up (suite or environment)",
+                "SKIP": "does not apply or cannot run here (never a pass)"}
+        o = ['<section id="legend" class="legend"><h2>Legend</h2><p>']
+        for k in ORDER:
+            o.append('%s %s. ' % (st_badge(k), desc[k]))
+        o.append('<span class="st st-na">n/a</span> no case of the rule ran on that target.</p>')
+        o.append('<p>A matrix cell shows the worst status over the rule\'s cases on that target '
+                 '(CRASH &gt; TIMEOUT &gt; FAIL &gt; BROKEN &gt; PASS &gt; SKIP) and how many of '
+                 'them had it. In a FAIL case only the rules whose checks failed are FAIL; the '
+                 'case\'s other rules count as PASS.</p>')
+        if self.exps:
+            o.append('<p>%s a known failure that matches its expectation entry (striped cell). '
+                     '%s an expectation entry, but the case passed (outlined cell). %s the '
+                     'failure differs from its entry. %s a failure with no entry. %s an entry '
+                     'whose case is not in the results.</p>' % tuple(
+                         st_badge(k) for k in ("XFAIL", "XPASS", "CHANGED", "UNEXPECTED",
+                                               "STALE")))
+        o.append('</section>\n')
+        return "".join(o)
+
+    def filters(self):
+        funcs = sorted({r["function"] for r in self.cat.rules} |
+                       {c.get("function") for s in self.s for c in s.run.cases
+                        if c.get("function")})
+        statuses = list(ORDER)
+        if self.exps:
+            statuses += ["XFAIL", "XPASS", "CHANGED", "UNEXPECTED"]
+        o = ['<div class="filters" id="filters" hidden>']
+        o.append('<label>Function <select id="f-function"><option value="">all</option>%s'
+                 '</select></label>' % "".join('<option value="%s">%s</option>' % (esc(f), esc(f))
+                                               for f in funcs))
+        o.append('<label>Status <select id="f-status"><option value="">all</option>%s</select>'
+                 '</label>' % "".join('<option>%s</option>' % esc(x) for x in statuses))
+        o.append('<label>Strength <select id="f-strength"><option value="">all</option>'
+                 '<option>MUST</option><option>SHOULD</option><option>MAY</option>'
+                 '<option>INFO</option></select></label>')
+        o.append('<label>Text <input id="f-text" type="search" placeholder="rule or case id">'
+                 '</label><button type="button" id="f-reset">reset</button> '
+                 '<span id="f-count" class="muted"></span></div>\n')
+        return "".join(o)
+
+    def matrix_section(self):
+        o = ['<section id="matrix"><h2>Rule &times; target matrix</h2>']
+        if not self.s:
+            o.append('<p>No results.</p></section>')
+            return "".join(o)
+        ncol = 4 + len(self.s)
+        o.append('<div class="matrix-wrap"><table class="matrix" id="matrix-table"><thead><tr>'
+                 '<th class="rid">Rule</th><th>Strength</th><th>Function</th><th>Cases</th>')
+        for s in self.s:
+            o.append(self.target_head(s))
+        o.append('</tr></thead>')
+        from .catalog import GROUPS
+        for gkey, gtitle in GROUPS:
+            rows = [rid for g, rid in self.rows if g == gkey]
+            if not rows:
+                continue
+            o.append('<tbody class="group-%s"><tr class="group"><th colspan="%d">%s '
+                     '<span class="muted">(%d)</span></th></tr>' % (gkey, ncol, esc(gtitle),
+                                                                   len(rows)))
+            for rid in rows:
+                o.append(self.matrix_row(rid))
+            o.append('</tbody>')
+        o.append('</table></div></section>\n')
+        return "".join(o)
+
+    def matrix_row(self, rid):
+        rule = self.cat.get(rid)
+        func = rule["function"] if rule else ""
+        if not func:
+            for s in self.s:
+                c = self.cells.get((rid, s.index))
+                if c is not None and c.worst_case is not None:
+                    func = c.worst_case.get("function") or ""
+                    break
+        statuses = set()
+        tds = []
+        for s in self.s:
+            c = self.cells.get((rid, s.index))
+            if c is None:
+                tds.append('<td class="cell c-na">n/a</td>')
+                statuses.add("n/a")
+                continue
+            statuses.update(c.by_status)
+            st = c.status
+            extra = ""
+            word = st
+            if c.xpass:
+                extra = " xp"
+                word = "%s xpass" % st
+                statuses.add("XPASS")
+            elif c.xfail and st in BAD + ("BROKEN",):
+                extra = " xf"
+                word = "%s xfail" % st
+                statuses.add("XFAIL")
+            link = None
+            if st not in ("PASS", "SKIP") or c.xpass:
+                link = self.case_anchor.get((s.index, c.worst_case["id"]))
+            elif st == "SKIP":
+                link = "skips-%d" % s.index
+            label = esc(word)
+            if link:
+                label = '<a href="#%s">%s</a>' % (link, label)
+            n_st = c.by_status.get(st, 0)
+            tds.append('<td class="cell c-%s%s" title="%s: %d of %d cases %s">%s <small>%d/%d</small>'
+                       '</td>' % (st, extra, esc(s.run.label), n_st, c.n, st, label, n_st, c.n))
+        rtext = rule["text"] if rule else "not in this rule catalogue"
+        strength = self.cat.strength_label(rid)
+        return ('<tr data-filter="1" data-function="%s" data-strength="%s" data-status="%s" '
+                'data-text="%s"><th class="rid" title="%s">%s</th><td>%s</td><td>%s</td>'
+                '<td>%d</td>%s</tr>' % (
+                    esc(func), esc(self.strength_key(rid)), esc(" ".join(sorted(statuses))),
+                    esc(rid.lower()), esc(rtext), self.rule_link(rid), esc(strength), esc(func),
+                    self.cov["cases_per_rule"].get(rid, 0), "".join(tds)))
+
+    # anchors must exist before the matrix links to them
+    def assign_anchors(self):
+        for s in self.s:
+            for i, case in enumerate(s.run.cases):
+                oc = s.outcomes.get(case["id"])
+                if case["status"] in BAD + ("BROKEN",) or (oc is not None and oc.kind == "XPASS"):
+                    self.case_anchor[(s.index, case["id"])] = "f-%d-%d" % (s.index, i)
+
+    def failures(self):
+        o = ['<section id="failures"><h2>Failures, crashes and divergences</h2>']
+        any_ = False
+        for s in self.s:
+            groups = [
+                ("Failures of MUST rules", [c for c in s.run.cases if c["counted"]
+                                            and c["status"] == "FAIL"]),
+                ("Crashes and timeouts", [c for c in s.run.cases if c["status"] in ("CRASH",
+                                                                                      "TIMEOUT")]),
+                ("Divergences (not counted)", s.divergences),
+                ("Broken fixtures (suite or environment problems)", s.broken),
+                ("Unexpected passes (XPASS)", [c for c in s.run.cases if c["status"] == "PASS"
+                                               and s.outcomes.get(c["id"]) is not None
+                                               and s.outcomes[c["id"]].kind == "XPASS"]),
+            ]
+            n = sum(len(g) for _, g in groups)
+            o.append('<h3 id="failures-%d">%s <span class="muted">&mdash; %s</span></h3>'
+                     % (s.index, esc(s.run.label), esc(s.verdict)))
+            if not s.run.complete:
+                o.append('<p><span class="incomplete">INCOMPLETE</span> %s</p>'
+                         % esc(s.run.incomplete_reason))
+            if not n:
+                o.append('<p class="muted">No failures, crashes or divergences.</p>')
+                continue
+            any_ = True
+            for title, cases in groups:
+                if not cases:
+                    continue
+                o.append('<h4>%s (%d)</h4>' % (esc(title), len(cases)))
+                for case in cases:
+                    o.append(self.case_item(s, case))
+        if not self.s:
+            o.append('<p>No results.</p>')
+        elif not any_:
+            o.append('<p>No failures on any target.</p>')
+        o.append('</section>\n')
+        return "".join(o)
+
+    def case_item(self, s, case):
+        idx = self.case_anchor.get((s.index, case["id"]), "")
+        st = case["status"]
+        oc = s.outcomes.get(case["id"])
+        statuses = [st] + ([oc.kind] if oc is not None else [])
+        text = " ".join([case["id"], case.get("function") or "", case.get("title") or ""]
+                        + case["rules"]).lower()
+        o = ['<article class="case k-%s" id="%s" data-filter="1" data-function="%s" '
+             'data-status="%s" data-strength="%s" data-text="%s">' % (
+                 esc(st), esc(idx), esc(case.get("function") or ""), esc(" ".join(statuses)),
+                 esc(self.case_strengths(case)), esc(text, 2000))]
+        tags = []
+        if st in BAD:
+            tags.append('<span class="tag">%s</span>' % ("counted" if case["counted"]
+                                                         else "not counted"))
+        if case.get("mode"):
+            tags.append('<span class="tag">mode: %s</span>' % esc(case["mode"]))
+        if oc is not None and oc.kind not in ("OK", "SKIP"):
+            tags.append(st_badge(oc.kind))
+        o.append('<h4>%s <code>%s</code> %s %s</h4>' % (
+            st_badge(st), esc(case["id"]), esc(case.get("title") or ""), "".join(tags)))
+        o.append('<dl><dt>Target</dt><dd>%s</dd>' % esc(s.run.label))
+        loc = case.get("file") or "?"
+        if case.get("line") is not None:
+            loc = "%s:%d" % (loc, case["line"])
+        o.append('<dt>Case</dt><dd><code>%s</code> (results line %d)</dd>' % (esc(loc),
+                                                                              case["_line"]))
+        if case.get("function"):
+            o.append('<dt>Function</dt><dd><code>%s</code></dd>' % esc(case["function"]))
+        if case.get("message"):
+            o.append('<dt>Message</dt><dd>%s</dd>' % esc(case["message"]))
+        if st == "CRASH" or case.get("exception"):
+            o.append('<dt>Exception</dt><dd><code>%s</code></dd>' % esc(case.get("exception")
+                                                                        or "?"))
+        if case.get("reason"):
+            o.append('<dt>Reason</dt><dd>%s</dd>' % esc(case["reason"]))
+        if oc is not None and oc.kind not in ("OK", "SKIP"):
+            o.append('<dt>Expectation</dt><dd>%s %s</dd>' % (st_badge(oc.kind), esc(oc.detail)))
+        o.append('</dl>')
+        if case["checks"]:
+            o.append('<table class="checks"><thead><tr><th>check</th><th>rule</th><th>expected'
+                     '</th><th>observed</th><th></th></tr></thead><tbody>')
+            for c in case["checks"]:
+                ok = c.get("ok")
+                o.append('<tr><td>%s</td><td>%s</td><td class="mono">%s</td>'
+                         '<td class="mono%s">%s</td><td>%s</td></tr>' % (
+                             esc(c.get("what")), esc(c.get("rule")), esc(c.get("expected")),
+                             "" if ok else " bad", esc(c.get("got")),
+                             st_badge("PASS") if ok else st_badge("FAIL")))
+            o.append('</tbody></table>')
+        shown = case["failed_rules"] if st == "FAIL" and case["failed_rules"] else case["rules"]
+        if shown:
+            o.append('<ul class="rules">')
+            for rid in shown:
+                r = self.cat.get(rid)
+                if r is None:
+                    o.append('<li><code>%s</code> <span class="muted">(not in this rule '
+                             'catalogue)</span></li>' % esc(rid))
+                else:
+                    o.append('<li>%s <span class="tag">%s</span> %s <span class="muted">'
+                             '&mdash; source: %s; %s:%d</span></li>' % (
+                                 self.rule_link(rid), esc(self.cat.strength_label(rid)),
+                                 esc(r["text"]), esc(r["source"]), esc(r["file"]), r["line"]))
+            o.append('</ul>')
+        if case.get("rerun"):
+            o.append('<div>Rerun just this case:<pre><code>%s</code></pre></div>'
+                     % esc(case["rerun"]))
+        o.append('</article>')
+        return "".join(o)
+
+    def expectations_section(self):
+        o = ['<section id="expectations"><h2>Expectations (XFAIL / XPASS)</h2>']
+        for x in self.exps:
+            o.append('<h3><code>%s</code> &mdash; target %s%s</h3>' % (
+                esc(x.path), esc(x.impl), (" " + esc(x.arch)) if x.arch else ""))
+            rows = []
+            for s in self.s:
+                if not x.applies_to(s.run):
+                    continue
+                for cid, oc in sorted(s.outcomes.items()):
+                    if oc.kind in ("XPASS", "CHANGED", "UNEXPECTED"):
+                        rows.append((oc.kind, s, cid, oc.detail))
+            for (xx, e, run) in self.stale:
+                if xx is x:
+                    rows.append(("STALE", None, e.case, "entry names %s but the case is not in "
+                                 "its results (%s)" % (run.label, e.where(x.path))))
+            if not rows:
+                o.append('<p class="verdict-good">Every case matched its expectations.</p>')
+                continue
+            o.append('<table><thead><tr><th>problem</th><th>target</th><th>case</th>'
+                     '<th>detail</th></tr></thead><tbody>')
+            for kind, s, cid, detail in rows:
+                o.append('<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td>%s</td></tr>' % (
+                    st_badge(kind), esc(s.run.label) if s else "", esc(cid), esc(detail)))
+            o.append('</tbody></table>')
+        o.append('</section>\n')
+        return "".join(o)
+
+    def skips(self):
+        o = ['<section id="skips"><h2>Skipped cases and reasons</h2>'
+             '<p class="muted">Skipped cases are not passes: they did not run.</p>']
+        for s in self.s:
+            o.append('<h3 id="skips-%d">%s <span class="muted">(%d skipped)</span></h3>'
+                     % (s.index, esc(s.run.label), len(s.skipped)))
+            if not s.skipped:
+                continue
+            by = {}
+            for c in s.skipped:
+                by.setdefault(c.get("reason") or "(no reason given)", []).append(c["id"])
+            o.append('<table><thead><tr><th>reason</th><th>cases</th></tr></thead><tbody>')
+            for reason, ids in sorted(by.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+                shown = ids[:40]
+                more = " &hellip; and %d more" % (len(ids) - 40) if len(ids) > 40 else ""
+                o.append('<tr><td>%s</td><td><strong>%d</strong>: %s%s</td></tr>' % (
+                    esc(reason), len(ids), ", ".join("<code>%s</code>" % esc(i) for i in shown),
+                    more))
+            o.append('</tbody></table>')
+        o.append('</section>\n')
+        return "".join(o)
+
+    def coverage_section(self):
+        cov = self.cov
+        o = ['<section id="coverage"><h2>Coverage</h2><h3>Rules per function</h3>'
+             '<table><thead><tr><th>function</th><th>rules</th><th>rules with a case</th>'
+             '<th>cases</th></tr></thead><tbody>']
+        for f, d in sorted(cov["functions"].items()):
+            o.append('<tr><td><code>%s</code></td><td>%d</td><td>%d</td><td>%d</td></tr>' % (
+                esc(f), d["rules"], d["covered"], len(d["cases"])))
+        o.append('</tbody></table>')
+        o.append('<h3>Rules with no case in these results (%d)</h3>' % len(cov["uncovered"]))
+        if cov["uncovered"]:
+            o.append('<ul>')
+            for r in cov["uncovered"]:
+                note = ' <span class="tag">not testable</span>' if self.cat.untestable(r["id"]) \
+                    else ""
+                o.append('<li>%s <span class="tag">%s</span>%s %s</li>' % (
+                    self.rule_link(r["id"]), esc(self.cat.strength_label(r["id"])), note,
+                    esc(r["text"])))
+            o.append('</ul>')
+        else:
+            o.append('<p>Every rule has at least one case.</p>')
+        o.append('</section>\n')
+        o.append('<section id="rules"><h2>Rules</h2><p class="muted">Cases per rule: distinct '
+                 'case ids citing the rule over all targets.</p><table><thead><tr><th>rule</th>'
+                 '<th>strength</th><th>provenance</th><th>versions</th><th>function</th>'
+                 '<th>cases</th><th>text</th><th>source</th></tr></thead><tbody>')
+        for i, r in enumerate(self.cat.rules):
+            o.append('<tr id="r-%d"><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td>'
+                     '<td><code>%s</code></td><td>%d</td><td>%s%s</td><td>%s<br><small '
+                     'class="muted">%s:%d</small></td></tr>' % (
+                         i, esc(r["id"]), esc(r["strength"]), esc(r["provenance"]),
+                         esc(r["versions"]), esc(r["function"]),
+                         cov["cases_per_rule"].get(r["id"], 0), esc(r["text"]),
+                         ('<br><small class="muted">%s</small>' % esc(r["note"]))
+                         if r.get("note") else "", esc(r["source"]), esc(r["file"]), r["line"]))
+        o.append('</tbody></table></section>\n')
+        return "".join(o)
+
+    def targets(self):
+        o = ['<section id="targets"><h2>Targets and fingerprints</h2>']
+        for s in self.s:
+            run, h = s.run, s.run.header
+            o.append('<h3 id="target-%d">%s</h3>' % (s.index, esc(run.label)))
+            info = [("results file", run.path), ("target_id", run.target_id),
+                    ("run", "complete" if run.complete else "INCOMPLETE: %s"
+                     % run.incomplete_reason)]
+            for k in ("started", "isolation", "timeout_ms", "cases_planned"):
+                if h.get(k) is not None:
+                    info.append((k, h[k]))
+            if run.footer:
+                for k in ("finished", "duration_ms", "exit_code"):
+                    if run.footer.get(k) is not None:
+                        info.append((k, run.footer[k]))
+            if isinstance(h.get("argv"), list):
+                info.append(("argv", " ".join(display(a) for a in h["argv"])))
+            info += _flatten(h.get("suite") or {}, "suite")
+            info += _flatten(h.get("host") or {}, "host")
+            o.append('<div style="display:flex;gap:16px;flex-wrap:wrap"><div><h4>Run</h4>%s'
+                     '</div>' % _kv_table(info))
+            o.append('<div><h4>Target</h4>%s</div>' % _kv_table(_flatten(h["target"])))
+            o.append('<div><h4>Fingerprint</h4>%s</div></div>' % _kv_table(
+                _flatten(h.get("fingerprint") or {})))
+            if run.warnings:
+                o.append('<p>Warnings:</p><ul>%s</ul>' % "".join(
+                    '<li>%s</li>' % esc(x) for x in run.warnings))
+        o.append('</section>\n')
+        return "".join(o)
+
+
+def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance report"):
+    rep = HtmlReport(summaries, catalog, exps, title, stale)
+    rep.assign_anchors()
+    return rep.render()
+

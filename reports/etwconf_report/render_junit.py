@@ -1,0 +1,171 @@
+"""junit.xml: one <testsuite> per target, one <testcase> per case record.
+
+FAIL -> <failure>, CRASH/TIMEOUT/BROKEN -> <error>, SKIP -> <skipped message=reason>.
+With expectations: XFAIL -> <skipped message="expected failure: why">, XPASS -> <failure>,
+CHANGED/UNEXPECTED keep their failure or error. An incomplete run gets an extra testcase
+"(run incomplete)" with an <error>, so CI notices.
+(CUnit 2.1-3's own JUnit output is broken, so this is written with xml.etree.)
+"""
+import xml.etree.ElementTree as ET
+
+from .analysis import failing_checks
+from .util import display, shorten
+
+
+def _t(value, limit=8000):
+    return shorten(display(value), limit)
+
+
+def _secs(us):
+    if isinstance(us, (int, float)) and not isinstance(us, bool) and us >= 0:
+        return "%.6f" % (us / 1e6)
+    return "0"
+
+
+def _details(case):
+    lines = []
+    if case.get("title"):
+        lines.append(_t(case["title"]))
+    loc = case.get("file") or "?"
+    if case.get("line") is not None:
+        loc += ":%d" % case["line"]
+    lines.append("case: %s (%s)" % (case["id"], loc))
+    if case.get("function"):
+        lines.append("function: %s" % case["function"])
+    if case.get("message"):
+        lines.append("message: %s" % _t(case["message"]))
+    if case.get("exception"):
+        lines.append("exception: %s" % _t(case["exception"]))
+    for c in case["checks"]:
+        lines.append("%s %s [%s]: expected %s, got %s" % (
+            "ok  " if c.get("ok") else "FAIL", _t(c.get("what")), _t(c.get("rule")),
+            _t(c.get("expected")), _t(c.get("got"))))
+    if case["rules"]:
+        lines.append("rules: %s" % " ".join(case["rules"]))
+    if case.get("rerun"):
+        lines.append("rerun: %s" % _t(case["rerun"]))
+    return "\n".join(lines)
+
+
+def _message(case):
+    if case["status"] == "CRASH":
+        return "CRASH %s %s" % (_t(case.get("exception") or "?", 200),
+                                _t(case.get("message") or "", 500))
+    fc = failing_checks(case)
+    if fc:
+        c = fc[0]
+        return "%s: expected %s, got %s" % (_t(c.get("what") or "check", 200),
+                                            _t(c.get("expected"), 500), _t(c.get("got"), 500))
+    return _t(case.get("message") or case["status"], 1000)
+
+
+def render(summaries, catalog=None, exps=(), stale=None):
+    root = ET.Element("testsuites", name="etwconf")
+    t_tests = t_fail = t_err = t_skip = 0
+    t_time = 0.0
+    for s in summaries:
+        run = s.run
+        suite = ET.SubElement(root, "testsuite", name=run.label)
+        props = ET.SubElement(suite, "properties")
+
+        def prop(k, v):
+            ET.SubElement(props, "property", name=k, value=_t(v, 2000))
+        prop("target_id", run.target_id)
+        prop("results_file", run.path)
+        prop("complete", "true" if run.complete else "false")
+        prop("verdict", s.verdict)
+        for k, v in sorted(run.target.items()):
+            prop("target.%s" % k, v)
+        fp = run.header.get("fingerprint") or {}
+        for k, v in sorted(fp.items()):
+            prop("fingerprint.%s" % k, v)
+        tests = fail = err = skip = 0
+        dur = 0.0
+        for case in run.cases:
+            st = case["status"]
+            oc = s.outcomes.get(case["id"])
+            kind = oc.kind if oc is not None else None
+            tc = ET.SubElement(suite, "testcase", name=case["id"],
+                               classname="etwconf.%s.%s" % (run.target_id,
+                                                           case.get("function") or "case"),
+                               time=_secs(case.get("duration_us")))
+            if case.get("file"):
+                tc.set("file", case["file"])
+            if case.get("line") is not None:
+                tc.set("line", str(case["line"]))
+            tests += 1
+            if isinstance(case.get("duration_us"), (int, float)):
+                dur += max(case["duration_us"], 0) / 1e6
+            if kind == "XFAIL":
+                ET.SubElement(tc, "skipped", message=_t("expected failure (%s): %s"
+                                                        % (st, oc.detail), 1000))
+                skip += 1
+            elif kind == "XPASS":
+                el = ET.SubElement(tc, "failure", message=_t("XPASS: " + oc.detail, 1000),
+                                   type="XPASS")
+                el.text = _details(case)
+                fail += 1
+            elif st == "FAIL":
+                msg = _message(case)
+                if not case["counted"]:
+                    msg = "[not counted] " + msg
+                if kind == "CHANGED":
+                    msg = "CHANGED: " + oc.detail + " -- " + msg
+                el = ET.SubElement(tc, "failure", message=_t(msg, 1000),
+                                   type=_t(case.get("mode") or "FAIL", 100))
+                el.text = _details(case)
+                fail += 1
+            elif st in ("CRASH", "TIMEOUT", "BROKEN"):
+                msg = _message(case)
+                if kind == "CHANGED":
+                    msg = "CHANGED: " + oc.detail + " -- " + msg
+                el = ET.SubElement(tc, "error", message=_t(msg, 1000), type=st)
+                el.text = _details(case)
+                err += 1
+            elif st == "SKIP":
+                reason = case.get("reason") or "skipped"
+                if kind == "CHANGED":
+                    el = ET.SubElement(tc, "failure", message=_t("CHANGED: " + oc.detail, 1000),
+                                       type="CHANGED")
+                    el.text = _details(case)
+                    fail += 1
+                else:
+                    ET.SubElement(tc, "skipped", message=_t(reason, 1000))
+                    skip += 1
+        if not run.complete:
+            tc = ET.SubElement(suite, "testcase", name="(run incomplete)",
+                               classname="etwconf.%s" % run.target_id, time="0")
+            ET.SubElement(tc, "error", message=_t(run.incomplete_reason, 1000), type="INCOMPLETE")
+            tests += 1
+            err += 1
+        for (x, e, r) in (stale or []):
+            if r is run:
+                tc = ET.SubElement(suite, "testcase", name=e.case,
+                                   classname="etwconf.%s.expectations" % run.target_id, time="0")
+                ET.SubElement(tc, "failure", type="STALE", message=_t(
+                    "STALE: the expectation entry (%s) names this target but the case is not "
+                    "in its results" % e.where(x.path), 1000))
+                tests += 1
+                fail += 1
+        suite.set("tests", str(tests))
+        suite.set("failures", str(fail))
+        suite.set("errors", str(err))
+        suite.set("skipped", str(skip))
+        suite.set("time", "%.6f" % dur)
+        started = run.header.get("started")
+        if isinstance(started, str):
+            suite.set("timestamp", started)
+        t_tests += tests
+        t_fail += fail
+        t_err += err
+        t_skip += skip
+        t_time += dur
+        # put <properties> first, as the schema wants (it already is)
+    root.set("tests", str(t_tests))
+    root.set("failures", str(t_fail))
+    root.set("errors", str(t_err))
+    root.set("skipped", str(t_skip))
+    root.set("time", "%.6f" % t_time)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") \
+        + "\n"

@@ -1,0 +1,124 @@
+"""Shared constants and helpers: statuses, NT version ordering, text cleaning."""
+import re
+
+STATUSES = ("PASS", "FAIL", "SKIP", "BROKEN", "CRASH", "TIMEOUT")
+# worst first; used for matrix cells and for sorting
+SEVERITY = {"CRASH": 6, "TIMEOUT": 5, "FAIL": 4, "BROKEN": 3, "PASS": 2, "SKIP": 1}
+BAD = ("FAIL", "CRASH", "TIMEOUT")          # the target misbehaved
+ERRORS = ("CRASH", "TIMEOUT")
+
+NT_ORDER = ("5.2", "6.0", "6.1", "6.2", "6.3", "10.0")
+# winecfg version names -> NT version (for ranges and for aliasing)
+WINE_NT = {
+    "winxp": "5.1", "winxp64": "5.2", "win2003": "5.2", "vista": "6.0", "win2008": "6.0",
+    "win7": "6.1", "win2008r2": "6.1", "win8": "6.2", "win81": "6.3", "win10": "10.0",
+    "win11": "10.0",
+}
+# canonical wine name for an NT version (reverse of the main names)
+NT_WINE = {"5.2": "winxp64", "6.0": "vista", "6.1": "win7", "6.2": "win8", "6.3": "win81",
+           "10.0": "win10"}
+IMPL_ORDER = {"reference": 0, "thirdparty": 1, "windows": 2, "wine": 3}
+
+_NT_RE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def nt_tuple(version):
+    """'6.1' -> (6, 1); '10.0.19045' -> (10, 0); 'win81' -> (6, 3); unknown -> None."""
+    if not isinstance(version, str):
+        return None
+    v = WINE_NT.get(version.lower(), version)
+    m = _NT_RE.fullmatch(v)
+    if not m:
+        return None
+    return (int(m.group(1)), int(m.group(2)))
+
+
+def version_sort_key(version):
+    """Sort key for version strings: NT order first, then the build, then the text."""
+    t = nt_tuple(version)
+    build = 0
+    m = _NT_RE.fullmatch(version or "")
+    if m and m.group(3):
+        build = int(m.group(3))
+    return (t is None, t or (0, 0), build, version or "")
+
+
+def parse_version_spec(spec):
+    """A version spec item: 'all', 'X.Y', 'X.Y+', 'A-B' (inclusive NT range), or a plain name.
+    Returns ('all',), ('range', lo, hi) with tuples (hi may be None) or ('name', text)."""
+    s = spec.strip()
+    if s.lower() == "all":
+        return ("all",)
+    if s.endswith("+"):
+        lo = nt_tuple(s[:-1])
+        if lo is not None:
+            return ("range", lo, None)
+    if "-" in s:
+        a, b = s.split("-", 1)
+        lo, hi = nt_tuple(a.strip()), nt_tuple(b.strip())
+        if lo is not None and hi is not None:
+            return ("range", lo, hi)
+        return None
+    return ("name", s)
+
+
+# Characters that are invalid in XML 1.0, terminal controls (C0 except tab/newline, DEL, C1),
+# lone surrogates: replaced by a visible escape at ingestion so no output format can choke.
+_BAD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _esc_char(m):
+    c = ord(m.group(0))
+    return "\\x%02x" % c if c < 0x100 else "\\u%04x" % c
+
+
+def clean_str(s):
+    if _BAD_CHARS.search(s):
+        return _BAD_CHARS.sub(_esc_char, s)
+    return s
+
+
+def clean(obj, depth=0):
+    """Recursively clean every string (keys too) of a parsed JSON value."""
+    if isinstance(obj, str):
+        return clean_str(obj)
+    if depth > 64:
+        return "(nested too deeply)"
+    if isinstance(obj, dict):
+        return {clean_str(k): clean(v, depth + 1) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [clean(v, depth + 1) for v in obj]
+    return obj
+
+
+def display(value):
+    """Any JSON value as a display string (None -> '')."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    import json
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def oneline(s, limit=300):
+    """A string made safe for one terminal line."""
+    s = display(s).replace("\r", "\\r").replace("\n", "\\n").replace("\t", " ")
+    if len(s) > limit:
+        s = s[:limit] + "..."
+    return s
+
+
+def shorten(s, limit=4000):
+    s = display(s)
+    if len(s) > limit:
+        return s[:limit] + " [... %d more characters]" % (len(s) - limit)
+    return s
+
+
+def plural(n, word, words=None):
+    return "%d %s" % (n, word if n == 1 else (words or word + "s"))

@@ -1,0 +1,419 @@
+#!/usr/bin/env python3
+"""Write the sample results files in this directory (deterministic; run it to regenerate).
+
+They follow harness/RESULTS.md (schema etwconf-results/1) and cite real rule ids from
+spec/rules.def. The case list is invented but shaped like the harness's cases/.
+
+  reference-6.1.jsonl reference-10.0.jsonl   the reference at two emulated versions (conformant)
+  wine-win7.jsonl wine-win10.jsonl           Wine: stub crashes 0x80000100, missing exports, ...
+  windows-10.0.19045.jsonl                   real Windows, with a fingerprint
+  truncated.jsonl                            killed midway: no footer, last line cut short
+  malformed.jsonl                            a broken line in the middle
+  foreign.jsonl                              JSON Lines, but not ours
+  hostile.jsonl                              valid, with markup and controls in every string
+  wine-expectations.json                     expectations for the Wine samples (all XFAIL)
+"""
+import json
+import os
+import sys
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# id, file, line, function, title, rules, versions the case applies to ("all", "6.2+", "10.0", "6.0-6.1")
+CASES = [
+    ("exp.advapi32.tqi", "cases/exports.c", 31, "TraceQueryInformation",
+     "ADVAPI32 exports TraceQueryInformation exactly from 6.2 on", ["EXP.ADVAPI32.TQI"], "all"),
+    ("exp.kernelbase.tqi", "cases/exports.c", 47, "TraceQueryInformation",
+     "KERNELBASE exports TraceQueryInformation in 6.2", ["EXP.KERNELBASE.TQI"], "6.2"),
+    ("exp.sechost.tqi", "cases/exports.c", 60, "TraceQueryInformation",
+     "SECHOST exports TraceQueryInformation from 6.3 on", ["EXP.SECHOST.TQI"], "6.3+"),
+    ("exp.advapi32.tsi", "cases/exports.c", 74, "TraceSetInformation",
+     "ADVAPI32 exports TraceSetInformation from 6.1 on", ["EXP.ADVAPI32.TSI"], "all"),
+    ("exp.ntdll.etwcti", "cases/exports.c", 88, "EtwCreateTraceInstanceId",
+     "NTDLL exports EtwCreateTraceInstanceId", ["EXP.NTDLL.ETWCTI"], "all"),
+    ("exp.advapi32.cti", "cases/exports.c", 97, "CreateTraceInstanceId",
+     "ADVAPI32 exports CreateTraceInstanceId", ["EXP.ADVAPI32.CTI"], "all"),
+    ("exp.ntdll.etwesi", "cases/exports.c", 110, "EtwEventSetInformation",
+     "NTDLL exports EtwEventSetInformation from 6.2 on", ["EXP.NTDLL.ETWESI"], "all"),
+    ("exp.ntdll.nttracecontrol", "cases/exports.c", 121, "NtTraceControl",
+     "NTDLL exports NtTraceControl from 6.0 on", ["EXP.NTDLL.NTTRACECONTROL"], "all"),
+    ("tqi.rc.win32", "cases/tqi.c", 40, "TraceQueryInformation",
+     "A failing kernel query returns a Win32 code", ["TQI.RC.WIN32", "TQI.KERNEL.FAILURE"], "6.2+"),
+    ("tqi.retlen.null", "cases/tqi.c", 61, "TraceQueryInformation",
+     "ReturnLength may be NULL", ["TQI.RETLEN.OPTIONAL"], "6.2+"),
+    ("tqi.class.unsupported", "cases/tqi.c", 80, "TraceQueryInformation",
+     "Classes outside the set return ERROR_NOT_SUPPORTED",
+     ["TQI.CLASS.UNSUPPORTED", "TQI.CLASS.SET"], "6.2+"),
+    ("tqi.class.first", "cases/tqi.c", 99, "TraceQueryInformation",
+     "A bad class with a NULL buffer still returns ERROR_NOT_SUPPORTED", ["TQI.CLASS.FIRST"], "6.2+"),
+    ("tqi.04.min-size", "cases/tqi.c", 118, "TraceQueryInformation",
+     "Class 0x04 with 0x1f bytes returns ERROR_BAD_LENGTH",
+     ["TQI.04.MIN_SIZE", "TQI.RETLEN.FAILURE"], "6.2+"),
+    ("tqi.04.output", "cases/tqi.c", 140, "TraceQueryInformation",
+     "Class 0x04 returns the session's group mask", ["TQI.04.OUTPUT", "TQI.04.RETLEN"], "6.2+"),
+    ("tqi.04.larger", "cases/tqi.c", 166, "TraceQueryInformation",
+     "Class 0x04 accepts a larger buffer", ["TQI.04.LARGER"], "6.2+"),
+    ("tqi.04.no-session", "cases/tqi.c", 181, "TraceQueryInformation",
+     "Class 0x04 for a missing session", ["TQI.04.SYSTEM_LOGGER"], "6.2+"),
+    ("tqi.05.handle", "cases/tqi.c", 203, "TraceQueryInformation",
+     "Class 0x05 with a non-zero handle returns ERROR_INVALID_PARAMETER",
+     ["TQI.05.HANDLE_ZERO", "TQI.05.ORDER"], "6.2+"),
+    ("tqi.05.exact", "cases/tqi.c", 222, "TraceQueryInformation",
+     "Class 0x05 needs exactly 8 bytes", ["TQI.05.EXACT_SIZE", "TQI.05.RETLEN"], "6.2+"),
+    ("tqi.05.timer", "cases/tqi.c", 245, "TraceQueryInformation",
+     "Class 0x05 ProfileTime interval", ["TQI.05.TIMER"], "6.2+"),
+    ("tqi.07.format", "cases/tqi.c", 270, "TraceQueryInformation",
+     "Class 0x07 lists the profile sources", ["TQI.07.FORMAT", "TQI.07.KERNEL"], "6.2+"),
+    ("tqi.0b.exact", "cases/tqi.c", 301, "TraceQueryInformation",
+     "TraceVersionInfo with 8 bytes succeeds", ["TQI.0B.EXACT_SIZE", "TQI.0B.RETLEN"], "10.0"),
+    ("tqi.0b.len-short", "cases/tqi.c", 318, "TraceQueryInformation",
+     "TraceVersionInfo with 7 bytes is rejected", ["TQI.0B.EXACT_SIZE", "TQI.RETLEN.FAILURE"],
+     "10.0"),
+    ("tqi.0b.version", "cases/tqi.c", 335, "TraceQueryInformation",
+     "TraceVersionInfo reports version 3.0", ["TQI.0B.VERSION"], "10.0"),
+    ("tqi.0e.output", "cases/tqi.c", 352, "TraceQueryInformation",
+     "TraceDisallowListQuery returns the list", ["TQI.0E.OUTPUT", "TQI.0E.NTC22"], "10.0"),
+    ("tqi.0e.small", "cases/tqi.c", 377, "TraceQueryInformation",
+     "TraceDisallowListQuery with a small buffer", ["TQI.0E.SMALL"], "10.0"),
+    ("tsi.class.set", "cases/tsi.c", 30, "TraceSetInformation",
+     "Unsupported classes are rejected", ["TSI.CLASS.SET"], "6.1+"),
+    ("tsi.03.size", "cases/tsi.c", 52, "TraceSetInformation",
+     "TraceGuidQueryList size checks", ["TSI.03.SIZE", "TSI.03.EMPTY"], "6.1+"),
+    ("tsi.04.length", "cases/tsi.c", 77, "TraceSetInformation",
+     "Class 0x04 length checks", ["TSI.04.LENGTH"], "6.2+"),
+    ("tsi.05.exact", "cases/tsi.c", 99, "TraceSetInformation",
+     "Class 0x05 needs exactly 8 bytes and a zero handle",
+     ["TSI.05.EXACT_SIZE", "TSI.05.HANDLE_ZERO"], "6.2+"),
+    ("tsi.06.privilege", "cases/tsi.c", 121, "TraceSetInformation",
+     "Class 0x06 needs SeSystemProfilePrivilege", ["TSI.06.PRIVILEGE"], "6.2+"),
+    ("gmi.size", "cases/kernel.c", 44, "NtQuerySystemInformation",
+     "EventTraceGroupMaskInformation size checks", ["GMI.SIZE", "GMI.EXACT_SIZE"], "6.0+"),
+    ("gmi.not-found", "cases/kernel.c", 70, "NtQuerySystemInformation",
+     "Group mask of a missing logger", ["GMI.NOT_FOUND"], "6.0+"),
+    ("gmi.set-before-62", "cases/kernel.c", 93, "NtSetSystemInformation",
+     "Setting the group mask before 6.2 fails", ["GMI.SET_BEFORE_62"], "6.0-6.1"),
+    ("ksi.bad-class", "cases/kernel.c", 120, "NtQuerySystemInformation",
+     "An unknown event trace class is rejected", ["KSI.BAD_CLASS"], "6.0+"),
+    ("ntc.retsize-null", "cases/ntc.c", 33, "NtTraceControl",
+     "NtTraceControl with a NULL ReturnSize", ["NTC.RETSIZE_NULL"], "6.0+"),
+    ("ntc.unknown-code", "cases/ntc.c", 58, "NtTraceControl",
+     "Unknown function codes are rejected", ["NTC.UNKNOWN_CODE"], "6.0+"),
+    ("cti.null-handle", "cases/cti.c", 35, "EtwCreateTraceInstanceId",
+     "A NULL RegHandle is rejected", ["CTI.NULL_HANDLE", "CTI.LAST_ERROR"], "all"),
+    ("cti.null-info", "cases/cti.c", 52, "EtwCreateTraceInstanceId",
+     "A NULL InstInfo is rejected", ["CTI.NULL_INFO"], "all"),
+    ("cti.counter", "cases/cti.c", 70, "EtwCreateTraceInstanceId",
+     "Instance ids count up per registration", ["CTI.COUNTER", "CTI.OUTPUT"], "all"),
+    ("cti.wrap", "cases/cti.c", 99, "EtwCreateTraceInstanceId",
+     "The counter starts over at 1", ["CTI.WRAP"], "all"),
+    ("cti.forward", "cases/cti.c", 120, "CreateTraceInstanceId",
+     "ADVAPI32's CreateTraceInstanceId is NTDLL's", ["CTI.FORWARD"], "all"),
+    ("cti.last-error-success", "cases/cti.c", 137, "EtwCreateTraceInstanceId",
+     "Success leaves the last error alone", ["CTI.LAST_ERROR_SUCCESS"], "all"),
+    ("rtg.null-args", "cases/provider.c", 40, "RegisterTraceGuidsW",
+     "NULL arguments are rejected", ["RTG.NULL_ARGS"], "all"),
+    ("rtg.count-limit", "cases/provider.c", 66, "RegisterTraceGuidsW",
+     "Too many GUIDs are rejected", ["RTG.COUNT_LIMIT"], "all"),
+    ("er.null-out", "cases/provider.c", 91, "EventRegister",
+     "EventRegister with a NULL RegHandle", ["ER.NULL_OUT"], "6.0+"),
+    ("esi.class", "cases/provider.c", 120, "EventSetInformation",
+     "Unknown classes are rejected", ["ESI.CLASS"], "6.2+"),
+    ("esi.bad-handle", "cases/provider.c", 141, "EventSetInformation",
+     "A bad handle is rejected", ["ESI.BAD_HANDLE"], "6.2+"),
+    ("traits.set", "cases/provider.c", 170, "EventSetInformation",
+     "Provider traits are accepted", ["TRAITS.SET", "TRAITS.FORMAT_SIZE"], "10.0"),
+    ("traits.once", "cases/provider.c", 199, "EventSetInformation",
+     "Traits can be set once", ["TRAITS.ONCE", "TRAITS.ONCE_CODE"], "10.0"),
+]
+
+COUNTED_RULES = None  # filled from spec/rules.py
+
+
+def load_counted():
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "spec"))
+    import rules
+    return {r["id"]: rules.counted(r) for r in rules.load()}
+
+
+def nt(v):
+    a, b = v.split(".")[:2]
+    return (int(a), int(b))
+
+
+def applies(spec, version):
+    if spec == "all":
+        return True
+    if spec.endswith("+"):
+        return nt(version) >= nt(spec[:-1])
+    if "-" in spec:
+        a, b = spec.split("-")
+        return nt(a) <= nt(version) <= nt(b)
+    return nt(version) == nt(spec)
+
+
+def skip_reason(case, version):
+    cid, spec = case[0], case[6]
+    if cid.startswith("tqi.") and nt(version) < (6, 2):
+        return "TraceQueryInformation is not exported before 6.2 (EXP.ADVAPI32.TQI)"
+    return "rule applies to %s, target is %s" % (spec, version)
+
+
+def ok_check(rule, what="return", val="0 (ERROR_SUCCESS)"):
+    return {"what": what, "rule": rule, "expected": val, "got": val, "ok": True}
+
+
+def header(impl, version, tid, emulated, fingerprint, argv, build, name=None, path=None):
+    return {"type": "header", "schema": "etwconf-results/1",
+            "suite": {"name": "etwconf", "version": "0.1.0", "git": "3f2a9c1"},
+            "target": {"impl": impl, "name": name or impl, "path": path, "version": version,
+                       "build": build, "emulated": emulated, "arch": "x86_64"},
+            "target_id": tid, "host": {"os": "linux", "arch": "x86_64"},
+            "fingerprint": fingerprint, "started": "2026-11-22T10:00:00Z", "argv": argv,
+            "isolation": "batch", "timeout_ms": 5000, "cases_planned": len(CASES)}
+
+
+def make_run(impl, version, tid, behave, rerun_fmt, fingerprint=None, emulated=True, build=7601,
+             argv=None):
+    """behave(case, version) -> None (PASS) or a dict of fields overriding the PASS record."""
+    recs = [header(impl, version, tid, emulated, fingerprint or {}, argv or
+                   ["build/etwconf", "run", "--emulate", version], build)]
+    for seq, case in enumerate(CASES, 1):
+        cid, file, line, func, title, rules, spec = case
+        h = zlib.crc32(("%s/%s" % (tid, cid)).encode())
+        rec = {"type": "case", "seq": seq, "id": cid, "file": file, "line": line,
+               "function": func, "title": title, "rules": rules, "status": "PASS",
+               "counted": False, "mode": None, "failed_rules": [],
+               "checks": [ok_check(r) for r in rules], "message": None, "reason": None,
+               "exception": None, "duration_us": 5 + h % 400,
+               "rerun": rerun_fmt % cid}
+        if not applies(spec, version):
+            rec.update(status="SKIP", checks=[], reason=skip_reason(case, version), duration_us=0)
+        else:
+            over = behave(case, version)
+            if over:
+                rec.update(over)
+        if rec["status"] in ("FAIL", "CRASH", "TIMEOUT"):
+            if rec["status"] != "FAIL":
+                rec["failed_rules"] = list(rules)
+                rec["counted"] = any(COUNTED_RULES.get(r, False) for r in rules)
+            else:
+                rec["counted"] = any(COUNTED_RULES.get(r, False) for r in rec["failed_rules"])
+        recs.append(rec)
+    return finish(recs)
+
+
+def finish(recs, complete=True):
+    cases = [r for r in recs if r["type"] == "case"]
+    counts = dict.fromkeys(("PASS", "FAIL", "SKIP", "BROKEN", "CRASH", "TIMEOUT"), 0)
+    for r in cases:
+        counts[r["status"]] += 1
+    counted = sum(1 for r in cases if r["counted"])
+    bad = counted or counts["CRASH"] or counts["TIMEOUT"]
+    recs.append({"type": "footer", "counts": counts, "total": len(cases),
+                 "counted_failures": counted, "finished": "2026-11-22T10:00:01Z",
+                 "duration_ms": 40 + len(cases), "complete": complete,
+                 "exit_code": 1 if bad else 0})
+    return recs
+
+
+def fail(rule, what, expected, got, mode="return", extra_rules=()):
+    return {"status": "FAIL", "mode": mode, "failed_rules": [rule] + list(extra_rules),
+            "checks": [{"what": what, "rule": rule, "expected": expected, "got": got, "ok": False}],
+            "message": "%s: expected %s, got %s" % (what, expected, got)}
+
+
+def missing_export(rule, dll, func):
+    return {"status": "FAIL", "mode": "missing-export", "failed_rules": [rule],
+            "checks": [{"what": "export", "rule": rule, "expected": "%s!%s exported" % (dll, func),
+                        "got": "not exported", "ok": False}],
+            "message": "%s!%s is not exported" % (dll, func)}
+
+
+def stub_crash(func):
+    return {"status": "CRASH", "mode": "exception", "checks": [],
+            "exception": "0x80000100",
+            "message": "EXCEPTION_WINE_STUB: unimplemented function sechost.dll.%s called" % func}
+
+
+def reference(case, version):
+    return None
+
+
+def wine(case, version):
+    cid, rules = case[0], case[5]
+    v = nt(version)
+    if cid.startswith("tqi.") and v >= (6, 2):
+        return stub_crash("TraceQueryInformation")
+    if cid == "exp.sechost.tqi":
+        return missing_export("EXP.SECHOST.TQI", "sechost", "TraceQueryInformation")
+    if cid == "exp.ntdll.etwesi" and v >= (6, 2):
+        return missing_export("EXP.NTDLL.ETWESI", "ntdll", "EtwEventSetInformation")
+    if cid == "esi.class":
+        return fail("ESI.CLASS", "return", "87 (ERROR_INVALID_PARAMETER)", "0 (ERROR_SUCCESS)")
+    if cid == "tsi.03.size":
+        return fail("TSI.03.SIZE", "return", "24 (ERROR_BAD_LENGTH)", "50 (ERROR_NOT_SUPPORTED)")
+    if cid == "cti.last-error-success":
+        return fail("CTI.LAST_ERROR_SUCCESS", "last error", "0xdeadbeef (unchanged)", "0",
+                    mode="last-error")
+    if cid in ("gmi.size", "gmi.not-found"):
+        return fail(rules[0], "return", "0xc0000004 (STATUS_INFO_LENGTH_MISMATCH)" if cid ==
+                    "gmi.size" else "0xc0000034 (STATUS_OBJECT_NAME_NOT_FOUND)",
+                    "0xc0000003 (STATUS_INVALID_INFO_CLASS)")
+    if cid == "ntc.unknown-code":
+        return fail("NTC.UNKNOWN_CODE", "return", "0xc000000d (STATUS_INVALID_PARAMETER)",
+                    "0xc0000002 (STATUS_NOT_IMPLEMENTED)")
+    if cid == "rtg.count-limit" and v >= (10, 0):
+        return {"status": "TIMEOUT", "mode": "timeout", "checks": [],
+                "message": "no return within 5000 ms"}
+    if cid == "tsi.06.privilege":
+        return {"status": "BROKEN", "checks": [],
+                "message": "fixture: StartTrace(NT Kernel Logger) failed: 5 (ERROR_ACCESS_DENIED)"}
+    return None
+
+
+def windows(case, version):
+    cid = case[0]
+    if cid == "tqi.0e.small":
+        return fail("TQI.0E.SMALL", "return", "122 (ERROR_INSUFFICIENT_BUFFER)",
+                    "234 (ERROR_MORE_DATA)")
+    if cid == "tsi.06.privilege":
+        return {"status": "SKIP", "checks": [], "reason": "SeSystemProfilePrivilege not held "
+                "(run elevated)"}
+    if cid == "tqi.0b.version":
+        return fail("TQI.0B.VERSION", "output", "EtwTraceVersion 3.0", "EtwTraceVersion 3.1",
+                    mode="output")
+    return None
+
+
+def write(name, recs, cut=None, raw_lines=None):
+    lines = raw_lines if raw_lines is not None else [
+        json.dumps(r, separators=(",", ":")) for r in recs]
+    text = "\n".join(lines) + "\n"
+    if cut is not None:
+        text = text[:cut]
+    with open(os.path.join(HERE, name), "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(1)>'
+
+
+def hostile():
+    h = header("thirdparty", "10.0", "thirdparty@" + HOSTILE, False,
+               {"product": HOSTILE, HOSTILE: "key is markup", "esc": "\u001b[31mred\u001b[0m",
+                "nul": "a\u0000b", "surrogate": "\ud800", "nested": {"deep": [HOSTILE, 1, None]}},
+               ["evil.exe", HOSTILE], 19045, name=HOSTILE, path="C:\\evil\\" + HOSTILE + ".dll")
+    recs = [h]
+    specs = [
+        ("PASS", {}),
+        ("FAIL", {"mode": "return<script>", "failed_rules": ["TQI.0B.EXACT_SIZE", "<b>X.Y</b>"],
+                  "checks": [{"what": HOSTILE, "rule": "<i>rule</i>", "expected": "</pre>]]>--",
+                              "got": HOSTILE + " `tick` | pipe | **bold** [link](javascript:x)",
+                              "ok": False}],
+                  "message": HOSTILE + "\nsecond line\r\n\u2028",
+                  "rerun": "build/etwconf run --case '" + HOSTILE + "'; rm -rf /"}),
+        ("CRASH", {"mode": "exception", "exception": HOSTILE, "message": "</script><script>alert(2)</script>",
+                   "checks": []}),
+        ("SKIP", {"reason": HOSTILE + " \u001b]0;title\u0007", "checks": []}),
+        ("TIMEOUT", {"mode": "timeout", "message": "\"'><svg onload=alert(3)>", "checks": []}),
+    ]
+    for seq, (st, over) in enumerate(specs, 1):
+        rec = {"type": "case", "seq": seq, "id": "evil.%d.%s" % (seq, HOSTILE), "file":
+               "cases/" + HOSTILE + ".c", "line": 7, "function": "Trace<script>Query",
+               "title": HOSTILE, "rules": ["TQI.0B.EXACT_SIZE", "<b>X.Y</b>"], "status": st,
+               "counted": st in ("FAIL", "CRASH", "TIMEOUT"), "mode": None,
+               "failed_rules": [], "checks": [ok_check("TQI.0B.EXACT_SIZE", HOSTILE)],
+               "message": None, "reason": None, "exception": None, "duration_us": 3,
+               "rerun": "build/etwconf run --case x", "unknown_future_key": {"x": HOSTILE}}
+        rec.update(over)
+        if st in ("CRASH", "TIMEOUT"):
+            rec["failed_rules"] = list(rec["rules"])
+        recs.append(rec)
+    return finish(recs)
+
+
+def expectations_doc():
+    whys = {
+        "CRASH": "sechost!TraceQueryInformation is a stub that raises EXCEPTION_WINE_STUB",
+        "missing-export": "Wine does not export it yet",
+    }
+    entries = [
+        {"case": "cti.last-error-success", "versions": ["win7", "win10"], "status": "FAIL",
+         "mode": "last-error", "why": "Wine's EtwCreateTraceInstanceId clears the last error"},
+        {"case": "esi.class", "versions": ["win10"], "status": "FAIL", "mode": "return",
+         "observed": "ERROR_SUCCESS", "why": "EventSetInformation accepts every class"},
+        {"case": "exp.ntdll.etwesi", "versions": "6.2-10.0", "status": "FAIL",
+         "mode": "missing-export", "observed": "not exported", "why": whys["missing-export"]},
+        {"case": "exp.sechost.tqi", "versions": ["win10"], "status": "FAIL",
+         "mode": "missing-export", "why": "TraceQueryInformation lives in advapi32 on Wine"},
+        {"case": "gmi.not-found", "status": "FAIL", "mode": "return",
+         "observed": "STATUS_INVALID_INFO_CLASS", "why": "ntdll does not know class 0x11"},
+        {"case": "gmi.size", "status": "FAIL", "observed": "STATUS_INVALID_INFO_CLASS",
+         "why": "ntdll does not know class 0x11"},
+        {"case": "ntc.unknown-code", "status": "FAIL", "observed": "STATUS_NOT_IMPLEMENTED",
+         "why": "NtTraceControl is a stub"},
+        {"case": "rtg.count-limit", "versions": ["win10"], "status": "TIMEOUT",
+         "why": "RegisterTraceGuidsW loops on a large count"},
+        {"case": "tsi.03.size", "versions": ["win7", "win10"], "status": "FAIL",
+         "observed": "ERROR_NOT_SUPPORTED", "why": "TraceSetInformation only knows class 2"},
+        {"case": "tsi.06.privilege", "versions": ["win10"], "status": "BROKEN",
+         "why": "no kernel logger under Wine"},
+    ]
+    for c in CASES:
+        if c[0].startswith("tqi.") and c[6] in ("6.2+", "10.0"):
+            entries.append({"case": c[0], "versions": ["win10"], "status": "CRASH",
+                            "mode": "exception", "observed": "0x80000100", "why": whys["CRASH"]})
+    entries.sort(key=lambda e: e["case"])
+    return {"schema": "etwconf-expectations/1", "target": {"impl": "wine", "arch": "x86_64"},
+            "entries": entries}
+
+
+def main():
+    global COUNTED_RULES
+    COUNTED_RULES = load_counted()
+    ref = "build/etwconf run --target reference --emulate %s --case %%s"
+    write("reference-6.1.jsonl", make_run("reference", "6.1", "reference@6.1", reference,
+                                          ref % "6.1"))
+    write("reference-10.0.jsonl", make_run("reference", "10.0", "reference@10.0", reference,
+                                           ref % "10.0", build=19041))
+    wref = "WINEPREFIX=build/wine-%s wine build/etwconf.exe run --case %%s"
+    write("wine-win7.jsonl", make_run("wine", "6.1", "wine@win7", wine, wref % "win7",
+                                      fingerprint={"wine_version": "wine-8.0", "wine_host":
+                                                   "Linux 6.1.0", "winver": "win7"},
+                                      emulated=False, argv=["etwconf.exe", "run"]))
+    write("wine-win10.jsonl", make_run("wine", "10.0", "wine@win10", wine, wref % "win10",
+                                       fingerprint={"wine_version": "wine-8.0", "wine_host":
+                                                    "Linux 6.1.0", "winver": "win10"},
+                                       emulated=False, build=19045, argv=["etwconf.exe", "run"]))
+    write("windows-10.0.19045.jsonl", make_run(
+        "windows", "10.0", "windows@10.0.19045", windows, "etwconf.exe run --case %s",
+        fingerprint={"RtlGetVersion": "10.0.19045", "UBR": 4291, "product_type": "workstation",
+                     "arch": "x64", "wow64": False, "elevated": False,
+                     "privileges": ["SeChangeNotifyPrivilege"],
+                     "exe_sha256": "9f2b5c0d" * 8}, emulated=False, build=19045,
+        argv=["etwconf.exe", "run"]))
+    # killed midway: header + 14 cases + half of the 15th, no footer
+    full = make_run("reference", "6.2", "reference@6.2", reference, ref % "6.2", build=9200)
+    lines = [json.dumps(r, separators=(",", ":")) for r in full[:15]]
+    partial = json.dumps(full[15], separators=(",", ":"))
+    with open(os.path.join(HERE, "truncated.jsonl"), "w", encoding="utf-8", newline="\n") as f:
+        f.write("\n".join(lines) + "\n" + partial[:len(partial) // 2])
+    # a damaged line in the middle
+    good = [json.dumps(r, separators=(",", ":")) for r in
+            make_run("reference", "6.3", "reference@6.3", reference, ref % "6.3", build=9600)]
+    good[5] = good[5][:120] + good[6]   # a partial write, then the next record
+    write("malformed.jsonl", None, raw_lines=good)
+    write("foreign.jsonl", None, raw_lines=[
+        '{"level":"info","ts":"2026-11-22T10:00:00Z","msg":"server started","port":8080}',
+        '{"level":"warn","ts":"2026-11-22T10:00:01Z","msg":"slow request","ms":1200}'])
+    write("hostile.jsonl", hostile())
+    with open(os.path.join(HERE, "wine-expectations.json"), "w", encoding="utf-8") as f:
+        doc = expectations_doc()
+        sys.path.insert(0, os.path.join(HERE, "..", ".."))
+        from etwconf_report.expectations import dumps
+        f.write(dumps(doc))
+
+
+if __name__ == "__main__":
+    main()
