@@ -19,6 +19,10 @@ class UsageError(Exception):
     pass
 
 
+class _State:
+    rc_on_pipe = 0      # exit code to use if stdout is closed early (`... | head`)
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError("%s; see `%s --help`" % (message, self.prog))
@@ -151,7 +155,12 @@ def cmd_diff(a):
     for p in (a.old, a.new):
         if not os.path.exists(p):
             raise InputError(p, None, "no such file or directory", "pass two results files")
-    n = diff.run_diff(a.old, a.new, sys.stdout, "json" if a.json else "text")
+    import io
+    buf = io.StringIO()
+    n = diff.run_diff(a.old, a.new, buf, "json" if a.json else "text")
+    _State.rc_on_pipe = 1 if n else 0
+    sys.stdout.write(buf.getvalue())
+    sys.stdout.flush()
     return 1 if n else 0
 
 
@@ -210,6 +219,7 @@ def cmd_check(a):
             if a.verbose:
                 print("check: note: %s: entry for %s names no version that was run"
                       % (e.where(x.path), oneline(e.case)))
+    _State.rc_on_pipe = 1 if failed else 0
     for p in problems:
         print(p)
     print("expectations: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
@@ -325,11 +335,11 @@ def main(argv=None):
         _err(str(e))
         return 2
     except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
+        try:   # keep the interpreter from complaining when it flushes stdout at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
             pass
-        return 0
+        return _State.rc_on_pipe
     except KeyboardInterrupt:
         _err("interrupted")
         return 130

@@ -486,6 +486,8 @@ def label_runs(runs):
             names = [os.path.basename(r.path) for r in rs]
             if len(set(names)) != len(names):
                 names = [r.path for r in rs]
+            if len(set(names)) != len(names):
+                names = ["%s #%d" % (n, i) for i, n in enumerate(names, 1)]
             for r, n in zip(rs, names):
                 r.label = "%s (%s)" % (tid, n)
     return runs

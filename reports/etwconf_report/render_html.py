@@ -195,7 +195,7 @@ class HtmlReport:
             ("incomplete" if s.conformant else "%d MUST" % len(s.must_rules) if s.must_rules
              else "crash")
         inc = ' <span class="incomplete">INCOMPLETE</span>' if not s.run.complete else ""
-        return ('<th class="tgt" title="%s"><a href="#target-%d">%s<small>%s</small></a>'
+        return ('<th class="tgt" title="%s"><a href="#target-%d">%s <small>%s</small></a> '
                 '<small class="%s">%s</small>%s</th>'
                 % (esc(s.run.label), s.index, esc(impl), esc(rest), cls, esc(mark), inc))
 

@@ -19,14 +19,15 @@ def md(text, limit=300):
 
 
 def code(text, limit=300):
-    """An inline code span that no backtick in `text` can close early; pipes escaped."""
+    """An inline code span for plain strings (ids, commands); pipes escaped for tables.
+    A string with markup characters or backticks is written as escaped text instead, since
+    not every Markdown renderer keeps HTML inside code spans inert."""
     s = display(text).replace("\r", " ").replace("\n", " ")
     if len(s) > limit:
         s = s[:limit] + "..."
-    longest = max([len(m) for m in re.findall(r"`+", s)] + [0])
-    fence = "`" * (longest + 1)
-    pad = " " if s.startswith("`") or s.endswith("`") or not s.strip() else ""
-    return "%s%s%s%s%s" % (fence, pad, s.replace("|", "\\|"), pad, fence)
+    if not s.strip() or any(c in s for c in "<>&`"):
+        return md(s, limit)
+    return "`%s`" % s.replace("|", "\\|")
 
 
 def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance summary"):

@@ -1,0 +1,249 @@
+"""Ingestion: good files load; truncated ones are incomplete; bad ones are refused in one line."""
+import json
+import os
+import random
+
+from common import (TmpCase, data, run_cli, read_records, dump_records, fix_footer, GOOD,
+                    HOSTILE)
+from etwconf_report import ingest
+from etwconf_report.ingest import InputError
+
+
+class GoodFiles(TmpCase):
+    def test_samples_load(self):
+        for name in GOOD + ["hostile.jsonl"]:
+            run = ingest.load(data(name))
+            self.assertTrue(run.complete, name)
+            self.assertEqual(len(run.cases), run.footer["total"], name)
+            self.assertEqual(run.warnings, [], name)
+
+    def test_target_identity(self):
+        run = ingest.load(data("wine-win10.jsonl"))
+        self.assertEqual(run.target_id, "wine@win10")
+        self.assertEqual(run.version_name, "win10")
+        self.assertIn("10.0", run.version_names())
+        self.assertIn("win10", run.version_names())
+        self.assertEqual(run.nt(), (10, 0))
+        w = ingest.load(data("windows-10.0.19045.jsonl"))
+        self.assertEqual(w.version_name, "10.0.19045")
+        self.assertEqual(w.nt(), (10, 0))
+
+    def test_truncated_is_incomplete(self):
+        run = ingest.load(data("truncated.jsonl"))
+        self.assertFalse(run.complete)
+        self.assertEqual(len(run.cases), 14)
+        self.assertIn("14 of 49", run.incomplete_reason)
+        self.assertTrue(any("cut short" in w for w in run.warnings))
+
+    def test_truncated_cli_reports_incomplete(self):
+        rc, out, err = run_cli("summary", data("truncated.jsonl"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("INCOMPLETE", out)
+        self.assertNotIn("Traceback", err)
+        self.assertIn("incomplete run", err)
+
+    def test_header_only_is_incomplete(self):
+        recs = read_records("reference-6.1.jsonl")
+        p = self.write("h.jsonl", dump_records(recs[:1]))
+        run = ingest.load(p)
+        self.assertFalse(run.complete)
+        self.assertEqual(run.cases, [])
+
+    def test_footer_complete_false(self):
+        recs = read_records("reference-6.1.jsonl")
+        recs[-1]["complete"] = False
+        run = ingest.load(self.write("c.jsonl", dump_records(recs)))
+        self.assertFalse(run.complete)
+        self.assertIn("complete", run.incomplete_reason)
+
+    def test_crlf_bom_unknown_keys_and_types(self):
+        recs = read_records("reference-6.1.jsonl")
+        recs[0]["future_key"] = {"a": 1}
+        recs[1]["another"] = [1, 2]
+        recs.insert(2, {"type": "progress", "note": "ignored"})
+        text = "\ufeff" + dump_records(recs).replace("\n", "\r\n")
+        run = ingest.load(self.write("crlf.jsonl", text.encode("utf-8")))
+        self.assertTrue(run.complete)
+        self.assertEqual(len(run.cases), len(recs) - 3)
+        self.assertTrue(any("unknown record type" in w for w in run.warnings))
+
+    def test_schema_minor_accepted(self):
+        recs = read_records("reference-6.1.jsonl")
+        recs[0]["schema"] = "etwconf-results/1.1"
+        self.assertTrue(ingest.load(self.write("m.jsonl", dump_records(recs))).complete)
+
+    def test_strings_cleaned(self):
+        run = ingest.load(data("hostile.jsonl"))
+        fp = run.header["fingerprint"]
+        self.assertEqual(fp["nul"], "a\\x00b")
+        self.assertEqual(fp["surrogate"], "\\ud800")
+        self.assertNotIn("\x1b", fp["esc"])
+        self.assertIn(HOSTILE, run.cases[0]["title"])   # markup is kept: it is escaped on output
+
+    def test_duplicate_target_labels(self):
+        runs = ingest.load_many([data("reference-6.1.jsonl"), data("reference-6.1.jsonl")])
+        self.assertEqual(len({r.label for r in runs}), 2)
+
+
+# (name, content or function(recs) -> content, what the error must mention)
+def _mut(fn):
+    def make():
+        recs = read_records("reference-6.1.jsonl")
+        out = fn(recs)
+        return out if isinstance(out, (str, bytes)) else dump_records(recs)
+    return make
+
+
+def _set(i, **kv):
+    def fn(recs):
+        recs[i].update(kv)
+    return fn
+
+
+def _del(i, key):
+    def fn(recs):
+        del recs[i][key]
+    return fn
+
+
+BAD = [
+    ("empty", lambda: b"", "empty"),
+    ("blank", lambda: "\n\n  \n", "empty"),
+    ("binary", lambda: bytes(range(256)) * 4, "not an etwconf results file"),
+    ("png", lambda: b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not an etwconf results file"),
+    ("foreign", lambda: open(data("foreign.jsonl")).read(), "not an etwconf results file"),
+    ("array-first", lambda: "[1,2,3]\n", "not an etwconf results file"),
+    ("string-first", lambda: '"hello"\n', "not an etwconf results file"),
+    ("pretty-json", lambda: json.dumps({"a": [1, 2]}, indent=2), "not JSON Lines"),
+    ("expectations-file", lambda: open(data("wine-expectations.json")).read(),
+     "expectations file"),
+    ("csv", lambda: "id,status\ntqi.x,PASS\n", "not an etwconf results file"),
+    ("schema-2", _mut(_set(0, schema="etwconf-results/2")), "not supported"),
+    ("schema-missing", _mut(_del(0, "schema")), "not an etwconf results file"),
+    ("header-not-first", _mut(lambda r: dump_records(r[1:])), "beginning of the run"),
+    ("target-missing", _mut(_del(0, "target")), '"target" is missing'),
+    ("impl-not-string", _mut(lambda r: r[0]["target"].update(impl=7)), "impl"),
+    ("version-missing", _mut(lambda r: r[0]["target"].pop("version")), "version"),
+    ("malformed-middle", lambda: open(data("malformed.jsonl")).read(), ":6:"),
+    ("not-utf8-middle", _mut(lambda r: dump_records(r[:3]).encode() + b'{"type":"case","id":"\xff\xfe"}\n'
+                             + dump_records(r[3:]).encode()), "UTF-8"),
+    ("deep-nesting", _mut(lambda r: dump_records(r[:2]) + '{"type":"case","x":' + "[" * 100000
+                          + "]" * 100000 + "}\n" + dump_records(r[2:])), "nested too deeply"),
+    ("huge-int", _mut(lambda r: dump_records(r[:2]) + '{"type":"case","seq":' + "9" * 5000
+                      + "}\n" + dump_records(r[2:])), "not valid JSON"),
+    ("seq-gap", _mut(lambda r: dump_records(r[:3] + r[4:])), "seq"),
+    ("seq-string", _mut(_set(1, seq="1")), "seq"),
+    ("duplicate-id", _mut(lambda r: r[2].update(id=r[1]["id"])), "twice"),
+    ("status-unknown", _mut(_set(1, status="MAYBE")), "status"),
+    ("status-missing", _mut(_del(1, "status")), "status"),
+    ("id-missing", _mut(_del(1, "id")), '"id"'),
+    ("id-empty", _mut(_set(1, id="")), '"id"'),
+    ("id-number", _mut(_set(1, id=5)), '"id"'),
+    ("rules-not-list", _mut(_set(1, rules="TQI.X")), "rules"),
+    ("checks-not-list", _mut(_set(1, checks={"ok": True})), "checks"),
+    ("check-not-object", _mut(_set(1, checks=[1])), "checks[0]"),
+    ("check-ok-missing", _mut(_set(1, checks=[{"what": "x"}])), "ok"),
+    ("counted-on-pass", _mut(_set(1, counted=True)), "counted"),
+    ("counted-string", _mut(_set(1, counted="yes")), "counted"),
+    ("record-no-type", _mut(lambda r: r[3].pop("type")), "type"),
+    ("record-array", _mut(lambda r: dump_records(r[:3]) + "[]\n" + dump_records(r[3:])),
+     "expected an object"),
+    ("total-wrong", _mut(lambda r: r[-1].update(total=r[-1]["total"] + 1)), "total"),
+    ("counts-wrong", _mut(lambda r: r[-1]["counts"].update(PASS=r[-1]["counts"]["PASS"] - 1)),
+     "counts[PASS]"),
+    ("counts-not-object", _mut(lambda r: r[-1].update(counts=[1])), "counts"),
+    ("counted-failures-wrong", _mut(lambda r: r[-1].update(counted_failures=3)),
+     "counted_failures"),
+    ("exit-code-wrong", _mut(lambda r: r[-1].update(exit_code=1)), "exit_code"),
+    ("footer-early", _mut(lambda r: dump_records([r[0], r[-1]] + r[1:-1])), "footer"),
+    ("two-runs", _mut(lambda r: dump_records(r + r)), "after the footer"),
+    ("second-header", _mut(lambda r: dump_records(r[:3] + r[:1] + r[3:])), "second header"),
+    ("bad-last-line-with-newline", _mut(lambda r: dump_records(r[:-1]) + '{"type":"foo\n'),
+     "malformed"),
+]
+
+
+class BadFiles(TmpCase):
+    def test_bad_files_refused_in_one_line(self):
+        for name, make, must in BAD:
+            with self.subTest(name):
+                path = self.write(name + ".jsonl", make())
+                with self.assertRaises(InputError) as cm:
+                    ingest.load(path)
+                self.assertIn(must, str(cm.exception), name)
+                for cmd in ("summary", "report"):
+                    args = [cmd, path] + (["--out", os.path.join(self.tmp, "out")]
+                                          if cmd == "report" else [])
+                    rc, out, err = run_cli(*args)
+                    line = self.assertOneLineError(rc, out, err, path)
+                    self.assertIn(must, line)
+                    self.assertRegex(line, r"^etwconf-report: \S+(:\d+)?: .+")
+                self.assertFalse(os.path.exists(os.path.join(self.tmp, "out", "index.html")))
+
+    def test_missing_file_and_directory(self):
+        rc, out, err = run_cli("summary", os.path.join(self.tmp, "nope.jsonl"))
+        self.assertIn("no such file", self.assertOneLineError(rc, out, err))
+        rc, out, err = run_cli("summary", self.tmp)
+        self.assertIn("directory", self.assertOneLineError(rc, out, err))
+
+    def test_unmatched_glob(self):
+        rc, out, err = run_cli("report", "--out", self.tmp, "build/no-such-dir/*.jsonl")
+        self.assertIn("make results", self.assertOneLineError(rc, out, err))
+
+    def test_several_bad_files_each_named(self):
+        rc, out, err = run_cli("report", "--out", self.tmp, data("foreign.jsonl"),
+                               data("malformed.jsonl"), data("reference-6.1.jsonl"))
+        self.assertEqual(rc, 2)
+        lines = err.strip().splitlines()
+        self.assertEqual(len(lines), 2, err)
+        self.assertIn("foreign.jsonl", lines[0])
+        self.assertIn("malformed.jsonl:6", lines[1])
+
+    def test_skip_bad(self):
+        rc, out, err = run_cli("report", "--skip-bad", "--out", self.tmp, data("foreign.jsonl"),
+                               data("reference-6.1.jsonl"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("skipped: ", err)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "index.html")))
+
+
+class Fuzz(TmpCase):
+    """Random damage to a good file: every outcome is a Run or an InputError, nothing else."""
+
+    def test_random_damage(self):
+        rng = random.Random(4)
+        good = open(data("wine-win10.jsonl"), "rb").read()
+        path = os.path.join(self.tmp, "f.jsonl")
+        outcomes = {"ok": 0, "incomplete": 0, "refused": 0}
+        for i in range(400):
+            b = bytearray(good)
+            op = i % 5
+            if op == 0:
+                b = b[:rng.randrange(len(b))]
+            elif op == 1:
+                for _ in range(rng.randint(1, 5)):
+                    b[rng.randrange(len(b))] = rng.randrange(256)
+            elif op == 2:
+                lines = bytes(b).split(b"\n")
+                del lines[rng.randrange(len(lines))]
+                b = bytearray(b"\n".join(lines))
+            elif op == 3:
+                pos = rng.randrange(len(b))
+                b[pos:pos] = rng.choice([b'"', b"{", b"}", b"\n", b"\\", b"\x00", b",",
+                                         b'"status":"CRASH",', b"\xff", b"[" * 50])
+            else:
+                lines = bytes(b).split(b"\n")
+                rng.shuffle(lines)
+                b = bytearray(b"\n".join(lines))
+            with open(path, "wb") as f:
+                f.write(b)
+            try:
+                run = ingest.load(path)
+                outcomes["ok" if run.complete else "incomplete"] += 1
+            except InputError as e:
+                s = str(e)
+                self.assertTrue(s.startswith(path), s)
+                self.assertNotIn("\n", s)
+                outcomes["refused"] += 1
+        self.assertGreater(outcomes["refused"], 100)
+        self.assertGreater(outcomes["incomplete"], 10)

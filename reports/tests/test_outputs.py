@@ -1,0 +1,325 @@
+"""index.html, summary.md and junit.xml: content, escaping, structure."""
+import base64
+import hashlib
+import html.parser
+import json
+import os
+import re
+import time
+import xml.dom.minidom
+import xml.etree.ElementTree as ET
+
+from common import (TmpCase, data, run_cli, read_records, dump_records, fix_footer, GOOD,
+                    HOSTILE, WINE_EXP)
+from etwconf_report import render_html
+
+
+class Page(html.parser.HTMLParser):
+    """Collects what the tests look at: elements, attributes, scripts, text, matrix cells."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags = []
+        self.scripts = []
+        self.text = []
+        self._in_script = False
+        self._stack = []
+        self.matrix = []          # rows of cell texts in #matrix-table
+        self._in_matrix = False
+        self._row = None
+        self._cell = None
+        self.ids = set()
+        self.articles = {}        # id -> text
+        self._article = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append((tag, attrs))
+        if "id" in a:
+            self.ids.add(a["id"])
+        if tag == "script":
+            self._in_script = True
+            self.scripts.append("")
+        if tag == "table" and a.get("id") == "matrix-table":
+            self._in_matrix = True
+        if self._in_matrix and tag == "tr":
+            self._row = []
+        if self._in_matrix and tag in ("td", "th") and self._row is not None:
+            self._cell = []
+        if tag == "article":
+            self._article = a.get("id")
+            self.articles[self._article] = []
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_script = False
+        if tag == "table" and self._in_matrix:
+            self._in_matrix = False
+        if self._in_matrix and tag in ("td", "th") and self._cell is not None:
+            self._row.append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        if self._in_matrix and tag == "tr" and self._row is not None:
+            self.matrix.append(self._row)
+            self._row = None
+        if tag == "article":
+            self._article = None
+
+    def handle_data(self, d):
+        if self._in_script:
+            self.scripts[-1] += d
+            return
+        self.text.append(d)
+        if self._cell is not None:
+            self._cell.append(d)
+        if self._article is not None:
+            self.articles[self._article].append(d)
+
+
+def parse_page(path):
+    p = Page()
+    with open(path, encoding="utf-8") as f:
+        p.feed(f.read())
+    p.close()
+    p.alltext = "".join(p.text)
+    p.articles = {k: "".join(v) for k, v in p.articles.items()}
+    return p
+
+
+class Reports(TmpCase):
+    @classmethod
+    def setUpClass(cls):
+        import tempfile
+        cls.out = tempfile.mkdtemp(prefix="etwconf-report-out-")
+        files = [data(n) for n in GOOD + ["truncated.jsonl", "hostile.jsonl"]]
+        cls.rc, cls.stdout, cls.stderr = run_cli("report", "--out", cls.out, "--expectations",
+                                                 WINE_EXP, *files)
+        cls.page = parse_page(os.path.join(cls.out, "index.html"))
+        with open(os.path.join(cls.out, "index.html"), encoding="utf-8") as f:
+            cls.raw = f.read()
+        with open(os.path.join(cls.out, "summary.md"), encoding="utf-8") as f:
+            cls.md = f.read()
+        cls.junit_path = os.path.join(cls.out, "junit.xml")
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        shutil.rmtree(cls.out, ignore_errors=True)
+
+    def test_exit_and_message(self):
+        self.assertEqual(self.rc, 0, self.stderr)
+        self.assertIn("index.html", self.stdout)
+        self.assertNotIn("Traceback", self.stderr)
+
+    # ------------------------------------------------------------------ HTML: safety
+    def test_only_our_script_runs(self):
+        scripts = [t for t, _ in self.page.tags if t == "script"]
+        self.assertEqual(len(scripts), 1)
+        self.assertEqual(self.page.scripts[0], render_html.JS)
+        digest = base64.b64encode(hashlib.sha256(render_html.JS.encode()).digest()).decode()
+        csp = [dict(a).get("content") for t, a in self.page.tags
+               if t == "meta" and dict(a).get("http-equiv") == "Content-Security-Policy"]
+        self.assertEqual(len(csp), 1)
+        self.assertIn("'sha256-%s'" % digest, csp[0])
+        self.assertIn("default-src 'none'", csp[0])
+
+    def test_no_injected_elements_or_handlers(self):
+        for tag, attrs in self.page.tags:
+            self.assertNotIn(tag, ("img", "svg", "iframe", "object", "embed", "b", "i", "link"),
+                             "injected <%s>" % tag)
+            for k, v in attrs:
+                self.assertFalse(k.startswith("on"), "event handler %s=%r on <%s>" % (k, v, tag))
+                if k in ("href", "src", "action"):
+                    self.assertFalse((v or "").lower().startswith("javascript:"), v)
+
+    def test_hostile_strings_shown_as_text(self):
+        self.assertIn(HOSTILE, self.page.alltext)
+        self.assertIn("</script><script>alert(2)</script>", self.page.alltext)
+        self.assertIn("&lt;script&gt;alert(1)&lt;/script&gt;", self.raw)
+        self.assertNotIn("<script>alert", self.raw)
+        self.assertNotIn("<img", self.raw)
+        self.assertNotIn("\x1b", self.raw)
+        self.assertNotIn("\x00", self.raw)
+
+    def test_self_contained(self):
+        for tag, attrs in self.page.tags:
+            for k, v in attrs:
+                if k in ("href", "src"):
+                    self.assertTrue((v or "").startswith("#"), "external reference %s=%r" % (k, v))
+        self.assertNotRegex(self.raw, r"@import|url\(")
+
+    def test_anchor_links_resolve(self):
+        for tag, attrs in self.page.tags:
+            href = dict(attrs).get("href")
+            if href and href.startswith("#") and len(href) > 1:
+                self.assertIn(href[1:], self.page.ids, "dangling link %s" % href)
+
+    # ------------------------------------------------------------------ HTML: content
+    def test_verdicts(self):
+        t = self.page.alltext
+        self.assertIn("Verdicts per target", t)
+        self.assertIn("conformant", t)
+        self.assertIn("1 failure of MUST rules (1 case)", t)      # windows
+        self.assertIn("1 divergence (not counted)", t)
+        self.assertIn("INCOMPLETE", t)
+        self.assertIn("no failures so far (incomplete run)", t)
+        self.assertIn("no footer: the run stopped after 14 of 49 planned cases", t)
+        for label in ("reference@6.1", "reference@10.0", "wine@win7", "wine@win10",
+                      "windows@10.0.19045", "reference@6.2"):
+            self.assertIn(label, t)
+
+    def test_matrix(self):
+        rows = self.page.matrix
+        head = rows[0]
+        self.assertEqual(head[:4], ["Rule", "Strength", "Function", "Cases"])
+        self.assertEqual(len(head), 4 + 7)
+        groups = [r[0] for r in rows if len(r) == 1]
+        self.assertTrue(groups[0].startswith("MUST rules"))
+        self.assertTrue(any(g.startswith("SHOULD, MAY") for g in groups))
+        self.assertTrue(any(g.startswith("Informative") for g in groups))
+        self.assertTrue(any(g.startswith("Rules not in this catalogue") for g in groups))
+        by_rule = {r[0]: r for r in rows if len(r) > 4}
+        cols = {h.split()[0] + "@" + h.split()[1]: i for i, h in enumerate(head)
+                if i >= 4 and "@" not in h}
+        # target headers read "impl version verdict-mark"
+        sechost = by_rule["EXP.SECHOST.TQI"]
+        self.assertTrue(sechost[cols["wine@win10"]].startswith("FAIL"), sechost)
+        self.assertTrue(sechost[cols["reference@6.1"]].startswith("SKIP"), sechost)
+        self.assertTrue(sechost[cols["reference@10.0"]].startswith("PASS"), sechost)
+        self.assertTrue(by_rule["TQI.RC.WIN32"][cols["wine@win10"]].startswith("CRASH xfail"))
+        # a rule no case ran: n/a everywhere
+        self.assertEqual(set(by_rule["EXP.ADVAPI32.RTG"][4:]), {"n/a"})
+        # the strength groups hold the right rules
+        self.assertEqual(by_rule["TQI.CLASS.FIRST"][1], "SHOULD (inferred)")
+
+    def test_failure_details(self):
+        arts = self.page.articles
+        esi = [t for t in arts.values() if "esi.class" in t and "wine@win10" in t]
+        self.assertEqual(len(esi), 1)
+        t = esi[0]
+        for want in ("87 (ERROR_INVALID_PARAMETER)", "0 (ERROR_SUCCESS)", "cases/provider.c:120",
+                     "WINEPREFIX=build/wine-win10 wine build/etwconf.exe run --case esi.class",
+                     "ESI.CLASS", "source:", "XFAIL"):
+            self.assertIn(want, t)
+        crash = [t for t in arts.values() if "tqi.0b.exact" in t and "wine@win10" in t][0]
+        self.assertIn("0x80000100", crash)
+
+    def test_skip_reasons_and_coverage(self):
+        t = self.page.alltext
+        self.assertIn("TraceQueryInformation is not exported before 6.2", t)
+        self.assertIn("Rules per function", t)
+        self.assertIn("Rules with no case", t)
+        self.assertIn("not testable", t)
+
+    def test_filters_present_but_hidden_without_js(self):
+        f = [dict(a) for t, a in self.page.tags if dict(a).get("id") == "filters"]
+        self.assertEqual(len(f), 1)
+        self.assertIn("hidden", f[0])
+        n_filter = sum(1 for t, a in self.page.tags if dict(a).get("data-filter"))
+        self.assertGreater(n_filter, 100)
+
+    # ------------------------------------------------------------------ Markdown
+    def test_markdown(self):
+        md = self.md
+        self.assertIn("| Target | Verdict |", md)
+        self.assertIn("`wine@win10`", md)
+        self.assertIn("INCOMPLETE", md)
+        self.assertNotIn("<script", md)
+        self.assertNotIn("<img", md)
+        self.assertIn("&lt;script&gt;", md)
+        lines = md.splitlines()
+        start = [i for i, l in enumerate(lines) if l.startswith("| Target")][0]
+        end = lines.index("", start)
+        head, table = lines[start], lines[start + 2:end]
+        self.assertEqual(len(table), 7)
+        bar = re.compile(r"(?<!\\)\|")
+        for line in table:   # pipes inside cells are escaped: every row has the same columns
+            self.assertEqual(len(bar.findall(line)), len(bar.findall(head)), line)
+
+    # ------------------------------------------------------------------ JUnit
+    def test_junit_parses_and_counts(self):
+        tree = ET.parse(self.junit_path)
+        xml.dom.minidom.parse(self.junit_path)    # a second, stricter parser
+        root = tree.getroot()
+        self.assertEqual(root.tag, "testsuites")
+        suites = root.findall("testsuite")
+        self.assertEqual(len(suites), 7)
+        total = 0
+        for s in suites:
+            cases = s.findall("testcase")
+            self.assertEqual(int(s.get("tests")), len(cases))
+            self.assertEqual(int(s.get("failures")), sum(1 for c in cases if c.find("failure")
+                                                         is not None))
+            self.assertEqual(int(s.get("errors")), sum(1 for c in cases if c.find("error")
+                                                       is not None))
+            self.assertEqual(int(s.get("skipped")), sum(1 for c in cases if c.find("skipped")
+                                                        is not None))
+            total += len(cases)
+        self.assertEqual(int(root.get("tests")), total)
+
+    def test_junit_mapping(self):
+        root = ET.parse(self.junit_path).getroot()
+        suites = {s.get("name"): s for s in root.findall("testsuite")}
+        ref = suites["reference@6.1"]
+        self.assertEqual(len(ref.findall("testcase")), 49)
+        sk = [c for c in ref.findall("testcase") if c.find("skipped") is not None]
+        self.assertTrue(all(c.find("skipped").get("message") for c in sk))
+        win = suites["windows@10.0.19045"]
+        fails = {c.get("name"): c.find("failure") for c in win.findall("testcase")
+                 if c.find("failure") is not None}
+        self.assertEqual(set(fails), {"tqi.0e.small", "tqi.0b.version"})
+        self.assertIn("not counted", fails["tqi.0e.small"].get("message"))
+        # with expectations, Wine's known failures are skipped as expected failures
+        wine = suites["wine@win10"]
+        crash = [c for c in wine.findall("testcase") if c.get("name") == "tqi.0b.exact"][0]
+        self.assertIn("expected failure", crash.find("skipped").get("message"))
+        inc = suites["reference@6.2"]
+        self.assertEqual(inc.findall("testcase")[-1].get("name"), "(run incomplete)")
+        self.assertIsNotNone(inc.findall("testcase")[-1].find("error"))
+        host = [s for n, s in suites.items() if n.startswith("thirdparty@")][0]
+        self.assertIn(HOSTILE, host.get("name"))
+        kinds = [(c.find("failure") is not None, c.find("error") is not None,
+                  c.find("skipped") is not None) for c in host.findall("testcase")]
+        self.assertEqual(kinds, [(False, False, False), (True, False, False),
+                                 (False, True, False), (False, False, True),
+                                 (False, True, False)])
+
+
+class JunitWithoutExpectations(TmpCase):
+    def test_fail_crash_timeout_skip(self):
+        rc, out, err = run_cli("report", "--out", self.tmp, data("wine-win10.jsonl"))
+        self.assertEqual(rc, 0, err)
+        root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
+        recs = {r["id"]: r for r in read_records("wine-win10.jsonl") if r["type"] == "case"}
+        for tc in root.iter("testcase"):
+            st = recs[tc.get("name")]["status"]
+            child = [c.tag for c in tc if c.tag in ("failure", "error", "skipped")]
+            want = {"PASS": [], "FAIL": ["failure"], "CRASH": ["error"], "TIMEOUT": ["error"],
+                    "BROKEN": ["error"], "SKIP": ["skipped"]}[st]
+            self.assertEqual(child, want, tc.get("name"))
+            if st == "SKIP":
+                self.assertEqual(tc.find("skipped").get("message"),
+                                 recs[tc.get("name")]["reason"])
+
+
+class Performance(TmpCase):
+    def test_ten_targets_of_300_cases(self):
+        recs = read_records("wine-win10.jsonl")
+        head, cases = recs[0], [r for r in recs if r["type"] == "case"]
+        files = []
+        for t in range(10):
+            h = json.loads(json.dumps(head))
+            h["target_id"] = "wine@perf%d" % t
+            out = [h]
+            for i in range(300):
+                c = json.loads(json.dumps(cases[i % len(cases)]))
+                c["id"] = "%s.%d" % (c["id"], i)
+                out.append(c)
+            out.append({"type": "footer"})
+            out[-1].update(counts={}, total=0, complete=True)
+            fix_footer(out)
+            files.append(self.write("p%d.jsonl" % t, dump_records(out)))
+        start = time.time()
+        rc, o, err = run_cli("report", "--out", os.path.join(self.tmp, "out"), *files)
+        took = time.time() - start
+        self.assertEqual(rc, 0, err)
+        self.assertLess(took, 2.0, "report of 10 x 300 cases took %.2f s" % took)
