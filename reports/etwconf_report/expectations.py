@@ -252,8 +252,8 @@ def evaluate(run, exp):
             e = entries[0]
             out[case["id"]] = Outcome("XPASS", case, e,
                                       "expected %s but the case passed; remove the entry or "
-                                      "narrow its versions (%s)" % (e.describe(),
-                                                                    e.where(exp.path)))
+                                      "narrow its versions (%s; why: %s)"
+                                      % (e.describe(), e.where(exp.path), e.why))
         else:
             e = entries[0]
             out[case["id"]] = Outcome("CHANGED", case, e, "expected %s, got %s (%s)" % (

@@ -1,0 +1,143 @@
+"""etwconf-report diff OLD NEW: names the cases that changed, regressions first; exit 0/1/2."""
+import json
+import os
+
+from common import TmpCase, data, run_cli, read_records, dump_records, fix_footer
+
+
+def _fail(rec, counted=True):
+    rule = rec["rules"][0]
+    rec.update(status="FAIL", counted=counted, mode="return", failed_rules=[rule],
+               checks=[{"what": "return", "rule": rule, "expected": "87", "got": "0", "ok": False}],
+               message="return: expected 87, got 0")
+
+
+class Diff(TmpCase):
+    def make_pair(self):
+        old = read_records("reference-10.0.jsonl")
+        new = read_records("reference-10.0.jsonl")
+        by = {r["id"]: r for r in new if r.get("type") == "case"}
+        _fail(by["tqi.05.exact"])                                     # PASS -> FAIL
+        by["cti.wrap"].update(status="CRASH", counted=True, mode="exception",
+                              exception="0xc0000005", failed_rules=["CTI.WRAP"], checks=[])
+        by["esi.class"].update(status="SKIP", reason="not today", checks=[])   # PASS -> SKIP
+        new = [r for r in new if r.get("id") != "rtg.null-args"]      # removed
+        added = json.loads(json.dumps(by["er.null-out"]))
+        added["id"] = "er.new-case"
+        new.insert(-1, added)
+        # a case failing in OLD and passing in NEW
+        oby = {r["id"]: r for r in old if r.get("type") == "case"}
+        _fail(oby["ntc.unknown-code"])
+        fix_footer(old)
+        fix_footer(new)
+        return (self.write("old.jsonl", dump_records(old)), self.write("new.jsonl",
+                                                                       dump_records(new)))
+
+    def test_changes_named_regressions_first(self):
+        old, new = self.make_pair()
+        rc, out, err = run_cli("diff", old, new)
+        self.assertEqual(rc, 1, out + err)
+        lines = out.splitlines()
+        i_reg = lines.index("regressions (2):")
+        i_fix = lines.index("fixed (1):")
+        i_other = lines.index("other status changes (1):")
+        i_add = lines.index("added cases (only in NEW) (1):")
+        i_rem = lines.index("removed cases (only in OLD) (1):")
+        self.assertLess(i_reg, i_fix)
+        self.assertLess(i_fix, i_other)
+        self.assertLess(i_other, i_add)
+        self.assertLess(i_add, i_rem)
+        reg = "\n".join(lines[i_reg:i_fix])
+        self.assertRegex(reg, r"tqi\.05\.exact\s+PASS\s+-> FAIL")
+        self.assertRegex(reg, r"cti\.wrap\s+PASS\s+-> CRASH")
+        self.assertIn("rerun: build/etwconf run", reg)
+        self.assertRegex("\n".join(lines[i_fix:i_other]), r"ntc\.unknown-code\s+FAIL\s+-> PASS")
+        self.assertRegex(lines[i_other + 1], r"esi\.class\s+PASS\s+-> SKIP")
+        self.assertIn("er.new-case", lines[i_add + 1])
+        self.assertIn("rtg.null-args", lines[i_rem + 1])
+        self.assertEqual(lines[-1].split(",")[0], "diff: 2 regressions")
+
+    def test_no_regression_exit_0(self):
+        old, new = self.make_pair()
+        rc, out, err = run_cli("diff", new, old)   # reversed: fixes only, plus a new failure?
+        # new->old turns tqi.05.exact FAIL->PASS and ntc.unknown-code PASS->FAIL: a regression
+        self.assertEqual(rc, 1)
+        rc, out, err = run_cli("diff", data("reference-10.0.jsonl"), data("reference-10.0.jsonl"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("0 regressions", out)
+
+    def test_fixes_only_exit_0(self):
+        old = read_records("wine-win10.jsonl")
+        new = read_records("wine-win10.jsonl")
+        for r in new:
+            if r.get("id") == "esi.class":
+                r.update(status="PASS", counted=False, mode=None, failed_rules=[],
+                         checks=[{"what": "return", "rule": "ESI.CLASS", "expected": "87",
+                                  "got": "87", "ok": True}])
+        fix_footer(new)
+        rc, out, err = run_cli("diff", self.write("o.jsonl", dump_records(old)),
+                               self.write("n.jsonl", dump_records(new)))
+        self.assertEqual(rc, 0, out + err)
+        self.assertRegex(out, r"esi\.class\s+FAIL\s+-> PASS")
+        self.assertIn("1 fixed", out)
+
+    def test_failure_detail_change_listed(self):
+        new = read_records("wine-win10.jsonl")
+        for r in new:
+            if r.get("id") == "tqi.0b.exact":
+                r["exception"] = "0xc0000005"
+        rc, out, err = run_cli("diff", data("wine-win10.jsonl"),
+                               self.write("n.jsonl", dump_records(new)))
+        self.assertEqual(rc, 0)
+        self.assertIn("same status, different failure (1):", out)
+        self.assertIn("tqi.0b.exact", out)
+
+    def test_json_output(self):
+        old, new = self.make_pair()
+        rc, out, err = run_cli("diff", "--json", old, new)
+        self.assertEqual(rc, 1)
+        doc = json.loads(out)
+        self.assertEqual(doc["regressions"], 2)
+        kinds = [c["kind"] for c in doc["pairs"][0]["changes"]]
+        self.assertEqual(kinds[:2], ["regression", "regression"])
+
+    def test_incomplete_new_is_not_removed(self):
+        rc, out, err = run_cli("diff", data("reference-10.0.jsonl"), data("truncated.jsonl"))
+        self.assertIn("INCOMPLETE", out)
+        self.assertIn("not run in NEW (NEW is incomplete)", out)
+        self.assertNotIn("removed cases", out)
+
+    def test_directories(self):
+        a = os.path.join(self.tmp, "a")
+        b = os.path.join(self.tmp, "b")
+        os.makedirs(a)
+        os.makedirs(b)
+        for n in ("reference-6.1.jsonl", "reference-10.0.jsonl"):
+            for d in (a, b):
+                with open(os.path.join(d, n), "w") as f:
+                    f.write(open(data(n)).read())
+        recs = read_records("reference-6.1.jsonl")
+        for r in recs:
+            if r.get("id") == "cti.counter":
+                _fail(r)
+        fix_footer(recs)
+        with open(os.path.join(b, "reference-6.1.jsonl"), "w") as f:
+            f.write(dump_records(recs))
+        rc, out, err = run_cli("diff", a, b)
+        self.assertEqual(rc, 1, out + err)
+        self.assertEqual(out.count("diff: OLD"), 2)
+        self.assertRegex(out, r"cti\.counter\s+PASS\s+-> FAIL")
+
+    def test_bad_input_exit_2(self):
+        for old, new in ((data("foreign.jsonl"), data("reference-6.1.jsonl")),
+                         (data("reference-6.1.jsonl"), data("malformed.jsonl")),
+                         (data("reference-6.1.jsonl"), os.path.join(self.tmp, "missing.jsonl"))):
+            rc, out, err = run_cli("diff", old, new)
+            self.assertOneLineError(rc, out, err)
+        rc, out, err = run_cli("diff", data("reference-6.1.jsonl"))
+        self.assertOneLineError(rc, out, err)
+
+    def test_different_impls_noted(self):
+        rc, out, err = run_cli("diff", data("reference-10.0.jsonl"), data("wine-win10.jsonl"))
+        self.assertEqual(rc, 1)
+        self.assertIn("note: comparing different implementations", out)

@@ -1,0 +1,288 @@
+"""Expectations: check (XFAIL, XPASS, CHANGED, UNEXPECTED, STALE) and update-expectations."""
+import glob
+import json
+import os
+
+from common import TmpCase, data, run_cli, read_records, dump_records, fix_footer, REPORTS, \
+    WINE_EXP
+from etwconf_report import expectations, ingest
+from etwconf_report.util import parse_version_spec, nt_tuple
+
+WINE = [data("wine-win7.jsonl"), data("wine-win10.jsonl")]
+
+
+def load_doc():
+    with open(WINE_EXP) as f:
+        return json.load(f)
+
+
+class Check(TmpCase):
+    def exp(self, doc):
+        return self.write("exp.json", json.dumps(doc, indent=1))
+
+    def check(self, doc, *results):
+        return run_cli("check", "--expectations", self.exp(doc), *(results or WINE))
+
+    def test_samples_match(self):
+        rc, out, err = run_cli("check", "--expectations", WINE_EXP, *WINE)
+        self.assertEqual(rc, 0, out + err)
+        self.assertRegex(out.splitlines()[-1], r"^expectations: \d+ passed, 0 failed, \d+ skipped$")
+        self.assertIn("(27 XFAIL)", out)
+
+    def test_unexpected_failure(self):
+        doc = load_doc()
+        doc["entries"] = [e for e in doc["entries"] if e["case"] != "esi.class"]
+        rc, out, err = self.check(doc)
+        self.assertEqual(rc, 1)
+        lines = [l for l in out.splitlines() if l.startswith("UNEXPECTED")]
+        self.assertEqual(len(lines), 1)
+        self.assertIn("wine@win10 esi.class", lines[0])
+        self.assertIn("FAIL", lines[0])
+        self.assertIn("expectations: ", out.splitlines()[-1])
+        self.assertIn(" 1 failed", out.splitlines()[-1])
+
+    def test_xpass(self):
+        doc = load_doc()
+        doc["entries"].append({"case": "cti.counter", "versions": ["win10"], "status": "FAIL",
+                               "why": "was broken"})
+        rc, out, err = self.check(doc)
+        self.assertEqual(rc, 1)
+        line = [l for l in out.splitlines() if l.startswith("XPASS")][0]
+        self.assertIn("wine@win10 cti.counter", line)
+        self.assertIn("passed", line)
+
+    def test_changed_observed_and_mode(self):
+        doc = load_doc()
+        for e in doc["entries"]:
+            if e["case"] == "tqi.0b.exact":
+                e["observed"] = "0xc0000005"
+            if e["case"] == "esi.class":
+                e["mode"] = "output"
+        rc, out, err = self.check(doc)
+        self.assertEqual(rc, 1)
+        ch = [l for l in out.splitlines() if l.startswith("CHANGED")]
+        self.assertEqual(len(ch), 2, out)
+        tqi = [l for l in ch if "tqi.0b.exact" in l][0]
+        self.assertIn('expected CRASH, mode exception, observed "0xc0000005"', tqi)
+        self.assertIn("got CRASH, mode exception, exception 0x80000100", tqi)
+
+    def test_status_changed(self):
+        recs = read_records("wine-win10.jsonl")
+        for r in recs:
+            if r.get("id") == "rtg.count-limit":      # TIMEOUT entry, now a CRASH
+                r.update(status="CRASH", mode="exception", exception="0xc0000005")
+        fix_footer(recs)
+        rc, out, err = self.check(load_doc(), self.write("w.jsonl", dump_records(recs)))
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r"CHANGED +wine@win10 rtg\.count-limit: expected TIMEOUT")
+
+    def test_stale_entry(self):
+        doc = load_doc()
+        doc["entries"].append({"case": "tqi.no-such-case", "versions": ["win10"],
+                               "status": "CRASH", "why": "renamed long ago"})
+        doc["entries"].append({"case": "tqi.also-gone", "versions": ["win81"],
+                               "status": "CRASH", "why": "no win81 run given: not checked"})
+        rc, out, err = self.check(doc)
+        self.assertEqual(rc, 1)
+        st = [l for l in out.splitlines() if l.startswith("STALE")]
+        self.assertEqual(len(st), 1, out)
+        self.assertIn("wine@win10 tqi.no-such-case", st[0])
+        self.assertIn("exp.json:", st[0])
+
+    def test_stale_not_claimed_for_incomplete_runs(self):
+        recs = read_records("wine-win10.jsonl")
+        p = self.write("w.jsonl", dump_records(recs[:10]))      # no footer
+        doc = load_doc()
+        rc, out, err = self.check(doc, p)
+        self.assertNotIn("STALE", out)
+        self.assertIn("INCOMPLETE", out)
+        self.assertEqual(rc, 0, out)   # the 9 cases that ran all match their entries
+
+    def test_versions_forms(self):
+        run10 = ingest.load(data("wine-win10.jsonl"))
+        run7 = ingest.load(data("wine-win7.jsonl"))
+        win = ingest.load(data("windows-10.0.19045.jsonl"))
+
+        def entry(versions):
+            raw = {"case": "x", "status": "FAIL", "why": "w"}
+            if versions is not None:
+                raw["versions"] = versions
+            return expectations.Entry(raw, 0, None)
+        self.assertTrue(entry(None).names_run(run7))
+        self.assertTrue(entry(["win10"]).names_run(run10))
+        self.assertTrue(entry(["10.0"]).names_run(run10))
+        self.assertFalse(entry(["win10"]).names_run(run7))
+        self.assertTrue(entry("6.2-10.0").names_run(run10))
+        self.assertFalse(entry("6.2-10.0").names_run(run7))
+        self.assertTrue(entry("6.0-6.1").names_run(run7))
+        self.assertTrue(entry(["6.1+"]).names_run(run10))
+        self.assertTrue(entry(["10.0.19045"]).names_run(win))
+        self.assertTrue(entry(["10.0"]).names_run(win))
+        self.assertFalse(entry(["10.0.22621"]).names_run(win))
+        self.assertEqual(parse_version_spec("6.2-10.0"), ("range", (6, 2), (10, 0)))
+        self.assertEqual(parse_version_spec("win81"), ("name", "win81"))
+        self.assertEqual(nt_tuple("winxp64"), (5, 2))
+        self.assertLess(nt_tuple("6.3"), nt_tuple("10.0"))
+
+    def test_arch(self):
+        doc = load_doc()
+        doc["target"]["arch"] = "i686"
+        rc, out, err = self.check(doc)
+        self.assertIn("arch i686", self.assertOneLineError(rc, out, err))
+        del doc["target"]["arch"]
+        rc, out, err = self.check(doc)
+        self.assertEqual(rc, 0, out)
+
+    def test_other_impls_noted_not_checked(self):
+        rc, out, err = run_cli("check", "--expectations", WINE_EXP, data("reference-6.1.jsonl"),
+                               *WINE)
+        self.assertEqual(rc, 0)
+        self.assertIn("reference@6.1", out)
+        self.assertIn("not checked", out)
+
+    def test_bad_expectation_files(self):
+        good = open(WINE_EXP).read()
+        cases = [
+            ("syntax", good.replace('"status": "FAIL"', '"status" "FAIL"', 1), ":4:"),
+            ("schema", good.replace("etwconf-expectations/1", "etwconf-expectations/9"),
+             "schema"),
+            ("results", open(data("reference-6.1.jsonl")).read().splitlines()[0],
+             "results file"),
+            ("no-why", good.replace(', "why": "EventSetInformation accepts every class"', ""),
+             ":5: entry for esi.class"),
+            ("status", good.replace('"status": "TIMEOUT"', '"status": "SLOW"'), "status"),
+            ("version", good.replace('"versions": ["win10"]', '"versions": ["win12"]', 1),
+             "unknown version"),
+            ("range", good.replace('"6.2-10.0"', '"6.2-banana"'), "unknown version"),
+            ("entries", '{"schema": "etwconf-expectations/1", "target": {"impl": "wine"}, '
+                        '"entries": {}}', "entries"),
+            ("target", '{"schema": "etwconf-expectations/1", "entries": []}', "target"),
+            ("array", "[]", "not an expectations file"),
+            ("binary", b"\xff\xfe\x00garbage", "UTF-8"),
+        ]
+        for name, text, must in cases:
+            with self.subTest(name):
+                p = self.write(name + ".json", text)
+                rc, out, err = run_cli("check", "--expectations", p, *WINE)
+                line = self.assertOneLineError(rc, out, err, p)
+                self.assertIn(must, line)
+        rc, out, err = run_cli("check", "--expectations", os.path.join(self.tmp, "none.json"),
+                               *WINE)
+        self.assertIn("update-expectations", self.assertOneLineError(rc, out, err))
+        rc, out, err = run_cli("check", *WINE)
+        self.assertOneLineError(rc, out, err)
+
+    def test_report_shows_xfail_and_xpass(self):
+        doc = load_doc()
+        doc["entries"].append({"case": "cti.counter", "versions": ["win10"], "status": "FAIL",
+                               "why": "was broken"})
+        rc, out, err = run_cli("report", "--out", self.tmp, "--expectations", self.exp(doc),
+                               *WINE)
+        self.assertEqual(rc, 0, err)
+        page = open(os.path.join(self.tmp, "index.html")).read()
+        self.assertIn("XFAIL", page)
+        self.assertIn("XPASS", page)
+        self.assertIn("was broken", page)
+        md = open(os.path.join(self.tmp, "summary.md")).read()
+        self.assertIn("XPASS", md)
+        rc, out, err = run_cli("summary", "--expectations", self.exp(doc), *WINE)
+        self.assertIn("1 XPASS", out)
+
+
+class Update(TmpCase):
+    def test_generate_then_check_clean(self):
+        out = os.path.join(self.tmp, "wine.json")
+        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out, *WINE)
+        self.assertEqual(rc, 0, err)
+        doc = json.load(open(out))
+        self.assertEqual(doc["schema"], "etwconf-expectations/1")
+        self.assertEqual(doc["target"], {"impl": "wine"})
+        self.assertTrue(all(e["why"] == "TODO: explain" for e in doc["entries"]))
+        crash = [e for e in doc["entries"] if e["case"] == "tqi.0b.exact"][0]
+        self.assertEqual(crash, {"case": "tqi.0b.exact", "versions": ["win10"], "status": "CRASH",
+                                 "mode": "exception", "observed": "0x80000100",
+                                 "why": "TODO: explain"})
+        gmi = [e for e in doc["entries"] if e["case"] == "gmi.size"]
+        self.assertEqual(len(gmi), 1)
+        self.assertEqual(gmi[0]["versions"], ["win7", "win10"])
+        lines = open(out).read().splitlines()
+        self.assertEqual(lines[0], '{"schema": "etwconf-expectations/1",')
+        self.assertEqual(len([l for l in lines if l.lstrip().startswith('{"case"')]),
+                         len(doc["entries"]))
+        rc, o, err = run_cli("check", "--expectations", out, *WINE)
+        self.assertEqual(rc, 0, o + err)
+
+    def test_keeps_why_observed_and_versions_not_run(self):
+        out = os.path.join(self.tmp, "wine.json")
+        doc = load_doc()
+        doc["comment"] = "kept top-level key"
+        for e in doc["entries"]:
+            if e["case"] == "esi.class":
+                e["bug"] = "https://bugs.winehq.org/show_bug.cgi?id=1"
+        doc["entries"].append({"case": "tqi.04.output", "versions": ["win81"], "status": "FAIL",
+                               "why": "only seen on win81"})
+        with open(out, "w") as f:
+            json.dump(doc, f)
+        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out,
+                             data("wine-win10.jsonl"))
+        self.assertEqual(rc, 0, err)
+        new = json.load(open(out))
+        self.assertEqual(new["target"], {"impl": "wine", "arch": "x86_64"})
+        self.assertEqual(new["comment"], "kept top-level key")
+        by = {}
+        for e in new["entries"]:
+            by.setdefault(e["case"], []).append(e)
+        self.assertEqual(by["esi.class"][0]["why"], "EventSetInformation accepts every class")
+        self.assertEqual(by["esi.class"][0]["observed"], "ERROR_SUCCESS")   # the human's text
+        self.assertEqual(by["esi.class"][0]["bug"], "https://bugs.winehq.org/show_bug.cgi?id=1")
+        # tsi.03.size named win7 and win10; only win10 ran: win7 is kept
+        self.assertEqual(by["tsi.03.size"][0]["versions"], ["win7", "win10"])
+        self.assertEqual(by["tsi.03.size"][0]["why"], "TraceSetInformation only knows class 2")
+        # an entry for a version not run is kept as it was
+        w81 = [e for e in by["tqi.04.output"] if e["versions"] == ["win81"]]
+        self.assertEqual(w81[0]["why"], "only seen on win81")
+        # no TODO: every failure had an entry
+        self.assertFalse([e for e in new["entries"] if e["why"] == "TODO: explain"])
+        rc, o, err = run_cli("check", "--expectations", out, *WINE)
+        self.assertEqual(rc, 0, o + err)
+
+    def test_new_failure_gets_todo(self):
+        out = os.path.join(self.tmp, "wine.json")
+        with open(out, "w") as f:
+            f.write(open(WINE_EXP).read())
+        recs = read_records("wine-win10.jsonl")
+        for r in recs:
+            if r.get("id") == "cti.wrap":
+                r.update(status="FAIL", counted=True, mode="return", failed_rules=["CTI.WRAP"],
+                         checks=[{"what": "id", "rule": "CTI.WRAP", "expected": "1",
+                                  "got": "0", "ok": False}])
+        fix_footer(recs)
+        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out,
+                             self.write("w.jsonl", dump_records(recs)))
+        self.assertEqual(rc, 0, err)
+        new = json.load(open(out))
+        wrap = [e for e in new["entries"] if e["case"] == "cti.wrap"]
+        self.assertEqual(wrap, [{"case": "cti.wrap", "versions": ["win10"], "status": "FAIL",
+                                 "mode": "return", "observed": "0", "why": "TODO: explain"}])
+        self.assertIn("1 need a why", o)
+
+    def test_wrong_impl(self):
+        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out",
+                             os.path.join(self.tmp, "x.json"), data("reference-6.1.jsonl"))
+        self.assertIn("no results for impl wine", self.assertOneLineError(rc, o, err))
+        rc, o, err = run_cli("update-expectations", "--out", os.path.join(self.tmp, "x.json"),
+                             data("reference-6.1.jsonl"))
+        self.assertOneLineError(rc, o, err)
+
+
+class CommittedExpectationFiles(TmpCase):
+    """Files in reports/expectations/ (written by hand, e.g. wine.json) follow the format."""
+
+    def test_committed_files_parse(self):
+        files = sorted(glob.glob(os.path.join(REPORTS, "expectations", "*.json")))
+        if not files:
+            self.skipTest("no files in reports/expectations/ yet")
+        for p in files:
+            with self.subTest(os.path.basename(p)):
+                x = expectations.load(p)
+                self.assertTrue(x.impl)
