@@ -1,0 +1,104 @@
+# etwconf - conformance suite and reference implementation for Windows ETW APIs.
+#
+#   make            build build/etwconf and build/libetwref.so (and lint the rule/case tables)
+#   make run        the main job: reference at every emulated version (+ Wine if installed), reports
+#   make test       every test stage; the last line is "N passed, N failed, N skipped"
+#   make windows    cross-build build/etwconf.exe and build/etwconf-i686.exe (mk/windows.mk)
+#   make wine       run the .exe under Wine at every Windows version (mk/windows.mk)
+#   make report     HTML/Markdown/JUnit reports from build/results/*.jsonl (mk/reports.mk)
+#   make mutate | fuzz | sanitize   prove the suite catches wrong implementations (mk/mutate.mk)
+#   make bench      benchmarks into build/bench/results.md (mk/bench.mk)
+#   make deps       install the Debian packages the core needs
+#
+# Each of `run` and `test` installs what is missing first (.ci/deps.sh).
+
+.DEFAULT_GOAL := all
+SHELL := /bin/sh
+BUILD ?= build
+CC ?= cc
+OPT ?= -O2
+PYTHON ?= python3
+VERSIONS := 5.2 6.0 6.1 6.2 6.3 10.0
+WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+CFLAGS_COMMON := -std=c11 $(WARN) -g $(OPT) -I. -D_GNU_SOURCE
+CFLAGS_PIC := $(CFLAGS_COMMON) -fPIC -fvisibility=hidden
+LDLIBS_HARNESS := -ldl -lpthread
+
+REF_SRC := $(sort $(wildcard reference/*.c))
+CASE_SRC := $(sort $(wildcard cases/*.c))
+# portable harness code (also built for Windows) and the POSIX-only parts
+HARNESS_SRC := $(filter-out harness/main.c harness/posix_%.c harness/win_%.c,$(sort $(wildcard harness/*.c)))
+HARNESS_POSIX_SRC := $(sort $(wildcard harness/posix_*.c))
+HEADERS := $(wildcard spec/*.h reference/*.h harness/*.h cases/*.h) spec/rules.def $(wildcard spec/rules/*.def)
+
+REF_OBJ := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
+CASE_OBJ := $(CASE_SRC:%.c=$(BUILD)/obj/%.o)
+HARNESS_OBJ := $(HARNESS_SRC:%.c=$(BUILD)/obj/%.o) $(HARNESS_POSIX_SRC:%.c=$(BUILD)/obj/%.o)
+
+.PHONY: all deps run test lint clean help results
+all: $(BUILD)/etwconf $(BUILD)/libetwref.so $(BUILD)/libetwref.a $(BUILD)/lint.ok
+
+help:
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@sh .ci/deps.sh core
+
+$(BUILD)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_PIC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libetwref.a: $(REF_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+# The shared library exports the Windows names and the EtwRef_* control API (reference/etwref.h).
+$(BUILD)/libetwref.so: $(REF_OBJ)
+	$(CC) -shared -Wl,-Bsymbolic -o $@ $^ -lpthread
+
+$(BUILD)/etwconf: $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/obj/harness/main.o $(BUILD)/libetwref.a
+	$(CC) -o $@ $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/obj/harness/main.o $(BUILD)/libetwref.a $(LDLIBS_HARNESS)
+
+# Every rule has a case, every case cites known rules, ids are unique: checked on every build.
+$(BUILD)/lint.ok: $(BUILD)/etwconf
+	$(BUILD)/etwconf lint
+	@touch $@
+
+lint: $(BUILD)/lint.ok
+
+# ---------------------------------------------------------------- the main job
+RESULTS := $(BUILD)/results
+results: all
+	@mkdir -p $(RESULTS)
+	@for v in $(VERSIONS); do \
+	    $(BUILD)/etwconf run --target reference --emulate $$v --quiet --out $(RESULTS)/reference-$$v.jsonl; rc=$$?; \
+	    if [ $$rc -gt 1 ]; then echo "etwconf run failed at $$v (exit $$rc)" >&2; exit $$rc; fi; \
+	done
+
+run:
+	@sh .ci/deps.sh core
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory results
+	@$(MAKE) --no-print-directory run-extra
+	@$(MAKE) --no-print-directory report
+
+# ---------------------------------------------------------------- tests
+# Stages are make targets test-NAME; fragments add theirs to TEST_STAGES.
+TEST_STAGES := abi unit conformance badtargets
+test:
+	@sh .ci/deps.sh core $(TEST_DEPS)
+	@$(MAKE) --no-print-directory all
+	@MAKE="$(MAKE)" sh harness/tests/stages.sh $(TEST_STAGES)
+
+include mk/core-tests.mk
+include mk/reports.mk
+include mk/windows.mk
+include mk/mutate.mk
+include mk/bench.mk
+
+# run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
+.PHONY: run-extra
+run-extra: $(RUN_EXTRA)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,292 @@
+/* cases/tqi.c - TraceQueryInformation (spec/rules/tqi.def; seed 000). */
+#include "cases/common.h"
+
+const etw_guid dal_two[2] = {MK_GUID(DAL_G1), MK_GUID(DAL_G2)};
+const etw_guid dal_one[1] = {MK_GUID(DAL_G3)};
+
+/* classes no version in scope supports for query; later-Windows-10 query classes 17, 19, 22,
+ * 23, 25 and 27 are left out on purpose (TQI.CLASS.SET note) */
+#define UNSUPPORTED(k)                                                                                                      \
+    CASE(.id = "tqi.class.unsupported-" #k, .rules = "TQI.CLASS.UNSUPPORTED TQI.NO_WRITE_ON_FAILURE",                      \
+         .title = "class " #k " is not a query class: ERROR_NOT_SUPPORTED", .fn = FN_TQI, .args = {.cls = k, .len = 64},  \
+         .expect = {FROM(V6_2, .rc = ERR(NOT_SUPPORTED), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+
+/* the masks the NT Kernel Logger fixture starts with (no EnableFlags translation involved) */
+#define KMASKS {0x00000003, 0, 0x00001000, 0, 0x00008000, 0, 0, 0}
+#define KMASKS_BYTES U32(3), U32(0), U32(0x1000), U32(0), U32(0x8000), U32(0), U32(0), U32(0)
+
+static void tqi05_timer(struct etw_ctx *c);
+static void tqi05_source(struct etw_ctx *c);
+static void tqi07_probe(struct etw_ctx *c);
+static void tqi0e_ntc22(struct etw_ctx *c);
+
+static const struct etw_case cases[] = {
+    /* ---- class set and order */
+    UNSUPPORTED(0) UNSUPPORTED(1) UNSUPPORTED(2) UNSUPPORTED(3) UNSUPPORTED(6) UNSUPPORTED(8) UNSUPPORTED(9)
+    UNSUPPORTED(10) UNSUPPORTED(12) UNSUPPORTED(13) UNSUPPORTED(15) UNSUPPORTED(16) UNSUPPORTED(18) UNSUPPORTED(20)
+    UNSUPPORTED(29) UNSUPPORTED(255) UNSUPPORTED(65540) UNSUPPORTED(4294967295)
+    CASE(.id = "tqi.class.0b-from-10", .rules = "TQI.CLASS.SET", .title = "TraceVersionInfo (0x0B) is a query class from 10.0 only",
+         .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)},
+         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS))})
+    CASE(.id = "tqi.class.0e-from-10", .rules = "TQI.CLASS.SET", .title = "TraceDisallowListQuery (0x0E) is a query class from 10.0 only",
+         .fn = FN_TQI, .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 64},
+         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS))})
+    CASE(.id = "tqi.class.first", .rules = "TQI.CLASS.FIRST",
+         .title = "an unsupported class with a bad handle and a NULL buffer still gives ERROR_NOT_SUPPORTED", .fn = FN_TQI,
+         .args = {.handle = H_VALUE, .value = 0x1234, .cls = 3, .buf = B_NULL, .len = 1},
+         .expect = {FROM(V6_2, .rc = ERR(NOT_SUPPORTED))})
+    CASE(.id = "tqi.class.first-0b-before-10", .rules = "TQI.CLASS.FIRST TQI.CLASS.SET",
+         .title = "before 10.0, class 0x0B with a bad handle and length gives ERROR_NOT_SUPPORTED", .fn = FN_TQI,
+         .args = {.handle = H_VALUE, .value = 7, .cls = 0x0B, .len = 3}, .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED))})
+
+    /* ---- TraceSystemTraceEnableFlagsInfo (0x04) */
+    CASE(.id = "tqi.04.exact", .rules = "TQI.04.OUTPUT TQI.04.RETLEN TQI.04.HANDLE",
+         .title = "the NT Kernel Logger's group masks come back in a 0x20-byte buffer", .fn = FN_TQI,
+         .fx = {.logger = LG_KERNEL, .masks = KMASKS}, .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0)},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RETLEN(0x20, "TQI.04.RETLEN"), OUTPUT("TQI.04.OUTPUT", KMASKS_BYTES))})
+    CASE(.id = "tqi.04.short", .rules = "TQI.04.MIN_SIZE TQI.RETLEN.FAILURE TQI.NO_WRITE_ON_FAILURE",
+         .title = "0x1F bytes for class 0x04 is too small: ERROR_BAD_LENGTH", .fn = FN_TQI,
+         .fx = {.logger = LG_KERNEL, .masks = KMASKS}, .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(-1)},
+         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), RETLEN(0x20, "TQI.RETLEN.FAILURE"), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+    CASE(.id = "tqi.04.eight-bytes", .rules = "TQI.04.MIN_SIZE TQI.NO_WRITE_ON_FAILURE",
+         .title = "4 bytes (the old EnableFlags size) is too small for class 0x04", .fn = FN_TQI,
+         .fx = {.logger = LG_KERNEL, .masks = KMASKS}, .args = {.handle = H_LOGGER, .cls = 4, .len = 4},
+         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+    CASE(.id = "tqi.04.null-zero", .rules = "TQI.04.MIN_SIZE", .title = "a NULL buffer of length 0 for class 0x04: ERROR_BAD_LENGTH",
+         .fn = FN_TQI, .fx = {.logger = LG_KERNEL}, .args = {.handle = H_LOGGER, .cls = 4, .buf = B_NULL, .len = 0},
+         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH))})
+    CASE(.id = "tqi.04.larger", .rules = "TQI.04.LARGER TQI.04.OUTPUT",
+         .title = "a 0x28-byte buffer is accepted and only 0x20 bytes are written", .fn = FN_TQI,
+         .fx = {.logger = LG_KERNEL, .masks = KMASKS}, .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(8)},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RC_RULE("TQI.04.LARGER"), RETLEN(0x20, "TQI.04.RETLEN"),
+                         OUTPUT("TQI.04.LARGER", KMASKS_BYTES))})
+    CASE(.id = "tqi.04.retlen-null", .rules = "TQI.RETLEN.OPTIONAL TQI.04.OUTPUT",
+         .title = "class 0x04 works with a NULL ReturnLength", .fn = FN_TQI, .fx = {.logger = LG_KERNEL, .masks = KMASKS},
+         .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0), .retlen_null = true},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT("TQI.04.OUTPUT", KMASKS_BYTES))})
+    CASE(.id = "tqi.04.system-session", .rules = "TQI.04.HANDLE TQI.04.OUTPUT",
+         .title = "a system-logger session's own handle selects its masks", .fn = FN_TQI,
+         .fx = {.logger = LG_SYSTEM, .masks = {0x1, 0, 0, 0, 0, 0, 0, 0x2}}, .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0)},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT("TQI.04.OUTPUT", U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), U32(2)))})
+    CASE(.id = "tqi.04.missing-session", .rules = "TQI.04.SYSTEM_LOGGER TQI.KERNEL.FAILURE TQI.RC.WIN32 TQI.NO_WRITE_ON_FAILURE",
+         .title = "a handle naming no session: ERROR_WMI_INSTANCE_NOT_FOUND, not the NTSTATUS", .fn = FN_TQI,
+         .args = {.handle = H_MISSING, .cls = 4, .len = EXACT(0)},
+         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+    CASE(.id = "tqi.04.plain-session", .rules = "TQI.04.SYSTEM_LOGGER TQI.KERNEL.FAILURE TQI.NO_WRITE_ON_FAILURE",
+         .title = "a session without system-logger mode: ERROR_INVALID_PARAMETER", .fn = FN_TQI, .fx = {.logger = LG_PLAIN},
+         .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0)},
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+
+    /* ---- TraceSampledProfileIntervalInfo (0x05) */
+    CASE(.id = "tqi.05.handle", .rules = "TQI.05.HANDLE_ZERO TQI.NO_WRITE_ON_FAILURE",
+         .title = "class 0x05 with a non-zero SessionHandle: ERROR_INVALID_PARAMETER", .fn = FN_TQI,
+         .args = {.handle = H_VALUE, .value = 1, .cls = 5, .len = EXACT(0)},
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+    CASE(.id = "tqi.05.handle-kernel", .rules = "TQI.05.HANDLE_ZERO", .title = "class 0x05 with the kernel logger's handle 0xFFFF: ERROR_INVALID_PARAMETER",
+         .fn = FN_TQI, .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 5, .len = EXACT(0)},
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tqi.05.short", .rules = "TQI.05.EXACT_SIZE TQI.RETLEN.FAILURE TQI.NO_WRITE_ON_FAILURE",
+         .title = "7 bytes for class 0x05: ERROR_BAD_LENGTH", .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(-1)},
+         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), RETLEN(8, "TQI.RETLEN.FAILURE"), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+    CASE(.id = "tqi.05.long", .rules = "TQI.05.EXACT_SIZE TQI.NO_WRITE_ON_FAILURE",
+         .title = "9 bytes for class 0x05: ERROR_BAD_LENGTH, not an exact fit", .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(1)},
+         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+    CASE(.id = "tqi.05.order", .rules = "TQI.05.ORDER", .title = "class 0x05 with a bad handle and a bad length: the handle is checked first",
+         .fn = FN_TQI, .args = {.handle = H_VALUE, .value = 2, .cls = 5, .len = 3},
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tqi.05.retlen", .rules = "TQI.05.RETLEN TQI.05.TIMER", .title = "class 0x05 sets the return length to 8 and keeps Source",
+         .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(0), IN(U32(0), U32(0xFFFFFFFF))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RETLEN(8, "TQI.05.RETLEN"), PREFIX("TQI.05.TIMER", U32(0)))})
+    CASE(.id = "tqi.05.timer", .rules = "TQI.05.TIMER", .title = "Source ProfileTime gives the kernel's timer profile interval",
+         .fn = FN_CUSTOM, .run = tqi05_timer, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.05.source", .rules = "TQI.05.SOURCE", .title = "a non-zero Source gives what NtQueryIntervalProfile gives",
+         .fn = FN_CUSTOM, .run = tqi05_source, .expect = {FROM(V6_2)})
+
+    /* ---- TraceProfileSourceListInfo (0x07) */
+    CASE(.id = "tqi.07.handle", .rules = "TQI.07.HANDLE_ZERO", .title = "class 0x07 with a non-zero SessionHandle: ERROR_INVALID_PARAMETER",
+         .fn = FN_TQI, .args = {.handle = H_VALUE, .value = 1, .cls = 7, .len = 0x400},
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tqi.07.probe", .rules = "TQI.07.NULL_PROBE TQI.07.FORMAT TQI.07.KERNEL TQI.07.SHORT_RC",
+         .title = "a NULL probe tells the size; a buffer of that size gets the chain the kernel reports", .fn = FN_CUSTOM,
+         .run = tqi07_probe, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.07.short", .rules = "TQI.07.SHORT_RC", .title = "a 16-byte buffer for class 0x07 is too small and is left alone",
+         .fn = FN_TQI, .args = {.cls = 7, .len = 16},
+         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), UNTOUCHED("TQI.07.SHORT_RC"))})
+    CASE(.id = "tqi.07.oom", .rules = "TQI.07.OOM", .title = "no memory for the double buffer: ERROR_OUTOFMEMORY", .fn = FN_TQI,
+         .fx = {.fail_alloc = 1}, .args = {.cls = 7, .len = 0x400}, .expect = {FROM(V6_2, .rc = ERR(OUTOFMEMORY))})
+
+    /* ---- TraceVersionInfo (0x0B) */
+    CASE(.id = "tqi.0b.exact", .rules = "TQI.0B.VERSION TQI.0B.RETLEN", .title = "TraceVersionInfo returns version 1 in 8 bytes",
+         .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)},
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(8, "TQI.0B.RETLEN"), PREFIX("TQI.0B.VERSION", U32(1)))})
+    CASE(.id = "tqi.0b.reserved", .rules = "TQI.0B.RESERVED", .title = "TraceVersionInfo leaves Reserved as the caller had it",
+         .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0), IN(U32(0), U32(0x5A5A5A5A))},
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX_AT(4, "TQI.0B.RESERVED", U32(0x5A5A5A5A)))})
+    CASE(.id = "tqi.0b.short", .rules = "TQI.0B.EXACT_SIZE TQI.RETLEN.FAILURE TQI.NO_WRITE_ON_FAILURE",
+         .title = "TraceVersionInfo with 7 bytes: ERROR_BAD_LENGTH", .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(-1)},
+         .expect = {FROM(V10_0, .rc = ERR(BAD_LENGTH), RETLEN(8, "TQI.RETLEN.FAILURE"), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+    CASE(.id = "tqi.0b.long", .rules = "TQI.0B.EXACT_SIZE TQI.NO_WRITE_ON_FAILURE", .title = "TraceVersionInfo with 16 bytes: ERROR_BAD_LENGTH",
+         .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(8)},
+         .expect = {FROM(V10_0, .rc = ERR(BAD_LENGTH), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+    CASE(.id = "tqi.0b.null-zero", .rules = "TQI.0B.EXACT_SIZE", .title = "TraceVersionInfo with a NULL buffer of length 0: ERROR_BAD_LENGTH",
+         .fn = FN_TQI, .args = {.cls = 0x0B, .buf = B_NULL, .len = 0}, .expect = {FROM(V10_0, .rc = ERR(BAD_LENGTH))})
+    CASE(.id = "tqi.0b.handle", .rules = "TQI.0B.HANDLE_ZERO TQI.NO_WRITE_ON_FAILURE",
+         .title = "TraceVersionInfo with a non-zero SessionHandle: ERROR_INVALID_PARAMETER", .fn = FN_TQI,
+         .args = {.handle = H_VALUE, .value = 1, .cls = 0x0B, .len = EXACT(0)},
+         .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+    CASE(.id = "tqi.0b.retlen-null", .rules = "TQI.RETLEN.OPTIONAL TQI.0B.VERSION", .title = "TraceVersionInfo works with a NULL ReturnLength",
+         .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0), .retlen_null = true},
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX("TQI.0B.VERSION", U32(1)))})
+
+    /* ---- TraceDisallowListQuery (0x0E) */
+    CASE(.id = "tqi.0e.empty", .rules = "TQI.0E.EMPTY", .title = "a new session's disallow list is empty: success with 0 bytes",
+         .fn = FN_TQI, .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 64},
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(0, "TQI.0E.EMPTY"), UNTOUCHED("TQI.0E.EMPTY"))})
+    CASE(.id = "tqi.0e.list", .rules = "TQI.0E.OUTPUT", .title = "the disallow list comes back as an array of GUIDs", .fn = FN_TQI,
+         .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 32},
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(32, "TQI.0E.OUTPUT"), OUTPUT("TQI.0E.OUTPUT", GUIDB(DAL_G1), GUIDB(DAL_G2)))})
+    CASE(.id = "tqi.0e.larger", .rules = "TQI.0E.OUTPUT", .title = "a larger buffer gets the list and nothing more", .fn = FN_TQI,
+         .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 100},
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(32, "TQI.0E.OUTPUT"), OUTPUT("TQI.0E.OUTPUT", GUIDB(DAL_G1), GUIDB(DAL_G2)))})
+    CASE(.id = "tqi.0e.small", .rules = "TQI.0E.SMALL TQI.0E.RETLEN_FAIL TQI.NO_WRITE_ON_FAILURE",
+         .title = "room for one GUID of two: ERROR_INSUFFICIENT_BUFFER, and the size needed", .fn = FN_TQI,
+         .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 16},
+         .expect = {FROM(V10_0, .rc = ERR(INSUFFICIENT_BUFFER), RETLEN(32, "TQI.0E.RETLEN_FAIL"), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+    CASE(.id = "tqi.0e.null", .rules = "TQI.0E.SMALL TQI.0E.RETLEN_FAIL", .title = "a NULL buffer with a length asks for the size",
+         .fn = FN_TQI, .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2},
+         .args = {.handle = H_LOGGER, .cls = 0x0E, .buf = B_NULL, .len = 64},
+         .expect = {FROM(V10_0, .rc = ERR(INSUFFICIENT_BUFFER), RETLEN(32, "TQI.0E.RETLEN_FAIL"))})
+    CASE(.id = "tqi.0e.bad-logger", .rules = "TQI.0E.BAD_LOGGER", .title = "a handle naming no session: ERROR_INVALID_PARAMETER",
+         .fn = FN_TQI, .args = {.handle = H_MISSING, .cls = 0x0E, .len = 64},
+         .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER), UNTOUCHED("TQI.0E.BAD_LOGGER"))})
+    CASE(.id = "tqi.0e.ntc22", .rules = "TQI.0E.NTC22", .title = "class 0x0E returns what NtTraceControl 0x22 returns", .fn = FN_CUSTOM,
+         .run = tqi0e_ntc22, .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .expect = {FROM(V10_0)})
+};
+CASE_TABLE(cases_tqi, cases);
+
+/* ---------------------------------------------------------------- custom cases */
+static void tqi05_timer(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    etw_pfn_NtQuerySystemInformation nt = tqi ? API(c, etw_pfn_NtQuerySystemInformation, FN_NTQSI) : NULL;
+    if (!nt)
+        return;
+    ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, 0};
+    etw_status st = nt(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp, NULL);
+    if (st) {
+        etw_broken(c, "reference value: NtQuerySystemInformation(0x1F, EventTraceTimeProfileInformation) failed with 0x%08X", (unsigned)st);
+        return;
+    }
+    ETW_TRACE_PROFILE_INTERVAL *pi = etw_guarded(c, sizeof *pi);
+    if (!pi)
+        return;
+    pi->Source = ETW_ProfileTime;
+    etw_u32 rc = tqi(0, ETW_TraceSampledProfileIntervalInfo, pi, sizeof *pi, NULL);
+    etw_check_code(c, "return", NULL, ETW_ERROR_SUCCESS, rc, false);
+    etw_check_u32(c, "output: Interval", NULL, tp.ProfileInterval, pi->Interval);
+}
+
+static void tqi05_source(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    if (!tqi)
+        return;
+    etw_pfn_NtQueryIntervalProfile qip = (etw_pfn_NtQueryIntervalProfile)etw_resolve(c->t, FN_NTQIP, NULL);
+    if (!qip) {
+        etw_skip(c, "NtQueryIntervalProfile is not exported by the target: nothing to compare with");
+        return;
+    }
+    etw_u32 want = 0;
+    etw_status st = qip(ETW_ProfileTotalIssues, &want);
+    if (st) {
+        etw_skip(c, "NtQueryIntervalProfile(ProfileTotalIssues) failed with 0x%08X: the source is not supported here", (unsigned)st);
+        return;
+    }
+    ETW_TRACE_PROFILE_INTERVAL *pi = etw_guarded(c, sizeof *pi);
+    if (!pi)
+        return;
+    pi->Source = ETW_ProfileTotalIssues;
+    etw_u32 rl = ETW_SENTINEL32;
+    etw_u32 rc = tqi(0, ETW_TraceSampledProfileIntervalInfo, pi, sizeof *pi, &rl);
+    etw_check_code(c, "return", NULL, ETW_ERROR_SUCCESS, rc, false);
+    etw_check_u32(c, "output: Interval", NULL, want, pi->Interval);
+    etw_check_u32(c, "output: Source kept", NULL, ETW_ProfileTotalIssues, pi->Source);
+}
+
+static void tqi07_probe(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    if (!tqi)
+        return;
+    etw_u32 need = ETW_SENTINEL32;
+    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, NULL, 0x1000, &need);
+    etw_check_code(c, "return (NULL probe)", "TQI.07.SHORT_RC", ETW_ERROR_BAD_LENGTH, rc, false);
+    if (!etw_check(c, "return length (NULL probe)", "TQI.07.NULL_PROBE", need != ETW_SENTINEL32 && need >= 0x1A && need < 0x10000,
+                   "the size needed (0x1A..0xFFFF)", "%u", need))
+        return;
+    etw_u8 *buf = etw_guarded(c, need);
+    if (!buf)
+        return;
+    etw_u32 got = ETW_SENTINEL32;
+    rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, need, &got);
+    etw_check_code(c, "return (sized buffer)", "TQI.07.NULL_PROBE", ETW_ERROR_SUCCESS, rc, false);
+    etw_check_u32(c, "return length (sized buffer)", "TQI.07.NULL_PROBE", need, got);
+    if (rc)
+        return;
+    /* walk the chain: every record inside the buffer, a NUL-terminated Description, 0 ends it */
+    etw_u32 off = 0, n = 0;
+    bool ok = true;
+    for (;;) {
+        ETW_PROFILE_SOURCE_INFO r;
+        if (off + 0x18 > need) {
+            ok = false;
+            break;
+        }
+        memcpy(&r, buf + off, 0x18);
+        etw_u32 end = r.NextEntryOffset ? off + r.NextEntryOffset : need;
+        bool nul = false;
+        for (etw_u32 p = off + 0x18; p + 1 < end && p + 1 < need && !nul; p += 2)
+            nul = !buf[p] && !buf[p + 1];
+        n++;
+        if (!nul || (r.NextEntryOffset && r.NextEntryOffset < 0x1A)) {
+            ok = false;
+            break;
+        }
+        if (!r.NextEntryOffset)
+            break;
+        off += r.NextEntryOffset;
+    }
+    etw_check(c, "output: PROFILE_SOURCE_INFO chain", "TQI.07.FORMAT", ok && n > 0, "a well-formed chain", "%s after %u record(s)",
+              ok ? "well formed" : "broken", n);
+    /* the same records as the kernel's class 0x0D, after its 8-byte header */
+    etw_pfn_NtQuerySystemInformation nt = (etw_pfn_NtQuerySystemInformation)etw_resolve(c->t, FN_NTQSI, NULL);
+    if (!nt)
+        return;
+    etw_u8 *k = etw_guarded(c, need + 8);
+    if (!k)
+        return;
+    etw_u32 cls = ETW_EventTraceProfileSourceListInformation, klen = 0;
+    memcpy(k, &cls, 4);
+    etw_status st = nt(ETW_SystemPerformanceTraceInformation, k, need + 8, &klen);
+    etw_check(c, "output: same records as kernel class 0x0D", "TQI.07.KERNEL", st == 0 && klen == need + 8 && !memcmp(k + 8, buf, need),
+              "identical records", "status 0x%08X, %u bytes, %s", (unsigned)st, klen, st == 0 && !memcmp(k + 8, buf, need) ? "same" : "different");
+}
+
+static void tqi0e_ntc22(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    etw_pfn_NtTraceControl ntc = tqi ? API(c, etw_pfn_NtTraceControl, FN_NTC) : NULL;
+    if (!ntc)
+        return;
+    etw_u8 *a = etw_guarded(c, 64), *b = etw_guarded(c, 64);
+    if (!a || !b)
+        return;
+    etw_u32 la = ETW_SENTINEL32, lb = ETW_SENTINEL32;
+    etw_u32 rc = tqi(c->logger, ETW_TraceDisallowListQuery, a, 64, &la);
+    etw_tracehandle h = c->logger;
+    etw_status st = ntc(ETW_NTC_GET_DISALLOW_LIST, &h, sizeof h, b, 64, &lb);
+    etw_check_code(c, "return", NULL, ETW_ERROR_SUCCESS, rc, false);
+    etw_check_code(c, "NtTraceControl(0x22) status", NULL, 0, (etw_u32)st, true);
+    etw_check_u32(c, "return length = ReturnSize of 0x22", NULL, lb, la);
+    etw_check(c, "output = output of 0x22", NULL, !memcmp(a, b, 64), "the same bytes", "%s", memcmp(a, b, 64) ? "different" : "the same");
+}

@@ -1,0 +1,142 @@
+/* harness/codes.c - names for Win32 codes, NTSTATUS values, versions and functions. */
+#include "harness/etwconf.h"
+#include <string.h>
+
+#define C(n) {ETW_ERROR_##n, "ERROR_" #n}
+static const struct {
+    etw_u32 v;
+    const char *name;
+} win32[] = {
+    C(SUCCESS), C(INVALID_FUNCTION), C(ACCESS_DENIED), C(INVALID_HANDLE), C(NOT_ENOUGH_MEMORY), C(OUTOFMEMORY), C(BAD_LENGTH),
+    C(GEN_FAILURE), C(NOT_SUPPORTED), C(INVALID_PARAMETER), C(CALL_NOT_IMPLEMENTED), C(INSUFFICIENT_BUFFER), C(MORE_DATA),
+    C(NOACCESS), C(PRIVILEGE_NOT_HELD), C(FILE_CORRUPT), C(NO_SYSTEM_RESOURCES), C(INCORRECT_SIZE), C(WMI_GUID_NOT_FOUND),
+    C(WMI_INSTANCE_NOT_FOUND),
+};
+#undef C
+#define C(n) {(etw_u32)ETW_STATUS_##n, "STATUS_" #n}
+static const struct {
+    etw_u32 v;
+    const char *name;
+} ntstatus[] = {
+    C(SUCCESS), C(MORE_ENTRIES), C(BUFFER_OVERFLOW), C(UNSUCCESSFUL), C(NOT_IMPLEMENTED), C(INVALID_INFO_CLASS),
+    C(INFO_LENGTH_MISMATCH), C(ACCESS_VIOLATION), C(INVALID_HANDLE), C(INVALID_PARAMETER), C(INVALID_DEVICE_REQUEST),
+    C(NO_MEMORY), C(ACCESS_DENIED), C(BUFFER_TOO_SMALL), C(PRIVILEGE_NOT_HELD), C(INSUFFICIENT_RESOURCES), C(NOT_SUPPORTED),
+    C(FILE_CORRUPT_ERROR), C(WMI_GUID_NOT_FOUND), C(WMI_INSTANCE_NOT_FOUND), {0x80000100u, "EXCEPTION_WINE_STUB"},
+};
+#undef C
+
+const char *etw_win32_name(etw_u32 code)
+{
+    for (size_t i = 0; i < sizeof win32 / sizeof win32[0]; i++)
+        if (win32[i].v == code)
+            return win32[i].name;
+    return NULL;
+}
+
+const char *etw_ntstatus_name(etw_u32 status)
+{
+    for (size_t i = 0; i < sizeof ntstatus / sizeof ntstatus[0]; i++)
+        if (ntstatus[i].v == status)
+            return ntstatus[i].name;
+    return NULL;
+}
+
+void etw_format_code(char *buf, size_t len, etw_u32 v, bool nt)
+{
+    const char *n = nt ? etw_ntstatus_name(v) : etw_win32_name(v);
+    if (nt || v > 0xFFFF)
+        snprintf(buf, len, n ? "0x%08X (%s)" : "0x%08X", v, n);
+    else
+        snprintf(buf, len, n ? "%u (%s)" : "%u", v, n);
+}
+
+static const struct {
+    unsigned v;
+    const char *name;
+} versions[] = {{ETW_V5_2, "5.2"}, {ETW_V6_0, "6.0"}, {ETW_V6_1, "6.1"}, {ETW_V6_2, "6.2"}, {ETW_V6_3, "6.3"}, {ETW_V10_0, "10.0"}};
+
+const char *etw_version_name(unsigned v)
+{
+    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++)
+        if (versions[i].v == v)
+            return versions[i].name;
+    return "?";
+}
+
+unsigned etw_version_parse(const char *s)
+{
+    for (size_t i = 0; s && i < sizeof versions / sizeof versions[0]; i++)
+        if (!strcmp(versions[i].name, s))
+            return versions[i].v;
+    if (s && !strcmp(s, "10"))
+        return ETW_V10_0;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- functions */
+static const struct {
+    const char *name;
+    const char *modules[3];
+    const char *export_rule;
+    bool ntstatus;
+} fns[FN_COUNT] = {
+    [FN_TQI] = {"TraceQueryInformation", {"advapi32", "sechost", "kernelbase"}, "EXP.ADVAPI32.TQI", false},
+    [FN_TSI] = {"TraceSetInformation", {"advapi32", "sechost"}, "EXP.ADVAPI32.TSI", false},
+    [FN_NTQSI] = {"NtQuerySystemInformation", {"ntdll"}, "EXP.NTDLL.NTQSI", true},
+    [FN_NTSSI] = {"NtSetSystemInformation", {"ntdll"}, "EXP.NTDLL.NTQSI", true},
+    [FN_NTC] = {"NtTraceControl", {"ntdll"}, "EXP.NTDLL.NTTRACECONTROL", true},
+    [FN_ETWCTI] = {"EtwCreateTraceInstanceId", {"ntdll"}, "EXP.NTDLL.ETWCTI", false},
+    [FN_CTI] = {"CreateTraceInstanceId", {"advapi32"}, "EXP.ADVAPI32.CTI", false},
+    [FN_ESI] = {"EventSetInformation", {"advapi32"}, "EXP.ADVAPI32.ESI", false},
+    [FN_ETWESI] = {"EtwEventSetInformation", {"ntdll"}, "EXP.NTDLL.ETWESI", false},
+    [FN_NTQIP] = {"NtQueryIntervalProfile", {"ntdll"}, NULL, true},
+    [FN_REGISTERTRACEGUIDS] = {"RegisterTraceGuidsW", {"advapi32"}, "EXP.ADVAPI32.RTG", false},
+    [FN_UNREGISTERTRACEGUIDS] = {"UnregisterTraceGuids", {"advapi32"}, "EXP.ADVAPI32.RTG", false},
+    [FN_EVENTREGISTER] = {"EventRegister", {"advapi32"}, "EXP.ADVAPI32.EVENTREGISTER", false},
+    [FN_EVENTUNREGISTER] = {"EventUnregister", {"advapi32"}, "EXP.ADVAPI32.EVENTREGISTER", false},
+    [FN_GETLASTERROR] = {"GetLastError", {"kernel32"}, NULL, false},
+    [FN_SETLASTERROR] = {"SetLastError", {"kernel32"}, NULL, false},
+    [FN_EXPORT] = {"(export)", {NULL}, NULL, false},
+    [FN_CUSTOM] = {"(custom)", {NULL}, NULL, false},
+};
+
+const char *etw_fn_name(enum etw_fn fn)
+{
+    return fn < FN_COUNT && fns[fn].name ? fns[fn].name : "?";
+}
+
+bool etw_fn_returns_ntstatus(enum etw_fn fn)
+{
+    return fn < FN_COUNT && fns[fn].ntstatus;
+}
+
+const char *etw_fn_export_rule(enum etw_fn fn)
+{
+    return fn < FN_COUNT ? fns[fn].export_rule : NULL;
+}
+
+void *etw_resolve(struct etw_target *t, enum etw_fn fn, const char **where)
+{
+    static _Thread_local char w[96];
+    if (fn >= FN_COUNT || !fns[fn].name)
+        return NULL;
+    if (!t->proc) {
+        snprintf(w, sizeof w, "%s", fns[fn].name);
+        if (where)
+            *where = w;
+        return t->sym(t, fns[fn].name);
+    }
+    for (int i = 0; i < 3 && fns[fn].modules[i]; i++) {
+        void *p = t->proc(fns[fn].modules[i], fns[fn].name);
+        if (p) {
+            snprintf(w, sizeof w, "%s!%s", fns[fn].modules[i], fns[fn].name);
+            if (where)
+                *where = w;
+            return p;
+        }
+    }
+    snprintf(w, sizeof w, "%s!%s", fns[fn].modules[0], fns[fn].name);
+    if (where)
+        *where = w;
+    return NULL;
+}

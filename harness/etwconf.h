@@ -1,0 +1,252 @@
+/*
+ * harness/etwconf.h - the harness: targets, results, the check API for custom cases, and the
+ * platform layer (harness/posix_*.c on Linux, harness/win_*.c on Windows).
+ *
+ * Flow: rules (spec/rules.def) -> case rows (cases/ files) -> run.c runs a row against a target ->
+ * result -> record.c writes a JSON Lines record (harness/RESULTS.md) -> reports/.
+ */
+#ifndef ETWCONF_HARNESS_H
+#define ETWCONF_HARNESS_H
+
+#include "harness/case.h"
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct etw_json;
+
+#define ETWCONF_VERSION "0.1.0"
+#define ETWCONF_SCHEMA "etwconf-results/1"
+
+/* ---------------------------------------------------------------- rules (harness/rules.c) */
+enum etw_strength { S_MUST, S_SHOULD, S_MAY, S_INFO };
+enum etw_provenance { P_SEED, P_DOC, P_OBSERVED, P_INFERRED };
+struct etw_rule {
+    const char *id;
+    enum etw_strength strength;
+    enum etw_provenance provenance;
+    const char *versions, *function, *codes, *source, *text, *note;
+};
+extern const struct etw_rule etw_rules[];
+extern const size_t etw_rule_count;
+const struct etw_rule *etw_rule_find(const char *id);
+bool etw_rule_counted(const struct etw_rule *r); /* MUST and not INFERRED */
+const char *etw_strength_name(enum etw_strength s);
+const char *etw_provenance_name(enum etw_provenance p);
+void etw_rules_print(FILE *f, bool json);
+
+/* ---------------------------------------------------------------- cases (harness/registry.c) */
+extern const struct etw_case_table *const etw_case_tables[];
+size_t etw_case_total(void);
+const struct etw_case *etw_case_at(size_t i); /* all tables, in order */
+const struct etw_case *etw_case_find(const char *id);
+/* rule/case cross-checks; prints problems to f, returns their number */
+int etw_lint(FILE *f);
+/* the n-th rule ID of a case's .rules (copied into buf); false past the end */
+bool etw_case_rule(const struct etw_case *c, int n, char *buf, size_t len);
+
+/* ---------------------------------------------------------------- codes (harness/codes.c) */
+const char *etw_win32_name(etw_u32 code);
+const char *etw_ntstatus_name(etw_u32 status);
+bool etw_fn_returns_ntstatus(enum etw_fn fn);
+void etw_format_code(char *buf, size_t len, etw_u32 v, bool ntstatus); /* "24 (ERROR_BAD_LENGTH)" */
+const char *etw_version_name(unsigned v); /* "6.1" */
+unsigned etw_version_parse(const char *s); /* 0 if unknown */
+
+/* ---------------------------------------------------------------- targets (harness/target.c) */
+struct etw_target {
+    const char *spec; /* what the user gave: "reference" or a path */
+    const char *impl; /* reference | thirdparty | windows | wine */
+    const char *name; /* for target_id: "reference", file name, "windows", "wine" */
+    const char *arch;
+    void *handle; /* dlopen / LoadLibrary handle */
+    /* any symbol of the target by name, NULL when absent */
+    void *(*sym)(struct etw_target *t, const char *name);
+    /* GetProcAddress(module, name) as the target's Windows (or emulated Windows) answers it;
+     * NULL when the target has no per-module export model (then sym() decides) */
+    void *(*proc)(const char *module, const char *name);
+    bool emulates; /* set_version works */
+    unsigned version, build; /* the version expectations are chosen for */
+    const char *version_label; /* target_id version part (wine: "win10"); NULL = etw_version_name */
+    /* control API (reference/etwref.h); NULL where the target lacks it */
+    int (*reset)(void);
+    int (*set_version)(unsigned version, unsigned build);
+    int (*start_logger)(unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle);
+    int (*stop_logger)(etw_tracehandle handle);
+    etw_tracehandle (*missing_logger)(void);
+    int (*set_privilege)(unsigned privilege, int held);
+    int (*fail_alloc)(unsigned nth);
+    int (*set_class_counter)(etw_handle h, etw_u32 value);
+    int (*set_class_pid)(etw_handle h, etw_u32 pid);
+    int (*restrict_group)(const etw_guid *group);
+    etw_u32 (*enable_group)(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
+    /* platform extras: fingerprint fields for the results header (may be NULL) */
+    void (*fingerprint)(struct etw_target *t, struct etw_json *j);
+    /* per-case hooks for live targets (may be NULL): prerequisites the case needs that the
+     * platform must check (admin, kernel logger free...); return false and fill why to skip */
+    bool (*can_run)(struct etw_target *t, const struct etw_case *c, char *why, size_t len);
+};
+/* fill the control pointers of t from its sym() (EtwRef_* names) */
+void etw_target_bind_control(struct etw_target *t);
+/* the built-in reference (statically linked libetwref.a) */
+struct etw_target *etw_target_reference(void);
+/* platform: open "reference" or a library path; NULL and err filled on failure */
+struct etw_target *plat_open_target(const char *spec, char *err, size_t errlen);
+/* resolve an API function for fn: first module that exports it; *where gets "module!name" */
+void *etw_resolve(struct etw_target *t, enum etw_fn fn, const char **where);
+/* the export rule whose function fn depends on (EXP.*) */
+const char *etw_fn_export_rule(enum etw_fn fn);
+const char *etw_fn_name(enum etw_fn fn);
+
+/* ---------------------------------------------------------------- results */
+enum etw_status_kind { R_PASS, R_FAIL, R_SKIP, R_BROKEN, R_CRASH, R_TIMEOUT, R_COUNT };
+const char *etw_status_name(enum etw_status_kind s);
+
+#define ETW_MAX_CHECKS 40
+struct etw_check_rec {
+    const char *what;
+    const char *rule;
+    char expected[112];
+    char got[112];
+    bool ok;
+};
+struct etw_result {
+    const struct etw_case *c;
+    enum etw_status_kind status;
+    bool counted;
+    const char *mode; /* RESULTS.md "mode" */
+    char reason[256]; /* SKIP / BROKEN */
+    char message[512]; /* first failure, or crash description */
+    char exception[48]; /* CRASH: "0x80000100", "SIGSEGV" */
+    struct etw_check_rec checks[ETW_MAX_CHECKS];
+    int nchecks;
+    uint64_t duration_us;
+};
+
+/* ---------------------------------------------------------------- running (harness/run.c) */
+enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
+struct etw_runner {
+    struct etw_target *t;
+    unsigned version;
+    const struct etw_case **plan;
+    size_t nplan;
+    enum etw_isolation isolation;
+    unsigned timeout_ms;
+    const char *rerun_prefix; /* "build/etwconf run --target reference --emulate 6.1" */
+    /* output */
+    FILE *out;
+    bool quiet, verbose;
+    unsigned long counts[R_COUNT];
+    unsigned long counted_failures;
+    unsigned long seq;
+    uint64_t started_us;
+};
+
+/* the state of one running case (custom cases get it as their argument) */
+struct etw_ctx {
+    struct etw_runner *r;
+    struct etw_target *t;
+    const struct etw_case *c;
+    const struct etw_expect *x; /* the expectation in force */
+    struct etw_result *res;
+    unsigned version;
+    /* fixture state */
+    etw_tracehandle logger, logger2;
+    bool have_logger, have_logger2;
+    etw_tracehandle classic;
+    bool have_classic;
+    ETW_TRACE_GUID_REGISTRATION regs[4];
+    etw_guid reg_guids[4];
+    etw_reghandle reg;
+    bool have_reg;
+    etw_reghandle stale_reg;
+    bool fault_armed;
+    /* guarded buffers handed out during the case, released after it */
+    struct etw_guard *guards[8];
+    int nguards;
+    bool stop; /* a SKIP/BROKEN/missing export ended the case */
+};
+
+/* run one case to a result: fixture, call, checks, teardown (no isolation: see plat_run) */
+void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_result *res);
+/* the body run under the platform guard: fixture setup, the call or .run, checks */
+void etw_case_body(struct etw_ctx *ctx);
+/* results of a case the platform had to end: CRASH or TIMEOUT */
+void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_status_kind st,
+                         const char *exception, const char *message);
+/* finish a result: status from the checks, counted, mode, message */
+void etw_result_finish(struct etw_result *res, unsigned version);
+
+/* ---------------------------------------------------------------- check API (custom cases) */
+/* the API function for fn, or NULL: then the case has FAILed (missing export) or SKIPped */
+void *etw_api(struct etw_ctx *c, enum etw_fn fn);
+bool etw_check(struct etw_ctx *c, const char *what, const char *rule, bool ok, const char *expected, const char *got_fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+bool etw_check_u32(struct etw_ctx *c, const char *what, const char *rule, etw_u32 expected, etw_u32 got);
+bool etw_check_code(struct etw_ctx *c, const char *what, const char *rule, etw_u32 expected, etw_u32 got, bool ntstatus);
+void etw_skip(struct etw_ctx *c, const char *fmt, ...);
+void etw_broken(struct etw_ctx *c, const char *fmt, ...);
+void *etw_guarded(struct etw_ctx *c, size_t len); /* sentinel-filled buffer ending at a guard page */
+/* start a session of kind (enum etw_logger_kind) through the target's control API */
+bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h);
+
+#define ETW_SENTINEL32 0xDEADBEEFu
+extern const etw_u8 etw_sentinel[4]; /* DE AD BE EF, repeated through every buffer */
+
+/* ---------------------------------------------------------------- JSON (harness/json.c) */
+struct etw_json {
+    char *buf;
+    size_t len, cap;
+    bool oom;
+    int depth;
+    bool first[16];
+    char closer[16];
+};
+void etw_json_init(struct etw_json *j);
+void etw_json_free(struct etw_json *j);
+void etw_json_obj(struct etw_json *j, const char *key); /* key NULL inside arrays / at top */
+void etw_json_end(struct etw_json *j); /* closes obj or arr */
+void etw_json_arr(struct etw_json *j, const char *key);
+void etw_json_str(struct etw_json *j, const char *key, const char *v); /* NULL -> null */
+void etw_json_int(struct etw_json *j, const char *key, long long v);
+void etw_json_bool(struct etw_json *j, const char *key, bool v);
+void etw_json_raw(struct etw_json *j, const char *key, const char *raw);
+/* records (harness/record.c) */
+void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char **argv);
+void etw_record_case_body(struct etw_json *j, const struct etw_result *res, struct etw_runner *r);
+void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code);
+
+/* ---------------------------------------------------------------- platform layer */
+struct etw_guard {
+    etw_u8 *map; /* whole mapping */
+    size_t map_len;
+    etw_u8 *buf; /* the caller's buffer: buf + len is the guard page */
+    size_t len;
+    etw_u8 *guard; /* first byte of the guard page */
+    size_t guard_len;
+};
+#define ETW_PRE_ZONE 64 /* sentinel bytes before each buffer, checked for underruns */
+bool plat_guard_alloc(struct etw_guard *g, size_t len);
+void plat_guard_free(struct etw_guard *g);
+uint64_t plat_now_us(void);
+const char *plat_host_os(void);
+const char *plat_host_arch(void);
+/* run fn(ctx) so that a write into a guard page returns 1 (and *fault_offset gets how far past
+ * the buffer), any other fault returns 2 (exception filled) and a hang past timeout returns 3
+ * (in-process isolation only); 0 when fn returned. */
+int plat_guarded_call(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exception, size_t exlen, long *fault_offset);
+/* run fn(arg, i) on n threads at once (i = 0..n-1) and wait for them; false if they could not start */
+bool plat_threads(int n, void (*fn)(void *arg, int i), void *arg);
+/* run every case of r->plan with r->isolation, emitting each result with etw_emit() */
+int plat_run_plan(struct etw_runner *r);
+/* write one result record (assigns seq, counts, prints progress) */
+void etw_emit(struct etw_runner *r, const struct etw_result *res);
+/* the same, from a record body already serialised by a worker */
+void etw_emit_body(struct etw_runner *r, enum etw_status_kind st, bool counted, const char *body, const struct etw_case *c,
+                   const char *message);
+
+#endif

@@ -1,0 +1,301 @@
+/*
+ * harness/main.c - the etwconf command line. Portable: the same file builds etwconf (Linux) and
+ * etwconf.exe (Windows); the platform layer does the rest.
+ */
+#include "harness/etwconf.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef ETWCONF_PROG
+#define ETWCONF_PROG "etwconf"
+#endif
+
+static const char usage[] =
+    "usage: " ETWCONF_PROG " COMMAND [OPTIONS]\n"
+    "\n"
+    "Conformance suite for Windows ETW APIs: every documented rule, as data, run against an implementation.\n"
+    "\n"
+    "commands:\n"
+    "  run      run cases against a target and write JSON Lines results\n"
+    "  list     list the cases (--json for every field)\n"
+    "  rules    list the rule catalogue (--json)\n"
+    "  lint     check that every rule has a case and every case cites known rules\n"
+    "  version  print the suite version\n"
+    "  help     this text\n"
+    "\n"
+    "run options:\n"
+    "  --target T        'reference' (default: the built-in reference implementation) or a shared\n"
+    "                    library exporting the API under its Windows names (see README)\n"
+    "  --emulate V       NT version: 5.2 6.0 6.1 6.2 6.3 10.0 (default 10.0). A target that cannot\n"
+    "                    emulate is taken to implement V\n"
+    "  --case ID         run only this case (repeatable)\n"
+    "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
+    "  --out FILE        write results to FILE (default: stdout when no --out; '-' is stdout)\n"
+    "  --isolation M     batch (default: worker process, replaced after a crash or hang),\n"
+    "                    child (a process per case) or inproc (no process; cheapest)\n"
+    "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000)\n"
+    "  --quiet           print only the summary line; --verbose prints every case\n"
+    "\n"
+    "exit status: 0 conformant (no counted failure, crash or timeout), 1 not conformant,\n"
+    "             2 usage error, 3 the run could not start or finish\n";
+
+static bool glob_match(const char *p, const char *s)
+{
+    if (!*p)
+        return !*s;
+    if (*p == '*')
+        return glob_match(p + 1, s) || (*s && glob_match(p, s + 1));
+    if (*s && (*p == '?' || *p == *s))
+        return glob_match(p + 1, s + 1);
+    return false;
+}
+
+static bool case_matches(const struct etw_case *c, const char *glob)
+{
+    char r[64];
+    if (glob_match(glob, c->id))
+        return true;
+    for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
+        if (glob_match(glob, r))
+            return true;
+    return false;
+}
+
+static int die_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, ETWCONF_PROG ": ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry '" ETWCONF_PROG " help'.\n");
+    return 2;
+}
+
+static void list_cases(bool json, const char *filter)
+{
+    struct etw_json j;
+    etw_json_init(&j);
+    if (json)
+        etw_json_arr(&j, NULL);
+    for (size_t i = 0, n = etw_case_total(); i < n; i++) {
+        const struct etw_case *c = etw_case_at(i);
+        if (filter && !case_matches(c, filter))
+            continue;
+        char r[64];
+        if (!json) {
+            etw_case_rule(c, 0, r, sizeof r);
+            printf("%-34s %-26s %s:%d  %s\n", c->id, r, c->file, c->line, c->title);
+            continue;
+        }
+        etw_json_obj(&j, NULL);
+        etw_json_str(&j, "id", c->id);
+        etw_json_str(&j, "file", c->file);
+        etw_json_int(&j, "line", c->line);
+        etw_json_str(&j, "function", etw_fn_name(c->fn));
+        etw_json_str(&j, "title", c->title);
+        etw_json_arr(&j, "rules");
+        for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
+            etw_json_str(&j, NULL, r);
+        etw_json_end(&j);
+        etw_json_arr(&j, "versions");
+        for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
+            etw_json_obj(&j, NULL);
+            etw_json_str(&j, "from", etw_version_name(c->expect[k].vmin));
+            etw_json_str(&j, "to", etw_version_name(c->expect[k].vmax));
+            static const char *const kinds[] = {"call", "skip", "present", "absent"};
+            etw_json_str(&j, "kind", kinds[c->expect[k].kind]);
+            etw_json_end(&j);
+        }
+        etw_json_end(&j);
+        etw_json_end(&j);
+    }
+    if (json) {
+        etw_json_end(&j);
+        printf("%s\n", j.buf);
+    }
+    etw_json_free(&j);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    const char *target = "reference", *emulate = NULL, *out = NULL, *filter = NULL, *iso = "batch";
+    const char **ids = calloc((size_t)argc + 1, sizeof *ids);
+    int nids = 0;
+    unsigned long timeout = 5000;
+    bool quiet = false, verbose = false;
+    if (!ids)
+        return 3;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name) (!strcmp(a, name) && (v ? (i++, true) : (die_usage("%s needs a value", name), exit(2), false)))
+        if (OPT("--target"))
+            target = v;
+        else if (OPT("--emulate"))
+            emulate = v;
+        else if (OPT("--out"))
+            out = v;
+        else if (OPT("--filter"))
+            filter = v;
+        else if (OPT("--case"))
+            ids[nids++] = v;
+        else if (OPT("--isolation"))
+            iso = v;
+        else if (OPT("--timeout-ms")) {
+            char *end;
+            errno = 0;
+            timeout = strtoul(v, &end, 10);
+            if (*end || errno || timeout > 3600000)
+                return die_usage("--timeout-ms takes milliseconds (0 to 3600000), not '%s'", v);
+        } else if (!strcmp(a, "--quiet"))
+            quiet = true;
+        else if (!strcmp(a, "--verbose"))
+            verbose = true;
+        else
+            return die_usage("unknown option '%s' for run", a);
+#undef OPT
+    }
+    struct etw_runner r;
+    memset(&r, 0, sizeof r);
+    r.quiet = quiet;
+    r.verbose = verbose && !quiet;
+    r.timeout_ms = (unsigned)timeout;
+    if (!strcmp(iso, "batch"))
+        r.isolation = ISO_BATCH;
+    else if (!strcmp(iso, "child"))
+        r.isolation = ISO_CHILD;
+    else if (!strcmp(iso, "inproc"))
+        r.isolation = ISO_INPROC;
+    else
+        return die_usage("--isolation is batch, child or inproc, not '%s'", iso);
+    unsigned version = ETW_V10_0;
+    if (emulate && !(version = etw_version_parse(emulate)))
+        return die_usage("--emulate takes 5.2 6.0 6.1 6.2 6.3 or 10.0, not '%s'", emulate);
+
+    char err[512] = "";
+    struct etw_target *t = plat_open_target(target, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, ETWCONF_PROG ": %s\n", err);
+        return 3;
+    }
+    if (t->emulates || emulate || !t->build)
+        t->version = version;
+    if (t->emulates) {
+        if (t->set_version(version, 0) != 0) {
+            fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", target, etw_version_name(version));
+            return 3;
+        }
+        static const unsigned builds[] = {3790, 6002, 7601, 9200, 9600, 10240};
+        static const unsigned vs[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
+        for (int k = 0; k < 6; k++)
+            if (vs[k] == version)
+                t->build = builds[k];
+    }
+    r.t = t;
+    r.version = t->version;
+
+    /* the plan */
+    size_t n = etw_case_total();
+    r.plan = calloc(n + 1, sizeof *r.plan);
+    if (!r.plan)
+        return 3;
+    for (int k = 0; k < nids; k++)
+        if (!etw_case_find(ids[k]))
+            return die_usage("no case '%s' (see '" ETWCONF_PROG " list')", ids[k]);
+    for (size_t i = 0; i < n; i++) {
+        const struct etw_case *c = etw_case_at(i);
+        bool in = !nids && !filter;
+        for (int k = 0; k < nids && !in; k++)
+            in = !strcmp(ids[k], c->id);
+        if (filter && case_matches(c, filter))
+            in = true;
+        if (in)
+            r.plan[r.nplan++] = c;
+    }
+    if (!r.nplan)
+        return die_usage("no case matches '%s' (see '" ETWCONF_PROG " list')", filter ? filter : "");
+
+    char rerun[512];
+    snprintf(rerun, sizeof rerun, "%s run --target %s --emulate %s", argv[0], target, etw_version_name(r.version));
+    r.rerun_prefix = rerun;
+
+    if (!out || !strcmp(out, "-"))
+        r.out = stdout;
+    else if (!(r.out = fopen(out, "w"))) {
+        fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
+        return 3;
+    }
+    r.started_us = plat_now_us();
+    struct etw_json j;
+    etw_json_init(&j);
+    etw_record_header(&j, &r, argc, argv);
+    fprintf(r.out, "%s\n", j.buf);
+    fflush(r.out);
+    etw_json_free(&j);
+
+    int prc = plat_run_plan(&r);
+    int code = prc ? 3 : (r.counted_failures || r.counts[R_CRASH] || r.counts[R_TIMEOUT]) ? 1 : 0;
+    if (prc == 0) {
+        etw_json_init(&j);
+        etw_record_footer(&j, &r, code);
+        fprintf(r.out, "%s\n", j.buf);
+        etw_json_free(&j);
+    }
+    if (r.out != stdout)
+        fclose(r.out);
+    else
+        fflush(stdout);
+    unsigned long fails = r.counts[R_FAIL];
+    fprintf(stderr, "%s@%s: %lu cases: %lu passed, %lu failed (%lu counted), %lu skipped, %lu broken, %lu crashed, %lu timed out%s%s\n",
+            t->name, t->version_label ? t->version_label : etw_version_name(r.version), r.seq, r.counts[R_PASS], fails, r.counted_failures,
+            r.counts[R_SKIP], r.counts[R_BROKEN], r.counts[R_CRASH], r.counts[R_TIMEOUT], out && strcmp(out, "-") ? " -> " : "",
+            out && strcmp(out, "-") ? out : "");
+    free(r.plan);
+    free(ids);
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : "help";
+    bool json = argc > 2 && !strcmp(argv[2], "--json");
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        fputs(usage, stdout);
+        return argc > 1 ? 0 : 2;
+    }
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        printf("etwconf %s (%zu rules, %zu cases)\n", ETWCONF_VERSION, etw_rule_count, etw_case_total());
+        return 0;
+    }
+    if (!strcmp(cmd, "rules")) {
+        if (argc > 2 && !json)
+            return die_usage("rules takes only --json, not '%s'", argv[2]);
+        etw_rules_print(stdout, json);
+        return 0;
+    }
+    if (!strcmp(cmd, "list")) {
+        const char *filter = NULL;
+        json = false;
+        for (int i = 2; i < argc; i++) {
+            if (!strcmp(argv[i], "--json"))
+                json = true;
+            else if (!strcmp(argv[i], "--filter") && i + 1 < argc)
+                filter = argv[++i];
+            else
+                return die_usage("list takes --json and --filter GLOB, not '%s'", argv[i]);
+        }
+        list_cases(json, filter);
+        return 0;
+    }
+    if (!strcmp(cmd, "lint")) {
+        int p = etw_lint(stderr);
+        if (p) {
+            fprintf(stderr, ETWCONF_PROG " lint: %d problem(s)\n", p);
+            return 1;
+        }
+        printf(ETWCONF_PROG " lint: %zu rules, %zu cases, every rule has a case\n", etw_rule_count, etw_case_total());
+        return 0;
+    }
+    if (!strcmp(cmd, "run"))
+        return cmd_run(argc, argv);
+    return die_usage("unknown command '%s'", cmd);
+}

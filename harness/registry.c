@@ -1,0 +1,155 @@
+/* harness/registry.c - every case table, and the cross-checks between rules and cases. */
+#include "harness/etwconf.h"
+#include <ctype.h>
+#include <string.h>
+
+/* Adding a case file: declare its table here and list it below. */
+extern const struct etw_case_table cases_exports, cases_tqi, cases_tsi, cases_kernel, cases_ntc, cases_cti, cases_provider,
+    cases_general;
+const struct etw_case_table *const etw_case_tables[] = {
+    &cases_exports, &cases_tqi, &cases_tsi, &cases_kernel, &cases_ntc, &cases_cti, &cases_provider, &cases_general, NULL,
+};
+
+size_t etw_case_total(void)
+{
+    size_t n = 0;
+    for (int i = 0; etw_case_tables[i]; i++)
+        n += etw_case_tables[i]->count;
+    return n;
+}
+
+const struct etw_case *etw_case_at(size_t k)
+{
+    for (int i = 0; etw_case_tables[i]; i++) {
+        if (k < etw_case_tables[i]->count)
+            return &etw_case_tables[i]->cases[k];
+        k -= etw_case_tables[i]->count;
+    }
+    return NULL;
+}
+
+const struct etw_case *etw_case_find(const char *id)
+{
+    for (size_t i = 0, n = etw_case_total(); i < n; i++)
+        if (!strcmp(etw_case_at(i)->id, id))
+            return etw_case_at(i);
+    return NULL;
+}
+
+bool etw_case_rule(const struct etw_case *c, int n, char *buf, size_t len)
+{
+    const char *p = c->rules ? c->rules : "";
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            return false;
+        size_t k = strcspn(p, " ");
+        if (n-- == 0) {
+            if (k >= len)
+                k = len - 1;
+            memcpy(buf, p, k);
+            buf[k] = 0;
+            return true;
+        }
+        p += k;
+    }
+}
+
+static bool rule_cited_by(const char *id, const struct etw_case *c)
+{
+    char r[64];
+    for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
+        if (!strcmp(r, id))
+            return true;
+    for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
+        const struct etw_expect *x = &c->expect[k];
+        if ((x->rc_rule && !strcmp(x->rc_rule, id)) || (x->rl_rule && !strcmp(x->rl_rule, id)) ||
+            (x->out_rule && !strcmp(x->out_rule, id)))
+            return true;
+    }
+    return false;
+}
+
+static int check_rule_ref(FILE *f, const struct etw_case *c, const char *id, const char *where)
+{
+    if (id && !etw_rule_find(id)) {
+        fprintf(f, "%s:%d: case %s cites unknown rule %s (%s); add it to spec/rules/*.def or fix the id\n", c->file, c->line, c->id,
+                id, where);
+        return 1;
+    }
+    return 0;
+}
+
+int etw_lint(FILE *f)
+{
+    int problems = 0;
+    size_t n = etw_case_total();
+    for (size_t i = 0; i < n; i++) {
+        const struct etw_case *c = etw_case_at(i);
+        char r[64];
+        if (!c->id || !*c->id || !c->title || !c->rules) {
+            fprintf(f, "%s:%d: case needs .id, .title and .rules\n", c->file, c->line);
+            problems++;
+            continue;
+        }
+        for (const char *p = c->id; *p; p++)
+            if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '.' || *p == '-' || *p == '_')) {
+                fprintf(f, "%s:%d: case id %s: use lower case, digits, '.', '-' and '_'\n", c->file, c->line, c->id);
+                problems++;
+                break;
+            }
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(etw_case_at(j)->id, c->id)) {
+                fprintf(f, "%s:%d: duplicate case id %s (first at %s:%d)\n", c->file, c->line, c->id, etw_case_at(j)->file,
+                        etw_case_at(j)->line);
+                problems++;
+            }
+        if (!etw_case_rule(c, 0, r, sizeof r)) {
+            fprintf(f, "%s:%d: case %s cites no rule\n", c->file, c->line, c->id);
+            problems++;
+        }
+        for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
+            problems += check_rule_ref(f, c, r, ".rules");
+        if (!c->expect[0].vmin) {
+            fprintf(f, "%s:%d: case %s has no expectation\n", c->file, c->line, c->id);
+            problems++;
+        }
+        if ((c->fn == FN_CUSTOM) != (c->run != NULL)) {
+            fprintf(f, "%s:%d: case %s: .run goes with .fn = FN_CUSTOM\n", c->file, c->line, c->id);
+            problems++;
+        }
+        for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
+            const struct etw_expect *x = &c->expect[k];
+            problems += check_rule_ref(f, c, x->rc_rule, "rc_rule");
+            problems += check_rule_ref(f, c, x->rl_rule, "rl_rule");
+            problems += check_rule_ref(f, c, x->out_rule, "out_rule");
+            if (x->vmin > x->vmax) {
+                fprintf(f, "%s:%d: case %s: expectation %d has an empty version range\n", c->file, c->line, c->id, k + 1);
+                problems++;
+            }
+            for (int m = 0; m < k; m++)
+                if (!(x->vmax < c->expect[m].vmin || x->vmin > c->expect[m].vmax)) {
+                    fprintf(f, "%s:%d: case %s: expectations %d and %d overlap\n", c->file, c->line, c->id, m + 1, k + 1);
+                    problems++;
+                }
+        }
+    }
+    for (size_t i = 0; i < etw_rule_count; i++) {
+        const struct etw_rule *r = &etw_rules[i];
+        bool cited = false;
+        for (size_t k = 0; k < n && !cited; k++)
+            cited = rule_cited_by(r->id, etw_case_at(k));
+        bool exempt = r->strength == S_INFO && !strncmp(r->note, "Not testable", 12);
+        if (!cited && !exempt) {
+            fprintf(f, "spec: rule %s has no case; add one in cases/ that cites it\n", r->id);
+            problems++;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(etw_rules[j].id, r->id)) {
+                fprintf(f, "spec: duplicate rule id %s\n", r->id);
+                problems++;
+            }
+    }
+    return problems;
+}

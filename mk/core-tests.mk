@@ -1,0 +1,19 @@
+# mk/core-tests.mk - the core test stages: abi, unit, conformance, badtargets.
+.PHONY: test-abi test-unit test-conformance test-badtargets
+ABI_CHECK := harness/tests/abi_check.c
+test-abi:
+	@sh harness/tests/abi.sh
+test-unit: $(BUILD)/unit-tests
+	@$(BUILD)/unit-tests
+test-conformance: all
+	@sh harness/tests/conformance.sh $(BUILD)/etwconf "$(VERSIONS)"
+test-badtargets: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(BUILD)/bad/hang.so $(BUILD)/bad/overrun.so
+	@sh harness/tests/badtargets.sh $(BUILD)
+
+$(BUILD)/bad/%.so: harness/tests/bad/%.c spec/abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -fPIC -shared -o $@ $<
+
+UNIT_SRC := $(sort $(wildcard harness/tests/unit_*.c))
+$(BUILD)/unit-tests: $(UNIT_SRC) $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a
+	$(CC) $(CFLAGS_COMMON) -o $@ $(UNIT_SRC) $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $$(pkg-config --libs cunit 2>/dev/null || echo -lcunit) $(LDLIBS_HARNESS)

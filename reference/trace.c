@@ -1,0 +1,250 @@
+/*
+ * reference/trace.c - TraceQueryInformation and TraceSetInformation as SECHOST implements them.
+ * Rules: spec/rules/tqi.def (seed 000) and spec/rules/tsi.def (research notes, section B).
+ */
+#include "reference/internal.h"
+#include <string.h>
+
+static etw_u32 kernel_groupmask_query(etw_tracehandle h, etw_u32 masks[8])
+{
+    ETW_EVENT_TRACE_GROUPMASK_INFORMATION gm = {.EventTraceInformationClass = ETW_EventTraceGroupMaskInformation, .TraceHandle = h};
+    etw_status st = NtQuerySystemInformation(ETW_SystemPerformanceTraceInformation, &gm, sizeof gm, NULL);
+    if (st != ETW_STATUS_SUCCESS)
+        return ref_status_to_win32(st);
+    memcpy(masks, gm.EventTraceGroupMasks.Masks, 32);
+    return ETW_ERROR_SUCCESS;
+}
+
+static etw_u32 query_profile_source_list(void *info, etw_u32 len, etw_u32 *retlen)
+{
+    /* The size is not known in advance: double-buffer, growing the kernel buffer as told. */
+    etw_u32 klen = 0x100;
+    for (int tries = 0; tries < 4; tries++) {
+        etw_u8 *k = ref_alloc(klen);
+        if (!k)
+            return ETW_ERROR_OUTOFMEMORY; /* seed 000 */
+        etw_u32 cls = ETW_EventTraceProfileSourceListInformation, need = 0;
+        memcpy(k, &cls, 4);
+        etw_status st = NtQuerySystemInformation(ETW_SystemPerformanceTraceInformation, k, klen, &need);
+        if (st == ETW_STATUS_BUFFER_TOO_SMALL && need > klen) {
+            ref_free(k);
+            klen = need;
+            continue;
+        }
+        if (st != ETW_STATUS_SUCCESS) {
+            ref_free(k);
+            return ref_status_to_win32(st);
+        }
+        etw_u32 out = need - 8;
+        if (retlen)
+            *retlen = out;
+        etw_u32 rc = ETW_ERROR_SUCCESS;
+        if (!info || len < out)
+            rc = ETW_ERROR_BAD_LENGTH; /* inferred (OQ-3); the size is in *ReturnLength */
+        else
+            memcpy(info, k + 8, out);
+        ref_free(k);
+        return rc;
+    }
+    return ETW_ERROR_GEN_FAILURE;
+}
+
+ETWREF_EXPORT etw_u32 ETW_WINAPI TraceQueryInformation(etw_tracehandle SessionHandle, etw_u32 InformationClass, void *TraceInformation,
+                                                       etw_u32 InformationLength, etw_u32 *ReturnLength)
+{
+    etw_u8 *info = TraceInformation;
+    switch (InformationClass) {
+    case ETW_TraceSystemTraceEnableFlagsInfo: {
+        if (!ref_at_least(ETW_V6_2))
+            break;
+        /* the handle is passed on unchanged: no zero check for this class */
+        if (ReturnLength)
+            *ReturnLength = sizeof(ETW_PERFINFO_GROUPMASK);
+        if (InformationLength < sizeof(ETW_PERFINFO_GROUPMASK))
+            return ETW_ERROR_BAD_LENGTH;
+        etw_u32 masks[8];
+        etw_u32 rc = kernel_groupmask_query(SessionHandle, masks);
+        if (rc == ETW_ERROR_SUCCESS)
+            memcpy(info, masks, sizeof masks); /* only 0x20 bytes, however large the buffer */
+        return rc;
+    }
+    case ETW_TraceSampledProfileIntervalInfo: {
+        if (!ref_at_least(ETW_V6_2))
+            break;
+        if (SessionHandle != 0)
+            return ETW_ERROR_INVALID_PARAMETER;
+        if (ReturnLength)
+            *ReturnLength = sizeof(ETW_TRACE_PROFILE_INTERVAL);
+        if (InformationLength != sizeof(ETW_TRACE_PROFILE_INTERVAL))
+            return ETW_ERROR_BAD_LENGTH;
+        etw_u32 source, interval;
+        memcpy(&source, info, 4);
+        if (source == ETW_ProfileTime) {
+            ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {.EventTraceInformationClass = ETW_EventTraceTimeProfileInformation};
+            etw_status st = NtQuerySystemInformation(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp, NULL);
+            if (st != ETW_STATUS_SUCCESS)
+                return ref_status_to_win32(st);
+            interval = tp.ProfileInterval;
+        } else {
+            etw_status st = NtQueryIntervalProfile(source, &interval);
+            if (st != ETW_STATUS_SUCCESS)
+                return ref_status_to_win32(st);
+        }
+        memcpy(info + 4, &interval, 4);
+        return ETW_ERROR_SUCCESS;
+    }
+    case ETW_TraceProfileSourceListInfo:
+        if (!ref_at_least(ETW_V6_2))
+            break;
+        if (SessionHandle != 0)
+            return ETW_ERROR_INVALID_PARAMETER;
+        return query_profile_source_list(TraceInformation, InformationLength, ReturnLength);
+    case ETW_TraceVersionInfo: {
+        if (!ref_at_least(ETW_V10_0))
+            break;
+        if (SessionHandle != 0)
+            return ETW_ERROR_INVALID_PARAMETER;
+        if (ReturnLength)
+            *ReturnLength = sizeof(ETW_TRACE_VERSION_INFO);
+        if (InformationLength != sizeof(ETW_TRACE_VERSION_INFO))
+            return ETW_ERROR_BAD_LENGTH;
+        etw_u32 v = 1; /* chosen by the function itself (seed 000); Reserved is left alone */
+        memcpy(info, &v, 4);
+        return ETW_ERROR_SUCCESS;
+    }
+    case ETW_TraceDisallowListQuery: {
+        if (!ref_at_least(ETW_V10_0))
+            break;
+        etw_u32 size = 0;
+        etw_status st = NtTraceControl(ETW_NTC_GET_DISALLOW_LIST, &SessionHandle, sizeof SessionHandle, TraceInformation,
+                                       InformationLength, &size);
+        if (ReturnLength)
+            *ReturnLength = size; /* the kernel's size, on failure too (inferred, OQ-1) */
+        return ref_status_to_win32(st);
+    }
+    default: break;
+    }
+    return ETW_ERROR_NOT_SUPPORTED;
+}
+
+/* ---------------------------------------------------------------- TraceSetInformation */
+static etw_u32 kernel_set(void *buf, etw_u32 len)
+{
+    return ref_status_to_win32(NtSetSystemInformation(ETW_SystemPerformanceTraceInformation, buf, len));
+}
+
+/* kernel buffer {class, handle, ULONG array} for classes 0x06, 0x0C, 0x0E, 0x0F */
+static etw_u32 kernel_set_array(etw_u32 kclass, etw_tracehandle h, const void *data, etw_u32 len)
+{
+    etw_u32 klen = (etw_u32)offsetof(ETW_EVENT_TRACE_PROFILE_COUNTER_INFORMATION, ProfileSource) + len;
+    etw_u8 *k = ref_alloc(klen);
+    if (!k)
+        return ETW_ERROR_OUTOFMEMORY;
+    memcpy(k, &kclass, 4);
+    memcpy(k + 8, &h, 8);
+    if (len)
+        memcpy(k + 0x10, data, len);
+    etw_u32 rc = kernel_set(k, klen);
+    ref_free(k);
+    return rc;
+}
+
+ETWREF_EXPORT etw_u32 ETW_WINAPI TraceSetInformation(etw_tracehandle SessionHandle, etw_u32 InformationClass, void *TraceInformation,
+                                                     etw_u32 InformationLength)
+{
+    const etw_u8 *info = TraceInformation;
+    switch (InformationClass) {
+    case ETW_TraceStackTracingInfo: {
+        if (!ref_at_least(ETW_V6_1))
+            break;
+        if (InformationLength == 0) {
+            if (info)
+                return ETW_ERROR_INVALID_PARAMETER;
+            return kernel_set_array(ETW_EventTraceStackTracingInformation, SessionHandle, NULL, 0);
+        }
+        if (!info)
+            return ETW_ERROR_INVALID_PARAMETER; /* inferred */
+        if (InformationLength % sizeof(ETW_CLASSIC_EVENT_ID) || InformationLength / sizeof(ETW_CLASSIC_EVENT_ID) > 256)
+            return ETW_ERROR_INCORRECT_SIZE;
+        etw_u32 n = InformationLength / sizeof(ETW_CLASSIC_EVENT_ID), hooks[256], nh = 0;
+        for (etw_u32 i = 0; i < n; i++) {
+            ETW_CLASSIC_EVENT_ID e;
+            memcpy(&e, info + i * sizeof e, sizeof e);
+            /* hook id = group byte of the kernel event GUID << 8 | type; GUIDs that name no kernel
+             * event group are skipped. The model treats only the all-zero GUID as unknown (inferred). */
+            static const etw_guid zero;
+            if (!memcmp(&e.EventGuid, &zero, sizeof zero))
+                continue;
+            hooks[nh++] = ((e.EventGuid.Data1 & 0xFF) << 8) | e.Type;
+        }
+        return kernel_set_array(ETW_EventTraceStackTracingInformation, SessionHandle, hooks, nh * 4);
+    }
+    case ETW_TraceSystemTraceEnableFlagsInfo: {
+        if (!ref_at_least(ETW_V6_2))
+            break;
+        if (!info || InformationLength == 0 || InformationLength % 4 || InformationLength > 32)
+            return ETW_ERROR_INVALID_PARAMETER; /* not ERROR_BAD_LENGTH as for the query (C-8) */
+        ETW_EVENT_TRACE_GROUPMASK_INFORMATION gm = {.EventTraceInformationClass = ETW_EventTraceGroupMaskInformation,
+                                                    .TraceHandle = SessionHandle};
+        memcpy(gm.EventTraceGroupMasks.Masks, info, InformationLength); /* the rest stays 0 */
+        return kernel_set(&gm, sizeof gm);
+    }
+    case ETW_TraceSampledProfileIntervalInfo: {
+        if (!ref_at_least(ETW_V6_2))
+            break;
+        if (SessionHandle != 0)
+            return ETW_ERROR_INVALID_PARAMETER;
+        if (InformationLength != sizeof(ETW_TRACE_PROFILE_INTERVAL) || !info)
+            return ETW_ERROR_BAD_LENGTH;
+        ETW_TRACE_PROFILE_INTERVAL pi;
+        memcpy(&pi, info, sizeof pi);
+        if (pi.Source == ETW_ProfileTime) {
+            ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, pi.Interval};
+            return kernel_set(&tp, sizeof tp);
+        }
+        return ref_status_to_win32(NtSetIntervalProfile(pi.Interval, pi.Source));
+    }
+    case ETW_TraceProfileSourceConfigInfo:
+    case ETW_TracePmcCounterListInfo: {
+        if (!ref_at_least(ETW_V6_2))
+            break;
+        if (!info || InformationLength == 0)
+            return ETW_ERROR_INVALID_PARAMETER;
+        if (InformationLength % 4 || InformationLength / 4 > 4)
+            return ETW_ERROR_INCORRECT_SIZE;
+        etw_u32 k = InformationClass == ETW_TraceProfileSourceConfigInfo ? ETW_EventTraceProfileConfigInformation
+                                                                          : ETW_EventTraceProfileCounterListInformation;
+        return kernel_set_array(k, SessionHandle, info, InformationLength);
+    }
+    case ETW_TracePmcEventListInfo: {
+        if (!ref_at_least(ETW_V6_2))
+            break;
+        if (InformationLength == 0)
+            return info ? ETW_ERROR_INVALID_PARAMETER : kernel_set_array(ETW_EventTraceProfileEventListInformation, SessionHandle, NULL, 0);
+        if (!info)
+            return ETW_ERROR_INVALID_PARAMETER;
+        if (InformationLength % sizeof(ETW_CLASSIC_EVENT_ID) || InformationLength / sizeof(ETW_CLASSIC_EVENT_ID) > 4)
+            return ETW_ERROR_INCORRECT_SIZE;
+        return kernel_set_array(ETW_EventTraceProfileEventListInformation, SessionHandle, info, InformationLength);
+    }
+    case ETW_TraceSetDisallowList: {
+        if (!ref_at_least(ETW_V10_0))
+            break;
+        if (InformationLength % 16 || (InformationLength && !info))
+            return ETW_ERROR_INVALID_PARAMETER; /* inferred: whole GUIDs only */
+        etw_u32 klen = 8 + InformationLength, size = 0;
+        etw_u8 *k = ref_alloc(klen);
+        if (!k)
+            return ETW_ERROR_OUTOFMEMORY;
+        ETW_NTC_DISALLOW_LIST_HEADER h = {(etw_u32)(SessionHandle & 0xFFFF), InformationLength / 16};
+        memcpy(k, &h, sizeof h);
+        if (InformationLength)
+            memcpy(k + 8, info, InformationLength);
+        etw_status st = NtTraceControl(ETW_NTC_UPDATE_DISALLOW_LIST, k, klen, NULL, 0, &size);
+        ref_free(k);
+        return ref_status_to_win32(st);
+    }
+    default: break;
+    }
+    return ETW_ERROR_NOT_SUPPORTED;
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Read the etwconf rule catalogue (spec/rules.def and the family files it includes).
+
+The same files are compiled into the C harness as an X-macro; this module reads them as text so
+that the report tools need no C build. `python3 spec/rules.py --json` prints the catalogue in the
+same form as `etwconf rules --json`.
+"""
+import json
+import os
+import re
+import sys
+
+FIELDS = ("id", "strength", "provenance", "versions", "function", "codes", "source", "text", "note")
+STRENGTHS = ("MUST", "SHOULD", "MAY", "INFO")
+PROVENANCES = ("SEED", "DOC", "OBSERVED", "INFERRED")
+
+_TOKEN = re.compile(r'\s+|/\*.*?\*/|//[^\n]*|"(?:[^"\\\n]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|[(),]|.', re.S)
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "0": "\0"}
+
+
+class RuleError(Exception):
+    pass
+
+
+def _unquote(lit):
+    body = lit[1:-1]
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
+
+
+def _read_with_includes(path, seen):
+    path = os.path.normpath(path)
+    if path in seen:
+        raise RuleError("%s: included twice" % path)
+    seen.add(path)
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if m:
+                out.extend(_read_with_includes(os.path.join(os.path.dirname(path), m.group(1)), seen))
+            else:
+                out.append((path, lineno, line))
+    return out
+
+
+def _parse_lines(lines):
+    rules = []
+    text = "".join(l for _, _, l in lines)
+    # map character offset -> (file, line) for error messages and provenance of each rule
+    offsets = []
+    pos = 0
+    for path, lineno, line in lines:
+        offsets.append((pos, path, lineno))
+        pos += len(line)
+
+    def where(off):
+        lo, hi = 0, len(offsets) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if offsets[mid][0] <= off:
+                lo = mid
+            else:
+                hi = mid - 1
+        return offsets[lo][1], offsets[lo][2]
+
+    toks = [(m.group(0), m.start()) for m in _TOKEN.finditer(text)
+            if not m.group(0).isspace() and not m.group(0).startswith(("/*", "//"))]
+    i = 0
+    while i < len(toks):
+        tok, off = toks[i]
+        if tok != "RULE":
+            raise RuleError("%s:%d: expected RULE(...), found %r" % (where(off) + (tok,)))
+        if i + 1 >= len(toks) or toks[i + 1][0] != "(":
+            raise RuleError("%s:%d: RULE without '('" % where(off))
+        i += 2
+        args, cur = [], None
+        while True:
+            if i >= len(toks):
+                raise RuleError("%s:%d: unterminated RULE(" % where(off))
+            t, toff = toks[i]
+            i += 1
+            if t.startswith('"'):
+                cur = (cur or "") + _unquote(t)
+            elif re.match(r"[A-Za-z_]", t):
+                if cur is not None:
+                    raise RuleError("%s:%d: unexpected %r" % (where(toff) + (t,)))
+                cur = t
+            elif t in ",)":
+                if cur is None:
+                    raise RuleError("%s:%d: empty argument" % where(toff))
+                args.append(cur)
+                cur = None
+                if t == ")":
+                    break
+            else:
+                raise RuleError("%s:%d: unexpected %r" % (where(toff) + (t,)))
+        if len(args) != len(FIELDS):
+            raise RuleError("%s:%d: RULE has %d fields, expected %d" % (where(off) + (len(args), len(FIELDS))))
+        rule = dict(zip(FIELDS, args))
+        rule["file"], rule["line"] = where(off)
+        rules.append(rule)
+    return rules
+
+
+def validate(rules):
+    seen = {}
+    for r in rules:
+        loc = "%s:%d" % (r["file"], r["line"])
+        if r["id"] in seen:
+            raise RuleError("%s: duplicate rule id %s (first at %s)" % (loc, r["id"], seen[r["id"]]))
+        seen[r["id"]] = loc
+        if not re.fullmatch(r"[A-Z0-9]+(\.[A-Z0-9_]+)+", r["id"]):
+            raise RuleError("%s: bad rule id %r" % (loc, r["id"]))
+        if r["strength"] not in STRENGTHS:
+            raise RuleError("%s: strength %r not one of %s" % (loc, r["strength"], STRENGTHS))
+        if r["provenance"] not in PROVENANCES:
+            raise RuleError("%s: provenance %r not one of %s" % (loc, r["provenance"], PROVENANCES))
+        if not re.fullmatch(r"all|\d+\.\d+(\+|-\d+\.\d+)?", r["versions"]):
+            raise RuleError("%s: versions %r not 'all', 'X.Y', 'X.Y+' or 'X.Y-X.Y'" % (loc, r["versions"]))
+    return rules
+
+
+def family(rule_id):
+    return rule_id.split(".", 1)[0]
+
+
+def counted(rule):
+    """A failure of this rule counts against an implementation (MUST, not inferred)."""
+    return rule["strength"] == "MUST" and rule["provenance"] != "INFERRED"
+
+
+def load(path=None):
+    if path is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rules.def")
+    rules = validate(_parse_lines(_read_with_includes(path, set())))
+    base = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    for r in rules:
+        r["file"] = os.path.relpath(r["file"], base)
+    return rules
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(description="Print the etwconf rule catalogue.")
+    ap.add_argument("--json", action="store_true", help="print JSON (default: one line per rule)")
+    ap.add_argument("--def", dest="path", help="path to rules.def (default: next to this script)")
+    a = ap.parse_args(argv)
+    try:
+        rules = load(a.path)
+    except (RuleError, OSError) as e:
+        print("rules.py: %s" % e, file=sys.stderr)
+        return 2
+    if a.json:
+        keys = FIELDS
+        print(json.dumps([{k: r[k] for k in keys} for r in rules], indent=1))
+    else:
+        for r in rules:
+            print("%-26s %-6s %-8s %-8s %s" % (r["id"], r["strength"], r["provenance"], r["versions"], r["text"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
