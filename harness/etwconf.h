@@ -220,6 +220,9 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
 void etw_record_case_body(struct etw_json *j, const struct etw_result *res, struct etw_runner *r);
 void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code);
 
+/* ---------------------------------------------------------------- commands beyond run (harness/fuzz.c) */
+int etw_cmd_fuzz(int argc, char **argv);
+
 /* ---------------------------------------------------------------- platform layer */
 struct etw_guard {
     etw_u8 *map; /* whole mapping */

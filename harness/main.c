@@ -21,6 +21,7 @@ static const char usage[] =
     "  list     list the cases (--json for every field)\n"
     "  rules    list the rule catalogue (--json)\n"
     "  lint     check that every rule has a case and every case cites known rules\n"
+    "  fuzz     differential fuzzing against the reference ('" ETWCONF_PROG " fuzz --help')\n"
     "  version  print the suite version\n"
     "  help     this text\n"
     "\n"
@@ -297,5 +298,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "run"))
         return cmd_run(argc, argv);
+    if (!strcmp(cmd, "fuzz"))
+        return etw_cmd_fuzz(argc, argv);
     return die_usage("unknown command '%s'", cmd);
 }
