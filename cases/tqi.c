@@ -27,7 +27,7 @@ static const struct etw_case cases[] = {
     UNSUPPORTED(29) UNSUPPORTED(255) UNSUPPORTED(65540) UNSUPPORTED(4294967295)
     CASE(.id = "tqi.class.0b-from-10", .rules = "TQI.CLASS.SET", .title = "TraceVersionInfo (0x0B) is a query class from 10.0 only",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)},
-         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS))})
+         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS), PREFIX("TQI.0B.VERSION", U32(1)))})
     CASE(.id = "tqi.class.0e-from-10", .rules = "TQI.CLASS.SET", .title = "TraceDisallowListQuery (0x0E) is a query class from 10.0 only",
          .fn = FN_TQI, .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 64},
          .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS))})

@@ -244,7 +244,8 @@ const char *plat_host_arch(void);
 int plat_guarded_call(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exception, size_t exlen, long *fault_offset);
 /* run fn(arg, i) on n threads at once (i = 0..n-1) and wait for them; false if they could not start */
 bool plat_threads(int n, void (*fn)(void *arg, int i), void *arg);
-/* run every case of r->plan with r->isolation, emitting each result with etw_emit() */
+/* run every case of r->plan with r->isolation, emitting each result with etw_emit(); returns 0, or 3 when the
+ * run could not go on, or 4 when it was interrupted (SIGINT/SIGTERM, Ctrl-C) */
 int plat_run_plan(struct etw_runner *r);
 /* write one result record (assigns seq, counts, prints progress) */
 void etw_emit(struct etw_runner *r, const struct etw_result *res);

@@ -235,7 +235,7 @@ static int cmd_run(int argc, char **argv)
 
     int prc = plat_run_plan(&r);
     int code = prc ? 3 : (r.counted_failures || r.counts[R_CRASH] || r.counts[R_TIMEOUT]) ? 1 : 0;
-    if (prc == 0) {
+    if (prc == 0 || prc == 4) { /* 4: interrupted; the footer says complete:false */
         etw_json_init(&j);
         etw_record_footer(&j, &r, code);
         fprintf(r.out, "%s\n", j.buf);

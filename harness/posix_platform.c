@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -240,8 +243,19 @@ struct msg_head {
     etw_u32 idx, blen, mlen;
 };
 
+static volatile sig_atomic_t interrupted;
+static void on_interrupt(int sig)
+{
+    interrupted = sig;
+}
+
 static void worker(struct etw_runner *r, size_t from, size_t to, int fd)
 {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+#if defined(__linux__)
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the runner */
+#endif
     for (size_t i = from; i < to; i++) {
         struct msg_head h = {.kind = 'S', .idx = (etw_u32)i};
         if (!write_all(fd, &h, sizeof h))
@@ -271,6 +285,8 @@ static int read_msg(int fd, void *p, size_t n, int timeout_ms)
     while (got < n) {
         struct pollfd pf = {.fd = fd, .events = POLLIN};
         int pr = poll(&pf, 1, got ? 10000 : timeout_ms);
+        if (interrupted)
+            return -3;
         if (pr < 0 && errno == EINTR)
             continue;
         if (pr == 0)
@@ -325,6 +341,15 @@ static int run_with_workers(struct etw_runner *r, bool one_per_case)
         for (;;) {
             struct msg_head h;
             int k = read_msg(fds[0], &h, sizeof h, current >= 0 && r->timeout_ms ? (int)r->timeout_ms : 60000);
+            if (k == -3) { /* SIGINT/SIGTERM: stop the worker, keep what was written */
+                kill(pid, SIGKILL);
+                waitpid(pid, NULL, 0);
+                close(fds[0]);
+                free(body);
+                free(msg);
+                fprintf(stderr, "etwconf: interrupted after %lu of %zu cases; the results written so far are kept\n", r->seq, r->nplan);
+                return 4;
+            }
             if (k == -2 && current < 0) {
                 /* no case started for a minute: the worker is wedged outside any case */
                 kill(pid, SIGKILL);
@@ -401,6 +426,11 @@ int plat_run_plan(struct etw_runner *r)
         return 0;
     }
     signal(SIGPIPE, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt; /* no SA_RESTART: poll returns EINTR */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     return run_with_workers(r, r->isolation == ISO_CHILD);
 }
 

@@ -1,0 +1,76 @@
+#!/bin/sh
+# harness/tests/badtargets.sh BUILD - wrong implementations that must be caught: each is run with
+# the real CLI and the results file is checked. A run must complete (footer present) whatever the
+# target does, and each bad behaviour must show up with the right status.
+set -u
+B=${1:-build}
+E=$B/etwconf
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+no() { fail=$((fail + 1)); echo "FAIL $1"; }
+# count records of a status (and optionally a mode) in a results file
+count() { grep -c "\"status\":\"$2\"${3:+.*\"mode\":\"$3\"}" "$1"; }
+complete() { tail -n 1 "$1" | grep -q '"type":"footer".*"complete":true'; }
+
+# 1. success for everything: FAILs, never a crash; the run completes and exits 1
+"$E" run --target "$B/bad/success.so" --filter 'tqi.*' --quiet --out "$T/success.jsonl" 2>"$T/success.err"; rc=$?
+[ "$rc" = 1 ] && ok "success.so: exit status 1 (not conformant)" || no "success.so: exit status $rc, expected 1"
+n=$(count "$T/success.jsonl" FAIL); [ "$n" -ge 20 ] && ok "success.so: $n cases FAIL" || no "success.so: only $n FAIL records"
+n=$(count "$T/success.jsonl" PASS); echo "     (success.so: $n cases pass anyway: those expecting ERROR_SUCCESS with nothing checked beyond it)"
+complete "$T/success.jsonl" && ok "success.so: run complete" || no "success.so: no complete footer"
+grep -q '"id":"tqi.0b.short".*"status":"FAIL".*"counted":true' "$T/success.jsonl" && ok "success.so: tqi.0b.short is a counted FAIL" \
+    || no "success.so: tqi.0b.short not a counted FAIL"
+grep -q '"status":"SKIP".*EtwRef_StartLogger' "$T/success.jsonl" && ok "success.so: fixture cases SKIP naming the missing control function" \
+    || no "success.so: fixture cases do not say why they skip"
+grep -q '"mode":"missing-export"' "$T/success.jsonl" || true
+
+# 2. crash: CRASH with the signal, every case gets a record, the run completes
+"$E" run --target "$B/bad/crash.so" --filter 'tqi.0b.*' --quiet --out "$T/crash.jsonl" 2>"$T/crash.err"; rc=$?
+n=$(count "$T/crash.jsonl" CRASH); [ "$n" -ge 5 ] && ok "crash.so: $n cases CRASH" || no "crash.so: $n CRASH records"
+grep -q '"exception":"SIGSEGV"' "$T/crash.jsonl" && ok "crash.so: the record names SIGSEGV" || no "crash.so: no SIGSEGV in the records"
+planned=$(sed -n 's/.*"cases_planned":\([0-9]*\).*/\1/p' "$T/crash.jsonl")
+records=$(grep -c '"type":"case"' "$T/crash.jsonl")
+[ "$planned" = "$records" ] && ok "crash.so: a record for each of the $planned planned cases" || no "crash.so: $records records for $planned cases"
+complete "$T/crash.jsonl" && ok "crash.so: run complete" || no "crash.so: no complete footer"
+[ "$rc" = 1 ] && ok "crash.so: exit status 1" || no "crash.so: exit status $rc"
+"$E" run --target "$B/bad/crash.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/crash-inproc.jsonl" 2>/dev/null
+n=$(count "$T/crash-inproc.jsonl" CRASH); [ "$n" -ge 5 ] && complete "$T/crash-inproc.jsonl" && ok "crash.so (inproc): $n CRASH, run complete" \
+    || no "crash.so (inproc): $n CRASH records"
+"$E" run --target "$B/bad/crash.so" --case tqi.0b.exact --case cti.counter --isolation child --quiet --out "$T/crash-child.jsonl" 2>/dev/null
+complete "$T/crash-child.jsonl" && grep -q '"status":"CRASH"' "$T/crash-child.jsonl" && ok "crash.so (child): CRASH, run complete" \
+    || no "crash.so (child): not caught"
+
+# 3. hang: TIMEOUT, the worker is replaced, the run completes
+start=$(date +%s)
+"$E" run --target "$B/bad/hang.so" --filter 'tqi.0b.*' --timeout-ms 300 --quiet --out "$T/hang.jsonl" 2>"$T/hang.err"; rc=$?
+n=$(count "$T/hang.jsonl" TIMEOUT); [ "$n" -ge 5 ] && ok "hang.so: $n cases TIMEOUT in $(( $(date +%s) - start ))s" || no "hang.so: $n TIMEOUT records"
+complete "$T/hang.jsonl" && ok "hang.so: run complete" || no "hang.so: no complete footer"
+"$E" run --target "$B/bad/hang.so" --case tqi.0b.exact --case tqi.0b.short --isolation inproc --timeout-ms 200 --quiet --out "$T/hang-inproc.jsonl" 2>/dev/null
+n=$(count "$T/hang-inproc.jsonl" TIMEOUT); [ "$n" = 2 ] && ok "hang.so (inproc): 2 TIMEOUT" || no "hang.so (inproc): $n TIMEOUT records"
+
+# 4. overrun: the guard page catches the write past the buffer; FAIL, mode overrun
+"$E" run --target "$B/bad/overrun.so" --filter 'tqi.0b.*' --quiet --out "$T/overrun.jsonl" 2>"$T/overrun.err"; rc=$?
+n=$(count "$T/overrun.jsonl" FAIL overrun); [ "$n" -ge 3 ] && ok "overrun.so: $n cases FAIL with mode overrun" || no "overrun.so: $n overrun FAILs"
+grep -q '"rule":"GEN.BUFFER_BOUNDS","expected":"no write past the buffer"' "$T/overrun.jsonl" && ok "overrun.so: the check cites GEN.BUFFER_BOUNDS" \
+    || no "overrun.so: GEN.BUFFER_BOUNDS not cited"
+complete "$T/overrun.jsonl" && ok "overrun.so: run complete" || no "overrun.so: no complete footer"
+
+# 5. results survive a killed run: every line already written is valid JSON
+"$E" run --target "$B/bad/hang.so" --filter 'tqi.*' --timeout-ms 5000 --quiet --out "$T/killed.jsonl" 2>/dev/null &
+pid=$!
+sleep 2; kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null
+lines=$(wc -l < "$T/killed.jsonl")
+if [ "$lines" -ge 1 ] && python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/killed.jsonl" 2>/dev/null; then
+    ok "killed run: $lines complete JSON line(s) survive"
+else
+    no "killed run: results file unreadable"
+fi
+
+# 6. a target that cannot be loaded: a clear error, exit 3
+"$E" run --target "$T/does-not-exist.so" --quiet --out "$T/x.jsonl" 2>"$T/load.err"; rc=$?
+[ "$rc" = 3 ] && grep -q "cannot load target" "$T/load.err" && ok "missing target: exit 3 with 'cannot load target'" || no "missing target: exit $rc"
+
+echo "badtargets: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,24 @@
+/* harness/tests/unit.h - shared by the CUnit unit tests (unit_*.c). */
+#include "harness/etwconf.h"
+#include "reference/etwref.h"
+#include <CUnit/Basic.h>
+#include <string.h>
+
+/* each unit_*.c registers its suites */
+void unit_reference_register(void);
+void unit_harness_register(void);
+void unit_conformance_register(void);
+
+/* an assertion whose message names the values (CUnit's own messages are static text) */
+#define CHECKF(cond, ...)                                                                                                  \
+    do {                                                                                                                   \
+        char msg_[1024];                                                                                                    \
+        snprintf(msg_, sizeof msg_, __VA_ARGS__);                                                                          \
+        CU_assertImplementation(!!(cond), __LINE__, msg_, __FILE__, "", CU_FALSE);                                         \
+    } while (0)
+/* evaluates each argument once */
+#define EQ_U32(got, want)                                                                                                  \
+    do {                                                                                                                   \
+        etw_u32 g_ = (etw_u32)(got), w_ = (etw_u32)(want);                                                                 \
+        CHECKF(g_ == w_, "%s = 0x%X, expected 0x%X", #got, (unsigned)g_, (unsigned)w_);                                   \
+    } while (0)

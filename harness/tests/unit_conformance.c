@@ -1,0 +1,80 @@
+/* harness/tests/unit_conformance.c - every case against the reference at every emulated
+ * version, in process: each must PASS or SKIP with a reason, never FAIL, CRASH or be BROKEN. */
+#include "unit.h"
+
+static void run_version(unsigned v)
+{
+    struct etw_runner r = {0};
+    r.t = etw_target_reference();
+    r.t->set_version(v, 0);
+    r.t->version = v;
+    r.version = v;
+    r.timeout_ms = 5000;
+    r.isolation = ISO_INPROC;
+    size_t n = etw_case_total(), pass = 0, skip = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct etw_case *c = etw_case_at(i);
+        struct etw_result res;
+        etw_run_case(&r, c, &res);
+        pass += res.status == R_PASS;
+        skip += res.status == R_SKIP;
+        CHECKF(res.status == R_PASS || (res.status == R_SKIP && res.reason[0]), "%s:%d %s at %s: %s %s%s", c->file, c->line, c->id,
+               etw_version_name(v), etw_status_name(res.status), res.message, res.reason);
+    }
+    CHECKF(pass > 0, "no case passed at %s", etw_version_name(v));
+    CHECKF(pass + skip == n, "%zu of %zu cases neither passed nor skipped at %s", n - pass - skip, n, etw_version_name(v));
+}
+
+#define V(name, v) \
+    static void name(void) { run_version(v); }
+V(t52, ETW_V5_2)
+V(t60, ETW_V6_0)
+V(t61, ETW_V6_1)
+V(t62, ETW_V6_2)
+V(t63, ETW_V6_3)
+V(t100, ETW_V10_0)
+
+/* the acceptance examples of the foundation issue hold as named cases */
+static void test_card_examples(void)
+{
+    static const struct {
+        const char *id;
+        unsigned v;
+        etw_u32 rc;
+    } ex[] = {
+        {"tqi.0b.short", ETW_V10_0, ETW_ERROR_BAD_LENGTH}, /* exact-size ERROR_BAD_LENGTH */
+        {"tqi.05.handle", ETW_V6_2, ETW_ERROR_INVALID_PARAMETER}, /* non-zero handle */
+        {"tqi.class.unsupported-3", ETW_V10_0, ETW_ERROR_NOT_SUPPORTED}, /* unsupported class */
+        {"gmi.set-before-62", ETW_V6_1, (etw_u32)ETW_STATUS_NOT_IMPLEMENTED}, /* set rejected before 6.2 */
+    };
+    struct etw_runner r = {0};
+    r.t = etw_target_reference();
+    r.isolation = ISO_INPROC;
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        const struct etw_case *c = etw_case_find(ex[i].id);
+        CHECKF(c != NULL, "no case %s", ex[i].id);
+        if (!c)
+            continue;
+        r.t->set_version(ex[i].v, 0);
+        r.t->version = r.version = ex[i].v;
+        struct etw_result res;
+        etw_run_case(&r, c, &res);
+        CHECKF(res.status == R_PASS, "%s: %s %s", ex[i].id, etw_status_name(res.status), res.message);
+        char want[64];
+        etw_format_code(want, sizeof want, ex[i].rc, etw_fn_returns_ntstatus(c->fn));
+        CHECKF(res.nchecks > 0 && !strcmp(res.checks[0].got, want), "%s: return %s, expected %s", ex[i].id,
+               res.nchecks ? res.checks[0].got : "-", want);
+    }
+}
+
+void unit_conformance_register(void)
+{
+    CU_pSuite s = CU_add_suite("conformance of the reference", NULL, NULL);
+    CU_add_test(s, "every case at 5.2", t52);
+    CU_add_test(s, "every case at 6.0", t60);
+    CU_add_test(s, "every case at 6.1", t61);
+    CU_add_test(s, "every case at 6.2", t62);
+    CU_add_test(s, "every case at 6.3", t63);
+    CU_add_test(s, "every case at 10.0", t100);
+    CU_add_test(s, "the issue's examples hold", test_card_examples);
+}
