@@ -6,9 +6,14 @@ marked incomplete; a last line cut short in the middle of a record is dropped.
 """
 import json
 import os
+import re
 
 from .util import STATUSES, ERRORS, clean, display, nt_tuple, WINE_NT, NT_WINE, IMPL_ORDER, \
     version_sort_key
+
+# a JSON escape, or a raw character, that util.clean() would replace
+_MAYBE_BAD = re.compile(r"\\u(?:00[01]|007f|008|009|d[89a-f]|fff[ef])|[\x7f-\x9f\ufffe\uffff]",
+                        re.I)
 
 SCHEMA = "etwconf-results/1"
 SCHEMA_PREFIX = "etwconf-results/"
@@ -400,7 +405,8 @@ def load(path):
                 break
             raise InputError(path, lineno, "malformed record: %s" % bad,
                              "the file is damaged; " + RERUN_HINT)
-        rec = clean(rec)
+        if _MAYBE_BAD.search(text):        # most lines have nothing to clean
+            rec = clean(rec)
         if not isinstance(rec, dict):
             if run.header is None:
                 raise InputError(path, lineno, "not an etwconf results file (the first line is "
