@@ -136,7 +136,7 @@ struct etw_runner {
     const char *rerun_prefix; /* "build/etwconf run --target reference --emulate 6.1" */
     /* output */
     FILE *out;
-    bool quiet, verbose;
+    bool quiet, verbose, progress; /* progress: a live counter on a terminal */
     unsigned long counts[R_COUNT];
     unsigned long counted_failures;
     unsigned long seq;

@@ -6,6 +6,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(_WIN32)
+#include <io.h>
+#define stderr_is_tty() _isatty(_fileno(stderr))
+#else
+#include <unistd.h>
+#define stderr_is_tty() isatty(2)
+#endif
 
 #ifndef ETWCONF_PROG
 #define ETWCONF_PROG "etwconf"
@@ -28,11 +35,12 @@ static const char usage[] =
     "run options:\n"
     "  --target T        'reference' (default: the built-in reference implementation) or a shared\n"
     "                    library exporting the API under its Windows names (see README)\n"
-    "  --emulate V       NT version: 5.2 6.0 6.1 6.2 6.3 10.0 (default 10.0). A target that cannot\n"
-    "                    emulate is taken to implement V\n"
+    "  --emulate V       NT version: 5.2 6.0 6.1 6.2 6.3 10.0 (default 10.0), 'all', or a comma list.\n"
+    "                    A target that cannot emulate is taken to implement V\n"
     "  --case ID         run only this case (repeatable)\n"
     "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
-    "  --out FILE        write results to FILE (default: stdout when no --out; '-' is stdout)\n"
+    "  --out FILE        write results to FILE (default: stdout; '-' is stdout)\n"
+    "  --out-dir DIR     write DIR/TARGET-VERSION.jsonl for each version (needed for several versions)\n"
     "  --isolation M     batch (default: worker process, replaced after a crash or hang),\n"
     "                    child (a process per case) or inproc (no process; cheapest)\n"
     "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000)\n"
@@ -116,109 +124,52 @@ static void list_cases(bool json, const char *filter)
     etw_json_free(&j);
 }
 
-static int cmd_run(int argc, char **argv)
+struct run_opts {
+    const char *target, *out, *out_dir, *filter;
+    const char **ids;
+    int nids;
+    enum etw_isolation isolation;
+    unsigned long timeout;
+    bool quiet, verbose;
+};
+
+/* one version: header, every planned case, footer; returns the run's exit code */
+static int run_version(struct run_opts *o, struct etw_target *t, unsigned version, const struct etw_case **plan, size_t nplan,
+                       int argc, char **argv)
 {
-    const char *target = "reference", *emulate = NULL, *out = NULL, *filter = NULL, *iso = "batch";
-    const char **ids = calloc((size_t)argc + 1, sizeof *ids);
-    int nids = 0;
-    unsigned long timeout = 5000;
-    bool quiet = false, verbose = false;
-    if (!ids)
-        return 3;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name) (!strcmp(a, name) && (v ? (i++, true) : (die_usage("%s needs a value", name), exit(2), false)))
-        if (OPT("--target"))
-            target = v;
-        else if (OPT("--emulate"))
-            emulate = v;
-        else if (OPT("--out"))
-            out = v;
-        else if (OPT("--filter"))
-            filter = v;
-        else if (OPT("--case"))
-            ids[nids++] = v;
-        else if (OPT("--isolation"))
-            iso = v;
-        else if (OPT("--timeout-ms")) {
-            char *end;
-            errno = 0;
-            timeout = strtoul(v, &end, 10);
-            if (*end || errno || timeout > 3600000)
-                return die_usage("--timeout-ms takes milliseconds (0 to 3600000), not '%s'", v);
-        } else if (!strcmp(a, "--quiet"))
-            quiet = true;
-        else if (!strcmp(a, "--verbose"))
-            verbose = true;
-        else
-            return die_usage("unknown option '%s' for run", a);
-#undef OPT
-    }
     struct etw_runner r;
     memset(&r, 0, sizeof r);
-    r.quiet = quiet;
-    r.verbose = verbose && !quiet;
-    r.timeout_ms = (unsigned)timeout;
-    if (!strcmp(iso, "batch"))
-        r.isolation = ISO_BATCH;
-    else if (!strcmp(iso, "child"))
-        r.isolation = ISO_CHILD;
-    else if (!strcmp(iso, "inproc"))
-        r.isolation = ISO_INPROC;
-    else
-        return die_usage("--isolation is batch, child or inproc, not '%s'", iso);
-    unsigned version = ETW_V10_0;
-    if (emulate && !(version = etw_version_parse(emulate)))
-        return die_usage("--emulate takes 5.2 6.0 6.1 6.2 6.3 or 10.0, not '%s'", emulate);
-
-    char err[512] = "";
-    struct etw_target *t = plat_open_target(target, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, ETWCONF_PROG ": %s\n", err);
-        return 3;
-    }
-    if (t->emulates || emulate || !t->build)
-        t->version = version;
+    r.quiet = o->quiet;
+    r.verbose = o->verbose && !o->quiet;
+    r.progress = !o->quiet && !r.verbose && stderr_is_tty();
+    r.timeout_ms = (unsigned)o->timeout;
+    r.isolation = o->isolation;
+    r.plan = plan;
+    r.nplan = nplan;
     if (t->emulates) {
-        if (t->set_version(version, 0) != 0) {
-            fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", target, etw_version_name(version));
-            return 3;
-        }
         static const unsigned builds[] = {3790, 6002, 7601, 9200, 9600, 10240};
         static const unsigned vs[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
+        if (t->set_version(version, 0) != 0) {
+            fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
+            return 3;
+        }
         for (int k = 0; k < 6; k++)
             if (vs[k] == version)
                 t->build = builds[k];
+        t->version = version;
+    } else if (version) {
+        t->version = version; /* the version the target claims to implement */
     }
     r.t = t;
     r.version = t->version;
-
-    /* the plan */
-    size_t n = etw_case_total();
-    r.plan = calloc(n + 1, sizeof *r.plan);
-    if (!r.plan)
-        return 3;
-    for (int k = 0; k < nids; k++)
-        if (!etw_case_find(ids[k]))
-            return die_usage("no case '%s' (see '" ETWCONF_PROG " list')", ids[k]);
-    for (size_t i = 0; i < n; i++) {
-        const struct etw_case *c = etw_case_at(i);
-        bool in = !nids && !filter;
-        for (int k = 0; k < nids && !in; k++)
-            in = !strcmp(ids[k], c->id);
-        if (filter && case_matches(c, filter))
-            in = true;
-        if (in)
-            r.plan[r.nplan++] = c;
-    }
-    if (!r.nplan)
-        return die_usage("no case matches '%s' (see '" ETWCONF_PROG " list')", filter ? filter : "");
-
-    char rerun[512];
-    snprintf(rerun, sizeof rerun, "%s run --target %s --emulate %s", argv[0], target, etw_version_name(r.version));
+    char rerun[512], path[4096];
+    snprintf(rerun, sizeof rerun, "%s run --target %s --emulate %s", argv[0], o->target, etw_version_name(r.version));
     r.rerun_prefix = rerun;
-
+    const char *out = o->out;
+    if (o->out_dir) {
+        snprintf(path, sizeof path, "%s/%s-%s.jsonl", o->out_dir, t->name, t->version_label ? t->version_label : etw_version_name(r.version));
+        out = path;
+    }
     if (!out || !strcmp(out, "-"))
         r.out = stdout;
     else if (!(r.out = fopen(out, "w"))) {
@@ -245,14 +196,132 @@ static int cmd_run(int argc, char **argv)
         fclose(r.out);
     else
         fflush(stdout);
-    unsigned long fails = r.counts[R_FAIL];
-    fprintf(stderr, "%s@%s: %lu cases: %lu passed, %lu failed (%lu counted), %lu skipped, %lu broken, %lu crashed, %lu timed out%s%s\n",
-            t->name, t->version_label ? t->version_label : etw_version_name(r.version), r.seq, r.counts[R_PASS], fails, r.counted_failures,
-            r.counts[R_SKIP], r.counts[R_BROKEN], r.counts[R_CRASH], r.counts[R_TIMEOUT], out && strcmp(out, "-") ? " -> " : "",
-            out && strcmp(out, "-") ? out : "");
-    free(r.plan);
-    free(ids);
-    return code;
+    fprintf(stderr, "%s@%s: %lu cases: %lu passed, %lu failed, %lu skipped, %lu broken, %lu crashed, %lu timed out; %lu count against it%s%s\n",
+            t->name, t->version_label ? t->version_label : etw_version_name(r.version), r.seq, r.counts[R_PASS], r.counts[R_FAIL],
+            r.counts[R_SKIP], r.counts[R_BROKEN], r.counts[R_CRASH], r.counts[R_TIMEOUT], r.counted_failures,
+            out && strcmp(out, "-") ? " -> " : "", out && strcmp(out, "-") ? out : "");
+    return prc == 4 ? 130 : code;
+}
+
+/* "6.1", "all", or "6.1,6.2,10.0" -> versions[]; returns the count, 0 on a bad name */
+static int parse_versions(const char *s, unsigned *vs, int max, const char **bad)
+{
+    static const unsigned all[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
+    if (!strcmp(s, "all")) {
+        memcpy(vs, all, sizeof all);
+        return 6;
+    }
+    int n = 0;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        unsigned v = etw_version_parse(tok);
+        if (!v || n >= max) {
+            *bad = s;
+            return 0;
+        }
+        vs[n++] = v;
+    }
+    return n;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    struct run_opts o = {.target = "reference", .timeout = 5000, .isolation = ISO_BATCH};
+    const char *emulate = NULL, *iso = "batch";
+    o.ids = calloc((size_t)argc + 1, sizeof *o.ids);
+    if (!o.ids)
+        return 3;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name) (!strcmp(a, name) && (v ? (i++, true) : (die_usage("%s needs a value", name), exit(2), false)))
+        if (OPT("--target"))
+            o.target = v;
+        else if (OPT("--emulate"))
+            emulate = v;
+        else if (OPT("--out"))
+            o.out = v;
+        else if (OPT("--out-dir"))
+            o.out_dir = v;
+        else if (OPT("--filter"))
+            o.filter = v;
+        else if (OPT("--case"))
+            o.ids[o.nids++] = v;
+        else if (OPT("--isolation"))
+            iso = v;
+        else if (OPT("--timeout-ms")) {
+            char *end;
+            errno = 0;
+            o.timeout = strtoul(v, &end, 10);
+            if (*end || errno || o.timeout > 3600000)
+                return die_usage("--timeout-ms takes milliseconds (0 to 3600000), not '%s'", v);
+        } else if (!strcmp(a, "--quiet"))
+            o.quiet = true;
+        else if (!strcmp(a, "--verbose"))
+            o.verbose = true;
+        else
+            return die_usage("unknown option '%s' for run", a);
+#undef OPT
+    }
+    if (!strcmp(iso, "batch"))
+        o.isolation = ISO_BATCH;
+    else if (!strcmp(iso, "child"))
+        o.isolation = ISO_CHILD;
+    else if (!strcmp(iso, "inproc"))
+        o.isolation = ISO_INPROC;
+    else
+        return die_usage("--isolation is batch, child or inproc, not '%s'", iso);
+    unsigned versions[8] = {0};
+    int nv = 1;
+    const char *bad = NULL;
+    if (emulate && !(nv = parse_versions(emulate, versions, 8, &bad)))
+        return die_usage("--emulate takes 5.2 6.0 6.1 6.2 6.3 10.0, 'all' or a comma list, not '%s'", bad);
+    if (nv > 1 && !o.out_dir)
+        return die_usage("%s", "several versions write several files: give --out-dir DIR (files are DIR/TARGET-VERSION.jsonl)");
+    if (o.out && o.out_dir)
+        return die_usage("%s", "give --out FILE or --out-dir DIR, not both");
+
+    char err[512] = "";
+    struct etw_target *t = plat_open_target(o.target, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, ETWCONF_PROG ": %s\n", err);
+        return 3;
+    }
+    if (!emulate)
+        versions[0] = t->emulates ? ETW_V10_0 : 0; /* 0: keep what the target says it is */
+
+    /* the plan */
+    size_t n = etw_case_total(), nplan = 0;
+    const struct etw_case **plan = calloc(n + 1, sizeof *plan);
+    if (!plan)
+        return 3;
+    for (int k = 0; k < o.nids; k++)
+        if (!etw_case_find(o.ids[k]))
+            return die_usage("no case '%s' (see '" ETWCONF_PROG " list')", o.ids[k]);
+    for (size_t i = 0; i < n; i++) {
+        const struct etw_case *c = etw_case_at(i);
+        bool in = !o.nids && !o.filter;
+        for (int k = 0; k < o.nids && !in; k++)
+            in = !strcmp(o.ids[k], c->id);
+        if (o.filter && case_matches(c, o.filter))
+            in = true;
+        if (in)
+            plan[nplan++] = c;
+    }
+    if (!nplan)
+        return die_usage("no case matches '%s' (see '" ETWCONF_PROG " list')", o.filter ? o.filter : "");
+    int worst = 0;
+    for (int k = 0; k < nv; k++) {
+        int code = run_version(&o, t, versions[k], plan, nplan, argc, argv);
+        if (code > worst)
+            worst = code;
+        if (code >= 3)
+            break;
+    }
+    free(plan);
+    free(o.ids);
+    return worst == 130 ? 3 : worst;
 }
 
 int main(int argc, char **argv)

@@ -154,6 +154,8 @@ void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code)
 static void report_line(struct etw_runner *r, enum etw_status_kind st, const struct etw_case *c, const char *message)
 {
     bool bad = st == R_FAIL || st == R_CRASH || st == R_TIMEOUT || st == R_BROKEN;
+    if (r->progress)
+        fprintf(stderr, "\r\033[K");
     if (r->verbose || (bad && !r->quiet)) {
         char rule[64] = "";
         etw_case_rule(c, 0, rule, sizeof rule);
@@ -177,6 +179,13 @@ void etw_emit_body(struct etw_runner *r, enum etw_status_kind st, bool counted, 
         fflush(r->out);
     }
     report_line(r, st, c, message);
+    if (r->progress) {
+        fprintf(stderr, "[%lu/%zu] %s  (%lu failed, %lu crashed, %lu timed out)", r->seq, r->nplan, c->id, r->counts[R_FAIL],
+                r->counts[R_CRASH], r->counts[R_TIMEOUT]);
+        if (r->seq == r->nplan)
+            fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+    }
 }
 
 void etw_emit(struct etw_runner *r, const struct etw_result *res)
