@@ -8,7 +8,7 @@ import json
 import os
 import re
 
-from .util import STATUSES, ERRORS, clean, display, nt_tuple, WINE_NT, NT_WINE, IMPL_ORDER, \
+from .util import STATUSES, clean, display, nt_tuple, WINE_NT, NT_WINE, IMPL_ORDER, \
     version_sort_key
 
 # a JSON escape, or a raw character, that util.clean() would replace
@@ -497,7 +497,3 @@ def label_runs(runs):
             for r, n in zip(rs, names):
                 r.label = "%s (%s)" % (tid, n)
     return runs
-
-
-def crash_like(status):
-    return status in ERRORS

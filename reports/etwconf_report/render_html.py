@@ -6,6 +6,7 @@ Content-Security-Policy that only lets its own inline script (by hash) run.
 import base64
 import hashlib
 import html
+import os
 import time
 
 from . import __version__
@@ -150,6 +151,13 @@ def _flatten(obj, prefix="", out=None, depth=0):
     return out
 
 
+def _repo_relative(path):
+    from .catalog import REPO
+    if path and os.path.abspath(path).startswith(REPO + os.sep):
+        return os.path.relpath(os.path.abspath(path), REPO)
+    return path
+
+
 def _kv_table(pairs):
     rows = ['<tr><th class="mono">%s</th><td class="mono">%s</td></tr>' % (esc(k), esc(v))
             for k, v in pairs]
@@ -221,7 +229,7 @@ class HtmlReport:
             ", ".join(esc(x) for x in suites) or "no runs",
             ", ".join("%d %s" % (tot[k], k) for k in ORDER if tot[k]) or "nothing ran"))
         w('<p>Rule catalogue: %s (%s). Generated %s by etwconf-report %s.</p>' % (
-            esc(self.cat.path or "?"), plural(len(self.cat.rules), "rule"), esc(now),
+            esc(_repo_relative(self.cat.path) or "?"), plural(len(self.cat.rules), "rule"), esc(now),
             esc(__version__)))
         if self.exps:
             w('<p>Expectations: %s</p>' % ", ".join("<code>%s</code> (%s)" % (

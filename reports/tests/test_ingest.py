@@ -3,8 +3,7 @@ import json
 import os
 import random
 
-from common import (TmpCase, data, run_cli, read_records, dump_records, fix_footer, GOOD,
-                    HOSTILE)
+from common import TmpCase, data, run_cli, read_records, dump_records, GOOD, HOSTILE
 from etwconf_report import ingest
 from etwconf_report.ingest import InputError
 
