@@ -63,5 +63,17 @@ static const struct etw_case cases[] = {
          .args = {.cls = ETW_NTC_UPDATE_DISALLOW_LIST, .handle = H_LOGGER, .len = 24, IN(U32(0), U32(1), GUIDB(DAL_G3)),
                   .patch = PATCH_LOGGER32, .out_buf = B_NULL},
          .expect = {FROM(V10_0, .rc = ST(SUCCESS))})
+    /* added for mutation testing (harness/mutate) */
+    CASE(.id = "ntc.1c.count-short", .rules = "NTC.1C.FORMAT", .title = "0x1C with a count of 0 and 24 bytes: STATUS_INVALID_PARAMETER",
+         .fn = FN_NTC, .fx = {.logger = LG_SYSTEM},
+         .args = {.cls = ETW_NTC_UPDATE_DISALLOW_LIST, .handle = H_LOGGER, .len = 24, IN(U32(0), U32(0), GUIDB(DAL_G3)),
+                  .patch = PATCH_LOGGER32, .out_buf = B_NULL},
+         .expect = {FROM(V10_0, .rc = ST(INVALID_PARAMETER))})
+    CASE(.id = "ntc.retsize-kept-on-failure", .rules = "NTC.RETSIZE_ON_FAILURE NTC.1C.FORMAT",
+         .title = "a failed 0x1C (not one of the codes that report a size on failure) leaves ReturnSize alone", .fn = FN_NTC,
+         .fx = {.logger = LG_SYSTEM},
+         .args = {.cls = ETW_NTC_UPDATE_DISALLOW_LIST, .handle = H_LOGGER, .len = 8, IN(U32(0), U32(1)), .patch = PATCH_LOGGER32,
+                  .out_buf = B_NULL},
+         .expect = {FROM(V10_0, .rc = ST(INVALID_PARAMETER), RETLEN_KEPT("NTC.RETSIZE_ON_FAILURE"))})
 };
 CASE_TABLE(cases_ntc, cases);

@@ -16,6 +16,7 @@ static void dal_group_enable(struct etw_ctx *c);
 static void dal_per_session(struct etw_ctx *c);
 static void dal_dynamic(struct etw_ctx *c);
 static void dal_private(struct etw_ctx *c);
+static void esi_stale_reused(struct etw_ctx *c);
 
 #define ESI_CASE(id_, rules_, title_, cls_, len_, from, rc_, ...)                                                           \
     CASE(.id = id_, .rules = rules_, .title = title_, .fn = FN_ESI, .fx = {.provider = true},                               \
@@ -103,6 +104,14 @@ static const struct etw_case cases[] = {
     CASE(.id = "dal.private-session", .rules = "DAL.PRIVATE_SESSION DAL.PRIVATE_SESSION_CODE",
          .title = "a private session cannot enable a provider group", .fn = FN_CUSTOM, .run = dal_private,
          .fx = {.logger = LG_PRIVATE}, .expect = {FROM(V10_0)})
+    /* added for mutation testing (harness/mutate) */
+    ESI_CASE("traits.trait-size-two", "TRAITS.FORMAT_TRAITS", "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT",
+             2, 13, V10_0, ERR(FILE_CORRUPT), IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
+    ESI_CASE("traits.trait-overruns-by-one", "TRAITS.FORMAT_TRAITS", "a trait that claims one byte more than remains: ERROR_FILE_CORRUPT",
+             2, 12, V10_0, ERR(FILE_CORRUPT), IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB))
+    CASE(.id = "esi.stale-reused", .rules = "ESI.BAD_HANDLE",
+         .title = "a handle stays stale when its registration slot is reused by a new registration", .fn = FN_CUSTOM,
+         .run = esi_stale_reused, .expect = {FROM(V6_2)})
 };
 CASE_TABLE(cases_provider, cases);
 
@@ -247,4 +256,24 @@ static void dal_private(struct etw_ctx *c)
     etw_u32 rc = c->t->enable_group(c->logger, &group_g, &enabled);
     etw_check(c, "return: refused", "DAL.PRIVATE_SESSION", rc != 0, "an error", "%u", rc);
     etw_check_code(c, "return", "DAL.PRIVATE_SESSION_CODE", ETW_ERROR_NOT_SUPPORTED, rc, false);
+}
+
+/* register A, unregister it, register B (which may reuse A's slot): A's handle must stay invalid */
+static void esi_stale_reused(struct etw_ctx *c)
+{
+    etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
+    etw_pfn_EventUnregister eu = er ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;
+    etw_pfn_EventSetInformation esi = eu ? API(c, etw_pfn_EventSetInformation, FN_ESI) : NULL;
+    if (!esi)
+        return;
+    etw_reghandle a = 0, b = 0;
+    if (er(&prov_a, NULL, NULL, &a) || eu(a) || er(&prov_b, NULL, NULL, &b)) {
+        etw_broken(c, "fixture: registering, unregistering and registering again failed");
+        return;
+    }
+    etw_u32 rc = esi(a, ETW_EventProviderBinaryTrackInfo, NULL, 0);
+    etw_check(c, "return (the unregistered handle)", NULL, rc == ETW_ERROR_INVALID_HANDLE || rc == ETW_ERROR_INVALID_PARAMETER,
+              "6 (ERROR_INVALID_HANDLE) or 87 (ERROR_INVALID_PARAMETER)", "%u%s", rc, a == b ? " (the new handle equals the old one)" : "");
+    etw_check_code(c, "return (the new handle)", NULL, ETW_ERROR_SUCCESS, esi(b, ETW_EventProviderBinaryTrackInfo, NULL, 0), false);
+    eu(b);
 }

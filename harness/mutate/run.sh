@@ -1,0 +1,184 @@
+#!/bin/sh
+# harness/mutate/run.sh - mutation testing of the suite (make mutate; see harness/mutate/README.md).
+#
+# For every mutant of harness/mutate/mutants.def: apply it to a copy of its reference file, build
+# the reference with it as a shared library (as build/libetwref.so is built, so it exports the
+# control API), run the whole suite against it at every version, and record whether some case
+# noticed (FAIL, CRASH or TIMEOUT at some version: the mutant is KILLED) or not (it SURVIVED).
+#
+# Environment (the make target sets these):
+#   MUT_BUILD     build directory holding etwconf, obj/reference/*.o and the mutate tool (default build)
+#   MUT_CC        compiler (default cc)             MUT_CFLAGS  flags for the mutated file
+#   MUT_VERSIONS  versions to run (default: all six) MUT_JOBS    mutants built and run at once (default 1)
+#   MUT_FILTER    only mutants whose id matches one of these shell patterns (default: all)
+#   MUT_DEF       the mutant list (default harness/mutate/mutants.def)
+# Output: one line per mutant, a summary, $MUT_BUILD/mutate/report.md, and a last line
+#   "mutate: P passed, F failed, S skipped" (passed = killed, failed = a non-equivalent survivor,
+#   an equivalent mutant that was killed, or a mutant that does not build; skipped = equivalent).
+# Exit status: 0 when every non-equivalent mutant is killed and every equivalent one survives.
+set -u
+B=${MUT_BUILD:-build}
+CC=${MUT_CC:-cc}
+CFLAGS=${MUT_CFLAGS:--std=c11 -O2 -I. -D_GNU_SOURCE -fPIC -fvisibility=hidden -w}
+VERSIONS=${MUT_VERSIONS:-5.2 6.0 6.1 6.2 6.3 10.0}
+JOBS=${MUT_JOBS:-1}
+FILTER=${MUT_FILTER:-*}
+DEF=${MUT_DEF:-harness/mutate/mutants.def}
+TOOL=$B/mutate/mutate
+W=$B/mutate/work
+
+# does the mutant id match one of the MUT_FILTER patterns?
+wanted() {
+    for pat in $FILTER; do
+        # shellcheck disable=SC2254
+        case "$1" in $pat) return 0 ;; esac
+    done
+    return 1
+}
+
+# one MUTANT: build and run it, write $W/ID/result: "STATUS|kills|detail"
+one() {
+    id=$1 file=$2 eq=$3
+    d=$W/$id
+    rm -rf "$d" && mkdir -p "$d"
+    base=$(basename "$file" .c)
+    if ! "$TOOL" apply "$DEF" "$id" "$d/$base.c" 2>"$d/apply.log"; then
+        echo "ERROR|0|does not apply: $(tr '\n' ' ' <"$d/apply.log")" >"$d/result"; return
+    fi
+    if ! $CC $CFLAGS -c -o "$d/$base.o" "$d/$base.c" 2>"$d/build.log"; then
+        echo "ERROR|0|does not compile: $(grep -m1 error "$d/build.log")" >"$d/result"; return
+    fi
+    objs=""
+    for o in "$B"/obj/reference/*.o; do
+        [ "$(basename "$o")" = "$base.o" ] || objs="$objs $o"
+    done
+    # shellcheck disable=SC2086
+    if ! $CC -shared -Wl,-Bsymbolic -o "$d/mutant.so" $objs "$d/$base.o" -lpthread 2>>"$d/build.log"; then
+        echo "ERROR|0|does not link: $(grep -m1 -i error "$d/build.log")" >"$d/result"; return
+    fi
+    kills="" counted=0 n=0 runerr=""
+    for v in $VERSIONS; do
+        "$B/etwconf" run --target "$d/mutant.so" --emulate "$v" --quiet --isolation batch --timeout-ms 2000 \
+            --out "$d/$v.jsonl" 2>>"$d/run.log"
+        rc=$?
+        if [ "$rc" -gt 1 ]; then runerr="etwconf run exited $rc at $v"; continue; fi
+        # case records: "id status counted" for every FAIL, CRASH and TIMEOUT
+        sed -n 's/^{"type":"case","seq":[0-9]*,"id":"\([^"]*\)".*"status":"\(FAIL\|CRASH\|TIMEOUT\)","counted":\(true\|false\).*/\1 \2 \3/p' \
+            "$d/$v.jsonl" >"$d/$v.kills"
+        while read -r cid st cnt; do
+            n=$((n + 1))
+            [ "$cnt" = true ] && counted=$((counted + 1))
+            [ "$n" -le 3 ] && kills="$kills $cid@$v($st$( [ "$cnt" = true ] && echo ',counted'))"
+        done <"$d/$v.kills"
+    done
+    rm -f "$d/mutant.so" "$d/$base.o"
+    if [ -n "$runerr" ] && [ "$n" -eq 0 ]; then
+        echo "ERROR|0|$runerr" >"$d/result"
+    elif [ "$n" -gt 0 ]; then
+        kind=uncounted; [ "$counted" -gt 0 ] && kind=counted
+        echo "KILLED|$n|$kind:$kills" >"$d/result"
+    else
+        echo "SURVIVED|0|" >"$d/result"
+    fi
+}
+
+if [ "${1:-}" = one ]; then
+    one "$2" "$3" "$4"
+    exit 0
+fi
+
+[ -x "$TOOL" ] || { echo "mutate: $TOOL is missing (run make mutate)" >&2; exit 2; }
+"$TOOL" check "$DEF" || { echo "mutate: 0 passed, 1 failed"; exit 1; }
+mkdir -p "$W"
+list=$B/mutate/list.txt
+"$TOOL" list "$DEF" >"$list" || exit 1
+start=$(date +%s)
+
+# build and run, MUT_JOBS at a time
+running=0
+while IFS='	' read -r id file kind eq desc; do
+    wanted "$id" || continue
+    if [ "$JOBS" -gt 1 ]; then
+        one "$id" "$file" "$eq" &
+        running=$((running + 1))
+        if [ "$running" -ge "$JOBS" ]; then wait; running=0; fi
+    else
+        one "$id" "$file" "$eq"
+    fi
+done <"$list"
+wait
+
+# report
+rep=$B/mutate/report.md
+total=0 killed=0 killed_counted=0 survived=0 eqs=0 eqkilled=0 errors=0
+surv_lines="" eq_lines="" bad_lines=""
+{
+    echo "# Mutation testing report"
+    echo
+    echo "Mutants: \`$DEF\`. Each was built as a target and run at: $VERSIONS."
+    echo "KILLED = some case FAILed, CRASHed or TIMED OUT at some version (counted: a counted failure among them)."
+    echo
+    echo "| mutant | kind | result | first kills |"
+    echo "|---|---|---|---|"
+} >"$rep"
+while IFS='	' read -r id file kind eq desc; do
+    wanted "$id" || continue
+    total=$((total + 1))
+    r=$(cat "$W/$id/result" 2>/dev/null || echo "ERROR|0|no result")
+    st=${r%%|*}; rest=${r#*|}; n=${rest%%|*}; detail=${rest#*|}
+    case "$st" in
+        KILLED)
+            if [ "$eq" = 1 ]; then
+                eqkilled=$((eqkilled + 1)); line="EQUIV-KILLED $id: listed as equivalent, but killed by$detail"
+                bad_lines="$bad_lines$line
+"
+            else
+                killed=$((killed + 1))
+                case "$detail" in counted:*) killed_counted=$((killed_counted + 1)) ;; esac
+                line="KILLED   $id ($n failing case runs; ${detail%%:*}):${detail#*:}"
+            fi ;;
+        SURVIVED)
+            if [ "$eq" = 1 ]; then
+                eqs=$((eqs + 1)); why=$("$TOOL" why "$DEF" "$id")
+                line="EQUIV    $id: $why"
+                eq_lines="$eq_lines- \`$id\` ($desc): $why
+"
+            else
+                survived=$((survived + 1)); line="SURVIVED $id ($kind): $desc"
+                surv_lines="$surv_lines- \`$id\` ($kind, $file): $desc
+"
+                bad_lines="$bad_lines$line
+"
+            fi ;;
+        *)
+            errors=$((errors + 1)); line="ERROR    $id: $detail"
+            bad_lines="$bad_lines$line
+" ;;
+    esac
+    echo "$line"
+    echo "| \`$id\` | $kind | $st$( [ "$eq" = 1 ] && echo ' (equivalent)') | $(echo "$detail" | sed 's/|/\\|/g') |" >>"$rep"
+done <"$list"
+
+score=$(awk -v k="$killed" -v l="$((killed + survived + errors))" 'BEGIN { if (l) printf "%.1f", 100 * k / l; else printf "100.0" }')
+{
+    echo
+    echo "## Score"
+    echo
+    echo "$killed of $((killed + survived + errors)) non-equivalent mutants killed ($score%); $killed_counted of them by a counted failure."
+    echo "$eqs mutants listed as equivalent (not in the score)."
+    echo
+    echo "## Survivors"
+    echo
+    [ -n "$surv_lines" ] && printf '%s' "$surv_lines" || echo "None."
+    echo
+    echo "## Equivalent mutants"
+    echo
+    [ -n "$eq_lines" ] && printf '%s' "$eq_lines" || echo "None."
+} >>"$rep"
+
+echo
+echo "mutation score: $killed/$((killed + survived + errors)) non-equivalent mutants killed ($score%), $killed_counted by a counted failure; $eqs equivalent; $(( $(date +%s) - start ))s"
+[ -n "$bad_lines" ] && printf 'problems:\n%s' "$bad_lines"
+echo "report: $rep"
+echo "mutate: $killed passed, $((survived + eqkilled + errors)) failed, $eqs skipped"
+[ $((survived + eqkilled + errors)) -eq 0 ]
