@@ -481,7 +481,8 @@ def load_many(paths, skip_bad=False, errors=None):
 
 
 def label_runs(runs):
-    """Give each run a unique label: its target_id, plus the file name when two runs share it."""
+    """Give each run a unique label: its target_id, plus the arch (or the file name) when two
+    runs share it."""
     seen = {}
     for r in runs:
         seen.setdefault(r.target_id, []).append(r)
@@ -489,7 +490,9 @@ def label_runs(runs):
         if len(rs) == 1:
             rs[0].label = tid
         else:
-            names = [os.path.basename(r.path) for r in rs]
+            names = [display(r.arch) for r in rs]        # wine@win10 (x86_64), (i686)
+            if len(set(names)) != len(names) or not all(names):
+                names = [os.path.basename(r.path) for r in rs]
             if len(set(names)) != len(names):
                 names = [r.path for r in rs]
             if len(set(names)) != len(names):

@@ -82,6 +82,12 @@ class GoodFiles(TmpCase):
     def test_duplicate_target_labels(self):
         runs = ingest.load_many([data("reference-6.1.jsonl"), data("reference-6.1.jsonl")])
         self.assertEqual(len({r.label for r in runs}), 2)
+        recs = read_records("wine-win10.jsonl")
+        recs[0]["target"]["arch"] = "i686"
+        p = self.write("wine32-win10.jsonl", dump_records(recs))
+        runs = ingest.load_many([data("wine-win10.jsonl"), p])
+        self.assertEqual(sorted(r.label for r in runs), ["wine@win10 (i686)",
+                                                         "wine@win10 (x86_64)"])
 
 
 # (name, content or function(recs) -> content, what the error must mention)
