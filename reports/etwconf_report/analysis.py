@@ -63,12 +63,16 @@ class TargetSummary:
             parts = []
             if self.must_rules or not crash:
                 parts.append("%s of MUST rules" % plural(len(self.must_rules), "failure"))
-            if crash:
-                parts.append("%s" % plural(crash, "crash or timeout", "crashes or timeouts")
-                             if self.counts["CRASH"] and self.counts["TIMEOUT"] else
-                             plural(self.counts["CRASH"], "crash", "crashes") if self.counts["CRASH"]
-                             else plural(self.counts["TIMEOUT"], "timeout"))
+            n_crash, n_timeout = self.counts["CRASH"], self.counts["TIMEOUT"]
+            if n_crash and n_timeout:
+                parts.append(plural(crash, "crash or timeout", "crashes or timeouts"))
+            elif n_crash:
+                parts.append(plural(n_crash, "crash", "crashes"))
+            elif n_timeout:
+                parts.append(plural(n_timeout, "timeout"))
             text = ", ".join(parts) + " (%s)" % plural(n_bad, "case")
+            if not run.complete:
+                text += ", incomplete run"
         return text, "; ".join(bits)
 
     @property

@@ -323,3 +323,36 @@ class Performance(TmpCase):
         took = time.time() - start
         self.assertEqual(rc, 0, err)
         self.assertLess(took, 2.0, "report of 10 x 300 cases took %.2f s" % took)
+
+
+class Verdicts(TmpCase):
+    def summaries(self, *paths):
+        from etwconf_report import analysis, catalog, ingest
+        return analysis.summarize(ingest.load_many(list(paths)), catalog.load())
+
+    def test_verdict_words(self):
+        s = {x.run.label: x for x in self.summaries(*[data(n) for n in GOOD])}
+        self.assertEqual(s["reference@6.1"].verdict, "conformant")
+        self.assertTrue(s["reference@6.1"].conformant)
+        self.assertEqual(s["windows@10.0.19045"].verdict, "1 failure of MUST rules (1 case)")
+        self.assertIn("1 divergence (not counted)", s["windows@10.0.19045"].verdict_detail)
+        self.assertRegex(s["wine@win10"].verdict,
+                         r"^\d+ failures of MUST rules, 18 crashes or timeouts \(25 cases\)$")
+        self.assertIn("1 case broken", s["wine@win10"].verdict_detail)
+
+    def test_incomplete_with_failures(self):
+        recs = read_records("wine-win10.jsonl")[:20]       # killed after 19 cases
+        (x,) = self.summaries(self.write("w.jsonl", dump_records(recs)))
+        self.assertFalse(x.conformant)
+        self.assertTrue(x.verdict.endswith(", incomplete run"), x.verdict)
+
+    def test_crash_only_not_counted(self):
+        recs = read_records("reference-10.0.jsonl")
+        for r in recs:
+            if r.get("id") == "tqi.04.larger":           # a MAY (inferred) rule only
+                r.update(status="CRASH", counted=False, mode="exception", exception="SIGSEGV",
+                         failed_rules=r["rules"], checks=[])
+        fix_footer(recs)
+        (x,) = self.summaries(self.write("r.jsonl", dump_records(recs)))
+        self.assertFalse(x.conformant)
+        self.assertEqual(x.verdict, "1 crash (1 case)")
