@@ -17,6 +17,9 @@
 #ifndef ETWCONF_PROG
 #define ETWCONF_PROG "etwconf"
 #endif
+#ifndef ETWCONF_DEFAULT_TARGET /* etwconf.exe: "live", the system it runs on (mk/windows.mk) */
+#define ETWCONF_DEFAULT_TARGET "reference"
+#endif
 
 static const char usage[] =
     "usage: " ETWCONF_PROG " COMMAND [OPTIONS]\n"
@@ -29,20 +32,33 @@ static const char usage[] =
     "  rules    list the rule catalogue (--json)\n"
     "  lint     check that every rule has a case and every case cites known rules\n"
     "  fuzz     differential fuzzing against the reference ('" ETWCONF_PROG " fuzz --help')\n"
+#if defined(_WIN32)
+    "  cleanup  stop the ETW sessions a killed run left behind (etwconf-*; --all, --dry-run)\n"
+#endif
     "  version  print the suite version\n"
     "  help     this text\n"
     "\n"
     "run options:\n"
+#if defined(_WIN32)
+    "  --target T        'live' (default: this system) or a DLL exporting the API under its\n"
+    "                    Windows names (see harness/windows/README.md)\n"
+#else
     "  --target T        'reference' (default: the built-in reference implementation) or a shared\n"
     "                    library exporting the API under its Windows names (see README)\n"
+#endif
     "  --emulate V       NT version: 5.2 6.0 6.1 6.2 6.3 10.0 (default 10.0), 'all', or a comma list.\n"
     "                    A target that cannot emulate is taken to implement V\n"
     "  --case ID         run only this case (repeatable)\n"
     "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
     "  --out FILE        write results to FILE (default: stdout; '-' is stdout)\n"
     "  --out-dir DIR     write DIR/TARGET-VERSION.jsonl for each version (needed for several versions)\n"
+#if defined(_WIN32)
+    "  --isolation M     batch or inproc (default: in this process; faults and hangs are caught),\n"
+    "                    or child (a process per case; its exit code is the exception code)\n"
+#else
     "  --isolation M     batch (default: worker process, replaced after a crash or hang),\n"
     "                    child (a process per case) or inproc (no process; cheapest)\n"
+#endif
     "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000)\n"
     "  --quiet           print only the summary line; --verbose prints every case\n"
     "\n"
@@ -227,7 +243,7 @@ static int parse_versions(const char *s, unsigned *vs, int max, const char **bad
 
 static int cmd_run(int argc, char **argv)
 {
-    struct run_opts o = {.target = "reference", .timeout = 5000, .isolation = ISO_BATCH};
+    struct run_opts o = {.target = ETWCONF_DEFAULT_TARGET, .timeout = 5000, .isolation = ISO_BATCH};
     const char *emulate = NULL, *iso = "batch";
     o.ids = calloc((size_t)argc + 1, sizeof *o.ids);
     if (!o.ids)
@@ -326,6 +342,12 @@ static int cmd_run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+#if defined(_WIN32)
+    int plat_command(int argc, char **argv); /* harness/win_platform.c: cleanup, the child worker; -1 if neither */
+    int pc = plat_command(argc, argv);
+    if (pc >= 0)
+        return pc;
+#endif
     const char *cmd = argc > 1 ? argv[1] : "help";
     bool json = argc > 2 && !strcmp(argv[2], "--json");
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {

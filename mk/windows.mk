@@ -1,0 +1,86 @@
+# mk/windows.mk - the Windows runner (harness/win_*.c, harness/windows/README.md). Owned by the windows work.
+#
+#   make windows    build/etwconf.exe (x86_64) and build/etwconf-i686.exe with mingw-w64: one exe
+#                   for every Windows from XP x64 / Server 2003 (5.2) to 11, and for Wine
+#   make wine       run build/etwconf.exe under Wine at every version winecfg offers, headless,
+#                   in the prefix build/wineprefix -> build/results/wine-VERSION.jsonl
+#   make test-wine  the "wine" test stage: make wine, the platform layer's own checks (crash,
+#                   hang, overrun, child isolation, imports, manifest, fingerprint), and the results
+#                   against the known divergences in reports/expectations/wine.json
+#   make run-wine   make wine when Wine is installed (part of make run); otherwise says how to get it
+#
+# Needs: sh .ci/deps.sh windows (gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 wine wine64).
+
+MINGW64 ?= x86_64-w64-mingw32-gcc
+MINGW32 ?= i686-w64-mingw32-gcc
+WINDRES64 ?= x86_64-w64-mingw32-windres
+WINDRES32 ?= i686-w64-mingw32-windres
+WINE_VERSIONS ?= winxp64 vista win7 win8 win81 win10
+
+WIN_SRC := $(HARNESS_SRC) $(CASE_SRC) harness/main.c $(sort $(wildcard harness/win_*.c))
+WIN_HEADERS := $(HEADERS) $(wildcard harness/win*.h)
+# _WIN32_WINNT 0x0502: nothing newer than Server 2003 can be imported by accident; newer APIs
+# are looked up with GetProcAddress. The reference implementation is not linked: the exe tests
+# the system it runs on (or a DLL given with --target).
+WIN_CFLAGS := -std=c11 $(WARN) -O2 -I. -D_GNU_SOURCE -D_WIN32_WINNT=0x0502 -DWINVER=0x0502 \
+    -DETWCONF_DEFAULT_TARGET='"live"'
+WIN_LDFLAGS := -static -s
+WIN_LIBS := -ladvapi32
+WIN_VERSION := $(shell sed -n 's/^\#define ETWCONF_VERSION "\([0-9.]*\)".*/\1/p' harness/etwconf.h)
+
+WIN64_OBJ := $(WIN_SRC:%.c=$(BUILD)/win64/obj/%.o)
+WIN32_OBJ := $(WIN_SRC:%.c=$(BUILD)/win32/obj/%.o)
+WIN_TEST_DLLS := $(patsubst harness/windows/tests/%.c,$(BUILD)/win64/tests/%.dll,$(wildcard harness/windows/tests/*.c))
+
+.PHONY: windows wine test-wine run-wine
+windows: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
+
+$(BUILD)/win64/obj/%.o: %.c $(WIN_HEADERS)
+	@mkdir -p $(dir $@)
+	$(MINGW64) $(WIN_CFLAGS) -DETWCONF_PROG='"etwconf.exe"' -c -o $@ $<
+
+$(BUILD)/win32/obj/%.o: %.c $(WIN_HEADERS)
+	@mkdir -p $(dir $@)
+	$(MINGW32) $(WIN_CFLAGS) -DETWCONF_PROG='"etwconf-i686.exe"' -c -o $@ $<
+
+# the resource script reads its version numbers from a generated header
+$(BUILD)/win64/etwconf-version.h: harness/etwconf.h
+	@mkdir -p $(dir $@)
+	@v="$(WIN_VERSION)"; n=$$(echo "$$v" | tr . ,); \
+	printf '#define ETWCONF_RC_VERSION %s,0\n#define ETWCONF_RC_VERSION_STR "%s"\n' "$$n" "$$v" >$@
+
+$(BUILD)/win64/etwconf-res.o: harness/windows/etwconf.rc harness/windows/etwconf.manifest $(BUILD)/win64/etwconf-version.h
+	$(WINDRES64) -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
+
+$(BUILD)/win32/etwconf-res.o: harness/windows/etwconf.rc harness/windows/etwconf.manifest $(BUILD)/win64/etwconf-version.h
+	@mkdir -p $(dir $@)
+	$(WINDRES32) -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
+
+$(BUILD)/etwconf.exe: $(WIN64_OBJ) $(BUILD)/win64/etwconf-res.o
+	$(MINGW64) $(WIN_LDFLAGS) -o $@ $^ $(WIN_LIBS)
+
+$(BUILD)/etwconf-i686.exe: $(WIN32_OBJ) $(BUILD)/win32/etwconf-res.o
+	$(MINGW32) $(WIN_LDFLAGS) -Wl,--large-address-aware -o $@ $^ $(WIN_LIBS)
+
+# misbehaving DLL targets for the platform checks of the wine stage
+$(BUILD)/win64/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h
+	@mkdir -p $(dir $@)
+	$(MINGW64) -std=gnu11 $(WARN) -O1 -I. -shared -s -o $@ $<
+
+# ---------------------------------------------------------------- Wine
+wine: $(BUILD)/etwconf.exe
+	@sh harness/tests/wine.sh run "$(BUILD)" "$(WINE_VERSIONS)"
+
+TEST_STAGES += wine
+TEST_DEPS += windows
+test-wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WIN_TEST_DLLS)
+	@PYTHON="$(PYTHON)" sh harness/tests/wine.sh test "$(BUILD)" "$(WINE_VERSIONS)"
+
+RUN_EXTRA += run-wine
+run-wine:
+	@if command -v wine >/dev/null 2>&1 && command -v $(MINGW64) >/dev/null 2>&1; then \
+	    $(MAKE) --no-print-directory wine; \
+	else \
+	    echo "run-wine: Wine runs skipped: Wine and mingw-w64 are not installed."; \
+	    echo "          Install them with 'sh .ci/deps.sh windows' (as root), then 'make run' includes build/results/wine-*.jsonl."; \
+	fi
