@@ -87,6 +87,8 @@ class Run:
     def version_names(self):
         """Every name this run's version answers to (for expectation entries)."""
         names = {self.version, self.version_name}
+        if isinstance(self.target.get("nt_version"), str):
+            names.add(self.target["nt_version"])
         for n in list(names):
             if n.lower() in WINE_NT:
                 names.add(WINE_NT[n.lower()])
@@ -97,7 +99,10 @@ class Run:
         return names
 
     def nt(self):
-        return nt_tuple(self.version_name) or nt_tuple(self.version)
+        """(major, minor): from target.nt_version when the harness gives it, else from the
+        version name (win10 -> (10, 0), 10.0.19045 -> (10, 0))."""
+        return nt_tuple(self.target.get("nt_version")) or nt_tuple(self.version_name) \
+            or nt_tuple(self.version)
 
     def sort_key(self):
         return (IMPL_ORDER.get(self.impl, 9), self.impl, self.nt() or (99, 99),

@@ -78,6 +78,7 @@ table.matrix thead th{position:sticky;top:0;z-index:2;background:var(--head);ver
 table.matrix th.rid{position:sticky;left:0;z-index:1;background:#fff;font-weight:400;white-space:nowrap}
 table.matrix thead th.rid{z-index:3;background:var(--head)}
 table.matrix tr.group th{background:#eaeef2;position:sticky;left:0;font-size:13px}
+table.matrix td.fn,table.matrix td.sg{font-size:11.5px;color:#444;white-space:nowrap}
 .tgt small{display:block;font-weight:400}
 .filters{position:sticky;top:0;z-index:5;background:#fff;padding:8px 0;border-bottom:1px solid var(--line);margin:12px 0}
 .filters label{margin-right:12px}
@@ -430,7 +431,7 @@ class HtmlReport:
         rtext = rule["text"] if rule else "not in this rule catalogue"
         strength = self.cat.strength_label(rid)
         return ('<tr data-filter="1" data-function="%s" data-strength="%s" data-status="%s" '
-                'data-text="%s"><th class="rid" title="%s">%s</th><td>%s</td><td>%s</td>'
+                'data-text="%s"><th class="rid" title="%s">%s</th><td class="sg">%s</td><td class="fn">%s</td>'
                 '<td>%d</td>%s</tr>' % (
                     esc(func), esc(self.strength_key(rid)), esc(" ".join(sorted(statuses))),
                     esc(rid.lower()), esc(rtext), self.rule_link(rid), esc(strength), esc(func),
