@@ -1,0 +1,124 @@
+#!/bin/sh
+# bench/causes.sh FIGURES WORKDIR - the "missed targets" section of results.md: for every figure that
+# missed its target, the evidence measured in this run and the cause found by profiling (perf record
+# -e cpu-clock, strace -c; see bench/README.md), with the change that would fix it.
+set -u
+FIG=$1
+W=$2
+R_WINE=? R_WINE_VERSION=? R_WINE_NORCL=? R_RUN=? R_SIX=? R_INPROC=? R_NORCL=? R_PROTO=? R_PROTO_INPROC=? PC_BATCH=? GUARD_US=?
+. "$W/values.sh"
+missed() { awk -F'\t' -v id="$1" '$1==id && $5 ~ /no/ {f=1} END{exit !f}' "$FIG"; }
+val() { awk -F'\t' -v id="$1" '$1==id{print $3}' "$FIG"; }
+# the slowest cases of a results file (duration_us), "N us id" lines
+slowest() {
+    sed -n 's/.*"id":"\([^"]*\)".*"duration_us":\([0-9]*\).*/\2 \1/p' "$1" 2>/dev/null | sort -rn | head -n "$2" |
+        awk '{printf "%s%s (%s us)", (NR > 1 ? ", " : ""), $2, $1}'
+}
+sum_us() { sed -n 's/.*"duration_us":\([0-9]*\).*/\1/p' "$1" 2>/dev/null | awk '{s+=$1} END{print s+0}'; }
+
+any=no
+for id in native native-batch native-inproc iso-default cti-1 cti-2 fuzz wine wine-iso-default fresh; do
+    missed "$id" && any=yes
+done
+echo
+echo "## Missed targets: causes"
+echo
+if [ $any = no ]; then
+    echo "Every measured target is met."
+    exit 0
+fi
+
+if missed native || missed native-inproc || missed native-batch; then
+    R10=$W/run-inproc/reference-10.0.jsonl
+    cat <<EOF
+### Native run above 10x the floor
+
+Measured here, as ratios to the floor: ${R_RUN}x (one process, default isolation), ${R_INPROC}x in process, ${R_NORCL}x in
+process without the case rtg.count-limit, ${R_SIX}x as six processes. At 10.0 the cases themselves took
+$(sum_us "$R10") us in all (sum of duration_us, in process); the slowest: $(slowest "$R10" 3).
+
+Causes, found with \`perf record -e cpu-clock -g\` (hardware counters are not available here) and \`strace -c\` on
+\`etwconf run\`, in order of weight:
+
+1. **Guarded buffers are mapped and unmapped for every case** (harness/posix_platform.c, \`plat_guard_alloc\` /
+   \`plat_guard_free\`): an \`mmap\` + \`mprotect\` + \`munmap\` per buffer. Once a case has run threads (cti.atomic
+   does), every \`munmap\` sends a TLB-shootdown IPI to the other CPU, which this paravirtualised VM makes very
+   expensive: \`munmap\` -> \`flush_tlb_mm_range\` -> \`smp_call_function_many_cond\` was 15% of all samples. The
+   sentinel fill is also a byte loop with two \`%\` per byte over the whole page-rounded body (8-26% of user time).
+   *Fix:* keep freed mappings in a small pool keyed by size (the guard page stays PROT_NONE, no munmap), and refill
+   only \`[buf - ETW_PRE_ZONE, guard)\` with 4-byte \`memcpy\` of \`etw_sentinel\` (ETW_PRE_ZONE is a multiple of 4, so the
+   phase is right). bench/proto_guard.c does exactly that and this run measured it: ${R_PROTO}x default /
+   ${R_PROTO_INPROC}x in process, against ${R_RUN}x / ${R_INPROC}x without it (same statuses).
+2. **rtg.count-limit** (cases/cti.c, \`rtg_count_limit\`) asks for a 2 MiB guarded buffer (N = 0x20000 entries of 16
+   bytes): 513 fresh pages faulted in and 2 MiB filled byte by byte, per version: about half of the in-run time.
+   *Fix:* N = 0x10001 (just above the 64K limit the rule is about) halves it; with fix 1 the mapping is also reused.
+3. **The in-process guard makes 3 syscalls per call, 2 calls per case** (harness/posix_platform.c,
+   \`plat_guarded_call\`): \`sigsetjmp(call_jmp, 1)\` saves the signal mask (\`rt_sigprocmask\`), and the timeout is armed and
+   disarmed with two \`setitimer\` calls: ${GUARD_US} us per case here. *Fix:* \`sigsetjmp(call_jmp, 0)\` (the handlers
+   are SA_NODEFER with an empty sa_mask, so the mask is unchanged when siglongjmp leaves the handler; a one-off
+   experiment adding this to fix 1 took an in-process run from 112 to 97 ms), and arm one periodic timer per run (or a
+   watchdog thread) that compares a per-call deadline stamp, instead of two setitimer calls per call.
+4. **The default isolation (batch) costs ${PC_BATCH} us per case over in-process** (next section).
+EOF
+    echo
+fi
+
+if missed iso-default; then
+    cat <<EOF
+### The default isolation is not the cheap one
+
+The default (\`batch\`: one worker process per run) costs ${PC_BATCH} us per case more than \`inproc\`; its run takes
+$(val iso-default) the inproc run's time. Cause (harness/posix_platform.c, \`worker\` / \`run_with_workers\`): for every case the worker writes an
+'S' message and an 'R' message with the JSON body into a pipe and the parent wakes up in \`poll\` + \`read\` for each, so
+every case costs two cross-process wake-ups (context switches, IPIs on this VM) besides its own work.
+*Fix, either:* (a) make \`inproc\` the default and fall back to a child only where needed: after a CRASH in
+process (the process may be damaged) go on with the remaining cases in a fresh worker, and give the few cases that
+must not run in process a flag in their row; or (b) keep \`batch\` but take the per-case traffic off the pipe: the worker
+writes the index of the running case (and its start time) into a MAP_SHARED page made before fork, and streams
+results in blocks (flushed every N cases and at exit); the parent only wakes up on a block, on exit or on its poll
+timeout, and reads the shared page to tell which case crashed or hung.
+EOF
+    echo
+fi
+
+for k in 1 2; do
+    if missed "cti-$k"; then
+        cat <<EOF
+### EtwCreateTraceInstanceId, $k thread(s)
+
+Measured $(val "cti-$k"). Read reference/classic.c \`EtwCreateTraceInstanceId\`: per call it reads \`c->pid\` (same cache
+line as the counter) and \`ref.pid\`, then one \`atomic_fetch_add\`. A ratio under 0.5x on one thread means something
+else is on the path (profile with \`perf record -e cpu-clock build/bench/bin/cti_bench\`); on two threads the pid read of
+the contended line adds a cache miss per call.
+EOF
+        echo
+    fi
+done
+
+if missed wine; then
+    WR=$W/wine-run.jsonl
+    cat <<EOF
+### Under Wine above 1.5x hello.exe
+
+Measured here: full run ${R_WINE}x hello.exe; \`etwconf.exe version\` alone ${R_WINE_VERSION}x (the bigger static exe also loads
+advapi32); the full run without rtg.count-limit ${R_WINE_NORCL}x. Inside the run the cases took $(sum_us "$WR") us in all
+(sum of duration_us); the slowest: $(slowest "$WR" 3); $(grep -c '"status":"CRASH"' "$WR" 2>/dev/null || echo 0) cases
+crashed in Wine's stubs, each an exception dispatched through Wine (tens to hundreds of us).
+
+Causes (per-case duration_us, and \`perf record -a -e cpu-clock\`: the hottest instruction of etwconf.exe is the byte store
+of the sentinel loop):
+
+1. **rtg.count-limit's 2 MiB guarded buffer** (cases/cti.c, \`rtg_count_limit\`) and **the byte-by-byte sentinel fill
+   of every guarded buffer** (harness/win_platform.c, \`plat_guard_alloc\`: the same loop as on Linux, two \`%\` per byte
+   over the page-rounded body, plus \`VirtualAlloc\` / \`VirtualProtect\` / \`VirtualFree\` per buffer). *Fix:* as on
+   Linux: fill only \`[buf - ETW_PRE_ZONE, guard)\` 4 bytes at a time, keep freed allocations in a small pool keyed by size
+   (the guard page stays PAGE_NOACCESS), and N = 0x10001 in \`rtg_count_limit\`.
+2. **Crashing stubs** are Wine's behaviour, not the suite's: each costs an exception dispatch; nothing to fix on our side.
+EOF
+    echo
+fi
+
+if [ -f "$W/bench-extra-causes.md" ]; then
+    cat "$W/bench-extra-causes.md"
+fi
+exit 0

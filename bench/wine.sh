@@ -1,0 +1,131 @@
+# bench/wine.sh - sourced by bench/bench.sh: figures 2 (run under Wine vs hello.exe) and 3 (isolation
+# cost under Wine). Uses its own prefix, $BUILD/bench/wineprefix, set up as shared/notes/wine-ci.md
+# section 1 says, and kills its wineserver at the end (also when the bench is interrupted).
+WINE_REASON=""
+WEXE=$BUILD/etwconf.exe
+HELLO=$BIN/hello.exe
+if ! command -v wine >/dev/null 2>&1 || ! command -v wineserver >/dev/null 2>&1; then
+    WINE_REASON="wine is not installed (sh .ci/deps.sh windows)"
+elif ! command -v "$MINGW64_CC" >/dev/null 2>&1; then
+    WINE_REASON="$MINGW64_CC is not installed (sh .ci/deps.sh windows)"
+fi
+if [ -z "$WINE_REASON" ]; then
+    say "make windows"
+    if ! $MAKE --no-print-directory BUILD="$BUILD" windows >"$W/make-windows.log" 2>&1; then
+        if grep -q "No rule to make target .windows" "$W/make-windows.log"; then
+            WINE_REASON="\`make windows\` does not exist yet (mk/windows.mk), so there is no etwconf.exe"
+        else
+            WINE_REASON="\`make windows\` failed: $(grep -v '^make' "$W/make-windows.log" | tail -n 1 | tr '\t|' '  ')"
+        fi
+    elif [ ! -f "$WEXE" ]; then
+        WINE_REASON="\`make windows\` did not build $WEXE"
+    elif ! $MAKE --no-print-directory BUILD="$BUILD" "$HELLO" >"$W/make-hello.log" 2>&1; then
+        WINE_REASON="could not build $HELLO: $(tail -n 1 "$W/make-hello.log")"
+    fi
+fi
+
+if [ -n "$WINE_REASON" ]; then
+    for id in wine wine-fresh wine-sweep wine-mem wine-iso; do
+        case $id in
+        wine) f="Under Wine: full run in a warm prefix / hello.exe in the same prefix"; t="<= 1.5x" ;;
+        wine-fresh) f="Under Wine: fresh prefix cost"; t="(reported)" ;;
+        wine-mem) f="Peak memory under Wine"; t="(reported)" ;;
+        wine-iso) f="Isolation cost under Wine (inproc, child)"; t="(reported)" ;;
+        wine-sweep) f="Under Wine: the 6-version sweep"; t="(reported)" ;;
+        esac
+        fig "$id" "$f" "not measured: $WINE_REASON" "$t" "n/a" "-"
+    done
+else
+    WINEPREFIX=$(cd "$B" && pwd)/wineprefix
+    WINEDEBUG=-all
+    WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d"
+    WINEARCH=win64
+    export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES WINEARCH
+    unset DISPLAY WAYLAND_DISPLAY
+    wine_stop() {
+        wineserver -k >/dev/null 2>&1
+        wineserver -w >/dev/null 2>&1
+    }
+    trap 'wine_stop' EXIT
+    trap 'wine_stop; exit 130' INT TERM
+    wine_stop
+    rm -rf "$WINEPREFIX"
+    # fresh prefix: until the first program has run (wine-ci.md section 1)
+    say "Wine: fresh prefix"
+    "$TIMEIT" -r 1 -w 0 -o "$W/wine-fresh.log" fresh="sh bench/wine-prefix.sh $HELLO" >"$W/wine-fresh.tsv"
+    FRESH_US=$(col "$W/wine-fresh.tsv" fresh 2)
+    FRESH_RC=$(col "$W/wine-fresh.tsv" fresh 7)
+    fig wine-fresh "Under Wine: fresh prefix cost (wineserver -p, wineboot -i, AeDebug, first hello.exe)" \
+        "$(awk -v u="$FRESH_US" 'BEGIN{printf "%.1f s", u/1e6}') (exit $FRESH_RC); then $(du -sm "$WINEPREFIX" 2>/dev/null | cut -f1) MB on disk" \
+        "(reported)" "-" "timeit around bench/wine-prefix.sh, once; a warm run needs this only once per machine/job"
+
+    wine winecfg -v win10 </dev/null >/dev/null 2>&1 # the version the warm runs report (wine-ci.md: set it explicitly)
+    WDEF=$(wine "$WEXE" help 2>/dev/null | tr -d '\r' | sed -n '/--isolation/,/--timeout/p' | grep -o '([a-z]*default[^;)]*' | head -n 1)
+    WDEF=${WDEF:-unknown}
+    case $WDEF in *"in this process"* | *inproc*) WDEF=inproc ;; esac
+    # etwconf.exe has no reference inside: under Wine it tests Wine's own API ("live"), at the Windows version the
+    # prefix reports (win10, set by bench/wine-prefix.sh). A full run = every case, one process.
+    WRUN="wine $WEXE run --quiet --out $W/wine-run.jsonl"
+    say "Wine: warm runs ($ROUNDS rounds)"
+    "$TIMEIT" -r "$ROUNDS" -w 1 -s "$W/wine.samples" \
+        hello="wine $HELLO" \
+        run="$WRUN" \
+        run-inproc="$WRUN --isolation inproc" \
+        version="wine $WEXE version" \
+        norcl="wine $WEXE run --quiet --out $W/wine-norcl.jsonl $(all_but rtg.count-limit)" \
+        >"$W/wine.tsv"
+    WN=$(cases_in "$W/wine-run.jsonl")
+    WC=$(complete_in "$W/wine-run.jsonl")
+    WWORST=$(col "$W/wine.tsv" run 7)
+    RW=$(ratio "$W/wine.samples" run hello)
+    kv R_WINE "$RW"
+    fig wine "Under Wine: full run (every case against Wine's API, one process, default isolation = $WDEF) in a warm prefix / hello.exe" \
+        "${RW}x ($(ms "$(col "$W/wine.tsv" run 2)") vs $(ms "$(col "$W/wine.tsv" hello 2)"))" "<= 1.5x" "$(yesno "$RW" 1.5)" \
+        "timeit, $ROUNDS rounds, median per-round ratio; persistent wineserver, win10; $WN cases, complete footer: $WC/1, worst exit $WWORST (1 = Wine diverges)"
+
+    RWV=$(ratio "$W/wine.samples" version hello)
+    RWN=$(ratio "$W/wine.samples" norcl hello)
+    kv R_WINE_VERSION "$RWV"; kv R_WINE_NORCL "$RWN"
+    fig wine-diag "Diagnostic under Wine: \`etwconf.exe version\` / hello.exe; the full run without rtg.count-limit / hello.exe" \
+        "${RWV}x / ${RWN}x" "(diagnostic)" "-" "same rounds: the exe's own start, and what the one 2 MiB guarded-buffer case costs"
+
+    # the version sweep as \`make wine\` does it: winecfg -v V, then a run, for each version
+    say "Wine: version sweep (2 rounds)"
+    sweep="" hellos=""
+    for v in winxp64 vista win7 win8 win81 win10; do
+        sweep="$sweep${sweep:+ ;; }wine winecfg -v $v ;; wine $WEXE run --quiet --out $W/wine-sweep-$v.jsonl"
+        hellos="$hellos${hellos:+ ;; }wine $HELLO"
+    done
+    "$TIMEIT" -r 2 -w 0 -s "$W/wine-sweep.samples" sweep="$sweep" hello6="$hellos" >"$W/wine-sweep.tsv"
+    RS=$(ratio "$W/wine-sweep.samples" sweep hello6)
+    fig wine-sweep "Under Wine: the 6-version sweep (winecfg -v V + a run, per version) / 6 x hello.exe" \
+        "${RS}x ($(ms "$(col "$W/wine-sweep.tsv" sweep 2)"))" "(reported)" "-" \
+        "timeit, 2 rounds; $(complete_in "$W"/wine-sweep-*.jsonl)/6 complete files; each winecfg -v is itself a Wine process"
+
+    /usr/bin/time -v wine "$WEXE" run --quiet --out "$W/wine-mem.jsonl" 2>"$W/tv-wine" >/dev/null
+    /usr/bin/time -v wine "$HELLO" 2>"$W/tv-hello" >/dev/null
+    fig wine-mem "Peak memory under Wine (full run / hello.exe)" "$(peak_kb "$W/tv-wine") KB / $(peak_kb "$W/tv-hello") KB" \
+        "(reported)" "-" "/usr/bin/time -v on \`wine etwconf.exe run\` (that process, not the persistent wineserver)"
+
+    # isolation per case under Wine, on a subset (a child costs tens of ms under Wine)
+    WSUB='cti.*'
+    say "Wine: isolation"
+    "$TIMEIT" -r 3 -w 0 -s "$W/wine-iso.samples" \
+        inproc="wine $WEXE run --filter $WSUB --isolation inproc --quiet --out $W/wine-iso-inproc.jsonl" \
+        child="wine $WEXE run --filter $WSUB --isolation child --quiet --out $W/wine-iso-child.jsonl" \
+        >"$W/wine-iso.tsv"
+    WSN=$(cases_in "$W/wine-iso-inproc.jsonl")
+    PCW_CHILD=$(awk -v d="$(diff_us "$W/wine-iso.samples" child inproc)" -v n="$WSN" 'BEGIN{printf "%.0f", n ? d/n : 0}')
+    RWIN=$(ratio "$W/wine.samples" run-inproc hello)
+    PCW_INPROC=$(awk -v r="$RWIN" -v h="$(col "$W/wine.tsv" hello 2)" -v n="$WN" 'BEGIN{printf "%.0f", n ? (r-1)*h/n : 0}')
+    fig wine-iso "Isolation cost under Wine, per case: inproc (the whole case, guard included) / child over inproc" \
+        "$PCW_INPROC us / $PCW_CHILD us" "(reported)" "-" \
+        "inproc: (full run - hello) / $WN cases; child: timeit, 3 rounds, --filter '$WSUB' ($WSN cases), median per-round difference / cases"
+    WDM=no
+    [ "$WDEF" = inproc ] && WDM=yes
+    fig wine-iso-default "Default isolation of etwconf.exe is the cheap one" "$WDEF (child only with --isolation child)" "inproc" "$WDM" \
+        "from \`etwconf.exe help\`"
+    wine_stop
+    trap - EXIT INT TERM
+    [ "${BENCH_KEEP_PREFIX:-0}" = 1 ] || rm -rf "$WINEPREFIX"
+fi

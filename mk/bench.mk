@@ -1,0 +1,48 @@
+# mk/bench.mk - see the top of the Makefile. Owned by the bench work.
+#
+#   make bench   the benchmarks of bench/README.md into $(BUILD)/bench/results.md (under 5 minutes)
+#                BENCH_SKIP_FRESH=1  skips the fresh-clone `make test` figure (it is then reported as
+#                                    "not measured" with that reason)
+#                BENCH_ROUNDS=N      rounds per timing (default 7; medians of side-by-side samples)
+BENCH_DIR := $(BUILD)/bench
+BENCH_BIN := $(BENCH_DIR)/bin
+BENCH_PROGS := $(BENCH_BIN)/timeit $(BENCH_BIN)/cti_bench $(BENCH_BIN)/etwconf-proto $(BENCH_BIN)/isobench
+MINGW64_CC ?= x86_64-w64-mingw32-gcc
+
+.PHONY: bench bench-progs
+bench:
+	@sh .ci/deps.sh core bench
+	@$(MAKE) --no-print-directory all bench-progs
+	@BUILD="$(BUILD)" MAKE="$(MAKE)" MINGW64_CC="$(MINGW64_CC)" sh bench/bench.sh
+
+bench-progs: $(BENCH_PROGS)
+
+$(BENCH_BIN)/timeit: bench/timeit.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $<
+
+$(BENCH_BIN)/cti_bench: bench/cti_bench.c $(BUILD)/libetwref.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(BUILD)/libetwref.a -lpthread
+
+# etwconf with the guarded-buffer allocator proposed in bench/proto_guard.c: the same objects, with the
+# harness's own plat_guard_alloc/plat_guard_free made weak so that the bench's versions replace them
+BENCH_WEAK_PLAT := $(BENCH_DIR)/obj/posix_platform-weak.o
+$(BENCH_WEAK_PLAT): $(BUILD)/obj/harness/posix_platform.o
+	@mkdir -p $(dir $@)
+	objcopy --weaken-symbol=plat_guard_alloc --weaken-symbol=plat_guard_free $< $@
+
+$(BENCH_BIN)/etwconf-proto: bench/proto_guard.c $(BENCH_WEAK_PLAT) $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/obj/harness/main.o $(BUILD)/libetwref.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ bench/proto_guard.c $(BENCH_WEAK_PLAT) \
+	    $(filter-out $(BUILD)/obj/harness/posix_platform.o,$(HARNESS_OBJ)) $(CASE_OBJ) $(BUILD)/obj/harness/main.o \
+	    $(BUILD)/libetwref.a $(LDLIBS_HARNESS)
+
+$(BENCH_BIN)/isobench: bench/isobench.c $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $(LDLIBS_HARNESS)
+
+# the Wine floor (built by bench/bench.sh only when the cross compiler is there)
+$(BENCH_BIN)/hello.exe: bench/hello.c
+	@mkdir -p $(dir $@)
+	$(MINGW64_CC) -O2 -o $@ $<
