@@ -62,6 +62,7 @@ struct gstate {
     volatile LONG thread_kind; /* a plat_threads() thread of this call faulted: 1 or 2 */
     volatile DWORD thread_code;
     volatile long thread_off;
+    void *volatile seh; /* i686: the SEH chain head (TEB ExceptionList) at the start of the call */
 };
 
 static struct gstate *this_gstate(void)
@@ -314,7 +315,17 @@ int plat_guarded_call(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *e
     SetUnhandledExceptionFilter(last_chance);
     unsigned tmo = ctx->r ? ctx->r->timeout_ms : 0;
     gs->deadline_us = (!child_mode && tmo && run_active) ? plat_now_us() + (uint64_t)tmo * 1000u : 0;
+#if defined(__i386__)
+    __asm__ volatile("movl %%fs:0, %0" : "=r"(gs->seh)); /* NT_TIB.ExceptionList */
+#endif
     RtlCaptureContext(&gs->saved);
+#if defined(__i386__)
+    /* resumed from deeper down: the frames the target or the dispatcher registered are gone */
+    {
+        void *seh = gs->seh;
+        __asm__ volatile("movl %0, %%fs:0" : : "r"(seh) : "memory");
+    }
+#endif
     if (gs->kind == 0) { /* the first return; a handler or the watchdog resumes here with kind set */
         InterlockedExchange(&gs->phase, PH_ACTIVE);
         fn(ctx);
@@ -352,14 +363,16 @@ static DWORD WINAPI runner_main(void *p)
     struct win_run *w = p;
     struct etw_runner *r = w->r;
     w->gs = this_gstate();
-    static struct etw_result res; /* one runner at a time emits */
+    struct etw_result *res = malloc(sizeof *res); /* this thread's: a thread given up keeps its own */
+    if (!res)
+        return 1;
     for (;;) {
         LONG i = w->next;
         if ((size_t)i >= r->nplan || interrupted)
             break;
         w->current = i;
-        etw_run_case(r, r->plan[i], &res);
-        etw_emit(r, &res);
+        etw_run_case(r, r->plan[i], res);
+        etw_emit(r, res);
         w->current = -1;
         w->next = i + 1;
     }
@@ -371,7 +384,7 @@ static bool start_runner(struct win_run *w)
     w->gs = NULL;
     w->current = -1;
     /* a generous stack: results live on it and targets may recurse */
-    w->thread = CreateThread(NULL, 4u << 20, runner_main, w, 0, NULL);
+    w->thread = CreateThread(NULL, 4u << 20, runner_main, w, STACK_SIZE_PARAM_IS_A_RESERVATION, NULL);
     return w->thread != NULL;
 }
 
@@ -498,7 +511,7 @@ static void quote_arg(wchar_t *cmd, size_t cap, const wchar_t *arg)
     cmd[o] = 0;
 }
 
-static void quote_utf8(wchar_t *cmd, size_t cap, const char *s)
+static void quote_acp(wchar_t *cmd, size_t cap, const char *s)
 {
     wchar_t w[4096];
     if (!MultiByteToWideChar(CP_ACP, 0, s, -1, w, (int)(sizeof w / sizeof w[0])))
@@ -585,12 +598,12 @@ static int run_children(struct etw_runner *r)
         static wchar_t cmd[32768];
         cmd[0] = 0;
         quote_arg(cmd, sizeof cmd / sizeof cmd[0], exe);
-        quote_utf8(cmd, sizeof cmd / sizeof cmd[0], "__worker");
-        quote_utf8(cmd, sizeof cmd / sizeof cmd[0], r->t->spec ? r->t->spec : "live");
-        quote_utf8(cmd, sizeof cmd / sizeof cmd[0], ver);
-        quote_utf8(cmd, sizeof cmd / sizeof cmd[0], build);
-        quote_utf8(cmd, sizeof cmd / sizeof cmd[0], r->rerun_prefix ? r->rerun_prefix : "etwconf.exe run");
-        quote_utf8(cmd, sizeof cmd / sizeof cmd[0], c->id);
+        quote_acp(cmd, sizeof cmd / sizeof cmd[0], "__worker");
+        quote_acp(cmd, sizeof cmd / sizeof cmd[0], r->t->spec ? r->t->spec : "live");
+        quote_acp(cmd, sizeof cmd / sizeof cmd[0], ver);
+        quote_acp(cmd, sizeof cmd / sizeof cmd[0], build);
+        quote_acp(cmd, sizeof cmd / sizeof cmd[0], r->rerun_prefix ? r->rerun_prefix : "etwconf.exe run");
+        quote_acp(cmd, sizeof cmd / sizeof cmd[0], c->id);
 
         SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
         HANDLE rd, wr;
