@@ -35,7 +35,13 @@ REF_OBJ := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
 CASE_OBJ := $(CASE_SRC:%.c=$(BUILD)/obj/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(BUILD)/obj/%.o) $(HARNESS_POSIX_SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all deps run test lint clean help results
+.PHONY: all deps run test lint clean help results FORCE
+# the commit, for the results header (suite.git); record.o is rebuilt when it changes
+GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+$(BUILD)/gitrev.txt: FORCE
+	@mkdir -p $(BUILD); [ "$$(cat $@ 2>/dev/null)" = "$(GIT_REV)" ] || echo "$(GIT_REV)" > $@
+$(BUILD)/obj/harness/record.o: $(BUILD)/gitrev.txt
+$(BUILD)/obj/harness/record.o: CFLAGS += $(if $(GIT_REV),-DETWCONF_GIT='"$(GIT_REV)"')
 all: $(BUILD)/etwconf $(BUILD)/libetwref.so $(BUILD)/libetwref.a $(BUILD)/lint.ok
 
 help:
