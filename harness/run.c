@@ -137,7 +137,9 @@ void *etw_api(struct etw_ctx *c, enum etw_fn fn)
         etw_skip(c, "the target does not export %s, which this case needs", where);
         return NULL;
     }
-    add_check(c, "export", rule, false, "exported", "missing");
+    char e[112];
+    snprintf(e, sizeof e, "%s exported", where);
+    add_check(c, "export", rule, false, e, "missing");
     snprintf(c->res->message, sizeof c->res->message, "%s is not exported, but %s says it is there at %s [%s]", where, rule,
              etw_version_name(c->version), rule);
     c->res->mode = "missing-export";
@@ -503,8 +505,10 @@ static void export_check(struct etw_ctx *ctx)
     const struct etw_args *a = &ctx->c->args;
     struct etw_target *t = ctx->t;
     bool absent = ctx->x->kind == XK_ABSENT;
-    char where[96];
+    char where[96], present[112], gone[112];
     snprintf(where, sizeof where, "%s!%s", a->module, a->export_name);
+    snprintf(present, sizeof present, "%s exported", where);
+    snprintf(gone, sizeof gone, "%s not exported", where);
     if (!t->proc) {
         if (absent) {
             etw_skip(ctx, "the target has no per-version export model (no EtwRef_GetProcAddress): cannot check that %s is absent",
@@ -512,18 +516,18 @@ static void export_check(struct etw_ctx *ctx)
             return;
         }
         void *p = t->sym(t, a->export_name);
-        etw_check(ctx, "export", NULL, p != NULL, "exported", "%s", p ? "exported" : "missing");
+        etw_check(ctx, "export", NULL, p != NULL, present, "%s", p ? "exported" : "missing");
         if (!p)
             ctx->res->mode = "missing-export";
         return;
     }
     void *p = t->proc(a->module, a->export_name);
     if (absent) {
-        etw_check(ctx, "export", NULL, p == NULL, "not exported", "%s", p ? "exported" : "not exported");
+        etw_check(ctx, "export", NULL, p == NULL, gone, "%s", p ? "exported" : "not exported");
         if (p)
             ctx->res->mode = "unexpected-export";
     } else {
-        etw_check(ctx, "export", NULL, p != NULL, "exported", "%s", p ? "exported" : "missing");
+        etw_check(ctx, "export", NULL, p != NULL, present, "%s", p ? "exported" : "missing");
         if (!p)
             ctx->res->mode = "missing-export";
     }
