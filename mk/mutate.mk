@@ -21,3 +21,12 @@ mutate: all $(BUILD)/mutate/mutate
 	    MUT_FILTER='$(MUTATE_FILTER)' sh harness/mutate/run.sh
 
 test-mutate: mutate
+
+# ---------------------------------------------------------------- the example third-party target
+.PHONY: test-thirdparty
+$(BUILD)/thirdparty/minimal.so: harness/tests/thirdparty/minimal.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -O2 -shared -fPIC -o $@ $<
+
+test-thirdparty: all $(BUILD)/thirdparty/minimal.so
+	@sh harness/tests/thirdparty/test.sh $(BUILD)

@@ -53,6 +53,8 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceQueryInformation(etw_tracehandle SessionHa
                                                        etw_u32 InformationLength, etw_u32 *ReturnLength)
 {
     etw_u8 *info = TraceInformation;
+    if (!info)
+        InformationLength = 0; /* inferred: as for class 0x07 (TQI-33), a NULL buffer has no room */
     switch (InformationClass) {
     case ETW_TraceSystemTraceEnableFlagsInfo: {
         if (!ref_at_least(ETW_V6_2))

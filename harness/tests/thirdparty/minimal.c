@@ -1,0 +1,147 @@
+/*
+ * harness/tests/thirdparty/minimal.c - a minimal third-party implementation, to show how to
+ * validate one (harness/tests/thirdparty/README.md).
+ *
+ * It implements a few functions plausibly, and one of them slightly wrong on purpose:
+ *   TraceQueryInformation   classes 0x05 (TraceSampledProfileIntervalInfo) and 0x0B
+ *                           (TraceVersionInfo); every other class is "not supported".
+ *                           DIVERGENCE: class 0x0B accepts a buffer LARGER than 8 bytes (the rule
+ *                           TQI.0B.EXACT_SIZE wants exactly 8).
+ *   EtwCreateTraceInstanceId DIVERGENCE: the counter does not skip zero when it wraps
+ *                           (CTI.WRAP). The suite needs the EtwRef_SetClassCounter control
+ *                           function to get near the wrap; this library has no control API,
+ *                           so that case is skipped, with the reason.
+ *   RegisterTraceGuidsW / UnregisterTraceGuids: enough for the instance-id cases.
+ * Nothing else is exported: the report lists those functions as missing exports, and the cases
+ * that need a control function (sessions, fault injection...) are skipped with the reason.
+ *
+ * Build:  cc -shared -fPIC -o minimal.so harness/tests/thirdparty/minimal.c
+ * Run:    build/etwconf run --target ./minimal.so --out minimal.jsonl
+ *
+ * Only <stdint.h>-style types are used, to show that nothing of etwconf is needed: the ABI is
+ * the Windows one (spec/abi.h), with the native calling convention on Linux.
+ */
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+typedef struct {
+    uint32_t Data1;
+    uint16_t Data2, Data3;
+    uint8_t Data4[8];
+} GUID;
+typedef struct {
+    const GUID *Guid;
+    void *RegHandle;
+} TRACE_GUID_REGISTRATION;
+typedef struct {
+    void *RegHandle;
+    uint32_t InstanceId;
+} EVENT_INSTANCE_INFO;
+typedef uint32_t (*WMIDPREQUEST)(uint32_t, void *, uint32_t *, void *);
+
+enum {
+    ERROR_SUCCESS = 0,
+    ERROR_BAD_LENGTH = 24,
+    ERROR_NOT_SUPPORTED = 50,
+    ERROR_INVALID_PARAMETER = 87,
+    ERROR_NOT_ENOUGH_MEMORY = 8,
+};
+
+/* ---------------------------------------------------------------- TraceQueryInformation */
+EXPORT uint32_t TraceQueryInformation(uint64_t SessionHandle, uint32_t InformationClass, void *TraceInformation, uint32_t InformationLength,
+                                      uint32_t *ReturnLength)
+{
+    uint8_t *info = TraceInformation;
+    if (!info)
+        InformationLength = 0;
+    switch (InformationClass) {
+    case 0x05: { /* TraceSampledProfileIntervalInfo: {Source, Interval} */
+        if (SessionHandle != 0)
+            return ERROR_INVALID_PARAMETER;
+        if (ReturnLength)
+            *ReturnLength = 8;
+        if (InformationLength != 8)
+            return ERROR_BAD_LENGTH;
+        uint32_t source, interval;
+        memcpy(&source, info, 4);
+        interval = source == 0 ? 10000 : 0; /* the timer's default: 1 ms in 100 ns units */
+        memcpy(info + 4, &interval, 4);
+        return ERROR_SUCCESS;
+    }
+    case 0x0B: { /* TraceVersionInfo: {EtwTraceProcessingVersion, Reserved} */
+        if (SessionHandle != 0)
+            return ERROR_INVALID_PARAMETER;
+        if (ReturnLength)
+            *ReturnLength = 8;
+        if (InformationLength < 8) /* DIVERGENCE: should be != 8 (TQI.0B.EXACT_SIZE) */
+            return ERROR_BAD_LENGTH;
+        uint32_t v = 1;
+        memcpy(info, &v, 4);
+        return ERROR_SUCCESS;
+    }
+    default: return ERROR_NOT_SUPPORTED;
+    }
+}
+
+/* ---------------------------------------------------------------- classic registrations */
+struct mini_class {
+    _Atomic uint32_t counter;
+    uint32_t reserved;
+};
+struct mini_reg {
+    struct mini_reg *next;
+    uint64_t handle;
+    struct mini_class *classes;
+};
+static struct mini_reg *regs;
+static uint64_t next_handle = 0x100;
+
+EXPORT uint32_t RegisterTraceGuidsW(WMIDPREQUEST RequestAddress, void *RequestContext, const GUID *ControlGuid, uint32_t GuidCount,
+                                    TRACE_GUID_REGISTRATION *TraceGuidReg, const uint16_t *MofImagePath, const uint16_t *MofResourceName,
+                                    uint64_t *RegistrationHandle)
+{
+    (void)RequestContext, (void)MofImagePath, (void)MofResourceName;
+    if (!RequestAddress || !ControlGuid || !RegistrationHandle || GuidCount > 0x10000 || (GuidCount && !TraceGuidReg))
+        return ERROR_INVALID_PARAMETER;
+    struct mini_reg *r = calloc(1, sizeof *r);
+    if (!r || !(r->classes = calloc(GuidCount ? GuidCount : 1, sizeof *r->classes))) {
+        free(r);
+        return ERROR_NOT_ENOUGH_MEMORY;
+    }
+    for (uint32_t i = 0; i < GuidCount; i++)
+        TraceGuidReg[i].RegHandle = &r->classes[i];
+    r->handle = next_handle++;
+    r->next = regs;
+    regs = r;
+    *RegistrationHandle = r->handle;
+    return ERROR_SUCCESS;
+}
+
+EXPORT uint32_t UnregisterTraceGuids(uint64_t RegistrationHandle)
+{
+    for (struct mini_reg **pp = &regs; *pp; pp = &(*pp)->next)
+        if ((*pp)->handle == RegistrationHandle) {
+            struct mini_reg *r = *pp;
+            *pp = r->next;
+            free(r->classes);
+            free(r);
+            return ERROR_SUCCESS;
+        }
+    return ERROR_INVALID_PARAMETER;
+}
+
+/* ---------------------------------------------------------------- EtwCreateTraceInstanceId */
+EXPORT uint32_t EtwCreateTraceInstanceId(void *RegHandle, EVENT_INSTANCE_INFO *InstInfo)
+{
+    if (!RegHandle || !InstInfo)
+        return ERROR_INVALID_PARAMETER;
+    struct mini_class *c = RegHandle;
+    InstInfo->RegHandle = RegHandle;
+    InstInfo->InstanceId = atomic_fetch_add(&c->counter, 1) + 1; /* DIVERGENCE: 0 is not skipped (CTI.WRAP) */
+    return ERROR_SUCCESS;
+}
