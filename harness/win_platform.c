@@ -235,12 +235,23 @@ static bool guard_hit(struct etw_ctx *ctx, ULONG_PTR a, long *off)
     return false;
 }
 
-/* the process cannot go on: stop the sessions, end with the code (never a dialog or debugger) */
+static DWORD WINAPI restore_main(void *p)
+{
+    (void)p;
+    win_restore_all();
+    return 0;
+}
+
+/* the process cannot go on: stop the sessions, end with the code (never a dialog or debugger).
+ * The clean-up runs on its own thread, given 5 s: the faulting thread may hold a lock it needs. */
 static void fatal_exit(DWORD code)
 {
     static volatile LONG once;
-    if (InterlockedExchange(&once, 1) == 0)
-        win_restore_all();
+    if (InterlockedExchange(&once, 1) == 0) {
+        HANDLE th = CreateThread(NULL, 0, restore_main, NULL, 0, NULL);
+        if (th)
+            WaitForSingleObject(th, 5000);
+    }
     TerminateProcess(GetCurrentProcess(), code ? code : 3);
     for (;;)
         Sleep(INFINITE);
