@@ -37,11 +37,15 @@ windows: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
 
 $(BUILD)/win64/obj/%.o: %.c $(WIN_HEADERS)
 	@mkdir -p $(dir $@)
-	$(MINGW64) $(WIN_CFLAGS) -DETWCONF_PROG='"etwconf.exe"' -c -o $@ $<
+	$(MINGW64) $(WIN_CFLAGS) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf.exe"' -c -o $@ $<
 
 $(BUILD)/win32/obj/%.o: %.c $(WIN_HEADERS)
 	@mkdir -p $(dir $@)
-	$(MINGW32) $(WIN_CFLAGS) -DETWCONF_PROG='"etwconf-i686.exe"' -c -o $@ $<
+	$(MINGW32) $(WIN_CFLAGS) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf-i686.exe"' -c -o $@ $<
+
+# the commit in the results header (suite.git), as for the Linux build (Makefile: GIT_REV)
+$(BUILD)/win64/obj/harness/record.o $(BUILD)/win32/obj/harness/record.o: $(BUILD)/gitrev.txt
+$(BUILD)/win64/obj/harness/record.o $(BUILD)/win32/obj/harness/record.o: WIN_EXTRA += $(if $(GIT_REV),-DETWCONF_GIT='"$(GIT_REV)"')
 
 # the resource script reads its version numbers from a generated header
 $(BUILD)/win64/etwconf-version.h: harness/etwconf.h
