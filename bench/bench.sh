@@ -101,7 +101,7 @@ say "native run ($ROUNDS rounds)"
     proto="$(allv "$PROTO" '' "$W/proto")" \
     proto-inproc="$(allv "$PROTO" inproc "$W/proto-inproc")" \
     >"$W/native.tsv"
-CH_ROUNDS=$((ROUNDS / 2 > 2 ? ROUNDS / 2 : 2))
+CH_ROUNDS=$((ROUNDS / 3 > 2 ? ROUNDS / 3 : 2))
 say "child isolation ($CH_ROUNDS rounds)"
 "$TIMEIT" -r "$CH_ROUNDS" -w 0 -s "$W/child.samples" \
     floor="$ETW version" \
@@ -205,10 +205,11 @@ if [ $frc -ne 0 ] || grep -qi "not implemented" "$W/fuzz-help"; then
     fig fuzz "Fuzz rate: etwconf fuzz against the reference" \
         "not measured: \`etwconf fuzz --help\` says: $(head -n 1 "$W/fuzz-help" | tr '\t|' '  ') (exit $frc)" ">= 1M calls/s per core" "n/a" "-"
 else
-    /usr/bin/time -f 'cpu %U %S wall %e' -o "$W/fuzz-time" "$ETW" fuzz --target reference --seconds $FUZZ_SECONDS --seed 1 \
+    # the reference as a library (the built-in copy is the oracle; fuzz refuses --target reference)
+    /usr/bin/time -f 'cpu %U %S wall %e' -o "$W/fuzz-time" "$ETW" fuzz --target "$BUILD/libetwref.so" --seconds $FUZZ_SECONDS --seed 1 \
         >"$W/fuzz-out" 2>&1
     frc=$?
-    calls=$(grep -Eio '[0-9]+ (calls|api calls)' "$W/fuzz-out" | head -n 1 | grep -Eo '^[0-9]+')
+    calls=$(sed -n 's/^fuzz: \([0-9][0-9]*\) calls.*/\1/p' "$W/fuzz-out" | tail -n 1)
     cpu=$(awk '/^cpu/{print $2 + $3}' "$W/fuzz-time")
     wall=$(awk '/^cpu/{print $5}' "$W/fuzz-time")
     if [ -z "$calls" ] || [ -z "$cpu" ]; then
@@ -216,13 +217,41 @@ else
             "not measured: could not read a call count from its output (exit $frc): $(tail -n 1 "$W/fuzz-out" | tr '\t|' '  ')" \
             ">= 1M calls/s per core" "n/a" "-"
     else
-        rate=$(awk -v c="$calls" -v t="$cpu" 'BEGIN{printf "%.2f", t > 0 ? c/t/1e6 : 0}')
-        wrate=$(awk -v c="$calls" -v t="$wall" 'BEGIN{printf "%.2f", t > 0 ? c/t/1e6 : 0}')
-        fig fuzz "Fuzz rate: etwconf fuzz --target reference --seconds $FUZZ_SECONDS --seed 1" \
+        rate=$(awk -v c="$calls" -v t="$cpu" 'BEGIN{printf "%.2f", (t > 0 ? c/t/1e6 : 0)}')
+        wrate=$(awk -v c="$calls" -v t="$wall" 'BEGIN{printf "%.2f", (t > 0 ? c/t/1e6 : 0)}')
+        fig fuzz "Fuzz rate: etwconf fuzz --target $BUILD/libetwref.so (the reference; the built-in copy is the oracle) --seconds $FUZZ_SECONDS --seed 1" \
             "${rate}M calls per CPU-second (${wrate}M per wall second, $calls calls, exit $frc)" ">= 1M calls/s per core" \
-            "$(yesno 1 "$rate")" "calls from its output / (user+sys) CPU time from /usr/bin/time: a CPU-second is one core busy"
+            "$(yesno 1 "$rate")" "the call count it prints / its user+sys CPU time (/usr/bin/time): one CPU-second is one core busy for a second"
     fi
 fi
+
+# ============================================================ live profiles of missed targets
+# profile TITLE CMD...: perf record (software clock) of CMD, top symbols into the causes section
+profile() {
+    title=$1
+    shift
+    command -v perf >/dev/null 2>&1 || return 0
+    if ! perf record -q -e cpu-clock -F 5000 -o "$W/perf.data" -- "$@" >/dev/null 2>"$W/perf-rec.log"; then
+        printf '%s: perf record failed here (%s).\n\n' "$title" "$(tail -n 1 "$W/perf-rec.log")" >>"$W/bench-extra-causes.md"
+        return 0
+    fi
+    {
+        printf '%s, profiled in this run (`perf record -e cpu-clock -- %s`), top symbols by self time:\n\n```\n' "$title" "$*"
+        perf report -i "$W/perf.data" --no-children --sort dso,sym -g none 2>/dev/null | grep '%' | head -n 12
+        printf '```\n\n'
+    } >>"$W/bench-extra-causes.md"
+}
+: >"$W/bench-extra-causes.md"
+if awk -F'\t' '$1=="native" && $5=="no"{f=1} END{exit !f}' "$FIG"; then
+    say "profiling the native run"
+    mkdir -p "$W/prof"
+    profile "The native run (in process, all versions)" "$ETW" run --target reference --emulate all --isolation inproc --quiet --out-dir "$W/prof"
+fi
+if awk -F'\t' '$1=="fuzz" && $5=="no"{f=1} END{exit !f}' "$FIG"; then
+    say "profiling fuzz"
+    profile "etwconf fuzz" "$ETW" fuzz --target "$BUILD/libetwref.so" --seconds 2 --seed 1 --quiet
+fi
+[ -s "$W/bench-extra-causes.md" ] && sed -i '1i ### Profiles taken in this run\n' "$W/bench-extra-causes.md"
 
 # ============================================================ 2. + 3. Wine
 . bench/wine.sh

@@ -90,17 +90,17 @@ else
         "${RWV}x / ${RWN}x" "(diagnostic)" "-" "same rounds: the exe's own start, and what the one 2 MiB guarded-buffer case costs"
 
     # the version sweep as \`make wine\` does it: winecfg -v V, then a run, for each version
-    say "Wine: version sweep (2 rounds)"
+    say "Wine: version sweep (1 round)"
     sweep="" hellos=""
     for v in winxp64 vista win7 win8 win81 win10; do
         sweep="$sweep${sweep:+ ;; }wine winecfg -v $v ;; wine $WEXE run --quiet --out $W/wine-sweep-$v.jsonl"
         hellos="$hellos${hellos:+ ;; }wine $HELLO"
     done
-    "$TIMEIT" -r 2 -w 0 -s "$W/wine-sweep.samples" sweep="$sweep" hello6="$hellos" >"$W/wine-sweep.tsv"
+    "$TIMEIT" -r 1 -w 0 -s "$W/wine-sweep.samples" sweep="$sweep" hello6="$hellos" >"$W/wine-sweep.tsv"
     RS=$(ratio "$W/wine-sweep.samples" sweep hello6)
     fig wine-sweep "Under Wine: the 6-version sweep (winecfg -v V + a run, per version) / 6 x hello.exe" \
         "${RS}x ($(ms "$(col "$W/wine-sweep.tsv" sweep 2)"))" "(reported)" "-" \
-        "timeit, 2 rounds; $(complete_in "$W"/wine-sweep-*.jsonl)/6 complete files; each winecfg -v is itself a Wine process"
+        "timeit, 1 round (it is long); $(complete_in "$W"/wine-sweep-*.jsonl)/6 complete files; each winecfg -v is itself a Wine process"
 
     /usr/bin/time -v wine "$WEXE" run --quiet --out "$W/wine-mem.jsonl" 2>"$W/tv-wine" >/dev/null
     /usr/bin/time -v wine "$HELLO" 2>"$W/tv-hello" >/dev/null
@@ -108,7 +108,7 @@ else
         "(reported)" "-" "/usr/bin/time -v on \`wine etwconf.exe run\` (that process, not the persistent wineserver)"
 
     # isolation per case under Wine, on a subset (a child costs tens of ms under Wine)
-    WSUB='cti.*'
+    WSUB='rtg.*'
     say "Wine: isolation"
     "$TIMEIT" -r 3 -w 0 -s "$W/wine-iso.samples" \
         inproc="wine $WEXE run --filter $WSUB --isolation inproc --quiet --out $W/wine-iso-inproc.jsonl" \
