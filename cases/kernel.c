@@ -117,7 +117,7 @@ static const struct etw_case cases[] = {
     CASE(.id = "tpi.query-long", .rules = "TPI.QUERY", .title = "the timer interval query with 12 bytes: STATUS_INFO_LENGTH_MISMATCH",
          .fn = FN_NTQSI, .args = {.cls = SPTI, .len = 12, IN(U32(3), U32(0))}, .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH))})
     CASE(.id = "tpi.set-roundtrip", .rules = "TPI.SET", .title = "a timer interval that is set is what a query returns", .fn = FN_CUSTOM,
-         .run = tpi_set_roundtrip, .expect = {FROM(V6_0)})
+         .run = tpi_set_roundtrip, .fx = {.profile_priv = PRIV_HELD}, .expect = {FROM(V6_0)})
     CASE(.id = "psl.kernel-min", .rules = "PSL.KERNEL_MIN", .title = "the profile source list needs at least 0x28 bytes", .fn = FN_NTQSI,
          .args = {.cls = SPTI, .len = 0x27, IN(U32(0x0D))}, .expect = {FROM(V6_2, .rc = ST(INFO_LENGTH_MISMATCH))})
 };

@@ -52,7 +52,7 @@ static const struct etw_case cases[] = {
     CASE(.id = "tsi.05.long", .rules = "TSI.05.EXACT_SIZE", .title = "9 bytes for class 0x05: ERROR_BAD_LENGTH", .fn = FN_TSI,
          .args = {.cls = 5, .len = EXACT(1)}, .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH))})
     CASE(.id = "tsi.05.set", .rules = "TSI.05.SET", .title = "a timer interval that is set is what a query returns", .fn = FN_CUSTOM,
-         .run = tsi05_set, .expect = {FROM(V6_2)})
+         .run = tsi05_set, .fx = {.profile_priv = PRIV_HELD}, .expect = {FROM(V6_2)})
     /* 0x06 TraceProfileSourceConfigInfo */
     CASE(.id = "tsi.06.partial", .rules = "TSI.06.SIZE", .title = "2 bytes is not a whole ULONG: ERROR_INCORRECT_SIZE", .fn = FN_TSI,
          .args = {.cls = 6, .len = 2}, .expect = {FROM(V6_2, .rc = ERR(INCORRECT_SIZE))})

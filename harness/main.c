@@ -7,11 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 #if defined(_WIN32)
+#include <direct.h>
 #include <io.h>
 #define stderr_is_tty() _isatty(_fileno(stderr))
+#define make_dir(p) _mkdir(p)
 #else
+#include <sys/stat.h>
 #include <unistd.h>
 #define stderr_is_tty() isatty(2)
+#define make_dir(p) mkdir((p), 0777)
 #endif
 
 #ifndef ETWCONF_PROG
@@ -297,6 +301,10 @@ static int cmd_run(int argc, char **argv)
         return die_usage("%s", "several versions write several files: give --out-dir DIR (files are DIR/TARGET-VERSION.jsonl)");
     if (o.out && o.out_dir)
         return die_usage("%s", "give --out FILE or --out-dir DIR, not both");
+    if (o.out_dir && make_dir(o.out_dir) != 0 && errno != EEXIST) {
+        fprintf(stderr, ETWCONF_PROG ": cannot create '%s': %s\n", o.out_dir, strerror(errno));
+        return 3;
+    }
 
     char err[512] = "";
     struct etw_target *t = plat_open_target(o.target, err, sizeof err);

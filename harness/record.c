@@ -43,7 +43,7 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
     etw_json_obj(j, "target");
     etw_json_str(j, "impl", t->impl);
     etw_json_str(j, "name", t->name);
-    etw_json_str(j, "path", strcmp(t->spec, "reference") ? t->spec : NULL);
+    etw_json_str(j, "path", !strcmp(t->impl, "thirdparty") ? t->spec : NULL); /* the library loaded */
     etw_json_str(j, "version", target_version_label(t));
     etw_json_str(j, "nt_version", etw_version_name(r->version));
     etw_json_int(j, "build", t->build);
