@@ -19,8 +19,8 @@ if [ -z "$WINE_REASON" ]; then
         fi
     elif [ ! -f "$WEXE" ]; then
         WINE_REASON="\`make windows\` did not build $WEXE"
-    elif ! $MAKE --no-print-directory BUILD="$BUILD" "$HELLO" >"$W/make-hello.log" 2>&1; then
-        WINE_REASON="could not build $HELLO: $(tail -n 1 "$W/make-hello.log")"
+    elif ! $MAKE --no-print-directory BUILD="$BUILD" "$HELLO" "$BIN/isobench.exe" >"$W/make-hello.log" 2>&1; then
+        WINE_REASON="could not build $HELLO and $BIN/isobench.exe: $(tail -n 1 "$W/make-hello.log")"
     fi
 fi
 
@@ -114,13 +114,17 @@ else
         inproc="wine $WEXE run --filter $WSUB --isolation inproc --quiet --out $W/wine-iso-inproc.jsonl" \
         child="wine $WEXE run --filter $WSUB --isolation child --quiet --out $W/wine-iso-child.jsonl" \
         >"$W/wine-iso.tsv"
+    wine "$BIN/isobench.exe" 3 20000 10 2>/dev/null | tr -d '\r' >"$W/wine-isobench.tsv"
+    WGUARD=$(awk -F'\t' '{printf "%.2f", 2 * ($2 - $3) / 1000}' "$W/wine-isobench.tsv")
+    WFORK=$(awk -F'\t' '{printf "%.0f", $4}' "$W/wine-isobench.tsv")
+    kv WGUARD "${WGUARD:-?}"
     WSN=$(cases_in "$W/wine-iso-inproc.jsonl")
     PCW_CHILD=$(awk -v d="$(diff_us "$W/wine-iso.samples" child inproc)" -v n="$WSN" 'BEGIN{printf "%.0f", n ? d/n : 0}')
     RWIN=$(ratio "$W/wine.samples" run-inproc hello)
     PCW_INPROC=$(awk -v r="$RWIN" -v h="$(col "$W/wine.tsv" hello 2)" -v n="$WN" 'BEGIN{printf "%.0f", n ? (r-1)*h/n : 0}')
-    fig wine-iso "Isolation cost under Wine, per case: inproc (the whole case, guard included) / child over inproc" \
-        "$PCW_INPROC us / $PCW_CHILD us" "(reported)" "-" \
-        "inproc: (full run - hello) / $WN cases; child: timeit, 3 rounds, --filter '$WSUB' ($WSN cases), median per-round difference / cases"
+    fig wine-iso "Isolation cost under Wine, per case: the in-process guard (2 calls) / child over inproc" \
+        "${WGUARD:-?} us / $PCW_CHILD us (a whole in-process case: $PCW_INPROC us; a bare CreateProcess+wait: ${WFORK:-?} us)" "(reported)" "-" \
+        "guard and CreateProcess: bench/isobench.c built with harness/win_*.c, under Wine; child: timeit, 3 rounds, --filter '$WSUB' ($WSN cases), median per-round difference / cases"
     WDM=no
     [ "$WDEF" = inproc ] && WDM=yes
     fig wine-iso-default "Default isolation of etwconf.exe is the cheap one" "$WDEF (child only with --isolation child)" "inproc" "$WDM" \

@@ -42,6 +42,12 @@ $(BENCH_BIN)/isobench: bench/isobench.c $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libe
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $(LDLIBS_HARNESS)
 
+# isobench for Windows / Wine, on the objects of etwconf.exe (mk/windows.mk); built by bench/wine.sh
+BENCH_WIN_OBJ := $(filter-out $(BUILD)/win64/obj/harness/main.o,$(WIN64_OBJ))
+$(BENCH_BIN)/isobench.exe: bench/isobench.c $(BENCH_WIN_OBJ) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(MINGW64_CC) $(WIN_CFLAGS) -o $@ $< $(BENCH_WIN_OBJ) -static $(WIN_LIBS)
+
 # the Wine floor (built by bench/bench.sh only when the cross compiler is there)
 $(BENCH_BIN)/hello.exe: bench/hello.c
 	@mkdir -p $(dir $@)
