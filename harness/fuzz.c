@@ -1341,11 +1341,14 @@ static void gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
 }
 
 /* ---------------------------------------------------------------- reduction */
-static bool still(const struct fz_prog *p)
+/* does q still make the sides disagree? A disagreement at an earlier call than the last is a
+ * shorter reproducer: q is cut there */
+static bool still(struct fz_prog *q)
 {
-    if (!run_prog(p, p->ncalls))
+    if (!run_prog(q, q->ncalls) || F.dis.call < 0)
         return false;
-    return F.dis.call == p->ncalls - 1 || F.dis.call == -1;
+    q->ncalls = F.dis.call + 1;
+    return true;
 }
 
 /* drop what is not needed; on return *p is minimal and still disagrees at its last call */
@@ -1363,6 +1366,26 @@ static void reduce(struct fz_prog *p, int at)
             *p = q;
         else
             i++;
+    }
+    /* 1b. instance ids: earlier ids taken from class 0 are the counter preset of the fixture */
+    {
+        const struct fz_call *lc = &p->calls[p->ncalls - 1];
+        int k = 0;
+        bool only = p->ncalls > 1 && (lc->fn == FN_ETWCTI || lc->fn == FN_CTI) && lc->h == H_CLASS && lc->hval == 0;
+        for (int i = 0; only && i < p->ncalls - 1; i++) {
+            const struct fz_call *c = &p->calls[i];
+            only = (c->fn == FN_ETWCTI || c->fn == FN_CTI) && !c->buf_null;
+            k += c->h == H_CLASS && c->hval == 0;
+        }
+        if (only) {
+            q = *p;
+            q.calls[0] = p->calls[p->ncalls - 1];
+            q.ncalls = 1;
+            q.fx.counter = (p->fx.set_counter ? p->fx.counter : 0) + (etw_u32)k;
+            q.fx.set_counter = true;
+            if (still(&q))
+                *p = q;
+        }
     }
     /* 2. the fixture, piece by piece */
 #define TRY(change)                                                                                                         \
