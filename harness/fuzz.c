@@ -2000,13 +2000,14 @@ static int compare_exports(FILE *f, int *ndis, int max)
 
 /* ---------------------------------------------------------------- the command */
 static const char fuzz_usage[] =
-    "usage: etwconf fuzz --target LIB [--seconds N | --calls N] [--seed S] [--emulate V] [--max N] [--quiet]\n"
+    "usage: etwconf fuzz --target LIB [--seconds N | --calls N] [--seed S] [--emulate V] [--max N] [--oracle LIB] [--quiet]\n"
     "\n"
     "Differential fuzzing: random calls against LIB and against the built-in reference, compared on\n"
     "return code, ReturnLength, every byte of every buffer, bytes around the buffers and returned\n"
     "handles. Each disagreement is reduced to a minimal call and printed as a case row for cases/.\n"
     "\n"
     "  --target LIB   a shared library exporting the API (the built-in reference is the oracle)\n"
+    "  --oracle LIB   compare with this build of the reference instead of the built-in one\n"
     "  --seconds N    fuzz for N seconds (default 10)\n"
     "  --calls N      stop after N calls instead\n"
     "  --seed S       the seed (default: from the clock; printed). Same seed, same programs\n"
@@ -2063,7 +2064,7 @@ struct seen {
 
 int etw_cmd_fuzz(int argc, char **argv)
 {
-    const char *target = NULL, *emulate = NULL;
+    const char *target = NULL, *emulate = NULL, *oracle = NULL;
     unsigned long long seconds = 0, max_calls = 0, seed = 0, only_prog = 0, max_dis = 5;
     bool have_seed = false, quiet = false, have_prog = false;
     for (int i = 2; i < argc; i++) {
@@ -2081,6 +2082,8 @@ int etw_cmd_fuzz(int argc, char **argv)
         i++;
         if (!strcmp(a, "--target"))
             target = v;
+        else if (!strcmp(a, "--oracle"))
+            oracle = v;
         else if (!strcmp(a, "--emulate"))
             emulate = v;
         else if (!strcmp(a, "--seconds")) {
@@ -2105,7 +2108,7 @@ int etw_cmd_fuzz(int argc, char **argv)
     }
     if (!target)
         return fz_die("%s", "--target LIB is required (the built-in reference is the oracle)");
-    if (!strcmp(target, "reference"))
+    if (!strcmp(target, "reference") && (!oracle || !strcmp(oracle, "reference")))
         return fz_die("%s", "the target must be a library: the built-in reference is the oracle (try --target build/libetwref.so)");
     if (have_prog && !have_seed)
         return fz_die("%s", "--program needs the --seed it came from");
@@ -2127,10 +2130,20 @@ int etw_cmd_fuzz(int argc, char **argv)
     F.side[SIDE_T].name = "target";
     F.side[SIDE_T].t = t;
     F.side[SIDE_O].name = "reference";
-    F.side[SIDE_O].t = etw_target_reference();
+    F.side[SIDE_O].t = oracle ? plat_open_target(oracle, err, sizeof err) : etw_target_reference();
+    if (!F.side[SIDE_O].t) {
+        fprintf(stderr, "etwconf fuzz: the oracle: %s\n", err);
+        return 3;
+    }
     if (F.side[SIDE_O].t == t) {
-        fprintf(stderr, "etwconf fuzz: the target is the built-in reference itself\n");
+        fprintf(stderr, "etwconf fuzz: the target is the oracle itself\n");
         return 2;
+    }
+    if (!F.side[SIDE_O].t->reset || !F.side[SIDE_O].t->set_version || !F.side[SIDE_O].t->sym(F.side[SIDE_O].t, "TraceQueryInformation")) {
+        fprintf(stderr, "etwconf fuzz: the oracle must be the reference implementation, with its control API: this etwconf has no "
+                        "built-in reference (etwconf.exe tests the live system); give one with --oracle (a build of reference/ as a "
+                        "library)\n");
+        return 3;
     }
     F.control = t->reset && t->set_version && t->start_logger;
     F.emulate_all = !ver && t->set_version;
