@@ -29,10 +29,12 @@ W=$B/mutate/work
 
 # does the mutant id match one of the MUT_FILTER patterns?
 wanted() {
+    set -f # the patterns are for the ids, not for file names
     for pat in $FILTER; do
         # shellcheck disable=SC2254
-        case "$1" in $pat) return 0 ;; esac
+        case "$1" in $pat) set +f; return 0 ;; esac
     done
+    set +f
     return 1
 }
 
