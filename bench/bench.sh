@@ -251,7 +251,7 @@ if awk -F'\t' '$1=="fuzz" && $5=="no"{f=1} END{exit !f}' "$FIG"; then
     say "profiling fuzz"
     profile "etwconf fuzz" "$ETW" fuzz --target "$BUILD/libetwref.so" --seconds 2 --seed 1 --quiet
 fi
-[ -s "$W/bench-extra-causes.md" ] && sed -i '1i ### Profiles taken in this run\n' "$W/bench-extra-causes.md"
+[ -s "$W/bench-extra-causes.md" ] && sed -i '1i ## Profiles taken in this run (missed targets)\n' "$W/bench-extra-causes.md"
 
 # ============================================================ 2. + 3. Wine
 . bench/wine.sh
@@ -310,10 +310,16 @@ fi
     echo "timeit columns: label, median us, min us, max us, rounds, peak RSS KB, worst exit status."
     echo
     echo '```'
-    cat "$W/native.tsv" "$W/child.tsv" "$W"/wine*.tsv 2>/dev/null
-    echo "isobench: iso guard_ns direct_ns fork_us rounds"
+    for f in native child wine-fresh wine wine-sweep wine-iso fresh; do
+        [ -s "$W/$f.tsv" ] && { echo "# timeit: $f"; cat "$W/$f.tsv"; }
+    done
+    echo "# isobench (Linux): iso guard_ns direct_ns fork_us rounds"
     cat "$W/iso.tsv"
-    echo "cti_bench: cti threads atomic_Mops cti_Mops ratio dups bad failed rounds"
+    if [ -s "$W/wine-isobench.tsv" ]; then
+        echo "# isobench.exe (Wine): iso guard_ns direct_ns createprocess_us rounds"
+        cat "$W/wine-isobench.tsv"
+    fi
+    echo "# cti_bench: cti threads atomic_Mops cti_Mops ratio dups bad failed rounds"
     cat "$W/cti.tsv"
     echo '```'
 } >"$RES"

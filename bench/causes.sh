@@ -5,7 +5,7 @@
 set -u
 FIG=$1
 W=$2
-WGUARD=? R_WINE=? R_WINE_VERSION=? R_WINE_NORCL=? R_RUN=? R_SIX=? R_INPROC=? R_NORCL=? R_PROTO=? R_PROTO_INPROC=? PC_BATCH=? GUARD_US=?
+SW_CFG_MS=? SW_ALL_MS=? WGUARD=? R_WINE=? R_WINE_VERSION=? R_WINE_RUN1=? R_WINE_NORCL=? R_RUN=? R_SIX=? R_INPROC=? R_NORCL=? R_PROTO=? R_PROTO_INPROC=? PC_BATCH=? GUARD_US=?
 . "$W/values.sh"
 missed() { awk -F'\t' -v id="$1" '$1==id && $5 ~ /no/ {f=1} END{exit !f}' "$FIG"; }
 val() { awk -F'\t' -v id="$1" '$1==id{print $3}' "$FIG"; }
@@ -15,6 +15,17 @@ slowest() {
         awk '{printf "%s%s (%s us)", (NR > 1 ? ", " : ""), $2, $1}'
 }
 sum_us() { sed -n 's/.*"duration_us":\([0-9]*\).*/\1/p' "$1" 2>/dev/null | awk '{s+=$1} END{print s+0}'; }
+
+# the fixed-cost item of the Wine section, only when a one-case run costs clearly more than \`version\`
+fixed_cost() {
+    awk -v a="$R_WINE_RUN1" -v b="$R_WINE_VERSION" 'BEGIN{exit !(a - b > 0.1)}' 2>/dev/null || return 0
+    cat <<EOT
+- **The fixed cost of a run** (the step from \`version\` to a one-case run above): harness/win_platform.c builds the
+  fingerprint for every run; hashing the exe (SHA-256 of ~400 KB) and the privilege and version probes are paid
+  before the first case. *Fix:* measure which probe costs most (the per-run difference is in the table), and
+  cache or drop the expensive ones (the exe hash can be computed once at build time and embedded as a resource).
+EOT
+}
 
 any=no
 for id in native native-batch native-inproc iso-default cti-1 cti-2 fuzz wine wine-iso-default fresh; do
@@ -101,20 +112,22 @@ if missed wine; then
     cat <<EOF
 ### Under Wine above 1.5x hello.exe
 
-Measured here: full run ${R_WINE}x hello.exe; \`etwconf.exe version\` alone ${R_WINE_VERSION}x (the bigger static exe also loads
-advapi32); the full run without rtg.count-limit ${R_WINE_NORCL}x. Inside the run the cases took $(sum_us "$WR") us in all
+Measured here, against hello.exe: the full run ${R_WINE}x; \`etwconf.exe version\` alone ${R_WINE_VERSION}x (a 4x bigger static
+exe that also loads advapi32); a run of one case ${R_WINE_RUN1}x (opening the live target and the results header with its
+fingerprint: privileges, versions, the exe's SHA-256); the full run without rtg.count-limit ${R_WINE_NORCL}x. Inside the run the cases took $(sum_us "$WR") us in all
 (sum of duration_us); the slowest: $(slowest "$WR" 3); $(grep -c '"status":"CRASH"' "$WR" 2>/dev/null || echo 0) cases
 crashed in Wine's stubs, each an exception dispatched through Wine (tens to hundreds of us).
 
 Causes (per-case duration_us, and \`perf record -a -e cpu-clock\`: the hottest instruction of etwconf.exe is the byte store
 of the sentinel loop):
 
-1. **rtg.count-limit's 2 MiB guarded buffer** (cases/cti.c, \`rtg_count_limit\`) and **the byte-by-byte sentinel fill
+- **rtg.count-limit's 2 MiB guarded buffer** (cases/cti.c, \`rtg_count_limit\`) and **the byte-by-byte sentinel fill
    of every guarded buffer** (harness/win_platform.c, \`plat_guard_alloc\`: the same loop as on Linux, two \`%\` per byte
    over the page-rounded body, plus \`VirtualAlloc\` / \`VirtualProtect\` / \`VirtualFree\` per buffer). *Fix:* as on
    Linux: fill only \`[buf - ETW_PRE_ZONE, guard)\` 4 bytes at a time, keep freed allocations in a small pool keyed by size
    (the guard page stays PAGE_NOACCESS), and N = 0x10001 in \`rtg_count_limit\`.
-2. **Crashing stubs** are Wine's behaviour, not the suite's: each costs an exception dispatch; nothing to fix on our side.
+$(fixed_cost)
+- **Crashing stubs** are Wine's behaviour, not the suite's: each costs an exception dispatch; nothing to fix on our side.
 EOF
     echo
 fi
@@ -136,6 +149,32 @@ EOF
     echo
 fi
 
+# ---------------------------------------------------------------- findings beyond the targets
+GARBLED=$(cat "$W"/run/*.jsonl 2>/dev/null | grep -o '"what":"[^"]*"' | grep -c -e '"what":""' -e '\\u00[01]' -e '\\ufffd')
+SWEEP_CFG=$(awk -v c="$SW_CFG_MS" -v a="$SW_ALL_MS" 'BEGIN{exit !(a > 0 && c/a > 0.5)}' 2>/dev/null && echo yes)
+if [ "$GARBLED" -gt 0 ] || [ -n "$SWEEP_CFG" ]; then
+    echo "## Other findings"
+    echo
+    if [ "$GARBLED" -gt 0 ]; then
+        cat <<EOF
+- **$GARBLED check records of the native run have a garbled \`what\`** (empty, control characters or U+FFFD), e.g.
+  \`$(cat "$W"/run/*.jsonl | grep -o '"what":"[^"]*"' | grep -m 1 -e '\\u00[01]' -e '\\ufffd')\`. Cause: cases/cti.c \`expect_ids\` passes a
+  stack buffer (\`char what[48]\`) to \`etw_check_code\` / \`etw_check_u32\`, and harness/run.c \`add_check\` keeps only the
+  pointer (\`struct etw_check_rec.what\` is \`const char *\`), which is dead when the record is written. *Fix:* make
+  \`what\` a char array in \`struct etw_check_rec\` (harness/etwconf.h) and copy it in \`add_check\`, as \`expected\`/\`got\` are.
+EOF
+    fi
+    if [ -n "$SWEEP_CFG" ]; then
+        cat <<EOF
+- **The Wine version sweep is mostly \`winecfg -v\`**: ${SW_CFG_MS} ms of ${SW_ALL_MS} ms here (one call took from a
+  fraction of a second to over 10 s). harness/tests/wine.sh runs it once per version. A per-exe
+  \`wine reg add 'HKCU\\Software\\Wine\\AppDefaults\\etwconf.exe' /v Version /t REG_SZ /d V /f\` took 0.37 s in a manual
+  check and the run then reported \`wine@winxp64\`, rtl_version 5.2.3790 (it does not rewrite the HKLM ProductName/build
+  values that winecfg writes: see shared/notes/wine-ci.md section 2).
+EOF
+    fi
+    echo
+fi
 if [ -s "$W/bench-extra-causes.md" ]; then
     cat "$W/bench-extra-causes.md"
 fi

@@ -72,6 +72,7 @@ else
         run="$WRUN" \
         run-inproc="$WRUN --isolation inproc" \
         version="wine $WEXE version" \
+        run1="wine $WEXE run --case exp.advapi32.tqi --quiet --out $W/wine-run1.jsonl" \
         norcl="wine $WEXE run --quiet --out $W/wine-norcl.jsonl $(all_but rtg.count-limit)" \
         >"$W/wine.tsv"
     WN=$(cases_in "$W/wine-run.jsonl")
@@ -84,23 +85,28 @@ else
         "timeit, $ROUNDS rounds, median per-round ratio; persistent wineserver, win10; $WN cases, complete footer: $WC/1, worst exit $WWORST (1 = Wine diverges)"
 
     RWV=$(ratio "$W/wine.samples" version hello)
+    RW1=$(ratio "$W/wine.samples" run1 hello)
     RWN=$(ratio "$W/wine.samples" norcl hello)
-    kv R_WINE_VERSION "$RWV"; kv R_WINE_NORCL "$RWN"
-    fig wine-diag "Diagnostic under Wine: \`etwconf.exe version\` / hello.exe; the full run without rtg.count-limit / hello.exe" \
-        "${RWV}x / ${RWN}x" "(diagnostic)" "-" "same rounds: the exe's own start, and what the one 2 MiB guarded-buffer case costs"
+    kv R_WINE_VERSION "$RWV"; kv R_WINE_RUN1 "$RW1"; kv R_WINE_NORCL "$RWN"
+    fig wine-diag "Diagnostic under Wine, / hello.exe: \`etwconf.exe version\`; a run of one case; the full run without rtg.count-limit" \
+        "${RWV}x / ${RW1}x / ${RWN}x" "(diagnostic)" "-" \
+        "same rounds: the exe's own start; + opening the target and the results header (fingerprint); what the one 2 MiB guarded-buffer case costs"
 
     # the version sweep as \`make wine\` does it: winecfg -v V, then a run, for each version
     say "Wine: version sweep (1 round)"
-    sweep="" hellos=""
+    set --
     for v in winxp64 vista win7 win8 win81 win10; do
-        sweep="$sweep${sweep:+ ;; }wine winecfg -v $v ;; wine $WEXE run --quiet --out $W/wine-sweep-$v.jsonl"
-        hellos="$hellos${hellos:+ ;; }wine $HELLO"
+        set -- "$@" "cfg-$v=wine winecfg -v $v" "run-$v=wine $WEXE run --quiet --out $W/wine-sweep-$v.jsonl"
     done
-    "$TIMEIT" -r 1 -w 0 -s "$W/wine-sweep.samples" sweep="$sweep" hello6="$hellos" >"$W/wine-sweep.tsv"
-    RS=$(ratio "$W/wine-sweep.samples" sweep hello6)
-    fig wine-sweep "Under Wine: the 6-version sweep (winecfg -v V + a run, per version) / 6 x hello.exe" \
-        "${RS}x ($(ms "$(col "$W/wine-sweep.tsv" sweep 2)"))" "(reported)" "-" \
-        "timeit, 1 round (it is long); $(complete_in "$W"/wine-sweep-*.jsonl)/6 complete files; each winecfg -v is itself a Wine process"
+    "$TIMEIT" -r 1 -w 0 "$@" hello="wine $HELLO" >"$W/wine-sweep.tsv" # one round: in this order
+    SW_ALL=$(awk -F'\t' '$1 ~ /^(cfg|run)-/{s+=$2} END{print s+0}' "$W/wine-sweep.tsv")
+    SW_CFG=$(awk -F'\t' '$1 ~ /^cfg-/{s+=$2} END{print s+0}' "$W/wine-sweep.tsv")
+    SW_CFGS=$(awk -F'\t' '$1 ~ /^cfg-/{printf "%s%s %.1f s", (n++ ? ", " : ""), substr($1, 5), $2/1e6}' "$W/wine-sweep.tsv")
+    RS=$(awk -v a="$SW_ALL" -v h="$(col "$W/wine-sweep.tsv" hello 2)" 'BEGIN{printf "%.2f", (h > 0 ? a/(6*h) : 0)}')
+    fig wine-sweep "Under Wine: the 6-version sweep as \`make wine\` does it (winecfg -v V, then a run, per version) / 6 x hello.exe" \
+        "${RS}x ($(ms "$SW_ALL"), of which winecfg $(ms "$SW_CFG"): $SW_CFGS)" "(reported)" "-" \
+        "timeit, 1 round (it is long), each step timed; $(complete_in "$W"/wine-sweep-*.jsonl)/6 complete files"
+    kv SW_CFG_MS "$(awk -v u="$SW_CFG" 'BEGIN{printf "%.0f", u/1000}')"; kv SW_ALL_MS "$(awk -v u="$SW_ALL" 'BEGIN{printf "%.0f", u/1000}')"
 
     /usr/bin/time -v wine "$WEXE" run --quiet --out "$W/wine-mem.jsonl" 2>"$W/tv-wine" >/dev/null
     /usr/bin/time -v wine "$HELLO" 2>"$W/tv-hello" >/dev/null
