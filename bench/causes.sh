@@ -143,7 +143,7 @@ slowest ones cheaper (or running independent stages in parallel, \`make -j2\` ov
 harness/tests/stages.sh) is the way under 60 s. The stages, as \`make test\` summed them up (seconds in brackets):
 
 \`\`\`
-$(sed -n '/===== summary =====/,$p' "$W/fresh-test.log" 2>/dev/null | tail -n +2)
+$(sed -n '/===== summary =====/,$p' "$W/fresh-test.log" 2>/dev/null | tail -n +2 | grep . || echo "(no summary: make test was stopped before its end)")
 \`\`\`
 EOF
     echo

@@ -1,7 +1,7 @@
 /*
  * bench/timeit.c - side-by-side wall-clock timing of commands, for the benchmarks (bench/README.md).
  *
- *   timeit [-r ROUNDS] [-w WARMUP] [-v] [-o LOG] [-s SAMPLES] LABEL=CMD [LABEL=CMD ...]
+ *   timeit [-r ROUNDS] [-w WARMUP] [-v] [-o LOG] [-s SAMPLES] [-t SECONDS] LABEL=CMD [LABEL=CMD ...]
  *
  * CMD is split on spaces into an argv (no quoting); " ;; " separates commands that run one after
  * the other and are timed together as one sample (e.g. six `etwconf run`, one per version).
@@ -14,6 +14,8 @@
  *   LABEL  median_us  min_us  max_us  rounds  maxrss_kb  worst_exit
  * maxrss_kb is the largest ru_maxrss any one process of the sample had (wait4), worst_exit the
  * highest exit status seen (128+N for a signal N). Samples are clock_gettime(CLOCK_MONOTONIC).
+ * -t SECONDS stops a command that runs longer (SIGKILL to its process group): its exit status is then
+ * 137 and its time the limit.
  * -s SAMPLES writes every sample as "LABEL ROUND US" lines, so that a ratio can be taken round by
  * round (two commands measured next to each other) and its median reported.
  */
@@ -21,6 +23,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +49,14 @@ struct spec {
 
 static int keep_stderr;
 static const char *logpath;
+static unsigned limit_s;
+static volatile sig_atomic_t alarmed;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    alarmed = 1;
+}
 
 static long long now_us(void)
 {
@@ -92,6 +103,7 @@ static int run1(char **argv, long *maxrss)
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        setpgid(0, 0); /* its own process group, so that -t can stop all of it */
         int fd = open("/dev/null", O_RDWR);
         int lf = logpath ? open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0644) : -1;
         if (fd >= 0) {
@@ -107,11 +119,21 @@ static int run1(char **argv, long *maxrss)
         execvp(argv[0], argv);
         _exit(127);
     }
+    setpgid(pid, pid);
     int st = 0;
     struct rusage ru;
-    while (wait4(pid, &st, 0, &ru) < 0)
+    alarmed = 0;
+    if (limit_s)
+        alarm(limit_s);
+    while (wait4(pid, &st, 0, &ru) < 0) {
         if (errno != EINTR)
             return -1;
+        if (alarmed) {
+            kill(-pid, SIGKILL);
+            alarmed = 0;
+        }
+    }
+    alarm(0);
     if (ru.ru_maxrss > *maxrss)
         *maxrss = ru.ru_maxrss;
     if (WIFSIGNALED(st))
@@ -134,6 +156,8 @@ int main(int argc, char **argv)
             rounds = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-w") && i + 1 < argc)
             warm = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-t") && i + 1 < argc)
+            limit_s = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "-o") && i + 1 < argc)
             logpath = argv[++i];
         else if (!strcmp(argv[i], "-s") && i + 1 < argc)
@@ -141,7 +165,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-v"))
             keep_stderr = 1;
         else {
-            fprintf(stderr, "usage: timeit [-r ROUNDS] [-w WARMUP] [-v] [-o LOG] [-s SAMPLES] LABEL=CMD...\n");
+            fprintf(stderr, "usage: timeit [-r ROUNDS] [-w WARMUP] [-v] [-o LOG] [-s SAMPLES] [-t SECONDS] LABEL=CMD...\n");
             return 2;
         }
     }
@@ -149,6 +173,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "timeit: 1..%d rounds, 1..%d commands\n", MAX_ROUNDS, MAX_SPECS);
         return 2;
     }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm; /* no SA_RESTART: the alarm interrupts wait4 */
+    sigaction(SIGALRM, &sa, NULL);
     static struct spec specs[MAX_SPECS];
     int n = 0;
     for (; i < argc; i++, n++)
