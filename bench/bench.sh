@@ -274,7 +274,24 @@ else
     FD=$(mktemp -d /tmp/etwconf-bench-fresh.XXXXXX)
     REV=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
     if git clone -q "$(pwd)" "$FD/x" 2>"$W/fresh-clone.log"; then
+        # a poller notes, once a second, which stage the log has reached: stage times even if it is stopped
+        : >"$W/fresh-test.log"
+        (
+            t0=$(date +%s)
+            while :; do
+                printf '%s %s\n' $(($(date +%s) - t0)) "$(sed -n 's/^===== stage \([a-z0-9-]*\) =====$/\1/p' "$W/fresh-test.log" | tail -n 1)"
+                sleep 1
+            done
+        ) >"$W/fresh-poll.txt" 2>/dev/null &
+        POLLER=$!
         "$TIMEIT" -r 1 -w 0 -t "$FRESH_LIMIT" -o "$W/fresh-test.log" fresh="$MAKE -C $FD/x --no-print-directory test" >"$W/fresh.tsv"
+        kill "$POLLER" 2>/dev/null
+        wait "$POLLER" 2>/dev/null
+        # "SECONDS STAGE" per stage (the build before the first stage is "build"), to +-1 s
+        awk -v end="$(awk -F'\t' '$1=="fresh"{printf "%d", $2/1e6}' "$W/fresh.tsv")" '
+            {st = ($2 == "") ? "build" : $2; if (!(st in first)) {first[st] = $1; order[n++] = st}}
+            END{for (i = 0; i < n; i++) {e = (i + 1 < n) ? first[order[i + 1]] : end; printf "%d %s\n", e - first[order[i]], order[i]}}' \
+            "$W/fresh-poll.txt" >"$W/fresh-stages.txt"
         us=$(col "$W/fresh.tsv" fresh 2)
         rc=$(col "$W/fresh.tsv" fresh 7)
         s=$(awk -v u="$us" 'BEGIN{printf "%.1f", u/1e6}')
@@ -283,9 +300,9 @@ else
             for p in "$FD"/x/build/wineprefix "$FD"/x/build/*/wineprefix; do
                 [ -d "$p" ] && WINEPREFIX=$p wineserver -k >/dev/null 2>&1
             done
-            done_st=$(grep -o '^===== stage [a-z0-9-]* =====' "$W/fresh-test.log" | sed 's/===== stage \(.*\) =====/\1/' | tr '\n' ' ')
+            done_st=$(grep -o '^===== stage [a-z0-9-]* =====' "$W/fresh-test.log" | sed 's/===== stage \(.*\) =====/\1/' | tr '\n' ' ' | sed 's/ $//')
             fig fresh "Fresh-machine cost: \`make test\` in a fresh clone (dependencies installed)" \
-                "more than $FRESH_LIMIT s: stopped at the bench's time limit; stages started by then: ${done_st:-none (still building)}" \
+                "more than $FRESH_LIMIT s: stopped at the bench's time limit; stages started by then (the last was running): ${done_st:-none (still building)}" \
                 "< 60 s, make test passes" "no" \
                 "git clone of HEAD $REV, then timeit around \`make test\`, once, stopped at $FRESH_LIMIT s (what was left of the 5 minutes of \`make bench\`, at most BENCH_FRESH_LIMIT; 0: no limit)"
         else

@@ -136,16 +136,19 @@ if missed fresh; then
     cat <<EOF
 ### Fresh-machine \`make test\`
 
-Measured: $(val fresh). The longest stages: $(sed -n '/===== summary =====/,$p' "$W/fresh-test.log" 2>/dev/null |
-        sed -n 's/^  *\([a-z0-9-]*\) .*(\([0-9]*\)s)$/\2 \1/p' | sort -rn | head -n 3 | awk '{printf "%s%s %s s", (NR > 1 ? ", " : ""), $2, $1}');
-the rest of the time is the build and make itself. Each stage is owned by its fragment (mk/*.mk): making the
-slowest ones cheaper (or running independent stages in parallel, \`make -j2\` over test-STAGE targets in
-harness/tests/stages.sh) is the way under 60 s. The stages, as \`make test\` summed them up (seconds in brackets):
-
-\`\`\`
-$(sed -n '/===== summary =====/,$p' "$W/fresh-test.log" 2>/dev/null | tail -n +2 | grep . || echo "(no summary: make test was stopped before its end)")
-\`\`\`
+Measured: $(val fresh). Where the time went, by stage (seconds, from a once-a-second poll of its log; "build" is
+everything before the first stage), longest first: $(sort -rn "$W/fresh-stages.txt" 2>/dev/null | awk '{printf "%s%s %s s", (NR > 1 ? ", " : ""), $2, $1}').
+Each stage is owned by its fragment (mk/*.mk): making the slowest ones cheaper, or running the independent stages
+in parallel (harness/tests/stages.sh runs them one after the other on a 2-core machine), is the way under 60 s.
 EOF
+    if grep -q '===== summary =====' "$W/fresh-test.log" 2>/dev/null; then
+        echo
+        echo "The stages as \`make test\` summed them up:"
+        echo
+        echo '```'
+        sed -n '/===== summary =====/,$p' "$W/fresh-test.log" | tail -n +2 | grep .
+        echo '```'
+    fi
     echo
 fi
 
