@@ -7,13 +7,15 @@
  *
  * Each round measures, next to each other: atomic x1, cti x1, atomic x2, cti x2; every loop does
  * the same work around the increment (store the id into the thread's own array). CALLS (default
- * 2,000,000) is the total number of calls per measurement, split evenly over the threads. After each
- * cti measurement every id is checked: each of 1..CALLS exactly once (no duplicate, no gap, no zero)
+ * 8,000,000: long enough for the threads to overlap on a busy machine) is the total number of calls
+ * per measurement, split evenly over the threads. After each cti measurement every id is checked: each of 1..CALLS exactly once (no duplicate, no gap, no zero)
  * and every call returned ERROR_SUCCESS.
  *
  * Output, tab-separated, one line per thread count:
- *   cti  THREADS  atomic_Mops  cti_Mops  ratio  duplicates  bad_ids  failed_calls  rounds
- * rates are medians over the rounds; ratio is the median of the per-round ratios cti/atomic.
+ *   cti  THREADS  atomic_Mops  cti_Mops  ratio  duplicates  bad_ids  failed_calls  rounds  overlap_pct
+ * rates are medians over the rounds; ratio is the median of the per-round ratios cti/atomic; overlap_pct
+ * the median share of a cti measurement during which all its threads were making calls at once (on a busy
+ * machine a thread may be descheduled: then the threads did not really contend).
  * Timing: CLOCK_MONOTONIC from the moment every thread is released to the last join.
  */
 #ifndef _GNU_SOURCE
@@ -42,6 +44,7 @@ struct worker {
     size_t n;
     etw_u32 *ids;
     size_t failed;
+    double t_start, t_end; /* when this thread started and finished its calls */
 };
 
 static double now_s(void)
@@ -59,6 +62,7 @@ static void *work(void *p)
     atomic_fetch_add(&ready, 1);
     while (!atomic_load_explicit(&go, memory_order_acquire))
         ;
+    w->t_start = now_s();
     if (w->mode == 0) {
         for (size_t i = 0; i < n; i++)
             ids[i] = atomic_fetch_add(&shared_counter, 1) + 1;
@@ -71,6 +75,7 @@ static void *work(void *p)
         }
     }
     w->failed = failed;
+    w->t_end = now_s();
     return NULL;
 }
 
@@ -97,6 +102,7 @@ static int new_class(void)
 struct check {
     size_t dups, bad, failed;
 };
+static double last_overlap; /* of the last measurement: the share of its time all threads were running calls */
 
 /* every id 1..total exactly once */
 static void check_ids(etw_u32 *const *ids, const size_t *n, int nt, size_t total, unsigned char *seen, struct check *ck)
@@ -158,6 +164,12 @@ static double measure(int mode, int nt, size_t calls, etw_u32 **bufs, unsigned c
     for (int t = 0; t < nt; t++)
         pthread_join(w[t].th, NULL);
     double dt = now_s() - t0;
+    double s0 = w[0].t_start, e0 = w[0].t_end;
+    for (int t = 1; t < nt; t++) {
+        s0 = w[t].t_start > s0 ? w[t].t_start : s0;
+        e0 = w[t].t_end < e0 ? w[t].t_end : e0;
+    }
+    last_overlap = e0 > s0 && dt > 0 ? (e0 - s0) / dt : 0;
     size_t total = (calls / (size_t)nt) * (size_t)nt;
     if (ck) {
         etw_u32 *ids[MAXT];
@@ -189,7 +201,7 @@ int main(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "selftest"))
         return selftest();
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
-    size_t calls = argc > 2 ? strtoul(argv[2], NULL, 10) : 2000000;
+    size_t calls = argc > 2 ? strtoul(argv[2], NULL, 10) : 8000000;
     if (rounds < 1 || rounds > MAXR || calls < 2 || calls > 100000000) {
         fprintf(stderr, "usage: cti_bench [ROUNDS 1..%d] [CALLS 2..100000000]\n", MAXR);
         return 2;
@@ -202,7 +214,7 @@ int main(int argc, char **argv)
     if (!seen)
         return 3;
     static const int threads[] = {1, 2};
-    double a[2][MAXR], c[2][MAXR], ratio[2][MAXR];
+    double a[2][MAXR], c[2][MAXR], ratio[2][MAXR], ov[2][MAXR];
     struct check ck[2] = {{0}};
     measure(0, 1, calls / 4, bufs, seen, NULL); /* warm-up */
     measure(1, 1, calls / 4, bufs, seen, NULL);
@@ -210,10 +222,11 @@ int main(int argc, char **argv)
         for (int k = 0; k < 2; k++) {
             a[k][r] = measure(0, threads[k], calls, bufs, seen, NULL);
             c[k][r] = measure(1, threads[k], calls, bufs, seen, &ck[k]);
+            ov[k][r] = last_overlap;
             ratio[k][r] = c[k][r] / a[k][r];
         }
     for (int k = 0; k < 2; k++)
-        printf("cti\t%d\t%.2f\t%.2f\t%.3f\t%zu\t%zu\t%zu\t%d\n", threads[k], median(a[k], rounds) / 1e6, median(c[k], rounds) / 1e6,
-               median(ratio[k], rounds), ck[k].dups, ck[k].bad, ck[k].failed, rounds);
+        printf("cti\t%d\t%.2f\t%.2f\t%.3f\t%zu\t%zu\t%zu\t%d\t%.0f\n", threads[k], median(a[k], rounds) / 1e6, median(c[k], rounds) / 1e6,
+               median(ratio[k], rounds), ck[k].dups, ck[k].bad, ck[k].failed, rounds, 100 * median(ov[k], rounds));
     return 0;
 }

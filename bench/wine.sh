@@ -66,8 +66,9 @@ else
     # etwconf.exe has no reference inside: under Wine it tests Wine's own API ("live"), at the Windows version the
     # prefix reports (win10, set by bench/wine-prefix.sh). A full run = every case, one process.
     WRUN="wine $WEXE run --quiet --out $W/wine-run.jsonl"
-    say "Wine: warm runs ($ROUNDS rounds)"
-    "$TIMEIT" -r "$ROUNDS" -w 1 -s "$W/wine.samples" \
+    WROUNDS=$((ROUNDS + 4)) # cheap runs, noisy under Wine: more rounds
+    say "Wine: warm runs ($WROUNDS rounds)"
+    "$TIMEIT" -r "$WROUNDS" -w 1 -s "$W/wine.samples" \
         hello="wine $HELLO" \
         run="$WRUN" \
         run-inproc="$WRUN --isolation inproc" \
@@ -82,7 +83,7 @@ else
     kv R_WINE "$RW"
     fig wine "Under Wine: full run (every case against Wine's API, one process, default isolation = $WDEF) in a warm prefix / hello.exe" \
         "${RW}x ($(ms "$(col "$W/wine.tsv" run 2)") vs $(ms "$(col "$W/wine.tsv" hello 2)"))" "<= 1.5x" "$(yesno "$RW" 1.5)" \
-        "timeit, $ROUNDS rounds, median per-round ratio; persistent wineserver, win10; $WN cases, complete footer: $WC/1, worst exit $WWORST (1 = Wine diverges)"
+        "timeit, $WROUNDS rounds, median per-round ratio; persistent wineserver, win10; $WN cases, complete footer: $WC/1, worst exit $WWORST (1 = Wine diverges)"
 
     RWV=$(ratio "$W/wine.samples" version hello)
     RW1=$(ratio "$W/wine.samples" run1 hello)
