@@ -8,8 +8,8 @@
  * Each round measures, next to each other: atomic x1, cti x1, atomic x2, cti x2; every loop does
  * the same work around the increment (store the id into the thread's own array). CALLS (default
  * 8,000,000: long enough for the threads to overlap on a busy machine) is the total number of calls
- * per measurement, split evenly over the threads. After each cti measurement every id is checked: each of 1..CALLS exactly once (no duplicate, no gap, no zero)
- * and every call returned ERROR_SUCCESS.
+ * per measurement, split evenly over the threads. After each cti measurement every id is checked:
+ * each of 1..CALLS exactly once (no duplicate, no gap, no zero), and every call returned ERROR_SUCCESS.
  *
  * Output, tab-separated, one line per thread count:
  *   cti  THREADS  atomic_Mops  cti_Mops  ratio  duplicates  bad_ids  failed_calls  rounds  overlap_pct
