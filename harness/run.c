@@ -188,11 +188,10 @@ static bool fixture_setup(struct etw_ctx *ctx)
         ctx->have_logger2 = true;
     }
     if (fx->ndisallow) {
-        etw_pfn_TraceSetInformation tsi = (etw_pfn_TraceSetInformation)etw_resolve(t, FN_TSI, NULL);
-        if (!tsi) {
-            etw_broken(ctx, "fixture: setting a disallow list needs TraceSetInformation, which is not exported");
+        /* fixtures use the target's own API: a missing export is the target's failure */
+        etw_pfn_TraceSetInformation tsi = (etw_pfn_TraceSetInformation)etw_api(ctx, FN_TSI);
+        if (!tsi)
             return false;
-        }
         etw_u32 rc = tsi(ctx->logger, ETW_TraceSetDisallowList, (void *)fx->disallow, 16u * (etw_u32)fx->ndisallow);
         if (rc) {
             etw_broken(ctx, "fixture: TraceSetInformation(TraceSetDisallowList, %d GUIDs) returned %u", fx->ndisallow, rc);
@@ -200,11 +199,9 @@ static bool fixture_setup(struct etw_ctx *ctx)
         }
     }
     if (fx->classes) {
-        etw_pfn_RegisterTraceGuidsW rtg = (etw_pfn_RegisterTraceGuidsW)etw_resolve(t, FN_REGISTERTRACEGUIDS, NULL);
-        if (!rtg) {
-            etw_broken(ctx, "fixture: a classic registration needs RegisterTraceGuidsW, which is not exported");
+        etw_pfn_RegisterTraceGuidsW rtg = (etw_pfn_RegisterTraceGuidsW)etw_api(ctx, FN_REGISTERTRACEGUIDS);
+        if (!rtg)
             return false;
-        }
         int n = fx->classes > 4 ? 4 : fx->classes;
         for (int i = 0; i < n; i++) {
             ctx->reg_guids[i] = control_guid;
@@ -234,12 +231,10 @@ static bool fixture_setup(struct etw_ctx *ctx)
         }
     }
     if (fx->provider) {
-        etw_pfn_EventRegister er = (etw_pfn_EventRegister)etw_resolve(t, FN_EVENTREGISTER, NULL);
-        etw_pfn_EventUnregister eu = (etw_pfn_EventUnregister)etw_resolve(t, FN_EVENTUNREGISTER, NULL);
-        if (!er || !eu) {
-            etw_broken(ctx, "fixture: a provider registration needs EventRegister and EventUnregister, which are not exported");
+        etw_pfn_EventRegister er = (etw_pfn_EventRegister)etw_api(ctx, FN_EVENTREGISTER);
+        etw_pfn_EventUnregister eu = er ? (etw_pfn_EventUnregister)etw_api(ctx, FN_EVENTUNREGISTER) : NULL;
+        if (!eu)
             return false;
-        }
         etw_u32 rc = er(&provider_guid, NULL, NULL, &ctx->reg);
         if (rc) {
             etw_broken(ctx, "fixture: EventRegister returned %u", rc);
