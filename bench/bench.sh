@@ -284,7 +284,7 @@ else
             done
         ) >"$W/fresh-poll.txt" 2>/dev/null &
         POLLER=$!
-        "$TIMEIT" -r 1 -w 0 -t "$FRESH_LIMIT" -o "$W/fresh-test.log" fresh="$MAKE -C $FD/x --no-print-directory test" >"$W/fresh.tsv"
+        "$TIMEIT" -r 1 -w 0 -t "$FRESH_LIMIT" -o "$W/fresh-test.log" fresh="env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD $MAKE -C $FD/x --no-print-directory test" >"$W/fresh.tsv"
         kill "$POLLER" 2>/dev/null
         wait "$POLLER" 2>/dev/null
         # "SECONDS STAGE" per stage (the build before the first stage is "build"), to +-1 s
@@ -297,7 +297,7 @@ else
         s=$(awk -v u="$us" 'BEGIN{printf "%.1f", u/1e6}')
         if [ "$rc" = 137 ] && [ "$FRESH_LIMIT" -gt 0 ]; then
             # stopped at the limit: a Wine stage may have left its persistent wineserver behind
-            for p in "$FD"/x/build/wineprefix "$FD"/x/build/*/wineprefix; do
+            for p in "$FD"/x/build*/wineprefix "$FD"/x/build*/*/wineprefix; do
                 [ -d "$p" ] && WINEPREFIX=$p wineserver -k >/dev/null 2>&1
             done
             done_st=$(grep -o '^===== stage [a-z0-9-]* =====' "$W/fresh-test.log" | sed 's/===== stage \(.*\) =====/\1/' | tr '\n' ' ' | sed 's/ $//')
@@ -316,6 +316,10 @@ else
     else
         fig fresh "Fresh-machine cost" "not measured: git clone failed: $(head -n 1 "$W/fresh-clone.log")" "< 60 s" "n/a" "-"
     fi
+    # a wineserver of the clone's Wine stage (persistent, outside the process group) must not outlive it
+    for pid in $(pgrep wineserver 2>/dev/null); do
+        tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q "^WINEPREFIX=$FD/" && kill "$pid" 2>/dev/null
+    done
     rm -rf "$FD"
 fi
 
