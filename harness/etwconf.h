@@ -105,7 +105,7 @@ const char *etw_status_name(enum etw_status_kind s);
 
 #define ETW_MAX_CHECKS 40
 struct etw_check_rec {
-    const char *what;
+    char what[64]; /* copied: custom cases build labels in stack buffers */
     const char *rule;
     char expected[112];
     char got[112];

@@ -41,7 +41,7 @@ static void add_check(struct etw_ctx *c, const char *what, const char *rule, boo
             return;
     }
     struct etw_check_rec *k = &res->checks[res->nchecks++];
-    k->what = what;
+    snprintf(k->what, sizeof k->what, "%s", what);
     k->rule = rule;
     k->ok = ok;
     snprintf(k->expected, sizeof k->expected, "%s", expected);
