@@ -196,6 +196,9 @@ bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u3
 
 #define ETW_SENTINEL32 0xDEADBEEFu
 extern const etw_u8 etw_sentinel[4]; /* DE AD BE EF, repeated through every buffer */
+/* fill n bytes from start with the sentinel, start being at phase 0 of the pattern: a guarded
+ * buffer is filled from buf - ETW_PRE_ZONE, so that buf[i] = etw_sentinel[i mod 4] */
+void etw_sentinel_fill(etw_u8 *start, size_t n);
 
 /* ---------------------------------------------------------------- JSON (harness/json.c) */
 struct etw_json {

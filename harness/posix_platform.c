@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -30,36 +31,55 @@
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- guarded buffers */
+/* Mappings are kept for reuse: mmap/munmap per buffer costs a TLB shootdown on every other CPU
+ * (measured by the benchmarks). A pooled mapping keeps its guard page PROT_NONE. */
+#define GUARD_POOL 32
+static struct {
+    etw_u8 *map;
+    size_t map_len;
+} guard_pool[GUARD_POOL];
+static int guard_pooled;
+
 bool plat_guard_alloc(struct etw_guard *g, size_t len)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    static size_t page;
+    if (!page)
+        page = (size_t)sysconf(_SC_PAGESIZE);
     size_t body = (ETW_PRE_ZONE + len + page - 1) / page * page;
     memset(g, 0, sizeof *g);
     g->map_len = body + page;
-    void *m = mmap(NULL, g->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return false;
-    g->map = m;
+    for (int i = 0; i < guard_pooled; i++)
+        if (guard_pool[i].map_len == g->map_len) {
+            g->map = guard_pool[i].map;
+            guard_pool[i] = guard_pool[--guard_pooled];
+            break;
+        }
+    if (!g->map) {
+        void *m = mmap(NULL, g->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            return false;
+        if (mprotect((etw_u8 *)m + body, page, PROT_NONE) != 0) {
+            munmap(m, g->map_len);
+            return false;
+        }
+        g->map = m;
+    }
     g->guard = g->map + body;
     g->guard_len = page;
     g->len = len;
     g->buf = g->guard - len;
-    /* the sentinel pattern, aligned on the buffer: buf[i] = sentinel[i mod 4], before it too */
-    for (size_t i = 0; i < body; i++) {
-        long rel = (long)(g->map + i - g->buf);
-        g->map[i] = etw_sentinel[((rel % 4) + 4) % 4];
-    }
-    if (mprotect(g->guard, page, PROT_NONE) != 0) {
-        munmap(m, g->map_len);
-        return false;
-    }
+    etw_sentinel_fill(g->buf - ETW_PRE_ZONE, ETW_PRE_ZONE + len);
     return true;
 }
 
 void plat_guard_free(struct etw_guard *g)
 {
-    if (g->map)
+    if (g->map && guard_pooled < GUARD_POOL && g->map_len <= 1u << 20) {
+        guard_pool[guard_pooled].map = g->map;
+        guard_pool[guard_pooled++].map_len = g->map_len;
+    } else if (g->map) {
         munmap(g->map, g->map_len);
+    }
     memset(g, 0, sizeof *g);
 }
 
@@ -121,17 +141,30 @@ bool plat_threads(int n, void (*fn)(void *arg, int i), void *arg)
 }
 
 /* ---------------------------------------------------------------- fault capture */
+/* A guarded call costs no system call: sigsetjmp does not save the mask (the handlers run with
+ * SA_NODEFER and an empty mask, so the mask is only restored on the rare fault path), and in
+ * in-process isolation one periodic timer checks a per-call deadline. */
 static sigjmp_buf call_jmp;
 static volatile sig_atomic_t call_active;
 static struct etw_ctx *volatile call_ctx;
 static volatile long fault_off;
 static volatile int fault_sig;
-static bool catch_timeouts; /* in-process isolation: SIGALRM ends the call */
+static volatile uint64_t call_deadline_us; /* 0: no deadline */
+static bool catch_timeouts; /* in-process isolation: the deadline ends the call */
 static bool handlers_installed;
+static sigset_t base_mask;
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
+    if (sig == SIGALRM) { /* the periodic deadline check */
+        if (call_active && call_deadline_us && plat_now_us() >= call_deadline_us) {
+            call_active = 0;
+            fault_sig = sig;
+            siglongjmp(call_jmp, 3);
+        }
+        return;
+    }
     if (!call_active) {
         signal(sig, SIG_DFL);
         raise(sig);
@@ -151,7 +184,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
     }
     fault_sig = sig;
     call_active = 0;
-    siglongjmp(call_jmp, sig == SIGALRM ? 3 : 2);
+    siglongjmp(call_jmp, 2);
 }
 
 static void install_handlers(void)
@@ -161,6 +194,7 @@ static void install_handlers(void)
     static char altstack[64 * 1024];
     stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
     sigaltstack(&ss, NULL);
+    sigprocmask(SIG_SETMASK, NULL, &base_mask);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
@@ -169,9 +203,21 @@ static void install_handlers(void)
     int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
-    if (catch_timeouts)
+    if (catch_timeouts) {
+        sa.sa_flags |= SA_RESTART; /* the periodic tick must not break the target's system calls */
         sigaction(SIGALRM, &sa, NULL);
+    }
     handlers_installed = true;
+}
+
+/* in-process isolation: a tick every 10 ms (or a quarter of the timeout) checks the deadline */
+static void deadline_timer(unsigned timeout_ms)
+{
+    unsigned tick_us = timeout_ms ? (timeout_ms * 250u < 10000u ? timeout_ms * 250u : 10000u) : 0;
+    if (tick_us && tick_us < 1000)
+        tick_us = 1000;
+    struct itimerval it = {{0, (suseconds_t)tick_us}, {0, (suseconds_t)tick_us}};
+    setitimer(ITIMER_REAL, &it, NULL);
 }
 
 static const char *signame(int sig)
@@ -196,20 +242,16 @@ int plat_guarded_call(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *e
     call_ctx = ctx;
     fault_sig = 0;
     fault_off = 0;
-    int k = sigsetjmp(call_jmp, 1);
+    int k = sigsetjmp(call_jmp, 0);
     if (k == 0) {
-        if (catch_timeouts && ctx->r->timeout_ms) {
-            struct itimerval it = {{0, 0}, {(time_t)(ctx->r->timeout_ms / 1000), (suseconds_t)(ctx->r->timeout_ms % 1000) * 1000}};
-            setitimer(ITIMER_REAL, &it, NULL);
-        }
+        call_deadline_us = catch_timeouts && ctx->r->timeout_ms ? plat_now_us() + (uint64_t)ctx->r->timeout_ms * 1000u : 0;
         call_active = 1;
         fn(ctx);
         call_active = 0;
+    } else {
+        sigprocmask(SIG_SETMASK, &base_mask, NULL); /* whatever the target had blocked */
     }
-    if (catch_timeouts) {
-        struct itimerval off = {{0, 0}, {0, 0}};
-        setitimer(ITIMER_REAL, &off, NULL);
-    }
+    call_deadline_us = 0;
     call_ctx = NULL;
     if (k == 1)
         *fault_offset = fault_off;
@@ -221,84 +263,82 @@ int plat_guarded_call(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *e
 }
 
 /* ---------------------------------------------------------------- isolation */
-static bool write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        c += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
-/* worker -> parent messages: 'S' idx (case starts), 'R' idx status counted blen mlen body msg */
-struct msg_head {
-    char kind;
-    etw_u8 status, counted, pad;
-    etw_u32 idx, blen, mlen;
-};
-
+/* The worker publishes through a shared mapping, not one pipe message per case: it sets
+ * `current` and `started_us` before each case and appends each result to a log, then advances
+ * `published`. The parent wakes every POLL_MS (or when the worker dies: the pipe is only there to
+ * see EOF), writes what was published, and kills a worker whose case ran past the timeout. The
+ * mapping survives the worker, so nothing a crashed worker published is lost. */
 static volatile sig_atomic_t interrupted;
 static void on_interrupt(int sig)
 {
     interrupted = sig;
 }
 
-static void worker(struct etw_runner *r, size_t from, size_t to, int fd)
+#define POLL_MS 20
+#define RECORD_ROOM (24u * 1024u) /* per case: a result record is at most ~18 KiB */
+struct shared {
+    _Atomic long current; /* the case running, -1 between cases */
+    _Atomic uint64_t started_us;
+    _Atomic size_t published; /* bytes of log written */
+    size_t cap;
+    char log[];
+};
+struct msg_head {
+    etw_u32 idx, blen, mlen;
+    etw_u8 status, counted, pad[2];
+};
+
+static void worker(struct etw_runner *r, size_t from, size_t to, struct shared *sh)
 {
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
 #if defined(__linux__)
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the runner */
 #endif
+    size_t off = 0;
     for (size_t i = from; i < to; i++) {
-        struct msg_head h = {.kind = 'S', .idx = (etw_u32)i};
-        if (!write_all(fd, &h, sizeof h))
-            _exit(3);
+        if (sh->cap - off < RECORD_ROOM)
+            _exit(0); /* the log is full: a fresh worker goes on with case i */
+        atomic_store(&sh->started_us, plat_now_us());
+        atomic_store(&sh->current, (long)i);
         struct etw_result res;
         etw_run_case(r, r->plan[i], &res);
         struct etw_json j;
         etw_json_init(&j);
         etw_record_case_body(&j, &res, r);
         const char *msg = res.message[0] ? res.message : res.reason;
-        h = (struct msg_head){.kind = 'R', .status = (etw_u8)res.status, .counted = res.counted, .idx = (etw_u32)i,
-                              .blen = (etw_u32)j.len, .mlen = (etw_u32)strlen(msg)};
-        if (j.oom || !write_all(fd, &h, sizeof h) || !write_all(fd, j.buf, j.len) || !write_all(fd, msg, h.mlen))
+        struct msg_head h = {.idx = (etw_u32)i, .blen = (etw_u32)j.len, .mlen = (etw_u32)strlen(msg), .status = (etw_u8)res.status,
+                             .counted = res.counted};
+        size_t n = sizeof h + h.blen + 1 + h.mlen + 1; /* head, body NUL, message NUL */
+        if (j.oom || n > sh->cap - off)
             _exit(3);
+        memcpy(sh->log + off, &h, sizeof h);
+        memcpy(sh->log + off + sizeof h, j.buf, h.blen + 1);
+        memcpy(sh->log + off + sizeof h + h.blen + 1, msg, h.mlen + 1);
         etw_json_free(&j);
+        off += (n + 7) & ~(size_t)7;
+        atomic_store(&sh->current, -1L);
+        atomic_store(&sh->published, off); /* release: the record is complete */
         if (res.status == R_CRASH)
             _exit(0); /* the process may be damaged: let a fresh worker go on */
     }
     _exit(0);
 }
 
-/* read exactly n bytes, waiting at most timeout_ms for the first (-1: no limit); 1 ok, 0 eof, -2 timeout */
-static int read_msg(int fd, void *p, size_t n, int timeout_ms)
+/* write every record published since *read; returns the index after the last one, or -1 */
+static long drain(struct etw_runner *r, struct shared *sh, size_t *read)
 {
-    char *c = p;
-    size_t got = 0;
-    while (got < n) {
-        struct pollfd pf = {.fd = fd, .events = POLLIN};
-        int pr = poll(&pf, 1, got ? 10000 : timeout_ms);
-        if (interrupted)
-            return -3;
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr == 0)
-            return -2;
-        ssize_t k = read(fd, c + got, n - got);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return 0;
-        got += (size_t)k;
+    long last = -1;
+    size_t end = atomic_load(&sh->published);
+    while (*read < end) {
+        struct msg_head h;
+        memcpy(&h, sh->log + *read, sizeof h);
+        const char *body = sh->log + *read + sizeof h;
+        etw_emit_body(r, (enum etw_status_kind)h.status, h.counted, body, r->plan[h.idx], body + h.blen + 1);
+        last = (long)h.idx;
+        *read += (sizeof h + h.blen + 1 + h.mlen + 1 + 7) & ~(size_t)7;
     }
-    return 1;
+    return last;
 }
 
 static void describe_exit(int status, char *exc, size_t len)
@@ -311,18 +351,33 @@ static void describe_exit(int status, char *exc, size_t len)
         snprintf(exc, len, "unknown");
 }
 
+static void emit_abnormal(struct etw_runner *r, size_t idx, enum etw_status_kind st, const char *exc, const char *message)
+{
+    struct etw_result res;
+    memset(&res, 0, sizeof res);
+    etw_result_abnormal(&res, r->plan[idx], r->version, st, exc, message);
+    if (st == R_TIMEOUT)
+        snprintf(res.message, sizeof res.message, "the target did not return within %u ms; the worker was killed", r->timeout_ms);
+    etw_result_finish(&res, r->version);
+    etw_emit(r, &res);
+}
+
 static int run_with_workers(struct etw_runner *r, bool one_per_case)
 {
     size_t next = 0;
     unsigned fruitless = 0;
     while (next < r->nplan) {
+        size_t to = one_per_case ? next + 1 : r->nplan;
+        size_t cap = (to - next) * RECORD_ROOM + RECORD_ROOM;
+        struct shared *sh = mmap(NULL, sizeof *sh + cap, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         int fds[2];
-        if (pipe(fds) != 0) {
-            fprintf(stderr, "etwconf: pipe: %s\n", strerror(errno));
+        if (sh == MAP_FAILED || pipe(fds) != 0) {
+            fprintf(stderr, "etwconf: cannot set up a worker: %s\n", strerror(errno));
             return 3;
         }
+        sh->cap = cap;
+        atomic_store(&sh->current, -1L);
         fflush(NULL);
-        size_t to = one_per_case ? next + 1 : r->nplan;
         pid_t pid = fork();
         if (pid < 0) {
             fprintf(stderr, "etwconf: fork: %s\n", strerror(errno));
@@ -330,80 +385,57 @@ static int run_with_workers(struct etw_runner *r, bool one_per_case)
         }
         if (pid == 0) {
             close(fds[0]);
-            if (r->out)
-                r->out = NULL; /* only the parent writes results */
-            worker(r, next, to, fds[1]);
+            r->out = NULL; /* only the parent writes results */
+            worker(r, next, to, sh);
         }
         close(fds[1]);
-        long current = -1;
-        size_t before = next;
-        char *body = NULL, *msg = NULL;
+        size_t before = next, rd = 0;
+        int rc = 0;
         for (;;) {
-            struct msg_head h;
-            int k = read_msg(fds[0], &h, sizeof h, current >= 0 && r->timeout_ms ? (int)r->timeout_ms : 60000);
-            if (k == -3) { /* SIGINT/SIGTERM: stop the worker, keep what was written */
+            struct pollfd pf = {.fd = fds[0], .events = POLLIN};
+            int pr = poll(&pf, 1, POLL_MS);
+            long last = drain(r, sh, &rd);
+            if (last >= 0)
+                next = (size_t)last + 1;
+            if (interrupted) {
                 kill(pid, SIGKILL);
                 waitpid(pid, NULL, 0);
-                close(fds[0]);
-                free(body);
-                free(msg);
                 fprintf(stderr, "etwconf: interrupted after %lu of %zu cases; the results written so far are kept\n", r->seq, r->nplan);
-                return 4;
-            }
-            if (k == -2 && current < 0) {
-                /* no case started for a minute: the worker is wedged outside any case */
-                kill(pid, SIGKILL);
-                k = 0;
-            }
-            if (k == -2) {
-                kill(pid, SIGKILL);
-                waitpid(pid, NULL, 0);
-                struct etw_result res;
-                memset(&res, 0, sizeof res);
-                etw_result_abnormal(&res, r->plan[current], r->version, R_TIMEOUT, "timeout", NULL);
-                snprintf(res.message, sizeof res.message, "the target did not return within %u ms; the worker was killed", r->timeout_ms);
-                etw_result_finish(&res, r->version);
-                etw_emit(r, &res);
-                next = (size_t)current + 1;
-                pid = -1;
+                rc = 4;
                 break;
             }
-            if (k == 0) { /* the worker is gone */
+            char c;
+            if (pr > 0 && read(fds[0], &c, 1) <= 0) { /* EOF: the worker is gone */
                 int status = 0;
                 waitpid(pid, &status, 0);
-                pid = -1;
-                if (current >= 0) {
-                    struct etw_result res;
+                if ((last = drain(r, sh, &rd)) >= 0)
+                    next = (size_t)last + 1;
+                long cur = atomic_load(&sh->current);
+                if (cur >= 0 && (size_t)cur >= next) { /* it died inside a case */
                     char exc[48];
-                    memset(&res, 0, sizeof res);
                     describe_exit(status, exc, sizeof exc);
-                    etw_result_abnormal(&res, r->plan[current], r->version, R_CRASH, exc, "(the worker process died)");
-                    etw_result_finish(&res, r->version);
-                    etw_emit(r, &res);
-                    next = (size_t)current + 1;
+                    emit_abnormal(r, (size_t)cur, R_CRASH, exc, "(the worker process died)");
+                    next = (size_t)cur + 1;
                 }
                 break;
             }
-            if (h.kind == 'S') {
-                current = (long)h.idx;
-                continue;
-            }
-            body = realloc(body, h.blen + 1);
-            msg = realloc(msg, h.mlen + 1);
-            if (!body || !msg || read_msg(fds[0], body, h.blen, 10000) != 1 || read_msg(fds[0], msg, h.mlen, 10000) != 1) {
+            long cur = atomic_load(&sh->current);
+            if (cur >= 0 && r->timeout_ms && plat_now_us() - atomic_load(&sh->started_us) > (uint64_t)r->timeout_ms * 1000u) {
                 kill(pid, SIGKILL);
-                continue; /* treated as a death on the next read */
+                waitpid(pid, NULL, 0);
+                if ((last = drain(r, sh, &rd)) >= 0)
+                    next = (size_t)last + 1;
+                if ((size_t)cur >= next) {
+                    emit_abnormal(r, (size_t)cur, R_TIMEOUT, "timeout", NULL);
+                    next = (size_t)cur + 1;
+                }
+                break;
             }
-            body[h.blen] = msg[h.mlen] = 0;
-            etw_emit_body(r, (enum etw_status_kind)h.status, h.counted, body, r->plan[h.idx], msg);
-            next = (size_t)h.idx + 1;
-            current = -1;
         }
-        free(body);
-        free(msg);
         close(fds[0]);
-        if (pid > 0)
-            waitpid(pid, NULL, 0);
+        munmap(sh, sizeof *sh + cap);
+        if (rc)
+            return rc;
         if (next == before && ++fruitless >= 3) {
             fprintf(stderr, "etwconf: the worker died three times before running a case; giving up at case %zu\n", next);
             return 3;
@@ -418,11 +450,14 @@ int plat_run_plan(struct etw_runner *r)
 {
     if (r->isolation == ISO_INPROC) {
         catch_timeouts = true;
+        handlers_installed = false; /* (re)install with the SIGALRM tick */
+        deadline_timer(r->timeout_ms);
         for (size_t i = 0; i < r->nplan; i++) {
             struct etw_result res;
             etw_run_case(r, r->plan[i], &res);
             etw_emit(r, &res);
         }
+        deadline_timer(0);
         return 0;
     }
     signal(SIGPIPE, SIG_IGN);

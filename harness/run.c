@@ -9,6 +9,16 @@
 
 const etw_u8 etw_sentinel[4] = {0xDE, 0xAD, 0xBE, 0xEF};
 
+void etw_sentinel_fill(etw_u8 *start, size_t n)
+{
+    etw_u8 block[64];
+    for (int i = 0; i < 64; i++)
+        block[i] = etw_sentinel[i & 3];
+    for (; n >= sizeof block; start += sizeof block, n -= sizeof block)
+        memcpy(start, block, sizeof block);
+    memcpy(start, block, n);
+}
+
 static const struct etw_expect *pick(const struct etw_case *c, unsigned v)
 {
     for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++)
