@@ -126,12 +126,15 @@ struct etw_result {
 
 /* ---------------------------------------------------------------- running (harness/run.c) */
 enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
+/* the default ("auto"): in process for the built-in reference, a batch worker for a loaded
+ * library; after a crash or timeout in process, the rest of the run moves to a worker */
 struct etw_runner {
     struct etw_target *t;
     unsigned version;
     const struct etw_case **plan;
     size_t nplan;
     enum etw_isolation isolation;
+    bool fallback; /* in process until a CRASH or TIMEOUT, then batch workers for the rest */
     unsigned timeout_ms;
     const char *rerun_prefix; /* "build/etwconf run --target reference --emulate 6.1" */
     /* output */

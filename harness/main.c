@@ -60,8 +60,10 @@ static const char usage[] =
     "  --isolation M     batch or inproc (default: in this process; faults and hangs are caught),\n"
     "                    or child (a process per case; its exit code is the exception code)\n"
 #else
-    "  --isolation M     batch (default: worker process, replaced after a crash or hang),\n"
-    "                    child (a process per case) or inproc (no process; cheapest)\n"
+    "  --isolation M     auto (default: in process for the built-in reference, a worker process\n"
+    "                    for a library; after a crash or hang the rest runs in a worker), batch\n"
+    "                    (a worker process, replaced after a crash or hang), child (a process\n"
+    "                    per case) or inproc (no process; cheapest, least safe)\n"
 #endif
     "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000)\n"
     "  --quiet           print only the summary line; --verbose prints every case\n"
@@ -149,6 +151,7 @@ struct run_opts {
     const char **ids;
     int nids;
     enum etw_isolation isolation;
+    bool auto_isolation;
     unsigned long timeout;
     bool quiet, verbose;
 };
@@ -164,6 +167,7 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     r.progress = !o->quiet && !r.verbose && stderr_is_tty();
     r.timeout_ms = (unsigned)o->timeout;
     r.isolation = o->isolation;
+    r.fallback = o->auto_isolation && o->isolation == ISO_INPROC;
     r.plan = plan;
     r.nplan = nplan;
     if (t->emulates) {
@@ -248,7 +252,7 @@ static int parse_versions(const char *s, unsigned *vs, int max, const char **bad
 static int cmd_run(int argc, char **argv)
 {
     struct run_opts o = {.target = ETWCONF_DEFAULT_TARGET, .timeout = 5000, .isolation = ISO_BATCH};
-    const char *emulate = NULL, *iso = "batch";
+    const char *emulate = NULL, *iso = "auto";
     o.ids = calloc((size_t)argc + 1, sizeof *o.ids);
     if (!o.ids)
         return 3;
@@ -284,14 +288,16 @@ static int cmd_run(int argc, char **argv)
             return die_usage("unknown option '%s' for run", a);
 #undef OPT
     }
-    if (!strcmp(iso, "batch"))
+    if (!strcmp(iso, "auto"))
+        o.isolation = ISO_INPROC, o.auto_isolation = true; /* settled when the target is known */
+    else if (!strcmp(iso, "batch"))
         o.isolation = ISO_BATCH;
     else if (!strcmp(iso, "child"))
         o.isolation = ISO_CHILD;
     else if (!strcmp(iso, "inproc"))
         o.isolation = ISO_INPROC;
     else
-        return die_usage("--isolation is batch, child or inproc, not '%s'", iso);
+        return die_usage("--isolation is auto, batch, child or inproc, not '%s'", iso);
     unsigned versions[8] = {0};
     int nv = 1;
     const char *bad = NULL;
@@ -314,6 +320,8 @@ static int cmd_run(int argc, char **argv)
     }
     if (!emulate)
         versions[0] = t->emulates ? ETW_V10_0 : 0; /* 0: keep what the target says it is */
+    if (o.auto_isolation && strcmp(t->impl, "reference"))
+        o.isolation = ISO_BATCH; /* a loaded library is not trusted to leave the process intact */
 
     /* the plan */
     size_t n = etw_case_total(), nplan = 0;

@@ -74,7 +74,7 @@ bool plat_guard_alloc(struct etw_guard *g, size_t len)
 
 void plat_guard_free(struct etw_guard *g)
 {
-    if (g->map && guard_pooled < GUARD_POOL && g->map_len <= 1u << 20) {
+    if (g->map && guard_pooled < GUARD_POOL && g->map_len <= 4u << 20) {
         guard_pool[guard_pooled].map = g->map;
         guard_pool[guard_pooled++].map_len = g->map_len;
     } else if (g->map) {
@@ -362,9 +362,8 @@ static void emit_abnormal(struct etw_runner *r, size_t idx, enum etw_status_kind
     etw_emit(r, &res);
 }
 
-static int run_with_workers(struct etw_runner *r, bool one_per_case)
+static int run_with_workers(struct etw_runner *r, bool one_per_case, size_t next)
 {
-    size_t next = 0;
     unsigned fruitless = 0;
     while (next < r->nplan) {
         size_t to = one_per_case ? next + 1 : r->nplan;
@@ -448,17 +447,28 @@ static int run_with_workers(struct etw_runner *r, bool one_per_case)
 
 int plat_run_plan(struct etw_runner *r)
 {
+    size_t i = 0;
     if (r->isolation == ISO_INPROC) {
         catch_timeouts = true;
         handlers_installed = false; /* (re)install with the SIGALRM tick */
         deadline_timer(r->timeout_ms);
-        for (size_t i = 0; i < r->nplan; i++) {
+        for (; i < r->nplan; i++) {
             struct etw_result res;
             etw_run_case(r, r->plan[i], &res);
             etw_emit(r, &res);
+            if (r->fallback && (res.status == R_CRASH || res.status == R_TIMEOUT)) {
+                i++;
+                break; /* the process may be damaged: workers take the rest */
+            }
         }
         deadline_timer(0);
-        return 0;
+        catch_timeouts = false;
+        handlers_installed = false;
+        if (i >= r->nplan)
+            return 0;
+        if (!r->quiet)
+            fprintf(stderr, "etwconf: the target crashed or hung in process; the remaining %zu case(s) run in a worker process\n",
+                    r->nplan - i);
     }
     signal(SIGPIPE, SIG_IGN);
     struct sigaction sa;
@@ -466,7 +476,7 @@ int plat_run_plan(struct etw_runner *r)
     sa.sa_handler = on_interrupt; /* no SA_RESTART: poll returns EINTR */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    return run_with_workers(r, r->isolation == ISO_CHILD);
+    return run_with_workers(r, r->isolation == ISO_CHILD, i);
 }
 
 /* ---------------------------------------------------------------- targets */

@@ -70,6 +70,7 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
     etw_json_end(j);
     static const char *const iso[] = {"batch", "child", "inproc"};
     etw_json_str(j, "isolation", iso[r->isolation]);
+    etw_json_bool(j, "isolation_fallback", r->fallback); /* auto: a crash moves the rest to a worker */
     etw_json_int(j, "timeout_ms", r->timeout_ms);
     etw_json_int(j, "cases_planned", (long long)r->nplan);
     etw_json_end(j);

@@ -161,7 +161,7 @@ bool plat_guard_alloc(struct etw_guard *g, size_t len)
 
 void plat_guard_free(struct etw_guard *g)
 {
-    if (g->map && guard_pooled < GUARD_POOL && g->map_len <= 1u << 20) {
+    if (g->map && guard_pooled < GUARD_POOL && g->map_len <= 4u << 20) {
         guard_pool[guard_pooled].map = g->map;
         guard_pool[guard_pooled++].map_len = g->map_len;
     } else if (g->map) {

@@ -1,7 +1,9 @@
 /* harness/tests/unit_harness.c - unit tests of the harness: JSON writer, codes, rules, results,
  * guarded buffers and fault capture. */
 #include "unit.h"
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static void test_json_escaping(void)
 {
@@ -133,6 +135,44 @@ static void test_guard_and_faults(void)
     free(ctx.guards[0]);
 }
 
+/* auto isolation: in process until a crash, then the rest runs in a worker process */
+static pid_t runner_pid;
+static void crash_body(struct etw_ctx *c)
+{
+    (void)c;
+    raise(SIGSEGV);
+}
+static void where_body(struct etw_ctx *c)
+{
+    etw_check(c, "runs in a worker process", NULL, getpid() != runner_pid, "another process", "%s",
+              getpid() != runner_pid ? "another process" : "the runner");
+}
+
+static void test_fallback_after_crash(void)
+{
+    static const struct etw_case crash = {.id = "x.crash", .rules = "GEN.BUFFER_BOUNDS", .title = "crashes", .fn = FN_CUSTOM,
+                                          .run = crash_body, .expect = {{.vmin = ETW_VMIN, .vmax = ETW_VMAX}}};
+    static const struct etw_case after = {.id = "x.after", .rules = "GEN.BUFFER_BOUNDS", .title = "after", .fn = FN_CUSTOM,
+                                          .run = where_body, .expect = {{.vmin = ETW_VMIN, .vmax = ETW_VMAX}}};
+    const struct etw_case *plan[] = {&crash, &after};
+    struct etw_runner r = {0};
+    r.t = etw_target_reference();
+    r.version = ETW_V10_0;
+    r.isolation = ISO_INPROC;
+    r.fallback = true;
+    r.quiet = true;
+    r.timeout_ms = 5000;
+    r.plan = plan;
+    r.nplan = 2;
+    r.out = tmpfile();
+    runner_pid = getpid();
+    CU_ASSERT_EQUAL(plat_run_plan(&r), 0);
+    CU_ASSERT_EQUAL(r.counts[R_CRASH], 1);
+    CU_ASSERT_EQUAL(r.counts[R_PASS], 1); /* x.after ran, and not in the runner */
+    CU_ASSERT_EQUAL(r.seq, 2);
+    fclose(r.out);
+}
+
 static void test_reference_target_binding(void)
 {
     struct etw_target *t = etw_target_reference();
@@ -156,4 +196,5 @@ void unit_harness_register(void)
     CU_add_test(s, "results: status, counted, mode, message", test_result_finish);
     CU_add_test(s, "guard pages catch overruns; faults are caught", test_guard_and_faults);
     CU_add_test(s, "the reference target resolves by module and version", test_reference_target_binding);
+    CU_add_test(s, "auto isolation: after a crash in process the rest runs in a worker", test_fallback_after_crash);
 }
