@@ -239,6 +239,11 @@ struct etw_guard {
     size_t guard_len;
 };
 #define ETW_PRE_ZONE 64 /* sentinel bytes before each buffer, checked for underruns */
+/* harness/guard.c: the portable half (pool, layout, fill); the platform maps and unmaps */
+size_t etw_guard_body(size_t len, size_t page); /* bytes before the guard page */
+etw_u8 *etw_guard_pool_take(size_t map_len); /* a kept mapping of that size, or NULL */
+bool etw_guard_pool_put(etw_u8 *map, size_t map_len); /* keep it; false: the caller unmaps */
+void etw_guard_place(struct etw_guard *g, etw_u8 *map, size_t len, size_t page); /* lay out and fill */
 bool plat_guard_alloc(struct etw_guard *g, size_t len);
 void plat_guard_free(struct etw_guard *g);
 uint64_t plat_now_us(void);

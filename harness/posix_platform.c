@@ -31,55 +31,32 @@
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- guarded buffers */
-/* Mappings are kept for reuse: mmap/munmap per buffer costs a TLB shootdown on every other CPU
- * (measured by the benchmarks). A pooled mapping keeps its guard page PROT_NONE. */
-#define GUARD_POOL 32
-static struct {
-    etw_u8 *map;
-    size_t map_len;
-} guard_pool[GUARD_POOL];
-static int guard_pooled;
-
 bool plat_guard_alloc(struct etw_guard *g, size_t len)
 {
     static size_t page;
     if (!page)
         page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t body = (ETW_PRE_ZONE + len + page - 1) / page * page;
-    memset(g, 0, sizeof *g);
-    g->map_len = body + page;
-    for (int i = 0; i < guard_pooled; i++)
-        if (guard_pool[i].map_len == g->map_len) {
-            g->map = guard_pool[i].map;
-            guard_pool[i] = guard_pool[--guard_pooled];
-            break;
-        }
-    if (!g->map) {
-        void *m = mmap(NULL, g->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED)
+    size_t body = etw_guard_body(len, page);
+    etw_u8 *m = etw_guard_pool_take(body + page);
+    if (!m) {
+        void *p = mmap(NULL, body + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
             return false;
-        if (mprotect((etw_u8 *)m + body, page, PROT_NONE) != 0) {
-            munmap(m, g->map_len);
+        if (mprotect((etw_u8 *)p + body, page, PROT_NONE) != 0) {
+            munmap(p, body + page);
             return false;
         }
-        g->map = m;
+        m = p;
     }
-    g->guard = g->map + body;
-    g->guard_len = page;
-    g->len = len;
-    g->buf = g->guard - len;
-    etw_sentinel_fill(g->buf - ETW_PRE_ZONE, ETW_PRE_ZONE + len);
+    memset(g, 0, sizeof *g);
+    etw_guard_place(g, m, len, page);
     return true;
 }
 
 void plat_guard_free(struct etw_guard *g)
 {
-    if (g->map && guard_pooled < GUARD_POOL && g->map_len <= 4u << 20) {
-        guard_pool[guard_pooled].map = g->map;
-        guard_pool[guard_pooled++].map_len = g->map_len;
-    } else if (g->map) {
+    if (g->map && !etw_guard_pool_put(g->map, g->map_len))
         munmap(g->map, g->map_len);
-    }
     memset(g, 0, sizeof *g);
 }
 

@@ -118,55 +118,30 @@ static size_t page_size(void)
     return ps;
 }
 
-/* Mappings are kept for reuse (VirtualAlloc/VirtualProtect/VirtualFree per buffer is most of a
- * case's cost); a pooled mapping keeps its guard page PAGE_NOACCESS. Only the checked zone is
- * sentinel-filled. */
-#define GUARD_POOL 32
-static struct {
-    etw_u8 *map;
-    size_t map_len;
-} guard_pool[GUARD_POOL];
-static int guard_pooled;
-
 bool plat_guard_alloc(struct etw_guard *g, size_t len)
 {
     size_t page = page_size();
-    size_t body = (ETW_PRE_ZONE + len + page - 1) / page * page;
-    memset(g, 0, sizeof *g);
-    g->map_len = body + page;
-    for (int i = 0; i < guard_pooled; i++)
-        if (guard_pool[i].map_len == g->map_len) {
-            g->map = guard_pool[i].map;
-            guard_pool[i] = guard_pool[--guard_pooled];
-            break;
-        }
-    if (!g->map) {
-        etw_u8 *m = VirtualAlloc(NULL, g->map_len, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+    size_t body = etw_guard_body(len, page);
+    etw_u8 *m = etw_guard_pool_take(body + page);
+    if (!m) {
         DWORD old;
+        m = VirtualAlloc(NULL, body + page, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
         if (!m)
             return false;
         if (!VirtualProtect(m + body, page, PAGE_NOACCESS, &old)) {
             VirtualFree(m, 0, MEM_RELEASE);
             return false;
         }
-        g->map = m;
     }
-    g->guard = g->map + body;
-    g->guard_len = page;
-    g->len = len;
-    g->buf = g->guard - len;
-    etw_sentinel_fill(g->buf - ETW_PRE_ZONE, ETW_PRE_ZONE + len);
+    memset(g, 0, sizeof *g);
+    etw_guard_place(g, m, len, page);
     return true;
 }
 
 void plat_guard_free(struct etw_guard *g)
 {
-    if (g->map && guard_pooled < GUARD_POOL && g->map_len <= 4u << 20) {
-        guard_pool[guard_pooled].map = g->map;
-        guard_pool[guard_pooled++].map_len = g->map_len;
-    } else if (g->map) {
+    if (g->map && !etw_guard_pool_put(g->map, g->map_len))
         VirtualFree(g->map, 0, MEM_RELEASE);
-    }
     memset(g, 0, sizeof *g);
 }
 
