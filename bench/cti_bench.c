@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench/median.h"
 
 #define MAXT 2
 #define MAXR 31
@@ -182,18 +183,6 @@ static double measure(int mode, int nt, size_t calls, etw_u32 **bufs, unsigned c
         check_ids(ids, n, nt, total, seen, ck);
     }
     return (double)total / dt;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 int main(int argc, char **argv)

@@ -36,12 +36,7 @@ if [ -n "$WINE_REASON" ]; then
         fig "$id" "$f" "not measured: $WINE_REASON" "$t" "n/a" "-"
     done
 else
-    WINEPREFIX=$(cd "$B" && pwd)/wineprefix
-    WINEDEBUG=-all
-    WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d"
-    WINEARCH=win64
-    export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES WINEARCH
-    unset DISPLAY WAYLAND_DISPLAY
+    . harness/tests/wine-env.sh
     wine_stop() {
         wineserver -k >/dev/null 2>&1
         wineserver -w >/dev/null 2>&1

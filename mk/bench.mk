@@ -23,7 +23,7 @@ $(BENCH_BIN)/timeit: bench/timeit.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $<
 
-$(BENCH_BIN)/cti_bench: bench/cti_bench.c $(BUILD)/libetwref.a $(HEADERS)
+$(BENCH_BIN)/cti_bench: bench/cti_bench.c bench/median.h $(BUILD)/libetwref.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(BUILD)/libetwref.a -lpthread
 
@@ -40,13 +40,13 @@ $(BENCH_BIN)/etwconf-proto: bench/proto_guard.c $(BENCH_WEAK_PLAT) $(HARNESS_OBJ
 	    $(filter-out $(BUILD)/obj/harness/posix_platform.o,$(HARNESS_OBJ)) $(CASE_OBJ) $(BUILD)/obj/harness/main.o \
 	    $(BUILD)/libetwref.a $(LDLIBS_HARNESS)
 
-$(BENCH_BIN)/isobench: bench/isobench.c $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $(HEADERS)
+$(BENCH_BIN)/isobench: bench/isobench.c bench/median.h $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $(LDLIBS_HARNESS)
 
 # isobench for Windows / Wine, on the objects of etwconf.exe (mk/windows.mk); built by bench/wine.sh
 BENCH_WIN_OBJ := $(filter-out $(BUILD)/win64/obj/harness/main.o,$(WIN64_OBJ))
-$(BENCH_BIN)/isobench.exe: bench/isobench.c $(BENCH_WIN_OBJ) $(HEADERS)
+$(BENCH_BIN)/isobench.exe: bench/isobench.c bench/median.h $(BENCH_WIN_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(MINGW64_CC) $(WIN_CFLAGS) -o $@ $< $(BENCH_WIN_OBJ) -static $(WIN_LIBS)
 

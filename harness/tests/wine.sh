@@ -39,12 +39,7 @@ if [ ! -f "$EXE" ]; then
     finish
 fi
 mkdir -p "$R" "$L" "$B"
-WINEPREFIX=$(cd "$B" && pwd)/wineprefix
-WINEDEBUG=-all
-WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d"
-WINEARCH=win64
-export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES WINEARCH
-unset DISPLAY WAYLAND_DISPLAY
+. harness/tests/wine-env.sh
 
 stop_server() { timeout 20 wineserver -k >/dev/null 2>&1; timeout 20 wineserver -w >/dev/null 2>&1; }
 trap 'stop_server' EXIT
