@@ -26,10 +26,15 @@ LDLIBS_HARNESS := -ldl -lpthread
 
 REF_SRC := $(sort $(wildcard reference/*.c))
 CASE_SRC := $(sort $(wildcard cases/*.c))
-# portable harness code (also built for Windows) and the POSIX-only parts
-HARNESS_SRC := $(filter-out harness/main.c harness/posix_%.c harness/win_%.c,$(sort $(wildcard harness/*.c)))
-HARNESS_POSIX_SRC := $(sort $(wildcard harness/posix_*.c))
-HEADERS := $(wildcard spec/*.h reference/*.h harness/*.h cases/*.h) spec/rules.def $(wildcard spec/rules/*.def)
+# The harness in layers (README "How it fits together"): portable code, built for Linux and
+# Windows (core, out, targets, tools), the command line, and one platform folder per host.
+HARNESS_SRC := $(sort $(wildcard harness/core/*.c harness/out/*.c tools/fuzz/*.c)) \
+    $(filter-out harness/targets/win_%.c,$(sort $(wildcard harness/targets/*.c)))
+HARNESS_CLI_SRC := $(sort $(wildcard harness/cli/*.c))
+HARNESS_POSIX_SRC := $(sort $(wildcard harness/plat/posix/*.c))
+HARNESS_WIN_SRC := $(sort $(wildcard harness/plat/win/*.c harness/targets/win_*.c))
+HEADERS := $(wildcard spec/*.h reference/*.h harness/*.h harness/*/*.h harness/*/*/*.h cases/*.h tools/*/*.h) \
+    spec/rules.def $(wildcard spec/rules/*.def)
 
 REF_OBJ := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
 CASE_OBJ := $(CASE_SRC:%.c=$(BUILD)/obj/%.o)
@@ -40,8 +45,8 @@ HARNESS_OBJ := $(HARNESS_SRC:%.c=$(BUILD)/obj/%.o) $(HARNESS_POSIX_SRC:%.c=$(BUI
 GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 $(BUILD)/gitrev.txt: FORCE
 	@mkdir -p $(BUILD); [ "$$(cat $@ 2>/dev/null)" = "$(GIT_REV)" ] || echo "$(GIT_REV)" > $@
-$(BUILD)/obj/harness/record.o: $(BUILD)/gitrev.txt
-$(BUILD)/obj/harness/record.o: CFLAGS += $(if $(GIT_REV),-DETWCONF_GIT='"$(GIT_REV)"')
+$(BUILD)/obj/harness/out/record.o: $(BUILD)/gitrev.txt
+$(BUILD)/obj/harness/out/record.o: CFLAGS += $(if $(GIT_REV),-DETWCONF_GIT='"$(GIT_REV)"')
 all: $(BUILD)/etwconf $(BUILD)/libetwref.so $(BUILD)/libetwref.a $(BUILD)/lint.ok
 
 help:
@@ -62,8 +67,9 @@ $(BUILD)/libetwref.a: $(REF_OBJ)
 $(BUILD)/libetwref.so: $(REF_OBJ)
 	$(CC) -shared -Wl,-Bsymbolic -o $@ $^ -lpthread
 
-$(BUILD)/etwconf: $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/obj/harness/main.o $(BUILD)/libetwref.a
-	$(CC) -o $@ $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/obj/harness/main.o $(BUILD)/libetwref.a $(LDLIBS_HARNESS)
+CLI_OBJ := $(HARNESS_CLI_SRC:%.c=$(BUILD)/obj/%.o)
+$(BUILD)/etwconf: $(HARNESS_OBJ) $(CASE_OBJ) $(CLI_OBJ) $(BUILD)/libetwref.a
+	$(CC) -o $@ $(HARNESS_OBJ) $(CASE_OBJ) $(CLI_OBJ) $(BUILD)/libetwref.a $(LDLIBS_HARNESS)
 
 # Every rule has a case, every case cites known rules, ids are unique: checked on every build.
 $(BUILD)/lint.ok: $(BUILD)/etwconf

@@ -20,7 +20,7 @@ sum_us() { sed -n 's/.*"duration_us":\([0-9]*\).*/\1/p' "$1" 2>/dev/null | awk '
 fixed_cost() {
     awk -v a="$R_WINE_RUN1" -v b="$R_WINE_VERSION" 'BEGIN{exit !(a - b > 0.1)}' 2>/dev/null || return 0
     cat <<EOT
-- **The fixed cost of a run** (the step from \`version\` to a one-case run above): harness/win_platform.c builds the
+- **The fixed cost of a run** (the step from \`version\` to a one-case run above): harness/plat/win/platform.c builds the
   fingerprint for every run; hashing the exe (SHA-256 of ~400 KB) and the privilege and version probes are paid
   before the first case. *Fix:* measure which probe costs most (the per-run difference is in the table), and
   cache or drop the expensive ones (the exe hash can be computed once at build time and embedded as a resource).
@@ -58,7 +58,7 @@ if missed iso-default; then
 ### The default isolation is not the cheap one
 
 The default isolation ($(val iso-default) of the in-process run) should run the built-in reference in process
-(harness/main.c: \`--isolation auto\`); check that \`etwconf help\` still says so and that \`make results\` does not ask for
+(harness/cli/main.c: \`--isolation auto\`); check that \`etwconf help\` still says so and that \`make results\` does not ask for
 \`batch\`. For comparison, \`batch\` costs ${PC_BATCH} us per case over in-process here: a fork, exit and reap per
 version, which costs 1-2 ms on these VMs.
 EOF
@@ -153,8 +153,8 @@ numbers are the ones measured then, on this 2-core VM):
 - **Native run at 26x the floor** (241 ms for all six versions, default isolation). (1) Every guarded buffer was
   mmap'd, mprotect'd and munmap'd, and after a case with threads each munmap cost a TLB shootdown on the other CPU
   (15% of samples); the sentinel fill was a byte loop over the whole page. Fixed: a pool of mappings, and a
-  word-wise fill of only the checked zone (harness/posix_platform.c and harness/win_platform.c, `plat_guard_alloc`;
-  `etw_sentinel_fill` in harness/run.c). (2) rtg.count-limit used a 2 MiB buffer; 0x10001 entries (1 MiB) still
+  word-wise fill of only the checked zone (harness/plat/posix/platform.c and harness/plat/win/platform.c, `plat_guard_alloc`;
+  `etw_sentinel_fill` in harness/core/run.c). (2) rtg.count-limit used a 2 MiB buffer; 0x10001 entries (1 MiB) still
   test "above 64K". (3) Each guarded call made three system calls (signal-mask save, two `setitimer`); now none:
   `sigsetjmp(..., 0)` with the mask restored only after a fault, and one periodic tick checking a per-call deadline.
   (4) The batch worker sent two pipe messages per case; it now publishes through a shared log. (5) A fork, exit and

@@ -1,5 +1,5 @@
 /*
- * bench/isobench.c - the bare price of each isolation mechanism of harness/posix_platform.c, per case:
+ * bench/isobench.c - the bare price of each isolation mechanism of harness/plat/posix/platform.c, per case:
  *   guard  plat_guarded_call() around an empty case body, as --isolation inproc runs it (sigsetjmp,
  *          two setitimer calls for the timeout), against calling the body directly;
  *   child  fork() a process that exits at once and wait for it: what --isolation child adds per case

@@ -1,5 +1,5 @@
 /*
- * bench/proto_guard.c - a proposed plat_guard_alloc/plat_guard_free for harness/posix_platform.c,
+ * bench/proto_guard.c - a proposed plat_guard_alloc/plat_guard_free for harness/plat/posix/platform.c,
  * measured by `make bench` (the "proto" rows): etwconf linked with this file and a copy of
  * posix_platform.o whose own two functions are made weak (objcopy --weaken-symbol), nothing else changed.
  *

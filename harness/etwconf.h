@@ -19,7 +19,7 @@ struct etw_json;
 #define ETWCONF_VERSION "0.1.0"
 #define ETWCONF_SCHEMA "etwconf-results/1"
 
-/* ---------------------------------------------------------------- rules (harness/rules.c) */
+/* ---------------------------------------------------------------- rules (harness/core/rules.c) */
 enum etw_strength { S_MUST, S_SHOULD, S_MAY, S_INFO };
 enum etw_provenance { P_SEED, P_DOC, P_OBSERVED, P_INFERRED };
 struct etw_rule {
@@ -36,7 +36,7 @@ const char *etw_strength_name(enum etw_strength s);
 const char *etw_provenance_name(enum etw_provenance p);
 void etw_rules_print(FILE *f, bool json);
 
-/* ---------------------------------------------------------------- cases (harness/registry.c) */
+/* ---------------------------------------------------------------- cases (harness/core/registry.c) */
 extern const struct etw_case_table *const etw_case_tables[];
 size_t etw_case_total(void);
 const struct etw_case *etw_case_at(size_t i); /* all tables, in order */
@@ -46,7 +46,7 @@ int etw_lint(FILE *f);
 /* the n-th rule ID of a case's .rules (copied into buf); false past the end */
 bool etw_case_rule(const struct etw_case *c, int n, char *buf, size_t len);
 
-/* ---------------------------------------------------------------- codes (harness/codes.c) */
+/* ---------------------------------------------------------------- codes (harness/core/codes.c) */
 const char *etw_win32_name(etw_u32 code);
 const char *etw_ntstatus_name(etw_u32 status);
 bool etw_fn_returns_ntstatus(enum etw_fn fn);
@@ -54,7 +54,7 @@ void etw_format_code(char *buf, size_t len, etw_u32 v, bool ntstatus); /* "24 (E
 const char *etw_version_name(unsigned v); /* "6.1" */
 unsigned etw_version_parse(const char *s); /* 0 if unknown */
 
-/* ---------------------------------------------------------------- targets (harness/target.c) */
+/* ---------------------------------------------------------------- targets (harness/targets/target.c) */
 struct etw_target {
     const char *spec; /* what the user gave: "reference" or a path */
     const char *impl; /* reference | thirdparty | windows | wine */
@@ -124,7 +124,7 @@ struct etw_result {
     uint64_t duration_us;
 };
 
-/* ---------------------------------------------------------------- running (harness/run.c) */
+/* ---------------------------------------------------------------- running (harness/core/run.c) */
 enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
 /* the default ("auto"): in process for the built-in reference, a batch worker for a loaded
  * library; after a crash or timeout in process, the rest of the run moves to a worker */
@@ -203,7 +203,7 @@ extern const etw_u8 etw_sentinel[4]; /* DE AD BE EF, repeated through every buff
  * buffer is filled from buf - ETW_PRE_ZONE, so that buf[i] = etw_sentinel[i mod 4] */
 void etw_sentinel_fill(etw_u8 *start, size_t n);
 
-/* ---------------------------------------------------------------- JSON (harness/json.c) */
+/* ---------------------------------------------------------------- JSON (harness/out/json.c) */
 struct etw_json {
     char *buf;
     size_t len, cap;
@@ -221,12 +221,12 @@ void etw_json_str(struct etw_json *j, const char *key, const char *v); /* NULL -
 void etw_json_int(struct etw_json *j, const char *key, long long v);
 void etw_json_bool(struct etw_json *j, const char *key, bool v);
 void etw_json_raw(struct etw_json *j, const char *key, const char *raw);
-/* records (harness/record.c) */
+/* records (harness/out/record.c) */
 void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char **argv);
 void etw_record_case_body(struct etw_json *j, const struct etw_result *res, struct etw_runner *r);
 void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code);
 
-/* ---------------------------------------------------------------- commands beyond run (harness/fuzz.c) */
+/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/fuzz.c) */
 int etw_cmd_fuzz(int argc, char **argv);
 
 /* ---------------------------------------------------------------- platform layer */
@@ -239,7 +239,7 @@ struct etw_guard {
     size_t guard_len;
 };
 #define ETW_PRE_ZONE 64 /* sentinel bytes before each buffer, checked for underruns */
-/* harness/guard.c: the portable half (pool, layout, fill); the platform maps and unmaps */
+/* harness/core/guard.c: the portable half (pool, layout, fill); the platform maps and unmaps */
 size_t etw_guard_body(size_t len, size_t page); /* bytes before the guard page */
 etw_u8 *etw_guard_pool_take(size_t map_len); /* a kept mapping of that size, or NULL */
 bool etw_guard_pool_put(etw_u8 *map, size_t map_len); /* keep it; false: the caller unmaps */

@@ -1,4 +1,4 @@
-# mk/windows.mk - the Windows runner (harness/win_*.c, harness/windows/README.md). Owned by the windows work.
+# mk/windows.mk - the Windows runner (harness/plat/win/, harness/targets/win_live.c, harness/windows/README.md).
 #
 #   make windows    build/etwconf.exe (x86_64) and build/etwconf-i686.exe with mingw-w64: one exe
 #                   for every Windows from XP x64 / Server 2003 (5.2) to 11, and for Wine
@@ -17,8 +17,8 @@ WINDRES64 ?= x86_64-w64-mingw32-windres
 WINDRES32 ?= i686-w64-mingw32-windres
 WINE_VERSIONS ?= winxp64 vista win7 win8 win81 win10
 
-WIN_SRC := $(HARNESS_SRC) $(CASE_SRC) harness/main.c $(sort $(wildcard harness/win_*.c))
-WIN_HEADERS := $(HEADERS) $(wildcard harness/win*.h)
+WIN_SRC := $(HARNESS_SRC) $(CASE_SRC) $(HARNESS_CLI_SRC) $(HARNESS_WIN_SRC)
+WIN_HEADERS := $(HEADERS)
 # _WIN32_WINNT 0x0502: nothing newer than Server 2003 can be imported by accident; newer APIs
 # are looked up with GetProcAddress. The reference implementation is not linked: the exe tests
 # the system it runs on (or a DLL given with --target).
@@ -44,8 +44,8 @@ $(BUILD)/win32/obj/%.o: %.c $(WIN_HEADERS)
 	$(MINGW32) $(WIN_CFLAGS) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf-i686.exe"' -c -o $@ $<
 
 # the commit in the results header (suite.git), as for the Linux build (Makefile: GIT_REV)
-$(BUILD)/win64/obj/harness/record.o $(BUILD)/win32/obj/harness/record.o: $(BUILD)/gitrev.txt
-$(BUILD)/win64/obj/harness/record.o $(BUILD)/win32/obj/harness/record.o: WIN_EXTRA += $(if $(GIT_REV),-DETWCONF_GIT='"$(GIT_REV)"')
+$(BUILD)/win64/obj/harness/out/record.o $(BUILD)/win32/obj/harness/out/record.o: $(BUILD)/gitrev.txt
+$(BUILD)/win64/obj/harness/out/record.o $(BUILD)/win32/obj/harness/out/record.o: WIN_EXTRA += $(if $(GIT_REV),-DETWCONF_GIT='"$(GIT_REV)"')
 
 # the resource script reads its version numbers from a generated header
 $(BUILD)/win64/etwconf-version.h: harness/etwconf.h

@@ -1,4 +1,4 @@
-/* harness/record.c - the JSON Lines records of harness/RESULTS.md, and emitting them. */
+/* harness/out/record.c - the JSON Lines records of harness/RESULTS.md, and emitting them. */
 #include "harness/etwconf.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* harness/registry.c - every case table, and the cross-checks between rules and cases. */
+/* harness/core/registry.c - every case table, and the cross-checks between rules and cases. */
 #include "harness/etwconf.h"
 #include <ctype.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * harness/run.c - runs one case against a target: picks the expectation for the version, sets up
+ * harness/core/run.c - runs one case against a target: picks the expectation for the version, sets up
  * the fixture, makes the call with sentinel-filled guarded buffers, checks every expectation and
  * tears the fixture down. Portable C; the platform layer supplies guard pages and isolation.
  */

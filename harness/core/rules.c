@@ -1,4 +1,4 @@
-/* harness/rules.c - the rule catalogue, compiled from spec/rules.def. */
+/* harness/core/rules.c - the rule catalogue, compiled from spec/rules.def. */
 #include "harness/etwconf.h"
 #include <string.h>
 

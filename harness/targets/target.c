@@ -1,4 +1,4 @@
-/* harness/target.c - binding a target's control API; the built-in reference target. */
+/* harness/targets/target.c - binding a target's control API; the built-in reference target. */
 #include "harness/etwconf.h"
 #include "reference/etwref.h"
 #include <string.h>

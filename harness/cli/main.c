@@ -1,5 +1,5 @@
 /*
- * harness/main.c - the etwconf command line. Portable: the same file builds etwconf (Linux) and
+ * harness/cli/main.c - the etwconf command line. Portable: the same file builds etwconf (Linux) and
  * etwconf.exe (Windows); the platform layer does the rest.
  */
 #include "harness/etwconf.h"
@@ -359,7 +359,7 @@ static int cmd_run(int argc, char **argv)
 int main(int argc, char **argv)
 {
 #if defined(_WIN32)
-    int plat_command(int argc, char **argv); /* harness/win_platform.c: cleanup, the child worker; -1 if neither */
+    int plat_command(int argc, char **argv); /* harness/plat/win/platform.c: cleanup, the child worker; -1 if neither */
     int pc = plat_command(argc, argv);
     if (pc >= 0)
         return pc;

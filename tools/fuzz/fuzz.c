@@ -1,5 +1,5 @@
 /*
- * harness/fuzz.c - etwconf fuzz: differential fuzzing of a target against the reference.
+ * tools/fuzz/fuzz.c - etwconf fuzz: differential fuzzing of a target against the reference.
  *
  *   etwconf fuzz --target T [--seconds N | --calls N] [--seed S] [--emulate V] [--max N] [--quiet]
  *
@@ -53,7 +53,7 @@ static const etw_guid dal_guids[3] = {
     {0x11111111, 0x2222, 0x3333, {0x44, 0x44, 0x55, 0x55, 0x55, 0x55, 0x55, 0x03}},
 };
 static const etw_guid group_g = {0x6e0b0c00, 0x1234, 0x4abc, {0x80, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07}};
-/* the fixture GUIDs of harness/run.c, so a printed case row sets up what the fuzzer set up */
+/* the fixture GUIDs of harness/core/run.c, so a printed case row sets up what the fuzzer set up */
 static const etw_guid control_guid = {0xE7C0F000, 0x7E57, 0x4E7C, {0x9a, 0x11, 0x00, 0x00, 0xc0, 0xf0, 0x00, 0x01}};
 static const etw_guid provider_guid = {0xE7C0F001, 0x7E57, 0x4E7C, {0x9a, 0x11, 0x00, 0x00, 0xc0, 0xf0, 0x00, 0x02}};
 static const etw_guid seq_guids[4] = {
@@ -209,7 +209,7 @@ static int vindex(unsigned v)
     return FZ_NV - 1;
 }
 
-/* ---------------------------------------------------------------- fixture (as harness/run.c sets it up) */
+/* ---------------------------------------------------------------- fixture (as harness/core/run.c sets it up) */
 static etw_u32 ETW_WINAPI fz_request_cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
 {
     (void)code, (void)ctx, (void)size, (void)buf;

@@ -1,5 +1,5 @@
 /*
- * harness/win_platform.c - the platform layer on Windows (and Wine): guard pages (VirtualProtect),
+ * harness/plat/win/platform.c - the platform layer on Windows (and Wine): guard pages (VirtualProtect),
  * exception capture, a watchdog for hangs, isolation, threads, and the platform commands.
  *
  * Exception capture (in-process; measured in ../shared/notes/wine-ci.md section 4):
@@ -26,7 +26,7 @@
  *          child's exit code is the exception code when it crashes; a child that hangs is killed
  *          (TerminateProcess) and the sessions it started are stopped by name.
  */
-#include "harness/win.h"
+#include "harness/plat/win/win.h"
 #include <fcntl.h>
 #include <io.h>
 #include <stdlib.h>
@@ -747,7 +747,7 @@ static void win_init(void)
 }
 
 /* ---------------------------------------------------------------- targets and commands */
-/* harness/target.c also holds the built-in reference target, which etwconf.exe does not link
+/* harness/targets/target.c also holds the built-in reference target, which etwconf.exe does not link
  * (reference/ is not built for Windows): its one reference symbol answers nothing here, and
  * plat_open_target below never opens that target. */
 void *EtwRef_Symbol(const char *name);

@@ -1,4 +1,4 @@
-/* harness/codes.c - names for Win32 codes, NTSTATUS values, versions and functions. */
+/* harness/core/codes.c - names for Win32 codes, NTSTATUS values, versions and functions. */
 #include "harness/etwconf.h"
 #include <string.h>
 

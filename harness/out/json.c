@@ -1,4 +1,4 @@
-/* harness/json.c - a small JSON writer: enough for the records of RESULTS.md, always valid UTF-8. */
+/* harness/out/json.c - a small JSON writer: enough for the records of RESULTS.md, always valid UTF-8. */
 #include "harness/etwconf.h"
 #include <stdlib.h>
 #include <string.h>

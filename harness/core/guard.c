@@ -1,5 +1,5 @@
 /*
- * harness/guard.c - the portable half of guarded buffers: a pool of mappings for reuse, and the
+ * harness/core/guard.c - the portable half of guarded buffers: a pool of mappings for reuse, and the
  * layout and sentinel fill of a buffer inside its mapping. The platform layer maps, protects the
  * guard page and unmaps (posix_platform.c: mmap/mprotect; win_platform.c: VirtualAlloc/Protect).
  *

@@ -1,5 +1,5 @@
 /*
- * harness/win.h - what the Windows platform files (harness/win_*.c) share. Not used on Linux.
+ * harness/plat/win/win.h - what the Windows platform files (harness/plat/win/, harness/targets/win_live.c) share. Not used on Linux.
  *
  *   win_platform.c  guard pages, exception capture, the watchdog, isolation, threads, the
  *                   platform commands (cleanup, the child worker), plat_open_target

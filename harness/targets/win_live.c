@@ -1,5 +1,5 @@
 /*
- * harness/win_target.c - the live system as a target: every API is looked up with
+ * harness/targets/win_live.c - the live system as a target: every API is looked up with
  * GetProcAddress in the module that exports it (never imported statically: the exe must load on
  * every version from 5.2 on), the version comes from RtlGetVersion, and the fixtures are real
  * ETW sessions that the suite starts itself and always stops.
@@ -14,7 +14,7 @@
  *  - The sampled-profile timer interval, which one case sets: restored after each case.
  *  - Provider registrations (EventRegister, RegisterTraceGuidsW) of its own process.
  */
-#include "harness/win.h"
+#include "harness/plat/win/win.h"
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>

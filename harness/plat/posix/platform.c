@@ -1,5 +1,5 @@
 /*
- * harness/posix_platform.c - the platform layer on Linux: guard pages (mmap), fault capture
+ * harness/plat/posix/platform.c - the platform layer on Linux: guard pages (mmap), fault capture
  * (sigsetjmp), isolation (a worker process that is replaced after a crash or a hang), and
  * loading a target library (dlopen).
  *
