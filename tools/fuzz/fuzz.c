@@ -34,7 +34,7 @@
 #define FZ_BUF_MAX 0x10100u /* the largest InformationLength tried */
 #define FZ_OUT_MAX 0x10100u
 #define FZ_RTG_MAX 0x20001u /* RegisterTraceGuidsW: the largest GuidCount with a real array */
-#define FZ_NV 6
+#define FZ_NV ETW_VERSION_COUNT
 #define FZ_MAXDIS 64
 
 enum { SIDE_T, SIDE_O };
@@ -46,7 +46,11 @@ enum aspect { FA_NONE, FA_RC, FA_RETLEN, FA_OUTPUT, FA_INPUT, FA_BOUNDS, FA_HAND
 static const char *const aspect_name[] = {"none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
                                           "bytes before the buffer", "returned handle", "last error", "fault", "fixture", "export"};
 
-static const unsigned versions[FZ_NV] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
+static const unsigned versions[FZ_NV] = {
+#define VERSION(sym, nt, build, name, wine, label) nt,
+#include "spec/versions.def"
+#undef VERSION
+};
 static const etw_guid dal_guids[3] = {
     {0x11111111, 0x2222, 0x3333, {0x44, 0x44, 0x55, 0x55, 0x55, 0x55, 0x55, 0x01}},
     {0x11111111, 0x2222, 0x3333, {0x44, 0x44, 0x55, 0x55, 0x55, 0x55, 0x55, 0x02}},
@@ -2072,7 +2076,7 @@ static const char fuzz_usage[] =
     "  --calls N      stop after N calls instead\n"
     "  --seed S       the seed (default: from the clock; printed). Same seed, same programs\n"
     "  --program K    replay only program K of the seed, verbosely\n"
-    "  --emulate V    one version (5.2 6.0 6.1 6.2 6.3 10.0); default: all, if LIB can emulate\n"
+    "  --emulate V    one version of 'etwconf versions'; default: all, if LIB can emulate\n"
     "  --max N        stop after N distinct disagreements (default 5)\n"
     "  --quiet        print only disagreements and the summary\n"
     "\n"
@@ -2174,7 +2178,7 @@ int etw_cmd_fuzz(int argc, char **argv)
         return fz_die("%s", "--program needs the --seed it came from");
     unsigned ver = 0;
     if (emulate && !(ver = etw_version_parse(emulate)))
-        return fz_die("--emulate takes 5.2 6.0 6.1 6.2 6.3 or 10.0, not '%s'", emulate);
+        return fz_die("--emulate takes a version of 'etwconf versions', not '%s'", emulate);
     if (!seconds && !max_calls)
         seconds = 10;
     if (!have_seed)
