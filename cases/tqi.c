@@ -19,6 +19,11 @@ static void tqi05_timer(struct etw_ctx *c);
 static void tqi05_source(struct etw_ctx *c);
 static void tqi07_probe(struct etw_ctx *c);
 static void tqi0e_ntc22(struct etw_ctx *c);
+static void tqi07_null_zero(struct etw_ctx *c);
+static void tqi07_larger(struct etw_ctx *c);
+static void tqi07_retlen_null(struct etw_ctx *c);
+static void tqi07_names_unique(struct etw_ctx *c);
+static void tqi05_listed(struct etw_ctx *c);
 
 static const struct etw_case cases[] = {
     /* ---- class set and order */
@@ -101,6 +106,12 @@ static const struct etw_case cases[] = {
          .fn = FN_CUSTOM, .run = tqi05_timer, .expect = {FROM(V6_2)})
     CASE(.id = "tqi.05.source", .rules = "TQI.05.SOURCE", .title = "a non-zero Source gives what NtQueryIntervalProfile gives",
          .fn = FN_CUSTOM, .run = tqi05_source, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.05.retlen-null", .rules = "TQI.RETLEN.OPTIONAL TQI.05.TIMER", .title = "class 0x05 works with a NULL ReturnLength",
+         .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(0), IN(U32(0), U32(0)), .retlen_null = true},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), PREFIX("TQI.05.TIMER", U32(0)))})
+    CASE(.id = "tqi.05.listed-sources", .rules = "TQI.05.LISTED_SOURCES TQI.05.LISTED_INTERVAL",
+         .title = "every source class 0x07 lists can be queried; those other than the timer report a non-zero Interval",
+         .fn = FN_CUSTOM, .run = tqi05_listed, .expect = {FROM(V6_2)})
 
     /* ---- TraceProfileSourceListInfo (0x07) */
     CASE(.id = "tqi.07.handle", .rules = "TQI.07.HANDLE_ZERO", .title = "class 0x07 with a non-zero SessionHandle: ERROR_INVALID_PARAMETER",
@@ -112,6 +123,16 @@ static const struct etw_case cases[] = {
     CASE(.id = "tqi.07.short", .rules = "TQI.07.SHORT_RC", .title = "a 16-byte buffer for class 0x07 is too small and is left alone",
          .fn = FN_TQI, .args = {.cls = 7, .len = 16},
          .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), UNTOUCHED("TQI.07.SHORT_RC"))})
+    CASE(.id = "tqi.07.probe-null-zero", .rules = "TQI.07.NULL_PROBE TQI.07.PROBE_RC",
+         .title = "the (NULL, 0) probe returns ERROR_BAD_LENGTH and the size, which a sized call then fills", .fn = FN_CUSTOM,
+         .run = tqi07_null_zero, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.07.larger", .rules = "TQI.07.LARGER TQI.07.FORMAT",
+         .title = "a 4096-byte buffer gets the chain, and ReturnLength is the chain's size", .fn = FN_CUSTOM, .run = tqi07_larger,
+         .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.07.retlen-null", .rules = "TQI.RETLEN.OPTIONAL TQI.07.FORMAT", .title = "class 0x07 works with a NULL ReturnLength",
+         .fn = FN_CUSTOM, .run = tqi07_retlen_null, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.07.names-unique", .rules = "TQI.07.UNIQUE_NAMES", .title = "no two listed sources share a name, ignoring case",
+         .fn = FN_CUSTOM, .run = tqi07_names_unique, .expect = {FROM(V6_2)})
     CASE(.id = "tqi.07.oom", .rules = "TQI.07.OOM", .title = "no memory for the double buffer: ERROR_OUTOFMEMORY", .fn = FN_TQI,
          .fx = {.fail_alloc = 1}, .args = {.cls = 7, .len = 0x400}, .expect = {FROM(V6_2, .rc = ERR(OUTOFMEMORY))})
 
@@ -289,4 +310,134 @@ static void tqi0e_ntc22(struct etw_ctx *c)
     etw_check_code(c, "NtTraceControl(0x22) status", NULL, 0, (etw_u32)st, true);
     etw_check_u32(c, "return length = ReturnSize of 0x22", NULL, lb, la);
     etw_check(c, "output = output of 0x22", NULL, !memcmp(a, b, 64), "the same bytes", "%s", memcmp(a, b, 64) ? "different" : "the same");
+}
+
+/* ---------------------------------------------------------------- what clients rely on (0x05, 0x07) */
+/* the (NULL, 0) probe's size, or 0 (the case has failed) */
+static etw_u32 probe_size(struct etw_ctx *c, etw_pfn_TraceQueryInformation tqi)
+{
+    etw_u32 need = ETW_SENTINEL32;
+    tqi(0, ETW_TraceProfileSourceListInfo, NULL, 0, &need);
+    if (!etw_check(c, "return length (probe)", "TQI.07.NULL_PROBE", need != ETW_SENTINEL32 && need >= 0x1A && need < 0x10000,
+                   "the size needed (0x1A..0xFFFF)", "%u", need))
+        return 0;
+    return need;
+}
+
+/* the list in a guarded buffer of its exact size, *n records parsed into recs; NULL if the case has failed */
+static etw_u8 *source_list(struct etw_ctx *c, etw_pfn_TraceQueryInformation tqi, etw_u32 *len, struct src_rec *recs, int *n)
+{
+    etw_u32 need = probe_size(c, tqi);
+    etw_u8 *buf = need ? etw_guarded(c, need) : NULL;
+    if (!buf)
+        return NULL;
+    etw_u32 got = ETW_SENTINEL32;
+    if (!etw_check_code(c, "return (sized buffer)", "TQI.07.NULL_PROBE", ETW_ERROR_SUCCESS, tqi(0, ETW_TraceProfileSourceListInfo, buf, need, &got), false))
+        return NULL;
+    *n = source_chain(buf, need, recs, 32);
+    if (!etw_check(c, "output: PROFILE_SOURCE_INFO chain", "TQI.07.FORMAT", *n > 0, "a well-formed chain", "%s", *n > 0 ? "well formed" : "broken"))
+        return NULL;
+    *len = need;
+    return buf;
+}
+
+static void tqi07_null_zero(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    if (!tqi)
+        return;
+    etw_u32 need = ETW_SENTINEL32;
+    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, NULL, 0, &need);
+    etw_check_code(c, "return (NULL, 0)", "TQI.07.PROBE_RC", ETW_ERROR_BAD_LENGTH, rc, false);
+    if (!etw_check(c, "return length (NULL, 0)", "TQI.07.NULL_PROBE", need != ETW_SENTINEL32 && need >= 0x1A && need < 0x10000,
+                   "the size needed (0x1A..0xFFFF)", need == ETW_SENTINEL32 ? "not written (still 0x%08X)" : "%u", need))
+        return;
+    etw_u8 *buf = etw_guarded(c, need);
+    if (!buf)
+        return;
+    etw_u32 got = ETW_SENTINEL32;
+    rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, need, &got);
+    etw_check_code(c, "return (sized buffer)", "TQI.07.NULL_PROBE", ETW_ERROR_SUCCESS, rc, false);
+    etw_check_u32(c, "return length (sized buffer)", "TQI.07.NULL_PROBE", need, got);
+}
+
+static void tqi07_larger(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    etw_u32 need = tqi ? probe_size(c, tqi) : 0;
+    etw_u8 *big = need ? etw_guarded(c, 4096) : NULL;
+    if (!big)
+        return;
+    etw_u32 got = ETW_SENTINEL32;
+    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, big, 4096, &got);
+    etw_check_code(c, "return (4096 bytes)", "TQI.07.LARGER", ETW_ERROR_SUCCESS, rc, false);
+    etw_check_u32(c, "return length (4096 bytes): the chain's size", "TQI.07.LARGER", need, got);
+    struct src_rec recs[32];
+    int n = rc ? 0 : source_chain(big, need <= 4096 ? need : 4096, recs, 32);
+    etw_check(c, "output: PROFILE_SOURCE_INFO chain", "TQI.07.FORMAT", n > 0, "a well-formed chain in the first ReturnLength bytes", "%s",
+              n > 0 ? "well formed" : "broken");
+}
+
+static void tqi07_retlen_null(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    etw_u32 need = tqi ? probe_size(c, tqi) : 0;
+    etw_u8 *buf = need ? etw_guarded(c, need) : NULL;
+    if (!buf)
+        return;
+    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, need, NULL);
+    etw_check_code(c, "return (NULL ReturnLength)", "TQI.RETLEN.OPTIONAL", ETW_ERROR_SUCCESS, rc, false);
+    struct src_rec recs[32];
+    int n = rc ? 0 : source_chain(buf, need, recs, 32);
+    etw_check(c, "output: PROFILE_SOURCE_INFO chain", "TQI.07.FORMAT", n > 0, "a well-formed chain", "%s", n > 0 ? "well formed" : "broken");
+}
+
+static bool same_name(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        char x = (*a >= 'A' && *a <= 'Z') ? (char)(*a + 32) : *a, y = (*b >= 'A' && *b <= 'Z') ? (char)(*b + 32) : *b;
+        if (x != y)
+            return false;
+        if (!x)
+            return true;
+    }
+}
+
+static void tqi07_names_unique(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    struct src_rec recs[32];
+    int n = 0;
+    etw_u32 len = 0;
+    if (!tqi || !source_list(c, tqi, &len, recs, &n))
+        return;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < i; k++)
+            if (same_name(recs[i].name, recs[k].name)) {
+                etw_check(c, "output: names distinct", NULL, false, "distinct names", "'%s' twice (sources %u and %u)", recs[i].name,
+                          recs[k].source, recs[i].source);
+                return;
+            }
+    etw_check(c, "output: names distinct", NULL, true, "distinct names", "%d distinct names", n);
+}
+
+static void tqi05_listed(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    struct src_rec recs[32];
+    int n = 0;
+    etw_u32 len = 0;
+    if (!tqi || !source_list(c, tqi, &len, recs, &n))
+        return;
+    for (int i = 0; i < n; i++) {
+        ETW_TRACE_PROFILE_INTERVAL pi = {recs[i].source, 0};
+        char what[64];
+        snprintf(what, sizeof what, "return (source %u %.24s)", recs[i].source, recs[i].name);
+        if (!etw_check_code(c, what, "TQI.05.LISTED_SOURCES", ETW_ERROR_SUCCESS, tqi(0, ETW_TraceSampledProfileIntervalInfo, &pi, sizeof pi, NULL), false))
+            continue;
+        if (recs[i].source != ETW_ProfileTime) {
+            snprintf(what, sizeof what, "output: Interval of %.32s", recs[i].name);
+            etw_check(c, what, "TQI.05.LISTED_INTERVAL", pi.Interval > 0, "non-zero", "%u", pi.Interval);
+        }
+    }
 }
