@@ -553,32 +553,54 @@ static void eventsource(struct etw_ctx *c) { traits_producer(c, blob_eventsource
 static void telemetry(struct etw_ctx *c) { traits_producer(c, blob_telemetry, "TRAITS.EMPTY_NAME"); }
 
 /* ---------------------------------------------------------------- classic instance ids */
+static etw_u32 ETW_WINAPI classic_cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
+{
+    (void)code, (void)ctx, (void)size, (void)buf;
+    return 0;
+}
+static const etw_guid classic_ctl = {0xE7C0F0DD, 0x7E57, 0x4E7C, {0x9a, 0x11, 0, 0, 0xc0, 0xf0, 0xdd, 0x01}};
+static const etw_guid classic_cls[2] = {{0xE7C0F0DD, 0x7E57, 0x4E7C, {0x9a, 0x11, 0, 0, 0xc0, 0xf0, 0xdd, 0x02}},
+                                        {0xE7C0F0DD, 0x7E57, 0x4E7C, {0x9a, 0x11, 0, 0, 0xc0, 0xf0, 0xdd, 0x03}}};
+
 static void classic_ids(struct etw_ctx *c)
 {
+    etw_pfn_RegisterTraceGuidsW rtg = API(c, etw_pfn_RegisterTraceGuidsW, FN_REGISTERTRACEGUIDS);
+    if (!rtg)
+        return;
+    ETW_TRACE_GUID_REGISTRATION regs[2] = {{&classic_cls[0], NULL}, {&classic_cls[1], NULL}};
+    etw_tracehandle reg = 0;
+    etw_u32 rc = rtg(classic_cb, NULL, &classic_ctl, 2, regs, NULL, NULL, &reg);
+    if (!etw_check_code(c, "return (RegisterTraceGuids)", "RTG.REGHANDLES", ETW_ERROR_SUCCESS, rc, false))
+        return;
+    etw_pfn_UnregisterTraceGuids ug = (etw_pfn_UnregisterTraceGuids)etw_resolve(c->t, FN_UNREGISTERTRACEGUIDS, NULL);
+    if (!etw_check(c, "output: RegHandle per class", "RTG.REGHANDLES", regs[0].RegHandle && regs[1].RegHandle && regs[0].RegHandle != regs[1].RegHandle,
+                   "two distinct non-NULL RegHandles", "%p, %p", regs[0].RegHandle, regs[1].RegHandle))
+        goto done;
+    etw_step(c, 2);
     etw_pfn_CreateTraceInstanceId cti = API(c, etw_pfn_CreateTraceInstanceId, FN_CTI);
     if (!cti)
-        return;
-    etw_check(c, "output: RegHandle per class", "RTG.REGHANDLES", c->regs[0].RegHandle && c->regs[1].RegHandle && c->regs[0].RegHandle != c->regs[1].RegHandle,
-              "two distinct non-NULL RegHandles", "%p, %p", c->regs[0].RegHandle, c->regs[1].RegHandle);
-    etw_step(c, 2);
+        goto done;
     ETW_EVENT_INSTANCE_INFO parent, child[2];
     memset(&parent, 0, sizeof parent);
-    etw_u32 rc = cti(c->regs[0].RegHandle, &parent);
+    rc = cti(regs[0].RegHandle, &parent);
     if (!etw_check_code(c, "return (parent)", "CTI.COUNTER", ETW_ERROR_SUCCESS, rc, false) ||
-        !etw_check(c, "output: parent id non-zero, RegHandle echoed", "CTI.OUTPUT", parent.InstanceId && parent.RegHandle == c->regs[0].RegHandle,
+        !etw_check(c, "output: parent id non-zero, RegHandle echoed", "CTI.OUTPUT", parent.InstanceId && parent.RegHandle == regs[0].RegHandle,
                    "a non-zero id and the RegHandle", "id %u", parent.InstanceId))
-        return;
+        goto done;
     etw_step(c, 3);
     for (int i = 0; i < 2; i++) {
         memset(&child[i], 0, sizeof child[i]);
-        rc = cti(c->regs[1].RegHandle, &child[i]);
+        rc = cti(regs[1].RegHandle, &child[i]);
         if (!etw_check_code(c, "return (child)", "CTI.COUNTER", ETW_ERROR_SUCCESS, rc, false) ||
-            !etw_check(c, "output: child id non-zero, RegHandle echoed", "CTI.OUTPUT", child[i].InstanceId && child[i].RegHandle == c->regs[1].RegHandle,
+            !etw_check(c, "output: child id non-zero, RegHandle echoed", "CTI.OUTPUT", child[i].InstanceId && child[i].RegHandle == regs[1].RegHandle,
                        "a non-zero id and the RegHandle", "id %u", child[i].InstanceId))
-            return;
+            goto done;
     }
     etw_check(c, "output: child ids distinct", "CTI.COUNTER", child[0].InstanceId != child[1].InstanceId, "distinct ids", "%u, %u", child[0].InstanceId,
               child[1].InstanceId);
+done:
+    if (ug)
+        ug(reg);
 }
 
 /* ================================================================ the scenarios */
@@ -778,7 +800,7 @@ static const struct etw_case cases[] = {
          .expect = {NA_BEFORE_10("EventProviderSetTraits"), FROM(V10_0)})
     /* ---- classic instance ids (the documented pattern) */
     CASE(.id = "client.classic-instance-ids.parent-children", .rules = "CTI.COUNTER CTI.OUTPUT RTG.REGHANDLES",
-         .title = "RegisterTraceGuids with two event classes, then instance ids for a parent and two children", .fx = {.classes = 2},
+         .title = "RegisterTraceGuids with two event classes, then instance ids for a parent and two children",
          SCENARIO("classic-instance-ids", "desktop-src/ETW/tracing-event-instances.md", classic_ids,
                   STEP("RegisterTraceGuids(2 event classes): a RegHandle per class", "the classes cannot be used for instance events"),
                   STEP("CreateTraceInstanceId(RegHandle[0], &parent) with the info zeroed", "TraceEventInstance cannot be called: no instance events"),
