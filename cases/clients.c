@@ -74,7 +74,8 @@ static void perfview_sources(struct etw_ctx *c)
     tqi(0, ETW_TraceProfileSourceListInfo, NULL, 0, &len); /* the return code is not examined */
     if (!etw_check(c, "return length (probe)", "TQI.07.NULL_PROBE", len >= 24, "the size needed (>= 24)", "%u", len))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     struct src_rec recs[32];
     int n = 0;
     etw_u8 *buf = etw_guarded(c, len);
@@ -83,7 +84,8 @@ static void perfview_sources(struct etw_ctx *c)
     etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, len, &len);
     if (!etw_check_code(c, "return (sized buffer)", "TQI.07.NULL_PROBE", ETW_ERROR_SUCCESS, rc, false))
         return;
-    etw_step(c, 3);
+    if (!etw_step(c, 3))
+        return;
     n = source_chain(buf, len, recs, 32);
     if (!etw_check(c, "output: PROFILE_SOURCE_INFO chain", "TQI.07.FORMAT", n > 0, "a well-formed chain", "%s", n > 0 ? "well formed" : "broken"))
         return;
@@ -97,7 +99,8 @@ static void perfview_sources(struct etw_ctx *c)
         }
     if (!etw_check(c, "output: names distinct (case-insensitive)", "TQI.07.UNIQUE_NAMES", !dup, "distinct names", "%s", dup ? "a name twice" : "distinct"))
         return;
-    etw_step(c, 4);
+    if (!etw_step(c, 4))
+        return;
     for (int i = 0; i < n; i++) {
         ETW_TRACE_PROFILE_INTERVAL pi = {recs[i].source, 0};
         etw_u32 l = 0;
@@ -126,13 +129,15 @@ static void perfview_select(struct etw_ctx *c)
         etw_skip(c, "the target lists no profile source besides the timer: there is nothing to select");
         return;
     }
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     for (int i = 0; i < k; i++) {
         ETW_TRACE_PROFILE_INTERVAL pi = {ids[i], 65536};
         if (!tsi_ok(c, "return (source interval)", "TSI.05.SET", 0, ETW_TraceSampledProfileIntervalInfo, &pi, 8))
             return;
     }
-    etw_step(c, 3);
+    if (!etw_step(c, 3))
+        return;
     tsi_ok(c, "return (profile sources)", "TSI.06.SET", 0, ETW_TraceProfileSourceConfigInfo, ids, 4u * (etw_u32)k);
 }
 
@@ -141,12 +146,14 @@ static void perfview_kernel(struct etw_ctx *c)
     ETW_TRACE_PROFILE_INTERVAL pi = {ETW_ProfileTime, 5000}; /* CpuSampleIntervalMSec = 0.5 */
     if (!tsi_ok(c, "return (sampling interval)", "TSI.05.SET", 0, ETW_TraceSampledProfileIntervalInfo, &pi, 8))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     ETW_CLASSIC_EVENT_ID stack_ids[96]; /* allocated for the stack-capture list; none requested */
     memset(stack_ids, 0, sizeof stack_ids);
     if (!tsi_ok(c, "return (empty stack list, non-NULL)", "TSI.03.EMPTY_BUFFER", c->logger, ETW_TraceStackTracingInfo, stack_ids, 0))
         return;
-    etw_step(c, 3);
+    if (!etw_step(c, 3))
+        return;
     etw_u64 flags = ETW_EVENT_TRACE_FLAG_PROCESS | ETW_EVENT_TRACE_FLAG_THREAD | ETW_EVENT_TRACE_FLAG_PROFILE;
     tsi_ok(c, "return (kernel keywords, 8 bytes)", "TSI.04.LENGTH", c->logger, ETW_TraceSystemTraceEnableFlagsInfo, &flags, 8);
 }
@@ -158,7 +165,8 @@ static void pmctrace_trace(struct etw_ctx *c)
     etw_u32 size;
     if (!tqi || !probe_writes_size(c, tqi, &size))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     struct src_rec recs[32];
     int n = 0;
     if (!sized_list(c, tqi, size, true, recs, &n))
@@ -169,10 +177,12 @@ static void pmctrace_trace(struct etw_ctx *c)
         etw_skip(c, "the target lists no profile source besides the timer: pmctrace would find no PMC to select");
         return;
     }
-    etw_step(c, 3);
+    if (!etw_step(c, 3))
+        return;
     if (!tsi_ok(c, "return (PMC counters)", "TSI.09.SET", c->logger, ETW_TracePmcCounterListInfo, ids, 4u * (etw_u32)k))
         return;
-    etw_step(c, 4);
+    if (!etw_step(c, 4))
+        return;
     ETW_CLASSIC_EVENT_ID ev[3] = {event_id(&thread_guid, 36), event_id(&perfinfo_guid, 51), event_id(&perfinfo_guid, 52)};
     tsi_ok(c, "return (PMC events)", "TSI.08.SET", c->logger, ETW_TracePmcEventListInfo, ev, sizeof ev);
 }
@@ -191,7 +201,8 @@ static void miniperf_h(struct etw_ctx *c)
     if (!etw_check_code(c, "return (probe) asserted", "TQI.07.PROBE_RC", ETW_ERROR_BAD_LENGTH, rc, false) ||
         !etw_check(c, "return length (probe)", "TQI.07.NULL_PROBE", size >= 0x1A && size < 0x10000, "the size needed", "%u", size))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     struct src_rec recs[32];
     int n = 0;
     if (!sized_list(c, tqi, size, true, recs, &n))
@@ -206,10 +217,12 @@ static void miniperf_h(struct etw_ctx *c)
         etw_skip(c, "the target lists none of the Intel or AMD counters miniperf.h looks for");
         return;
     }
-    etw_step(c, 3);
+    if (!etw_step(c, 3))
+        return;
     if (!tsi_ok(c, "return (PMC counters) asserted", "TSI.09.SET", c->logger, ETW_TracePmcCounterListInfo, ids, 4u * (etw_u32)k))
         return;
-    etw_step(c, 4);
+    if (!etw_step(c, 4))
+        return;
     ETW_CLASSIC_EVENT_ID ev = event_id(&thread_guid, 0x24);
     tsi_ok(c, "return (PMC events) asserted", "TSI.08.SET", c->logger, ETW_TracePmcEventListInfo, &ev, sizeof ev);
 }
@@ -221,12 +234,14 @@ static void dtrace_pmc_info(struct etw_ctx *c)
     etw_u32 len;
     if (!tqi || !probe_writes_size(c, tqi, &len))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     struct src_rec recs[32];
     int n = 0;
     if (!sized_list(c, tqi, len, false, recs, &n))
         return;
-    etw_step(c, 3);
+    if (!etw_step(c, 3))
+        return;
     for (int i = 0; i < n; i++) {
         ETW_TRACE_PROFILE_INTERVAL pi = {recs[i].source, ETW_SENTINEL32};
         tqi(0, ETW_TraceSampledProfileIntervalInfo, &pi, 8, NULL); /* code ignored; Interval read */
@@ -236,7 +251,8 @@ static void dtrace_pmc_info(struct etw_ctx *c)
                        pi.Interval == ETW_SENTINEL32 ? "not written (stale)" : "written"))
             return;
     }
-    etw_step(c, 4);
+    if (!etw_step(c, 4))
+        return;
     etw_u32 max = 0;
     tqi(0, 22 /* TraceMaxPmcCounterQuery */, &max, 4, NULL); /* ignored: a later-Windows 10 class */
 }
@@ -257,7 +273,8 @@ static void dtrace_pmc_sampling(struct etw_ctx *c)
         etw_skip(c, "the target lists no profile source besides the timer: nothing to sample");
         return;
     }
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     for (int i = 0; i < k; i++) {
         ETW_TRACE_PROFILE_INTERVAL pi = {ids[i], 65536};
         if (!tsi_ok(c, "return (source interval)", "TSI.05.SET", 0, ETW_TraceSampledProfileIntervalInfo, &pi, 8))
@@ -265,12 +282,14 @@ static void dtrace_pmc_sampling(struct etw_ctx *c)
     }
     if (!tsi_ok(c, "return (profile sources)", "TSI.06.SET", 0, ETW_TraceProfileSourceConfigInfo, ids, 4u * (etw_u32)k))
         return;
-    etw_step(c, 3);
+    if (!etw_step(c, 3))
+        return;
     ETW_CLASSIC_EVENT_ID ev = event_id(&perfinfo_guid, 46);
     if (!tsi_ok(c, "return (PMC counters)", "TSI.09.SET", c->logger, ETW_TracePmcCounterListInfo, ids, 4u * (etw_u32)k) ||
         !tsi_ok(c, "return (PMC events)", "TSI.08.SET", c->logger, ETW_TracePmcEventListInfo, &ev, 24))
         return;
-    etw_step(c, 4);
+    if (!etw_step(c, 4))
+        return;
     etw_u32 flags[8];
     memset(flags, 0xA5, sizeof flags);
     etw_u32 rc = tqi(c->logger, ETW_TraceSystemTraceEnableFlagsInfo, flags, 32, NULL);
@@ -278,7 +297,8 @@ static void dtrace_pmc_sampling(struct etw_ctx *c)
         return;
     etw_u32 want0 = flags[0];
     flags[ETW_PERF_MASK_INDEX(ETW_PERF_PMC_PROFILE)] |= ETW_PERF_MASK_BIT(ETW_PERF_PMC_PROFILE);
-    etw_step(c, 5);
+    if (!etw_step(c, 5))
+        return;
     if (!tsi_ok(c, "return (group masks written)", "TSI.04.KERNEL", c->logger, ETW_TraceSystemTraceEnableFlagsInfo, flags, 32))
         return;
     etw_u32 back[8];
@@ -286,7 +306,8 @@ static void dtrace_pmc_sampling(struct etw_ctx *c)
         return;
     etw_check(c, "state: EnableFlags kept and PERF_PMC_PROFILE on", "GMI.SET", (back[0] & want0) == want0 && (back[1] & ETW_PERF_MASK_BIT(ETW_PERF_PMC_PROFILE)),
               "word 0 kept, PERF_PMC_PROFILE in word 1", "word 0 %08x, word 1 %08x", back[0], back[1]);
-    etw_step(c, 6);
+    if (!etw_step(c, 6))
+        return;
     ETW_TRACE_PROFILE_INTERVAL t = {ETW_ProfileTime, 10000 * 1000 / 997}; /* 997 Hz */
     tsi_ok(c, "return (timer frequency)", "TSI.05.SET", 0, ETW_TraceSampledProfileIntervalInfo, &t, 8);
 }
@@ -309,7 +330,8 @@ static void krabsetw_groups(struct etw_ctx *c)
                    gm->EventTraceInformationClass == ETW_EventTraceGroupMaskInformation && gm->TraceHandle == c->logger, "as given",
                    "class %u, handle 0x%llx", gm->EventTraceInformationClass, (unsigned long long)gm->TraceHandle))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     gm->EventTraceGroupMasks.Masks[4] |= 0x80000040u; /* an object-manager provider: PERF_OB_HANDLE */
     etw_pfn_NtSetSystemInformation s = API(c, etw_pfn_NtSetSystemInformation, FN_NTSSI);
     if (!s)
@@ -329,7 +351,8 @@ static void ferrisetw_query(struct etw_ctx *c)
                         tqi(0, ETW_TraceSampledProfileIntervalInfo, &pi, 8, NULL), false))
         return;
     etw_check(c, "output: Interval", "TQI.05.TIMER", pi.Interval > 0, "the timer interval (non-zero)", "%u", pi.Interval);
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     etw_u32 max = 0;
     tqi(0, 22 /* TraceMaxPmcCounterQuery */, &max, 4, NULL); /* an Err is tolerated (max_pmc) */
 }
@@ -345,7 +368,8 @@ static void ferrisetw_pr44(struct etw_ctx *c)
     if (!etw_check_code(c, "return (8192 bytes)", "TQI.07.LARGER", ETW_ERROR_SUCCESS, rc, false) ||
         !etw_check(c, "return length: the chain's size", "TQI.07.LARGER", rl >= 0x1A && rl <= 8192, "the chain's size", "%u", rl))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     struct src_rec recs[32];
     int n = source_chain(buf, rl, recs, 32);
     bool ok = n > 0;
@@ -370,17 +394,20 @@ static void ferrisetw2(struct etw_ctx *c)
     if (!etw_check(c, "output: PROFILE_SOURCE_INFO chain", "TQI.07.FORMAT", source_chain(buf, n, recs, 32) > 0, "a well-formed chain in ReturnLength bytes",
                    "broken"))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     ETW_TRACE_VERSION_INFO vi = {0, 0};
     n = 0;
     if (!etw_check_code(c, "return (trace_version)", "TQI.0B.VERSION", ETW_ERROR_SUCCESS, tqi(0, ETW_TraceVersionInfo, &vi, 8, &n), false))
         return;
-    etw_step(c, 3);
+    if (!etw_step(c, 3))
+        return;
     etw_u32 m[8];
     n = 0;
     if (!etw_check_code(c, "return (kernel groups read)", "TQI.04.OUTPUT", ETW_ERROR_SUCCESS, tqi(c->logger, 4, m, 32, &n), false))
         return;
-    etw_step(c, 4);
+    if (!etw_step(c, 4))
+        return;
     m[ETW_PERF_MASK_INDEX(ETW_PERF_MEMORY)] |= ETW_PERF_MASK_BIT(ETW_PERF_MEMORY);
     tsi_ok(c, "return (kernel groups written)", "TSI.04.KERNEL", c->logger, ETW_TraceSystemTraceEnableFlagsInfo, m, 32);
 }
@@ -391,11 +418,13 @@ static void fibratus_flags(struct etw_ctx *c)
     etw_u32 zero[8] = {0};
     if (!tsi_ok(c, "return (zero masks: rundown)", "TSI.04.PARTIAL", c->logger, ETW_TraceSystemTraceEnableFlagsInfo, zero, 32))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     etw_u32 m[8] = {0x6038203u, 0, 0, 0, 0x80000040u, 0, 0, 0};
     if (!tsi_ok(c, "return (EnableFlags and PERF_OB_HANDLE)", "TSI.04.KERNEL", c->logger, ETW_TraceSystemTraceEnableFlagsInfo, m, 32))
         return;
-    etw_step(c, 3);
+    if (!etw_step(c, 3))
+        return;
     etw_pfn_TraceQueryInformation tqi = TQI_FN(c);
     etw_u32 back[8];
     if (!tqi || !etw_check_code(c, "return (read back)", "TQI.04.OUTPUT", ETW_ERROR_SUCCESS, tqi(c->logger, 4, back, 32, NULL), false))
@@ -410,11 +439,13 @@ static void tracy_sampling(struct etw_ctx *c)
     ETW_TRACE_PROFILE_INTERVAL pi = {ETW_ProfileTime, 1250}; /* 125 us: 8 kHz */
     if (!tsi_ok(c, "return (sampling interval)", "TSI.05.SET", 0, ETW_TraceSampledProfileIntervalInfo, &pi, 8))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     ETW_CLASSIC_EVENT_ID ids[2] = {event_id(&perfinfo_guid, 46), event_id(&thread_guid, 36)};
     if (!tsi_ok(c, "return (stack walk, 1 event)", "TSI.03.SET", c->logger, ETW_TraceStackTracingInfo, ids, 24))
         return;
-    etw_step(c, 3);
+    if (!etw_step(c, 3))
+        return;
     tsi_ok(c, "return (stack walk, 2 events)", "TSI.03.SET", c->logger, ETW_TraceStackTracingInfo, ids, 48);
 }
 
@@ -423,7 +454,8 @@ static void optick_capture(struct etw_ctx *c)
     ETW_CLASSIC_EVENT_ID ids[2] = {event_id(&perfinfo_guid, 46), event_id(&thread_guid, 36)};
     if (!tsi_ok(c, "return (stack samples)", "TSI.03.SET", c->logger, ETW_TraceStackTracingInfo, ids, sizeof ids))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     ETW_TRACE_PROFILE_INTERVAL pi = {ETW_ProfileTime, 10000 * 1000 / 1000}; /* 1 kHz */
     tsi_ok(c, "return (sampling frequency) asserted", "TSI.05.SET", 0, ETW_TraceSampledProfileIntervalInfo, &pi, 8);
 }
@@ -433,7 +465,8 @@ static void orbit_stacks(struct etw_ctx *c)
     ETW_TRACE_PROFILE_INTERVAL pi = {ETW_ProfileTime, 10000}; /* 1 ms */
     if (!tsi_ok(c, "return (sampling interval, handle 0)", "TSI.05.SET", 0, ETW_TraceSampledProfileIntervalInfo, &pi, 8))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     ETW_CLASSIC_EVENT_ID id = event_id(&perfinfo_guid, 46);
     tsi_ok(c, "return (stack tracing)", "TSI.03.SET", c->logger, ETW_TraceStackTracingInfo, &id, 24);
 }
@@ -449,7 +482,8 @@ static void miniperf_rs(struct etw_ctx *c)
     if (!etw_check(c, "return (probe): 0, 24 or 122", "TQI.07.PROBE_RC", rc == 0 || rc == 24 || rc == 122, "0, 24 or 122", "%u", rc) ||
         !etw_check(c, "return length (probe)", "TQI.07.NULL_PROBE", needed != 0, "non-zero", "%u", needed))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     etw_u32 size = (needed + 7) & ~7u;
     etw_u8 *buf = etw_guarded(c, size);
     if (!buf)
@@ -466,7 +500,8 @@ static void miniperf_rs(struct etw_ctx *c)
         ok = !recs[i].next || recs[i].next > 24;
     if (!etw_check(c, "output: records of 26+ bytes, NextEntryOffset > 24", "TQI.07.FORMAT", ok, "a well-formed chain", "%s", ok ? "well formed" : "broken"))
         return;
-    etw_step(c, 3);
+    if (!etw_step(c, 3))
+        return;
     etw_u32 kept[4];
     int k = 0;
     for (int i = 0; i < n; i++) {
@@ -482,14 +517,16 @@ static void miniperf_rs(struct etw_ctx *c)
         if (k < 4)
             kept[k++] = recs[i].source;
     }
-    etw_step(c, 4);
+    if (!etw_step(c, 4))
+        return;
     etw_u32 max = 0, ret = 0;
     tqi(0, 22 /* TraceMaxPmcCounterQuery */, &max, 4, &ret); /* trusted only on success */
     if (!k) {
         etw_skip(c, "the target lists no profile source besides the timer: nothing to sample");
         return;
     }
-    etw_step(c, 5);
+    if (!etw_step(c, 5))
+        return;
     etw_pfn_TraceSetInformation tsi = TSI_FN(c);
     if (!tsi)
         return;
@@ -497,7 +534,8 @@ static void miniperf_rs(struct etw_ctx *c)
     tsi(c->logger, ETW_TraceStackTracingInfo, st, sizeof st); /* result ignored */
     if (!tsi_ok(c, "return (profile sources)", "TSI.06.SET", 0, ETW_TraceProfileSourceConfigInfo, kept, 4u * (etw_u32)k))
         return;
-    etw_step(c, 6);
+    if (!etw_step(c, 6))
+        return;
     etw_u32 masks[8] = {ETW_EVENT_TRACE_FLAG_PROFILE, ETW_PERF_MASK_BIT(ETW_PERF_PMC_PROFILE), 0, 0, 0, 0, 0, 0};
     tsi_ok(c, "return (group masks)", "TSI.04.KERNEL", c->logger, ETW_TraceSystemTraceEnableFlagsInfo, masks, 32);
 }
@@ -534,7 +572,8 @@ static void traits_producer(struct etw_ctx *c, const struct traits_blob *b, cons
     etw_reghandle h = 0;
     if (!etw_check_code(c, "return (EventRegister)", "ER.SUCCESS", ETW_ERROR_SUCCESS, er(&producer_guid, NULL, NULL, &h), false))
         return;
-    etw_step(c, 2);
+    if (!etw_step(c, 2))
+        return;
     etw_pfn_EventSetInformation esi = API(c, etw_pfn_EventSetInformation, FN_ESI);
     etw_u8 *buf = esi ? etw_guarded(c, b->len) : NULL;
     if (buf) {
@@ -613,198 +652,204 @@ static const struct etw_case cases[] = {
     CASE(.id = "client.perfview.profile-sources", .rules = "TQI.07.NULL_PROBE TQI.07.FORMAT TQI.07.UNIQUE_NAMES TQI.05.LISTED_SOURCES",
          .title = "TraceEventProfileSources.GetInfo: probe, list, names, the interval of every source",
          SCENARIO("perfview", "src/TraceEvent/TraceEventSession.cs", perfview_sources,
-                  STEP("TQI(0, 0x07, NULL, 0, &len) with len = 0; return code not examined",
+                  STEPS(STEP("TQI(0, 0x07, NULL, 0, &len) with len = 0; return code not examined",
                        "len stays 0, read as 'no profile sources': PerfView and BenchmarkDotNet offer no hardware counter (a debug build asserts len >= 24)"),
                   STEP("TQI(0, 0x07, buf, len, &len)", "any non-zero code is thrown as an exception: profile-source discovery fails"),
                   STEP("walk the PROFILE_SOURCE_INFO chain (name at 0x18) into a case-insensitive dictionary",
                        "a record outside the buffer asserts; a duplicate name throws ArgumentException"),
-                  STEP("TQI(0, 0x05, {Source, 0}, 8, &l) for every listed source", "any failure throws: GetInfo fails for all sources")),
+                  STEP("TQI(0, 0x05, {Source, 0}, 8, &l) for every listed source", "any failure throws: GetInfo fails for all sources"))),
          .expect = {NA_BEFORE_62("TraceEvent's profile-source discovery"), FROM(V6_2)})
     CASE(.id = "client.perfview.pmc-select", .rules = "TSI.05.SET TSI.06.SET TQI.07.NULL_PROBE",
          .title = "TraceEventProfileSources.Set: an interval per selected source, then the source list", .fx = {.profile_priv = PRIV_HELD},
          SCENARIO("perfview", "src/TraceEvent/TraceEventSession.cs", perfview_select,
-                  STEP("GetInfo: TQI(0, 0x07, NULL, 0, &len), TQI(0, 0x07, buf, len, &len)",
+                  STEPS(STEP("GetInfo: TQI(0, 0x07, NULL, 0, &len), TQI(0, 0x07, buf, len, &len)",
                        "no source ids to select: BenchmarkDotNet's hardware counters are unavailable"),
                   STEP("TSI(0, 0x05, {id, 65536}, 8) for each selected PMC source (SeSystemProfilePrivilege held)",
                        "throws: the PMC selection fails and no counter is collected"),
-                  STEP("TSI(0, 0x06, ids, 4*n)", "throws: the PMC selection fails and no counter is collected")),
+                  STEP("TSI(0, 0x06, ids, 4*n)", "throws: the PMC selection fails and no counter is collected"))),
          .expect = {NA_BEFORE_62("TraceEvent's PMC selection"), FROM(V6_2)})
     CASE(.id = "client.perfview.kernel-session", .rules = "TSI.03.EMPTY_BUFFER TSI.05.SET TSI.04.LENGTH",
          .title = "EnableKernelProvider on a Windows 8+ system-logger session: interval, empty stack list, keywords",
-         .fx = {.logger = LG_SYSTEM, .profile_priv = PRIV_HELD},
+         .fx = {.profile_priv = PRIV_HELD},
          SCENARIO("perfview", "src/TraceEvent/TraceEventSession.cs, src/TraceEvent/Samples/31_KernelAndClrMonitor.cs", perfview_kernel,
-                  STEP("TSI(0, 0x05, {0, 5000}, 8): CpuSampleIntervalMSec = 0.5", "throws (a failure is tolerated only for the default 1 ms)"),
+                  .logger = LG_SYSTEM, .logger_step = 2,
+                  STEPS(STEP("TSI(0, 0x05, {0, 5000}, 8): CpuSampleIntervalMSec = 0.5", "throws (a failure is tolerated only for the default 1 ms)"),
                   STEP("TSI(h, 0x03, ids[96], 0): a non-NULL stack-id array of length 0 (no stack capture)",
                        "throws: EnableKernelProvider fails and no kernel event is collected (the Windows 8 sample stops here)"),
-                  STEP("TSI(h, 0x04, &keywords, 8): the kernel keywords as one 64-bit value", "throws: EnableKernelProvider fails")),
+                  STEP("TSI(h, 0x04, &keywords, 8): the kernel keywords as one 64-bit value", "throws: EnableKernelProvider fails"))),
          .expect = {NA_BEFORE_62("a system-logger kernel session"), FROM(V6_2)})
     /* ---- pmctrace */
     CASE(.id = "client.pmctrace.pmc-trace", .rules = "TQI.07.NULL_PROBE TQI.07.FORMAT TSI.09.SET TSI.08.SET",
          .title = "Win32FindPMCIndexes and StartTracing: find PMCs by name, select counters and events on a system session",
-         .fx = {.logger = LG_SYSTEM},
+         
          SCENARIO("pmctrace", "pmctrace_server.cpp", pmctrace_trace,
-                  STEP(PROBE_UNINIT, "size keeps its garbage: the allocation and the sized call fail, no PMC is found and nothing is counted"),
+                  .logger = LG_SYSTEM, .logger_step = 3,
+                  STEPS(STEP(PROBE_UNINIT, "size keeps its garbage: the allocation and the sized call fail, no PMC is found and nothing is counted"),
                   STEP("TQI(0, 0x07, buf, size, &size); walk the chain comparing Description",
                        "the list is used only on success: no PMC index is found and nothing is counted"),
                   STEP("TSI(h, 0x09, ids, count*4)", "reported as a trace error: no counter is collected"),
-                  STEP("TSI(h, 0x08, {Thread/36 CSwitch, PerfInfo/51, PerfInfo/52}, 72)", "reported as a trace error: no counter is attached to events")),
+                  STEP("TSI(h, 0x08, {Thread/36 CSwitch, PerfInfo/51, PerfInfo/52}, 72)", "reported as a trace error: no counter is attached to events"))),
          .expect = {NA_BEFORE_62("a system-logger session with PMCs"), FROM(V6_2)})
     /* ---- miniperf.h */
     CASE(.id = "client.miniperf-h.pmc-session", .rules = "TQI.07.PROBE_RC TQI.07.NULL_PROBE TSI.09.SET TSI.08.SET",
          .title = "MiniPerf: probe asserted ERROR_BAD_LENGTH, list, counters and the CSwitch event, all asserted",
-         .fx = {.logger = LG_SYSTEM},
+         
          SCENARIO("miniperf-h", "miniperf.h", miniperf_h,
-                  STEP("TQI(0, 0x07, NULL, 0, &size), asserted == ERROR_BAD_LENGTH", "__debugbreak: the program stops (crashes without a debugger)"),
+                  .logger = LG_SYSTEM, .logger_step = 3,
+                  STEPS(STEP("TQI(0, 0x07, NULL, 0, &size), asserted == ERROR_BAD_LENGTH", "__debugbreak: the program stops (crashes without a debugger)"),
                   STEP("TQI(0, 0x07, buf, size, &size), asserted == ERROR_SUCCESS; names matched (TotalCycles, TotalIssues...)",
                        "__debugbreak: the program stops"),
                   STEP("TSI(h, 0x09, sources, n*4), asserted", "__debugbreak: the program stops"),
-                  STEP("TSI(h, 0x08, {Thread, 0x24}, 24), asserted", "__debugbreak: the program stops")),
+                  STEP("TSI(h, 0x08, {Thread, 0x24}, 24), asserted", "__debugbreak: the program stops"))),
          .expect = {NA_BEFORE_62("a system-logger session with PMCs"), FROM(V6_2)})
     /* ---- DTrace for Windows, ETW back end */
     CASE(.id = "client.dtrace-etw.pmc-info", .rules = "TQI.07.NULL_PROBE TQI.RETLEN.OPTIONAL TQI.05.LISTED_SOURCES",
          .title = "dtrace_etw_pmc_info: probe, list with a NULL ReturnLength, every interval, the PMC maximum",
          SCENARIO("dtrace-etw", "drivers/etw/etw.cpp", dtrace_pmc_info,
-                  STEP(PROBE_UNINIT, "len keeps its garbage: the PMC list cannot be read and DTrace reports no PMC source"),
+                  STEPS(STEP(PROBE_UNINIT, "len keeps its garbage: the PMC list cannot be read and DTrace reports no PMC source"),
                   STEP("TQI(0, 0x07, buf, len, NULL): NULL ReturnLength, must return 0", "the PMC list is not read: no PMC source is offered"),
                   STEP("TQI(0, 0x05, {Source}, 8, NULL) per source, code ignored, Interval read",
                        "a stale Interval is reported for the source (silently wrong)"),
-                  STEP("TQI(0, 22 TraceMaxPmcCounterQuery, &max, 4, NULL), result ignored", "ignored: nothing breaks")),
+                  STEP("TQI(0, 22 TraceMaxPmcCounterQuery, &max, 4, NULL), result ignored", "ignored: nothing breaks"))),
          .expect = {NA_BEFORE_62("the PMC source list"), FROM(V6_2)})
     CASE(.id = "client.dtrace-etw.pmc-sampling", .rules = "TSI.05.SET TSI.06.SET TSI.09.SET TSI.08.SET TQI.04.OUTPUT TSI.04.KERNEL",
          .title = "etw_pmc_samples, etw_pmc_counters, etw_prov_enable_gm (read-OR-write), etw_set_freqTSI on a system session",
-         .fx = {.logger = LG_SYSTEM, .profile_priv = PRIV_HELD},
+         .fx = {.profile_priv = PRIV_HELD},
          SCENARIO("dtrace-etw", "drivers/etw/etw.cpp", dtrace_pmc_sampling,
-                  STEP(PROBE_UNINIT "; then TQI(0, 0x07, buf, len, NULL)", "no PMC source to sample"),
+                  .logger = LG_SYSTEM, .logger_step = 3,
+                  STEPS(STEP(PROBE_UNINIT "; then TQI(0, 0x07, buf, len, NULL)", "no PMC source to sample"),
                   STEP("TSI(0, 0x05, {src, 65536}, 8) per source, then TSI(0, 0x06, ids, 4*n)", "PMC sampling is not set up: the provider fails"),
                   STEP("TSI(h, 0x09, ids, 4*n), TSI(h, 0x08, {PerfInfo/46}, 24)", "no PMC counter is attached: the provider fails"),
                   STEP("TQI(h, 0x04, flags[8], 32, NULL): read the group masks", "the masks are not read: the groups cannot be enabled"),
                   STEP("OR PERF_PMC_PROFILE into word 1, TSI(h, 0x04, flags, 32)", "the PMC profile group stays off: no PMC samples arrive"),
-                  STEP("TSI(0, 0x05, {0, 10000*1000/997}, 8): the sampling frequency", "the frequency is not applied: samples come at the old rate")),
+                  STEP("TSI(0, 0x05, {0, 10000*1000/997}, 8): the sampling frequency", "the frequency is not applied: samples come at the old rate"))),
          .expect = {NA_BEFORE_62("PMC sampling on a system-logger session"), FROM(V6_2)})
     /* ---- krabsetw */
     CASE(.id = "client.krabsetw.kernel-groups", .rules = "GMI.QUERY_HEADER GMI.QUERY GMI.SET",
          .title = "kt::enable_providers: query the masks, OR a PERF group, set with the same structure", .fx = {.logger = LG_SYSTEM},
          SCENARIO("krabsetw", "krabs/krabs/kt.hpp", krabsetw_groups,
-                  STEP("NtQuerySystemInformation(0x1F, {class 1, TraceHandle}, 0x30, NULL)",
+                  STEPS(STEP("NtQuerySystemInformation(0x1F, {class 1, TraceHandle}, 0x30, NULL)",
                        "throws (every non-zero status is an exception); a changed class or handle makes the next set fail"),
                   STEP("OR PERF_OB_HANDLE into word 4; NtSetSystemInformation(0x1F, same structure, 0x30)",
-                       "throws: the kernel trace does not start")),
+                       "throws: the kernel trace does not start"))),
          .expect = {NA_BEFORE_62("setting group masks on a named kernel session"), FROM(V6_2)})
     /* ---- ferrisetw family */
     CASE(.id = "client.ferrisetw.query-info", .rules = "TQI.RETLEN.OPTIONAL TQI.05.TIMER",
          .title = "ferrisetw query.rs: sample_interval with a NULL ReturnLength, then max_pmc",
          SCENARIO("ferrisetw", "src/query.rs, src/native/evntrace.rs", ferrisetw_query,
-                  STEP("TQI(0, 0x05, {0, 0}, 8, NULL) (sample_interval)", "returns Err: the caller gets no sampling interval"),
-                  STEP("TQI(0, 22, &u32, 4, NULL) (max_pmc)", "an Err is tolerated")),
+                  STEPS(STEP("TQI(0, 0x05, {0, 0}, 8, NULL) (sample_interval)", "returns Err: the caller gets no sampling interval"),
+                  STEP("TQI(0, 22, &u32, 4, NULL) (max_pmc)", "an Err is tolerated"))),
          .expect = {NA_BEFORE_62("TraceQueryInformation"), FROM(V6_2)})
     CASE(.id = "client.ferrisetw.pr44-profile-sources", .rules = "TQI.07.LARGER TQI.07.FORMAT",
          .title = "ferrisetw PR #44 profile_sources: one 8192-byte call, ReturnLength as the chain length",
          SCENARIO("ferrisetw", "src/query.rs (refs/pull/44)", ferrisetw_pr44,
-                  STEP("TQI(0, 0x07, buf, 8192, &rl)", "returns Err: no profile source is listed"),
-                  STEP("read records through a 32-byte view up to rl", "records past ReturnLength are read as garbage")),
+                  STEPS(STEP("TQI(0, 0x07, buf, 8192, &rl)", "returns Err: no profile source is listed"),
+                  STEP("read records through a 32-byte view up to rl", "records past ReturnLength are read as garbage"))),
          .expect = {NA_BEFORE_62("TraceQueryInformation"), FROM(V6_2)})
     CASE(.id = "client.ferrisetw.ferrisetw2", .rules = "TQI.07.LARGER TQI.0B.VERSION TQI.04.OUTPUT TSI.04.KERNEL",
-         .title = "ferrisetw2: profile sources in 4096 bytes, trace_version, kernel groups read-modify-write", .fx = {.logger = LG_SYSTEM},
+         .title = "ferrisetw2: profile sources in 4096 bytes, trace_version, kernel groups read-modify-write", 
          SCENARIO("ferrisetw", "lxl66566/ferrisetw2: src/native/evntrace.rs, src/query.rs", ferrisetw2,
-                  STEP("TQI(0, 0x07, buf, 4096, &n) (query_array_info); truncate to n",
+                  .logger = LG_SYSTEM, .logger_step = 3,
+                  STEPS(STEP("TQI(0, 0x07, buf, 4096, &n) (query_array_info); truncate to n",
                        "an error other than ERROR_INSUFFICIENT_BUFFER is returned as Err: no profile source"),
                   STEP("TQI(0, 0x0B, 8 bytes, &n) (trace_version)", "returns Err"),
                   STEP("TQI(h, 0x04, 32 bytes, &n) (set_extended_kernel_groups: read)", "returns Err: the extended groups are not enabled"),
-                  STEP("OR PERF_MEMORY, TSI(h, 0x04, 32 bytes)", "returns Err: the extended groups are not enabled")),
+                  STEP("OR PERF_MEMORY, TSI(h, 0x04, 32 bytes)", "returns Err: the extended groups are not enabled"))),
          .expect = {NA_BEFORE_10("TraceVersionInfo (trace_version)"), FROM(V10_0)})
     /* ---- fibratus */
     CASE(.id = "client.fibratus.kernel-flags", .rules = "TSI.04.PARTIAL TSI.04.KERNEL GMI.VERBATIM TQI.04.OUTPUT",
          .title = "Trace.Start kernel branch: zero masks (rundown), flags with PERF_OB_HANDLE, read back verbatim (source_test.go)",
          .fx = {.logger = LG_KERNEL},
          SCENARIO("fibratus", "internal/etw/trace.go, pkg/sys/etw/etw.go, internal/etw/source_test.go", fibratus_flags,
-                  STEP("TSI(h, 0x04, 8 zero masks, 32): trigger the rundown events", "the trace runs without kernel flags: no rundown events (silently)"),
+                  STEPS(STEP("TSI(h, 0x04, 8 zero masks, 32): trigger the rundown events", "the trace runs without kernel flags: no rundown events (silently)"),
                   STEP("TSI(h, 0x04, {0x6038203, 0, 0, 0, 0x80000040, 0, 0, 0}, 32)", "the trace runs without kernel flags: no handle or file events (silently)"),
-                  STEP("TQI(h, 0x04, 32, NULL): word 0 = 0x6038203, word 4 = 0x80000040", "TestEventSourceStartTraces fails; handle events are off")),
+                  STEP("TQI(h, 0x04, 32, NULL): word 0 = 0x6038203, word 4 = 0x80000040", "TestEventSourceStartTraces fails; handle events are off"))),
          .expect = {NA_BEFORE_62("setting group masks"), FROM(V6_2)})
     /* ---- Tracy */
     CASE(.id = "client.tracy.sampling", .rules = "TSI.05.SET TSI.03.SET",
          .title = "SetCPUProfilingInterval (8 kHz) and EnableStackWalk with a growing list on the NT Kernel Logger", .fx = {.logger = LG_KERNEL},
          SCENARIO("tracy", "public/client/windows/TracyETW.cpp", tracy_sampling,
-                  STEP("TSI(0, 0x05, {0, 1250}, 8)", "CPU sampling is not enabled (in the older SysTraceStart, the whole system trace)"),
+                  STEPS(STEP("TSI(0, 0x05, {0, 1250}, 8)", "CPU sampling is not enabled (in the older SysTraceStart, the whole system trace)"),
                   STEP("TSI(h, 0x03, {PerfInfo/46}, 24)", "no call stacks for samples"),
-                  STEP("TSI(h, 0x03, {PerfInfo/46, Thread/36}, 48): the whole list again", "no call stacks for context switches")),
+                  STEP("TSI(h, 0x03, {PerfInfo/46, Thread/36}, 48): the whole list again", "no call stacks for context switches"))),
          .expect = {NA_BEFORE_62("setting the sampling interval"), FROM(V6_2)})
     /* ---- Optick */
     CASE(.id = "client.optick.capture", .rules = "TSI.03.SET TSI.05.SET",
          .title = "ETW::Start on the NT Kernel Logger: stack samples, then the sampling frequency (asserted)", .fx = {.logger = LG_KERNEL},
          SCENARIO("optick", "src/optick_core.win.h", optick_capture,
-                  STEP("TSI(h, 0x03, {PerfInfo/46, Thread/36}, 48)", "the capture is aborted"),
-                  STEP("TSI(0, 0x05, {0, 10000}, 8) (1 kHz auto-sampling), asserted", "the assertion fires: the program stops")),
+                  STEPS(STEP("TSI(h, 0x03, {PerfInfo/46, Thread/36}, 48)", "the capture is aborted"),
+                  STEP("TSI(0, 0x05, {0, 10000}, 8) (1 kHz auto-sampling), asserted", "the assertion fires: the program stops"))),
          .expect = {NA_BEFORE_62("setting the sampling interval"), FROM(V6_2)})
     /* ---- Orbit */
     CASE(.id = "client.orbit.stack-tracing", .rules = "TSI.05.SET TSI.03.SET",
          .title = "SetupStackTracing: sampling interval with handle 0 (CHECK), then stack tracing through krabsetw",
          .fx = {.logger = LG_KERNEL},
          SCENARIO("orbit", "src/WindowsTracing/KrabsTracer.cpp", orbit_stacks,
-                  STEP("TSI(0, 0x05, {0, 10000}, 8)", "CHECK fails: Orbit aborts"),
-                  STEP("TSI(kernel logger, 0x03, {PerfInfo/46}, 24) through krabsetw", "krabsetw throws: no call stacks are captured")),
+                  STEPS(STEP("TSI(0, 0x05, {0, 10000}, 8)", "CHECK fails: Orbit aborts"),
+                  STEP("TSI(kernel logger, 0x03, {PerfInfo/46}, 24) through krabsetw", "krabsetw throws: no call stacks are captured"))),
          .expect = {NA_BEFORE_62("setting the sampling interval"), FROM(V6_2)})
     /* ---- frontiers-labs/miniperf */
     CASE(.id = "client.miniperf-rs.sampling", .rules = "TQI.07.PROBE_RC TQI.07.NULL_PROBE TQI.07.LARGER TQI.05.LISTED_INTERVAL TSI.06.SET TSI.04.KERNEL",
          .title = "profile_sources, interval filter, WindowsSamplingDriver::start on a system session",
-         .fx = {.logger = LG_SYSTEM, .profile_priv = PRIV_HELD},
+         .fx = {.profile_priv = PRIV_HELD},
          SCENARIO("miniperf-rs", "libprof/src/driver/windows.rs", miniperf_rs,
-                  STEP("TQI(0, 0x07, NULL, 0, &needed): code 0, 24 or 122 and needed != 0", "an error: no profile source"),
+                  .logger = LG_SYSTEM, .logger_step = 5,
+                  STEPS(STEP("TQI(0, 0x07, NULL, 0, &needed): code 0, 24 or 122 and needed != 0", "an error: no profile source"),
                   STEP("TQI(0, 0x07, buf, round8(needed), &needed); records >= 26 bytes, NextEntryOffset > 24", "an error: no profile source"),
                   STEP("TQI(0, 0x05, {src, 0}, 8, &ret) per non-timer source: kept if 0 and Interval > 0",
                        "the source is silently dropped from the counters offered"),
                   STEP("TQI(0, 22, &max, 4, &ret), trusted only on success", "ignored: a default maximum is used"),
                   STEP("TSI(h, 0x03, {PerfInfo/46, /47}) (ignored), TSI(0, 0x06, kept ids)", "an error: sampling does not start"),
-                  STEP("TSI(h, 0x04, {EVENT_TRACE_FLAG_PROFILE, PERF_PMC_PROFILE, 0...}, 32)", "an error: sampling does not start")),
+                  STEP("TSI(h, 0x04, {EVENT_TRACE_FLAG_PROFILE, PERF_PMC_PROFILE, 0...}, 32)", "an error: sampling does not start"))),
          .expect = {NA_BEFORE_62("PMC sampling on a system-logger session"), FROM(V6_2)})
     /* ---- provider-traits producers: EventRegister, then the exact blob */
     CASE(.id = "client.tracelogging-rust.group-traits", .rules = "TRAITS.GROUP TRAITS.SET ER.SUCCESS",
          .title = "register_impl: 'MyCompany.MyComponent' with group_id f73b8292-... (43 bytes)",
          SCENARIO("tracelogging-rust", "etw/rust/tracelogging/src/provider.rs", tl_rust,
-                  STEP("EventRegister(provider)", "the provider does not register: no event is written"),
+                  STEPS(STEP("EventRegister(provider)", "the provider does not register: no event is written"),
                   STEP("EventSetInformation(h, 2, 43-byte blob with the group trait, 43)",
-                       "ignored: events are written, but the provider is in no group (group-enabled sessions miss it)")),
+                       "ignored: events are written, but the provider is in no group (group-enabled sessions miss it)"))),
          .expect = {NA_BEFORE_10("EventProviderSetTraits"), FROM(V10_0)})
     CASE(.id = "client.tracelogging-dynamic.name-traits", .rules = "TRAITS.NAME_ONLY TRAITS.SET ER.SUCCESS",
          .title = "TraceLoggingDynamic RegisterProvider: 'MyCompany.MyComponent' without group (24 bytes)",
          SCENARIO("tracelogging-dynamic", "etw/cpp/traceloggingdynamic/TraceLoggingDynamic.h", tl_dynamic,
-                  STEP("EventRegister(provider)", "the provider does not register: no event is written"),
-                  STEP("EventSetInformation(h, 2, 24-byte name-only blob, 24)", "ignored ('Ignore any failures'): the provider traits are missing")),
+                  STEPS(STEP("EventRegister(provider)", "the provider does not register: no event is written"),
+                  STEP("EventSetInformation(h, 2, 24-byte name-only blob, 24)", "ignored ('Ignore any failures'): the provider traits are missing"))),
          .expect = {NA_BEFORE_10("EventProviderSetTraits"), FROM(V10_0)})
     CASE(.id = "client.go-winio.provider-traits", .rules = "TRAITS.NAME_ONLY TRAITS.SET ER.SUCCESS",
          .title = "NewProviderWithOptions: a 34-byte name-only blob",
          SCENARIO("go-winio", "pkg/etw/newprovider.go", go_winio,
-                  STEP("EventRegister(provider)", "NewProviderWithOptions returns the error: no provider"),
+                  STEPS(STEP("EventRegister(provider)", "NewProviderWithOptions returns the error: no provider"),
                   STEP("EventSetInformation(h, 2, 34-byte blob 'Microsoft.Virtualization.RunHCS', 34)",
-                       "NewProviderWithOptions returns the error: the provider is unusable")),
+                       "NewProviderWithOptions returns the error: the provider is unusable"))),
          .expect = {NA_BEFORE_10("EventProviderSetTraits"), FROM(V10_0)})
     CASE(.id = "client.chromium.provider-traits", .rules = "TRAITS.NAME_ONLY TRAITS.SET ER.SUCCESS",
          .title = "TlmProvider::Register: a 16-byte name-only blob",
          SCENARIO("chromium", "base/trace_event/trace_logging_minimal_win.cc", chromium,
-                  STEP("EventRegister(provider)", "Register returns the error; the constructor logs it"),
-                  STEP("EventSetInformation(h, 2, 16-byte blob 'Google.Chrome', 16)", "Register returns the error; the constructor logs it")),
+                  STEPS(STEP("EventRegister(provider)", "Register returns the error; the constructor logs it"),
+                  STEP("EventSetInformation(h, 2, 16-byte blob 'Google.Chrome', 16)", "Register returns the error; the constructor logs it"))),
          .expect = {NA_BEFORE_10("EventProviderSetTraits"), FROM(V10_0)})
     CASE(.id = "client.dotnet-eventsource.group-traits", .rules = "TRAITS.GROUP TRAITS.SET ER.SUCCESS",
          .title = "EventSource.InitializeProviderMetadata: 'Microsoft.PowerToys' with ETW_GROUP {4f50731a-...} (41 bytes)",
          SCENARIO("dotnet-eventsource", "src/libraries/System.Private.CoreLib/src/System/Diagnostics/Tracing/EventSource.cs", eventsource,
-                  STEP("EventRegister(provider)", "the EventSource is not enabled: no event is written"),
+                  STEPS(STEP("EventRegister(provider)", "the EventSource is not enabled: no event is written"),
                   STEP("EventSetInformation(h, 2, 41-byte blob with ETW_GROUP, 41)",
-                       "ignored: events are written, but the provider is not in the telemetry group (silently not collected)")),
+                       "ignored: events are written, but the provider is not in the telemetry group (silently not collected)"))),
          .expect = {NA_BEFORE_10("EventProviderSetTraits"), FROM(V10_0)})
     CASE(.id = "client.microsoft-telemetry.telemetry-group", .rules = "TRAITS.EMPTY_NAME TRAITS.SET ER.SUCCESS",
          .title = "EnableManifestedProviderForMicrosoftTelemetry: empty name and the telemetry group (22 bytes)",
          SCENARIO("microsoft-telemetry", "MicrosoftTelemetry.h", telemetry,
-                  STEP("EventRegister(provider)", "the provider does not register: no event is written"),
+                  STEPS(STEP("EventRegister(provider)", "the provider does not register: no event is written"),
                   STEP("EventSetInformation(h, 2, 22-byte blob, 22): empty name + Microsoft Telemetry group",
-                       "the error is returned to the caller: the provider's telemetry is not collected")),
+                       "the error is returned to the caller: the provider's telemetry is not collected"))),
          .expect = {NA_BEFORE_10("EventProviderSetTraits"), FROM(V10_0)})
     /* ---- classic instance ids (the documented pattern) */
-    CASE(.id = "client.classic-instance-ids.parent-children", .rules = "CTI.COUNTER CTI.OUTPUT RTG.REGHANDLES",
+    CASE(.id = "client.classic-instance-ids.parent-children", .rules = "RTG.REGHANDLES CTI.COUNTER CTI.OUTPUT",
          .title = "RegisterTraceGuids with two event classes, then instance ids for a parent and two children",
          SCENARIO("classic-instance-ids", "desktop-src/ETW/tracing-event-instances.md", classic_ids,
-                  STEP("RegisterTraceGuids(2 event classes): a RegHandle per class", "the classes cannot be used for instance events"),
+                  STEPS(STEP("RegisterTraceGuids(2 event classes): a RegHandle per class", "the classes cannot be used for instance events"),
                   STEP("CreateTraceInstanceId(RegHandle[0], &parent) with the info zeroed", "TraceEventInstance cannot be called: no instance events"),
-                  STEP("CreateTraceInstanceId(RegHandle[1], &child) twice", "children cannot be related to their parent")),
+                  STEP("CreateTraceInstanceId(RegHandle[1], &child) twice", "children cannot be related to their parent"))),
          .expect = {ALL()})
 };
 CASE_TABLE(cases_clients, cases);

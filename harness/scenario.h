@@ -8,8 +8,8 @@
  *
  *   CASE(.id = "client.perfview.profile-sources", .rules = "TQI.07.NULL_PROBE ...", .title = "...",
  *        SCENARIO("perfview", "src/TraceEvent/TraceEventSession.cs", perfview_sources,
- *                 STEP("TQI(0, 0x07, NULL, 0, &len) with len = 0", "len 0 means no sources: no PMC is offered"),
- *                 STEP("TQI(0, 0x07, buf, len, &len)", "throws")),
+ *                 STEPS(STEP("TQI(0, 0x07, NULL, 0, &len) with len = 0", "len 0 means no sources: no PMC is offered"),
+ *                       STEP("TQI(0, 0x07, buf, len, &len)", "throws"))),
  *        .expect = {FROM(V6_2)})
  *
  * The body says where it is with etw_step(c, n) (1-based; the body starts at step 1) and makes its
@@ -39,17 +39,23 @@ struct etw_scenario {
     const char *source; /* the program's public source file this scenario replays (path in its repository) */
     etw_custom_fn body;
     const struct etw_scenario_step *steps; /* ends with {NULL} */
+    /* the session the program starts itself, after its first calls: the harness starts it when
+     * the body reaches step logger_step (a session needed from the start is the row's .fx) */
+    enum etw_logger_kind logger;
+    int logger_step;
 };
 #define STEP(what, consequence) {(what), (consequence)}
+#define STEPS(...) .steps = (const struct etw_scenario_step[]){__VA_ARGS__, {NULL, NULL}}
+/* SCENARIO(program, source, body, [.logger = LG_..., .logger_step = n,] STEPS(STEP(...), ...)) */
 #define SCENARIO(prog, src, body_fn, ...)                                                                                  \
     .fn = FN_CUSTOM, .run = etw_scenario_run,                                                                             \
-    .data = &(const struct etw_scenario){.program = (prog), .source = (src), .body = (body_fn),                           \
-                                         .steps = (const struct etw_scenario_step[]){__VA_ARGS__, {NULL, NULL}}}
+    .data = &(const struct etw_scenario){.program = (prog), .source = (src), .body = (body_fn), __VA_ARGS__}
 
 /* the .run of every scenario row: starts step 1, runs the body, notes the step of the first failure */
 void etw_scenario_run(struct etw_ctx *c);
-/* the body is at step n (1-based) */
-void etw_step(struct etw_ctx *c, int n);
+/* the body is at step n (1-based); false when the case has ended (the scenario's session could not
+ * be started there: BROKEN) */
+bool etw_step(struct etw_ctx *c, int n);
 /* the scenario of a case, or NULL for an ordinary row */
 const struct etw_scenario *etw_scenario_of(const struct etw_case *c);
 int etw_scenario_nsteps(const struct etw_scenario *s);

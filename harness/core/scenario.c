@@ -44,14 +44,22 @@ static bool has_failure(const struct etw_result *res)
     return false;
 }
 
-void etw_step(struct etw_ctx *c, int n)
+bool etw_step(struct etw_ctx *c, int n)
 {
     struct etw_step_slot *s = etw_step_slot;
-    if (s->c != c->c)
-        return; /* not run through etw_scenario_run */
+    const struct etw_scenario *sc = etw_scenario_of(c->c);
+    if (s->c != c->c || !sc)
+        return !c->stop; /* not run through etw_scenario_run */
     if (!s->fail_step && has_failure(c->res))
         s->fail_step = s->step;
     s->step = n;
+    if (sc->logger && n == sc->logger_step && !c->have_logger) {
+        static const etw_u32 none[8];
+        if (!etw_start_logger(c, sc->logger, none, &c->logger))
+            return false;
+        c->have_logger = true; /* stopped with the fixture */
+    }
+    return !c->stop;
 }
 
 void etw_scenario_run(struct etw_ctx *c)
@@ -167,6 +175,11 @@ int etw_scenario_lint(FILE *f)
         }
         if (!sc->source || !*sc->source || etw_scenario_nsteps(sc) == 0) {
             fprintf(f, "%s:%d: case %s: a scenario needs its source file and at least one STEP\n", c->file, c->line, c->id);
+            problems++;
+        }
+        if (sc->logger && (sc->logger_step < 2 || sc->logger_step > etw_scenario_nsteps(sc))) {
+            fprintf(f, "%s:%d: case %s: .logger_step must name a step from 2 on (a session needed from step 1 is the row's .fx)\n", c->file,
+                    c->line, c->id);
             problems++;
         }
         for (int i = 0; sc->steps[i].what; i++)
