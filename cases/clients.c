@@ -767,8 +767,9 @@ static const struct etw_case cases[] = {
          .expect = {NA_BEFORE_62("setting group masks"), FROM(V6_2)})
     /* ---- Tracy */
     CASE(.id = "client.tracy.sampling", .rules = "TSI.05.SET TSI.03.SET",
-         .title = "SetCPUProfilingInterval (8 kHz) and EnableStackWalk with a growing list on the NT Kernel Logger", .fx = {.logger = LG_KERNEL},
+         .title = "SetCPUProfilingInterval (8 kHz) and EnableStackWalk with a growing list on the NT Kernel Logger",
          SCENARIO("tracy", "public/client/windows/TracyETW.cpp", tracy_sampling,
+                  .logger = LG_KERNEL, .logger_step = 2,
                   STEPS(STEP("TSI(0, 0x05, {0, 1250}, 8)", "CPU sampling is not enabled (in the older SysTraceStart, the whole system trace)"),
                   STEP("TSI(h, 0x03, {PerfInfo/46}, 24)", "no call stacks for samples"),
                   STEP("TSI(h, 0x03, {PerfInfo/46, Thread/36}, 48): the whole list again", "no call stacks for context switches"))),
