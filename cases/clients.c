@@ -721,7 +721,8 @@ static const struct etw_case cases[] = {
                   STEP("TSI(0, 0x05, {src, 65536}, 8) per source, then TSI(0, 0x06, ids, 4*n)", "PMC sampling is not set up: the provider fails"),
                   STEP("TSI(h, 0x09, ids, 4*n), TSI(h, 0x08, {PerfInfo/46}, 24)", "no PMC counter is attached: the provider fails"),
                   STEP("TQI(h, 0x04, flags[8], 32, NULL): read the group masks", "the masks are not read: the groups cannot be enabled"),
-                  STEP("OR PERF_PMC_PROFILE into word 1, TSI(h, 0x04, flags, 32)", "the PMC profile group stays off: no PMC samples arrive"),
+                  STEP("OR PERF_PMC_PROFILE into word 1, TSI(h, 0x04, flags, 32); the suite reads the masks back (groups kept)",
+                       "the PMC profile group stays off, or the EnableFlags groups are lost: no PMC samples or kernel events arrive"),
                   STEP("TSI(0, 0x05, {0, 10000*1000/997}, 8): the sampling frequency", "the frequency is not applied: samples come at the old rate"))),
          .expect = {NA_BEFORE_62("PMC sampling on a system-logger session"), FROM(V6_2)})
     /* ---- krabsetw */
