@@ -434,7 +434,7 @@ static void fibratus_flags(struct etw_ctx *c)
 }
 
 /* ---------------------------------------------------------------- Tracy, Optick, Orbit */
-static void tracy_sampling(struct etw_ctx *c)
+static void tracy_systrace(struct etw_ctx *c)
 {
     ETW_TRACE_PROFILE_INTERVAL pi = {ETW_ProfileTime, 1250}; /* 125 us: 8 kHz */
     if (!tsi_ok(c, "return (sampling interval)", "TSI.05.SET", 0, ETW_TraceSampledProfileIntervalInfo, &pi, 8))
@@ -442,21 +442,33 @@ static void tracy_sampling(struct etw_ctx *c)
     if (!etw_step(c, 2))
         return;
     ETW_CLASSIC_EVENT_ID ids[2] = {event_id(&perfinfo_guid, 46), event_id(&thread_guid, 36)};
-    if (!tsi_ok(c, "return (stack walk, 1 event)", "TSI.03.SET", c->logger, ETW_TraceStackTracingInfo, ids, 24))
+    tsi_ok(c, "return (stack tracing, 2 events)", "TSI.03.SET", c->logger, ETW_TraceStackTracingInfo, ids, sizeof ids);
+}
+
+static void tracy_etw(struct etw_ctx *c)
+{
+    ETW_TRACE_PROFILE_INTERVAL pi = {ETW_ProfileTime, 1250}; /* EnableCPUProfiling: 125 us */
+    if (!tsi_ok(c, "return (sampling interval)", "TSI.05.SET", 0, ETW_TraceSampledProfileIntervalInfo, &pi, 8))
+        return;
+    if (!etw_step(c, 2))
+        return;
+    ETW_CLASSIC_EVENT_ID id = event_id(&perfinfo_guid, 46);
+    if (!tsi_ok(c, "return (stack walk: SampledProfile)", "TSI.03.SET", c->logger, ETW_TraceStackTracingInfo, &id, 24))
         return;
     if (!etw_step(c, 3))
         return;
-    tsi_ok(c, "return (stack walk, 2 events)", "TSI.03.SET", c->logger, ETW_TraceStackTracingInfo, ids, 48);
+    id = event_id(&thread_guid, 36);
+    tsi_ok(c, "return (stack walk: CSwitch)", "TSI.03.SET", c->logger, ETW_TraceStackTracingInfo, &id, 24);
 }
 
 static void optick_capture(struct etw_ctx *c)
 {
-    ETW_CLASSIC_EVENT_ID ids[2] = {event_id(&perfinfo_guid, 46), event_id(&thread_guid, 36)};
+    ETW_CLASSIC_EVENT_ID ids[2] = {event_id(&perfinfo_guid, 46), event_id(&perfinfo_guid, 51)}; /* SampledProfile, SysCallEnter */
     if (!tsi_ok(c, "return (stack samples)", "TSI.03.SET", c->logger, ETW_TraceStackTracingInfo, ids, sizeof ids))
         return;
     if (!etw_step(c, 2))
         return;
-    ETW_TRACE_PROFILE_INTERVAL pi = {ETW_ProfileTime, 10000 * 1000 / 1000}; /* 1 kHz */
+    ETW_TRACE_PROFILE_INTERVAL pi = {ETW_ProfileTime, 10000 * 1000 / 1000}; /* frequency 1000 Hz */
     tsi_ok(c, "return (sampling frequency) asserted", "TSI.05.SET", 0, ETW_TraceSampledProfileIntervalInfo, &pi, 8);
 }
 
@@ -767,20 +779,28 @@ static const struct etw_case cases[] = {
                   STEP("TQI(h, 0x04, 32, NULL): word 0 = 0x6038203, word 4 = 0x80000040", "TestEventSourceStartTraces fails; handle events are off"))),
          .expect = {NA_BEFORE_62("setting group masks"), FROM(V6_2)})
     /* ---- Tracy */
-    CASE(.id = "client.tracy.sampling", .rules = "TSI.05.SET TSI.03.SET",
-         .title = "SetCPUProfilingInterval (8 kHz) and EnableStackWalk with a growing list on the NT Kernel Logger",
-         SCENARIO("tracy", "public/client/windows/TracyETW.cpp", tracy_sampling,
-                  .logger = LG_KERNEL, .logger_step = 2,
-                  STEPS(STEP("TSI(0, 0x05, {0, 1250}, 8)", "CPU sampling is not enabled (in the older SysTraceStart, the whole system trace)"),
-                  STEP("TSI(h, 0x03, {PerfInfo/46}, 24)", "no call stacks for samples"),
-                  STEP("TSI(h, 0x03, {PerfInfo/46, Thread/36}, 48): the whole list again", "no call stacks for context switches"))),
+    CASE(.id = "client.tracy.systrace", .rules = "TSI.05.SET TSI.03.SET",
+         .title = "SysTraceStart: 8 kHz sampling interval, the NT Kernel Logger, stack tracing for samples and context switches",
+         SCENARIO("tracy", "public/client/TracySysTrace.cpp", tracy_systrace, .logger = LG_KERNEL, .logger_step = 2,
+                  STEPS(STEP("TSI(0, 0x05, {0, 1250}, 8)", "SysTraceStart returns false: no system tracing at all (no sampling, no context switches)"),
+                        STEP("TSI(h, 0x03, {PerfInfo/46 SampledProfile, Thread/36 CSwitch}, 48)",
+                             "SysTraceStart returns false: no system tracing at all"))),
          .expect = {NA_BEFORE_62("setting the sampling interval"), FROM(V6_2)})
+    CASE(.id = "client.tracy.etw-session", .rules = "TSI.05.SET TSI.03.SET",
+         .title = "TracyETW: a private system-logger session, EnableCPUProfiling, then one stack-walk event per call",
+         .fx = {.logger = LG_SYSTEM},
+         SCENARIO("tracy", "public/client/windows/TracyETW.cpp", tracy_etw,
+                  STEPS(STEP("TSI(0, 0x05, {0, 1250}, 8): 'must be zero for TraceSampledProfileIntervalInfo'",
+                             "EnableCPUProfiling returns the error: no CPU sampling"),
+                        STEP("TSI(h, 0x03, {PerfInfo/46}, 24)", "the error is logged: samples have no call stacks"),
+                        STEP("TSI(h, 0x03, {Thread/36}, 24)", "the error is logged: context switches have no call stacks"))),
+         .expect = {NA_BEFORE_62("a system-logger session"), FROM(V6_2)})
     /* ---- Optick */
     CASE(.id = "client.optick.capture", .rules = "TSI.03.SET TSI.05.SET",
          .title = "ETW::Start on the NT Kernel Logger: stack samples, then the sampling frequency (asserted)", .fx = {.logger = LG_KERNEL},
          SCENARIO("optick", "src/optick_core.win.h", optick_capture,
-                  STEPS(STEP("TSI(h, 0x03, {PerfInfo/46, Thread/36}, 48)", "the capture is aborted"),
-                  STEP("TSI(0, 0x05, {0, 10000}, 8) (1 kHz auto-sampling), asserted", "the assertion fires: the program stops"))),
+                  STEPS(STEP("TSI(h, 0x03, {PerfInfo/46 SampledProfile, PerfInfo/51 SysCallEnter}, 48)", "ERR_TRACER_FAILED: the capture is aborted"),
+                  STEP("TSI(0, 0x05, {0, 10000*1000/1000}, 8) (auto-sampling at 1000 Hz), asserted", "OPTICK_ASSERT fires: the capture runs without the sampling rate"))),
          .expect = {NA_BEFORE_62("setting the sampling interval"), FROM(V6_2)})
     /* ---- Orbit */
     CASE(.id = "client.orbit.stack-tracing", .rules = "TSI.05.SET TSI.03.SET",
