@@ -692,10 +692,9 @@ static const struct etw_case cases[] = {
          .expect = {NA_BEFORE_62("a system-logger kernel session"), FROM(V6_2)})
     /* ---- pmctrace */
     CASE(.id = "client.pmctrace.pmc-trace", .rules = "TQI.07.NULL_PROBE TQI.07.FORMAT TSI.09.SET TSI.08.SET",
-         .title = "Win32FindPMCIndexes and StartTracing: find PMCs by name, select counters and events on a system session",
-         
+         .title = "StartTracing: on its system-logger session, find PMCs by name (Win32FindPMCIndexes), select counters and events",
+         .fx = {.logger = LG_SYSTEM},
          SCENARIO("pmctrace", "pmctrace_server.cpp", pmctrace_trace,
-                  .logger = LG_SYSTEM, .logger_step = 3,
                   STEPS(STEP(PROBE_UNINIT, "size keeps its garbage: the allocation and the sized call fail, no PMC is found and nothing is counted"),
                   STEP("TQI(0, 0x07, buf, size, &size); walk the chain comparing Description",
                        "the list is used only on success: no PMC index is found and nothing is counted"),
@@ -705,7 +704,6 @@ static const struct etw_case cases[] = {
     /* ---- miniperf.h */
     CASE(.id = "client.miniperf-h.pmc-session", .rules = "TQI.07.PROBE_RC TQI.07.NULL_PROBE TSI.09.SET TSI.08.SET",
          .title = "MiniPerf: probe asserted ERROR_BAD_LENGTH, list, counters and the CSwitch event, all asserted",
-         
          SCENARIO("miniperf-h", "miniperf.h", miniperf_h,
                   .logger = LG_SYSTEM, .logger_step = 3,
                   STEPS(STEP("TQI(0, 0x07, NULL, 0, &size), asserted == ERROR_BAD_LENGTH", "__debugbreak: the program stops (crashes without a debugger)"),
