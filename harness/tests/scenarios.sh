@@ -44,6 +44,8 @@ scen = {i: c for i, c in listed.items() if i.startswith("client.")}
 say(len(progs) >= 17, "spec/programs.def: %d programs read by spec/rules.py" % len(progs))
 missing = sorted(p for p in progs if not any(c.get("program", {}).get("id") == p for c in scen.values()))
 say(not missing, "every program has a scenario (%d scenarios)%s" % (len(scen), ": missing " + " ".join(missing) if missing else ""))
+cids = {c.get("program", {}).get("id") for c in scen.values()}
+say(cids == set(progs), "the C table and spec/rules.py read the same programs%s" % (": " + " ".join(sorted(cids ^ set(progs))) if cids != set(progs) else ""))
 bad = [i for i, c in scen.items() if not (c.get("program", {}).get("id") in progs and i.startswith("client.%s." % c["program"]["id"])
        and c["program"].get("name") and ": " in c["program"].get("source", "") and c.get("steps")
        and all(s.get("what") and s.get("consequence") for s in c["steps"]))]
