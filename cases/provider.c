@@ -73,6 +73,9 @@ static const struct etw_case cases[] = {
              IN(NAME_ONLY))
     ESI_CASE("traits.group", RULES(RID_TRAITS_GROUP, RID_TRAITS_SET), "a group trait (type 1, a 16-byte GUID) is accepted", 2, 27, V10_0, ERR(SUCCESS),
              IN(WITH_GROUP))
+    ESI_CASE("traits.empty-name", RULES(RID_TRAITS_EMPTY_NAME, RID_TRAITS_SET),
+             "an empty provider name with a group trait (MicrosoftTelemetry.h's 22-byte blob) is accepted", 2, 22, V10_0, ERR(SUCCESS),
+             IN(U16(22), 0, U16(19), U8(1), 0x1a, 0x73, 0x50, 0x4f, 0xcf, 0x89, 0x82, 0x47, 0xb3, 0xe0, 0xdc, 0xe8, 0xc9, 0x04, 0x76, 0xba))
     ESI_CASE("traits.custom", RULES(RID_TRAITS_CUSTOM), "a trait of type 200 (for external developers) is accepted", 2, 13, V10_0, ERR(SUCCESS),
              IN(WITH_CUSTOM))
     ESI_CASE("traits.size-too-big", RULES(RID_TRAITS_FORMAT_SIZE), "TraitsSize larger than the blob: ERROR_FILE_CORRUPT", 2, 8, V10_0,
