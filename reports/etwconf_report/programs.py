@@ -11,7 +11,9 @@ records with a "program" object; harness/RESULTS.md). Per target, each program i
   absent          spec/programs.def lists it but the run has no scenario for it
 
 spec/programs.def (PROGRAM(id, name, repository, source, note) lines) is optional: it gives
-names and the programs a run did not exercise; without it the records alone are used.
+names and the programs a run did not exercise; without it the records alone are used. It is read
+with spec/rules.py's programs() reader; parse_def() below is the fallback for a spec/rules.py
+without one.
 """
 import os
 import re
@@ -115,9 +117,21 @@ class Known:
         self.problems = list(problems)
 
 
+def _spec_reader():
+    """spec/rules.py's programs(path) and its error class, or None."""
+    try:
+        from .catalog import _rules_module
+        mod = _rules_module()
+    except Exception:              # no usable spec/rules.py: the fallback parser reads the file
+        return None
+    fn = getattr(mod, "programs", None)
+    return (fn, getattr(mod, "RuleError", ValueError)) if callable(fn) else None
+
+
 def load_known(path=None, required=False):
     """Read programs.def. Without a path, spec/programs.def when it exists; no file is no list.
-    An explicit path that cannot be read raises OSError (the caller names it)."""
+    An explicit path that cannot be read raises OSError (the caller names it). A malformed file
+    is a problem (a warning), never an error: the reports work without the list."""
     if path is None:
         path = DEFAULT_DEF
         if not os.path.exists(path):
@@ -130,8 +144,22 @@ def load_known(path=None, required=False):
             raise
         return Known(problems=["%s: cannot be read; programs not exercised are not listed"
                                % path])
-    programs, problems = parse_def(text, path)
-    return Known(programs, path, problems)
+    reader = _spec_reader()
+    if reader is None:
+        programs, problems = parse_def(text, path)
+        return Known(programs, path, problems)
+    fn, error = reader
+    try:
+        raw = fn(path)
+    except (error, OSError, ValueError) as e:
+        return Known(problems=["%s; programs not exercised are not listed" % e], path=path)
+    programs = []
+    for p in raw:
+        p = dict(p)
+        p.setdefault("repository", p.get("repo", ""))
+        if all(isinstance(p.get(k), str) for k in FIELDS) and p["id"]:
+            programs.append(p)
+    return Known(programs, path)
 
 
 # ------------------------------------------------------------------------------ per target
@@ -166,12 +194,21 @@ def what_went_wrong(case):
     return display(case.get("message")) or "a check failed"
 
 
+def _unknown(text):
+    """The harness writes "unknown" (or "unknown: why") when it could not follow the step."""
+    return not text or text.strip().lower() == "unknown"
+
+
 def failure_parts(case):
     """(step text, call made at the step or '', consequence) for a failing scenario."""
     cons = case.get("consequence") or ""
-    if not cons:
+    if _unknown(cons):
         cons = what_went_wrong(case) + "; what the program does then is not recorded"
-    return step_text(case), case.get("step_what") or "", cons
+    step, what = step_text(case), case.get("step_what") or ""
+    if case.get("step") is None and what.lower().startswith("unknown"):
+        why = what[len("unknown"):].lstrip(" :")
+        step, what = ("%s (%s)" % (step, why)) if why else step, ""
+    return step, what, cons
 
 
 def failure_line(case):
