@@ -263,7 +263,8 @@ class ProgramResult:
 
     def not_run_reason(self, case):
         if case["status"] == "BROKEN":
-            return "fixture could not be set up: %s" % (display(case.get("message")) or "?")
+            return "fixture could not be set up: %s" % (display(case.get("message"))
+                                                         or display(case.get("reason")) or "?")
         return display(case.get("reason")) or "(no reason given)"
 
     def cell_text(self):
