@@ -146,9 +146,11 @@ def check_programs(c, dom, label, scenario_targets, expect=None):
         head, body = blk
         broken = re.findall(r'<tr id="p-\d+-\d+" class="prog-broken">', body)
         if broken:
-            steps = re.findall(r"<td>step (?:\d+|unknown)</td>", body)
-            c.ok(len(steps) >= len(broken),
-                 "%s: %s: %d broken programs, each with its step (%s)" % (
+            # each failing scenario's row: step, the call made there, what the program does then
+            fails = re.findall(r"<td>(step (?:\d+|unknown)[^<]*)</td><td>(.*?)</td><td>(.*?)</td>"
+                               r"</tr>", body)
+            c.ok(len(fails) >= len(broken) and all(cons.strip() for _, _, cons in fails),
+                 "%s: %s: %d broken programs, each with its step and consequence (%s)" % (
                      label, t, len(broken), head.split("\u2014")[-1].strip()))
         for text in (expect or {}).get(t, ()):
             c.ok(text in body, "%s: %s's programs show %r" % (label, t, text))
