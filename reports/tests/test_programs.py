@@ -284,7 +284,8 @@ class ProgramsDef(TmpCase):
                 '// PROGRAM("no2", "x", "", "", "")\n'
                 'PROGRAM("perfview", "PerfView / TraceEvent", "microsoft/perfview",\n'
                 '        "src/TraceEvent/TraceEventSession.cs, "\n'
-                '        "src/TraceEvent/TraceEventNativeMethods.cs", "say \\"hi\\" // not a comment")\n'
+                '        "src/TraceEvent/TraceEventNativeMethods.cs",\n'
+                '        "say \\"hi\\" // not a comment")\n'
                 '#define X PROGRAM\n'
                 '  PROGRAM ( "tracy" , "Tracy", "wolfpld/tracy", "a.cpp", "" )\n'
                 'PROGRAM("tracy", "again", "", "", "")\n')
@@ -293,9 +294,9 @@ class ProgramsDef(TmpCase):
         self.assertEqual(progs[0]["source"], "src/TraceEvent/TraceEventSession.cs, "
                                              "src/TraceEvent/TraceEventNativeMethods.cs")
         self.assertEqual(progs[0]["note"], 'say "hi" // not a comment')
-        self.assertEqual(progs[1]["line"], 7)
+        self.assertEqual(progs[1]["line"], 8)
         self.assertEqual(len(problems), 1)
-        self.assertIn("p.def:8: program tracy listed twice", problems[0])
+        self.assertIn("p.def:9: program tracy listed twice", problems[0])
 
     def test_sample_def(self):
         known = P.load_known(PROGRAMS_DEF, required=True)
