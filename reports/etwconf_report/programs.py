@@ -263,8 +263,9 @@ class ProgramResult:
 
     def not_run_reason(self, case):
         if case["status"] == "BROKEN":
-            return "fixture could not be set up: %s" % (display(case.get("message"))
-                                                         or display(case.get("reason")) or "?")
+            why = display(case.get("message")) or display(case.get("reason")) or "?"
+            return why if why.lower().startswith("fixture") else \
+                "fixture could not be set up: %s" % why
         return display(case.get("reason")) or "(no reason given)"
 
     def cell_text(self):
