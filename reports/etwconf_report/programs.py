@@ -12,8 +12,7 @@ records with a "program" object; harness/RESULTS.md). Per target, each program i
 
 spec/programs.def (PROGRAM(id, name, repository, source, note) lines) is optional: it gives
 names and the programs a run did not exercise; without it the records alone are used. It is read
-with spec/rules.py's programs() reader; parse_def() below is the fallback for a spec/rules.py
-without one.
+with spec/rules.py's programs() reader, the one parser of that file.
 """
 import os
 import re
@@ -31,81 +30,6 @@ FIELDS = ("id", "name", "repository", "source", "note")
 
 
 # ------------------------------------------------------------------------------ programs.def
-_STR = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
-_ESC = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "0": "\0"}
-
-
-def _unescape(s):
-    return re.sub(r"\\(.)", lambda m: _ESC.get(m.group(1), m.group(1)), s)
-
-
-def _strip_comments(text):
-    out, i, n = [], 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == '"':
-            m = _STR.match(text, i)
-            if m:
-                out.append(m.group(0))
-                i = m.end()
-                continue
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            out.append(" " + "\n" * text.count("\n", i, j if j >= 0 else n))
-            i = n if j < 0 else j + 2
-            continue
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-def parse_def(text, path="programs.def"):
-    """PROGRAM("id", "name", "repository", "source", "note") entries, in file order; adjacent
-    string literals are joined. Returns (programs, problems): a malformed entry is a problem
-    (and left out), never an exception."""
-    text = _strip_comments(text)
-    programs, problems, seen = [], [], set()
-    for m in re.finditer(r"^[ \t]*PROGRAM\s*\(", text, re.M):
-        line = text.count("\n", 0, m.start()) + 1
-        i, args, cur = m.end(), [], None
-        ok = False
-        while i < len(text):
-            while i < len(text) and text[i] in " \t\r\n\\":
-                i += 1
-            if i >= len(text):
-                break
-            sm = _STR.match(text, i)
-            if sm:
-                cur = (cur or "") + _unescape(sm.group(1))
-                i = sm.end()
-            elif text[i] == "," and cur is not None:
-                args.append(cur)
-                cur, i = None, i + 1
-            elif text[i] == ")" and cur is not None:
-                args.append(cur)
-                ok = True
-                break
-            else:
-                break
-        if not ok or len(args) != len(FIELDS) or not args[0].strip():
-            problems.append("%s:%d: PROGRAM entry not understood (want PROGRAM(\"id\", \"name\", "
-                            "\"repository\", \"source\", \"note\")); left out" % (path, line))
-            continue
-        p = dict(zip(FIELDS, args))
-        p["line"] = line
-        if p["id"] in seen:
-            problems.append("%s:%d: program %s listed twice; the first is used" % (path, line,
-                                                                                p["id"]))
-            continue
-        seen.add(p["id"])
-        programs.append(p)
-    return programs, problems
-
-
 class Known:
     """The programs spec/programs.def lists (possibly none)."""
 
@@ -122,7 +46,7 @@ def _spec_reader():
     try:
         from .catalog import _rules_module
         mod = _rules_module()
-    except Exception:              # no usable spec/rules.py: the fallback parser reads the file
+    except Exception:              # no usable spec/rules.py
         return None
     fn = getattr(mod, "programs", None)
     return (fn, getattr(mod, "RuleError", ValueError)) if callable(fn) else None
@@ -136,18 +60,14 @@ def load_known(path=None, required=False):
         path = DEFAULT_DEF
         if not os.path.exists(path):
             return Known()
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-    except OSError:
+    if not os.access(path, os.R_OK):
         if required:
-            raise
+            open(path, encoding="utf-8").close()   # raises the OSError that names the problem
         return Known(problems=["%s: cannot be read; programs not exercised are not listed"
                                % path])
     reader = _spec_reader()
     if reader is None:
-        programs, problems = parse_def(text, path)
-        return Known(programs, path, problems)
+        return Known(problems=["spec/rules.py cannot be loaded: no list of programs"], path=path)
     fn, error = reader
     try:
         raw = fn(path)

@@ -279,25 +279,6 @@ class Summary(TmpCase):
 
 
 class ProgramsDef(TmpCase):
-    def test_parse(self):
-        text = ('/* PROGRAM("no", "in a comment", "", "", "") */\n'
-                '// PROGRAM("no2", "x", "", "", "")\n'
-                'PROGRAM("perfview", "PerfView / TraceEvent", "microsoft/perfview",\n'
-                '        "src/TraceEvent/TraceEventSession.cs, "\n'
-                '        "src/TraceEvent/TraceEventNativeMethods.cs",\n'
-                '        "say \\"hi\\" // not a comment")\n'
-                '#define X PROGRAM\n'
-                '  PROGRAM ( "tracy" , "Tracy", "wolfpld/tracy", "a.cpp", "" )\n'
-                'PROGRAM("tracy", "again", "", "", "")\n')
-        progs, problems = P.parse_def(text, "p.def")
-        self.assertEqual([p["id"] for p in progs], ["perfview", "tracy"])
-        self.assertEqual(progs[0]["source"], "src/TraceEvent/TraceEventSession.cs, "
-                                             "src/TraceEvent/TraceEventNativeMethods.cs")
-        self.assertEqual(progs[0]["note"], 'say "hi" // not a comment')
-        self.assertEqual(progs[1]["line"], 8)
-        self.assertEqual(len(problems), 1)
-        self.assertIn("p.def:9: program tracy listed twice", problems[0])
-
     def test_sample_def(self):
         known = P.load_known(PROGRAMS_DEF, required=True)
         self.assertEqual(known.problems, [])
