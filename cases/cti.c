@@ -80,11 +80,11 @@ static void cti_counter(struct etw_ctx *c)
     if (!f)
         return;
     static const etw_u32 want[] = {1, 2, 3};
-    expect_ids(c, f, c->regs[0].RegHandle, want, 3, "CTI.COUNTER");
+    expect_ids(c, f, c->fixture.regs[0].RegHandle, want, 3, "CTI.COUNTER");
     ETW_EVENT_INSTANCE_INFO info = {NULL, 0};
-    f(c->regs[0].RegHandle, &info);
-    etw_check(c, "output: RegHandle", "CTI.OUTPUT", info.RegHandle == c->regs[0].RegHandle, "the RegHandle given", "%p (given %p)",
-              info.RegHandle, c->regs[0].RegHandle);
+    f(c->fixture.regs[0].RegHandle, &info);
+    etw_check(c, "output: RegHandle", "CTI.OUTPUT", info.RegHandle == c->fixture.regs[0].RegHandle, "the RegHandle given", "%p (given %p)",
+              info.RegHandle, c->fixture.regs[0].RegHandle);
     etw_check_u32(c, "output: InstanceId", "CTI.OUTPUT", 4, info.InstanceId);
 }
 
@@ -93,7 +93,7 @@ static void cti_wrap(struct etw_ctx *c)
     etw_pfn_CreateTraceInstanceId f = API(c, etw_pfn_CreateTraceInstanceId, FN_ETWCTI);
     static const etw_u32 want[] = {0xFFFFFFFF, 1, 2};
     if (f)
-        expect_ids(c, f, c->regs[0].RegHandle, want, 3, NULL);
+        expect_ids(c, f, c->fixture.regs[0].RegHandle, want, 3, NULL);
 }
 
 static void cti_restart(struct etw_ctx *c)
@@ -123,8 +123,8 @@ static void cti_per_class(struct etw_ctx *c)
     if (!f)
         return;
     static const etw_u32 a[] = {1, 2, 3}, b[] = {1, 2};
-    expect_ids(c, f, c->regs[0].RegHandle, a, 3, NULL);
-    expect_ids(c, f, c->regs[1].RegHandle, b, 2, NULL);
+    expect_ids(c, f, c->fixture.regs[0].RegHandle, a, 3, NULL);
+    expect_ids(c, f, c->fixture.regs[1].RegHandle, b, 2, NULL);
 }
 
 static void cti_last_error(struct etw_ctx *c)
@@ -139,13 +139,13 @@ static void cti_last_error(struct etw_ctx *c)
         return;
     }
     set(0xDEADBEEF);
-    etw_u32 rc = f(c->regs[0].RegHandle, NULL);
+    etw_u32 rc = f(c->fixture.regs[0].RegHandle, NULL);
     etw_u32 le = get();
     etw_check_code(c, "return (NULL InstInfo)", "CTI.NULL_INFO", ETW_ERROR_INVALID_PARAMETER, rc, false);
     etw_check_code(c, "last error after the failure", "CTI.LAST_ERROR", rc, le, false);
     set(0x1234);
     ETW_EVENT_INSTANCE_INFO info;
-    rc = f(c->regs[0].RegHandle, &info);
+    rc = f(c->fixture.regs[0].RegHandle, &info);
     le = get();
     etw_check_code(c, "return (success)", "CTI.COUNTER", 0, rc, false);
     etw_check_u32(c, "last error after a success", "CTI.LAST_ERROR_SUCCESS", 0x1234, le);
@@ -157,9 +157,9 @@ static void cti_reghandle_first(struct etw_ctx *c)
     if (!f)
         return;
     ETW_EVENT_INSTANCE_INFO info = {(etw_handle)(uintptr_t)0x5A5A5A5A, 0x77};
-    etw_u32 rc = f(c->regs[0].RegHandle, &info);
+    etw_u32 rc = f(c->fixture.regs[0].RegHandle, &info);
     etw_check_code(c, "return", "CTI.FOREIGN_PROCESS", ETW_ERROR_INVALID_PARAMETER, rc, false);
-    etw_check(c, "output: RegHandle written before the process check", NULL, info.RegHandle == c->regs[0].RegHandle, "the RegHandle given",
+    etw_check(c, "output: RegHandle written before the process check", NULL, info.RegHandle == c->fixture.regs[0].RegHandle, "the RegHandle given",
               "%p", info.RegHandle);
 }
 
@@ -169,7 +169,7 @@ static void cti_forward(struct etw_ctx *c)
     if (!f)
         return;
     static const etw_u32 want[] = {1, 2};
-    expect_ids(c, f, c->regs[0].RegHandle, want, 2, NULL);
+    expect_ids(c, f, c->fixture.regs[0].RegHandle, want, 2, NULL);
     etw_check_code(c, "return (NULL RegHandle)", NULL, ETW_ERROR_INVALID_PARAMETER, f(NULL, &(ETW_EVENT_INSTANCE_INFO){0}), false);
 }
 
@@ -205,7 +205,7 @@ static void cti_atomic(struct etw_ctx *c)
     etw_pfn_CreateTraceInstanceId f = API(c, etw_pfn_CreateTraceInstanceId, FN_ETWCTI);
     if (!f)
         return;
-    struct atomic_run a = {f, c->regs[0].RegHandle, calloc(ATOMIC_THREADS * ATOMIC_PER, sizeof(etw_u32)), ATOMIC_PER, 0};
+    struct atomic_run a = {f, c->fixture.regs[0].RegHandle, calloc(ATOMIC_THREADS * ATOMIC_PER, sizeof(etw_u32)), ATOMIC_PER, 0};
     if (!a.ids) {
         etw_broken(c, "out of memory");
         return;
@@ -267,9 +267,9 @@ static void rtg_count_limit(struct etw_ctx *c)
 
 static void rtg_reghandles(struct etw_ctx *c)
 {
-    bool distinct = c->regs[0].RegHandle != c->regs[1].RegHandle && c->regs[1].RegHandle != c->regs[2].RegHandle &&
-                    c->regs[0].RegHandle != c->regs[2].RegHandle;
-    bool set = c->regs[0].RegHandle && c->regs[1].RegHandle && c->regs[2].RegHandle;
+    bool distinct = c->fixture.regs[0].RegHandle != c->fixture.regs[1].RegHandle && c->fixture.regs[1].RegHandle != c->fixture.regs[2].RegHandle &&
+                    c->fixture.regs[0].RegHandle != c->fixture.regs[2].RegHandle;
+    bool set = c->fixture.regs[0].RegHandle && c->fixture.regs[1].RegHandle && c->fixture.regs[2].RegHandle;
     etw_check(c, "output: RegHandle of each class", NULL, set && distinct, "three distinct non-NULL handles", "%p %p %p",
-              c->regs[0].RegHandle, c->regs[1].RegHandle, c->regs[2].RegHandle);
+              c->fixture.regs[0].RegHandle, c->fixture.regs[1].RegHandle, c->fixture.regs[2].RegHandle);
 }

@@ -146,7 +146,7 @@ static bool gm_call(struct etw_ctx *c, bool set, etw_tracehandle h, etw_u32 mask
 static void gmi_set_roundtrip(struct etw_ctx *c)
 {
     etw_u32 in[8] = {0x3, PBIT(ETW_PERF_MEMORY), 0, 0, 0x8000, 0, 0, 0}, out[8];
-    if (!gm_call(c, true, c->logger, in) || !gm_call(c, false, c->logger, out))
+    if (!gm_call(c, true, c->fixture.logger, in) || !gm_call(c, false, c->fixture.logger, out))
         return;
     etw_check(c, "state: masks read back", NULL, !memcmp(in, out, 32), "the masks set", "%08x %08x %08x %08x %08x", out[0], out[1], out[2],
               out[3], out[4]);
@@ -155,7 +155,7 @@ static void gmi_set_roundtrip(struct etw_ctx *c)
 static void gmi_flags_set(struct etw_ctx *c)
 {
     etw_u32 in[8] = {ETW_EVENT_TRACE_FLAG_CSWITCH}, out[8];
-    if (!gm_call(c, true, c->logger, in) || !gm_call(c, false, c->logger, out))
+    if (!gm_call(c, true, c->fixture.logger, in) || !gm_call(c, false, c->fixture.logger, out))
         return;
     etw_check(c, "state: PERF_CONTEXT_SWITCH in Masks[1]", NULL, (out[1] & PBIT(ETW_PERF_CONTEXT_SWITCH)) != 0, "bit 0x4 set", "0x%08x",
               out[1]);

@@ -147,10 +147,10 @@ static void traits_once(struct etw_ctx *c)
     etw_pfn_EventSetInformation esi = API(c, etw_pfn_EventSetInformation, FN_ESI);
     if (!esi)
         return;
-    etw_u32 rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_name, sizeof blob_name);
+    etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_name, sizeof blob_name);
     if (!etw_check_code(c, "return (first set)", "TRAITS.SET", 0, rc, false))
         return;
-    rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+    rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
     etw_check(c, "return (second set) fails", "TRAITS.ONCE", rc != 0, "an error", "%u", rc);
     etw_check_code(c, "return (second set)", "TRAITS.ONCE_CODE", ETW_ERROR_GEN_FAILURE, rc, false);
 }
@@ -166,7 +166,7 @@ static void traits_large(struct etw_ctx *c)
     b[0] = 300 & 0xFF, b[1] = 300 >> 8;
     b[8] = 292 & 0xFF, b[9] = 292 >> 8, b[10] = 201;
     memset(b + 11, 0x42, 300 - 11);
-    etw_check_code(c, "return", NULL, 0, esi(c->reg, ETW_EventProviderSetTraits, b, 300), false);
+    etw_check_code(c, "return", NULL, 0, esi(c->fixture.reg, ETW_EventProviderSetTraits, b, 300), false);
 }
 
 static void traits_group_permission(struct etw_ctx *c)
@@ -179,7 +179,7 @@ static void traits_group_permission(struct etw_ctx *c)
         return;
     }
     c->t->restrict_group(&group_g);
-    etw_u32 rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+    etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
     etw_check(c, "return: membership refused", "TRAITS.GROUP_PERMISSION", rc != 0, "an error", "%u", rc);
     etw_check_code(c, "return", "TRAITS.GROUP_PERMISSION_CODE", ETW_ERROR_ACCESS_DENIED, rc, false);
 }
@@ -216,9 +216,9 @@ static void dal_group_enable(struct etw_ctx *c)
         esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group) ||
         esi(b, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group)) {
         etw_broken(c, "fixture: registering two providers in the group failed");
-    } else if (set_list(c, c->logger, &prov_b, 1)) {
+    } else if (set_list(c, c->fixture.logger, &prov_b, 1)) {
         etw_u32 enabled = 0;
-        etw_u32 rc = c->t->enable_group(c->logger, &group_g, &enabled);
+        etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
         etw_check_code(c, "return (group enable)", NULL, 0, rc, false);
         etw_check_u32(c, "state: members enabled (2 members, 1 disallowed)", NULL, 1, enabled);
     }
@@ -232,7 +232,7 @@ static void dal_per_session(struct etw_ctx *c)
 {
     etw_guid got[4];
     etw_u32 n = 99;
-    if (set_list(c, c->logger, dal_two, 2) && get_list(c, c->logger2, got, &n))
+    if (set_list(c, c->fixture.logger, dal_two, 2) && get_list(c, c->fixture.logger2, got, &n))
         etw_check_u32(c, "state: GUIDs on the other session", NULL, 0, n);
 }
 
@@ -240,7 +240,7 @@ static void dal_dynamic(struct etw_ctx *c)
 {
     etw_guid got[4];
     etw_u32 n = 0;
-    if (!set_list(c, c->logger, dal_two, 2) || !set_list(c, c->logger, dal_one, 1) || !get_list(c, c->logger, got, &n))
+    if (!set_list(c, c->fixture.logger, dal_two, 2) || !set_list(c, c->fixture.logger, dal_one, 1) || !get_list(c, c->fixture.logger, got, &n))
         return;
     etw_check(c, "state: the list", NULL, n == 1 && !memcmp(got, dal_one, 16), "the second list (1 GUID)", "%u GUID(s)%s", n,
               n == 1 && memcmp(got, dal_one, 16) ? ", not the second list" : "");
@@ -253,7 +253,7 @@ static void dal_private(struct etw_ctx *c)
         return;
     }
     etw_u32 enabled = 0;
-    etw_u32 rc = c->t->enable_group(c->logger, &group_g, &enabled);
+    etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
     etw_check(c, "return: refused", "DAL.PRIVATE_SESSION", rc != 0, "an error", "%u", rc);
     etw_check_code(c, "return", "DAL.PRIVATE_SESSION_CODE", ETW_ERROR_NOT_SUPPORTED, rc, false);
 }

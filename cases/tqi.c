@@ -282,8 +282,8 @@ static void tqi0e_ntc22(struct etw_ctx *c)
     if (!a || !b)
         return;
     etw_u32 la = ETW_SENTINEL32, lb = ETW_SENTINEL32;
-    etw_u32 rc = tqi(c->logger, ETW_TraceDisallowListQuery, a, 64, &la);
-    etw_tracehandle h = c->logger;
+    etw_u32 rc = tqi(c->fixture.logger, ETW_TraceDisallowListQuery, a, 64, &la);
+    etw_tracehandle h = c->fixture.logger;
     etw_status st = ntc(ETW_NTC_GET_DISALLOW_LIST, &h, sizeof h, b, 64, &lb);
     etw_check_code(c, "return", NULL, ETW_ERROR_SUCCESS, rc, false);
     etw_check_code(c, "NtTraceControl(0x22) status", NULL, 0, (etw_u32)st, true);

@@ -106,8 +106,8 @@ static void tsi04_partial(struct etw_ctx *c)
     if (!tsi)
         return;
     etw_u32 one = 0x3, m[8];
-    etw_u32 rc = tsi(c->logger, ETW_TraceSystemTraceEnableFlagsInfo, &one, 4);
-    if (!etw_check_code(c, "return", NULL, 0, rc, false) || !query_masks(c, c->logger, m))
+    etw_u32 rc = tsi(c->fixture.logger, ETW_TraceSystemTraceEnableFlagsInfo, &one, 4);
+    if (!etw_check_code(c, "return", NULL, 0, rc, false) || !query_masks(c, c->fixture.logger, m))
         return;
     etw_check_u32(c, "state: Masks[0]", NULL, 3, m[0]);
     etw_u32 rest = 0;
@@ -137,12 +137,12 @@ static void tsi0a_roundtrip(struct etw_ctx *c)
     etw_pfn_TraceQueryInformation tqi = tsi ? API(c, etw_pfn_TraceQueryInformation, FN_TQI) : NULL;
     if (!tqi)
         return;
-    etw_u32 rc = tsi(c->logger, ETW_TraceSetDisallowList, (void *)dal_two, sizeof dal_two);
+    etw_u32 rc = tsi(c->fixture.logger, ETW_TraceSetDisallowList, (void *)dal_two, sizeof dal_two);
     if (!etw_check_code(c, "return", NULL, 0, rc, false))
         return;
     etw_guid got[4];
     etw_u32 len = 0;
-    rc = tqi(c->logger, ETW_TraceDisallowListQuery, got, sizeof got, &len);
+    rc = tqi(c->fixture.logger, ETW_TraceDisallowListQuery, got, sizeof got, &len);
     etw_check_code(c, "query back: return", NULL, 0, rc, false);
     etw_check_u32(c, "query back: length", NULL, sizeof dal_two, len);
     etw_check(c, "state: the list", NULL, len == sizeof dal_two && !memcmp(got, dal_two, sizeof dal_two), "the two GUIDs set", "%s",

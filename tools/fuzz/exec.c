@@ -2,6 +2,7 @@
  * tools/fuzz/exec.c - running programs on both sides: the fixture, one call, a program, a batch under the guard.
  */
 #include "tools/fuzz/fuzz.h"
+#include "cases/common.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,15 +10,9 @@ const char *const fz_aspect_name[] = {"none", "return code", "ReturnLength", "ou
                                           "bytes before the buffer", "returned handle", "last error", "fault", "fixture", "export"};
 
 const unsigned fz_versions[FZ_NV] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
-const etw_guid fz_dal_guids[3] = {
-    {0x11111111, 0x2222, 0x3333, {0x44, 0x44, 0x55, 0x55, 0x55, 0x55, 0x55, 0x01}},
-    {0x11111111, 0x2222, 0x3333, {0x44, 0x44, 0x55, 0x55, 0x55, 0x55, 0x55, 0x02}},
-    {0x11111111, 0x2222, 0x3333, {0x44, 0x44, 0x55, 0x55, 0x55, 0x55, 0x55, 0x03}},
-};
-const etw_guid fz_group_guid = {0x6e0b0c00, 0x1234, 0x4abc, {0x80, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07}};
-/* the fixture GUIDs of harness/core/run.c, so a printed case row sets up what the fuzzer set up */
-const etw_guid fz_control_guid = {0xE7C0F000, 0x7E57, 0x4E7C, {0x9a, 0x11, 0x00, 0x00, 0xc0, 0xf0, 0x00, 0x01}};
-const etw_guid fz_provider_guid = {0xE7C0F001, 0x7E57, 0x4E7C, {0x9a, 0x11, 0x00, 0x00, 0xc0, 0xf0, 0x00, 0x02}};
+/* the disallow-list GUIDs and the provider group of cases/common.h */
+const etw_guid fz_dal_guids[3] = {MK_GUID(DAL_G1), MK_GUID(DAL_G2), MK_GUID(DAL_G3)};
+const etw_guid fz_group_guid = MK_GUID(GROUP_G);
 const etw_guid fz_seq_guids[4] = {
     {0xF0220000, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0}}, {0xF0220001, 1, 2, {3, 4, 5, 6, 7, 8, 9, 1}},
     {0xF0220002, 1, 2, {3, 4, 5, 6, 7, 8, 9, 2}}, {0xF0220003, 1, 2, {3, 4, 5, 6, 7, 8, 9, 3}},
@@ -60,7 +55,7 @@ int fz_vindex(unsigned v)
             return i;
     return FZ_NV - 1;
 }
-/* ---------------------------------------------------------------- fixture (as harness/core/run.c sets it up) */
+/* ---------------------------------------------------------------- fixture (harness/core/fixture.c) */
 static etw_u32 ETW_WINAPI fz_request_cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
 {
     (void)code, (void)ctx, (void)size, (void)buf;
@@ -75,64 +70,20 @@ static bool uses_handle(const struct fz_prog *p, int h)
     return false;
 }
 
-/* false with *why when the side could not set the fixture up */
-static bool fixture(struct fz_side *s, const struct fz_prog *p, const char **why)
+/* false with why when the side could not set the fixture up: the shared fixture, then what rows
+ * cannot express (EtwRef_RestrictGroup) */
+static bool fixture(struct fz_side *s, const struct fz_prog *p, char *why, size_t len)
 {
-    const struct etw_fixture *fx = &p->fx;
     struct etw_target *t = s->t;
-    int vi = fz_vindex(s->cur_version);
     memset(s->seqreg, 0, sizeof s->seqreg);
     memset(s->seqclassic_alive, 0, sizeof s->seqclassic_alive);
-    s->have_logger = s->have_logger2 = s->have_classic = s->have_reg = false;
-    s->nclasses = 0;
-    s->stale_reg = 0;
-    if (fx->logger) {
-        if (!t->start_logger || t->start_logger((unsigned)fx->logger, fx->masks, &s->logger) != 0)
-            return *why = "EtwRef_StartLogger failed", false;
-        s->have_logger = true;
-    }
-    if (fx->logger2) {
-        static const etw_u32 none[8];
-        if (!t->start_logger || t->start_logger((unsigned)fx->logger2, none, &s->logger2) != 0)
-            return *why = "EtwRef_StartLogger (second session) failed", false;
-        s->have_logger2 = true;
-    }
-    if (fx->ndisallow) {
-        etw_pfn_TraceSetInformation tsi = (etw_pfn_TraceSetInformation)s->fn[vi][FN_TSI];
-        if (!tsi || tsi(s->logger, ETW_TraceSetDisallowList, (void *)fx->disallow, 16u * (etw_u32)fx->ndisallow))
-            return *why = "TraceSetInformation(TraceSetDisallowList) failed", false;
-    }
-    if (fx->classes) {
-        etw_pfn_RegisterTraceGuidsW rtg = (etw_pfn_RegisterTraceGuidsW)s->fn[vi][FN_REGISTERTRACEGUIDS];
-        int n = fx->classes > 4 ? 4 : fx->classes;
-        for (int i = 0; i < n; i++) {
-            s->reg_guids[i] = fz_control_guid;
-            s->reg_guids[i].Data4[7] = (etw_u8)(0x10 + i);
-            s->regs[i].Guid = &s->reg_guids[i];
-            s->regs[i].RegHandle = NULL;
-        }
-        if (!rtg || rtg(fz_request_cb, NULL, &fz_control_guid, (etw_u32)n, s->regs, NULL, NULL, &s->classic))
-            return *why = "RegisterTraceGuidsW failed", false;
-        s->have_classic = true;
-        s->nclasses = n;
-        if (fx->foreign_pid && (!t->set_class_pid || t->set_class_pid(s->regs[0].RegHandle, 0x4242)))
-            return *why = "EtwRef_SetClassProcessId failed", false;
-        if (fx->set_counter && (!t->set_class_counter || t->set_class_counter(s->regs[0].RegHandle, fx->counter)))
-            return *why = "EtwRef_SetClassCounter failed", false;
-    }
-    if (fx->provider) {
-        etw_pfn_EventRegister er = (etw_pfn_EventRegister)s->fn[vi][FN_EVENTREGISTER];
-        etw_pfn_EventUnregister eu = (etw_pfn_EventUnregister)s->fn[vi][FN_EVENTUNREGISTER];
-        if (!er || !eu || er(&fz_provider_guid, NULL, NULL, &s->reg))
-            return *why = "EventRegister failed", false;
-        s->have_reg = true;
-        if (uses_handle(p, H_REG_STALE) && (er(&fz_provider_guid, NULL, NULL, &s->stale_reg) || eu(s->stale_reg)))
-            return *why = "registering and unregistering a second provider failed", false;
-    }
-    if (fx->profile_priv && (!t->set_privilege || t->set_privilege(1 /* ETWREF_PRIV_SYSTEM_PROFILE */, fx->profile_priv == PRIV_HELD)))
-        return *why = "EtwRef_SetPrivilege failed", false;
+    enum etw_fx r = etw_fixture_setup(t, s->fn[fz_vindex(s->cur_version)], &p->fx, uses_handle(p, H_REG_STALE), &s->fx, why, len);
+    if (r == ETW_FX_MISSING)
+        snprintf(why, len, "the target does not export %s, which the fixture calls", etw_fn_name(s->fx.missing));
+    if (r != ETW_FX_OK)
+        return false;
     if (p->restrict_group && (!t->restrict_group || t->restrict_group(&fz_group_guid)))
-        return *why = "EtwRef_RestrictGroup failed", false;
+        return snprintf(why, len, "EtwRef_RestrictGroup failed"), false;
     return true;
 }
 
@@ -140,15 +91,6 @@ static bool fixture(struct fz_side *s, const struct fz_prog *p, const char **why
 etw_u64 fz_handle_of(struct fz_side *s, const struct fz_call *c)
 {
     switch (c->h) {
-    case H_ZERO: return 0;
-    case H_LOGGER: return s->have_logger ? s->logger : 0;
-    case H_LOGGER_HIGH: return (s->have_logger ? s->logger : 0) | c->hval;
-    case H_LOGGER2: return s->have_logger2 ? s->logger2 : 0;
-    case H_MISSING: return s->t->missing_logger ? s->t->missing_logger() : 0x3E;
-    case H_VALUE: return c->hval;
-    case H_REG: return s->have_reg ? s->reg : 0;
-    case H_REG_STALE: return s->stale_reg;
-    case H_CLASS: return s->have_classic && c->hval < (etw_u64)s->nclasses ? (etw_u64)(uintptr_t)s->regs[c->hval].RegHandle : 0;
     case FH_SEQREG: return s->seqreg[c->hval & 3];
     case FH_SEQCLASS: {
         unsigned k = (unsigned)(c->hval >> 2) & 3, i = (unsigned)c->hval & 3;
@@ -156,24 +98,16 @@ etw_u64 fz_handle_of(struct fz_side *s, const struct fz_call *c)
         return s->seqclassic_alive[k] && i < s->seqclassic_n[k] ? (etw_u64)(uintptr_t)s->seqclass[k][i] : 0;
     }
     case FH_SEQCLASSIC: return s->seqclassic_alive[c->hval & 3] ? s->seqclassic[c->hval & 3] : 0x7777;
-    case FH_FIXCLASSIC: return s->have_classic ? s->classic : 0x7777;
+    case FH_FIXCLASSIC: return s->fx.have_classic ? s->fx.classic : 0x7777;
+    default: return etw_call_handle(s->t, &s->fx, (enum etw_hsel)c->h, c->hval);
     }
-    return 0;
 }
 
-/* the buffer as the call gets it: sentinel, the input bytes, the handle patch */
+/* the buffer as the call gets it: sentinel, the input bytes, the handle patch (as a row's) */
 void fz_prepare(etw_u8 *buf, const struct fz_call *c, etw_u64 h)
 {
     refill(buf, c->len);
-    etw_u32 n = c->in_len < c->len ? c->in_len : c->len;
-    if (n)
-        memcpy(buf, c->in, n);
-    if (c->patch == PATCH_HANDLE64 && c->patch_off + 8 <= (int)c->len)
-        memcpy(buf + c->patch_off, &h, 8);
-    else if (c->patch == PATCH_LOGGER32 && c->patch_off + 4 <= (int)c->len) {
-        etw_u32 id = (etw_u32)(h & 0xFFFF);
-        memcpy(buf + c->patch_off, &id, 4);
-    }
+    etw_call_fill(buf, c->len, c->in, c->in_len, c->patch, c->patch_off, h);
     if (c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS && c->len >= 16) {
         /* the Traits pointer is the blob or NULL, never bytes from the input */
         etw_u64 ptr = c->traits_ptr ? (etw_u64)(uintptr_t)aux_buf(c->aux_len) : 0;
@@ -217,21 +151,22 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
     if (c->fail_alloc && s->t->fail_alloc)
         s->t->fail_alloc((unsigned)c->fail_alloc);
     switch (c->fn) {
-    case FN_TQI: o->rc = ((etw_pfn_TraceQueryInformation)fnp)(h, c->cls, buf, c->len, rl); break;
-    case FN_TSI: o->rc = ((etw_pfn_TraceSetInformation)fnp)(h, c->cls, buf, c->len); break;
-    case FN_NTQSI: o->rc = (etw_u32)((etw_pfn_NtQuerySystemInformation)fnp)(c->cls, buf, c->len, rl); break;
-    case FN_NTSSI: o->rc = (etw_u32)((etw_pfn_NtSetSystemInformation)fnp)(c->cls, buf, c->len); break;
-    case FN_NTC: o->rc = (etw_u32)((etw_pfn_NtTraceControl)fnp)(c->cls, buf, c->len, out, c->out_len, rl); break;
-    case FN_NTQIP: o->rc = (etw_u32)((etw_pfn_NtQueryIntervalProfile)fnp)(c->cls, (etw_u32 *)(void *)buf); break;
+    case FN_TQI:
+    case FN_TSI:
+    case FN_NTQSI:
+    case FN_NTSSI:
+    case FN_NTC:
+    case FN_NTQIP:
     case FN_ESI:
-    case FN_ETWESI: o->rc = ((etw_pfn_EventSetInformation)fnp)(h, c->cls, buf, c->len); break;
+    case FN_ETWESI: etw_call_invoke(c->fn, fnp, h, c->cls, buf, c->len, out, c->out_len, rl, &o->rc); break;
     case FN_ETWCTI:
     case FN_CTI: {
+        /* as a row's call, with the last error set before and read after it */
         etw_pfn_SetLastError sle = s->sle[vi];
         etw_pfn_GetLastError gle = s->gle[vi];
         if (sle)
             sle(0xE7E7E7E7u);
-        o->rc = ((etw_pfn_CreateTraceInstanceId)fnp)((etw_handle)(uintptr_t)h, (ETW_EVENT_INSTANCE_INFO *)(void *)buf);
+        etw_call_invoke(c->fn, fnp, h, c->cls, buf, c->len, out, c->out_len, rl, &o->rc);
         o->le = gle ? gle() : 0;
         if (buf && c->len >= sizeof(ETW_EVENT_INSTANCE_INFO)) {
             /* the echoed RegHandle is a pointer of this side: compare what it is, then blank it */
@@ -313,7 +248,7 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
             if (c->h == FH_SEQCLASSIC)
                 s->seqclassic_alive[c->hval & 3] = false;
             if (c->h == FH_FIXCLASSIC)
-                s->have_classic = false;
+                s->fx.have_classic = false;
         }
         break;
     }
@@ -366,8 +301,8 @@ static void run_body(struct etw_ctx *unused)
         if (fz.control && s->dirty)
             s->t->reset();
         s->dirty = fz.control && !pure;
-        const char *why = NULL;
-        if (!fixture(s, p, &why)) {
+        char why[200] = "";
+        if (!fixture(s, p, why, sizeof why)) {
             s->dirty = fz.control;
             if (k == SIDE_O) {
                 /* the generator asked for a fixture the reference cannot make: not a finding */

@@ -54,8 +54,6 @@ extern const char *const fz_aspect_name[];
 extern const unsigned fz_versions[FZ_NV];
 extern const etw_guid fz_dal_guids[3];
 extern const etw_guid fz_group_guid;
-/* the fixture GUIDs of harness/core/run.c, so a printed case row sets up what the fuzzer set up */
-extern const etw_guid fz_control_guid, fz_provider_guid;
 extern const etw_guid fz_seq_guids[4];
 
 /* ---------------------------------------------------------------- random numbers (splitmix64) */
@@ -101,13 +99,7 @@ struct fz_side {
     etw_pfn_SetLastError sle[FZ_NV];
     unsigned cur_version;
     bool dirty;
-    /* fixture */
-    etw_tracehandle logger, logger2, classic;
-    bool have_logger, have_logger2, have_classic, have_reg;
-    int nclasses;
-    ETW_TRACE_GUID_REGISTRATION regs[4];
-    etw_guid reg_guids[4];
-    etw_reghandle reg, stale_reg;
+    struct etw_fixture_state fx; /* the program's fixture (harness/core/fixture.c) */
     /* made by calls of the sequence */
     etw_reghandle seqreg[4];
     etw_tracehandle seqclassic[4];

@@ -292,7 +292,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
             if (fx->logger == LG_SYSTEM && p->version >= ETW_V10_0 && fz_rpct(&r, 60)) {
                 /* disallow the fixture's provider, or the first two the sequence registers */
                 fx->ndisallow = fz_rpct(&r, 50) ? 1 : 2;
-                fx->disallow = fx->ndisallow == 1 ? &fz_provider_guid : &fz_seq_guids[0];
+                fx->disallow = fx->ndisallow == 1 ? &etw_fixture_provider_guid : &fz_seq_guids[0];
             }
         }
     }
