@@ -22,7 +22,7 @@ WIN_HEADERS := $(HEADERS)
 # _WIN32_WINNT 0x0502: nothing newer than Server 2003 can be imported by accident; newer APIs
 # are looked up with GetProcAddress. The reference implementation is not linked: the exe tests
 # the system it runs on (or a DLL given with --target).
-WIN_CFLAGS := -std=c11 $(WARN) -O2 -I. -D_GNU_SOURCE -D_WIN32_WINNT=0x0502 -DWINVER=0x0502 \
+WIN_CFLAGS := -std=c11 $(WARN) -Werror=int-conversion -O2 -I. -I$(BUILD)/gen -D_GNU_SOURCE -D_WIN32_WINNT=0x0502 -DWINVER=0x0502 \
     -DETWCONF_DEFAULT_TARGET='"live"'
 WIN_LDFLAGS := -static -s
 WIN_LIBS := -ladvapi32

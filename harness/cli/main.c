@@ -84,11 +84,10 @@ static bool glob_match(const char *p, const char *s)
 
 static bool case_matches(const struct etw_case *c, const char *glob)
 {
-    char r[64];
     if (glob_match(glob, c->id))
         return true;
-    for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
-        if (glob_match(glob, r))
+    for (int k = 0; etw_case_rule(c, k); k++)
+        if (glob_match(glob, etw_rule_name(etw_case_rule(c, k))))
             return true;
     return false;
 }
@@ -111,10 +110,8 @@ static void list_cases(bool json, const char *filter)
         const struct etw_case *c = etw_case_at(i);
         if (filter && !case_matches(c, filter))
             continue;
-        char r[64];
         if (!json) {
-            etw_case_rule(c, 0, r, sizeof r);
-            printf("%-34s %-26s %s:%d  %s\n", c->id, r, c->file, c->line, c->title);
+            printf("%-34s %-26s %s:%d  %s\n", c->id, etw_rule_name(etw_case_rule(c, 0)), c->file, c->line, c->title);
             continue;
         }
         etw_json_obj(&j, NULL);
@@ -124,16 +121,15 @@ static void list_cases(bool json, const char *filter)
         etw_json_str(&j, "function", etw_fn_name(c->fn));
         etw_json_str(&j, "title", c->title);
         etw_json_arr(&j, "rules");
-        for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
-            etw_json_str(&j, NULL, r);
+        for (int k = 0; etw_case_rule(c, k); k++)
+            etw_json_str(&j, NULL, etw_rule_name(etw_case_rule(c, k)));
         etw_json_end(&j);
         etw_json_arr(&j, "versions");
         for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
             etw_json_obj(&j, NULL);
             etw_json_str(&j, "from", etw_version_name(c->expect[k].vmin));
             etw_json_str(&j, "to", etw_version_name(c->expect[k].vmax));
-            static const char *const kinds[] = {"call", "skip", "present", "absent"};
-            etw_json_str(&j, "kind", kinds[c->expect[k].kind]);
+            etw_json_str(&j, "kind", etw_xkind_name(c->expect[k].kind));
             etw_json_end(&j);
         }
         etw_json_end(&j);

@@ -2,7 +2,7 @@
  * harness/core/expect.c - a row's expectation (struct etw_expect) against what its call did
  * (struct etw_outcome, harness/core/call.c): the return code, ReturnLength, the output bytes,
  * the bytes that must stay untouched and the bytes before each buffer; and the export checks of
- * FN_EXPORT rows. Every check is recorded through the check API (harness/core/run.c).
+ * FN_EXPORT rows. Every check is recorded at the row through the check API (harness/core/check.c).
  */
 #include "harness/etwconf.h"
 #include <string.h>
@@ -17,8 +17,8 @@ static void hex(char *out, size_t cap, const etw_u8 *p, size_t n)
 }
 
 /* the bytes [from, to) of buf must equal before: "must not write" */
-static void check_untouched(struct etw_ctx *ctx, const char *what, const char *rule, const etw_u8 *buf, const etw_u8 *before, size_t from,
-                            size_t to)
+static void check_untouched(struct etw_ctx *ctx, const char *what, enum etw_rule_id rule, const etw_u8 *buf, const etw_u8 *before,
+                            size_t from, size_t to)
 {
     for (size_t i = from; i < to; i++)
         if (buf[i] != before[i]) {
@@ -28,10 +28,10 @@ static void check_untouched(struct etw_ctx *ctx, const char *what, const char *r
             hex(g, sizeof g, buf + i, n);
             snprintf(e2, sizeof e2, "@+%zu %s (unchanged)", i, e);
             snprintf(g2, sizeof g2, "@+%zu %s", i, g);
-            etw_check(ctx, what, rule, false, e2, "%s", g2);
+            etw_check_row(ctx, rule, A_SENTINEL, what, false, e2, g2);
             return;
         }
-    etw_check(ctx, what, rule, true, "unchanged", "%s", "unchanged");
+    etw_check_row(ctx, rule, A_SENTINEL, what, true, "unchanged", "unchanged");
 }
 
 static void check_rc(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_fn fn, etw_u32 rc)
@@ -42,9 +42,12 @@ static void check_rc(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_f
         etw_format_code(e, sizeof e, x->rc, nt);
         etw_format_code(g, sizeof g, x->rc_alt, nt);
         snprintf(both, sizeof both, "%s or %s", e, g);
-        etw_check(ctx, "return", x->rc_rule, true, both, "%s", g);
+        etw_check_row(ctx, x->rc_rule, A_RETURN, "return", true, both, g);
     } else {
-        etw_check_code(ctx, "return", x->rc_rule, x->rc, rc, nt);
+        char e[64], g[64];
+        etw_format_code(e, sizeof e, x->rc, nt);
+        etw_format_code(g, sizeof g, rc, nt);
+        etw_check_row(ctx, x->rc_rule, A_RETURN, "return", rc == x->rc, e, g);
     }
 }
 
@@ -53,12 +56,18 @@ static void check_retlen(struct etw_ctx *ctx, const struct etw_expect *x, const 
     if (!o->retlen_passed)
         return;
     if (x->rl == RL_EQ) {
-        if (!o->retlen_written)
-            etw_check(ctx, "return length", x->rl_rule, false, "", "not written (still 0x%08X)", o->retlen);
-        else
-            etw_check_u32(ctx, "return length", x->rl_rule, x->rl_value, o->retlen);
+        if (!o->retlen_written) {
+            etw_check_row(ctx, x->rl_rule, A_RETLEN, "return length", false, "", "not written (still 0xDEADBEEF)");
+        } else {
+            char e[32], g[32];
+            snprintf(e, sizeof e, "%u (0x%X)", x->rl_value, x->rl_value);
+            snprintf(g, sizeof g, "%u (0x%X)", o->retlen, o->retlen);
+            etw_check_row(ctx, x->rl_rule, A_RETLEN, "return length", o->retlen == x->rl_value, e, g);
+        }
     } else if (x->rl == RL_UNTOUCHED) {
-        etw_check(ctx, "return length untouched", x->rl_rule, !o->retlen_written, "not written (0xDEADBEEF)", "0x%08X", o->retlen);
+        char g[16];
+        snprintf(g, sizeof g, "0x%08X", o->retlen);
+        etw_check_row(ctx, x->rl_rule, A_RETLEN, "return length untouched", !o->retlen_written, "not written (0xDEADBEEF)", g);
     }
 }
 
@@ -78,7 +87,7 @@ static void check_output(struct etw_ctx *ctx, const struct etw_expect *x, enum e
         char e[112], gg[112];
         hex(e, sizeof e, x->out_bytes, x->out_len);
         hex(gg, sizeof gg, ob + off, n);
-        etw_check(ctx, "output", x->out_rule, ok, e, "%s", gg);
+        etw_check_row(ctx, x->out_rule, A_OUTPUT, "output", ok, e, gg);
         if (x->out == OUT_BYTES)
             check_untouched(ctx, "untouched after the output", x->out_rule, ob, before, off + n, olen);
     } else if (x->out == OUT_UNTOUCHED) {
@@ -94,8 +103,8 @@ static void check_bounds(struct etw_ctx *ctx, const struct etw_guard *g)
     bool ok = true;
     for (size_t k = 1; k <= ETW_PRE_ZONE && ok; k++)
         ok = g->buf[-(long)k] == etw_sentinel[(4 - k % 4) % 4]; /* buf[i] = sentinel[i mod 4] */
-    etw_check(ctx, "bounds: nothing written before the buffer", "GEN.BUFFER_BOUNDS", ok, "sentinel intact", "%s",
-              ok ? "sentinel intact" : "bytes before the buffer changed");
+    etw_check_row(ctx, RID_GEN_BUFFER_BOUNDS, A_BOUNDS, "bounds: nothing written before the buffer", ok, "sentinel intact",
+                  ok ? "sentinel intact" : "bytes before the buffer changed");
 }
 
 void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_fn fn, const struct etw_outcome *o)
@@ -122,19 +131,15 @@ void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const st
             return;
         }
         void *p = t->sym(t, a->export_name);
-        etw_check(ctx, "export", NULL, p != NULL, present, "%s", p ? "exported" : "missing");
-        if (!p)
-            ctx->res->mode = "missing-export";
+        etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", p != NULL, present, p ? "exported" : "missing");
         return;
     }
     void *p = t->proc(a->module, a->export_name);
     if (absent) {
-        etw_check(ctx, "export", NULL, p == NULL, gone, "%s", p ? "exported" : "not exported");
+        etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", p == NULL, gone, p ? "exported" : "not exported");
         if (p)
             ctx->res->mode = "unexpected-export";
     } else {
-        etw_check(ctx, "export", NULL, p != NULL, present, "%s", p ? "exported" : "missing");
-        if (!p)
-            ctx->res->mode = "missing-export";
+        etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", p != NULL, present, p ? "exported" : "missing");
     }
 }

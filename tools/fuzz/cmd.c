@@ -280,9 +280,9 @@ int etw_cmd_fuzz(int argc, char **argv)
         fprintf(stdout, "  call: ");
         fz_describe_call(stdout, lc);
         fprintf(stdout, "\n");
-        const char *rule = fz_rule_for(lc, red.aspect, ref_out.rc, small.version);
-        const struct etw_rule *rr = etw_rule_find(rule);
-        fprintf(stdout, "  rule: %s%s%s\n", rule, rr ? ": " : "", rr ? rr->text : "");
+        enum etw_rule_id rule = fz_rule_for(lc, red.aspect, ref_out.rc, small.version);
+        const struct etw_rule *rr = etw_rule_get(rule);
+        fprintf(stdout, "  rule: %s%s%s\n", etw_rule_name(rule), rr ? ": " : "", rr ? rr->text : "");
         fz_print_row(stdout, &small, rule, red.aspect, k);
         fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu\n", target, seed, k);
         fflush(stdout);

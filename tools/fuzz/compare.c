@@ -60,32 +60,32 @@ bool fz_differ(const struct fz_call *c, const struct fz_out *t, const struct fz_
     if (t->rc != o->rc && !rc_accepted(c, t->rc, o->rc)) {
         fmt_code(a, sizeof a, c, t->rc);
         fmt_code(b, sizeof b, c, o->rc);
-        d->aspect = A_RC;
+        d->aspect = FA_RC;
         snprintf(d->detail, sizeof d->detail, "return code: target %s, reference %s", a, b);
         return true;
     }
     if (!c->retlen_null && t->rl != o->rl && (c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC)) {
-        d->aspect = A_RETLEN;
+        d->aspect = FA_RETLEN;
         snprintf(d->detail, sizeof d->detail, "ReturnLength: target %s%u (0x%X), reference %s%u (0x%X)",
                  t->rl == ETW_SENTINEL32 ? "not written, " : "", t->rl, t->rl, o->rl == ETW_SENTINEL32 ? "not written, " : "", o->rl,
                  o->rl);
         return true;
     }
     if (t->pre_in != o->pre_in || t->pre_out != o->pre_out || t->pre_aux != o->pre_aux) {
-        d->aspect = A_BOUNDS;
+        d->aspect = FA_BOUNDS;
         snprintf(d->detail, sizeof d->detail, "bytes before the %s buffer: %s by the target, %s by the reference",
                  t->pre_in != o->pre_in ? "input" : t->pre_out != o->pre_out ? "output" : "TraceGuidReg",
                  (t->pre_in && t->pre_out && t->pre_aux) ? "left alone" : "changed", (o->pre_in && o->pre_out && o->pre_aux) ? "left alone" : "changed");
         return true;
     }
     if (c->fn == FN_CUSTOM && t->tok[0] != o->tok[0]) {
-        d->aspect = A_OUTPUT;
+        d->aspect = FA_OUTPUT;
         snprintf(d->detail, sizeof d->detail, "members a group enable reached: target %u, reference %u", t->tok[0], o->tok[0]);
         return true;
     }
     if (t->ntok != o->ntok || memcmp(t->tok, o->tok, sizeof t->tok[0] * (size_t)t->ntok)) {
         static const char *const tk[] = {"?", "not written", "0", "the handle given", "a non-zero value"};
-        d->aspect = A_HANDLE;
+        d->aspect = FA_HANDLE;
         int i = 0;
         while (i < t->ntok && i < o->ntok && t->tok[i] == o->tok[i])
             i++;
@@ -98,7 +98,7 @@ bool fz_differ(const struct fz_call *c, const struct fz_out *t, const struct fz_
         return true;
     }
     if ((c->fn == FN_ETWCTI || c->fn == FN_CTI) && t->le != o->le && fz.lasterr) {
-        d->aspect = A_LASTERR;
+        d->aspect = FA_LASTERR;
         snprintf(d->detail, sizeof d->detail, "last error: target %u (0x%X), reference %u (0x%X) (0xE7E7E7E7: left alone)", t->le, t->le,
                  o->le, o->le);
         return true;
@@ -118,9 +118,9 @@ bool fz_differ_bytes(const struct fz_call *c, const struct fz_out *o, struct fz_
             size_t n = c->len - at < 8 ? c->len - at : 8;
             hexs(a, sizeof a, fz.t_after + at, n);
             hexs(b, sizeof b, fz_in_buf(c->len) + at, n);
-            d->aspect = fz_is_query(c->fn) && c->fn != FN_NTC ? A_OUTPUT : A_INPUT;
+            d->aspect = fz_is_query(c->fn) && c->fn != FN_NTC ? FA_OUTPUT : FA_INPUT;
             snprintf(d->detail, sizeof d->detail, "%s at +%zu: target %s, reference %s (sentinel: deadbeef)",
-                     d->aspect == A_OUTPUT ? "output" : "input buffer written", at, a, b);
+                     d->aspect == FA_OUTPUT ? "output" : "input buffer written", at, a, b);
             return true;
         }
     }
@@ -129,7 +129,7 @@ bool fz_differ_bytes(const struct fz_call *c, const struct fz_out *o, struct fz_
         size_t n = c->out_len - at < 8 ? c->out_len - at : 8;
         hexs(a, sizeof a, fz.t_out_after + at, n);
         hexs(b, sizeof b, fz_out_buf(c->out_len) + at, n);
-        d->aspect = A_OUTPUT;
+        d->aspect = FA_OUTPUT;
         snprintf(d->detail, sizeof d->detail, "OutBuffer at +%zu: target %s, reference %s (sentinel: deadbeef)", at, a, b);
         return true;
     }
@@ -167,7 +167,7 @@ int fz_compare_exports(FILE *f, int *ndis, int max)
             continue;
         found++;
         (*ndis)++;
-        const char *rule = etw_fn_export_rule(fz_export_list[e].fn);
+        enum etw_rule_id rule = etw_fn_export_rule(fz_export_list[e].fn);
         fprintf(f, "\nDISAGREEMENT %d: %s!%s is exported at:", *ndis, fz_export_list[e].module, fz_export_list[e].name);
         fprintf(f, "\n  target:   ");
         for (int i = 0; i < FZ_NV; i++)
@@ -177,19 +177,20 @@ int fz_compare_exports(FILE *f, int *ndis, int max)
         for (int i = 0; i < FZ_NV; i++)
             if (o_has[i])
                 fprintf(f, " %s", etw_version_name(fz_versions[i]));
-        fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n    CASE(.id = \"fuzz.exp.%s.%s\", .rules = \"%s\",\n", rule ? rule : "?",
-                fz_export_list[e].module, fz_export_list[e].name, rule ? rule : "?");
-        fprintf(f, "         .title = \"found by etwconf fuzz: %s!%s by version\", .fn = FN_EXPORT,\n", fz_export_list[e].module, fz_export_list[e].name);
-        fprintf(f, "         .args = {.module = \"%s\", .export_name = \"%s\"}, .expect = {", fz_export_list[e].module, fz_export_list[e].name);
-        static const char *const vn[] = {"V5_2", "V6_0", "V6_1", "V6_2", "V6_3", "V10_0"};
-        for (int i = 0, k = 0; i < FZ_NV;) {
+        fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n", etw_rule_name(rule));
+        char id[96], title[160];
+        snprintf(id, sizeof id, "fuzz.exp.%s.%s", fz_export_list[e].module, fz_export_list[e].name);
+        snprintf(title, sizeof title, "found by etwconf fuzz: %s!%s by version", fz_export_list[e].module, fz_export_list[e].name);
+        struct etw_case row = {.file = "(etwconf fuzz)", .id = id, .rules = {rule}, .title = title, .fn = FN_EXPORT,
+                               .args = {.module = fz_export_list[e].module, .export_name = fz_export_list[e].name}};
+        for (int i = 0, k = 0; i < FZ_NV && k < ETW_MAX_EXPECT; k++) {
             int j = i;
             while (j + 1 < FZ_NV && o_has[j + 1] == o_has[i])
                 j++;
-            fprintf(f, "%sAT(%s, %s, %s)", k++ ? ", " : "", vn[i], vn[j], o_has[i] ? "PRESENT" : "ABSENT");
+            row.expect[k] = (struct etw_expect){.vmin = fz_versions[i], .vmax = fz_versions[j], .kind = o_has[i] ? XK_PRESENT : XK_ABSENT};
             i = j + 1;
         }
-        fprintf(f, "})\n");
+        etw_row_print(f, &row, "    ");
     }
     T->cur_version = O->cur_version = 0;
     return found;

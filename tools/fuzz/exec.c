@@ -310,7 +310,7 @@ static void run_body(struct etw_ctx *unused)
                 return;
             }
             fz.dis.call = -1;
-            fz.dis.aspect = A_FIXTURE;
+            fz.dis.aspect = FA_FIXTURE;
             snprintf(fz.dis.detail, sizeof fz.dis.detail, "fixture: %s on the target (the reference set it up)", why);
             fz.found = true;
             return;
@@ -417,7 +417,7 @@ void fz_fault_dis(int k, const char *exc, long off)
         fz.side[SIDE_T].dirty = fz.side[SIDE_O].dirty = true;
         fz.found = true;
         fz.dis.call = fz.cur_call;
-        fz.dis.aspect = k == 1 ? A_BOUNDS : A_FAULT;
+        fz.dis.aspect = k == 1 ? FA_BOUNDS : FA_FAULT;
         if (k == 1)
             snprintf(fz.dis.detail, sizeof fz.dis.detail, "the %s accessed the guard page %ld byte(s) past the end of a buffer%s", who, off + 1,
                      fz.cur_call < 0 ? " (during the fixture)" : "");

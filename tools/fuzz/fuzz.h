@@ -48,7 +48,7 @@ enum { SIDE_T, SIDE_O };
 enum { FH_SEQREG = 100, FH_SEQCLASS, FH_SEQCLASSIC, FH_FIXCLASSIC };
 /* EventRegister / RegisterTraceGuidsW NULL-argument bits */
 enum { N_REQ = 1, N_CTL = 2, N_REGS = 4, N_OUT = 8, N_GUID = 16, N_PROV = 32 };
-enum aspect { A_NONE, A_RC, A_RETLEN, A_OUTPUT, A_INPUT, A_BOUNDS, A_HANDLE, A_LASTERR, A_FAULT, A_FIXTURE, A_EXPORT };
+enum aspect { FA_NONE, FA_RC, FA_RETLEN, FA_OUTPUT, FA_INPUT, FA_BOUNDS, FA_HANDLE, FA_LASTERR, FA_FAULT, FA_FIXTURE, FA_EXPORT };
 extern const char *const fz_aspect_name[];
 
 extern const unsigned fz_versions[FZ_NV];
@@ -198,9 +198,9 @@ void fz_reduce(struct fz_prog *p, int at);
 
 /* report.c */
 etw_u32 fz_kclass_of(const struct fz_call *c);
-const char *fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v);
+enum etw_rule_id fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v);
 void fz_describe_call(FILE *f, const struct fz_call *c);
-void fz_print_row(FILE *f, struct fz_prog *p, const char *rule, enum aspect a, unsigned long long prog_no);
+void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no);
 
 /* cmd.c */
 

@@ -25,12 +25,10 @@ static const char *fn_prefix(enum etw_fn fn)
     }
 }
 
+/* the function's name in a row, when a row can call it */
 static const char *fn_enum(enum etw_fn fn)
 {
-    static const char *const n[FN_COUNT] = {[FN_TQI] = "FN_TQI", [FN_TSI] = "FN_TSI", [FN_NTQSI] = "FN_NTQSI", [FN_NTSSI] = "FN_NTSSI",
-                                            [FN_NTC] = "FN_NTC", [FN_ETWCTI] = "FN_ETWCTI", [FN_CTI] = "FN_CTI", [FN_ESI] = "FN_ESI",
-                                            [FN_ETWESI] = "FN_ETWESI", [FN_NTQIP] = "FN_NTQIP"};
-    return fn < FN_COUNT && n[fn] ? n[fn] : NULL;
+    return etw_call_row_fn(fn) ? etw_fn_enum_name(fn) : NULL;
 }
 
 etw_u32 fz_kclass_of(const struct fz_call *c)
@@ -43,25 +41,24 @@ etw_u32 fz_kclass_of(const struct fz_call *c)
 
 /* the rule a disagreement touches: first from the cases (same function and class, a case that
  * expects the reference's outcome), then a table by function and class */
-const char *fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v)
+enum etw_rule_id fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v)
 {
-    if (a == A_BOUNDS)
-        return "GEN.BUFFER_BOUNDS";
-    if (a == A_LASTERR)
-        return ref_rc ? "CTI.LAST_ERROR" : "CTI.LAST_ERROR_SUCCESS";
+    if (a == FA_BOUNDS)
+        return RID_GEN_BUFFER_BOUNDS;
+    if (a == FA_LASTERR)
+        return ref_rc ? RID_CTI_LAST_ERROR : RID_CTI_LAST_ERROR_SUCCESS;
     if (c->fn == FN_CUSTOM)
-        return ref_rc == ETW_ERROR_NOT_SUPPORTED ? "DAL.PRIVATE_SESSION" : "DAL.GROUP_ENABLE";
+        return ref_rc == ETW_ERROR_NOT_SUPPORTED ? RID_DAL_PRIVATE_SESSION : RID_DAL_GROUP_ENABLE;
     if ((c->fn == FN_ESI || c->fn == FN_ETWESI) && c->cls == ETW_EventProviderSetTraits && ref_rc == ETW_ERROR_GEN_FAILURE)
-        return a == A_RC ? "TRAITS.ONCE" : "TRAITS.ONCE_CODE";
+        return a == FA_RC ? RID_TRAITS_ONCE : RID_TRAITS_ONCE_CODE;
     if (c->fn == FN_ETWCTI || c->fn == FN_CTI) {
         const struct etw_fixture *fx = &fz.prog->fx;
-        if (a == A_OUTPUT)
-            return fx->set_counter && fx->counter >= 0xFFFFFFF0u ? "CTI.WRAP" : "CTI.COUNTER";
-        if (a == A_HANDLE)
-            return ref_rc ? "CTI.REGHANDLE_FIRST" : "CTI.OUTPUT";
+        if (a == FA_OUTPUT)
+            return fx->set_counter && fx->counter >= 0xFFFFFFF0u ? RID_CTI_WRAP : RID_CTI_COUNTER;
+        if (a == FA_HANDLE)
+            return ref_rc ? RID_CTI_REGHANDLE_FIRST : RID_CTI_OUTPUT;
     }
-    static char buf[64];
-    const char *best = NULL;
+    enum etw_rule_id best = RID_NONE;
     int best_score = -1;
     for (size_t i = 0, n = etw_case_total(); i < n; i++) {
         const struct etw_case *k = etw_case_at(i);
@@ -81,16 +78,16 @@ const char *fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, 
             if (x->kind != XK_CALL || v < x->vmin || v > x->vmax)
                 continue;
             int score = 1 + (x->rc == ref_rc ? 4 : 0) + ((int)k->args.handle == c->h ? 1 : 0);
-            const char *r = NULL;
-            if (a == A_RETLEN && x->rl_rule)
+            enum etw_rule_id r = RID_NONE;
+            if (a == FA_RETLEN && x->rl_rule)
                 r = x->rl_rule, score += 2;
-            else if ((a == A_OUTPUT || a == A_INPUT) && x->out_rule)
+            else if ((a == FA_OUTPUT || a == FA_INPUT) && x->out_rule)
                 r = x->out_rule, score += 2;
             else if (x->rc_rule && x->rc == ref_rc)
                 r = x->rc_rule;
-            if (!r && etw_case_rule(k, 0, buf, sizeof buf))
-                r = etw_rule_find(buf) ? etw_rule_find(buf)->id : NULL;
-            if (r && !strcmp(r, "GEN.BUFFER_BOUNDS"))
+            if (!r)
+                r = etw_case_rule(k, 0);
+            if (r == RID_GEN_BUFFER_BOUNDS)
                 continue; /* the rule every case checks: say something more specific */
             if (r && score > best_score)
                 best = r, best_score = score;
@@ -99,39 +96,25 @@ const char *fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, 
     if (best)
         return best;
     switch (c->fn) {
-    case FN_TQI: return a == A_RETLEN ? "TQI.RETLEN.FAILURE" : a == A_OUTPUT ? "TQI.NO_WRITE_ON_FAILURE" : "TQI.CLASS.UNSUPPORTED";
-    case FN_TSI: return "TSI.CLASS.SET";
+    case FN_TQI: return a == FA_RETLEN ? RID_TQI_RETLEN_FAILURE : a == FA_OUTPUT ? RID_TQI_NO_WRITE_ON_FAILURE : RID_TQI_CLASS_UNSUPPORTED;
+    case FN_TSI: return RID_TSI_CLASS_SET;
     case FN_NTQSI:
-    case FN_NTSSI: return "KSI.BAD_CLASS";
-    case FN_NTC: return a == A_OUTPUT ? "NTC.COPY_ON_SUCCESS" : a == A_RETLEN ? "NTC.RETSIZE_ON_FAILURE" : "NTC.UNKNOWN_CODE";
+    case FN_NTSSI: return RID_KSI_BAD_CLASS;
+    case FN_NTC: return a == FA_OUTPUT ? RID_NTC_COPY_ON_SUCCESS : a == FA_RETLEN ? RID_NTC_RETSIZE_ON_FAILURE : RID_NTC_UNKNOWN_CODE;
     case FN_ETWCTI:
-    case FN_CTI: return a == A_HANDLE ? "CTI.OUTPUT" : "CTI.COUNTER";
+    case FN_CTI: return a == FA_HANDLE ? RID_CTI_OUTPUT : RID_CTI_COUNTER;
     case FN_ESI:
-    case FN_ETWESI: return c->cls == 2 ? "TRAITS.FORMAT_TRAITS" : "ESI.CLASS";
-    case FN_REGISTERTRACEGUIDS: return a == A_HANDLE ? "RTG.REGHANDLES" : "RTG.NULL_ARGS";
-    case FN_EVENTREGISTER: return a == A_HANDLE ? "ER.SUCCESS" : "ER.NULL_OUT";
-    default: return "GEN.BUFFER_BOUNDS";
+    case FN_ETWESI: return c->cls == 2 ? RID_TRAITS_FORMAT_TRAITS : RID_ESI_CLASS;
+    case FN_REGISTERTRACEGUIDS: return a == FA_HANDLE ? RID_RTG_REGHANDLES : RID_RTG_NULL_ARGS;
+    case FN_EVENTREGISTER: return a == FA_HANDLE ? RID_ER_SUCCESS : RID_ER_NULL_OUT;
+    default: return RID_GEN_BUFFER_BOUNDS;
     }
 }
 
-static void print_code_expr(FILE *f, const struct fz_call *c, etw_u32 v)
-{
-    bool nt = etw_fn_returns_ntstatus(c->fn);
-    const char *n = nt ? etw_ntstatus_name(v) : etw_win32_name(v);
-    if (n && nt && !strncmp(n, "STATUS_", 7))
-        fprintf(f, "ST(%s)", n + 7);
-    else if (n && !nt && !strncmp(n, "ERROR_", 6))
-        fprintf(f, "ERR(%s)", n + 6);
-    else
-        fprintf(f, "0x%Xu", v);
-}
-
-
 static const char *hsel_name(int h)
 {
-    static const char *const n[] = {"H_ZERO", "H_LOGGER", "H_LOGGER_HIGH", "H_LOGGER2", "H_MISSING", "H_VALUE", "H_REG", "H_REG_STALE", "H_CLASS"};
     if (h >= 0 && h <= H_CLASS)
-        return n[h];
+        return etw_hsel_enum_name((enum etw_hsel)h);
     return h == FH_SEQREG ? "(a handle EventRegister gave earlier)" : h == FH_SEQCLASS ? "(a class of an earlier RegisterTraceGuidsW)"
          : h == FH_SEQCLASSIC ? "(an earlier RegisterTraceGuidsW's handle)" : "(the fixture's RegisterTraceGuidsW handle)";
 }
@@ -256,15 +239,15 @@ struct row {
     const char *why_custom;
 };
 
-static void build_row(struct row *w, struct fz_prog *p, const char *rule, enum aspect a, unsigned long long prog_no)
+static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no)
 {
     const struct fz_call *c = &p->calls[p->ncalls - 1];
     const char *fe = fn_enum(c->fn);
     memset(w, 0, sizeof *w);
-    w->data_row = fe && a != A_LASTERR && p->ncalls == 1 && c->h <= H_CLASS && !p->restrict_group && !(c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
+    w->data_row = fe && a != FA_LASTERR && p->ncalls == 1 && c->h <= H_CLASS && !p->restrict_group && !(c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
     w->why_custom = p->ncalls > 1 ? "a sequence of calls"
                   : !fe           ? "the function cannot be called from a data row"
-                  : a == A_LASTERR ? "the last error is read with GetLastError after the call"
+                  : a == FA_LASTERR ? "the last error is read with GetLastError after the call"
                                   : "a handle, pointer or fixture the row format cannot express";
     for (int i = 0; i < FZ_NV; i++) {
         if (!fz.emulate_all && fz_versions[i] != fz.fixed_version)
@@ -276,7 +259,8 @@ static void build_row(struct row *w, struct fz_prog *p, const char *rule, enum a
     struct etw_case *k = &w->c;
     k->file = "(etwconf fuzz)";
     k->id = w->id;
-    k->rules = rule;
+    memset(k->rules, 0, sizeof k->rules);
+    k->rules[0] = rule;
     k->title = w->title;
     k->fn = fe ? c->fn : FN_CUSTOM;
     k->fx = p->fx;
@@ -310,10 +294,10 @@ static void build_row(struct row *w, struct fz_prog *p, const char *rule, enum a
         x->vmin = fz_versions[i];
         x->vmax = fz_versions[j];
         x->rc = o->rc;
-        x->rc_rule = rule;
+        x->rc_rule = RID_PRIMARY; /* the row's rule */
         if ((c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC) && !c->retlen_null) {
             x->rl = o->rl == ETW_SENTINEL32 ? RL_UNTOUCHED : RL_EQ;
-            x->rl_value = o->rl;
+            x->rl_value = x->rl == RL_EQ ? o->rl : 0;
             x->rl_rule = rule;
         }
         if (c->fn == FN_ETWCTI || c->fn == FN_CTI) {
@@ -324,7 +308,7 @@ static void build_row(struct row *w, struct fz_prog *p, const char *rule, enum a
                 x->out_len = 4;
                 x->out_rule = rule;
             }
-        } else if ((fz_is_query(c->fn) || a == A_INPUT) && (c->fn == FN_NTC ? !c->out_null : !c->buf_null)) {
+        } else if ((fz_is_query(c->fn) || a == FA_INPUT) && (c->fn == FN_NTC ? !c->out_null : !c->buf_null)) {
             x->out_rule = rule;
             if (!o->changed || !fz_is_query(c->fn))
                 x->out = OUT_UNTOUCHED;
@@ -337,116 +321,6 @@ static void build_row(struct row *w, struct fz_prog *p, const char *rule, enum a
         }
         i = j + 1;
     }
-}
-
-static void print_bytes_expr(FILE *f, const etw_u8 *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%s0x%02x", i ? ", " : "", p[i]);
-}
-
-static void print_case(FILE *f, const struct row *w, const struct fz_prog *p)
-{
-    static const char *const lk[] = {"LG_NONE", "LG_KERNEL", "LG_SYSTEM", "LG_PLAIN", "LG_NOACCESS", "LG_PRIVATE"};
-    static const char *const vn[] = {"V5_2", "V6_0", "V6_1", "V6_2", "V6_3", "V10_0"};
-    const struct etw_case *k = &w->c;
-    const struct etw_fixture *fx = &k->fx;
-    const struct fz_call *c = &p->calls[p->ncalls - 1];
-    const char *fe = fn_enum(c->fn);
-    fprintf(f, "    CASE(.id = \"%s\", .rules = \"%s\",\n", k->id, k->rules);
-    fprintf(f, "         .title = \"%s\",\n", k->title);
-    fprintf(f, "         .fn = %s,", fe ? fe : "FN_CUSTOM");
-    bool any = false;
-    static const struct etw_fixture none;
-#define SEP (any ? ", " : (any = true, ""))
-    if (memcmp(fx, &none, sizeof none))
-        fprintf(f, " .fx = {");
-    if (fx->logger)
-        fprintf(f, "%s.logger = %s", SEP, lk[fx->logger]);
-    if (fx->logger2)
-        fprintf(f, "%s.logger2 = %s", SEP, lk[fx->logger2]);
-    bool masks = false;
-    for (int i = 0; i < 8; i++)
-        masks |= fx->masks[i] != 0;
-    if (masks) {
-        fprintf(f, "%s.masks = {", SEP);
-        for (int i = 0; i < 8; i++)
-            fprintf(f, "%s0x%X", i ? ", " : "", fx->masks[i]);
-        fprintf(f, "}");
-    }
-    if (fx->ndisallow)
-        fprintf(f, "%s.disallow = %s, .ndisallow = %d", SEP,
-                fx->disallow == &fz_dal_guids[0] ? "dal_two" : fx->disallow == &fz_dal_guids[2] ? "dal_one" : "(the provider GUIDs: see the calls)",
-                fx->ndisallow);
-    if (fx->classes)
-        fprintf(f, "%s.classes = %d", SEP, fx->classes);
-    if (fx->foreign_pid)
-        fprintf(f, "%s.foreign_pid = true", SEP);
-    if (fx->set_counter)
-        fprintf(f, "%s.set_counter = true, .counter = 0x%X", SEP, fx->counter);
-    if (fx->provider)
-        fprintf(f, "%s.provider = true", SEP);
-    if (fx->profile_priv)
-        fprintf(f, "%s.profile_priv = %s", SEP, fx->profile_priv == PRIV_HELD ? "PRIV_HELD" : "PRIV_NOT_HELD");
-    if (fx->fail_alloc)
-        fprintf(f, "%s.fail_alloc = %d", SEP, fx->fail_alloc);
-#undef SEP
-    fprintf(f, "%s\n         .args = {", any ? "}," : "");
-    const struct etw_args *a = &k->args;
-    if (a->handle != H_ZERO) {
-        fprintf(f, ".handle = %s, ", hsel_name(a->handle));
-        if (a->handle == H_VALUE || a->handle == H_LOGGER_HIGH || a->handle == H_CLASS)
-            fprintf(f, ".value = 0x%llx, ", (unsigned long long)a->value);
-    }
-    if (c->fn != FN_ETWCTI && c->fn != FN_CTI)
-        fprintf(f, ".cls = 0x%X, ", a->cls);
-    if (a->buf == B_NULL)
-        fprintf(f, ".buf = B_NULL, ");
-    if (a->len_rel)
-        fprintf(f, ".len = EXACT(%d)", a->len);
-    else
-        fprintf(f, ".len = %d", a->len);
-    if (a->retlen_null)
-        fprintf(f, ", .retlen_null = true");
-    if (a->in_len) {
-        fprintf(f, ", IN(");
-        print_bytes_expr(f, a->in, a->in_len);
-        fprintf(f, ")");
-    }
-    if (a->patch)
-        fprintf(f, ", .patch = %s, .patch_off = %d", a->patch == PATCH_HANDLE64 ? "PATCH_HANDLE64" : "PATCH_LOGGER32", a->patch_off);
-    if (c->fn == FN_NTC)
-        fprintf(f, "%s, .out_len = %d", a->out_buf == B_NULL ? ", .out_buf = B_NULL" : "", a->out_len);
-    fprintf(f, "},\n         .expect = {");
-    for (int e = 0; e < ETW_MAX_EXPECT && k->expect[e].vmin; e++) {
-        const struct etw_expect *x = &k->expect[e];
-        fprintf(f, "%sAT(%s, %s, .rc = ", e ? ",\n                    " : "", vn[fz_vindex(x->vmin)], vn[fz_vindex(x->vmax)]);
-        print_code_expr(f, c, x->rc);
-        if (x->rl == RL_EQ)
-            fprintf(f, ", RETLEN(%u, \"%s\")", x->rl_value, x->rl_rule);
-        else if (x->rl == RL_UNTOUCHED)
-            fprintf(f, ", RETLEN_KEPT(\"%s\")", x->rl_rule);
-        if (x->out == OUT_UNTOUCHED)
-            fprintf(f, ", UNTOUCHED(\"%s\")", x->out_rule);
-        else if (x->out == OUT_PREFIX || x->out == OUT_BYTES) {
-            bool cti = c->fn == FN_ETWCTI || c->fn == FN_CTI;
-            fprintf(f, ", %s%s(", x->out == OUT_PREFIX ? "PREFIX" : "OUTPUT", x->out_off || cti ? "_AT" : "");
-            if (cti)
-                fprintf(f, "offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), ");
-            else if (x->out_off)
-                fprintf(f, "%zu, ", x->out_off);
-            fprintf(f, "\"%s\", ", x->out_rule);
-            if (cti) {
-                etw_u32 id;
-                memcpy(&id, x->out_bytes, 4);
-                fprintf(f, "U32(0x%X)", id);
-            } else
-                print_bytes_expr(f, x->out_bytes, x->out_len);
-            fprintf(f, ")");
-        }
-        fprintf(f, ")");
-    }
-    fprintf(f, "})\n");
 }
 
 /* run the row as a case, with the harness, against a target at version v: its status */
@@ -470,7 +344,7 @@ static enum etw_status_kind run_row(const struct row *w, struct etw_target *t, u
 
 /* print the row for the reduced program p, and check it with the harness: it must pass against
  * the reference wherever it applies, and fail against the target at the version of the finding */
-void fz_print_row(FILE *f, struct fz_prog *p, const char *rule, enum aspect a, unsigned long long prog_no)
+void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no)
 {
     static struct row w;
     build_row(&w, p, rule, a, prog_no);
@@ -484,11 +358,11 @@ void fz_print_row(FILE *f, struct fz_prog *p, const char *rule, enum aspect a, u
         if (p->restrict_group)
             fprintf(f, "    (after EtwRef_RestrictGroup of the group GUID 6e0b0c00-1234-4abc-8001-020304050607)\n");
         fprintf(f, "  sketch of the last call as a row (the reference's outcome after the calls before it):\n");
-        print_case(f, &w, p);
+        etw_row_print(f, &w.c, "    ");
         return;
     }
     fprintf(f, "  case row (append to the table in cases/%s.c):\n", w.c.fn == FN_ETWCTI || w.c.fn == FN_CTI ? "cti" : w.c.fn == FN_NTQSI || w.c.fn == FN_NTSSI ? "kernel" : w.c.fn == FN_ESI || w.c.fn == FN_ETWESI ? "provider" : fn_prefix(w.c.fn));
-    print_case(f, &w, p);
+    etw_row_print(f, &w.c, "    ");
     /* the check */
     char msg[600], vs_ok[64] = "", vs_bad[200] = "";
     for (int i = 0; i < FZ_NV; i++) {
