@@ -291,7 +291,7 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
 void etw_record_case_body(struct etw_json *j, const struct etw_result *res, struct etw_runner *r);
 void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code);
 
-/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/fuzz.c) */
+/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/cmd.c) */
 int etw_cmd_fuzz(int argc, char **argv);
 
 /* ---------------------------------------------------------------- platform layer */

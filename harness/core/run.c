@@ -1,7 +1,8 @@
 /*
- * harness/core/run.c - runs one case against a target: picks the expectation for the version, sets up
- * the fixture, makes the call with sentinel-filled guarded buffers, checks every expectation and
- * tears the fixture down. Portable C; the platform layer supplies guard pages and isolation.
+ * harness/core/run.c - runs one case against a target: picks the expectation for the version, then,
+ * under the platform's guard, sets the fixture up (core/fixture.c), makes the row's call
+ * (core/call.c) and checks its outcome (core/expect.c) or runs the custom body, and tears the
+ * fixture down; finishes the result. Portable C; the platform layer supplies guard pages and isolation.
  */
 #include "harness/etwconf.h"
 #include <stdlib.h>
