@@ -95,6 +95,12 @@ void etw_case_body(struct etw_ctx *ctx)
         call_and_check(ctx, fnp);
 }
 
+/* the one call into the platform's guard: a write past a buffer gives 1, a fault 2, a hang 3 */
+static int guarded(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exc, size_t exlen, long *off)
+{
+    return plat_guarded_call(ctx, fn, exc, exlen, off);
+}
+
 static void teardown_body(struct etw_ctx *ctx)
 {
     etw_fixture_teardown(ctx->t, &ctx->fixture);
@@ -127,7 +133,7 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         char exc[48] = "";
         long off = 0;
         uint64_t t0 = plat_now_us();
-        int k = plat_guarded_call(&ctx, etw_case_body, exc, sizeof exc, &off);
+        int k = guarded(&ctx, etw_case_body, exc, sizeof exc, &off);
         res->duration_us = plat_now_us() - t0;
         if (k == 1) {
             char got[64];
@@ -143,7 +149,7 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         }
         if (k == 0 || k == 1) {
             char exc2[48] = "";
-            int k2 = plat_guarded_call(&ctx, teardown_body, exc2, sizeof exc2, &off);
+            int k2 = guarded(&ctx, teardown_body, exc2, sizeof exc2, &off);
             if (k2 >= 2 && res->status != R_CRASH)
                 etw_result_abnormal(res, c, r->version, k2 == 2 ? R_CRASH : R_TIMEOUT, exc2, "during fixture teardown");
         }
