@@ -78,7 +78,7 @@ bool fz_differ(const struct fz_call *c, const struct fz_out *t, const struct fz_
                  (t->pre_in && t->pre_out && t->pre_aux) ? "left alone" : "changed", (o->pre_in && o->pre_out && o->pre_aux) ? "left alone" : "changed");
         return true;
     }
-    if (c->fn == FN_CUSTOM && t->tok[0] != o->tok[0]) {
+    if (c->fn == FZ_ENABLE_GROUP && t->tok[0] != o->tok[0]) {
         d->aspect = FA_OUTPUT;
         snprintf(d->detail, sizeof d->detail, "members a group enable reached: target %u, reference %u", t->tok[0], o->tok[0]);
         return true;

@@ -129,7 +129,7 @@ static etw_u32 token_of_handle(etw_u64 v, etw_u64 given)
 static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *o)
 {
     int vi = fz_vindex(s->cur_version);
-    void *fnp = s->fn[vi][c->fn];
+    void *fnp = c->fn < FN_COUNT ? s->fn[vi][c->fn] : NULL; /* FZ_ENABLE_GROUP: a control function */
     etw_u64 h = fz_handle_of(s, c);
     etw_u8 *buf = c->buf_null ? NULL : fz_in_buf(c->len);
     etw_u8 *out = NULL;
@@ -236,7 +236,7 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
         buf = NULL;
         break;
     }
-    case FN_CUSTOM: { /* EtwRef_EnableGroup: what a group enable on a session reaches */
+    case FZ_ENABLE_GROUP: { /* what a group enable on a session reaches */
         etw_u32 en = 0xE7E7E7E7u;
         o->rc = s->t->enable_group(h, c->cls ? &fz_dal_guids[0] : &fz_group_guid, &en);
         o->tok[o->ntok++] = en;

@@ -46,6 +46,9 @@
 enum { SIDE_T, SIDE_O };
 /* handle selectors beyond the case format's enum etw_hsel: handles made earlier in the sequence */
 enum { FH_SEQREG = 100, FH_SEQCLASS, FH_SEQCLASSIC, FH_FIXCLASSIC };
+/* a call the fuzzer makes that no row can: EtwRef_EnableGroup(session, group), what a group
+ * enable on a session reaches (past the functions of the case format) */
+#define FZ_ENABLE_GROUP ((enum etw_fn)FN_COUNT)
 /* EventRegister / RegisterTraceGuidsW NULL-argument bits */
 enum { N_REQ = 1, N_CTL = 2, N_REGS = 4, N_OUT = 8, N_GUID = 16, N_PROV = 32 };
 enum aspect { FA_NONE, FA_RC, FA_RETLEN, FA_OUTPUT, FA_INPUT, FA_BOUNDS, FA_HANDLE, FA_LASTERR, FA_FAULT, FA_FIXTURE, FA_EXPORT };

@@ -243,7 +243,7 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
 static bool have_fn(unsigned v, enum etw_fn fn)
 {
     int vi = fz_vindex(v);
-    if (fn == FN_CUSTOM)
+    if (fn == FZ_ENABLE_GROUP)
         return fz.side[SIDE_T].t->enable_group && fz.side[SIDE_O].t->enable_group;
     return fz.side[SIDE_T].fn[vi][fn] && fz.side[SIDE_O].fn[vi][fn];
 }
@@ -299,7 +299,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
     /* the calls */
     static const enum etw_fn trace_fns[] = {FN_TQI, FN_TQI, FN_TQI, FN_TSI, FN_TSI, FN_NTQSI, FN_NTQSI, FN_NTSSI, FN_NTSSI, FN_NTC, FN_NTC, FN_NTQIP};
     static const enum etw_fn classic_fns[] = {FN_ETWCTI, FN_ETWCTI, FN_ETWCTI, FN_ETWCTI, FN_CTI, FN_REGISTERTRACEGUIDS, FN_UNREGISTERTRACEGUIDS};
-    static const enum etw_fn provider_fns[] = {FN_ESI, FN_ESI, FN_ESI, FN_ESI, FN_ETWESI, FN_EVENTREGISTER, FN_EVENTUNREGISTER, FN_NTC, FN_CUSTOM};
+    static const enum etw_fn provider_fns[] = {FN_ESI, FN_ESI, FN_ESI, FN_ESI, FN_ETWESI, FN_EVENTREGISTER, FN_EVENTUNREGISTER, FN_NTC, FZ_ENABLE_GROUP};
     int n = 1 + (int)fz_rbelow(&r, fz_rpct(&r, 30) ? FZ_MAXCALLS : 8);
     int nseqreg = 0, nseqclassic = 0;
     bool fix_classic = fx->classes > 0;
@@ -372,7 +372,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
                 c->nulls = fz_rpct(&r, 50) ? N_PROV : N_OUT;
             break;
         case FN_EVENTUNREGISTER: fz_pick_reg_handle(&r, c, p, nseqreg); break;
-        case FN_CUSTOM: /* EtwRef_EnableGroup(session, group) */
+        case FZ_ENABLE_GROUP: /* EtwRef_EnableGroup(session, group) */
             fz_pick_logger_handle(&r, c, p);
             c->cls = fz_rpct(&r, 85) ? 0 : 1;
             break;

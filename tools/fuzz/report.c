@@ -47,7 +47,7 @@ enum etw_rule_id fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref
         return RID_GEN_BUFFER_BOUNDS;
     if (a == FA_LASTERR)
         return ref_rc ? RID_CTI_LAST_ERROR : RID_CTI_LAST_ERROR_SUCCESS;
-    if (c->fn == FN_CUSTOM)
+    if (c->fn == FZ_ENABLE_GROUP)
         return ref_rc == ETW_ERROR_NOT_SUPPORTED ? RID_DAL_PRIVATE_SESSION : RID_DAL_GROUP_ENABLE;
     if ((c->fn == FN_ESI || c->fn == FN_ETWESI) && c->cls == ETW_EventProviderSetTraits && ref_rc == ETW_ERROR_GEN_FAILURE)
         return a == FA_RC ? RID_TRAITS_ONCE : RID_TRAITS_ONCE_CODE;
@@ -121,9 +121,9 @@ static const char *hsel_name(int h)
 
 void fz_describe_call(FILE *f, const struct fz_call *c)
 {
-    fprintf(f, "%s(", c->fn == FN_CUSTOM ? "EtwRef_EnableGroup" : etw_fn_name(c->fn));
+    fprintf(f, "%s(", c->fn == FZ_ENABLE_GROUP ? "EtwRef_EnableGroup" : etw_fn_name(c->fn));
     switch (c->fn) {
-    case FN_CUSTOM:
+    case FZ_ENABLE_GROUP:
         fprintf(f, "session=%s, group=%s", hsel_name(c->h), c->cls ? "a GUID no provider has" : "6e0b0c00-1234-4abc-8001-020304050607");
         break;
     case FN_EVENTREGISTER: fprintf(f, "ProviderId=%s, RegHandle=%s", (c->nulls & N_PROV) ? "NULL" : "&guid", (c->nulls & N_OUT) ? "NULL" : "&h"); break;
@@ -177,7 +177,7 @@ static void oracle_outcome(struct fz_prog *p, unsigned v, struct ref_outcome *ro
     const struct fz_call *c = &p->calls[p->ncalls - 1];
     p->version = v;
     for (int i = 0; i < p->ncalls; i++)
-        if (p->calls[i].fn != FN_CUSTOM && !fz.side[SIDE_O].fn[fz_vindex(v)][p->calls[i].fn])
+        if (p->calls[i].fn != FZ_ENABLE_GROUP && !fz.side[SIDE_O].fn[fz_vindex(v)][p->calls[i].fn])
             goto out;
     {
         /* run the program on the oracle alone */
