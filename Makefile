@@ -18,7 +18,9 @@ BUILD ?= build
 CC ?= cc
 OPT ?= -O2
 PYTHON ?= python3
-VERSIONS := 5.2 6.0 6.1 6.2 6.3 10.0
+# the version table: spec/versions.def (VERSION(sym, nt, build, name, wine, label))
+VERSION_FIELD = $(shell awk -F'"' '/^VERSION/ { print $$$(1) }' spec/versions.def)
+VERSIONS := $(call VERSION_FIELD,2)
 WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 # -I$(BUILD)/gen: headers generated from the catalogues (rule_ids.def); a pointer or string where a
 # rule id belongs is an error, not a warning
@@ -38,7 +40,7 @@ HARNESS_WIN_SRC := $(sort $(wildcard harness/plat/win/*.c harness/targets/win_*.
 RULE_DEFS := $(addprefix spec/,$(shell sed -n 's/^\#include "\(rules\/[^"]*\)"/\1/p' spec/rules.def))
 GEN_HEADERS := $(BUILD)/gen/rule_ids.def
 HEADERS := $(wildcard spec/*.h reference/*.h harness/*.h harness/*/*.h harness/*/*/*.h cases/*.h tools/*/*.h) \
-    spec/rules.def $(RULE_DEFS) $(GEN_HEADERS)
+    spec/rules.def spec/versions.def $(RULE_DEFS) $(GEN_HEADERS)
 
 REF_OBJ := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
 CASE_OBJ := $(CASE_SRC:%.c=$(BUILD)/obj/%.o)

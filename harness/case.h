@@ -177,14 +177,12 @@ struct etw_expect {
     enum etw_rule_id out_rule;
 };
 
-#define V5_2 ETW_V5_2
-#define V6_0 ETW_V6_0
-#define V6_1 ETW_V6_1
-#define V6_2 ETW_V6_2
-#define V6_3 ETW_V6_3
-#define V10_0 ETW_V10_0
-/* the version names of the format, as the row printer writes them */
-#define ETW_VERSION_LIST(X) X(V5_2) X(V6_0) X(V6_1) X(V6_2) X(V6_3) X(V10_0)
+/* the versions by their short names, V6_1 for ETW_V6_1 (spec/versions.def) */
+enum etw_version_short {
+#define VERSION(sym, nt, build, name, wine, label) sym = nt,
+#include "spec/versions.def"
+#undef VERSION
+};
 #define AT(lo, hi, ...) {.vmin = (lo), .vmax = (hi), __VA_ARGS__}
 #define FROM(lo, ...) AT(lo, ETW_VMAX, __VA_ARGS__)
 #define ALL(...) AT(ETW_VMIN, ETW_VMAX, __VA_ARGS__)

@@ -65,8 +65,16 @@ bool etw_fn_returns_ntstatus(enum etw_fn fn);
 void etw_format_code(char *buf, size_t len, etw_u32 v, bool ntstatus); /* "24 (ERROR_BAD_LENGTH)" */
 /* the value of a name etw_win32_name / etw_ntstatus_name gives ("ERROR_BAD_LENGTH"); false if unknown */
 bool etw_code_parse(const char *name, bool ntstatus, etw_u32 *v);
+/* the version table (spec/versions.def), oldest first */
+struct etw_version_info {
+    unsigned nt, build;
+    const char *name, *wine, *label;
+};
+extern const struct etw_version_info etw_versions[];
+extern const size_t etw_version_count;
+const struct etw_version_info *etw_version_info(unsigned v); /* NULL if unknown */
 const char *etw_version_name(unsigned v); /* "6.1" */
-unsigned etw_version_parse(const char *s); /* 0 if unknown */
+unsigned etw_version_parse(const char *s); /* "6.1" or "win7"; 0 if unknown */
 
 /* ---------------------------------------------------------------- targets (harness/targets/target.c) */
 struct etw_target {

@@ -15,7 +15,7 @@ MINGW64 ?= x86_64-w64-mingw32-gcc
 MINGW32 ?= i686-w64-mingw32-gcc
 WINDRES64 ?= x86_64-w64-mingw32-windres
 WINDRES32 ?= i686-w64-mingw32-windres
-WINE_VERSIONS ?= winxp64 vista win7 win8 win81 win10
+WINE_VERSIONS ?= $(call VERSION_FIELD,4)
 
 WIN_SRC := $(HARNESS_SRC) $(CASE_SRC) $(HARNESS_CLI_SRC) $(HARNESS_WIN_SRC)
 WIN_HEADERS := $(HEADERS)

@@ -59,24 +59,32 @@ void etw_format_code(char *buf, size_t len, etw_u32 v, bool nt)
         snprintf(buf, len, n ? "%u (%s)" : "%u", v, n);
 }
 
-static const struct {
-    unsigned v;
-    const char *name;
-} versions[] = {{ETW_V5_2, "5.2"}, {ETW_V6_0, "6.0"}, {ETW_V6_1, "6.1"}, {ETW_V6_2, "6.2"}, {ETW_V6_3, "6.3"}, {ETW_V10_0, "10.0"}};
+const struct etw_version_info etw_versions[] = {
+#define VERSION(sym, nt, build, name, wine, label) {nt, build, name, wine, label},
+#include "spec/versions.def"
+#undef VERSION
+};
+const size_t etw_version_count = sizeof etw_versions / sizeof etw_versions[0];
+
+const struct etw_version_info *etw_version_info(unsigned v)
+{
+    for (size_t i = 0; i < etw_version_count; i++)
+        if (etw_versions[i].nt == v)
+            return &etw_versions[i];
+    return NULL;
+}
 
 const char *etw_version_name(unsigned v)
 {
-    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++)
-        if (versions[i].v == v)
-            return versions[i].name;
-    return "?";
+    const struct etw_version_info *i = etw_version_info(v);
+    return i ? i->name : "?";
 }
 
 unsigned etw_version_parse(const char *s)
 {
-    for (size_t i = 0; s && i < sizeof versions / sizeof versions[0]; i++)
-        if (!strcmp(versions[i].name, s))
-            return versions[i].v;
+    for (size_t i = 0; s && i < etw_version_count; i++)
+        if (!strcmp(etw_versions[i].name, s) || !strcmp(etw_versions[i].wine, s))
+            return etw_versions[i].nt;
     if (s && !strcmp(s, "10"))
         return ETW_V10_0;
     return 0;

@@ -28,9 +28,9 @@ LOOKUP_(etw_xkind_name, enum etw_xkind, ETW_XKIND_LIST, TEXT2_)
 
 const char *etw_version_enum_name(unsigned v)
 {
-#define VERSION_(name) if (v == name) return #name;
-    ETW_VERSION_LIST(VERSION_)
-#undef VERSION_
+#define VERSION(sym, nt, build, name, wine, label) if (v == nt) return #sym;
+#include "spec/versions.def"
+#undef VERSION
     return NULL;
 }
 

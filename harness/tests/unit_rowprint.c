@@ -181,9 +181,9 @@ static enum etw_rule_id rule(struct parser *ps)
 
 static unsigned version(struct parser *ps)
 {
-#define VERSION_(name) if (is(ps, 'i', #name)) return next(ps), name;
-    ETW_VERSION_LIST(VERSION_)
-#undef VERSION_
+#define VERSION(sym, nt, build, name, wine, label) if (is(ps, 'i', #sym)) return next(ps), nt;
+#include "spec/versions.def"
+#undef VERSION
     return (unsigned)num(ps);
 }
 

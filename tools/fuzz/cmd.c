@@ -19,7 +19,7 @@ static const char fuzz_usage[] =
     "  --calls N      stop after N calls instead\n"
     "  --seed S       the seed (default: from the clock; printed). Same seed, same programs\n"
     "  --program K    replay only program K of the seed, verbosely\n"
-    "  --emulate V    one version (5.2 6.0 6.1 6.2 6.3 10.0); default: all, if LIB can emulate\n"
+    "  --emulate V    one version of 'etwconf versions'; default: all, if LIB can emulate\n"
     "  --max N        stop after N distinct disagreements (default 5)\n"
     "  --quiet        print only disagreements and the summary\n"
     "\n"
@@ -121,7 +121,7 @@ int etw_cmd_fuzz(int argc, char **argv)
         return fz_die("%s", "--program needs the --seed it came from");
     unsigned ver = 0;
     if (emulate && !(ver = etw_version_parse(emulate)))
-        return fz_die("--emulate takes 5.2 6.0 6.1 6.2 6.3 or 10.0, not '%s'", emulate);
+        return fz_die("--emulate takes a version of 'etwconf versions', not '%s'", emulate);
     if (!seconds && !max_calls)
         seconds = 10;
     if (!have_seed)

@@ -9,7 +9,11 @@
 const char *const fz_aspect_name[] = {"none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
                                           "bytes before the buffer", "returned handle", "last error", "fault", "fixture", "export"};
 
-const unsigned fz_versions[FZ_NV] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
+const unsigned fz_versions[FZ_NV] = {
+#define VERSION(sym, nt, build, name, wine, label) nt,
+#include "spec/versions.def"
+#undef VERSION
+};
 /* the disallow-list GUIDs and the provider group of cases/common.h */
 const etw_guid fz_dal_guids[3] = {MK_GUID(DAL_G1), MK_GUID(DAL_G2), MK_GUID(DAL_G3)};
 const etw_guid fz_group_guid = MK_GUID(GROUP_G);

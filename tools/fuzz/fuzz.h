@@ -40,7 +40,7 @@
 #define FZ_BUF_MAX 0x10100u /* the largest InformationLength tried */
 #define FZ_OUT_MAX 0x10100u
 #define FZ_RTG_MAX 0x20001u /* RegisterTraceGuidsW: the largest GuidCount with a real array */
-#define FZ_NV 6
+#define FZ_NV ETW_VERSION_COUNT
 #define FZ_MAXDIS 64
 
 enum { SIDE_T, SIDE_O };
