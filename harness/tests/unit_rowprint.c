@@ -40,7 +40,7 @@ struct parser {
     /* storage for what the row points to */
     etw_u8 bytes[4][512];
     int nbytes;
-    char strs[8][256];
+    char strs[8][512];
     int nstrs;
     etw_guid guids[8];
 };
@@ -195,7 +195,7 @@ static etw_u32 code(struct parser *ps)
         next(ps);
         want(ps, '(');
         char full[96];
-        snprintf(full, sizeof full, "%s%s", nt ? "STATUS_" : "ERROR_", ps->tok);
+        snprintf(full, sizeof full, "%s%.80s", nt ? "STATUS_" : "ERROR_", ps->tok);
         etw_u32 v = 0;
         if (!etw_code_parse(full, nt, &v))
             fail(ps, "a known code name");
@@ -237,7 +237,7 @@ static void fixture(struct parser *ps, struct etw_fixture *fx)
     want(ps, '{');
     while (!ps->bad && accept(ps, '.')) {
         char f[32];
-        snprintf(f, sizeof f, "%s", ps->tok);
+        snprintf(f, sizeof f, "%.31s", ps->tok);
         next(ps);
         want(ps, '=');
         if (!strcmp(f, "logger"))
@@ -309,7 +309,7 @@ static void args(struct parser *ps, struct etw_args *a)
         } else {
             want(ps, '.');
             char f[32];
-            snprintf(f, sizeof f, "%s", ps->tok);
+            snprintf(f, sizeof f, "%.31s", ps->tok);
             next(ps);
             want(ps, '=');
             if (!strcmp(f, "handle"))
@@ -367,9 +367,9 @@ static void expect_item(struct parser *ps, struct etw_expect *x)
     }
     while (!ps->bad && accept(ps, ',')) {
         char m[32];
-        snprintf(m, sizeof m, "%s", ps->tok);
+        snprintf(m, sizeof m, "%.31s", ps->tok);
         if (accept(ps, '.')) {
-            snprintf(m, sizeof m, ".%s", ps->tok);
+            snprintf(m, sizeof m, ".%.30s", ps->tok);
             next(ps);
             want(ps, '=');
         } else {
@@ -439,7 +439,7 @@ static bool parse_row(struct parser *ps, const char *text, struct etw_case *c)
     want(ps, '(');
     while (!ps->bad && accept(ps, '.')) {
         char f[32];
-        snprintf(f, sizeof f, "%s", ps->tok);
+        snprintf(f, sizeof f, "%.31s", ps->tok);
         next(ps);
         want(ps, '=');
         if (!strcmp(f, "id"))
