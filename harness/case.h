@@ -23,9 +23,9 @@
 #include <stdbool.h>
 
 /*
- * The enumerations of the format are X-lists: X(NAME, ...) once here gives the enum, and the names
- * the row printer (harness/core/rowprint.c), `etwconf list --json` and the fuzzer print
- * (etw_enum_name() and friends, harness/core/rowprint.c).
+ * The enumerations of the format are X-lists: X(NAME, ...) once here gives the enum and the names
+ * that the row printer, `etwconf list --json` and the fuzzer print (etw_fn_enum_name() and the
+ * other lookups below, harness/core/rowprint.c). The version names come from spec/versions.def.
  */
 /* the function under test */
 #define ETW_FN_LIST(X)                                                                                                  \
