@@ -154,7 +154,7 @@ static bool gm_call(struct etw_ctx *c, bool set, etw_tracehandle h, etw_u32 mask
 static void gmi_set_roundtrip(struct etw_ctx *c)
 {
     etw_u32 in[8] = {0x3, PBIT(ETW_PERF_MEMORY), 0, 0, 0x8000, 0, 0, 0}, out[8];
-    if (!gm_call(c, true, c->logger, in) || !gm_call(c, false, c->logger, out))
+    if (!gm_call(c, true, c->fixture.logger, in) || !gm_call(c, false, c->fixture.logger, out))
         return;
     CHECK(c, RID_PRIMARY, A_STATE, "state: masks read back", !memcmp(in, out, 32), "the masks set", "%08x %08x %08x %08x %08x", out[0], out[1], out[2],
               out[3], out[4]);
@@ -163,7 +163,7 @@ static void gmi_set_roundtrip(struct etw_ctx *c)
 static void gmi_flags_set(struct etw_ctx *c)
 {
     etw_u32 in[8] = {ETW_EVENT_TRACE_FLAG_CSWITCH}, out[8];
-    if (!gm_call(c, true, c->logger, in) || !gm_call(c, false, c->logger, out))
+    if (!gm_call(c, true, c->fixture.logger, in) || !gm_call(c, false, c->fixture.logger, out))
         return;
     CHECK(c, RID_PRIMARY, A_STATE, "state: PERF_CONTEXT_SWITCH in Masks[1]", (out[1] & PBIT(ETW_PERF_CONTEXT_SWITCH)) != 0, "bit 0x4 set", "0x%08x",
               out[1]);
@@ -187,7 +187,7 @@ static void tpi_set_roundtrip(struct etw_ctx *c)
 static void gmi_verbatim(struct etw_ctx *c)
 {
     etw_u32 in[8] = {0, 0, 0, 0, 0x80000040u, 0, 0, 0}, out[8];
-    if (!gm_call(c, true, c->logger, in) || !gm_call(c, false, c->logger, out))
+    if (!gm_call(c, true, c->fixture.logger, in) || !gm_call(c, false, c->fixture.logger, out))
         return;
     CHECK_U32(c, RID_GMI_VERBATIM, A_STATE, "state: word 4 read back", 0x80000040u, out[4]);
     CHECK(c, RID_GMI_VERBATIM, A_STATE, "state: masks read back", !memcmp(in, out, 32), "the words set, verbatim", "%08x %08x %08x %08x %08x %08x %08x %08x",
@@ -202,11 +202,11 @@ static void gmi_query_header(struct etw_ctx *c)
         return;
     memset(gm, 0, sizeof *gm);
     gm->EventTraceInformationClass = ETW_EventTraceGroupMaskInformation;
-    gm->TraceHandle = c->logger;
+    gm->TraceHandle = c->fixture.logger;
     etw_status st = f(SPTI, gm, sizeof *gm, NULL);
     if (!CHECK_NTSTATUS(c, RID_GMI_QUERY, A_RETURN, "return", 0, (etw_u32)st))
         return;
     CHECK_U32(c, RID_GMI_QUERY_HEADER, A_SENTINEL, "untouched: EventTraceInformationClass", ETW_EventTraceGroupMaskInformation, gm->EventTraceInformationClass);
-    CHECK(c, RID_GMI_QUERY_HEADER, A_SENTINEL, "untouched: TraceHandle", gm->TraceHandle == c->logger, "the handle given", "0x%llx (given 0x%llx)",
-              (unsigned long long)gm->TraceHandle, (unsigned long long)c->logger);
+    CHECK(c, RID_GMI_QUERY_HEADER, A_SENTINEL, "untouched: TraceHandle", gm->TraceHandle == c->fixture.logger, "the handle given", "0x%llx (given 0x%llx)",
+              (unsigned long long)gm->TraceHandle, (unsigned long long)c->fixture.logger);
 }

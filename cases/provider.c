@@ -150,10 +150,10 @@ static void traits_once(struct etw_ctx *c)
     etw_pfn_EventSetInformation esi = API(c, etw_pfn_EventSetInformation, FN_ESI);
     if (!esi)
         return;
-    etw_u32 rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_name, sizeof blob_name);
+    etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_name, sizeof blob_name);
     if (!CHECK_WIN32(c, RID_TRAITS_SET, A_RETURN, "return (first set)", 0, rc))
         return;
-    rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+    rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
     CHECK(c, RID_TRAITS_ONCE, A_RETURN, "return (second set) fails", rc != 0, "an error", "%u", rc);
     CHECK_WIN32(c, RID_TRAITS_ONCE_CODE, A_RETURN, "return (second set)", ETW_ERROR_GEN_FAILURE, rc);
 }
@@ -169,7 +169,7 @@ static void traits_large(struct etw_ctx *c)
     b[0] = 300 & 0xFF, b[1] = 300 >> 8;
     b[8] = 292 & 0xFF, b[9] = 292 >> 8, b[10] = 201;
     memset(b + 11, 0x42, 300 - 11);
-    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, esi(c->reg, ETW_EventProviderSetTraits, b, 300));
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, esi(c->fixture.reg, ETW_EventProviderSetTraits, b, 300));
 }
 
 static void traits_group_permission(struct etw_ctx *c)
@@ -182,7 +182,7 @@ static void traits_group_permission(struct etw_ctx *c)
         return;
     }
     c->t->restrict_group(&group_g);
-    etw_u32 rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+    etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
     CHECK(c, RID_TRAITS_GROUP_PERMISSION, A_RETURN, "return: membership refused", rc != 0, "an error", "%u", rc);
     CHECK_WIN32(c, RID_TRAITS_GROUP_PERMISSION_CODE, A_RETURN, "return", ETW_ERROR_ACCESS_DENIED, rc);
 }
@@ -219,9 +219,9 @@ static void dal_group_enable(struct etw_ctx *c)
         esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group) ||
         esi(b, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group)) {
         etw_broken(c, "fixture: registering two providers in the group failed");
-    } else if (set_list(c, c->logger, &prov_b, 1)) {
+    } else if (set_list(c, c->fixture.logger, &prov_b, 1)) {
         etw_u32 enabled = 0;
-        etw_u32 rc = c->t->enable_group(c->logger, &group_g, &enabled);
+        etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
         CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (group enable)", 0, rc);
         CHECK_U32(c, RID_PRIMARY, A_STATE, "state: members enabled (2 members, 1 disallowed)", 1, enabled);
     }
@@ -235,7 +235,7 @@ static void dal_per_session(struct etw_ctx *c)
 {
     etw_guid got[4];
     etw_u32 n = 99;
-    if (set_list(c, c->logger, dal_two, 2) && get_list(c, c->logger2, got, &n))
+    if (set_list(c, c->fixture.logger, dal_two, 2) && get_list(c, c->fixture.logger2, got, &n))
         CHECK_U32(c, RID_PRIMARY, A_STATE, "state: GUIDs on the other session", 0, n);
 }
 
@@ -243,7 +243,7 @@ static void dal_dynamic(struct etw_ctx *c)
 {
     etw_guid got[4];
     etw_u32 n = 0;
-    if (!set_list(c, c->logger, dal_two, 2) || !set_list(c, c->logger, dal_one, 1) || !get_list(c, c->logger, got, &n))
+    if (!set_list(c, c->fixture.logger, dal_two, 2) || !set_list(c, c->fixture.logger, dal_one, 1) || !get_list(c, c->fixture.logger, got, &n))
         return;
     CHECK(c, RID_PRIMARY, A_STATE, "state: the list", n == 1 && !memcmp(got, dal_one, 16), "the second list (1 GUID)", "%u GUID(s)%s", n,
               n == 1 && memcmp(got, dal_one, 16) ? ", not the second list" : "");
@@ -256,7 +256,7 @@ static void dal_private(struct etw_ctx *c)
         return;
     }
     etw_u32 enabled = 0;
-    etw_u32 rc = c->t->enable_group(c->logger, &group_g, &enabled);
+    etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
     CHECK(c, RID_DAL_PRIVATE_SESSION, A_RETURN, "return: refused", rc != 0, "an error", "%u", rc);
     CHECK_WIN32(c, RID_DAL_PRIVATE_SESSION_CODE, A_RETURN, "return", ETW_ERROR_NOT_SUPPORTED, rc);
 }

@@ -303,8 +303,8 @@ static void tqi0e_ntc22(struct etw_ctx *c)
     if (!a || !b)
         return;
     etw_u32 la = ETW_SENTINEL32, lb = ETW_SENTINEL32;
-    etw_u32 rc = tqi(c->logger, ETW_TraceDisallowListQuery, a, 64, &la);
-    etw_tracehandle h = c->logger;
+    etw_u32 rc = tqi(c->fixture.logger, ETW_TraceDisallowListQuery, a, 64, &la);
+    etw_tracehandle h = c->fixture.logger;
     etw_status st = ntc(ETW_NTC_GET_DISALLOW_LIST, &h, sizeof h, b, 64, &lb);
     CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", ETW_ERROR_SUCCESS, rc);
     CHECK_NTSTATUS(c, RID_PRIMARY, A_RETURN, "NtTraceControl(0x22) status", 0, (etw_u32)st);

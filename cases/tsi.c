@@ -134,8 +134,8 @@ static void tsi04_partial(struct etw_ctx *c)
     if (!tsi)
         return;
     etw_u32 one = 0x3, m[8];
-    etw_u32 rc = tsi(c->logger, ETW_TraceSystemTraceEnableFlagsInfo, &one, 4);
-    if (!CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, rc) || !query_masks(c, c->logger, m))
+    etw_u32 rc = tsi(c->fixture.logger, ETW_TraceSystemTraceEnableFlagsInfo, &one, 4);
+    if (!CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, rc) || !query_masks(c, c->fixture.logger, m))
         return;
     CHECK_U32(c, RID_PRIMARY, A_STATE, "state: Masks[0]", 3, m[0]);
     etw_u32 rest = 0;
@@ -165,12 +165,12 @@ static void tsi0a_roundtrip(struct etw_ctx *c)
     etw_pfn_TraceQueryInformation tqi = tsi ? API(c, etw_pfn_TraceQueryInformation, FN_TQI) : NULL;
     if (!tqi)
         return;
-    etw_u32 rc = tsi(c->logger, ETW_TraceSetDisallowList, (void *)dal_two, sizeof dal_two);
+    etw_u32 rc = tsi(c->fixture.logger, ETW_TraceSetDisallowList, (void *)dal_two, sizeof dal_two);
     if (!CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, rc))
         return;
     etw_guid got[4];
     etw_u32 len = 0;
-    rc = tqi(c->logger, ETW_TraceDisallowListQuery, got, sizeof got, &len);
+    rc = tqi(c->fixture.logger, ETW_TraceDisallowListQuery, got, sizeof got, &len);
     CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "query back: return", 0, rc);
     CHECK_U32(c, RID_PRIMARY, A_STATE, "query back: length", sizeof dal_two, len);
     CHECK(c, RID_PRIMARY, A_STATE, "state: the list", len == sizeof dal_two && !memcmp(got, dal_two, sizeof dal_two), "the two GUIDs set", "%s",
