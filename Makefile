@@ -123,6 +123,7 @@ include mk/reports.mk
 include mk/windows.mk
 include mk/mutate.mk
 include mk/bench.mk
+include mk/winetest.mk
 
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra
