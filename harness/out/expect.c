@@ -482,7 +482,7 @@ struct etw_xfile *etw_xfile_load(const char *path, char *err, size_t errlen)
         if (xe->versions && xe->versions->type == J_NULL)
             xe->versions = NULL;
         if (!xe->case_id || !xe->case_id[0]) {
-            snprintf(err, errlen, "%s: entries[%zu] has no \"case\" (the case id)", path, i);
+            snprintf(err, errlen, "%s: entries[%lu] has no \"case\" (the case id)", path, (unsigned long)i);
             goto bad;
         }
         bool known = false;
