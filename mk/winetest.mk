@@ -14,5 +14,6 @@ $(BUILD)/obj/tools/export_wine/export_wine.o $(BUILD)/win64/obj/tools/export_win
 
 .PHONY: test-winetest
 TEST_STAGES += winetest
-test-winetest: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so
-	@PYTHON="$(PYTHON)" MINGW64="$(MINGW64)" MAKE="$(MAKE)" sh harness/tests/winetest.sh "$(BUILD)"
+# etwconf.exe when mingw-w64 is there (the stage says SKIP with the reason when it is not)
+test-winetest: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe)
+	@PYTHON="$(PYTHON)" MINGW64="$(MINGW64)" MINGW32="$(MINGW32)" sh harness/tests/winetest.sh "$(BUILD)"

@@ -430,7 +430,18 @@ struct etw_xfile *etw_xfile_load(const char *path, char *err, size_t errlen)
     if (!(x->text = slurp(path, err, errlen)))
         goto bad;
     if (!(x->doc = etw_jparse(x->text, jerr, sizeof jerr))) {
-        snprintf(err, errlen, "%s: not valid JSON (%s): fix the JSON syntax", path, jerr);
+        /* JSON Lines whose first line is a results header: the wrong kind of file, not bad JSON */
+        char *nl = strchr(x->text, '\n'), e2[16];
+        if (nl)
+            *nl = 0;
+        struct etw_jval *first = nl ? etw_jparse(x->text, e2, sizeof e2) : NULL;
+        const char *sch = etw_jstr(first, "schema");
+        if (sch && !strncmp(sch, "etwconf-results/", 16))
+            snprintf(err, errlen, "%s: this is a results file (JSON Lines), not an expectations file: give an expectations file "
+                     "(reports/expectations/*.json)", path);
+        else
+            snprintf(err, errlen, "%s: not valid JSON (%s): fix the JSON syntax", path, jerr);
+        etw_jfree(first);
         goto bad;
     }
     const char *schema = etw_jstr(x->doc, "schema");
