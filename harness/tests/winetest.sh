@@ -185,6 +185,10 @@ if [ -f "$B/etwconf.exe" ]; then
     n=$(grep -c 'Test marked todo' "$T/wine-win10.txt")
     [ "$rc" = 0 ] && [ "$n" -gt 100 ] && ok "etwconf.exe under Wine at win10 with wine.json: $n known divergences todo, no failure, exit 0" ||
         no "etwconf.exe --format winetest at win10: exit $rc, $n todo lines (see $T/wine-win10.txt)"
+    # a process per case: the result comes back serialised, through the same formatter
+    timeout 300 wine "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --isolation child --filter 'esi.*' \
+        --out "$T/wine-child.jsonl" >"$T/wine-child.txt" 2>"$T/wine-child.err"; rc=$?
+    tally "$($FMT results "$T/wine-child.txt" "$T/wine-child.jsonl" --expect "$WINE_JSON" --rc $rc)"
 else
     sk "etwconf.exe --format winetest under Wine: $B/etwconf.exe is not built (make windows)"
 fi
