@@ -340,6 +340,8 @@ static int cmd_run(int argc, char **argv)
     if (strcmp(format, "jsonl") && strcmp(format, "winetest"))
         return die_usage("--format is jsonl or winetest, not '%s'", format);
     o.winetest = !strcmp(format, "winetest");
+    if (o.winetest && o.out && !strcmp(o.out, "-"))
+        return die_usage("%s", "--format winetest prints Wine's output on stdout: give --out a file for the JSON Lines, not '-'");
     if (expect && !o.winetest)
         return die_usage("--expect %s marks known divergences as todo in Wine's format: give --format winetest too", expect);
     if (o.winetest) {

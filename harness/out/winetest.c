@@ -79,12 +79,15 @@ static void wline(const char *file, int line, const char *prefix, const char *fm
     ;
 static void wline(const char *file, int line, const char *prefix, const char *fmt, ...)
 {
+    char msg[1024];
     va_list ap;
-    printf("%s:%d: %s", file, line, prefix);
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    putchar('\n');
+    for (char *p = msg; *p; p++) /* one line per message: a reason or a got text may hold a newline */
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    printf("%s:%d: %s%s\n", file, line, prefix, msg);
 }
 
 static void close_unit(void)

@@ -17,6 +17,8 @@ B=${1:-build}
 PYTHON=${PYTHON:-python3}
 MINGW64=${MINGW64:-x86_64-w64-mingw32-gcc}
 MINGW32=${MINGW32:-i686-w64-mingw32-gcc}
+WINE=${WINE:-wine}                  # a build tree's wine works too
+WINESERVER=${WINESERVER:-wineserver}
 E=$B/etwconf
 T=$B/test/winetest
 W=$B/winetest
@@ -88,9 +90,10 @@ WINETEST_DEBUG=0 "$E" run --target "$B/bad/success.so" --format winetest --expec
 "$E" run --format tap >/dev/null 2>"$T/u2.err"; r2=$?
 "$E" run --format winetest --expect "$T/ref.jsonl" >/dev/null 2>"$T/u3.err"; r3=$?
 "$E" run --format winetest --expect "$T/missing.json" >/dev/null 2>"$T/u4.err"; r4=$?
-[ "$r1$r2$r3$r4" = 2222 ] && grep -q "give --format winetest" "$T/u1.err" && grep -q "results file" "$T/u3.err" && grep -q "cannot open" "$T/u4.err" &&
-    ok "usage errors exit 2 and say what to do (--expect alone, an unknown format, a results file, a missing file)" ||
-    no "usage errors: exits $r1 $r2 $r3 $r4"
+"$E" run --format winetest --out - >/dev/null 2>&1; r5=$?
+[ "$r1$r2$r3$r4$r5" = 22222 ] && grep -q "give --format winetest" "$T/u1.err" && grep -q "results file" "$T/u3.err" && grep -q "cannot open" "$T/u4.err" &&
+    ok "usage errors exit 2 and say what to do (--expect alone, an unknown format, a results file, a missing file, --out -)" ||
+    no "usage errors: exits $r1 $r2 $r3 $r4 $r5"
 "$E" run --format winetest --expect "$WINE_JSON" --filter 'tqi.0b.*' >"$T/notwine.txt" 2>"$T/notwine.err"; rc=$?
 grep -q "is for target wine.*nothing is todo" "$T/notwine.err" && ! grep -q "marked todo" "$T/notwine.txt" && [ "$rc" = 0 ] &&
     ok "an expectations file for another target: said on stderr, nothing is todo" || no "wine.json against the reference: exit $rc"
@@ -145,48 +148,53 @@ if command -v "$MINGW32" >/dev/null 2>&1; then
 else
     sk "the exported test is not compiled for i686: $MINGW32 is not installed"
 fi
+# as in a Wine tree: the unit on its own, the driver in a generated testlist.c that defines STANDALONE
+printf '#define STANDALONE\n#include "wine/test.h"\nextern void func_etwconf(void);\nconst struct test winetest_testlist[] = {{"etwconf", func_etwconf}, {0, 0}};\n' >"$T/testlist.c"
+$MINGW64 -std=gnu11 -Wall -Werror -O1 -I harness/windows/winetest -o "$W/etwconf_tree_test.exe" "$T/etwconf.c" "$T/testlist.c" 2>"$T/tree.cc.err" &&
+    ok "the exported test builds as a unit of a Wine tree does (no STANDALONE; the driver in testlist.c)" ||
+    { no "the exported test does not build as a Wine-tree unit"; head -n 20 "$T/tree.cc.err"; }
 [ "$cc_ok" = 1 ] && ok "the exported test (with and without todo_wine) compiles with $MINGW64 -Wall -Wextra -Werror against harness/windows/winetest" ||
     no "the exported test does not compile (see $T/*.cc.err)"
 
 # ---------------------------------------------------------------- 4. under Wine
-if ! command -v wine >/dev/null 2>&1 || ! command -v wineserver >/dev/null 2>&1; then
-    sk "Wine checks not run: Wine is not installed (sh .ci/deps.sh windows)"
+if ! command -v "$WINE" >/dev/null 2>&1 || ! command -v "$WINESERVER" >/dev/null 2>&1; then
+    sk "Wine checks not run: $WINE or $WINESERVER is not there (install Wine: sh .ci/deps.sh windows)"
     echo "winetest: $pass passed, $fail failed, $skip skipped"
     [ "$fail" = 0 ]; exit $?
 fi
 . harness/tests/wine-env.sh
 WINEPREFIX=$(cd "$W" && pwd)/prefix
 export WINEPREFIX
-stop_server() { timeout 20 wineserver -k >/dev/null 2>&1; timeout 20 wineserver -w >/dev/null 2>&1; }
+stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
 trap 'stop_server' EXIT
 trap 'stop_server; exit 130' INT TERM
-want="$(wine --version 2>/dev/null) etwconf-winetest-prefix-1"
+want="$("$WINE" --version 2>/dev/null) etwconf-winetest-prefix-1"
 if [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; then
     stop_server
     rm -rf "$WINEPREFIX"
     mkdir -p "$WINEPREFIX"
-    timeout 30 wineserver -p >/dev/null 2>&1
-    echo "winetest: making the prefix $WINEPREFIX ($(wine --version 2>/dev/null))"
-    timeout 300 wineboot -i >/dev/null 2>&1 &&
-        timeout 60 wine reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug' /v Debugger /t REG_SZ /d "" /f >/dev/null 2>&1 &&
+    timeout 30 "$WINESERVER" -p >/dev/null 2>&1
+    echo "winetest: making the prefix $WINEPREFIX ($("$WINE" --version 2>/dev/null))"
+    timeout 300 "$WINE" wineboot -i >/dev/null 2>&1 &&
+        timeout 60 "$WINE" reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug' /v Debugger /t REG_SZ /d "" /f >/dev/null 2>&1 &&
         echo "$want" >"$WINEPREFIX/.etwconf-prefix" || no "the Wine prefix $WINEPREFIX could not be made"
 else
-    timeout 30 wineserver -p >/dev/null 2>&1
-    timeout 120 wine cmd /c exit >/dev/null 2>&1 # the services, with stdio on /dev/null
+    timeout 30 "$WINESERVER" -p >/dev/null 2>&1
+    timeout 120 "$WINE" cmd /c exit >/dev/null 2>&1 # the services, with stdio on /dev/null
 fi
-at() { timeout 60 wine reg add "HKCU\\Software\\Wine\\AppDefaults\\$1" /v Version /t REG_SZ /d "$2" /f >/dev/null 2>&1; }
+at() { timeout 60 "$WINE" reg add "HKCU\\Software\\Wine\\AppDefaults\\$1" /v Version /t REG_SZ /d "$2" /f >/dev/null 2>&1; }
 
 if [ -f "$B/etwconf.exe" ]; then
     cp "$B/etwconf.exe" "$W/etwconf.exe"
     at etwconf.exe win10
-    timeout 300 wine "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --out "$T/wine-win10.jsonl" >"$T/wine-win10.txt" 2>"$T/wine-win10.err"; rc=$?
+    timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --out "$T/wine-win10.jsonl" >"$T/wine-win10.txt" 2>"$T/wine-win10.err"; rc=$?
     tally "$($FMT grammar "$T/wine-win10.txt" --rc $rc --failures 0)"
     tally "$($FMT results "$T/wine-win10.txt" "$T/wine-win10.jsonl" --expect "$WINE_JSON" --rc $rc)"
     n=$(grep -c 'Test marked todo' "$T/wine-win10.txt")
     [ "$rc" = 0 ] && [ "$n" -gt 100 ] && ok "etwconf.exe under Wine at win10 with wine.json: $n known divergences todo, no failure, exit 0" ||
         no "etwconf.exe --format winetest at win10: exit $rc, $n todo lines (see $T/wine-win10.txt)"
     # a process per case: the result comes back serialised, through the same formatter
-    timeout 300 wine "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --isolation child --filter 'esi.*' \
+    timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --isolation child --filter 'esi.*' \
         --out "$T/wine-child.jsonl" >"$T/wine-child.txt" 2>"$T/wine-child.err"; rc=$?
     tally "$($FMT results "$T/wine-child.txt" "$T/wine-child.jsonl" --expect "$WINE_JSON" --rc $rc)"
 else
@@ -196,7 +204,7 @@ fi
 # the exported test: todo where wine.json says, no failure, Wine's exit status
 runx() { # EXE VERSION OUT
     at "$(basename "$1")" "$2"
-    timeout 300 wine "$1" etwconf >"$3" 2>"$3.err"
+    timeout 300 "$WINE" "$1" etwconf >"$3" 2>"$3.err"
 }
 # the case ids of the lines of one kind ("Test marked todo" ...): the context after the prefix
 ids_of() { tr -d '\r' <"$1" | sed -n "s/^[^:]*:[0-9]*: $2: \([a-z0-9.-]*\): .*/\1/p" | sort -u; }
