@@ -458,9 +458,7 @@ int etw_cmd_export_wine(int argc, char **argv)
        ETWCONF_VERSION, (unsigned long)etw_rule_count, (unsigned long)n);
     if (x)
         em(" * Known Wine divergences (todo_wine) come from %s.\n", x->path);
-    em(" *\n * This library is free software; you can redistribute it and/or modify it under the terms of the\n"
-       " * GNU Lesser General Public License as published by the Free Software Foundation; either version\n"
-       " * 2.1 of the License, or (at your option) any later version.\n *\n"
+    em(" *\n * Wine's tests carry a copyright line and the LGPL 2.1+ notice: whoever submits this file adds them.\n *\n"
        " * Left out (custom cases: several calls, written in C in etwconf's cases/):");
     int col = 80;
     for (size_t i = 0; i < n; i++) {
