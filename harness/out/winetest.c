@@ -33,8 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 #if defined(_WIN32)
-#include <windows.h>
-#define current_pid() ((unsigned)GetCurrentProcessId())
+#include <process.h> /* the C runtime's _getpid(): the Windows process id */
+#define current_pid() ((unsigned)_getpid())
 #else
 #include <unistd.h>
 #define current_pid() ((unsigned)getpid())

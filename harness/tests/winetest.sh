@@ -124,8 +124,11 @@ tally "$out"
 "$E" export-wine --expect "$T/thirdparty.json" --out "$T/x.c" 2>"$T/export-bad.err"; r1=$?
 "$E" export-wine --bogus >/dev/null 2>&1; r2=$?
 "$E" export-wine --help | grep -q "usage: etwconf export-wine"; r3=$?
-[ "$r1" = 3 ] && grep -q "not Wine" "$T/export-bad.err" && [ "$r2" = 2 ] && [ "$r3" = 0 ] &&
-    ok "export-wine: expectations of another target refused (3), unknown option (2), --help (0)" || no "export-wine errors: $r1 $r2 $r3"
+"$E" export-wine --unit Bad-Name >/dev/null 2>&1; r4=$?
+"$E" export-wine --unit etw_trace 2>/dev/null | grep -q '^START_TEST(etw_trace)$'; r5=$?
+[ "$r1" = 3 ] && grep -q "not Wine" "$T/export-bad.err" && [ "$r2$r3$r4$r5" = 2020 ] &&
+    ok "export-wine: expectations of another target refused (3), unknown option (2), --help (0), --unit checked (2) and used" ||
+    no "export-wine errors: $r1 $r2 $r3 $r4 $r5"
 
 # ---------------------------------------------------------------- 3. the exported test compiles
 if ! command -v "$MINGW64" >/dev/null 2>&1; then
