@@ -12,3 +12,7 @@ TEST_STAGES += fleet
 TEST_DEPS += fleet
 test-fleet: $(BUILD)/etwconf.exe
 	@PYTHON="$(PYTHON)" sh harness/tests/fleet.sh "$(BUILD)"
+
+TEST_STAGES += winci
+test-winci: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
+	@PYTHON="$(PYTHON)" sh harness/tests/winci.sh "$(BUILD)"
