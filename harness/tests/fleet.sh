@@ -204,8 +204,8 @@ EOF
 }
 
 $FLEET run "$T/inv1" --out "$O" --exe-dir "$B" --ssh-config "$T/ssh_config" --dry-run >"$T/dry.out" 2>&1; rc=$?
-[ "$rc" = 0 ] && grep -q "^\[w81\] scp -F $T/ssh_config .* -P $P81 -O " "$T/dry.out" && grep -q "^\[w7\] ssh .* -p $P7 -n $U@127.0.0.1 'etwconf.exe run --quiet --out RESULTS.jsonl'" "$T/dry.out" &&
-    grep -q "^\[w10\] ssh .*'etwconf.exe run --quiet --out RESULTS.jsonl --isolation child'" "$T/dry.out" && [ ! -d "$O/results" ] &&
+[ "$rc" = 0 ] && grep -q "^\[w81\] scp -F $T/ssh_config .* -P $P81 -O " "$T/dry.out" && grep -q "^\[w7\] ssh .* -p $P7 -n $U@127.0.0.1 '.\\\\etwconf.exe run --quiet --out RESULTS.jsonl'" "$T/dry.out" &&
+    grep -q "^\[w10\] ssh .*'.\\\\etwconf.exe run --quiet --out RESULTS.jsonl --isolation child'" "$T/dry.out" && [ ! -d "$O/results" ] &&
     ok "--dry-run prints the scp/ssh commands (legacy scp -O for w81, cmd-style command line) and runs nothing" || no "--dry-run: exit $rc: $(head -n 3 "$T/dry.out")"
 
 # ---------------------------------------------------------------- run 1

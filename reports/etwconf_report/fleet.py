@@ -182,6 +182,7 @@ class Ssh:
     def run(self, h, exe, results):
         argv = [exe, "run", "--quiet", "--out", results] + h.args
         if h.shell == "cmd":
+            argv[0] = ".\\" + exe         # the login directory; PowerShell needs the .\ too
             line = " ".join(_cmd_quote(x) for x in argv)
             if h.dir:
                 line = 'cd /d %s && %s' % (_cmd_quote(h.dir.replace("/", "\\")), line)
@@ -647,7 +648,8 @@ inventory: one host per line, '#' starts a comment:
 EXE is a local file (relative to the inventory, the current directory or --exe-dir). Options:
   port=N  identity=KEYFILE  ssh_option=OPT (repeatable, as ssh -o)
   dir=PATH        remote working directory (default: the login directory)
-  shell=cmd|sh    the remote shell: cmd (Windows OpenSSH's default) or a POSIX shell
+  shell=cmd|sh    the remote shell: cmd (Windows OpenSSH's default; PowerShell too, without
+                  dir=) or a POSIX shell (Cygwin, MSYS2)
   transfer=sftp|scp  scp over SFTP (default, OpenSSH 9's scp) or the legacy protocol (scp -O)
   args="..."      more etwconf arguments (e.g. args="--timeout-ms 10000")
   expect=V        the version the host must report (6.1, 10.0.19045, win7): else FAILED

@@ -4,7 +4,7 @@
 # Windows OpenSSH server with cmd.exe as its shell does with the commands etwconf-fleet sends:
 #   the SFTP subsystem (OpenSSH 9 scp)  sftp-server, started in HOSTDIR
 #   scp -t / scp -f (legacy scp, -O)    the scp server side, in HOSTDIR
-#   NAME.exe ARGS                       runs HOSTDIR/NAME.exe under Wine at the Windows version in
+#   .\NAME.exe ARGS                     runs HOSTDIR/NAME.exe under Wine at the Windows version in
 #                                       HOSTDIR/version; an unknown program answers as cmd does
 #                                       ("is not recognized", exit 9009)
 # Each host runs its exe under a name of its own (NAME-VERSION.exe), because Wine sets a
@@ -28,7 +28,7 @@ esac
 set -f
 # shellcheck disable=SC2086
 set -- $cmd
-exe=$1
+exe=${1#.\\}
 shift
 if [ ! -f "$H/$exe" ] || [ "${exe%.exe}" = "$exe" ] || [ "$(basename "$exe")" != "$exe" ]; then
     printf "'%s' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n" "$exe" >&2
