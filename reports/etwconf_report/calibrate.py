@@ -164,7 +164,6 @@ def expectation_doc(kind, runs, old=None):
     """The per-build expectations document for one machine kind (kept entries keep their why)."""
     doc = expectations.generate(runs, "windows", kind.arch, old)
     doc["target"] = kind.target()
-    states = verdicts(runs)
     for e in doc["entries"]:
         if e["why"] != expectations.TODO_WHY:
             continue
@@ -189,7 +188,6 @@ def expectation_doc(kind, runs, old=None):
     doc["runs"] = folded
     # keep "entries" last (the stable layout puts it last anyway)
     doc["entries"] = doc.pop("entries")
-    doc["_states"] = states
     return doc
 
 
@@ -199,7 +197,6 @@ def empty_doc(target):
 
 
 def write_doc(doc, path):
-    doc = {k: v for k, v in doc.items() if not k.startswith("_")}
     expectations.write(doc, path)
 
 
