@@ -88,6 +88,21 @@ fi
 (. harness/tests/wine-env.sh; timeout 30 wineserver -p >/dev/null 2>&1; timeout 120 wine cmd /c exit >/dev/null 2>&1)
 
 # ---------------------------------------------------------------- sshd on 127.0.0.1
+ssh-keygen -q -t ed25519 -N '' -C etwconf-fleet-test-host -f "$T/hostkey" &&
+    ssh-keygen -q -t ed25519 -N '' -C etwconf-fleet-test-client -f "$T/client" || { no "ssh-keygen failed"; finish; }
+cp "$T/client.pub" "$T/authorized_keys"
+chmod 600 "$T/authorized_keys"
+for h in w7 w81 w10; do mkdir -p "$T/hosts/$h"; done
+echo win7 >"$T/hosts/w7/version"
+echo win81 >"$T/hosts/w81/version"
+: >"$T/hosts/w81/lose-exit"
+echo win10 >"$T/hosts/w10/version"
+echo 12 >"$T/hosts/w10/drop"
+fake="sh $REPO/harness/tests/fleet/fakewin.sh $REPO $BA"
+# an sshd started by root separates privileges and needs its empty directory (Debian's service
+# creates it at boot); nothing else outside the temporary directory is touched
+if [ "$(id -u)" = 0 ] && [ ! -d /run/sshd ]; then mkdir -p /run/sshd && chmod 755 /run/sshd; fi
+start_sshd() { # free ports (the kernel's choice, released just before sshd binds them), the config, sshd
 ports=$($PYTHON - <<'EOF'
 import socket
 socks = []
@@ -100,17 +115,6 @@ EOF
 )
 set -- $ports
 P7=$1 P81=$2 P10=$3 PDOWN=$4
-ssh-keygen -q -t ed25519 -N '' -C etwconf-fleet-test-host -f "$T/hostkey" &&
-    ssh-keygen -q -t ed25519 -N '' -C etwconf-fleet-test-client -f "$T/client" || { no "ssh-keygen failed"; finish; }
-cp "$T/client.pub" "$T/authorized_keys"
-chmod 600 "$T/authorized_keys"
-for h in w7 w81 w10; do mkdir -p "$T/hosts/$h"; done
-echo win7 >"$T/hosts/w7/version"
-echo win81 >"$T/hosts/w81/version"
-: >"$T/hosts/w81/lose-exit"
-echo win10 >"$T/hosts/w10/version"
-echo 12 >"$T/hosts/w10/drop"
-fake="sh $REPO/harness/tests/fleet/fakewin.sh $REPO $BA"
 cat >"$T/sshd_config" <<EOF
 # the fleet test's own sshd: loopback only, its own keys, nothing from /etc/ssh
 ListenAddress 127.0.0.1:$P7
@@ -141,23 +145,24 @@ Match LocalPort $P81
 Match LocalPort $P10
     ForceCommand $fake $T/hosts/w10
 EOF
-# an sshd started by root separates privileges and needs its empty directory (Debian's service
-# creates it at boot); nothing else outside the temporary directory is touched
-if [ "$(id -u)" = 0 ] && [ ! -d /run/sshd ]; then mkdir -p /run/sshd && chmod 755 /run/sshd; fi
-if ! "$SSHD" -t -f "$T/sshd_config" >"$T/sshd-t.log" 2>&1; then
-    no "sshd rejects the test configuration: $(tail -n 2 "$T/sshd-t.log")"
-    finish
-fi
-"$SSHD" -D -e -f "$T/sshd_config" 2>"$T/sshd.log" &
-sshd_pid=$!
-i=0
-while [ "$i" -lt 100 ] && [ "$(grep -c 'Server listening on 127.0.0.1' "$T/sshd.log")" -lt 3 ]; do
-    sleep 0.1; i=$((i + 1))
-done
+    if ! "$SSHD" -t -f "$T/sshd_config" >"$T/sshd-t.log" 2>&1; then
+        no "sshd rejects the test configuration: $(tail -n 2 "$T/sshd-t.log")"
+        finish
+    fi
+    "$SSHD" -D -e -f "$T/sshd_config" 2>"$T/sshd.log" &
+    sshd_pid=$!
+    i=0
+    while [ "$i" -lt 300 ] && [ "$(grep -c 'Server listening on 127.0.0.1' "$T/sshd.log")" -lt 3 ] && kill -0 "$sshd_pid" 2>/dev/null; do
+        sleep 0.1; i=$((i + 1))
+    done
+    [ "$(grep -c 'Server listening on 127.0.0.1' "$T/sshd.log")" = 3 ]
+}
+# a port taken by someone else between the choice and the bind: one more try with new ports
+start_sshd || { echo "fleet: sshd did not start ($(tail -n 1 "$T/sshd.log")); new ports"; kill "$sshd_pid" 2>/dev/null; start_sshd; }
 if [ "$(grep -c 'Server listening on 127.0.0.1' "$T/sshd.log")" = 3 ] && ! grep -q 'Server listening on 0.0.0.0\|Server listening on ::' "$T/sshd.log"; then
     ok "sshd listens on 127.0.0.1:$P7,$P81,$P10 only (own host key, own config)"
 else
-    no "sshd did not start: $(tail -n 3 "$T/sshd.log")"; finish
+    no "sshd did not start within 30 s ($(kill -0 "$sshd_pid" 2>/dev/null && echo "still running" || echo "exited")): $(tail -n 3 "$T/sshd.log")"; finish
 fi
 : >"$T/known_hosts"
 for p in "$P7" "$P81" "$P10" "$PDOWN"; do echo "[127.0.0.1]:$p $(cut -d' ' -f1,2 "$T/hostkey.pub")" >>"$T/known_hosts"; done
@@ -276,6 +281,16 @@ grep -q "^diff: OLD wine@win7 .* -> NEW wine@win10" "$R/diff.txt" && grep -q "^r
     grep -q "^  tqi.0b.exact  *SKIP    -> CRASH" "$R/diff.txt" && grep -q '^fleet: \[w7\] [0-9]* regressions against the previous run: ' "$T/run3.out" &&
     ok "diff.txt: w7's regressions against the previous run (tqi.0b.exact SKIP -> CRASH)" || no "diff.txt: $(head -n 3 "$R/diff.txt" | cut -c1-120)"
 grep -q "^diff: OLD wine@win81 .* -> NEW wine@win81" "$R/diff.txt" && ok "diff.txt pairs every host with its previous run" || no "diff.txt: no w81 pair"
+
+$FLEET status "$T/inv3" --out "$O" --exe-dir "$B" >"$T/status.out" 2>&1; rc=$?
+[ "$rc" = 0 ] && grep -q "^w7  *complete  *wine@win10" "$T/status.out" && grep -q "^w81  *complete  *wine@win81" "$T/status.out" &&
+    ok "status: every host's state from the last run" || no "status: exit $rc: $(head -n 2 "$T/status.out")"
+# run 4: the inventory still says w7 is win7: a host at another version than expected is FAILED
+timeout 300 $FLEET run "$T/inv2" --host w7 --out "$T/out4" --exe-dir "$B" --ssh-config "$T/ssh_config" --timeout 300 \
+    --transfer-timeout 60 --connect-timeout 5 >"$T/run4.out" 2>&1; rc=$?
+[ "$rc" = 4 ] && grep -q "^\[w7\] FAILED: the host is wine@win10, the inventory expects win7" "$T/run4.out" && [ -f "$T/out4/results/w7.jsonl" ] &&
+    ! grep -q "^\[w81\]" "$T/run4.out" &&
+    ok "--host w7 with expect=win7 on a win10 host: FAILED (wrong version), results kept, exit 4" || no "run 4: exit $rc: $(grep '^\[w7\]' "$T/run4.out" | tail -n 1)"
 
 after=$(home_state)
 [ "$before" = "$after" ] && ok "the user's ~/.ssh is untouched ($(echo "$after" | head -n 1 | cut -c1-40))" || no "~/.ssh changed"
