@@ -251,7 +251,8 @@ def check(doc):
     c.ok(set(jobs) == {"build", "windows", "report"}, "jobs: build, windows, report (%s)"
          % " ".join(jobs))
     b, w, r = jobs.get("build", {}), jobs.get("windows", {}), jobs.get("report", {})
-    c.ok(w.get("needs") == "build" and r.get("needs") == "windows" and r.get("if") == "always()",
+    c.ok(w.get("needs") == "build" and r.get("needs") == "windows" and
+         r.get("if") == "${{ !cancelled() && needs.windows.result != 'skipped' }}",
          "build -> windows -> report (the report also after a failed Windows job)")
     c.ok(str(b.get("runs-on", "")).startswith("ubuntu") and b.get("container") == "debian:12",
          "the exes are built on Linux (Debian 12 container), as on this machine")
