@@ -124,6 +124,7 @@ include mk/windows.mk
 include mk/fleet.mk
 include mk/mutate.mk
 include mk/bench.mk
+include mk/scenarios.mk
 
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra

@@ -3,6 +3,7 @@
  * etwconf.exe (Windows); the platform layer does the rest.
  */
 #include "harness/etwconf.h"
+#include "harness/scenario.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,7 @@ static void list_cases(bool json, const char *filter)
             etw_json_end(&j);
         }
         etw_json_end(&j);
+        etw_scenario_list_json(&j, c); /* client scenarios: program and steps */
         etw_json_end(&j);
     }
     if (json) {
