@@ -481,15 +481,15 @@ def report(a, hosts, states):
             if old is None:
                 alone.append(new)
                 continue
-            changes, unchanged = diff.diff_runs(old, new)
-            pairs.append((old, new, changes, unchanged))
+            changes, unchanged = diff.diff_runs(old, new)      # as diff.run_diff pairs them
+            pairs.append((old, new, changes, unchanged, diff.program_changes(old, new, changes)))
         regressions = diff.render_text(pairs, alone, ["diff against %s, hosts paired by name"
                                                       % base], out)
         with open(dpath, "w", encoding="utf-8") as f:
             f.write(out.getvalue())
         last = out.getvalue().strip().splitlines()[-1]
         print("fleet: %s (%s)" % (last, dpath))
-        for old, new, changes, _ in pairs:
+        for old, new, changes, *_ in pairs:
             reg = [c for c in changes if c.kind == "regression"]
             if reg:
                 name = os.path.splitext(os.path.basename(new.path))[0]
