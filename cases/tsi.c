@@ -7,6 +7,7 @@
 
 static void tsi04_partial(struct etw_ctx *c);
 static void tsi05_set(struct etw_ctx *c);
+static void tsi05_set_source(struct etw_ctx *c);
 static void tsi0a_roundtrip(struct etw_ctx *c);
 
 static const struct etw_case cases[] = {
@@ -53,6 +54,9 @@ static const struct etw_case cases[] = {
          .args = {.cls = 5, .len = EXACT(1)}, .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH))})
     CASE(.id = "tsi.05.set", .rules = "TSI.05.SET", .title = "a timer interval that is set is what a query returns", .fn = FN_CUSTOM,
          .run = tsi05_set, .fx = {.profile_priv = PRIV_HELD}, .expect = {FROM(V6_2)})
+    CASE(.id = "tsi.05.set-source", .rules = "TSI.05.SET",
+         .title = "an interval set for a profile source other than the timer is what a query for that source returns", .fn = FN_CUSTOM,
+         .run = tsi05_set_source, .fx = {.profile_priv = PRIV_HELD}, .expect = {FROM(V6_2)})
     /* 0x06 TraceProfileSourceConfigInfo */
     CASE(.id = "tsi.06.partial", .rules = "TSI.06.SIZE", .title = "2 bytes is not a whole ULONG: ERROR_INCORRECT_SIZE", .fn = FN_TSI,
          .args = {.cls = 6, .len = 2}, .expect = {FROM(V6_2, .rc = ERR(INCORRECT_SIZE))})
@@ -129,6 +133,22 @@ static void tsi05_set(struct etw_ctx *c)
     rc = tqi(0, ETW_TraceSampledProfileIntervalInfo, &q, sizeof q, NULL);
     etw_check_code(c, "query back: return", NULL, 0, rc, false);
     etw_check_u32(c, "state: Interval", NULL, 20000, q.Interval);
+}
+
+/* ProfileTotalIssues goes through NtSetIntervalProfile(Interval, Source): the arguments in that order */
+static void tsi05_set_source(struct etw_ctx *c)
+{
+    etw_pfn_TraceSetInformation tsi = API(c, etw_pfn_TraceSetInformation, FN_TSI);
+    etw_pfn_TraceQueryInformation tqi = tsi ? API(c, etw_pfn_TraceQueryInformation, FN_TQI) : NULL;
+    if (!tqi)
+        return;
+    ETW_TRACE_PROFILE_INTERVAL pi = {ETW_ProfileTotalIssues, 131072}, q = {ETW_ProfileTotalIssues, 0};
+    etw_u32 rc = tsi(0, ETW_TraceSampledProfileIntervalInfo, &pi, sizeof pi);
+    if (!etw_check_code(c, "return", NULL, 0, rc, false))
+        return;
+    rc = tqi(0, ETW_TraceSampledProfileIntervalInfo, &q, sizeof q, NULL);
+    etw_check_code(c, "query back: return", NULL, 0, rc, false);
+    etw_check_u32(c, "state: Interval", NULL, 131072, q.Interval);
 }
 
 static void tsi0a_roundtrip(struct etw_ctx *c)
