@@ -35,7 +35,7 @@ $(BUILD)/mutate/mutate: tools/mutate/mutate.c
 	$(CC) $(CFLAGS_COMMON) -o $@ $<
 
 mutate: all $(BUILD)/mutate/mutate
-	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w" MUT_JOBS=$(MUTATE_JOBS) \
+	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" MUT_JOBS=$(MUTATE_JOBS) \
 	    MUT_FILTER='$(MUTATE_FILTER)' sh tools/mutate/run.sh
 
 test-mutate: mutate

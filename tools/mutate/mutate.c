@@ -424,14 +424,6 @@ static int parse(const char *path)
     return problems;
 }
 
-static struct mutant *find_mutant(const char *id)
-{
-    for (size_t i = 0; i < nmutants; i++)
-        if (!strcmp(mutants[i].id, id))
-            return &mutants[i];
-    return NULL;
-}
-
 /* the line of the one tag NAME in TEXT, or a message and false */
 static bool locate(const char *text, const char *name, const char *def, const struct mutant *m, const struct edit *e, struct tag *out)
 {
@@ -498,19 +490,13 @@ static bool apply_edit(char **text, const struct mutant *m, const struct edit *e
             if (a1 > b0 && b1 > a0)
                 fprintf(stderr, "%s:%d: mutant %s: the statements at @%s and @%s overlap\n", def, e->line, m->id, e->at, e->after);
             else {
+                /* A moves to just after B: swap the pieces [lo, mid) and [mid, hi) */
+                size_t lo = a0 < b0 ? a0 : b1, mid = a0 < b0 ? a1 : a0, hi = a0 < b0 ? b1 : a1;
                 char *out = xrealloc(NULL, len + 1);
-                size_t lo = a0 < b0 ? a0 : b1, n = 0; /* rebuild [lo, hi) with A moved after B */
-                memcpy(out, src, a0 < b0 ? a0 : b1);
-                n = lo;
-                if (a0 < b0) {
-                    memcpy(out + n, src + a1, b1 - a1), n += b1 - a1;
-                    memcpy(out + n, src + a0, a1 - a0), n += a1 - a0;
-                    memcpy(out + n, src + b1, len - b1 + 1);
-                } else {
-                    memcpy(out + n, src + a0, a1 - a0), n += a1 - a0;
-                    memcpy(out + n, src + b1, a0 - b1), n += a0 - b1;
-                    memcpy(out + n, src + a1, len - a1 + 1);
-                }
+                memcpy(out, src, lo);
+                memcpy(out + lo, src + mid, hi - mid);
+                memcpy(out + lo + hi - mid, src + lo, mid - lo);
+                memcpy(out + hi, src + hi, len - hi + 1);
                 free(src);
                 *text = out;
                 ok = true;
@@ -555,22 +541,21 @@ static bool apply_edit(char **text, const struct mutant *m, const struct edit *e
 }
 
 /* the index of the source holding the first tag of M (every change of a mutant is in one file) */
-static long mutant_src(const struct mutant *m, const char *def, bool quiet)
+static long mutant_src(const struct mutant *m, const char *def)
 {
     long s = -1;
     for (size_t k = 0; k < m->nedits; k++) {
         for (size_t i = 0; i < ntags; i++)
             if (!strcmp(tags[i].name, m->edits[k].at)) {
                 if (s >= 0 && (size_t)s != tags[i].src) {
-                    if (!quiet)
-                        fprintf(stderr, "%s:%d: mutant %s: its changes are in two files (%s, %s)\n", def, m->edits[k].line, m->id,
+                    fprintf(stderr, "%s:%d: mutant %s: its changes are in two files (%s, %s)\n", def, m->edits[k].line, m->id,
                                 srcs[s].path, srcs[tags[i].src].path);
                     return -2;
                 }
                 s = (long)tags[i].src;
             }
     }
-    if (s == -1 && !quiet)
+    if (s == -1)
         fprintf(stderr, "%s:%d: mutant %s: no tag @%s in %s/*.c%s\n", def, m->line, m->id, m->nedits ? m->edits[0].at : "?", ref_dir,
                 "; tag the reference line or fix 'at:'");
     return s;
@@ -579,7 +564,7 @@ static long mutant_src(const struct mutant *m, const char *def, bool quiet)
 /* the mutated text of M's file (NULL and a message when it does not apply) */
 static char *mutated(const struct mutant *m, const char *def, long *src_out)
 {
-    long s = mutant_src(m, def, false);
+    long s = mutant_src(m, def);
     if (s < 0)
         return NULL;
     char *text = xstrdup(srcs[s].text);
@@ -720,7 +705,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "list")) {
         for (size_t i = 0; i < nmutants; i++) {
             const struct mutant *m = &mutants[i];
-            long s = mutant_src(m, def, false);
+            long s = mutant_src(m, def);
             if (s < 0)
                 return 1;
             printf("%s\t%s\t%s\t%d\t", m->id, srcs[s].path, m->kind, m->equivalent != NULL);
@@ -752,7 +737,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "mutate %s: needs a mutant id\n", cmd);
         return 2;
     }
-    struct mutant *m = find_mutant(argv[a + 2]);
+    struct mutant *m = NULL;
+    for (size_t i = 0; i < nmutants && !m; i++)
+        m = strcmp(mutants[i].id, argv[a + 2]) ? NULL : &mutants[i];
     if (!m) {
         fprintf(stderr, "mutate: no mutant '%s' in %s\n", argv[a + 2], def);
         return 2;
