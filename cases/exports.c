@@ -24,7 +24,7 @@ static const struct etw_case cases[] = {
     EXPORT_CASE("exp.ntdll.ntquerysysteminformation", "EXP.NTDLL.NTQSI", "ntdll", "NtQuerySystemInformation", ALL(PRESENT))
     EXPORT_CASE("exp.ntdll.ntsetsysteminformation", "EXP.NTDLL.NTQSI", "ntdll", "NtSetSystemInformation", ALL(PRESENT))
     EXPORT_CASE("exp.ntdll.nttracecontrol", "EXP.NTDLL.NTTRACECONTROL", "ntdll", "NtTraceControl", FROM(V6_0, PRESENT))
-    /* added for mutation testing (harness/mutate) */
+    /* added for mutation testing (tools/mutate) */
     EXPORT_CASE("exp.ntdll.nttracecontrol-before-60", "EXP.NTDLL.NTTRACECONTROL", "ntdll", "NtTraceControl", AT(V5_2, V5_2, ABSENT))
 };
 CASE_TABLE(cases_exports, cases);

@@ -104,7 +104,7 @@ static const struct etw_case cases[] = {
     CASE(.id = "dal.private-session", .rules = "DAL.PRIVATE_SESSION DAL.PRIVATE_SESSION_CODE",
          .title = "a private session cannot enable a provider group", .fn = FN_CUSTOM, .run = dal_private,
          .fx = {.logger = LG_PRIVATE}, .expect = {FROM(V10_0)})
-    /* added for mutation testing (harness/mutate) */
+    /* added for mutation testing (tools/mutate) */
     ESI_CASE("traits.trait-size-two", "TRAITS.FORMAT_TRAITS", "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT",
              2, 13, V10_0, ERR(FILE_CORRUPT), IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
     ESI_CASE("traits.trait-overruns-by-one", "TRAITS.FORMAT_TRAITS", "a trait that claims one byte more than remains: ERROR_FILE_CORRUPT",
