@@ -135,20 +135,27 @@ static void tsi05_set(struct etw_ctx *c)
     etw_check_u32(c, "state: Interval", NULL, 20000, q.Interval);
 }
 
-/* ProfileTotalIssues goes through NtSetIntervalProfile(Interval, Source): the arguments in that order */
+/* ProfileTotalIssues goes through NtSetIntervalProfile(Interval, Source): the arguments in that
+ * order. The source's interval is system-wide: the case puts back the value it found. */
 static void tsi05_set_source(struct etw_ctx *c)
 {
     etw_pfn_TraceSetInformation tsi = API(c, etw_pfn_TraceSetInformation, FN_TSI);
     etw_pfn_TraceQueryInformation tqi = tsi ? API(c, etw_pfn_TraceQueryInformation, FN_TQI) : NULL;
     if (!tqi)
         return;
-    ETW_TRACE_PROFILE_INTERVAL pi = {ETW_ProfileTotalIssues, 131072}, q = {ETW_ProfileTotalIssues, 0};
-    etw_u32 rc = tsi(0, ETW_TraceSampledProfileIntervalInfo, &pi, sizeof pi);
+    ETW_TRACE_PROFILE_INTERVAL old = {ETW_ProfileTotalIssues, 0}, q = {ETW_ProfileTotalIssues, 0};
+    etw_u32 rc = tqi(0, ETW_TraceSampledProfileIntervalInfo, &old, sizeof old, NULL);
+    if (!etw_check_code(c, "query before: return", NULL, 0, rc, false))
+        return;
+    ETW_TRACE_PROFILE_INTERVAL pi = {ETW_ProfileTotalIssues, old.Interval == 131072 ? 262144 : 131072};
+    rc = tsi(0, ETW_TraceSampledProfileIntervalInfo, &pi, sizeof pi);
     if (!etw_check_code(c, "return", NULL, 0, rc, false))
         return;
     rc = tqi(0, ETW_TraceSampledProfileIntervalInfo, &q, sizeof q, NULL);
     etw_check_code(c, "query back: return", NULL, 0, rc, false);
-    etw_check_u32(c, "state: Interval", NULL, 131072, q.Interval);
+    etw_check_u32(c, "state: Interval", NULL, pi.Interval, q.Interval);
+    rc = tsi(0, ETW_TraceSampledProfileIntervalInfo, &old, sizeof old);
+    etw_check_code(c, "restore: return", NULL, 0, rc, false);
 }
 
 static void tsi0a_roundtrip(struct etw_ctx *c)
