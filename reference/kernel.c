@@ -357,7 +357,7 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtSetSystemInformation(etw_u32 SystemInforma
             return ETW_STATUS_INVALID_PARAMETER;
         if (!ref.profile_privilege) /* @TSI.06.PRIVILEGE */
             return ETW_STATUS_PRIVILEGE_NOT_HELD;
-        if ((SystemInformationLength - 0x10) / 4 > 8)
+        if ((SystemInformationLength - 0x10) / 4 > 8) /* @TSI.06.SET */
             return ETW_STATUS_INVALID_PARAMETER;
         return ETW_STATUS_SUCCESS;
     case ETW_EventTraceStackTracingInformation:
@@ -367,7 +367,7 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtSetSystemInformation(etw_u32 SystemInforma
             return ETW_STATUS_INVALID_PARAMETER;
         etw_u64 h;
         memcpy(&h, b + 8, 8);
-        return h == 0 || ref_logger_for_groupmask(h) ? ETW_STATUS_SUCCESS : ETW_STATUS_WMI_INSTANCE_NOT_FOUND;
+        return h == 0 || ref_logger_for_groupmask(h) ? ETW_STATUS_SUCCESS : ETW_STATUS_WMI_INSTANCE_NOT_FOUND; /* @TSI.03.SET @TSI.08.SET @TSI.09.SET */
     }
     default: return ETW_STATUS_INVALID_PARAMETER; /* valid for set but outside the model */
     }

@@ -88,7 +88,7 @@ etw_status ref_ntc_set_traits(struct ref_provider *p, const etw_u8 *blob, etw_u3
     memcpy(&total, blob, 2);
     if (total != size) /* @TRAITS.FORMAT_SIZE */
         return ETW_STATUS_FILE_CORRUPT_ERROR;
-    const etw_u8 *nul = memchr(blob + 2, 0, size - 2); /* @TRAITS.NAME_ONLY */
+    const etw_u8 *nul = memchr(blob + 2, 0, size - 2); /* @TRAITS.NAME_ONLY @TRAITS.EMPTY_NAME */
     if (!nul) /* @TRAITS.FORMAT_NAME:if */
         return ETW_STATUS_FILE_CORRUPT_ERROR; /* @TRAITS.FORMAT_NAME */
     bool has_group = false;

@@ -88,7 +88,7 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceQueryInformation(etw_tracehandle SessionHa
                 return ref_status_to_win32(st);
             interval = tp.ProfileInterval; /* @TQI.05.TIMER */
         } else {
-            etw_status st = NtQueryIntervalProfile(source, &interval); /* @TQI.05.SOURCE */
+            etw_status st = NtQueryIntervalProfile(source, &interval); /* @TQI.05.SOURCE @TQI.05.LISTED_SOURCES */
             if (st != ETW_STATUS_SUCCESS)
                 return ref_status_to_win32(st);
         }
@@ -159,11 +159,8 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceSetInformation(etw_tracehandle SessionHand
     case ETW_TraceStackTracingInfo: {
         if (!ref_at_least(ETW_V6_1)) /* @TSI.CLASS.SET:03 */
             break;
-        if (InformationLength == 0) { /* @TSI.03.EMPTY:zero */
-            if (info) /* @TSI.03.EMPTY */
-                return ETW_ERROR_INVALID_PARAMETER;
-            return kernel_set_array(ETW_EventTraceStackTracingInformation, SessionHandle, NULL, 0);
-        }
+        if (InformationLength == 0) /* an empty list turns stack tracing off, whatever the pointer (TSI.03.EMPTY_BUFFER) */ /* @TSI.03.EMPTY */
+            return kernel_set_array(ETW_EventTraceStackTracingInformation, SessionHandle, NULL, 0); /* @TSI.03.EMPTY_BUFFER */
         if (!info)
             return ETW_ERROR_INVALID_PARAMETER; /* inferred */
         if (InformationLength % sizeof(ETW_CLASSIC_EVENT_ID) || InformationLength / sizeof(ETW_CLASSIC_EVENT_ID) > 256) /* @TSI.03.SIZE */

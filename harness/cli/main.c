@@ -3,6 +3,7 @@
  * etwconf.exe (Windows); the platform layer does the rest.
  */
 #include "harness/etwconf.h"
+#include "harness/scenario.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ static const char usage[] =
     "  run      run cases against a target and write JSON Lines results\n"
     "  list     list the cases (--json for every field)\n"
     "  rules    list the rule catalogue (--json)\n"
+    "  versions list the Windows versions the cases know (--json)\n"
     "  lint     check that every rule has a case and every case cites known rules\n"
     "  fuzz     differential fuzzing against the reference ('" ETWCONF_PROG " fuzz --help')\n"
 #if defined(_WIN32)
@@ -50,7 +52,8 @@ static const char usage[] =
     "  --target T        'reference' (default: the built-in reference implementation) or a shared\n"
     "                    library exporting the API under its Windows names (see README)\n"
 #endif
-    "  --emulate V       NT version: 5.2 6.0 6.1 6.2 6.3 10.0 (default 10.0), 'all', or a comma list.\n"
+    "  --emulate V       a version of '" ETWCONF_PROG " versions' by number (6.1) or Wine name (win7),\n"
+    "                    'all', or a comma list (default 10.0).\n"
     "                    A target that cannot emulate is taken to implement V\n"
     "  --case ID         run only this case (repeatable)\n"
     "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
@@ -84,11 +87,10 @@ static bool glob_match(const char *p, const char *s)
 
 static bool case_matches(const struct etw_case *c, const char *glob)
 {
-    char r[64];
     if (glob_match(glob, c->id))
         return true;
-    for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
-        if (glob_match(glob, r))
+    for (int k = 0; etw_case_rule(c, k); k++)
+        if (glob_match(glob, etw_rule_name(etw_case_rule(c, k))))
             return true;
     return false;
 }
@@ -101,6 +103,32 @@ static int die_usage(const char *fmt, const char *arg)
     return 2;
 }
 
+/* the version table (spec/versions.def), for scripts: "5.2 3790 winxp64 ..." per line, or JSON */
+static void print_versions(bool json)
+{
+    struct etw_json j;
+    etw_json_init(&j);
+    etw_json_arr(&j, NULL);
+    for (size_t i = 0; i < etw_version_count; i++) {
+        const struct etw_version_info *v = &etw_versions[i];
+        if (!json) {
+            printf("%-5s %-6u %-8s %s\n", v->name, v->build, v->wine, v->label);
+            continue;
+        }
+        etw_json_obj(&j, NULL);
+        etw_json_str(&j, "name", v->name);
+        etw_json_int(&j, "nt", v->nt);
+        etw_json_int(&j, "build", v->build);
+        etw_json_str(&j, "wine", v->wine);
+        etw_json_str(&j, "label", v->label);
+        etw_json_end(&j);
+    }
+    etw_json_end(&j);
+    if (json)
+        printf("%s\n", j.buf ? j.buf : "[]");
+    etw_json_free(&j);
+}
+
 static void list_cases(bool json, const char *filter)
 {
     struct etw_json j;
@@ -111,10 +139,8 @@ static void list_cases(bool json, const char *filter)
         const struct etw_case *c = etw_case_at(i);
         if (filter && !case_matches(c, filter))
             continue;
-        char r[64];
         if (!json) {
-            etw_case_rule(c, 0, r, sizeof r);
-            printf("%-34s %-26s %s:%d  %s\n", c->id, r, c->file, c->line, c->title);
+            printf("%-34s %-26s %s:%d  %s\n", c->id, etw_rule_name(etw_case_rule(c, 0)), c->file, c->line, c->title);
             continue;
         }
         etw_json_obj(&j, NULL);
@@ -124,8 +150,8 @@ static void list_cases(bool json, const char *filter)
         etw_json_str(&j, "function", etw_fn_name(c->fn));
         etw_json_str(&j, "title", c->title);
         etw_json_arr(&j, "rules");
-        for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
-            etw_json_str(&j, NULL, r);
+        for (int k = 0; etw_case_rule(c, k); k++)
+            etw_json_str(&j, NULL, etw_rule_name(etw_case_rule(c, k)));
         etw_json_end(&j);
         etw_json_arr(&j, "versions");
         for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
@@ -137,6 +163,7 @@ static void list_cases(bool json, const char *filter)
             etw_json_end(&j);
         }
         etw_json_end(&j);
+        etw_scenario_list_json(&j, c); /* client scenarios: program and steps */
         etw_json_end(&j);
     }
     if (json) {
@@ -171,15 +198,11 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     r.plan = plan;
     r.nplan = nplan;
     if (t->emulates) {
-        static const unsigned builds[] = {3790, 6002, 7601, 9200, 9600, 10240};
-        static const unsigned vs[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
         if (t->set_version(version, 0) != 0) {
             fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
             return 3;
         }
-        for (int k = 0; k < 6; k++)
-            if (vs[k] == version)
-                t->build = builds[k];
+        t->build = etw_version_info(version)->build;
         t->version = version;
     } else if (version) {
         t->version = version; /* the version the target claims to implement */
@@ -230,10 +253,11 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
 /* "6.1", "all", or "6.1,6.2,10.0" -> versions[]; returns the count, 0 on a bad name */
 static int parse_versions(const char *s, unsigned *vs, int max, const char **bad)
 {
-    static const unsigned all[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
     if (!strcmp(s, "all")) {
-        memcpy(vs, all, sizeof all);
-        return 6;
+        int n = 0;
+        for (size_t i = 0; i < etw_version_count && n < max; i++)
+            vs[n++] = etw_versions[i].nt;
+        return n;
     }
     int n = 0;
     char buf[128];
@@ -298,11 +322,18 @@ static int cmd_run(int argc, char **argv)
         o.isolation = ISO_INPROC;
     else
         return die_usage("--isolation is auto, batch, child or inproc, not '%s'", iso);
-    unsigned versions[8] = {0};
+    unsigned versions[64] = {0};
     int nv = 1;
     const char *bad = NULL;
-    if (emulate && !(nv = parse_versions(emulate, versions, 8, &bad)))
-        return die_usage("--emulate takes 5.2 6.0 6.1 6.2 6.3 10.0, 'all' or a comma list, not '%s'", bad);
+    if (emulate && !(nv = parse_versions(emulate, versions, 64, &bad)))
+    {
+        char known[256] = "";
+        for (size_t i = 0, o = 0; i < etw_version_count && o < sizeof known; i++)
+            o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? " " : "", etw_versions[i].name);
+        fprintf(stderr, ETWCONF_PROG ": --emulate takes %s (or their Wine names, see '" ETWCONF_PROG " versions'), 'all' or a comma list, not '%s'\n"
+                "Try '" ETWCONF_PROG " help'.\n", known, bad);
+        return 2;
+    }
     if (nv > 1 && !o.out_dir)
         return die_usage("%s", "several versions write several files: give --out-dir DIR (files are DIR/TARGET-VERSION.jsonl)");
     if (o.out && o.out_dir)
@@ -378,6 +409,12 @@ int main(int argc, char **argv)
         if (argc > 2 && !json)
             return die_usage("rules takes only --json, not '%s'", argv[2]);
         etw_rules_print(stdout, json);
+        return 0;
+    }
+    if (!strcmp(cmd, "versions")) {
+        if (argc > 2 && !json)
+            return die_usage("versions takes only --json, not '%s'", argv[2]);
+        print_versions(json);
         return 0;
     }
     if (!strcmp(cmd, "list")) {

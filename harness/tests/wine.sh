@@ -14,7 +14,7 @@
 set -u
 mode=${1:-}
 B=${2:-build}
-VERSIONS=${3:-"winxp64 vista win7 win8 win81 win10"}
+VERSIONS=${3:-$(awk -F'"' '/^VERSION/ { print $4 }' spec/versions.def)}
 PYTHON=${PYTHON:-python3}
 EXE=$B/etwconf.exe
 R=$B/results
@@ -150,7 +150,9 @@ exe_sha=$(sha256sum "$EXE" | cut -d' ' -f1)
 out=$($PYTHON - "$exe_sha" $files <<'EOF'
 import json, re, sys, glob
 sha = sys.argv[1]
-NT = {"winxp64": "5.2", "vista": "6.0", "win7": "6.1", "win8": "6.2", "win81": "6.3", "win10": "10.0"}
+sys.path.insert(0, "spec")
+import rules
+NT = {v["wine"]: v["name"] for v in rules.versions()}
 # the cases that need an ETW session (a logger fixture), read from the case tables
 logger_cases = set()
 for path in sorted(glob.glob("cases/*.c")):
@@ -199,6 +201,10 @@ if w10:
     say(bool(cti) and all(c["status"] in ("FAIL", "SKIP") and (c["status"] == "SKIP" or c["mode"] == "missing-export") for c in cti)
         and w10.get("exp.advapi32.cti", {}).get("mode") == "missing-export",
         "win10: CreateTraceInstanceId is reported missing (%d cases FAIL, mode missing-export)" % sum(c["status"] == "FAIL" for c in cti))
+    scen = [c for c in w10.values() if c["id"].startswith("client.") and c["status"] in ("FAIL", "CRASH", "TIMEOUT")]
+    say(len(scen) >= 10 and all(c.get("program", {}).get("id") and isinstance(c.get("step"), int) and c.get("step_what") and c.get("consequence")
+                                for c in scen) and w10.get("client.perfview.profile-sources", {}).get("step") == 1,
+        "win10: %d client scenarios break, each naming its program, step and consequence (PerfView at step 1)" % len(scen))
 w7 = runs.get("win7")
 if w7:
     c = w7.get("exp.advapi32.tqi")
