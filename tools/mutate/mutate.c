@@ -636,6 +636,8 @@ static int check(const char *def, int problems)
     /* mutants: each applies exactly once and changes its file */
     for (size_t i = 0; i < nmutants; i++) {
         long s;
+        if (!mutants[i].nedits)
+            continue; /* reported by parse() */
         char *t = mutated(&mutants[i], def, &s);
         if (!t)
             problems++;
