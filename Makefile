@@ -32,7 +32,7 @@ REF_SRC := $(sort $(wildcard reference/*.c))
 CASE_SRC := $(sort $(wildcard cases/*.c))
 # The harness in layers (README "How it fits together"): portable code, built for Linux and
 # Windows (core, out, targets, tools), the command line, and one platform folder per host.
-HARNESS_SRC := $(sort $(wildcard harness/core/*.c harness/out/*.c tools/fuzz/*.c)) \
+HARNESS_SRC := $(sort $(wildcard harness/core/*.c harness/out/*.c tools/fuzz/*.c tools/export_wine/*.c)) \
     $(filter-out harness/targets/win_%.c,$(sort $(wildcard harness/targets/*.c)))
 HARNESS_CLI_SRC := $(sort $(wildcard harness/cli/*.c))
 HARNESS_POSIX_SRC := $(sort $(wildcard harness/plat/posix/*.c))
@@ -124,6 +124,7 @@ include mk/windows.mk
 include mk/mutate.mk
 include mk/bench.mk
 include mk/scenarios.mk
+include mk/winetest.mk
 
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra

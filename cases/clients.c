@@ -150,12 +150,12 @@ static void perfview_kernel(struct etw_ctx *c)
         return;
     ETW_CLASSIC_EVENT_ID stack_ids[96]; /* allocated for the stack-capture list; none requested */
     memset(stack_ids, 0, sizeof stack_ids);
-    if (!tsi_ok(c, "return (empty stack list, non-NULL)", RID_TSI_03_EMPTY_BUFFER, c->logger, ETW_TraceStackTracingInfo, stack_ids, 0))
+    if (!tsi_ok(c, "return (empty stack list, non-NULL)", RID_TSI_03_EMPTY_BUFFER, c->fixture.logger, ETW_TraceStackTracingInfo, stack_ids, 0))
         return;
     if (!etw_step(c, 3))
         return;
     etw_u64 flags = ETW_EVENT_TRACE_FLAG_PROCESS | ETW_EVENT_TRACE_FLAG_THREAD | ETW_EVENT_TRACE_FLAG_PROFILE;
-    tsi_ok(c, "return (kernel keywords, 8 bytes)", RID_TSI_04_LENGTH, c->logger, ETW_TraceSystemTraceEnableFlagsInfo, &flags, 8);
+    tsi_ok(c, "return (kernel keywords, 8 bytes)", RID_TSI_04_LENGTH, c->fixture.logger, ETW_TraceSystemTraceEnableFlagsInfo, &flags, 8);
 }
 
 /* ---------------------------------------------------------------- pmctrace */
@@ -179,12 +179,12 @@ static void pmctrace_trace(struct etw_ctx *c)
     }
     if (!etw_step(c, 3))
         return;
-    if (!tsi_ok(c, "return (PMC counters)", RID_TSI_09_SET, c->logger, ETW_TracePmcCounterListInfo, ids, 4u * (etw_u32)k))
+    if (!tsi_ok(c, "return (PMC counters)", RID_TSI_09_SET, c->fixture.logger, ETW_TracePmcCounterListInfo, ids, 4u * (etw_u32)k))
         return;
     if (!etw_step(c, 4))
         return;
     ETW_CLASSIC_EVENT_ID ev[3] = {event_id(&thread_guid, 36), event_id(&perfinfo_guid, 51), event_id(&perfinfo_guid, 52)};
-    tsi_ok(c, "return (PMC events)", RID_TSI_08_SET, c->logger, ETW_TracePmcEventListInfo, ev, sizeof ev);
+    tsi_ok(c, "return (PMC events)", RID_TSI_08_SET, c->fixture.logger, ETW_TracePmcEventListInfo, ev, sizeof ev);
 }
 
 /* ---------------------------------------------------------------- miniperf.h */
@@ -219,12 +219,12 @@ static void miniperf_h(struct etw_ctx *c)
     }
     if (!etw_step(c, 3))
         return;
-    if (!tsi_ok(c, "return (PMC counters) asserted", RID_TSI_09_SET, c->logger, ETW_TracePmcCounterListInfo, ids, 4u * (etw_u32)k))
+    if (!tsi_ok(c, "return (PMC counters) asserted", RID_TSI_09_SET, c->fixture.logger, ETW_TracePmcCounterListInfo, ids, 4u * (etw_u32)k))
         return;
     if (!etw_step(c, 4))
         return;
     ETW_CLASSIC_EVENT_ID ev = event_id(&thread_guid, 0x24);
-    tsi_ok(c, "return (PMC events) asserted", RID_TSI_08_SET, c->logger, ETW_TracePmcEventListInfo, &ev, sizeof ev);
+    tsi_ok(c, "return (PMC events) asserted", RID_TSI_08_SET, c->fixture.logger, ETW_TracePmcEventListInfo, &ev, sizeof ev);
 }
 
 /* ---------------------------------------------------------------- DTrace for Windows, ETW back end */
@@ -285,24 +285,24 @@ static void dtrace_pmc_sampling(struct etw_ctx *c)
     if (!etw_step(c, 3))
         return;
     ETW_CLASSIC_EVENT_ID ev = event_id(&perfinfo_guid, 46);
-    if (!tsi_ok(c, "return (PMC counters)", RID_TSI_09_SET, c->logger, ETW_TracePmcCounterListInfo, ids, 4u * (etw_u32)k) ||
-        !tsi_ok(c, "return (PMC events)", RID_TSI_08_SET, c->logger, ETW_TracePmcEventListInfo, &ev, 24))
+    if (!tsi_ok(c, "return (PMC counters)", RID_TSI_09_SET, c->fixture.logger, ETW_TracePmcCounterListInfo, ids, 4u * (etw_u32)k) ||
+        !tsi_ok(c, "return (PMC events)", RID_TSI_08_SET, c->fixture.logger, ETW_TracePmcEventListInfo, &ev, 24))
         return;
     if (!etw_step(c, 4))
         return;
     etw_u32 flags[8];
     memset(flags, 0xA5, sizeof flags);
-    etw_u32 rc = tqi(c->logger, ETW_TraceSystemTraceEnableFlagsInfo, flags, 32, NULL);
+    etw_u32 rc = tqi(c->fixture.logger, ETW_TraceSystemTraceEnableFlagsInfo, flags, 32, NULL);
     if (!CHECK_WIN32(c, RID_TQI_04_OUTPUT, A_RETURN, "return (group masks read)", ETW_ERROR_SUCCESS, rc))
         return;
     etw_u32 want0 = flags[0];
     flags[ETW_PERF_MASK_INDEX(ETW_PERF_PMC_PROFILE)] |= ETW_PERF_MASK_BIT(ETW_PERF_PMC_PROFILE);
     if (!etw_step(c, 5))
         return;
-    if (!tsi_ok(c, "return (group masks written)", RID_TSI_04_KERNEL, c->logger, ETW_TraceSystemTraceEnableFlagsInfo, flags, 32))
+    if (!tsi_ok(c, "return (group masks written)", RID_TSI_04_KERNEL, c->fixture.logger, ETW_TraceSystemTraceEnableFlagsInfo, flags, 32))
         return;
     etw_u32 back[8];
-    if (!CHECK_WIN32(c, RID_TQI_04_OUTPUT, A_RETURN, "return (group masks read back)", ETW_ERROR_SUCCESS, tqi(c->logger, 4, back, 32, NULL)))
+    if (!CHECK_WIN32(c, RID_TQI_04_OUTPUT, A_RETURN, "return (group masks read back)", ETW_ERROR_SUCCESS, tqi(c->fixture.logger, 4, back, 32, NULL)))
         return;
     CHECK(c, RID_GMI_SET, A_STATE, "state: EnableFlags kept and PERF_PMC_PROFILE on", (back[0] & want0) == want0 && (back[1] & ETW_PERF_MASK_BIT(ETW_PERF_PMC_PROFILE)),
               "word 0 kept, PERF_PMC_PROFILE in word 1", "word 0 %08x, word 1 %08x", back[0], back[1]);
@@ -323,11 +323,11 @@ static void krabsetw_groups(struct etw_ctx *c)
         return;
     memset(gm, 0, sizeof *gm);
     gm->EventTraceInformationClass = ETW_EventTraceGroupMaskInformation;
-    gm->TraceHandle = c->logger;
+    gm->TraceHandle = c->fixture.logger;
     etw_status st = q(ETW_SystemPerformanceTraceInformation, gm, 0x30, NULL);
     if (!CHECK_NTSTATUS(c, RID_GMI_QUERY, A_RETURN, "return (query)", 0, (etw_u32)st) ||
         !CHECK(c, RID_GMI_QUERY_HEADER, A_SENTINEL, "untouched: class and TraceHandle",
-                   gm->EventTraceInformationClass == ETW_EventTraceGroupMaskInformation && gm->TraceHandle == c->logger, "as given",
+                   gm->EventTraceInformationClass == ETW_EventTraceGroupMaskInformation && gm->TraceHandle == c->fixture.logger, "as given",
                    "class %u, handle 0x%llx", gm->EventTraceInformationClass, (unsigned long long)gm->TraceHandle))
         return;
     if (!etw_step(c, 2))
@@ -404,30 +404,30 @@ static void ferrisetw2(struct etw_ctx *c)
         return;
     etw_u32 m[8];
     n = 0;
-    if (!CHECK_WIN32(c, RID_TQI_04_OUTPUT, A_RETURN, "return (kernel groups read)", ETW_ERROR_SUCCESS, tqi(c->logger, 4, m, 32, &n)))
+    if (!CHECK_WIN32(c, RID_TQI_04_OUTPUT, A_RETURN, "return (kernel groups read)", ETW_ERROR_SUCCESS, tqi(c->fixture.logger, 4, m, 32, &n)))
         return;
     if (!etw_step(c, 4))
         return;
     m[ETW_PERF_MASK_INDEX(ETW_PERF_MEMORY)] |= ETW_PERF_MASK_BIT(ETW_PERF_MEMORY);
-    tsi_ok(c, "return (kernel groups written)", RID_TSI_04_KERNEL, c->logger, ETW_TraceSystemTraceEnableFlagsInfo, m, 32);
+    tsi_ok(c, "return (kernel groups written)", RID_TSI_04_KERNEL, c->fixture.logger, ETW_TraceSystemTraceEnableFlagsInfo, m, 32);
 }
 
 /* ---------------------------------------------------------------- fibratus */
 static void fibratus_flags(struct etw_ctx *c)
 {
     etw_u32 zero[8] = {0};
-    if (!tsi_ok(c, "return (zero masks: rundown)", RID_TSI_04_PARTIAL, c->logger, ETW_TraceSystemTraceEnableFlagsInfo, zero, 32))
+    if (!tsi_ok(c, "return (zero masks: rundown)", RID_TSI_04_PARTIAL, c->fixture.logger, ETW_TraceSystemTraceEnableFlagsInfo, zero, 32))
         return;
     if (!etw_step(c, 2))
         return;
     etw_u32 m[8] = {0x6038203u, 0, 0, 0, 0x80000040u, 0, 0, 0};
-    if (!tsi_ok(c, "return (EnableFlags and PERF_OB_HANDLE)", RID_TSI_04_KERNEL, c->logger, ETW_TraceSystemTraceEnableFlagsInfo, m, 32))
+    if (!tsi_ok(c, "return (EnableFlags and PERF_OB_HANDLE)", RID_TSI_04_KERNEL, c->fixture.logger, ETW_TraceSystemTraceEnableFlagsInfo, m, 32))
         return;
     if (!etw_step(c, 3))
         return;
     etw_pfn_TraceQueryInformation tqi = TQI_FN(c);
     etw_u32 back[8];
-    if (!tqi || !CHECK_WIN32(c, RID_TQI_04_OUTPUT, A_RETURN, "return (read back)", ETW_ERROR_SUCCESS, tqi(c->logger, 4, back, 32, NULL)))
+    if (!tqi || !CHECK_WIN32(c, RID_TQI_04_OUTPUT, A_RETURN, "return (read back)", ETW_ERROR_SUCCESS, tqi(c->fixture.logger, 4, back, 32, NULL)))
         return;
     CHECK_U32(c, RID_TQI_04_OUTPUT, A_OUTPUT, "output: word 0 (the flags)", 0x6038203u, back[0]);
     CHECK_U32(c, RID_GMI_VERBATIM, A_OUTPUT, "output: word 4 verbatim", 0x80000040u, back[4]);
@@ -442,7 +442,7 @@ static void tracy_systrace(struct etw_ctx *c)
     if (!etw_step(c, 2))
         return;
     ETW_CLASSIC_EVENT_ID ids[2] = {event_id(&perfinfo_guid, 46), event_id(&thread_guid, 36)};
-    tsi_ok(c, "return (stack tracing, 2 events)", RID_TSI_03_SET, c->logger, ETW_TraceStackTracingInfo, ids, sizeof ids);
+    tsi_ok(c, "return (stack tracing, 2 events)", RID_TSI_03_SET, c->fixture.logger, ETW_TraceStackTracingInfo, ids, sizeof ids);
 }
 
 static void tracy_etw(struct etw_ctx *c)
@@ -453,18 +453,18 @@ static void tracy_etw(struct etw_ctx *c)
     if (!etw_step(c, 2))
         return;
     ETW_CLASSIC_EVENT_ID id = event_id(&perfinfo_guid, 46);
-    if (!tsi_ok(c, "return (stack walk: SampledProfile)", RID_TSI_03_SET, c->logger, ETW_TraceStackTracingInfo, &id, 24))
+    if (!tsi_ok(c, "return (stack walk: SampledProfile)", RID_TSI_03_SET, c->fixture.logger, ETW_TraceStackTracingInfo, &id, 24))
         return;
     if (!etw_step(c, 3))
         return;
     id = event_id(&thread_guid, 36);
-    tsi_ok(c, "return (stack walk: CSwitch)", RID_TSI_03_SET, c->logger, ETW_TraceStackTracingInfo, &id, 24);
+    tsi_ok(c, "return (stack walk: CSwitch)", RID_TSI_03_SET, c->fixture.logger, ETW_TraceStackTracingInfo, &id, 24);
 }
 
 static void optick_capture(struct etw_ctx *c)
 {
     ETW_CLASSIC_EVENT_ID ids[2] = {event_id(&perfinfo_guid, 46), event_id(&perfinfo_guid, 51)}; /* SampledProfile, SysCallEnter */
-    if (!tsi_ok(c, "return (stack samples)", RID_TSI_03_SET, c->logger, ETW_TraceStackTracingInfo, ids, sizeof ids))
+    if (!tsi_ok(c, "return (stack samples)", RID_TSI_03_SET, c->fixture.logger, ETW_TraceStackTracingInfo, ids, sizeof ids))
         return;
     if (!etw_step(c, 2))
         return;
@@ -480,7 +480,7 @@ static void orbit_stacks(struct etw_ctx *c)
     if (!etw_step(c, 2))
         return;
     ETW_CLASSIC_EVENT_ID id = event_id(&perfinfo_guid, 46);
-    tsi_ok(c, "return (stack tracing)", RID_TSI_03_SET, c->logger, ETW_TraceStackTracingInfo, &id, 24);
+    tsi_ok(c, "return (stack tracing)", RID_TSI_03_SET, c->fixture.logger, ETW_TraceStackTracingInfo, &id, 24);
 }
 
 /* ---------------------------------------------------------------- frontiers-labs/miniperf */
@@ -543,13 +543,13 @@ static void miniperf_rs(struct etw_ctx *c)
     if (!tsi)
         return;
     ETW_CLASSIC_EVENT_ID st[2] = {event_id(&perfinfo_guid, 46), event_id(&perfinfo_guid, 47)};
-    tsi(c->logger, ETW_TraceStackTracingInfo, st, sizeof st); /* result ignored */
+    tsi(c->fixture.logger, ETW_TraceStackTracingInfo, st, sizeof st); /* result ignored */
     if (!tsi_ok(c, "return (profile sources)", RID_TSI_06_SET, 0, ETW_TraceProfileSourceConfigInfo, kept, 4u * (etw_u32)k))
         return;
     if (!etw_step(c, 6))
         return;
     etw_u32 masks[8] = {ETW_EVENT_TRACE_FLAG_PROFILE, ETW_PERF_MASK_BIT(ETW_PERF_PMC_PROFILE), 0, 0, 0, 0, 0, 0};
-    tsi_ok(c, "return (group masks)", RID_TSI_04_KERNEL, c->logger, ETW_TraceSystemTraceEnableFlagsInfo, masks, 32);
+    tsi_ok(c, "return (group masks)", RID_TSI_04_KERNEL, c->fixture.logger, ETW_TraceSystemTraceEnableFlagsInfo, masks, 32);
 }
 
 /* ---------------------------------------------------------------- provider-traits producers */

@@ -34,18 +34,18 @@ static const struct etw_case cases[] = {
     CASE(.id = "gmi.size", .rules = RULES(RID_GMI_SIZE, RID_GMI_QUERY), .title = "a 0x30-byte query returns the masks at offset 0x10", .fn = FN_NTQSI,
          .fx = {.logger = LG_KERNEL, .masks = KM}, .args = {.cls = SPTI, .len = 0x30, GM_QUERY, .handle = H_LOGGER},
          .expect = {FROM(V6_0, .rc = ST(SUCCESS), RETLEN(0x30, RID_GMI_SIZE), OUTPUT_AT(0x10, RID_GMI_QUERY, KM_BYTES))})
-    CASE(.id = "gmi.short", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_RETLEN_FIRST), .title = "0x2F bytes: STATUS_INFO_LENGTH_MISMATCH, length 0x30 reported",
+    CASE(.id = "gmi.short", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_RETLEN_FIRST, RID_GMI_EXACT_SIZE_CODE), .title = "0x2F bytes: STATUS_INFO_LENGTH_MISMATCH, length 0x30 reported",
          .fn = FN_NTQSI, .fx = {.logger = LG_KERNEL}, .args = {.cls = SPTI, .len = EXACT(-1), GM_QUERY, .handle = H_LOGGER},
-         .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH), RETLEN(0x30, RID_GMI_RETLEN_FIRST))})
-    CASE(.id = "gmi.i386-sysv-size", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_SIZE),
+         .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH), RC_RULE(RID_GMI_EXACT_SIZE_CODE), FAILS(RID_GMI_EXACT_SIZE), RETLEN(0x30, RID_GMI_RETLEN_FIRST))})
+    CASE(.id = "gmi.i386-sysv-size", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_SIZE, RID_GMI_EXACT_SIZE_CODE),
          .title = "0x2C bytes, the size a naive i386 SysV layout gives, is rejected", .fn = FN_NTQSI, .fx = {.logger = LG_KERNEL},
-         .args = {.cls = SPTI, .len = 0x2C, GM_QUERY, .handle = H_LOGGER}, .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH))})
-    CASE(.id = "gmi.long", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_RETLEN_FIRST), .title = "0x31 bytes: STATUS_INFO_LENGTH_MISMATCH", .fn = FN_NTQSI,
+         .args = {.cls = SPTI, .len = 0x2C, GM_QUERY, .handle = H_LOGGER}, .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH), RC_RULE(RID_GMI_EXACT_SIZE_CODE), FAILS(RID_GMI_EXACT_SIZE))})
+    CASE(.id = "gmi.long", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_RETLEN_FIRST, RID_GMI_EXACT_SIZE_CODE), .title = "0x31 bytes: STATUS_INFO_LENGTH_MISMATCH", .fn = FN_NTQSI,
          .fx = {.logger = LG_KERNEL}, .args = {.cls = SPTI, .len = EXACT(1), GM_QUERY, .handle = H_LOGGER},
-         .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH), RETLEN(0x30, RID_GMI_RETLEN_FIRST))})
-    CASE(.id = "gmi.set-long", .rules = RULES(RID_GMI_EXACT_SIZE), .title = "setting with 0x31 bytes: STATUS_INFO_LENGTH_MISMATCH", .fn = FN_NTSSI,
+         .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH), RC_RULE(RID_GMI_EXACT_SIZE_CODE), FAILS(RID_GMI_EXACT_SIZE), RETLEN(0x30, RID_GMI_RETLEN_FIRST))})
+    CASE(.id = "gmi.set-long", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_EXACT_SIZE_CODE), .title = "setting with 0x31 bytes: STATUS_INFO_LENGTH_MISMATCH", .fn = FN_NTSSI,
          .fx = {.logger = LG_KERNEL}, .args = {.cls = SPTI, .len = EXACT(1), GM_QUERY, .handle = H_LOGGER},
-         .expect = {FROM(V6_2, .rc = ST(INFO_LENGTH_MISMATCH))})
+         .expect = {FROM(V6_2, .rc = ST(INFO_LENGTH_MISMATCH), RC_RULE(RID_GMI_EXACT_SIZE_CODE), FAILS(RID_GMI_EXACT_SIZE))})
     CASE(.id = "gmi.logger-id-low-bits", .rules = RULES(RID_GMI_LOGGER_ID, RID_GMI_QUERY), .title = "bits above the low 16 of TraceHandle are ignored",
          .fn = FN_NTQSI, .fx = {.logger = LG_KERNEL, .masks = KM},
          .args = {.cls = SPTI, .len = 0x30, GM_QUERY, .handle = H_LOGGER_HIGH, .value = 0xABCD12340000ull},
@@ -76,9 +76,10 @@ static const struct etw_case cases[] = {
     CASE(.id = "gmi.query-no-access", .rules = RULES(RID_GMI_QUERY_NO_ACCESS), .title = "a query needs no TRACELOG_GUID_ENABLE access", .fn = FN_NTQSI,
          .fx = {.logger = LG_NOACCESS, .masks = KM}, .args = {.cls = SPTI, .len = 0x30, GM_QUERY, .handle = H_LOGGER},
          .expect = {FROM(V6_0, .rc = ST(SUCCESS), OUTPUT_AT(0x10, RID_GMI_QUERY_NO_ACCESS, KM_BYTES))})
-    CASE(.id = "gmi.set-access", .rules = RULES(RID_GMI_SET_ACCESS), .title = "a set without TRACELOG_GUID_ENABLE access: STATUS_ACCESS_DENIED",
+    CASE(.id = "gmi.set-access", .rules = RULES(RID_GMI_SET_ACCESS, RID_GMI_SET_ACCESS_CODE),
+         .title = "a set without TRACELOG_GUID_ENABLE access fails: STATUS_ACCESS_DENIED",
          .fn = FN_NTSSI, .fx = {.logger = LG_NOACCESS}, .args = {.cls = SPTI, .len = 0x30, GM_IN(1, 0, 0, 0, 0, 0, 0, 0), .handle = H_LOGGER},
-         .expect = {FROM(V6_2, .rc = ST(ACCESS_DENIED))})
+         .expect = {FROM(V6_2, .rc = ST(ACCESS_DENIED), RC_RULE(RID_GMI_SET_ACCESS_CODE), FAILS(RID_GMI_SET_ACCESS))})
     CASE(.id = "gmi.set-roundtrip", .rules = RULES(RID_GMI_SET), .title = "masks that are set are what a query returns", .fn = FN_CUSTOM,
          .run = gmi_set_roundtrip, .fx = {.logger = LG_KERNEL}, .expect = {FROM(V6_2)})
     CASE(.id = "gmi.verbatim", .rules = RULES(RID_GMI_VERBATIM, RID_GMI_SET),
@@ -154,7 +155,7 @@ static bool gm_call(struct etw_ctx *c, bool set, etw_tracehandle h, etw_u32 mask
 static void gmi_set_roundtrip(struct etw_ctx *c)
 {
     etw_u32 in[8] = {0x3, PBIT(ETW_PERF_MEMORY), 0, 0, 0x8000, 0, 0, 0}, out[8];
-    if (!gm_call(c, true, c->logger, in) || !gm_call(c, false, c->logger, out))
+    if (!gm_call(c, true, c->fixture.logger, in) || !gm_call(c, false, c->fixture.logger, out))
         return;
     CHECK(c, RID_PRIMARY, A_STATE, "state: masks read back", !memcmp(in, out, 32), "the masks set", "%08x %08x %08x %08x %08x", out[0], out[1], out[2],
               out[3], out[4]);
@@ -163,7 +164,7 @@ static void gmi_set_roundtrip(struct etw_ctx *c)
 static void gmi_flags_set(struct etw_ctx *c)
 {
     etw_u32 in[8] = {ETW_EVENT_TRACE_FLAG_CSWITCH}, out[8];
-    if (!gm_call(c, true, c->logger, in) || !gm_call(c, false, c->logger, out))
+    if (!gm_call(c, true, c->fixture.logger, in) || !gm_call(c, false, c->fixture.logger, out))
         return;
     CHECK(c, RID_PRIMARY, A_STATE, "state: PERF_CONTEXT_SWITCH in Masks[1]", (out[1] & PBIT(ETW_PERF_CONTEXT_SWITCH)) != 0, "bit 0x4 set", "0x%08x",
               out[1]);
@@ -187,7 +188,7 @@ static void tpi_set_roundtrip(struct etw_ctx *c)
 static void gmi_verbatim(struct etw_ctx *c)
 {
     etw_u32 in[8] = {0, 0, 0, 0, 0x80000040u, 0, 0, 0}, out[8];
-    if (!gm_call(c, true, c->logger, in) || !gm_call(c, false, c->logger, out))
+    if (!gm_call(c, true, c->fixture.logger, in) || !gm_call(c, false, c->fixture.logger, out))
         return;
     CHECK_U32(c, RID_GMI_VERBATIM, A_STATE, "state: word 4 read back", 0x80000040u, out[4]);
     CHECK(c, RID_GMI_VERBATIM, A_STATE, "state: masks read back", !memcmp(in, out, 32), "the words set, verbatim", "%08x %08x %08x %08x %08x %08x %08x %08x",
@@ -202,11 +203,11 @@ static void gmi_query_header(struct etw_ctx *c)
         return;
     memset(gm, 0, sizeof *gm);
     gm->EventTraceInformationClass = ETW_EventTraceGroupMaskInformation;
-    gm->TraceHandle = c->logger;
+    gm->TraceHandle = c->fixture.logger;
     etw_status st = f(SPTI, gm, sizeof *gm, NULL);
     if (!CHECK_NTSTATUS(c, RID_GMI_QUERY, A_RETURN, "return", 0, (etw_u32)st))
         return;
     CHECK_U32(c, RID_GMI_QUERY_HEADER, A_SENTINEL, "untouched: EventTraceInformationClass", ETW_EventTraceGroupMaskInformation, gm->EventTraceInformationClass);
-    CHECK(c, RID_GMI_QUERY_HEADER, A_SENTINEL, "untouched: TraceHandle", gm->TraceHandle == c->logger, "the handle given", "0x%llx (given 0x%llx)",
-              (unsigned long long)gm->TraceHandle, (unsigned long long)c->logger);
+    CHECK(c, RID_GMI_QUERY_HEADER, A_SENTINEL, "untouched: TraceHandle", gm->TraceHandle == c->fixture.logger, "the handle given", "0x%llx (given 0x%llx)",
+              (unsigned long long)gm->TraceHandle, (unsigned long long)c->fixture.logger);
 }

@@ -18,6 +18,11 @@ static void dal_dynamic(struct etw_ctx *c);
 static void dal_private(struct etw_ctx *c);
 static void esi_stale_reused(struct etw_ctx *c);
 
+/* a malformed traits blob: refused (the format rule, seed 003) with ERROR_FILE_CORRUPT (Chappell) */
+#define TRAITS_BAD(id_, rule_, title_, len_, ...)                                                                           \
+    CASE(.id = id_, .rules = RULES(rule_, RID_TRAITS_FORMAT_CODE), .title = title_, .fn = FN_ESI, .fx = {.provider = true},    \
+         .args = {.handle = H_REG, .cls = ETW_EventProviderSetTraits, .len = len_, __VA_ARGS__},                              \
+         .expect = {FROM(V10_0, .rc = ERR(FILE_CORRUPT), RC_RULE(RID_TRAITS_FORMAT_CODE), FAILS(rule_))})
 #define ESI_CASE(id_, rules_, title_, cls_, len_, from, rc_, ...)                                                           \
     CASE(.id = id_, .rules = rules_, .title = title_, .fn = FN_ESI, .fx = {.provider = true},                               \
          .args = {.handle = H_REG, .cls = cls_, .len = len_, __VA_ARGS__}, .expect = {FROM(from, .rc = rc_)})
@@ -78,18 +83,18 @@ static const struct etw_case cases[] = {
              IN(U16(22), 0, U16(19), U8(1), 0x1a, 0x73, 0x50, 0x4f, 0xcf, 0x89, 0x82, 0x47, 0xb3, 0xe0, 0xdc, 0xe8, 0xc9, 0x04, 0x76, 0xba))
     ESI_CASE("traits.custom", RULES(RID_TRAITS_CUSTOM), "a trait of type 200 (for external developers) is accepted", 2, 13, V10_0, ERR(SUCCESS),
              IN(WITH_CUSTOM))
-    ESI_CASE("traits.size-too-big", RULES(RID_TRAITS_FORMAT_SIZE), "TraitsSize larger than the blob: ERROR_FILE_CORRUPT", 2, 8, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(9), 'E', 't', 'w', 'C', 'f', 0))
-    ESI_CASE("traits.size-too-small", RULES(RID_TRAITS_FORMAT_SIZE), "TraitsSize smaller than the blob: ERROR_FILE_CORRUPT", 2, 8, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(7), 'E', 't', 'w', 'C', 'f', 0))
-    ESI_CASE("traits.no-nul", RULES(RID_TRAITS_FORMAT_NAME), "a name without its NUL: ERROR_FILE_CORRUPT", 2, 7, V10_0, ERR(FILE_CORRUPT),
-             IN(U16(7), 'E', 't', 'w', 'C', 'f'))
-    ESI_CASE("traits.trait-overruns", RULES(RID_TRAITS_FORMAT_TRAITS), "a trait that claims more bytes than remain: ERROR_FILE_CORRUPT", 2, 12, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(6), U8(200), 0xAB))
-    ESI_CASE("traits.trait-too-short", RULES(RID_TRAITS_FORMAT_TRAITS), "a trait whose TraitSize is below 3: ERROR_FILE_CORRUPT", 2, 11, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(11), 'E', 't', 'w', 'C', 'f', 0, U16(2), U8(200)))
-    ESI_CASE("traits.trailing-bytes", RULES(RID_TRAITS_FORMAT_TRAITS), "two bytes after the last trait: ERROR_FILE_CORRUPT", 2, 15, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(15), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB, 0xCD, 0x01, 0x02))
+    TRAITS_BAD("traits.size-too-big", RID_TRAITS_FORMAT_SIZE, "TraitsSize larger than the blob: ERROR_FILE_CORRUPT", 8,
+               IN(U16(9), 'E', 't', 'w', 'C', 'f', 0))
+    TRAITS_BAD("traits.size-too-small", RID_TRAITS_FORMAT_SIZE, "TraitsSize smaller than the blob: ERROR_FILE_CORRUPT", 8,
+               IN(U16(7), 'E', 't', 'w', 'C', 'f', 0))
+    TRAITS_BAD("traits.no-nul", RID_TRAITS_FORMAT_NAME, "a name without its NUL: ERROR_FILE_CORRUPT", 7,
+               IN(U16(7), 'E', 't', 'w', 'C', 'f'))
+    TRAITS_BAD("traits.trait-overruns", RID_TRAITS_FORMAT_TRAITS, "a trait that claims more bytes than remain: ERROR_FILE_CORRUPT", 12,
+               IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(6), U8(200), 0xAB))
+    TRAITS_BAD("traits.trait-too-short", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is below 3: ERROR_FILE_CORRUPT", 11,
+               IN(U16(11), 'E', 't', 'w', 'C', 'f', 0, U16(2), U8(200)))
+    TRAITS_BAD("traits.trailing-bytes", RID_TRAITS_FORMAT_TRAITS, "two bytes after the last trait: ERROR_FILE_CORRUPT", 15,
+               IN(U16(15), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB, 0xCD, 0x01, 0x02))
     CASE(.id = "traits.once", .rules = RULES(RID_TRAITS_ONCE, RID_TRAITS_ONCE_CODE), .title = "traits set once cannot be set again", .fn = FN_CUSTOM,
          .run = traits_once, .fx = {.provider = true}, .expect = {FROM(V10_0)})
     CASE(.id = "traits.large", .rules = RULES(RID_TRAITS_SIZE_ADVICE), .title = "a 300-byte well-formed blob is accepted: 256 bytes is advice",
@@ -108,10 +113,10 @@ static const struct etw_case cases[] = {
          .title = "a private session cannot enable a provider group", .fn = FN_CUSTOM, .run = dal_private,
          .fx = {.logger = LG_PRIVATE}, .expect = {FROM(V10_0)})
     /* added for mutation testing (tools/mutate) */
-    ESI_CASE("traits.trait-size-two", RULES(RID_TRAITS_FORMAT_TRAITS), "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT",
-             2, 13, V10_0, ERR(FILE_CORRUPT), IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
-    ESI_CASE("traits.trait-overruns-by-one", RULES(RID_TRAITS_FORMAT_TRAITS), "a trait that claims one byte more than remains: ERROR_FILE_CORRUPT",
-             2, 12, V10_0, ERR(FILE_CORRUPT), IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB))
+    TRAITS_BAD("traits.trait-size-two", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT", 13,
+               IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
+    TRAITS_BAD("traits.trait-overruns-by-one", RID_TRAITS_FORMAT_TRAITS, "a trait that claims one byte more than remains: ERROR_FILE_CORRUPT", 12,
+               IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB))
     CASE(.id = "esi.stale-reused", .rules = RULES(RID_ESI_BAD_HANDLE),
          .title = "a handle stays stale when its registration slot is reused by a new registration", .fn = FN_CUSTOM,
          .run = esi_stale_reused, .expect = {FROM(V6_2)})
@@ -150,10 +155,10 @@ static void traits_once(struct etw_ctx *c)
     etw_pfn_EventSetInformation esi = API(c, etw_pfn_EventSetInformation, FN_ESI);
     if (!esi)
         return;
-    etw_u32 rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_name, sizeof blob_name);
+    etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_name, sizeof blob_name);
     if (!CHECK_WIN32(c, RID_TRAITS_SET, A_RETURN, "return (first set)", 0, rc))
         return;
-    rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+    rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
     CHECK(c, RID_TRAITS_ONCE, A_RETURN, "return (second set) fails", rc != 0, "an error", "%u", rc);
     CHECK_WIN32(c, RID_TRAITS_ONCE_CODE, A_RETURN, "return (second set)", ETW_ERROR_GEN_FAILURE, rc);
 }
@@ -169,7 +174,7 @@ static void traits_large(struct etw_ctx *c)
     b[0] = 300 & 0xFF, b[1] = 300 >> 8;
     b[8] = 292 & 0xFF, b[9] = 292 >> 8, b[10] = 201;
     memset(b + 11, 0x42, 300 - 11);
-    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, esi(c->reg, ETW_EventProviderSetTraits, b, 300));
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, esi(c->fixture.reg, ETW_EventProviderSetTraits, b, 300));
 }
 
 static void traits_group_permission(struct etw_ctx *c)
@@ -182,7 +187,7 @@ static void traits_group_permission(struct etw_ctx *c)
         return;
     }
     c->t->restrict_group(&group_g);
-    etw_u32 rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+    etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
     CHECK(c, RID_TRAITS_GROUP_PERMISSION, A_RETURN, "return: membership refused", rc != 0, "an error", "%u", rc);
     CHECK_WIN32(c, RID_TRAITS_GROUP_PERMISSION_CODE, A_RETURN, "return", ETW_ERROR_ACCESS_DENIED, rc);
 }
@@ -219,9 +224,9 @@ static void dal_group_enable(struct etw_ctx *c)
         esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group) ||
         esi(b, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group)) {
         etw_broken(c, "fixture: registering two providers in the group failed");
-    } else if (set_list(c, c->logger, &prov_b, 1)) {
+    } else if (set_list(c, c->fixture.logger, &prov_b, 1)) {
         etw_u32 enabled = 0;
-        etw_u32 rc = c->t->enable_group(c->logger, &group_g, &enabled);
+        etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
         CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (group enable)", 0, rc);
         CHECK_U32(c, RID_PRIMARY, A_STATE, "state: members enabled (2 members, 1 disallowed)", 1, enabled);
     }
@@ -235,7 +240,7 @@ static void dal_per_session(struct etw_ctx *c)
 {
     etw_guid got[4];
     etw_u32 n = 99;
-    if (set_list(c, c->logger, dal_two, 2) && get_list(c, c->logger2, got, &n))
+    if (set_list(c, c->fixture.logger, dal_two, 2) && get_list(c, c->fixture.logger2, got, &n))
         CHECK_U32(c, RID_PRIMARY, A_STATE, "state: GUIDs on the other session", 0, n);
 }
 
@@ -243,7 +248,7 @@ static void dal_dynamic(struct etw_ctx *c)
 {
     etw_guid got[4];
     etw_u32 n = 0;
-    if (!set_list(c, c->logger, dal_two, 2) || !set_list(c, c->logger, dal_one, 1) || !get_list(c, c->logger, got, &n))
+    if (!set_list(c, c->fixture.logger, dal_two, 2) || !set_list(c, c->fixture.logger, dal_one, 1) || !get_list(c, c->fixture.logger, got, &n))
         return;
     CHECK(c, RID_PRIMARY, A_STATE, "state: the list", n == 1 && !memcmp(got, dal_one, 16), "the second list (1 GUID)", "%u GUID(s)%s", n,
               n == 1 && memcmp(got, dal_one, 16) ? ", not the second list" : "");
@@ -256,7 +261,7 @@ static void dal_private(struct etw_ctx *c)
         return;
     }
     etw_u32 enabled = 0;
-    etw_u32 rc = c->t->enable_group(c->logger, &group_g, &enabled);
+    etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
     CHECK(c, RID_DAL_PRIVATE_SESSION, A_RETURN, "return: refused", rc != 0, "an error", "%u", rc);
     CHECK_WIN32(c, RID_DAL_PRIVATE_SESSION_CODE, A_RETURN, "return", ETW_ERROR_NOT_SUPPORTED, rc);
 }

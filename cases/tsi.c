@@ -51,9 +51,10 @@ static const struct etw_case cases[] = {
          .args = {.handle = H_LOGGER, .cls = 4, .len = 32, IN(U64(0), U64(0), U64(0), U64(0))}, .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     CASE(.id = "tsi.04.partial", .rules = RULES(RID_TSI_04_PARTIAL), .title = "setting one mask sets the other seven to 0", .fn = FN_CUSTOM,
          .run = tsi04_partial, .fx = {.logger = LG_KERNEL, .masks = {0x1, 0x10, 0x20, 0x40, 0x8000, 0, 0, 0}}, .expect = {FROM(V6_2)})
-    CASE(.id = "tsi.04.no-access", .rules = RULES(RID_TSI_04_KERNEL, RID_GMI_SET_ACCESS), .title = "no TRACELOG_GUID_ENABLE access: ERROR_ACCESS_DENIED",
+    CASE(.id = "tsi.04.no-access", .rules = RULES(RID_TSI_04_KERNEL, RID_GMI_SET_ACCESS, RID_GMI_SET_ACCESS_CODE),
+         .title = "no TRACELOG_GUID_ENABLE access fails: ERROR_ACCESS_DENIED",
          .fn = FN_TSI, .fx = {.logger = LG_NOACCESS}, .args = {.handle = H_LOGGER, .cls = 4, .len = 32},
-         .expect = {FROM(V6_2, .rc = ERR(ACCESS_DENIED))})
+         .expect = {FROM(V6_2, .rc = ERR(ACCESS_DENIED), RC_RULE(RID_GMI_SET_ACCESS_CODE), FAILS(RID_GMI_SET_ACCESS))})
     CASE(.id = "tsi.04.no-privilege", .rules = RULES(RID_TSI_04_KERNEL, RID_GMI_PROFILE_PRIVILEGE),
          .title = "PERF_PROFILE without SeSystemProfilePrivilege: ERROR_PRIVILEGE_NOT_HELD", .fn = FN_TSI,
          .fx = {.logger = LG_KERNEL, .profile_priv = PRIV_NOT_HELD},
@@ -91,7 +92,7 @@ static const struct etw_case cases[] = {
          .fn = FN_TSI, .args = {.cls = 8, .len = 23}, .expect = {FROM(V6_2, .rc = ERR(INCORRECT_SIZE))})
     CASE(.id = "tsi.08.five", .rules = RULES(RID_TSI_08_SIZE), .title = "five events are more than four: ERROR_INCORRECT_SIZE", .fn = FN_TSI,
          .args = {.cls = 8, .len = 5 * 24}, .expect = {FROM(V6_2, .rc = ERR(INCORRECT_SIZE))})
-    CASE(.id = "tsi.08.empty-with-buffer", .rules = RULES(RID_TSI_08_SIZE), .title = "an empty list with a buffer: ERROR_INVALID_PARAMETER",
+    CASE(.id = "tsi.08.empty-with-buffer", .rules = RULES(RID_TSI_08_EMPTY_BUFFER), .title = "an empty list with a buffer: ERROR_INVALID_PARAMETER",
          .fn = FN_TSI, .args = {.cls = 8, .len = 0}, .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
     CASE(.id = "tsi.08.set", .rules = RULES(RID_TSI_08_SET), .title = "three PMC events (CSwitch, system call enter and exit) on a system session",
          .fn = FN_TSI, .fx = {.logger = LG_SYSTEM},
@@ -134,8 +135,8 @@ static void tsi04_partial(struct etw_ctx *c)
     if (!tsi)
         return;
     etw_u32 one = 0x3, m[8];
-    etw_u32 rc = tsi(c->logger, ETW_TraceSystemTraceEnableFlagsInfo, &one, 4);
-    if (!CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, rc) || !query_masks(c, c->logger, m))
+    etw_u32 rc = tsi(c->fixture.logger, ETW_TraceSystemTraceEnableFlagsInfo, &one, 4);
+    if (!CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, rc) || !query_masks(c, c->fixture.logger, m))
         return;
     CHECK_U32(c, RID_PRIMARY, A_STATE, "state: Masks[0]", 3, m[0]);
     etw_u32 rest = 0;
@@ -165,12 +166,12 @@ static void tsi0a_roundtrip(struct etw_ctx *c)
     etw_pfn_TraceQueryInformation tqi = tsi ? API(c, etw_pfn_TraceQueryInformation, FN_TQI) : NULL;
     if (!tqi)
         return;
-    etw_u32 rc = tsi(c->logger, ETW_TraceSetDisallowList, (void *)dal_two, sizeof dal_two);
+    etw_u32 rc = tsi(c->fixture.logger, ETW_TraceSetDisallowList, (void *)dal_two, sizeof dal_two);
     if (!CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, rc))
         return;
     etw_guid got[4];
     etw_u32 len = 0;
-    rc = tqi(c->logger, ETW_TraceDisallowListQuery, got, sizeof got, &len);
+    rc = tqi(c->fixture.logger, ETW_TraceDisallowListQuery, got, sizeof got, &len);
     CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "query back: return", 0, rc);
     CHECK_U32(c, RID_PRIMARY, A_STATE, "query back: length", sizeof dal_two, len);
     CHECK(c, RID_PRIMARY, A_STATE, "state: the list", len == sizeof dal_two && !memcmp(got, dal_two, sizeof dal_two), "the two GUIDs set", "%s",

@@ -104,7 +104,7 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI EtwCreateTraceInstanceId(etw_handle RegHandle, 
         SetLastError(ETW_ERROR_INVALID_PARAMETER); /* @CTI.LAST_ERROR:foreign */
         return ETW_ERROR_INVALID_PARAMETER;
     }
-    etw_u32 id = atomic_fetch_add(&c->counter, 1) + 1; /* @CTI.COUNTER */
+    etw_u32 id = atomic_fetch_add(&c->counter, 1) + 1; /* @CTI.COUNTER @CTI.ATOMIC */
     if (id == 0) /* wrapped: skip zero */ /* @CTI.WRAP */
         id = atomic_fetch_add(&c->counter, 1) + 1;
     InstInfo->InstanceId = id; /* @CTI.OUTPUT */

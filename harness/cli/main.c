@@ -4,6 +4,7 @@
  */
 #include "harness/etwconf.h"
 #include "harness/scenario.h"
+#include "harness/out/winetest.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ static const char usage[] =
     "  versions list the Windows versions the cases know (--json)\n"
     "  lint     check that every rule has a case and every case cites known rules\n"
     "  fuzz     differential fuzzing against the reference ('" ETWCONF_PROG " fuzz --help')\n"
+    "  export-wine  write the case table as a Wine conformance test ('" ETWCONF_PROG " export-wine --help')\n"
 #if defined(_WIN32)
     "  cleanup  stop the ETW sessions a killed run left behind (etwconf-*; --all, --dry-run)\n"
 #endif
@@ -70,6 +72,10 @@ static const char usage[] =
 #endif
     "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000)\n"
     "  --quiet           print only the summary line; --verbose prints every case\n"
+    "  --format F        jsonl (default) or winetest: Wine's test output on stdout (JSON Lines\n"
+    "                    only with --out/--out-dir; exit status = failures, at most 255)\n"
+    "  --expect FILE     with --format winetest: the known divergences of an expectations file\n"
+    "                    (reports/expectations/wine.json) are todo, as todo_wine\n"
     "\n"
     "exit status: 0 conformant (no counted failure, crash or timeout), 1 not conformant,\n"
     "             2 usage error, 3 the run could not start or finish\n";
@@ -181,6 +187,7 @@ struct run_opts {
     bool auto_isolation;
     unsigned long timeout;
     bool quiet, verbose;
+    bool winetest; /* --format winetest (harness/out/winetest.c) */
 };
 
 /* one version: header, every planned case, footer; returns the run's exit code */
@@ -217,7 +224,9 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         snprintf(path, sizeof path, "%s/%s-%s.jsonl", o->out_dir, t->name, t->version_label ? t->version_label : etw_version_name(r.version));
         out = path;
     }
-    if (!out || !strcmp(out, "-"))
+    if (o->winetest && !out)
+        r.out = NULL; /* stdout is the winetest output; JSON Lines only where --out/--out-dir says */
+    else if (!out || !strcmp(out, "-"))
         r.out = stdout;
     else if (!(r.out = fopen(out, "w"))) {
         fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
@@ -227,19 +236,23 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     struct etw_json j;
     etw_json_init(&j);
     etw_record_header(&j, &r, argc, argv);
-    fprintf(r.out, "%s\n", j.buf);
-    fflush(r.out);
+    if (r.out) {
+        fprintf(r.out, "%s\n", j.buf);
+        fflush(r.out);
+    }
     etw_json_free(&j);
 
     int prc = plat_run_plan(&r);
+    etw_winetest_end(&r);
     int code = prc ? 3 : (r.counted_failures || r.counts[R_CRASH] || r.counts[R_TIMEOUT]) ? 1 : 0;
     if (prc == 0 || prc == 4) { /* 4: interrupted; the footer says complete:false */
         etw_json_init(&j);
         etw_record_footer(&j, &r, code);
-        fprintf(r.out, "%s\n", j.buf);
+        if (r.out)
+            fprintf(r.out, "%s\n", j.buf);
         etw_json_free(&j);
     }
-    if (r.out != stdout)
+    if (r.out && r.out != stdout)
         fclose(r.out);
     else
         fflush(stdout);
@@ -276,7 +289,7 @@ static int parse_versions(const char *s, unsigned *vs, int max, const char **bad
 static int cmd_run(int argc, char **argv)
 {
     struct run_opts o = {.target = ETWCONF_DEFAULT_TARGET, .timeout = 5000, .isolation = ISO_BATCH};
-    const char *emulate = NULL, *iso = "auto";
+    const char *emulate = NULL, *iso = "auto", *format = "jsonl", *expect = NULL;
     o.ids = calloc((size_t)argc + 1, sizeof *o.ids);
     if (!o.ids)
         return 3;
@@ -298,6 +311,10 @@ static int cmd_run(int argc, char **argv)
             o.ids[o.nids++] = v;
         else if (OPT("--isolation"))
             iso = v;
+        else if (OPT("--format"))
+            format = v;
+        else if (OPT("--expect"))
+            expect = v;
         else if (OPT("--timeout-ms")) {
             char *end;
             errno = 0;
@@ -322,6 +339,22 @@ static int cmd_run(int argc, char **argv)
         o.isolation = ISO_INPROC;
     else
         return die_usage("--isolation is auto, batch, child or inproc, not '%s'", iso);
+    if (strcmp(format, "jsonl") && strcmp(format, "winetest"))
+        return die_usage("--format is jsonl or winetest, not '%s'", format);
+    o.winetest = !strcmp(format, "winetest");
+    if (o.winetest && o.out && !strcmp(o.out, "-"))
+        return die_usage("%s", "--format winetest prints Wine's output on stdout: give --out a file for the JSON Lines, not '-'");
+    if (expect && !o.winetest)
+        return die_usage("--expect %s marks known divergences as todo in Wine's format: give --format winetest too", expect);
+    if (o.winetest) {
+        struct etw_xfile *x = NULL;
+        char xerr[512];
+        if (expect && !(x = etw_xfile_load(expect, xerr, sizeof xerr))) {
+            fprintf(stderr, ETWCONF_PROG ": --expect: %s\n", xerr);
+            return 2;
+        }
+        etw_winetest_enable(x); /* lives as long as the process */
+    }
     unsigned versions[64] = {0};
     int nv = 1;
     const char *bad = NULL;
@@ -384,6 +417,8 @@ static int cmd_run(int argc, char **argv)
     }
     free(plan);
     free(o.ids);
+    if (o.winetest && worst < 3)
+        return etw_winetest_status(); /* a Wine test's exit status: its failures, at most 255 */
     return worst == 130 ? 3 : worst;
 }
 
@@ -444,5 +479,7 @@ int main(int argc, char **argv)
         return cmd_run(argc, argv);
     if (!strcmp(cmd, "fuzz"))
         return etw_cmd_fuzz(argc, argv);
+    if (!strcmp(cmd, "export-wine"))
+        return etw_cmd_export_wine(argc, argv);
     return die_usage("unknown command '%s'", cmd);
 }

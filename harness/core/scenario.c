@@ -53,11 +53,11 @@ bool etw_step(struct etw_ctx *c, int n)
     if (!s->fail_step && has_failure(c->res))
         s->fail_step = s->step;
     s->step = n;
-    if (sc->logger && n == sc->logger_step && !c->have_logger) {
+    if (sc->logger && n == sc->logger_step && !c->fixture.have_logger) {
         static const etw_u32 none[8];
-        if (!etw_start_logger(c, sc->logger, none, &c->logger))
+        if (!etw_start_logger(c, sc->logger, none, &c->fixture.logger))
             return false;
-        c->have_logger = true; /* stopped with the fixture */
+        c->fixture.have_logger = true; /* stopped with the fixture */
     }
     return !c->stop;
 }

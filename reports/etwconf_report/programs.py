@@ -15,7 +15,6 @@ names and the programs a run did not exercise; without it the records alone are 
 with spec/rules.py's programs() reader, the one parser of that file.
 """
 import os
-import re
 
 from .util import BAD, display
 
