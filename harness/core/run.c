@@ -119,7 +119,7 @@ void *etw_guarded(struct etw_ctx *c, size_t len)
         return NULL;
     }
     struct etw_guard *g = calloc(1, sizeof *g);
-    if (!g || !plat_guard_alloc(g, len)) {
+    if (!g || !etw_guard_alloc(g, len)) {
         free(g);
         etw_broken(c, "could not map a guarded buffer of %zu bytes", len);
         return NULL;
@@ -165,11 +165,15 @@ bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u3
         etw_skip(c, "needs a %s, and the target has no EtwRef_StartLogger control function", kinds[kind]);
         return false;
     }
-    if (c->t->start_logger((unsigned)kind, masks, h) != 0) {
+    char why[256] = "";
+    enum etw_fx fx = c->t->start_logger(c->t, (unsigned)kind, masks, h, why, sizeof why);
+    if (fx == ETW_FX_SKIP)
+        etw_skip(c, "%s", why);
+    else if (fx != ETW_FX_OK && why[0])
+        etw_broken(c, "%s", why);
+    else if (fx != ETW_FX_OK)
         etw_broken(c, "fixture: could not start a %s", kinds[kind]);
-        return false;
-    }
-    return true;
+    return fx == ETW_FX_OK;
 }
 
 /* ---------------------------------------------------------------- fixture */
@@ -264,7 +268,15 @@ static bool fixture_setup(struct etw_ctx *ctx)
                      fx->profile_priv == PRIV_HELD ? "held" : "not held");
             return false;
         }
-        t->set_privilege(1, fx->profile_priv == PRIV_HELD);
+        char why[256] = "";
+        enum etw_fx pf = t->set_privilege(t, 1, fx->profile_priv == PRIV_HELD, why, sizeof why);
+        if (pf != ETW_FX_OK && why[0]) { /* a target without a reason keeps going, as before */
+            if (pf == ETW_FX_SKIP)
+                etw_skip(ctx, "%s", why);
+            else
+                etw_broken(ctx, "%s", why);
+            return false;
+        }
     }
     if (fx->fail_alloc && !t->fail_alloc) {
         etw_skip(ctx, "needs allocation fault injection: the target has no EtwRef_FailAllocation");
@@ -595,7 +607,7 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         char exc[48] = "";
         long off = 0;
         uint64_t t0 = plat_now_us();
-        int k = plat_guarded_call(&ctx, etw_case_body, exc, sizeof exc, &off);
+        int k = etw_guarded_call(&ctx, etw_case_body, exc, sizeof exc, &off);
         res->duration_us = plat_now_us() - t0;
         if (k == 1) {
             char got[64];
@@ -610,13 +622,13 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         }
         if (k == 0 || k == 1) {
             char exc2[48] = "";
-            int k2 = plat_guarded_call(&ctx, teardown_body, exc2, sizeof exc2, &off);
+            int k2 = etw_guarded_call(&ctx, teardown_body, exc2, sizeof exc2, &off);
             if (k2 >= 2 && res->status != R_CRASH)
                 etw_result_abnormal(res, c, r->version, k2 == 2 ? R_CRASH : R_TIMEOUT, exc2, "during fixture teardown");
         }
     }
     for (int i = 0; i < ctx.nguards; i++) {
-        plat_guard_free(ctx.guards[i]);
+        etw_guard_free(ctx.guards[i]);
         free(ctx.guards[i]);
     }
     etw_result_finish(res, r->version);

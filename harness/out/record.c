@@ -1,5 +1,6 @@
 /* harness/out/record.c - the JSON Lines records of harness/RESULTS.md, and emitting them. */
 #include "harness/etwconf.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -174,10 +175,11 @@ void etw_emit_body(struct etw_runner *r, enum etw_status_kind st, bool counted, 
     r->counts[st]++;
     if (counted)
         r->counted_failures++;
-    if (r->out) {
+    if (r->out && !r->out_errno) {
         /* body is {"id":...}: the record is {"type":"case","seq":N, + the rest */
-        fprintf(r->out, "{\"type\":\"case\",\"seq\":%lu,%s\n", r->seq, body + 1);
-        fflush(r->out);
+        errno = 0;
+        if (fprintf(r->out, "{\"type\":\"case\",\"seq\":%lu,%s\n", r->seq, body + 1) < 0 || fflush(r->out) != 0)
+            r->out_errno = errno ? errno : EIO;
     }
     report_line(r, st, c, message);
     if (r->progress) {

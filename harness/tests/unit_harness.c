@@ -1,6 +1,7 @@
 /* harness/tests/unit_harness.c - unit tests of the harness: JSON writer, codes, rules, results,
  * guarded buffers and fault capture. */
 #include "unit.h"
+#include "harness/exec/exec.h"
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -127,11 +128,11 @@ static void test_guard_and_faults(void)
     CU_ASSERT_EQUAL(b[-1], 0xEF); /* the zone before continues the pattern */
     char exc[48] = "";
     long off = -1;
-    CU_ASSERT_EQUAL(plat_guarded_call(&ctx, write_past, exc, sizeof exc, &off), 1);
+    CU_ASSERT_EQUAL(etw_guarded_call(&ctx, write_past, exc, sizeof exc, &off), 1);
     CU_ASSERT_EQUAL(off, 3);
-    CU_ASSERT_EQUAL(plat_guarded_call(&ctx, write_null, exc, sizeof exc, &off), 2);
+    CU_ASSERT_EQUAL(etw_guarded_call(&ctx, write_null, exc, sizeof exc, &off), 2);
     CU_ASSERT_STRING_EQUAL(exc, "SIGSEGV");
-    plat_guard_free(ctx.guards[0]);
+    etw_guard_free(ctx.guards[0]);
     free(ctx.guards[0]);
 }
 
@@ -166,7 +167,7 @@ static void test_fallback_after_crash(void)
     r.nplan = 2;
     r.out = tmpfile();
     runner_pid = getpid();
-    CU_ASSERT_EQUAL(plat_run_plan(&r), 0);
+    CU_ASSERT_EQUAL(etw_exec_run(&r), 0);
     CU_ASSERT_EQUAL(r.counts[R_CRASH], 1);
     CU_ASSERT_EQUAL(r.counts[R_PASS], 1); /* x.after ran, and not in the runner */
     CU_ASSERT_EQUAL(r.seq, 2);
@@ -186,6 +187,70 @@ static void test_reference_target_binding(void)
     CU_ASSERT_STRING_EQUAL(where, "advapi32!TraceQueryInformation");
 }
 
+/* the worker wire format: a valid message passes; every corruption is refused, never trusted */
+static void test_wire(void)
+{
+    static const struct etw_case c = {.id = "x.case", .rules = "TQI.0B.EXACT_SIZE"};
+    const struct etw_case *plan[] = {&c};
+    static const char body[] = "{\"id\":\"x.case\",\"status\":\"PASS\"}";
+    struct etw_wire_head h = {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, (etw_u32)strlen(body), 2};
+    struct etw_wire_msg m;
+    char why[256];
+    struct etw_wire_rx rx = {0};
+    /* whole, then byte by byte (a pipe delivers any split) */
+    etw_wire_feed(&rx, &h, sizeof h);
+    etw_wire_feed(&rx, body, strlen(body));
+    CU_ASSERT_EQUAL(etw_wire_next(&rx, plan, 1, &m, why, sizeof why), ETW_WIRE_MORE);
+    etw_wire_feed(&rx, "ok", 2);
+    CU_ASSERT_EQUAL_FATAL(etw_wire_next(&rx, plan, 1, &m, why, sizeof why), ETW_WIRE_MSG);
+    CU_ASSERT_STRING_EQUAL(m.body, body);
+    CU_ASSERT_STRING_EQUAL(m.msg, "ok");
+    CU_ASSERT_EQUAL(rx.len, 0);
+    struct {
+        const char *what;
+        struct etw_wire_head h;
+        const char *body;
+    } bad[] = {
+        {"magic", {0x41414141u, ETW_WIRE_RESULT, 0, R_PASS, 0, 0, 0}, ""},
+        {"kind", {ETW_WIRE_MAGIC, 7, 0, R_PASS, 0, 0, 0}, ""},
+        {"index", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 1, R_PASS, 0, (etw_u32)strlen(body), 0}, body},
+        {"status", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_COUNT, 0, (etw_u32)strlen(body), 0}, body},
+        {"counted", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 2, (etw_u32)strlen(body), 0}, body},
+        {"length", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 0x7FFFFFFFu, 0}, body},
+        {"another case", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 26, 0}, "{\"id\":\"y.case\",\"a\":\"b\"}"},
+        {"not a record", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 12, 0}, "garbage....."},
+        {"NUL", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 17, 0}, "{\"id\":\"x.case\"\0}"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct etw_wire_rx r2 = {0};
+        etw_wire_feed(&r2, &bad[i].h, sizeof bad[i].h);
+        etw_wire_feed(&r2, bad[i].body, bad[i].h.body_len < 64 ? bad[i].h.body_len : strlen(bad[i].body));
+        why[0] = 0;
+        enum etw_wire_got g = etw_wire_next(&r2, plan, 1, &m, why, sizeof why);
+        if (g != ETW_WIRE_CORRUPT)
+            fprintf(stderr, "wire: a message with a bad %s was not refused\n", bad[i].what);
+        CU_ASSERT_EQUAL(g, ETW_WIRE_CORRUPT);
+        CU_ASSERT(why[0] != 0);
+        etw_wire_free(&r2);
+    }
+    etw_wire_free(&rx);
+}
+
+/* a plan: ids and globs; a glob with many stars stays fast */
+static void test_plan(void)
+{
+    char err[128];
+    size_t n = 0;
+    const struct etw_case **p = etw_plan_build(NULL, 0, "tqi.0b.*", &n, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT(n >= 3);
+    free((void *)p);
+    CU_ASSERT_PTR_NULL(etw_plan_build(NULL, 0, "no-such-*", &n, err, sizeof err));
+    uint64_t t0 = plat_now_us();
+    CU_ASSERT_PTR_NULL(etw_plan_build(NULL, 0, "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b*", &n, err, sizeof err));
+    CU_ASSERT(plat_now_us() - t0 < 2000000u);
+}
+
 void unit_harness_register(void)
 {
     CU_pSuite s = CU_add_suite("harness", NULL, NULL);
@@ -197,4 +262,6 @@ void unit_harness_register(void)
     CU_add_test(s, "guard pages catch overruns; faults are caught", test_guard_and_faults);
     CU_add_test(s, "the reference target resolves by module and version", test_reference_target_binding);
     CU_add_test(s, "auto isolation: after a crash in process the rest runs in a worker", test_fallback_after_crash);
+    CU_add_test(s, "the worker wire format refuses corrupt messages", test_wire);
+    CU_add_test(s, "plans: ids, globs, no exponential glob", test_plan);
 }

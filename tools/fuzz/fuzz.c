@@ -191,7 +191,7 @@ static etw_u8 *aux_buf(size_t len)
     return F.gaux.guard - len;
 }
 
-/* sentinel-fill [buf - ETW_PRE_ZONE, buf + len) exactly as plat_guard_alloc does for a case */
+/* sentinel-fill [buf - ETW_PRE_ZONE, buf + len) exactly as etw_guard_alloc does for a case */
 static void refill(etw_u8 *buf, size_t len)
 {
     memcpy(buf - ETW_PRE_ZONE, F.pattern, ETW_PRE_ZONE + len);
@@ -236,13 +236,13 @@ static bool fixture(struct fz_side *s, const struct fz_prog *p, const char **why
     s->nclasses = 0;
     s->stale_reg = 0;
     if (fx->logger) {
-        if (!t->start_logger || t->start_logger((unsigned)fx->logger, fx->masks, &s->logger) != 0)
+        if (!t->start_logger || t->start_logger(t, (unsigned)fx->logger, fx->masks, &s->logger, NULL, 0) != ETW_FX_OK)
             return *why = "EtwRef_StartLogger failed", false;
         s->have_logger = true;
     }
     if (fx->logger2) {
         static const etw_u32 none[8];
-        if (!t->start_logger || t->start_logger((unsigned)fx->logger2, none, &s->logger2) != 0)
+        if (!t->start_logger || t->start_logger(t, (unsigned)fx->logger2, none, &s->logger2, NULL, 0) != ETW_FX_OK)
             return *why = "EtwRef_StartLogger (second session) failed", false;
         s->have_logger2 = true;
     }
@@ -278,7 +278,7 @@ static bool fixture(struct fz_side *s, const struct fz_prog *p, const char **why
         if (uses_handle(p, H_REG_STALE) && (er(&provider_guid, NULL, NULL, &s->stale_reg) || eu(s->stale_reg)))
             return *why = "registering and unregistering a second provider failed", false;
     }
-    if (fx->profile_priv && (!t->set_privilege || t->set_privilege(1 /* ETWREF_PRIV_SYSTEM_PROFILE */, fx->profile_priv == PRIV_HELD)))
+    if (fx->profile_priv && (!t->set_privilege || t->set_privilege(t, 1 /* ETWREF_PRIV_SYSTEM_PROFILE */, fx->profile_priv == PRIV_HELD, NULL, 0) != ETW_FX_OK))
         return *why = "EtwRef_SetPrivilege failed", false;
     if (p->restrict_group && (!t->restrict_group || t->restrict_group(&group_g)))
         return *why = "EtwRef_RestrictGroup failed", false;
@@ -755,7 +755,7 @@ static bool run_prog(const struct fz_prog *p, int upto)
     F.last_ran = false;
     memset(&F.dis, 0, sizeof F.dis);
     F.dis.call = -3;
-    int k = plat_guarded_call(&F.ctx, run_body, exc, sizeof exc, &off);
+    int k = etw_guarded_call(&F.ctx, run_body, exc, sizeof exc, &off);
     if (k)
         fault_dis(k, exc, off);
     return F.found;
@@ -2097,7 +2097,7 @@ static void bind_side(struct fz_side *s)
 
 static bool guard(struct etw_guard *g, size_t len)
 {
-    if (!plat_guard_alloc(g, len))
+    if (!etw_guard_alloc(g, len))
         return false;
     F.ctx.guards[F.ctx.nguards++] = g;
     return true;
@@ -2168,7 +2168,7 @@ int etw_cmd_fuzz(int argc, char **argv)
         seed = plat_now_us() ^ 0xE7C0F00Dull;
 
     char err[512] = "";
-    struct etw_target *t = plat_open_target(target, err, sizeof err);
+    struct etw_target *t = etw_target_open(target, err, sizeof err);
     if (!t) {
         fprintf(stderr, "etwconf fuzz: %s\n", err);
         return 3;
@@ -2177,7 +2177,7 @@ int etw_cmd_fuzz(int argc, char **argv)
     F.side[SIDE_T].name = "target";
     F.side[SIDE_T].t = t;
     F.side[SIDE_O].name = "reference";
-    F.side[SIDE_O].t = oracle ? plat_open_target(oracle, err, sizeof err) : etw_target_reference();
+    F.side[SIDE_O].t = oracle ? etw_target_open(oracle, err, sizeof err) : etw_target_reference();
     if (!F.side[SIDE_O].t) {
         fprintf(stderr, "etwconf fuzz: the oracle: %s\n", err);
         return 3;
@@ -2274,7 +2274,7 @@ int etw_cmd_fuzz(int argc, char **argv)
                 fprintf(stdout, "\n");
             }
         }
-        int kf = plat_guarded_call(&F.ctx, batch_body, exc, sizeof exc, &off);
+        int kf = etw_guarded_call(&F.ctx, batch_body, exc, sizeof exc, &off);
         if (kf) {
             /* the fault ended program F.next in the middle: say so as run_prog would */
             fault_dis(kf, exc, off);

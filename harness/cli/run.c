@@ -1,0 +1,304 @@
+/*
+ * harness/cli/run.c - the run command: options, the plan, one results file per version (header,
+ * the cases through harness/exec/, footer) and the summary line.
+ *
+ * The results are trusted only when every write reached the file: a write, flush or close error
+ * stops the run with exit 3 and says so. Whatever ends the process during a run (a target calling
+ * exit, a fatal signal the runner sees as exit) still writes a footer with complete:false.
+ */
+#include "harness/cli/cli.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(_WIN32)
+#include <direct.h>
+#include <io.h>
+#define stderr_is_tty() _isatty(_fileno(stderr))
+#define make_dir(p) _mkdir(p)
+#else
+#include <sys/stat.h>
+#include <unistd.h>
+#define stderr_is_tty() isatty(2)
+#define make_dir(p) mkdir((p), 0777)
+#endif
+
+const char cli_run_help[] =
+    "usage: " ETWCONF_PROG " run [OPTIONS]\n"
+    "\n"
+    "Run cases against a target and write JSON Lines results (harness/RESULTS.md).\n"
+    "\n"
+#if defined(_WIN32)
+    "  --target T        'live' (default: this system) or a DLL exporting the API under its\n"
+    "                    Windows names (a path, or .\\NAME; see harness/windows/README.md)\n"
+#else
+    "  --target T        'reference' (default: the built-in reference implementation) or a shared\n"
+    "                    library exporting the API under its Windows names (a path, or ./NAME)\n"
+#endif
+    "  --emulate V       NT version: 5.2 6.0 6.1 6.2 6.3 10.0 (default 10.0), 'all', or a comma list.\n"
+    "                    A target that cannot emulate is taken to implement V\n"
+    "  --case ID         run only this case (repeatable)\n"
+    "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
+    "  --out FILE        write results to FILE (default: stdout; '-' is stdout)\n"
+    "  --out-dir DIR     write DIR/TARGET-VERSION.jsonl for each version (needed for several versions)\n"
+    "  --isolation M     auto (default): in process for the suite's own implementation (the built-in\n"
+    "                    reference; the live system on Windows), moving to worker processes after a\n"
+    "                    crash, hang or overrun; a worker process for a loaded library.\n"
+    "                    batch: a worker process, replaced after a crash, hang or overrun.\n"
+    "                    child: a worker process per case. inproc: no process (cheapest, least safe).\n"
+    "                    The same on Linux and Windows.\n"
+    "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000; 0: no limit)\n"
+    "  --quiet           print only the summary line; --verbose prints every case\n"
+    "\n"
+    "exit status: 0 conformant (no counted failure, crash or timeout), 1 not conformant,\n"
+    "             2 usage error, 3 the run could not start or finish (the results are incomplete)\n";
+
+struct run_opts {
+    const char *target, *out, *out_dir, *filter;
+    const char **ids;
+    int nids;
+    enum etw_isolation isolation;
+    bool auto_isolation;
+    unsigned long timeout;
+    bool quiet, verbose;
+};
+
+/* the run in progress, for a footer when the process ends during it */
+static struct etw_runner *active;
+
+static void footer_at_end(void)
+{
+    struct etw_runner *r = active;
+    if (!r || !r->out)
+        return;
+    active = NULL;
+    struct etw_json j;
+    etw_json_init(&j);
+    etw_record_footer(&j, r, 3);
+    fprintf(r->out, "%s\n", j.buf);
+    fflush(r->out);
+    etw_json_free(&j);
+    fprintf(stderr, ETWCONF_PROG ": the process ended during the run after %lu of %zu cases; the results say complete:false\n", r->seq,
+            r->nplan);
+}
+
+static bool write_line(struct etw_runner *r, const char *line)
+{
+    if (fprintf(r->out, "%s\n", line) < 0 || fflush(r->out) != 0) {
+        if (!r->out_errno)
+            r->out_errno = errno ? errno : EIO;
+        return false;
+    }
+    return true;
+}
+
+/* one version: header, every planned case, footer; returns the run's exit code */
+static int run_version(struct run_opts *o, struct etw_target *t, unsigned version, const struct etw_case **plan, size_t nplan, int argc,
+                       char **argv)
+{
+    static struct etw_runner r;
+    memset(&r, 0, sizeof r);
+    r.quiet = o->quiet;
+    r.verbose = o->verbose && !o->quiet;
+    r.progress = !o->quiet && !r.verbose && stderr_is_tty();
+    r.timeout_ms = (unsigned)o->timeout;
+    r.isolation = o->isolation;
+    r.plan = plan;
+    r.nplan = nplan;
+    if (t->emulates) {
+        static const unsigned builds[] = {3790, 6002, 7601, 9200, 9600, 10240};
+        static const unsigned vs[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
+        if (t->set_version(version, 0) != 0) {
+            fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
+            return 3;
+        }
+        for (int k = 0; k < 6; k++)
+            if (vs[k] == version)
+                t->build = builds[k];
+        t->version = version;
+    } else if (version) {
+        t->version = version; /* the version the target claims to implement */
+    }
+    r.t = t;
+    r.version = t->version;
+    etw_exec_policy(&r, o->auto_isolation);
+    char rerun[512], path[4096];
+    snprintf(rerun, sizeof rerun, "%s run --target %s --emulate %s", argv[0], o->target, etw_version_name(r.version));
+    r.rerun_prefix = rerun;
+    const char *out = o->out;
+    const char *vlabel = t->version_label ? t->version_label : etw_version_name(r.version);
+    if (o->out_dir) {
+        snprintf(path, sizeof path, "%s/%s-%s.jsonl", o->out_dir, t->name, vlabel);
+        out = path;
+    }
+    bool to_stdout = !out || !strcmp(out, "-");
+    static FILE *results_stdout;
+    if (to_stdout && !results_stdout && !(results_stdout = plat_private_stdout()))
+        results_stdout = stdout;
+    if (to_stdout)
+        r.out = results_stdout;
+    else if (!(r.out = fopen(out, "w"))) {
+        fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
+        return 3;
+    }
+    r.started_us = plat_now_us();
+    struct etw_json j;
+    etw_json_init(&j);
+    etw_record_header(&j, &r, argc, argv);
+    bool wrote = write_line(&r, j.buf);
+    etw_json_free(&j);
+
+    active = &r;
+    int prc = wrote ? etw_exec_run(&r) : 3;
+    active = NULL;
+    if (r.out_errno)
+        prc = 3;
+    int code = prc ? 3 : (r.counted_failures || r.counts[R_CRASH] || r.counts[R_TIMEOUT]) ? 1 : 0;
+    if (!r.out_errno) { /* interrupted or stopped: the footer says complete:false */
+        etw_json_init(&j);
+        etw_record_footer(&j, &r, prc == 4 ? 3 : code);
+        write_line(&r, j.buf);
+        etw_json_free(&j);
+    }
+    int cerr = to_stdout ? (fflush(r.out) != 0 ? (errno ? errno : EIO) : 0) : plat_close_checked(r.out);
+    if (cerr && !r.out_errno)
+        r.out_errno = cerr;
+    const char *where = to_stdout ? "stdout" : out;
+    if (r.out_errno) {
+        fprintf(stderr, ETWCONF_PROG ": writing the results to %s failed: %s; the run stopped after %lu of %zu cases and the results are "
+                                     "incomplete (free space, or give --out FILE on another disk)\n",
+                where, strerror(r.out_errno), r.seq, nplan);
+        return 3;
+    }
+    size_t total = etw_case_total();
+    char scope[96] = "";
+    if (nplan < total)
+        snprintf(scope, sizeof scope, " of %zu (a filtered run: no verdict on the whole suite)", total);
+    fprintf(stderr,
+            "%s@%s: %lu%s cases: %lu passed, %lu failed, %lu skipped, %lu broken, %lu crashed, %lu timed out; %lu count against it%s%s\n",
+            t->name, vlabel, r.seq, scope, r.counts[R_PASS], r.counts[R_FAIL], r.counts[R_SKIP], r.counts[R_BROKEN], r.counts[R_CRASH],
+            r.counts[R_TIMEOUT], r.counted_failures, to_stdout ? "" : " -> ", to_stdout ? "" : out);
+    if (prc == 4)
+        fprintf(stderr, ETWCONF_PROG ": interrupted after %lu of %zu cases; the results written so far are kept (complete:false)\n", r.seq,
+                nplan);
+    return prc == 4 ? 130 : code;
+}
+
+/* "6.1", "all", or "6.1,6.2,10.0" -> versions[]; returns the count, 0 on a bad name */
+static int parse_versions(const char *s, unsigned *vs, int max, const char **bad)
+{
+    static const unsigned all[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
+    *bad = s;
+    if (!strcmp(s, "all")) {
+        memcpy(vs, all, sizeof all);
+        return 6;
+    }
+    int n = 0;
+    char buf[128];
+    if (strlen(s) >= sizeof buf)
+        return 0;
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *p = buf, *tok; p; p = tok) {
+        tok = strchr(p, ',');
+        if (tok)
+            *tok++ = 0;
+        unsigned v = etw_version_parse(p); /* "" and unknown names are 0 */
+        if (!v || n >= max)
+            return 0;
+        vs[n++] = v;
+    }
+    return n;
+}
+
+int cli_cmd_run(int argc, char **argv)
+{
+    struct run_opts o = {.target = ETWCONF_DEFAULT_TARGET, .timeout = 5000, .isolation = ISO_BATCH};
+    const char *emulate = NULL, *iso = "auto";
+    o.ids = calloc((size_t)argc + 1, sizeof *o.ids);
+    if (!o.ids)
+        return 3;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(cli_run_help, stdout);
+            return 0;
+        }
+#define OPT(name) (!strcmp(a, name) && (v ? (i++, true) : (cli_usage_error("%s needs a value", name), exit(2), false)))
+        if (OPT("--target"))
+            o.target = v;
+        else if (OPT("--emulate"))
+            emulate = v;
+        else if (OPT("--out"))
+            o.out = v;
+        else if (OPT("--out-dir"))
+            o.out_dir = v;
+        else if (OPT("--filter"))
+            o.filter = v;
+        else if (OPT("--case"))
+            o.ids[o.nids++] = v;
+        else if (OPT("--isolation"))
+            iso = v;
+        else if (OPT("--timeout-ms")) {
+            char *end;
+            errno = 0;
+            o.timeout = strtoul(v, &end, 10);
+            if (!*v || *v == '-' || *v == '+' || *end || errno || o.timeout > 3600000)
+                return cli_usage_error("--timeout-ms takes milliseconds (0 to 3600000), not '%s'", v);
+        } else if (!strcmp(a, "--quiet"))
+            o.quiet = true;
+        else if (!strcmp(a, "--verbose"))
+            o.verbose = true;
+        else
+            return cli_usage_error("unknown option '%s' for run (see '" ETWCONF_PROG " run --help')", a);
+#undef OPT
+    }
+    if (!strcmp(iso, "auto"))
+        o.auto_isolation = true; /* settled when the target is known */
+    else if (!strcmp(iso, "batch"))
+        o.isolation = ISO_BATCH;
+    else if (!strcmp(iso, "child"))
+        o.isolation = ISO_CHILD;
+    else if (!strcmp(iso, "inproc"))
+        o.isolation = ISO_INPROC;
+    else
+        return cli_usage_error("--isolation is auto, batch, child or inproc, not '%s'", iso);
+    if (!*o.target)
+        return cli_usage_error("--target needs a name or a path, not '%s'", o.target);
+    unsigned versions[8] = {0};
+    int nv = 1;
+    const char *bad = NULL;
+    if (emulate && !(nv = parse_versions(emulate, versions, 8, &bad)))
+        return cli_usage_error("--emulate takes 5.2 6.0 6.1 6.2 6.3 10.0, 'all' or a comma list, not '%s'", bad);
+    if (nv > 1 && !o.out_dir)
+        return cli_usage_error("%s", "several versions write several files: give --out-dir DIR (files are DIR/TARGET-VERSION.jsonl)");
+    if (o.out && o.out_dir)
+        return cli_usage_error("%s", "give --out FILE or --out-dir DIR, not both");
+    char err[512] = "";
+    size_t nplan = 0;
+    const struct etw_case **plan = etw_plan_build(o.ids, o.nids, o.filter, &nplan, err, sizeof err);
+    if (!plan)
+        return cli_usage_error("%s (see '" ETWCONF_PROG " list')", err);
+    if (o.out_dir && make_dir(o.out_dir) != 0 && errno != EEXIST) {
+        fprintf(stderr, ETWCONF_PROG ": cannot create '%s': %s\n", o.out_dir, strerror(errno));
+        return 3;
+    }
+    struct etw_target *t = etw_target_open(o.target, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, ETWCONF_PROG ": %s\n", err);
+        return 3;
+    }
+    if (!emulate)
+        versions[0] = t->emulates ? ETW_V10_0 : 0; /* 0: keep what the target says it is */
+    plat_at_end(footer_at_end);
+    int worst = 0;
+    for (int k = 0; k < nv; k++) {
+        int code = run_version(&o, t, versions[k], plan, nplan, argc, argv);
+        if (code > worst)
+            worst = code;
+        if (code >= 3)
+            break;
+    }
+    free(plan);
+    free(o.ids);
+    return worst == 130 ? 3 : worst;
+}
