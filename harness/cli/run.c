@@ -170,12 +170,14 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         return 3;
     }
     size_t total = etw_case_total();
-    char scope[96] = "";
-    if (nplan < total)
-        snprintf(scope, sizeof scope, " of %zu (a filtered run: no verdict on the whole suite)", total);
+    char scope[32] = "", note[80] = "";
+    if (nplan < total) {
+        snprintf(scope, sizeof scope, " of %zu", total);
+        snprintf(note, sizeof note, " (a filtered run: no verdict on the whole suite)");
+    }
     fprintf(stderr,
-            "%s@%s: %lu%s cases: %lu passed, %lu failed, %lu skipped, %lu broken, %lu crashed, %lu timed out; %lu count against it%s%s\n",
-            t->name, vlabel, r.seq, scope, r.counts[R_PASS], r.counts[R_FAIL], r.counts[R_SKIP], r.counts[R_BROKEN], r.counts[R_CRASH],
+            "%s@%s: %lu%s cases%s: %lu passed, %lu failed, %lu skipped, %lu broken, %lu crashed, %lu timed out; %lu count against it%s%s\n",
+            t->name, vlabel, r.seq, scope, note, r.counts[R_PASS], r.counts[R_FAIL], r.counts[R_SKIP], r.counts[R_BROKEN], r.counts[R_CRASH],
             r.counts[R_TIMEOUT], r.counted_failures, to_stdout ? "" : " -> ", to_stdout ? "" : out);
     if (prc == 4)
         fprintf(stderr, ETWCONF_PROG ": interrupted after %lu of %zu cases; the results written so far are kept (complete:false)\n", r.seq,
