@@ -2,21 +2,23 @@
  * harness/case.h - the case-row format. A case is one behaviour: a call (or a short custom
  * sequence) against a fixture, and the expected outcome for each version. Rows live in cases/ files.
  *
- *   CASE(.id = "tqi.0b.len-short", .rules = "TQI.0B.EXACT_SIZE TQI.RETLEN.FAILURE",
+ *   CASE(.id = "tqi.0b.len-short", .rules = RULES(RID_TQI_0B_EXACT_SIZE, RID_TQI_RETLEN_FAILURE),
  *        .title = "TraceVersionInfo with 7 bytes is rejected",
  *        .fn = FN_TQI, .args = { .cls = 0x0B, .len = EXACT(-1) },
- *        .expect = { AT(V10_0, V10_0, .rc = ERR(BAD_LENGTH), RETLEN(8, "TQI.RETLEN.FAILURE"),
- *                       UNTOUCHED("TQI.NO_WRITE_ON_FAILURE")),
+ *        .expect = { AT(V10_0, V10_0, .rc = ERR(BAD_LENGTH), RETLEN(8, RID_TQI_RETLEN_FAILURE),
+ *                       UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE)),
  *                    AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)) })
  *
  * CASE() records __FILE__ and __LINE__ (musl libc-test style), so every result names its row.
  * Expectations are tried in order; the first whose version range holds the target's version is
  * used. A version with no expectation makes the case SKIP ("does not apply to 6.1").
- * Checks cite rules: the return-code check cites .rc_rule, or the first rule of .rules.
+ * Checks cite rules: the return-code check cites .rc_rule, or the first rule of .rules. Rules are
+ * cited by their typed ids (harness/rule_id.h): RID_ + the id with '.' written '_'.
  */
 #ifndef ETWCONF_CASE_H
 #define ETWCONF_CASE_H
 
+#include "harness/rule_id.h"
 #include "spec/abi.h"
 #include <stdbool.h>
 
@@ -157,23 +159,23 @@ struct etw_expect {
     etw_u32 rc; /* expected return value (Win32 code or NTSTATUS) */
     bool rc_alt_ok; /* rc_alt is accepted too (documentation and implementation differ) */
     etw_u32 rc_alt;
-    const char *rc_rule;
+    enum etw_rule_id rc_rule;
     enum etw_rlkind rl;
     etw_u32 rl_value;
-    const char *rl_rule;
+    enum etw_rule_id rl_rule;
     enum etw_outkind out;
     const etw_u8 *out_bytes;
     size_t out_len;
     size_t out_off;
-    const char *out_rule;
+    enum etw_rule_id out_rule;
 };
 
-#define V5_2 ETW_V5_2
-#define V6_0 ETW_V6_0
-#define V6_1 ETW_V6_1
-#define V6_2 ETW_V6_2
-#define V6_3 ETW_V6_3
-#define V10_0 ETW_V10_0
+/* the versions by their short names, V6_1 for ETW_V6_1 (spec/versions.def) */
+enum etw_version_short {
+#define VERSION(sym, nt, build, name, wine, label) sym = nt,
+#include "spec/versions.def"
+#undef VERSION
+};
 #define AT(lo, hi, ...) {.vmin = (lo), .vmax = (hi), __VA_ARGS__}
 #define FROM(lo, ...) AT(lo, ETW_VMAX, __VA_ARGS__)
 #define ALL(...) AT(ETW_VMIN, ETW_VMAX, __VA_ARGS__)
@@ -198,11 +200,13 @@ struct etw_ctx; /* the running case (harness/etwconf.h) */
 typedef void (*etw_custom_fn)(struct etw_ctx *c);
 
 #define ETW_MAX_EXPECT 6
+#define ETW_MAX_RULES 6
+#define RULES(...) {__VA_ARGS__}
 struct etw_case {
     const char *file;
     int line;
     const char *id; /* unique, lower-case, dotted: "tqi.0b.len-short" */
-    const char *rules; /* space-separated rule IDs; the first is the primary rule */
+    enum etw_rule_id rules[ETW_MAX_RULES]; /* RULES(RID_A, RID_B): the first is the primary rule */
     const char *title; /* one line: the behaviour checked */
     enum etw_fn fn;
     struct etw_args args;

@@ -10,6 +10,7 @@
 #define ETWCONF_HARNESS_H
 
 #include "harness/case.h"
+#include "harness/check.h"
 #include "harness/plat/plat.h"
 #include <stdarg.h>
 #include <stdbool.h>
@@ -33,6 +34,8 @@ struct etw_rule {
 extern const struct etw_rule etw_rules[];
 extern const size_t etw_rule_count;
 const struct etw_rule *etw_rule_find(const char *id);
+const struct etw_rule *etw_rule_get(enum etw_rule_id id); /* NULL for RID_NONE */
+const char *etw_rule_name(enum etw_rule_id id); /* "TQI.0B.EXACT_SIZE"; "?" for RID_NONE */
 bool etw_rule_counted(const struct etw_rule *r); /* MUST and not INFERRED */
 const char *etw_strength_name(enum etw_strength s);
 const char *etw_provenance_name(enum etw_provenance p);
@@ -45,16 +48,24 @@ const struct etw_case *etw_case_at(size_t i); /* all tables, in order */
 const struct etw_case *etw_case_find(const char *id);
 /* rule/case cross-checks; prints problems to f, returns their number */
 int etw_lint(FILE *f);
-/* the n-th rule ID of a case's .rules (copied into buf); false past the end */
-bool etw_case_rule(const struct etw_case *c, int n, char *buf, size_t len);
+/* the n-th rule of a case's .rules; RID_NONE past the end */
+enum etw_rule_id etw_case_rule(const struct etw_case *c, int n);
 
 /* ---------------------------------------------------------------- codes (harness/core/codes.c) */
 const char *etw_win32_name(etw_u32 code);
 const char *etw_ntstatus_name(etw_u32 status);
 bool etw_fn_returns_ntstatus(enum etw_fn fn);
 void etw_format_code(char *buf, size_t len, etw_u32 v, bool ntstatus); /* "24 (ERROR_BAD_LENGTH)" */
+/* the version table (spec/versions.def), oldest first */
+struct etw_version_info {
+    unsigned nt, build;
+    const char *name, *wine, *label;
+};
+extern const struct etw_version_info etw_versions[];
+extern const size_t etw_version_count;
+const struct etw_version_info *etw_version_info(unsigned v); /* NULL if unknown */
 const char *etw_version_name(unsigned v); /* "6.1" */
-unsigned etw_version_parse(const char *s); /* 0 if unknown */
+unsigned etw_version_parse(const char *s); /* "6.1" or "win7"; 0 if unknown */
 
 /* ---------------------------------------------------------------- targets (harness/targets/target.c) */
 /* what a fixture function of a target says */
@@ -109,7 +120,7 @@ struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen);
 /* resolve an API function for fn: first module that exports it; *where gets "module!name" */
 void *etw_resolve(struct etw_target *t, enum etw_fn fn, const char **where);
 /* the export rule whose function fn depends on (EXP.*) */
-const char *etw_fn_export_rule(enum etw_fn fn);
+enum etw_rule_id etw_fn_export_rule(enum etw_fn fn);
 const char *etw_fn_name(enum etw_fn fn);
 
 /* ---------------------------------------------------------------- results */
@@ -119,7 +130,10 @@ const char *etw_status_name(enum etw_status_kind s);
 #define ETW_MAX_CHECKS 40
 struct etw_check_rec {
     char what[64]; /* copied: custom cases build labels in stack buffers */
-    const char *rule;
+    enum etw_rule_id rule;
+    enum etw_aspect aspect;
+    const char *file; /* NULL: a check of the row's expectation (the row's file and line) */
+    int line;
     char expected[112];
     char got[112];
     bool ok;
@@ -199,21 +213,10 @@ void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsig
 /* finish a result: status from the checks, counted, mode, message */
 void etw_result_finish(struct etw_result *res, unsigned version);
 
-/* ---------------------------------------------------------------- check API (custom cases) */
-/* the API function for fn, or NULL: then the case has FAILed (missing export) or SKIPped */
-void *etw_api(struct etw_ctx *c, enum etw_fn fn);
-bool etw_check(struct etw_ctx *c, const char *what, const char *rule, bool ok, const char *expected, const char *got_fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
-bool etw_check_u32(struct etw_ctx *c, const char *what, const char *rule, etw_u32 expected, etw_u32 got);
-bool etw_check_code(struct etw_ctx *c, const char *what, const char *rule, etw_u32 expected, etw_u32 got, bool ntstatus);
-void etw_skip(struct etw_ctx *c, const char *fmt, ...);
-void etw_broken(struct etw_ctx *c, const char *fmt, ...);
-void *etw_guarded(struct etw_ctx *c, size_t len); /* sentinel-filled buffer ending at a guard page */
-/* start a session of kind (enum etw_logger_kind) through the target's control API */
-bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h);
+/* the check API for custom cases is harness/check.h; the harness's own checks of a row's
+ * expectation go through the same path, placed at the row */
+bool etw_check_row(struct etw_ctx *c, enum etw_rule_id rule, enum etw_aspect asp, const char *what, bool ok, const char *expected,
+                   const char *got);
 
 #define ETW_SENTINEL32 0xDEADBEEFu
 extern const etw_u8 etw_sentinel[4]; /* DE AD BE EF, repeated through every buffer */

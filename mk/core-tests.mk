@@ -17,3 +17,9 @@ $(BUILD)/bad/%.so: harness/tests/bad/%.c spec/abi.h
 UNIT_SRC := $(sort $(wildcard harness/tests/unit_*.c))
 $(BUILD)/unit-tests: $(UNIT_SRC) $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a
 	$(CC) $(CFLAGS_COMMON) -o $@ $(UNIT_SRC) $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $$(pkg-config --libs cunit 2>/dev/null || echo -lcunit) $(LDLIBS_HARNESS)
+
+# a misspelt rule id fails the build at its file and line (harness/rule_id.h)
+TEST_STAGES += typed-refs
+.PHONY: test-typed-refs
+test-typed-refs: $(BUILD)/gen/rule_ids.def
+	@sh harness/tests/typed_refs.sh $(BUILD)

@@ -15,7 +15,7 @@ MINGW64 ?= x86_64-w64-mingw32-gcc
 MINGW32 ?= i686-w64-mingw32-gcc
 WINDRES64 ?= x86_64-w64-mingw32-windres
 WINDRES32 ?= i686-w64-mingw32-windres
-WINE_VERSIONS ?= winxp64 vista win7 win8 win81 win10
+WINE_VERSIONS ?= $(call VERSION_FIELD,4)
 
 # the fuzzer needs the built-in reference, which the exe does not contain
 WIN_SRC := $(filter-out tools/%,$(HARNESS_SRC)) $(CASE_SRC) $(HARNESS_CLI_SRC) $(HARNESS_WIN_SRC)
@@ -23,7 +23,7 @@ WIN_HEADERS := $(HEADERS)
 # _WIN32_WINNT 0x0502: nothing newer than Server 2003 can be imported by accident; newer APIs
 # are looked up with GetProcAddress. The reference implementation is not linked: the exe tests
 # the system it runs on (or a DLL given with --target).
-WIN_CFLAGS := -std=c11 $(WARN) -O2 -I. -D_GNU_SOURCE -D_WIN32_WINNT=0x0502 -DWINVER=0x0502 \
+WIN_CFLAGS := -std=c11 $(WARN) -Werror=int-conversion -O2 -I. -I$(BUILD)/gen -D_GNU_SOURCE -D_WIN32_WINNT=0x0502 -DWINVER=0x0502 \
     -DETWCONF_DEFAULT_TARGET='"live"'
 WIN_LDFLAGS := -static -s
 WIN_LIBS := -ladvapi32

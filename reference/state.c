@@ -172,7 +172,11 @@ ETWREF_EXPORT int EtwRef_SetVersion(unsigned version, unsigned build)
 {
     static const struct {
         unsigned version, build;
-    } builds[] = {{ETW_V5_2, 3790}, {ETW_V6_0, 6002}, {ETW_V6_1, 7601}, {ETW_V6_2, 9200}, {ETW_V6_3, 9600}, {ETW_V10_0, 10240}};
+    } builds[] = {
+#define VERSION(sym, nt, build, name, wine, label) {nt, build},
+#include "spec/versions.def"
+#undef VERSION
+    };
     for (size_t i = 0; i < REF_COUNT_OF(builds); i++)
         if (builds[i].version == version) {
             ref.version = version;

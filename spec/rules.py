@@ -139,6 +139,27 @@ def load(path=None):
     return rules
 
 
+VERSION_FIELDS = ("sym", "nt", "build", "name", "wine", "label")
+
+
+def versions(path=None):
+    """The version table, spec/versions.def, oldest first: a list of dicts with VERSION_FIELDS."""
+    if path is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "versions.def")
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.startswith("VERSION("):
+                continue
+            m = re.fullmatch(r'VERSION\((\w+), *(0x[0-9A-Fa-f]+|\d+), *(\d+), *"([^"]*)", *"([^"]*)", *"([^"]*)"\)\s*', line)
+            if not m:
+                raise RuleError("%s:%d: expected VERSION(sym, nt, build, \"name\", \"wine\", \"label\")" % (path, lineno))
+            v = dict(zip(VERSION_FIELDS, m.groups()))
+            v["nt"], v["build"] = int(v["nt"], 0), int(v["build"])
+            out.append(v)
+    return out
+
+
 def main(argv):
     import argparse
     ap = argparse.ArgumentParser(description="Print the etwconf rule catalogue.")

@@ -20,6 +20,7 @@ static const char usage[] =
     "  run      run cases against a target and write JSON Lines results\n"
     "  list     list the cases (--json for every field)\n"
     "  rules    list the rule catalogue (--json)\n"
+    "  versions list the Windows versions the cases know (--json)\n"
     "  lint     check that every rule has a case and every case cites known rules\n"
     "  fuzz     differential fuzzing against the reference ('" ETWCONF_PROG " fuzz --help')\n"
 #if defined(_WIN32)
@@ -48,9 +49,38 @@ static const char list_help[] = "usage: " ETWCONF_PROG " list [--json] [--filter
 static const char rules_help[] = "usage: " ETWCONF_PROG " rules [--json]\n"
                                  "\n"
                                  "List the rule catalogue (spec/rules/*.def); --json gives every field.\n";
+static const char versions_help[] = "usage: " ETWCONF_PROG " versions [--json]\n"
+                                    "\n"
+                                    "List the Windows versions the cases know (spec/versions.def): number, build, Wine name.\n";
 static const char lint_help[] = "usage: " ETWCONF_PROG " lint\n"
                                 "\n"
                                 "Check that every rule has a case and every case cites known rules; exit 1 on a problem.\n";
+
+/* the version table (spec/versions.def), for scripts: "5.2 3790 winxp64 ..." per line, or JSON */
+static void print_versions(bool json)
+{
+    struct etw_json j;
+    etw_json_init(&j);
+    etw_json_arr(&j, NULL);
+    for (size_t i = 0; i < etw_version_count; i++) {
+        const struct etw_version_info *v = &etw_versions[i];
+        if (!json) {
+            printf("%-5s %-6u %-8s %s\n", v->name, v->build, v->wine, v->label);
+            continue;
+        }
+        etw_json_obj(&j, NULL);
+        etw_json_str(&j, "name", v->name);
+        etw_json_int(&j, "nt", v->nt);
+        etw_json_int(&j, "build", v->build);
+        etw_json_str(&j, "wine", v->wine);
+        etw_json_str(&j, "label", v->label);
+        etw_json_end(&j);
+    }
+    etw_json_end(&j);
+    if (json)
+        printf("%s\n", j.buf ? j.buf : "[]");
+    etw_json_free(&j);
+}
 
 static void list_cases(bool json, const char *filter)
 {
@@ -62,10 +92,8 @@ static void list_cases(bool json, const char *filter)
         const struct etw_case *c = etw_case_at(i);
         if (filter && !etw_plan_matches(c, filter))
             continue;
-        char r[64];
         if (!json) {
-            etw_case_rule(c, 0, r, sizeof r);
-            printf("%-34s %-26s %s:%d  %s\n", c->id, r, c->file, c->line, c->title);
+            printf("%-34s %-26s %s:%d  %s\n", c->id, etw_rule_name(etw_case_rule(c, 0)), c->file, c->line, c->title);
             continue;
         }
         etw_json_obj(&j, NULL);
@@ -75,8 +103,8 @@ static void list_cases(bool json, const char *filter)
         etw_json_str(&j, "function", etw_fn_name(c->fn));
         etw_json_str(&j, "title", c->title);
         etw_json_arr(&j, "rules");
-        for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
-            etw_json_str(&j, NULL, r);
+        for (int k = 0; etw_case_rule(c, k); k++)
+            etw_json_str(&j, NULL, etw_rule_name(etw_case_rule(c, k)));
         etw_json_end(&j);
         etw_json_arr(&j, "versions");
         for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
@@ -130,6 +158,16 @@ int main(int argc, char **argv)
         if (argc > 2 && !json)
             return cli_usage_error("rules takes only --json, not '%s'", argv[2]);
         etw_rules_print(stdout, json);
+        return 0;
+    }
+    if (!strcmp(cmd, "versions")) {
+        if (help) {
+            fputs(versions_help, stdout);
+            return 0;
+        }
+        if (argc > 2 && !json)
+            return cli_usage_error("versions takes only --json, not '%s'", argv[2]);
+        print_versions(json);
         return 0;
     }
     if (!strcmp(cmd, "list")) {

@@ -34,7 +34,8 @@ const char cli_run_help[] =
     "  --target T        'reference' (default: the built-in reference implementation) or a shared\n"
     "                    library exporting the API under its Windows names (a path, or ./NAME)\n"
 #endif
-    "  --emulate V       NT version: 5.2 6.0 6.1 6.2 6.3 10.0 (default 10.0), 'all', or a comma list.\n"
+    "  --emulate V       a version of '" ETWCONF_PROG " versions' by number (6.1) or Wine name (win7),\n"
+    "                    'all', or a comma list (default 10.0).\n"
     "                    A target that cannot emulate is taken to implement V\n"
     "  --case ID         run only this case (repeatable)\n"
     "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
@@ -105,15 +106,11 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     r.plan = plan;
     r.nplan = nplan;
     if (t->emulates) {
-        static const unsigned builds[] = {3790, 6002, 7601, 9200, 9600, 10240};
-        static const unsigned vs[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
         if (t->set_version(version, 0) != 0) {
             fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
             return 3;
         }
-        for (int k = 0; k < 6; k++)
-            if (vs[k] == version)
-                t->build = builds[k];
+        t->build = etw_version_info(version)->build;
         t->version = version;
     } else if (version) {
         t->version = version; /* the version the target claims to implement */
@@ -188,13 +185,13 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
 /* "6.1", "all", or "6.1,6.2,10.0" -> versions[]; returns the count, 0 on a bad name */
 static int parse_versions(const char *s, unsigned *vs, int max, const char **bad)
 {
-    static const unsigned all[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
     *bad = s;
-    if (!strcmp(s, "all")) {
-        memcpy(vs, all, sizeof all);
-        return 6;
-    }
     int n = 0;
+    if (!strcmp(s, "all")) {
+        for (size_t i = 0; i < etw_version_count && n < max; i++)
+            vs[n++] = etw_versions[i].nt;
+        return n;
+    }
     char buf[128];
     if (strlen(s) >= sizeof buf)
         return 0;
@@ -266,11 +263,17 @@ int cli_cmd_run(int argc, char **argv)
         return cli_usage_error("--isolation is auto, batch, child or inproc, not '%s'", iso);
     if (!*o.target)
         return cli_usage_error("--target needs a name or a path, not '%s'", o.target);
-    unsigned versions[8] = {0};
+    unsigned versions[64] = {0};
     int nv = 1;
     const char *bad = NULL;
-    if (emulate && !(nv = parse_versions(emulate, versions, 8, &bad)))
-        return cli_usage_error("--emulate takes 5.2 6.0 6.1 6.2 6.3 10.0, 'all' or a comma list, not '%s'", bad);
+    if (emulate && !(nv = parse_versions(emulate, versions, 64, &bad))) {
+        char known[256] = "";
+        for (size_t i = 0, k = 0; i < etw_version_count && k < sizeof known; i++)
+            k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? " " : "", etw_versions[i].name);
+        fprintf(stderr, ETWCONF_PROG ": --emulate takes %s (or their Wine names, see '" ETWCONF_PROG " versions'), 'all' or a comma list, not "
+                                     "'%s'\nTry '" ETWCONF_PROG " help'.\n", known, bad);
+        return 2;
+    }
     if (nv > 1 && !o.out_dir)
         return cli_usage_error("%s", "several versions write several files: give --out-dir DIR (files are DIR/TARGET-VERSION.jsonl)");
     if (o.out && o.out_dir)

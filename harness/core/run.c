@@ -27,153 +27,12 @@ static const struct etw_expect *pick(const struct etw_case *c, unsigned v)
     return NULL;
 }
 
-static const char *primary_rule(const struct etw_case *c)
-{
-    static _Thread_local char buf[64];
-    return etw_case_rule(c, 0, buf, sizeof buf) ? buf : "?";
-}
-
-/* ---------------------------------------------------------------- check API */
-static void add_check(struct etw_ctx *c, const char *what, const char *rule, bool ok, const char *expected, const char *got)
-{
-    struct etw_result *res = c->res;
-    if (!rule)
-        rule = primary_rule(c->c);
-    /* keep the rule string alive beyond the case: intern it through the catalogue */
-    const struct etw_rule *r = etw_rule_find(rule);
-    rule = r ? r->id : "?";
-    if (!ok && !res->message[0])
-        snprintf(res->message, sizeof res->message, "%s: expected %s, got %s [%s]", what, expected, got, rule);
-    if (res->nchecks >= ETW_MAX_CHECKS) {
-        if (!ok) /* keep failures: overwrite the last passing slot */
-            res->nchecks = ETW_MAX_CHECKS - 1;
-        else
-            return;
-    }
-    struct etw_check_rec *k = &res->checks[res->nchecks++];
-    snprintf(k->what, sizeof k->what, "%s", what);
-    k->rule = rule;
-    k->ok = ok;
-    snprintf(k->expected, sizeof k->expected, "%s", expected);
-    snprintf(k->got, sizeof k->got, "%s", got);
-}
-
-bool etw_check(struct etw_ctx *c, const char *what, const char *rule, bool ok, const char *expected, const char *got_fmt, ...)
-{
-    char got[112];
-    va_list ap;
-    va_start(ap, got_fmt);
-    vsnprintf(got, sizeof got, got_fmt, ap);
-    va_end(ap);
-    add_check(c, what, rule, ok, expected, got);
-    return ok;
-}
-
-bool etw_check_u32(struct etw_ctx *c, const char *what, const char *rule, etw_u32 expected, etw_u32 got)
-{
-    char e[32], g[32];
-    snprintf(e, sizeof e, "%u (0x%X)", expected, expected);
-    snprintf(g, sizeof g, "%u (0x%X)", got, got);
-    add_check(c, what, rule, expected == got, e, g);
-    return expected == got;
-}
-
-bool etw_check_code(struct etw_ctx *c, const char *what, const char *rule, etw_u32 expected, etw_u32 got, bool nt)
-{
-    char e[64], g[64];
-    etw_format_code(e, sizeof e, expected, nt);
-    etw_format_code(g, sizeof g, got, nt);
-    add_check(c, what, rule, expected == got, e, g);
-    return expected == got;
-}
-
-static void set_reason(struct etw_ctx *c, enum etw_status_kind st, const char *fmt, va_list ap)
-{
-    if (c->stop)
-        return;
-    c->stop = true;
-    c->res->status = st;
-    vsnprintf(c->res->reason, sizeof c->res->reason, fmt, ap);
-}
-
-void etw_skip(struct etw_ctx *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_reason(c, R_SKIP, fmt, ap);
-    va_end(ap);
-}
-
-void etw_broken(struct etw_ctx *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_reason(c, R_BROKEN, fmt, ap);
-    va_end(ap);
-}
-
-void *etw_guarded(struct etw_ctx *c, size_t len)
-{
-    if (c->nguards >= (int)(sizeof c->guards / sizeof c->guards[0])) {
-        etw_broken(c, "suite: a case may use at most %d guarded buffers", (int)(sizeof c->guards / sizeof c->guards[0]));
-        return NULL;
-    }
-    struct etw_guard *g = calloc(1, sizeof *g);
-    if (!g || !etw_guard_alloc(g, len)) {
-        free(g);
-        etw_broken(c, "could not map a guarded buffer of %zu bytes", len);
-        return NULL;
-    }
-    c->guards[c->nguards++] = g;
-    return g->buf;
-}
-
 static struct etw_guard *guard_of(struct etw_ctx *c, const void *p)
 {
     for (int i = 0; i < c->nguards; i++)
         if (c->guards[i]->buf == p)
             return c->guards[i];
     return NULL;
-}
-
-void *etw_api(struct etw_ctx *c, enum etw_fn fn)
-{
-    const char *where = NULL;
-    void *p = etw_resolve(c->t, fn, &where);
-    if (p || c->stop)
-        return p;
-    const char *rule = etw_fn_export_rule(fn);
-    if (!rule) {
-        etw_skip(c, "the target does not export %s, which this case needs", where);
-        return NULL;
-    }
-    char e[112];
-    snprintf(e, sizeof e, "%s exported", where);
-    add_check(c, "export", rule, false, e, "missing");
-    snprintf(c->res->message, sizeof c->res->message, "%s is not exported, but %s says it is there at %s [%s]", where, rule,
-             etw_version_name(c->version), rule);
-    c->res->mode = "missing-export";
-    c->stop = true;
-    return NULL;
-}
-
-bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h)
-{
-    static const char *const kinds[] = {"", "NT Kernel Logger", "system-logger session", "plain session", "no-access session",
-                                        "private session"};
-    if (!c->t->start_logger) {
-        etw_skip(c, "needs a %s, and the target has no EtwRef_StartLogger control function", kinds[kind]);
-        return false;
-    }
-    char why[256] = "";
-    enum etw_fx fx = c->t->start_logger(c->t, (unsigned)kind, masks, h, why, sizeof why);
-    if (fx == ETW_FX_SKIP)
-        etw_skip(c, "%s", why);
-    else if (fx != ETW_FX_OK && why[0])
-        etw_broken(c, "%s", why);
-    else if (fx != ETW_FX_OK)
-        etw_broken(c, "fixture: could not start a %s", kinds[kind]);
-    return fx == ETW_FX_OK;
 }
 
 /* ---------------------------------------------------------------- fixture */
@@ -376,7 +235,7 @@ static void hex(char *out, size_t cap, const etw_u8 *p, size_t n)
 }
 
 /* the bytes [from, to) of buf must equal before: "must not write" */
-static void check_untouched(struct etw_ctx *ctx, const char *what, const char *rule, const etw_u8 *buf, const etw_u8 *before, size_t from,
+static void check_untouched(struct etw_ctx *ctx, const char *what, enum etw_rule_id rule, const etw_u8 *buf, const etw_u8 *before, size_t from,
                             size_t to)
 {
     for (size_t i = from; i < to; i++)
@@ -387,10 +246,10 @@ static void check_untouched(struct etw_ctx *ctx, const char *what, const char *r
             hex(g, sizeof g, buf + i, n);
             snprintf(e2, sizeof e2, "@+%zu %s (unchanged)", i, e);
             snprintf(g2, sizeof g2, "@+%zu %s", i, g);
-            add_check(ctx, what, rule, false, e2, g2);
+            etw_check_row(ctx, rule, A_SENTINEL, what, false, e2, g2);
             return;
         }
-    add_check(ctx, what, rule, true, "unchanged", "unchanged");
+    etw_check_row(ctx, rule, A_SENTINEL, what, true, "unchanged", "unchanged");
 }
 
 static void fill_buffer(struct etw_ctx *ctx, struct etw_guard *g, const etw_u8 *in, size_t in_len, etw_u64 h)
@@ -471,19 +330,28 @@ static void call_and_check(struct etw_ctx *ctx, void *fnp)
         etw_format_code(e, sizeof e, x->rc, nt);
         etw_format_code(g2, sizeof g2, x->rc_alt, nt);
         snprintf(both, sizeof both, "%s or %s", e, g2);
-        add_check(ctx, "return", x->rc_rule, true, both, g2);
+        etw_check_row(ctx, x->rc_rule, A_RETURN, "return", true, both, g2);
     } else {
-        etw_check_code(ctx, "return", x->rc_rule, x->rc, rc, nt);
+        char e[64], g2[64];
+        etw_format_code(e, sizeof e, x->rc, nt);
+        etw_format_code(g2, sizeof g2, rc, nt);
+        etw_check_row(ctx, x->rc_rule, A_RETURN, "return", rc == x->rc, e, g2);
     }
     if (rlp) {
         if (x->rl == RL_EQ) {
             if (retlen == ETW_SENTINEL32)
-                etw_check(ctx, "return length", x->rl_rule, false, "", "not written (still 0x%08X)", retlen);
+                etw_check_row(ctx, x->rl_rule, A_RETLEN, "return length", false, "", "not written (still 0xDEADBEEF)");
             else
-                etw_check_u32(ctx, "return length", x->rl_rule, x->rl_value, retlen);
+            {
+                char e[32], g2[32];
+                snprintf(e, sizeof e, "%u (0x%X)", x->rl_value, x->rl_value);
+                snprintf(g2, sizeof g2, "%u (0x%X)", retlen, retlen);
+                etw_check_row(ctx, x->rl_rule, A_RETLEN, "return length", retlen == x->rl_value, e, g2);
+            }
         } else if (x->rl == RL_UNTOUCHED) {
-            etw_check(ctx, "return length untouched", x->rl_rule, retlen == ETW_SENTINEL32, "not written (0xDEADBEEF)", "0x%08X",
-                      retlen);
+            char g2[16];
+            snprintf(g2, sizeof g2, "0x%08X", retlen);
+            etw_check_row(ctx, x->rl_rule, A_RETLEN, "return length untouched", retlen == ETW_SENTINEL32, "not written (0xDEADBEEF)", g2);
         }
     }
     etw_u8 *ob = c->fn == FN_NTC ? out : buf, *obefore = c->fn == FN_NTC ? out_before : before;
@@ -495,7 +363,7 @@ static void call_and_check(struct etw_ctx *ctx, void *fnp)
         char e[112], gg[112];
         hex(e, sizeof e, x->out_bytes, x->out_len);
         hex(gg, sizeof gg, ob + off, n);
-        add_check(ctx, "output", x->out_rule, ok, e, gg);
+        etw_check_row(ctx, x->out_rule, A_OUTPUT, "output", ok, e, gg);
         if (x->out == OUT_BYTES)
             check_untouched(ctx, "untouched after the output", x->out_rule, ob, obefore, off + n, olen);
     } else if (ob && x->out == OUT_UNTOUCHED) {
@@ -509,7 +377,7 @@ static void call_and_check(struct etw_ctx *ctx, void *fnp)
         bool ok = true;
         for (size_t k = 1; k <= ETW_PRE_ZONE && ok; k++)
             ok = gs[i]->buf[-(long)k] == etw_sentinel[(4 - k % 4) % 4]; /* buf[i] = sentinel[i mod 4] */
-        etw_check(ctx, "bounds: nothing written before the buffer", "GEN.BUFFER_BOUNDS", ok, "sentinel intact", "%s",
+        etw_check_row(ctx, RID_GEN_BUFFER_BOUNDS, A_BOUNDS, "bounds: nothing written before the buffer", ok, "sentinel intact",
                   ok ? "sentinel intact" : "bytes before the buffer changed");
     }
 done:
@@ -533,20 +401,16 @@ static void export_check(struct etw_ctx *ctx)
             return;
         }
         void *p = t->sym(t, a->export_name);
-        etw_check(ctx, "export", NULL, p != NULL, present, "%s", p ? "exported" : "missing");
-        if (!p)
-            ctx->res->mode = "missing-export";
+        etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", p != NULL, present, p ? "exported" : "missing");
         return;
     }
     void *p = t->proc(a->module, a->export_name);
     if (absent) {
-        etw_check(ctx, "export", NULL, p == NULL, gone, "%s", p ? "exported" : "not exported");
+        etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", p == NULL, gone, p ? "exported" : "not exported");
         if (p)
             ctx->res->mode = "unexpected-export";
     } else {
-        etw_check(ctx, "export", NULL, p != NULL, present, "%s", p ? "exported" : "missing");
-        if (!p)
-            ctx->res->mode = "missing-export";
+        etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", p != NULL, present, p ? "exported" : "missing");
     }
 }
 
@@ -612,7 +476,8 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         if (k == 1) {
             char got[64];
             snprintf(got, sizeof got, "a write %ld byte(s) past the end", off + 1);
-            add_check(&ctx, "bounds: nothing written past the buffer", "GEN.BUFFER_BOUNDS", false, "no write past the buffer", got);
+            etw_check_row(&ctx, RID_GEN_BUFFER_BOUNDS, A_BOUNDS, "bounds: nothing written past the buffer", false,
+                          "no write past the buffer", got);
             res->mode = "overrun";
             snprintf(res->message, sizeof res->message,
                      "wrote past the end of a %s buffer: the guard page right after it was hit %ld byte(s) in [GEN.BUFFER_BOUNDS]",
@@ -651,34 +516,14 @@ void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsig
     (void)version;
 }
 
-static const char *mode_of(const char *what)
-{
-    if (!strncmp(what, "return length", 13))
-        return "return-length";
-    if (!strncmp(what, "return", 6))
-        return "return";
-    if (!strncmp(what, "output", 6))
-        return "output";
-    if (!strncmp(what, "untouched", 9))
-        return "sentinel";
-    if (!strncmp(what, "bounds", 6))
-        return "overrun";
-    if (!strcmp(what, "export"))
-        return "missing-export";
-    if (!strncmp(what, "last error", 10))
-        return "last-error";
-    return "state";
-}
-
 void etw_result_finish(struct etw_result *res, unsigned version)
 {
     (void)version;
     const struct etw_case *c = res->c;
     if (res->status == R_CRASH || res->status == R_TIMEOUT) {
-        char r[64];
         res->counted = false;
-        for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
-            res->counted |= etw_rule_counted(etw_rule_find(r));
+        for (int k = 0; etw_case_rule(c, k); k++)
+            res->counted |= etw_rule_counted(etw_rule_get(etw_case_rule(c, k)));
         return;
     }
     if (res->status == R_SKIP || res->status == R_BROKEN) {
@@ -690,9 +535,9 @@ void etw_result_finish(struct etw_result *res, unsigned version)
         if (res->checks[i].ok)
             continue;
         if (!failed && !res->mode)
-            res->mode = mode_of(res->checks[i].what);
+            res->mode = etw_aspect_mode(res->checks[i].aspect);
         failed = true;
-        res->counted |= etw_rule_counted(etw_rule_find(res->checks[i].rule));
+        res->counted |= etw_rule_counted(etw_rule_get(res->checks[i].rule));
     }
     if (failed)
         res->status = R_FAIL;

@@ -29,11 +29,10 @@ static bool glob_match(const char *p, const char *s)
 
 bool etw_plan_matches(const struct etw_case *c, const char *glob)
 {
-    char r[64];
     if (glob_match(glob, c->id))
         return true;
-    for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
-        if (glob_match(glob, r))
+    for (int k = 0; etw_case_rule(c, k); k++)
+        if (glob_match(glob, etw_rule_name(etw_case_rule(c, k))))
             return true;
     return false;
 }

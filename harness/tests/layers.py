@@ -58,6 +58,8 @@ SIZED = ("harness/", "tools/")
 
 
 def layer_of(path):
+    if path.endswith(".def") and "/" not in path:
+        return "spec"  # generated from the catalogue (build/gen/rule_ids.def): data, like spec/
     if path == "reference/etwref.h":
         return "reference-abi"  # the exported control ABI of a library
     for prefix, name in LAYERS:

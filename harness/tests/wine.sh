@@ -14,7 +14,7 @@
 set -u
 mode=${1:-}
 B=${2:-build}
-VERSIONS=${3:-"winxp64 vista win7 win8 win81 win10"}
+VERSIONS=${3:-$(awk -F'"' '/^VERSION/ { print $4 }' spec/versions.def)}
 PYTHON=${PYTHON:-python3}
 EXE=$B/etwconf.exe
 R=$B/results
@@ -150,7 +150,9 @@ exe_sha=$(sha256sum "$EXE" | cut -d' ' -f1)
 out=$($PYTHON - "$exe_sha" $files <<'EOF'
 import json, re, sys, glob
 sha = sys.argv[1]
-NT = {"winxp64": "5.2", "vista": "6.0", "win7": "6.1", "win8": "6.2", "win81": "6.3", "win10": "10.0"}
+sys.path.insert(0, "spec")
+import rules
+NT = {v["wine"]: v["name"] for v in rules.versions()}
 # the cases that need an ETW session (a logger fixture), read from the case tables
 logger_cases = set()
 for path in sorted(glob.glob("cases/*.c")):

@@ -34,7 +34,7 @@
 #define FZ_BUF_MAX 0x10100u /* the largest InformationLength tried */
 #define FZ_OUT_MAX 0x10100u
 #define FZ_RTG_MAX 0x20001u /* RegisterTraceGuidsW: the largest GuidCount with a real array */
-#define FZ_NV 6
+#define FZ_NV ETW_VERSION_COUNT
 #define FZ_MAXDIS 64
 
 enum { SIDE_T, SIDE_O };
@@ -42,11 +42,15 @@ enum { SIDE_T, SIDE_O };
 enum { FH_SEQREG = 100, FH_SEQCLASS, FH_SEQCLASSIC, FH_FIXCLASSIC };
 /* EventRegister / RegisterTraceGuidsW NULL-argument bits */
 enum { N_REQ = 1, N_CTL = 2, N_REGS = 4, N_OUT = 8, N_GUID = 16, N_PROV = 32 };
-enum aspect { A_NONE, A_RC, A_RETLEN, A_OUTPUT, A_INPUT, A_BOUNDS, A_HANDLE, A_LASTERR, A_FAULT, A_FIXTURE, A_EXPORT };
+enum aspect { FA_NONE, FA_RC, FA_RETLEN, FA_OUTPUT, FA_INPUT, FA_BOUNDS, FA_HANDLE, FA_LASTERR, FA_FAULT, FA_FIXTURE, FA_EXPORT };
 static const char *const aspect_name[] = {"none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
                                           "bytes before the buffer", "returned handle", "last error", "fault", "fixture", "export"};
 
-static const unsigned versions[FZ_NV] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
+static const unsigned versions[FZ_NV] = {
+#define VERSION(sym, nt, build, name, wine, label) nt,
+#include "spec/versions.def"
+#undef VERSION
+};
 static const etw_guid dal_guids[3] = {
     {0x11111111, 0x2222, 0x3333, {0x44, 0x44, 0x55, 0x55, 0x55, 0x55, 0x55, 0x01}},
     {0x11111111, 0x2222, 0x3333, {0x44, 0x44, 0x55, 0x55, 0x55, 0x55, 0x55, 0x02}},
@@ -535,32 +539,32 @@ static bool differ(const struct fz_call *c, const struct fz_out *t, const struct
     if (t->rc != o->rc && !rc_accepted(c, t->rc, o->rc)) {
         fmt_code(a, sizeof a, c, t->rc);
         fmt_code(b, sizeof b, c, o->rc);
-        d->aspect = A_RC;
+        d->aspect = FA_RC;
         snprintf(d->detail, sizeof d->detail, "return code: target %s, reference %s", a, b);
         return true;
     }
     if (!c->retlen_null && t->rl != o->rl && (c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC)) {
-        d->aspect = A_RETLEN;
+        d->aspect = FA_RETLEN;
         snprintf(d->detail, sizeof d->detail, "ReturnLength: target %s%u (0x%X), reference %s%u (0x%X)",
                  t->rl == ETW_SENTINEL32 ? "not written, " : "", t->rl, t->rl, o->rl == ETW_SENTINEL32 ? "not written, " : "", o->rl,
                  o->rl);
         return true;
     }
     if (t->pre_in != o->pre_in || t->pre_out != o->pre_out || t->pre_aux != o->pre_aux) {
-        d->aspect = A_BOUNDS;
+        d->aspect = FA_BOUNDS;
         snprintf(d->detail, sizeof d->detail, "bytes before the %s buffer: %s by the target, %s by the reference",
                  t->pre_in != o->pre_in ? "input" : t->pre_out != o->pre_out ? "output" : "TraceGuidReg",
                  (t->pre_in && t->pre_out && t->pre_aux) ? "left alone" : "changed", (o->pre_in && o->pre_out && o->pre_aux) ? "left alone" : "changed");
         return true;
     }
     if (c->fn == FN_CUSTOM && t->tok[0] != o->tok[0]) {
-        d->aspect = A_OUTPUT;
+        d->aspect = FA_OUTPUT;
         snprintf(d->detail, sizeof d->detail, "members a group enable reached: target %u, reference %u", t->tok[0], o->tok[0]);
         return true;
     }
     if (t->ntok != o->ntok || memcmp(t->tok, o->tok, sizeof t->tok[0] * (size_t)t->ntok)) {
         static const char *const tk[] = {"?", "not written", "0", "the handle given", "a non-zero value"};
-        d->aspect = A_HANDLE;
+        d->aspect = FA_HANDLE;
         int i = 0;
         while (i < t->ntok && i < o->ntok && t->tok[i] == o->tok[i])
             i++;
@@ -573,7 +577,7 @@ static bool differ(const struct fz_call *c, const struct fz_out *t, const struct
         return true;
     }
     if ((c->fn == FN_ETWCTI || c->fn == FN_CTI) && t->le != o->le && F.lasterr) {
-        d->aspect = A_LASTERR;
+        d->aspect = FA_LASTERR;
         snprintf(d->detail, sizeof d->detail, "last error: target %u (0x%X), reference %u (0x%X) (0xE7E7E7E7: left alone)", t->le, t->le,
                  o->le, o->le);
         return true;
@@ -593,9 +597,9 @@ static bool differ_bytes(const struct fz_call *c, const struct fz_out *o, struct
             size_t n = c->len - at < 8 ? c->len - at : 8;
             hexs(a, sizeof a, F.t_after + at, n);
             hexs(b, sizeof b, in_buf(c->len) + at, n);
-            d->aspect = is_query(c->fn) && c->fn != FN_NTC ? A_OUTPUT : A_INPUT;
+            d->aspect = is_query(c->fn) && c->fn != FN_NTC ? FA_OUTPUT : FA_INPUT;
             snprintf(d->detail, sizeof d->detail, "%s at +%zu: target %s, reference %s (sentinel: deadbeef)",
-                     d->aspect == A_OUTPUT ? "output" : "input buffer written", at, a, b);
+                     d->aspect == FA_OUTPUT ? "output" : "input buffer written", at, a, b);
             return true;
         }
     }
@@ -604,7 +608,7 @@ static bool differ_bytes(const struct fz_call *c, const struct fz_out *o, struct
         size_t n = c->out_len - at < 8 ? c->out_len - at : 8;
         hexs(a, sizeof a, F.t_out_after + at, n);
         hexs(b, sizeof b, out_buf(c->out_len) + at, n);
-        d->aspect = A_OUTPUT;
+        d->aspect = FA_OUTPUT;
         snprintf(d->detail, sizeof d->detail, "OutBuffer at +%zu: target %s, reference %s (sentinel: deadbeef)", at, a, b);
         return true;
     }
@@ -658,7 +662,7 @@ static void run_body(struct etw_ctx *unused)
                 return;
             }
             F.dis.call = -1;
-            F.dis.aspect = A_FIXTURE;
+            F.dis.aspect = FA_FIXTURE;
             snprintf(F.dis.detail, sizeof F.dis.detail, "fixture: %s on the target (the reference set it up)", why);
             F.found = true;
             return;
@@ -769,7 +773,7 @@ static void fault_dis(int k, const char *exc, long off)
         F.side[SIDE_T].dirty = F.side[SIDE_O].dirty = true;
         F.found = true;
         F.dis.call = F.cur_call;
-        F.dis.aspect = k == 1 ? A_BOUNDS : A_FAULT;
+        F.dis.aspect = k == 1 ? FA_BOUNDS : FA_FAULT;
         if (k == 1)
             snprintf(F.dis.detail, sizeof F.dis.detail, "the %s accessed the guard page %ld byte(s) past the end of a buffer%s", who, off + 1,
                      F.cur_call < 0 ? " (during the fixture)" : "");
@@ -1520,25 +1524,24 @@ static etw_u32 kclass_of(const struct fz_call *c)
 
 /* the rule a disagreement touches: first from the cases (same function and class, a case that
  * expects the reference's outcome), then a table by function and class */
-static const char *rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v)
+static enum etw_rule_id rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v)
 {
-    if (a == A_BOUNDS)
-        return "GEN.BUFFER_BOUNDS";
-    if (a == A_LASTERR)
-        return ref_rc ? "CTI.LAST_ERROR" : "CTI.LAST_ERROR_SUCCESS";
+    if (a == FA_BOUNDS)
+        return RID_GEN_BUFFER_BOUNDS;
+    if (a == FA_LASTERR)
+        return ref_rc ? RID_CTI_LAST_ERROR : RID_CTI_LAST_ERROR_SUCCESS;
     if (c->fn == FN_CUSTOM)
-        return ref_rc == ETW_ERROR_NOT_SUPPORTED ? "DAL.PRIVATE_SESSION" : "DAL.GROUP_ENABLE";
+        return ref_rc == ETW_ERROR_NOT_SUPPORTED ? RID_DAL_PRIVATE_SESSION : RID_DAL_GROUP_ENABLE;
     if ((c->fn == FN_ESI || c->fn == FN_ETWESI) && c->cls == ETW_EventProviderSetTraits && ref_rc == ETW_ERROR_GEN_FAILURE)
-        return a == A_RC ? "TRAITS.ONCE" : "TRAITS.ONCE_CODE";
+        return a == FA_RC ? RID_TRAITS_ONCE : RID_TRAITS_ONCE_CODE;
     if (c->fn == FN_ETWCTI || c->fn == FN_CTI) {
         const struct etw_fixture *fx = &F.prog->fx;
-        if (a == A_OUTPUT)
-            return fx->set_counter && fx->counter >= 0xFFFFFFF0u ? "CTI.WRAP" : "CTI.COUNTER";
-        if (a == A_HANDLE)
-            return ref_rc ? "CTI.REGHANDLE_FIRST" : "CTI.OUTPUT";
+        if (a == FA_OUTPUT)
+            return fx->set_counter && fx->counter >= 0xFFFFFFF0u ? RID_CTI_WRAP : RID_CTI_COUNTER;
+        if (a == FA_HANDLE)
+            return ref_rc ? RID_CTI_REGHANDLE_FIRST : RID_CTI_OUTPUT;
     }
-    static char buf[64];
-    const char *best = NULL;
+    enum etw_rule_id best = RID_NONE;
     int best_score = -1;
     for (size_t i = 0, n = etw_case_total(); i < n; i++) {
         const struct etw_case *k = etw_case_at(i);
@@ -1558,16 +1561,16 @@ static const char *rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_
             if (x->kind != XK_CALL || v < x->vmin || v > x->vmax)
                 continue;
             int score = 1 + (x->rc == ref_rc ? 4 : 0) + ((int)k->args.handle == c->h ? 1 : 0);
-            const char *r = NULL;
-            if (a == A_RETLEN && x->rl_rule)
+            enum etw_rule_id r = RID_NONE;
+            if (a == FA_RETLEN && x->rl_rule)
                 r = x->rl_rule, score += 2;
-            else if ((a == A_OUTPUT || a == A_INPUT) && x->out_rule)
+            else if ((a == FA_OUTPUT || a == FA_INPUT) && x->out_rule)
                 r = x->out_rule, score += 2;
             else if (x->rc_rule && x->rc == ref_rc)
                 r = x->rc_rule;
-            if (!r && etw_case_rule(k, 0, buf, sizeof buf))
-                r = etw_rule_find(buf) ? etw_rule_find(buf)->id : NULL;
-            if (r && !strcmp(r, "GEN.BUFFER_BOUNDS"))
+            if (!r)
+                r = etw_case_rule(k, 0);
+            if (r == RID_GEN_BUFFER_BOUNDS)
                 continue; /* the rule every case checks: say something more specific */
             if (r && score > best_score)
                 best = r, best_score = score;
@@ -1576,18 +1579,18 @@ static const char *rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_
     if (best)
         return best;
     switch (c->fn) {
-    case FN_TQI: return a == A_RETLEN ? "TQI.RETLEN.FAILURE" : a == A_OUTPUT ? "TQI.NO_WRITE_ON_FAILURE" : "TQI.CLASS.UNSUPPORTED";
-    case FN_TSI: return "TSI.CLASS.SET";
+    case FN_TQI: return a == FA_RETLEN ? RID_TQI_RETLEN_FAILURE : a == FA_OUTPUT ? RID_TQI_NO_WRITE_ON_FAILURE : RID_TQI_CLASS_UNSUPPORTED;
+    case FN_TSI: return RID_TSI_CLASS_SET;
     case FN_NTQSI:
-    case FN_NTSSI: return "KSI.BAD_CLASS";
-    case FN_NTC: return a == A_OUTPUT ? "NTC.COPY_ON_SUCCESS" : a == A_RETLEN ? "NTC.RETSIZE_ON_FAILURE" : "NTC.UNKNOWN_CODE";
+    case FN_NTSSI: return RID_KSI_BAD_CLASS;
+    case FN_NTC: return a == FA_OUTPUT ? RID_NTC_COPY_ON_SUCCESS : a == FA_RETLEN ? RID_NTC_RETSIZE_ON_FAILURE : RID_NTC_UNKNOWN_CODE;
     case FN_ETWCTI:
-    case FN_CTI: return a == A_HANDLE ? "CTI.OUTPUT" : "CTI.COUNTER";
+    case FN_CTI: return a == FA_HANDLE ? RID_CTI_OUTPUT : RID_CTI_COUNTER;
     case FN_ESI:
-    case FN_ETWESI: return c->cls == 2 ? "TRAITS.FORMAT_TRAITS" : "ESI.CLASS";
-    case FN_REGISTERTRACEGUIDS: return a == A_HANDLE ? "RTG.REGHANDLES" : "RTG.NULL_ARGS";
-    case FN_EVENTREGISTER: return a == A_HANDLE ? "ER.SUCCESS" : "ER.NULL_OUT";
-    default: return "GEN.BUFFER_BOUNDS";
+    case FN_ETWESI: return c->cls == 2 ? RID_TRAITS_FORMAT_TRAITS : RID_ESI_CLASS;
+    case FN_REGISTERTRACEGUIDS: return a == FA_HANDLE ? RID_RTG_REGHANDLES : RID_RTG_NULL_ARGS;
+    case FN_EVENTREGISTER: return a == FA_HANDLE ? RID_ER_SUCCESS : RID_ER_NULL_OUT;
+    default: return RID_GEN_BUFFER_BOUNDS;
     }
 }
 
@@ -1733,15 +1736,15 @@ struct row {
     const char *why_custom;
 };
 
-static void build_row(struct row *w, struct fz_prog *p, const char *rule, enum aspect a, unsigned long long prog_no)
+static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no)
 {
     const struct fz_call *c = &p->calls[p->ncalls - 1];
     const char *fe = fn_enum(c->fn);
     memset(w, 0, sizeof *w);
-    w->data_row = fe && a != A_LASTERR && p->ncalls == 1 && c->h <= H_CLASS && !p->restrict_group && !(c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
+    w->data_row = fe && a != FA_LASTERR && p->ncalls == 1 && c->h <= H_CLASS && !p->restrict_group && !(c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
     w->why_custom = p->ncalls > 1 ? "a sequence of calls"
                   : !fe           ? "the function cannot be called from a data row"
-                  : a == A_LASTERR ? "the last error is read with GetLastError after the call"
+                  : a == FA_LASTERR ? "the last error is read with GetLastError after the call"
                                   : "a handle, pointer or fixture the row format cannot express";
     for (int i = 0; i < FZ_NV; i++) {
         if (!F.emulate_all && versions[i] != F.fixed_version)
@@ -1753,7 +1756,8 @@ static void build_row(struct row *w, struct fz_prog *p, const char *rule, enum a
     struct etw_case *k = &w->c;
     k->file = "(etwconf fuzz)";
     k->id = w->id;
-    k->rules = rule;
+    memset(k->rules, 0, sizeof k->rules);
+    k->rules[0] = rule;
     k->title = w->title;
     k->fn = fe ? c->fn : FN_CUSTOM;
     k->fx = p->fx;
@@ -1801,7 +1805,7 @@ static void build_row(struct row *w, struct fz_prog *p, const char *rule, enum a
                 x->out_len = 4;
                 x->out_rule = rule;
             }
-        } else if ((is_query(c->fn) || a == A_INPUT) && (c->fn == FN_NTC ? !c->out_null : !c->buf_null)) {
+        } else if ((is_query(c->fn) || a == FA_INPUT) && (c->fn == FN_NTC ? !c->out_null : !c->buf_null)) {
             x->out_rule = rule;
             if (!o->changed || !is_query(c->fn))
                 x->out = OUT_UNTOUCHED;
@@ -1822,6 +1826,19 @@ static void print_bytes_expr(FILE *f, const etw_u8 *p, size_t n)
         fprintf(f, "%s0x%02x", i ? ", " : "", p[i]);
 }
 
+/* a rule as the rows cite it: RID_TQI_0B_EXACT_SIZE (a few at once in one printf) */
+static const char *rid_sym(enum etw_rule_id r)
+{
+    static char buf[4][80];
+    static int next;
+    char *b = buf[next++ & 3];
+    snprintf(b, sizeof buf[0], "RID_%s", etw_rule_name(r));
+    for (char *q = b; *q; q++)
+        if (*q == '.')
+            *q = '_';
+    return b;
+}
+
 static void print_case(FILE *f, const struct row *w, const struct fz_prog *p)
 {
     static const char *const lk[] = {"LG_NONE", "LG_KERNEL", "LG_SYSTEM", "LG_PLAIN", "LG_NOACCESS", "LG_PRIVATE"};
@@ -1830,7 +1847,7 @@ static void print_case(FILE *f, const struct row *w, const struct fz_prog *p)
     const struct etw_fixture *fx = &k->fx;
     const struct fz_call *c = &p->calls[p->ncalls - 1];
     const char *fe = fn_enum(c->fn);
-    fprintf(f, "    CASE(.id = \"%s\", .rules = \"%s\",\n", k->id, k->rules);
+    fprintf(f, "    CASE(.id = \"%s\", .rules = RULES(%s),\n", k->id, rid_sym(k->rules[0]));
     fprintf(f, "         .title = \"%s\",\n", k->title);
     fprintf(f, "         .fn = %s,", fe ? fe : "FN_CUSTOM");
     bool any = false;
@@ -1900,11 +1917,11 @@ static void print_case(FILE *f, const struct row *w, const struct fz_prog *p)
         fprintf(f, "%sAT(%s, %s, .rc = ", e ? ",\n                    " : "", vn[vindex(x->vmin)], vn[vindex(x->vmax)]);
         print_code_expr(f, c, x->rc);
         if (x->rl == RL_EQ)
-            fprintf(f, ", RETLEN(%u, \"%s\")", x->rl_value, x->rl_rule);
+            fprintf(f, ", RETLEN(%u, %s)", x->rl_value, rid_sym(x->rl_rule));
         else if (x->rl == RL_UNTOUCHED)
-            fprintf(f, ", RETLEN_KEPT(\"%s\")", x->rl_rule);
+            fprintf(f, ", RETLEN_KEPT(%s)", rid_sym(x->rl_rule));
         if (x->out == OUT_UNTOUCHED)
-            fprintf(f, ", UNTOUCHED(\"%s\")", x->out_rule);
+            fprintf(f, ", UNTOUCHED(%s)", rid_sym(x->out_rule));
         else if (x->out == OUT_PREFIX || x->out == OUT_BYTES) {
             bool cti = c->fn == FN_ETWCTI || c->fn == FN_CTI;
             fprintf(f, ", %s%s(", x->out == OUT_PREFIX ? "PREFIX" : "OUTPUT", x->out_off || cti ? "_AT" : "");
@@ -1912,7 +1929,7 @@ static void print_case(FILE *f, const struct row *w, const struct fz_prog *p)
                 fprintf(f, "offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), ");
             else if (x->out_off)
                 fprintf(f, "%zu, ", x->out_off);
-            fprintf(f, "\"%s\", ", x->out_rule);
+            fprintf(f, "%s, ", rid_sym(x->out_rule));
             if (cti) {
                 etw_u32 id;
                 memcpy(&id, x->out_bytes, 4);
@@ -1947,7 +1964,7 @@ static enum etw_status_kind run_row(const struct row *w, struct etw_target *t, u
 
 /* print the row for the reduced program p, and check it with the harness: it must pass against
  * the reference wherever it applies, and fail against the target at the version of the finding */
-static void print_row(FILE *f, struct fz_prog *p, const char *rule, enum aspect a, unsigned long long prog_no)
+static void print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no)
 {
     static struct row w;
     build_row(&w, p, rule, a, prog_no);
@@ -2017,7 +2034,7 @@ static int compare_exports(FILE *f, int *ndis, int max)
             continue;
         found++;
         (*ndis)++;
-        const char *rule = etw_fn_export_rule(export_list[e].fn);
+        enum etw_rule_id rule = etw_fn_export_rule(export_list[e].fn);
         fprintf(f, "\nDISAGREEMENT %d: %s!%s is exported at:", *ndis, export_list[e].module, export_list[e].name);
         fprintf(f, "\n  target:   ");
         for (int i = 0; i < FZ_NV; i++)
@@ -2027,8 +2044,8 @@ static int compare_exports(FILE *f, int *ndis, int max)
         for (int i = 0; i < FZ_NV; i++)
             if (o_has[i])
                 fprintf(f, " %s", etw_version_name(versions[i]));
-        fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n    CASE(.id = \"fuzz.exp.%s.%s\", .rules = \"%s\",\n", rule ? rule : "?",
-                export_list[e].module, export_list[e].name, rule ? rule : "?");
+        fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n    CASE(.id = \"fuzz.exp.%s.%s\", .rules = RULES(%s),\n",
+                etw_rule_name(rule), export_list[e].module, export_list[e].name, rule ? rid_sym(rule) : "RID_NONE");
         fprintf(f, "         .title = \"found by etwconf fuzz: %s!%s by version\", .fn = FN_EXPORT,\n", export_list[e].module, export_list[e].name);
         fprintf(f, "         .args = {.module = \"%s\", .export_name = \"%s\"}, .expect = {", export_list[e].module, export_list[e].name);
         static const char *const vn[] = {"V5_2", "V6_0", "V6_1", "V6_2", "V6_3", "V10_0"};
@@ -2059,7 +2076,7 @@ static const char fuzz_usage[] =
     "  --calls N      stop after N calls instead\n"
     "  --seed S       the seed (default: from the clock; printed). Same seed, same programs\n"
     "  --program K    replay only program K of the seed, verbosely\n"
-    "  --emulate V    one version (5.2 6.0 6.1 6.2 6.3 10.0); default: all, if LIB can emulate\n"
+    "  --emulate V    one version of 'etwconf versions'; default: all, if LIB can emulate\n"
     "  --max N        stop after N distinct disagreements (default 5)\n"
     "  --quiet        print only disagreements and the summary\n"
     "\n"
@@ -2161,7 +2178,7 @@ int etw_cmd_fuzz(int argc, char **argv)
         return fz_die("%s", "--program needs the --seed it came from");
     unsigned ver = 0;
     if (emulate && !(ver = etw_version_parse(emulate)))
-        return fz_die("--emulate takes 5.2 6.0 6.1 6.2 6.3 or 10.0, not '%s'", emulate);
+        return fz_die("--emulate takes a version of 'etwconf versions', not '%s'", emulate);
     if (!seconds && !max_calls)
         seconds = 10;
     if (!have_seed)
@@ -2320,9 +2337,9 @@ int etw_cmd_fuzz(int argc, char **argv)
         fprintf(stdout, "  call: ");
         describe_call(stdout, lc);
         fprintf(stdout, "\n");
-        const char *rule = rule_for(lc, red.aspect, ref_out.rc, small.version);
-        const struct etw_rule *rr = etw_rule_find(rule);
-        fprintf(stdout, "  rule: %s%s%s\n", rule, rr ? ": " : "", rr ? rr->text : "");
+        enum etw_rule_id rule = rule_for(lc, red.aspect, ref_out.rc, small.version);
+        const struct etw_rule *rr = etw_rule_get(rule);
+        fprintf(stdout, "  rule: %s%s%s\n", etw_rule_name(rule), rr ? ": " : "", rr ? rr->text : "");
         print_row(stdout, &small, rule, red.aspect, k);
         fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu\n", target, seed, k);
         fflush(stdout);
