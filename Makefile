@@ -125,6 +125,7 @@ include mk/windows.mk
 include mk/mutate.mk
 include mk/bench.mk
 include mk/layers.mk
+include mk/faults.mk
 
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra

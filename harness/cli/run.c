@@ -9,6 +9,9 @@
 #include "harness/cli/cli.h"
 #include <errno.h>
 #include <stdlib.h>
+#if !defined(_WIN32)
+#include <unistd.h>
+#endif
 #include <string.h>
 #if defined(_WIN32)
 #include <direct.h>
@@ -17,7 +20,6 @@
 #define make_dir(p) _mkdir(p)
 #else
 #include <sys/stat.h>
-#include <unistd.h>
 #define stderr_is_tty() isatty(2)
 #define make_dir(p) mkdir((p), 0777)
 #endif
@@ -65,6 +67,15 @@ struct run_opts {
 
 /* the run in progress, for a footer when the process ends during it */
 static struct etw_runner *active;
+static volatile bool ended_during_run;
+
+/* runs last of the end hooks (registered first): a process that a target ended during the run
+ * must not exit 0 */
+static void status_at_end(void)
+{
+    if (ended_during_run)
+        _exit(3);
+}
 
 static void footer_at_end(void)
 {
@@ -72,6 +83,7 @@ static void footer_at_end(void)
     if (!r || !r->out)
         return;
     active = NULL;
+    ended_during_run = true;
     struct etw_json j;
     etw_json_init(&j);
     etw_record_footer(&j, r, 3);
@@ -133,7 +145,11 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         results_stdout = stdout;
     if (to_stdout)
         r.out = results_stdout;
-    else if (!(r.out = fopen(out, "w"))) {
+#if defined(_WIN32)
+    else if (!(r.out = fopen(out, "wN"))) { /* N: not inherited by worker processes */
+#else
+    else if (!(r.out = fopen(out, "we"))) { /* e: not inherited by programs a target starts */
+#endif
         fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
         return 3;
     }
@@ -287,6 +303,7 @@ int cli_cmd_run(int argc, char **argv)
         fprintf(stderr, ETWCONF_PROG ": cannot create '%s': %s\n", o.out_dir, strerror(errno));
         return 3;
     }
+    plat_at_end(status_at_end);
     struct etw_target *t = etw_target_open(o.target, err, sizeof err);
     if (!t) {
         fprintf(stderr, ETWCONF_PROG ": %s\n", err);

@@ -65,7 +65,7 @@ static void inproc_loop(void *p)
     struct etw_result *res = malloc(sizeof *res); /* this thread's own: a thread given up keeps it */
     if (!res)
         return;
-    while (w->next < r->nplan && !w->stop && !plat_interrupted()) {
+    while (w->next < r->nplan && !w->stop && !plat_interrupted() && !r->out_errno) {
         size_t i = w->next;
         w->current = (long)i;
         etw_run_case(r, r->plan[i], res);
@@ -212,6 +212,10 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
             *rc = 4;
             break;
         }
+        if (r->out_errno) { /* the results cannot be written: stop */
+            *rc = 3;
+            break;
+        }
         uint64_t waited = plat_now_us() - since;
         if (cur >= 0 && r->timeout_ms && waited > (uint64_t)r->timeout_ms * 1000u) {
             timed_out = true;
@@ -222,7 +226,7 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
     }
     bool clean = plat_proc_end(p, how, sizeof how);
     etw_wire_free(&rx);
-    if (*rc == 4)
+    if (*rc)
         return next;
     if (!clean && r->t->worker_died)
         r->t->worker_died(r->t, plat_proc_id(p));
@@ -250,6 +254,8 @@ static int run_workers(struct etw_runner *r, size_t next)
     while (next < r->nplan) {
         if (plat_interrupted())
             return 4;
+        if (r->out_errno)
+            return 3;
         size_t to = r->isolation == ISO_CHILD ? next + 1 : r->nplan, before = next;
         int rc = 0;
         next = supervise(r, next, to, &rc);
@@ -282,6 +288,8 @@ int etw_exec_run(struct etw_runner *r)
             return 3;
         }
         next = w.next;
+        if (r->out_errno)
+            return 3;
         if (next >= r->nplan)
             return 0;
         if (plat_interrupted())

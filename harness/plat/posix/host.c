@@ -17,6 +17,7 @@
 void plat_init(void)
 {
     signal(SIGPIPE, SIG_IGN); /* a closed reader is an error return, not the end of the process */
+    signal(SIGXFSZ, SIG_IGN); /* a file-size limit too: the write fails with EFBIG and is reported */
 }
 
 uint64_t plat_now_us(void)

@@ -60,6 +60,13 @@ struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *ar
             close(null);
         }
         dup2(2, 1); /* what a target prints never reaches the results */
+        /* the worker holds stdio and its channel, nothing else: not the results file */
+        long maxfd = sysconf(_SC_OPEN_MAX);
+        if (maxfd < 0 || maxfd > 65536)
+            maxfd = 65536;
+        for (int fd = 3; fd < maxfd; fd++)
+            if (fd != fds[1])
+                close(fd);
         _exit(fn(arg, (plat_chan)fds[1]));
     }
     setpgid(pid, pid); /* also here: whichever runs first */
