@@ -304,6 +304,14 @@ int cli_cmd_run(int argc, char **argv)
         return 3;
     }
     plat_at_end(status_at_end);
+    if (o.out && strcmp(o.out, "-")) { /* a run that fails from here on must not leave an old file looking current */
+        FILE *f = fopen(o.out, "w");
+        if (!f) {
+            fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", o.out, strerror(errno));
+            return 3;
+        }
+        fclose(f);
+    }
     struct etw_target *t = etw_target_open(o.target, err, sizeof err);
     if (!t) {
         fprintf(stderr, ETWCONF_PROG ": %s\n", err);
@@ -322,5 +330,8 @@ int cli_cmd_run(int argc, char **argv)
     }
     free(plan);
     free(o.ids);
-    return worst == 130 ? 3 : worst;
+    int code = worst == 130 ? 3 : worst;
+    if (strcmp(t->impl, "reference"))
+        plat_exit(code); /* the results are complete: a library's destructor must not hang or crash the exit */
+    return code;
 }

@@ -38,6 +38,9 @@ bool plat_interrupted(void);
 /* fn runs when the process ends in any way the platform sees: exit, a fatal fault, a closed
  * console. Up to 8; each runs once. For restoring what a target changed and for footers. */
 void plat_at_end(void (*fn)(void));
+/* end the process now with code: the plat_at_end() functions run and stdio is flushed, but no
+ * library's destructors (a target's may block or crash after the results are complete) */
+void plat_exit(int code);
 /* the process's stdout as a stream of its own, and fd 1 pointed at stderr: whatever a target
  * prints can no longer reach the stream returned. NULL when it cannot be done. */
 FILE *plat_private_stdout(void);

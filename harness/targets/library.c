@@ -10,12 +10,40 @@ static void *lib_sym(struct etw_target *t, const char *name)
     return plat_lib_sym(t->handle, name);
 }
 
+/* load the library once in a worker process first: a constructor that crashes, exits or hangs
+ * ends that process, not the run, and is reported */
+static int probe_main(void *arg, plat_chan chan)
+{
+    (void)chan;
+    char e[512];
+    return plat_lib_open(arg, e, sizeof e) ? 0 : 0; /* a load error is reported by the real load */
+}
+
+static bool probe(const char *path, char *why, size_t len)
+{
+    char err[256], how[64], buf[256];
+    struct plat_proc *p = plat_proc_start(probe_main, (void *)path, NULL, err, sizeof err);
+    if (!p)
+        return true; /* no worker here: load in process as before */
+    uint64_t until = plat_now_us() + 30000000u;
+    while (plat_proc_read(p, buf, sizeof buf, 100) != 0 && plat_now_us() < until)
+        ;
+    if (plat_proc_end(p, how, sizeof how))
+        return true;
+    snprintf(why, len, "loading it ended the process that tried (%s): its constructor crashed, exited, or ran for over 30 s", how);
+    return false;
+}
+
 struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
 {
     if (!spec || !strcmp(spec, "reference"))
         return etw_target_reference();
     char path[4096], why[512];
     snprintf(path, sizeof path, "%s%s", strchr(spec, '/') ? "" : "./", spec);
+    if (!probe(path, why, sizeof why)) {
+        snprintf(err, errlen, "cannot load target '%s': %s", spec, why);
+        return NULL;
+    }
     void *h = plat_lib_open(path, why, sizeof why);
     if (!h) {
         snprintf(err, errlen, "cannot load target '%s': %s (a target is 'reference' or a shared library built with -shared -fPIC%s)", spec,

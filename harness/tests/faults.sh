@@ -110,6 +110,17 @@ sleep 2; kill -INT $pid; wait $pid; rc=$?
 h=$(honest "$T/int.jsonl" false)
 [ $? = 0 ] && [ "$rc" = 3 ] && ok "SIGINT in an in-process run: $h, exit 3" || no "SIGINT in process: $h, exit $rc"
 
+# 8. a constructor that aborts: a clear error, exit 3, no old results file left looking current;
+#    a destructor that blocks: the complete run still ends
+echo '{"type":"header","old":true}' >"$T/ctor.jsonl"
+timeout 60 "$E" run --target "$B/bad/ctor_abort.so" --quiet --out "$T/ctor.jsonl" 2>"$T/ctor.err"; rc=$?
+[ "$rc" = 3 ] && grep -q "its constructor crashed" "$T/ctor.err" && ! grep -q '"old"' "$T/ctor.jsonl" &&
+    ok "ctor_abort.so: exit 3 with a message, the old results file is not left in place" || no "ctor_abort.so: exit $rc: $(cat "$T/ctor.err")"
+s=$(date +%s)
+timeout 60 "$E" run --target "$B/bad/dtor_block.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/dtor.jsonl" 2>"$T/dtor.err"; rc=$?
+h=$(honest "$T/dtor.jsonl" true)
+[ $? = 0 ] && [ "$rc" = 1 ] && ok "dtor_block.so: the run ends in $(( $(date +%s) - s ))s although the library's destructor blocks; $h" || no "dtor_block.so: exit $rc, $h"
+
 # ---------------------------------------------------------------- output errors
 "$E" run --filter 'tqi.*' --quiet --out /dev/full 2>"$T/full.err"; rc=$?
 [ "$rc" = 3 ] && grep -q 'writing the results to /dev/full failed' "$T/full.err" && ! grep -q ' -> /dev/full' "$T/full.err" &&
@@ -159,6 +170,11 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
             [ $? = 0 ] && [ "$rc" = 1 ] && [ "$n" -ge 5 ] && ok "$dll.dll ($iso, Wine): $n CRASH, $h" || no "$dll.dll ($iso, Wine): $h, $n CRASH, exit $rc"
         done
     done
+    timeout 60 wine "$B/etwconf.exe" run --target "$D/print.dll" --filter 'tqi.0b.*' --isolation inproc --quiet >"$T/w-print.jsonl" 2>"$T/w-print.err"; rc=$?
+    tr -d '\r' <"$T/w-print.jsonl" >"$T/w.jsonl"
+    h=$(honest "$T/w.jsonl" true)
+    [ $? = 0 ] && [ "$rc" = 1 ] && tr -d '\r' <"$T/w-print.err" | grep -q 'garbage from the target' &&
+        ok "print.dll (inproc, Wine): results on stdout stay valid, the DLL's output went to stderr; $h" || no "print.dll (inproc, Wine): $h, exit $rc"
     timeout 20 wineserver -k >/dev/null 2>&1
 else
     no "Wine or $B/etwconf.exe is missing: the DLL faults are not tested (sh .ci/deps.sh windows; make windows)"

@@ -112,6 +112,13 @@ void plat_at_end(void (*fn)(void))
         end_fns[nend++] = fn;
 }
 
+void plat_exit(int code)
+{
+    run_end_fns();
+    fflush(NULL);
+    _exit(code);
+}
+
 FILE *plat_private_stdout(void)
 {
     fflush(stdout);

@@ -106,6 +106,15 @@ void plat_at_end(void (*fn)(void))
         end_fns[nend++] = fn;
 }
 
+void plat_exit(int code)
+{
+    win_run_end_fns();
+    fflush(NULL);
+    TerminateProcess(GetCurrentProcess(), (UINT)code); /* no DLL_PROCESS_DETACH of a target */
+    for (;;)
+        Sleep(INFINITE);
+}
+
 /* ---------------------------------------------------------------- interrupts */
 static volatile LONG interrupted, catching;
 
