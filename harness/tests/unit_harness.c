@@ -2,6 +2,7 @@
  * guarded buffers and fault capture. */
 #include "unit.h"
 #include "harness/exec/exec.h"
+#include "harness/targets/win_live/names.h"
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -224,7 +225,7 @@ static void test_wire(void)
         {"status", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_COUNT, 0, (etw_u32)strlen(body), 0}, body},
         {"counted", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 2, (etw_u32)strlen(body), 0}, body},
         {"length", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 0x7FFFFFFFu, 0}, body},
-        {"another case", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 26, 0}, "{\"id\":\"y.case\",\"a\":\"b\"}"},
+        {"another case", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 23, 0}, "{\"id\":\"y.case\",\"a\":\"b\"}"},
         {"not a record", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 12, 0}, "garbage....."},
         {"NUL", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 17, 0}, "{\"id\":\"x.case\"\0}"},
     };
@@ -258,6 +259,33 @@ static void test_plan(void)
     CU_ASSERT(plat_now_us() - t0 < 2000000u);
 }
 
+/* the live Windows target touches only what it created: exact names, in its own directory */
+static void test_live_names(void)
+{
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-1234-5"), 1234);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"ETWCONF-1234-5"), 1234);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-1234-5x"), 0);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"my-etwconf-1234-5"), 0);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-1234"), 0);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf--1234-5"), 0);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-0-5"), 0);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-99999999999-5"), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_name_owner(L"etwconf-77-3-kernel.etl"), 77);
+    CU_ASSERT_EQUAL(etw_live_kernel_name_owner(L"etwconf-77-3-kernel.etl.bak"), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_name_owner(L"etwconf-x-kernel.etl"), 0);
+    const wchar_t *tmp = L"C:\\Users\\me\\AppData\\Local\\Temp\\";
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-3-kernel.etl", tmp), 77);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"c:\\users\\ME\\appdata\\local\\temp\\ETWCONF-77-3-KERNEL.ETL", tmp), 77);
+    /* someone else's trace whose path merely contains the marker: never ours */
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"D:\\traces\\etwconf-77-3-kernel.etl", tmp), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-3\\kernel.etl", tmp), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\sub\\etwconf-77-3-kernel.etl", tmp), 0);
+    /* a %TEMP% that itself contains the marker does not confuse it */
+    const wchar_t *odd = L"C:\\etwconf-5-1\\";
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\etwconf-5-1\\etwconf-77-3-kernel.etl", odd), 77);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\etwconf-5-1\\other.etl", odd), 0);
+}
+
 void unit_harness_register(void)
 {
     CU_pSuite s = CU_add_suite("harness", NULL, NULL);
@@ -271,4 +299,5 @@ void unit_harness_register(void)
     CU_add_test(s, "auto isolation: after a crash in process the rest runs in a worker", test_fallback_after_crash);
     CU_add_test(s, "the worker wire format refuses corrupt messages", test_wire);
     CU_add_test(s, "plans: ids, globs, no exponential glob", test_plan);
+    CU_add_test(s, "the live target recognises only exact names of its own", test_live_names);
 }

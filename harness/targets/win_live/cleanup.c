@@ -27,11 +27,9 @@ static int stop_suite_sessions(DWORD pid, bool all, bool dry, bool verbose, int 
         const EVENT_TRACE_PROPERTIES *p = &bs[i].p;
         const WCHAR *name = props_name(p, p->LoggerNameOffset), *file = props_name(p, p->LogFileNameOffset);
         bool kernel = !_wcsicmp(name, KERNEL_LOGGER_W);
-        DWORD owner = 0;
-        if (!_wcsnicmp(name, WIN_SESSION_PREFIXW, wcslen(WIN_SESSION_PREFIXW)))
-            owner = marker_pid(name);
-        else if (kernel)
-            owner = marker_pid(file);
+        /* ours only by exact name: a session "etwconf-<pid>-<n>", or the kernel logger writing to
+         * exactly the file the suite gives it (names.h) */
+        DWORD owner = kernel ? kernel_file_owner(file) : (DWORD)etw_live_session_owner(name);
         if (!owner)
             continue;
         char nm[160], fl[600];
@@ -75,6 +73,8 @@ int win_stop_sessions_of(DWORD pid, bool verbose)
         HANDLE f = FindFirstFileW(pat, &fd);
         if (f != INVALID_HANDLE_VALUE) {
             do {
+                if (etw_live_kernel_name_owner(fd.cFileName) != pid)
+                    continue; /* the pattern also matches names the suite never writes */
                 WCHAR full[MAX_PATH * 2];
                 _snwprintf(full, sizeof full / sizeof full[0] - 1, L"%ls%ls", tmp, fd.cFileName);
                 full[sizeof full / sizeof full[0] - 1] = 0;
@@ -119,9 +119,9 @@ int win_cmd_cleanup(int argc, char **argv)
         HANDLE f = FindFirstFileW(pat, &fd);
         if (f != INVALID_HANDLE_VALUE) {
             do {
-                DWORD owner = marker_pid(fd.cFileName);
-                if (!all && owner && owner != GetCurrentProcessId() && process_alive(owner))
-                    continue;
+                DWORD owner = (DWORD)etw_live_kernel_name_owner(fd.cFileName);
+                if (!owner || (!all && owner != GetCurrentProcessId() && process_alive(owner)))
+                    continue; /* not named as the suite names its files, or its run still goes on */
                 WCHAR full[MAX_PATH * 2];
                 _snwprintf(full, sizeof full / sizeof full[0] - 1, L"%ls%ls", tmp, fd.cFileName);
                 full[sizeof full / sizeof full[0] - 1] = 0;

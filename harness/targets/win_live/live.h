@@ -28,6 +28,7 @@
 
 #include "harness/etwconf.h"
 #include "harness/plat/win/win.h"
+#include "harness/targets/win_live/names.h"
 #include <wchar.h>
 #include <wmistr.h>
 #include <evntrace.h>
@@ -128,7 +129,7 @@ void props_init(struct props_buf *b);
 const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
 bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out);
 ULONG stop_by_name(const WCHAR *name);
-DWORD marker_pid(const WCHAR *s);
+DWORD kernel_file_owner(const WCHAR *path);
 void session_stop(struct session *s);
 void stop_all_sessions(void);
 bool masks_set(const etw_u32 m[8]);

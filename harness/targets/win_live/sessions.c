@@ -39,11 +39,15 @@ ULONG stop_by_name(const WCHAR *name)
     return L.control_trace ? L.control_trace(0, name, &b.p, EVENT_TRACE_CONTROL_STOP) : ERROR_PROC_NOT_FOUND;
 }
 
-/* the pid in "...etwconf-<pid>-..." (0 if none) */
-DWORD marker_pid(const WCHAR *s)
+/* the pid of a kernel log file the suite wrote: exactly %TEMP%\etwconf-<pid>-<n>-kernel.etl
+ * (names.h), 0 for any other path */
+DWORD kernel_file_owner(const WCHAR *path)
 {
-    const WCHAR *m = wcsstr(s, WIN_SESSION_PREFIXW);
-    return m ? (DWORD)wcstoul(m + wcslen(WIN_SESSION_PREFIXW), NULL, 10) : 0;
+    WCHAR tmp[MAX_PATH + 1];
+    DWORD tl = GetTempPathW(MAX_PATH, tmp);
+    if (tl == 0 || tl > MAX_PATH)
+        return 0;
+    return (DWORD)etw_live_kernel_file_owner(path, tmp);
 }
 
 
@@ -233,6 +237,19 @@ struct props_buf *all_sessions(ULONG *count)
     return bs;
 }
 
+/* asked right before a case uses it: does logger id name no session now? A snapshot of the
+ * sessions lists at most 64 and may be stale; a query by id is what the API under test sees */
+static bool logger_id_free(etw_u64 id)
+{
+    struct props_buf b;
+    props_init(&b);
+    ULONG rc = L.control_trace ? L.control_trace((TRACEHANDLE)id, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY) : ERROR_PROC_NOT_FOUND;
+    /* Wine's ControlTraceW reports success and describes nothing: no session */
+    return rc == WIN_ERROR_WMI_INSTANCE_NOT_FOUND || (rc == ERROR_SUCCESS && b.p.BufferSize == 0);
+}
+
+/* a logger id that names no session: not in the snapshot, and confirmed free by a query by id
+ * right now; when none can be confirmed, the first id the snapshot does not list */
 etw_tracehandle live_missing_logger(void)
 {
     bool used[64] = {false};
@@ -244,6 +261,9 @@ etw_tracehandle live_missing_logger(void)
             used[id] = true;
     }
     free(bs);
+    for (unsigned id = 0x3E; id > 1; id--)
+        if (!used[id] && logger_id_free(id))
+            return id;
     for (unsigned id = 0x3E; id > 1; id--)
         if (!used[id])
             return id;
@@ -258,7 +278,7 @@ int kernel_logger_state(DWORD *who)
     ULONG rc = 0;
     if (!query_session(KERNEL_LOGGER_W, &b, &rc))
         return rc == ERROR_ACCESS_DENIED ? 4 : 0;
-    DWORD pid = marker_pid(props_name(&b.p, b.p.LogFileNameOffset));
+    DWORD pid = kernel_file_owner(props_name(&b.p, b.p.LogFileNameOffset));
     if (who)
         *who = pid;
     if (!pid)
