@@ -39,12 +39,6 @@ const char *plat_host_os(void)
     return "linux";
 }
 
-const char *plat_arch_name(enum plat_arch a)
-{
-    static const char *const names[] = {"unknown", "x86_64", "i686", "aarch64", "arm", "ia64"};
-    return (unsigned)a < sizeof names / sizeof names[0] ? names[a] : "unknown";
-}
-
 const char *plat_process_arch(void)
 {
 #if defined(__x86_64__)

@@ -55,12 +55,6 @@ const char *plat_host_os(void)
     return "windows";
 }
 
-const char *plat_arch_name(enum plat_arch a)
-{
-    static const char *const names[] = {"unknown", "x86_64", "i686", "aarch64", "arm", "ia64"};
-    return (unsigned)a < sizeof names / sizeof names[0] ? names[a] : "unknown";
-}
-
 const char *plat_host_arch(void)
 {
     SYSTEM_INFO si;

@@ -58,31 +58,48 @@ static int stop_suite_sessions(DWORD pid, bool all, bool dry, bool verbose, int 
     return stopped;
 }
 
+/* delete the NT Kernel Logger's log files the suite left in %TEMP%: those of process pid, or
+ * (pid 0) of every process that is gone (all: also of running ones). Only exact names count
+ * (names.h); verbose prints each. Returns the number deleted (or, dry, to delete). */
+static int delete_kernel_logs(DWORD pid, bool all, bool dry, bool verbose)
+{
+    WCHAR tmp[MAX_PATH + 1], pat[MAX_PATH + 64];
+    DWORD tl = GetTempPathW(MAX_PATH, tmp);
+    if (!tl || tl > MAX_PATH)
+        return 0;
+    _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"*-kernel.etl", tmp);
+    pat[sizeof pat / sizeof pat[0] - 1] = 0;
+    WIN32_FIND_DATAW fd;
+    HANDLE f = FindFirstFileW(pat, &fd);
+    if (f == INVALID_HANDLE_VALUE)
+        return 0;
+    int files = 0;
+    do {
+        DWORD owner = (DWORD)etw_live_kernel_name_owner(fd.cFileName);
+        if (!owner || (pid ? owner != pid : !all && owner != GetCurrentProcessId() && process_alive(owner)))
+            continue; /* not named as the suite names its files, another process's, or its run goes on */
+        WCHAR full[MAX_PATH * 2];
+        _snwprintf(full, sizeof full / sizeof full[0] - 1, L"%ls%ls", tmp, fd.cFileName);
+        full[sizeof full / sizeof full[0] - 1] = 0;
+        if (dry || DeleteFileW(full)) { /* a file in use cannot be deleted: it stays */
+            files++;
+            if (verbose) {
+                char nm[600];
+                utf8(nm, sizeof nm, full);
+                printf("%s %s\n", dry ? "would delete:" : "deleted:", nm);
+            }
+        }
+    } while (FindNextFileW(f, &fd));
+    FindClose(f);
+    return files;
+}
+
 int win_stop_sessions_of(DWORD pid, bool verbose)
 {
     if (!L.control_trace)
         return 0;
     int r = stop_suite_sessions(pid, false, false, verbose, NULL);
-    /* the kernel logger's log files of that process */
-    WCHAR tmp[MAX_PATH + 1], pat[MAX_PATH + 64];
-    DWORD tl = GetTempPathW(MAX_PATH, tmp);
-    if (tl && tl <= MAX_PATH) {
-        _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"%lu-*-kernel.etl", tmp, (unsigned long)pid);
-        pat[sizeof pat / sizeof pat[0] - 1] = 0;
-        WIN32_FIND_DATAW fd;
-        HANDLE f = FindFirstFileW(pat, &fd);
-        if (f != INVALID_HANDLE_VALUE) {
-            do {
-                if (etw_live_kernel_name_owner(fd.cFileName) != pid)
-                    continue; /* the pattern also matches names the suite never writes */
-                WCHAR full[MAX_PATH * 2];
-                _snwprintf(full, sizeof full / sizeof full[0] - 1, L"%ls%ls", tmp, fd.cFileName);
-                full[sizeof full / sizeof full[0] - 1] = 0;
-                DeleteFileW(full);
-            } while (FindNextFileW(f, &fd));
-            FindClose(f);
-        }
-    }
+    delete_kernel_logs(pid, false, false, verbose);
     return r < 0 ? 0 : r;
 }
 
@@ -108,33 +125,7 @@ int win_cmd_cleanup(int argc, char **argv)
         printf("cleanup: cannot list the ETW sessions (QueryAllTracesW failed): run as administrator\n");
         return 1;
     }
-    /* leftover kernel log files nobody holds open (a file in use cannot be deleted) */
-    WCHAR tmp[MAX_PATH + 1], pat[MAX_PATH + 64];
-    int files = 0;
-    DWORD tl = GetTempPathW(MAX_PATH, tmp);
-    if (tl && tl <= MAX_PATH) {
-        _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"*-kernel.etl", tmp);
-        pat[sizeof pat / sizeof pat[0] - 1] = 0;
-        WIN32_FIND_DATAW fd;
-        HANDLE f = FindFirstFileW(pat, &fd);
-        if (f != INVALID_HANDLE_VALUE) {
-            do {
-                DWORD owner = (DWORD)etw_live_kernel_name_owner(fd.cFileName);
-                if (!owner || (!all && owner != GetCurrentProcessId() && process_alive(owner)))
-                    continue; /* not named as the suite names its files, or its run still goes on */
-                WCHAR full[MAX_PATH * 2];
-                _snwprintf(full, sizeof full / sizeof full[0] - 1, L"%ls%ls", tmp, fd.cFileName);
-                full[sizeof full / sizeof full[0] - 1] = 0;
-                char nm[600];
-                utf8(nm, sizeof nm, full);
-                if (dry || DeleteFileW(full)) {
-                    printf("%s %s\n", dry ? "would delete:" : "deleted:", nm);
-                    files++;
-                }
-            } while (FindNextFileW(f, &fd));
-            FindClose(f);
-        }
-    }
+    int files = delete_kernel_logs(0, all, dry, true);
     printf("cleanup: %d session(s) %s, %d log file(s) %s, %d failure(s)%s\n", n, dry ? "to stop" : "stopped", files,
            dry ? "to delete" : "deleted", failed, n || files || failed ? "" : ": nothing left behind");
     return failed ? 1 : 0;

@@ -9,21 +9,6 @@ static void *dll_sym(struct etw_target *t, const char *name)
     return fn_ptr(GetProcAddress((HMODULE)t->handle, name));
 }
 
-void dll_fingerprint(struct etw_target *t, struct etw_json *j)
-{
-    (void)t;
-    char buf[64];
-    snprintf(buf, sizeof buf, "%lu.%lu.%lu", (unsigned long)L.vi.dwMajorVersion, (unsigned long)L.vi.dwMinorVersion,
-             (unsigned long)L.vi.dwBuildNumber);
-    etw_json_str(j, "host_rtl_version", buf);
-    if (L.wine)
-        etw_json_str(j, "wine_version", L.wine_version);
-    etw_json_str(j, "suite_version", ETWCONF_VERSION);
-    char hex[65];
-    const wchar_t *exe = win_exe_path();
-    etw_json_str(j, "exe_sha256", exe[0] && win_sha256_file(exe, hex) ? hex : NULL);
-}
-
 struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
 {
     HMODULE h = NULL;

@@ -34,12 +34,27 @@ static const char *machine_name(USHORT m)
     }
 }
 
+/* "10.0.19045": RtlGetVersion's answer, in both fingerprints */
+static void rtl_version(char *buf, size_t len)
+{
+    snprintf(buf, len, "%lu.%lu.%lu", (unsigned long)L.vi.dwMajorVersion, (unsigned long)L.vi.dwMinorVersion,
+             (unsigned long)L.vi.dwBuildNumber);
+}
+
+/* which suite and which exe wrote the results */
+static void suite_fields(struct etw_json *j)
+{
+    etw_json_str(j, "suite_version", ETWCONF_VERSION);
+    char hex[65];
+    const wchar_t *exe = win_exe_path();
+    etw_json_str(j, "exe_sha256", exe[0] && win_sha256_file(exe, hex) ? hex : NULL);
+}
+
 void live_fingerprint(struct etw_target *t, struct etw_json *j)
 {
     (void)t;
     char buf[512];
-    snprintf(buf, sizeof buf, "%lu.%lu.%lu", (unsigned long)L.vi.dwMajorVersion, (unsigned long)L.vi.dwMinorVersion,
-             (unsigned long)L.vi.dwBuildNumber);
+    rtl_version(buf, sizeof buf);
     etw_json_str(j, "rtl_version", buf);
     etw_json_int(j, "major", L.vi.dwMajorVersion);
     etw_json_int(j, "minor", L.vi.dwMinorVersion);
@@ -117,11 +132,21 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
         etw_json_str(j, "wine_host", buf);
     }
     /* the suite */
-    etw_json_str(j, "suite_version", ETWCONF_VERSION);
-    char hex[65];
+    suite_fields(j);
     const wchar_t *exe = win_exe_path();
-    etw_json_str(j, "exe_sha256", exe[0] && win_sha256_file(exe, hex) ? hex : NULL);
     const wchar_t *base = wcsrchr(exe, L'\\');
     utf8(buf, sizeof buf, base ? base + 1 : exe);
     etw_json_str(j, "exe_name", buf);
+}
+
+/* a DLL target: the host it ran on, and the suite */
+void dll_fingerprint(struct etw_target *t, struct etw_json *j)
+{
+    (void)t;
+    char buf[64];
+    rtl_version(buf, sizeof buf);
+    etw_json_str(j, "host_rtl_version", buf);
+    if (L.wine)
+        etw_json_str(j, "wine_version", L.wine_version);
+    suite_fields(j);
 }
