@@ -162,7 +162,7 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     . harness/tests/wine-env.sh
     D=$B/win64/tests
     # two cases each (a worker process under Wine costs a few tenths of a second)
-    for run in exitprocess:auto exitprocess:child exitthread:auto terminate:auto fastfail:auto; do
+    for run in exitprocess:auto exitprocess:child exitthread:auto terminate:auto fastfail:auto overflow:auto; do
         dll=${run%:*}; iso=${run#*:}
         timeout 180 wine "$B/etwconf.exe" run --target "$D/$dll.dll" --case tqi.0b.exact --case tqi.0b.short --isolation $iso --quiet \
             --out "$T/w-$dll-$iso.jsonl" 2>"$T/w-$dll-$iso.err"; rc=$?
