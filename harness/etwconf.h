@@ -103,6 +103,9 @@ struct etw_target {
     /* per-case hooks for live targets (may be NULL): prerequisites the case needs that the
      * platform must check (admin, kernel logger free...); return false and fill why to skip */
     bool (*can_run)(struct etw_target *t, const struct etw_case *c, char *why, size_t len);
+    /* a target that changes system-wide state takes it for the whole run (the runner calls this
+     * once, workers do not): false, why filled, when another run holds it. May be NULL. */
+    bool (*claim)(struct etw_target *t, char *why, size_t len);
     /* a worker process that ran cases of this target ended abnormally: undo what it may have left
      * on the system (the live Windows target stops that process's sessions); may be NULL */
     void (*worker_died)(struct etw_target *t, unsigned long pid);

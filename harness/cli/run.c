@@ -317,6 +317,10 @@ int cli_cmd_run(int argc, char **argv)
         fprintf(stderr, ETWCONF_PROG ": %s\n", err);
         return 3;
     }
+    if (t->claim && !t->claim(t, err, sizeof err)) {
+        fprintf(stderr, ETWCONF_PROG ": %s\n", err);
+        return 3;
+    }
     if (!emulate)
         versions[0] = t->emulates ? ETW_V10_0 : 0; /* 0: keep what the target says it is */
     plat_at_end(footer_at_end);

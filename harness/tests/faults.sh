@@ -176,6 +176,19 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     h=$(honest "$T/w.jsonl" true)
     [ $? = 0 ] && [ "$rc" = 1 ] && tr -d '\r' <"$T/w-print.err" | grep -q 'garbage from the target' &&
         ok "print.dll (inproc, Wine): results on stdout stay valid, the DLL's output went to stderr; $h" || no "print.dll (inproc, Wine): $h, exit $rc"
+    # one live run at a time: a second run while the first holds the system is refused
+    rm -f "$T/live-a.jsonl"
+    timeout 120 wine "$B/etwconf.exe" run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/live-a.jsonl" 2>/dev/null &
+    apid=$!
+    i=0
+    while [ ! -s "$T/live-a.jsonl" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    timeout 60 wine "$B/etwconf.exe" run --case tqi.0b.exact --quiet --out "$T/live-b.jsonl" 2>"$T/live-b.err"; rc=$?
+    wait $apid; arc=$?
+    tr -d '\r' <"$T/live-a.jsonl" >"$T/w.jsonl"
+    h=$(honest "$T/w.jsonl" true)
+    [ "$rc" = 3 ] && tr -d '\r' <"$T/live-b.err" | grep -q 'another etwconf.exe run is testing this system' && [ "$arc" -le 1 ] &&
+        ok "two live runs at once (Wine): the second is refused (exit 3), the first completes; $h" ||
+        no "two live runs at once: second exit $rc ($(tr -d '\r' <"$T/live-b.err" | tail -n 1)), first exit $arc, $h"
     timeout 20 wineserver -k >/dev/null 2>&1
 else
     no "Wine or $B/etwconf.exe is missing: the DLL faults are not tested (sh .ci/deps.sh windows; make windows)"

@@ -241,6 +241,31 @@ void open_common(void)
     detect_token();
 }
 
+/* one run at a time on a system: the cases change system-wide settings (the sampled-profile
+ * interval, the NT Kernel Logger), and two runs would restore each other's values wrongly. A
+ * named mutex, held until this process ends (an abandoned one, of a killed run, is taken over). */
+static bool live_claim(struct etw_target *t, char *why, size_t len)
+{
+    (void)t;
+    static HANDLE m;
+    if (m)
+        return true;
+    HANDLE h = CreateMutexW(NULL, FALSE, L"Global\\etwconf-live-run");
+    if (!h)
+        h = CreateMutexW(NULL, FALSE, L"Local\\etwconf-live-run"); /* no right to a global name */
+    if (!h)
+        return true; /* no mutex on this system: nothing to coordinate with */
+    DWORD w = WaitForSingleObject(h, 0);
+    if (w == WAIT_OBJECT_0 || w == WAIT_ABANDONED) {
+        m = h;
+        return true;
+    }
+    CloseHandle(h);
+    snprintf(why, len, "another etwconf.exe run is testing this system now (the cases change system-wide settings such as the "
+                       "sampled-profile interval): run one at a time, after it ends");
+    return false;
+}
+
 static void live_worker_died(struct etw_target *t, unsigned long pid)
 {
     (void)t;
@@ -271,6 +296,7 @@ struct etw_target *win_live_target(char *err, size_t errlen)
     t->fingerprint = live_fingerprint;
     t->can_run = live_can_run;
     t->worker_died = live_worker_died;
+    t->claim = live_claim;
     plat_at_end(win_restore_all); /* also after a fatal exception or a closed console */
     int ks = kernel_logger_state(NULL);
     L.kernel_at_start = ks == 1 ? 1 : ks == 4 ? 2 : 0;
