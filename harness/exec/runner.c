@@ -75,6 +75,7 @@ static void inproc_loop(void *p)
         if (r->fallback && damaging(res))
             w->stop = true;
     }
+    free(res); /* a thread given up never gets here */
 }
 
 /* the platform gave up a thread blocked in the system in case w->current */
@@ -114,16 +115,22 @@ int etw_exec_worker(struct etw_runner *r, plat_chan chan)
     struct etw_result *res = malloc(sizeof *res);
     if (!res)
         return 3;
+    int rc = 0;
     for (size_t i = 0; i < r->nplan; i++) {
-        if (!etw_wire_send_start(chan, i))
-            return 3;
+        if (!etw_wire_send_start(chan, i)) {
+            rc = 3;
+            break;
+        }
         etw_run_case(r, r->plan[i], res);
-        if (!etw_wire_send_result(chan, i, res, r))
-            return 3;
+        if (!etw_wire_send_result(chan, i, res, r)) {
+            rc = 3;
+            break;
+        }
         if (damaging(res))
-            return 0; /* a fresh worker goes on with the next case */
+            break; /* a fresh worker goes on with the next case */
     }
-    return 0;
+    free(res);
+    return rc;
 }
 
 /* the registry indices of plan[from, to), for a worker started as a new program */
