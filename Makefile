@@ -126,6 +126,7 @@ include mk/mutate.mk
 include mk/bench.mk
 include mk/layers.mk
 include mk/faults.mk
+include mk/scenarios.mk
 
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra

@@ -80,11 +80,11 @@ static void cti_counter(struct etw_ctx *c)
     if (!f)
         return;
     static const etw_u32 want[] = {1, 2, 3};
-    expect_ids(c, f, c->regs[0].RegHandle, want, 3, RID_CTI_COUNTER);
+    expect_ids(c, f, c->fixture.regs[0].RegHandle, want, 3, RID_CTI_COUNTER);
     ETW_EVENT_INSTANCE_INFO info = {NULL, 0};
-    f(c->regs[0].RegHandle, &info);
-    CHECK(c, RID_CTI_OUTPUT, A_OUTPUT, "output: RegHandle", info.RegHandle == c->regs[0].RegHandle, "the RegHandle given", "%p (given %p)",
-              info.RegHandle, c->regs[0].RegHandle);
+    f(c->fixture.regs[0].RegHandle, &info);
+    CHECK(c, RID_CTI_OUTPUT, A_OUTPUT, "output: RegHandle", info.RegHandle == c->fixture.regs[0].RegHandle, "the RegHandle given", "%p (given %p)",
+              info.RegHandle, c->fixture.regs[0].RegHandle);
     CHECK_U32(c, RID_CTI_OUTPUT, A_OUTPUT, "output: InstanceId", 4, info.InstanceId);
 }
 
@@ -93,7 +93,7 @@ static void cti_wrap(struct etw_ctx *c)
     etw_pfn_CreateTraceInstanceId f = API(c, etw_pfn_CreateTraceInstanceId, FN_ETWCTI);
     static const etw_u32 want[] = {0xFFFFFFFF, 1, 2};
     if (f)
-        expect_ids(c, f, c->regs[0].RegHandle, want, 3, RID_PRIMARY);
+        expect_ids(c, f, c->fixture.regs[0].RegHandle, want, 3, RID_PRIMARY);
 }
 
 static void cti_restart(struct etw_ctx *c)
@@ -123,8 +123,8 @@ static void cti_per_class(struct etw_ctx *c)
     if (!f)
         return;
     static const etw_u32 a[] = {1, 2, 3}, b[] = {1, 2};
-    expect_ids(c, f, c->regs[0].RegHandle, a, 3, RID_PRIMARY);
-    expect_ids(c, f, c->regs[1].RegHandle, b, 2, RID_PRIMARY);
+    expect_ids(c, f, c->fixture.regs[0].RegHandle, a, 3, RID_PRIMARY);
+    expect_ids(c, f, c->fixture.regs[1].RegHandle, b, 2, RID_PRIMARY);
 }
 
 static void cti_last_error(struct etw_ctx *c)
@@ -139,13 +139,13 @@ static void cti_last_error(struct etw_ctx *c)
         return;
     }
     set(0xDEADBEEF);
-    etw_u32 rc = f(c->regs[0].RegHandle, NULL);
+    etw_u32 rc = f(c->fixture.regs[0].RegHandle, NULL);
     etw_u32 le = get();
     CHECK_WIN32(c, RID_CTI_NULL_INFO, A_RETURN, "return (NULL InstInfo)", ETW_ERROR_INVALID_PARAMETER, rc);
     CHECK_WIN32(c, RID_CTI_LAST_ERROR, A_LASTERR, "last error after the failure", rc, le);
     set(0x1234);
     ETW_EVENT_INSTANCE_INFO info;
-    rc = f(c->regs[0].RegHandle, &info);
+    rc = f(c->fixture.regs[0].RegHandle, &info);
     le = get();
     CHECK_WIN32(c, RID_CTI_COUNTER, A_RETURN, "return (success)", 0, rc);
     CHECK_U32(c, RID_CTI_LAST_ERROR_SUCCESS, A_LASTERR, "last error after a success", 0x1234, le);
@@ -157,9 +157,9 @@ static void cti_reghandle_first(struct etw_ctx *c)
     if (!f)
         return;
     ETW_EVENT_INSTANCE_INFO info = {(etw_handle)(uintptr_t)0x5A5A5A5A, 0x77};
-    etw_u32 rc = f(c->regs[0].RegHandle, &info);
+    etw_u32 rc = f(c->fixture.regs[0].RegHandle, &info);
     CHECK_WIN32(c, RID_CTI_FOREIGN_PROCESS, A_RETURN, "return", ETW_ERROR_INVALID_PARAMETER, rc);
-    CHECK(c, RID_PRIMARY, A_OUTPUT, "output: RegHandle written before the process check", info.RegHandle == c->regs[0].RegHandle, "the RegHandle given",
+    CHECK(c, RID_PRIMARY, A_OUTPUT, "output: RegHandle written before the process check", info.RegHandle == c->fixture.regs[0].RegHandle, "the RegHandle given",
               "%p", info.RegHandle);
 }
 
@@ -169,7 +169,7 @@ static void cti_forward(struct etw_ctx *c)
     if (!f)
         return;
     static const etw_u32 want[] = {1, 2};
-    expect_ids(c, f, c->regs[0].RegHandle, want, 2, RID_PRIMARY);
+    expect_ids(c, f, c->fixture.regs[0].RegHandle, want, 2, RID_PRIMARY);
     CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL RegHandle)", ETW_ERROR_INVALID_PARAMETER, f(NULL, &(ETW_EVENT_INSTANCE_INFO){0}));
 }
 
@@ -205,7 +205,7 @@ static void cti_atomic(struct etw_ctx *c)
     etw_pfn_CreateTraceInstanceId f = API(c, etw_pfn_CreateTraceInstanceId, FN_ETWCTI);
     if (!f)
         return;
-    struct atomic_run a = {f, c->regs[0].RegHandle, calloc(ATOMIC_THREADS * ATOMIC_PER, sizeof(etw_u32)), ATOMIC_PER, 0};
+    struct atomic_run a = {f, c->fixture.regs[0].RegHandle, calloc(ATOMIC_THREADS * ATOMIC_PER, sizeof(etw_u32)), ATOMIC_PER, 0};
     if (!a.ids) {
         etw_broken(c, "out of memory");
         return;
@@ -267,9 +267,9 @@ static void rtg_count_limit(struct etw_ctx *c)
 
 static void rtg_reghandles(struct etw_ctx *c)
 {
-    bool distinct = c->regs[0].RegHandle != c->regs[1].RegHandle && c->regs[1].RegHandle != c->regs[2].RegHandle &&
-                    c->regs[0].RegHandle != c->regs[2].RegHandle;
-    bool set = c->regs[0].RegHandle && c->regs[1].RegHandle && c->regs[2].RegHandle;
+    bool distinct = c->fixture.regs[0].RegHandle != c->fixture.regs[1].RegHandle && c->fixture.regs[1].RegHandle != c->fixture.regs[2].RegHandle &&
+                    c->fixture.regs[0].RegHandle != c->fixture.regs[2].RegHandle;
+    bool set = c->fixture.regs[0].RegHandle && c->fixture.regs[1].RegHandle && c->fixture.regs[2].RegHandle;
     CHECK(c, RID_PRIMARY, A_OUTPUT, "output: RegHandle of each class", set && distinct, "three distinct non-NULL handles", "%p %p %p",
-              c->regs[0].RegHandle, c->regs[1].RegHandle, c->regs[2].RegHandle);
+              c->fixture.regs[0].RegHandle, c->fixture.regs[1].RegHandle, c->fixture.regs[2].RegHandle);
 }

@@ -9,6 +9,8 @@
 static void gmi_set_roundtrip(struct etw_ctx *c);
 static void gmi_flags_set(struct etw_ctx *c);
 static void tpi_set_roundtrip(struct etw_ctx *c);
+static void gmi_verbatim(struct etw_ctx *c);
+static void gmi_query_header(struct etw_ctx *c);
 
 static const struct etw_case cases[] = {
     /* ---- the 0x1F buffer in general */
@@ -79,6 +81,12 @@ static const struct etw_case cases[] = {
          .expect = {FROM(V6_2, .rc = ST(ACCESS_DENIED))})
     CASE(.id = "gmi.set-roundtrip", .rules = RULES(RID_GMI_SET), .title = "masks that are set are what a query returns", .fn = FN_CUSTOM,
          .run = gmi_set_roundtrip, .fx = {.logger = LG_KERNEL}, .expect = {FROM(V6_2)})
+    CASE(.id = "gmi.verbatim", .rules = RULES(RID_GMI_VERBATIM, RID_GMI_SET),
+         .title = "a mask word with its top bits (PERF_OB_HANDLE 0x80000040 in word 4) reads back verbatim", .fn = FN_CUSTOM,
+         .run = gmi_verbatim, .fx = {.logger = LG_SYSTEM}, .expect = {FROM(V6_2)})
+    CASE(.id = "gmi.query-header", .rules = RULES(RID_GMI_QUERY_HEADER, RID_GMI_QUERY),
+         .title = "a query leaves EventTraceInformationClass and TraceHandle as given", .fn = FN_CUSTOM, .run = gmi_query_header,
+         .fx = {.logger = LG_KERNEL, .masks = KM}, .expect = {FROM(V6_0)})
     CASE(.id = "gmi.profile-privilege", .rules = RULES(RID_GMI_PROFILE_PRIVILEGE),
          .title = "enabling PERF_PROFILE without SeSystemProfilePrivilege: STATUS_PRIVILEGE_NOT_HELD", .fn = FN_NTSSI,
          .fx = {.logger = LG_KERNEL, .profile_priv = PRIV_NOT_HELD},
@@ -146,7 +154,7 @@ static bool gm_call(struct etw_ctx *c, bool set, etw_tracehandle h, etw_u32 mask
 static void gmi_set_roundtrip(struct etw_ctx *c)
 {
     etw_u32 in[8] = {0x3, PBIT(ETW_PERF_MEMORY), 0, 0, 0x8000, 0, 0, 0}, out[8];
-    if (!gm_call(c, true, c->logger, in) || !gm_call(c, false, c->logger, out))
+    if (!gm_call(c, true, c->fixture.logger, in) || !gm_call(c, false, c->fixture.logger, out))
         return;
     CHECK(c, RID_PRIMARY, A_STATE, "state: masks read back", !memcmp(in, out, 32), "the masks set", "%08x %08x %08x %08x %08x", out[0], out[1], out[2],
               out[3], out[4]);
@@ -155,7 +163,7 @@ static void gmi_set_roundtrip(struct etw_ctx *c)
 static void gmi_flags_set(struct etw_ctx *c)
 {
     etw_u32 in[8] = {ETW_EVENT_TRACE_FLAG_CSWITCH}, out[8];
-    if (!gm_call(c, true, c->logger, in) || !gm_call(c, false, c->logger, out))
+    if (!gm_call(c, true, c->fixture.logger, in) || !gm_call(c, false, c->fixture.logger, out))
         return;
     CHECK(c, RID_PRIMARY, A_STATE, "state: PERF_CONTEXT_SWITCH in Masks[1]", (out[1] & PBIT(ETW_PERF_CONTEXT_SWITCH)) != 0, "bit 0x4 set", "0x%08x",
               out[1]);
@@ -174,4 +182,31 @@ static void tpi_set_roundtrip(struct etw_ctx *c)
     st = query(SPTI, &q, sizeof q, NULL);
     CHECK_NTSTATUS(c, RID_PRIMARY, A_RETURN, "return (query back)", 0, (etw_u32)st);
     CHECK_U32(c, RID_PRIMARY, A_STATE, "state: ProfileInterval", 20000, q.ProfileInterval);
+}
+
+static void gmi_verbatim(struct etw_ctx *c)
+{
+    etw_u32 in[8] = {0, 0, 0, 0, 0x80000040u, 0, 0, 0}, out[8];
+    if (!gm_call(c, true, c->fixture.logger, in) || !gm_call(c, false, c->fixture.logger, out))
+        return;
+    CHECK_U32(c, RID_GMI_VERBATIM, A_STATE, "state: word 4 read back", 0x80000040u, out[4]);
+    CHECK(c, RID_GMI_VERBATIM, A_STATE, "state: masks read back", !memcmp(in, out, 32), "the words set, verbatim", "%08x %08x %08x %08x %08x %08x %08x %08x",
+              out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]);
+}
+
+static void gmi_query_header(struct etw_ctx *c)
+{
+    etw_pfn_NtQuerySystemInformation f = API(c, etw_pfn_NtQuerySystemInformation, FN_NTQSI);
+    ETW_EVENT_TRACE_GROUPMASK_INFORMATION *gm = f ? etw_guarded(c, sizeof *gm) : NULL;
+    if (!gm)
+        return;
+    memset(gm, 0, sizeof *gm);
+    gm->EventTraceInformationClass = ETW_EventTraceGroupMaskInformation;
+    gm->TraceHandle = c->fixture.logger;
+    etw_status st = f(SPTI, gm, sizeof *gm, NULL);
+    if (!CHECK_NTSTATUS(c, RID_GMI_QUERY, A_RETURN, "return", 0, (etw_u32)st))
+        return;
+    CHECK_U32(c, RID_GMI_QUERY_HEADER, A_SENTINEL, "untouched: EventTraceInformationClass", ETW_EventTraceGroupMaskInformation, gm->EventTraceInformationClass);
+    CHECK(c, RID_GMI_QUERY_HEADER, A_SENTINEL, "untouched: TraceHandle", gm->TraceHandle == c->fixture.logger, "the handle given", "0x%llx (given 0x%llx)",
+              (unsigned long long)gm->TraceHandle, (unsigned long long)c->fixture.logger);
 }

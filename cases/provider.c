@@ -73,6 +73,9 @@ static const struct etw_case cases[] = {
              IN(NAME_ONLY))
     ESI_CASE("traits.group", RULES(RID_TRAITS_GROUP, RID_TRAITS_SET), "a group trait (type 1, a 16-byte GUID) is accepted", 2, 27, V10_0, ERR(SUCCESS),
              IN(WITH_GROUP))
+    ESI_CASE("traits.empty-name", RULES(RID_TRAITS_EMPTY_NAME, RID_TRAITS_SET),
+             "an empty provider name with a group trait (MicrosoftTelemetry.h's 22-byte blob) is accepted", 2, 22, V10_0, ERR(SUCCESS),
+             IN(U16(22), 0, U16(19), U8(1), 0x1a, 0x73, 0x50, 0x4f, 0xcf, 0x89, 0x82, 0x47, 0xb3, 0xe0, 0xdc, 0xe8, 0xc9, 0x04, 0x76, 0xba))
     ESI_CASE("traits.custom", RULES(RID_TRAITS_CUSTOM), "a trait of type 200 (for external developers) is accepted", 2, 13, V10_0, ERR(SUCCESS),
              IN(WITH_CUSTOM))
     ESI_CASE("traits.size-too-big", RULES(RID_TRAITS_FORMAT_SIZE), "TraitsSize larger than the blob: ERROR_FILE_CORRUPT", 2, 8, V10_0,
@@ -147,10 +150,10 @@ static void traits_once(struct etw_ctx *c)
     etw_pfn_EventSetInformation esi = API(c, etw_pfn_EventSetInformation, FN_ESI);
     if (!esi)
         return;
-    etw_u32 rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_name, sizeof blob_name);
+    etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_name, sizeof blob_name);
     if (!CHECK_WIN32(c, RID_TRAITS_SET, A_RETURN, "return (first set)", 0, rc))
         return;
-    rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+    rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
     CHECK(c, RID_TRAITS_ONCE, A_RETURN, "return (second set) fails", rc != 0, "an error", "%u", rc);
     CHECK_WIN32(c, RID_TRAITS_ONCE_CODE, A_RETURN, "return (second set)", ETW_ERROR_GEN_FAILURE, rc);
 }
@@ -166,7 +169,7 @@ static void traits_large(struct etw_ctx *c)
     b[0] = 300 & 0xFF, b[1] = 300 >> 8;
     b[8] = 292 & 0xFF, b[9] = 292 >> 8, b[10] = 201;
     memset(b + 11, 0x42, 300 - 11);
-    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, esi(c->reg, ETW_EventProviderSetTraits, b, 300));
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, esi(c->fixture.reg, ETW_EventProviderSetTraits, b, 300));
 }
 
 static void traits_group_permission(struct etw_ctx *c)
@@ -179,7 +182,7 @@ static void traits_group_permission(struct etw_ctx *c)
         return;
     }
     c->t->restrict_group(&group_g);
-    etw_u32 rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+    etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
     CHECK(c, RID_TRAITS_GROUP_PERMISSION, A_RETURN, "return: membership refused", rc != 0, "an error", "%u", rc);
     CHECK_WIN32(c, RID_TRAITS_GROUP_PERMISSION_CODE, A_RETURN, "return", ETW_ERROR_ACCESS_DENIED, rc);
 }
@@ -216,9 +219,9 @@ static void dal_group_enable(struct etw_ctx *c)
         esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group) ||
         esi(b, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group)) {
         etw_broken(c, "fixture: registering two providers in the group failed");
-    } else if (set_list(c, c->logger, &prov_b, 1)) {
+    } else if (set_list(c, c->fixture.logger, &prov_b, 1)) {
         etw_u32 enabled = 0;
-        etw_u32 rc = c->t->enable_group(c->logger, &group_g, &enabled);
+        etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
         CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (group enable)", 0, rc);
         CHECK_U32(c, RID_PRIMARY, A_STATE, "state: members enabled (2 members, 1 disallowed)", 1, enabled);
     }
@@ -232,7 +235,7 @@ static void dal_per_session(struct etw_ctx *c)
 {
     etw_guid got[4];
     etw_u32 n = 99;
-    if (set_list(c, c->logger, dal_two, 2) && get_list(c, c->logger2, got, &n))
+    if (set_list(c, c->fixture.logger, dal_two, 2) && get_list(c, c->fixture.logger2, got, &n))
         CHECK_U32(c, RID_PRIMARY, A_STATE, "state: GUIDs on the other session", 0, n);
 }
 
@@ -240,7 +243,7 @@ static void dal_dynamic(struct etw_ctx *c)
 {
     etw_guid got[4];
     etw_u32 n = 0;
-    if (!set_list(c, c->logger, dal_two, 2) || !set_list(c, c->logger, dal_one, 1) || !get_list(c, c->logger, got, &n))
+    if (!set_list(c, c->fixture.logger, dal_two, 2) || !set_list(c, c->fixture.logger, dal_one, 1) || !get_list(c, c->fixture.logger, got, &n))
         return;
     CHECK(c, RID_PRIMARY, A_STATE, "state: the list", n == 1 && !memcmp(got, dal_one, 16), "the second list (1 GUID)", "%u GUID(s)%s", n,
               n == 1 && memcmp(got, dal_one, 16) ? ", not the second list" : "");
@@ -253,7 +256,7 @@ static void dal_private(struct etw_ctx *c)
         return;
     }
     etw_u32 enabled = 0;
-    etw_u32 rc = c->t->enable_group(c->logger, &group_g, &enabled);
+    etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
     CHECK(c, RID_DAL_PRIVATE_SESSION, A_RETURN, "return: refused", rc != 0, "an error", "%u", rc);
     CHECK_WIN32(c, RID_DAL_PRIVATE_SESSION_CODE, A_RETURN, "return", ETW_ERROR_NOT_SUPPORTED, rc);
 }

@@ -19,6 +19,11 @@ static void tqi05_timer(struct etw_ctx *c);
 static void tqi05_source(struct etw_ctx *c);
 static void tqi07_probe(struct etw_ctx *c);
 static void tqi0e_ntc22(struct etw_ctx *c);
+static void tqi07_null_zero(struct etw_ctx *c);
+static void tqi07_larger(struct etw_ctx *c);
+static void tqi07_retlen_null(struct etw_ctx *c);
+static void tqi07_names_unique(struct etw_ctx *c);
+static void tqi05_listed(struct etw_ctx *c);
 
 static const struct etw_case cases[] = {
     /* ---- class set and order */
@@ -101,6 +106,12 @@ static const struct etw_case cases[] = {
          .fn = FN_CUSTOM, .run = tqi05_timer, .expect = {FROM(V6_2)})
     CASE(.id = "tqi.05.source", .rules = RULES(RID_TQI_05_SOURCE), .title = "a non-zero Source gives what NtQueryIntervalProfile gives",
          .fn = FN_CUSTOM, .run = tqi05_source, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.05.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_05_TIMER), .title = "class 0x05 works with a NULL ReturnLength",
+         .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(0), IN(U32(0), U32(0)), .retlen_null = true},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), PREFIX(RID_TQI_05_TIMER, U32(0)))})
+    CASE(.id = "tqi.05.listed-sources", .rules = RULES(RID_TQI_05_LISTED_SOURCES, RID_TQI_05_LISTED_INTERVAL),
+         .title = "every source class 0x07 lists can be queried; those other than the timer report a non-zero Interval",
+         .fn = FN_CUSTOM, .run = tqi05_listed, .expect = {FROM(V6_2)})
 
     /* ---- TraceProfileSourceListInfo (0x07) */
     CASE(.id = "tqi.07.handle", .rules = RULES(RID_TQI_07_HANDLE_ZERO), .title = "class 0x07 with a non-zero SessionHandle: ERROR_INVALID_PARAMETER",
@@ -112,6 +123,16 @@ static const struct etw_case cases[] = {
     CASE(.id = "tqi.07.short", .rules = RULES(RID_TQI_07_SHORT_RC), .title = "a 16-byte buffer for class 0x07 is too small and is left alone",
          .fn = FN_TQI, .args = {.cls = 7, .len = 16},
          .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), UNTOUCHED(RID_TQI_07_SHORT_RC))})
+    CASE(.id = "tqi.07.probe-null-zero", .rules = RULES(RID_TQI_07_NULL_PROBE, RID_TQI_07_PROBE_RC),
+         .title = "the (NULL, 0) probe returns ERROR_BAD_LENGTH and the size, which a sized call then fills", .fn = FN_CUSTOM,
+         .run = tqi07_null_zero, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.07.larger", .rules = RULES(RID_TQI_07_LARGER, RID_TQI_07_FORMAT),
+         .title = "a 4096-byte buffer gets the chain, and ReturnLength is the chain's size", .fn = FN_CUSTOM, .run = tqi07_larger,
+         .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.07.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_07_FORMAT), .title = "class 0x07 works with a NULL ReturnLength",
+         .fn = FN_CUSTOM, .run = tqi07_retlen_null, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.07.names-unique", .rules = RULES(RID_TQI_07_UNIQUE_NAMES), .title = "no two listed sources share a name, ignoring case",
+         .fn = FN_CUSTOM, .run = tqi07_names_unique, .expect = {FROM(V6_2)})
     CASE(.id = "tqi.07.oom", .rules = RULES(RID_TQI_07_OOM), .title = "no memory for the double buffer: ERROR_OUTOFMEMORY", .fn = FN_TQI,
          .fx = {.fail_alloc = 1}, .args = {.cls = 7, .len = 0x400}, .expect = {FROM(V6_2, .rc = ERR(OUTOFMEMORY))})
 
@@ -282,11 +303,141 @@ static void tqi0e_ntc22(struct etw_ctx *c)
     if (!a || !b)
         return;
     etw_u32 la = ETW_SENTINEL32, lb = ETW_SENTINEL32;
-    etw_u32 rc = tqi(c->logger, ETW_TraceDisallowListQuery, a, 64, &la);
-    etw_tracehandle h = c->logger;
+    etw_u32 rc = tqi(c->fixture.logger, ETW_TraceDisallowListQuery, a, 64, &la);
+    etw_tracehandle h = c->fixture.logger;
     etw_status st = ntc(ETW_NTC_GET_DISALLOW_LIST, &h, sizeof h, b, 64, &lb);
     CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", ETW_ERROR_SUCCESS, rc);
     CHECK_NTSTATUS(c, RID_PRIMARY, A_RETURN, "NtTraceControl(0x22) status", 0, (etw_u32)st);
     CHECK_U32(c, RID_PRIMARY, A_RETLEN, "return length = ReturnSize of 0x22", lb, la);
     CHECK(c, RID_PRIMARY, A_OUTPUT, "output = output of 0x22", !memcmp(a, b, 64), "the same bytes", "%s", memcmp(a, b, 64) ? "different" : "the same");
+}
+
+/* ---------------------------------------------------------------- what clients rely on (0x05, 0x07) */
+/* the (NULL, 0) probe's size, or 0 (the case has failed) */
+static etw_u32 probe_size(struct etw_ctx *c, etw_pfn_TraceQueryInformation tqi)
+{
+    etw_u32 need = ETW_SENTINEL32;
+    tqi(0, ETW_TraceProfileSourceListInfo, NULL, 0, &need);
+    if (!CHECK(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (probe)", need != ETW_SENTINEL32 && need >= 0x1A && need < 0x10000,
+                   "the size needed (0x1A..0xFFFF)", "%u", need))
+        return 0;
+    return need;
+}
+
+/* the list in a guarded buffer of its exact size, *n records parsed into recs; NULL if the case has failed */
+static etw_u8 *source_list(struct etw_ctx *c, etw_pfn_TraceQueryInformation tqi, etw_u32 *len, struct src_rec *recs, int *n)
+{
+    etw_u32 need = probe_size(c, tqi);
+    etw_u8 *buf = need ? etw_guarded(c, need) : NULL;
+    if (!buf)
+        return NULL;
+    etw_u32 got = ETW_SENTINEL32;
+    if (!CHECK_WIN32(c, RID_TQI_07_NULL_PROBE, A_RETURN, "return (sized buffer)", ETW_ERROR_SUCCESS, tqi(0, ETW_TraceProfileSourceListInfo, buf, need, &got)))
+        return NULL;
+    *n = source_chain(buf, need, recs, 32);
+    if (!CHECK(c, RID_TQI_07_FORMAT, A_OUTPUT, "output: PROFILE_SOURCE_INFO chain", *n > 0, "a well-formed chain", "%s", *n > 0 ? "well formed" : "broken"))
+        return NULL;
+    *len = need;
+    return buf;
+}
+
+static void tqi07_null_zero(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    if (!tqi)
+        return;
+    etw_u32 need = ETW_SENTINEL32;
+    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, NULL, 0, &need);
+    CHECK_WIN32(c, RID_TQI_07_PROBE_RC, A_RETURN, "return (NULL, 0)", ETW_ERROR_BAD_LENGTH, rc);
+    if (!CHECK(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (NULL, 0)", need != ETW_SENTINEL32 && need >= 0x1A && need < 0x10000,
+                   "the size needed (0x1A..0xFFFF)", need == ETW_SENTINEL32 ? "not written (still 0x%08X)" : "%u", need))
+        return;
+    etw_u8 *buf = etw_guarded(c, need);
+    if (!buf)
+        return;
+    etw_u32 got = ETW_SENTINEL32;
+    rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, need, &got);
+    CHECK_WIN32(c, RID_TQI_07_NULL_PROBE, A_RETURN, "return (sized buffer)", ETW_ERROR_SUCCESS, rc);
+    CHECK_U32(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (sized buffer)", need, got);
+}
+
+static void tqi07_larger(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    etw_u32 need = tqi ? probe_size(c, tqi) : 0;
+    etw_u8 *big = need ? etw_guarded(c, 4096) : NULL;
+    if (!big)
+        return;
+    etw_u32 got = ETW_SENTINEL32;
+    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, big, 4096, &got);
+    CHECK_WIN32(c, RID_TQI_07_LARGER, A_RETURN, "return (4096 bytes)", ETW_ERROR_SUCCESS, rc);
+    CHECK_U32(c, RID_TQI_07_LARGER, A_RETLEN, "return length (4096 bytes): the chain's size", need, got);
+    struct src_rec recs[32];
+    int n = rc ? 0 : source_chain(big, need <= 4096 ? need : 4096, recs, 32);
+    CHECK(c, RID_TQI_07_FORMAT, A_OUTPUT, "output: PROFILE_SOURCE_INFO chain", n > 0, "a well-formed chain in the first ReturnLength bytes", "%s",
+              n > 0 ? "well formed" : "broken");
+}
+
+static void tqi07_retlen_null(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    etw_u32 need = tqi ? probe_size(c, tqi) : 0;
+    etw_u8 *buf = need ? etw_guarded(c, need) : NULL;
+    if (!buf)
+        return;
+    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, need, NULL);
+    CHECK_WIN32(c, RID_TQI_RETLEN_OPTIONAL, A_RETURN, "return (NULL ReturnLength)", ETW_ERROR_SUCCESS, rc);
+    struct src_rec recs[32];
+    int n = rc ? 0 : source_chain(buf, need, recs, 32);
+    CHECK(c, RID_TQI_07_FORMAT, A_OUTPUT, "output: PROFILE_SOURCE_INFO chain", n > 0, "a well-formed chain", "%s", n > 0 ? "well formed" : "broken");
+}
+
+static bool same_name(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        char x = (*a >= 'A' && *a <= 'Z') ? (char)(*a + 32) : *a, y = (*b >= 'A' && *b <= 'Z') ? (char)(*b + 32) : *b;
+        if (x != y)
+            return false;
+        if (!x)
+            return true;
+    }
+}
+
+static void tqi07_names_unique(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    struct src_rec recs[32];
+    int n = 0;
+    etw_u32 len = 0;
+    if (!tqi || !source_list(c, tqi, &len, recs, &n))
+        return;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < i; k++)
+            if (same_name(recs[i].name, recs[k].name)) {
+                CHECK(c, RID_PRIMARY, A_OUTPUT, "output: names distinct", false, "distinct names", "'%s' twice (sources %u and %u)", recs[i].name,
+                          recs[k].source, recs[i].source);
+                return;
+            }
+    CHECK(c, RID_PRIMARY, A_OUTPUT, "output: names distinct", true, "distinct names", "%d distinct names", n);
+}
+
+static void tqi05_listed(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    struct src_rec recs[32];
+    int n = 0;
+    etw_u32 len = 0;
+    if (!tqi || !source_list(c, tqi, &len, recs, &n))
+        return;
+    for (int i = 0; i < n; i++) {
+        ETW_TRACE_PROFILE_INTERVAL pi = {recs[i].source, 0};
+        char what[64];
+        snprintf(what, sizeof what, "return (source %u %.24s)", recs[i].source, recs[i].name);
+        if (!CHECK_WIN32(c, RID_TQI_05_LISTED_SOURCES, A_RETURN, what, ETW_ERROR_SUCCESS, tqi(0, ETW_TraceSampledProfileIntervalInfo, &pi, sizeof pi, NULL)))
+            continue;
+        if (recs[i].source != ETW_ProfileTime) {
+            snprintf(what, sizeof what, "output: Interval of %.32s", recs[i].name);
+            CHECK(c, RID_TQI_05_LISTED_INTERVAL, A_OUTPUT, what, pi.Interval > 0, "non-zero", "%u", pi.Interval);
+        }
+    }
 }

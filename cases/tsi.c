@@ -23,8 +23,16 @@ static const struct etw_case cases[] = {
          .fn = FN_TSI, .args = {.cls = 3, .len = EXACT(1)}, .expect = {FROM(V6_1, .rc = ERR(INCORRECT_SIZE))})
     CASE(.id = "tsi.03.too-many", .rules = RULES(RID_TSI_03_SIZE), .title = "257 entries are more than 256: ERROR_INCORRECT_SIZE", .fn = FN_TSI,
          .args = {.cls = 3, .len = 257 * 24}, .expect = {FROM(V6_1, .rc = ERR(INCORRECT_SIZE))})
-    CASE(.id = "tsi.03.empty-with-buffer", .rules = RULES(RID_TSI_03_EMPTY), .title = "length 0 with a buffer: ERROR_INVALID_PARAMETER", .fn = FN_TSI,
-         .args = {.cls = 3, .len = 0}, .expect = {FROM(V6_1, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tsi.03.empty-with-buffer", .rules = RULES(RID_TSI_03_EMPTY_BUFFER),
+         .title = "length 0 with a non-NULL buffer turns stack tracing off, as TraceEvent relies on", .fn = FN_TSI,
+         .args = {.cls = 3, .len = 0}, .expect = {FROM(V6_1, .rc = ERR(SUCCESS))})
+    CASE(.id = "tsi.03.one-entry", .rules = RULES(RID_TSI_03_SET), .title = "one CLASSIC_EVENT_ID (SampledProfile) on a session: stack tracing on",
+         .fn = FN_TSI, .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 3, .len = 24, IN(EVENT_ID(PERFINFO_GUID, 46))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
+    CASE(.id = "tsi.03.two-entries", .rules = RULES(RID_TSI_03_SET), .title = "two CLASSIC_EVENT_IDs (SampledProfile, CSwitch) on a session: stack tracing on",
+         .fn = FN_TSI, .fx = {.logger = LG_KERNEL},
+         .args = {.handle = H_LOGGER, .cls = 3, .len = 48, IN(EVENT_ID(PERFINFO_GUID, 46), EVENT_ID(THREAD_GUID, 36))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     CASE(.id = "tsi.03.empty-null", .rules = RULES(RID_TSI_03_EMPTY), .title = "length 0 with a NULL buffer turns stack tracing off", .fn = FN_TSI,
          .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 3, .buf = B_NULL, .len = 0},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
@@ -34,6 +42,13 @@ static const struct etw_case cases[] = {
     CASE(.id = "tsi.04.nine-masks", .rules = RULES(RID_TSI_04_LENGTH), .title = "nine masks are more than eight: ERROR_INVALID_PARAMETER, not ERROR_BAD_LENGTH",
          .fn = FN_TSI, .fx = {.logger = LG_KERNEL}, .args = {.handle = H_LOGGER, .cls = 4, .len = 36},
          .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tsi.04.two-masks", .rules = RULES(RID_TSI_04_LENGTH, RID_TSI_04_PARTIAL),
+         .title = "8 bytes (two masks as one 64-bit value, as TraceEvent sends) are accepted", .fn = FN_TSI, .fx = {.logger = LG_SYSTEM},
+         .args = {.handle = H_LOGGER, .cls = 4, .len = 8, IN(U32(ETW_EVENT_TRACE_FLAG_PROCESS | ETW_EVENT_TRACE_FLAG_THREAD), U32(0))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
+    CASE(.id = "tsi.04.all-zero", .rules = RULES(RID_TSI_04_LENGTH, RID_TSI_04_PARTIAL), .title = "eight zero masks (32 bytes) are accepted",
+         .fn = FN_TSI, .fx = {.logger = LG_KERNEL, .masks = {0x3, 0x4}},
+         .args = {.handle = H_LOGGER, .cls = 4, .len = 32, IN(U64(0), U64(0), U64(0), U64(0))}, .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     CASE(.id = "tsi.04.partial", .rules = RULES(RID_TSI_04_PARTIAL), .title = "setting one mask sets the other seven to 0", .fn = FN_CUSTOM,
          .run = tsi04_partial, .fx = {.logger = LG_KERNEL, .masks = {0x1, 0x10, 0x20, 0x40, 0x8000, 0, 0, 0}}, .expect = {FROM(V6_2)})
     CASE(.id = "tsi.04.no-access", .rules = RULES(RID_TSI_04_KERNEL, RID_GMI_SET_ACCESS), .title = "no TRACELOG_GUID_ENABLE access: ERROR_ACCESS_DENIED",
@@ -53,7 +68,13 @@ static const struct etw_case cases[] = {
          .args = {.cls = 5, .len = EXACT(1)}, .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH))})
     CASE(.id = "tsi.05.set", .rules = RULES(RID_TSI_05_SET), .title = "a timer interval that is set is what a query returns", .fn = FN_CUSTOM,
          .run = tsi05_set, .fx = {.profile_priv = PRIV_HELD}, .expect = {FROM(V6_2)})
+    CASE(.id = "tsi.05.pmc-source", .rules = RULES(RID_TSI_05_SET), .title = "an interval for a profile source other than the timer is accepted",
+         .fn = FN_TSI, .fx = {.profile_priv = PRIV_HELD}, .args = {.cls = 5, .len = 8, IN(U32(ETW_ProfileTotalIssues), U32(65536))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     /* 0x06 TraceProfileSourceConfigInfo */
+    CASE(.id = "tsi.06.set", .rules = RULES(RID_TSI_06_SET), .title = "two profile sources with the privilege held are accepted", .fn = FN_TSI,
+         .fx = {.profile_priv = PRIV_HELD}, .args = {.cls = 6, .len = 8, IN(U32(ETW_ProfileTotalIssues), U32(19))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     CASE(.id = "tsi.06.partial", .rules = RULES(RID_TSI_06_SIZE), .title = "2 bytes is not a whole ULONG: ERROR_INCORRECT_SIZE", .fn = FN_TSI,
          .args = {.cls = 6, .len = 2}, .expect = {FROM(V6_2, .rc = ERR(INCORRECT_SIZE))})
     CASE(.id = "tsi.06.five", .rules = RULES(RID_TSI_06_SIZE), .title = "five sources are more than four: ERROR_INCORRECT_SIZE", .fn = FN_TSI,
@@ -72,6 +93,13 @@ static const struct etw_case cases[] = {
          .args = {.cls = 8, .len = 5 * 24}, .expect = {FROM(V6_2, .rc = ERR(INCORRECT_SIZE))})
     CASE(.id = "tsi.08.empty-with-buffer", .rules = RULES(RID_TSI_08_SIZE), .title = "an empty list with a buffer: ERROR_INVALID_PARAMETER",
          .fn = FN_TSI, .args = {.cls = 8, .len = 0}, .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tsi.08.set", .rules = RULES(RID_TSI_08_SET), .title = "three PMC events (CSwitch, system call enter and exit) on a system session",
+         .fn = FN_TSI, .fx = {.logger = LG_SYSTEM},
+         .args = {.handle = H_LOGGER, .cls = 8, .len = 72, IN(EVENT_ID(THREAD_GUID, 36), EVENT_ID(PERFINFO_GUID, 51), EVENT_ID(PERFINFO_GUID, 52))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
+    CASE(.id = "tsi.09.set", .rules = RULES(RID_TSI_09_SET), .title = "two PMC counters on a system session are accepted", .fn = FN_TSI,
+         .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 9, .len = 8, IN(U32(ETW_ProfileTotalIssues), U32(19))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     CASE(.id = "tsi.09.partial", .rules = RULES(RID_TSI_09_SIZE), .title = "3 bytes is not a whole ULONG: ERROR_INCORRECT_SIZE", .fn = FN_TSI,
          .args = {.cls = 9, .len = 3}, .expect = {FROM(V6_2, .rc = ERR(INCORRECT_SIZE))})
     CASE(.id = "tsi.09.five", .rules = RULES(RID_TSI_09_SIZE), .title = "five counters are more than four: ERROR_INCORRECT_SIZE", .fn = FN_TSI,
@@ -106,8 +134,8 @@ static void tsi04_partial(struct etw_ctx *c)
     if (!tsi)
         return;
     etw_u32 one = 0x3, m[8];
-    etw_u32 rc = tsi(c->logger, ETW_TraceSystemTraceEnableFlagsInfo, &one, 4);
-    if (!CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, rc) || !query_masks(c, c->logger, m))
+    etw_u32 rc = tsi(c->fixture.logger, ETW_TraceSystemTraceEnableFlagsInfo, &one, 4);
+    if (!CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, rc) || !query_masks(c, c->fixture.logger, m))
         return;
     CHECK_U32(c, RID_PRIMARY, A_STATE, "state: Masks[0]", 3, m[0]);
     etw_u32 rest = 0;
@@ -137,12 +165,12 @@ static void tsi0a_roundtrip(struct etw_ctx *c)
     etw_pfn_TraceQueryInformation tqi = tsi ? API(c, etw_pfn_TraceQueryInformation, FN_TQI) : NULL;
     if (!tqi)
         return;
-    etw_u32 rc = tsi(c->logger, ETW_TraceSetDisallowList, (void *)dal_two, sizeof dal_two);
+    etw_u32 rc = tsi(c->fixture.logger, ETW_TraceSetDisallowList, (void *)dal_two, sizeof dal_two);
     if (!CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, rc))
         return;
     etw_guid got[4];
     etw_u32 len = 0;
-    rc = tqi(c->logger, ETW_TraceDisallowListQuery, got, sizeof got, &len);
+    rc = tqi(c->fixture.logger, ETW_TraceDisallowListQuery, got, sizeof got, &len);
     CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "query back: return", 0, rc);
     CHECK_U32(c, RID_PRIMARY, A_STATE, "query back: length", sizeof dal_two, len);
     CHECK(c, RID_PRIMARY, A_STATE, "state: the list", len == sizeof dal_two && !memcmp(got, dal_two, sizeof dal_two), "the two GUIDs set", "%s",

@@ -162,7 +162,8 @@ ETWREF_EXPORT int EtwRef_Reset(void)
     ref.timer_interval = 10000; /* 1 ms in 100 ns units: the Windows default */
     for (unsigned i = 0; i < ETW_ProfileMaximum; i++)
         ref.source_interval[i] = 0;
-    ref.source_interval[ETW_ProfileTotalIssues] = 65536;
+    ref.source_interval[ETW_ProfileTotalIssues] = 65536; /* every listed PMC source: 65536 (TQI.05.LISTED_INTERVAL) */
+    ref.source_interval[19 /* ProfileTotalCycles */] = 65536;
     ref.source_interval[ETW_ProfileAlignmentFixup] = 0;
     ref_last_error = 0;
     return 0;

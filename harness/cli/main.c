@@ -4,6 +4,7 @@
  * harness/exec/.
  */
 #include "harness/cli/cli.h"
+#include "harness/scenario.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,7 @@ static void list_cases(bool json, const char *filter)
             etw_json_end(&j);
         }
         etw_json_end(&j);
+        etw_scenario_list_json(&j, c); /* client scenarios: program and steps */
         etw_json_end(&j);
     }
     if (json) {

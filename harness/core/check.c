@@ -148,20 +148,12 @@ void *etw_api(struct etw_ctx *c, enum etw_fn fn)
 
 bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h)
 {
-    static const char *const kinds[] = {"", "NT Kernel Logger", "system-logger session", "plain session", "no-access session",
-                                        "private session"};
-    if (!c->t->start_logger) {
-        etw_skip(c, "needs a %s, and the target has no EtwRef_StartLogger control function", kinds[kind]);
-        return false;
+    char why[160];
+    switch (etw_fixture_logger(c->t, kind, masks, h, why, sizeof why)) {
+    case ETW_FX_OK: return true;
+    case ETW_FX_SKIP: etw_skip(c, "%s", why); break;
+    default: etw_broken(c, "%s", why); break;
     }
-    char why[256] = "";
-    enum etw_fx fx = c->t->start_logger(c->t, (unsigned)kind, masks, h, why, sizeof why);
-    if (fx == ETW_FX_SKIP)
-        etw_skip(c, "%s", why);
-    else if (fx != ETW_FX_OK && why[0])
-        etw_broken(c, "%s", why);
-    else if (fx != ETW_FX_OK)
-        etw_broken(c, "fixture: could not start a %s", kinds[kind]);
-    return fx == ETW_FX_OK;
+    return false;
 }
 

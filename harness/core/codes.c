@@ -41,6 +41,15 @@ const char *etw_ntstatus_name(etw_u32 status)
     return NULL;
 }
 
+bool etw_code_parse(const char *name, bool nt, etw_u32 *v)
+{
+    size_t n = nt ? sizeof ntstatus / sizeof ntstatus[0] : sizeof win32 / sizeof win32[0];
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(nt ? ntstatus[i].name : win32[i].name, name))
+            return *v = nt ? ntstatus[i].v : win32[i].v, true;
+    return false;
+}
+
 void etw_format_code(char *buf, size_t len, etw_u32 v, bool nt)
 {
     const char *n = nt ? etw_ntstatus_name(v) : etw_win32_name(v);

@@ -1,13 +1,14 @@
 /* harness/core/registry.c - every case table, and the cross-checks between rules and cases. */
 #include "harness/etwconf.h"
+#include "harness/scenario.h"
 #include <ctype.h>
 #include <string.h>
 
 /* Adding a case file: declare its table here and list it below. */
 extern const struct etw_case_table cases_exports, cases_tqi, cases_tsi, cases_kernel, cases_ntc, cases_cti, cases_provider,
-    cases_general;
+    cases_general, cases_clients;
 const struct etw_case_table *const etw_case_tables[] = {
-    &cases_exports, &cases_tqi, &cases_tsi, &cases_kernel, &cases_ntc, &cases_cti, &cases_provider, &cases_general, NULL,
+    &cases_exports, &cases_tqi, &cases_tsi, &cases_kernel, &cases_ntc, &cases_cti, &cases_provider, &cases_general, &cases_clients, NULL,
 };
 
 size_t etw_case_total(void)
@@ -128,5 +129,6 @@ int etw_lint(FILE *f)
                 problems++;
             }
     }
+    problems += etw_scenario_lint(f); /* client scenarios: programs, ids, steps */
     return problems;
 }

@@ -14,6 +14,7 @@
  * one place, emit_abnormal().
  */
 #include "harness/exec/exec.h"
+#include "harness/scenario.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,6 +288,17 @@ static int run_workers(struct etw_runner *r, size_t next)
 int etw_exec_run(struct etw_runner *r)
 {
     plat_catch_interrupts();
+    /* the step a client scenario has reached, where a worker that dies inside it leaves it for
+     * the record (read by value only: a pointer compared, a step checked against the scenario) */
+    static bool shared;
+    if (!shared) {
+        struct etw_step_slot *slot = plat_shared_alloc(sizeof *slot);
+        if (slot) {
+            *slot = *etw_step_slot;
+            etw_step_slot = slot;
+        }
+        shared = true;
+    }
     size_t next = 0;
     if (r->isolation == ISO_INPROC) {
         struct inproc w = {.r = r, .current = -1};

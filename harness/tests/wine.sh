@@ -201,6 +201,10 @@ if w10:
     say(bool(cti) and all(c["status"] in ("FAIL", "SKIP") and (c["status"] == "SKIP" or c["mode"] == "missing-export") for c in cti)
         and w10.get("exp.advapi32.cti", {}).get("mode") == "missing-export",
         "win10: CreateTraceInstanceId is reported missing (%d cases FAIL, mode missing-export)" % sum(c["status"] == "FAIL" for c in cti))
+    scen = [c for c in w10.values() if c["id"].startswith("client.") and c["status"] in ("FAIL", "CRASH", "TIMEOUT")]
+    say(len(scen) >= 10 and all(c.get("program", {}).get("id") and isinstance(c.get("step"), int) and c.get("step_what") and c.get("consequence")
+                                for c in scen) and w10.get("client.perfview.profile-sources", {}).get("step") == 1,
+        "win10: %d client scenarios break, each naming its program, step and consequence (PerfView at step 1)" % len(scen))
 w7 = runs.get("win7")
 if w7:
     c = w7.get("exp.advapi32.tqi")

@@ -166,6 +166,12 @@ void plat_unmap_guarded(void *map, size_t len)
     munmap(map, len + plat_page_size());
 }
 
+void *plat_shared_alloc(size_t len)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
 /* ---------------------------------------------------------------- threads */
 struct thread_arg {
     void (*fn)(void *, int);

@@ -194,6 +194,12 @@ void plat_unmap_guarded(void *map, size_t len)
     VirtualFree(map, 0, MEM_RELEASE);
 }
 
+void *plat_shared_alloc(size_t len)
+{
+    (void)len;
+    return NULL; /* a worker is this exe started again: nothing is inherited */
+}
+
 /* ---------------------------------------------------------------- libraries */
 void *plat_lib_open(const char *path, char *err, size_t errlen)
 {
