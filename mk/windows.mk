@@ -18,7 +18,7 @@ WINDRES32 ?= i686-w64-mingw32-windres
 WINE_VERSIONS ?= $(call VERSION_FIELD,4)
 
 # the fuzzer needs the built-in reference, which the exe does not contain
-WIN_SRC := $(filter-out tools/%,$(HARNESS_SRC)) $(CASE_SRC) $(HARNESS_CLI_SRC) $(HARNESS_WIN_SRC)
+WIN_SRC := $(filter-out tools/fuzz/%,$(HARNESS_SRC)) $(CASE_SRC) $(HARNESS_CLI_SRC) $(HARNESS_WIN_SRC)
 WIN_HEADERS := $(HEADERS)
 # _WIN32_WINNT 0x0502: nothing newer than Server 2003 can be imported by accident; newer APIs
 # are looked up with GetProcAddress. The reference implementation is not linked: the exe tests

@@ -5,6 +5,7 @@
  */
 #include "harness/cli/cli.h"
 #include "harness/scenario.h"
+#include "harness/out/winetest.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ static const char usage[] =
     "  versions list the Windows versions the cases know (--json)\n"
     "  lint     check that every rule has a case and every case cites known rules\n"
     "  fuzz     differential fuzzing against the reference ('" ETWCONF_PROG " fuzz --help')\n"
+    "  export-wine  write the case table as a Wine conformance test ('" ETWCONF_PROG " export-wine --help')\n"
 #if defined(_WIN32)
     "  cleanup  stop the ETW sessions a killed run left behind (etwconf-*; --all, --dry-run)\n"
 #endif
@@ -208,5 +210,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "fuzz"))
         return etw_cmd_fuzz(argc, argv);
 #endif
+    if (!strcmp(cmd, "export-wine"))
+        return etw_cmd_export_wine(argc, argv);
     return cli_usage_error("unknown command '%s'", cmd);
 }

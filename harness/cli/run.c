@@ -7,6 +7,7 @@
  * exit, a fatal signal the runner sees as exit) still writes a footer with complete:false.
  */
 #include "harness/cli/cli.h"
+#include "harness/out/winetest.h"
 #include <errno.h>
 #include <stdlib.h>
 #if !defined(_WIN32)
@@ -51,6 +52,10 @@ const char cli_run_help[] =
     "                    The same on Linux and Windows.\n"
     "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000; 0: no limit)\n"
     "  --quiet           print only the summary line; --verbose prints every case\n"
+    "  --format F        jsonl (default) or winetest: Wine's test output on stdout (JSON Lines\n"
+    "                    only with --out/--out-dir; exit status = failures, at most 255)\n"
+    "  --expect FILE     with --format winetest: the known divergences of an expectations file\n"
+    "                    (reports/expectations/wine.json) are todo, as todo_wine\n"
     "\n"
     "exit status: 0 conformant (no counted failure, crash or timeout), 1 not conformant,\n"
     "             2 usage error, 3 the run could not start or finish (the results are incomplete)\n";
@@ -63,7 +68,18 @@ struct run_opts {
     bool auto_isolation;
     unsigned long timeout;
     bool quiet, verbose;
+    bool winetest; /* --format winetest (harness/out/winetest.c) */
 };
+
+/* this process's stdout for results and Wine's test output, fd 1 pointed away from it so that
+ * nothing a target prints can reach it */
+static FILE *results_stdout(void)
+{
+    static FILE *f;
+    if (!f && !(f = plat_private_stdout()))
+        f = stdout;
+    return f;
+}
 
 /* the run in progress, for a footer when the process ends during it */
 static struct etw_runner *active;
@@ -80,22 +96,27 @@ static void status_at_end(void)
 static void footer_at_end(void)
 {
     struct etw_runner *r = active;
-    if (!r || !r->out)
+    if (!r)
         return;
     active = NULL;
     ended_during_run = true;
     struct etw_json j;
-    etw_json_init(&j);
-    etw_record_footer(&j, r, 3);
-    fprintf(r->out, "%s\n", j.buf);
-    fflush(r->out);
-    etw_json_free(&j);
+    etw_winetest_end(r);
+    if (r->out) {
+        etw_json_init(&j);
+        etw_record_footer(&j, r, 3);
+        fprintf(r->out, "%s\n", j.buf);
+        fflush(r->out);
+        etw_json_free(&j);
+    }
     fprintf(stderr, ETWCONF_PROG ": the process ended during the run after %lu of %zu cases; the results say complete:false\n", r->seq,
             r->nplan);
 }
 
 static bool write_line(struct etw_runner *r, const char *line)
 {
+    if (!r->out)
+        return true; /* --format winetest without --out: no JSON Lines */
     if (fprintf(r->out, "%s\n", line) < 0 || fflush(r->out) != 0) {
         if (!r->out_errno)
             r->out_errno = errno ? errno : EIO;
@@ -140,11 +161,10 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         out = path;
     }
     bool to_stdout = !out || !strcmp(out, "-");
-    static FILE *results_stdout;
-    if (to_stdout && !results_stdout && !(results_stdout = plat_private_stdout()))
-        results_stdout = stdout;
-    if (to_stdout)
-        r.out = results_stdout;
+    if (o->winetest && !out)
+        r.out = NULL; /* stdout is Wine's test output; JSON Lines only where --out/--out-dir says */
+    else if (to_stdout)
+        r.out = results_stdout();
 #if defined(_WIN32)
     else if (!(r.out = fopen(out, "wN"))) { /* N: not inherited by worker processes */
 #else
@@ -163,6 +183,7 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     active = &r;
     int prc = wrote ? etw_exec_run(&r) : 3;
     active = NULL;
+    etw_winetest_end(&r);
     if (r.out_errno)
         prc = 3;
     int code = prc ? 3 : (r.counted_failures || r.counts[R_CRASH] || r.counts[R_TIMEOUT]) ? 1 : 0;
@@ -172,7 +193,7 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         write_line(&r, j.buf);
         etw_json_free(&j);
     }
-    int cerr = to_stdout ? (fflush(r.out) != 0 ? (errno ? errno : EIO) : 0) : plat_close_checked(r.out);
+    int cerr = !r.out ? 0 : to_stdout ? (fflush(r.out) != 0 ? (errno ? errno : EIO) : 0) : plat_close_checked(r.out);
     if (cerr && !r.out_errno)
         r.out_errno = cerr;
     const char *where = to_stdout ? "stdout" : out;
@@ -227,7 +248,7 @@ static int parse_versions(const char *s, unsigned *vs, int max, const char **bad
 int cli_cmd_run(int argc, char **argv)
 {
     struct run_opts o = {.target = ETWCONF_DEFAULT_TARGET, .timeout = 5000, .isolation = ISO_BATCH};
-    const char *emulate = NULL, *iso = "auto";
+    const char *emulate = NULL, *iso = "auto", *format = "jsonl", *expect = NULL;
     o.ids = calloc((size_t)argc + 1, sizeof *o.ids);
     if (!o.ids)
         return 3;
@@ -253,6 +274,10 @@ int cli_cmd_run(int argc, char **argv)
             o.ids[o.nids++] = v;
         else if (OPT("--isolation"))
             iso = v;
+        else if (OPT("--format"))
+            format = v;
+        else if (OPT("--expect"))
+            expect = v;
         else if (OPT("--timeout-ms")) {
             char *end;
             errno = 0;
@@ -277,6 +302,23 @@ int cli_cmd_run(int argc, char **argv)
         o.isolation = ISO_INPROC;
     else
         return cli_usage_error("--isolation is auto, batch, child or inproc, not '%s'", iso);
+    if (strcmp(format, "jsonl") && strcmp(format, "winetest"))
+        return cli_usage_error("--format is jsonl or winetest, not '%s'", format);
+    o.winetest = !strcmp(format, "winetest");
+    if (o.winetest && o.out && !strcmp(o.out, "-"))
+        return cli_usage_error("%s", "--format winetest prints Wine's output on stdout: give --out a file for the JSON Lines, not '-'");
+    if (expect && !o.winetest)
+        return cli_usage_error("--expect %s marks known divergences as todo in Wine's format: give --format winetest too", expect);
+    if (o.winetest) {
+        struct etw_xfile *x = NULL;
+        char xerr[512];
+        if (expect && !(x = etw_xfile_load(expect, xerr, sizeof xerr))) {
+            fprintf(stderr, ETWCONF_PROG ": --expect: %s\n", xerr);
+            return 2;
+        }
+        etw_winetest_enable(x); /* lives as long as the process */
+        etw_winetest_output(results_stdout());
+    }
     if (!*o.target)
         return cli_usage_error("--target needs a name or a path, not '%s'", o.target);
     unsigned versions[64] = {0};
@@ -335,6 +377,8 @@ int cli_cmd_run(int argc, char **argv)
     free(plan);
     free(o.ids);
     int code = worst == 130 ? 3 : worst;
+    if (o.winetest && worst < 3)
+        code = etw_winetest_status(); /* a Wine test's exit status: its failures, at most 255 */
     if (strcmp(t->impl, "reference"))
         plat_exit(code); /* the results are complete: a library's destructor must not hang or crash the exit */
     return code;

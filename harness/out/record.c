@@ -1,6 +1,7 @@
 /* harness/out/record.c - the JSON Lines records of harness/RESULTS.md, and emitting them. */
 #include "harness/etwconf.h"
 #include "harness/scenario.h"
+#include "harness/out/winetest.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,7 @@ void etw_record_case_body(struct etw_json *j, const struct etw_result *res, stru
         etw_json_str(j, "expected", k->expected);
         etw_json_str(j, "got", k->got);
         etw_json_bool(j, "ok", k->ok);
+        etw_json_str(j, "aspect", etw_aspect_mode(k->aspect));
         /* where the check is: the row for the harness's checks of an expectation, else the check itself */
         if (k->file && (!c->file || strcmp(k->file, c->file)))
             etw_json_str(j, "file", k->file);
@@ -185,6 +187,7 @@ void etw_emit_body(struct etw_runner *r, enum etw_status_kind st, bool counted, 
         if (fprintf(r->out, "{\"type\":\"case\",\"seq\":%lu,%s\n", r->seq, body + 1) < 0 || fflush(r->out) != 0)
             r->out_errno = errno ? errno : EIO;
     }
+    etw_winetest_result(r, st, body, c); /* --format winetest: Wine's test output on stdout */
     report_line(r, st, c, message);
     if (r->progress) {
         fprintf(stderr, "[%lu/%zu] %s  (%lu failed, %lu crashed, %lu timed out)", r->seq, r->nplan, c->id, r->counts[R_FAIL],

@@ -3,7 +3,7 @@
 #include "..." lines (README "How it fits together"):
 
     cli -> exec -> core (and out) -> plat        targets -> core, plat
-    tools -> core (and the rows' shared constants, cases/common.h)
+    tools -> core, out (and the rows' shared constants, cases/common.h)
     reference -> spec only
     cases -> the case-level headers (harness/case.h, check.h, scenario.h, etwconf.h; cases/, spec/)
 
@@ -48,7 +48,7 @@ ALLOWED = {
     "core": {"core", "plat", "spec"},
     "plat": {"plat"},
     "targets": {"targets", "core", "plat", "spec", "reference-abi"},
-    "tools": {"tools", "core", "plat", "spec", "reference-abi", "cases"},  # the fuzzer uses the rows' shared constants
+    "tools": {"tools", "core", "out", "plat", "spec", "reference-abi", "cases"},  # the fuzzer uses the rows' shared constants
     "reference": {"reference", "reference-abi", "spec"},
     "cases": {"cases", "case-level", "spec"},
     "spec": {"spec"},
@@ -59,8 +59,8 @@ SIZED = ("harness/", "tools/")
 
 
 def layer_of(path):
-    if path.endswith(".def") and "/" not in path:
-        return "spec"  # generated from the catalogue (build/gen/rule_ids.def): data, like spec/
+    if "/" not in path:
+        return "spec"  # generated into build/gen/ from data (rule_ids.def, export_wine_runtime.h): data, like spec/
     if path == "reference/etwref.h":
         return "reference-abi"  # the exported control ABI of a library
     for prefix, name in LAYERS:
