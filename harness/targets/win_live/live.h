@@ -8,6 +8,7 @@
  *   fingerprint.c  the results header's fingerprint of the system and the exe
  *   dll.c          a DLL as a target
  *   cleanup.c      stopping what a killed run left behind; the cleanup command
+ *   build.c        the portable half of the fixtures (mode bits, parameters; unit-tested on Linux)
  *
  * The live system as a target: every API is looked up with GetProcAddress in the module that exports it (never imported statically: the exe must load on
  * every version from 5.2 on), the version comes from RtlGetVersion, and the fixtures are real
@@ -29,6 +30,7 @@
 #include "harness/etwconf.h"
 #include "harness/plat/win/win.h"
 #include "harness/targets/win_live/names.h"
+#include "harness/targets/win_live/build.h"
 #include <wchar.h>
 #include <wmistr.h>
 #include <evntrace.h>
@@ -95,6 +97,9 @@ enum { SL_FREE, SL_STARTING, SL_LIVE, SL_STOPPING };
 struct session {
     volatile LONG state;
     bool kernel;
+    bool private_inproc; /* queried and stopped by handle: not in the global session list */
+    bool acl; /* its GUID carries the suite's deny-TRACELOG_GUID_ENABLE entry: removed at stop */
+    GUID guid;
     etw_tracehandle h;
     WCHAR name[64];
     WCHAR file[MAX_PATH + 64];

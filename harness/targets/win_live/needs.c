@@ -9,16 +9,6 @@ bool live_can_run(struct etw_target *t, const struct etw_case *c, char *why, siz
     unsigned kinds[2] = {c->fx.logger, c->fx.logger2};
     bool any = kinds[0] || kinds[1], kernel = false;
     for (int i = 0; i < 2; i++) {
-        if (kinds[i] == LG_NOACCESS) {
-            snprintf(why, len, "needs a system-logger session that this process has no TRACELOG_GUID_ENABLE access to: etwconf.exe does "
-                               "not change the security of sessions on a live system");
-            return false;
-        }
-        if (kinds[i] == LG_PRIVATE) {
-            snprintf(why, len, "needs a private logger session (EVENT_TRACE_PRIVATE_LOGGER_MODE), which etwconf.exe does not set up on a "
-                               "live system");
-            return false;
-        }
         kernel |= kinds[i] == LG_KERNEL;
     }
     if (any && !L.admin) {
@@ -26,11 +16,19 @@ bool live_can_run(struct etw_target *t, const struct etw_case *c, char *why, siz
                  L.elevated == 0 ? "this process is not elevated" : "this account is not an administrator");
         return false;
     }
-    for (int i = 0; i < 2; i++)
-        if (kinds[i] == LG_SYSTEM && t->version < ETW_V6_2) {
+    for (int i = 0; i < 2; i++) {
+        struct etw_lv_session_plan plan;
+        if (!kinds[i] || !etw_lv_session_plan(kinds[i], &plan) || t->version >= plan.min_version)
+            continue;
+        if (kinds[i] == LG_PRIVATE)
+            snprintf(why, len, "needs a private in-process session (EVENT_TRACE_PRIVATE_IN_PROC), which exists from Windows Vista (6.0)");
+        else if (kinds[i] == LG_NOACCESS)
+            snprintf(why, len, "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE) without TRACELOG_GUID_ENABLE "
+                               "access, and system-logger mode exists from Windows 8 (6.2)");
+        else
             snprintf(why, len, "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which exists from Windows 8 (6.2)");
-            return false;
-        }
+        return false;
+    }
     if (any && masks_set(c->fx.masks) && t->version < ETW_V6_2) {
         snprintf(why, len, "needs group masks set on its session, which takes TraceSetInformation(TraceSystemTraceEnableFlagsInfo): "
                            "Windows 8 (6.2) and later");

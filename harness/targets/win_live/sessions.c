@@ -51,10 +51,55 @@ DWORD kernel_file_owner(const WCHAR *path)
 }
 
 
-/* stop a session of ours: by name; the kernel logger only if its log file is still ours */
+typedef ULONG(WINAPI *pfn_EventAccessControl)(LPGUID, ULONG, PSID, ULONG, BOOLEAN);
+typedef ULONG(WINAPI *pfn_EventAccessRemove)(LPGUID);
+
+/* the no-access fixture: an entry in the security of the session's GUID (a GUID this process
+ * created, build.c) that denies this process's user TRACELOG_GUID_ENABLE. 0 or a Win32 error. */
+static ULONG deny_enable(struct session *s)
+{
+    pfn_EventAccessControl eac = (pfn_EventAccessControl)(void (*)(void))proc_in(MOD_ADVAPI32, "EventAccessControl");
+    etw_guid g;
+    memcpy(&g, &s->guid, sizeof g);
+    if (!eac)
+        return ERROR_PROC_NOT_FOUND;
+    if (!etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId()) || !L.token)
+        return ERROR_INVALID_PARAMETER;
+    char buf[256];
+    DWORD got = 0;
+    if (!GetTokenInformation(L.token, TokenUser, buf, sizeof buf, &got))
+        return GetLastError();
+    struct etw_lv_access_call a;
+    etw_lv_deny_enable_call(&a);
+    s->acl = true; /* set before the call: a half-done change is removed too */
+    return eac(&s->guid, a.operation, ((TOKEN_USER *)buf)->User.Sid, a.rights, a.allow ? TRUE : FALSE);
+}
+
+/* what deny_enable added goes: EventAccessRemove deletes the GUID's security entry, which
+ * existed only because the suite created the GUID */
+static void remove_acl(struct session *s)
+{
+    etw_guid g;
+    memcpy(&g, &s->guid, sizeof g);
+    if (!s->acl || !etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId()))
+        return;
+    pfn_EventAccessRemove ear = (pfn_EventAccessRemove)(void (*)(void))proc_in(MOD_ADVAPI32, "EventAccessRemove");
+    if (ear)
+        ear(&s->guid);
+    s->acl = false;
+}
+
+/* stop a session of ours: by name (a private in-process one by its handle); the kernel logger
+ * only if its log file is still ours */
 void session_stop(struct session *s)
 {
-    if (s->kernel) {
+    remove_acl(s);
+    if (s->private_inproc) {
+        struct props_buf b;
+        props_init(&b);
+        if (L.control_trace)
+            L.control_trace((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
+    } else if (s->kernel) {
         struct props_buf b;
         if (query_session(KERNEL_LOGGER_W, &b, NULL) && !_wcsicmp(props_name(&b.p, b.p.LogFileNameOffset), s->file))
             stop_by_name(KERNEL_LOGGER_W);
@@ -103,7 +148,8 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         snprintf(why, len, __VA_ARGS__);                                                                                     \
         return ETW_FX_BROKEN;                                                                                                \
     } while (0)
-    if (kind != LG_KERNEL && kind != LG_SYSTEM && kind != LG_PLAIN) {
+    struct etw_lv_session_plan plan;
+    if (!etw_lv_session_plan(kind, &plan)) {
         snprintf(why, len, "needs %s, which etwconf.exe does not set up on a live system", kind_name(kind));
         return ETW_FX_SKIP;
     }
@@ -118,6 +164,8 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     LONG n = InterlockedIncrement(&L.session_seq);
     DWORD pid = GetCurrentProcessId();
     s->kernel = kind == LG_KERNEL;
+    s->private_inproc = plan.query_by_handle;
+    s->acl = false;
     s->h = 0;
     s->file[0] = 0;
     static struct props_buf b; /* one runner at a time */
@@ -137,18 +185,18 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
                    (unsigned long)pid, (long)n);
         wcscpy(s->name, KERNEL_LOGGER_W);
         b.p.Wnode.Guid = system_trace_control_guid;
-        b.p.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+        b.p.LogFileMode = plan.log_file_mode;
         wcsncpy(b.file, s->file, sizeof b.file / sizeof b.file[0] - 1);
         b.p.EnableFlags = 0; /* masks, if any, are set below */
     } else {
         _snwprintf(s->name, sizeof s->name / sizeof s->name[0] - 1, WIN_SESSION_PREFIXW L"%lu-%ld", (unsigned long)pid, (long)n);
-        GUID g = {0xE7C0F0F0u, (WORD)(pid >> 16), (WORD)pid, {0x9a, 0x11, (BYTE)(n >> 8), (BYTE)n, 0, 0, 0, 0}};
-        DWORD tick = GetTickCount();
-        memcpy(g.Data4 + 4, &tick, 4);
-        b.p.Wnode.Guid = g;
-        b.p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE | (kind == LG_SYSTEM ? ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE : 0);
+        etw_guid g;
+        etw_lv_session_guid(&g, (etw_u32)pid, (etw_u32)n, (etw_u32)GetTickCount());
+        memcpy(&b.p.Wnode.Guid, &g, sizeof g);
+        b.p.LogFileMode = plan.log_file_mode;
         b.p.LogFileNameOffset = 0;
     }
+    s->guid = b.p.Wnode.Guid;
     TRACEHANDLE h = 0;
     ULONG rc = L.start_trace(&h, s->name, &b.p);
     if (rc != ERROR_SUCCESS) {
@@ -166,7 +214,14 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     InterlockedExchange(&s->state, SL_LIVE);
     /* a session that StartTraceW reports must exist: check it before a case relies on it */
     ULONG qrc = 0;
-    bool described = query_session(s->name, &b, &qrc);
+    bool described;
+    if (s->private_inproc) {
+        props_init(&b);
+        qrc = L.control_trace((TRACEHANDLE)h, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY);
+        described = qrc == ERROR_SUCCESS && b.p.BufferSize != 0;
+    } else {
+        described = query_session(s->name, &b, &qrc);
+    }
     if (!described || (s->kernel && _wcsicmp(props_name(&b.p, b.p.LogFileNameOffset), s->file))) {
         if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
             session_stop(s);
@@ -192,6 +247,17 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
             }
             FAIL_FIX("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
                      kind_name(kind), tsi ? "returned" : "is not exported:", (unsigned long)rc);
+        }
+    }
+    if (plan.deny_enable) {
+        rc = deny_enable(s);
+        if (rc != ERROR_SUCCESS) {
+            if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
+                session_stop(s);
+                InterlockedExchange(&s->state, SL_FREE);
+            }
+            FAIL_FIX("fixture: EventAccessControl denying this user TRACELOG_GUID_ENABLE on the session's GUID returned %lu",
+                     (unsigned long)rc);
         }
     }
     *handle = h;
