@@ -1,8 +1,11 @@
 /*
  * harness/targets/win_live/build.h - the portable half of the live fixtures: what goes into the
  * structures the live target hands to Windows, decided here without windows.h so that the unit
- * tests check it on Linux too (harness/tests/unit_livefx.c). sessions.c copies these values into
- * the real EVENT_TRACE_PROPERTIES, ENABLE_TRACE_PARAMETERS and EventAccessControl call.
+ * tests check it on Linux too (harness/tests/unit_livefx.c). sessions.c copies the session plan,
+ * the session GUID and the deny-enable call into the real EVENT_TRACE_PROPERTIES and
+ * EventAccessControl call. The group-enable parameters and the PROV_TRAITS finder are not used by
+ * the live target yet: it has no enable_group and no real-time consumer, so the cases that need
+ * them still SKIP there with the target's reason.
  *
  * Constants are the SDK's (evntrace.h, evntcons.h, evntprov.h of the Windows 10 SDK), not
  * mingw's or Wine's: each is checked against the SDK value in the unit test.
