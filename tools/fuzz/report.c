@@ -364,7 +364,7 @@ void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect
     fprintf(f, "  case row (append to the table in cases/%s.c):\n", w.c.fn == FN_ETWCTI || w.c.fn == FN_CTI ? "cti" : w.c.fn == FN_NTQSI || w.c.fn == FN_NTSSI ? "kernel" : w.c.fn == FN_ESI || w.c.fn == FN_ETWESI ? "provider" : fn_prefix(w.c.fn));
     etw_row_print(f, &w.c, "    ");
     /* the check */
-    char msg[600], vs_ok[64] = "", vs_bad[200] = "";
+    char msg[600], vs_ok[256] = "", vs_bad[1024] = "";
     for (int i = 0; i < FZ_NV; i++) {
         if (!w.ro[i].ran)
             continue;
