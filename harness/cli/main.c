@@ -54,12 +54,13 @@ static const char rules_help[] = "usage: " ETWCONF_PROG " rules [--json]\n"
                                  "List the rule catalogue (spec/rules/*.def); --json gives every field.\n";
 static const char versions_help[] = "usage: " ETWCONF_PROG " versions [--json]\n"
                                     "\n"
-                                    "List the Windows versions the cases know (spec/versions.def): number, build, Wine name.\n";
+                                    "List the Windows versions the cases know (spec/versions.def): name, build, Wine name, aliases.\n";
 static const char lint_help[] = "usage: " ETWCONF_PROG " lint\n"
                                 "\n"
                                 "Check that every rule has a case and every case cites known rules; exit 1 on a problem.\n";
 
-/* the version table (spec/versions.def), for scripts: "5.2 3790 winxp64 ..." per line, or JSON */
+/* the version table (spec/versions.def), for scripts: "5.2 3790 winxp64 ..." per line (name, build,
+ * Wine name or "-", aliases, label), or JSON */
 static void print_versions(bool json)
 {
     struct etw_json j;
@@ -68,15 +69,19 @@ static void print_versions(bool json)
     for (size_t i = 0; i < etw_version_count; i++) {
         const struct etw_version_info *v = &etw_versions[i];
         if (!json) {
-            printf("%-5s %-6u %-8s %s\n", v->name, v->build, v->wine, v->label);
+            printf("%-12s %-6u %-8s %-24s %s%s%s\n", v->name, v->build, v->wine[0] ? v->wine : "-", v->aliases, v->label,
+                   v->kb[0] ? ", " : "", v->kb);
             continue;
         }
         etw_json_obj(&j, NULL);
         etw_json_str(&j, "name", v->name);
         etw_json_int(&j, "nt", v->nt);
         etw_json_int(&j, "build", v->build);
+        etw_json_int(&j, "update", v->update);
+        etw_json_str(&j, "kb", v->kb[0] ? v->kb : NULL);
         etw_json_str(&j, "wine", v->wine);
         etw_json_str(&j, "label", v->label);
+        etw_json_str(&j, "aliases", v->aliases);
         etw_json_end(&j);
     }
     etw_json_end(&j);
@@ -112,8 +117,11 @@ static void list_cases(bool json, const char *filter)
         etw_json_arr(&j, "versions");
         for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
             etw_json_obj(&j, NULL);
-            etw_json_str(&j, "from", etw_version_name(c->expect[k].vmin));
-            etw_json_str(&j, "to", etw_version_name(c->expect[k].vmax));
+            char lo[32], hi[32];
+            etw_version_bound_name(c->expect[k].vmin, false, lo, sizeof lo);
+            etw_version_bound_name(c->expect[k].vmax, true, hi, sizeof hi);
+            etw_json_str(&j, "from", lo);
+            etw_json_str(&j, "to", hi);
             static const char *const kinds[] = {"call", "skip", "present", "absent"};
             etw_json_str(&j, "kind", kinds[c->expect[k].kind]);
             etw_json_end(&j);

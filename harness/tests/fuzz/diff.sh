@@ -33,7 +33,7 @@ for m in tqi.0b.exact-to-min gmi.set-access-dropped ntc.22.too-small-code cti.ze
     rc=$?
     first=$(grep -m1 '^DISAGREEMENT' "$W/$m.txt" | sed 's/^DISAGREEMENT 1 ([^)]*): //')
     if [ "$rc" -eq 1 ] && grep -q 'CASE(.id = "fuzz\.' "$W/$m.txt" &&
-       { grep -q 'row check (the harness ran the row): PASS on the reference at [0-9. ]*; [A-Z]* on the target' "$W/$m.txt" &&
+       { grep -q 'row check (the harness ran the row): PASS on the reference at [0-9a-z. -]*; [A-Z]* on the target' "$W/$m.txt" &&
          ! grep -q 'row check.*PASS on the target\|row check.*; NOT at' "$W/$m.txt" || grep -q 'needs a FN_CUSTOM case' "$W/$m.txt"; }; then
         ok "$m: found ($first), reduced to $(sed -n 's/^  minimal: .*; \([0-9]*\) call(s) at.*/\1/p' "$W/$m.txt") call(s), $(grep -q 'needs a FN_CUSTOM' "$W/$m.txt" && echo 'a custom-case sketch' || echo 'a row the harness checked')"
     else
