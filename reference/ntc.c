@@ -94,6 +94,16 @@ static etw_status use_descriptor_type(const etw_u8 *in, etw_u32 inlen, etw_u32 o
     return ETW_STATUS_SUCCESS;
 }
 
+/* the input is the handle of a registration object (Chappell, Track Provider Binary); no output */
+static etw_status track_provider_binary(const etw_u8 *in, etw_u32 inlen)
+{
+    if (inlen != 8)
+        return ETW_STATUS_INVALID_PARAMETER;
+    etw_u64 h;
+    memcpy(&h, in, 8);
+    return ref_provider_from_handle(h) ? ETW_STATUS_SUCCESS : ETW_STATUS_INVALID_HANDLE; /* the code is inferred */
+}
+
 ETWREF_EXPORT etw_status ETW_WINAPI NtTraceControl(etw_u32 FunctionCode, void *InBuffer, etw_u32 InBufferLen, void *OutBuffer,
                                                    etw_u32 OutBufferLen, etw_u32 *ReturnSize)
 {
@@ -122,7 +132,7 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtTraceControl(etw_u32 FunctionCode, void *I
     case ETW_NTC_UPDATE_DISALLOW_LIST: st = update_disallow_list(k, InBufferLen); break;
     case ETW_NTC_SET_PROVIDER_TRAITS: st = set_traits_code(k, InBufferLen, OutBufferLen); break;
     case ETW_NTC_USE_DESCRIPTOR_TYPE: st = use_descriptor_type(k, InBufferLen, OutBufferLen); break;
-    case ETW_NTC_TRACK_PROVIDER_BINARY: st = InBufferLen == 8 ? ETW_STATUS_SUCCESS : ETW_STATUS_INVALID_PARAMETER; break;
+    case ETW_NTC_TRACK_PROVIDER_BINARY: st = track_provider_binary(k, InBufferLen); break;
     default: st = ETW_STATUS_INVALID_DEVICE_REQUEST; break;
     }
     if (st == ETW_STATUS_SUCCESS) {
