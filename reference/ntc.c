@@ -97,10 +97,10 @@ static etw_status use_descriptor_type(const etw_u8 *in, etw_u32 inlen, etw_u32 o
 /* the input is the handle of a registration object (Chappell, Track Provider Binary); no output */
 static etw_status track_provider_binary(const etw_u8 *in, etw_u32 inlen)
 {
-    if (inlen != 8)
-        return ETW_STATUS_INVALID_PARAMETER;
     etw_u64 h;
-    memcpy(&h, in, 8);
+    if (inlen != sizeof h)
+        return ETW_STATUS_INVALID_PARAMETER;
+    memcpy(&h, in, sizeof h);
     return ref_provider_from_handle(h) ? ETW_STATUS_SUCCESS : ETW_STATUS_INVALID_HANDLE; /* the code is inferred */
 }
 
