@@ -32,11 +32,12 @@ REF_SRC := $(sort $(wildcard reference/*.c))
 CASE_SRC := $(sort $(wildcard cases/*.c))
 # The harness in layers (README "How it fits together"): portable code, built for Linux and
 # Windows (core, out, targets, tools), the command line, and one platform folder per host.
-HARNESS_SRC := $(sort $(wildcard harness/core/*.c harness/out/*.c tools/fuzz/*.c tools/export_wine/*.c)) \
-    $(filter-out harness/targets/win_%.c,$(sort $(wildcard harness/targets/*.c)))
+HARNESS_SRC := $(sort $(wildcard harness/core/*.c harness/exec/*.c harness/out/*.c harness/plat/*.c tools/fuzz/*.c tools/export_wine/*.c)) harness/targets/target.c
+# the Linux targets: the built-in reference and shared libraries (Windows: harness/targets/win_live/)
+HARNESS_POSIX_TARGETS := harness/targets/reference.c harness/targets/library.c
 HARNESS_CLI_SRC := $(sort $(wildcard harness/cli/*.c))
-HARNESS_POSIX_SRC := $(sort $(wildcard harness/plat/posix/*.c))
-HARNESS_WIN_SRC := $(sort $(wildcard harness/plat/win/*.c harness/targets/win_*.c))
+HARNESS_POSIX_SRC := $(sort $(wildcard harness/plat/posix/*.c)) $(HARNESS_POSIX_TARGETS)
+HARNESS_WIN_SRC := $(sort $(wildcard harness/plat/win/*.c harness/targets/win_live/*.c))
 RULE_DEFS := $(addprefix spec/,$(shell sed -n 's/^\#include "\(rules\/[^"]*\)"/\1/p' spec/rules.def))
 GEN_HEADERS := $(BUILD)/gen/rule_ids.def
 HEADERS := $(wildcard spec/*.h reference/*.h harness/*.h harness/*/*.h harness/*/*/*.h cases/*.h tools/*/*.h) \
@@ -121,8 +122,11 @@ test:
 include mk/core-tests.mk
 include mk/reports.mk
 include mk/windows.mk
+include mk/fleet.mk
 include mk/mutate.mk
 include mk/bench.mk
+include mk/layers.mk
+include mk/faults.mk
 include mk/scenarios.mk
 include mk/winetest.mk
 

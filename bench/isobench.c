@@ -1,6 +1,6 @@
 /*
  * bench/isobench.c - the bare price of each isolation mechanism of harness/plat/posix/platform.c, per case:
- *   guard  plat_guarded_call() around an empty case body, as --isolation inproc runs it (sigsetjmp,
+ *   guard  etw_guarded_call() around an empty case body, as --isolation inproc runs it (sigsetjmp,
  *          two setitimer calls for the timeout), against calling the body directly;
  *   child  fork() a process that exits at once and wait for it: what --isolation child adds per case
  *          (its real cost is higher: the child also writes its result into a pipe).
@@ -13,7 +13,7 @@
  * Windows one (RtlCaptureContext, the unhandled-exception filter) and a child is CreateProcess of
  * isobench.exe itself with "--noop", waited for: what --isolation child adds per case under Wine.
  */
-#include "harness/etwconf.h"
+#include "harness/exec/exec.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
     if (!GetModuleFileNameA(NULL, self, sizeof self))
         return 3;
     char err[512];
-    if (!plat_open_target("live", err, sizeof err)) { /* sets the platform layer up, as etwconf.exe run does */
+    if (!(plat_init(), etw_target_open("live", err, sizeof err))) { /* sets the platform layer up, as etwconf.exe run does */
         fprintf(stderr, "isobench: %s\n", err);
         return 3;
     }
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
     r.isolation = ISO_INPROC;
     r.timeout_ms = 5000;
 #if !defined(_WIN32)
-    plat_run_plan(&r); /* an empty in-process plan: turns on the timeout timer, as inproc runs do */
+    etw_exec_run(&r); /* an empty in-process plan: turns on the timeout timer, as inproc runs do */
 #endif
     struct etw_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
         long off = 0;
         double t0 = now_ns();
         for (int i = 0; i < calls; i++)
-            if (plat_guarded_call(&ctx, body, exc, sizeof exc, &off) != 0)
+            if (etw_guarded_call(&ctx, body, exc, sizeof exc, &off) != 0)
                 return 3;
         double t1 = now_ns();
         for (int i = 0; i < calls; i++)

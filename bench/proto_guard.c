@@ -1,5 +1,5 @@
 /*
- * bench/proto_guard.c - a proposed plat_guard_alloc/plat_guard_free for harness/plat/posix/platform.c,
+ * bench/proto_guard.c - a proposed etw_guard_alloc/etw_guard_free for harness/core/guard.c,
  * measured by `make bench` (the "proto" rows): etwconf linked with this file and a copy of
  * posix_platform.o whose own two functions are made weak (objcopy --weaken-symbol), nothing else changed.
  *
@@ -22,7 +22,7 @@ static struct {
     size_t len;
 } pool[POOL];
 
-bool plat_guard_alloc(struct etw_guard *g, size_t len)
+bool etw_guard_alloc(struct etw_guard *g, size_t len)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t body = (ETW_PRE_ZONE + len + page - 1) / page * page;
@@ -58,7 +58,7 @@ bool plat_guard_alloc(struct etw_guard *g, size_t len)
     return true;
 }
 
-void plat_guard_free(struct etw_guard *g)
+void etw_guard_free(struct etw_guard *g)
 {
     if (g->map) {
         int i = 0;

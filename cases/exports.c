@@ -30,7 +30,7 @@ static const struct etw_case cases[] = {
     /* where a function moved away from, or where a module took it over */
     EXPORT_CASE("exp.kernelbase.tqi-moved", RID_EXP_KERNELBASE_TQI_MOVED, "kernelbase", "TraceQueryInformation", FROM(V6_3, ABSENT))
     EXPORT_CASE("exp.sechost.tsi", RID_EXP_SECHOST_TSI, "sechost", "TraceSetInformation", AT(V5_2, V6_0, ABSENT), FROM(V6_2, PRESENT))
-    /* added for mutation testing (harness/mutate) */
+    /* added for mutation testing (tools/mutate) */
     EXPORT_CASE("exp.ntdll.nttracecontrol-before-60", RID_EXP_NTDLL_NTTRACECONTROL, "ntdll", "NtTraceControl", AT(V5_2, V5_2, ABSENT))
 };
 CASE_TABLE(cases_exports, cases);

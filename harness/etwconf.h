@@ -1,6 +1,7 @@
 /*
- * harness/etwconf.h - the harness: targets, results, the check API for custom cases, and the
- * platform layer (harness/posix_*.c on Linux, harness/win_*.c on Windows).
+ * harness/etwconf.h - the harness: targets, results, the check API for custom cases. The
+ * platform primitives are harness/plat/plat.h; the runner (plan loop, isolation, workers) is
+ * harness/exec/exec.h.
  *
  * Flow: rules (spec/rules.def) -> case rows (cases/ files) -> run.c runs a row against a target ->
  * result -> record.c writes a JSON Lines record (harness/RESULTS.md) -> reports/.
@@ -10,6 +11,7 @@
 
 #include "harness/case.h"
 #include "harness/check.h"
+#include "harness/plat/plat.h"
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -77,6 +79,14 @@ const char *etw_version_name(unsigned v); /* "6.1" */
 unsigned etw_version_parse(const char *s); /* "6.1" or "win7"; 0 if unknown */
 
 /* ---------------------------------------------------------------- targets (harness/targets/target.c) */
+/* what setting a fixture up (or a target's fixture function) gave: ready, or why not (the
+ * reason goes into why) */
+enum etw_fx {
+    ETW_FX_OK,
+    ETW_FX_SKIP, /* the target cannot provide it (a control function is missing): SKIP */
+    ETW_FX_BROKEN, /* the target refused to set it up: BROKEN */
+    ETW_FX_MISSING, /* the target does not export st->missing, which the fixture calls */
+};
 struct etw_target {
     const char *spec; /* what the user gave: "reference" or a path */
     const char *impl; /* reference | thirdparty | windows | wine */
@@ -91,13 +101,15 @@ struct etw_target {
     bool emulates; /* set_version works */
     unsigned version, build; /* the version expectations are chosen for */
     const char *version_label; /* target_id version part (wine: "win10"); NULL = etw_version_name */
-    /* control API (reference/etwref.h); NULL where the target lacks it */
+    /* control API (reference/etwref.h); NULL where the target lacks it. The fixture functions
+     * say why they failed: ETW_FX_SKIP (cannot be set up here) or ETW_FX_BROKEN, with why filled;
+     * a library's EtwRef_* functions, which return an int, are adapted (harness/targets/target.c) */
     int (*reset)(void);
     int (*set_version)(unsigned version, unsigned build);
-    int (*start_logger)(unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle);
+    enum etw_fx (*start_logger)(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
     int (*stop_logger)(etw_tracehandle handle);
     etw_tracehandle (*missing_logger)(void);
-    int (*set_privilege)(unsigned privilege, int held);
+    enum etw_fx (*set_privilege)(struct etw_target *t, unsigned privilege, int held, char *why, size_t len);
     int (*fail_alloc)(unsigned nth);
     int (*set_class_counter)(etw_handle h, etw_u32 value);
     int (*set_class_pid)(etw_handle h, etw_u32 pid);
@@ -108,13 +120,23 @@ struct etw_target {
     /* per-case hooks for live targets (may be NULL): prerequisites the case needs that the
      * platform must check (admin, kernel logger free...); return false and fill why to skip */
     bool (*can_run)(struct etw_target *t, const struct etw_case *c, char *why, size_t len);
+    /* a target that changes system-wide state takes it for the whole run (the runner calls this
+     * once, workers do not): false, why filled, when another run holds it. May be NULL. */
+    bool (*claim)(struct etw_target *t, char *why, size_t len);
+    /* a worker process that ran cases of this target ended abnormally: undo what it may have left
+     * on the system (the live Windows target stops that process's sessions); may be NULL */
+    void (*worker_died)(struct etw_target *t, unsigned long pid);
+    /* the EtwRef_* functions a library exports, behind the adapters above */
+    int (*ref_start_logger)(unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle);
+    int (*ref_set_privilege)(unsigned privilege, int held);
 };
-/* fill the control pointers of t from its sym() (EtwRef_* names) */
+/* fill the control pointers of t from its sym() (EtwRef_* names, adapted) */
 void etw_target_bind_control(struct etw_target *t);
-/* the built-in reference (statically linked libetwref.a) */
+/* the built-in reference (statically linked libetwref.a; not in etwconf.exe) */
 struct etw_target *etw_target_reference(void);
-/* platform: open "reference" or a library path; NULL and err filled on failure */
-struct etw_target *plat_open_target(const char *spec, char *err, size_t errlen);
+/* open a target: "reference" or a library path on Linux; "live" or a DLL path on Windows. NULL
+ * and err filled on failure (harness/targets/) */
+struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen);
 /* resolve an API function for fn: first module that exports it; *where gets "module!name" */
 void *etw_resolve(struct etw_target *t, enum etw_fn fn, const char **where);
 /* the export rule whose function fn depends on (EXP.*) */
@@ -166,13 +188,6 @@ struct etw_fixture_state {
     etw_reghandle stale_reg; /* a provider registered and unregistered again (H_REG_STALE) */
     enum etw_fn missing; /* ETW_FX_MISSING: the function the target does not export */
 };
-/* what setting a fixture up gave: ready, or why not (the reason goes into why) */
-enum etw_fx {
-    ETW_FX_OK,
-    ETW_FX_SKIP, /* the target cannot provide it (a control function is missing): SKIP */
-    ETW_FX_BROKEN, /* the target refused to set it up: BROKEN */
-    ETW_FX_MISSING, /* the target does not export st->missing, which the fixture calls */
-};
 /* the GUIDs a fixture registers: the classic control GUID (class i: last byte 0x10 + i) and the provider */
 extern const etw_guid etw_fixture_control_guid, etw_fixture_provider_guid;
 /* set fx up on t (its current version); fns: the target's API by enum etw_fn, or NULL to resolve
@@ -219,9 +234,13 @@ void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_f
 void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const struct etw_args *a);
 
 /* ---------------------------------------------------------------- running (harness/core/run.c) */
+/* how cases are isolated from the runner; the same on every host (harness/exec/runner.c):
+ *   batch   a worker process runs the cases in order; it is replaced after a crash or a hang
+ *   child   a new worker process for every case
+ *   inproc  no process: faults and hangs are caught in this process
+ * The default ("auto") is inproc with fallback for the implementation the suite ships with (the
+ * built-in reference; the live system on Windows), batch for a loaded library. */
 enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
-/* the default ("auto"): in process for the built-in reference, a batch worker for a loaded
- * library; after a crash or timeout in process, the rest of the run moves to a worker */
 struct etw_runner {
     struct etw_target *t;
     unsigned version;
@@ -233,6 +252,7 @@ struct etw_runner {
     const char *rerun_prefix; /* "build/etwconf run --target reference --emulate 6.1" */
     /* output */
     FILE *out;
+    int out_errno; /* the first error writing out (errno value): the run stops, exit 3 */
     bool quiet, verbose, progress; /* progress: a live counter on a terminal */
     unsigned long counts[R_COUNT];
     unsigned long counted_failures;
@@ -255,7 +275,7 @@ struct etw_ctx {
     bool stop; /* a SKIP/BROKEN/missing export ended the case */
 };
 
-/* run one case to a result: fixture, call, checks, teardown (no isolation: see plat_run) */
+/* run one case to a result: fixture, call, checks, teardown (isolation: harness/exec/) */
 void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_result *res);
 /* the body run under the platform guard: fixture setup, the call or .run, checks */
 void etw_case_body(struct etw_ctx *ctx);
@@ -302,7 +322,7 @@ void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code);
 /* ---------------------------------------------------------------- commands beyond run (tools/fuzz/cmd.c) */
 int etw_cmd_fuzz(int argc, char **argv);
 
-/* ---------------------------------------------------------------- platform layer */
+/* ---------------------------------------------------------------- guarded buffers and calls (harness/core/guard.c) */
 struct etw_guard {
     etw_u8 *map; /* whole mapping */
     size_t map_len;
@@ -312,25 +332,19 @@ struct etw_guard {
     size_t guard_len;
 };
 #define ETW_PRE_ZONE 64 /* sentinel bytes before each buffer, checked for underruns */
-/* harness/core/guard.c: the portable half (pool, layout, fill); the platform maps and unmaps */
 size_t etw_guard_body(size_t len, size_t page); /* bytes before the guard page */
 etw_u8 *etw_guard_pool_take(size_t map_len); /* a kept mapping of that size, or NULL */
 bool etw_guard_pool_put(etw_u8 *map, size_t map_len); /* keep it; false: the caller unmaps */
 void etw_guard_place(struct etw_guard *g, etw_u8 *map, size_t len, size_t page); /* lay out and fill */
-bool plat_guard_alloc(struct etw_guard *g, size_t len);
-void plat_guard_free(struct etw_guard *g);
-uint64_t plat_now_us(void);
-const char *plat_host_os(void);
-const char *plat_host_arch(void);
-/* run fn(ctx) so that a write into a guard page returns 1 (and *fault_offset gets how far past
- * the buffer), any other fault returns 2 (exception filled) and a hang past timeout returns 3
- * (in-process isolation only); 0 when fn returned. */
-int plat_guarded_call(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exception, size_t exlen, long *fault_offset);
-/* run fn(arg, i) on n threads at once (i = 0..n-1) and wait for them; false if they could not start */
-bool plat_threads(int n, void (*fn)(void *arg, int i), void *arg);
-/* run every case of r->plan with r->isolation, emitting each result with etw_emit(); returns 0, or 3 when the
- * run could not go on, or 4 when it was interrupted (SIGINT/SIGTERM, Ctrl-C) */
-int plat_run_plan(struct etw_runner *r);
+/* a sentinel-filled buffer of len bytes ending at an inaccessible page (plat_map_guarded) */
+bool etw_guard_alloc(struct etw_guard *g, size_t len);
+void etw_guard_free(struct etw_guard *g);
+/* run fn(ctx) under plat_guarded_call(), the guard pages being those of ctx->guards: returns 0
+ * when fn returned, 1 for a write into a guard page (*fault_offset: how far past the buffer), 2
+ * for any other fault (exception filled), 3 for a hang past the in-process deadline */
+int etw_guarded_call(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exception, size_t exlen, long *fault_offset);
+
+/* ---------------------------------------------------------------- emitting results (harness/out/record.c) */
 /* write one result record (assigns seq, counts, prints progress) */
 void etw_emit(struct etw_runner *r, const struct etw_result *res);
 /* the same, from a record body already serialised by a worker */

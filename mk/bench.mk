@@ -28,16 +28,16 @@ $(BENCH_BIN)/cti_bench: bench/cti_bench.c bench/median.h $(BUILD)/libetwref.a $(
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(BUILD)/libetwref.a -lpthread
 
 # etwconf with the guarded-buffer allocator proposed in bench/proto_guard.c: the same objects, with the
-# harness's own plat_guard_alloc/plat_guard_free made weak so that the bench's versions replace them
-BENCH_WEAK_PLAT := $(BENCH_DIR)/obj/posix_platform-weak.o
-$(BENCH_WEAK_PLAT): $(BUILD)/obj/harness/plat/posix/platform.o
+# harness's own etw_guard_alloc/etw_guard_free made weak so that the bench's versions replace them
+BENCH_WEAK_PLAT := $(BENCH_DIR)/obj/guard-weak.o
+$(BENCH_WEAK_PLAT): $(BUILD)/obj/harness/core/guard.o
 	@mkdir -p $(dir $@)
-	objcopy --weaken-symbol=plat_guard_alloc --weaken-symbol=plat_guard_free $< $@
+	objcopy --weaken-symbol=etw_guard_alloc --weaken-symbol=etw_guard_free $< $@
 
 $(BENCH_BIN)/etwconf-proto: bench/proto_guard.c $(BENCH_WEAK_PLAT) $(HARNESS_OBJ) $(CASE_OBJ) $(CLI_OBJ) $(BUILD)/libetwref.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ bench/proto_guard.c $(BENCH_WEAK_PLAT) \
-	    $(filter-out $(BUILD)/obj/harness/plat/posix/platform.o,$(HARNESS_OBJ)) $(CASE_OBJ) $(CLI_OBJ) \
+	    $(filter-out $(BUILD)/obj/harness/core/guard.o,$(HARNESS_OBJ)) $(CASE_OBJ) $(CLI_OBJ) \
 	    $(BUILD)/libetwref.a $(LDLIBS_HARNESS)
 
 $(BENCH_BIN)/isobench: bench/isobench.c bench/median.h $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $(HEADERS)
@@ -45,7 +45,7 @@ $(BENCH_BIN)/isobench: bench/isobench.c bench/median.h $(HARNESS_OBJ) $(CASE_OBJ
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $(LDLIBS_HARNESS)
 
 # isobench for Windows / Wine, on the objects of etwconf.exe (mk/windows.mk); built by bench/wine.sh
-BENCH_WIN_OBJ := $(filter-out $(BUILD)/win64/obj/harness/cli/main.o,$(WIN64_OBJ))
+BENCH_WIN_OBJ := $(filter-out $(BUILD)/win64/obj/harness/cli/%,$(WIN64_OBJ))
 $(BENCH_BIN)/isobench.exe: bench/isobench.c bench/median.h $(BENCH_WIN_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(MINGW64_CC) $(WIN_CFLAGS) -o $@ $< $(BENCH_WIN_OBJ) -static $(WIN_LIBS)

@@ -1,4 +1,4 @@
-# mk/windows.mk - the Windows runner (harness/plat/win/, harness/targets/win_live.c, harness/windows/README.md).
+# mk/windows.mk - the Windows runner (harness/plat/win/, harness/targets/win_live/, harness/windows/README.md).
 #
 #   make windows    build/etwconf.exe (x86_64) and build/etwconf-i686.exe with mingw-w64: one exe
 #                   for every Windows from XP x64 / Server 2003 (5.2) to 11, and for Wine
@@ -17,7 +17,8 @@ WINDRES64 ?= x86_64-w64-mingw32-windres
 WINDRES32 ?= i686-w64-mingw32-windres
 WINE_VERSIONS ?= $(call VERSION_FIELD,4)
 
-WIN_SRC := $(HARNESS_SRC) $(CASE_SRC) $(HARNESS_CLI_SRC) $(HARNESS_WIN_SRC)
+# the fuzzer needs the built-in reference, which the exe does not contain
+WIN_SRC := $(filter-out tools/fuzz/%,$(HARNESS_SRC)) $(CASE_SRC) $(HARNESS_CLI_SRC) $(HARNESS_WIN_SRC)
 WIN_HEADERS := $(HEADERS)
 # _WIN32_WINNT 0x0502: nothing newer than Server 2003 can be imported by accident; newer APIs
 # are looked up with GetProcAddress. The reference implementation is not linked: the exe tests

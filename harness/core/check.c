@@ -116,7 +116,7 @@ void *etw_guarded(struct etw_ctx *c, size_t len)
         return NULL;
     }
     struct etw_guard *g = calloc(1, sizeof *g);
-    if (!g || !plat_guard_alloc(g, len)) {
+    if (!g || !etw_guard_alloc(g, len)) {
         free(g);
         etw_broken(c, "could not map a guarded buffer of %zu bytes", len);
         return NULL;

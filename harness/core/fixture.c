@@ -33,9 +33,11 @@ enum etw_fx etw_fixture_logger(struct etw_target *t, enum etw_logger_kind kind, 
     if (!t->start_logger)
         return fail(ETW_FX_SKIP, why, len, "needs a %s, and the target has no EtwRef_StartLogger control function",
                     etw_logger_kind_title(kind));
-    if (t->start_logger((unsigned)kind, masks, h) != 0)
+    why[0] = 0;
+    enum etw_fx st = t->start_logger(t, (unsigned)kind, masks, h, why, len); /* a live target says why */
+    if (st != ETW_FX_OK && !why[0])
         return fail(ETW_FX_BROKEN, why, len, "fixture: could not start a %s", etw_logger_kind_title(kind));
-    return ETW_FX_OK;
+    return st;
 }
 
 /* the target's function fn: from the caller's table, or resolved; NULL sets st->missing */
@@ -121,8 +123,10 @@ enum etw_fx etw_fixture_setup(struct etw_target *t, void *const *fns, const stru
         if (!t->set_privilege)
             return fail(ETW_FX_SKIP, why, len, "needs SeSystemProfilePrivilege %s: the target has no EtwRef_SetPrivilege",
                         fx->profile_priv == PRIV_HELD ? "held" : "not held");
-        if (t->set_privilege(1 /* ETWREF_PRIV_SYSTEM_PROFILE */, fx->profile_priv == PRIV_HELD))
-            return fail(ETW_FX_BROKEN, why, len, "fixture: EtwRef_SetPrivilege failed");
+        why[0] = 0;
+        enum etw_fx ps = t->set_privilege(t, 1 /* ETWREF_PRIV_SYSTEM_PROFILE */, fx->profile_priv == PRIV_HELD, why, len);
+        if (ps != ETW_FX_OK)
+            return why[0] ? ps : fail(ETW_FX_BROKEN, why, len, "fixture: EtwRef_SetPrivilege failed");
     }
     if (fx->fail_alloc && !t->fail_alloc)
         return fail(ETW_FX_SKIP, why, len, "needs allocation fault injection: the target has no EtwRef_FailAllocation");

@@ -98,7 +98,7 @@ void etw_case_body(struct etw_ctx *ctx)
 /* the one call into the platform's guard: a write past a buffer gives 1, a fault 2, a hang 3 */
 static int guarded(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exc, size_t exlen, long *off)
 {
-    return plat_guarded_call(ctx, fn, exc, exlen, off);
+    return etw_guarded_call(ctx, fn, exc, exlen, off);
 }
 
 static void teardown_body(struct etw_ctx *ctx)
@@ -155,7 +155,7 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         }
     }
     for (int i = 0; i < ctx.nguards; i++) {
-        plat_guard_free(ctx.guards[i]);
+        etw_guard_free(ctx.guards[i]);
         free(ctx.guards[i]);
     }
     etw_result_finish(res, r->version);

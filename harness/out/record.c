@@ -2,6 +2,7 @@
 #include "harness/etwconf.h"
 #include "harness/scenario.h"
 #include "harness/out/winetest.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -180,10 +181,11 @@ void etw_emit_body(struct etw_runner *r, enum etw_status_kind st, bool counted, 
     r->counts[st]++;
     if (counted)
         r->counted_failures++;
-    if (r->out) {
+    if (r->out && !r->out_errno) {
         /* body is {"id":...}: the record is {"type":"case","seq":N, + the rest */
-        fprintf(r->out, "{\"type\":\"case\",\"seq\":%lu,%s\n", r->seq, body + 1);
-        fflush(r->out);
+        errno = 0;
+        if (fprintf(r->out, "{\"type\":\"case\",\"seq\":%lu,%s\n", r->seq, body + 1) < 0 || fflush(r->out) != 0)
+            r->out_errno = errno ? errno : EIO;
     }
     etw_winetest_result(r, st, body, c); /* --format winetest: Wine's test output on stdout */
     report_line(r, st, c, message);

@@ -49,11 +49,24 @@ static struct {
     char unit[64];
     long successes, failures, todo_successes, todo_failures, skipped;
     long status;
+    FILE *out; /* stdout unless the runner gave it a stream of its own */
 } W;
+
+void etw_winetest_output(FILE *f)
+{
+    W.out = f;
+}
+
+static FILE *wout(void)
+{
+    return W.out ? W.out : stdout;
+}
 
 void etw_winetest_enable(struct etw_xfile *expect)
 {
+    FILE *out = W.out;
     memset(&W, 0, sizeof W);
+    W.out = out;
     W.on = true;
     W.x = expect;
     const char *d = getenv("WINETEST_DEBUG"), *s = getenv("WINETEST_REPORT_SUCCESS");
@@ -87,7 +100,7 @@ static void wline(const char *file, int line, const char *prefix, const char *fm
     for (char *p = msg; *p; p++) /* one line per message: a reason or a got text may hold a newline */
         if (*p == '\n' || *p == '\r')
             *p = ' ';
-    printf("%s:%d: %s%s\n", file, line, prefix, msg);
+    fprintf(wout(), "%s:%d: %s%s\n", file, line, prefix, msg);
 }
 
 static void close_unit(void)
@@ -96,9 +109,9 @@ static void close_unit(void)
         return;
     long total = W.successes + W.failures + W.todo_successes + W.todo_failures, bad = W.failures + W.todo_failures;
     if (W.debug)
-        printf("%04x:%s: %ld tests executed (%ld marked as todo, 0 as flaky, %ld %s), %ld skipped.\n", current_pid(), W.unit, total,
+        fprintf(wout(), "%04x:%s: %ld tests executed (%ld marked as todo, 0 as flaky, %ld %s), %ld skipped.\n", current_pid(), W.unit, total,
                W.todo_successes, bad, bad != 1 ? "failures" : "failure", W.skipped);
-    fflush(stdout);
+    fflush(wout());
     W.status += bad;
     W.unit[0] = 0;
     W.successes = W.failures = W.todo_successes = W.todo_failures = W.skipped = 0;
@@ -218,7 +231,7 @@ void etw_winetest_result(struct etw_runner *r, enum etw_status_kind st, const ch
     if (!rec) {
         wline(c->file, c->line, "Test failed: ", "%s: the result record could not be read (%s)", c->id, body ? jerr : "no record");
         W.failures++;
-        fflush(stdout);
+        fflush(wout());
         return;
     }
     const char *status = etw_status_name(st);
@@ -311,6 +324,6 @@ void etw_winetest_result(struct etw_runner *r, enum etw_status_kind st, const ch
         break;
     }
     }
-    fflush(stdout);
+    fflush(wout());
     etw_jfree(rec);
 }

@@ -51,6 +51,8 @@ void etw_xentry_describe(const struct etw_xentry *e, char *buf, size_t len);
 /* ---------------------------------------------------------------- --format winetest (harness/out/winetest.c) */
 /* switch the format on for this process; expect may be NULL (then nothing is todo) */
 void etw_winetest_enable(struct etw_xfile *expect);
+/* where the output goes (default stdout): the runner gives it its private stdout */
+void etw_winetest_output(FILE *f);
 bool etw_winetest_enabled(void);
 /* one finished case, from its serialised record body (every isolation mode ends in etw_emit_body) */
 void etw_winetest_result(struct etw_runner *r, enum etw_status_kind st, const char *body, const struct etw_case *c);

@@ -1,17 +1,40 @@
-/* harness/targets/target.c - binding a target's control API; the built-in reference target. */
+/*
+ * harness/targets/target.c - binding a library's control API (the EtwRef_* functions of
+ * reference/etwref.h, looked up by name) to the internal target interface, whose fixture
+ * functions also say why they failed. The exported ABI stays what it is: adapters sit between.
+ */
 #include "harness/etwconf.h"
-#include "reference/etwref.h"
 #include <string.h>
+
+static void set_why(char *why, size_t len, const char *text)
+{
+    if (why && len)
+        snprintf(why, len, "%s", text);
+}
+
+/* EtwRef_StartLogger returns 0 or -1 and has no way to say why: the case says what failed */
+static enum etw_fx ref_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *h, char *why,
+                                    size_t len)
+{
+    set_why(why, len, "");
+    return t->ref_start_logger(kind, masks, h) == 0 ? ETW_FX_OK : ETW_FX_BROKEN;
+}
+
+static enum etw_fx ref_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len)
+{
+    set_why(why, len, "");
+    return t->ref_set_privilege(privilege, held) == 0 ? ETW_FX_OK : ETW_FX_BROKEN;
+}
 
 void etw_target_bind_control(struct etw_target *t)
 {
 #define BIND(field, name) t->field = (__typeof__(t->field))t->sym(t, name)
     BIND(reset, "EtwRef_Reset");
     BIND(set_version, "EtwRef_SetVersion");
-    BIND(start_logger, "EtwRef_StartLogger");
+    BIND(ref_start_logger, "EtwRef_StartLogger");
     BIND(stop_logger, "EtwRef_StopLogger");
     BIND(missing_logger, "EtwRef_MissingLoggerHandle");
-    BIND(set_privilege, "EtwRef_SetPrivilege");
+    BIND(ref_set_privilege, "EtwRef_SetPrivilege");
     BIND(fail_alloc, "EtwRef_FailAllocation");
     BIND(set_class_counter, "EtwRef_SetClassCounter");
     BIND(set_class_pid, "EtwRef_SetClassProcessId");
@@ -19,25 +42,7 @@ void etw_target_bind_control(struct etw_target *t)
     BIND(enable_group, "EtwRef_EnableGroup");
     t->proc = (void *(*)(const char *, const char *))t->sym(t, "EtwRef_GetProcAddress");
 #undef BIND
+    t->start_logger = t->ref_start_logger ? ref_start_logger : NULL;
+    t->set_privilege = t->ref_set_privilege ? ref_set_privilege : NULL;
     t->emulates = t->set_version != NULL;
-}
-
-static void *ref_sym(struct etw_target *t, const char *name)
-{
-    (void)t;
-    return EtwRef_Symbol(name);
-}
-
-struct etw_target *etw_target_reference(void)
-{
-    static struct etw_target t;
-    memset(&t, 0, sizeof t);
-    t.spec = "reference";
-    t.impl = "reference";
-    t.name = "reference";
-    t.arch = NULL;
-    t.sym = ref_sym;
-    etw_target_bind_control(&t);
-    t.version = ETW_V10_0;
-    return &t;
 }

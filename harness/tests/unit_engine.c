@@ -70,7 +70,7 @@ static struct etw_guard *guard(void *arg, size_t len)
 {
     (void)arg;
     struct etw_guard *g = calloc(1, sizeof *g);
-    if (!g || nkept >= 4 || !plat_guard_alloc(g, len)) {
+    if (!g || nkept >= 4 || !etw_guard_alloc(g, len)) {
         free(g);
         return NULL;
     }
@@ -79,7 +79,7 @@ static struct etw_guard *guard(void *arg, size_t len)
 static void release(void)
 {
     while (nkept)
-        plat_guard_free(kept[--nkept]), free(kept[nkept]);
+        etw_guard_free(kept[--nkept]), free(kept[nkept]);
 }
 
 static void test_call_outcome(void)

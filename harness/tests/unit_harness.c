@@ -1,6 +1,8 @@
 /* harness/tests/unit_harness.c - unit tests of the harness: JSON writer, codes, rules, results,
  * guarded buffers and fault capture. */
 #include "unit.h"
+#include "harness/exec/exec.h"
+#include "harness/targets/win_live/names.h"
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -134,11 +136,11 @@ static void test_guard_and_faults(void)
     CU_ASSERT_EQUAL(b[-1], 0xEF); /* the zone before continues the pattern */
     char exc[48] = "";
     long off = -1;
-    CU_ASSERT_EQUAL(plat_guarded_call(&ctx, write_past, exc, sizeof exc, &off), 1);
+    CU_ASSERT_EQUAL(etw_guarded_call(&ctx, write_past, exc, sizeof exc, &off), 1);
     CU_ASSERT_EQUAL(off, 3);
-    CU_ASSERT_EQUAL(plat_guarded_call(&ctx, write_null, exc, sizeof exc, &off), 2);
+    CU_ASSERT_EQUAL(etw_guarded_call(&ctx, write_null, exc, sizeof exc, &off), 2);
     CU_ASSERT_STRING_EQUAL(exc, "SIGSEGV");
-    plat_guard_free(ctx.guards[0]);
+    etw_guard_free(ctx.guards[0]);
     free(ctx.guards[0]);
 }
 
@@ -173,7 +175,7 @@ static void test_fallback_after_crash(void)
     r.nplan = 2;
     r.out = tmpfile();
     runner_pid = getpid();
-    CU_ASSERT_EQUAL(plat_run_plan(&r), 0);
+    CU_ASSERT_EQUAL(etw_exec_run(&r), 0);
     CU_ASSERT_EQUAL(r.counts[R_CRASH], 1);
     CU_ASSERT_EQUAL(r.counts[R_PASS], 1); /* x.after ran, and not in the runner */
     CU_ASSERT_EQUAL(r.seq, 2);
@@ -193,6 +195,97 @@ static void test_reference_target_binding(void)
     CU_ASSERT_STRING_EQUAL(where, "advapi32!TraceQueryInformation");
 }
 
+/* the worker wire format: a valid message passes; every corruption is refused, never trusted */
+static void test_wire(void)
+{
+    static const struct etw_case c = {.id = "x.case", .rules = RULES(RID_TQI_0B_EXACT_SIZE)};
+    const struct etw_case *plan[] = {&c};
+    static const char body[] = "{\"id\":\"x.case\",\"status\":\"PASS\"}";
+    struct etw_wire_head h = {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, (etw_u32)strlen(body), 2};
+    struct etw_wire_msg m;
+    char why[256];
+    struct etw_wire_rx rx = {0};
+    /* whole, then byte by byte (a pipe delivers any split) */
+    etw_wire_feed(&rx, &h, sizeof h);
+    etw_wire_feed(&rx, body, strlen(body));
+    CU_ASSERT_EQUAL(etw_wire_next(&rx, plan, 1, &m, why, sizeof why), ETW_WIRE_MORE);
+    etw_wire_feed(&rx, "ok", 2);
+    CU_ASSERT_EQUAL_FATAL(etw_wire_next(&rx, plan, 1, &m, why, sizeof why), ETW_WIRE_MSG);
+    CU_ASSERT_STRING_EQUAL(m.body, body);
+    CU_ASSERT_STRING_EQUAL(m.msg, "ok");
+    CU_ASSERT_EQUAL(rx.len, 0);
+    struct {
+        const char *what;
+        struct etw_wire_head h;
+        const char *body;
+    } bad[] = {
+        {"magic", {0x41414141u, ETW_WIRE_RESULT, 0, R_PASS, 0, 0, 0}, ""},
+        {"kind", {ETW_WIRE_MAGIC, 7, 0, R_PASS, 0, 0, 0}, ""},
+        {"index", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 1, R_PASS, 0, (etw_u32)strlen(body), 0}, body},
+        {"status", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_COUNT, 0, (etw_u32)strlen(body), 0}, body},
+        {"counted", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 2, (etw_u32)strlen(body), 0}, body},
+        {"length", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 0x7FFFFFFFu, 0}, body},
+        {"another case", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 23, 0}, "{\"id\":\"y.case\",\"a\":\"b\"}"},
+        {"not a record", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 12, 0}, "garbage....."},
+        {"NUL", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 17, 0}, "{\"id\":\"x.case\"\0}"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct etw_wire_rx r2 = {0};
+        etw_wire_feed(&r2, &bad[i].h, sizeof bad[i].h);
+        etw_wire_feed(&r2, bad[i].body, bad[i].h.body_len < 64 ? bad[i].h.body_len : strlen(bad[i].body));
+        why[0] = 0;
+        enum etw_wire_got g = etw_wire_next(&r2, plan, 1, &m, why, sizeof why);
+        if (g != ETW_WIRE_CORRUPT)
+            fprintf(stderr, "wire: a message with a bad %s was not refused\n", bad[i].what);
+        CU_ASSERT_EQUAL(g, ETW_WIRE_CORRUPT);
+        CU_ASSERT(why[0] != 0);
+        etw_wire_free(&r2);
+    }
+    etw_wire_free(&rx);
+}
+
+/* a plan: ids and globs; a glob with many stars stays fast */
+static void test_plan(void)
+{
+    char err[128];
+    size_t n = 0;
+    const struct etw_case **p = etw_plan_build(NULL, 0, "tqi.0b.*", &n, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT(n >= 3);
+    free((void *)p);
+    CU_ASSERT_PTR_NULL(etw_plan_build(NULL, 0, "no-such-*", &n, err, sizeof err));
+    uint64_t t0 = plat_now_us();
+    CU_ASSERT_PTR_NULL(etw_plan_build(NULL, 0, "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b*", &n, err, sizeof err));
+    CU_ASSERT(plat_now_us() - t0 < 2000000u);
+}
+
+/* the live Windows target touches only what it created: exact names, in its own directory */
+static void test_live_names(void)
+{
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-1234-5"), 1234);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"ETWCONF-1234-5"), 1234);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-1234-5x"), 0);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"my-etwconf-1234-5"), 0);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-1234"), 0);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf--1234-5"), 0);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-0-5"), 0);
+    CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-99999999999-5"), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_name_owner(L"etwconf-77-3-kernel.etl"), 77);
+    CU_ASSERT_EQUAL(etw_live_kernel_name_owner(L"etwconf-77-3-kernel.etl.bak"), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_name_owner(L"etwconf-x-kernel.etl"), 0);
+    const wchar_t *tmp = L"C:\\Users\\me\\AppData\\Local\\Temp\\";
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-3-kernel.etl", tmp), 77);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"c:\\users\\ME\\appdata\\local\\temp\\ETWCONF-77-3-KERNEL.ETL", tmp), 77);
+    /* someone else's trace whose path merely contains the marker: never ours */
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"D:\\traces\\etwconf-77-3-kernel.etl", tmp), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-3\\kernel.etl", tmp), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\sub\\etwconf-77-3-kernel.etl", tmp), 0);
+    /* a %TEMP% that itself contains the marker does not confuse it */
+    const wchar_t *odd = L"C:\\etwconf-5-1\\";
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\etwconf-5-1\\etwconf-77-3-kernel.etl", odd), 77);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\etwconf-5-1\\other.etl", odd), 0);
+}
+
 void unit_harness_register(void)
 {
     CU_pSuite s = CU_add_suite("harness", NULL, NULL);
@@ -204,4 +297,7 @@ void unit_harness_register(void)
     CU_add_test(s, "guard pages catch overruns; faults are caught", test_guard_and_faults);
     CU_add_test(s, "the reference target resolves by module and version", test_reference_target_binding);
     CU_add_test(s, "auto isolation: after a crash in process the rest runs in a worker", test_fallback_after_crash);
+    CU_add_test(s, "the worker wire format refuses corrupt messages", test_wire);
+    CU_add_test(s, "plans: ids, globs, no exponential glob", test_plan);
+    CU_add_test(s, "the live target recognises only exact names of its own", test_live_names);
 }

@@ -57,7 +57,7 @@ static void bind_side(struct fz_side *s)
 
 static bool guard(struct etw_guard *g, size_t len)
 {
-    if (!plat_guard_alloc(g, len))
+    if (!etw_guard_alloc(g, len))
         return false;
     fz.ctx.guards[fz.ctx.nguards++] = g;
     return true;
@@ -128,7 +128,7 @@ int etw_cmd_fuzz(int argc, char **argv)
         seed = plat_now_us() ^ 0xE7C0F00Dull;
 
     char err[512] = "";
-    struct etw_target *t = plat_open_target(target, err, sizeof err);
+    struct etw_target *t = etw_target_open(target, err, sizeof err);
     if (!t) {
         fprintf(stderr, "etwconf fuzz: %s\n", err);
         return 3;
@@ -137,7 +137,7 @@ int etw_cmd_fuzz(int argc, char **argv)
     fz.side[SIDE_T].name = "target";
     fz.side[SIDE_T].t = t;
     fz.side[SIDE_O].name = "reference";
-    fz.side[SIDE_O].t = oracle ? plat_open_target(oracle, err, sizeof err) : etw_target_reference();
+    fz.side[SIDE_O].t = oracle ? etw_target_open(oracle, err, sizeof err) : etw_target_reference();
     if (!fz.side[SIDE_O].t) {
         fprintf(stderr, "etwconf fuzz: the oracle: %s\n", err);
         return 3;
@@ -234,7 +234,7 @@ int etw_cmd_fuzz(int argc, char **argv)
                 fprintf(stdout, "\n");
             }
         }
-        int kf = plat_guarded_call(&fz.ctx, fz_batch_body, exc, sizeof exc, &off);
+        int kf = etw_guarded_call(&fz.ctx, fz_batch_body, exc, sizeof exc, &off);
         if (kf) {
             /* the fault ended program fz.next in the middle: say so as run_prog would */
             fz_fault_dis(kf, exc, off);

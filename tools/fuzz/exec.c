@@ -42,7 +42,7 @@ static etw_u8 *aux_buf(size_t len)
     return fz.gaux.guard - len;
 }
 
-/* sentinel-fill [buf - ETW_PRE_ZONE, buf + len) exactly as plat_guard_alloc does for a case */
+/* sentinel-fill [buf - ETW_PRE_ZONE, buf + len) exactly as etw_guard_alloc does for a case */
 static void refill(etw_u8 *buf, size_t len)
 {
     memcpy(buf - ETW_PRE_ZONE, fz.pattern, ETW_PRE_ZONE + len);
@@ -407,7 +407,7 @@ bool fz_run_prog(const struct fz_prog *p, int upto)
     fz.last_ran = false;
     memset(&fz.dis, 0, sizeof fz.dis);
     fz.dis.call = -3;
-    int k = plat_guarded_call(&fz.ctx, run_body, exc, sizeof exc, &off);
+    int k = etw_guarded_call(&fz.ctx, run_body, exc, sizeof exc, &off);
     if (k)
         fz_fault_dis(k, exc, off);
     return fz.found;

@@ -1,4 +1,4 @@
-/* harness/win_sha256.c - SHA-256 (FIPS 180-4) of a file, for the results fingerprint: which exe
+/* harness/plat/win/sha256.c - SHA-256 (FIPS 180-4) of a file, for the results fingerprint: which exe
  * produced a results file. Small and self-contained: no BCrypt (not on 5.2), no CryptoAPI. */
 #include "harness/plat/win/win.h"
 #include <string.h>

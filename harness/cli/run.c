@@ -1,0 +1,385 @@
+/*
+ * harness/cli/run.c - the run command: options, the plan, one results file per version (header,
+ * the cases through harness/exec/, footer) and the summary line.
+ *
+ * The results are trusted only when every write reached the file: a write, flush or close error
+ * stops the run with exit 3 and says so. Whatever ends the process during a run (a target calling
+ * exit, a fatal signal the runner sees as exit) still writes a footer with complete:false.
+ */
+#include "harness/cli/cli.h"
+#include "harness/out/winetest.h"
+#include <errno.h>
+#include <stdlib.h>
+#if !defined(_WIN32)
+#include <unistd.h>
+#endif
+#include <string.h>
+#if defined(_WIN32)
+#include <direct.h>
+#include <io.h>
+#define stderr_is_tty() _isatty(_fileno(stderr))
+#define make_dir(p) _mkdir(p)
+#else
+#include <sys/stat.h>
+#define stderr_is_tty() isatty(2)
+#define make_dir(p) mkdir((p), 0777)
+#endif
+
+const char cli_run_help[] =
+    "usage: " ETWCONF_PROG " run [OPTIONS]\n"
+    "\n"
+    "Run cases against a target and write JSON Lines results (harness/RESULTS.md).\n"
+    "\n"
+#if defined(_WIN32)
+    "  --target T        'live' (default: this system) or a DLL exporting the API under its\n"
+    "                    Windows names (a path, or .\\NAME; see harness/windows/README.md)\n"
+#else
+    "  --target T        'reference' (default: the built-in reference implementation) or a shared\n"
+    "                    library exporting the API under its Windows names (a path, or ./NAME)\n"
+#endif
+    "  --emulate V       a version of '" ETWCONF_PROG " versions' by number (6.1) or Wine name (win7),\n"
+    "                    'all', or a comma list (default 10.0).\n"
+    "                    A target that cannot emulate is taken to implement V\n"
+    "  --case ID         run only this case (repeatable)\n"
+    "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
+    "  --out FILE        write results to FILE (default: stdout; '-' is stdout)\n"
+    "  --out-dir DIR     write DIR/TARGET-VERSION.jsonl for each version (needed for several versions)\n"
+    "  --isolation M     auto (default): in process for the suite's own implementation (the built-in\n"
+    "                    reference; the live system on Windows), moving to worker processes after a\n"
+    "                    crash, hang or overrun; a worker process for a loaded library.\n"
+    "                    batch: a worker process, replaced after a crash, hang or overrun.\n"
+    "                    child: a worker process per case. inproc: no process (cheapest, least safe).\n"
+    "                    The same on Linux and Windows.\n"
+    "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000; 0: no limit)\n"
+    "  --quiet           print only the summary line; --verbose prints every case\n"
+    "  --format F        jsonl (default) or winetest: Wine's test output on stdout (JSON Lines\n"
+    "                    only with --out/--out-dir; exit status = failures, at most 255)\n"
+    "  --expect FILE     with --format winetest: the known divergences of an expectations file\n"
+    "                    (reports/expectations/wine.json) are todo, as todo_wine\n"
+    "\n"
+    "exit status: 0 conformant (no counted failure, crash or timeout), 1 not conformant,\n"
+    "             2 usage error, 3 the run could not start or finish (the results are incomplete)\n";
+
+struct run_opts {
+    const char *target, *out, *out_dir, *filter;
+    const char **ids;
+    int nids;
+    enum etw_isolation isolation;
+    bool auto_isolation;
+    unsigned long timeout;
+    bool quiet, verbose;
+    bool winetest; /* --format winetest (harness/out/winetest.c) */
+};
+
+/* this process's stdout for results and Wine's test output, fd 1 pointed away from it so that
+ * nothing a target prints can reach it */
+static FILE *results_stdout(void)
+{
+    static FILE *f;
+    if (!f && !(f = plat_private_stdout()))
+        f = stdout;
+    return f;
+}
+
+/* the run in progress, for a footer when the process ends during it */
+static struct etw_runner *active;
+static volatile bool ended_during_run;
+
+/* runs last of the end hooks (registered first): a process that a target ended during the run
+ * must not exit 0 */
+static void status_at_end(void)
+{
+    if (ended_during_run)
+        _exit(3);
+}
+
+static void footer_at_end(void)
+{
+    struct etw_runner *r = active;
+    if (!r)
+        return;
+    active = NULL;
+    ended_during_run = true;
+    struct etw_json j;
+    etw_winetest_end(r);
+    if (r->out) {
+        etw_json_init(&j);
+        etw_record_footer(&j, r, 3);
+        fprintf(r->out, "%s\n", j.buf);
+        fflush(r->out);
+        etw_json_free(&j);
+    }
+    fprintf(stderr, ETWCONF_PROG ": the process ended during the run after %lu of %zu cases; the results say complete:false\n", r->seq,
+            r->nplan);
+}
+
+static bool write_line(struct etw_runner *r, const char *line)
+{
+    if (!r->out)
+        return true; /* --format winetest without --out: no JSON Lines */
+    if (fprintf(r->out, "%s\n", line) < 0 || fflush(r->out) != 0) {
+        if (!r->out_errno)
+            r->out_errno = errno ? errno : EIO;
+        return false;
+    }
+    return true;
+}
+
+/* one version: header, every planned case, footer; returns the run's exit code */
+static int run_version(struct run_opts *o, struct etw_target *t, unsigned version, const struct etw_case **plan, size_t nplan, int argc,
+                       char **argv)
+{
+    static struct etw_runner r;
+    memset(&r, 0, sizeof r);
+    r.quiet = o->quiet;
+    r.verbose = o->verbose && !o->quiet;
+    r.progress = !o->quiet && !r.verbose && stderr_is_tty();
+    r.timeout_ms = (unsigned)o->timeout;
+    r.isolation = o->isolation;
+    r.plan = plan;
+    r.nplan = nplan;
+    if (t->emulates) {
+        if (t->set_version(version, 0) != 0) {
+            fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
+            return 3;
+        }
+        t->build = etw_version_info(version)->build;
+        t->version = version;
+    } else if (version) {
+        t->version = version; /* the version the target claims to implement */
+    }
+    r.t = t;
+    r.version = t->version;
+    etw_exec_policy(&r, o->auto_isolation);
+    char rerun[512], path[4096];
+    snprintf(rerun, sizeof rerun, "%s run --target %s --emulate %s", argv[0], o->target, etw_version_name(r.version));
+    r.rerun_prefix = rerun;
+    const char *out = o->out;
+    const char *vlabel = t->version_label ? t->version_label : etw_version_name(r.version);
+    if (o->out_dir) {
+        snprintf(path, sizeof path, "%s/%s-%s.jsonl", o->out_dir, t->name, vlabel);
+        out = path;
+    }
+    bool to_stdout = !out || !strcmp(out, "-");
+    if (o->winetest && !out)
+        r.out = NULL; /* stdout is Wine's test output; JSON Lines only where --out/--out-dir says */
+    else if (to_stdout)
+        r.out = results_stdout();
+#if defined(_WIN32)
+    else if (!(r.out = fopen(out, "wN"))) { /* N: not inherited by worker processes */
+#else
+    else if (!(r.out = fopen(out, "we"))) { /* e: not inherited by programs a target starts */
+#endif
+        fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
+        return 3;
+    }
+    r.started_us = plat_now_us();
+    struct etw_json j;
+    etw_json_init(&j);
+    etw_record_header(&j, &r, argc, argv);
+    bool wrote = write_line(&r, j.buf);
+    etw_json_free(&j);
+
+    active = &r;
+    int prc = wrote ? etw_exec_run(&r) : 3;
+    active = NULL;
+    etw_winetest_end(&r);
+    if (r.out_errno)
+        prc = 3;
+    int code = prc ? 3 : (r.counted_failures || r.counts[R_CRASH] || r.counts[R_TIMEOUT]) ? 1 : 0;
+    if (!r.out_errno) { /* interrupted or stopped: the footer says complete:false */
+        etw_json_init(&j);
+        etw_record_footer(&j, &r, prc == 4 ? 3 : code);
+        write_line(&r, j.buf);
+        etw_json_free(&j);
+    }
+    int cerr = !r.out ? 0 : to_stdout ? (fflush(r.out) != 0 ? (errno ? errno : EIO) : 0) : plat_close_checked(r.out);
+    if (cerr && !r.out_errno)
+        r.out_errno = cerr;
+    const char *where = to_stdout ? "stdout" : out;
+    if (r.out_errno) {
+        fprintf(stderr, ETWCONF_PROG ": writing the results to %s failed: %s; the run stopped after %lu of %zu cases and the results are "
+                                     "incomplete (free space, or give --out FILE on another disk)\n",
+                where, strerror(r.out_errno), r.seq, nplan);
+        return 3;
+    }
+    size_t total = etw_case_total();
+    char scope[32] = "", note[80] = "";
+    if (nplan < total) {
+        snprintf(scope, sizeof scope, " of %zu", total);
+        snprintf(note, sizeof note, " (a filtered run: no verdict on the whole suite)");
+    }
+    fprintf(stderr,
+            "%s@%s: %lu%s cases%s: %lu passed, %lu failed, %lu skipped, %lu broken, %lu crashed, %lu timed out; %lu count against it%s%s\n",
+            t->name, vlabel, r.seq, scope, note, r.counts[R_PASS], r.counts[R_FAIL], r.counts[R_SKIP], r.counts[R_BROKEN], r.counts[R_CRASH],
+            r.counts[R_TIMEOUT], r.counted_failures, to_stdout ? "" : " -> ", to_stdout ? "" : out);
+    if (prc == 4)
+        fprintf(stderr, ETWCONF_PROG ": interrupted after %lu of %zu cases; the results written so far are kept (complete:false)\n", r.seq,
+                nplan);
+    return prc == 4 ? 130 : code;
+}
+
+/* "6.1", "all", or "6.1,6.2,10.0" -> versions[]; returns the count, 0 on a bad name */
+static int parse_versions(const char *s, unsigned *vs, int max, const char **bad)
+{
+    *bad = s;
+    int n = 0;
+    if (!strcmp(s, "all")) {
+        for (size_t i = 0; i < etw_version_count && n < max; i++)
+            vs[n++] = etw_versions[i].nt;
+        return n;
+    }
+    char buf[128];
+    if (strlen(s) >= sizeof buf)
+        return 0;
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *p = buf, *tok; p; p = tok) {
+        tok = strchr(p, ',');
+        if (tok)
+            *tok++ = 0;
+        unsigned v = etw_version_parse(p); /* "" and unknown names are 0 */
+        if (!v || n >= max)
+            return 0;
+        vs[n++] = v;
+    }
+    return n;
+}
+
+int cli_cmd_run(int argc, char **argv)
+{
+    struct run_opts o = {.target = ETWCONF_DEFAULT_TARGET, .timeout = 5000, .isolation = ISO_BATCH};
+    const char *emulate = NULL, *iso = "auto", *format = "jsonl", *expect = NULL;
+    o.ids = calloc((size_t)argc + 1, sizeof *o.ids);
+    if (!o.ids)
+        return 3;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(cli_run_help, stdout);
+            return 0;
+        }
+#define OPT(name) (!strcmp(a, name) && (v ? (i++, true) : (cli_usage_error("%s needs a value", name), exit(2), false)))
+        if (OPT("--target"))
+            o.target = v;
+        else if (OPT("--emulate"))
+            emulate = v;
+        else if (OPT("--out"))
+            o.out = v;
+        else if (OPT("--out-dir"))
+            o.out_dir = v;
+        else if (OPT("--filter"))
+            o.filter = v;
+        else if (OPT("--case"))
+            o.ids[o.nids++] = v;
+        else if (OPT("--isolation"))
+            iso = v;
+        else if (OPT("--format"))
+            format = v;
+        else if (OPT("--expect"))
+            expect = v;
+        else if (OPT("--timeout-ms")) {
+            char *end;
+            errno = 0;
+            o.timeout = strtoul(v, &end, 10);
+            if (!*v || *v == '-' || *v == '+' || *end || errno || o.timeout > 3600000)
+                return cli_usage_error("--timeout-ms takes milliseconds (0 to 3600000), not '%s'", v);
+        } else if (!strcmp(a, "--quiet"))
+            o.quiet = true;
+        else if (!strcmp(a, "--verbose"))
+            o.verbose = true;
+        else
+            return cli_usage_error("unknown option '%s' for run (see '" ETWCONF_PROG " run --help')", a);
+#undef OPT
+    }
+    if (!strcmp(iso, "auto"))
+        o.auto_isolation = true; /* settled when the target is known */
+    else if (!strcmp(iso, "batch"))
+        o.isolation = ISO_BATCH;
+    else if (!strcmp(iso, "child"))
+        o.isolation = ISO_CHILD;
+    else if (!strcmp(iso, "inproc"))
+        o.isolation = ISO_INPROC;
+    else
+        return cli_usage_error("--isolation is auto, batch, child or inproc, not '%s'", iso);
+    if (strcmp(format, "jsonl") && strcmp(format, "winetest"))
+        return cli_usage_error("--format is jsonl or winetest, not '%s'", format);
+    o.winetest = !strcmp(format, "winetest");
+    if (o.winetest && o.out && !strcmp(o.out, "-"))
+        return cli_usage_error("%s", "--format winetest prints Wine's output on stdout: give --out a file for the JSON Lines, not '-'");
+    if (expect && !o.winetest)
+        return cli_usage_error("--expect %s marks known divergences as todo in Wine's format: give --format winetest too", expect);
+    if (o.winetest) {
+        struct etw_xfile *x = NULL;
+        char xerr[512];
+        if (expect && !(x = etw_xfile_load(expect, xerr, sizeof xerr))) {
+            fprintf(stderr, ETWCONF_PROG ": --expect: %s\n", xerr);
+            return 2;
+        }
+        etw_winetest_enable(x); /* lives as long as the process */
+        etw_winetest_output(results_stdout());
+    }
+    if (!*o.target)
+        return cli_usage_error("--target needs a name or a path, not '%s'", o.target);
+    unsigned versions[64] = {0};
+    int nv = 1;
+    const char *bad = NULL;
+    if (emulate && !(nv = parse_versions(emulate, versions, 64, &bad))) {
+        char known[256] = "";
+        for (size_t i = 0, k = 0; i < etw_version_count && k < sizeof known; i++)
+            k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? " " : "", etw_versions[i].name);
+        fprintf(stderr, ETWCONF_PROG ": --emulate takes %s (or their Wine names, see '" ETWCONF_PROG " versions'), 'all' or a comma list, not "
+                                     "'%s'\nTry '" ETWCONF_PROG " help'.\n", known, bad);
+        return 2;
+    }
+    if (nv > 1 && !o.out_dir)
+        return cli_usage_error("%s", "several versions write several files: give --out-dir DIR (files are DIR/TARGET-VERSION.jsonl)");
+    if (o.out && o.out_dir)
+        return cli_usage_error("%s", "give --out FILE or --out-dir DIR, not both");
+    char err[512] = "";
+    size_t nplan = 0;
+    const struct etw_case **plan = etw_plan_build(o.ids, o.nids, o.filter, &nplan, err, sizeof err);
+    if (!plan)
+        return cli_usage_error("%s (see '" ETWCONF_PROG " list')", err);
+    if (o.out_dir && make_dir(o.out_dir) != 0 && errno != EEXIST) {
+        fprintf(stderr, ETWCONF_PROG ": cannot create '%s': %s\n", o.out_dir, strerror(errno));
+        return 3;
+    }
+    plat_at_end(status_at_end);
+    if (o.out && strcmp(o.out, "-")) { /* a run that fails from here on must not leave an old file looking current */
+        FILE *f = fopen(o.out, "w");
+        if (!f) {
+            fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", o.out, strerror(errno));
+            return 3;
+        }
+        fclose(f);
+    }
+    struct etw_target *t = etw_target_open(o.target, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, ETWCONF_PROG ": %s\n", err);
+        return 3;
+    }
+    if (t->claim && !t->claim(t, err, sizeof err)) {
+        fprintf(stderr, ETWCONF_PROG ": %s\n", err);
+        return 3;
+    }
+    if (!emulate)
+        versions[0] = t->emulates ? ETW_V10_0 : 0; /* 0: keep what the target says it is */
+    plat_at_end(footer_at_end);
+    int worst = 0;
+    for (int k = 0; k < nv; k++) {
+        int code = run_version(&o, t, versions[k], plan, nplan, argc, argv);
+        if (code > worst)
+            worst = code;
+        if (code >= 3)
+            break;
+    }
+    free(plan);
+    free(o.ids);
+    int code = worst == 130 ? 3 : worst;
+    if (o.winetest && worst < 3)
+        code = etw_winetest_status(); /* a Wine test's exit status: its failures, at most 255 */
+    if (strcmp(t->impl, "reference"))
+        plat_exit(code); /* the results are complete: a library's destructor must not hang or crash the exit */
+    return code;
+}

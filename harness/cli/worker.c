@@ -1,0 +1,71 @@
+/*
+ * harness/cli/worker.c - the hidden command a worker process runs where the runner cannot fork
+ * (Windows): rebuild the runner from the arguments harness/exec/runner.c passes, then run the
+ * worker's share of the plan with etw_exec_worker().
+ *
+ *   __worker --target SPEC --version V --build B --timeout MS --rerun PREFIX --cases I,J,... --chan N
+ */
+#include "harness/cli/cli.h"
+#include <stdlib.h>
+#include <string.h>
+
+int cli_cmd_worker(int argc, char **argv)
+{
+    const char *spec = NULL, *version = NULL, *build = "0", *timeout = "0", *rerun = NULL, *cases = NULL, *chan_s = NULL;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        const char *a = argv[i], *v = argv[i + 1];
+        if (!strcmp(a, "--target"))
+            spec = v;
+        else if (!strcmp(a, "--version"))
+            version = v;
+        else if (!strcmp(a, "--build"))
+            build = v;
+        else if (!strcmp(a, "--timeout"))
+            timeout = v;
+        else if (!strcmp(a, "--rerun"))
+            rerun = v;
+        else if (!strcmp(a, "--cases"))
+            cases = v;
+        else if (!strcmp(a, "--chan"))
+            chan_s = v;
+    }
+    plat_chan chan;
+    unsigned v = version ? etw_version_parse(version) : 0;
+    if (!spec || !v || !cases || !chan_s || !plat_chan_parse(chan_s, &chan)) {
+        fprintf(stderr, ETWCONF_PROG ": " ETW_WORKER_COMMAND " is internal: the runner starts it for --isolation batch and child\n");
+        return 2;
+    }
+    size_t total = etw_case_total(), n = 0;
+    const struct etw_case **plan = calloc(total + 1, sizeof *plan);
+    char *list = strdup(cases);
+    if (!plan || !list)
+        return 3;
+    for (char *tok = strtok(list, ","); tok && n < total; tok = strtok(NULL, ",")) {
+        size_t k = strtoul(tok, NULL, 10);
+        if (k >= total)
+            return 2;
+        plan[n++] = etw_case_at(k);
+    }
+    char err[512] = "";
+    struct etw_target *t = etw_target_open(spec, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, ETWCONF_PROG " worker: %s\n", err);
+        return 3;
+    }
+    t->version = v;
+    t->build = (unsigned)strtoul(build, NULL, 10);
+    if (t->emulates && t->set_version(v, 0) != 0) {
+        fprintf(stderr, ETWCONF_PROG " worker: the target cannot emulate %s\n", version);
+        return 3;
+    }
+    static struct etw_runner r;
+    r.t = t;
+    r.version = v;
+    r.plan = plan;
+    r.nplan = n;
+    r.isolation = ISO_BATCH;
+    r.timeout_ms = (unsigned)strtoul(timeout, NULL, 10);
+    r.quiet = true;
+    r.rerun_prefix = rerun;
+    return etw_exec_worker(&r, chan);
+}

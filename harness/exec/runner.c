@@ -1,0 +1,322 @@
+/*
+ * harness/exec/runner.c - the one plan loop and the one isolation policy, on every host.
+ *
+ *   inproc  the cases run in this process (plat_run_watched: a fault or a hang ends the case, not
+ *           the run). With fallback (the default for the suite's own implementation), the first
+ *           CRASH, TIMEOUT or caught overrun moves the rest of the run to batch workers: the
+ *           process may be damaged.
+ *   batch   a worker process (plat_proc_start) runs the cases in order and sends each result on
+ *           its channel (wire.c). A worker that dies inside a case leaves a CRASH, one that runs
+ *           past --timeout-ms is killed (TIMEOUT); after a crash or a caught overrun it ends
+ *           itself. A new worker goes on with the next case.
+ *   child   the same with a new worker for every case.
+ * CRASH and TIMEOUT records the runner writes itself (a worker that died cannot) are built in
+ * one place, emit_abnormal().
+ */
+#include "harness/exec/exec.h"
+#include "harness/scenario.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define POLL_MS 20
+#define START_DEADLINE_MS 60000u /* a worker that has not started its next case by then is stuck */
+
+void etw_exec_policy(struct etw_runner *r, bool auto_isolation)
+{
+    if (!auto_isolation)
+        return;
+    const char *impl = r->t->impl;
+    bool own = !strcmp(impl, "reference") || !strcmp(impl, "windows") || !strcmp(impl, "wine");
+    r->isolation = own ? ISO_INPROC : ISO_BATCH;
+    r->fallback = own;
+}
+
+/* a CRASH or TIMEOUT the runner records for case idx of the plan */
+static void emit_abnormal(struct etw_runner *r, size_t idx, enum etw_status_kind st, const char *exc, const char *why)
+{
+    static struct etw_result res; /* large; never two at once */
+    memset(&res, 0, sizeof res);
+    etw_result_abnormal(&res, r->plan[idx], r->version, st, exc, st == R_CRASH ? why : NULL);
+    if (st == R_TIMEOUT)
+        snprintf(res.message, sizeof res.message, "the target did not return within %u ms; %s", r->timeout_ms, why);
+    etw_result_finish(&res, r->version);
+    etw_emit(r, &res);
+}
+
+/* after this result the process may be damaged: a crash (other than one the platform knows is
+ * harmless), a hang, or a write out of bounds */
+static bool damaging(const struct etw_result *res)
+{
+    return res->status == R_TIMEOUT || (res->status == R_CRASH && !plat_fault_intact(res->exception)) ||
+           (res->mode && !strcmp(res->mode, "overrun"));
+}
+
+/* ---------------------------------------------------------------- in process */
+struct inproc {
+    struct etw_runner *r;
+    volatile size_t next; /* the next case to run */
+    volatile long current; /* the case running, -1 between cases */
+    volatile bool stop; /* fallback: the rest goes to workers */
+};
+
+static void inproc_loop(void *p)
+{
+    struct inproc *w = p;
+    struct etw_runner *r = w->r;
+    struct etw_result *res = malloc(sizeof *res); /* this thread's own: a thread given up keeps it */
+    if (!res)
+        return;
+    while (w->next < r->nplan && !w->stop && !plat_interrupted() && !r->out_errno) {
+        size_t i = w->next;
+        w->current = (long)i;
+        etw_run_case(r, r->plan[i], res);
+        w->current = -1;
+        etw_emit(r, res);
+        w->next = i + 1;
+        if (r->fallback && damaging(res))
+            w->stop = true;
+    }
+    free(res); /* a thread given up never gets here */
+}
+
+/* the platform gave up a thread blocked in the system in case w->current */
+static void inproc_abandoned(void *p)
+{
+    struct inproc *w = p;
+    long cur = w->current;
+    if (cur < 0)
+        return;
+    emit_abnormal(w->r, (size_t)cur, R_TIMEOUT, "timeout",
+                  "the thread was blocked in the system and could not be interrupted: it was left suspended and a new runner thread "
+                  "went on (use --isolation batch for such targets)");
+    w->current = -1;
+    w->next = (size_t)cur + 1;
+    if (w->r->fallback)
+        w->stop = true;
+}
+
+/* ---------------------------------------------------------------- workers */
+struct fork_arg {
+    struct etw_runner *r;
+    size_t from, to;
+};
+
+static int worker_main(void *p, plat_chan chan)
+{
+    struct fork_arg *a = p;
+    struct etw_runner *r = a->r; /* this process's copy */
+    r->out = NULL; /* only the runner writes results */
+    r->plan += a->from;
+    r->nplan = a->to - a->from;
+    return etw_exec_worker(r, chan);
+}
+
+int etw_exec_worker(struct etw_runner *r, plat_chan chan)
+{
+    struct etw_result *res = malloc(sizeof *res);
+    if (!res)
+        return 3;
+    int rc = 0;
+    for (size_t i = 0; i < r->nplan; i++) {
+        if (!etw_wire_send_start(chan, i)) {
+            rc = 3;
+            break;
+        }
+        etw_run_case(r, r->plan[i], res);
+        if (!etw_wire_send_result(chan, i, res, r)) {
+            rc = 3;
+            break;
+        }
+        if (damaging(res))
+            break; /* a fresh worker goes on with the next case */
+    }
+    free(res);
+    return rc;
+}
+
+/* the registry indices of plan[from, to), for a worker started as a new program */
+static char *case_list(struct etw_runner *r, size_t from, size_t to)
+{
+    size_t total = etw_case_total(), cap = (to - from) * 8 + 8, o = 0;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    s[0] = 0;
+    for (size_t i = from; i < to; i++)
+        for (size_t k = 0; k < total; k++)
+            if (etw_case_at(k) == r->plan[i]) {
+                o += (size_t)snprintf(s + o, cap - o, "%s%zu", i > from ? "," : "", k);
+                break;
+            }
+    return s;
+}
+
+static struct plat_proc *start_worker(struct etw_runner *r, struct fork_arg *fa, char *err, size_t errlen)
+{
+    char version[16], build[16], timeout[16];
+    snprintf(version, sizeof version, "%s", etw_version_name(r->version));
+    snprintf(build, sizeof build, "%u", r->t->build);
+    snprintf(timeout, sizeof timeout, "%u", r->timeout_ms);
+    char *cases = case_list(r, fa->from, fa->to);
+    const char *argv[] = {ETW_WORKER_COMMAND, "--target", r->t->spec ? r->t->spec : "live", "--version", version, "--build", build,
+                          "--timeout", timeout, "--rerun", r->rerun_prefix ? r->rerun_prefix : "etwconf run", "--cases",
+                          cases ? cases : "", NULL};
+    struct plat_proc *p = cases ? plat_proc_start(worker_main, fa, argv, err, errlen) : NULL;
+    if (!cases)
+        snprintf(err, errlen, "out of memory");
+    free(cases);
+    return p;
+}
+
+/* supervise one worker running plan[from, to); returns where the next worker starts, and sets
+ * *rc to 3 (cannot go on) or 4 (interrupted) */
+static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
+{
+    struct fork_arg fa = {r, from, to};
+    char err[512], how[64], why[256];
+    struct plat_proc *p = start_worker(r, &fa, err, sizeof err);
+    if (!p) {
+        fprintf(stderr, "etwconf: %s\n", err);
+        *rc = 3;
+        return from;
+    }
+    struct etw_wire_rx rx = {0};
+    static char chunk[64 * 1024];
+    size_t next = from; /* the first case without a record */
+    long cur = -1; /* the case started and not finished (plan index) */
+    uint64_t since = plat_now_us();
+    bool corrupt = false, timed_out = false, ended = false;
+    while (!ended) {
+        long n = plat_proc_read(p, chunk, sizeof chunk, POLL_MS);
+        if (n > 0 && !etw_wire_feed(&rx, chunk, (size_t)n)) {
+            snprintf(why, sizeof why, "out of memory reading the worker's results");
+            corrupt = true;
+            break;
+        }
+        ended = n == 0;
+        struct etw_wire_msg m;
+        enum etw_wire_got g;
+        while ((g = etw_wire_next(&rx, r->plan + from, to - from, &m, why, sizeof why)) == ETW_WIRE_MSG) {
+            size_t idx = from + m.idx;
+            if (m.kind == ETW_WIRE_START && cur < 0 && idx == next) {
+                cur = (long)idx;
+                since = plat_now_us();
+            } else if (m.kind == ETW_WIRE_RESULT && cur == (long)idx) {
+                etw_emit_body(r, m.status, m.counted, m.body, r->plan[idx], m.msg);
+                next = idx + 1;
+                cur = -1;
+                since = plat_now_us();
+            } else {
+                snprintf(why, sizeof why, "a %s message for case %zu out of order", m.kind == ETW_WIRE_START ? "start" : "result", idx);
+                g = ETW_WIRE_CORRUPT;
+                break;
+            }
+        }
+        if (g == ETW_WIRE_CORRUPT) {
+            corrupt = true;
+            break;
+        }
+        if (plat_interrupted()) {
+            *rc = 4;
+            break;
+        }
+        if (r->out_errno) { /* the results cannot be written: stop */
+            *rc = 3;
+            break;
+        }
+        uint64_t waited = plat_now_us() - since;
+        if (cur >= 0 && r->timeout_ms && waited > (uint64_t)r->timeout_ms * 1000u) {
+            timed_out = true;
+            break;
+        }
+        if (cur < 0 && next < to && waited > (uint64_t)START_DEADLINE_MS * 1000u)
+            break; /* stuck outside a case: a new worker goes on */
+    }
+    bool clean = plat_proc_end(p, how, sizeof how);
+    etw_wire_free(&rx);
+    if (*rc)
+        return next;
+    if (!clean && r->t->worker_died)
+        r->t->worker_died(r->t, plat_proc_id(p));
+    size_t blame = cur >= 0 ? (size_t)cur : next;
+    if (timed_out) {
+        emit_abnormal(r, blame, R_TIMEOUT, "timeout", "the worker was killed");
+        return blame + 1;
+    }
+    if (corrupt && blame < to) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "(its worker's result channel was corrupted: %s; the worker was killed)", why);
+        emit_abnormal(r, blame, R_CRASH, "bad result", msg);
+        return blame + 1;
+    }
+    if (cur >= 0) { /* it died inside a case */
+        emit_abnormal(r, (size_t)cur, R_CRASH, how, "(the worker process died)");
+        return (size_t)cur + 1;
+    }
+    return next;
+}
+
+static int run_workers(struct etw_runner *r, size_t next)
+{
+    unsigned fruitless = 0;
+    while (next < r->nplan) {
+        if (plat_interrupted())
+            return 4;
+        if (r->out_errno)
+            return 3;
+        size_t to = r->isolation == ISO_CHILD ? next + 1 : r->nplan, before = next;
+        int rc = 0;
+        next = supervise(r, next, to, &rc);
+        if (rc)
+            return rc;
+        if (next != before) {
+            fruitless = 0;
+            continue;
+        }
+        if (++fruitless < 3)
+            continue;
+        /* the worker ends before it runs a case, again and again: each case left is a CRASH */
+        fprintf(stderr, "etwconf: the worker process ended three times before running a case; the %zu case(s) left are recorded as CRASH\n",
+                r->nplan - next);
+        for (; next < r->nplan; next++)
+            emit_abnormal(r, next, R_CRASH, "no start", "(the worker process ended before running the case, three times in a row)");
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the run */
+int etw_exec_run(struct etw_runner *r)
+{
+    plat_catch_interrupts();
+    /* the step a client scenario has reached, where a worker that dies inside it leaves it for
+     * the record (read by value only: a pointer compared, a step checked against the scenario) */
+    static bool shared;
+    if (!shared) {
+        struct etw_step_slot *slot = plat_shared_alloc(sizeof *slot);
+        if (slot) {
+            *slot = *etw_step_slot;
+            etw_step_slot = slot;
+        }
+        shared = true;
+    }
+    size_t next = 0;
+    if (r->isolation == ISO_INPROC) {
+        struct inproc w = {.r = r, .current = -1};
+        if (!plat_run_watched(inproc_loop, inproc_abandoned, &w, r->timeout_ms)) {
+            fprintf(stderr, "etwconf: cannot start the in-process runner\n");
+            return 3;
+        }
+        next = w.next;
+        if (r->out_errno)
+            return 3;
+        if (next >= r->nplan)
+            return 0;
+        if (plat_interrupted())
+            return 4;
+        if (!r->quiet)
+            fprintf(stderr, "etwconf: the target crashed, hung or wrote out of bounds in process; the remaining %zu case(s) run in a "
+                            "worker process\n",
+                    r->nplan - next);
+    }
+    return run_workers(r, next);
+}

@@ -1,0 +1,157 @@
+/*
+ * harness/plat/posix/call.c - guarded calls on Linux: faults are caught with sigsetjmp, and in a
+ * watched run (plat_run_watched) one periodic timer ends a call that passes its deadline.
+ *
+ * A guarded call costs no system call: sigsetjmp does not save the mask (the handlers run with
+ * SA_NODEFER and an empty mask, so the mask is only restored on the rare fault path), and the
+ * periodic tick checks a per-call deadline.
+ */
+#include "harness/plat/plat.h"
+#include <setjmp.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/time.h>
+
+static sigjmp_buf call_jmp;
+static volatile sig_atomic_t call_active;
+static struct plat_call *volatile call_now;
+static volatile long fault_off;
+static volatile int fault_sig;
+static volatile uint64_t call_deadline_us; /* 0: no deadline */
+static unsigned watched_ms; /* in a watched run: the deadline of every call */
+static bool handlers_installed;
+static sigset_t base_mask;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    if (sig == SIGALRM) { /* the periodic deadline check */
+        if (call_active && call_deadline_us && plat_now_us() >= call_deadline_us) {
+            call_active = 0;
+            fault_sig = sig;
+            siglongjmp(call_jmp, PLAT_TIMEOUT);
+        }
+        return;
+    }
+    if (!call_active) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    struct plat_call *c = call_now;
+    long off = 0;
+    if ((sig == SIGSEGV || sig == SIGBUS) && c && si && c->guard_hit && c->guard_hit(c->arg, (uintptr_t)si->si_addr, &off)) {
+        fault_off = off;
+        call_active = 0;
+        siglongjmp(call_jmp, PLAT_GUARD_HIT);
+    }
+    fault_sig = sig;
+    call_active = 0;
+    siglongjmp(call_jmp, PLAT_FAULT);
+}
+
+static void install_handlers(bool ticks)
+{
+    static char altstack[64 * 1024];
+    if (!handlers_installed) {
+        stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+        sigaltstack(&ss, NULL);
+        sigprocmask(SIG_SETMASK, NULL, &base_mask);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+    if (ticks) {
+        sa.sa_flags |= SA_RESTART; /* the periodic tick must not break the target's system calls */
+        sigaction(SIGALRM, &sa, NULL);
+    }
+    handlers_installed = true;
+}
+
+/* a tick every 10 ms (or a quarter of the timeout) checks the deadline; 0 stops it */
+static void deadline_timer(unsigned timeout_ms)
+{
+    unsigned tick_us = timeout_ms ? (timeout_ms * 250u < 10000u ? timeout_ms * 250u : 10000u) : 0;
+    if (tick_us && tick_us < 1000)
+        tick_us = 1000;
+    struct itimerval it = {{0, (suseconds_t)tick_us}, {0, (suseconds_t)tick_us}};
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static const char *signame(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGABRT: return "SIGABRT";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGSYS: return "SIGSYS";
+    case SIGKILL: return "SIGKILL";
+    case SIGALRM: return "SIGALRM";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGXFSZ: return "SIGXFSZ";
+    default: return "signal";
+    }
+}
+
+const char *plat_signal_name(int sig); /* harness/plat/posix/proc.c */
+const char *plat_signal_name(int sig)
+{
+    return signame(sig);
+}
+
+enum plat_end plat_guarded_call(struct plat_call *c)
+{
+    if (!handlers_installed)
+        install_handlers(false);
+    call_now = c;
+    fault_sig = 0;
+    fault_off = 0;
+    int k = sigsetjmp(call_jmp, 0);
+    if (k == 0) {
+        call_deadline_us = watched_ms ? plat_now_us() + (uint64_t)watched_ms * 1000u : 0;
+        call_active = 1;
+        c->fn(c->arg);
+        call_active = 0;
+    } else {
+        sigprocmask(SIG_SETMASK, &base_mask, NULL); /* whatever the target had blocked */
+    }
+    call_deadline_us = 0;
+    call_now = NULL;
+    c->exception[0] = 0;
+    if (k == PLAT_GUARD_HIT)
+        c->offset = fault_off;
+    else if (k == PLAT_FAULT)
+        snprintf(c->exception, sizeof c->exception, "%s", signame(fault_sig));
+    else if (k == PLAT_TIMEOUT)
+        snprintf(c->exception, sizeof c->exception, "timeout");
+    return (enum plat_end)k;
+}
+
+bool plat_fault_intact(const char *exception)
+{
+    (void)exception;
+    return false; /* a signal may have left anything behind */
+}
+
+bool plat_run_watched(void (*loop)(void *arg), void (*abandoned)(void *arg), void *arg, unsigned timeout_ms)
+{
+    (void)abandoned; /* a signal interrupts a thread blocked in the system: nothing is given up */
+    watched_ms = timeout_ms;
+    install_handlers(timeout_ms != 0);
+    deadline_timer(timeout_ms);
+    loop(arg);
+    deadline_timer(0);
+    watched_ms = 0;
+    signal(SIGALRM, SIG_IGN);
+    return true;
+}

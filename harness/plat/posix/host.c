@@ -1,0 +1,219 @@
+/*
+ * harness/plat/posix/host.c - host primitives on Linux: time, names, interrupts, end-of-process
+ * hooks, the private stdout, guarded mappings (mmap), threads and shared libraries (dlopen).
+ */
+#include "harness/plat/plat.h"
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+void plat_init(void)
+{
+    signal(SIGPIPE, SIG_IGN); /* a closed reader is an error return, not the end of the process */
+    signal(SIGXFSZ, SIG_IGN); /* a file-size limit too: the write fails with EFBIG and is reported */
+}
+
+uint64_t plat_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+void plat_sleep_ms(unsigned ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+const char *plat_host_os(void)
+{
+    return "linux";
+}
+
+const char *plat_process_arch(void)
+{
+#if defined(__x86_64__)
+    return plat_arch_name(PLAT_ARCH_X86_64);
+#elif defined(__i386__)
+    return plat_arch_name(PLAT_ARCH_I686);
+#elif defined(__aarch64__)
+    return plat_arch_name(PLAT_ARCH_AARCH64);
+#elif defined(__arm__)
+    return plat_arch_name(PLAT_ARCH_ARM);
+#else
+    return plat_arch_name(PLAT_ARCH_UNKNOWN);
+#endif
+}
+
+const char *plat_host_arch(void)
+{
+    return plat_process_arch();
+}
+
+/* ---------------------------------------------------------------- interrupts and the end */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    if (interrupted) { /* the second one: end now */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    interrupted = sig;
+}
+
+void plat_catch_interrupts(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt; /* no SA_RESTART: a waiting poll returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+bool plat_interrupted(void)
+{
+    return interrupted != 0;
+}
+
+static void (*end_fns[8])(void);
+static int nend;
+
+static void run_end_fns(void)
+{
+    while (nend > 0) {
+        void (*fn)(void) = end_fns[--nend];
+        fn();
+    }
+}
+
+void plat_at_end(void (*fn)(void))
+{
+    if (nend == 0)
+        atexit(run_end_fns);
+    if (nend < 8)
+        end_fns[nend++] = fn;
+}
+
+void plat_exit(int code)
+{
+    run_end_fns();
+    fflush(NULL);
+    _exit(code);
+}
+
+FILE *plat_private_stdout(void)
+{
+    fflush(stdout);
+    int fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        return NULL;
+    }
+    dup2(2, 1); /* what a target prints goes to stderr */
+    return f;
+}
+
+int plat_close_checked(FILE *f)
+{
+    int err = ferror(f) ? EIO : 0;
+    errno = 0;
+    if (fflush(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (fclose(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    return err;
+}
+
+/* ---------------------------------------------------------------- memory */
+size_t plat_page_size(void)
+{
+    static size_t page;
+    if (!page)
+        page = (size_t)sysconf(_SC_PAGESIZE);
+    return page;
+}
+
+void *plat_map_guarded(size_t len)
+{
+    size_t page = plat_page_size();
+    void *p = mmap(NULL, len + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    if (mprotect((unsigned char *)p + len, page, PROT_NONE) != 0) {
+        munmap(p, len + page);
+        return NULL;
+    }
+    return p;
+}
+
+void plat_unmap_guarded(void *map, size_t len)
+{
+    munmap(map, len + plat_page_size());
+}
+
+void *plat_shared_alloc(size_t len)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* ---------------------------------------------------------------- threads */
+struct thread_arg {
+    void (*fn)(void *, int);
+    void *arg;
+    int i;
+};
+
+static void *thread_main(void *p)
+{
+    struct thread_arg *a = p;
+    a->fn(a->arg, a->i);
+    return NULL;
+}
+
+bool plat_threads(int n, void (*fn)(void *arg, int i), void *arg)
+{
+    pthread_t th[16];
+    struct thread_arg ta[16];
+    int started = 0;
+    if (n > 16)
+        n = 16;
+    for (int i = 0; i < n; i++) {
+        ta[i] = (struct thread_arg){fn, arg, i};
+        if (pthread_create(&th[i], NULL, thread_main, &ta[i]) != 0)
+            break;
+        started++;
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    return started == n;
+}
+
+/* ---------------------------------------------------------------- libraries */
+void *plat_lib_open(const char *path, char *err, size_t errlen)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        snprintf(err, errlen, "%s", dlerror());
+    return h;
+}
+
+void *plat_lib_sym(void *lib, const char *name)
+{
+    return dlsym(lib, name);
+}

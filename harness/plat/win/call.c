@@ -1,0 +1,373 @@
+/*
+ * harness/plat/win/call.c - guarded calls on Windows (and Wine): exception capture, the watchdog
+ * of in-process runs, and threads that report to the call that started them.
+ *
+ * Exception capture (measured in ../shared/notes/wine-ci.md section 4):
+ *   Every guarded call records its starting point with RtlCaptureContext. A fault ends the call by
+ *   resuming that context with a result set:
+ *   - a vectored handler (first chance) takes writes into a guard page (overrun) and Wine's
+ *     EXCEPTION_WINE_STUB (0x80000100, raised by unimplemented functions; never handled), and
+ *     resumes by returning EXCEPTION_CONTINUE_EXECUTION with the captured context;
+ *   - every other exception is left to the code that raised it: an API may catch its own
+ *     exceptions (a probe of a bad pointer that ends in ERROR_NOACCESS is not a crash). Only an
+ *     exception that nobody handles reaches the unhandled-exception filter, which resumes the
+ *     captured context with NtContinue: the call ends as a fault with the exception code.
+ *   Outside a guarded call the filter runs the end-of-process hooks and ends the process with
+ *   TerminateProcess(exception code): no debugger, no error dialog. A worker process that dies
+ *   so tells the runner the code.
+ *
+ * Watched runs (plat_run_watched): the loop runs on a runner thread while the calling thread is a
+ *   watchdog. A call that runs past its deadline is interrupted by redirecting the runner thread
+ *   to its captured context (SuspendThread/SetThreadContext). A thread blocked in the kernel
+ *   cannot be redirected: after a grace period the watchdog gives it up (it stays suspended),
+ *   reports through abandoned() and starts a new runner thread.
+ */
+#include "harness/plat/win/win.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define WIN_EXCEPTION_WINE_STUB 0x80000100u
+
+/* resumes a captured context; RtlCaptureContext returns twice as far as the compiler knows */
+DECLSPEC_IMPORT void WINAPI RtlCaptureContext(PCONTEXT) __attribute__((returns_twice));
+typedef LONG(WINAPI *pfn_NtContinue)(PCONTEXT, BOOLEAN);
+static pfn_NtContinue p_NtContinue;
+
+/* ---------------------------------------------------------------- process-wide state */
+static DWORD tls_guard = TLS_OUT_OF_INDEXES; /* struct gstate * of a thread that runs guarded calls */
+static DWORD tls_worker = TLS_OUT_OF_INDEXES; /* struct gstate * of the call a plat_threads() thread serves */
+static volatile LONG abandoned_threads;
+
+/* one per thread that runs guarded calls; the CONTEXT needs 16-byte alignment (VirtualAlloc) */
+enum { PH_IDLE, PH_ACTIVE, PH_ABANDONED };
+struct gstate {
+    CONTEXT saved; /* where the running guarded call started */
+    volatile LONG phase;
+    volatile int kind; /* 0 returned, 1 guard page hit, 2 exception, 3 timeout */
+    volatile long off;
+    volatile DWORD code;
+    struct plat_call *volatile call;
+    volatile uint64_t deadline_us; /* 0: no watchdog for this call */
+    volatile LONG thread_kind; /* a plat_threads() thread of this call faulted: 1 or 2 */
+    volatile DWORD thread_code;
+    volatile long thread_off;
+    void *volatile seh; /* i686: the SEH chain head (TEB ExceptionList) at the start of the call */
+};
+
+static struct gstate *this_gstate(void)
+{
+    struct gstate *gs = TlsGetValue(tls_guard);
+    if (!gs) {
+        gs = VirtualAlloc(NULL, sizeof *gs, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+        if (!gs) {
+            fprintf(stderr, "etwconf: out of memory\n");
+            TerminateProcess(GetCurrentProcess(), 3);
+        }
+        TlsSetValue(tls_guard, gs);
+    }
+    return gs;
+}
+
+static unsigned watched_ms; /* in a watched run: the deadline of every guarded call */
+
+/* ---------------------------------------------------------------- threads */
+struct thread_arg {
+    void (*fn)(void *, int);
+    void *arg;
+    int i;
+    struct gstate *parent;
+};
+
+static DWORD WINAPI thread_main(void *p)
+{
+    struct thread_arg *a = p;
+    TlsSetValue(tls_worker, a->parent);
+    a->fn(a->arg, a->i);
+    return 0;
+}
+
+bool plat_threads(int n, void (*fn)(void *arg, int i), void *arg)
+{
+    HANDLE th[16];
+    struct thread_arg ta[16];
+    int started = 0;
+    if (n > 16)
+        n = 16;
+    struct gstate *parent = TlsGetValue(tls_guard);
+    for (int i = 0; i < n; i++) {
+        ta[i] = (struct thread_arg){fn, arg, i, parent};
+        if (!(th[i] = CreateThread(NULL, 0, thread_main, &ta[i], 0, NULL)))
+            break;
+        started++;
+    }
+    if (started)
+        WaitForMultipleObjects((DWORD)started, th, TRUE, INFINITE);
+    for (int i = 0; i < started; i++)
+        CloseHandle(th[i]);
+    return started == n;
+}
+
+/* ---------------------------------------------------------------- exception capture */
+static bool guard_hit(struct plat_call *c, ULONG_PTR a, long *off)
+{
+    return c && c->guard_hit && c->guard_hit(c->arg, (uintptr_t)a, off);
+}
+
+static DWORD WINAPI restore_main(void *p)
+{
+    (void)p;
+    win_run_end_fns();
+    return 0;
+}
+
+/* the process cannot go on: run the end hooks (they stop the suite's sessions and write a
+ * footer), end with the code (never a dialog or debugger).
+ * The clean-up runs on its own thread, given 5 s: the faulting thread may hold a lock it needs. */
+static void fatal_exit(DWORD code)
+{
+    static volatile LONG once;
+    if (InterlockedExchange(&once, 1) == 0) {
+        HANDLE th = CreateThread(NULL, 0, restore_main, NULL, 0, NULL);
+        if (th)
+            WaitForSingleObject(th, 5000);
+    }
+    TerminateProcess(GetCurrentProcess(), code ? code : 3);
+    for (;;)
+        Sleep(INFINITE);
+}
+
+static LONG CALLBACK first_chance(EXCEPTION_POINTERS *ep)
+{
+    DWORD code = ep->ExceptionRecord->ExceptionCode;
+    struct gstate *gs = TlsGetValue(tls_guard);
+    struct gstate *parent = gs ? NULL : TlsGetValue(tls_worker);
+    long off = 0;
+    bool hit = code == EXCEPTION_ACCESS_VIOLATION && ep->ExceptionRecord->NumberParameters >= 2;
+    if (gs && gs->phase == PH_ACTIVE) {
+        if (hit && guard_hit(gs->call, ep->ExceptionRecord->ExceptionInformation[1], &off)) {
+            gs->off = off;
+            gs->kind = 1;
+        } else if (code == WIN_EXCEPTION_WINE_STUB) {
+            gs->code = code;
+            gs->kind = 2;
+        } else {
+            return EXCEPTION_CONTINUE_SEARCH;
+        }
+        DWORD flags = gs->saved.ContextFlags;
+        memcpy(ep->ContextRecord, &gs->saved, sizeof(CONTEXT));
+        ep->ContextRecord->ContextFlags = flags;
+        return EXCEPTION_CONTINUE_EXECUTION;
+    }
+    if (parent && parent->phase == PH_ACTIVE && hit && guard_hit(parent->call, ep->ExceptionRecord->ExceptionInformation[1], &off)) {
+        /* a helper thread of the case wrote into a guard page: report it on the call, end the thread */
+        parent->thread_off = off;
+        parent->thread_code = code;
+        InterlockedExchange(&parent->thread_kind, 1);
+        ExitThread(code);
+    }
+    return EXCEPTION_CONTINUE_SEARCH;
+}
+
+static LONG WINAPI last_chance(EXCEPTION_POINTERS *ep)
+{
+    DWORD code = ep->ExceptionRecord->ExceptionCode;
+    struct gstate *gs = TlsGetValue(tls_guard);
+    struct gstate *parent = gs ? NULL : TlsGetValue(tls_worker);
+    if (gs && gs->phase == PH_ACTIVE && p_NtContinue) {
+        gs->code = code;
+        gs->kind = 2;
+        p_NtContinue(&gs->saved, FALSE); /* does not return */
+    }
+    if (parent && parent->phase == PH_ACTIVE) {
+        parent->thread_code = code;
+        InterlockedExchange(&parent->thread_kind, 2);
+        ExitThread(code);
+    }
+    fatal_exit(code);
+    return EXCEPTION_EXECUTE_HANDLER;
+}
+
+static void park(void)
+{
+    for (;;)
+        Sleep(INFINITE);
+}
+
+enum plat_end plat_guarded_call(struct plat_call *c)
+{
+    struct gstate *volatile gs = this_gstate();
+    gs->call = c;
+    gs->kind = 0;
+    gs->off = 0;
+    gs->code = 0;
+    gs->thread_kind = 0;
+    /* a target may have installed its own filter; ours must see what nobody handles */
+    SetUnhandledExceptionFilter(last_chance);
+    gs->deadline_us = watched_ms ? plat_now_us() + (uint64_t)watched_ms * 1000u : 0;
+#if defined(__i386__)
+    __asm__ volatile("movl %%fs:0, %0" : "=r"(gs->seh)); /* NT_TIB.ExceptionList */
+#endif
+    RtlCaptureContext(&gs->saved);
+#if defined(__i386__)
+    /* resumed from deeper down: the frames the target or the dispatcher registered are gone */
+    {
+        void *seh = gs->seh;
+        __asm__ volatile("movl %0, %%fs:0" : : "r"(seh) : "memory");
+    }
+#endif
+    if (gs->kind == 0) { /* the first return; a handler or the watchdog resumes here with kind set */
+        InterlockedExchange(&gs->phase, PH_ACTIVE);
+        c->fn(c->arg);
+    }
+    if (InterlockedCompareExchange(&gs->phase, PH_IDLE, PH_ACTIVE) != PH_ACTIVE)
+        park(); /* the watchdog gave up on this call and reported it: this thread is done */
+    gs->deadline_us = 0;
+    gs->call = NULL;
+    int k = gs->kind;
+    if (!k && gs->thread_kind) {
+        k = gs->thread_kind;
+        gs->code = gs->thread_code;
+        gs->off = gs->thread_off;
+    }
+    c->exception[0] = 0;
+    if (k == PLAT_GUARD_HIT)
+        c->offset = gs->off;
+    else if (k == PLAT_FAULT)
+        win_format_code(c->exception, sizeof c->exception, gs->code);
+    else if (k == PLAT_TIMEOUT)
+        snprintf(c->exception, sizeof c->exception, "timeout");
+    return (enum plat_end)k;
+}
+
+bool plat_fault_intact(const char *exception)
+{
+    /* Wine's stub exception is raised on entry, before the unimplemented function does anything */
+    return exception && !strcmp(exception, "0x80000100");
+}
+
+/* ---------------------------------------------------------------- watched runs */
+struct watched {
+    void (*loop)(void *);
+    void *arg;
+    struct gstate *volatile gs; /* the runner thread's guard state */
+    HANDLE thread;
+};
+
+static DWORD WINAPI runner_main(void *p)
+{
+    struct watched *w = p;
+    w->gs = this_gstate();
+    w->loop(w->arg);
+    return 0;
+}
+
+static bool start_runner(struct watched *w)
+{
+    w->gs = NULL;
+    /* a generous stack: results live on it and targets may recurse */
+    w->thread = CreateThread(NULL, 4u << 20, runner_main, w, STACK_SIZE_PARAM_IS_A_RESERVATION, NULL);
+    return w->thread != NULL;
+}
+
+/* make the runner thread resume its captured context as a timeout; true if it was redirected */
+static bool redirect(HANDLE th, struct gstate *gs)
+{
+    if (SuspendThread(th) == (DWORD)-1)
+        return false;
+    bool ok = false;
+    if (gs->phase == PH_ACTIVE) {
+        CONTEXT c = gs->saved;
+        c.ContextFlags = CONTEXT_FULL;
+        gs->kind = PLAT_TIMEOUT;
+        ok = SetThreadContext(th, &c) != 0;
+        if (!ok)
+            gs->kind = 0;
+    }
+    ResumeThread(th);
+    return ok;
+}
+
+bool plat_run_watched(void (*loop)(void *arg), void (*abandoned)(void *arg), void *arg, unsigned timeout_ms)
+{
+    struct watched w = {loop, arg, NULL, NULL};
+    watched_ms = timeout_ms;
+    if (!start_runner(&w)) {
+        watched_ms = 0;
+        return false;
+    }
+    DWORD tick = 50;
+    if (timeout_ms && timeout_ms / 4 < tick)
+        tick = timeout_ms / 4 ? timeout_ms / 4 : 1;
+    uint64_t redirected_for = 0, redirected_at = 0, interrupted_at = 0;
+    uint64_t grace = timeout_ms < 1000 ? 1000000u : (uint64_t)timeout_ms * 1000u;
+    bool ok = true;
+    for (;;) {
+        if (WaitForSingleObject(w.thread, tick) == WAIT_OBJECT_0)
+            break;
+        uint64_t now = plat_now_us();
+        struct gstate *gs = w.gs;
+        if (plat_interrupted()) {
+            if (!interrupted_at)
+                interrupted_at = now;
+            else if (now - interrupted_at > 3000000u) {
+                /* the current case does not end: give it up */
+                if (gs && InterlockedCompareExchange(&gs->phase, PH_ABANDONED, PH_ACTIVE) == PH_ACTIVE) {
+                    SuspendThread(w.thread);
+                    InterlockedIncrement(&abandoned_threads);
+                }
+                break;
+            }
+        }
+        if (!gs || gs->phase != PH_ACTIVE)
+            continue;
+        uint64_t dl = gs->deadline_us;
+        if (!dl || now < dl)
+            continue;
+        if (redirected_for != dl) {
+            redirected_for = dl;
+            redirected_at = now;
+            redirect(w.thread, gs);
+            continue;
+        }
+        if (now - redirected_at < grace)
+            continue;
+        /* blocked in the kernel: the redirect cannot land. Give the thread up, go on without it. */
+        if (InterlockedCompareExchange(&gs->phase, PH_ABANDONED, PH_ACTIVE) != PH_ACTIVE)
+            continue;
+        SuspendThread(w.thread);
+        CloseHandle(w.thread);
+        w.thread = NULL;
+        InterlockedIncrement(&abandoned_threads);
+        abandoned(arg);
+        if (!start_runner(&w)) {
+            fprintf(stderr, "etwconf: cannot start a new runner thread (error %lu)\n", GetLastError());
+            ok = false;
+            break;
+        }
+    }
+    if (w.thread)
+        CloseHandle(w.thread);
+    watched_ms = 0;
+    return ok;
+}
+
+/* ---------------------------------------------------------------- start-up */
+static void at_exit(void)
+{
+    if (abandoned_threads) {
+        /* a thread given up in the system may hold a lock that ExitProcess would wait for */
+        fflush(NULL);
+        TerminateProcess(GetCurrentProcess(), plat_interrupted() ? 3 : 1);
+    }
+}
+
+void win_seh_init(void);
+void win_seh_init(void)
+{
+    tls_guard = TlsAlloc();
+    tls_worker = TlsAlloc();
+    p_NtContinue = (pfn_NtContinue)(void (*)(void))GetProcAddress(GetModuleHandleW(L"ntdll.dll"), "NtContinue");
+    AddVectoredExceptionHandler(1, first_chance);
+    SetUnhandledExceptionFilter(last_chance);
+    atexit(at_exit); /* registered before the end hooks: runs after them */
+}

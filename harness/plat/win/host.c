@@ -1,0 +1,237 @@
+/*
+ * harness/plat/win/host.c - host primitives on Windows (and Wine): time, names, the console
+ * (Ctrl-C), end-of-process hooks, the private stdout, guarded mappings (VirtualAlloc) and DLLs.
+ */
+#include "harness/plat/win/win.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <io.h>
+#include <stdlib.h>
+#include <string.h>
+
+void win_format_code(char *buf, size_t len, DWORD code)
+{
+    if (code >= 0x80000000u)
+        snprintf(buf, len, "0x%08lX", (unsigned long)code);
+    else
+        snprintf(buf, len, "exit %lu", (unsigned long)code);
+}
+
+const wchar_t *win_exe_path(void)
+{
+    static wchar_t path[32768];
+    if (!path[0]) {
+        DWORD n = GetModuleFileNameW(NULL, path, (DWORD)(sizeof path / sizeof path[0]));
+        if (n == 0 || n >= sizeof path / sizeof path[0])
+            path[0] = 0;
+    }
+    return path;
+}
+
+bool win_is_wine(void)
+{
+    HMODULE nt = GetModuleHandleW(L"ntdll.dll");
+    return nt && GetProcAddress(nt, "wine_get_version") != NULL;
+}
+
+uint64_t plat_now_us(void)
+{
+    static LARGE_INTEGER freq;
+    LARGE_INTEGER c;
+    if (!freq.QuadPart && !QueryPerformanceFrequency(&freq))
+        freq.QuadPart = 1;
+    QueryPerformanceCounter(&c);
+    uint64_t q = (uint64_t)c.QuadPart, f = (uint64_t)freq.QuadPart;
+    return q / f * 1000000u + q % f * 1000000u / f;
+}
+
+void plat_sleep_ms(unsigned ms)
+{
+    Sleep(ms);
+}
+
+const char *plat_host_os(void)
+{
+    return "windows";
+}
+
+const char *plat_host_arch(void)
+{
+    SYSTEM_INFO si;
+    GetNativeSystemInfo(&si);
+    switch (si.wProcessorArchitecture) {
+    case PROCESSOR_ARCHITECTURE_AMD64: return plat_arch_name(PLAT_ARCH_X86_64);
+    case PROCESSOR_ARCHITECTURE_INTEL: return plat_arch_name(PLAT_ARCH_I686);
+    case 12: return plat_arch_name(PLAT_ARCH_AARCH64); /* PROCESSOR_ARCHITECTURE_ARM64 */
+    case PROCESSOR_ARCHITECTURE_ARM: return plat_arch_name(PLAT_ARCH_ARM);
+    case PROCESSOR_ARCHITECTURE_IA64: return plat_arch_name(PLAT_ARCH_IA64);
+    default: return plat_arch_name(PLAT_ARCH_UNKNOWN);
+    }
+}
+
+const char *plat_process_arch(void)
+{
+#if defined(_M_X64) || defined(__x86_64__)
+    return plat_arch_name(PLAT_ARCH_X86_64);
+#elif defined(_M_IX86) || defined(__i386__)
+    return plat_arch_name(PLAT_ARCH_I686);
+#elif defined(__aarch64__)
+    return plat_arch_name(PLAT_ARCH_AARCH64);
+#else
+    return plat_arch_name(PLAT_ARCH_UNKNOWN);
+#endif
+}
+
+/* ---------------------------------------------------------------- the end of the process */
+static void (*end_fns[8])(void);
+static volatile LONG nend;
+
+void win_run_end_fns(void)
+{
+    LONG n;
+    while ((n = InterlockedDecrement(&nend)) >= 0)
+        end_fns[n]();
+    InterlockedExchange(&nend, 0);
+}
+
+void plat_at_end(void (*fn)(void))
+{
+    if (nend < 8)
+        end_fns[nend++] = fn;
+}
+
+void plat_exit(int code)
+{
+    win_run_end_fns();
+    fflush(NULL);
+    TerminateProcess(GetCurrentProcess(), (UINT)code); /* no DLL_PROCESS_DETACH of a target */
+    for (;;)
+        Sleep(INFINITE);
+}
+
+/* ---------------------------------------------------------------- interrupts */
+static volatile LONG interrupted, catching;
+
+static BOOL WINAPI on_console(DWORD type)
+{
+    if ((type == CTRL_C_EVENT || type == CTRL_BREAK_EVENT) && catching && !interrupted) {
+        InterlockedExchange(&interrupted, 1);
+        fprintf(stderr, "etwconf: interrupted: stopping after the current case (again to quit at once)\n");
+        return TRUE;
+    }
+    /* a second Ctrl-C, a closed console, logoff, shutdown: the process ends now */
+    InterlockedExchange(&interrupted, 1);
+    win_run_end_fns();
+    return FALSE;
+}
+
+void plat_catch_interrupts(void)
+{
+    InterlockedExchange(&catching, 1);
+}
+
+bool plat_interrupted(void)
+{
+    return interrupted != 0;
+}
+
+FILE *plat_private_stdout(void)
+{
+    fflush(stdout);
+    int fd = _dup(_fileno(stdout));
+    if (fd < 0)
+        return NULL;
+    FILE *f = _fdopen(fd, "wb");
+    if (!f) {
+        _close(fd);
+        return NULL;
+    }
+    /* what a target prints goes to stderr: the CRT's fd 1 and the Win32 standard handle */
+    _dup2(_fileno(stderr), _fileno(stdout));
+    SetStdHandle(STD_OUTPUT_HANDLE, GetStdHandle(STD_ERROR_HANDLE));
+    return f;
+}
+
+int plat_close_checked(FILE *f)
+{
+    int err = ferror(f) ? EIO : 0;
+    errno = 0;
+    if (fflush(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (fclose(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    return err;
+}
+
+/* ---------------------------------------------------------------- memory */
+size_t plat_page_size(void)
+{
+    static size_t ps;
+    if (!ps) {
+        SYSTEM_INFO si;
+        GetSystemInfo(&si);
+        ps = si.dwPageSize ? si.dwPageSize : 4096;
+    }
+    return ps;
+}
+
+void *plat_map_guarded(size_t len)
+{
+    DWORD old;
+    unsigned char *m = VirtualAlloc(NULL, len + plat_page_size(), MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+    if (!m)
+        return NULL;
+    if (!VirtualProtect(m + len, plat_page_size(), PAGE_NOACCESS, &old)) {
+        VirtualFree(m, 0, MEM_RELEASE);
+        return NULL;
+    }
+    return m;
+}
+
+void plat_unmap_guarded(void *map, size_t len)
+{
+    (void)len;
+    VirtualFree(map, 0, MEM_RELEASE);
+}
+
+void *plat_shared_alloc(size_t len)
+{
+    (void)len;
+    return NULL; /* a worker is this exe started again: nothing is inherited */
+}
+
+/* ---------------------------------------------------------------- libraries */
+void *plat_lib_open(const char *path, char *err, size_t errlen)
+{
+    HMODULE h = LoadLibraryExA(path, NULL, LOAD_WITH_ALTERED_SEARCH_PATH);
+    if (!h)
+        snprintf(err, errlen, "error %lu", GetLastError());
+    return (void *)h;
+}
+
+void *plat_lib_sym(void *lib, const char *name)
+{
+    FARPROC p = GetProcAddress((HMODULE)lib, name);
+    void *v;
+    memcpy(&v, &p, sizeof v);
+    return v;
+}
+
+/* ---------------------------------------------------------------- start-up */
+void win_seh_init(void); /* call.c */
+
+void plat_init(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX | SEM_NOOPENFILEERRORBOX);
+    /* JSON Lines with \n only; progress lines unbuffered */
+    _setmode(_fileno(stdout), _O_BINARY);
+    _setmode(_fileno(stderr), _O_BINARY);
+    setvbuf(stderr, NULL, _IONBF, 0);
+    win_seh_init();
+    SetConsoleCtrlHandler(on_console, TRUE);
+    atexit(win_run_end_fns);
+}

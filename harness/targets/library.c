@@ -1,0 +1,69 @@
+/* harness/targets/library.c - opening a target on Linux: the built-in reference, or a shared
+ * library that exports the API under its Windows names (and, optionally, the EtwRef_* control
+ * API). A name without a slash is never looked up in the system's library path. */
+#include "harness/etwconf.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void *lib_sym(struct etw_target *t, const char *name)
+{
+    return plat_lib_sym(t->handle, name);
+}
+
+/* load the library once in a worker process first: a constructor that crashes, exits or hangs
+ * ends that process, not the run, and is reported */
+static int probe_main(void *arg, plat_chan chan)
+{
+    (void)chan;
+    char e[512];
+    return plat_lib_open(arg, e, sizeof e) ? 0 : 0; /* a load error is reported by the real load */
+}
+
+static bool probe(const char *path, char *why, size_t len)
+{
+    char err[256], how[64], buf[256];
+    struct plat_proc *p = plat_proc_start(probe_main, (void *)path, NULL, err, sizeof err);
+    if (!p)
+        return true; /* no worker here: load in process as before */
+    uint64_t until = plat_now_us() + 30000000u;
+    while (plat_proc_read(p, buf, sizeof buf, 100) != 0 && plat_now_us() < until)
+        ;
+    if (plat_proc_end(p, how, sizeof how))
+        return true;
+    snprintf(why, len, "loading it ended the process that tried (%s): its constructor crashed, exited, or ran for over 30 s", how);
+    return false;
+}
+
+struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
+{
+    if (!spec || !strcmp(spec, "reference"))
+        return etw_target_reference();
+    char path[4096], why[512];
+    snprintf(path, sizeof path, "%s%s", strchr(spec, '/') ? "" : "./", spec);
+    if (!probe(path, why, sizeof why)) {
+        snprintf(err, errlen, "cannot load target '%s': %s", spec, why);
+        return NULL;
+    }
+    void *h = plat_lib_open(path, why, sizeof why);
+    if (!h) {
+        snprintf(err, errlen, "cannot load target '%s': %s (a target is 'reference' or a shared library built with -shared -fPIC%s)", spec,
+                 why, strchr(spec, '/') ? "" : "; a name without a slash is looked for in the current directory only: give ./NAME or a path");
+        return NULL;
+    }
+    /* kept for the life of the process, workers included (LeakSanitizer sees it as reachable) */
+    static struct etw_target *opened;
+    struct etw_target *t = opened = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    const char *base = strrchr(spec, '/');
+    t->spec = spec;
+    t->impl = "thirdparty";
+    t->name = base ? base + 1 : spec;
+    t->handle = h;
+    t->sym = lib_sym;
+    etw_target_bind_control(t);
+    t->version = ETW_V10_0;
+    return t;
+}

@@ -1,0 +1,154 @@
+/*
+ * harness/targets/win_live/live.h - the live Windows target's shared state and functions (the
+ * files of this folder only). Not used on Linux.
+ *
+ *   target.c       the modules the API lives in, version, token and privileges, opening, reset
+ *   sessions.c     the ETW sessions the suite starts, stops and recognises
+ *   needs.c        what a case needs that this system may not give (admin, the kernel logger...)
+ *   fingerprint.c  the results header's fingerprint of the system and the exe
+ *   dll.c          a DLL as a target
+ *   cleanup.c      stopping what a killed run left behind; the cleanup command
+ *
+ * The live system as a target: every API is looked up with GetProcAddress in the module that exports it (never imported statically: the exe must load on
+ * every version from 5.2 on), the version comes from RtlGetVersion, and the fixtures are real
+ * ETW sessions that the suite starts itself and always stops.
+ *
+ * What the suite touches on the machine (harness/windows/README.md says the same to users):
+ *  - ETW sessions it starts itself, named "etwconf-<pid>-<n>", and the NT Kernel Logger only when
+ *    no one else runs it (started with a log file %TEMP%\etwconf-<pid>-<n>-kernel.etl, which is
+ *    how a later `etwconf.exe cleanup` recognises it). A session it did not start is never
+ *    stopped or changed. Every session is stopped after its case, after a crash or a timeout (at
+ *    the start of the next case), at the end of the run, on Ctrl-C and from the crash handler.
+ *  - SeSystemProfilePrivilege of its own token (enabled/disabled per case, restored).
+ *  - The sampled-profile timer interval, which one case sets: restored after each case.
+ *  - Provider registrations (EventRegister, RegisterTraceGuidsW) of its own process.
+ */
+#ifndef ETWCONF_WIN_LIVE_H
+#define ETWCONF_WIN_LIVE_H
+
+#include "harness/etwconf.h"
+#include "harness/plat/win/win.h"
+#include "harness/targets/win_live/names.h"
+#include <wchar.h>
+#include <wmistr.h>
+#include <evntrace.h>
+
+/* every ETW session the suite starts is named SESSION_PREFIX "<pid>-<n>"; the NT Kernel Logger,
+ * whose name is fixed, is started with a log file %TEMP%\etwconf-<pid>-<n>-kernel.etl instead */
+#define WIN_SESSION_PREFIX "etwconf-"
+#define WIN_SESSION_PREFIXW L"etwconf-"
+
+typedef ULONG(WINAPI *pfn_StartTraceW)(TRACEHANDLE *, LPCWSTR, EVENT_TRACE_PROPERTIES *);
+typedef ULONG(WINAPI *pfn_ControlTraceW)(TRACEHANDLE, LPCWSTR, EVENT_TRACE_PROPERTIES *, ULONG);
+typedef ULONG(WINAPI *pfn_QueryAllTracesW)(EVENT_TRACE_PROPERTIES **, ULONG, ULONG *);
+typedef LONG(WINAPI *pfn_RtlGetVersion)(OSVERSIONINFOEXW *);
+typedef BOOL(WINAPI *pfn_IsWow64Process)(HANDLE, BOOL *);
+typedef BOOL(WINAPI *pfn_IsWow64Process2)(HANDLE, USHORT *, USHORT *);
+typedef const char *(__cdecl *pfn_wine_get_version)(void);
+typedef void(__cdecl *pfn_wine_get_host_version)(const char **, const char **);
+
+#define KERNEL_LOGGER_W L"NT Kernel Logger"
+#define SE_SYSTEM_PROFILE "SeSystemProfilePrivilege"
+#ifndef EVENT_TRACE_CONTROL_QUERY
+#define EVENT_TRACE_CONTROL_QUERY 0
+#define EVENT_TRACE_CONTROL_STOP 1
+#endif
+#define WIN_ERROR_WMI_INSTANCE_NOT_FOUND 4201u
+
+/* ---------------------------------------------------------------- the modules the API lives in */
+#define NMODS 5
+extern const char *const mod_names[NMODS]; /* advapi32 sechost kernelbase ntdll kernel32 */
+
+struct live {
+    struct etw_target t;
+    bool open;
+    HMODULE mods[NMODS];
+    OSVERSIONINFOEXW vi;
+    bool wine;
+    const char *wine_version, *wine_sys, *wine_release;
+    HANDLE token;
+    bool token_adjust; /* the token was opened with TOKEN_ADJUST_PRIVILEGES */
+    int elevated; /* 1, 0, -1 unknown (before 6.0) */
+    int elevation_type; /* TokenElevationType: 1 default, 2 full, 3 limited; 0 unknown */
+    bool admin_member, admin;
+    LUID profile_luid;
+    int profile_initial; /* -1 absent from the token, 0 disabled, 1 enabled */
+    volatile LONG profile_changed;
+    bool tpi_saved; /* the sampled-profile interval at the start, to restore */
+    etw_u32 tpi_value;
+    pfn_StartTraceW start_trace;
+    pfn_ControlTraceW control_trace;
+    pfn_QueryAllTracesW query_all;
+    volatile LONG session_seq;
+    int kernel_at_start; /* the NT Kernel Logger at start: 0 not running, 1 someone else's, 2 unknown */
+};
+extern struct live win_live;
+#define L win_live
+
+struct props_buf {
+    EVENT_TRACE_PROPERTIES p;
+    WCHAR logger[1024];
+    WCHAR file[1024];
+};
+
+enum { SL_FREE, SL_STARTING, SL_LIVE, SL_STOPPING };
+struct session {
+    volatile LONG state;
+    bool kernel;
+    etw_tracehandle h;
+    WCHAR name[64];
+    WCHAR file[MAX_PATH + 64];
+};
+extern struct session sessions[8];
+#define MOD_ADVAPI32 0
+#define MOD_SECHOST 1
+#define MOD_NTDLL 3
+#define MOD_KERNEL32 4
+
+/* target.c */
+HMODULE load_system_module(const char *name);
+HMODULE module_of(const char *name);
+void *fn_ptr(FARPROC p);
+FARPROC proc_in(size_t mod, const char *name);
+void *live_proc(const char *module, const char *name);
+void *live_sym(struct etw_target *t, const char *name);
+bool adjust_profile(bool enable);
+enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len);
+bool tpi_query(etw_u32 *v);
+void tpi_restore(void);
+void restore_privilege(void);
+int live_reset(void);
+void open_common(void);
+/* the live OS as a target; NULL and err filled when it cannot be set up */
+struct etw_target *win_live_target(char *err, size_t errlen);
+/* stop every session this process started and still runs; restore what the cases changed
+ * (privileges, the profile interval). Safe to call more than once and from handlers. */
+void win_restore_all(void);
+/* sessions.c */
+void props_init(struct props_buf *b);
+const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
+bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out);
+ULONG stop_by_name(const WCHAR *name);
+DWORD kernel_file_owner(const WCHAR *path);
+void session_stop(struct session *s);
+void stop_all_sessions(void);
+bool masks_set(const etw_u32 m[8]);
+const char *kind_name(unsigned kind);
+struct props_buf *all_sessions(ULONG *count);
+int kernel_logger_state(DWORD *who);
+enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
+int live_stop_logger(etw_tracehandle h);
+etw_tracehandle live_missing_logger(void);
+/* needs.c */
+bool live_can_run(struct etw_target *t, const struct etw_case *c, char *why, size_t len);
+/* fingerprint.c */
+void utf8(char *out, size_t cap, const WCHAR *w);
+void live_fingerprint(struct etw_target *t, struct etw_json *j);
+void dll_fingerprint(struct etw_target *t, struct etw_json *j);
+/* dll.c: a DLL that exports the API under its Windows names (third-party target) */
+struct etw_target *win_dll_target(const char *path, char *err, size_t errlen);
+/* cleanup.c: stop the sessions a (dead) process pid of this suite left behind; returns how many */
+int win_stop_sessions_of(DWORD pid, bool verbose);
+int win_cmd_cleanup(int argc, char **argv); /* etwconf.exe cleanup [--all] [--dry-run] */
+
+#endif

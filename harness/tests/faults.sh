@@ -1,0 +1,198 @@
+#!/bin/sh
+# harness/tests/faults.sh BUILD - fault injection against the runner: targets that print to
+# stdout, fork, leave children behind, scribble on descriptors, exit, end their thread, damage
+# their state after an overrun; results written to a full or limited file; interrupts; bad
+# command lines; and, under Wine, DLLs that end their process in every way Windows offers.
+# Each test checks that every case is recorded (or the footer says it is not), that the footer
+# is honest and that the exit status is. Last line: "faults: N passed, N failed".
+set -u
+B=${1:-build}
+E=$B/etwconf
+PYTHON=${PYTHON:-python3}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+no() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# honest FILE COMPLETE: every line JSON, header first, footer last, seq without gaps, each case
+# once; COMPLETE=true: a record for every planned case and complete:true; COMPLETE=false: the
+# footer says complete:false and fewer records than planned. Prints what is wrong.
+honest() {
+    $PYTHON - "$1" "$2" <<'EOF'
+import json, sys
+path, want = sys.argv[1], sys.argv[2] == "true"
+try:
+    recs = [json.loads(l) for l in open(path, encoding="utf-8")]
+except Exception as e:
+    print("not JSON Lines: %s" % e); sys.exit(1)
+if not recs or recs[0].get("type") != "header":
+    print("no header first"); sys.exit(1)
+if recs[-1].get("type") != "footer":
+    print("no footer last"); sys.exit(1)
+cases = [r for r in recs if r.get("type") == "case"]
+if [r["seq"] for r in cases] != list(range(1, len(cases) + 1)):
+    print("seq has gaps"); sys.exit(1)
+ids = [r["id"] for r in cases]
+if len(set(ids)) != len(ids):
+    print("a case recorded twice"); sys.exit(1)
+planned, ft = recs[0]["cases_planned"], recs[-1]
+if ft["total"] != len(cases) or ft["complete"] != (len(cases) == planned):
+    print("the footer does not match the records"); sys.exit(1)
+if ft["complete"] != want:
+    print("complete is %s, %d of %d records" % (ft["complete"], len(cases), planned)); sys.exit(1)
+print("%d of %d cases, complete:%s, exit_code %s" % (len(cases), planned, str(ft["complete"]).lower(), ft["exit_code"]))
+EOF
+}
+count() { grep -c "\"status\":\"$2\"" "$1"; }
+
+# ---------------------------------------------------------------- targets that misbehave
+# 1. prints to stdout; results on stdout must stay clean, in process and in a worker
+for iso in inproc batch; do
+    "$E" run --target "$B/bad/print.so" --filter 'tqi.0b.*' --isolation $iso --quiet >"$T/print-$iso.jsonl" 2>"$T/print-$iso.err"; rc=$?
+    h=$(honest "$T/print-$iso.jsonl" true)
+    [ $? = 0 ] && [ "$rc" = 1 ] && grep -q 'garbage from the target' "$T/print-$iso.err" &&
+        ok "print.so ($iso): results on stdout stay valid, the target's output went to stderr; $h, exit 1" || no "print.so ($iso): $h, exit $rc"
+done
+
+# 2. forks in every call: the copy runs the worker's loop too; each case recorded once
+s=$(date +%s)
+timeout 120 "$E" run --target "$B/bad/fork.so" --filter 'tqi.0b.*' --quiet --out "$T/fork.jsonl" 2>"$T/fork.err"; rc=$?
+h=$(honest "$T/fork.jsonl" true)
+[ $? = 0 ] && [ "$rc" = 1 ] && ok "fork.so: $h in $(( $(date +%s) - s ))s, exit 1" || no "fork.so: $h, exit $rc"
+
+# 3. leaves a child behind that holds the result channel: the run does not wait, the child is gone
+s=$(date +%s)
+FAULT_PIDS="$T/linger.pids" timeout 120 "$E" run --target "$B/bad/linger.so" --filter 'tqi.0b.*' --quiet --out "$T/linger.jsonl" 2>"$T/linger.err"; rc=$?
+took=$(( $(date +%s) - s ))
+h=$(honest "$T/linger.jsonl" true)
+left=0
+sleep 1
+for p in $(cat "$T/linger.pids" 2>/dev/null); do # a zombie (killed, not yet reaped by init) is gone
+    st=$(ps -o stat= -p "$p" 2>/dev/null | tr -d ' ')
+    [ -n "$st" ] && [ "${st#Z}" = "$st" ] && left=$((left + 1))
+done
+n=$(wc -l <"$T/linger.pids" 2>/dev/null || echo 0)
+[ "$h" != "${h#*complete:true}" ] && [ "$rc" = 1 ] && [ "$took" -lt 30 ] && [ "$n" -ge 1 ] && [ "$left" = 0 ] &&
+    ok "linger.so: $h in ${took}s; the $n children left behind were killed with the worker's group" ||
+    no "linger.so: $h, exit $rc, ${took}s, $left of $n children still running"
+for p in $(cat "$T/linger.pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+
+# 4. scribbles on every descriptor, the result channel too: refused, recorded, the run goes on
+timeout 120 "$E" run --target "$B/bad/scribble.so" --filter 'tqi.0b.*' --quiet --out "$T/scribble.jsonl" 2>"$T/scribble.err"; rc=$?
+h=$(honest "$T/scribble.jsonl" true)
+[ $? = 0 ] && [ "$rc" = 1 ] && grep -q '"exception":"bad result"' "$T/scribble.jsonl" &&
+    ok "scribble.so: a corrupt result channel is a CRASH for that case, never trusted; $h" || no "scribble.so: $h, exit $rc"
+
+# 5. exit(0) and pthread_exit: in a worker each case is a CRASH; in process the footer says
+#    complete:false and the exit status is 3
+for so in exit thread_exit; do
+    timeout 60 "$E" run --target "$B/bad/$so.so" --filter 'tqi.0b.*' --quiet --out "$T/$so.jsonl" 2>"$T/$so.err"; rc=$?
+    h=$(honest "$T/$so.jsonl" true)
+    n=$(count "$T/$so.jsonl" CRASH)
+    [ $? = 0 ] && [ "$rc" = 1 ] && [ "$n" -ge 5 ] && ok "$so.so (batch): $n CRASH; $h" || no "$so.so (batch): $h, $n CRASH, exit $rc"
+    timeout 60 "$E" run --target "$B/bad/$so.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/$so-inproc.jsonl" 2>"$T/$so-inproc.err"; rc=$?
+    h=$(honest "$T/$so-inproc.jsonl" false)
+    [ $? = 0 ] && [ "$rc" = 3 ] && ok "$so.so (inproc): the process ended inside a case: $h, exit 3" || no "$so.so (inproc): $h, exit $rc"
+done
+
+# 6. an overrun leaves the target's state damaged: the worker is replaced, no later case hangs
+timeout 120 "$E" run --target "$B/bad/sticky.so" --filter 'tqi.0b.*' --timeout-ms 2000 --quiet --out "$T/sticky.jsonl" 2>"$T/sticky.err"; rc=$?
+h=$(honest "$T/sticky.jsonl" true)
+n=$(grep -c '"mode":"overrun"' "$T/sticky.jsonl")
+[ $? = 0 ] && [ "$(count "$T/sticky.jsonl" TIMEOUT)" = 0 ] && [ "$n" -ge 3 ] &&
+    ok "sticky.so: a worker whose target wrote out of bounds is replaced: $n overruns, no TIMEOUT; $h" || no "sticky.so: $h, $(count "$T/sticky.jsonl" TIMEOUT) TIMEOUT"
+
+# 7. SIGINT during an in-process run: footer complete:false, exit 3
+"$E" run --target "$B/bad/hang.so" --filter 'tqi.*' --isolation inproc --timeout-ms 1000 --quiet --out "$T/int.jsonl" 2>"$T/int.err" &
+pid=$!
+sleep 2; kill -INT $pid; wait $pid; rc=$?
+h=$(honest "$T/int.jsonl" false)
+[ $? = 0 ] && [ "$rc" = 3 ] && ok "SIGINT in an in-process run: $h, exit 3" || no "SIGINT in process: $h, exit $rc"
+
+# 8. a constructor that aborts: a clear error, exit 3, no old results file left looking current;
+#    a destructor that blocks: the complete run still ends
+echo '{"type":"header","old":true}' >"$T/ctor.jsonl"
+timeout 60 "$E" run --target "$B/bad/ctor_abort.so" --quiet --out "$T/ctor.jsonl" 2>"$T/ctor.err"; rc=$?
+[ "$rc" = 3 ] && grep -q "its constructor crashed" "$T/ctor.err" && ! grep -q '"old"' "$T/ctor.jsonl" &&
+    ok "ctor_abort.so: exit 3 with a message, the old results file is not left in place" || no "ctor_abort.so: exit $rc: $(cat "$T/ctor.err")"
+s=$(date +%s)
+timeout 60 "$E" run --target "$B/bad/dtor_block.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/dtor.jsonl" 2>"$T/dtor.err"; rc=$?
+h=$(honest "$T/dtor.jsonl" true)
+[ $? = 0 ] && [ "$rc" = 1 ] && ok "dtor_block.so: the run ends in $(( $(date +%s) - s ))s although the library's destructor blocks; $h" || no "dtor_block.so: exit $rc, $h"
+
+# ---------------------------------------------------------------- output errors
+"$E" run --filter 'tqi.*' --quiet --out /dev/full 2>"$T/full.err"; rc=$?
+[ "$rc" = 3 ] && grep -q 'writing the results to /dev/full failed' "$T/full.err" && ! grep -q ' -> /dev/full' "$T/full.err" &&
+    ok "--out /dev/full: exit 3 and says the results are incomplete" || no "--out /dev/full: exit $rc: $(tail -n 1 "$T/full.err")"
+"$E" run --filter 'tqi.*' --quiet 2>"$T/full2.err" >/dev/full; rc=$?
+[ "$rc" = 3 ] && grep -q 'writing the results to stdout failed' "$T/full2.err" && ok "results on stdout to /dev/full: exit 3" || no "stdout to /dev/full: exit $rc"
+(ulimit -f 8; exec "$E" run --emulate 10.0 --quiet --out "$T/limited.jsonl") 2>"$T/limit.err"; rc=$?
+h=$(honest "$T/limited.jsonl" false 2>&1)
+[ "$rc" = 3 ] && grep -q 'failed' "$T/limit.err" && ok "a file-size limit (4 KiB): exit 3 and a message; the file holds a readable prefix" ||
+    no "file-size limit: exit $rc: $(tail -n 1 "$T/limit.err")"
+"$E" run --target "$B/bad/crash.so" --filter 'tqi.0b.*' --quiet --out /dev/full 2>"$T/full3.err"; rc=$?
+[ "$rc" = 3 ] && ok "a worker run writing to /dev/full: exit 3" || no "worker run to /dev/full: exit $rc"
+
+# ---------------------------------------------------------------- the verdict and the command line
+"$E" run --case tqi.0b.exact --quiet --out "$T/one.jsonl" 2>"$T/one.err"; rc=$?
+grep -q '1 of [0-9]* cases (a filtered run: no verdict on the whole suite)' "$T/one.err" && [ "$rc" = 0 ] &&
+    ok "a filtered run says '1 of N cases' and gives no verdict on the whole suite" || no "filtered run: $(cat "$T/one.err")"
+for c in run list rules versions lint; do
+    "$E" $c --help >"$T/help.out" 2>&1; rc=$?
+    [ "$rc" = 0 ] && grep -q "usage: .* $c" "$T/help.out" && ok "$c --help: help, exit 0" || no "$c --help: exit $rc"
+done
+"$E" run --timeout-ms '' --quiet --out "$T/x.jsonl" 2>"$T/tmo.err"; rc=$?
+[ "$rc" = 2 ] && grep -q 'timeout-ms' "$T/tmo.err" && ok "--timeout-ms '': usage error (exit 2)" || no "--timeout-ms '': exit $rc"
+"$E" run --emulate , --quiet --out "$T/x.jsonl" 2>"$T/emu.err"; rc=$?
+[ "$rc" = 2 ] && ! grep -q '(null)' "$T/emu.err" && ok "--emulate ,: usage error (exit 2) naming the value" || no "--emulate ,: exit $rc: $(head -n 1 "$T/emu.err")"
+lib=$(basename "$(ldconfig -p 2>/dev/null | sed -n 's/.* => \(.*libm\.so\.6\)$/\1/p' | head -n 1)")
+[ -n "$lib" ] || lib=libm.so.6
+(cd "$T" && "$OLDPWD/$E" run --target "$lib" --quiet --out x.jsonl) 2>"$T/sys.err"; rc=$?
+[ "$rc" = 3 ] && grep -q "\./NAME" "$T/sys.err" && ok "--target $lib (no slash): not looked up in the system's library path; says to give ./NAME" ||
+    no "--target $lib: exit $rc: $(cat "$T/sys.err")"
+bad=$(printf 'bad\377name.so')
+cp "$B/bad/success.so" "$T/$bad"
+"$E" run --target "$T/$bad" --filter 'tqi.0b.*' --quiet --out "$T/utf8.jsonl" 2>/dev/null; rc=$?
+$PYTHON reports/etwconf-report summary "$T/utf8.jsonl" >"$T/utf8.out" 2>&1; rrc=$?
+[ "$rc" = 1 ] && [ "$rrc" = 0 ] && ok "a target file name that is not UTF-8: results the report accepts" || no "invalid UTF-8 file name: run exit $rc, report exit $rrc: $(tail -n 1 "$T/utf8.out")"
+
+# ---------------------------------------------------------------- DLLs under Wine (etwconf.exe)
+if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
+    . harness/tests/wine-env.sh
+    D=$B/win64/tests
+    # two cases each (a worker process under Wine costs a few tenths of a second)
+    for run in exitprocess:auto exitprocess:child exitthread:auto terminate:auto fastfail:auto overflow:auto; do
+        dll=${run%:*}; iso=${run#*:}
+        timeout 180 wine "$B/etwconf.exe" run --target "$D/$dll.dll" --case tqi.0b.exact --case tqi.0b.short --isolation $iso --quiet \
+            --out "$T/w-$dll-$iso.jsonl" 2>"$T/w-$dll-$iso.err"; rc=$?
+        tr -d '\r' <"$T/w-$dll-$iso.jsonl" >"$T/w.jsonl" 2>/dev/null
+        h=$(honest "$T/w.jsonl" true)
+        n=$(count "$T/w.jsonl" CRASH)
+        [ $? = 0 ] && [ "$rc" = 1 ] && [ "$n" = 2 ] && ok "$dll.dll ($iso, Wine): each case a CRASH, the run goes on; $h" || no "$dll.dll ($iso, Wine): $h, $n CRASH, exit $rc"
+    done
+    timeout 60 wine "$B/etwconf.exe" run --target "$D/print.dll" --case tqi.0b.exact --case tqi.0b.short --isolation inproc --quiet >"$T/w-print.jsonl" 2>"$T/w-print.err"; rc=$?
+    tr -d '\r' <"$T/w-print.jsonl" >"$T/w.jsonl"
+    h=$(honest "$T/w.jsonl" true)
+    [ $? = 0 ] && [ "$rc" = 1 ] && tr -d '\r' <"$T/w-print.err" | grep -q 'garbage from the target' &&
+        ok "print.dll (inproc, Wine): results on stdout stay valid, the DLL's output went to stderr; $h" || no "print.dll (inproc, Wine): $h, exit $rc"
+    # one live run at a time: a second run while the first holds the system is refused
+    rm -f "$T/live-a.jsonl"
+    timeout 120 wine "$B/etwconf.exe" run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/live-a.jsonl" 2>/dev/null &
+    apid=$!
+    i=0
+    while [ ! -s "$T/live-a.jsonl" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    timeout 60 wine "$B/etwconf.exe" run --case tqi.0b.exact --quiet --out "$T/live-b.jsonl" 2>"$T/live-b.err"; rc=$?
+    wait $apid; arc=$?
+    tr -d '\r' <"$T/live-a.jsonl" >"$T/w.jsonl"
+    h=$(honest "$T/w.jsonl" true)
+    [ "$rc" = 3 ] && tr -d '\r' <"$T/live-b.err" | grep -q 'another etwconf.exe run is testing this system' && [ "$arc" -le 1 ] &&
+        ok "two live runs at once (Wine): the second is refused (exit 3), the first completes; $h" ||
+        no "two live runs at once: second exit $rc ($(tr -d '\r' <"$T/live-b.err" | tail -n 1)), first exit $arc, $h"
+    timeout 20 wineserver -k >/dev/null 2>&1
+else
+    no "Wine or $B/etwconf.exe is missing: the DLL faults are not tested (sh .ci/deps.sh windows; make windows)"
+fi
+
+echo "faults: $pass passed, $fail failed"
+[ "$fail" = 0 ]

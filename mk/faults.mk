@@ -1,0 +1,8 @@
+# mk/faults.mk - the "faults" test stage: fault injection against the runner (harness/tests/faults.sh):
+# misbehaving Linux targets (harness/tests/bad/), output errors, interrupts, bad command lines, and
+# DLLs that end their process under Wine (harness/windows/tests/).
+.PHONY: test-faults
+FAULT_TARGETS := $(patsubst harness/tests/bad/%.c,$(BUILD)/bad/%.so,$(wildcard harness/tests/bad/*.c))
+TEST_STAGES += faults
+test-faults: all $(FAULT_TARGETS) $(BUILD)/etwconf.exe $(WIN_TEST_DLLS)
+	@PYTHON="$(PYTHON)" sh harness/tests/faults.sh $(BUILD)
