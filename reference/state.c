@@ -80,7 +80,7 @@ static const struct ref_export exports[] = {
     EXP("sechost", TraceQueryInformation, ETW_V6_3, ETW_VMAX), /* @EXP.SECHOST.TQI */
     /* notes TSI-01: ADVAPI32 6.1+, implemented in SECHOST from 6.2 */
     EXP("advapi32", TraceSetInformation, ETW_V6_1, ETW_VMAX), /* @EXP.ADVAPI32.TSI */
-    EXP("sechost", TraceSetInformation, ETW_V6_2, ETW_VMAX),
+    EXP("sechost", TraceSetInformation, ETW_V6_2, ETW_VMAX), /* @EXP.SECHOST.TSI */
     /* seed 002 */
     EXP("ntdll", EtwCreateTraceInstanceId, ETW_V5_2, ETW_VMAX), /* @EXP.NTDLL.ETWCTI */
     EXP("advapi32", CreateTraceInstanceId, ETW_V5_2, ETW_VMAX), /* @EXP.ADVAPI32.CTI */
