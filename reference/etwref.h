@@ -86,5 +86,8 @@ ETWREF_EXPORT int EtwRef_SetClassProcessId(etw_handle class_handle, etw_u32 pid)
 ETWREF_EXPORT int EtwRef_RestrictGroup(const etw_guid *group);
 /* Enable a provider group on a session; *enabled = member registrations enabled. Win32 code. */
 ETWREF_EXPORT etw_u32 EtwRef_EnableGroup(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
+/* the handle of the registration object behind a REGHANDLE, as NtTraceControl 0x1A, 0x1E and 0x1F take
+ * it (in the model the two are the same value; user mode on Windows has no public way to it) */
+ETWREF_EXPORT int EtwRef_RegEntryHandle(etw_reghandle reg, etw_u64 *handle);
 
 #endif

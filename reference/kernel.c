@@ -307,7 +307,7 @@ static etw_status set_groupmask(const void *buf, etw_u32 len)
     memcpy(&gm, buf, sizeof gm);
     struct ref_logger *lg = ref_logger_for_groupmask(gm.TraceHandle);
     if (!lg) /* @GMI.NOT_FOUND:set */
-        return ETW_STATUS_WMI_INSTANCE_NOT_FOUND;
+        return ETW_STATUS_WMI_INSTANCE_NOT_FOUND; /* @TSI.04.SYSTEM_LOGGER */
     if (!(lg->mode & ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE)) /* @GMI.SYSTEM_MODE:set */
         return ETW_STATUS_INVALID_PARAMETER;
     if (!(lg->access & ETW_TRACELOG_GUID_ENABLE)) /* @GMI.SET_ACCESS */

@@ -90,7 +90,7 @@ static const struct ref_export exports[] = {
     EXP("sechost", TraceQueryInformation, ETW_V6_3, ETW_VMAX), /* @EXP.SECHOST.TQI */
     /* notes TSI-01: ADVAPI32 6.1+, implemented in SECHOST from 6.2 */
     EXP("advapi32", TraceSetInformation, ETW_V6_1, ETW_VMAX), /* @EXP.ADVAPI32.TSI */
-    EXP("sechost", TraceSetInformation, ETW_V6_2, ETW_VMAX),
+    EXP("sechost", TraceSetInformation, ETW_V6_2, ETW_VMAX), /* @EXP.SECHOST.TSI */
     /* seed 002 */
     EXP("ntdll", EtwCreateTraceInstanceId, ETW_V5_2, ETW_VMAX), /* @EXP.NTDLL.ETWCTI */
     EXP("advapi32", CreateTraceInstanceId, ETW_V5_2, ETW_VMAX), /* @EXP.ADVAPI32.CTI */
@@ -152,7 +152,7 @@ ETWREF_EXPORT void *EtwRef_Symbol(const char *name)
         SYM(EtwRef_Reset), SYM(EtwRef_SetVersion), SYM(EtwRef_GetVersion), SYM(EtwRef_GetProcAddress),
         SYM(EtwRef_StartLogger), SYM(EtwRef_StopLogger), SYM(EtwRef_GetLoggerMasks), SYM(EtwRef_MissingLoggerHandle),
         SYM(EtwRef_SetPrivilege), SYM(EtwRef_FailAllocation), SYM(EtwRef_SetClassCounter), SYM(EtwRef_SetClassProcessId),
-        SYM(EtwRef_RestrictGroup), SYM(EtwRef_EnableGroup),
+        SYM(EtwRef_RestrictGroup), SYM(EtwRef_EnableGroup), SYM(EtwRef_RegEntryHandle),
     };
     if (!name)
         return NULL;

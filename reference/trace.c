@@ -184,7 +184,7 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceSetInformation(etw_tracehandle SessionHand
         if (!info || InformationLength == 0 || InformationLength % 4 || InformationLength > 32) /* @TSI.04.LENGTH */
             return ETW_ERROR_INVALID_PARAMETER; /* not ERROR_BAD_LENGTH as for the query (C-8) */ /* @TSI.04.LENGTH:code */
         ETW_EVENT_TRACE_GROUPMASK_INFORMATION gm = {.EventTraceInformationClass = ETW_EventTraceGroupMaskInformation,
-                                                    .TraceHandle = SessionHandle};
+                                                    .TraceHandle = SessionHandle}; /* @TSI.04.HANDLE */
         memcpy(gm.EventTraceGroupMasks.Masks, info, InformationLength); /* the rest stays 0 */ /* @TSI.04.PARTIAL @TSI.04.KERNEL:masks */
         return kernel_set(&gm, sizeof gm); /* @TSI.04.KERNEL */
     }
