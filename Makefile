@@ -93,12 +93,18 @@ run:
 	@$(MAKE) --no-print-directory report
 
 # ---------------------------------------------------------------- tests
-# Stages are make targets test-NAME; fragments add theirs to TEST_STAGES.
+# Stages are make targets test-NAME; fragments add theirs to TEST_STAGES. harness/tests/stages.sh
+# runs TEST_JOBS stages at a time (TEST_FIRST, the long ones, start first) and prints each log whole.
+# Stages run side by side, so what two of them use is built before they start (TEST_PREP, with
+# make -j); what only one stage uses is built by that stage.
 TEST_STAGES := abi unit conformance badtargets
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_FIRST ?= wine mutate reports sanitize fuzz browser badtargets
+TEST_PREP := all
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
-	@$(MAKE) --no-print-directory all
-	@MAKE="$(MAKE)" sh harness/tests/stages.sh $(TEST_STAGES)
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) $(TEST_PREP)
+	@BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" MAKE="$(MAKE)" sh harness/tests/stages.sh $(TEST_STAGES)
 
 include mk/core-tests.mk
 include mk/reports.mk

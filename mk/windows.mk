@@ -77,8 +77,14 @@ wine: $(BUILD)/etwconf.exe
 
 TEST_STAGES += wine
 TEST_DEPS += windows
-test-wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WIN_TEST_DLLS)
-	@PYTHON="$(PYTHON)" sh harness/tests/wine.sh test "$(BUILD)" "$(WINE_VERSIONS)"
+# the prefix is made (about 5 s of waiting on wineboot) while the executables build; the test then
+# finds it current and its wineserver running
+WINE_TEST_FILES := $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WIN_TEST_DLLS)
+test-wine:
+	@mkdir -p $(BUILD)/test/wine; sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 & p=$$!; \
+	    $(MAKE) --no-print-directory -s $(WINE_TEST_FILES) >$(BUILD)/test/wine/build.log 2>&1 || cat $(BUILD)/test/wine/build.log; \
+	    wait $$p || cat $(BUILD)/test/wine/prefix.log; \
+	    PYTHON="$(PYTHON)" sh harness/tests/wine.sh test "$(BUILD)" "$(WINE_VERSIONS)"
 
 RUN_EXTRA += run-wine
 run-wine:

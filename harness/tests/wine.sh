@@ -1,6 +1,8 @@
 #!/bin/sh
-# harness/tests/wine.sh run|test BUILD "VERSIONS" - etwconf.exe under Wine (mk/windows.mk).
+# harness/tests/wine.sh run|test|prefix BUILD "VERSIONS" - etwconf.exe under Wine (mk/windows.mk).
 #
+#   prefix  only set up the prefix, and leave its wineserver running for a minute (make test-wine
+#           does this while the executables build; the test then finds the prefix current)
 #   run   set up the prefix BUILD/wineprefix (made once per Wine version, headless, no debugger),
 #         then for each winecfg version: AppDefaults\\etwconf.exe Version = V; etwconf.exe run -> BUILD/results/wine-V.jsonl
 #   test  run, then check the Windows platform layer (imports, manifest, fingerprint, crash, hang,
@@ -19,14 +21,11 @@ PYTHON=${PYTHON:-python3}
 EXE=$B/etwconf.exe
 R=$B/results
 L=$B/test/wine
-case "$mode" in run | test) ;; *) echo "usage: harness/tests/wine.sh run|test BUILD [VERSIONS]" >&2; exit 2 ;; esac
+case "$mode" in run | test | prefix) ;; *) echo "usage: harness/tests/wine.sh run|test|prefix BUILD [VERSIONS]" >&2; exit 2 ;; esac
 
-pass=0; fail=0; skip=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(dirname "$0")/lib.sh"
 finish() {
-    [ "$mode" = test ] && echo "wine: $pass passed, $fail failed, $skip skipped"
-    [ "$fail" = 0 ]
+    if [ "$mode" = test ]; then summary wine; else [ "$fail" = 0 ]; fi
     exit $?
 }
 
@@ -34,18 +33,21 @@ if ! command -v wine >/dev/null 2>&1 || ! command -v wineserver >/dev/null 2>&1;
     no "Wine is not installed: run 'sh .ci/deps.sh windows' as root (make test does it)"
     finish
 fi
-if [ ! -f "$EXE" ]; then
-    no "$EXE is missing: run 'make windows'"
-    finish
-fi
 mkdir -p "$R" "$L" "$B"
 . harness/tests/wine-env.sh
 
 stop_server() { timeout 20 wineserver -k >/dev/null 2>&1; timeout 20 wineserver -w >/dev/null 2>&1; }
-trap 'stop_server' EXIT
-trap 'stop_server; exit 130' INT TERM
+if [ "$mode" != prefix ]; then
+    trap 'stop_server' EXIT
+    trap 'stop_server; exit 130' INT TERM
+    if [ ! -f "$EXE" ]; then
+        no "$EXE is missing: run 'make windows'"
+        finish
+    fi
+fi
 
 # ---------------------------------------------------------------- the prefix
+# prefix_up [SECONDS]: the wineserver stays up SECONDS after its last client (default: until stopped)
 prefix_up() {
     want="$(wine --version 2>/dev/null) etwconf-prefix-1"
     fresh=0
@@ -55,7 +57,7 @@ prefix_up() {
         mkdir -p "$WINEPREFIX"
         fresh=1
     fi
-    timeout 30 wineserver -p >/dev/null 2>&1 # persistent server; rc 2 if one runs already
+    timeout 30 wineserver -p${1:-} >/dev/null 2>&1 # persistent server; rc 2 if one runs already
     if [ "$fresh" = 1 ]; then
         echo "wine: making the prefix $WINEPREFIX ($(wine --version 2>/dev/null))"
         if ! timeout 300 wineboot -i >/dev/null 2>&1; then
@@ -109,6 +111,10 @@ run_all() {
     return $bad
 }
 
+if [ "$mode" = prefix ]; then
+    prefix_up 60
+    exit $?
+fi
 if [ "$mode" = run ]; then
     run_all
     rc=$?
@@ -212,7 +218,7 @@ say(all(c["id"] in logger_cases or c["id"] == "tqi.05.timer" for c in broken) an
 EOF
 )
 echo "$out"
-pass=$((pass + $(echo "$out" | grep -c '^ok '))); fail=$((fail + $(echo "$out" | grep -c '^FAIL ')))
+tally "$out"
 
 # 4. the platform layer with misbehaving targets (Wine is at the last version now)
 W() { timeout 120 wine "$EXE" "$@"; }
@@ -276,16 +282,5 @@ W cleanup >"$T/cleanup.out" 2>&1; rc=$?
 W help 2>/dev/null | tr -d '\r' | grep -q "^  cleanup " && ok "help lists the cleanup command" || no "help does not list cleanup"
 
 # 5. the known divergences of Wine
-$PYTHON reports/etwconf-report check --expectations reports/expectations/wine.json $files >"$L/expectations.out" 2>&1
-rc=$?
-cat "$L/expectations.out"
-line=$(grep -E '^expectations: [0-9]+ passed, [0-9]+ failed' "$L/expectations.out" | tail -n 1)
-if [ -n "$line" ]; then
-    p=$(echo "$line" | sed 's/.* \([0-9][0-9]*\) passed.*/\1/'); f=$(echo "$line" | sed 's/.* \([0-9][0-9]*\) failed.*/\1/')
-    s=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) skipped.*/\1/p')
-    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + ${s:-0}))
-    [ "$rc" = 0 ] || [ "$f" != 0 ] || fail=$((fail + 1))
-else
-    no "etwconf-report check did not run (exit $rc)"
-fi
+part "$L/expectations.out" $PYTHON reports/etwconf-report check --expectations reports/expectations/wine.json $files
 finish
