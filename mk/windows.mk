@@ -22,7 +22,9 @@ WIN_HEADERS := $(HEADERS)
 # _WIN32_WINNT 0x0502: nothing newer than Server 2003 can be imported by accident; newer APIs
 # are looked up with GetProcAddress. The reference implementation is not linked: the exe tests
 # the system it runs on (or a DLL given with --target).
-WIN_CFLAGS := -std=c11 $(WARN) -O2 -I. -D_GNU_SOURCE -D_WIN32_WINNT=0x0502 -DWINVER=0x0502 \
+# WIN32_LEAN_AND_MEAN halves the compile time (windows.h is most of it) and changes no generated
+# code: nothing here uses the headers it leaves out.
+WIN_CFLAGS := -std=c11 $(WARN) -O2 -I. -D_GNU_SOURCE -D_WIN32_WINNT=0x0502 -DWINVER=0x0502 -DWIN32_LEAN_AND_MEAN \
     -DETWCONF_DEFAULT_TARGET='"live"'
 WIN_LDFLAGS := -static -s
 WIN_LIBS := -ladvapi32
@@ -69,7 +71,7 @@ $(BUILD)/etwconf-i686.exe: $(WIN32_OBJ) $(BUILD)/win32/etwconf-res.o
 # misbehaving DLL targets for the platform checks of the wine stage
 $(BUILD)/win64/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h
 	@mkdir -p $(dir $@)
-	$(MINGW64) -std=gnu11 $(WARN) -O1 -I. -shared -s -o $@ $<
+	$(MINGW64) -std=gnu11 $(WARN) -O1 -I. -DWIN32_LEAN_AND_MEAN -shared -s -o $@ $<
 
 # ---------------------------------------------------------------- Wine
 wine: $(BUILD)/etwconf.exe

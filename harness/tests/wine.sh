@@ -153,22 +153,23 @@ if run_all; then ok "etwconf.exe ran at every version: $VERSIONS"; else no "the 
 files=""
 for v in $VERSIONS; do files="$files $R/wine-$v.jsonl"; done
 exe_sha=$(sha256sum "$EXE" | cut -d' ' -f1)
-out=$($PYTHON - "$exe_sha" $files <<'EOF'
-import json, re, sys, glob
+# the case table of the exe that ran, with each case's fixture (etwconf list --json)
+timeout 60 wine "$EXE" list --json >"$L/cases.json" 2>"$L/cases.err" || no "etwconf.exe list --json failed: $(tr -d '\r' <"$L/cases.err" | tail -n 1)"
+out=$($PYTHON - "$exe_sha" "$L/cases.json" $files <<'EOF'
+import json, sys
 sha = sys.argv[1]
 NT = {"winxp64": "5.2", "vista": "6.0", "win7": "6.1", "win8": "6.2", "win81": "6.3", "win10": "10.0"}
-# the cases that need an ETW session (a logger fixture), read from the case tables
-logger_cases = set()
-for path in sorted(glob.glob("cases/*.c")):
-    src = open(path).read()
-    for block in src.split("CASE(")[1:]:
-        m = re.search(r'\.id\s*=\s*"([^"]+)"', block)
-        if m and re.search(r"\.logger2?\s*=\s*LG_", block.split("CASE(")[0]):
-            logger_cases.add(m.group(1))
+# the cases that need an ETW session (a logger fixture)
+try:
+    table = json.load(open(sys.argv[2], encoding="utf-8"))
+except Exception as e:
+    print("FAIL %s: unreadable case list (%s)" % (sys.argv[2], e))
+    table = []
+logger_cases = {c["id"] for c in table if c["fixture"]["logger"] or c["fixture"]["logger2"]}
 def say(ok, msg):
     print(("ok   " if ok else "FAIL ") + msg)
 runs = {}
-for f in sys.argv[2:]:
+for f in sys.argv[3:]:
     v = f.rsplit("wine-", 1)[1][:-6]
     try:
         recs = [json.loads(l) for l in open(f, encoding="utf-8")]
