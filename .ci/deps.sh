@@ -1,7 +1,10 @@
 #!/bin/sh
 # .ci/deps.sh GROUP... - install the Debian packages etwconf needs, only those missing.
 # Groups: core (build + unit tests), windows (mingw-w64 cross compilers, Wine), browser (Chromium
-# for the report test), fuzz (clang + sanitizer runtimes), bench (timing tools).
+# for the report test), fuzz (clang + sanitizer runtimes), bench (timing tools), wine32 (Wine's 32-bit
+# part, to run etwconf-i686.exe: only when this machine runs i386 code, which is probed, never assumed;
+# otherwise the group is left out with the reason; it enables dpkg's i386 architecture, and takes it
+# away again when the install fails and nothing i386 is installed).
 # As root it runs apt-get; otherwise it uses sudo if it can; otherwise it prints the command to run.
 set -eu
 pkgs_for() {
@@ -11,7 +14,13 @@ pkgs_for() {
         browser) echo "chromium" ;;
         fuzz) echo "clang libclang-rt-14-dev" ;;
         bench) echo "time valgrind" ;;
-        *) echo "deps.sh: unknown group '$1' (known: core windows browser fuzz bench)" >&2; exit 2 ;;
+        wine32)
+            if why=$(sh "$(dirname "$0")/../harness/tests/i386-probe.sh" 2>&1); then
+                echo "wine32:i386"
+            else
+                echo "deps: wine32 left out: $why" >&2
+            fi ;;
+        *) echo "deps.sh: unknown group '$1' (known: core windows browser fuzz bench wine32)" >&2; exit 2 ;;
     esac
 }
 missing=""
@@ -37,9 +46,25 @@ else
 fi
 echo "deps: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+added_i386=0
+case "$missing " in
+    *":i386 "*)
+        if ! dpkg --print-foreign-architectures | grep -qx i386; then
+            $SUDO dpkg --add-architecture i386 && added_i386=1
+        fi ;;
+esac
 # An old package list may not know the packages; refresh it once, retrying a flaky mirror.
 $SUDO apt-get update -qq >/dev/null 2>&1 || { sleep 5; $SUDO apt-get update -qq >/dev/null 2>&1 || true; }
-if ! $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null; then
+# --no-remove: never take an installed package away to make room (a stale i386 index can ask for
+# wine64 to go)
+if ! $SUDO apt-get install -y -qq --no-install-recommends --no-remove $missing >"${TMPDIR:-/tmp}/etwconf-deps.$$" 2>&1; then
+    tail -n 3 "${TMPDIR:-/tmp}/etwconf-deps.$$" >&2
+    rm -f "${TMPDIR:-/tmp}/etwconf-deps.$$"
+    if [ "$added_i386" = 1 ] && ! dpkg-query -W -f='${binary:Package}\n' | grep -q ':i386$'; then
+        $SUDO dpkg --remove-architecture i386 && $SUDO apt-get update -qq >/dev/null 2>&1
+        echo "deps: the i386 architecture was taken away again" >&2
+    fi
     echo "deps: apt-get install failed; run by hand: apt-get install -y$missing" >&2
     exit 1
 fi
+rm -f "${TMPDIR:-/tmp}/etwconf-deps.$$"
