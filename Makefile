@@ -98,7 +98,8 @@ run:
 # Stages run side by side, so what two of them use is built before they start (TEST_PREP, with
 # make -j); what only one stage uses is built by that stage.
 TEST_STAGES := abi unit conformance badtargets
-TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# one more stage than CPUs: a few stages spend part of their time waiting (timeouts, wineboot, Chromium)
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 TEST_FIRST ?= wine mutate reports sanitize fuzz browser badtargets
 TEST_PREP := all
 test:

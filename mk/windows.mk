@@ -79,8 +79,9 @@ wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
 
 TEST_STAGES += wine
 TEST_DEPS += windows
-# the prefix is made (about 5 s of waiting on wineboot) while the executables build; the test then
-# finds it current and its wineserver running
+# the prefix is made (about 5 s of waiting on wineboot) while the executables build (two at a time: the
+# Wine stage is the longest, so it starts first and goes first); the test then finds the prefix
+# current and its wineserver running
 WINE_TEST_FILES := $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WIN_TEST_DLLS)
 # Wine's 32-bit part is installed first when this machine runs i386 code (.ci/deps.sh wine32; a failure
 # only means that the 32-bit runs are skipped, with the reason, and is not retried in this build
@@ -90,7 +91,8 @@ test-wine:
 	    { [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
 	        sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1; \
 	      sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1; } & p=$$!; \
-	    $(MAKE) --no-print-directory -s $(WINE_TEST_FILES) >$(BUILD)/test/wine/build.log 2>&1 || cat $(BUILD)/test/wine/build.log; \
+	    $(MAKE) --no-print-directory -s $(if $(filter -j%,$(MAKEFLAGS)),,-j2) $(WINE_TEST_FILES) >$(BUILD)/test/wine/build.log 2>&1 || \
+	        cat $(BUILD)/test/wine/build.log; \
 	    wait $$p || cat $(BUILD)/test/wine/prefix.log; \
 	    MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh harness/tests/wine.sh test "$(BUILD)" "$(WINE_VERSIONS)"
 
