@@ -262,9 +262,10 @@ fi
 # `make test` in a fresh clone of HEAD, and in a fresh clone of the layout before the stages ran side by
 # side (BENCH_FRESH_BASE, default 58ce05b: one stage after another), one after the other in this run; the
 # figure is their ratio. Each gets what is left of the 5 minutes of `make bench` (from BENCH_T0, set by
-# mk/bench.mk; less 15 s for the rest), at most BENCH_FRESH_LIMIT; a run stopped there is "more than N s".
+# mk/bench.mk; less 30 s for the rest: removing the clones, results.md), at most BENCH_FRESH_LIMIT; a run
+# stopped there is "more than N s".
 BASE=${BENCH_FRESH_BASE:-58ce05b}
-left() { echo $((285 - ($(date +%s) - ${BENCH_T0:-$START}))); }
+left() { echo $((270 - ($(date +%s) - ${BENCH_T0:-$START}))); }
 # the limit of the next fresh run: 0 = none
 limit() {
     if [ "${BENCH_FRESH_LIMIT:-150}" = 0 ]; then echo 0; return; fi
