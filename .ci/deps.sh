@@ -4,9 +4,12 @@
 # for the report test), fuzz (clang + sanitizer runtimes), bench (timing tools), wine32 (Wine's 32-bit
 # part, to run etwconf-i686.exe: only when this machine runs i386 code, which is probed, never assumed;
 # otherwise the group is left out with the reason; it enables dpkg's i386 architecture, and takes it
-# away again when the install fails and nothing i386 is installed).
+# away again when the install fails and nothing i386 is installed. A failed install is not tried
+# again for a day (the reason is kept in /var/tmp/etwconf-wine32.failed; WINE32_RETRY=1 tries anyway):
+# a stale i386 mirror index stays stale for a while, and each try costs two apt-get updates).
 # As root it runs apt-get; otherwise it uses sudo if it can; otherwise it prints the command to run.
 set -eu
+WINE32_FAILED=/var/tmp/etwconf-wine32.failed
 pkgs_for() {
     case "$1" in
         core) echo "gcc make libc6-dev pkg-config python3 libcunit1-dev" ;;
@@ -15,10 +18,12 @@ pkgs_for() {
         fuzz) echo "clang libclang-rt-14-dev" ;;
         bench) echo "time valgrind" ;;
         wine32)
-            if why=$(sh "$(dirname "$0")/../harness/tests/i386-probe.sh" 2>&1); then
-                echo "wine32:i386"
-            else
+            if ! why=$(sh "$(dirname "$0")/../harness/tests/i386-probe.sh" 2>&1); then
                 echo "deps: wine32 left out: $why" >&2
+            elif [ "${WINE32_RETRY:-0}" != 1 ] && [ -n "$(find "$WINE32_FAILED" -mmin -1440 2>/dev/null)" ]; then
+                echo "deps: wine32 not tried again: it failed at $(date -r "$WINE32_FAILED" '+%Y-%m-%d %H:%M'): $(head -n 1 "$WINE32_FAILED") (WINE32_RETRY=1 tries anyway)" >&2
+            else
+                echo "wine32:i386"
             fi ;;
         *) echo "deps.sh: unknown group '$1' (known: core windows browser fuzz bench wine32)" >&2; exit 2 ;;
     esac
@@ -59,6 +64,9 @@ $SUDO apt-get update -qq >/dev/null 2>&1 || { sleep 5; $SUDO apt-get update -qq 
 # wine64 to go)
 if ! $SUDO apt-get install -y -qq --no-install-recommends --no-remove $missing >"${TMPDIR:-/tmp}/etwconf-deps.$$" 2>&1; then
     tail -n 3 "${TMPDIR:-/tmp}/etwconf-deps.$$" >&2
+    case "$missing " in
+        *":i386 "*) { grep -m1 '^E:' "${TMPDIR:-/tmp}/etwconf-deps.$$" || echo "apt-get install$missing failed"; } >"$WINE32_FAILED" 2>/dev/null || true ;;
+    esac
     rm -f "${TMPDIR:-/tmp}/etwconf-deps.$$"
     if [ "$added_i386" = 1 ] && ! dpkg-query -W -f='${binary:Package}\n' | grep -q ':i386$'; then
         $SUDO dpkg --remove-architecture i386 && $SUDO apt-get update -qq >/dev/null 2>&1
