@@ -18,9 +18,13 @@ BUILD ?= build
 CC ?= cc
 OPT ?= -O2
 PYTHON ?= python3
-VERSIONS := 5.2 6.0 6.1 6.2 6.3 10.0
+# the version table: spec/versions.def (VERSION(sym, nt, build, name, wine, label))
+VERSION_FIELD = $(shell awk -F'"' '/^VERSION/ { print $$$(1) }' spec/versions.def)
+VERSIONS := $(call VERSION_FIELD,2)
 WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
-CFLAGS_COMMON := -std=c11 $(WARN) -g $(OPT) -I. -D_GNU_SOURCE
+# -I$(BUILD)/gen: headers generated from the catalogues (rule_ids.def); a pointer or string where a
+# rule id belongs is an error, not a warning
+CFLAGS_COMMON := -std=c11 $(WARN) -Werror=int-conversion -g $(OPT) -I. -I$(BUILD)/gen -D_GNU_SOURCE
 CFLAGS_PIC := $(CFLAGS_COMMON) -fPIC -fvisibility=hidden
 LDLIBS_HARNESS := -ldl -lpthread
 
@@ -28,13 +32,15 @@ REF_SRC := $(sort $(wildcard reference/*.c))
 CASE_SRC := $(sort $(wildcard cases/*.c))
 # The harness in layers (README "How it fits together"): portable code, built for Linux and
 # Windows (core, out, targets, tools), the command line, and one platform folder per host.
-HARNESS_SRC := $(sort $(wildcard harness/core/*.c harness/out/*.c tools/fuzz/*.c)) \
+HARNESS_SRC := $(sort $(wildcard harness/core/*.c harness/out/*.c tools/fuzz/*.c tools/export_wine/*.c)) \
     $(filter-out harness/targets/win_%.c,$(sort $(wildcard harness/targets/*.c)))
 HARNESS_CLI_SRC := $(sort $(wildcard harness/cli/*.c))
 HARNESS_POSIX_SRC := $(sort $(wildcard harness/plat/posix/*.c))
 HARNESS_WIN_SRC := $(sort $(wildcard harness/plat/win/*.c harness/targets/win_*.c))
+RULE_DEFS := $(addprefix spec/,$(shell sed -n 's/^\#include "\(rules\/[^"]*\)"/\1/p' spec/rules.def))
+GEN_HEADERS := $(BUILD)/gen/rule_ids.def
 HEADERS := $(wildcard spec/*.h reference/*.h harness/*.h harness/*/*.h harness/*/*/*.h cases/*.h tools/*/*.h) \
-    spec/rules.def $(wildcard spec/rules/*.def)
+    spec/rules.def spec/versions.def $(RULE_DEFS) $(GEN_HEADERS)
 
 REF_OBJ := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
 CASE_OBJ := $(CASE_SRC:%.c=$(BUILD)/obj/%.o)
@@ -54,6 +60,18 @@ help:
 
 deps:
 	@sh .ci/deps.sh core
+
+# Every rule id as a C identifier, in catalogue order: RULE_ID(TQI_0B_EXACT_SIZE, "TQI.0B.EXACT_SIZE").
+# Code cites rules as RID_TQI_0B_EXACT_SIZE, so a misspelt id is a compile error at its file:line.
+$(BUILD)/gen/rule_ids.def: spec/rules.def $(RULE_DEFS)
+	@mkdir -p $(dir $@)
+	@sed -n 's/^RULE("\([^"]*\)".*/\1/p' $(RULE_DEFS) | \
+	    awk '{ s = $$1; gsub(/\./, "_", s); printf "RULE_ID(%s, \"%s\")\n", s, $$1 }' > $@.tmp
+	@bad=$$(sed -n 's/^RULE_ID(\([^,]*\),.*/\1/p' $@.tmp | grep -v '^[A-Z0-9_]*$$'; \
+	        sed -n 's/^RULE_ID(\([^,]*\),.*/\1/p' $@.tmp | sort | uniq -d); \
+	    if [ -n "$$bad" ]; then echo "spec/rules: ids that are not FAMILY.AREA.NAME in [A-Z0-9_] or map to one identifier: $$bad" >&2; \
+	        rm -f $@.tmp; exit 1; fi
+	@mv $@.tmp $@
 
 $(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -112,6 +130,8 @@ include mk/reports.mk
 include mk/windows.mk
 include mk/mutate.mk
 include mk/bench.mk
+include mk/scenarios.mk
+include mk/winetest.mk
 
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra

@@ -94,7 +94,7 @@ else
     # (AppDefaults), then a run, for each version
     say "Wine: version sweep (1 round)"
     set --
-    for v in winxp64 vista win7 win8 win81 win10; do
+    for v in $(awk -F'"' '/^VERSION/ { print $4 }' spec/versions.def); do
         set -- "$@" "cfg-$v=wine reg add HKCU\\Software\\Wine\\AppDefaults\\$(basename "$WEXE") /v Version /t REG_SZ /d $v /f" \
             "run-$v=wine $WEXE run --quiet --out $W/wine-sweep-$v.jsonl"
     done

@@ -24,4 +24,47 @@ extern const etw_guid dal_one[1];
 
 /* call fn through the target, as resolved for this case (NULL => the case has ended) */
 #define API(ctx, type, fn) ((type)etw_api((ctx), (fn)))
+
+/* kernel event GUIDs for CLASSIC_EVENT_ID lists (Thread: CSwitch 36; PerfInfo: SampledProfile 46,
+ * SysClEnter 51, SysClExit 52) */
+#define THREAD_GUID 0x3d6fa8d1, 0xfe05, 0x11d0, 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c
+#define PERFINFO_GUID 0xce1dbfb4, 0x137e, 0x4da6, 0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc
+#define EVENT_ID(guid, type) GUIDB(guid), U8(type), 0, 0, 0, 0, 0, 0, 0 /* a CLASSIC_EVENT_ID, 24 bytes */
+
+/* a PROFILE_SOURCE_INFO chain (class 0x07 output), read as a client reads it */
+struct src_rec {
+    etw_u32 off, next, source, min, max;
+    char name[64]; /* Description, ASCII-folded */
+};
+/* the records of buf[0..len): their number, or -1 if a record leaves the buffer, NextEntryOffset is
+ * below 0x1A, or a Description has no NUL before the next record */
+static inline int source_chain(const etw_u8 *buf, etw_u32 len, struct src_rec *out, int max)
+{
+    etw_u32 off = 0;
+    int n = 0;
+    for (;;) {
+        if (len < 0x18 || off > len - 0x18 || n >= max)
+            return -1;
+        ETW_PROFILE_SOURCE_INFO r;
+        memcpy(&r, buf + off, 0x18);
+        etw_u32 end = r.NextEntryOffset ? off + r.NextEntryOffset : len;
+        if (r.NextEntryOffset && (r.NextEntryOffset < 0x1A || end > len))
+            return -1;
+        struct src_rec *s = &out[n++];
+        s->off = off, s->next = r.NextEntryOffset, s->source = r.Source, s->min = r.MinInterval, s->max = r.MaxInterval;
+        bool nul = false;
+        size_t k = 0;
+        for (etw_u32 p = off + 0x18; p + 1 < end && !nul; p += 2) {
+            nul = !buf[p] && !buf[p + 1];
+            if (!nul && k + 1 < sizeof s->name)
+                s->name[k++] = buf[p + 1] ? '?' : (char)buf[p];
+        }
+        s->name[k] = 0;
+        if (!nul)
+            return -1;
+        if (!r.NextEntryOffset)
+            return n;
+        off = end;
+    }
+}
 #endif

@@ -16,37 +16,37 @@ static void rtg_count_limit(struct etw_ctx *c);
 static void rtg_reghandles(struct etw_ctx *c);
 
 static const struct etw_case cases[] = {
-    CASE(.id = "cti.null-handle", .rules = "CTI.NULL_HANDLE", .title = "a NULL RegHandle: ERROR_INVALID_PARAMETER", .fn = FN_ETWCTI,
+    CASE(.id = "cti.null-handle", .rules = RULES(RID_CTI_NULL_HANDLE), .title = "a NULL RegHandle: ERROR_INVALID_PARAMETER", .fn = FN_ETWCTI,
          .args = {.handle = H_ZERO, .len = EXACT(0)}, .expect = {ALL(.rc = ERR(INVALID_PARAMETER))})
-    CASE(.id = "cti.null-info", .rules = "CTI.NULL_INFO", .title = "a NULL InstInfo: ERROR_INVALID_PARAMETER", .fn = FN_ETWCTI,
+    CASE(.id = "cti.null-info", .rules = RULES(RID_CTI_NULL_INFO), .title = "a NULL InstInfo: ERROR_INVALID_PARAMETER", .fn = FN_ETWCTI,
          .fx = {.classes = 1}, .args = {.handle = H_CLASS, .buf = B_NULL}, .expect = {ALL(.rc = ERR(INVALID_PARAMETER))})
-    CASE(.id = "cti.foreign-process", .rules = "CTI.FOREIGN_PROCESS", .title = "a class registered by another process: ERROR_INVALID_PARAMETER",
+    CASE(.id = "cti.foreign-process", .rules = RULES(RID_CTI_FOREIGN_PROCESS), .title = "a class registered by another process: ERROR_INVALID_PARAMETER",
          .fn = FN_ETWCTI, .fx = {.classes = 1, .foreign_pid = true}, .args = {.handle = H_CLASS, .len = EXACT(0)},
          .expect = {ALL(.rc = ERR(INVALID_PARAMETER))})
-    CASE(.id = "cti.counter", .rules = "CTI.COUNTER CTI.OUTPUT", .title = "a fresh class gives ids 1, 2, 3 and echoes RegHandle",
+    CASE(.id = "cti.counter", .rules = RULES(RID_CTI_COUNTER, RID_CTI_OUTPUT), .title = "a fresh class gives ids 1, 2, 3 and echoes RegHandle",
          .fn = FN_CUSTOM, .run = cti_counter, .fx = {.classes = 1}, .expect = {ALL()})
-    CASE(.id = "cti.wrap", .rules = "CTI.WRAP", .title = "after 0xFFFFFFFF the next id is 1: zero is skipped", .fn = FN_CUSTOM,
+    CASE(.id = "cti.wrap", .rules = RULES(RID_CTI_WRAP), .title = "after 0xFFFFFFFF the next id is 1: zero is skipped", .fn = FN_CUSTOM,
          .run = cti_wrap, .fx = {.classes = 1, .set_counter = true, .counter = 0xFFFFFFFE}, .expect = {ALL()})
-    CASE(.id = "cti.restart", .rules = "CTI.RESTART", .title = "after unregistering and registering again the ids restart at 1",
+    CASE(.id = "cti.restart", .rules = RULES(RID_CTI_RESTART), .title = "after unregistering and registering again the ids restart at 1",
          .fn = FN_CUSTOM, .run = cti_restart, .expect = {ALL()})
-    CASE(.id = "cti.per-class", .rules = "CTI.PER_CLASS", .title = "each class has its own counter", .fn = FN_CUSTOM, .run = cti_per_class,
+    CASE(.id = "cti.per-class", .rules = RULES(RID_CTI_PER_CLASS), .title = "each class has its own counter", .fn = FN_CUSTOM, .run = cti_per_class,
          .fx = {.classes = 2}, .expect = {ALL()})
-    CASE(.id = "cti.last-error", .rules = "CTI.LAST_ERROR CTI.LAST_ERROR_SUCCESS",
+    CASE(.id = "cti.last-error", .rules = RULES(RID_CTI_LAST_ERROR, RID_CTI_LAST_ERROR_SUCCESS),
          .title = "a failure sets the last error; a success leaves it alone", .fn = FN_CUSTOM, .run = cti_last_error,
          .fx = {.classes = 1}, .expect = {ALL()})
-    CASE(.id = "cti.reghandle-first", .rules = "CTI.REGHANDLE_FIRST", .title = "a foreign-process failure has already written InstInfo->RegHandle",
+    CASE(.id = "cti.reghandle-first", .rules = RULES(RID_CTI_REGHANDLE_FIRST), .title = "a foreign-process failure has already written InstInfo->RegHandle",
          .fn = FN_CUSTOM, .run = cti_reghandle_first, .fx = {.classes = 1, .foreign_pid = true}, .expect = {ALL()})
-    CASE(.id = "cti.forward", .rules = "CTI.FORWARD", .title = "ADVAPI32's CreateTraceInstanceId counts and checks as NTDLL's does",
+    CASE(.id = "cti.forward", .rules = RULES(RID_CTI_FORWARD), .title = "ADVAPI32's CreateTraceInstanceId counts and checks as NTDLL's does",
          .fn = FN_CUSTOM, .run = cti_forward, .fx = {.classes = 1}, .expect = {ALL()})
-    CASE(.id = "cti.atomic", .rules = "CTI.ATOMIC", .title = "4 threads x 5000 ids on one class: no id twice, none lost", .fn = FN_CUSTOM,
+    CASE(.id = "cti.atomic", .rules = RULES(RID_CTI_ATOMIC), .title = "4 threads x 5000 ids on one class: no id twice, none lost", .fn = FN_CUSTOM,
          .run = cti_atomic, .fx = {.classes = 1}, .needs = NEED_THREADS, .expect = {ALL()})
-    CASE(.id = "rtg.null-args", .rules = "RTG.NULL_ARGS", .title = "NULL RequestAddress, ControlGuid or RegistrationHandle: ERROR_INVALID_PARAMETER",
+    CASE(.id = "rtg.null-args", .rules = RULES(RID_RTG_NULL_ARGS), .title = "NULL RequestAddress, ControlGuid or RegistrationHandle: ERROR_INVALID_PARAMETER",
          .fn = FN_CUSTOM, .run = rtg_null_args, .expect = {ALL()})
-    CASE(.id = "rtg.null-regs", .rules = "RTG.NULL_REGS", .title = "GuidCount 1 with a NULL TraceGuidReg: ERROR_INVALID_PARAMETER",
+    CASE(.id = "rtg.null-regs", .rules = RULES(RID_RTG_NULL_REGS), .title = "GuidCount 1 with a NULL TraceGuidReg: ERROR_INVALID_PARAMETER",
          .fn = FN_CUSTOM, .run = rtg_null_regs, .expect = {ALL()})
-    CASE(.id = "rtg.count-limit", .rules = "RTG.COUNT_LIMIT", .title = "GuidCount 0x10001 is above 64K: ERROR_INVALID_PARAMETER",
+    CASE(.id = "rtg.count-limit", .rules = RULES(RID_RTG_COUNT_LIMIT), .title = "GuidCount 0x10001 is above 64K: ERROR_INVALID_PARAMETER",
          .fn = FN_CUSTOM, .run = rtg_count_limit, .expect = {ALL()})
-    CASE(.id = "rtg.reghandles", .rules = "RTG.REGHANDLES", .title = "registration fills a distinct RegHandle for every class",
+    CASE(.id = "rtg.reghandles", .rules = RULES(RID_RTG_REGHANDLES), .title = "registration fills a distinct RegHandle for every class",
          .fn = FN_CUSTOM, .run = rtg_reghandles, .fx = {.classes = 3}, .expect = {ALL()})
 };
 CASE_TABLE(cases_cti, cases);
@@ -60,17 +60,17 @@ static const etw_guid ctl = {0xE7C0F0AA, 0x7E57, 0x4E7C, {0x9a, 0x11, 0, 0, 0xc0
 static const etw_guid cls0 = {0xE7C0F0AA, 0x7E57, 0x4E7C, {0x9a, 0x11, 0, 0, 0xc0, 0xf0, 0xaa, 0x02}};
 
 /* n ids from class h; checks each against want[i] */
-static void expect_ids(struct etw_ctx *c, etw_pfn_CreateTraceInstanceId f, etw_handle h, const etw_u32 *want, int n, const char *rule)
+static void expect_ids(struct etw_ctx *c, etw_pfn_CreateTraceInstanceId f, etw_handle h, const etw_u32 *want, int n, enum etw_rule_id rule)
 {
     for (int i = 0; i < n; i++) {
         ETW_EVENT_INSTANCE_INFO info = {(etw_handle)(uintptr_t)0x5A5A5A5A, 0};
         etw_u32 rc = f(h, &info);
         char what[48];
         snprintf(what, sizeof what, "return (call %d)", i + 1);
-        if (!etw_check_code(c, what, rule, 0, rc, false))
+        if (!CHECK_WIN32(c, rule, A_RETURN, what, 0, rc))
             return;
         snprintf(what, sizeof what, "output: InstanceId (call %d)", i + 1);
-        etw_check_u32(c, what, rule, want[i], info.InstanceId);
+        CHECK_U32(c, rule, A_OUTPUT, what, want[i], info.InstanceId);
     }
 }
 
@@ -80,12 +80,12 @@ static void cti_counter(struct etw_ctx *c)
     if (!f)
         return;
     static const etw_u32 want[] = {1, 2, 3};
-    expect_ids(c, f, c->regs[0].RegHandle, want, 3, "CTI.COUNTER");
+    expect_ids(c, f, c->fixture.regs[0].RegHandle, want, 3, RID_CTI_COUNTER);
     ETW_EVENT_INSTANCE_INFO info = {NULL, 0};
-    f(c->regs[0].RegHandle, &info);
-    etw_check(c, "output: RegHandle", "CTI.OUTPUT", info.RegHandle == c->regs[0].RegHandle, "the RegHandle given", "%p (given %p)",
-              info.RegHandle, c->regs[0].RegHandle);
-    etw_check_u32(c, "output: InstanceId", "CTI.OUTPUT", 4, info.InstanceId);
+    f(c->fixture.regs[0].RegHandle, &info);
+    CHECK(c, RID_CTI_OUTPUT, A_OUTPUT, "output: RegHandle", info.RegHandle == c->fixture.regs[0].RegHandle, "the RegHandle given", "%p (given %p)",
+              info.RegHandle, c->fixture.regs[0].RegHandle);
+    CHECK_U32(c, RID_CTI_OUTPUT, A_OUTPUT, "output: InstanceId", 4, info.InstanceId);
 }
 
 static void cti_wrap(struct etw_ctx *c)
@@ -93,7 +93,7 @@ static void cti_wrap(struct etw_ctx *c)
     etw_pfn_CreateTraceInstanceId f = API(c, etw_pfn_CreateTraceInstanceId, FN_ETWCTI);
     static const etw_u32 want[] = {0xFFFFFFFF, 1, 2};
     if (f)
-        expect_ids(c, f, c->regs[0].RegHandle, want, 3, NULL);
+        expect_ids(c, f, c->fixture.regs[0].RegHandle, want, 3, RID_PRIMARY);
 }
 
 static void cti_restart(struct etw_ctx *c)
@@ -112,7 +112,7 @@ static void cti_restart(struct etw_ctx *c)
             etw_broken(c, "RegisterTraceGuidsW returned %u (round %d)", rc, round + 1);
             return;
         }
-        expect_ids(c, f, r.RegHandle, round ? again : first, round ? 1 : 2, NULL);
+        expect_ids(c, f, r.RegHandle, round ? again : first, round ? 1 : 2, RID_PRIMARY);
         unreg(h);
     }
 }
@@ -123,8 +123,8 @@ static void cti_per_class(struct etw_ctx *c)
     if (!f)
         return;
     static const etw_u32 a[] = {1, 2, 3}, b[] = {1, 2};
-    expect_ids(c, f, c->regs[0].RegHandle, a, 3, NULL);
-    expect_ids(c, f, c->regs[1].RegHandle, b, 2, NULL);
+    expect_ids(c, f, c->fixture.regs[0].RegHandle, a, 3, RID_PRIMARY);
+    expect_ids(c, f, c->fixture.regs[1].RegHandle, b, 2, RID_PRIMARY);
 }
 
 static void cti_last_error(struct etw_ctx *c)
@@ -139,16 +139,16 @@ static void cti_last_error(struct etw_ctx *c)
         return;
     }
     set(0xDEADBEEF);
-    etw_u32 rc = f(c->regs[0].RegHandle, NULL);
+    etw_u32 rc = f(c->fixture.regs[0].RegHandle, NULL);
     etw_u32 le = get();
-    etw_check_code(c, "return (NULL InstInfo)", "CTI.NULL_INFO", ETW_ERROR_INVALID_PARAMETER, rc, false);
-    etw_check_code(c, "last error after the failure", "CTI.LAST_ERROR", rc, le, false);
+    CHECK_WIN32(c, RID_CTI_NULL_INFO, A_RETURN, "return (NULL InstInfo)", ETW_ERROR_INVALID_PARAMETER, rc);
+    CHECK_WIN32(c, RID_CTI_LAST_ERROR, A_LASTERR, "last error after the failure", rc, le);
     set(0x1234);
     ETW_EVENT_INSTANCE_INFO info;
-    rc = f(c->regs[0].RegHandle, &info);
+    rc = f(c->fixture.regs[0].RegHandle, &info);
     le = get();
-    etw_check_code(c, "return (success)", "CTI.COUNTER", 0, rc, false);
-    etw_check_u32(c, "last error after a success", "CTI.LAST_ERROR_SUCCESS", 0x1234, le);
+    CHECK_WIN32(c, RID_CTI_COUNTER, A_RETURN, "return (success)", 0, rc);
+    CHECK_U32(c, RID_CTI_LAST_ERROR_SUCCESS, A_LASTERR, "last error after a success", 0x1234, le);
 }
 
 static void cti_reghandle_first(struct etw_ctx *c)
@@ -157,9 +157,9 @@ static void cti_reghandle_first(struct etw_ctx *c)
     if (!f)
         return;
     ETW_EVENT_INSTANCE_INFO info = {(etw_handle)(uintptr_t)0x5A5A5A5A, 0x77};
-    etw_u32 rc = f(c->regs[0].RegHandle, &info);
-    etw_check_code(c, "return", "CTI.FOREIGN_PROCESS", ETW_ERROR_INVALID_PARAMETER, rc, false);
-    etw_check(c, "output: RegHandle written before the process check", NULL, info.RegHandle == c->regs[0].RegHandle, "the RegHandle given",
+    etw_u32 rc = f(c->fixture.regs[0].RegHandle, &info);
+    CHECK_WIN32(c, RID_CTI_FOREIGN_PROCESS, A_RETURN, "return", ETW_ERROR_INVALID_PARAMETER, rc);
+    CHECK(c, RID_PRIMARY, A_OUTPUT, "output: RegHandle written before the process check", info.RegHandle == c->fixture.regs[0].RegHandle, "the RegHandle given",
               "%p", info.RegHandle);
 }
 
@@ -169,8 +169,8 @@ static void cti_forward(struct etw_ctx *c)
     if (!f)
         return;
     static const etw_u32 want[] = {1, 2};
-    expect_ids(c, f, c->regs[0].RegHandle, want, 2, NULL);
-    etw_check_code(c, "return (NULL RegHandle)", NULL, ETW_ERROR_INVALID_PARAMETER, f(NULL, &(ETW_EVENT_INSTANCE_INFO){0}), false);
+    expect_ids(c, f, c->fixture.regs[0].RegHandle, want, 2, RID_PRIMARY);
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL RegHandle)", ETW_ERROR_INVALID_PARAMETER, f(NULL, &(ETW_EVENT_INSTANCE_INFO){0}));
 }
 
 struct atomic_run {
@@ -205,7 +205,7 @@ static void cti_atomic(struct etw_ctx *c)
     etw_pfn_CreateTraceInstanceId f = API(c, etw_pfn_CreateTraceInstanceId, FN_ETWCTI);
     if (!f)
         return;
-    struct atomic_run a = {f, c->regs[0].RegHandle, calloc(ATOMIC_THREADS * ATOMIC_PER, sizeof(etw_u32)), ATOMIC_PER, 0};
+    struct atomic_run a = {f, c->fixture.regs[0].RegHandle, calloc(ATOMIC_THREADS * ATOMIC_PER, sizeof(etw_u32)), ATOMIC_PER, 0};
     if (!a.ids) {
         etw_broken(c, "out of memory");
         return;
@@ -219,9 +219,9 @@ static void cti_atomic(struct etw_ctx *c)
     int dups = 0;
     for (int i = 1; i < ATOMIC_THREADS * ATOMIC_PER; i++)
         dups += a.ids[i] == a.ids[i - 1];
-    etw_check_u32(c, "calls that failed", NULL, 0, a.failures);
-    etw_check_u32(c, "state: ids given twice", NULL, 0, (etw_u32)dups);
-    etw_check_u32(c, "state: highest id", NULL, ATOMIC_THREADS * ATOMIC_PER, a.ids[ATOMIC_THREADS * ATOMIC_PER - 1]);
+    CHECK_U32(c, RID_PRIMARY, A_STATE, "calls that failed", 0, a.failures);
+    CHECK_U32(c, RID_PRIMARY, A_STATE, "state: ids given twice", 0, (etw_u32)dups);
+    CHECK_U32(c, RID_PRIMARY, A_STATE, "state: highest id", ATOMIC_THREADS * ATOMIC_PER, a.ids[ATOMIC_THREADS * ATOMIC_PER - 1]);
     free(a.ids);
 }
 
@@ -232,9 +232,9 @@ static void rtg_null_args(struct etw_ctx *c)
         return;
     ETW_TRACE_GUID_REGISTRATION r = {&cls0, NULL};
     etw_tracehandle h = 0;
-    etw_check_code(c, "return (NULL RequestAddress)", NULL, 87, reg(NULL, NULL, &ctl, 1, &r, NULL, NULL, &h), false);
-    etw_check_code(c, "return (NULL ControlGuid)", NULL, 87, reg(cb, NULL, NULL, 1, &r, NULL, NULL, &h), false);
-    etw_check_code(c, "return (NULL RegistrationHandle)", NULL, 87, reg(cb, NULL, &ctl, 1, &r, NULL, NULL, NULL), false);
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL RequestAddress)", 87, reg(NULL, NULL, &ctl, 1, &r, NULL, NULL, &h));
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL ControlGuid)", 87, reg(cb, NULL, NULL, 1, &r, NULL, NULL, &h));
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL RegistrationHandle)", 87, reg(cb, NULL, &ctl, 1, &r, NULL, NULL, NULL));
 }
 
 static void rtg_null_regs(struct etw_ctx *c)
@@ -242,7 +242,7 @@ static void rtg_null_regs(struct etw_ctx *c)
     etw_pfn_RegisterTraceGuidsW reg = API(c, etw_pfn_RegisterTraceGuidsW, FN_REGISTERTRACEGUIDS);
     etw_tracehandle h = 0;
     if (reg)
-        etw_check_code(c, "return", NULL, 87, reg(cb, NULL, &ctl, 1, NULL, NULL, NULL, &h), false);
+        CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 87, reg(cb, NULL, &ctl, 1, NULL, NULL, NULL, &h));
 }
 
 static void rtg_count_limit(struct etw_ctx *c)
@@ -260,16 +260,16 @@ static void rtg_count_limit(struct etw_ctx *c)
         r[i] = (ETW_TRACE_GUID_REGISTRATION){&cls0, NULL};
     etw_tracehandle h = 0;
     etw_u32 rc = reg(cb, NULL, &ctl, N, r, NULL, NULL, &h);
-    etw_check_code(c, "return", NULL, 87, rc, false);
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 87, rc);
     if (rc == 0)
         unreg(h);
 }
 
 static void rtg_reghandles(struct etw_ctx *c)
 {
-    bool distinct = c->regs[0].RegHandle != c->regs[1].RegHandle && c->regs[1].RegHandle != c->regs[2].RegHandle &&
-                    c->regs[0].RegHandle != c->regs[2].RegHandle;
-    bool set = c->regs[0].RegHandle && c->regs[1].RegHandle && c->regs[2].RegHandle;
-    etw_check(c, "output: RegHandle of each class", NULL, set && distinct, "three distinct non-NULL handles", "%p %p %p",
-              c->regs[0].RegHandle, c->regs[1].RegHandle, c->regs[2].RegHandle);
+    bool distinct = c->fixture.regs[0].RegHandle != c->fixture.regs[1].RegHandle && c->fixture.regs[1].RegHandle != c->fixture.regs[2].RegHandle &&
+                    c->fixture.regs[0].RegHandle != c->fixture.regs[2].RegHandle;
+    bool set = c->fixture.regs[0].RegHandle && c->fixture.regs[1].RegHandle && c->fixture.regs[2].RegHandle;
+    CHECK(c, RID_PRIMARY, A_OUTPUT, "output: RegHandle of each class", set && distinct, "three distinct non-NULL handles", "%p %p %p",
+              c->fixture.regs[0].RegHandle, c->fixture.regs[1].RegHandle, c->fixture.regs[2].RegHandle);
 }

@@ -2,29 +2,29 @@
 #include "cases/common.h"
 
 #define EXPORT_CASE(id_, rule, mod, name, ...)                                                                              \
-    CASE(.id = id_, .rules = rule, .title = mod "!" name " is exported where the rule says", .fn = FN_EXPORT,               \
+    CASE(.id = id_, .rules = RULES(rule), .title = mod "!" name " is exported where the rule says", .fn = FN_EXPORT,               \
          .args = {.module = mod, .export_name = name}, .expect = {__VA_ARGS__})
 
 static const struct etw_case cases[] = {
-    EXPORT_CASE("exp.advapi32.tqi", "EXP.ADVAPI32.TQI", "advapi32", "TraceQueryInformation",
+    EXPORT_CASE("exp.advapi32.tqi", RID_EXP_ADVAPI32_TQI, "advapi32", "TraceQueryInformation",
                 AT(V5_2, V6_1, ABSENT), FROM(V6_2, PRESENT))
-    EXPORT_CASE("exp.kernelbase.tqi", "EXP.KERNELBASE.TQI", "kernelbase", "TraceQueryInformation", AT(V6_2, V6_2, PRESENT))
-    EXPORT_CASE("exp.sechost.tqi", "EXP.SECHOST.TQI", "sechost", "TraceQueryInformation", FROM(V6_3, PRESENT))
-    EXPORT_CASE("exp.advapi32.tsi", "EXP.ADVAPI32.TSI", "advapi32", "TraceSetInformation",
+    EXPORT_CASE("exp.kernelbase.tqi", RID_EXP_KERNELBASE_TQI, "kernelbase", "TraceQueryInformation", AT(V6_2, V6_2, PRESENT))
+    EXPORT_CASE("exp.sechost.tqi", RID_EXP_SECHOST_TQI, "sechost", "TraceQueryInformation", FROM(V6_3, PRESENT))
+    EXPORT_CASE("exp.advapi32.tsi", RID_EXP_ADVAPI32_TSI, "advapi32", "TraceSetInformation",
                 AT(V5_2, V6_0, ABSENT), FROM(V6_1, PRESENT))
-    EXPORT_CASE("exp.ntdll.etwcti", "EXP.NTDLL.ETWCTI", "ntdll", "EtwCreateTraceInstanceId", ALL(PRESENT))
-    EXPORT_CASE("exp.advapi32.cti", "EXP.ADVAPI32.CTI", "advapi32", "CreateTraceInstanceId", ALL(PRESENT))
-    EXPORT_CASE("exp.advapi32.esi", "EXP.ADVAPI32.ESI", "advapi32", "EventSetInformation",
+    EXPORT_CASE("exp.ntdll.etwcti", RID_EXP_NTDLL_ETWCTI, "ntdll", "EtwCreateTraceInstanceId", ALL(PRESENT))
+    EXPORT_CASE("exp.advapi32.cti", RID_EXP_ADVAPI32_CTI, "advapi32", "CreateTraceInstanceId", ALL(PRESENT))
+    EXPORT_CASE("exp.advapi32.esi", RID_EXP_ADVAPI32_ESI, "advapi32", "EventSetInformation",
                 AT(V5_2, V6_1, ABSENT), FROM(V6_2, PRESENT))
-    EXPORT_CASE("exp.ntdll.etwesi", "EXP.NTDLL.ETWESI", "ntdll", "EtwEventSetInformation", FROM(V6_2, PRESENT))
-    EXPORT_CASE("exp.advapi32.eventregister", "EXP.ADVAPI32.EVENTREGISTER", "advapi32", "EventRegister", FROM(V6_0, PRESENT))
-    EXPORT_CASE("exp.advapi32.eventunregister", "EXP.ADVAPI32.EVENTREGISTER", "advapi32", "EventUnregister", FROM(V6_0, PRESENT))
-    EXPORT_CASE("exp.advapi32.registertraceguidsw", "EXP.ADVAPI32.RTG", "advapi32", "RegisterTraceGuidsW", ALL(PRESENT))
-    EXPORT_CASE("exp.advapi32.unregistertraceguids", "EXP.ADVAPI32.RTG", "advapi32", "UnregisterTraceGuids", ALL(PRESENT))
-    EXPORT_CASE("exp.ntdll.ntquerysysteminformation", "EXP.NTDLL.NTQSI", "ntdll", "NtQuerySystemInformation", ALL(PRESENT))
-    EXPORT_CASE("exp.ntdll.ntsetsysteminformation", "EXP.NTDLL.NTQSI", "ntdll", "NtSetSystemInformation", ALL(PRESENT))
-    EXPORT_CASE("exp.ntdll.nttracecontrol", "EXP.NTDLL.NTTRACECONTROL", "ntdll", "NtTraceControl", FROM(V6_0, PRESENT))
+    EXPORT_CASE("exp.ntdll.etwesi", RID_EXP_NTDLL_ETWESI, "ntdll", "EtwEventSetInformation", FROM(V6_2, PRESENT))
+    EXPORT_CASE("exp.advapi32.eventregister", RID_EXP_ADVAPI32_EVENTREGISTER, "advapi32", "EventRegister", FROM(V6_0, PRESENT))
+    EXPORT_CASE("exp.advapi32.eventunregister", RID_EXP_ADVAPI32_EVENTREGISTER, "advapi32", "EventUnregister", FROM(V6_0, PRESENT))
+    EXPORT_CASE("exp.advapi32.registertraceguidsw", RID_EXP_ADVAPI32_RTG, "advapi32", "RegisterTraceGuidsW", ALL(PRESENT))
+    EXPORT_CASE("exp.advapi32.unregistertraceguids", RID_EXP_ADVAPI32_RTG, "advapi32", "UnregisterTraceGuids", ALL(PRESENT))
+    EXPORT_CASE("exp.ntdll.ntquerysysteminformation", RID_EXP_NTDLL_NTQSI, "ntdll", "NtQuerySystemInformation", ALL(PRESENT))
+    EXPORT_CASE("exp.ntdll.ntsetsysteminformation", RID_EXP_NTDLL_NTQSI, "ntdll", "NtSetSystemInformation", ALL(PRESENT))
+    EXPORT_CASE("exp.ntdll.nttracecontrol", RID_EXP_NTDLL_NTTRACECONTROL, "ntdll", "NtTraceControl", FROM(V6_0, PRESENT))
     /* added for mutation testing (harness/mutate) */
-    EXPORT_CASE("exp.ntdll.nttracecontrol-before-60", "EXP.NTDLL.NTTRACECONTROL", "ntdll", "NtTraceControl", AT(V5_2, V5_2, ABSENT))
+    EXPORT_CASE("exp.ntdll.nttracecontrol-before-60", RID_EXP_NTDLL_NTTRACECONTROL, "ntdll", "NtTraceControl", AT(V5_2, V5_2, ABSENT))
 };
 CASE_TABLE(cases_exports, cases);

@@ -3,12 +3,12 @@
 #include "cases/common.h"
 
 static const struct etw_case cases[] = {
-    CASE(.id = "gen.bounds-tqi-version", .rules = "GEN.BUFFER_BOUNDS", .title = "TraceVersionInfo writes inside its 8 bytes only",
-         .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)}, .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX("TQI.0B.VERSION", U32(1)))})
-    CASE(.id = "gen.bounds-groupmask", .rules = "GEN.BUFFER_BOUNDS", .title = "a group-mask query writes inside its 0x30 bytes only",
+    CASE(.id = "gen.bounds-tqi-version", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "TraceVersionInfo writes inside its 8 bytes only",
+         .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)}, .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
+    CASE(.id = "gen.bounds-groupmask", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "a group-mask query writes inside its 0x30 bytes only",
          .fn = FN_NTQSI, .fx = {.logger = LG_KERNEL}, .args = {.cls = ETW_SystemPerformanceTraceInformation, .len = 0x30, GM_QUERY, .handle = H_LOGGER},
          .expect = {FROM(V6_0, .rc = ST(SUCCESS))})
-    CASE(.id = "gen.bounds-instance-id", .rules = "GEN.BUFFER_BOUNDS CTI.OUTPUT", .title = "EtwCreateTraceInstanceId writes inside EVENT_INSTANCE_INFO only",
+    CASE(.id = "gen.bounds-instance-id", .rules = RULES(RID_GEN_BUFFER_BOUNDS, RID_CTI_OUTPUT), .title = "EtwCreateTraceInstanceId writes inside EVENT_INSTANCE_INFO only",
          .fn = FN_ETWCTI, .fx = {.classes = 1}, .args = {.handle = H_CLASS, .len = EXACT(0)}, .expect = {ALL(.rc = ERR(SUCCESS))})
 };
 CASE_TABLE(cases_general, cases);

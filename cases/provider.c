@@ -18,98 +18,106 @@ static void dal_dynamic(struct etw_ctx *c);
 static void dal_private(struct etw_ctx *c);
 static void esi_stale_reused(struct etw_ctx *c);
 
+/* a malformed traits blob: refused (the format rule, seed 003) with ERROR_FILE_CORRUPT (Chappell) */
+#define TRAITS_BAD(id_, rule_, title_, len_, ...)                                                                           \
+    CASE(.id = id_, .rules = RULES(rule_, RID_TRAITS_FORMAT_CODE), .title = title_, .fn = FN_ESI, .fx = {.provider = true},    \
+         .args = {.handle = H_REG, .cls = ETW_EventProviderSetTraits, .len = len_, __VA_ARGS__},                              \
+         .expect = {FROM(V10_0, .rc = ERR(FILE_CORRUPT), RC_RULE(RID_TRAITS_FORMAT_CODE), FAILS(rule_))})
 #define ESI_CASE(id_, rules_, title_, cls_, len_, from, rc_, ...)                                                           \
     CASE(.id = id_, .rules = rules_, .title = title_, .fn = FN_ESI, .fx = {.provider = true},                               \
          .args = {.handle = H_REG, .cls = cls_, .len = len_, __VA_ARGS__}, .expect = {FROM(from, .rc = rc_)})
 
 static const struct etw_case cases[] = {
-    CASE(.id = "er.null-out", .rules = "ER.NULL_OUT", .title = "EventRegister with a NULL RegHandle: ERROR_INVALID_PARAMETER",
+    CASE(.id = "er.null-out", .rules = RULES(RID_ER_NULL_OUT), .title = "EventRegister with a NULL RegHandle: ERROR_INVALID_PARAMETER",
          .fn = FN_CUSTOM, .run = er_null_out, .expect = {FROM(V6_0)})
-    CASE(.id = "er.success", .rules = "ER.SUCCESS", .title = "EventRegister gives ERROR_SUCCESS and a non-zero handle", .fn = FN_CUSTOM,
+    CASE(.id = "er.success", .rules = RULES(RID_ER_SUCCESS), .title = "EventRegister gives ERROR_SUCCESS and a non-zero handle", .fn = FN_CUSTOM,
          .run = er_success, .expect = {FROM(V6_0)})
     /* ---- EventSetInformation argument checks */
-    ESI_CASE("esi.class-reserved1", "ESI.CLASS", "class 1 (EventProviderSetReserved1): ERROR_NOT_SUPPORTED", 1, 4, V6_2, ERR(NOT_SUPPORTED))
-    ESI_CASE("esi.class-255", "ESI.CLASS", "class 255: ERROR_NOT_SUPPORTED", 255, 4, V6_2, ERR(NOT_SUPPORTED))
-    ESI_CASE("esi.class-high", "ESI.CLASS", "class 0x80000002: ERROR_NOT_SUPPORTED", 0x80000002u, 8, V6_2, ERR(NOT_SUPPORTED))
-    CASE(.id = "esi.class-version-traits", .rules = "ESI.CLASS_VERSION", .title = "traits (class 2) are not supported before 10.0",
+    ESI_CASE("esi.class-reserved1", RULES(RID_ESI_CLASS), "class 1 (EventProviderSetReserved1): ERROR_NOT_SUPPORTED", 1, 4, V6_2, ERR(NOT_SUPPORTED))
+    ESI_CASE("esi.class-255", RULES(RID_ESI_CLASS), "class 255: ERROR_NOT_SUPPORTED", 255, 4, V6_2, ERR(NOT_SUPPORTED))
+    ESI_CASE("esi.class-high", RULES(RID_ESI_CLASS), "class 0x80000002: ERROR_NOT_SUPPORTED", 0x80000002u, 8, V6_2, ERR(NOT_SUPPORTED))
+    CASE(.id = "esi.class-version-traits", .rules = RULES(RID_ESI_CLASS_VERSION), .title = "traits (class 2) are not supported before 10.0",
          .fn = FN_ESI, .fx = {.provider = true}, .args = {.handle = H_REG, .cls = 2, .len = 8, IN(NAME_ONLY)},
          .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED))})
-    CASE(.id = "esi.class-version-desctype", .rules = "ESI.CLASS_VERSION", .title = "descriptor type (class 3) is not supported before 10.0",
+    CASE(.id = "esi.class-version-desctype", .rules = RULES(RID_ESI_CLASS_VERSION), .title = "descriptor type (class 3) is not supported before 10.0",
          .fn = FN_ESI, .fx = {.provider = true}, .args = {.handle = H_REG, .cls = 3, .len = 1, IN(1)},
          .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED))})
-    ESI_CASE("esi.bintrack-length", "ESI.BINTRACK_LENGTH", "class 0 with a length of 4: ERROR_INVALID_PARAMETER", 0, 4, V6_2,
+    ESI_CASE("esi.bintrack-length", RULES(RID_ESI_BINTRACK_LENGTH), "class 0 with a length of 4: ERROR_INVALID_PARAMETER", 0, 4, V6_2,
              ERR(INVALID_PARAMETER))
-    CASE(.id = "esi.bintrack-ok", .rules = "ESI.BINTRACK_LENGTH", .title = "class 0 with a NULL buffer of length 0 succeeds", .fn = FN_ESI,
+    CASE(.id = "esi.bintrack-ok", .rules = RULES(RID_ESI_BINTRACK_LENGTH), .title = "class 0 with a NULL buffer of length 0 succeeds", .fn = FN_ESI,
          .fx = {.provider = true}, .args = {.handle = H_REG, .cls = 0, .buf = B_NULL, .len = 0}, .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
-    CASE(.id = "esi.traits-null", .rules = "ESI.TRAITS_ARGS", .title = "traits with a NULL buffer and a length: ERROR_INVALID_PARAMETER",
+    CASE(.id = "esi.traits-null", .rules = RULES(RID_ESI_TRAITS_ARGS), .title = "traits with a NULL buffer and a length: ERROR_INVALID_PARAMETER",
          .fn = FN_ESI, .fx = {.provider = true}, .args = {.handle = H_REG, .cls = 2, .buf = B_NULL, .len = 8},
          .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER))})
-    ESI_CASE("esi.traits-2-bytes", "ESI.TRAITS_ARGS", "a 2-byte traits blob: ERROR_INVALID_PARAMETER", 2, 2, V10_0, ERR(INVALID_PARAMETER),
+    ESI_CASE("esi.traits-2-bytes", RULES(RID_ESI_TRAITS_ARGS), "a 2-byte traits blob: ERROR_INVALID_PARAMETER", 2, 2, V10_0, ERR(INVALID_PARAMETER),
              IN(U16(2)))
-    ESI_CASE("esi.traits-64k", "ESI.TRAITS_ARGS", "a 0x10000-byte traits blob: ERROR_INVALID_PARAMETER", 2, 0x10000, V10_0,
+    ESI_CASE("esi.traits-64k", RULES(RID_ESI_TRAITS_ARGS), "a 0x10000-byte traits blob: ERROR_INVALID_PARAMETER", 2, 0x10000, V10_0,
              ERR(INVALID_PARAMETER))
-    ESI_CASE("esi.desctype-length", "ESI.DESCTYPE_ARGS", "descriptor type with 2 bytes: ERROR_INVALID_PARAMETER", 3, 2, V10_0,
+    ESI_CASE("esi.desctype-length", RULES(RID_ESI_DESCTYPE_ARGS), "descriptor type with 2 bytes: ERROR_INVALID_PARAMETER", 3, 2, V10_0,
              ERR(INVALID_PARAMETER), IN(1, 0))
-    CASE(.id = "esi.desctype-null", .rules = "ESI.DESCTYPE_ARGS", .title = "descriptor type with a NULL buffer: ERROR_INVALID_PARAMETER",
+    CASE(.id = "esi.desctype-null", .rules = RULES(RID_ESI_DESCTYPE_ARGS), .title = "descriptor type with a NULL buffer: ERROR_INVALID_PARAMETER",
          .fn = FN_ESI, .fx = {.provider = true}, .args = {.handle = H_REG, .cls = 3, .buf = B_NULL, .len = 1},
          .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER))})
-    ESI_CASE("esi.desctype-value", "ESI.DESCTYPE_ARGS", "descriptor type 2 (not a BOOLEAN): ERROR_INVALID_PARAMETER", 3, 1, V10_0,
+    ESI_CASE("esi.desctype-value", RULES(RID_ESI_DESCTYPE_ARGS), "descriptor type 2 (not a BOOLEAN): ERROR_INVALID_PARAMETER", 3, 1, V10_0,
              ERR(INVALID_PARAMETER), IN(2))
-    ESI_CASE("esi.desctype-ok", "ESI.DESCTYPE_ARGS", "descriptor type 1 succeeds", 3, 1, V10_0, ERR(SUCCESS), IN(1))
-    CASE(.id = "esi.args-before-handle", .rules = "ESI.ARGS_FIRST", .title = "bad traits arguments with a bad handle: the arguments are checked first",
+    ESI_CASE("esi.desctype-ok", RULES(RID_ESI_DESCTYPE_ARGS), "descriptor type 1 succeeds", 3, 1, V10_0, ERR(SUCCESS), IN(1))
+    CASE(.id = "esi.args-before-handle", .rules = RULES(RID_ESI_ARGS_FIRST), .title = "bad traits arguments with a bad handle: the arguments are checked first",
          .fn = FN_ESI, .args = {.handle = H_VALUE, .value = 0x1234, .cls = 2, .buf = B_NULL, .len = 8},
          .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER))})
-    CASE(.id = "esi.bad-handle", .rules = "ESI.BAD_HANDLE", .title = "a handle that was never registered is rejected", .fn = FN_ESI,
+    CASE(.id = "esi.bad-handle", .rules = RULES(RID_ESI_BAD_HANDLE), .title = "a handle that was never registered is rejected", .fn = FN_ESI,
          .args = {.handle = H_VALUE, .value = 0x1234, .cls = 0, .buf = B_NULL, .len = 0},
          .expect = {FROM(V6_2, .rc = ERR(INVALID_HANDLE), ALSO(ERR(INVALID_PARAMETER)))})
-    CASE(.id = "esi.zero-handle", .rules = "ESI.BAD_HANDLE", .title = "handle 0 is rejected", .fn = FN_ESI,
+    CASE(.id = "esi.zero-handle", .rules = RULES(RID_ESI_BAD_HANDLE), .title = "handle 0 is rejected", .fn = FN_ESI,
          .args = {.handle = H_ZERO, .cls = 0, .buf = B_NULL, .len = 0},
          .expect = {FROM(V6_2, .rc = ERR(INVALID_HANDLE), ALSO(ERR(INVALID_PARAMETER)))})
-    CASE(.id = "esi.stale-handle", .rules = "ESI.BAD_HANDLE", .title = "a handle after EventUnregister is rejected", .fn = FN_ESI,
+    CASE(.id = "esi.stale-handle", .rules = RULES(RID_ESI_BAD_HANDLE), .title = "a handle after EventUnregister is rejected", .fn = FN_ESI,
          .fx = {.provider = true}, .args = {.handle = H_REG_STALE, .cls = 0, .buf = B_NULL, .len = 0},
          .expect = {FROM(V6_2, .rc = ERR(INVALID_HANDLE), ALSO(ERR(INVALID_PARAMETER)))})
     /* ---- provider traits */
-    ESI_CASE("traits.name-only", "TRAITS.SET TRAITS.NAME_ONLY", "a blob with a name and no traits is accepted", 2, 8, V10_0, ERR(SUCCESS),
+    ESI_CASE("traits.name-only", RULES(RID_TRAITS_SET, RID_TRAITS_NAME_ONLY), "a blob with a name and no traits is accepted", 2, 8, V10_0, ERR(SUCCESS),
              IN(NAME_ONLY))
-    ESI_CASE("traits.group", "TRAITS.GROUP TRAITS.SET", "a group trait (type 1, a 16-byte GUID) is accepted", 2, 27, V10_0, ERR(SUCCESS),
+    ESI_CASE("traits.group", RULES(RID_TRAITS_GROUP, RID_TRAITS_SET), "a group trait (type 1, a 16-byte GUID) is accepted", 2, 27, V10_0, ERR(SUCCESS),
              IN(WITH_GROUP))
-    ESI_CASE("traits.custom", "TRAITS.CUSTOM", "a trait of type 200 (for external developers) is accepted", 2, 13, V10_0, ERR(SUCCESS),
+    ESI_CASE("traits.empty-name", RULES(RID_TRAITS_EMPTY_NAME, RID_TRAITS_SET),
+             "an empty provider name with a group trait (MicrosoftTelemetry.h's 22-byte blob) is accepted", 2, 22, V10_0, ERR(SUCCESS),
+             IN(U16(22), 0, U16(19), U8(1), 0x1a, 0x73, 0x50, 0x4f, 0xcf, 0x89, 0x82, 0x47, 0xb3, 0xe0, 0xdc, 0xe8, 0xc9, 0x04, 0x76, 0xba))
+    ESI_CASE("traits.custom", RULES(RID_TRAITS_CUSTOM), "a trait of type 200 (for external developers) is accepted", 2, 13, V10_0, ERR(SUCCESS),
              IN(WITH_CUSTOM))
-    ESI_CASE("traits.size-too-big", "TRAITS.FORMAT_SIZE", "TraitsSize larger than the blob: ERROR_FILE_CORRUPT", 2, 8, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(9), 'E', 't', 'w', 'C', 'f', 0))
-    ESI_CASE("traits.size-too-small", "TRAITS.FORMAT_SIZE", "TraitsSize smaller than the blob: ERROR_FILE_CORRUPT", 2, 8, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(7), 'E', 't', 'w', 'C', 'f', 0))
-    ESI_CASE("traits.no-nul", "TRAITS.FORMAT_NAME", "a name without its NUL: ERROR_FILE_CORRUPT", 2, 7, V10_0, ERR(FILE_CORRUPT),
-             IN(U16(7), 'E', 't', 'w', 'C', 'f'))
-    ESI_CASE("traits.trait-overruns", "TRAITS.FORMAT_TRAITS", "a trait that claims more bytes than remain: ERROR_FILE_CORRUPT", 2, 12, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(6), U8(200), 0xAB))
-    ESI_CASE("traits.trait-too-short", "TRAITS.FORMAT_TRAITS", "a trait whose TraitSize is below 3: ERROR_FILE_CORRUPT", 2, 11, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(11), 'E', 't', 'w', 'C', 'f', 0, U16(2), U8(200)))
-    ESI_CASE("traits.trailing-bytes", "TRAITS.FORMAT_TRAITS", "two bytes after the last trait: ERROR_FILE_CORRUPT", 2, 15, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(15), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB, 0xCD, 0x01, 0x02))
-    CASE(.id = "traits.once", .rules = "TRAITS.ONCE TRAITS.ONCE_CODE", .title = "traits set once cannot be set again", .fn = FN_CUSTOM,
+    TRAITS_BAD("traits.size-too-big", RID_TRAITS_FORMAT_SIZE, "TraitsSize larger than the blob: ERROR_FILE_CORRUPT", 8,
+               IN(U16(9), 'E', 't', 'w', 'C', 'f', 0))
+    TRAITS_BAD("traits.size-too-small", RID_TRAITS_FORMAT_SIZE, "TraitsSize smaller than the blob: ERROR_FILE_CORRUPT", 8,
+               IN(U16(7), 'E', 't', 'w', 'C', 'f', 0))
+    TRAITS_BAD("traits.no-nul", RID_TRAITS_FORMAT_NAME, "a name without its NUL: ERROR_FILE_CORRUPT", 7,
+               IN(U16(7), 'E', 't', 'w', 'C', 'f'))
+    TRAITS_BAD("traits.trait-overruns", RID_TRAITS_FORMAT_TRAITS, "a trait that claims more bytes than remain: ERROR_FILE_CORRUPT", 12,
+               IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(6), U8(200), 0xAB))
+    TRAITS_BAD("traits.trait-too-short", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is below 3: ERROR_FILE_CORRUPT", 11,
+               IN(U16(11), 'E', 't', 'w', 'C', 'f', 0, U16(2), U8(200)))
+    TRAITS_BAD("traits.trailing-bytes", RID_TRAITS_FORMAT_TRAITS, "two bytes after the last trait: ERROR_FILE_CORRUPT", 15,
+               IN(U16(15), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB, 0xCD, 0x01, 0x02))
+    CASE(.id = "traits.once", .rules = RULES(RID_TRAITS_ONCE, RID_TRAITS_ONCE_CODE), .title = "traits set once cannot be set again", .fn = FN_CUSTOM,
          .run = traits_once, .fx = {.provider = true}, .expect = {FROM(V10_0)})
-    CASE(.id = "traits.large", .rules = "TRAITS.SIZE_ADVICE", .title = "a 300-byte well-formed blob is accepted: 256 bytes is advice",
+    CASE(.id = "traits.large", .rules = RULES(RID_TRAITS_SIZE_ADVICE), .title = "a 300-byte well-formed blob is accepted: 256 bytes is advice",
          .fn = FN_CUSTOM, .run = traits_large, .fx = {.provider = true}, .expect = {FROM(V10_0)})
-    CASE(.id = "traits.group-permission", .rules = "TRAITS.GROUP_PERMISSION TRAITS.GROUP_PERMISSION_CODE",
+    CASE(.id = "traits.group-permission", .rules = RULES(RID_TRAITS_GROUP_PERMISSION, RID_TRAITS_GROUP_PERMISSION_CODE),
          .title = "joining a group the caller may not join is refused", .fn = FN_CUSTOM, .run = traits_group_permission,
          .fx = {.provider = true}, .expect = {FROM(V10_0)})
     /* ---- provider groups and disallow lists */
-    CASE(.id = "dal.group-enable", .rules = "DAL.GROUP_ENABLE", .title = "a group enable reaches every member but the disallowed one",
+    CASE(.id = "dal.group-enable", .rules = RULES(RID_DAL_GROUP_ENABLE), .title = "a group enable reaches every member but the disallowed one",
          .fn = FN_CUSTOM, .run = dal_group_enable, .fx = {.logger = LG_SYSTEM}, .expect = {FROM(V10_0)})
-    CASE(.id = "dal.per-session", .rules = "DAL.PER_SESSION", .title = "a list set on one session leaves another session's list empty",
+    CASE(.id = "dal.per-session", .rules = RULES(RID_DAL_PER_SESSION), .title = "a list set on one session leaves another session's list empty",
          .fn = FN_CUSTOM, .run = dal_per_session, .fx = {.logger = LG_SYSTEM, .logger2 = LG_SYSTEM}, .expect = {FROM(V10_0)})
-    CASE(.id = "dal.dynamic", .rules = "DAL.DYNAMIC", .title = "a second list replaces the first", .fn = FN_CUSTOM, .run = dal_dynamic,
+    CASE(.id = "dal.dynamic", .rules = RULES(RID_DAL_DYNAMIC), .title = "a second list replaces the first", .fn = FN_CUSTOM, .run = dal_dynamic,
          .fx = {.logger = LG_SYSTEM}, .expect = {FROM(V10_0)})
-    CASE(.id = "dal.private-session", .rules = "DAL.PRIVATE_SESSION DAL.PRIVATE_SESSION_CODE",
+    CASE(.id = "dal.private-session", .rules = RULES(RID_DAL_PRIVATE_SESSION, RID_DAL_PRIVATE_SESSION_CODE),
          .title = "a private session cannot enable a provider group", .fn = FN_CUSTOM, .run = dal_private,
          .fx = {.logger = LG_PRIVATE}, .expect = {FROM(V10_0)})
     /* added for mutation testing (harness/mutate) */
-    ESI_CASE("traits.trait-size-two", "TRAITS.FORMAT_TRAITS", "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT",
-             2, 13, V10_0, ERR(FILE_CORRUPT), IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
-    ESI_CASE("traits.trait-overruns-by-one", "TRAITS.FORMAT_TRAITS", "a trait that claims one byte more than remains: ERROR_FILE_CORRUPT",
-             2, 12, V10_0, ERR(FILE_CORRUPT), IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB))
-    CASE(.id = "esi.stale-reused", .rules = "ESI.BAD_HANDLE",
+    TRAITS_BAD("traits.trait-size-two", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT", 13,
+               IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
+    TRAITS_BAD("traits.trait-overruns-by-one", RID_TRAITS_FORMAT_TRAITS, "a trait that claims one byte more than remains: ERROR_FILE_CORRUPT", 12,
+               IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB))
+    CASE(.id = "esi.stale-reused", .rules = RULES(RID_ESI_BAD_HANDLE),
          .title = "a handle stays stale when its registration slot is reused by a new registration", .fn = FN_CUSTOM,
          .run = esi_stale_reused, .expect = {FROM(V6_2)})
 };
@@ -125,7 +133,7 @@ static void er_null_out(struct etw_ctx *c)
 {
     etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
     if (er)
-        etw_check_code(c, "return", NULL, 87, er(&prov_a, NULL, NULL, NULL), false);
+        CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 87, er(&prov_a, NULL, NULL, NULL));
 }
 
 static void er_success(struct etw_ctx *c)
@@ -136,8 +144,8 @@ static void er_success(struct etw_ctx *c)
         return;
     etw_reghandle h = 0;
     etw_u32 rc = er(&prov_a, NULL, NULL, &h);
-    etw_check_code(c, "return", NULL, 0, rc, false);
-    etw_check(c, "output: RegHandle", NULL, h != 0, "non-zero", "0x%llx", (unsigned long long)h);
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, rc);
+    CHECK(c, RID_PRIMARY, A_OUTPUT, "output: RegHandle", h != 0, "non-zero", "0x%llx", (unsigned long long)h);
     if (!rc)
         eu(h);
 }
@@ -147,12 +155,12 @@ static void traits_once(struct etw_ctx *c)
     etw_pfn_EventSetInformation esi = API(c, etw_pfn_EventSetInformation, FN_ESI);
     if (!esi)
         return;
-    etw_u32 rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_name, sizeof blob_name);
-    if (!etw_check_code(c, "return (first set)", "TRAITS.SET", 0, rc, false))
+    etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_name, sizeof blob_name);
+    if (!CHECK_WIN32(c, RID_TRAITS_SET, A_RETURN, "return (first set)", 0, rc))
         return;
-    rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
-    etw_check(c, "return (second set) fails", "TRAITS.ONCE", rc != 0, "an error", "%u", rc);
-    etw_check_code(c, "return (second set)", "TRAITS.ONCE_CODE", ETW_ERROR_GEN_FAILURE, rc, false);
+    rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+    CHECK(c, RID_TRAITS_ONCE, A_RETURN, "return (second set) fails", rc != 0, "an error", "%u", rc);
+    CHECK_WIN32(c, RID_TRAITS_ONCE_CODE, A_RETURN, "return (second set)", ETW_ERROR_GEN_FAILURE, rc);
 }
 
 static void traits_large(struct etw_ctx *c)
@@ -166,7 +174,7 @@ static void traits_large(struct etw_ctx *c)
     b[0] = 300 & 0xFF, b[1] = 300 >> 8;
     b[8] = 292 & 0xFF, b[9] = 292 >> 8, b[10] = 201;
     memset(b + 11, 0x42, 300 - 11);
-    etw_check_code(c, "return", NULL, 0, esi(c->reg, ETW_EventProviderSetTraits, b, 300), false);
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, esi(c->fixture.reg, ETW_EventProviderSetTraits, b, 300));
 }
 
 static void traits_group_permission(struct etw_ctx *c)
@@ -179,22 +187,22 @@ static void traits_group_permission(struct etw_ctx *c)
         return;
     }
     c->t->restrict_group(&group_g);
-    etw_u32 rc = esi(c->reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
-    etw_check(c, "return: membership refused", "TRAITS.GROUP_PERMISSION", rc != 0, "an error", "%u", rc);
-    etw_check_code(c, "return", "TRAITS.GROUP_PERMISSION_CODE", ETW_ERROR_ACCESS_DENIED, rc, false);
+    etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+    CHECK(c, RID_TRAITS_GROUP_PERMISSION, A_RETURN, "return: membership refused", rc != 0, "an error", "%u", rc);
+    CHECK_WIN32(c, RID_TRAITS_GROUP_PERMISSION_CODE, A_RETURN, "return", ETW_ERROR_ACCESS_DENIED, rc);
 }
 
 static bool set_list(struct etw_ctx *c, etw_tracehandle h, const etw_guid *g, etw_u32 n)
 {
     etw_pfn_TraceSetInformation tsi = API(c, etw_pfn_TraceSetInformation, FN_TSI);
-    return tsi && etw_check_code(c, "return (TraceSetDisallowList)", NULL, 0, tsi(h, ETW_TraceSetDisallowList, (void *)g, 16 * n), false);
+    return tsi && CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (TraceSetDisallowList)", 0, tsi(h, ETW_TraceSetDisallowList, (void *)g, 16 * n));
 }
 
 static bool get_list(struct etw_ctx *c, etw_tracehandle h, etw_guid out[4], etw_u32 *n)
 {
     etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
     etw_u32 len = 0;
-    if (!tqi || !etw_check_code(c, "return (TraceDisallowListQuery)", NULL, 0, tqi(h, ETW_TraceDisallowListQuery, out, 64, &len), false))
+    if (!tqi || !CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (TraceDisallowListQuery)", 0, tqi(h, ETW_TraceDisallowListQuery, out, 64, &len)))
         return false;
     *n = len / 16;
     return true;
@@ -216,11 +224,11 @@ static void dal_group_enable(struct etw_ctx *c)
         esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group) ||
         esi(b, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group)) {
         etw_broken(c, "fixture: registering two providers in the group failed");
-    } else if (set_list(c, c->logger, &prov_b, 1)) {
+    } else if (set_list(c, c->fixture.logger, &prov_b, 1)) {
         etw_u32 enabled = 0;
-        etw_u32 rc = c->t->enable_group(c->logger, &group_g, &enabled);
-        etw_check_code(c, "return (group enable)", NULL, 0, rc, false);
-        etw_check_u32(c, "state: members enabled (2 members, 1 disallowed)", NULL, 1, enabled);
+        etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
+        CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (group enable)", 0, rc);
+        CHECK_U32(c, RID_PRIMARY, A_STATE, "state: members enabled (2 members, 1 disallowed)", 1, enabled);
     }
     if (a)
         eu(a);
@@ -232,17 +240,17 @@ static void dal_per_session(struct etw_ctx *c)
 {
     etw_guid got[4];
     etw_u32 n = 99;
-    if (set_list(c, c->logger, dal_two, 2) && get_list(c, c->logger2, got, &n))
-        etw_check_u32(c, "state: GUIDs on the other session", NULL, 0, n);
+    if (set_list(c, c->fixture.logger, dal_two, 2) && get_list(c, c->fixture.logger2, got, &n))
+        CHECK_U32(c, RID_PRIMARY, A_STATE, "state: GUIDs on the other session", 0, n);
 }
 
 static void dal_dynamic(struct etw_ctx *c)
 {
     etw_guid got[4];
     etw_u32 n = 0;
-    if (!set_list(c, c->logger, dal_two, 2) || !set_list(c, c->logger, dal_one, 1) || !get_list(c, c->logger, got, &n))
+    if (!set_list(c, c->fixture.logger, dal_two, 2) || !set_list(c, c->fixture.logger, dal_one, 1) || !get_list(c, c->fixture.logger, got, &n))
         return;
-    etw_check(c, "state: the list", NULL, n == 1 && !memcmp(got, dal_one, 16), "the second list (1 GUID)", "%u GUID(s)%s", n,
+    CHECK(c, RID_PRIMARY, A_STATE, "state: the list", n == 1 && !memcmp(got, dal_one, 16), "the second list (1 GUID)", "%u GUID(s)%s", n,
               n == 1 && memcmp(got, dal_one, 16) ? ", not the second list" : "");
 }
 
@@ -253,9 +261,9 @@ static void dal_private(struct etw_ctx *c)
         return;
     }
     etw_u32 enabled = 0;
-    etw_u32 rc = c->t->enable_group(c->logger, &group_g, &enabled);
-    etw_check(c, "return: refused", "DAL.PRIVATE_SESSION", rc != 0, "an error", "%u", rc);
-    etw_check_code(c, "return", "DAL.PRIVATE_SESSION_CODE", ETW_ERROR_NOT_SUPPORTED, rc, false);
+    etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
+    CHECK(c, RID_DAL_PRIVATE_SESSION, A_RETURN, "return: refused", rc != 0, "an error", "%u", rc);
+    CHECK_WIN32(c, RID_DAL_PRIVATE_SESSION_CODE, A_RETURN, "return", ETW_ERROR_NOT_SUPPORTED, rc);
 }
 
 /* register A, unregister it, register B (which may reuse A's slot): A's handle must stay invalid */
@@ -272,8 +280,8 @@ static void esi_stale_reused(struct etw_ctx *c)
         return;
     }
     etw_u32 rc = esi(a, ETW_EventProviderBinaryTrackInfo, NULL, 0);
-    etw_check(c, "return (the unregistered handle)", NULL, rc == ETW_ERROR_INVALID_HANDLE || rc == ETW_ERROR_INVALID_PARAMETER,
+    CHECK(c, RID_PRIMARY, A_RETURN, "return (the unregistered handle)", rc == ETW_ERROR_INVALID_HANDLE || rc == ETW_ERROR_INVALID_PARAMETER,
               "6 (ERROR_INVALID_HANDLE) or 87 (ERROR_INVALID_PARAMETER)", "%u%s", rc, a == b ? " (the new handle equals the old one)" : "");
-    etw_check_code(c, "return (the new handle)", NULL, ETW_ERROR_SUCCESS, esi(b, ETW_EventProviderBinaryTrackInfo, NULL, 0), false);
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (the new handle)", ETW_ERROR_SUCCESS, esi(b, ETW_EventProviderBinaryTrackInfo, NULL, 0));
     eu(b);
 }

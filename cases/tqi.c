@@ -7,9 +7,9 @@ const etw_guid dal_one[1] = {MK_GUID(DAL_G3)};
 /* classes no version in scope supports for query; later-Windows-10 query classes 17, 19, 22,
  * 23, 25 and 27 are left out on purpose (TQI.CLASS.SET note) */
 #define UNSUPPORTED(k)                                                                                                      \
-    CASE(.id = "tqi.class.unsupported-" #k, .rules = "TQI.CLASS.UNSUPPORTED TQI.NO_WRITE_ON_FAILURE",                      \
+    CASE(.id = "tqi.class.unsupported-" #k, .rules = RULES(RID_TQI_CLASS_UNSUPPORTED, RID_TQI_NO_WRITE_ON_FAILURE),                      \
          .title = "class " #k " is not a query class: ERROR_NOT_SUPPORTED", .fn = FN_TQI, .args = {.cls = k, .len = 64},  \
-         .expect = {FROM(V6_2, .rc = ERR(NOT_SUPPORTED), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+         .expect = {FROM(V6_2, .rc = ERR(NOT_SUPPORTED), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
 
 /* the masks the NT Kernel Logger fixture starts with (no EnableFlags translation involved) */
 #define KMASKS {0x00000003, 0, 0x00001000, 0, 0x00008000, 0, 0, 0}
@@ -19,147 +19,168 @@ static void tqi05_timer(struct etw_ctx *c);
 static void tqi05_source(struct etw_ctx *c);
 static void tqi07_probe(struct etw_ctx *c);
 static void tqi0e_ntc22(struct etw_ctx *c);
+static void tqi07_null_zero(struct etw_ctx *c);
+static void tqi07_larger(struct etw_ctx *c);
+static void tqi07_retlen_null(struct etw_ctx *c);
+static void tqi07_names_unique(struct etw_ctx *c);
+static void tqi05_listed(struct etw_ctx *c);
 
 static const struct etw_case cases[] = {
     /* ---- class set and order */
     UNSUPPORTED(0) UNSUPPORTED(1) UNSUPPORTED(2) UNSUPPORTED(3) UNSUPPORTED(6) UNSUPPORTED(8) UNSUPPORTED(9)
     UNSUPPORTED(10) UNSUPPORTED(12) UNSUPPORTED(13) UNSUPPORTED(15) UNSUPPORTED(16) UNSUPPORTED(18) UNSUPPORTED(20)
     UNSUPPORTED(29) UNSUPPORTED(255) UNSUPPORTED(65540) UNSUPPORTED(4294967295)
-    CASE(.id = "tqi.class.0b-from-10", .rules = "TQI.CLASS.SET", .title = "TraceVersionInfo (0x0B) is a query class from 10.0 only",
+    CASE(.id = "tqi.class.0b-from-10", .rules = RULES(RID_TQI_CLASS_SET, RID_TQI_CLASS_UNSUPPORTED), .title = "TraceVersionInfo (0x0B) is a query class from 10.0 only",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)},
-         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS), PREFIX("TQI.0B.VERSION", U32(1)))})
-    CASE(.id = "tqi.class.0e-from-10", .rules = "TQI.CLASS.SET", .title = "TraceDisallowListQuery (0x0E) is a query class from 10.0 only",
+         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED), RC_RULE(RID_TQI_CLASS_UNSUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
+    CASE(.id = "tqi.class.0e-from-10", .rules = RULES(RID_TQI_CLASS_SET, RID_TQI_CLASS_UNSUPPORTED), .title = "TraceDisallowListQuery (0x0E) is a query class from 10.0 only",
          .fn = FN_TQI, .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 64},
-         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS))})
-    CASE(.id = "tqi.class.first", .rules = "TQI.CLASS.FIRST",
+         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED), RC_RULE(RID_TQI_CLASS_UNSUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS))})
+    CASE(.id = "tqi.class.first", .rules = RULES(RID_TQI_CLASS_FIRST),
          .title = "an unsupported class with a bad handle and a NULL buffer still gives ERROR_NOT_SUPPORTED", .fn = FN_TQI,
          .args = {.handle = H_VALUE, .value = 0x1234, .cls = 3, .buf = B_NULL, .len = 1},
          .expect = {FROM(V6_2, .rc = ERR(NOT_SUPPORTED))})
-    CASE(.id = "tqi.class.first-0b-before-10", .rules = "TQI.CLASS.FIRST TQI.CLASS.SET",
+    CASE(.id = "tqi.class.first-0b-before-10", .rules = RULES(RID_TQI_CLASS_FIRST, RID_TQI_CLASS_SET),
          .title = "before 10.0, class 0x0B with a bad handle and length gives ERROR_NOT_SUPPORTED", .fn = FN_TQI,
          .args = {.handle = H_VALUE, .value = 7, .cls = 0x0B, .len = 3}, .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED))})
 
     /* ---- TraceSystemTraceEnableFlagsInfo (0x04) */
-    CASE(.id = "tqi.04.exact", .rules = "TQI.04.OUTPUT TQI.04.RETLEN TQI.04.HANDLE",
+    CASE(.id = "tqi.04.exact", .rules = RULES(RID_TQI_04_OUTPUT, RID_TQI_04_RETLEN, RID_TQI_04_HANDLE),
          .title = "the NT Kernel Logger's group masks come back in a 0x20-byte buffer", .fn = FN_TQI,
          .fx = {.logger = LG_KERNEL, .masks = KMASKS}, .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0)},
-         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RETLEN(0x20, "TQI.04.RETLEN"), OUTPUT("TQI.04.OUTPUT", KMASKS_BYTES))})
-    CASE(.id = "tqi.04.short", .rules = "TQI.04.MIN_SIZE TQI.RETLEN.FAILURE TQI.NO_WRITE_ON_FAILURE",
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RETLEN(0x20, RID_TQI_04_RETLEN), OUTPUT(RID_TQI_04_OUTPUT, KMASKS_BYTES))})
+    CASE(.id = "tqi.04.short", .rules = RULES(RID_TQI_04_MIN_SIZE, RID_TQI_RETLEN_FAILURE, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "0x1F bytes for class 0x04 is too small: ERROR_BAD_LENGTH", .fn = FN_TQI,
          .fx = {.logger = LG_KERNEL, .masks = KMASKS}, .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(-1)},
-         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), RETLEN(0x20, "TQI.RETLEN.FAILURE"), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
-    CASE(.id = "tqi.04.eight-bytes", .rules = "TQI.04.MIN_SIZE TQI.NO_WRITE_ON_FAILURE",
+         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), RETLEN(0x20, RID_TQI_RETLEN_FAILURE), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.04.eight-bytes", .rules = RULES(RID_TQI_04_MIN_SIZE, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "4 bytes (the old EnableFlags size) is too small for class 0x04", .fn = FN_TQI,
          .fx = {.logger = LG_KERNEL, .masks = KMASKS}, .args = {.handle = H_LOGGER, .cls = 4, .len = 4},
-         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
-    CASE(.id = "tqi.04.null-zero", .rules = "TQI.04.MIN_SIZE", .title = "a NULL buffer of length 0 for class 0x04: ERROR_BAD_LENGTH",
+         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.04.null-zero", .rules = RULES(RID_TQI_04_MIN_SIZE), .title = "a NULL buffer of length 0 for class 0x04: ERROR_BAD_LENGTH",
          .fn = FN_TQI, .fx = {.logger = LG_KERNEL}, .args = {.handle = H_LOGGER, .cls = 4, .buf = B_NULL, .len = 0},
          .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH))})
-    CASE(.id = "tqi.04.larger", .rules = "TQI.04.LARGER TQI.04.OUTPUT",
+    CASE(.id = "tqi.04.larger", .rules = RULES(RID_TQI_04_LARGER, RID_TQI_04_OUTPUT),
          .title = "a 0x28-byte buffer is accepted and only 0x20 bytes are written", .fn = FN_TQI,
          .fx = {.logger = LG_KERNEL, .masks = KMASKS}, .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(8)},
-         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RC_RULE("TQI.04.LARGER"), RETLEN(0x20, "TQI.04.RETLEN"),
-                         OUTPUT("TQI.04.LARGER", KMASKS_BYTES))})
-    CASE(.id = "tqi.04.retlen-null", .rules = "TQI.RETLEN.OPTIONAL TQI.04.OUTPUT",
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RC_RULE(RID_TQI_04_LARGER), RETLEN(0x20, RID_TQI_04_RETLEN),
+                         OUTPUT(RID_TQI_04_LARGER, KMASKS_BYTES))})
+    CASE(.id = "tqi.04.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_04_OUTPUT),
          .title = "class 0x04 works with a NULL ReturnLength", .fn = FN_TQI, .fx = {.logger = LG_KERNEL, .masks = KMASKS},
          .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0), .retlen_null = true},
-         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT("TQI.04.OUTPUT", KMASKS_BYTES))})
-    CASE(.id = "tqi.04.system-session", .rules = "TQI.04.HANDLE TQI.04.OUTPUT",
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT(RID_TQI_04_OUTPUT, KMASKS_BYTES))})
+    CASE(.id = "tqi.04.system-session", .rules = RULES(RID_TQI_04_HANDLE, RID_TQI_04_OUTPUT),
          .title = "a system-logger session's own handle selects its masks", .fn = FN_TQI,
          .fx = {.logger = LG_SYSTEM, .masks = {0x1, 0, 0, 0, 0, 0, 0, 0x2}}, .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0)},
-         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT("TQI.04.OUTPUT", U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), U32(2)))})
-    CASE(.id = "tqi.04.missing-session", .rules = "TQI.04.SYSTEM_LOGGER TQI.KERNEL.FAILURE TQI.RC.WIN32 TQI.NO_WRITE_ON_FAILURE",
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT(RID_TQI_04_OUTPUT, U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), U32(2)))})
+    CASE(.id = "tqi.04.missing-session", .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_TQI_KERNEL_FAILURE, RID_TQI_RC_WIN32, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "a handle naming no session: ERROR_WMI_INSTANCE_NOT_FOUND, not the NTSTATUS", .fn = FN_TQI,
          .args = {.handle = H_MISSING, .cls = 4, .len = EXACT(0)},
-         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
-    CASE(.id = "tqi.04.plain-session", .rules = "TQI.04.SYSTEM_LOGGER TQI.KERNEL.FAILURE TQI.NO_WRITE_ON_FAILURE",
+         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.04.plain-session", .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_TQI_KERNEL_FAILURE, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "a session without system-logger mode: ERROR_INVALID_PARAMETER", .fn = FN_TQI, .fx = {.logger = LG_PLAIN},
          .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0)},
-         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
 
     /* ---- TraceSampledProfileIntervalInfo (0x05) */
-    CASE(.id = "tqi.05.handle", .rules = "TQI.05.HANDLE_ZERO TQI.NO_WRITE_ON_FAILURE",
+    CASE(.id = "tqi.05.handle", .rules = RULES(RID_TQI_05_HANDLE_ZERO, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "class 0x05 with a non-zero SessionHandle: ERROR_INVALID_PARAMETER", .fn = FN_TQI,
          .args = {.handle = H_VALUE, .value = 1, .cls = 5, .len = EXACT(0)},
-         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
-    CASE(.id = "tqi.05.handle-kernel", .rules = "TQI.05.HANDLE_ZERO", .title = "class 0x05 with the kernel logger's handle 0xFFFF: ERROR_INVALID_PARAMETER",
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.05.handle-kernel", .rules = RULES(RID_TQI_05_HANDLE_ZERO), .title = "class 0x05 with the kernel logger's handle 0xFFFF: ERROR_INVALID_PARAMETER",
          .fn = FN_TQI, .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 5, .len = EXACT(0)},
          .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
-    CASE(.id = "tqi.05.short", .rules = "TQI.05.EXACT_SIZE TQI.RETLEN.FAILURE TQI.NO_WRITE_ON_FAILURE",
+    CASE(.id = "tqi.05.short", .rules = RULES(RID_TQI_05_EXACT_SIZE, RID_TQI_RETLEN_FAILURE, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "7 bytes for class 0x05: ERROR_BAD_LENGTH", .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(-1)},
-         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), RETLEN(8, "TQI.RETLEN.FAILURE"), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
-    CASE(.id = "tqi.05.long", .rules = "TQI.05.EXACT_SIZE TQI.NO_WRITE_ON_FAILURE",
+         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), RETLEN(8, RID_TQI_RETLEN_FAILURE), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.05.long", .rules = RULES(RID_TQI_05_EXACT_SIZE, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "9 bytes for class 0x05: ERROR_BAD_LENGTH, not an exact fit", .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(1)},
-         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
-    CASE(.id = "tqi.05.order", .rules = "TQI.05.ORDER", .title = "class 0x05 with a bad handle and a bad length: the handle is checked first",
+         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.05.order", .rules = RULES(RID_TQI_05_ORDER), .title = "class 0x05 with a bad handle and a bad length: the handle is checked first",
          .fn = FN_TQI, .args = {.handle = H_VALUE, .value = 2, .cls = 5, .len = 3},
          .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
-    CASE(.id = "tqi.05.retlen", .rules = "TQI.05.RETLEN TQI.05.TIMER", .title = "class 0x05 sets the return length to 8 and keeps Source",
+    CASE(.id = "tqi.05.retlen", .rules = RULES(RID_TQI_05_RETLEN, RID_TQI_05_TIMER), .title = "class 0x05 sets the return length to 8 and keeps Source",
          .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(0), IN(U32(0), U32(0xFFFFFFFF))},
-         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RETLEN(8, "TQI.05.RETLEN"), PREFIX("TQI.05.TIMER", U32(0)))})
-    CASE(.id = "tqi.05.timer", .rules = "TQI.05.TIMER", .title = "Source ProfileTime gives the kernel's timer profile interval",
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RETLEN(8, RID_TQI_05_RETLEN), PREFIX(RID_TQI_05_TIMER, U32(0)))})
+    CASE(.id = "tqi.05.timer", .rules = RULES(RID_TQI_05_TIMER), .title = "Source ProfileTime gives the kernel's timer profile interval",
          .fn = FN_CUSTOM, .run = tqi05_timer, .expect = {FROM(V6_2)})
-    CASE(.id = "tqi.05.source", .rules = "TQI.05.SOURCE", .title = "a non-zero Source gives what NtQueryIntervalProfile gives",
+    CASE(.id = "tqi.05.source", .rules = RULES(RID_TQI_05_SOURCE), .title = "a non-zero Source gives what NtQueryIntervalProfile gives",
          .fn = FN_CUSTOM, .run = tqi05_source, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.05.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_05_TIMER), .title = "class 0x05 works with a NULL ReturnLength",
+         .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(0), IN(U32(0), U32(0)), .retlen_null = true},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), PREFIX(RID_TQI_05_TIMER, U32(0)))})
+    CASE(.id = "tqi.05.listed-sources", .rules = RULES(RID_TQI_05_LISTED_SOURCES, RID_TQI_05_LISTED_INTERVAL),
+         .title = "every source class 0x07 lists can be queried; those other than the timer report a non-zero Interval",
+         .fn = FN_CUSTOM, .run = tqi05_listed, .expect = {FROM(V6_2)})
 
     /* ---- TraceProfileSourceListInfo (0x07) */
-    CASE(.id = "tqi.07.handle", .rules = "TQI.07.HANDLE_ZERO", .title = "class 0x07 with a non-zero SessionHandle: ERROR_INVALID_PARAMETER",
+    CASE(.id = "tqi.07.handle", .rules = RULES(RID_TQI_07_HANDLE_ZERO), .title = "class 0x07 with a non-zero SessionHandle: ERROR_INVALID_PARAMETER",
          .fn = FN_TQI, .args = {.handle = H_VALUE, .value = 1, .cls = 7, .len = 0x400},
          .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
-    CASE(.id = "tqi.07.probe", .rules = "TQI.07.NULL_PROBE TQI.07.FORMAT TQI.07.KERNEL TQI.07.SHORT_RC",
+    CASE(.id = "tqi.07.probe", .rules = RULES(RID_TQI_07_NULL_PROBE, RID_TQI_07_FORMAT, RID_TQI_07_KERNEL, RID_TQI_07_SHORT_RC),
          .title = "a NULL probe tells the size; a buffer of that size gets the chain the kernel reports", .fn = FN_CUSTOM,
          .run = tqi07_probe, .expect = {FROM(V6_2)})
-    CASE(.id = "tqi.07.short", .rules = "TQI.07.SHORT_RC", .title = "a 16-byte buffer for class 0x07 is too small and is left alone",
+    CASE(.id = "tqi.07.short", .rules = RULES(RID_TQI_07_SHORT_RC), .title = "a 16-byte buffer for class 0x07 is too small and is left alone",
          .fn = FN_TQI, .args = {.cls = 7, .len = 16},
-         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), UNTOUCHED("TQI.07.SHORT_RC"))})
-    CASE(.id = "tqi.07.oom", .rules = "TQI.07.OOM", .title = "no memory for the double buffer: ERROR_OUTOFMEMORY", .fn = FN_TQI,
+         .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH), UNTOUCHED(RID_TQI_07_SHORT_RC))})
+    CASE(.id = "tqi.07.probe-null-zero", .rules = RULES(RID_TQI_07_NULL_PROBE, RID_TQI_07_PROBE_RC),
+         .title = "the (NULL, 0) probe returns ERROR_BAD_LENGTH and the size, which a sized call then fills", .fn = FN_CUSTOM,
+         .run = tqi07_null_zero, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.07.larger", .rules = RULES(RID_TQI_07_LARGER, RID_TQI_07_FORMAT),
+         .title = "a 4096-byte buffer gets the chain, and ReturnLength is the chain's size", .fn = FN_CUSTOM, .run = tqi07_larger,
+         .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.07.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_07_FORMAT), .title = "class 0x07 works with a NULL ReturnLength",
+         .fn = FN_CUSTOM, .run = tqi07_retlen_null, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.07.names-unique", .rules = RULES(RID_TQI_07_UNIQUE_NAMES), .title = "no two listed sources share a name, ignoring case",
+         .fn = FN_CUSTOM, .run = tqi07_names_unique, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.07.oom", .rules = RULES(RID_TQI_07_OOM), .title = "no memory for the double buffer: ERROR_OUTOFMEMORY", .fn = FN_TQI,
          .fx = {.fail_alloc = 1}, .args = {.cls = 7, .len = 0x400}, .expect = {FROM(V6_2, .rc = ERR(OUTOFMEMORY))})
 
     /* ---- TraceVersionInfo (0x0B) */
-    CASE(.id = "tqi.0b.exact", .rules = "TQI.0B.VERSION TQI.0B.RETLEN", .title = "TraceVersionInfo returns version 1 in 8 bytes",
+    CASE(.id = "tqi.0b.exact", .rules = RULES(RID_TQI_0B_VERSION, RID_TQI_0B_RETLEN), .title = "TraceVersionInfo returns version 1 in 8 bytes",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)},
-         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(8, "TQI.0B.RETLEN"), PREFIX("TQI.0B.VERSION", U32(1)))})
-    CASE(.id = "tqi.0b.reserved", .rules = "TQI.0B.RESERVED", .title = "TraceVersionInfo leaves Reserved as the caller had it",
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(8, RID_TQI_0B_RETLEN), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
+    CASE(.id = "tqi.0b.reserved", .rules = RULES(RID_TQI_0B_RESERVED), .title = "TraceVersionInfo leaves Reserved as the caller had it",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0), IN(U32(0), U32(0x5A5A5A5A))},
-         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX_AT(4, "TQI.0B.RESERVED", U32(0x5A5A5A5A)))})
-    CASE(.id = "tqi.0b.short", .rules = "TQI.0B.EXACT_SIZE TQI.RETLEN.FAILURE TQI.NO_WRITE_ON_FAILURE",
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX_AT(4, RID_TQI_0B_RESERVED, U32(0x5A5A5A5A)))})
+    CASE(.id = "tqi.0b.short", .rules = RULES(RID_TQI_0B_EXACT_SIZE, RID_TQI_RETLEN_FAILURE, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "TraceVersionInfo with 7 bytes: ERROR_BAD_LENGTH", .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(-1)},
-         .expect = {FROM(V10_0, .rc = ERR(BAD_LENGTH), RETLEN(8, "TQI.RETLEN.FAILURE"), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
-    CASE(.id = "tqi.0b.long", .rules = "TQI.0B.EXACT_SIZE TQI.NO_WRITE_ON_FAILURE", .title = "TraceVersionInfo with 16 bytes: ERROR_BAD_LENGTH",
+         .expect = {FROM(V10_0, .rc = ERR(BAD_LENGTH), RETLEN(8, RID_TQI_RETLEN_FAILURE), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.0b.long", .rules = RULES(RID_TQI_0B_EXACT_SIZE, RID_TQI_NO_WRITE_ON_FAILURE), .title = "TraceVersionInfo with 16 bytes: ERROR_BAD_LENGTH",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(8)},
-         .expect = {FROM(V10_0, .rc = ERR(BAD_LENGTH), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
-    CASE(.id = "tqi.0b.null-zero", .rules = "TQI.0B.EXACT_SIZE", .title = "TraceVersionInfo with a NULL buffer of length 0: ERROR_BAD_LENGTH",
+         .expect = {FROM(V10_0, .rc = ERR(BAD_LENGTH), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.0b.null-zero", .rules = RULES(RID_TQI_0B_EXACT_SIZE), .title = "TraceVersionInfo with a NULL buffer of length 0: ERROR_BAD_LENGTH",
          .fn = FN_TQI, .args = {.cls = 0x0B, .buf = B_NULL, .len = 0}, .expect = {FROM(V10_0, .rc = ERR(BAD_LENGTH))})
-    CASE(.id = "tqi.0b.handle", .rules = "TQI.0B.HANDLE_ZERO TQI.NO_WRITE_ON_FAILURE",
+    CASE(.id = "tqi.0b.handle", .rules = RULES(RID_TQI_0B_HANDLE_ZERO, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "TraceVersionInfo with a non-zero SessionHandle: ERROR_INVALID_PARAMETER", .fn = FN_TQI,
          .args = {.handle = H_VALUE, .value = 1, .cls = 0x0B, .len = EXACT(0)},
-         .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
-    CASE(.id = "tqi.0b.retlen-null", .rules = "TQI.RETLEN.OPTIONAL TQI.0B.VERSION", .title = "TraceVersionInfo works with a NULL ReturnLength",
+         .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.0b.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_0B_VERSION), .title = "TraceVersionInfo works with a NULL ReturnLength",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0), .retlen_null = true},
-         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX("TQI.0B.VERSION", U32(1)))})
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
 
     /* ---- TraceDisallowListQuery (0x0E) */
-    CASE(.id = "tqi.0e.empty", .rules = "TQI.0E.EMPTY", .title = "a new session's disallow list is empty: success with 0 bytes",
+    CASE(.id = "tqi.0e.empty", .rules = RULES(RID_TQI_0E_EMPTY), .title = "a new session's disallow list is empty: success with 0 bytes",
          .fn = FN_TQI, .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 64},
-         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(0, "TQI.0E.EMPTY"), UNTOUCHED("TQI.0E.EMPTY"))})
-    CASE(.id = "tqi.0e.list", .rules = "TQI.0E.OUTPUT", .title = "the disallow list comes back as an array of GUIDs", .fn = FN_TQI,
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(0, RID_TQI_0E_EMPTY), UNTOUCHED(RID_TQI_0E_EMPTY))})
+    CASE(.id = "tqi.0e.list", .rules = RULES(RID_TQI_0E_OUTPUT), .title = "the disallow list comes back as an array of GUIDs", .fn = FN_TQI,
          .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 32},
-         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(32, "TQI.0E.OUTPUT"), OUTPUT("TQI.0E.OUTPUT", GUIDB(DAL_G1), GUIDB(DAL_G2)))})
-    CASE(.id = "tqi.0e.larger", .rules = "TQI.0E.OUTPUT", .title = "a larger buffer gets the list and nothing more", .fn = FN_TQI,
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(32, RID_TQI_0E_OUTPUT), OUTPUT(RID_TQI_0E_OUTPUT, GUIDB(DAL_G1), GUIDB(DAL_G2)))})
+    CASE(.id = "tqi.0e.larger", .rules = RULES(RID_TQI_0E_OUTPUT), .title = "a larger buffer gets the list and nothing more", .fn = FN_TQI,
          .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 100},
-         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(32, "TQI.0E.OUTPUT"), OUTPUT("TQI.0E.OUTPUT", GUIDB(DAL_G1), GUIDB(DAL_G2)))})
-    CASE(.id = "tqi.0e.small", .rules = "TQI.0E.SMALL TQI.0E.RETLEN_FAIL TQI.NO_WRITE_ON_FAILURE",
+         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(32, RID_TQI_0E_OUTPUT), OUTPUT(RID_TQI_0E_OUTPUT, GUIDB(DAL_G1), GUIDB(DAL_G2)))})
+    CASE(.id = "tqi.0e.small", .rules = RULES(RID_TQI_0E_SMALL, RID_TQI_0E_RETLEN_FAIL, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "room for one GUID of two: ERROR_INSUFFICIENT_BUFFER, and the size needed", .fn = FN_TQI,
          .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 16},
-         .expect = {FROM(V10_0, .rc = ERR(INSUFFICIENT_BUFFER), RETLEN(32, "TQI.0E.RETLEN_FAIL"), UNTOUCHED("TQI.NO_WRITE_ON_FAILURE"))})
-    CASE(.id = "tqi.0e.null", .rules = "TQI.0E.SMALL TQI.0E.RETLEN_FAIL", .title = "a NULL buffer with a length asks for the size",
+         .expect = {FROM(V10_0, .rc = ERR(INSUFFICIENT_BUFFER), RETLEN(32, RID_TQI_0E_RETLEN_FAIL), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.0e.null", .rules = RULES(RID_TQI_0E_SMALL, RID_TQI_0E_RETLEN_FAIL), .title = "a NULL buffer with a length asks for the size",
          .fn = FN_TQI, .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2},
          .args = {.handle = H_LOGGER, .cls = 0x0E, .buf = B_NULL, .len = 64},
-         .expect = {FROM(V10_0, .rc = ERR(INSUFFICIENT_BUFFER), RETLEN(32, "TQI.0E.RETLEN_FAIL"))})
-    CASE(.id = "tqi.0e.bad-logger", .rules = "TQI.0E.BAD_LOGGER", .title = "a handle naming no session: ERROR_INVALID_PARAMETER",
+         .expect = {FROM(V10_0, .rc = ERR(INSUFFICIENT_BUFFER), RETLEN(32, RID_TQI_0E_RETLEN_FAIL))})
+    CASE(.id = "tqi.0e.bad-logger", .rules = RULES(RID_TQI_0E_BAD_LOGGER), .title = "a handle naming no session: ERROR_INVALID_PARAMETER",
          .fn = FN_TQI, .args = {.handle = H_MISSING, .cls = 0x0E, .len = 64},
-         .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER), UNTOUCHED("TQI.0E.BAD_LOGGER"))})
-    CASE(.id = "tqi.0e.ntc22", .rules = "TQI.0E.NTC22", .title = "class 0x0E returns what NtTraceControl 0x22 returns", .fn = FN_CUSTOM,
+         .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER), UNTOUCHED(RID_TQI_0E_BAD_LOGGER))})
+    CASE(.id = "tqi.0e.ntc22", .rules = RULES(RID_TQI_0E_NTC22), .title = "class 0x0E returns what NtTraceControl 0x22 returns", .fn = FN_CUSTOM,
          .run = tqi0e_ntc22, .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .expect = {FROM(V10_0)})
 };
 CASE_TABLE(cases_tqi, cases);
@@ -182,8 +203,8 @@ static void tqi05_timer(struct etw_ctx *c)
         return;
     pi->Source = ETW_ProfileTime;
     etw_u32 rc = tqi(0, ETW_TraceSampledProfileIntervalInfo, pi, sizeof *pi, NULL);
-    etw_check_code(c, "return", NULL, ETW_ERROR_SUCCESS, rc, false);
-    etw_check_u32(c, "output: Interval", NULL, tp.ProfileInterval, pi->Interval);
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", ETW_ERROR_SUCCESS, rc);
+    CHECK_U32(c, RID_PRIMARY, A_OUTPUT, "output: Interval", tp.ProfileInterval, pi->Interval);
 }
 
 static void tqi05_source(struct etw_ctx *c)
@@ -208,9 +229,9 @@ static void tqi05_source(struct etw_ctx *c)
     pi->Source = ETW_ProfileTotalIssues;
     etw_u32 rl = ETW_SENTINEL32;
     etw_u32 rc = tqi(0, ETW_TraceSampledProfileIntervalInfo, pi, sizeof *pi, &rl);
-    etw_check_code(c, "return", NULL, ETW_ERROR_SUCCESS, rc, false);
-    etw_check_u32(c, "output: Interval", NULL, want, pi->Interval);
-    etw_check_u32(c, "output: Source kept", NULL, ETW_ProfileTotalIssues, pi->Source);
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", ETW_ERROR_SUCCESS, rc);
+    CHECK_U32(c, RID_PRIMARY, A_OUTPUT, "output: Interval", want, pi->Interval);
+    CHECK_U32(c, RID_PRIMARY, A_OUTPUT, "output: Source kept", ETW_ProfileTotalIssues, pi->Source);
 }
 
 static void tqi07_probe(struct etw_ctx *c)
@@ -220,8 +241,8 @@ static void tqi07_probe(struct etw_ctx *c)
         return;
     etw_u32 need = ETW_SENTINEL32;
     etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, NULL, 0x1000, &need);
-    etw_check_code(c, "return (NULL probe)", "TQI.07.SHORT_RC", ETW_ERROR_BAD_LENGTH, rc, false);
-    if (!etw_check(c, "return length (NULL probe)", "TQI.07.NULL_PROBE", need != ETW_SENTINEL32 && need >= 0x1A && need < 0x10000,
+    CHECK_WIN32(c, RID_TQI_07_SHORT_RC, A_RETURN, "return (NULL probe)", ETW_ERROR_BAD_LENGTH, rc);
+    if (!CHECK(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (NULL probe)", need != ETW_SENTINEL32 && need >= 0x1A && need < 0x10000,
                    "the size needed (0x1A..0xFFFF)", "%u", need))
         return;
     etw_u8 *buf = etw_guarded(c, need);
@@ -229,8 +250,8 @@ static void tqi07_probe(struct etw_ctx *c)
         return;
     etw_u32 got = ETW_SENTINEL32;
     rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, need, &got);
-    etw_check_code(c, "return (sized buffer)", "TQI.07.NULL_PROBE", ETW_ERROR_SUCCESS, rc, false);
-    etw_check_u32(c, "return length (sized buffer)", "TQI.07.NULL_PROBE", need, got);
+    CHECK_WIN32(c, RID_TQI_07_NULL_PROBE, A_RETURN, "return (sized buffer)", ETW_ERROR_SUCCESS, rc);
+    CHECK_U32(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (sized buffer)", need, got);
     if (rc)
         return;
     /* walk the chain: every record inside the buffer, a NUL-terminated Description, 0 ends it */
@@ -256,7 +277,7 @@ static void tqi07_probe(struct etw_ctx *c)
             break;
         off += r.NextEntryOffset;
     }
-    etw_check(c, "output: PROFILE_SOURCE_INFO chain", "TQI.07.FORMAT", ok && n > 0, "a well-formed chain", "%s after %u record(s)",
+    CHECK(c, RID_TQI_07_FORMAT, A_OUTPUT, "output: PROFILE_SOURCE_INFO chain", ok && n > 0, "a well-formed chain", "%s after %u record(s)",
               ok ? "well formed" : "broken", n);
     /* the same records as the kernel's class 0x0D, after its 8-byte header */
     etw_pfn_NtQuerySystemInformation nt = (etw_pfn_NtQuerySystemInformation)etw_resolve(c->t, FN_NTQSI, NULL);
@@ -268,7 +289,7 @@ static void tqi07_probe(struct etw_ctx *c)
     etw_u32 cls = ETW_EventTraceProfileSourceListInformation, klen = 0;
     memcpy(k, &cls, 4);
     etw_status st = nt(ETW_SystemPerformanceTraceInformation, k, need + 8, &klen);
-    etw_check(c, "output: same records as kernel class 0x0D", "TQI.07.KERNEL", st == 0 && klen == need + 8 && !memcmp(k + 8, buf, need),
+    CHECK(c, RID_TQI_07_KERNEL, A_OUTPUT, "output: same records as kernel class 0x0D", st == 0 && klen == need + 8 && !memcmp(k + 8, buf, need),
               "identical records", "status 0x%08X, %u bytes, %s", (unsigned)st, klen, st == 0 && !memcmp(k + 8, buf, need) ? "same" : "different");
 }
 
@@ -282,11 +303,141 @@ static void tqi0e_ntc22(struct etw_ctx *c)
     if (!a || !b)
         return;
     etw_u32 la = ETW_SENTINEL32, lb = ETW_SENTINEL32;
-    etw_u32 rc = tqi(c->logger, ETW_TraceDisallowListQuery, a, 64, &la);
-    etw_tracehandle h = c->logger;
+    etw_u32 rc = tqi(c->fixture.logger, ETW_TraceDisallowListQuery, a, 64, &la);
+    etw_tracehandle h = c->fixture.logger;
     etw_status st = ntc(ETW_NTC_GET_DISALLOW_LIST, &h, sizeof h, b, 64, &lb);
-    etw_check_code(c, "return", NULL, ETW_ERROR_SUCCESS, rc, false);
-    etw_check_code(c, "NtTraceControl(0x22) status", NULL, 0, (etw_u32)st, true);
-    etw_check_u32(c, "return length = ReturnSize of 0x22", NULL, lb, la);
-    etw_check(c, "output = output of 0x22", NULL, !memcmp(a, b, 64), "the same bytes", "%s", memcmp(a, b, 64) ? "different" : "the same");
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", ETW_ERROR_SUCCESS, rc);
+    CHECK_NTSTATUS(c, RID_PRIMARY, A_RETURN, "NtTraceControl(0x22) status", 0, (etw_u32)st);
+    CHECK_U32(c, RID_PRIMARY, A_RETLEN, "return length = ReturnSize of 0x22", lb, la);
+    CHECK(c, RID_PRIMARY, A_OUTPUT, "output = output of 0x22", !memcmp(a, b, 64), "the same bytes", "%s", memcmp(a, b, 64) ? "different" : "the same");
+}
+
+/* ---------------------------------------------------------------- what clients rely on (0x05, 0x07) */
+/* the (NULL, 0) probe's size, or 0 (the case has failed) */
+static etw_u32 probe_size(struct etw_ctx *c, etw_pfn_TraceQueryInformation tqi)
+{
+    etw_u32 need = ETW_SENTINEL32;
+    tqi(0, ETW_TraceProfileSourceListInfo, NULL, 0, &need);
+    if (!CHECK(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (probe)", need != ETW_SENTINEL32 && need >= 0x1A && need < 0x10000,
+                   "the size needed (0x1A..0xFFFF)", "%u", need))
+        return 0;
+    return need;
+}
+
+/* the list in a guarded buffer of its exact size, *n records parsed into recs; NULL if the case has failed */
+static etw_u8 *source_list(struct etw_ctx *c, etw_pfn_TraceQueryInformation tqi, etw_u32 *len, struct src_rec *recs, int *n)
+{
+    etw_u32 need = probe_size(c, tqi);
+    etw_u8 *buf = need ? etw_guarded(c, need) : NULL;
+    if (!buf)
+        return NULL;
+    etw_u32 got = ETW_SENTINEL32;
+    if (!CHECK_WIN32(c, RID_TQI_07_NULL_PROBE, A_RETURN, "return (sized buffer)", ETW_ERROR_SUCCESS, tqi(0, ETW_TraceProfileSourceListInfo, buf, need, &got)))
+        return NULL;
+    *n = source_chain(buf, need, recs, 32);
+    if (!CHECK(c, RID_TQI_07_FORMAT, A_OUTPUT, "output: PROFILE_SOURCE_INFO chain", *n > 0, "a well-formed chain", "%s", *n > 0 ? "well formed" : "broken"))
+        return NULL;
+    *len = need;
+    return buf;
+}
+
+static void tqi07_null_zero(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    if (!tqi)
+        return;
+    etw_u32 need = ETW_SENTINEL32;
+    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, NULL, 0, &need);
+    CHECK_WIN32(c, RID_TQI_07_PROBE_RC, A_RETURN, "return (NULL, 0)", ETW_ERROR_BAD_LENGTH, rc);
+    if (!CHECK(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (NULL, 0)", need != ETW_SENTINEL32 && need >= 0x1A && need < 0x10000,
+                   "the size needed (0x1A..0xFFFF)", need == ETW_SENTINEL32 ? "not written (still 0x%08X)" : "%u", need))
+        return;
+    etw_u8 *buf = etw_guarded(c, need);
+    if (!buf)
+        return;
+    etw_u32 got = ETW_SENTINEL32;
+    rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, need, &got);
+    CHECK_WIN32(c, RID_TQI_07_NULL_PROBE, A_RETURN, "return (sized buffer)", ETW_ERROR_SUCCESS, rc);
+    CHECK_U32(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (sized buffer)", need, got);
+}
+
+static void tqi07_larger(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    etw_u32 need = tqi ? probe_size(c, tqi) : 0;
+    etw_u8 *big = need ? etw_guarded(c, 4096) : NULL;
+    if (!big)
+        return;
+    etw_u32 got = ETW_SENTINEL32;
+    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, big, 4096, &got);
+    CHECK_WIN32(c, RID_TQI_07_LARGER, A_RETURN, "return (4096 bytes)", ETW_ERROR_SUCCESS, rc);
+    CHECK_U32(c, RID_TQI_07_LARGER, A_RETLEN, "return length (4096 bytes): the chain's size", need, got);
+    struct src_rec recs[32];
+    int n = rc ? 0 : source_chain(big, need <= 4096 ? need : 4096, recs, 32);
+    CHECK(c, RID_TQI_07_FORMAT, A_OUTPUT, "output: PROFILE_SOURCE_INFO chain", n > 0, "a well-formed chain in the first ReturnLength bytes", "%s",
+              n > 0 ? "well formed" : "broken");
+}
+
+static void tqi07_retlen_null(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    etw_u32 need = tqi ? probe_size(c, tqi) : 0;
+    etw_u8 *buf = need ? etw_guarded(c, need) : NULL;
+    if (!buf)
+        return;
+    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, need, NULL);
+    CHECK_WIN32(c, RID_TQI_RETLEN_OPTIONAL, A_RETURN, "return (NULL ReturnLength)", ETW_ERROR_SUCCESS, rc);
+    struct src_rec recs[32];
+    int n = rc ? 0 : source_chain(buf, need, recs, 32);
+    CHECK(c, RID_TQI_07_FORMAT, A_OUTPUT, "output: PROFILE_SOURCE_INFO chain", n > 0, "a well-formed chain", "%s", n > 0 ? "well formed" : "broken");
+}
+
+static bool same_name(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        char x = (*a >= 'A' && *a <= 'Z') ? (char)(*a + 32) : *a, y = (*b >= 'A' && *b <= 'Z') ? (char)(*b + 32) : *b;
+        if (x != y)
+            return false;
+        if (!x)
+            return true;
+    }
+}
+
+static void tqi07_names_unique(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    struct src_rec recs[32];
+    int n = 0;
+    etw_u32 len = 0;
+    if (!tqi || !source_list(c, tqi, &len, recs, &n))
+        return;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < i; k++)
+            if (same_name(recs[i].name, recs[k].name)) {
+                CHECK(c, RID_PRIMARY, A_OUTPUT, "output: names distinct", false, "distinct names", "'%s' twice (sources %u and %u)", recs[i].name,
+                          recs[k].source, recs[i].source);
+                return;
+            }
+    CHECK(c, RID_PRIMARY, A_OUTPUT, "output: names distinct", true, "distinct names", "%d distinct names", n);
+}
+
+static void tqi05_listed(struct etw_ctx *c)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    struct src_rec recs[32];
+    int n = 0;
+    etw_u32 len = 0;
+    if (!tqi || !source_list(c, tqi, &len, recs, &n))
+        return;
+    for (int i = 0; i < n; i++) {
+        ETW_TRACE_PROFILE_INTERVAL pi = {recs[i].source, 0};
+        char what[64];
+        snprintf(what, sizeof what, "return (source %u %.24s)", recs[i].source, recs[i].name);
+        if (!CHECK_WIN32(c, RID_TQI_05_LISTED_SOURCES, A_RETURN, what, ETW_ERROR_SUCCESS, tqi(0, ETW_TraceSampledProfileIntervalInfo, &pi, sizeof pi, NULL)))
+            continue;
+        if (recs[i].source != ETW_ProfileTime) {
+            snprintf(what, sizeof what, "output: Interval of %.32s", recs[i].name);
+            CHECK(c, RID_TQI_05_LISTED_INTERVAL, A_OUTPUT, what, pi.Interval > 0, "non-zero", "%u", pi.Interval);
+        }
+    }
 }

@@ -2,75 +2,83 @@
  * harness/case.h - the case-row format. A case is one behaviour: a call (or a short custom
  * sequence) against a fixture, and the expected outcome for each version. Rows live in cases/ files.
  *
- *   CASE(.id = "tqi.0b.len-short", .rules = "TQI.0B.EXACT_SIZE TQI.RETLEN.FAILURE",
+ *   CASE(.id = "tqi.0b.len-short", .rules = RULES(RID_TQI_0B_EXACT_SIZE, RID_TQI_RETLEN_FAILURE),
  *        .title = "TraceVersionInfo with 7 bytes is rejected",
  *        .fn = FN_TQI, .args = { .cls = 0x0B, .len = EXACT(-1) },
- *        .expect = { AT(V10_0, V10_0, .rc = ERR(BAD_LENGTH), RETLEN(8, "TQI.RETLEN.FAILURE"),
- *                       UNTOUCHED("TQI.NO_WRITE_ON_FAILURE")),
+ *        .expect = { AT(V10_0, V10_0, .rc = ERR(BAD_LENGTH), RETLEN(8, RID_TQI_RETLEN_FAILURE),
+ *                       UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE)),
  *                    AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)) })
  *
  * CASE() records __FILE__ and __LINE__ (musl libc-test style), so every result names its row.
  * Expectations are tried in order; the first whose version range holds the target's version is
  * used. A version with no expectation makes the case SKIP ("does not apply to 6.1").
- * Checks cite rules: the return-code check cites .rc_rule, or the first rule of .rules.
+ * Checks cite rules: the return-code check cites .rc_rule, or the first rule of .rules. Rules are
+ * cited by their typed ids (harness/rule_id.h): RID_ + the id with '.' written '_'.
  */
 #ifndef ETWCONF_CASE_H
 #define ETWCONF_CASE_H
 
+#include "harness/rule_id.h"
 #include "spec/abi.h"
 #include <stdbool.h>
 
+/*
+ * The enumerations of the format are X-lists: X(NAME, ...) once here gives the enum and the names
+ * that the row printer, `etwconf list --json` and the fuzzer print (etw_fn_enum_name() and the
+ * other lookups below, harness/core/rowprint.c). The version names come from spec/versions.def.
+ */
 /* the function under test */
-enum etw_fn {
-    FN_NONE,
-    FN_TQI, /* TraceQueryInformation(handle, cls, buf, len, retlen) */
-    FN_TSI, /* TraceSetInformation(handle, cls, buf, len) */
-    FN_NTQSI, /* NtQuerySystemInformation(cls, buf, len, retlen) */
-    FN_NTSSI, /* NtSetSystemInformation(cls, buf, len) */
-    FN_NTC, /* NtTraceControl(cls, buf, len, out, out_len, retlen) */
-    FN_ETWCTI, /* EtwCreateTraceInstanceId(handle, buf) */
-    FN_CTI, /* CreateTraceInstanceId(handle, buf) */
-    FN_ESI, /* EventSetInformation(handle, cls, buf, len) */
-    FN_NTQIP, /* NtQueryIntervalProfile(cls, buf) */
-    FN_REGISTERTRACEGUIDS, /* used by custom cases */
-    FN_UNREGISTERTRACEGUIDS,
-    FN_EVENTREGISTER,
-    FN_EVENTUNREGISTER,
-    FN_GETLASTERROR,
-    FN_SETLASTERROR,
-    FN_ETWESI, /* EtwEventSetInformation */
-    FN_EXPORT, /* is args.export_name exported by args.module? */
-    FN_CUSTOM, /* .run does the work */
-    FN_COUNT
-};
+#define ETW_FN_LIST(X)                                                                                                  \
+    X(FN_NONE)                                                                                                          \
+    X(FN_TQI) /* TraceQueryInformation(handle, cls, buf, len, retlen) */                                                \
+    X(FN_TSI) /* TraceSetInformation(handle, cls, buf, len) */                                                          \
+    X(FN_NTQSI) /* NtQuerySystemInformation(cls, buf, len, retlen) */                                                   \
+    X(FN_NTSSI) /* NtSetSystemInformation(cls, buf, len) */                                                             \
+    X(FN_NTC) /* NtTraceControl(cls, buf, len, out, out_len, retlen) */                                                 \
+    X(FN_ETWCTI) /* EtwCreateTraceInstanceId(handle, buf) */                                                            \
+    X(FN_CTI) /* CreateTraceInstanceId(handle, buf) */                                                                  \
+    X(FN_ESI) /* EventSetInformation(handle, cls, buf, len) */                                                          \
+    X(FN_NTQIP) /* NtQueryIntervalProfile(cls, buf) */                                                                  \
+    X(FN_REGISTERTRACEGUIDS) /* used by custom cases */                                                                 \
+    X(FN_UNREGISTERTRACEGUIDS)                                                                                          \
+    X(FN_EVENTREGISTER)                                                                                                 \
+    X(FN_EVENTUNREGISTER)                                                                                               \
+    X(FN_GETLASTERROR)                                                                                                  \
+    X(FN_SETLASTERROR)                                                                                                  \
+    X(FN_ETWESI) /* EtwEventSetInformation */                                                                           \
+    X(FN_EXPORT) /* is args.export_name exported by args.module? */                                                     \
+    X(FN_CUSTOM) /* .run does the work */
+#define ETW_ENUM_ITEM_(name) name,
+#define ETW_ENUM_ITEM2_(name, text) name,
+enum etw_fn { ETW_FN_LIST(ETW_ENUM_ITEM_) FN_COUNT };
 
 /* handle argument */
-enum etw_hsel {
-    H_ZERO = 0, /* 0 (the default) */
-    H_LOGGER, /* the fixture's session */
-    H_LOGGER_HIGH, /* the fixture's session with args.value ORed into the high bits */
-    H_LOGGER2, /* the fixture's second session */
-    H_MISSING, /* a logger id that names no session */
-    H_VALUE, /* args.value as is */
-    H_REG, /* the fixture's EventRegister handle */
-    H_REG_STALE, /* an EventRegister handle after EventUnregister */
-    H_CLASS, /* the fixture's classic registration, class handle args.value */
-};
+#define ETW_HSEL_LIST(X)                                                                                                \
+    X(H_ZERO) /* 0 (the default) */                                                                                     \
+    X(H_LOGGER) /* the fixture's session */                                                                             \
+    X(H_LOGGER_HIGH) /* the fixture's session with args.value ORed into the high bits */                                \
+    X(H_LOGGER2) /* the fixture's second session */                                                                     \
+    X(H_MISSING) /* a logger id that names no session */                                                                \
+    X(H_VALUE) /* args.value as is */                                                                                   \
+    X(H_REG) /* the fixture's EventRegister handle */                                                                   \
+    X(H_REG_STALE) /* an EventRegister handle after EventUnregister */                                                  \
+    X(H_CLASS) /* the fixture's classic registration, class handle args.value */
+enum etw_hsel { ETW_HSEL_LIST(ETW_ENUM_ITEM_) };
 
 /* buffer argument */
-enum etw_bsel {
-    B_GUARDED = 0, /* a buffer of args.len bytes, ending at a guard page, sentinel-filled */
-    B_NULL, /* NULL */
-};
+#define ETW_BSEL_LIST(X)                                                                                                \
+    X(B_GUARDED) /* a buffer of args.len bytes, ending at a guard page, sentinel-filled */                              \
+    X(B_NULL) /* NULL */
+enum etw_bsel { ETW_BSEL_LIST(ETW_ENUM_ITEM_) };
 
 /* length: absolute, or relative to the natural size of the class */
 #define EXACT(d) (d), .len_rel = true
 /* what to write into the buffer before the call, besides args.in */
-enum etw_patch {
-    PATCH_NONE = 0,
-    PATCH_HANDLE64, /* the selected handle, 8 bytes, at args.patch_off */
-    PATCH_LOGGER32, /* the selected handle's logger id, 4 bytes, at args.patch_off */
-};
+#define ETW_PATCH_LIST(X)                                                                                               \
+    X(PATCH_NONE)                                                                                                       \
+    X(PATCH_HANDLE64) /* the selected handle, 8 bytes, at args.patch_off */                                             \
+    X(PATCH_LOGGER32) /* the selected handle's logger id, 4 bytes, at args.patch_off */
+enum etw_patch { ETW_PATCH_LIST(ETW_ENUM_ITEM_) };
 
 struct etw_args {
     enum etw_hsel handle;
@@ -100,15 +108,16 @@ struct etw_args {
 #define IN(...) .in = (const etw_u8[]){__VA_ARGS__}, .in_len = sizeof((const etw_u8[]){__VA_ARGS__})
 
 /* fixture: the state a case needs before its call */
-enum etw_logger_kind {
-    LG_NONE = 0,
-    LG_KERNEL, /* the NT Kernel Logger (system logger, logger id selected by 0xFFFF) */
-    LG_SYSTEM, /* a private session with EVENT_TRACE_SYSTEM_LOGGER_MODE (6.2+) */
-    LG_PLAIN, /* a session without system-logger mode */
-    LG_NOACCESS, /* a system-logger session the caller has no TRACELOG_GUID_ENABLE access to */
-    LG_PRIVATE, /* a private (EVENT_TRACE_PRIVATE_LOGGER_MODE) session */
-};
-enum etw_priv { PRIV_ANY = 0, PRIV_HELD, PRIV_NOT_HELD };
+#define ETW_LOGGER_LIST(X)                                                                                              \
+    X(LG_NONE, "")                                                                                                      \
+    X(LG_KERNEL, "NT Kernel Logger") /* system logger, logger id selected by 0xFFFF */                                  \
+    X(LG_SYSTEM, "system-logger session") /* a private session with EVENT_TRACE_SYSTEM_LOGGER_MODE (6.2+) */            \
+    X(LG_PLAIN, "plain session") /* a session without system-logger mode */                                             \
+    X(LG_NOACCESS, "no-access session") /* a system-logger session without TRACELOG_GUID_ENABLE access */               \
+    X(LG_PRIVATE, "private session") /* a private (EVENT_TRACE_PRIVATE_LOGGER_MODE) session */
+enum etw_logger_kind { ETW_LOGGER_LIST(ETW_ENUM_ITEM2_) };
+#define ETW_PRIV_LIST(X) X(PRIV_ANY) X(PRIV_HELD) X(PRIV_NOT_HELD)
+enum etw_priv { ETW_PRIV_LIST(ETW_ENUM_ITEM_) };
 
 struct etw_fixture {
     enum etw_logger_kind logger;
@@ -132,23 +141,23 @@ enum etw_need {
 };
 
 /* expected outcome at a range of versions */
-enum etw_xkind {
-    XK_CALL = 0, /* the call's outcome is checked */
-    XK_SKIP, /* the case does not apply here: .why says why */
-    XK_PRESENT, /* FN_EXPORT: the export must be there */
-    XK_ABSENT, /* FN_EXPORT: the export must not be there */
-};
-enum etw_rlkind {
-    RL_ANY = 0, /* not checked */
-    RL_EQ, /* *ReturnLength == value */
-    RL_UNTOUCHED, /* *ReturnLength still holds the sentinel */
-};
-enum etw_outkind {
-    OUT_ANY = 0, /* not checked */
-    OUT_BYTES, /* the buffer holds these bytes at out_off; the rest after them is untouched */
-    OUT_PREFIX, /* the buffer holds these bytes at out_off; the rest is not checked */
-    OUT_UNTOUCHED, /* the buffer still holds the sentinel (or the input) */
-};
+#define ETW_XKIND_LIST(X)                                                                                               \
+    X(XK_CALL, "call") /* the call's outcome is checked */                                                              \
+    X(XK_SKIP, "skip") /* the case does not apply here: .why says why */                                                \
+    X(XK_PRESENT, "present") /* FN_EXPORT: the export must be there */                                                  \
+    X(XK_ABSENT, "absent") /* FN_EXPORT: the export must not be there */
+enum etw_xkind { ETW_XKIND_LIST(ETW_ENUM_ITEM2_) };
+#define ETW_RLKIND_LIST(X)                                                                                              \
+    X(RL_ANY) /* not checked */                                                                                         \
+    X(RL_EQ) /* *ReturnLength == value */                                                                               \
+    X(RL_UNTOUCHED) /* *ReturnLength still holds the sentinel */
+enum etw_rlkind { ETW_RLKIND_LIST(ETW_ENUM_ITEM_) };
+#define ETW_OUTKIND_LIST(X)                                                                                             \
+    X(OUT_ANY) /* not checked */                                                                                        \
+    X(OUT_BYTES) /* the buffer holds these bytes at out_off; the rest after them is untouched */                        \
+    X(OUT_PREFIX) /* the buffer holds these bytes at out_off; the rest is not checked */                                \
+    X(OUT_UNTOUCHED) /* the buffer still holds the sentinel (or the input) */
+enum etw_outkind { ETW_OUTKIND_LIST(ETW_ENUM_ITEM_) };
 
 struct etw_expect {
     unsigned vmin, vmax; /* 0 ends the list */
@@ -157,23 +166,24 @@ struct etw_expect {
     etw_u32 rc; /* expected return value (Win32 code or NTSTATUS) */
     bool rc_alt_ok; /* rc_alt is accepted too (documentation and implementation differ) */
     etw_u32 rc_alt;
-    const char *rc_rule;
+    enum etw_rule_id rc_rule;
+    enum etw_rule_id fail_rule; /* FAILS(rule): the call fails, whatever its code (the code is .rc_rule's) */
     enum etw_rlkind rl;
     etw_u32 rl_value;
-    const char *rl_rule;
+    enum etw_rule_id rl_rule;
     enum etw_outkind out;
     const etw_u8 *out_bytes;
     size_t out_len;
     size_t out_off;
-    const char *out_rule;
+    enum etw_rule_id out_rule;
 };
 
-#define V5_2 ETW_V5_2
-#define V6_0 ETW_V6_0
-#define V6_1 ETW_V6_1
-#define V6_2 ETW_V6_2
-#define V6_3 ETW_V6_3
-#define V10_0 ETW_V10_0
+/* the versions by their short names, V6_1 for ETW_V6_1 (spec/versions.def) */
+enum etw_version_short {
+#define VERSION(sym, nt, build, name, wine, label) sym = nt,
+#include "spec/versions.def"
+#undef VERSION
+};
 #define AT(lo, hi, ...) {.vmin = (lo), .vmax = (hi), __VA_ARGS__}
 #define FROM(lo, ...) AT(lo, ETW_VMAX, __VA_ARGS__)
 #define ALL(...) AT(ETW_VMIN, ETW_VMAX, __VA_ARGS__)
@@ -181,6 +191,8 @@ struct etw_expect {
 #define ERR(name) ETW_ERROR_##name
 #define ST(name) (etw_u32) ETW_STATUS_##name
 #define RC_RULE(r) .rc_rule = (r)
+/* a rule that states the refusal but not the code: RC_RULE names the code's rule, FAILS the refusal's */
+#define FAILS(r) .fail_rule = (r)
 #define ALSO(code) .rc_alt_ok = true, .rc_alt = (code)
 #define RETLEN(n, rule) .rl = RL_EQ, .rl_value = (n), .rl_rule = (rule)
 #define RETLEN_KEPT(rule) .rl = RL_UNTOUCHED, .rl_rule = (rule)
@@ -194,15 +206,29 @@ struct etw_expect {
 #define PRESENT .kind = XK_PRESENT
 #define ABSENT .kind = XK_ABSENT
 
+/* names from the X-lists: "FN_TQI", "H_CLASS", "LG_SYSTEM", ...; NULL when out of range
+ * (harness/core/rowprint.c) */
+const char *etw_fn_enum_name(enum etw_fn v);
+const char *etw_hsel_enum_name(enum etw_hsel v);
+const char *etw_bsel_enum_name(enum etw_bsel v);
+const char *etw_patch_enum_name(enum etw_patch v);
+const char *etw_logger_enum_name(enum etw_logger_kind v);
+const char *etw_logger_kind_title(enum etw_logger_kind v); /* "system-logger session" */
+const char *etw_priv_enum_name(enum etw_priv v);
+const char *etw_xkind_name(enum etw_xkind v); /* "call", "skip", "present", "absent" (etwconf list --json) */
+const char *etw_version_enum_name(unsigned v); /* "V6_1" */
+
 struct etw_ctx; /* the running case (harness/etwconf.h) */
 typedef void (*etw_custom_fn)(struct etw_ctx *c);
 
 #define ETW_MAX_EXPECT 6
+#define ETW_MAX_RULES 6
+#define RULES(...) {__VA_ARGS__}
 struct etw_case {
     const char *file;
     int line;
     const char *id; /* unique, lower-case, dotted: "tqi.0b.len-short" */
-    const char *rules; /* space-separated rule IDs; the first is the primary rule */
+    enum etw_rule_id rules[ETW_MAX_RULES]; /* RULES(RID_A, RID_B): the first is the primary rule */
     const char *title; /* one line: the behaviour checked */
     enum etw_fn fn;
     struct etw_args args;

@@ -9,6 +9,7 @@
 #define ETWCONF_HARNESS_H
 
 #include "harness/case.h"
+#include "harness/check.h"
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,6 +32,8 @@ struct etw_rule {
 extern const struct etw_rule etw_rules[];
 extern const size_t etw_rule_count;
 const struct etw_rule *etw_rule_find(const char *id);
+const struct etw_rule *etw_rule_get(enum etw_rule_id id); /* NULL for RID_NONE */
+const char *etw_rule_name(enum etw_rule_id id); /* "TQI.0B.EXACT_SIZE"; "?" for RID_NONE */
 bool etw_rule_counted(const struct etw_rule *r); /* MUST and not INFERRED */
 const char *etw_strength_name(enum etw_strength s);
 const char *etw_provenance_name(enum etw_provenance p);
@@ -43,16 +46,35 @@ const struct etw_case *etw_case_at(size_t i); /* all tables, in order */
 const struct etw_case *etw_case_find(const char *id);
 /* rule/case cross-checks; prints problems to f, returns their number */
 int etw_lint(FILE *f);
-/* the n-th rule ID of a case's .rules (copied into buf); false past the end */
-bool etw_case_rule(const struct etw_case *c, int n, char *buf, size_t len);
+/* the n-th rule of a case's .rules; RID_NONE past the end */
+enum etw_rule_id etw_case_rule(const struct etw_case *c, int n);
+
+/* ---------------------------------------------------------------- the row printer (harness/core/rowprint.c) */
+/* a row that has no custom body (.run, .data) prints as source */
+bool etw_row_printable(const struct etw_case *c);
+/* print c as the CASE(...) source that compiles back to it, each line after indent; false (and
+ * nothing printed) when it is not printable */
+bool etw_row_print(FILE *f, const struct etw_case *c, const char *indent);
+/* a rule as rows cite it: "RID_TQI_0B_EXACT_SIZE" (RID_NONE for none) */
+const char *etw_rule_rid(enum etw_rule_id r, char *buf, size_t len);
 
 /* ---------------------------------------------------------------- codes (harness/core/codes.c) */
 const char *etw_win32_name(etw_u32 code);
 const char *etw_ntstatus_name(etw_u32 status);
 bool etw_fn_returns_ntstatus(enum etw_fn fn);
 void etw_format_code(char *buf, size_t len, etw_u32 v, bool ntstatus); /* "24 (ERROR_BAD_LENGTH)" */
+/* the value of a name etw_win32_name / etw_ntstatus_name gives ("ERROR_BAD_LENGTH"); false if unknown */
+bool etw_code_parse(const char *name, bool ntstatus, etw_u32 *v);
+/* the version table (spec/versions.def), oldest first */
+struct etw_version_info {
+    unsigned nt, build;
+    const char *name, *wine, *label;
+};
+extern const struct etw_version_info etw_versions[];
+extern const size_t etw_version_count;
+const struct etw_version_info *etw_version_info(unsigned v); /* NULL if unknown */
 const char *etw_version_name(unsigned v); /* "6.1" */
-unsigned etw_version_parse(const char *s); /* 0 if unknown */
+unsigned etw_version_parse(const char *s); /* "6.1" or "win7"; 0 if unknown */
 
 /* ---------------------------------------------------------------- targets (harness/targets/target.c) */
 struct etw_target {
@@ -96,7 +118,7 @@ struct etw_target *plat_open_target(const char *spec, char *err, size_t errlen);
 /* resolve an API function for fn: first module that exports it; *where gets "module!name" */
 void *etw_resolve(struct etw_target *t, enum etw_fn fn, const char **where);
 /* the export rule whose function fn depends on (EXP.*) */
-const char *etw_fn_export_rule(enum etw_fn fn);
+enum etw_rule_id etw_fn_export_rule(enum etw_fn fn);
 const char *etw_fn_name(enum etw_fn fn);
 
 /* ---------------------------------------------------------------- results */
@@ -106,7 +128,10 @@ const char *etw_status_name(enum etw_status_kind s);
 #define ETW_MAX_CHECKS 40
 struct etw_check_rec {
     char what[64]; /* copied: custom cases build labels in stack buffers */
-    const char *rule;
+    enum etw_rule_id rule;
+    enum etw_aspect aspect;
+    const char *file; /* NULL: a check of the row's expectation (the row's file and line) */
+    int line;
     char expected[112];
     char got[112];
     bool ok;
@@ -123,6 +148,75 @@ struct etw_result {
     int nchecks;
     uint64_t duration_us;
 };
+
+/* ---------------------------------------------------------------- the call engine (harness/core/fixture.c, call.c)
+ * One engine for rows, custom cases and the fuzzer: a fixture is set up into a state, a call is
+ * prepared from struct etw_args against that state and made, and its outcome is kept for the
+ * expectation checks (harness/core/expect.c) or for comparison (tools/fuzz). */
+struct etw_fixture_state {
+    etw_tracehandle logger, logger2; /* the sessions of .logger and .logger2 */
+    bool have_logger, have_logger2;
+    etw_tracehandle classic; /* the RegisterTraceGuidsW registration of .classes */
+    bool have_classic;
+    int nclasses;
+    ETW_TRACE_GUID_REGISTRATION regs[4];
+    etw_guid reg_guids[4];
+    etw_reghandle reg; /* the EventRegister provider of .provider */
+    bool have_reg;
+    etw_reghandle stale_reg; /* a provider registered and unregistered again (H_REG_STALE) */
+    enum etw_fn missing; /* ETW_FX_MISSING: the function the target does not export */
+};
+/* what setting a fixture up gave: ready, or why not (the reason goes into why) */
+enum etw_fx {
+    ETW_FX_OK,
+    ETW_FX_SKIP, /* the target cannot provide it (a control function is missing): SKIP */
+    ETW_FX_BROKEN, /* the target refused to set it up: BROKEN */
+    ETW_FX_MISSING, /* the target does not export st->missing, which the fixture calls */
+};
+/* the GUIDs a fixture registers: the classic control GUID (class i: last byte 0x10 + i) and the provider */
+extern const etw_guid etw_fixture_control_guid, etw_fixture_provider_guid;
+/* set fx up on t (its current version); fns: the target's API by enum etw_fn, or NULL to resolve
+ * through etw_resolve(); stale_reg: also make the stale provider handle of H_REG_STALE */
+enum etw_fx etw_fixture_setup(struct etw_target *t, void *const *fns, const struct etw_fixture *fx, bool stale_reg,
+                              struct etw_fixture_state *st, char *why, size_t len);
+void etw_fixture_teardown(struct etw_target *t, struct etw_fixture_state *st);
+/* start a session of kind through the target's control API (the fixture's loggers, custom cases) */
+enum etw_fx etw_fixture_logger(struct etw_target *t, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h,
+                               char *why, size_t len);
+
+/* the handle a selector names, in a fixture state (NULL state: no fixture) */
+etw_u64 etw_call_handle(struct etw_target *t, const struct etw_fixture_state *st, enum etw_hsel h, etw_u64 value);
+/* the exact size of the class, for EXACT(d) lengths */
+int etw_call_natural_size(enum etw_fn fn, const struct etw_args *a);
+/* the input bytes and the handle patch, written over a sentinel-filled buffer of len bytes */
+void etw_call_fill(etw_u8 *buf, size_t len, const etw_u8 *in, size_t in_len, enum etw_patch patch, int patch_off, etw_u64 h);
+/* can a data row call fn (the functions etw_call_invoke makes)? */
+bool etw_call_row_fn(enum etw_fn fn);
+/* make the call: false when fn cannot be called from a row */
+bool etw_call_invoke(enum etw_fn fn, void *fnp, etw_u64 h, etw_u32 cls, etw_u8 *buf, etw_u32 len, etw_u8 *out, etw_u32 out_len,
+                     etw_u32 *retlen, etw_u32 *rc);
+/* what a row's call did */
+struct etw_outcome {
+    etw_u32 rc;
+    etw_u32 retlen; /* what the call left in ReturnLength (ETW_SENTINEL32: not written) */
+    bool retlen_passed; /* a ReturnLength pointer was passed */
+    bool retlen_written;
+    struct etw_guard *buf, *out; /* the buffer and the NtTraceControl output buffer (NULL: none) */
+    size_t len, out_len;
+    etw_u8 *before, *out_before; /* their bytes before the call (malloc'd: etw_outcome_free) */
+};
+/* where a row's guarded buffers come from (the running case keeps and frees them); NULL: failed */
+typedef struct etw_guard *(*etw_guard_fn)(void *arg, size_t len);
+/* prepare the handle and buffers of a row's call, make it and fill o; false with why (BROKEN) when
+ * the buffers could not be made or fn cannot be called from a row */
+bool etw_call(struct etw_target *t, const struct etw_fixture_state *st, const struct etw_fixture *fx, enum etw_fn fn, void *fnp,
+              const struct etw_args *a, etw_guard_fn guard, void *guard_arg, struct etw_outcome *o, char *why, size_t len);
+void etw_outcome_free(struct etw_outcome *o);
+struct etw_ctx;
+/* the checks of a row's expectation x against the outcome of its call (harness/core/expect.c) */
+void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_fn fn, const struct etw_outcome *o);
+/* FN_EXPORT rows: a->module!a->export_name present or absent as x says */
+void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const struct etw_args *a);
 
 /* ---------------------------------------------------------------- running (harness/core/run.c) */
 enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
@@ -154,17 +248,7 @@ struct etw_ctx {
     const struct etw_expect *x; /* the expectation in force */
     struct etw_result *res;
     unsigned version;
-    /* fixture state */
-    etw_tracehandle logger, logger2;
-    bool have_logger, have_logger2;
-    etw_tracehandle classic;
-    bool have_classic;
-    ETW_TRACE_GUID_REGISTRATION regs[4];
-    etw_guid reg_guids[4];
-    etw_reghandle reg;
-    bool have_reg;
-    etw_reghandle stale_reg;
-    bool fault_armed;
+    struct etw_fixture_state fixture; /* what the row's .fx set up (custom cases read its handles) */
     /* guarded buffers handed out during the case, released after it */
     struct etw_guard *guards[8];
     int nguards;
@@ -181,21 +265,10 @@ void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsig
 /* finish a result: status from the checks, counted, mode, message */
 void etw_result_finish(struct etw_result *res, unsigned version);
 
-/* ---------------------------------------------------------------- check API (custom cases) */
-/* the API function for fn, or NULL: then the case has FAILed (missing export) or SKIPped */
-void *etw_api(struct etw_ctx *c, enum etw_fn fn);
-bool etw_check(struct etw_ctx *c, const char *what, const char *rule, bool ok, const char *expected, const char *got_fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
-bool etw_check_u32(struct etw_ctx *c, const char *what, const char *rule, etw_u32 expected, etw_u32 got);
-bool etw_check_code(struct etw_ctx *c, const char *what, const char *rule, etw_u32 expected, etw_u32 got, bool ntstatus);
-void etw_skip(struct etw_ctx *c, const char *fmt, ...);
-void etw_broken(struct etw_ctx *c, const char *fmt, ...);
-void *etw_guarded(struct etw_ctx *c, size_t len); /* sentinel-filled buffer ending at a guard page */
-/* start a session of kind (enum etw_logger_kind) through the target's control API */
-bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h);
+/* the check API for custom cases is harness/check.h; the harness's own checks of a row's
+ * expectation go through the same path, placed at the row */
+bool etw_check_row(struct etw_ctx *c, enum etw_rule_id rule, enum etw_aspect asp, const char *what, bool ok, const char *expected,
+                   const char *got);
 
 #define ETW_SENTINEL32 0xDEADBEEFu
 extern const etw_u8 etw_sentinel[4]; /* DE AD BE EF, repeated through every buffer */
@@ -226,7 +299,7 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
 void etw_record_case_body(struct etw_json *j, const struct etw_result *res, struct etw_runner *r);
 void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code);
 
-/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/fuzz.c) */
+/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/cmd.c) */
 int etw_cmd_fuzz(int argc, char **argv);
 
 /* ---------------------------------------------------------------- platform layer */

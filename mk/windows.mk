@@ -15,7 +15,7 @@ MINGW64 ?= x86_64-w64-mingw32-gcc
 MINGW32 ?= i686-w64-mingw32-gcc
 WINDRES64 ?= x86_64-w64-mingw32-windres
 WINDRES32 ?= i686-w64-mingw32-windres
-WINE_VERSIONS ?= winxp64 vista win7 win8 win81 win10
+WINE_VERSIONS ?= $(call VERSION_FIELD,4)
 
 WIN_SRC := $(HARNESS_SRC) $(CASE_SRC) $(HARNESS_CLI_SRC) $(HARNESS_WIN_SRC)
 WIN_HEADERS := $(HEADERS)
@@ -24,7 +24,8 @@ WIN_HEADERS := $(HEADERS)
 # the system it runs on (or a DLL given with --target).
 # WIN32_LEAN_AND_MEAN halves the compile time (windows.h is most of it) and changes no generated
 # code: nothing here uses the headers it leaves out.
-WIN_CFLAGS := -std=c11 $(WARN) -O2 -I. -D_GNU_SOURCE -D_WIN32_WINNT=0x0502 -DWINVER=0x0502 -DWIN32_LEAN_AND_MEAN \
+WIN_CFLAGS := -std=c11 $(WARN) -Werror=int-conversion -O2 -I. -I$(BUILD)/gen -D_GNU_SOURCE -D_WIN32_WINNT=0x0502 -DWINVER=0x0502 \
+    -DWIN32_LEAN_AND_MEAN \
     -DETWCONF_DEFAULT_TARGET='"live"'
 WIN_LDFLAGS := -static -s
 WIN_LIBS := -ladvapi32

@@ -162,7 +162,8 @@ ETWREF_EXPORT int EtwRef_Reset(void)
     ref.timer_interval = 10000; /* 1 ms in 100 ns units: the Windows default */
     for (unsigned i = 0; i < ETW_ProfileMaximum; i++)
         ref.source_interval[i] = 0;
-    ref.source_interval[ETW_ProfileTotalIssues] = 65536;
+    ref.source_interval[ETW_ProfileTotalIssues] = 65536; /* every listed PMC source: 65536 (TQI.05.LISTED_INTERVAL) */
+    ref.source_interval[19 /* ProfileTotalCycles */] = 65536;
     ref.source_interval[ETW_ProfileAlignmentFixup] = 0;
     ref_last_error = 0;
     return 0;
@@ -172,7 +173,11 @@ ETWREF_EXPORT int EtwRef_SetVersion(unsigned version, unsigned build)
 {
     static const struct {
         unsigned version, build;
-    } builds[] = {{ETW_V5_2, 3790}, {ETW_V6_0, 6002}, {ETW_V6_1, 7601}, {ETW_V6_2, 9200}, {ETW_V6_3, 9600}, {ETW_V10_0, 10240}};
+    } builds[] = {
+#define VERSION(sym, nt, build, name, wine, label) {nt, build},
+#include "spec/versions.def"
+#undef VERSION
+    };
     for (size_t i = 0; i < REF_COUNT_OF(builds); i++)
         if (builds[i].version == version) {
             ref.version = version;

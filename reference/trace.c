@@ -159,11 +159,8 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceSetInformation(etw_tracehandle SessionHand
     case ETW_TraceStackTracingInfo: {
         if (!ref_at_least(ETW_V6_1))
             break;
-        if (InformationLength == 0) {
-            if (info)
-                return ETW_ERROR_INVALID_PARAMETER;
+        if (InformationLength == 0) /* an empty list turns stack tracing off, whatever the pointer (TSI.03.EMPTY_BUFFER) */
             return kernel_set_array(ETW_EventTraceStackTracingInformation, SessionHandle, NULL, 0);
-        }
         if (!info)
             return ETW_ERROR_INVALID_PARAMETER; /* inferred */
         if (InformationLength % sizeof(ETW_CLASSIC_EVENT_ID) || InformationLength / sizeof(ETW_CLASSIC_EVENT_ID) > 256)

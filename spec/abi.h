@@ -43,13 +43,18 @@ typedef struct etw_guid {
     etw_u8 Data4[8];
 } etw_guid;
 
-/* ---------------------------------------------------------------- versions (major << 8 | minor) */
-#define ETW_V5_2 0x0502u /* XP x64 / Server 2003 */
-#define ETW_V6_0 0x0600u /* Vista */
-#define ETW_V6_1 0x0601u /* 7 */
-#define ETW_V6_2 0x0602u /* 8 */
-#define ETW_V6_3 0x0603u /* 8.1 */
-#define ETW_V10_0 0x0A00u /* 10 (1507) and later */
+/* ---------------------------------------------------------------- versions (major << 8 | minor): spec/versions.def */
+enum etw_version {
+#define VERSION(sym, nt, build, name, wine, label) ETW_##sym = nt,
+#include "spec/versions.def"
+#undef VERSION
+};
+enum {
+#define VERSION(sym, nt, build, name, wine, label) ETW_VINDEX_##sym,
+#include "spec/versions.def"
+#undef VERSION
+    ETW_VERSION_COUNT
+};
 #define ETW_VMIN ETW_V5_2
 #define ETW_VMAX ETW_V10_0
 

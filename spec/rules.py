@@ -11,6 +11,7 @@ import re
 import sys
 
 FIELDS = ("id", "strength", "provenance", "versions", "function", "codes", "source", "text", "note")
+PROGRAM_FIELDS = ("id", "name", "repo", "source", "note")
 STRENGTHS = ("MUST", "SHOULD", "MAY", "INFO")
 PROVENANCES = ("SEED", "DOC", "OBSERVED", "INFERRED")
 
@@ -43,7 +44,7 @@ def _read_with_includes(path, seen):
     return out
 
 
-def _parse_lines(lines):
+def _parse_lines(lines, macro="RULE", fields=FIELDS):
     rules = []
     text = "".join(l for _, _, l in lines)
     # map character offset -> (file, line) for error messages and provenance of each rule
@@ -68,15 +69,15 @@ def _parse_lines(lines):
     i = 0
     while i < len(toks):
         tok, off = toks[i]
-        if tok != "RULE":
-            raise RuleError("%s:%d: expected RULE(...), found %r" % (where(off) + (tok,)))
+        if tok != macro:
+            raise RuleError("%s:%d: expected %s(...), found %r" % (where(off) + (macro, tok)))
         if i + 1 >= len(toks) or toks[i + 1][0] != "(":
-            raise RuleError("%s:%d: RULE without '('" % where(off))
+            raise RuleError("%s:%d: %s without '('" % (where(off) + (macro,)))
         i += 2
         args, cur = [], None
         while True:
             if i >= len(toks):
-                raise RuleError("%s:%d: unterminated RULE(" % where(off))
+                raise RuleError("%s:%d: unterminated %s(" % (where(off) + (macro,)))
             t, toff = toks[i]
             i += 1
             if t.startswith('"'):
@@ -94,9 +95,9 @@ def _parse_lines(lines):
                     break
             else:
                 raise RuleError("%s:%d: unexpected %r" % (where(toff) + (t,)))
-        if len(args) != len(FIELDS):
-            raise RuleError("%s:%d: RULE has %d fields, expected %d" % (where(off) + (len(args), len(FIELDS))))
-        rule = dict(zip(FIELDS, args))
+        if len(args) != len(fields):
+            raise RuleError("%s:%d: %s has %d fields, expected %d" % (where(off) + (macro, len(args), len(fields))))
+        rule = dict(zip(fields, args))
         rule["file"], rule["line"] = where(off)
         rules.append(rule)
     return rules
@@ -139,12 +140,60 @@ def load(path=None):
     return rules
 
 
+VERSION_FIELDS = ("sym", "nt", "build", "name", "wine", "label")
+
+
+def versions(path=None):
+    """The version table, spec/versions.def, oldest first: a list of dicts with VERSION_FIELDS."""
+    if path is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "versions.def")
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.startswith("VERSION("):
+                continue
+            m = re.fullmatch(r'VERSION\((\w+), *(0x[0-9A-Fa-f]+|\d+), *(\d+), *"([^"]*)", *"([^"]*)", *"([^"]*)"\)\s*', line)
+            if not m:
+                raise RuleError("%s:%d: expected VERSION(sym, nt, build, \"name\", \"wine\", \"label\")" % (path, lineno))
+            v = dict(zip(VERSION_FIELDS, m.groups()))
+            v["nt"], v["build"] = int(v["nt"], 0), int(v["build"])
+            out.append(v)
+    return out
+
+
+def programs(path=None):
+    """The programs of spec/programs.def (client scenarios): a list of dicts with PROGRAM_FIELDS."""
+    if path is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs.def")
+    progs = _parse_lines(_read_with_includes(path, set()), "PROGRAM", PROGRAM_FIELDS)
+    seen = set()
+    for p in progs:
+        if not re.fullmatch(r"[a-z0-9-]+", p["id"]) or p["id"] in seen:
+            raise RuleError("%s:%d: bad or duplicate program id %r" % (p["file"], p["line"], p["id"]))
+        seen.add(p["id"])
+        p["file"] = os.path.relpath(p["file"], os.path.dirname(os.path.dirname(os.path.abspath(path))))
+    return progs
+
+
 def main(argv):
     import argparse
     ap = argparse.ArgumentParser(description="Print the etwconf rule catalogue.")
     ap.add_argument("--json", action="store_true", help="print JSON (default: one line per rule)")
     ap.add_argument("--def", dest="path", help="path to rules.def (default: next to this script)")
+    ap.add_argument("--programs", action="store_true", help="print the programs of spec/programs.def instead")
     a = ap.parse_args(argv)
+    if a.programs:
+        try:
+            progs = programs()
+        except (RuleError, OSError) as e:
+            print("rules.py: %s" % e, file=sys.stderr)
+            return 2
+        if a.json:
+            print(json.dumps([{k: p[k] for k in PROGRAM_FIELDS} for p in progs], indent=1))
+        else:
+            for p in progs:
+                print("%-22s %-40s %s" % (p["id"], p["name"], p["repo"]))
+        return 0
     try:
         rules = load(a.path)
     except (RuleError, OSError) as e:

@@ -3,6 +3,8 @@
  * etwconf.exe (Windows); the platform layer does the rest.
  */
 #include "harness/etwconf.h"
+#include "harness/scenario.h"
+#include "harness/out/winetest.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +36,10 @@ static const char usage[] =
     "  run      run cases against a target and write JSON Lines results\n"
     "  list     list the cases (--json for every field)\n"
     "  rules    list the rule catalogue (--json)\n"
+    "  versions list the Windows versions the cases know (--json)\n"
     "  lint     check that every rule has a case and every case cites known rules\n"
     "  fuzz     differential fuzzing against the reference ('" ETWCONF_PROG " fuzz --help')\n"
+    "  export-wine  write the case table as a Wine conformance test ('" ETWCONF_PROG " export-wine --help')\n"
 #if defined(_WIN32)
     "  cleanup  stop the ETW sessions a killed run left behind (etwconf-*; --all, --dry-run)\n"
 #endif
@@ -50,7 +54,8 @@ static const char usage[] =
     "  --target T        'reference' (default: the built-in reference implementation) or a shared\n"
     "                    library exporting the API under its Windows names (see README)\n"
 #endif
-    "  --emulate V       NT version: 5.2 6.0 6.1 6.2 6.3 10.0 (default 10.0), 'all', or a comma list.\n"
+    "  --emulate V       a version of '" ETWCONF_PROG " versions' by number (6.1) or Wine name (win7),\n"
+    "                    'all', or a comma list (default 10.0).\n"
     "                    A target that cannot emulate is taken to implement V\n"
     "  --case ID         run only this case (repeatable)\n"
     "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
@@ -67,6 +72,10 @@ static const char usage[] =
 #endif
     "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000)\n"
     "  --quiet           print only the summary line; --verbose prints every case\n"
+    "  --format F        jsonl (default) or winetest: Wine's test output on stdout (JSON Lines\n"
+    "                    only with --out/--out-dir; exit status = failures, at most 255)\n"
+    "  --expect FILE     with --format winetest: the known divergences of an expectations file\n"
+    "                    (reports/expectations/wine.json) are todo, as todo_wine\n"
     "\n"
     "exit status: 0 conformant (no counted failure, crash or timeout), 1 not conformant,\n"
     "             2 usage error, 3 the run could not start or finish\n";
@@ -84,11 +93,10 @@ static bool glob_match(const char *p, const char *s)
 
 static bool case_matches(const struct etw_case *c, const char *glob)
 {
-    char r[64];
     if (glob_match(glob, c->id))
         return true;
-    for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
-        if (glob_match(glob, r))
+    for (int k = 0; etw_case_rule(c, k); k++)
+        if (glob_match(glob, etw_rule_name(etw_case_rule(c, k))))
             return true;
     return false;
 }
@@ -101,6 +109,32 @@ static int die_usage(const char *fmt, const char *arg)
     return 2;
 }
 
+/* the version table (spec/versions.def), for scripts: "5.2 3790 winxp64 ..." per line, or JSON */
+static void print_versions(bool json)
+{
+    struct etw_json j;
+    etw_json_init(&j);
+    etw_json_arr(&j, NULL);
+    for (size_t i = 0; i < etw_version_count; i++) {
+        const struct etw_version_info *v = &etw_versions[i];
+        if (!json) {
+            printf("%-5s %-6u %-8s %s\n", v->name, v->build, v->wine, v->label);
+            continue;
+        }
+        etw_json_obj(&j, NULL);
+        etw_json_str(&j, "name", v->name);
+        etw_json_int(&j, "nt", v->nt);
+        etw_json_int(&j, "build", v->build);
+        etw_json_str(&j, "wine", v->wine);
+        etw_json_str(&j, "label", v->label);
+        etw_json_end(&j);
+    }
+    etw_json_end(&j);
+    if (json)
+        printf("%s\n", j.buf ? j.buf : "[]");
+    etw_json_free(&j);
+}
+
 static void list_cases(bool json, const char *filter)
 {
     struct etw_json j;
@@ -111,10 +145,8 @@ static void list_cases(bool json, const char *filter)
         const struct etw_case *c = etw_case_at(i);
         if (filter && !case_matches(c, filter))
             continue;
-        char r[64];
         if (!json) {
-            etw_case_rule(c, 0, r, sizeof r);
-            printf("%-34s %-26s %s:%d  %s\n", c->id, r, c->file, c->line, c->title);
+            printf("%-34s %-26s %s:%d  %s\n", c->id, etw_rule_name(etw_case_rule(c, 0)), c->file, c->line, c->title);
             continue;
         }
         etw_json_obj(&j, NULL);
@@ -124,8 +156,8 @@ static void list_cases(bool json, const char *filter)
         etw_json_str(&j, "function", etw_fn_name(c->fn));
         etw_json_str(&j, "title", c->title);
         etw_json_arr(&j, "rules");
-        for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
-            etw_json_str(&j, NULL, r);
+        for (int k = 0; etw_case_rule(c, k); k++)
+            etw_json_str(&j, NULL, etw_rule_name(etw_case_rule(c, k)));
         etw_json_end(&j);
         etw_json_arr(&j, "versions");
         for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
@@ -161,6 +193,7 @@ static void list_cases(bool json, const char *filter)
         if (c->needs & NEED_THREADS)
             etw_json_str(&j, NULL, "threads");
         etw_json_end(&j);
+        etw_scenario_list_json(&j, c); /* client scenarios: program and steps */
         etw_json_end(&j);
     }
     if (json) {
@@ -178,6 +211,7 @@ struct run_opts {
     bool auto_isolation;
     unsigned long timeout;
     bool quiet, verbose;
+    bool winetest; /* --format winetest (harness/out/winetest.c) */
 };
 
 /* one version: header, every planned case, footer; returns the run's exit code */
@@ -195,15 +229,11 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     r.plan = plan;
     r.nplan = nplan;
     if (t->emulates) {
-        static const unsigned builds[] = {3790, 6002, 7601, 9200, 9600, 10240};
-        static const unsigned vs[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
         if (t->set_version(version, 0) != 0) {
             fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
             return 3;
         }
-        for (int k = 0; k < 6; k++)
-            if (vs[k] == version)
-                t->build = builds[k];
+        t->build = etw_version_info(version)->build;
         t->version = version;
     } else if (version) {
         t->version = version; /* the version the target claims to implement */
@@ -218,7 +248,9 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         snprintf(path, sizeof path, "%s/%s-%s.jsonl", o->out_dir, t->name, t->version_label ? t->version_label : etw_version_name(r.version));
         out = path;
     }
-    if (!out || !strcmp(out, "-"))
+    if (o->winetest && !out)
+        r.out = NULL; /* stdout is the winetest output; JSON Lines only where --out/--out-dir says */
+    else if (!out || !strcmp(out, "-"))
         r.out = stdout;
     else if (!(r.out = fopen(out, "w"))) {
         fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
@@ -228,19 +260,23 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     struct etw_json j;
     etw_json_init(&j);
     etw_record_header(&j, &r, argc, argv);
-    fprintf(r.out, "%s\n", j.buf);
-    fflush(r.out);
+    if (r.out) {
+        fprintf(r.out, "%s\n", j.buf);
+        fflush(r.out);
+    }
     etw_json_free(&j);
 
     int prc = plat_run_plan(&r);
+    etw_winetest_end(&r);
     int code = prc ? 3 : (r.counted_failures || r.counts[R_CRASH] || r.counts[R_TIMEOUT]) ? 1 : 0;
     if (prc == 0 || prc == 4) { /* 4: interrupted; the footer says complete:false */
         etw_json_init(&j);
         etw_record_footer(&j, &r, code);
-        fprintf(r.out, "%s\n", j.buf);
+        if (r.out)
+            fprintf(r.out, "%s\n", j.buf);
         etw_json_free(&j);
     }
-    if (r.out != stdout)
+    if (r.out && r.out != stdout)
         fclose(r.out);
     else
         fflush(stdout);
@@ -254,10 +290,11 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
 /* "6.1", "all", or "6.1,6.2,10.0" -> versions[]; returns the count, 0 on a bad name */
 static int parse_versions(const char *s, unsigned *vs, int max, const char **bad)
 {
-    static const unsigned all[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
     if (!strcmp(s, "all")) {
-        memcpy(vs, all, sizeof all);
-        return 6;
+        int n = 0;
+        for (size_t i = 0; i < etw_version_count && n < max; i++)
+            vs[n++] = etw_versions[i].nt;
+        return n;
     }
     int n = 0;
     char buf[128];
@@ -276,7 +313,7 @@ static int parse_versions(const char *s, unsigned *vs, int max, const char **bad
 static int cmd_run(int argc, char **argv)
 {
     struct run_opts o = {.target = ETWCONF_DEFAULT_TARGET, .timeout = 5000, .isolation = ISO_BATCH};
-    const char *emulate = NULL, *iso = "auto";
+    const char *emulate = NULL, *iso = "auto", *format = "jsonl", *expect = NULL;
     o.ids = calloc((size_t)argc + 1, sizeof *o.ids);
     if (!o.ids)
         return 3;
@@ -298,6 +335,10 @@ static int cmd_run(int argc, char **argv)
             o.ids[o.nids++] = v;
         else if (OPT("--isolation"))
             iso = v;
+        else if (OPT("--format"))
+            format = v;
+        else if (OPT("--expect"))
+            expect = v;
         else if (OPT("--timeout-ms")) {
             char *end;
             errno = 0;
@@ -322,11 +363,34 @@ static int cmd_run(int argc, char **argv)
         o.isolation = ISO_INPROC;
     else
         return die_usage("--isolation is auto, batch, child or inproc, not '%s'", iso);
-    unsigned versions[8] = {0};
+    if (strcmp(format, "jsonl") && strcmp(format, "winetest"))
+        return die_usage("--format is jsonl or winetest, not '%s'", format);
+    o.winetest = !strcmp(format, "winetest");
+    if (o.winetest && o.out && !strcmp(o.out, "-"))
+        return die_usage("%s", "--format winetest prints Wine's output on stdout: give --out a file for the JSON Lines, not '-'");
+    if (expect && !o.winetest)
+        return die_usage("--expect %s marks known divergences as todo in Wine's format: give --format winetest too", expect);
+    if (o.winetest) {
+        struct etw_xfile *x = NULL;
+        char xerr[512];
+        if (expect && !(x = etw_xfile_load(expect, xerr, sizeof xerr))) {
+            fprintf(stderr, ETWCONF_PROG ": --expect: %s\n", xerr);
+            return 2;
+        }
+        etw_winetest_enable(x); /* lives as long as the process */
+    }
+    unsigned versions[64] = {0};
     int nv = 1;
     const char *bad = NULL;
-    if (emulate && !(nv = parse_versions(emulate, versions, 8, &bad)))
-        return die_usage("--emulate takes 5.2 6.0 6.1 6.2 6.3 10.0, 'all' or a comma list, not '%s'", bad);
+    if (emulate && !(nv = parse_versions(emulate, versions, 64, &bad)))
+    {
+        char known[256] = "";
+        for (size_t i = 0, o = 0; i < etw_version_count && o < sizeof known; i++)
+            o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? " " : "", etw_versions[i].name);
+        fprintf(stderr, ETWCONF_PROG ": --emulate takes %s (or their Wine names, see '" ETWCONF_PROG " versions'), 'all' or a comma list, not '%s'\n"
+                "Try '" ETWCONF_PROG " help'.\n", known, bad);
+        return 2;
+    }
     if (nv > 1 && !o.out_dir)
         return die_usage("%s", "several versions write several files: give --out-dir DIR (files are DIR/TARGET-VERSION.jsonl)");
     if (o.out && o.out_dir)
@@ -377,6 +441,8 @@ static int cmd_run(int argc, char **argv)
     }
     free(plan);
     free(o.ids);
+    if (o.winetest && worst < 3)
+        return etw_winetest_status(); /* a Wine test's exit status: its failures, at most 255 */
     return worst == 130 ? 3 : worst;
 }
 
@@ -402,6 +468,12 @@ int main(int argc, char **argv)
         if (argc > 2 && !json)
             return die_usage("rules takes only --json, not '%s'", argv[2]);
         etw_rules_print(stdout, json);
+        return 0;
+    }
+    if (!strcmp(cmd, "versions")) {
+        if (argc > 2 && !json)
+            return die_usage("versions takes only --json, not '%s'", argv[2]);
+        print_versions(json);
         return 0;
     }
     if (!strcmp(cmd, "list")) {
@@ -431,5 +503,7 @@ int main(int argc, char **argv)
         return cmd_run(argc, argv);
     if (!strcmp(cmd, "fuzz"))
         return etw_cmd_fuzz(argc, argv);
+    if (!strcmp(cmd, "export-wine"))
+        return etw_cmd_export_wine(argc, argv);
     return die_usage("unknown command '%s'", cmd);
 }

@@ -41,6 +41,15 @@ const char *etw_ntstatus_name(etw_u32 status)
     return NULL;
 }
 
+bool etw_code_parse(const char *name, bool nt, etw_u32 *v)
+{
+    size_t n = nt ? sizeof ntstatus / sizeof ntstatus[0] : sizeof win32 / sizeof win32[0];
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(nt ? ntstatus[i].name : win32[i].name, name))
+            return *v = nt ? ntstatus[i].v : win32[i].v, true;
+    return false;
+}
+
 void etw_format_code(char *buf, size_t len, etw_u32 v, bool nt)
 {
     const char *n = nt ? etw_ntstatus_name(v) : etw_win32_name(v);
@@ -50,24 +59,32 @@ void etw_format_code(char *buf, size_t len, etw_u32 v, bool nt)
         snprintf(buf, len, n ? "%u (%s)" : "%u", v, n);
 }
 
-static const struct {
-    unsigned v;
-    const char *name;
-} versions[] = {{ETW_V5_2, "5.2"}, {ETW_V6_0, "6.0"}, {ETW_V6_1, "6.1"}, {ETW_V6_2, "6.2"}, {ETW_V6_3, "6.3"}, {ETW_V10_0, "10.0"}};
+const struct etw_version_info etw_versions[] = {
+#define VERSION(sym, nt, build, name, wine, label) {nt, build, name, wine, label},
+#include "spec/versions.def"
+#undef VERSION
+};
+const size_t etw_version_count = sizeof etw_versions / sizeof etw_versions[0];
+
+const struct etw_version_info *etw_version_info(unsigned v)
+{
+    for (size_t i = 0; i < etw_version_count; i++)
+        if (etw_versions[i].nt == v)
+            return &etw_versions[i];
+    return NULL;
+}
 
 const char *etw_version_name(unsigned v)
 {
-    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++)
-        if (versions[i].v == v)
-            return versions[i].name;
-    return "?";
+    const struct etw_version_info *i = etw_version_info(v);
+    return i ? i->name : "?";
 }
 
 unsigned etw_version_parse(const char *s)
 {
-    for (size_t i = 0; s && i < sizeof versions / sizeof versions[0]; i++)
-        if (!strcmp(versions[i].name, s))
-            return versions[i].v;
+    for (size_t i = 0; s && i < etw_version_count; i++)
+        if (!strcmp(etw_versions[i].name, s) || !strcmp(etw_versions[i].wine, s))
+            return etw_versions[i].nt;
     if (s && !strcmp(s, "10"))
         return ETW_V10_0;
     return 0;
@@ -77,27 +94,27 @@ unsigned etw_version_parse(const char *s)
 static const struct {
     const char *name;
     const char *modules[3];
-    const char *export_rule;
+    enum etw_rule_id export_rule;
     bool ntstatus;
 } fns[FN_COUNT] = {
-    [FN_TQI] = {"TraceQueryInformation", {"advapi32", "sechost", "kernelbase"}, "EXP.ADVAPI32.TQI", false},
-    [FN_TSI] = {"TraceSetInformation", {"advapi32", "sechost"}, "EXP.ADVAPI32.TSI", false},
-    [FN_NTQSI] = {"NtQuerySystemInformation", {"ntdll"}, "EXP.NTDLL.NTQSI", true},
-    [FN_NTSSI] = {"NtSetSystemInformation", {"ntdll"}, "EXP.NTDLL.NTQSI", true},
-    [FN_NTC] = {"NtTraceControl", {"ntdll"}, "EXP.NTDLL.NTTRACECONTROL", true},
-    [FN_ETWCTI] = {"EtwCreateTraceInstanceId", {"ntdll"}, "EXP.NTDLL.ETWCTI", false},
-    [FN_CTI] = {"CreateTraceInstanceId", {"advapi32"}, "EXP.ADVAPI32.CTI", false},
-    [FN_ESI] = {"EventSetInformation", {"advapi32"}, "EXP.ADVAPI32.ESI", false},
-    [FN_ETWESI] = {"EtwEventSetInformation", {"ntdll"}, "EXP.NTDLL.ETWESI", false},
-    [FN_NTQIP] = {"NtQueryIntervalProfile", {"ntdll"}, NULL, true},
-    [FN_REGISTERTRACEGUIDS] = {"RegisterTraceGuidsW", {"advapi32"}, "EXP.ADVAPI32.RTG", false},
-    [FN_UNREGISTERTRACEGUIDS] = {"UnregisterTraceGuids", {"advapi32"}, "EXP.ADVAPI32.RTG", false},
-    [FN_EVENTREGISTER] = {"EventRegister", {"advapi32"}, "EXP.ADVAPI32.EVENTREGISTER", false},
-    [FN_EVENTUNREGISTER] = {"EventUnregister", {"advapi32"}, "EXP.ADVAPI32.EVENTREGISTER", false},
-    [FN_GETLASTERROR] = {"GetLastError", {"kernel32"}, NULL, false},
-    [FN_SETLASTERROR] = {"SetLastError", {"kernel32"}, NULL, false},
-    [FN_EXPORT] = {"(export)", {NULL}, NULL, false},
-    [FN_CUSTOM] = {"(custom)", {NULL}, NULL, false},
+    [FN_TQI] = {"TraceQueryInformation", {"advapi32", "sechost", "kernelbase"}, RID_EXP_ADVAPI32_TQI, false},
+    [FN_TSI] = {"TraceSetInformation", {"advapi32", "sechost"}, RID_EXP_ADVAPI32_TSI, false},
+    [FN_NTQSI] = {"NtQuerySystemInformation", {"ntdll"}, RID_EXP_NTDLL_NTQSI, true},
+    [FN_NTSSI] = {"NtSetSystemInformation", {"ntdll"}, RID_EXP_NTDLL_NTQSI, true},
+    [FN_NTC] = {"NtTraceControl", {"ntdll"}, RID_EXP_NTDLL_NTTRACECONTROL, true},
+    [FN_ETWCTI] = {"EtwCreateTraceInstanceId", {"ntdll"}, RID_EXP_NTDLL_ETWCTI, false},
+    [FN_CTI] = {"CreateTraceInstanceId", {"advapi32"}, RID_EXP_ADVAPI32_CTI, false},
+    [FN_ESI] = {"EventSetInformation", {"advapi32"}, RID_EXP_ADVAPI32_ESI, false},
+    [FN_ETWESI] = {"EtwEventSetInformation", {"ntdll"}, RID_EXP_NTDLL_ETWESI, false},
+    [FN_NTQIP] = {"NtQueryIntervalProfile", {"ntdll"}, RID_NONE, true},
+    [FN_REGISTERTRACEGUIDS] = {"RegisterTraceGuidsW", {"advapi32"}, RID_EXP_ADVAPI32_RTG, false},
+    [FN_UNREGISTERTRACEGUIDS] = {"UnregisterTraceGuids", {"advapi32"}, RID_EXP_ADVAPI32_RTG, false},
+    [FN_EVENTREGISTER] = {"EventRegister", {"advapi32"}, RID_EXP_ADVAPI32_EVENTREGISTER, false},
+    [FN_EVENTUNREGISTER] = {"EventUnregister", {"advapi32"}, RID_EXP_ADVAPI32_EVENTREGISTER, false},
+    [FN_GETLASTERROR] = {"GetLastError", {"kernel32"}, RID_NONE, false},
+    [FN_SETLASTERROR] = {"SetLastError", {"kernel32"}, RID_NONE, false},
+    [FN_EXPORT] = {"(export)", {NULL}, RID_NONE, false},
+    [FN_CUSTOM] = {"(custom)", {NULL}, RID_NONE, false},
 };
 
 const char *etw_fn_name(enum etw_fn fn)
@@ -110,9 +127,9 @@ bool etw_fn_returns_ntstatus(enum etw_fn fn)
     return fn < FN_COUNT && fns[fn].ntstatus;
 }
 
-const char *etw_fn_export_rule(enum etw_fn fn)
+enum etw_rule_id etw_fn_export_rule(enum etw_fn fn)
 {
-    return fn < FN_COUNT ? fns[fn].export_rule : NULL;
+    return fn < FN_COUNT ? fns[fn].export_rule : RID_NONE;
 }
 
 void *etw_resolve(struct etw_target *t, enum etw_fn fn, const char **where)

@@ -16,6 +16,8 @@ const struct etw_rule etw_rules[] = {
 };
 #undef RULE
 const size_t etw_rule_count = sizeof etw_rules / sizeof etw_rules[0];
+/* the generated ids are in catalogue order, so RID_X indexes etw_rules[RID_X - 1] (lint checks the names) */
+_Static_assert(sizeof etw_rules / sizeof etw_rules[0] == ETW_RULE_IDS, "build/gen/rule_ids.def is out of date with spec/rules");
 
 const struct etw_rule *etw_rule_find(const char *id)
 {
@@ -23,6 +25,17 @@ const struct etw_rule *etw_rule_find(const char *id)
         if (!strcmp(etw_rules[i].id, id))
             return &etw_rules[i];
     return NULL;
+}
+
+const struct etw_rule *etw_rule_get(enum etw_rule_id id)
+{
+    return id > RID_NONE && id < RID_END ? &etw_rules[id - 1] : NULL;
+}
+
+const char *etw_rule_name(enum etw_rule_id id)
+{
+    const struct etw_rule *r = etw_rule_get(id);
+    return r ? r->id : "?";
 }
 
 bool etw_rule_counted(const struct etw_rule *r)

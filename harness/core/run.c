@@ -1,7 +1,8 @@
 /*
- * harness/core/run.c - runs one case against a target: picks the expectation for the version, sets up
- * the fixture, makes the call with sentinel-filled guarded buffers, checks every expectation and
- * tears the fixture down. Portable C; the platform layer supplies guard pages and isolation.
+ * harness/core/run.c - runs one case against a target: picks the expectation for the version, then,
+ * under the platform's guard, sets the fixture up (core/fixture.c), makes the row's call
+ * (core/call.c) and checks its outcome (core/expect.c) or runs the custom body, and tears the
+ * fixture down; finishes the result. Portable C; the platform layer supplies guard pages and isolation.
  */
 #include "harness/etwconf.h"
 #include <stdlib.h>
@@ -27,107 +28,6 @@ static const struct etw_expect *pick(const struct etw_case *c, unsigned v)
     return NULL;
 }
 
-static const char *primary_rule(const struct etw_case *c)
-{
-    static _Thread_local char buf[64];
-    return etw_case_rule(c, 0, buf, sizeof buf) ? buf : "?";
-}
-
-/* ---------------------------------------------------------------- check API */
-static void add_check(struct etw_ctx *c, const char *what, const char *rule, bool ok, const char *expected, const char *got)
-{
-    struct etw_result *res = c->res;
-    if (!rule)
-        rule = primary_rule(c->c);
-    /* keep the rule string alive beyond the case: intern it through the catalogue */
-    const struct etw_rule *r = etw_rule_find(rule);
-    rule = r ? r->id : "?";
-    if (!ok && !res->message[0])
-        snprintf(res->message, sizeof res->message, "%s: expected %s, got %s [%s]", what, expected, got, rule);
-    if (res->nchecks >= ETW_MAX_CHECKS) {
-        if (!ok) /* keep failures: overwrite the last passing slot */
-            res->nchecks = ETW_MAX_CHECKS - 1;
-        else
-            return;
-    }
-    struct etw_check_rec *k = &res->checks[res->nchecks++];
-    snprintf(k->what, sizeof k->what, "%s", what);
-    k->rule = rule;
-    k->ok = ok;
-    snprintf(k->expected, sizeof k->expected, "%s", expected);
-    snprintf(k->got, sizeof k->got, "%s", got);
-}
-
-bool etw_check(struct etw_ctx *c, const char *what, const char *rule, bool ok, const char *expected, const char *got_fmt, ...)
-{
-    char got[112];
-    va_list ap;
-    va_start(ap, got_fmt);
-    vsnprintf(got, sizeof got, got_fmt, ap);
-    va_end(ap);
-    add_check(c, what, rule, ok, expected, got);
-    return ok;
-}
-
-bool etw_check_u32(struct etw_ctx *c, const char *what, const char *rule, etw_u32 expected, etw_u32 got)
-{
-    char e[32], g[32];
-    snprintf(e, sizeof e, "%u (0x%X)", expected, expected);
-    snprintf(g, sizeof g, "%u (0x%X)", got, got);
-    add_check(c, what, rule, expected == got, e, g);
-    return expected == got;
-}
-
-bool etw_check_code(struct etw_ctx *c, const char *what, const char *rule, etw_u32 expected, etw_u32 got, bool nt)
-{
-    char e[64], g[64];
-    etw_format_code(e, sizeof e, expected, nt);
-    etw_format_code(g, sizeof g, got, nt);
-    add_check(c, what, rule, expected == got, e, g);
-    return expected == got;
-}
-
-static void set_reason(struct etw_ctx *c, enum etw_status_kind st, const char *fmt, va_list ap)
-{
-    if (c->stop)
-        return;
-    c->stop = true;
-    c->res->status = st;
-    vsnprintf(c->res->reason, sizeof c->res->reason, fmt, ap);
-}
-
-void etw_skip(struct etw_ctx *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_reason(c, R_SKIP, fmt, ap);
-    va_end(ap);
-}
-
-void etw_broken(struct etw_ctx *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_reason(c, R_BROKEN, fmt, ap);
-    va_end(ap);
-}
-
-void *etw_guarded(struct etw_ctx *c, size_t len)
-{
-    if (c->nguards >= (int)(sizeof c->guards / sizeof c->guards[0])) {
-        etw_broken(c, "suite: a case may use at most %d guarded buffers", (int)(sizeof c->guards / sizeof c->guards[0]));
-        return NULL;
-    }
-    struct etw_guard *g = calloc(1, sizeof *g);
-    if (!g || !plat_guard_alloc(g, len)) {
-        free(g);
-        etw_broken(c, "could not map a guarded buffer of %zu bytes", len);
-        return NULL;
-    }
-    c->guards[c->nguards++] = g;
-    return g->buf;
-}
-
 static struct etw_guard *guard_of(struct etw_ctx *c, const void *p)
 {
     for (int i = 0; i < c->nguards; i++)
@@ -136,406 +36,38 @@ static struct etw_guard *guard_of(struct etw_ctx *c, const void *p)
     return NULL;
 }
 
-void *etw_api(struct etw_ctx *c, enum etw_fn fn)
-{
-    const char *where = NULL;
-    void *p = etw_resolve(c->t, fn, &where);
-    if (p || c->stop)
-        return p;
-    const char *rule = etw_fn_export_rule(fn);
-    if (!rule) {
-        etw_skip(c, "the target does not export %s, which this case needs", where);
-        return NULL;
-    }
-    char e[112];
-    snprintf(e, sizeof e, "%s exported", where);
-    add_check(c, "export", rule, false, e, "missing");
-    snprintf(c->res->message, sizeof c->res->message, "%s is not exported, but %s says it is there at %s [%s]", where, rule,
-             etw_version_name(c->version), rule);
-    c->res->mode = "missing-export";
-    c->stop = true;
-    return NULL;
-}
-
-bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h)
-{
-    static const char *const kinds[] = {"", "NT Kernel Logger", "system-logger session", "plain session", "no-access session",
-                                        "private session"};
-    if (!c->t->start_logger) {
-        etw_skip(c, "needs a %s, and the target has no EtwRef_StartLogger control function", kinds[kind]);
-        return false;
-    }
-    if (c->t->start_logger((unsigned)kind, masks, h) != 0) {
-        etw_broken(c, "fixture: could not start a %s", kinds[kind]);
-        return false;
-    }
-    return true;
-}
-
-/* ---------------------------------------------------------------- fixture */
-static etw_u32 ETW_WINAPI request_cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
-{
-    (void)code, (void)ctx, (void)size, (void)buf;
-    return 0;
-}
-
-static const etw_guid control_guid = {0xE7C0F000, 0x7E57, 0x4E7C, {0x9a, 0x11, 0x00, 0x00, 0xc0, 0xf0, 0x00, 0x01}};
-static const etw_guid provider_guid = {0xE7C0F001, 0x7E57, 0x4E7C, {0x9a, 0x11, 0x00, 0x00, 0xc0, 0xf0, 0x00, 0x02}};
-
+/* ---------------------------------------------------------------- fixture and call (harness/core/fixture.c, call.c, expect.c) */
 static bool fixture_setup(struct etw_ctx *ctx)
 {
-    const struct etw_fixture *fx = &ctx->c->fx;
-    struct etw_target *t = ctx->t;
-    if (fx->logger) {
-        if (!etw_start_logger(ctx, fx->logger, fx->masks, &ctx->logger))
-            return false;
-        ctx->have_logger = true;
+    char why[256] = "";
+    const struct etw_case *c = ctx->c;
+    switch (etw_fixture_setup(ctx->t, NULL, &c->fx, c->args.handle == H_REG_STALE, &ctx->fixture, why, sizeof why)) {
+    case ETW_FX_OK: return true;
+    case ETW_FX_SKIP: etw_skip(ctx, "%s", why); break;
+    case ETW_FX_BROKEN: etw_broken(ctx, "%s", why); break;
+    case ETW_FX_MISSING: etw_api(ctx, ctx->fixture.missing); break; /* records the missing export */
     }
-    if (fx->logger2) {
-        static const etw_u32 none[8];
-        if (!etw_start_logger(ctx, fx->logger2, none, &ctx->logger2))
-            return false;
-        ctx->have_logger2 = true;
-    }
-    if (fx->ndisallow) {
-        /* fixtures use the target's own API: a missing export is the target's failure */
-        etw_pfn_TraceSetInformation tsi = (etw_pfn_TraceSetInformation)etw_api(ctx, FN_TSI);
-        if (!tsi)
-            return false;
-        etw_u32 rc = tsi(ctx->logger, ETW_TraceSetDisallowList, (void *)fx->disallow, 16u * (etw_u32)fx->ndisallow);
-        if (rc) {
-            etw_broken(ctx, "fixture: TraceSetInformation(TraceSetDisallowList, %d GUIDs) returned %u", fx->ndisallow, rc);
-            return false;
-        }
-    }
-    if (fx->classes) {
-        etw_pfn_RegisterTraceGuidsW rtg = (etw_pfn_RegisterTraceGuidsW)etw_api(ctx, FN_REGISTERTRACEGUIDS);
-        if (!rtg)
-            return false;
-        int n = fx->classes > 4 ? 4 : fx->classes;
-        for (int i = 0; i < n; i++) {
-            ctx->reg_guids[i] = control_guid;
-            ctx->reg_guids[i].Data4[7] = (etw_u8)(0x10 + i);
-            ctx->regs[i].Guid = &ctx->reg_guids[i];
-            ctx->regs[i].RegHandle = NULL;
-        }
-        etw_u32 rc = rtg(request_cb, NULL, &control_guid, (etw_u32)n, ctx->regs, NULL, NULL, &ctx->classic);
-        if (rc) {
-            etw_broken(ctx, "fixture: RegisterTraceGuidsW with %d classes returned %u", n, rc);
-            return false;
-        }
-        ctx->have_classic = true;
-        if (fx->foreign_pid) {
-            if (!t->set_class_pid) {
-                etw_skip(ctx, "needs a registration from another process: the target has no EtwRef_SetClassProcessId");
-                return false;
-            }
-            t->set_class_pid(ctx->regs[0].RegHandle, 0x4242);
-        }
-        if (fx->set_counter) {
-            if (!t->set_class_counter) {
-                etw_skip(ctx, "needs to preset the class counter: the target has no EtwRef_SetClassCounter");
-                return false;
-            }
-            t->set_class_counter(ctx->regs[0].RegHandle, fx->counter);
-        }
-    }
-    if (fx->provider) {
-        etw_pfn_EventRegister er = (etw_pfn_EventRegister)etw_api(ctx, FN_EVENTREGISTER);
-        etw_pfn_EventUnregister eu = er ? (etw_pfn_EventUnregister)etw_api(ctx, FN_EVENTUNREGISTER) : NULL;
-        if (!eu)
-            return false;
-        etw_u32 rc = er(&provider_guid, NULL, NULL, &ctx->reg);
-        if (rc) {
-            etw_broken(ctx, "fixture: EventRegister returned %u", rc);
-            return false;
-        }
-        ctx->have_reg = true;
-        if (ctx->c->args.handle == H_REG_STALE) {
-            if ((rc = er(&provider_guid, NULL, NULL, &ctx->stale_reg)) || (rc = eu(ctx->stale_reg))) {
-                etw_broken(ctx, "fixture: registering and unregistering a second provider failed with %u", rc);
-                return false;
-            }
-        }
-    }
-    if (fx->profile_priv) {
-        if (!t->set_privilege) {
-            etw_skip(ctx, "needs SeSystemProfilePrivilege %s: the target has no EtwRef_SetPrivilege",
-                     fx->profile_priv == PRIV_HELD ? "held" : "not held");
-            return false;
-        }
-        t->set_privilege(1, fx->profile_priv == PRIV_HELD);
-    }
-    if (fx->fail_alloc && !t->fail_alloc) {
-        etw_skip(ctx, "needs allocation fault injection: the target has no EtwRef_FailAllocation");
-        return false;
-    }
-    return true;
+    return false;
 }
 
-static void fixture_teardown(struct etw_ctx *ctx)
+/* the row's buffers are the case's guarded buffers: released after the case, even after a crash */
+static struct etw_guard *case_guard(void *arg, size_t len)
 {
-    struct etw_target *t = ctx->t;
-    if (t->fail_alloc)
-        t->fail_alloc(0);
-    if (ctx->have_reg) {
-        etw_pfn_EventUnregister eu = (etw_pfn_EventUnregister)etw_resolve(t, FN_EVENTUNREGISTER, NULL);
-        if (eu)
-            eu(ctx->reg);
-        ctx->have_reg = false;
-    }
-    if (ctx->have_classic) {
-        etw_pfn_UnregisterTraceGuids ug = (etw_pfn_UnregisterTraceGuids)etw_resolve(t, FN_UNREGISTERTRACEGUIDS, NULL);
-        if (ug)
-            ug(ctx->classic);
-        ctx->have_classic = false;
-    }
-    if (ctx->have_logger2 && t->stop_logger)
-        t->stop_logger(ctx->logger2);
-    if (ctx->have_logger && t->stop_logger)
-        t->stop_logger(ctx->logger);
-    ctx->have_logger = ctx->have_logger2 = false;
-}
-
-/* ---------------------------------------------------------------- the call */
-static etw_u64 handle_value(struct etw_ctx *ctx)
-{
-    const struct etw_args *a = &ctx->c->args;
-    switch (a->handle) {
-    case H_ZERO: return 0;
-    case H_LOGGER: return ctx->logger;
-    case H_LOGGER_HIGH: return ctx->logger | a->value;
-    case H_LOGGER2: return ctx->logger2;
-    case H_MISSING: return ctx->t->missing_logger ? ctx->t->missing_logger() : 0x3E;
-    case H_VALUE: return a->value;
-    case H_REG: return ctx->reg;
-    case H_REG_STALE: return ctx->stale_reg;
-    case H_CLASS: return (etw_u64)(uintptr_t)ctx->regs[a->value < 4 ? a->value : 0].RegHandle;
-    }
-    return 0;
-}
-
-/* the exact size of the class, for EXACT(d) lengths */
-static int natural_size(const struct etw_case *c)
-{
-    const struct etw_args *a = &c->args;
-    etw_u32 k = 0;
-    switch (c->fn) {
-    case FN_TQI:
-    case FN_TSI:
-        switch (a->cls) {
-        case ETW_TraceSystemTraceEnableFlagsInfo: return sizeof(ETW_PERFINFO_GROUPMASK);
-        case ETW_TraceSampledProfileIntervalInfo: return sizeof(ETW_TRACE_PROFILE_INTERVAL);
-        case ETW_TraceVersionInfo: return sizeof(ETW_TRACE_VERSION_INFO);
-        case ETW_TraceStackTracingInfo:
-        case ETW_TracePmcEventListInfo: return sizeof(ETW_CLASSIC_EVENT_ID);
-        case ETW_TraceProfileSourceConfigInfo:
-        case ETW_TracePmcCounterListInfo: return 4;
-        case ETW_TraceSetDisallowList:
-        case ETW_TraceDisallowListQuery: return 16;
-        default: return 0;
-        }
-    case FN_NTQSI:
-    case FN_NTSSI:
-        if (a->in_len >= 4)
-            memcpy(&k, a->in, 4);
-        switch (k) {
-        case ETW_EventTraceGroupMaskInformation: return sizeof(ETW_EVENT_TRACE_GROUPMASK_INFORMATION);
-        case ETW_EventTraceTimeProfileInformation:
-        case ETW_EventTraceKernelVersionInformation: return 8;
-        case ETW_EventTraceProfileSourceListInformation: return sizeof(ETW_EVENT_TRACE_PROFILE_LIST_INFORMATION);
-        default: return 4;
-        }
-    case FN_NTC: return a->cls == ETW_NTC_USE_DESCRIPTOR_TYPE ? 0x10 : a->cls == ETW_NTC_SET_PROVIDER_TRAITS ? 0x18 : 8;
-    case FN_ETWCTI:
-    case FN_CTI: return sizeof(ETW_EVENT_INSTANCE_INFO);
-    case FN_NTQIP: return 4;
-    default: return 0;
-    }
-}
-
-static void hex(char *out, size_t cap, const etw_u8 *p, size_t n)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n && o + 4 < cap; i++)
-        o += (size_t)snprintf(out + o, cap - o, "%02x", p[i]);
-    if (o + 4 >= cap && cap > 4)
-        memcpy(out + cap - 4, "...", 4);
-}
-
-/* the bytes [from, to) of buf must equal before: "must not write" */
-static void check_untouched(struct etw_ctx *ctx, const char *what, const char *rule, const etw_u8 *buf, const etw_u8 *before, size_t from,
-                            size_t to)
-{
-    for (size_t i = from; i < to; i++)
-        if (buf[i] != before[i]) {
-            size_t n = to - i < 16 ? to - i : 16;
-            char e[40], g[40], e2[112], g2[112];
-            hex(e, sizeof e, before + i, n);
-            hex(g, sizeof g, buf + i, n);
-            snprintf(e2, sizeof e2, "@+%zu %s (unchanged)", i, e);
-            snprintf(g2, sizeof g2, "@+%zu %s", i, g);
-            add_check(ctx, what, rule, false, e2, g2);
-            return;
-        }
-    add_check(ctx, what, rule, true, "unchanged", "unchanged");
-}
-
-static void fill_buffer(struct etw_ctx *ctx, struct etw_guard *g, const etw_u8 *in, size_t in_len, etw_u64 h)
-{
-    const struct etw_args *a = &ctx->c->args;
-    if (in_len > g->len)
-        in_len = g->len;
-    if (in_len)
-        memcpy(g->buf, in, in_len);
-    if (a->patch == PATCH_HANDLE64 && a->patch_off + 8 <= (int)g->len)
-        memcpy(g->buf + a->patch_off, &h, 8);
-    else if (a->patch == PATCH_LOGGER32 && a->patch_off + 4 <= (int)g->len) {
-        etw_u32 id = (etw_u32)(h & 0xFFFF);
-        memcpy(g->buf + a->patch_off, &id, 4);
-    }
+    struct etw_ctx *ctx = arg;
+    void *p = etw_guarded(ctx, len);
+    return p ? guard_of(ctx, p) : NULL;
 }
 
 static void call_and_check(struct etw_ctx *ctx, void *fnp)
 {
     const struct etw_case *c = ctx->c;
-    const struct etw_args *a = &c->args;
-    const struct etw_expect *x = ctx->x;
-    int len = a->len + (a->len_rel ? natural_size(c) : 0);
-    if (len < 0)
-        len = 0;
-    etw_u64 h = handle_value(ctx);
-    etw_u8 *buf = NULL, *out = NULL, *before = NULL, *out_before = NULL;
-    struct etw_guard *g = NULL, *og = NULL;
-    if (a->buf == B_GUARDED) {
-        if (!(buf = etw_guarded(ctx, (size_t)len)))
-            return;
-        g = guard_of(ctx, buf);
-        fill_buffer(ctx, g, a->in, a->in_len, h);
-        before = malloc((size_t)len + 1);
-        if (!before) {
-            etw_broken(ctx, "out of memory");
-            return;
-        }
-        memcpy(before, buf, (size_t)len);
-    }
-    if (c->fn == FN_NTC && a->out_buf == B_GUARDED) {
-        if (!(out = etw_guarded(ctx, (size_t)a->out_len))) {
-            free(before);
-            return;
-        }
-        og = guard_of(ctx, out);
-        out_before = malloc((size_t)a->out_len + 1);
-        if (!out_before) {
-            free(before);
-            etw_broken(ctx, "out of memory");
-            return;
-        }
-        memcpy(out_before, out, (size_t)a->out_len);
-    }
-    etw_u32 retlen = ETW_SENTINEL32, *rlp = a->retlen_null ? NULL : &retlen;
-    etw_u32 rc = 0;
-    if (c->fx.fail_alloc)
-        ctx->t->fail_alloc((unsigned)c->fx.fail_alloc);
-    switch (c->fn) {
-    case FN_TQI: rc = ((etw_pfn_TraceQueryInformation)fnp)(h, a->cls, buf, (etw_u32)len, rlp); break;
-    case FN_TSI: rc = ((etw_pfn_TraceSetInformation)fnp)(h, a->cls, buf, (etw_u32)len); break;
-    case FN_NTQSI: rc = (etw_u32)((etw_pfn_NtQuerySystemInformation)fnp)(a->cls, buf, (etw_u32)len, rlp); break;
-    case FN_NTSSI: rc = (etw_u32)((etw_pfn_NtSetSystemInformation)fnp)(a->cls, buf, (etw_u32)len); break;
-    case FN_NTC: rc = (etw_u32)((etw_pfn_NtTraceControl)fnp)(a->cls, buf, (etw_u32)len, out, (etw_u32)a->out_len, rlp); break;
-    case FN_ETWCTI:
-    case FN_CTI: rc = ((etw_pfn_CreateTraceInstanceId)fnp)((etw_handle)(uintptr_t)h, (ETW_EVENT_INSTANCE_INFO *)buf); break;
-    case FN_ESI:
-    case FN_ETWESI: rc = ((etw_pfn_EventSetInformation)fnp)(h, a->cls, buf, (etw_u32)len); break;
-    case FN_NTQIP: rc = (etw_u32)((etw_pfn_NtQueryIntervalProfile)fnp)(a->cls, (etw_u32 *)buf); break;
-    default: etw_broken(ctx, "suite: %s cannot be called from a data row; use .fn = FN_CUSTOM", etw_fn_name(c->fn)); goto done;
-    }
-    if (c->fx.fail_alloc)
-        ctx->t->fail_alloc(0);
-
-    bool nt = etw_fn_returns_ntstatus(c->fn);
-    if (x->rc_alt_ok && rc == x->rc_alt) {
-        char e[48], g2[48], both[112];
-        etw_format_code(e, sizeof e, x->rc, nt);
-        etw_format_code(g2, sizeof g2, x->rc_alt, nt);
-        snprintf(both, sizeof both, "%s or %s", e, g2);
-        add_check(ctx, "return", x->rc_rule, true, both, g2);
-    } else {
-        etw_check_code(ctx, "return", x->rc_rule, x->rc, rc, nt);
-    }
-    if (rlp) {
-        if (x->rl == RL_EQ) {
-            if (retlen == ETW_SENTINEL32)
-                etw_check(ctx, "return length", x->rl_rule, false, "", "not written (still 0x%08X)", retlen);
-            else
-                etw_check_u32(ctx, "return length", x->rl_rule, x->rl_value, retlen);
-        } else if (x->rl == RL_UNTOUCHED) {
-            etw_check(ctx, "return length untouched", x->rl_rule, retlen == ETW_SENTINEL32, "not written (0xDEADBEEF)", "0x%08X",
-                      retlen);
-        }
-    }
-    etw_u8 *ob = c->fn == FN_NTC ? out : buf, *obefore = c->fn == FN_NTC ? out_before : before;
-    size_t olen = c->fn == FN_NTC ? (size_t)a->out_len : (size_t)len;
-    if (ob && (x->out == OUT_BYTES || x->out == OUT_PREFIX)) {
-        size_t off = x->out_off < olen ? x->out_off : olen;
-        size_t n = x->out_len < olen - off ? x->out_len : olen - off;
-        bool ok = n == x->out_len && !memcmp(ob + off, x->out_bytes, n);
-        char e[112], gg[112];
-        hex(e, sizeof e, x->out_bytes, x->out_len);
-        hex(gg, sizeof gg, ob + off, n);
-        add_check(ctx, "output", x->out_rule, ok, e, gg);
-        if (x->out == OUT_BYTES)
-            check_untouched(ctx, "untouched after the output", x->out_rule, ob, obefore, off + n, olen);
-    } else if (ob && x->out == OUT_UNTOUCHED) {
-        check_untouched(ctx, "untouched buffer", x->out_rule, ob, obefore, 0, olen);
-    }
-    /* never a byte before the buffer (the guard page catches bytes after it) */
-    struct etw_guard *gs[2] = {g, og};
-    for (int i = 0; i < 2; i++) {
-        if (!gs[i])
-            continue;
-        bool ok = true;
-        for (size_t k = 1; k <= ETW_PRE_ZONE && ok; k++)
-            ok = gs[i]->buf[-(long)k] == etw_sentinel[(4 - k % 4) % 4]; /* buf[i] = sentinel[i mod 4] */
-        etw_check(ctx, "bounds: nothing written before the buffer", "GEN.BUFFER_BOUNDS", ok, "sentinel intact", "%s",
-                  ok ? "sentinel intact" : "bytes before the buffer changed");
-    }
-done:
-    free(before);
-    free(out_before);
-}
-
-static void export_check(struct etw_ctx *ctx)
-{
-    const struct etw_args *a = &ctx->c->args;
-    struct etw_target *t = ctx->t;
-    bool absent = ctx->x->kind == XK_ABSENT;
-    char where[96], present[112], gone[112];
-    snprintf(where, sizeof where, "%s!%s", a->module, a->export_name);
-    snprintf(present, sizeof present, "%s exported", where);
-    snprintf(gone, sizeof gone, "%s not exported", where);
-    if (!t->proc) {
-        if (absent) {
-            etw_skip(ctx, "the target has no per-version export model (no EtwRef_GetProcAddress): cannot check that %s is absent",
-                     where);
-            return;
-        }
-        void *p = t->sym(t, a->export_name);
-        etw_check(ctx, "export", NULL, p != NULL, present, "%s", p ? "exported" : "missing");
-        if (!p)
-            ctx->res->mode = "missing-export";
-        return;
-    }
-    void *p = t->proc(a->module, a->export_name);
-    if (absent) {
-        etw_check(ctx, "export", NULL, p == NULL, gone, "%s", p ? "exported" : "not exported");
-        if (p)
-            ctx->res->mode = "unexpected-export";
-    } else {
-        etw_check(ctx, "export", NULL, p != NULL, present, "%s", p ? "exported" : "missing");
-        if (!p)
-            ctx->res->mode = "missing-export";
-    }
+    struct etw_outcome o;
+    char why[256] = "";
+    if (etw_call(ctx->t, &ctx->fixture, &c->fx, c->fn, fnp, &c->args, case_guard, ctx, &o, why, sizeof why))
+        etw_expect_call(ctx, ctx->x, c->fn, &o);
+    else
+        etw_broken(ctx, "%s", why);
+    etw_outcome_free(&o);
 }
 
 void etw_case_body(struct etw_ctx *ctx)
@@ -549,7 +81,7 @@ void etw_case_body(struct etw_ctx *ctx)
         return;
     }
     if (c->fn == FN_EXPORT) {
-        export_check(ctx);
+        etw_expect_export(ctx, ctx->x, &c->args);
         return;
     }
     void *fnp = NULL;
@@ -563,9 +95,15 @@ void etw_case_body(struct etw_ctx *ctx)
         call_and_check(ctx, fnp);
 }
 
+/* the one call into the platform's guard: a write past a buffer gives 1, a fault 2, a hang 3 */
+static int guarded(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exc, size_t exlen, long *off)
+{
+    return plat_guarded_call(ctx, fn, exc, exlen, off);
+}
+
 static void teardown_body(struct etw_ctx *ctx)
 {
-    fixture_teardown(ctx);
+    etw_fixture_teardown(ctx->t, &ctx->fixture);
 }
 
 void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_result *res)
@@ -595,12 +133,13 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         char exc[48] = "";
         long off = 0;
         uint64_t t0 = plat_now_us();
-        int k = plat_guarded_call(&ctx, etw_case_body, exc, sizeof exc, &off);
+        int k = guarded(&ctx, etw_case_body, exc, sizeof exc, &off);
         res->duration_us = plat_now_us() - t0;
         if (k == 1) {
             char got[64];
             snprintf(got, sizeof got, "a write %ld byte(s) past the end", off + 1);
-            add_check(&ctx, "bounds: nothing written past the buffer", "GEN.BUFFER_BOUNDS", false, "no write past the buffer", got);
+            etw_check_row(&ctx, RID_GEN_BUFFER_BOUNDS, A_BOUNDS, "bounds: nothing written past the buffer", false,
+                          "no write past the buffer", got);
             res->mode = "overrun";
             snprintf(res->message, sizeof res->message,
                      "wrote past the end of a %s buffer: the guard page right after it was hit %ld byte(s) in [GEN.BUFFER_BOUNDS]",
@@ -610,7 +149,7 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         }
         if (k == 0 || k == 1) {
             char exc2[48] = "";
-            int k2 = plat_guarded_call(&ctx, teardown_body, exc2, sizeof exc2, &off);
+            int k2 = guarded(&ctx, teardown_body, exc2, sizeof exc2, &off);
             if (k2 >= 2 && res->status != R_CRASH)
                 etw_result_abnormal(res, c, r->version, k2 == 2 ? R_CRASH : R_TIMEOUT, exc2, "during fixture teardown");
         }
@@ -639,34 +178,14 @@ void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsig
     (void)version;
 }
 
-static const char *mode_of(const char *what)
-{
-    if (!strncmp(what, "return length", 13))
-        return "return-length";
-    if (!strncmp(what, "return", 6))
-        return "return";
-    if (!strncmp(what, "output", 6))
-        return "output";
-    if (!strncmp(what, "untouched", 9))
-        return "sentinel";
-    if (!strncmp(what, "bounds", 6))
-        return "overrun";
-    if (!strcmp(what, "export"))
-        return "missing-export";
-    if (!strncmp(what, "last error", 10))
-        return "last-error";
-    return "state";
-}
-
 void etw_result_finish(struct etw_result *res, unsigned version)
 {
     (void)version;
     const struct etw_case *c = res->c;
     if (res->status == R_CRASH || res->status == R_TIMEOUT) {
-        char r[64];
         res->counted = false;
-        for (int k = 0; etw_case_rule(c, k, r, sizeof r); k++)
-            res->counted |= etw_rule_counted(etw_rule_find(r));
+        for (int k = 0; etw_case_rule(c, k); k++)
+            res->counted |= etw_rule_counted(etw_rule_get(etw_case_rule(c, k)));
         return;
     }
     if (res->status == R_SKIP || res->status == R_BROKEN) {
@@ -678,9 +197,9 @@ void etw_result_finish(struct etw_result *res, unsigned version)
         if (res->checks[i].ok)
             continue;
         if (!failed && !res->mode)
-            res->mode = mode_of(res->checks[i].what);
+            res->mode = etw_aspect_mode(res->checks[i].aspect);
         failed = true;
-        res->counted |= etw_rule_counted(etw_rule_find(res->checks[i].rule));
+        res->counted |= etw_rule_counted(etw_rule_get(res->checks[i].rule));
     }
     if (failed)
         res->status = R_FAIL;

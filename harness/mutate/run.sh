@@ -20,7 +20,7 @@ set -u
 B=${MUT_BUILD:-build}
 CC=${MUT_CC:-cc}
 CFLAGS=${MUT_CFLAGS:--std=c11 -O2 -I. -D_GNU_SOURCE -fPIC -fvisibility=hidden -w}
-VERSIONS=${MUT_VERSIONS:-5.2 6.0 6.1 6.2 6.3 10.0}
+VERSIONS=${MUT_VERSIONS:-$(awk -F'"' '/^VERSION/ { print $2 }' spec/versions.def)}
 JOBS=${MUT_JOBS:-1}
 FILTER=${MUT_FILTER:-*}
 DEF=${MUT_DEF:-harness/mutate/mutants.def}

@@ -1,5 +1,7 @@
 /* harness/out/record.c - the JSON Lines records of harness/RESULTS.md, and emitting them. */
 #include "harness/etwconf.h"
+#include "harness/scenario.h"
+#include "harness/out/winetest.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -79,32 +81,32 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
 void etw_record_case_body(struct etw_json *j, const struct etw_result *res, struct etw_runner *r)
 {
     const struct etw_case *c = res->c;
-    char rule[64], rerun[512];
+    char rerun[512];
     etw_json_obj(j, NULL);
     etw_json_str(j, "id", c->id);
     etw_json_str(j, "file", c->file);
     etw_json_int(j, "line", c->line);
-    const struct etw_rule *pr = etw_case_rule(c, 0, rule, sizeof rule) ? etw_rule_find(rule) : NULL;
+    const struct etw_rule *pr = etw_rule_get(etw_case_rule(c, 0));
     etw_json_str(j, "function", c->fn == FN_CUSTOM || c->fn == FN_EXPORT ? (pr ? pr->function : "?") : etw_fn_name(c->fn));
     etw_json_str(j, "title", c->title);
     etw_json_arr(j, "rules");
-    for (int k = 0; etw_case_rule(c, k, rule, sizeof rule); k++)
-        etw_json_str(j, NULL, rule);
+    for (int k = 0; etw_case_rule(c, k); k++)
+        etw_json_str(j, NULL, etw_rule_name(etw_case_rule(c, k)));
     etw_json_end(j);
     etw_json_str(j, "status", etw_status_name(res->status));
     etw_json_bool(j, "counted", res->counted);
     etw_json_str(j, "mode", res->status == R_FAIL || res->status == R_CRASH || res->status == R_TIMEOUT ? res->mode : NULL);
     etw_json_arr(j, "failed_rules");
     if (res->status == R_CRASH || res->status == R_TIMEOUT) {
-        for (int k = 0; etw_case_rule(c, k, rule, sizeof rule); k++)
-            etw_json_str(j, NULL, rule);
+        for (int k = 0; etw_case_rule(c, k); k++)
+            etw_json_str(j, NULL, etw_rule_name(etw_case_rule(c, k)));
     } else {
         for (int i = 0; i < res->nchecks; i++) {
             bool dup = false;
             for (int m = 0; m < i && !dup; m++)
-                dup = !res->checks[m].ok && !strcmp(res->checks[m].rule, res->checks[i].rule);
+                dup = !res->checks[m].ok && res->checks[m].rule == res->checks[i].rule;
             if (!res->checks[i].ok && !dup)
-                etw_json_str(j, NULL, res->checks[i].rule);
+                etw_json_str(j, NULL, etw_rule_name(res->checks[i].rule));
         }
     }
     etw_json_end(j);
@@ -113,10 +115,15 @@ void etw_record_case_body(struct etw_json *j, const struct etw_result *res, stru
         const struct etw_check_rec *k = &res->checks[i];
         etw_json_obj(j, NULL);
         etw_json_str(j, "what", k->what);
-        etw_json_str(j, "rule", k->rule);
+        etw_json_str(j, "rule", etw_rule_name(k->rule));
         etw_json_str(j, "expected", k->expected);
         etw_json_str(j, "got", k->got);
         etw_json_bool(j, "ok", k->ok);
+        etw_json_str(j, "aspect", etw_aspect_mode(k->aspect));
+        /* where the check is: the row for the harness's checks of an expectation, else the check itself */
+        if (k->file && (!c->file || strcmp(k->file, c->file)))
+            etw_json_str(j, "file", k->file);
+        etw_json_int(j, "line", k->line);
         etw_json_end(j);
     }
     etw_json_end(j);
@@ -126,6 +133,7 @@ void etw_record_case_body(struct etw_json *j, const struct etw_result *res, stru
     etw_json_int(j, "duration_us", (long long)res->duration_us);
     snprintf(rerun, sizeof rerun, "%s --case %s", r->rerun_prefix ? r->rerun_prefix : "etwconf run", c->id);
     etw_json_str(j, "rerun", rerun);
+    etw_scenario_record(j, res); /* client scenarios: program, and the step that broke */
     etw_json_end(j);
 }
 
@@ -158,9 +166,7 @@ static void report_line(struct etw_runner *r, enum etw_status_kind st, const str
     if (r->progress)
         fprintf(stderr, "\r\033[K");
     if (r->verbose || (bad && !r->quiet)) {
-        char rule[64] = "";
-        etw_case_rule(c, 0, rule, sizeof rule);
-        fprintf(stderr, "%-7s %s [%s] %s:%d%s%s\n", etw_status_name(st), c->id, rule, c->file, c->line,
+        fprintf(stderr, "%-7s %s [%s] %s:%d%s%s\n", etw_status_name(st), c->id, etw_rule_name(etw_case_rule(c, 0)), c->file, c->line,
                 message && *message ? ": " : "", message ? message : "");
         if (bad && st != R_BROKEN)
             fprintf(stderr, "        rerun: %s --case %s\n", r->rerun_prefix ? r->rerun_prefix : "etwconf run", c->id);
@@ -179,6 +185,7 @@ void etw_emit_body(struct etw_runner *r, enum etw_status_kind st, bool counted, 
         fprintf(r->out, "{\"type\":\"case\",\"seq\":%lu,%s\n", r->seq, body + 1);
         fflush(r->out);
     }
+    etw_winetest_result(r, st, body, c); /* --format winetest: Wine's test output on stdout */
     report_line(r, st, c, message);
     if (r->progress) {
         fprintf(stderr, "[%lu/%zu] %s  (%lu failed, %lu crashed, %lu timed out)", r->seq, r->nplan, c->id, r->counts[R_FAIL],

@@ -162,14 +162,8 @@ static unsigned map_version(DWORD major, DWORD minor, bool *exact)
 
 static const char *wine_label(unsigned v)
 {
-    switch (v) {
-    case ETW_V5_2: return "winxp64";
-    case ETW_V6_0: return "vista";
-    case ETW_V6_1: return "win7";
-    case ETW_V6_2: return "win8";
-    case ETW_V6_3: return "win81";
-    default: return "win10";
-    }
+    const struct etw_version_info *i = etw_version_info(v);
+    return i ? i->wine : "win10";
 }
 
 static void detect_version(void)

@@ -8,6 +8,8 @@
 void unit_reference_register(void);
 void unit_harness_register(void);
 void unit_conformance_register(void);
+void unit_rowprint_register(void);
+void unit_engine_register(void);
 
 /* an assertion whose message names the values (CUnit's own messages are static text) */
 #define CHECKF(cond, ...)                                                                                                  \

@@ -42,32 +42,37 @@ static void test_codes(void)
 
 static void test_rules(void)
 {
-    const struct etw_rule *r = etw_rule_find("TQI.0B.EXACT_SIZE");
+    const struct etw_rule *r = etw_rule_get(RID_TQI_0B_EXACT_SIZE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT(etw_rule_counted(r));
-    CU_ASSERT(!etw_rule_counted(etw_rule_find("TQI.RETLEN.FAILURE"))); /* inferred */
-    CU_ASSERT(!etw_rule_counted(etw_rule_find("GMI.EXACT_SIZE"))); /* SHOULD */
+    CU_ASSERT(!etw_rule_counted(etw_rule_get(RID_TQI_RETLEN_FAILURE))); /* inferred */
+    CU_ASSERT(!etw_rule_counted(etw_rule_get(RID_GMI_EXACT_SIZE_CODE))); /* SHOULD */
     CU_ASSERT_PTR_NULL(etw_rule_find("NO.SUCH.RULE"));
     /* seed corrections are written down */
-    CU_ASSERT(strstr(etw_rule_find("GMI.SET_BEFORE_62")->note, "0xC0000002") != NULL);
-    CU_ASSERT(strstr(etw_rule_find("TQI.05.HANDLE_ZERO")->note, "0x04") != NULL);
-    CU_ASSERT(strstr(etw_rule_find("TQI.0E.NTC22")->source, "0x0E") != NULL);
+    CU_ASSERT(strstr(etw_rule_get(RID_GMI_SET_BEFORE_62)->note, "0xC0000002") != NULL);
+    CU_ASSERT(strstr(etw_rule_get(RID_TQI_05_HANDLE_ZERO)->note, "0x04") != NULL);
+    CU_ASSERT(strstr(etw_rule_get(RID_TQI_0E_NTC22)->source, "0x0E") != NULL);
     CU_ASSERT_EQUAL(etw_lint(stderr), 0);
 }
 
+/* typed rule ids index the catalogue, and name it back */
 static void test_case_rule_split(void)
 {
-    struct etw_case c = {.rules = "  A.B  C.D E.F"};
-    char b[16];
-    CU_ASSERT(etw_case_rule(&c, 0, b, sizeof b) && !strcmp(b, "A.B"));
-    CU_ASSERT(etw_case_rule(&c, 2, b, sizeof b) && !strcmp(b, "E.F"));
-    CU_ASSERT(!etw_case_rule(&c, 3, b, sizeof b));
+    struct etw_case c = {.rules = RULES(RID_TQI_0B_EXACT_SIZE, RID_GEN_BUFFER_BOUNDS, RID_CTI_ATOMIC)};
+    CU_ASSERT_EQUAL(etw_case_rule(&c, 0), RID_TQI_0B_EXACT_SIZE);
+    CU_ASSERT_EQUAL(etw_case_rule(&c, 2), RID_CTI_ATOMIC);
+    CU_ASSERT_EQUAL(etw_case_rule(&c, 3), RID_NONE);
+    CU_ASSERT_STRING_EQUAL(etw_rule_name(RID_CTI_ATOMIC), "CTI.ATOMIC");
+    CU_ASSERT_STRING_EQUAL(etw_rule_name(RID_NONE), "?");
+    CU_ASSERT_PTR_EQUAL(etw_rule_find("TQI.0B.EXACT_SIZE"), etw_rule_get(RID_TQI_0B_EXACT_SIZE));
+    for (int i = 1; i < RID_END; i++)
+        CU_ASSERT_PTR_EQUAL(etw_rule_find(etw_rule_name((enum etw_rule_id)i)), etw_rule_get((enum etw_rule_id)i));
 }
 
 /* results: a case that checked nothing is BROKEN; counted follows the failing rule */
 static void test_result_finish(void)
 {
-    static const struct etw_case c = {.id = "x", .rules = "TQI.0B.EXACT_SIZE TQI.RETLEN.FAILURE"};
+    static const struct etw_case c = {.id = "x", .rules = RULES(RID_TQI_0B_EXACT_SIZE, RID_TQI_RETLEN_FAILURE)};
     struct etw_result r;
     memset(&r, 0, sizeof r);
     r.c = &c;
@@ -79,7 +84,7 @@ static void test_result_finish(void)
     struct etw_ctx ctx = {.r = &run, .c = &c, .res = &r};
     memset(&r, 0, sizeof r);
     r.c = &c;
-    etw_check_u32(&ctx, "return length", "TQI.RETLEN.FAILURE", 8, 9);
+    CHECK_U32(&ctx, RID_TQI_RETLEN_FAILURE, A_RETLEN, "return length", 8, 9);
     etw_result_finish(&r, ETW_V10_0);
     CU_ASSERT_EQUAL(r.status, R_FAIL);
     CU_ASSERT(!r.counted); /* only an inferred rule failed */
@@ -87,10 +92,12 @@ static void test_result_finish(void)
 
     memset(&r, 0, sizeof r);
     r.c = &c;
-    etw_check_code(&ctx, "return", NULL, 24, 0, false); /* NULL rule: the primary rule */
+    CHECK_WIN32(&ctx, RID_PRIMARY, A_RETURN, "return", 24, 0); /* NULL rule: the primary rule */
     etw_result_finish(&r, ETW_V10_0);
     CU_ASSERT(r.counted);
-    CU_ASSERT_STRING_EQUAL(r.checks[0].rule, "TQI.0B.EXACT_SIZE");
+    CU_ASSERT_EQUAL(r.checks[0].rule, RID_TQI_0B_EXACT_SIZE);
+    CU_ASSERT_EQUAL(r.checks[0].line, __LINE__ - 4); /* the check records its own line */
+    CU_ASSERT_STRING_EQUAL(r.mode, "return");
     CU_ASSERT(strstr(r.message, "expected 24 (ERROR_BAD_LENGTH), got 0 (ERROR_SUCCESS)") != NULL);
 
     memset(&r, 0, sizeof r);
@@ -144,15 +151,15 @@ static void crash_body(struct etw_ctx *c)
 }
 static void where_body(struct etw_ctx *c)
 {
-    etw_check(c, "runs in a worker process", NULL, getpid() != runner_pid, "another process", "%s",
+    CHECK(c, RID_PRIMARY, A_STATE, "runs in a worker process", getpid() != runner_pid, "another process", "%s",
               getpid() != runner_pid ? "another process" : "the runner");
 }
 
 static void test_fallback_after_crash(void)
 {
-    static const struct etw_case crash = {.id = "x.crash", .rules = "GEN.BUFFER_BOUNDS", .title = "crashes", .fn = FN_CUSTOM,
+    static const struct etw_case crash = {.id = "x.crash", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "crashes", .fn = FN_CUSTOM,
                                           .run = crash_body, .expect = {{.vmin = ETW_VMIN, .vmax = ETW_VMAX}}};
-    static const struct etw_case after = {.id = "x.after", .rules = "GEN.BUFFER_BOUNDS", .title = "after", .fn = FN_CUSTOM,
+    static const struct etw_case after = {.id = "x.after", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "after", .fn = FN_CUSTOM,
                                           .run = where_body, .expect = {{.vmin = ETW_VMIN, .vmax = ETW_VMAX}}};
     const struct etw_case *plan[] = {&crash, &after};
     struct etw_runner r = {0};

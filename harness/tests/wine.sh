@@ -42,7 +42,7 @@ if [ "$mode" = rerun ]; then
     exec "$WINE" "$EXE" "$@"
 fi
 B=${2:-build}
-VERSIONS=${3:-"winxp64 vista win7 win8 win81 win10"}
+VERSIONS=${3:-$(awk -F'"' '/^VERSION/ { print $4 }' spec/versions.def)}
 PYTHON=${PYTHON:-python3}
 EXE=$B/etwconf.exe
 I686=$B/etwconf-i686.exe
@@ -308,10 +308,13 @@ out=$(WINE_VERSION="$WINE_VERSION" WINE_PATH="$WINE_PATH" $PYTHON - "$exe_sha" "
 import json, os, sys
 sha = sys.argv[1]
 sha32 = sys.argv[3]
-# winecfg's names (dlls/ntdll/version.c): NT version, and the name etwconf.exe gives that version
-NT = {"winxp64": "5.2", "win2003": "5.2", "vista": "6.0", "win2008": "6.0", "win7": "6.1", "win2008r2": "6.1",
-      "win8": "6.2", "win81": "6.3", "win10": "10.0", "win11": "10.0"}
+# the version table (spec/versions.def): winecfg name -> NT version; winecfg's other names
+# (dlls/ntdll/version.c) name the same NT versions, and etwconf.exe reports them by the table's name
+sys.path.insert(0, "spec")
+import rules
+NT = {v["wine"]: v["name"] for v in rules.versions()}
 CANON = {"win2003": "winxp64", "win2008": "vista", "win2008r2": "win7", "win11": "win10"}
+NT.update({a: NT[c] for a, c in CANON.items() if c in NT})
 WINE_VERSION = os.environ["WINE_VERSION"]
 # the cases that need an ETW session (a logger fixture)
 try:
@@ -372,6 +375,10 @@ if w10:
     say(bool(cti) and all(c["status"] in ("FAIL", "SKIP") and (c["status"] == "SKIP" or c["mode"] == "missing-export") for c in cti)
         and w10.get("exp.advapi32.cti", {}).get("mode") == "missing-export",
         "win10: CreateTraceInstanceId is reported missing (%d cases FAIL, mode missing-export)" % sum(c["status"] == "FAIL" for c in cti))
+    scen = [c for c in w10.values() if c["id"].startswith("client.") and c["status"] in ("FAIL", "CRASH", "TIMEOUT")]
+    say(len(scen) >= 10 and all(c.get("program", {}).get("id") and isinstance(c.get("step"), int) and c.get("step_what") and c.get("consequence")
+                                for c in scen) and w10.get("client.perfview.profile-sources", {}).get("step") == 1,
+        "win10: %d client scenarios break, each naming its program, step and consequence (PerfView at step 1)" % len(scen))
 w7 = runs.get("win7")
 if w7:
     c = w7.get("exp.advapi32.tqi")

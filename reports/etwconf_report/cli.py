@@ -79,6 +79,22 @@ def _outcomes(runs, exps):
     return outcomes, stale
 
 
+def _load_known(path):
+    """spec/programs.def (or --programs FILE): the programs a run may not have exercised.
+    Optional: without the default file the records alone are used; a named file must exist."""
+    from . import programs
+    if path == "":
+        return programs.Known()
+    try:
+        known = programs.load_known(path, required=path is not None)
+    except OSError as e:
+        raise InputError(path, None, "cannot read the program list: %s" % (e.strerror or e),
+                         "pass --programs spec/programs.def, or --programs '' for none")
+    for p in known.problems:
+        _err("warning: %s" % p)
+    return known
+
+
 def _write(path, text):
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8", newline="\n") as f:
@@ -93,10 +109,11 @@ def cmd_report(a):
     runs = _load_runs(a.results, a.skip_bad)
     exps = _load_exps(a.expectations)
     outcomes, stale = _outcomes(runs, exps)
+    known = _load_known(a.programs)
     summaries = analysis.summarize(runs, cat, outcomes)
-    page = render_html.render(summaries, cat, exps, stale, title=a.title)
-    md = render_md.render(summaries, cat, exps, stale)
-    junit = render_junit.render(summaries, cat, exps, stale)
+    page = render_html.render(summaries, cat, exps, stale, title=a.title, known=known)
+    md = render_md.render(summaries, cat, exps, stale, known=known)
+    junit = render_junit.render(summaries, cat, exps, stale, known=known)
     try:
         os.makedirs(a.out, exist_ok=True)
         _write(os.path.join(a.out, "index.html"), page)
@@ -117,12 +134,14 @@ def cmd_report(a):
 
 
 def cmd_summary(a):
-    from . import catalog, analysis
+    from . import catalog, analysis, programs as P
     cat = catalog.load(a.rules)
     runs = _load_runs(a.results)
     exps = _load_exps(a.expectations)
+    known = _load_known(a.programs)
     outcomes, stale = _outcomes(runs, exps)
     summaries = analysis.summarize(runs, cat, outcomes)
+    tps = P.per_target(summaries, known)
     width = max(len(oneline(s.run.label, 60)) for s in summaries)
     for s in summaries:
         c = s.counts
@@ -141,6 +160,28 @@ def cmd_summary(a):
         if s.must_rules:
             print("%-*s  failed MUST rules: %s" % (width, "", oneline(" ".join(s.must_rules),
                                                                       400)))
+        tp = tps[s.index]
+        if tp.has_scenarios:
+            pad = "%-*s  " % (width, "")
+            print(pad + oneline(tp.headline()))
+            for p in tp.with_state(P.BROKEN):
+                for _, c in p.failing:
+                    print(pad + "  broken: %s [%s]: %s (%s %s, %s)" % (
+                        oneline(p.name, 80), oneline(p.id, 40), oneline(P.failure_line(c), 400),
+                        oneline(c["id"], 80), c["status"],
+                        "counted" if c["counted"] else "not counted"))
+            works = tp.with_state(P.WORKS, P.PARTIAL)
+            if works:
+                print(pad + "  working: " + oneline(", ".join(
+                    p.name + (" (partly exercised)" if p.state == P.PARTIAL else "")
+                    for p in works), 1000))
+            for reason, pcs in tp.not_run_by_reason():
+                print(pad + "  not exercised (%s): %s" % (oneline(reason, 300), oneline(
+                    ", ".join("%s [%s]" % (p.name, c["id"]) for p, c in pcs), 1000)))
+            absent = tp.with_state(P.ABSENT)
+            if absent:
+                print(pad + "  no scenario in this run: " + oneline(", ".join(
+                    p.name for p in absent), 1000))
     good = sum(1 for s in summaries if s.conformant and s.run.complete)
     bad = sum(1 for s in summaries if not s.conformant)
     inc = len(summaries) - good - bad
@@ -275,23 +316,32 @@ def build_parser():
                    help="known-failure file; shows XFAIL/XPASS (may be repeated)")
     r.add_argument("--rules", metavar="RULES.def", help="rule catalogue (default: spec/rules.def)")
     r.add_argument("--title", default="etwconf conformance report")
+    r.add_argument("--programs", metavar="PROGRAMS.def",
+                   help="program list for the programs-affected section (default: "
+                   "spec/programs.def when it exists; '' for none)")
     r.add_argument("--skip-bad", action="store_true",
                    help="leave out unreadable results files (with an error line) instead of "
                    "stopping")
     r.set_defaults(fn=cmd_report)
 
     s = sub.add_parser("summary", help="print a short text summary",
-                       description="Print one line per target: verdict and counts.")
+                       description="Print one line per target: verdict and counts; then the "
+                       "failed MUST rules and, for runs with client scenarios, the programs "
+                       "affected (broken at which step and what the program does then, "
+                       "working, not exercised).")
     s.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
     s.add_argument("--expectations", action="append", metavar="FILE")
     s.add_argument("--rules", metavar="RULES.def")
+    s.add_argument("--programs", metavar="PROGRAMS.def",
+                   help="program list (default: spec/programs.def when it exists; '' for none)")
     s.set_defaults(fn=cmd_summary)
 
     d = sub.add_parser("diff", help="cases that changed status between two runs",
                        description="List the cases whose status changed between OLD and NEW "
-                       "(regressions first), and the cases added or removed. OLD and NEW are "
+                       "(regressions first), and the cases added or removed; for client "
+                       "scenarios, the programs the change breaks or fixes. OLD and NEW are "
                        "results files, or directories of them (targets paired by target_id). "
-                       "Exit 1 when there is a regression.")
+                       "Exit 1 when there is a regression (a program broken is one).")
     d.add_argument("old", metavar="OLD")
     d.add_argument("new", metavar="NEW")
     d.add_argument("--json", action="store_true", help="machine-readable output")

@@ -2,13 +2,18 @@
 
 A regression is a case that did not fail before and now does (FAIL, CRASH or TIMEOUT), or that
 failed before and now crashes or times out. Fixed: failed before, passes now.
+
+Client scenarios name programs: a program is broken by the change when one of its scenarios did
+not fail before and fails now (a regression, so the exit status is 1), and fixed when one of its
+scenarios failed before and passes now; each says what the program was before and is now.
 """
 import glob
 import json
 import os
 
+from . import programs as P
 from .ingest import InputError, load, label_runs
-from .util import BAD, ERRORS, oneline, display
+from .util import BAD, ERRORS, oneline, display, plural
 from .analysis import failing_checks
 
 KINDS = ("regression", "fixed", "changed", "detail", "added", "removed", "not-run")
@@ -37,10 +42,18 @@ def failure_signature(case):
     fc = failing_checks(case)
     return (case["status"], case.get("mode"), case.get("counted"),
             tuple(sorted(case["failed_rules"])), case.get("exception"),
-            tuple((c.get("what"), display(c.get("got"))) for c in fc))
+            tuple((c.get("what"), display(c.get("got"))) for c in fc),
+            case.get("step"), case.get("consequence"))
 
 
 def short_failure(case):
+    s = _short_failure(case)
+    if P.is_scenario(case) and case["status"] in BAD:
+        return "%s; %s" % (P.failure_line(case), s) if s else P.failure_line(case)
+    return s
+
+
+def _short_failure(case):
     st = case["status"]
     if st == "PASS":
         return ""
@@ -72,7 +85,74 @@ class Change:
         d["counted"] = bool(self.new and self.new.get("counted"))
         d["detail"] = short_failure(self.new) if self.new else short_failure(self.old)
         d["rerun"] = rec.get("rerun")
+        if P.is_scenario(rec):
+            d["program"] = rec["program"]["id"]
+        if self.new is not None and P.is_scenario(self.new) and self.new["status"] in BAD:
+            d.update(step=self.new.get("step"), step_what=self.new.get("step_what"),
+                     consequence=self.new.get("consequence"))
         return d
+
+
+class ProgramChange:
+    """A program broken or fixed by the change: its scenarios that changed, and its state on
+    either side (programs.ProgramResult; None when the side has no scenario of it)."""
+
+    def __init__(self, kind, pid, name, changes, before, after):
+        self.kind, self.id, self.name = kind, pid, name
+        self.changes, self.before, self.after = changes, before, after
+
+    def before_text(self):
+        b = self.before
+        if b is None or b.state == P.ABSENT:
+            return "no scenario before"
+        if b.state == P.BROKEN:
+            return "already broken before (%s)" % ", ".join(c["id"] for _, c in b.failing)
+        return {P.WORKS: "was working", P.PARTIAL: "was working where exercised",
+                P.NOT_EXERCISED: "was not exercised"}[b.state]
+
+    def after_text(self):
+        a = self.after
+        if a is None or a.state == P.ABSENT:
+            return "no scenario now"
+        if a.state == P.BROKEN:
+            return "still broken: " + " | ".join("%s %s" % (c["id"], P.failure_line(c))
+                                                 for _, c in a.failing)
+        return {P.WORKS: "now works", P.PARTIAL: "now works where exercised",
+                P.NOT_EXERCISED: "not exercised now"}[a.state]
+
+    def as_dict(self):
+        return {"kind": self.kind, "program": self.id, "name": self.name,
+                "cases": [c.as_dict() for c in self.changes],
+                "before": self.before.state if self.before else P.ABSENT,
+                "after": self.after.state if self.after else P.ABSENT}
+
+
+def program_changes(old, new, changes):
+    """Programs the change breaks (a scenario that did not fail and now fails) and fixes (a
+    scenario that failed and now passes), broken first, then by name."""
+    groups = {}
+    for c in changes:
+        if c.old is None or c.new is None or not P.is_scenario(c.new):
+            continue
+        if c.kind == "regression" and c.old["status"] not in BAD:
+            kind = "broken"
+        elif c.kind == "fixed":
+            kind = "fixed"
+        else:
+            continue
+        groups.setdefault((kind, P.program_id(c.new)), []).append(c)
+    if not groups:
+        return []
+    known = P.Known()
+    before, after = P.TargetPrograms(old, known), P.TargetPrograms(new, known)
+    res = []
+    for (kind, pid), cs in groups.items():
+        a = after.by_id.get(pid)
+        b = before.by_id.get(pid)
+        name = (a or b).name if (a or b) else pid
+        res.append(ProgramChange(kind, pid, name, cs, b, a))
+    res.sort(key=lambda p: (p.kind != "broken", p.name.lower(), p.id))
+    return res
 
 
 def diff_runs(old, new):
@@ -149,12 +229,34 @@ def render_text(results, alone, notes, out):
     tot_unchanged = 0
     for line in notes:
         out.write(line + "\n")
-    for old, new, changes, unchanged in results:
+    n_broken = n_fixed = 0
+    any_scenarios = False
+    for old, new, changes, unchanged, progs in results:
         out.write("diff: OLD %s (%s, %d cases%s) -> NEW %s (%s, %d cases%s)\n" % (
             oneline(old.target_id), oneline(old.path), len(old.cases),
             "" if old.complete else ", INCOMPLETE", oneline(new.target_id), oneline(new.path),
             len(new.cases), "" if new.complete else ", INCOMPLETE"))
         tot_unchanged += unchanged
+        any_scenarios = any_scenarios or any(P.is_scenario(c) for c in old.cases) \
+            or any(P.is_scenario(c) for c in new.cases)
+        for kind, title in (("broken", "programs broken by this change"),
+                            ("fixed", "programs fixed by this change")):
+            group = [p for p in progs if p.kind == kind]
+            if not group:
+                continue
+            if kind == "broken":
+                n_broken += len(group)
+            else:
+                n_fixed += len(group)
+            out.write("%s (%d):\n" % (title, len(group)))
+            for p in group:
+                out.write("  %s [%s]: %s; %s\n" % (
+                    oneline(p.name, 80), oneline(p.id, 40),
+                    "; ".join("%s %s -> %s%s" % (
+                        oneline(c.id, 80), c.old["status"], c.new["status"],
+                        (" at " + oneline(P.failure_line(c.new), 300)) if kind == "broken"
+                        else "") for c in p.changes),
+                    oneline(p.before_text() if kind == "broken" else p.after_text(), 400)))
         width = max([len(oneline(c.id, 60)) for c in changes] + [10])
         for kind in KINDS:
             group = [c for c in changes if c.kind == kind]
@@ -178,28 +280,35 @@ def render_text(results, alone, notes, out):
         out.write("note: %s (%s) has no counterpart on the other side\n"
                   % (oneline(r.target_id), oneline(r.path)))
     out.write("diff: %d regressions, %d fixed, %d other changes, %d failures changed, %d added, "
-              "%d removed%s, %d unchanged\n" % (
+              "%d removed%s, %d unchanged%s\n" % (
                   tot["regression"], tot["fixed"], tot["changed"], tot["detail"], tot["added"],
                   tot["removed"], ", %d not run" % tot["not-run"] if tot["not-run"] else "",
-                  tot_unchanged))
-    return tot["regression"]
+                  tot_unchanged, "; %s broken, %d fixed" % (plural(n_broken, "program"), n_fixed)
+                  if any_scenarios else ""))
+    return tot["regression"] + n_broken
 
 
 def render_json(results, alone, notes, out):
     doc = {"schema": "etwconf-diff/1", "notes": notes, "pairs": []}
     n_reg = 0
-    for old, new, changes, unchanged in results:
+    n_broken = n_fixed = 0
+    for old, new, changes, unchanged, progs in results:
         n_reg += sum(1 for c in changes if c.kind == "regression")
+        n_broken += sum(1 for p in progs if p.kind == "broken")
+        n_fixed += sum(1 for p in progs if p.kind == "fixed")
         doc["pairs"].append({"old": {"target_id": old.target_id, "path": old.path,
                                      "complete": old.complete},
                              "new": {"target_id": new.target_id, "path": new.path,
                                      "complete": new.complete},
                              "unchanged": unchanged,
-                             "changes": [c.as_dict() for c in changes]})
+                             "changes": [c.as_dict() for c in changes],
+                             "programs": [p.as_dict() for p in progs]})
     doc["unpaired"] = [{"target_id": r.target_id, "path": r.path} for r in alone]
     doc["regressions"] = n_reg
+    doc["programs_broken"] = n_broken
+    doc["programs_fixed"] = n_fixed
     out.write(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
-    return n_reg
+    return n_reg + n_broken
 
 
 def run_diff(old_path, new_path, out, fmt="text"):
@@ -207,7 +316,7 @@ def run_diff(old_path, new_path, out, fmt="text"):
     results = []
     for o, n in ps:
         changes, unchanged = diff_runs(o, n)
-        results.append((o, n, changes, unchanged))
+        results.append((o, n, changes, unchanged, program_changes(o, n, changes)))
     if fmt == "json":
         return render_json(results, alone, notes, out)
     return render_text(results, alone, notes, out)

@@ -172,9 +172,8 @@ def parse(doc, path="<expectations>", text=""):
             for v in items:
                 spec = parse_version_spec(v)
                 if spec is None or spec[0] == "name" and not _known_version(v):
-                    bad('%s: unknown version %s (use winxp64 vista win7 win8 win81 win10, NT '
-                        'versions like 6.1 or 10.0.19045, or a range like "6.2-10.0")'
-                        % (label, json.dumps(v)), line)
+                    bad('%s: unknown version %s (use %s, NT versions like 6.1 or 10.0.19045, '
+                        'or a range like "6.2-10.0")' % (label, json.dumps(v), " ".join(NT_WINE.values())), line)
         entries.append(Entry(raw, i, line))
     return Expectations(path, doc, entries)
 

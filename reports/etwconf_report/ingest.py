@@ -278,7 +278,37 @@ def _check_case(rec, path, line):
         for k in ("what", "rule", "expected", "got"):
             chk[k] = cc.text(chk, k)
     rec["checks"] = checks
+    _check_scenario(rec, c)
     return rec
+
+
+SCENARIO_PREFIX = "client."
+
+
+def _check_scenario(rec, c):
+    """Client-scenario fields (RESULTS.md): "program" {id, name, source}, and for a failure
+    "step" (1-based), "step_what", "consequence". Older runs have none of them. A scenario is
+    a case with a "program" object or an id "client.<program-id>.<name>"; rec["program"] is
+    then a dict with a non-empty id (from the case id when the record has none)."""
+    prog = rec.get("program")
+    if prog is not None:
+        if not isinstance(prog, dict):
+            c.fail('"program" is %s, expected an object {"id", "name", "source"}'
+                   % _typename(prog))
+        for k in ("id", "name", "source"):
+            prog[k] = c.text(prog, k)
+    rec["step"] = c.integer(rec, "step", minimum=1)
+    rec["step_what"] = c.text(rec, "step_what")
+    rec["consequence"] = c.text(rec, "consequence")
+    pid = None
+    if rec["id"].startswith(SCENARIO_PREFIX):
+        pid = rec["id"][len(SCENARIO_PREFIX):].split(".", 1)[0] or None
+    if prog is None and pid is None:
+        return
+    prog = dict(prog or {})
+    if not (prog.get("id") or "").strip():
+        prog["id"] = pid or rec["id"]
+    rec["program"] = prog
 
 
 def _check_footer(rec, path, line):

@@ -10,6 +10,7 @@ import os
 import time
 
 from . import __version__
+from . import programs as P
 from .analysis import matrix, coverage, totals
 from .util import BAD, display, shorten, plural
 
@@ -169,8 +170,11 @@ def _kv_table(pairs):
 
 class HtmlReport:
     def __init__(self, summaries, catalog, exps=(), title="etwconf conformance report",
-                 stale=None):
+                 stale=None, known=None):
         self.s = summaries
+        self.known = known if known is not None else P.Known()
+        self.tps = P.per_target(summaries, self.known)
+        self.prog_rows = P.rows(self.tps, self.known)
         self.cat = catalog
         self.exps = list(exps)
         self.title = title
@@ -238,6 +242,7 @@ class HtmlReport:
         w('</header>\n<main>\n')
         w(self.toc())
         w(self.verdicts())
+        w(self.programs_section())
         w(self.legend())
         w(self.filters())
         w(self.matrix_section())
@@ -255,7 +260,9 @@ class HtmlReport:
         return "".join(out)
 
     def toc(self):
-        items = [("verdicts", "Verdicts per target"), ("legend", "Legend"),
+        items = [("verdicts", "Verdicts per target"), ("programs", "Programs affected"),
+                 ("legend", "Legend"),
+                 ("scenarios", "Scenario view: programs &times; targets"),
                  ("matrix", "Rule &times; target matrix"),
                  ("failures", "Failures, crashes and divergences")]
         if self.exps:
@@ -363,8 +370,142 @@ class HtmlReport:
                  '<span id="f-count" class="muted"></span></div>\n')
         return "".join(o)
 
+    # -------------------------------------------------------------------------- programs
+    def case_link(self, s, i, case, text=None):
+        anchor = self.case_anchor.get((s.index, case["id"]))
+        label = '<code>%s</code>' % esc(case["id"]) if text is None else text
+        return '<a href="#%s">%s</a>' % (anchor, label) if anchor else label
+
+    def program_name(self, p):
+        src = p.source or ""
+        if p.repository and p.repository not in src:
+            src = "%s: %s" % (p.repository, src) if src else p.repository
+        return '<strong>%s</strong> <small class="muted">(%s)</small>%s' % (
+            esc(p.name), esc(p.id), ('<br><small class="muted">%s</small>' % esc(src, 300))
+            if src else "")
+
+    def programs_section(self):
+        o = ['<section id="programs"><h2>Programs affected</h2>']
+        o.append('<p class="muted">Client scenarios replay the calls of real programs (public '
+                 'source) in order. A program is <em>broken</em> on a target when one of its '
+                 'scenarios fails, crashes or times out (counted or not, as said); <em>works'
+                 '</em> when every scenario passed; <em>not exercised</em> when its scenarios '
+                 'were skipped (never a pass).%s</p>' % (
+                     (" Programs listed in <code>%s</code>." % esc(_repo_relative(
+                         self.known.path))) if self.known.path else ""))
+        if not self.s:
+            o.append('<p>No results.</p></section>\n')
+            return "".join(o)
+        for s in self.s:
+            tp = self.tps[s.index]
+            o.append('<h3 id="programs-%d">%s <span class="muted">&mdash; %s</span></h3>' % (
+                s.index, esc(s.run.label), esc(tp.headline()) if tp.has_scenarios
+                else "no client scenarios"))
+            if not tp.has_scenarios:
+                o.append('<p class="muted">This run has no client-scenario cases (results of '
+                         'an older suite, or none selected).</p>')
+                continue
+            o.append('<table class="programs" data-target="%d"><thead><tr><th>Program</th>'
+                     '<th>State</th><th>Scenario</th><th>Step</th><th>Call made at that step'
+                     '</th><th>What the program does then</th></tr></thead><tbody>' % s.index)
+            for k, p in sorted(enumerate(tp.programs),            # broken first
+                               key=lambda kp: P.STATES.index(kp[1].state)):
+                o.append(self.program_rows(s, k, p))
+            o.append('</tbody></table>')
+        o.append('</section>\n')
+        return "".join(o)
+
+    def program_rows(self, s, k, p):
+        rid = 'p-%d-%d' % (s.index, k)
+        cls = {P.BROKEN: "c-FAIL", P.WORKS: "c-PASS", P.PARTIAL: "c-PASS",
+               P.NOT_EXERCISED: "c-SKIP", P.ABSENT: "c-na"}[p.state]
+        lines = []                 # (scenario cell, step, call, consequence)
+        if p.state == P.BROKEN:
+            for i, c in p.failing:
+                step, what, cons = P.failure_parts(c)
+                oc = s.outcomes.get(c["id"])
+                tags = '%s <span class="tag">%s</span>%s' % (
+                    st_badge(c["status"]), "counted" if c["counted"] else "not counted",
+                    (" " + st_badge(oc.kind)) if oc is not None and oc.kind not in
+                    ("OK", "SKIP") else "")
+                lines.append(('%s %s' % (self.case_link(s, i, c), tags), esc(step),
+                              '<code>%s</code>' % esc(what) if what else
+                              '<span class="muted">unknown</span>', esc(cons)))
+        if p.state in (P.WORKS, P.PARTIAL) or (p.state == P.BROKEN and p.passed):
+            lines.append(('%s %s' % (st_badge("PASS"), ", ".join(
+                '<code>%s</code>' % esc(c["id"]) for _, c in p.passed)), "", "",
+                '<span class="muted">runs as it relies on</span>'))
+        for i, c in p.not_run:
+            lines.append(('%s <code>%s</code>' % (st_badge(c["status"]), esc(c["id"])), "",
+                          "", 'not exercised: %s' % esc(p.not_run_reason(c))))
+        if p.state == P.ABSENT:
+            lines.append(("", "", "", '<span class="muted">no scenario for this program in '
+                          'this run</span>'))
+        word = {P.BROKEN: "broken", P.WORKS: "works", P.PARTIAL: "works (partly exercised)",
+                P.NOT_EXERCISED: "not exercised", P.ABSENT: "no scenario"}[p.state]
+        o = []
+        for j, (scen, step, call, cons) in enumerate(lines):
+            o.append('<tr%s class="prog-%s">' % (' id="%s"' % rid if j == 0 else "",
+                                                  p.state.replace(" ", "-")))
+            if j == 0:
+                span = ' rowspan="%d"' % len(lines) if len(lines) > 1 else ""
+                o.append('<td%s>%s</td><td%s class="cell %s">%s</td>' % (
+                    span, self.program_name(p), span, cls, esc(word)))
+            o.append('<td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (scen, step, call,
+                                                                                cons))
+        return "".join(o)
+
+    def scenario_view(self):
+        o = ['<section id="scenarios"><h2>Scenario view: programs &times; targets</h2>']
+        if not self.prog_rows:
+            o.append('<p class="muted">No client-scenario cases in these results.</p>'
+                     '</section>\n')
+            return "".join(o)
+        o.append('<p class="muted">What each program meets on each target: <em>works</em>, '
+                 '<em>breaks at step N</em> (the earliest failing step; the cell links to the '
+                 'failure), <em>not exercised</em> (its scenarios were skipped), or <em>no '
+                 'scenario</em>.</p>')
+        o.append('<div class="matrix-wrap"><table class="matrix" id="scenario-table"><thead>'
+                 '<tr><th class="rid">Program</th><th>Scenarios</th>')
+        for s in self.s:
+            o.append(self.target_head(s))
+        o.append('</tr></thead><tbody>')
+        for row in self.prog_rows:
+            n = max((len(self.tps[s.index].by_id[row.id].scenarios)
+                     for s in self.s if row.id in self.tps[s.index].by_id), default=0)
+            o.append('<tr class="prog-row"><th class="rid" title="%s">%s <small class="muted">'
+                     '(%s)</small></th><td>%d</td>' % (esc(row.source or ""), esc(row.name),
+                                                       esc(row.id), n))
+            for s in self.s:
+                tp = self.tps[s.index]
+                p = tp.by_id.get(row.id)
+                if p is None or p.state == P.ABSENT:
+                    o.append('<td class="cell c-na">%s</td>' % (
+                        "no scenario" if tp.has_scenarios else "n/a"))
+                    continue
+                k = tp.programs.index(p)
+                link = "p-%d-%d" % (s.index, k)
+                title = p.value()
+                if p.state == P.BROKEN:
+                    i, c = p.worst()
+                    cls = "c-%s" % c["status"]
+                    if all(s.outcomes.get(f["id"]) is not None
+                           and s.outcomes[f["id"]].kind == "XFAIL" for _, f in p.failing):
+                        cls += " xf"          # every failure is a known one
+                    link = self.case_anchor.get((s.index, c["id"])) or link
+                    small = "%d/%d" % (len(p.failing), len(p.scenarios))
+                elif p.state == P.NOT_EXERCISED:
+                    cls, small = "c-SKIP", "0/%d" % len(p.scenarios)
+                else:
+                    cls, small = "c-PASS", "%d/%d" % (len(p.passed), len(p.scenarios))
+                o.append('<td class="cell %s" title="%s"><a href="#%s">%s</a> <small>%s</small>'
+                         '</td>' % (cls, esc(title, 1000), link, esc(p.cell_text()), small))
+            o.append('</tr>')
+        o.append('</tbody></table></div></section>\n')
+        return "".join(o)
+
     def matrix_section(self):
-        o = ['<section id="matrix"><h2>Rule &times; target matrix</h2>']
+        o = [self.scenario_view(), '<section id="matrix"><h2>Rule &times; target matrix</h2>']
         if not self.s:
             o.append('<p>No results.</p></section>')
             return "".join(o)
@@ -488,8 +629,9 @@ class HtmlReport:
         st = case["status"]
         oc = s.outcomes.get(case["id"])
         statuses = [st] + ([oc.kind] if oc is not None else [])
-        text = " ".join([case["id"], case.get("function") or "", case.get("title") or ""]
-                        + case["rules"]).lower()
+        prog = case.get("program") if isinstance(case.get("program"), dict) else {}
+        text = " ".join([case["id"], case.get("function") or "", case.get("title") or "",
+                         prog.get("name") or ""] + case["rules"]).lower()
         o = ['<article class="case k-%s" id="%s" data-filter="1" data-function="%s" '
              'data-status="%s" data-strength="%s" data-text="%s">' % (
                  esc(st), esc(idx), esc(case.get("function") or ""), esc(" ".join(statuses)),
@@ -519,6 +661,16 @@ class HtmlReport:
                                                                         or "?"))
         if case.get("reason"):
             o.append('<dt>Reason</dt><dd>%s</dd>' % esc(case["reason"]))
+        prog = case.get("program")
+        if isinstance(prog, dict):
+            o.append('<dt>Program</dt><dd>%s <small class="muted">(%s)</small>%s</dd>' % (
+                esc(prog.get("name") or prog["id"]), esc(prog["id"]),
+                ('<br><small class="muted">%s</small>' % esc(prog["source"]))
+                if prog.get("source") else ""))
+            if st in BAD:
+                step, what, cons = P.failure_parts(case)
+                o.append('<dt>Step</dt><dd>%s%s</dd><dt>Then</dt><dd>%s</dd>' % (
+                    esc(step), (': <code>%s</code>' % esc(what)) if what else "", esc(cons)))
         if oc is not None and oc.kind not in ("OK", "SKIP"):
             o.append('<dt>Expectation</dt><dd>%s %s</dd>' % (st_badge(oc.kind), esc(oc.detail)))
         o.append('</dl>')
@@ -672,8 +824,9 @@ class HtmlReport:
         return "".join(o)
 
 
-def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance report"):
-    rep = HtmlReport(summaries, catalog, exps, title, stale)
+def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance report",
+           known=None):
+    rep = HtmlReport(summaries, catalog, exps, title, stale, known)
     rep.assign_anchors()
     return rep.render()
 

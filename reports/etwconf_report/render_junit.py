@@ -8,8 +8,9 @@ CHANGED/UNEXPECTED keep their failure or error. An incomplete run gets an extra 
 """
 import xml.etree.ElementTree as ET
 
+from . import programs as P
 from .analysis import failing_checks
-from .util import display, shorten
+from .util import BAD, display, shorten
 
 
 def _t(value, limit=8000):
@@ -30,6 +31,16 @@ def _details(case):
     if case.get("line") is not None:
         loc += ":%d" % case["line"]
     lines.append("case: %s (%s)" % (case["id"], loc))
+    if P.is_scenario(case):
+        prog = case["program"]
+        lines.append("program: %s (%s)%s" % (_t(prog.get("name") or prog["id"], 500),
+                                             _t(prog["id"], 200), (", source: %s" % _t(
+                                                 prog["source"], 500)) if prog.get("source")
+                                             else ""))
+        if case["status"] in BAD:
+            step, what, cons = P.failure_parts(case)
+            lines.append("%s: %s" % (step, _t(what or "(call not recorded)", 1000)))
+            lines.append("then: %s" % _t(cons, 1000))
     if case.get("function"):
         lines.append("function: %s" % case["function"])
     if case.get("message"):
@@ -48,6 +59,15 @@ def _details(case):
 
 
 def _message(case):
+    msg = _message1(case)
+    if P.is_scenario(case) and case["status"] in BAD:
+        prog = case["program"]
+        msg = "%s breaks at %s -- %s" % (_t(prog.get("name") or prog["id"], 200),
+                                         _t(P.failure_line(case), 1000), msg)
+    return msg
+
+
+def _message1(case):
     if case["status"] == "CRASH":
         return "CRASH %s %s" % (_t(case.get("exception") or "?", 200),
                                 _t(case.get("message") or "", 500))
@@ -59,7 +79,9 @@ def _message(case):
     return _t(case.get("message") or case["status"], 1000)
 
 
-def render(summaries, catalog=None, exps=(), stale=None):
+def render(summaries, catalog=None, exps=(), stale=None, known=None):
+    known = known if known is not None else P.Known()
+    tps = P.per_target(summaries, known)
     root = ET.Element("testsuites", name="etwconf")
     t_tests = t_fail = t_err = t_skip = 0
     t_time = 0.0
@@ -79,6 +101,12 @@ def render(summaries, catalog=None, exps=(), stale=None):
         fp = run.header.get("fingerprint") or {}
         for k, v in sorted(fp.items()):
             prop("fingerprint.%s" % k, v)
+        tp = tps[s.index]
+        if tp.has_scenarios:     # programs affected: program.<id> = broken: step N ... / works
+            prop("programs", tp.headline())
+            for p in tp.programs:
+                prop("program.%s" % p.id, p.value())
+                prop("program.%s.name" % p.id, p.name)
         # CI tools split classnames at dots: keep the target one component
         cls_target = run.target_id.replace(".", "_")
         tests = fail = err = skip = 0

@@ -1,7 +1,9 @@
 """summary.md: a short Markdown summary for CI systems (GitHub-flavoured)."""
 import re
 
+from . import programs as P
 from .analysis import failing_checks, totals
+from .util import BAD
 from .util import display, plural
 
 ORDER = ("PASS", "FAIL", "CRASH", "TIMEOUT", "BROKEN", "SKIP")
@@ -30,8 +32,10 @@ def code(text, limit=300):
     return "`%s`" % s.replace("|", "\\|")
 
 
-def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance summary"):
+def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance summary",
+           known=None):
     stale = stale or []
+    known = known if known is not None else P.Known()
     o = ["# %s" % md(title), ""]
     tot = totals(summaries)
     o.append("%s, %s: %s." % (plural(len(summaries), "target"),
@@ -57,6 +61,7 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance s
             row += " %s |" % _exp_cell(s, stale)
         o.append(row)
     o.append("")
+    o.extend(_programs(summaries, known))
     for s in summaries:
         bad = [c for c in s.run.cases if c["counted"] or c["status"] in ("CRASH", "TIMEOUT")]
         if not bad and s.run.complete and not s.divergences:
@@ -98,10 +103,67 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance s
     return "\n".join(o) + "\n"
 
 
+def _programs(summaries, known):
+    """The "Programs affected" section: a programs x targets table, then per target the broken
+    programs with step and consequence, the working ones and the ones not exercised. Nothing
+    when no run has client scenarios."""
+    tps = P.per_target(summaries, known)
+    rows = P.rows(tps, known)
+    if not rows:
+        return []
+    o = ["## Programs affected", ""]
+    with_sc = [s for s in summaries if tps[s.index].has_scenarios]
+    o.append("| Program | " + " | ".join(code(s.run.label) for s in with_sc) + " |")
+    o.append("|---|" + "---|" * len(with_sc))
+    for row in rows:
+        cells = []
+        for s in with_sc:
+            p = tps[s.index].by_id.get(row.id)
+            if p is None:
+                cells.append("no scenario")
+            elif p.state == P.BROKEN:
+                cells.append("**%s**" % md(p.cell_text()))
+            else:
+                cells.append(md(p.cell_text()))
+        o.append("| %s (%s) | %s |" % (md(row.name, 80), code(row.id, 60), " | ".join(cells)))
+    o.append("")
+    for s in with_sc:
+        tp = tps[s.index]
+        o.append("### %s: %s" % (code(s.run.label), md(tp.headline())))
+        o.append("")
+        for p in tp.with_state(P.BROKEN):
+            for i, c in p.failing:
+                step, what, cons = P.failure_parts(c)
+                oc = s.outcomes.get(c["id"])
+                o.append("- **%s** (%s) %s%s: %s. Case [%s](index.html#f-%d-%d) %s, "
+                         "%s%s" % (md(p.name, 120), code(p.id, 60), md(P.breaks_at(c)),
+                                   (" " + code(what)) if what else "", md(cons, 400),
+                                   code(c["id"]), s.index, i, c["status"],
+                                   "counted" if c["counted"] else "not counted",
+                                   " [%s]" % oc.kind if oc is not None and oc.kind not in
+                                   ("OK", "SKIP") else ""))
+        works = tp.with_state(P.WORKS, P.PARTIAL)
+        if works:
+            o.append("- Working: %s" % ", ".join(
+                md(p.name, 120) + (" (partly exercised)" if p.state == P.PARTIAL else "")
+                for p in works))
+        for reason, pcs in tp.not_run_by_reason():
+            o.append("- Not exercised (%s): %s" % (md(reason, 300), ", ".join(
+                "%s %s" % (md(p.name, 120), code(c["id"])) for p, c in pcs)))
+        absent = tp.with_state(P.ABSENT)
+        if absent:
+            o.append("- No scenario in this run: %s" % ", ".join(md(p.name, 120) for p in absent))
+        o.append("")
+    return o
+
+
 def _item(c, s):
     bits = ["**%s** %s" % (c["status"], code(c["id"]))]
     if c.get("function"):
         bits.append(md(c["function"]))
+    if P.is_scenario(c) and c["status"] in BAD:
+        bits.append("[%s %s]" % (md(c["program"].get("name") or c["program"]["id"], 120),
+                                 md(P.failure_line(c), 400)))
     if c.get("mode"):
         bits.append("(%s)" % md(c["mode"]))
     fc = failing_checks(c)

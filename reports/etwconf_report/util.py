@@ -1,5 +1,7 @@
 """Shared constants and helpers: statuses, NT version ordering, text cleaning."""
+import os
 import re
+import sys
 
 STATUSES = ("PASS", "FAIL", "SKIP", "BROKEN", "CRASH", "TIMEOUT")
 # worst first; used for matrix cells and for sorting
@@ -7,16 +9,24 @@ SEVERITY = {"CRASH": 6, "TIMEOUT": 5, "FAIL": 4, "BROKEN": 3, "PASS": 2, "SKIP":
 BAD = ("FAIL", "CRASH", "TIMEOUT")          # the target misbehaved
 ERRORS = ("CRASH", "TIMEOUT")
 
-NT_ORDER = ("5.2", "6.0", "6.1", "6.2", "6.3", "10.0")
-# winecfg version names -> NT version (for ranges and for aliasing)
-WINE_NT = {
-    "winxp": "5.1", "winxp64": "5.2", "win2003": "5.2", "vista": "6.0", "win2008": "6.0",
-    "win7": "6.1", "win2008r2": "6.1", "win8": "6.2", "win81": "6.3", "win10": "10.0",
-    "win11": "10.0",
-}
-# canonical wine name for an NT version (reverse of the main names)
-NT_WINE = {"5.2": "winxp64", "6.0": "vista", "6.1": "win7", "6.2": "win8", "6.3": "win81",
-           "10.0": "win10"}
+
+
+def _version_table():
+    spec = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "spec")
+    if spec not in sys.path:
+        sys.path.insert(0, spec)
+    import rules  # noqa: E402  (spec/rules.py reads spec/versions.def)
+    return rules.versions()
+
+
+_VERSIONS = _version_table()
+NT_ORDER = tuple(v["name"] for v in _VERSIONS)
+# canonical wine name for an NT version (the version table's)
+NT_WINE = {v["name"]: v["wine"] for v in _VERSIONS}
+# winecfg version names -> NT version (for ranges and for aliasing): the table's names, and the
+# other names winecfg knows for the same NT versions
+WINE_NT = {v["wine"]: v["name"] for v in _VERSIONS}
+WINE_NT.update({"winxp": "5.1", "win2003": "5.2", "win2008": "6.0", "win2008r2": "6.1", "win11": "10.0"})
 IMPL_ORDER = {"reference": 0, "thirdparty": 1, "windows": 2, "wine": 3}
 
 _NT_RE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")

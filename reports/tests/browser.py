@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """The browser stage: open rendered reports in headless Chromium (Debian's chromium).
 
-Checks that the matrix and the verdicts render, that the page's script ran to the end with no
-console message (errors, CSP violations), that markup planted in a results file stays text, and
-that the page still reads with JavaScript off. Screenshots are kept in BUILD/report/:
+Checks that the matrix and the verdicts render, the "Programs affected" section and the scenario
+view (programs x targets) too, that the page's script ran to the end with no console message
+(errors, CSP violations), that markup planted in a results file stays text, and that the page
+still reads with JavaScript off. For the build report: when its results hold client scenarios
+(make wine, make run), every such target has its programs listed, Wine at win10 included, and
+summary.md beside it has them too. Screenshots are kept in BUILD/report/:
   sample-screenshot.png  the report of reports/tests/data (always; -tall.png: 1400x3200)
   screenshot.png         BUILD/report/index.html, when `make run`/`make report` made one
 The last line is "browser: N passed, N failed, N skipped"; exit 1 when a check failed.
@@ -111,7 +114,50 @@ def png_size(path):
     return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
 
 
-def check_page(c, exe, path, label, shot, must=(), hostile=False):
+def _programs_block(dom, target):
+    """The "Programs affected" subsection of one target in the rendered DOM, or None."""
+    for m in re.finditer(r'<h3 id="programs-\d+">(.*?)</h3>(.*?)(?=<h3 id="programs-|</section>)',
+                         dom, re.S):
+        head = re.sub(r"<[^>]+>", "", m.group(1))
+        if head.split(" ", 1)[0] == target:
+            return head, m.group(2)
+    return None
+
+
+def check_programs(c, dom, label, scenario_targets, expect=None):
+    """The Programs affected section and the scenario view. scenario_targets: labels of the
+    targets whose results hold client scenarios. expect: {target: [texts its block shows]}."""
+    c.ok('<section id="programs">' in dom and '<h2>Programs affected</h2>' in dom,
+         "%s: Programs affected section rendered" % label)
+    if not scenario_targets:
+        c.ok('<section id="scenarios">' in dom and "No client-scenario cases" in dom,
+             "%s: scenario view says there are no scenarios" % label)
+        return
+    rows = re.findall(r'<tr class="prog-row">', dom)
+    cells = re.findall(r'<td class="cell c-[A-Za-z]+[^"]*"[^>]*><a href="#[^"]+">'
+                       r'(works|breaks at step \d+|breaks \(step unknown\)|not exercised)', dom)
+    c.ok('id="scenario-table"' in dom and rows and cells,
+         "%s: scenario view rendered (%d programs, %d cells)" % (label, len(rows), len(cells)))
+    for t in scenario_targets:
+        blk = _programs_block(dom, t)
+        if not c.ok(blk is not None and '<table class="programs"' in blk[1],
+                    "%s: programs affected listed for %s" % (label, t)):
+            continue
+        head, body = blk
+        broken = re.findall(r'<tr id="p-\d+-\d+" class="prog-broken">', body)
+        if broken:
+            # each failing scenario's row: step, the call made there, what the program does then
+            fails = re.findall(r"<td>(step (?:\d+|unknown)[^<]*)</td><td>(.*?)</td><td>(.*?)</td>"
+                               r"</tr>", body)
+            c.ok(len(fails) >= len(broken) and all(cons.strip() for _, _, cons in fails),
+                 "%s: %s: %d broken programs, each with its step and consequence (%s)" % (
+                     label, t, len(broken), head.split("\u2014")[-1].strip()))
+        for text in (expect or {}).get(t, ()):
+            c.ok(text in body, "%s: %s's programs show %r" % (label, t, text))
+
+
+def check_page(c, exe, path, label, shot, must=(), hostile=False, scenario_targets=(),
+               expect_programs=None):
     url = "file://" + os.path.abspath(path)
     rc, dom, err = chromium(exe, ["--dump-dom"], url)
     if not c.ok(rc == 0 and "<html" in dom, "%s: chromium --dump-dom" % label,
@@ -131,6 +177,7 @@ def check_page(c, exe, path, label, shot, must=(), hostile=False):
          "%s: verdicts rendered" % label)
     for text in must:
         c.ok(text in dom, "%s: shows %r" % (label, text))
+    check_programs(c, dom, label, scenario_targets, expect_programs)
     tags = Tags()
     tags.feed(dom)
     if hostile:
@@ -155,7 +202,8 @@ def check_page(c, exe, path, label, shot, must=(), hostile=False):
     finally:
         shutil.rmtree(nojs_dir, ignore_errors=True)
     c.ok(rc == 0 and 'class="verdict verdict-' in dom2 and 'id="matrix-table"' in dom2
-         and 'id="etwconf-js-ready"' not in dom2
+         and 'id="etwconf-js-ready"' not in dom2 and '<section id="programs">' in dom2
+         and ('id="scenario-table"' in dom2) == bool(scenario_targets)
          and re.search(r'<div class="filters" id="filters" hidden', dom2) is not None,
          "%s: readable without JavaScript (filters hidden, content shown)" % label)
     if os.path.exists(shot):
@@ -170,6 +218,39 @@ def check_page(c, exe, path, label, shot, must=(), hostile=False):
                                  "--hide-scrollbars"], url)
     c.ok(rc == 0 and png_size(tall) == (1400, 3200), "%s: screenshot %s" % (label, tall),
          err4[-300:])
+
+
+def scenario_targets_of(page_path):
+    """The targets of a written report whose results hold client scenarios (read from the page:
+    the report names them in its programs section)."""
+    with open(page_path, encoding="utf-8") as f:
+        page = f.read()
+    out = []
+    for m in re.finditer(r'<h3 id="programs-\d+">(.*?)</h3>', page, re.S):
+        head = re.sub(r"<[^>]+>", "", m.group(1))
+        if "no client scenarios" not in head:
+            out.append(head.split(" ", 1)[0])
+    return out
+
+
+def check_build_summary(c, report_dir, targets):
+    """summary.md of the build report: Wine at win10's programs with step and consequence."""
+    if "wine@win10" not in targets:
+        c.skip("build report: Wine at win10's programs", "no wine@win10 results with client "
+               "scenarios in the build report (make wine, then make report)")
+        return
+    try:
+        with open(os.path.join(report_dir, "summary.md"), encoding="utf-8") as f:
+            md = f.read()
+    except OSError as e:
+        c.ok(False, "build report: summary.md readable", str(e))
+        return
+    m = re.search(r"^### `wine@win10`: (.*)$", md, re.M)
+    c.ok("## Programs affected" in md and m is not None,
+         "build report: summary.md lists Wine at win10's programs")
+    if m and " broken" in m.group(1):
+        c.ok(re.search(r"^- \*\*.+\*\* .* breaks (at step \d+|\\\(step unknown\\\))", md, re.M)
+             is not None, "build report: summary.md gives each broken program's step")
 
 
 def main(argv):
@@ -190,19 +271,29 @@ def main(argv):
     sample_dir = os.path.join(build, "test", "browser-report")
     os.makedirs(sample_dir, exist_ok=True)
     p = subprocess.run([sys.executable, os.path.join(REPORTS, "etwconf-report"), "report",
-                        "--out", sample_dir, "--expectations",
-                        os.path.join(DATA, "wine-expectations.json")]
+                        "--out", sample_dir, "--programs", os.path.join(DATA, "programs.def"),
+                        "--expectations", os.path.join(DATA, "wine-expectations.json")]
                        + [os.path.join(DATA, n) for n in SAMPLES],
                        capture_output=True, text=True, timeout=120)
     if c.ok(p.returncode == 0, "render the sample report", p.stderr[-500:]):
         check_page(c, exe, os.path.join(sample_dir, "index.html"), "sample report",
                    os.path.join(report_dir, "sample-screenshot.png"),
                    must=("conformant", "1 failure of MUST rules (1 case)", "INCOMPLETE",
-                         "wine@win10", "reference@6.1", "XFAIL"), hostile=True)
+                         "wine@win10", "reference@6.1", "XFAIL"), hostile=True,
+                   scenario_targets=("reference@6.1", "reference@10.0", "wine@win7",
+                                     "wine@win10", "windows@10.0.19045"),
+                   expect_programs={
+                       "wine@win10": ("PerfView / TraceEvent", "step 1",
+                                      "TQI(0, 0x07, NULL, 0, &amp;len)",
+                                      "the exception 0x80000100 ends the program",
+                                      "step unknown", ">works<"),
+                       "windows@10.0.19045": ("not counted", "SeSystemProfilePrivilege")})
     real = os.path.join(report_dir, "index.html")
     if os.path.exists(real):
+        targets = scenario_targets_of(real)
         check_page(c, exe, real, "build report", os.path.join(report_dir, "screenshot.png"),
-                   must=("Verdicts per target",))
+                   must=("Verdicts per target",), scenario_targets=targets)
+        check_build_summary(c, report_dir, targets)
     else:
         c.skip("build report", "%s not there yet (make run writes it)" % real)
     print("browser: %d passed, %d failed, %d skipped" % (c.passed, c.failed, c.skipped))

@@ -31,7 +31,7 @@ class GoodFiles(TmpCase):
         run = ingest.load(data("truncated.jsonl"))
         self.assertFalse(run.complete)
         self.assertEqual(len(run.cases), 14)
-        self.assertIn("14 of 49", run.incomplete_reason)
+        self.assertIn("14 of 58", run.incomplete_reason)
         self.assertTrue(any("cut short" in w for w in run.warnings))
 
     def test_truncated_cli_reports_incomplete(self):

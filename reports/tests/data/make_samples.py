@@ -12,6 +12,10 @@ spec/rules.def. The case list is invented but shaped like the harness's cases/.
   foreign.jsonl                              JSON Lines, but not ours
   hostile.jsonl                              valid, with markup and controls in every string
   wine-expectations.json                     expectations for the Wine samples (all XFAIL)
+  programs.def                               a program list (PROGRAM lines) for the scenarios
+
+Every run ends with client-scenario cases ("client.<program>.<name>", with a "program" object
+and, when they fail, "step", "step_what" and "consequence"), shaped like the harness's.
 """
 import json
 import os
@@ -127,6 +131,84 @@ CASES = [
      "Traits can be set once", ["TRAITS.ONCE", "TRAITS.ONCE_CODE"], "10.0"),
 ]
 
+# Client scenarios: one real program's calls replayed in order.
+# program id -> (name, repository, source, note)
+PROGRAMS = {
+    "perfview": ("PerfView / TraceEvent", "microsoft/perfview",
+                 "src/TraceEvent/TraceEventSession.cs (TraceEventProfileSources.GetInfo)",
+                 "also BenchmarkDotNet's hardware-counter diagnoser"),
+    "pmctrace": ("pmctrace", "cmuratori/pmctrace", "pmctrace_server.cpp (Win32FindPMCIndexes)",
+                 "relies on the probe writing ReturnLength"),
+    "miniperf-h": ("miniperf.h", "public gist (Martins Mozeiko)", "miniperf.h (MiniPerf)",
+                   "asserts ERROR_BAD_LENGTH from the probe"),
+    "dtrace-etw": ("DTrace for Windows (ETW back end)", "prash-wghats/Dtrace-ETW",
+                   "drivers/etw/etw.cpp (dtrace_etw_pmc_info)", "NULL ReturnLength"),
+    "krabsetw": ("krabsetw", "microsoft/krabsetw", "krabs/krabs/kt.hpp (kt::enable_providers)",
+                 "reuses the group-mask buffer"),
+    "tracy": ("Tracy", "wolfpld/tracy", "public/client/windows/TracyETW.cpp "
+              "(SetCPUProfilingInterval)", ""),
+    "fibratus": ("fibratus", "rabbitstack/fibratus", "pkg/sys/etw/etw.go (SetTraceSystemFlags)",
+                 ""),
+    "go-winio": ("go-winio", "microsoft/go-winio", "pkg/etw/newprovider.go "
+                 "(NewProviderWithOptions)", "a traits failure makes the provider unusable"),
+    "instance-ids": ("Classic instance ids (documented pattern)", "MicrosoftDocs/win32",
+                     "desktop-src/ETW/tracing-event-instances.md", ""),
+    "optick": ("Optick", "bombomby/optick", "src/optick_core.win.h (ETW::Start)",
+               "listed, no scenario in the samples"),
+}
+
+# id, file, line, function, title, rules, versions, program, steps [(call, consequence)]
+SCENARIOS = [
+    ("client.perfview.profile-sources", "cases/clients.c", 40, "TraceQueryInformation",
+     "PerfView lists the profile sources and their intervals",
+     ["TQI.07.FORMAT", "TQI.05.TIMER"], "6.2+", "perfview",
+     [("TQI(0, 0x07, NULL, 0, &len)", "len stays 0: TraceEvent reports no profile sources"),
+      ("TQI(0, 0x07, buf, len, &len)", "throws: profile-source discovery fails"),
+      ("TQI(0, 0x05, {Source, 0}, 8, &l) for every source", "throws: no source can be used")]),
+    ("client.pmctrace.find-pmc", "cases/clients.c", 90, "TraceQueryInformation",
+     "pmctrace finds its PMC indexes", ["TQI.07.FORMAT", "TQI.07.KERNEL"], "6.2+", "pmctrace",
+     [("TQI(0, 0x07, NULL, 0, &size), size uninitialised",
+       "allocates a garbage size; no PMC is found"),
+      ("TQI(0, 0x07, buf, size, &size)", "no PMC found: traces run without counters")]),
+    ("client.miniperf-h.pmc", "cases/clients.c", 130, "TraceQueryInformation",
+     "miniperf.h probes and reads the profile sources", ["TQI.07.SHORT_RC", "TQI.07.FORMAT"],
+     "6.2+", "miniperf-h",
+     [("TQI(0, 0x07, NULL, 0, &size)", "__debugbreak: the assertion on ERROR_BAD_LENGTH stops "
+       "the program"),
+      ("TQI(0, 0x07, buf, size, &size)", "__debugbreak: asserted ERROR_SUCCESS")]),
+    ("client.dtrace-etw.pmc-info", "cases/clients.c", 170, "TraceQueryInformation",
+     "DTrace's ETW back end reads the PMC sources with a NULL ReturnLength",
+     ["TQI.07.FORMAT", "TQI.RETLEN.OPTIONAL"], "6.2+", "dtrace-etw",
+     [("TQI(0, 0x07, NULL, 0, &len)", "len is garbage: the PMC setup dies"),
+      ("TQI(0, 0x07, buf, len, NULL)", "no PMC provider: pmc probes are not offered")]),
+    ("client.krabsetw.group-mask", "cases/clients.c", 210, "NtQuerySystemInformation",
+     "krabsetw reads, ORs and sets the group mask with the same buffer", ["GMI.SIZE"], "6.2+",
+     "krabsetw",
+     [("NtQuerySystemInformation(0x1F, {class 1, TraceHandle}, 0x30, NULL)",
+       "throws: the kernel trace does not start"),
+      ("NtSetSystemInformation(0x1F, same buffer, 0x30)", "throws: the kernel trace does not "
+       "start")]),
+    ("client.tracy.sampling", "cases/clients.c", 250, "TraceSetInformation",
+     "Tracy sets the CPU sampling interval", ["TSI.05.EXACT_SIZE", "TSI.05.HANDLE_ZERO"],
+     "6.2+", "tracy",
+     [("TSI(0, 0x05, {0, 1250}, 8)", "CPU sampling is silently not enabled: no samples")]),
+    ("client.fibratus.flags", "cases/clients.c", 280, "TraceSetInformation",
+     "fibratus sets and reads back the kernel flags", ["TSI.04.LENGTH"], "6.2+", "fibratus",
+     [("TSI(h, 0x04, 8 zero masks, 32)", "the trace runs without kernel flags")]),
+    ("client.go-winio.traits", "cases/clients.c", 310, "EventSetInformation",
+     "go-winio registers a provider with traits", ["TRAITS.SET", "TRAITS.FORMAT_SIZE"], "10.0",
+     "go-winio",
+     [("EventRegister(guid, NULL, NULL, &h)", "NewProviderWithOptions returns the error"),
+      ("EventSetInformation(h, 2, traits, 34)", "NewProviderWithOptions returns the error: the "
+       "provider is unusable")]),
+    ("client.instance-ids.parent-child", "cases/clients.c", 350, "CreateTraceInstanceId",
+     "RegisterTraceGuids, then instance ids for a parent and its children",
+     ["CTI.COUNTER", "CTI.OUTPUT"], "all", "instance-ids",
+     [("RegisterTraceGuids(cb, ctx, guid, 1, reg, NULL, NULL, &h)", "no events are traced"),
+      ("CreateTraceInstanceId(reg[0].RegHandle, &parent)", "parent and child events cannot be "
+       "related")]),
+]
+
 COUNTED_RULES = None  # filled from spec/rules.py
 
 
@@ -154,6 +236,8 @@ def applies(spec, version):
 
 def skip_reason(case, version):
     cid, spec = case[0], case[6]
+    if cid.startswith("client."):
+        return "the program makes these calls on Windows %s only" % spec
     if cid.startswith("tqi.") and nt(version) < (6, 2):
         return "TraceQueryInformation is not exported before 6.2 (EXP.ADVAPI32.TQI)"
     return "rule applies to %s, target is %s" % (spec, version)
@@ -170,7 +254,8 @@ def header(impl, version, tid, emulated, fingerprint, argv, build, name=None, pa
                        "build": build, "emulated": emulated, "arch": "x86_64"},
             "target_id": tid, "host": {"os": "linux", "arch": "x86_64"},
             "fingerprint": fingerprint, "started": "2026-11-22T10:00:00Z", "argv": argv,
-            "isolation": "batch", "timeout_ms": 5000, "cases_planned": len(CASES)}
+            "isolation": "batch", "timeout_ms": 5000,
+            "cases_planned": len(CASES) + len(SCENARIOS)}
 
 
 def make_run(impl, version, tid, behave, rerun_fmt, fingerprint=None, emulated=True, build=7601,
@@ -178,8 +263,8 @@ def make_run(impl, version, tid, behave, rerun_fmt, fingerprint=None, emulated=T
     """behave(case, version) -> None (PASS) or a dict of fields overriding the PASS record."""
     recs = [header(impl, version, tid, emulated, fingerprint or {}, argv or
                    ["build/etwconf", "run", "--emulate", version], build)]
-    for seq, case in enumerate(CASES, 1):
-        cid, file, line, func, title, rules, spec = case
+    for seq, case in enumerate(CASES + SCENARIOS, 1):
+        cid, file, line, func, title, rules, spec = case[:7]
         h = zlib.crc32(("%s/%s" % (tid, cid)).encode())
         rec = {"type": "case", "seq": seq, "id": cid, "file": file, "line": line,
                "function": func, "title": title, "rules": rules, "status": "PASS",
@@ -193,6 +278,14 @@ def make_run(impl, version, tid, behave, rerun_fmt, fingerprint=None, emulated=T
             over = behave(case, version)
             if over:
                 rec.update(over)
+        if len(case) > 7:
+            pid, steps = case[7], case[8]
+            name, repo, source, _ = PROGRAMS[pid]
+            rec["program"] = {"id": pid, "name": name, "source": "%s: %s" % (repo, source)}
+            step = rec.pop("step", None)
+            if rec["status"] in ("FAIL", "CRASH", "TIMEOUT") and step is not None:
+                rec.update(step=step, step_what=steps[step - 1][0],
+                           consequence=rec.get("consequence") or steps[step - 1][1])
         if rec["status"] in ("FAIL", "CRASH", "TIMEOUT"):
             if rec["status"] != "FAIL":
                 rec["failed_rules"] = list(rules)
@@ -243,6 +336,17 @@ def reference(case, version):
 def wine(case, version):
     cid, rules = case[0], case[5]
     v = nt(version)
+    if cid == "client.pmctrace.find-pmc":     # crashed in a worker: no step recorded
+        return stub_crash("TraceQueryInformation")
+    if cid.startswith("client.") and case[3] == "TraceQueryInformation":
+        return dict(stub_crash("TraceQueryInformation"), step=1,
+                    consequence="the exception 0x80000100 ends the program at its first call")
+    if cid == "client.krabsetw.group-mask":
+        return dict(fail("GMI.SIZE", "return", "0 (STATUS_SUCCESS)",
+                         "0xc0000003 (STATUS_INVALID_INFO_CLASS)"), step=1)
+    if cid == "client.tracy.sampling":
+        return dict(fail("TSI.05.EXACT_SIZE", "return", "0 (ERROR_SUCCESS)",
+                         "50 (ERROR_NOT_SUPPORTED)"), step=1)
     if cid.startswith("tqi.") and v >= (6, 2):
         return stub_crash("TraceQueryInformation")
     if cid == "exp.sechost.tqi":
@@ -274,6 +378,12 @@ def wine(case, version):
 
 def windows(case, version):
     cid = case[0]
+    if cid == "client.miniperf-h.pmc":
+        return dict(fail("TQI.07.SHORT_RC", "return", "24 (ERROR_BAD_LENGTH)",
+                         "122 (ERROR_INSUFFICIENT_BUFFER)"), step=1)
+    if cid == "client.pmctrace.find-pmc":
+        return {"status": "SKIP", "checks": [], "reason": "SeSystemProfilePrivilege not held "
+                "(run elevated)"}
     if cid == "tqi.0e.small":
         return fail("TQI.0E.SMALL", "return", "122 (ERROR_INSUFFICIENT_BUFFER)",
                     "234 (ERROR_MORE_DATA)")
@@ -317,9 +427,21 @@ def hostile():
                    "checks": []}),
         ("SKIP", {"reason": HOSTILE + " \u001b]0;title\u0007", "checks": []}),
         ("TIMEOUT", {"mode": "timeout", "message": "\"'><svg onload=alert(3)>", "checks": []}),
+        ("FAIL", {"id": "client.evil<i>x</i>.steps", "mode": "return",
+                  "program": {"id": "evil<i>x</i>", "name": HOSTILE + " & co",
+                              "source": "<a href=javascript:alert(4)>src</a>"},
+                  "step": 2, "step_what": "TQI(" + HOSTILE + ")",
+                  "consequence": HOSTILE + " `tick` | pipe ]]> \u001b[31m",
+                  "failed_rules": ["TQI.0B.EXACT_SIZE"],
+                  "checks": [{"what": "return", "rule": "TQI.0B.EXACT_SIZE", "expected": "0",
+                              "got": "87", "ok": False}], "message": "return: expected 0"}),
+        ("SKIP", {"id": "client.evil<i>x</i>.skipped", "checks": [],
+                  "program": {"id": "evil<i>x</i>", "name": HOSTILE + " & co", "source": None},
+                  "reason": "<b>not</b> " + HOSTILE}),
     ]
     for seq, (st, over) in enumerate(specs, 1):
-        rec = {"type": "case", "seq": seq, "id": "evil.%d.%s" % (seq, HOSTILE), "file":
+        rec = {"type": "case", "seq": seq, "id": over.pop("id", "evil.%d.%s" % (seq, HOSTILE)),
+               "file":
                "cases/" + HOSTILE + ".c", "line": 7, "function": "Trace<script>Query",
                "title": HOSTILE, "rules": ["TQI.0B.EXACT_SIZE", "<b>X.Y</b>"], "status": st,
                "counted": st in ("FAIL", "CRASH", "TIMEOUT"), "mode": None,
@@ -360,6 +482,18 @@ def expectations_doc():
         {"case": "tsi.06.privilege", "versions": ["win10"], "status": "BROKEN",
          "why": "no kernel logger under Wine"},
     ]
+    for c in SCENARIOS:
+        if c[0] == "client.krabsetw.group-mask":
+            entries.append({"case": c[0], "versions": ["win10"], "status": "FAIL",
+                            "observed": "STATUS_INVALID_INFO_CLASS",
+                            "why": "ntdll does not know class 0x11"})
+        elif c[0] == "client.tracy.sampling":
+            entries.append({"case": c[0], "versions": ["win10"], "status": "FAIL",
+                            "observed": "ERROR_NOT_SUPPORTED",
+                            "why": "TraceSetInformation only knows class 2"})
+        elif c[3] == "TraceQueryInformation":
+            entries.append({"case": c[0], "versions": ["win10"], "status": "CRASH",
+                            "mode": "exception", "observed": "0x80000100", "why": whys["CRASH"]})
     for c in CASES:
         if c[0].startswith("tqi.") and c[6] in ("6.2+", "10.0"):
             entries.append({"case": c[0], "versions": ["win10"], "status": "CRASH",
@@ -408,6 +542,12 @@ def main():
         '{"level":"info","ts":"2026-11-22T10:00:00Z","msg":"server started","port":8080}',
         '{"level":"warn","ts":"2026-11-22T10:00:01Z","msg":"slow request","ms":1200}'])
     write("hostile.jsonl", hostile())
+    with open(os.path.join(HERE, "programs.def"), "w", encoding="utf-8", newline="\n") as f:
+        f.write("/* Sample program list for the report tests (written by make_samples.py).\n"
+                " * PROGRAM(id, name, repository, source file(s), note) */\n")
+        for pid, (name, repo, source, note) in PROGRAMS.items():
+            f.write("PROGRAM(%s, %s, %s,\n        %s, %s)\n" % tuple(
+                json.dumps(x) for x in (pid, name, repo, source, note)))
     with open(os.path.join(HERE, "wine-expectations.json"), "w", encoding="utf-8") as f:
         doc = expectations_doc()
         sys.path.insert(0, os.path.join(HERE, "..", ".."))

@@ -1,0 +1,150 @@
+/*
+ * harness/core/fixture.c - sets a row's fixture (struct etw_fixture) up on a target and tears it
+ * down: sessions, a disallow list, a classic registration with its classes, an EventRegister
+ * provider, the profile privilege, allocation fault injection. The setup returns what happened
+ * and why (enum etw_fx); the caller decides what that means: the case runner SKIPs or BREAKs the
+ * case, the fuzzer drops or reports the program. Used by harness/core/run.c and tools/fuzz.
+ */
+#include "harness/etwconf.h"
+#include <stdarg.h>
+#include <string.h>
+
+const etw_guid etw_fixture_control_guid = {0xE7C0F000, 0x7E57, 0x4E7C, {0x9a, 0x11, 0x00, 0x00, 0xc0, 0xf0, 0x00, 0x01}};
+const etw_guid etw_fixture_provider_guid = {0xE7C0F001, 0x7E57, 0x4E7C, {0x9a, 0x11, 0x00, 0x00, 0xc0, 0xf0, 0x00, 0x02}};
+
+static etw_u32 ETW_WINAPI request_cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
+{
+    (void)code, (void)ctx, (void)size, (void)buf;
+    return 0;
+}
+
+static enum etw_fx fail(enum etw_fx st, char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+enum etw_fx etw_fixture_logger(struct etw_target *t, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h,
+                               char *why, size_t len)
+{
+    if (!t->start_logger)
+        return fail(ETW_FX_SKIP, why, len, "needs a %s, and the target has no EtwRef_StartLogger control function",
+                    etw_logger_kind_title(kind));
+    if (t->start_logger((unsigned)kind, masks, h) != 0)
+        return fail(ETW_FX_BROKEN, why, len, "fixture: could not start a %s", etw_logger_kind_title(kind));
+    return ETW_FX_OK;
+}
+
+/* the target's function fn: from the caller's table, or resolved; NULL sets st->missing */
+static void *api(struct etw_target *t, void *const *fns, enum etw_fn fn, struct etw_fixture_state *st)
+{
+    void *p = fns ? fns[fn] : etw_resolve(t, fn, NULL);
+    if (!p)
+        st->missing = fn;
+    return p;
+}
+
+enum etw_fx etw_fixture_setup(struct etw_target *t, void *const *fns, const struct etw_fixture *fx, bool stale_reg,
+                              struct etw_fixture_state *st, char *why, size_t len)
+{
+    enum etw_fx r;
+    memset(st, 0, sizeof *st);
+    if (fx->logger) {
+        if ((r = etw_fixture_logger(t, fx->logger, fx->masks, &st->logger, why, len)) != ETW_FX_OK)
+            return r;
+        st->have_logger = true;
+    }
+    if (fx->logger2) {
+        static const etw_u32 none[8];
+        if ((r = etw_fixture_logger(t, fx->logger2, none, &st->logger2, why, len)) != ETW_FX_OK)
+            return r;
+        st->have_logger2 = true;
+    }
+    if (fx->ndisallow) {
+        /* fixtures use the target's own API: a missing export is the target's failure */
+        etw_pfn_TraceSetInformation tsi = (etw_pfn_TraceSetInformation)api(t, fns, FN_TSI, st);
+        if (!tsi)
+            return ETW_FX_MISSING;
+        etw_u32 rc = tsi(st->logger, ETW_TraceSetDisallowList, (void *)fx->disallow, 16u * (etw_u32)fx->ndisallow);
+        if (rc)
+            return fail(ETW_FX_BROKEN, why, len, "fixture: TraceSetInformation(TraceSetDisallowList, %d GUIDs) returned %u",
+                        fx->ndisallow, rc);
+    }
+    if (fx->classes) {
+        etw_pfn_RegisterTraceGuidsW rtg = (etw_pfn_RegisterTraceGuidsW)api(t, fns, FN_REGISTERTRACEGUIDS, st);
+        if (!rtg)
+            return ETW_FX_MISSING;
+        int n = fx->classes > 4 ? 4 : fx->classes;
+        for (int i = 0; i < n; i++) {
+            st->reg_guids[i] = etw_fixture_control_guid;
+            st->reg_guids[i].Data4[7] = (etw_u8)(0x10 + i);
+            st->regs[i].Guid = &st->reg_guids[i];
+            st->regs[i].RegHandle = NULL;
+        }
+        etw_u32 rc = rtg(request_cb, NULL, &etw_fixture_control_guid, (etw_u32)n, st->regs, NULL, NULL, &st->classic);
+        if (rc)
+            return fail(ETW_FX_BROKEN, why, len, "fixture: RegisterTraceGuidsW with %d classes returned %u", n, rc);
+        st->have_classic = true;
+        st->nclasses = n;
+        if (fx->foreign_pid) {
+            if (!t->set_class_pid)
+                return fail(ETW_FX_SKIP, why, len, "needs a registration from another process: the target has no EtwRef_SetClassProcessId");
+            if (t->set_class_pid(st->regs[0].RegHandle, 0x4242))
+                return fail(ETW_FX_BROKEN, why, len, "fixture: EtwRef_SetClassProcessId failed");
+        }
+        if (fx->set_counter) {
+            if (!t->set_class_counter)
+                return fail(ETW_FX_SKIP, why, len, "needs to preset the class counter: the target has no EtwRef_SetClassCounter");
+            if (t->set_class_counter(st->regs[0].RegHandle, fx->counter))
+                return fail(ETW_FX_BROKEN, why, len, "fixture: EtwRef_SetClassCounter failed");
+        }
+    }
+    if (fx->provider) {
+        etw_pfn_EventRegister er = (etw_pfn_EventRegister)api(t, fns, FN_EVENTREGISTER, st);
+        etw_pfn_EventUnregister eu = er ? (etw_pfn_EventUnregister)api(t, fns, FN_EVENTUNREGISTER, st) : NULL;
+        if (!eu)
+            return ETW_FX_MISSING;
+        etw_u32 rc = er(&etw_fixture_provider_guid, NULL, NULL, &st->reg);
+        if (rc)
+            return fail(ETW_FX_BROKEN, why, len, "fixture: EventRegister returned %u", rc);
+        st->have_reg = true;
+        if (stale_reg && ((rc = er(&etw_fixture_provider_guid, NULL, NULL, &st->stale_reg)) || (rc = eu(st->stale_reg))))
+            return fail(ETW_FX_BROKEN, why, len, "fixture: registering and unregistering a second provider failed with %u", rc);
+    }
+    if (fx->profile_priv) {
+        if (!t->set_privilege)
+            return fail(ETW_FX_SKIP, why, len, "needs SeSystemProfilePrivilege %s: the target has no EtwRef_SetPrivilege",
+                        fx->profile_priv == PRIV_HELD ? "held" : "not held");
+        if (t->set_privilege(1 /* ETWREF_PRIV_SYSTEM_PROFILE */, fx->profile_priv == PRIV_HELD))
+            return fail(ETW_FX_BROKEN, why, len, "fixture: EtwRef_SetPrivilege failed");
+    }
+    if (fx->fail_alloc && !t->fail_alloc)
+        return fail(ETW_FX_SKIP, why, len, "needs allocation fault injection: the target has no EtwRef_FailAllocation");
+    return ETW_FX_OK;
+}
+
+void etw_fixture_teardown(struct etw_target *t, struct etw_fixture_state *st)
+{
+    if (t->fail_alloc)
+        t->fail_alloc(0);
+    if (st->have_reg) {
+        etw_pfn_EventUnregister eu = (etw_pfn_EventUnregister)etw_resolve(t, FN_EVENTUNREGISTER, NULL);
+        if (eu)
+            eu(st->reg);
+        st->have_reg = false;
+    }
+    if (st->have_classic) {
+        etw_pfn_UnregisterTraceGuids ug = (etw_pfn_UnregisterTraceGuids)etw_resolve(t, FN_UNREGISTERTRACEGUIDS, NULL);
+        if (ug)
+            ug(st->classic);
+        st->have_classic = false;
+    }
+    if (st->have_logger2 && t->stop_logger)
+        t->stop_logger(st->logger2);
+    if (st->have_logger && t->stop_logger)
+        t->stop_logger(st->logger);
+    st->have_logger = st->have_logger2 = false;
+}

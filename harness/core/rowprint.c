@@ -1,0 +1,329 @@
+/*
+ * harness/core/rowprint.c - the row format's names (from the X-lists of harness/case.h) and the
+ * row printer: a struct etw_case printed as the CASE(...) source that compiles back to it. The
+ * fuzzer prints its findings with it; harness/tests/unit_rowprint.c prints every printable row
+ * of cases/, parses the text back and compares every field.
+ */
+#include "harness/etwconf.h"
+#include <stddef.h>
+#include <string.h>
+
+#define NAME_(name) #name,
+#define NAME2_(name, text) #name,
+#define TEXT2_(name, text) text,
+#define LOOKUP_(fn, type, list, X)                                                                                      \
+    const char *fn(type v)                                                                                              \
+    {                                                                                                                   \
+        static const char *const n[] = {list(X)};                                                                       \
+        return (unsigned)v < sizeof n / sizeof n[0] ? n[v] : NULL;                                                      \
+    }
+LOOKUP_(etw_fn_enum_name, enum etw_fn, ETW_FN_LIST, NAME_)
+LOOKUP_(etw_hsel_enum_name, enum etw_hsel, ETW_HSEL_LIST, NAME_)
+LOOKUP_(etw_bsel_enum_name, enum etw_bsel, ETW_BSEL_LIST, NAME_)
+LOOKUP_(etw_patch_enum_name, enum etw_patch, ETW_PATCH_LIST, NAME_)
+LOOKUP_(etw_logger_enum_name, enum etw_logger_kind, ETW_LOGGER_LIST, NAME2_)
+LOOKUP_(etw_logger_kind_title, enum etw_logger_kind, ETW_LOGGER_LIST, TEXT2_)
+LOOKUP_(etw_priv_enum_name, enum etw_priv, ETW_PRIV_LIST, NAME_)
+LOOKUP_(etw_xkind_name, enum etw_xkind, ETW_XKIND_LIST, TEXT2_)
+
+const char *etw_version_enum_name(unsigned v)
+{
+#define VERSION(sym, nt, build, name, wine, label) if (v == nt) return #sym;
+#include "spec/versions.def"
+#undef VERSION
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- the printer */
+const char *etw_rule_rid(enum etw_rule_id r, char *buf, size_t len)
+{
+    if (!r) {
+        snprintf(buf, len, "RID_NONE");
+        return buf;
+    }
+    snprintf(buf, len, "RID_%s", etw_rule_name(r));
+    for (char *q = buf; *q; q++)
+        if (*q == '.')
+            *q = '_';
+    return buf;
+}
+
+bool etw_row_printable(const struct etw_case *c)
+{
+    return !c->run && !c->data;
+}
+
+static void str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20 || ch >= 0x7F)
+            fprintf(f, "\\%03o", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void bytes(FILE *f, const etw_u8 *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s0x%02x", i ? ", " : "", p[i]);
+}
+
+static void rid(FILE *f, enum etw_rule_id r)
+{
+    char b[96];
+    fputs(etw_rule_rid(r, b, sizeof b), f);
+}
+
+static void version(FILE *f, unsigned v)
+{
+    const char *n = etw_version_enum_name(v);
+    if (n)
+        fputs(n, f);
+    else
+        fprintf(f, "0x%04Xu", v);
+}
+
+/* a return value as ERR(NAME), ST(NAME) or a number */
+static void code(FILE *f, enum etw_fn fn, etw_u32 v)
+{
+    bool nt = etw_fn_returns_ntstatus(fn);
+    const char *n = nt ? etw_ntstatus_name(v) : etw_win32_name(v);
+    if (n && nt && !strncmp(n, "STATUS_", 7))
+        fprintf(f, "ST(%s)", n + 7);
+    else if (n && !nt && !strncmp(n, "ERROR_", 6))
+        fprintf(f, "ERR(%s)", n + 6);
+    else
+        fprintf(f, "0x%Xu", v);
+}
+
+/* ", " between the items of a braced list */
+#define SEP(any) ((any) ? ", " : ((any) = true, ""))
+
+static void fixture(FILE *f, const struct etw_fixture *fx)
+{
+    static const struct etw_fixture none;
+    if (!memcmp(fx, &none, sizeof none))
+        return;
+    bool any = false;
+    fprintf(f, " .fx = {");
+    if (fx->logger)
+        fprintf(f, "%s.logger = %s", SEP(any), etw_logger_enum_name(fx->logger));
+    if (fx->logger2)
+        fprintf(f, "%s.logger2 = %s", SEP(any), etw_logger_enum_name(fx->logger2));
+    bool masks = false;
+    for (int i = 0; i < 8; i++)
+        masks |= fx->masks[i] != 0;
+    if (masks) {
+        fprintf(f, "%s.masks = {", SEP(any));
+        for (int i = 0; i < 8; i++)
+            fprintf(f, "%s0x%X", i ? ", " : "", fx->masks[i]);
+        fprintf(f, "}");
+    }
+    if (fx->disallow) {
+        fprintf(f, "%s.disallow = (const etw_guid[]){", SEP(any));
+        for (int i = 0; i < (fx->ndisallow > 0 ? fx->ndisallow : 1); i++) {
+            const etw_guid *g = &fx->disallow[i];
+            fprintf(f, "%s{0x%08X, 0x%04X, 0x%04X, {", i ? ", " : "", g->Data1, g->Data2, g->Data3);
+            bytes(f, g->Data4, 8);
+            fprintf(f, "}}");
+        }
+        fprintf(f, "}");
+    }
+    if (fx->ndisallow)
+        fprintf(f, "%s.ndisallow = %d", SEP(any), fx->ndisallow);
+    if (fx->classes)
+        fprintf(f, "%s.classes = %d", SEP(any), fx->classes);
+    if (fx->foreign_pid)
+        fprintf(f, "%s.foreign_pid = true", SEP(any));
+    if (fx->set_counter)
+        fprintf(f, "%s.set_counter = true", SEP(any));
+    if (fx->set_counter || fx->counter)
+        fprintf(f, "%s.counter = 0x%X", SEP(any), fx->counter);
+    if (fx->provider)
+        fprintf(f, "%s.provider = true", SEP(any));
+    if (fx->profile_priv)
+        fprintf(f, "%s.profile_priv = %s", SEP(any), etw_priv_enum_name(fx->profile_priv));
+    if (fx->fail_alloc)
+        fprintf(f, "%s.fail_alloc = %d", SEP(any), fx->fail_alloc);
+    fprintf(f, "},");
+}
+
+static void args(FILE *f, enum etw_fn fn, const struct etw_args *a)
+{
+    bool any = false, row = etw_call_row_fn(fn);
+    fprintf(f, ".args = {");
+    if (a->handle != H_ZERO)
+        fprintf(f, "%s.handle = %s", SEP(any), etw_hsel_enum_name(a->handle));
+    if (a->value || a->handle == H_VALUE || a->handle == H_LOGGER_HIGH || a->handle == H_CLASS)
+        fprintf(f, "%s.value = 0x%llx", SEP(any), (unsigned long long)a->value);
+    if (a->cls || (row && fn != FN_ETWCTI && fn != FN_CTI))
+        fprintf(f, "%s.cls = 0x%X", SEP(any), a->cls);
+    if (a->buf != B_GUARDED)
+        fprintf(f, "%s.buf = %s", SEP(any), etw_bsel_enum_name(a->buf));
+    if (a->len_rel)
+        fprintf(f, "%s.len = EXACT(%d)", SEP(any), a->len);
+    else if (a->len || row)
+        fprintf(f, "%s.len = %d", SEP(any), a->len);
+    if (a->retlen_null)
+        fprintf(f, "%s.retlen_null = true", SEP(any));
+    if (a->in_len) {
+        fprintf(f, "%sIN(", SEP(any));
+        bytes(f, a->in, a->in_len);
+        fprintf(f, ")");
+    }
+    if (a->patch)
+        fprintf(f, "%s.patch = %s", SEP(any), etw_patch_enum_name(a->patch));
+    if (a->patch || a->patch_off)
+        fprintf(f, "%s.patch_off = %d", SEP(any), a->patch_off);
+    if (a->out_buf != B_GUARDED)
+        fprintf(f, "%s.out_buf = %s", SEP(any), etw_bsel_enum_name(a->out_buf));
+    if (a->out_len || fn == FN_NTC)
+        fprintf(f, "%s.out_len = %d", SEP(any), a->out_len);
+    if (a->module) {
+        fprintf(f, "%s.module = ", SEP(any));
+        str(f, a->module);
+    }
+    if (a->export_name) {
+        fprintf(f, "%s.export_name = ", SEP(any));
+        str(f, a->export_name);
+    }
+    fprintf(f, "},");
+}
+
+/* OUTPUT / PREFIX (_AT): CreateTraceInstanceId's InstanceId by name, its offset differs by architecture */
+static void output(FILE *f, enum etw_fn fn, const struct etw_expect *x)
+{
+    bool id = (fn == FN_ETWCTI || fn == FN_CTI) && x->out_off == offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId) && x->out_len == 4;
+    fprintf(f, ", %s%s(", x->out == OUT_PREFIX ? "PREFIX" : "OUTPUT", x->out_off ? "_AT" : "");
+    if (id)
+        fprintf(f, "offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), ");
+    else if (x->out_off)
+        fprintf(f, "%zu, ", x->out_off);
+    rid(f, x->out_rule);
+    fprintf(f, ", ");
+    if (id) {
+        etw_u32 v;
+        memcpy(&v, x->out_bytes, 4);
+        fprintf(f, "U32(0x%X)", v);
+    } else {
+        bytes(f, x->out_bytes, x->out_len);
+    }
+    fprintf(f, ")");
+}
+
+static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
+{
+    if (x->kind == XK_SKIP) {
+        fprintf(f, "NA(");
+        version(f, x->vmin);
+        fprintf(f, ", ");
+        version(f, x->vmax);
+        fprintf(f, ", ");
+        str(f, x->why ? x->why : "");
+        fprintf(f, ")");
+        return;
+    }
+    fprintf(f, "AT(");
+    version(f, x->vmin);
+    fprintf(f, ", ");
+    version(f, x->vmax);
+    if (x->kind == XK_PRESENT || x->kind == XK_ABSENT)
+        fprintf(f, ", %s", x->kind == XK_PRESENT ? "PRESENT" : "ABSENT");
+    if (x->why) {
+        fprintf(f, ", .why = ");
+        str(f, x->why);
+    }
+    if (x->kind == XK_CALL || x->rc) {
+        fprintf(f, ", .rc = ");
+        code(f, fn, x->rc);
+    }
+    if (x->rc_alt_ok || x->rc_alt) {
+        fprintf(f, x->rc_alt_ok ? ", ALSO(" : ", .rc_alt = (");
+        code(f, fn, x->rc_alt);
+        fprintf(f, ")");
+    }
+    if (x->rc_rule) {
+        fprintf(f, ", RC_RULE(");
+        rid(f, x->rc_rule);
+        fprintf(f, ")");
+    }
+    if (x->fail_rule) {
+        fprintf(f, ", FAILS(");
+        rid(f, x->fail_rule);
+        fprintf(f, ")");
+    }
+    if (x->rl == RL_EQ) {
+        fprintf(f, ", RETLEN(%u, ", x->rl_value);
+        rid(f, x->rl_rule);
+        fprintf(f, ")");
+    } else {
+        if (x->rl == RL_UNTOUCHED) {
+            fprintf(f, ", RETLEN_KEPT(");
+            rid(f, x->rl_rule);
+            fprintf(f, ")");
+        } else if (x->rl_rule) {
+            fprintf(f, ", .rl_rule = ");
+            rid(f, x->rl_rule);
+        }
+        if (x->rl_value)
+            fprintf(f, ", .rl_value = %u", x->rl_value);
+    }
+    if ((x->out == OUT_BYTES || x->out == OUT_PREFIX) && x->out_len) {
+        output(f, fn, x);
+    } else {
+        if (x->out == OUT_UNTOUCHED) {
+            fprintf(f, ", UNTOUCHED(");
+            rid(f, x->out_rule);
+            fprintf(f, ")");
+        } else {
+            if (x->out)
+                fprintf(f, ", .out = %s", x->out == OUT_BYTES ? "OUT_BYTES" : "OUT_PREFIX");
+            if (x->out_rule) {
+                fprintf(f, ", .out_rule = ");
+                rid(f, x->out_rule);
+            }
+        }
+        if (x->out_off)
+            fprintf(f, ", .out_off = %zu", x->out_off);
+    }
+    fprintf(f, ")");
+}
+
+bool etw_row_print(FILE *f, const struct etw_case *c, const char *indent)
+{
+    if (!etw_row_printable(c))
+        return false;
+    const char *fn = etw_fn_enum_name(c->fn);
+    fprintf(f, "%sCASE(.id = ", indent);
+    str(f, c->id ? c->id : "");
+    fprintf(f, ", .rules = RULES(");
+    for (int i = 0; i < ETW_MAX_RULES && c->rules[i]; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        rid(f, c->rules[i]);
+    }
+    fprintf(f, "),\n%s     .title = ", indent);
+    str(f, c->title ? c->title : "");
+    fprintf(f, ",\n%s     .fn = %s,", indent, fn ? fn : "FN_NONE");
+    if (c->needs)
+        fprintf(f, " .needs = 0x%X,", c->needs);
+    fixture(f, &c->fx);
+    static const struct etw_args none;
+    if (etw_call_row_fn(c->fn) || memcmp(&c->args, &none, sizeof none)) { /* no empty braces: C11 has none */
+        fprintf(f, "\n%s     ", indent);
+        args(f, c->fn, &c->args);
+    }
+    fprintf(f, "\n%s     .expect = {", indent);
+    for (int e = 0; e < ETW_MAX_EXPECT && c->expect[e].vmin; e++) {
+        if (e)
+            fprintf(f, ",\n%s                ", indent);
+        expectation(f, c->fn, &c->expect[e]);
+    }
+    fprintf(f, "})\n");
+    return true;
+}

@@ -1,0 +1,130 @@
+/*
+ * harness/tests/unit_engine.c - the call engine on its own (harness/core/fixture.c, call.c):
+ * fixture setup reports its status and reason instead of marking a case, handles come from the
+ * fixture state, and a row's call fills its outcome (return code, ReturnLength, buffers and
+ * their bytes before the call).
+ */
+#include "unit.h"
+#include <stdlib.h>
+
+static struct etw_target *reference_at(unsigned v)
+{
+    struct etw_target *t = etw_target_reference();
+    t->reset();
+    t->set_version(v, 0);
+    return t;
+}
+
+static void test_fixture_status_and_reason(void)
+{
+    struct etw_target *ref = reference_at(ETW_V10_0), t = *ref;
+    struct etw_fixture_state st;
+    char why[256] = "";
+    const struct etw_fixture logger = {.logger = LG_SYSTEM};
+    /* no control function: SKIP with the reason, nothing half set up */
+    t.start_logger = NULL;
+    CU_ASSERT_EQUAL(etw_fixture_setup(&t, NULL, &logger, false, &st, why, sizeof why), ETW_FX_SKIP);
+    CHECKF(strstr(why, "EtwRef_StartLogger") && strstr(why, "system-logger session"), "why: %s", why);
+    CU_ASSERT(!st.have_logger);
+    /* the reference sets it up; the handle selectors read the state */
+    CU_ASSERT_EQUAL_FATAL(etw_fixture_setup(ref, NULL, &logger, false, &st, why, sizeof why), ETW_FX_OK);
+    CU_ASSERT(st.have_logger && !st.have_logger2);
+    CU_ASSERT_EQUAL(etw_call_handle(ref, &st, H_LOGGER, 0), st.logger);
+    CU_ASSERT_EQUAL(etw_call_handle(ref, &st, H_LOGGER_HIGH, 0x10000), st.logger | 0x10000);
+    CU_ASSERT_EQUAL(etw_call_handle(ref, &st, H_LOGGER2, 0), 0);
+    CU_ASSERT_EQUAL(etw_call_handle(ref, &st, H_VALUE, 0x1234), 0x1234);
+    etw_fixture_teardown(ref, &st);
+    CU_ASSERT(!st.have_logger);
+    CU_ASSERT_EQUAL(etw_call_handle(ref, &st, H_LOGGER, 0), 0);
+    /* a function the fixture calls is missing: MISSING names it (the runner records the export failure) */
+    void *fns[FN_COUNT] = {0};
+    const struct etw_fixture dal = {.logger = LG_SYSTEM, .disallow = &etw_fixture_provider_guid, .ndisallow = 1};
+    CU_ASSERT_EQUAL(etw_fixture_setup(ref, fns, &dal, false, &st, why, sizeof why), ETW_FX_MISSING);
+    CU_ASSERT_EQUAL(st.missing, FN_TSI);
+    etw_fixture_teardown(ref, &st);
+}
+
+static void test_fixture_classes(void)
+{
+    struct etw_target *t = reference_at(ETW_V10_0);
+    struct etw_fixture_state st;
+    char why[256] = "";
+    const struct etw_fixture fx = {.classes = 2, .set_counter = true, .counter = 7};
+    CU_ASSERT_EQUAL_FATAL(etw_fixture_setup(t, NULL, &fx, false, &st, why, sizeof why), ETW_FX_OK);
+    CU_ASSERT(st.have_classic && st.nclasses == 2 && st.regs[0].RegHandle && st.regs[1].RegHandle);
+    CU_ASSERT_EQUAL(etw_call_handle(t, &st, H_CLASS, 1), (etw_u64)(uintptr_t)st.regs[1].RegHandle);
+    CU_ASSERT_EQUAL(etw_call_handle(t, &st, H_CLASS, 2), 0); /* past the classes: no dangling handle */
+    /* the counter preset holds: the next instance id follows it */
+    ETW_EVENT_INSTANCE_INFO info;
+    etw_pfn_CreateTraceInstanceId cti = (etw_pfn_CreateTraceInstanceId)etw_resolve(t, FN_CTI, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cti);
+    EQ_U32(cti(st.regs[0].RegHandle, &info), 0);
+    EQ_U32(info.InstanceId, 8);
+    etw_fixture_teardown(t, &st);
+    CU_ASSERT_EQUAL(etw_call_handle(t, &st, H_CLASS, 0), 0);
+}
+
+static struct etw_guard *kept[4];
+static int nkept;
+static struct etw_guard *guard(void *arg, size_t len)
+{
+    (void)arg;
+    struct etw_guard *g = calloc(1, sizeof *g);
+    if (!g || nkept >= 4 || !plat_guard_alloc(g, len)) {
+        free(g);
+        return NULL;
+    }
+    return kept[nkept++] = g;
+}
+static void release(void)
+{
+    while (nkept)
+        plat_guard_free(kept[--nkept]), free(kept[nkept]);
+}
+
+static void test_call_outcome(void)
+{
+    struct etw_target *t = reference_at(ETW_V10_0);
+    struct etw_fixture_state st;
+    const struct etw_fixture none = {0};
+    char why[256] = "";
+    CU_ASSERT_EQUAL_FATAL(etw_fixture_setup(t, NULL, &none, false, &st, why, sizeof why), ETW_FX_OK);
+    void *tqi = etw_resolve(t, FN_TQI, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tqi);
+    /* TraceVersionInfo with its exact size: success, ReturnLength 8, the buffer written */
+    struct etw_args a = {.cls = ETW_TraceVersionInfo, .len = 0, .len_rel = true};
+    struct etw_outcome o;
+    CU_ASSERT_FATAL(etw_call(t, &st, &none, FN_TQI, tqi, &a, guard, NULL, &o, why, sizeof why));
+    EQ_U32(o.rc, ETW_ERROR_SUCCESS);
+    CU_ASSERT(o.retlen_passed && o.retlen_written);
+    EQ_U32(o.retlen, 8);
+    CU_ASSERT(o.buf && o.len == 8 && !o.out && o.before);
+    CU_ASSERT(o.before && !memcmp(o.before, "\xDE\xAD\xBE\xEF\xDE\xAD\xBE\xEF", 8)); /* the sentinel before the call */
+    CU_ASSERT(o.buf && memcmp(o.buf->buf, o.before, 8) != 0);
+    etw_outcome_free(&o);
+    /* one byte short: the error, ReturnLength written, the input bytes kept in the before-image */
+    struct etw_args s = {.cls = ETW_TraceVersionInfo, .len = -1, .len_rel = true, .in = (const etw_u8[]){0x42}, .in_len = 1};
+    CU_ASSERT_FATAL(etw_call(t, &st, &none, FN_TQI, tqi, &s, guard, NULL, &o, why, sizeof why));
+    EQ_U32(o.rc, ETW_ERROR_BAD_LENGTH);
+    CU_ASSERT(o.len == 7 && o.before && o.before[0] == 0x42 && o.before[1] == 0xAD);
+    etw_outcome_free(&o);
+    /* ReturnLength NULL: not passed, so not written */
+    s.retlen_null = true;
+    CU_ASSERT_FATAL(etw_call(t, &st, &none, FN_TQI, tqi, &s, guard, NULL, &o, why, sizeof why));
+    CU_ASSERT(!o.retlen_passed && !o.retlen_written);
+    etw_outcome_free(&o);
+    /* a function rows cannot call: false, with the reason */
+    CU_ASSERT(!etw_call(t, &st, &none, FN_EVENTREGISTER, tqi, &a, guard, NULL, &o, why, sizeof why));
+    CHECKF(strstr(why, "cannot be called from a data row") != NULL, "why: %s", why);
+    etw_outcome_free(&o);
+    etw_fixture_teardown(t, &st);
+    release();
+}
+
+void unit_engine_register(void)
+{
+    CU_pSuite s = CU_add_suite("call engine", NULL, NULL);
+    CU_add_test(s, "fixture setup returns its status and reason; handles come from its state", test_fixture_status_and_reason);
+    CU_add_test(s, "fixture classes: handles, counter preset, nothing dangling after teardown", test_fixture_classes);
+    CU_add_test(s, "a row's call: return code, ReturnLength, buffers and their before-images", test_call_outcome);
+}

@@ -1,0 +1,257 @@
+#!/bin/sh
+# harness/tests/winetest.sh BUILD - the "winetest" stage (mk/winetest.mk): Wine's test formats.
+#
+#   1. `etwconf run --format winetest` (Linux build) against the reference and misbehaving
+#      libraries, with and without an expectations file: every line in Wine's format, and exactly
+#      the lines the results file and reports/etwconf_report/expectations.py say
+#      (harness/tests/winetest_format.py); the exit status; WINETEST_DEBUG=0; usage errors
+#   2. `etwconf export-wine`: every data row exported, custom rows named, bad input refused
+#   3. with mingw-w64: the exported test compiles with -Werror against harness/windows/winetest
+#   4. with Wine: etwconf.exe --format winetest at win10 with reports/expectations/wine.json, and the
+#      exported test run at win10 and win7: known Wine divergences are todo, no failure, exit 0;
+#      without the expectations the same test fails exactly where wine.json says Wine diverges
+# Wine runs in a prefix of its own (BUILD/winetest/prefix, made once per Wine version), headless
+# (harness/tests/wine-env.sh). Last line: "winetest: N passed, N failed, N skipped".
+set -u
+B=${1:-build}
+PYTHON=${PYTHON:-python3}
+MINGW64=${MINGW64:-x86_64-w64-mingw32-gcc}
+MINGW32=${MINGW32:-i686-w64-mingw32-gcc}
+WINE=${WINE:-wine}                  # a build tree's wine works too
+WINESERVER=${WINESERVER:-wineserver}
+E=$B/etwconf
+T=$B/test/winetest
+W=$B/winetest
+FMT="$PYTHON harness/tests/winetest_format.py"
+WINE_JSON=reports/expectations/wine.json
+mkdir -p "$T" "$W"
+
+pass=0; fail=0; skip=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+no() { fail=$((fail + 1)); echo "FAIL $1"; }
+sk() { skip=$((skip + 1)); echo "SKIP $1"; }
+# a checker's own ok/FAIL lines count
+tally() {
+    echo "$1"
+    pass=$((pass + $(printf '%s\n' "$1" | grep -c '^ok '))); fail=$((fail + $(printf '%s\n' "$1" | grep -c '^FAIL ')))
+}
+
+# ---------------------------------------------------------------- 1. --format winetest, Linux build
+"$E" run --format winetest --filter 'tqi.0b.*' --out "$T/ref.jsonl" >"$T/ref.txt" 2>"$T/ref.err"; rc=$?
+tally "$($FMT grammar "$T/ref.txt" --rc $rc --failures 0)"
+tally "$($FMT results "$T/ref.txt" "$T/ref.jsonl" --rc $rc)"
+
+cat >"$T/thirdparty.json" <<'EOF'
+{"schema": "etwconf-expectations/1", "target": {"impl": "thirdparty"},
+ "entries": [
+  {"case": "tqi.0b.short", "versions": ["10.0"], "status": "FAIL", "mode": "return", "observed": "0 (ERROR_SUCCESS)", "why": "success.so returns 0 for everything"},
+  {"case": "tqi.0b.reserved", "versions": ["6.2-10.0"], "status": "FAIL", "mode": "return", "why": "a divergence that is not there"},
+  {"case": "tqi.0b.long", "status": "FAIL", "mode": "return", "observed": "87", "why": "an observed text that does not match"},
+  {"case": "tqi.0b.handle", "versions": ["6.1"], "status": "FAIL", "why": "an entry for another version"},
+  {"case": "tqi.0b.exact", "versions": ["10.0+"], "status": "CRASH", "why": "a crash that happens"}
+ ]}
+EOF
+"$E" run --target "$B/bad/success.so" --format winetest --expect "$T/thirdparty.json" --filter 'tqi.0b.*' --out "$T/success.jsonl" \
+    >"$T/success.txt" 2>"$T/success.err"; rc=$?
+tally "$($FMT grammar "$T/success.txt" --rc $rc)"
+tally "$($FMT results "$T/success.txt" "$T/success.jsonl" --expect "$T/thirdparty.json" --rc $rc)"
+n=0
+for p in ': Test failed: ' ': Test marked todo: ' ': Test succeeded inside todo block: ' ': tqi.0b.long: '; do
+    grep -q "$p" "$T/success.txt" && n=$((n + 1))
+done
+[ "$n" = 4 ] && [ "$rc" -gt 0 ] && ok "success.so with an expectations file: failed, todo, succeeded-inside-todo and the changed-divergence trace all appear; exit $rc" ||
+    no "success.so with an expectations file: $n of 4 kinds of line, exit $rc"
+grep -q 'cases/tqi.c:[0-9]*: Test marked todo: tqi.0b.short \[TQI.0B.EXACT_SIZE\] return: expected 24 (ERROR_BAD_LENGTH), got 0 (ERROR_SUCCESS)$' "$T/success.txt" &&
+    ok "a known divergence is todo at the check's file and line, with its rule, expected and got" || no "the todo line of tqi.0b.short is not as expected"
+
+"$E" run --target "$B/bad/crash.so" --format winetest --filter 'tqi.0b.*' --out "$T/crash.jsonl" >"$T/crash.txt" 2>"$T/crash.err"; rc=$?
+tally "$($FMT grammar "$T/crash.txt" --rc $rc)"
+tally "$($FMT results "$T/crash.txt" "$T/crash.jsonl" --rc $rc)"
+grep -q 'Test failed: tqi.0b.exact: unhandled exception SIGSEGV in TraceQueryInformation' "$T/crash.txt" &&
+    ok "a crash is a failure naming the exception and the function (the run goes on)" || no "crash.so: no crash line"
+
+"$E" run --format winetest --emulate 6.1 --filter 'tqi.0b.*' --out "$T/skip.jsonl" >"$T/skip.txt" 2>"$T/skip.err"; rc=$?
+tally "$($FMT results "$T/skip.txt" "$T/skip.jsonl" --rc $rc)"
+[ "$(grep -c ': Tests skipped: tqi.0b.[a-z-]*: does not apply to 6.1' "$T/skip.txt")" = 7 ] && ok "SKIPs are 'Tests skipped:' lines with the reason" ||
+    no "SKIP lines at 6.1: $(grep -c 'Tests skipped' "$T/skip.txt") of 7"
+
+"$E" run --target "$B/bad/success.so" --format winetest --emulate all --out-dir "$T/all" >"$T/all.txt" 2>"$T/all.err"; rc=$?
+tally "$($FMT grammar "$T/all.txt" --rc $rc)"
+[ "$rc" = 255 ] && ok "more than 255 failures: exit status 255, as Wine caps it" || no "every version with success.so: exit $rc, expected 255"
+[ "$(ls "$T/all"/*.jsonl 2>/dev/null | wc -l)" -ge 6 ] && ok "--out-dir still gets the JSON Lines of every version" || no "--out-dir: $(ls "$T/all" | wc -l) files"
+
+WINETEST_DEBUG=0 "$E" run --target "$B/bad/success.so" --format winetest --expect "$T/thirdparty.json" --filter 'tqi.0b.*' \
+    >"$T/quiet.txt" 2>/dev/null; rc=$?
+! grep -q 'Test marked todo\|tests executed' "$T/quiet.txt" && grep -q 'Test failed' "$T/quiet.txt" && [ "$rc" -gt 0 ] &&
+    ok "WINETEST_DEBUG=0: no todo lines and no closing line, failures still printed, exit $rc" || no "WINETEST_DEBUG=0 output"
+! grep -q '^{' "$T/quiet.txt" && ok "without --out, stdout holds Wine's output only (no JSON Lines)" || no "JSON on stdout with --format winetest"
+
+"$E" run --expect "$WINE_JSON" >/dev/null 2>"$T/u1.err"; r1=$?
+"$E" run --format tap >/dev/null 2>"$T/u2.err"; r2=$?
+"$E" run --format winetest --expect "$T/ref.jsonl" >/dev/null 2>"$T/u3.err"; r3=$?
+"$E" run --format winetest --expect "$T/missing.json" >/dev/null 2>"$T/u4.err"; r4=$?
+"$E" run --format winetest --out - >/dev/null 2>&1; r5=$?
+[ "$r1$r2$r3$r4$r5" = 22222 ] && grep -q "give --format winetest" "$T/u1.err" && grep -q "results file" "$T/u3.err" && grep -q "cannot open" "$T/u4.err" &&
+    ok "usage errors exit 2 and say what to do (--expect alone, an unknown format, a results file, a missing file, --out -)" ||
+    no "usage errors: exits $r1 $r2 $r3 $r4 $r5"
+"$E" run --format winetest --expect "$WINE_JSON" --filter 'tqi.0b.*' >"$T/notwine.txt" 2>"$T/notwine.err"; rc=$?
+grep -q "is for target wine.*nothing is todo" "$T/notwine.err" && ! grep -q "marked todo" "$T/notwine.txt" && [ "$rc" = 0 ] &&
+    ok "an expectations file for another target: said on stderr, nothing is todo" || no "wine.json against the reference: exit $rc"
+
+# ---------------------------------------------------------------- 2. export-wine
+"$E" export-wine --expect "$WINE_JSON" --out "$T/etwconf.c" 2>"$T/export.err"; rc=$?
+out=$("$E" list --json | $PYTHON -c '
+import json, re, sys
+cases = json.load(sys.stdin)
+src = open(sys.argv[1]).read()
+data = [c["id"] for c in cases if c["function"] != "(custom)"]
+custom = [c["id"] for c in cases if c["function"] == "(custom)"]
+ids = re.findall(r"\.id = \"([^\"]+)\"", src)
+head = src.split("*/", 1)[0]
+print(("ok   " if ids == data else "FAIL ") + "export-wine: %d rows, one per data case, in table order" % len(ids))
+print(("ok   " if all(c in head.split() for c in custom) else "FAIL ") + "export-wine: the %d custom cases left out are named" % len(custom))
+lines = src.split("\n")
+bad = [m.group(1) for m in re.finditer(r"\.id = \"([^\"]+)\", \.line = (\d+)", src) if ".id = \"%s\"" % m.group(1) not in lines[int(m.group(2)) - 1]]
+print(("ok   " if not bad else "FAIL ") + "export-wine: each row knows its own line (failures point at the row)%s" % (": " + " ".join(bad[:5]) if bad else ""))
+todo = re.findall(r"\.id = \"([^\"]+)\"(?:(?!\.id = ).)*?\.todo = \{([^}]*)\}", src, re.S)
+wine = json.load(open(sys.argv[2]))["entries"]
+listed = {e["case"] for e in wine}
+print(("ok   " if todo and all(i in listed for i, _ in todo) else "FAIL ") + "export-wine: %d rows carry todo_wine versions, all listed in wine.json" % len(todo))
+' "$T/etwconf.c" "$WINE_JSON")
+tally "$out"
+[ "$rc" = 0 ] && grep -q '^START_TEST(etwconf)$' "$T/etwconf.c" && ! grep -q '#include "\(harness\|spec\|cases\)/' "$T/etwconf.c" &&
+    ok "export-wine: exit 0, START_TEST(etwconf), standalone (no suite header)" || no "export-wine: exit $rc"
+"$E" export-wine --expect "$T/thirdparty.json" --out "$T/x.c" 2>"$T/export-bad.err"; r1=$?
+"$E" export-wine --bogus >/dev/null 2>&1; r2=$?
+"$E" export-wine --help | grep -q "usage: etwconf export-wine"; r3=$?
+"$E" export-wine --unit Bad-Name >/dev/null 2>&1; r4=$?
+"$E" export-wine --unit etw_trace 2>/dev/null | grep -q '^START_TEST(etw_trace)$'; r5=$?
+[ "$r1" = 3 ] && grep -q "not Wine" "$T/export-bad.err" && [ "$r2$r3$r4$r5" = 2020 ] &&
+    ok "export-wine: expectations of another target refused (3), unknown option (2), --help (0), --unit checked (2) and used" ||
+    no "export-wine errors: $r1 $r2 $r3 $r4 $r5"
+
+# ---------------------------------------------------------------- 3. the exported test compiles
+if ! command -v "$MINGW64" >/dev/null 2>&1; then
+    sk "the exported test is not compiled: $MINGW64 is not installed (sh .ci/deps.sh windows)"
+    sk "Wine checks not run: $MINGW64 is not installed"
+    echo "winetest: $pass passed, $fail failed, $skip skipped"
+    [ "$fail" = 0 ]; exit $?
+fi
+"$E" export-wine --out "$T/etwconf-notodo.c" 2>/dev/null
+cc_ok=1
+for src in etwconf etwconf-notodo; do
+    exe=$W/$(echo "$src" | tr - _)_test.exe
+    if $MINGW64 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Werror -O1 -DSTANDALONE \
+        -I harness/windows/winetest -o "$exe" "$T/$src.c" 2>"$T/$src.cc.err"; then :; else cc_ok=0; head -n 20 "$T/$src.cc.err"; fi
+done
+if command -v "$MINGW32" >/dev/null 2>&1; then
+    $MINGW32 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Werror -O1 -DSTANDALONE \
+        -I harness/windows/winetest -o "$W/etwconf_test-i686.exe" "$T/etwconf.c" 2>"$T/etwconf-i686.cc.err" &&
+        ok "the exported test compiles for i686 too ($MINGW32 -Werror)" || { no "the exported test does not compile for i686"; head -n 20 "$T/etwconf-i686.cc.err"; }
+else
+    sk "the exported test is not compiled for i686: $MINGW32 is not installed"
+fi
+# as in a Wine tree: the unit on its own, the driver in a generated testlist.c that defines STANDALONE
+printf '#define STANDALONE\n#include "wine/test.h"\nextern void func_etwconf(void);\nconst struct test winetest_testlist[] = {{"etwconf", func_etwconf}, {0, 0}};\n' >"$T/testlist.c"
+$MINGW64 -std=gnu11 -Wall -Werror -O1 -I harness/windows/winetest -o "$W/etwconf_tree_test.exe" "$T/etwconf.c" "$T/testlist.c" 2>"$T/tree.cc.err" &&
+    ok "the exported test builds as a unit of a Wine tree does (no STANDALONE; the driver in testlist.c)" ||
+    { no "the exported test does not build as a Wine-tree unit"; head -n 20 "$T/tree.cc.err"; }
+[ "$cc_ok" = 1 ] && ok "the exported test (with and without todo_wine) compiles with $MINGW64 -Wall -Wextra -Werror against harness/windows/winetest" ||
+    no "the exported test does not compile (see $T/*.cc.err)"
+
+# ---------------------------------------------------------------- 4. under Wine
+if ! command -v "$WINE" >/dev/null 2>&1 || ! command -v "$WINESERVER" >/dev/null 2>&1; then
+    sk "Wine checks not run: $WINE or $WINESERVER is not there (install Wine: sh .ci/deps.sh windows)"
+    echo "winetest: $pass passed, $fail failed, $skip skipped"
+    [ "$fail" = 0 ]; exit $?
+fi
+. harness/tests/wine-env.sh
+WINEPREFIX=$(cd "$W" && pwd)/prefix
+export WINEPREFIX
+stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
+trap 'stop_server' EXIT
+trap 'stop_server; exit 130' INT TERM
+want="$("$WINE" --version 2>/dev/null) etwconf-winetest-prefix-1"
+if [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; then
+    stop_server
+    rm -rf "$WINEPREFIX"
+    mkdir -p "$WINEPREFIX"
+    timeout 30 "$WINESERVER" -p >/dev/null 2>&1
+    echo "winetest: making the prefix $WINEPREFIX ($("$WINE" --version 2>/dev/null))"
+    timeout 300 "$WINE" wineboot -i >/dev/null 2>&1 &&
+        timeout 60 "$WINE" reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug' /v Debugger /t REG_SZ /d "" /f >/dev/null 2>&1 &&
+        echo "$want" >"$WINEPREFIX/.etwconf-prefix" || no "the Wine prefix $WINEPREFIX could not be made"
+else
+    timeout 30 "$WINESERVER" -p >/dev/null 2>&1
+    timeout 120 "$WINE" cmd /c exit >/dev/null 2>&1 # the services, with stdio on /dev/null
+fi
+at() { timeout 60 "$WINE" reg add "HKCU\\Software\\Wine\\AppDefaults\\$1" /v Version /t REG_SZ /d "$2" /f >/dev/null 2>&1; }
+
+if [ -f "$B/etwconf.exe" ]; then
+    cp "$B/etwconf.exe" "$W/etwconf.exe"
+    at etwconf.exe win10
+    timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --out "$T/wine-win10.jsonl" >"$T/wine-win10.txt" 2>"$T/wine-win10.err"; rc=$?
+    tally "$($FMT grammar "$T/wine-win10.txt" --rc $rc --failures 0)"
+    tally "$($FMT results "$T/wine-win10.txt" "$T/wine-win10.jsonl" --expect "$WINE_JSON" --rc $rc)"
+    n=$(grep -c 'Test marked todo' "$T/wine-win10.txt")
+    [ "$rc" = 0 ] && [ "$n" -gt 100 ] && ok "etwconf.exe under Wine at win10 with wine.json: $n known divergences todo, no failure, exit 0" ||
+        no "etwconf.exe --format winetest at win10: exit $rc, $n todo lines (see $T/wine-win10.txt)"
+    # a process per case: the result comes back serialised, through the same formatter
+    timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --isolation child --filter 'esi.*' \
+        --out "$T/wine-child.jsonl" >"$T/wine-child.txt" 2>"$T/wine-child.err"; rc=$?
+    tally "$($FMT results "$T/wine-child.txt" "$T/wine-child.jsonl" --expect "$WINE_JSON" --rc $rc)"
+else
+    sk "etwconf.exe --format winetest under Wine: $B/etwconf.exe is not built (make windows)"
+fi
+
+# the exported test: todo where wine.json says, no failure, Wine's exit status
+runx() { # EXE VERSION OUT
+    at "$(basename "$1")" "$2"
+    timeout 300 "$WINE" "$1" etwconf >"$3" 2>"$3.err"
+}
+# the case ids of the lines of one kind ("Test marked todo" ...): the context after the prefix
+ids_of() { tr -d '\r' <"$1" | sed -n "s/^[^:]*:[0-9]*: $2: \([a-z0-9.-]*\): .*/\1/p" | sort -u; }
+# the cases wine.json lists at a version
+listed_at() {
+    $PYTHON - "$WINE_JSON" "$1" <<'PY'
+import sys
+sys.path.insert(0, "reports")
+from etwconf_report import expectations
+exp = expectations.load(sys.argv[1])
+class R:  # just enough of a run for names_run()
+    impl, version, version_name = "wine", sys.argv[2], sys.argv[2]
+    def version_names(self): return {self.version} | ({expectations.WINE_NT[self.version]} if self.version in expectations.WINE_NT else set())
+    def nt(self): return expectations.nt_tuple(self.version)
+for e in exp.entries:
+    if e.names_run(R()):
+        print(e.case)
+PY
+}
+if [ "$cc_ok" = 1 ]; then
+    for v in win10 win7; do
+        runx "$W/etwconf_test.exe" "$v" "$T/export-$v.txt"; rc=$?
+        tally "$($FMT grammar "$T/export-$v.txt" --rc $rc --failures 0)"
+        listed_at "$v" | sort -u >"$T/listed-$v"
+        ids_of "$T/export-$v.txt" "Test marked todo" >"$T/todo-$v"
+        extra=$(comm -23 "$T/todo-$v" "$T/listed-$v" | tr '\n' ' ')
+        n=$(wc -l <"$T/todo-$v")
+        [ "$rc" = 0 ] && [ "$n" -gt 10 ] && [ -z "$extra" ] &&
+            ok "exported test under Wine at $v: $n rows todo, each a known divergence of wine.json; no failure, exit 0" ||
+            no "exported test at $v: exit $rc, $n todo rows${extra:+, not in wine.json: $extra} (see $T/export-$v.txt)"
+    done
+    runx "$W/etwconf_notodo_test.exe" win10 "$T/export-notodo.txt"; rc=$?
+    tally "$($FMT grammar "$T/export-notodo.txt" --rc $rc)"
+    ids_of "$T/export-notodo.txt" "Test failed" >"$T/failed-notodo"
+    extra=$(comm -23 "$T/failed-notodo" "$T/listed-win10" | tr '\n' ' ')
+    n=$(wc -l <"$T/failed-notodo")
+    [ "$rc" -gt 0 ] && [ "$n" -gt 10 ] && [ -z "$extra" ] &&
+        ok "without the expectations the exported test fails under Wine (exit $rc, $n rows), only where wine.json says Wine diverges" ||
+        no "exported test without todo_wine at win10: exit $rc, $n failing rows${extra:+; not in wine.json: $extra}"
+    grep -q 'Test marked todo\|Test succeeded inside' "$T/export-notodo.txt" && no "todo lines without --expect" ||
+        ok "without --expect nothing is todo"
+else
+    sk "the exported test is not run under Wine: it did not compile"
+fi
+stop_server
+echo "winetest: $pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]

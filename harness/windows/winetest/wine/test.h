@@ -1,0 +1,307 @@
+/*
+ * harness/windows/winetest/wine/test.h - a small stand-in for Wine's include/wine/test.h, so that
+ * a test written for Wine's tree (the output of `etwconf export-wine`) builds with mingw-w64
+ * outside it:
+ *
+ *   x86_64-w64-mingw32-gcc -DSTANDALONE -I harness/windows/winetest -o etwconf_test.exe etwconf.c
+ *   wine etwconf_test.exe etwconf
+ *
+ * Written from the documented behaviour of Wine's test API (the Wine Developer's Guide, "Writing
+ * conformance tests") and the output format its tools read; it is not Wine's file. Inside a
+ * Wine tree, Wine's own header is used instead and this one is not needed.
+ *
+ * The subset: ok(), ok_(file, line)(), todo_if(), todo_wine, todo_wine_if(), broken(), skip(),
+ * win_skip(), trace(), winetest_push_context()/winetest_pop_context(), winetest_platform,
+ * winetest_debug, winetest_interactive, winetest_report_success, ARRAY_SIZE, START_TEST and, with
+ * STANDALONE defined (as Wine's generated testlist.c does), the driver: main(argc, argv) runs the
+ * unit named by argv[1] (or the only one) and prints the closing line
+ *   "%04x:%s: %d tests executed (%d marked as todo, %d as flaky, %d failure(s)), %d skipped."
+ * and exits with failures plus successes inside todo blocks, at most 255.
+ * The lines are Wine's: "file.c:LINE: Test failed: ...", "Test succeeded inside todo block: ",
+ * "Test marked todo: " (when WINETEST_DEBUG > 0), "Tests skipped: ", "Test succeeded" (with
+ * WINETEST_REPORT_SUCCESS=1), and a trace is "file.c:LINE: text".
+ * The platform is "wine" when ntdll exports wine_server_call, else "windows"; WINETEST_PLATFORM
+ * overrides it. todo_wine applies on "wine" only, broken() is true on "windows" only, and win_skip()
+ * is a skip on Windows but a failure on Wine (a missing function is something Wine should have).
+ * Not provided: flaky blocks, subtests, muting after 42 messages, WINETEST_TIME, WINETEST_COLOR,
+ * wine_dbgstr_*() and the child-process helpers. Single-threaded tests only.
+ */
+#ifndef ETWCONF_WINETEST_TEST_H
+#define ETWCONF_WINETEST_TEST_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <windef.h>
+#include <winbase.h>
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+#endif
+
+#if defined(__GNUC__)
+#define WINETEST_PRINTF_ATTR(f, a) __attribute__((format(printf, f, a)))
+#else
+#define WINETEST_PRINTF_ATTR(f, a)
+#endif
+
+extern int winetest_debug;
+extern int winetest_interactive;
+extern int winetest_report_success;
+extern const char *winetest_platform;
+
+void winetest_set_location(const char *file, int line);
+int winetest_vok(int condition, const char *msg, va_list ap);
+void winetest_ok(int condition, const char *msg, ...) WINETEST_PRINTF_ATTR(2, 3);
+void winetest_skip(const char *msg, ...) WINETEST_PRINTF_ATTR(1, 2);
+void winetest_win_skip(const char *msg, ...) WINETEST_PRINTF_ATTR(1, 2);
+void winetest_trace(const char *msg, ...) WINETEST_PRINTF_ATTR(1, 2);
+void winetest_push_context(const char *fmt, ...) WINETEST_PRINTF_ATTR(1, 2);
+void winetest_pop_context(void);
+void winetest_start_todo(int is_todo);
+int winetest_loop_todo(void);
+void winetest_end_todo(void);
+int broken(int condition);
+
+/* each macro records where it is, then calls the function with the arguments that follow */
+#define ok_(file, line) (winetest_set_location(file, line), 0) ? (void)0 : winetest_ok
+#define skip_(file, line) (winetest_set_location(file, line), 0) ? (void)0 : winetest_skip
+#define win_skip_(file, line) (winetest_set_location(file, line), 0) ? (void)0 : winetest_win_skip
+#define trace_(file, line) (winetest_set_location(file, line), 0) ? (void)0 : winetest_trace
+#define ok ok_(__FILE__, __LINE__)
+#define skip skip_(__FILE__, __LINE__)
+#define win_skip win_skip_(__FILE__, __LINE__)
+#define trace trace_(__FILE__, __LINE__)
+
+/* a block whose failures are expected: a for statement that runs its body once */
+#define todo_if(is_todo) for (winetest_start_todo(is_todo); winetest_loop_todo(); winetest_end_todo())
+#define todo_wine todo_if(!strcmp(winetest_platform, "wine"))
+#define todo_wine_if(is_todo) todo_if((is_todo) && !strcmp(winetest_platform, "wine"))
+
+struct test {
+    const char *name;
+    void (*func)(void);
+};
+
+#ifdef STANDALONE
+#define START_TEST(name)                                                              \
+    static void func_##name(void);                                                    \
+    const struct test winetest_testlist[] = {{#name, func_##name}, {NULL, NULL}};     \
+    static void func_##name(void)
+#else
+#define START_TEST(name) void func_##name(void)
+#endif
+
+#ifdef STANDALONE
+extern const struct test winetest_testlist[];
+
+int winetest_debug = 1;
+int winetest_interactive = 0;
+int winetest_report_success = 0;
+const char *winetest_platform = "windows";
+
+static const struct test *winetest_current;
+static LONG winetest_successes, winetest_failures, winetest_todo_successes, winetest_todo_failures, winetest_skipped;
+static const char *winetest_file = "";
+static int winetest_line;
+static unsigned int winetest_todo_level; /* one bit per nested todo block, the innermost lowest */
+static int winetest_todo_once;
+static char winetest_context[8][128];
+static unsigned int winetest_context_count;
+
+void winetest_set_location(const char *file, int line)
+{
+    const char *p;
+    winetest_file = file;
+    for (p = file; *p; p++) /* the base name, as Wine prints it */
+        if (*p == '/' || *p == '\\')
+            winetest_file = p + 1;
+    winetest_line = line;
+}
+
+static void winetest_prefix(const char *kind)
+{
+    unsigned int i;
+    printf("%s:%d: %s", winetest_file, winetest_line, kind);
+    for (i = 0; i < winetest_context_count && i < ARRAY_SIZE(winetest_context); i++)
+        printf("%s: ", winetest_context[i]);
+}
+
+int broken(int condition)
+{
+    return !strcmp(winetest_platform, "windows") && condition;
+}
+
+int winetest_vok(int condition, const char *msg, va_list ap)
+{
+    if (winetest_todo_level & 1) {
+        if (condition) {
+            winetest_prefix("Test succeeded inside todo block: ");
+            vprintf(msg, ap);
+            winetest_todo_failures++;
+            return 0;
+        }
+        if (winetest_debug > 0) {
+            winetest_prefix("Test marked todo: ");
+            vprintf(msg, ap);
+        }
+        winetest_todo_successes++;
+        return 1;
+    }
+    if (!condition) {
+        winetest_prefix("Test failed: ");
+        vprintf(msg, ap);
+        winetest_failures++;
+        return 0;
+    }
+    if (winetest_report_success)
+        printf("%s:%d: Test succeeded\n", winetest_file, winetest_line);
+    winetest_successes++;
+    return 1;
+}
+
+void winetest_ok(int condition, const char *msg, ...)
+{
+    va_list ap;
+    va_start(ap, msg);
+    winetest_vok(condition, msg, ap);
+    va_end(ap);
+}
+
+static void winetest_vskip(const char *msg, va_list ap)
+{
+    winetest_prefix("Tests skipped: ");
+    vprintf(msg, ap);
+    winetest_skipped++;
+}
+
+void winetest_skip(const char *msg, ...)
+{
+    va_list ap;
+    va_start(ap, msg);
+    winetest_vskip(msg, ap);
+    va_end(ap);
+}
+
+void winetest_win_skip(const char *msg, ...)
+{
+    va_list ap;
+    va_start(ap, msg);
+    if (!strcmp(winetest_platform, "windows"))
+        winetest_vskip(msg, ap);
+    else
+        winetest_vok(0, msg, ap);
+    va_end(ap);
+}
+
+void winetest_trace(const char *msg, ...)
+{
+    va_list ap;
+    if (winetest_debug <= 0)
+        return;
+    winetest_prefix("");
+    va_start(ap, msg);
+    vprintf(msg, ap);
+    va_end(ap);
+}
+
+void winetest_push_context(const char *fmt, ...)
+{
+    va_list ap;
+    if (winetest_context_count < ARRAY_SIZE(winetest_context)) {
+        va_start(ap, fmt);
+        vsnprintf(winetest_context[winetest_context_count], sizeof(winetest_context[0]), fmt, ap);
+        va_end(ap);
+        winetest_context[winetest_context_count][sizeof(winetest_context[0]) - 1] = 0;
+    }
+    winetest_context_count++;
+}
+
+void winetest_pop_context(void)
+{
+    if (winetest_context_count)
+        winetest_context_count--;
+}
+
+void winetest_start_todo(int is_todo)
+{
+    winetest_todo_level = (winetest_todo_level << 1) | (is_todo != 0);
+    winetest_todo_once = 1;
+}
+
+int winetest_loop_todo(void)
+{
+    int once = winetest_todo_once;
+    winetest_todo_once = 0;
+    return once;
+}
+
+void winetest_end_todo(void)
+{
+    winetest_todo_level >>= 1;
+}
+
+static LONG CALLBACK winetest_unhandled(EXCEPTION_POINTERS *ep)
+{
+    if (winetest_line)
+        printf("%s:%d: this is the last test seen before the exception\n", winetest_file, winetest_line);
+    printf("%04x:%s: unhandled exception %08lx at %p\n", (unsigned int)GetCurrentProcessId(), winetest_current ? winetest_current->name : "?",
+           (unsigned long)ep->ExceptionRecord->ExceptionCode, ep->ExceptionRecord->ExceptionAddress);
+    fflush(stdout);
+    return EXCEPTION_EXECUTE_HANDLER;
+}
+
+static int winetest_env(const char *name, int dflt)
+{
+    char buf[32];
+    return GetEnvironmentVariableA(name, buf, sizeof(buf)) ? atoi(buf) : dflt;
+}
+
+int main(int argc, char **argv)
+{
+    static char platform[64];
+    const struct test *t;
+    HMODULE ntdll = GetModuleHandleA("ntdll.dll");
+    LONG status;
+    (void)argc;
+    setvbuf(stdout, NULL, _IONBF, 0);
+    if (GetEnvironmentVariableA("WINETEST_PLATFORM", platform, sizeof(platform)))
+        winetest_platform = platform;
+    else if (ntdll && GetProcAddress(ntdll, "wine_server_call"))
+        winetest_platform = "wine";
+    winetest_debug = winetest_env("WINETEST_DEBUG", 1);
+    winetest_interactive = winetest_env("WINETEST_INTERACTIVE", 0);
+    winetest_report_success = winetest_env("WINETEST_REPORT_SUCCESS", 0);
+    if (!strcmp(winetest_platform, "windows"))
+        SetUnhandledExceptionFilter(winetest_unhandled);
+    if (!winetest_interactive)
+        SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
+
+    if (argv[1] && !strcmp(argv[1], "--list")) {
+        printf("Valid test names:\n");
+        for (t = winetest_testlist; t->name; t++)
+            printf("    %s\n", t->name);
+        return 0;
+    }
+    for (t = winetest_testlist; t->name; t++)
+        if (!argv[1] || !strcmp(argv[1], t->name))
+            break;
+    if (!t->name || (!argv[1] && winetest_testlist[1].name)) {
+        printf("Fatal: test '%s' does not exist.\n", argv[1] ? argv[1] : "");
+        return 1;
+    }
+    winetest_current = t;
+    t->func();
+    if (winetest_debug) {
+        LONG bad = winetest_failures + winetest_todo_failures;
+        printf("%04x:%s: %ld tests executed (%ld marked as todo, 0 as flaky, %ld %s), %ld skipped.\n", (unsigned int)GetCurrentProcessId(),
+               t->name, (long)(winetest_successes + winetest_failures + winetest_todo_successes + winetest_todo_failures),
+               (long)winetest_todo_successes, (long)bad, bad != 1 ? "failures" : "failure", (long)winetest_skipped);
+    }
+    status = winetest_failures + winetest_todo_failures;
+    return status > 255 ? 255 : (int)status;
+}
+#endif /* STANDALONE */
+
+#endif

@@ -1,0 +1,19 @@
+# mk/winetest.mk - Wine's test formats (README "Wine's test formats"):
+#   etwconf run --format winetest [--expect FILE]   harness/out/winetest.c
+#   etwconf export-wine [--out FILE] [--expect FILE] tools/export_wine/
+#   make test-winetest   the "winetest" stage: the format line by line (Linux build, and the exe
+#                        under Wine at win10), and the exported test built with mingw-w64 against
+#                        harness/windows/winetest/wine/test.h and run under Wine
+#
+# The runner the exported test carries (tools/export_wine/runtime.inc) becomes a C string.
+$(BUILD)/gen/export_wine_runtime.h: tools/export_wine/runtime.inc
+	@mkdir -p $(dir $@)
+	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
+$(BUILD)/obj/tools/export_wine/export_wine.o $(BUILD)/win64/obj/tools/export_wine/export_wine.o \
+    $(BUILD)/win32/obj/tools/export_wine/export_wine.o: $(BUILD)/gen/export_wine_runtime.h
+
+.PHONY: test-winetest
+TEST_STAGES += winetest
+# etwconf.exe when mingw-w64 is there (the stage says SKIP with the reason when it is not)
+test-winetest: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe)
+	@PYTHON="$(PYTHON)" MINGW64="$(MINGW64)" MINGW32="$(MINGW32)" sh harness/tests/winetest.sh "$(BUILD)"

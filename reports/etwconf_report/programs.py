@@ -1,0 +1,295 @@
+"""Programs affected: what the client-scenario cases say about real programs, per target.
+
+A client scenario replays one real program's calls in order (cases "client.<program-id>.*",
+records with a "program" object; harness/RESULTS.md). Per target, each program is:
+
+  broken          at least one of its scenarios FAILed, CRASHed or TIMED OUT (counted or not);
+                  each failure names the step, the call made there and what the program does then
+  works           every scenario of it ran and passed
+  partly exercised  the scenarios that ran passed; others were skipped or broken (not a pass)
+  not exercised   none of its scenarios ran (SKIP with the reason, or BROKEN fixtures)
+  absent          spec/programs.def lists it but the run has no scenario for it
+
+spec/programs.def (PROGRAM(id, name, repository, source, note) lines) is optional: it gives
+names and the programs a run did not exercise; without it the records alone are used. It is read
+with spec/rules.py's programs() reader, the one parser of that file.
+"""
+import os
+
+from .util import BAD, display
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+DEFAULT_DEF = os.path.join(REPO, "spec", "programs.def")
+
+BROKEN, WORKS, PARTIAL, NOT_EXERCISED, ABSENT = (
+    "broken", "works", "partly exercised", "not exercised", "absent")
+STATES = (BROKEN, PARTIAL, WORKS, NOT_EXERCISED, ABSENT)
+FIELDS = ("id", "name", "repository", "source", "note")
+
+
+# ------------------------------------------------------------------------------ programs.def
+class Known:
+    """The programs spec/programs.def lists (possibly none)."""
+
+    def __init__(self, programs=(), path=None, problems=()):
+        self.path = path
+        self.programs = list(programs)
+        self.by_id = {p["id"]: p for p in self.programs}
+        self.order = {p["id"]: i for i, p in enumerate(self.programs)}
+        self.problems = list(problems)
+
+
+def _spec_reader():
+    """spec/rules.py's programs(path) and its error class, or None."""
+    try:
+        from .catalog import _rules_module
+        mod = _rules_module()
+    except Exception:              # no usable spec/rules.py
+        return None
+    fn = getattr(mod, "programs", None)
+    return (fn, getattr(mod, "RuleError", ValueError)) if callable(fn) else None
+
+
+def load_known(path=None, required=False):
+    """Read programs.def. Without a path, spec/programs.def when it exists; no file is no list.
+    An explicit path that cannot be read raises OSError (the caller names it). A malformed file
+    is a problem (a warning), never an error: the reports work without the list."""
+    if path is None:
+        path = DEFAULT_DEF
+        if not os.path.exists(path):
+            return Known()
+    if not os.access(path, os.R_OK):
+        if required:
+            open(path, encoding="utf-8").close()   # raises the OSError that names the problem
+        return Known(problems=["%s: cannot be read; programs not exercised are not listed"
+                               % path])
+    reader = _spec_reader()
+    if reader is None:
+        return Known(problems=["spec/rules.py cannot be loaded: no list of programs"], path=path)
+    fn, error = reader
+    try:
+        raw = fn(path)
+    except (error, OSError, ValueError) as e:
+        return Known(problems=["%s; programs not exercised are not listed" % e], path=path)
+    programs = []
+    for p in raw:
+        p = dict(p)
+        p.setdefault("repository", p.get("repo", ""))
+        if all(isinstance(p.get(k), str) for k in FIELDS) and p["id"]:
+            programs.append(p)
+    return Known(programs, path)
+
+
+# ------------------------------------------------------------------------------ per target
+def is_scenario(case):
+    return isinstance(case.get("program"), dict)
+
+
+def program_id(case):
+    return case["program"]["id"]
+
+
+def step_text(case):
+    """'step 3' or 'step unknown'."""
+    st = case.get("step")
+    return "step %d" % st if isinstance(st, int) and not isinstance(st, bool) else "step unknown"
+
+
+def breaks_at(case):
+    """'breaks at step 3' or 'breaks (step unknown)'."""
+    st = case.get("step")
+    return ("breaks at step %d" % st) if isinstance(st, int) and not isinstance(st, bool) \
+        else "breaks (step unknown)"
+
+
+def what_went_wrong(case):
+    """How the scenario ended when the record gives no consequence (a crash in a worker)."""
+    st = case["status"]
+    if st == "CRASH":
+        return "the scenario crashed (%s)" % (display(case.get("exception")) or "?")
+    if st == "TIMEOUT":
+        return "the scenario timed out"
+    return display(case.get("message")) or "a check failed"
+
+
+def _unknown(text):
+    """The harness writes "unknown" (or "unknown: why") when it could not follow the step."""
+    return not text or text.strip().lower() == "unknown"
+
+
+def failure_parts(case):
+    """(step text, call made at the step or '', consequence) for a failing scenario."""
+    cons = case.get("consequence") or ""
+    if _unknown(cons):
+        cons = what_went_wrong(case) + "; what the program does then is not recorded"
+    step, what = step_text(case), case.get("step_what") or ""
+    if case.get("step") is None and what.lower().startswith("unknown"):
+        why = what[len("unknown"):].lstrip(" :")
+        step, what = ("%s (%s)" % (step, why)) if why else step, ""
+    return step, what, cons
+
+
+def failure_line(case):
+    """One line: 'step 2 TQI(...) -> the program throws'."""
+    step, what, cons = failure_parts(case)
+    return "%s%s -> %s" % (step, (" " + what) if what else "", cons)
+
+
+class ProgramResult:
+    """One program on one target."""
+
+    def __init__(self, pid, name, source=None, repository=None, known=False):
+        self.id = pid
+        self.name = name or pid
+        self.source = source
+        self.repository = repository
+        self.known = known
+        self.scenarios = []        # (case index in the run, case)
+        self.state = ABSENT
+
+    @property
+    def failing(self):
+        return [(i, c) for i, c in self.scenarios if c["status"] in BAD]
+
+    @property
+    def passed(self):
+        return [(i, c) for i, c in self.scenarios if c["status"] == "PASS"]
+
+    @property
+    def not_run(self):
+        return [(i, c) for i, c in self.scenarios if c["status"] in ("SKIP", "BROKEN")]
+
+    def finish(self):
+        if not self.scenarios:
+            self.state = ABSENT
+        elif self.failing:
+            self.state = BROKEN
+        elif not self.passed:
+            self.state = NOT_EXERCISED
+        elif self.not_run:
+            self.state = PARTIAL
+        else:
+            self.state = WORKS
+        return self
+
+    def worst(self):
+        """The failing scenario a cell shows: the first one with the earliest step."""
+        f = self.failing
+        if not f:
+            return None
+        return min(f, key=lambda ic: (ic[1].get("step") or 1 << 30, ic[0]))
+
+    def not_run_reason(self, case):
+        if case["status"] == "BROKEN":
+            why = display(case.get("message")) or display(case.get("reason")) or "?"
+            return why if why.lower().startswith("fixture") else \
+                "fixture could not be set up: %s" % why
+        return display(case.get("reason")) or "(no reason given)"
+
+    def cell_text(self):
+        """The scenario view's word for this program on this target."""
+        if self.state == BROKEN:
+            return breaks_at(self.worst()[1])
+        return {WORKS: "works", PARTIAL: "works (partly exercised)",
+                NOT_EXERCISED: "not exercised", ABSENT: "no scenario"}[self.state]
+
+    def value(self):
+        """A one-line description (JUnit property value, summary lines)."""
+        if self.state == BROKEN:
+            bits = []
+            for _, c in self.failing:
+                bits.append("%s (%s %s, %s)" % (failure_line(c), c["id"], c["status"],
+                                                 "counted" if c["counted"] else "not counted"))
+            return "broken: " + " | ".join(bits)
+        if self.state == WORKS:
+            return "works: %d of %d scenarios passed" % (len(self.passed), len(self.scenarios))
+        if self.state in (PARTIAL, NOT_EXERCISED):
+            head = "works where exercised: %d passed; not exercised: " % len(self.passed) \
+                if self.state == PARTIAL else "not exercised: "
+            return head + " | ".join("%s: %s" % (c["id"], self.not_run_reason(c))
+                                     for _, c in self.not_run)
+        return "absent: no scenario for this program in this run"
+
+
+class TargetPrograms:
+    """Every program of one target, in programs.def order, then the others by name."""
+
+    def __init__(self, run, known):
+        self.run = run
+        by = {}
+        for i, case in enumerate(run.cases):
+            if not is_scenario(case):
+                continue
+            prog = case["program"]
+            pid = prog["id"]
+            pr = by.get(pid)
+            if pr is None:
+                k = known.by_id.get(pid)
+                pr = by[pid] = ProgramResult(
+                    pid, (k or {}).get("name") or prog.get("name"),
+                    prog.get("source") or (k or {}).get("source"),
+                    (k or {}).get("repository"), known=k is not None)
+            pr.scenarios.append((i, case))
+        self.has_scenarios = bool(by)
+        if self.has_scenarios:           # a run without scenarios is not about programs
+            for k in known.programs:
+                if k["id"] not in by:
+                    by[k["id"]] = ProgramResult(k["id"], k["name"], k["source"],
+                                                k["repository"], known=True)
+        big = len(known.programs) + 1
+        self.programs = sorted((p.finish() for p in by.values()),
+                               key=lambda p: (known.order.get(p.id, big), p.name.lower(), p.id))
+        self.by_id = {p.id: p for p in self.programs}
+
+    def with_state(self, *states):
+        return [p for p in self.programs if p.state in states]
+
+    def counts(self):
+        c = dict.fromkeys(STATES, 0)
+        for p in self.programs:
+            c[p.state] += 1
+        return c
+
+    def not_run_by_reason(self):
+        """[(reason, [(program, case)])] for the scenarios that did not run, reasons in order
+        of first appearance."""
+        groups = {}
+        for p in self.with_state(PARTIAL, NOT_EXERCISED):
+            for _, c in p.not_run:
+                groups.setdefault(p.not_run_reason(c), []).append((p, c))
+        return list(groups.items())
+
+    def headline(self):
+        """'2 programs broken, 5 work, 1 partly exercised, 1 not exercised'."""
+        c = self.counts()
+        parts = []
+        if c[BROKEN]:
+            parts.append("%d broken" % c[BROKEN])
+        if c[WORKS]:
+            parts.append("%d work%s" % (c[WORKS], "s" if c[WORKS] == 1 else ""))
+        if c[PARTIAL]:
+            parts.append("%d partly exercised" % c[PARTIAL])
+        if c[NOT_EXERCISED]:
+            parts.append("%d not exercised" % c[NOT_EXERCISED])
+        if c[ABSENT]:
+            parts.append("%d without a scenario in this run" % c[ABSENT])
+        n = len(self.programs)
+        return "%d program%s: %s" % (n, "" if n == 1 else "s", ", ".join(parts) or "none")
+
+
+def per_target(summaries, known):
+    """{summary index: TargetPrograms}."""
+    return {s.index: TargetPrograms(s.run, known) for s in summaries}
+
+
+def rows(tps, known):
+    """The scenario view's rows: every program seen on any target (known order, then name)."""
+    seen = {}
+    for tp in tps.values():
+        if not tp.has_scenarios:
+            continue
+        for p in tp.programs:
+            seen.setdefault(p.id, p)
+    big = len(known.programs) + 1
+    return sorted(seen.values(), key=lambda p: (known.order.get(p.id, big), p.name.lower(), p.id))

@@ -1,0 +1,472 @@
+"""Programs affected: client-scenario records in every output, the scenario view, diff naming
+programs, spec/programs.def, and results of older runs (no scenario fields) unchanged."""
+import json
+import os
+import re
+import tempfile
+import shutil
+import xml.dom.minidom
+import xml.etree.ElementTree as ET
+
+from common import (TmpCase, data, run_cli, read_records, dump_records, fix_footer, GOOD,
+                    HOSTILE, WINE_EXP)
+from test_outputs import parse_page
+from etwconf_report import programs as P
+
+PROGRAMS_DEF = data("programs.def")
+SCENARIO_KEYS = ("program", "step", "step_what", "consequence")
+
+
+def strip_scenarios(recs):
+    """The same run as an older suite wrote it: no client scenarios, no scenario fields."""
+    out = []
+    for r in recs:
+        if r.get("type") == "case" and r["id"].startswith("client."):
+            continue
+        out.append({k: v for k, v in r.items() if k not in SCENARIO_KEYS})
+    out[0]["cases_planned"] = sum(1 for r in out if r.get("type") == "case")
+    return fix_footer(out)
+
+
+class Outputs(TmpCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.out = tempfile.mkdtemp(prefix="etwconf-report-programs-")
+        files = [data(n) for n in GOOD + ["truncated.jsonl", "hostile.jsonl"]]
+        cls.rc, cls.stdout, cls.stderr = run_cli(
+            "report", "--out", cls.out, "--programs", PROGRAMS_DEF, "--expectations", WINE_EXP,
+            *files)
+        cls.html_path = os.path.join(cls.out, "index.html")
+        cls.page = parse_page(cls.html_path)
+        with open(cls.html_path, encoding="utf-8") as f:
+            cls.raw = f.read()
+        with open(os.path.join(cls.out, "summary.md"), encoding="utf-8") as f:
+            cls.md = f.read()
+        cls.junit = ET.parse(os.path.join(cls.out, "junit.xml")).getroot()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.out, ignore_errors=True)
+
+    def section(self, sid, end):
+        i = self.raw.index('<section id="%s"' % sid)
+        return self.raw[i:self.raw.index('<section id="%s"' % end, i)]
+
+    def text_of(self, fragment):
+        from test_outputs import Page
+        p = Page()
+        p.feed(fragment)
+        return " ".join(" ".join(p.text).split())
+
+    def target_block(self, label):
+        """The Programs affected subsection of one target, as text."""
+        sec = self.section("programs", "legend")
+        parts = re.split(r'(?=<h3 id="programs-\d+">)', sec)
+        for part in parts[1:]:
+            if self.text_of(part[:part.index("</h3>")]).startswith(label + " "):
+                return self.text_of(part)
+        self.fail("no programs subsection for %s" % label)
+
+    # ------------------------------------------------------------------ HTML
+    def test_report_ok(self):
+        self.assertEqual(self.rc, 0, self.stderr)
+        self.assertIn("programs", self.page.ids)
+        self.assertIn("scenarios", self.page.ids)
+
+    def test_programs_affected_wine(self):
+        t = self.target_block("wine@win10")
+        self.assertIn("6 broken, 3 work, 1 without a scenario in this run", t)
+        for want in ("PerfView / TraceEvent", "client.perfview.profile-sources", "CRASH",
+                     "counted", "step 1", "TQI(0, 0x07, NULL, 0, &len)",
+                     "the exception 0x80000100 ends the program at its first call",
+                     "krabsetw", "throws: the kernel trace does not start", "XFAIL",
+                     # a crash in a worker has no step
+                     "step unknown", "the scenario crashed (0x80000100)",
+                     "fibratus", "works", "Optick", "no scenario for this program in this run"):
+            self.assertIn(want, t)
+
+    def test_not_counted_and_not_exercised(self):
+        t = self.target_block("windows@10.0.19045")
+        self.assertRegex(t, r"miniperf\.h .*broken client\.miniperf-h\.pmc FAIL not counted "
+                            r"step 1 TQI\(0, 0x07, NULL, 0, &size\) __debugbreak")
+        self.assertIn("not exercised: SeSystemProfilePrivilege not held (run elevated)", t)
+        t = self.target_block("reference@6.1")
+        self.assertIn("not exercised: the program makes these calls on Windows 6.2+ only", t)
+        t = self.target_block("reference@6.2")          # cut before its scenarios
+        self.assertIn("no client scenarios", t)
+
+    def test_broken_rows_link_to_the_failure(self):
+        sec = self.section("programs", "legend")
+        links = re.findall(r'<a href="#(f-\d+-\d+)"><code>client\.perfview\.profile-sources'
+                           r'</code></a>', sec)
+        self.assertEqual(len(links), 1)
+        self.assertIn(links[0], self.page.articles)
+        art = self.page.articles[links[0]]
+        for want in ("Program", "PerfView / TraceEvent", "Step", "step 1", "Then",
+                     "ends the program"):
+            self.assertIn(want, art)
+
+    def test_scenario_view(self):
+        sec = self.section("scenarios", "matrix")
+        i = sec.index('id="scenario-table"')
+        rows = []
+        for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", sec[i:], re.S):
+            rows.append([self.text_of(c) for c in re.findall(r"<t[hd][^>]*>.*?</t[hd]>", tr,
+                                                               re.S)])
+        head = rows[0]
+        self.assertEqual(head[:2], ["Program", "Scenarios"])
+        self.assertEqual(len(head), 2 + 7)
+        col = {}
+        for j, h in enumerate(head[2:], 2):
+            impl, rest = h.split(" ", 1)
+            col[impl + "@" + rest.split(" ")[0]] = j
+        by = {r[0].split(" (")[0]: r for r in rows[1:]}
+        perf = by["PerfView / TraceEvent"]
+        self.assertTrue(perf[col["wine@win10"]].startswith("breaks at step 1"), perf)
+        self.assertTrue(perf[col["reference@10.0"]].startswith("works 1/1"), perf)
+        self.assertTrue(perf[col["reference@6.1"]].startswith("not exercised 0/1"), perf)
+        self.assertEqual(perf[col["reference@6.2"]], "n/a")     # no scenarios in that run
+        self.assertTrue(by["pmctrace"][col["wine@win10"]].startswith("breaks (step unknown)"))
+        self.assertTrue(by["pmctrace"][col["windows@10.0.19045"]].startswith("not exercised"))
+        self.assertTrue(by["miniperf.h"][col["windows@10.0.19045"]].startswith(
+            "breaks at step 1"))
+        self.assertEqual(by["Optick"][col["wine@win10"]], "no scenario")
+        # known failures are striped like the rule matrix's XFAIL cells
+        self.assertRegex(sec, r'class="cell c-CRASH xf"[^>]*><a href="#f-\d+-\d+">breaks at '
+                              r'step 1</a>')
+
+    def test_hostile_program_strings_inert(self):
+        t = self.target_block("thirdparty@" + HOSTILE)
+        self.assertIn(HOSTILE + " & co", t)
+        self.assertIn("TQI(" + HOSTILE + ")", t)
+        self.assertIn(HOSTILE + " `tick` | pipe ]]> \\x1b[31m", t)
+        self.assertIn("not exercised: <b>not</b> " + HOSTILE, t)
+        self.assertIn("&lt;a href=javascript:alert(4)&gt;src&lt;/a&gt;", self.raw)
+        for tag, attrs in self.page.tags:
+            self.assertNotIn(tag, ("img", "b", "i", "svg"), attrs)
+            for k, v in attrs:
+                self.assertFalse(k.startswith("on"))
+                if k == "href":
+                    self.assertTrue(v.startswith("#"), v)
+
+    # ------------------------------------------------------------------ Markdown
+    def test_markdown_programs(self):
+        md = self.md
+        self.assertIn("## Programs affected", md)
+        self.assertLess(md.index("## Programs affected"), md.index("## `wine@win10`"))
+        self.assertIn("### `wine@win10`: 10 programs: 6 broken, 3 work, 1 without a scenario "
+                      "in this run", md)
+        line = [l for l in md.splitlines() if l.startswith("- **PerfView / TraceEvent**")
+                and "index.html#f-6-" in l]
+        self.assertEqual(len(line), 1, md)
+        for want in ("breaks at step 1", "TQI\\(0, 0x07, NULL, 0, &amp;len\\)",
+                     "the exception 0x80000100 ends the program at its first call",
+                     "`client.perfview.profile-sources`", "CRASH, counted", "[XFAIL]"):
+            self.assertIn(want, line[0])
+        self.assertIn("breaks \\(step unknown\\)", md)
+        self.assertIn("- Not exercised (SeSystemProfilePrivilege not held \\(run elevated\\)): "
+                      "pmctrace `client.pmctrace.find-pmc`", md)
+        self.assertIn("FAIL, not counted", md)
+        table = [l for l in md.splitlines() if l.startswith("| PerfView / TraceEvent")]
+        self.assertEqual(len(table), 1)
+        self.assertIn("**breaks at step 1**", table[0])
+        bar = re.compile(r"(?<!\\)\|")
+        head = [l for l in md.splitlines() if l.startswith("| Program |")][0]
+        for l in md.splitlines():
+            if l.startswith("| ") and md.index(head) < md.index(l) < md.index("### "):
+                self.assertEqual(len(bar.findall(l)), len(bar.findall(head)), l)
+        self.assertNotIn("<script", md)
+        self.assertNotIn("<i>", md)
+
+    # ------------------------------------------------------------------ JUnit
+    def props(self, label):
+        for s in self.junit.findall("testsuite"):
+            if s.get("name") == label:
+                return {p.get("name"): p.get("value") for p in s.iter("property")}
+        self.fail("no testsuite " + label)
+
+    def test_junit_properties(self):
+        p = self.props("wine@win10")
+        self.assertEqual(p["programs"], "10 programs: 6 broken, 3 work, 1 without a scenario "
+                                        "in this run")
+        self.assertEqual(p["program.perfview"], "broken: step 1 TQI(0, 0x07, NULL, 0, &len) -> "
+                         "the exception 0x80000100 ends the program at its first call "
+                         "(client.perfview.profile-sources CRASH, counted)")
+        self.assertEqual(p["program.perfview.name"], "PerfView / TraceEvent")
+        self.assertTrue(p["program.pmctrace"].startswith("broken: step unknown -> the scenario "
+                                                         "crashed (0x80000100)"))
+        self.assertEqual(p["program.fibratus"], "works: 1 of 1 scenarios passed")
+        self.assertEqual(p["program.optick"], "absent: no scenario for this program in this run")
+        w = self.props("windows@10.0.19045")
+        self.assertIn("not counted", w["program.miniperf-h"])
+        self.assertEqual(w["program.pmctrace"], "not exercised: client.pmctrace.find-pmc: "
+                         "SeSystemProfilePrivilege not held (run elevated)")
+        self.assertFalse([k for k in self.props("reference@6.2") if k.startswith("program")])
+
+    def test_junit_scenario_testcase(self):
+        suite = [s for s in self.junit.findall("testsuite") if s.get("name") == "wine@win10"][0]
+        tc = [c for c in suite.findall("testcase") if c.get("name") == "client.krabsetw."
+              "group-mask"][0]
+        sk = tc.find("skipped")          # an XFAIL with these expectations
+        self.assertIsNotNone(sk)
+
+    def test_junit_hostile_inert(self):
+        xml.dom.minidom.parse(os.path.join(self.out, "junit.xml"))
+        p = self.props("thirdparty@" + HOSTILE)
+        self.assertEqual(p["program.evil<i>x</i>.name"], HOSTILE + " & co")
+        self.assertIn("TQI(" + HOSTILE + ")", p["program.evil<i>x</i>"])
+        with open(os.path.join(self.out, "junit.xml"), encoding="utf-8") as f:
+            raw = f.read()
+        self.assertNotIn("<script>", raw)
+        self.assertNotIn("<i>", raw)
+
+
+class JunitScenarioFailure(TmpCase):
+    def test_failure_message_names_step(self):
+        rc, out, err = run_cli("report", "--out", self.tmp, "--programs", "",
+                               data("wine-win10.jsonl"))
+        self.assertEqual(rc, 0, err)
+        root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
+        tc = [c for c in root.iter("testcase") if c.get("name") == "client.tracy.sampling"][0]
+        f = tc.find("failure")
+        self.assertTrue(f.get("message").startswith(
+            "Tracy breaks at step 1 TSI(0, 0x05, {0, 1250}, 8) -> CPU sampling is silently "
+            "not enabled: no samples -- return: expected"), f.get("message"))
+        self.assertIn("program: Tracy (tracy), source: wolfpld/tracy", f.text)
+        self.assertIn("then: CPU sampling is silently not enabled", f.text)
+
+
+class Summary(TmpCase):
+    def test_summary_lines(self):
+        rc, out, err = run_cli("summary", "--programs", PROGRAMS_DEF,
+                               *[data(n) for n in GOOD + ["truncated.jsonl"]])
+        self.assertEqual(rc, 0, err)
+        lines = out.splitlines()
+        i = [n for n, l in enumerate(lines) if l.startswith("wine@win10 ")][0]
+        block = []
+        for l in lines[i + 1:]:
+            if not l.startswith(" "):
+                break
+            block.append(l.strip())
+        self.assertEqual(block[1], "10 programs: 6 broken, 3 work, 1 without a scenario in "
+                                   "this run")
+        self.assertIn("broken: PerfView / TraceEvent [perfview]: step 1 TQI(0, 0x07, NULL, 0, "
+                      "&len) -> the exception 0x80000100 ends the program at its first call "
+                      "(client.perfview.profile-sources CRASH, counted)", block)
+        self.assertTrue(any(b.startswith("broken: pmctrace [pmctrace]: step unknown") for b in
+                            block), block)
+        self.assertIn("working: fibratus, go-winio, Classic instance ids (documented pattern)",
+                      block)
+        self.assertIn("no scenario in this run: Optick", block)
+        self.assertIn("not exercised (SeSystemProfilePrivilege not held (run elevated)): "
+                      "pmctrace [client.pmctrace.find-pmc]", [l.strip() for l in lines])
+        self.assertTrue(any("(client.miniperf-h.pmc FAIL, not counted)" in l for l in lines))
+        # the incomplete run without scenarios has no programs lines
+        j = [n for n, l in enumerate(lines) if l.startswith("reference@6.2 ")][0]
+        self.assertFalse(lines[j + 1].startswith(" "), lines[j + 1])
+
+    def test_programs_option_errors(self):
+        rc, out, err = run_cli("summary", "--programs", os.path.join(self.tmp, "none.def"),
+                               data("wine-win10.jsonl"))
+        self.assertIn("--programs", self.assertOneLineError(rc, out, err, "none.def"))
+        bad = self.write("bad.def", 'PROGRAM("a", "A", "r", "s")\nPROGRAM(b, "B", "r", "s", "n")'
+                         '\nPROGRAM("perfview", "PerfView", "r", "s", "n")\n')
+        rc, out, err = run_cli("summary", "--programs", bad, data("wine-win10.jsonl"))
+        self.assertEqual(rc, 0, err)          # a bad list is a warning: the records still name
+        self.assertRegex(err, r"etwconf-report: warning: .*bad\.def:1")
+        self.assertIn("[perfview]: step 1", out)
+        self.assertNotIn("Traceback", err)
+
+
+class ProgramsDef(TmpCase):
+    def test_sample_def(self):
+        known = P.load_known(PROGRAMS_DEF, required=True)
+        self.assertEqual(known.problems, [])
+        self.assertEqual(len(known.programs), 10)
+        self.assertEqual(known.by_id["optick"]["name"], "Optick")
+
+    def test_without_a_list(self):
+        """The records alone name the programs: no absent ones, names from the records."""
+        from etwconf_report import ingest
+        run = ingest.load(data("wine-win10.jsonl"))
+        tp = P.TargetPrograms(run, P.Known())
+        self.assertEqual(len(tp.programs), 9)
+        self.assertEqual(tp.by_id["perfview"].name, "PerfView / TraceEvent")
+        self.assertEqual(tp.by_id["perfview"].cell_text(), "breaks at step 1")
+        self.assertEqual(tp.counts()[P.ABSENT], 0)
+
+    def test_program_from_case_id(self):
+        """A record of a scenario without its program object (a worker crash, an older harness)
+        is still a scenario of the program its id names."""
+        recs = read_records("wine-win10.jsonl")
+        for r in recs:
+            if r.get("id") == "client.tracy.sampling":
+                for k in SCENARIO_KEYS:
+                    r.pop(k, None)
+        rc, out, err = run_cli("summary", "--programs", "",
+                               self.write("w.jsonl", dump_records(recs)))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("broken: tracy [tracy]: step unknown -> return: expected 0 (ERROR_SUCCESS), "
+                      "got 50 (ERROR_NOT_SUPPORTED); what the program does then is not recorded",
+                      out)
+
+
+    def test_step_null_and_unknown(self):
+        """The harness's form for a step it could not follow: step null, "unknown" texts."""
+        recs = read_records("wine-win10.jsonl")
+        for r in recs:
+            if r.get("id") == "client.pmctrace.find-pmc":
+                r.update(step=None, step_what="unknown: the step reached was not passed back",
+                         consequence="unknown")
+        rc, out, err = run_cli("summary", "--programs", "",
+                               self.write("w.jsonl", dump_records(recs)))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("broken: pmctrace [pmctrace]: step unknown (the step reached was not "
+                      "passed back) -> the scenario crashed (0x80000100); what the program does "
+                      "then is not recorded (client.pmctrace.find-pmc CRASH, counted)", out)
+
+
+class BadScenarioFields(TmpCase):
+    def test_refused_in_one_line(self):
+        for key, value, want in (("program", "perfview", '"program" is a string'),
+                                 ("step", 0, '"step" is 0, must be at least 1'),
+                                 ("step", "2", '"step" is a string')):
+            with self.subTest(key=key, value=value):
+                recs = read_records("wine-win10.jsonl")
+                for r in recs:
+                    if r.get("id") == "client.tracy.sampling":
+                        r[key] = value
+                p = self.write("b.jsonl", dump_records(recs))
+                rc, out, err = run_cli("report", "--out", os.path.join(self.tmp, "o"), p)
+                line = self.assertOneLineError(rc, out, err, "b.jsonl:")
+                self.assertIn("client.tracy.sampling", line)
+                self.assertIn(want, line)
+
+
+class OlderRuns(TmpCase):
+    """Results without scenario records read and render as before."""
+
+    def files(self):
+        out = []
+        for n in ("reference-10.0.jsonl", "wine-win10.jsonl"):
+            out.append(self.write(n, dump_records(strip_scenarios(read_records(n)))))
+        return out
+
+    def test_report_summary_junit(self):
+        files = self.files()
+        rc, out, err = run_cli("report", "--out", self.tmp, "--programs", PROGRAMS_DEF, *files)
+        self.assertEqual(rc, 0, err)
+        page = parse_page(os.path.join(self.tmp, "index.html"))
+        self.assertIn("This run has no client-scenario cases", page.alltext)
+        self.assertIn("No client-scenario cases in these results.", page.alltext)
+        self.assertNotIn("scenario-table", page.ids)
+        with open(os.path.join(self.tmp, "summary.md"), encoding="utf-8") as f:
+            self.assertNotIn("Programs affected", f.read())
+        root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
+        self.assertFalse([p for p in root.iter("property") if p.get("name").startswith(
+            "program")])
+        rc, out, err = run_cli("summary", "--programs", PROGRAMS_DEF, *files)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("program", out)
+        self.assertEqual(len(out.splitlines()), 4)    # two targets, a MUST line, the total
+
+    def test_diff(self):
+        a, b = self.files()
+        rc, out, err = run_cli("diff", a, b)
+        self.assertEqual(rc, 1)
+        self.assertNotIn("program", out)
+        self.assertRegex(out.splitlines()[-1], r"^diff: \d+ regressions, .* \d+ unchanged$")
+
+
+class DiffPrograms(TmpCase):
+    def pair(self, edit_new, edit_old=None):
+        old = read_records("reference-10.0.jsonl")
+        new = read_records("reference-10.0.jsonl")
+        for recs, edit in ((new, edit_new), (old, edit_old)):
+            if edit:
+                edit({r["id"]: r for r in recs if r.get("type") == "case"})
+                fix_footer(recs)
+        return self.write("old.jsonl", dump_records(old)), self.write("new.jsonl",
+                                                                        dump_records(new))
+
+    @staticmethod
+    def break_perfview(by, step=2):
+        by["client.perfview.profile-sources"].update(
+            status="FAIL", counted=True, mode="return", failed_rules=["TQI.07.FORMAT"],
+            checks=[{"what": "return", "rule": "TQI.07.FORMAT", "expected": "0",
+                     "got": "87", "ok": False}], message="return: expected 0, got 87",
+            step=step, step_what="TQI(0, 0x07, buf, len, &len)",
+            consequence="throws: profile-source discovery fails")
+
+    def test_broken_by_a_change(self):
+        old, new = self.pair(self.break_perfview)
+        rc, out, err = run_cli("diff", old, new)
+        self.assertEqual(rc, 1, out + err)
+        lines = out.splitlines()
+        i = lines.index("programs broken by this change (1):")
+        self.assertEqual(lines[i + 1], "  PerfView / TraceEvent [perfview]: "
+                         "client.perfview.profile-sources PASS -> FAIL at step 2 TQI(0, 0x07, "
+                         "buf, len, &len) -> throws: profile-source discovery fails; was working")
+        self.assertLess(i, lines.index("regressions (1):"))
+        reg = lines[lines.index("regressions (1):") + 1]
+        self.assertIn("step 2 TQI(0, 0x07, buf, len, &len) -> throws", reg)
+        self.assertTrue(lines[-1].endswith("; 1 program broken, 0 fixed"), lines[-1])
+        rc, out, err = run_cli("diff", "--json", old, new)
+        self.assertEqual(rc, 1)
+        doc = json.loads(out)
+        self.assertEqual((doc["programs_broken"], doc["programs_fixed"]), (1, 0))
+        (prog,) = doc["pairs"][0]["programs"]
+        self.assertEqual((prog["kind"], prog["program"], prog["before"], prog["after"]),
+                         ("broken", "perfview", "works", "broken"))
+        self.assertEqual(prog["cases"][0]["step"], 2)
+
+    def test_fixed_by_a_change(self):
+        old, new = self.pair(None, self.break_perfview)
+        rc, out, err = run_cli("diff", old, new)
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("programs fixed by this change (1):\n  PerfView / TraceEvent [perfview]: "
+                      "client.perfview.profile-sources FAIL -> PASS; now works", out)
+        self.assertNotIn("programs broken by", out)
+        self.assertTrue(out.splitlines()[-1].endswith("; 0 programs broken, 1 fixed"))
+
+    def test_already_broken_is_not_newly_broken(self):
+        def crash(by):
+            by["client.perfview.profile-sources"].update(
+                status="CRASH", counted=True, mode="exception", exception="0xc0000005",
+                failed_rules=["TQI.07.FORMAT"], checks=[], step=1)
+        old, new = self.pair(crash, self.break_perfview)
+        rc, out, err = run_cli("diff", old, new)
+        self.assertEqual(rc, 1)                  # FAIL -> CRASH is a regression ...
+        self.assertNotIn("programs broken by", out)  # ... but the program was broken already
+        self.assertTrue(out.splitlines()[-1].endswith("; 0 programs broken, 0 fixed"))
+
+    def test_step_change_is_a_changed_failure(self):
+        old, new = self.pair(lambda by: self.break_perfview(by, 3), self.break_perfview)
+        rc, out, err = run_cli("diff", old, new)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("same status, different failure (1):", out)
+        self.assertIn("step 3", out)
+
+    def test_fixed_but_still_broken(self):
+        def two(recs, fail_first):
+            by = {r["id"]: r for r in recs if r.get("type") == "case"}
+            second = json.loads(json.dumps(by["client.perfview.profile-sources"]))
+            second["id"] = "client.perfview.kernel-provider"
+            recs.insert(-1, second)
+            self.break_perfview({"client.perfview.profile-sources": second}, 3)
+            if fail_first:
+                self.break_perfview(by)
+            return fix_footer(recs)
+        old = self.write("o.jsonl", dump_records(two(read_records("reference-10.0.jsonl"), True)))
+        new = self.write("n.jsonl", dump_records(two(read_records("reference-10.0.jsonl"),
+                                                     False)))
+        rc, out, err = run_cli("diff", old, new)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("  PerfView / TraceEvent [perfview]: client.perfview.profile-sources FAIL -> "
+                      "PASS; still broken: client.perfview.kernel-provider step 3 TQI(0, 0x07, "
+                      "buf, len, &len) -> throws: profile-source discovery fails", out)
+        rc, out, err = run_cli("diff", new, old)
+        self.assertEqual(rc, 1)
+        self.assertIn("PASS -> FAIL at step 2 TQI(0, 0x07, buf, len, &len) -> throws: "
+                      "profile-source discovery fails; already broken before "
+                      "(client.perfview.kernel-provider)", out)

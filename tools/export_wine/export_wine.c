@@ -1,0 +1,527 @@
+/*
+ * tools/export_wine/export_wine.c - `etwconf export-wine`: the case table written out as a
+ * standalone Wine conformance test (one unit, START_TEST(etwconf)), for a Wine or ReactOS merge
+ * request (README "Dropping the exported test into a Wine tree").
+ *
+ * What the generated file holds, all from the rows' data so that it stays in step with the table:
+ *   - a row per data case: function, fixture, handle, class, length, buffer, input bytes and, per
+ *     version range, the expected code, return length and output bytes; one table and one test
+ *     function per family (the case id up to its first dot: tqi, esi, exp ...);
+ *   - the runner (tools/export_wine/runtime.inc, copied in): every function through
+ *     GetProcAddress at run time, the version from RtlGetVersion, fixtures made with the real API
+ *     (StartTraceW sessions checked with ControlTraceW, RegisterTraceGuidsW, EventRegister), a
+ *     fixture this test cannot make (privileges, fault injection, another process's registration,
+ *     sessions of other kinds) skipped with the reason; ok() at the row's line with the case id
+ *     as context; win_skip() for a missing function; broken() for a second code some Windows
+ *     versions return (the row's ALSO()); Wine's stub exception caught so one row cannot end the run;
+ *   - with --expect FILE (reports/expectations/wine.json), the known Wine divergences: per row and
+ *     version, the check that diverges (by the entry's status and mode) is under todo_wine_if, and
+ *     once it has failed the rest of the row (which depends on that result) is not checked.
+ * Custom rows (FN_CUSTOM, several calls in C) are left out; the file names them.
+ */
+#include "harness/out/winetest.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef ETWCONF_PROG
+#define ETWCONF_PROG "etwconf"
+#endif
+
+static const char runtime[] =
+#include "export_wine_runtime.h"
+    ;
+
+/* ---------------------------------------------------------------- output with line numbers */
+static struct {
+    char *buf;
+    size_t len, cap;
+    int line; /* the line the next character goes on */
+    bool oom;
+} O;
+
+static void em(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+static void em(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || O.oom)
+        return;
+    if (O.len + (size_t)n + 1 > O.cap) {
+        size_t nc = (O.len + (size_t)n + 1) * 2;
+        char *b = realloc(O.buf, nc);
+        if (!b) {
+            O.oom = true;
+            return;
+        }
+        O.buf = b;
+        O.cap = nc;
+    }
+    va_start(ap, fmt);
+    vsnprintf(O.buf + O.len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    for (int i = 0; i < n; i++)
+        O.line += O.buf[O.len + i] == '\n';
+    O.len += (size_t)n;
+}
+
+/* a C string literal */
+static void em_str(const char *s)
+{
+    if (!s) {
+        em("NULL");
+        return;
+    }
+    em("\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            em("\\%c", c);
+        else if (c == '\n')
+            em("\\n");
+        else if (c < 0x20 || c >= 0x7f)
+            em("\\%03o", c);
+        else
+            em("%c", c);
+    }
+    em("\"");
+}
+
+static void em_bytes(const etw_u8 *p, size_t n)
+{
+    em("{");
+    for (size_t i = 0; i < n; i++)
+        em("%s0x%02x", i ? (i % 16 ? ", " : ",\n    ") : "", p[i]);
+    em("}");
+}
+
+/* ---------------------------------------------------------------- the rows */
+/* the generated test's F_* names, for the functions a data row can call */
+static const char *fn_tag(enum etw_fn fn)
+{
+    switch (fn) {
+    case FN_TQI: return "F_TQI";
+    case FN_TSI: return "F_TSI";
+    case FN_NTQSI: return "F_NTQSI";
+    case FN_NTSSI: return "F_NTSSI";
+    case FN_NTC: return "F_NTC";
+    case FN_ETWCTI: return "F_ETWCTI";
+    case FN_CTI: return "F_CTI";
+    case FN_ESI: return "F_ESI";
+    case FN_ETWESI: return "F_ETWESI";
+    case FN_NTQIP: return "F_NTQIP";
+    case FN_EXPORT: return "F_EXPORT";
+    default: return NULL;
+    }
+}
+
+/* the modules the harness looks a function up in, in order: asked of etw_resolve() itself */
+static const char *seen_modules[4];
+static int nseen;
+static void *record_module(const char *module, const char *name)
+{
+    (void)name;
+    if (nseen < 3)
+        seen_modules[nseen++] = module;
+    return NULL;
+}
+
+static void *no_sym(struct etw_target *t, const char *name)
+{
+    (void)t, (void)name;
+    return NULL;
+}
+
+static void em_function_table(void)
+{
+    static const enum etw_fn order[] = {FN_TQI, FN_TSI, FN_NTQSI, FN_NTSSI, FN_NTC, FN_ETWCTI, FN_CTI, FN_ESI, FN_ETWESI, FN_NTQIP};
+    struct etw_target t;
+    memset(&t, 0, sizeof t);
+    t.sym = no_sym;
+    t.proc = record_module;
+    em("/* each function, and the modules it is looked up in (the first that exports it) */\n"
+       "static const struct\n{\n    const char *name;\n    const char *modules[4];\n} functions[] =\n{\n");
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        nseen = 0;
+        etw_resolve(&t, order[i], NULL);
+        em("    [%s] = {\"%s\", {", fn_tag(order[i]), etw_fn_name(order[i]));
+        for (int k = 0; k < nseen; k++)
+            em("\"%s\", ", seen_modules[k]);
+        em("NULL}},\n");
+    }
+    em("};\n\n");
+}
+
+/* the check a known divergence names: its status and mode */
+static const char *at_of(const struct etw_xentry *e, const struct etw_case *c)
+{
+    if (!strcmp(e->status, "CRASH") || !strcmp(e->status, "TIMEOUT"))
+        return "AT_CRASH";
+    if (!strcmp(e->status, "BROKEN"))
+        return "AT_FIXTURE";
+    if (!strcmp(e->status, "SKIP"))
+        return NULL;
+    static const struct {
+        const char *mode, *at;
+    } m[] = {{"return", "AT_RETURN"},     {"return-length", "AT_RETLEN"},     {"output", "AT_OUTPUT"},
+             {"sentinel", "AT_SENTINEL"}, {"overrun", "AT_BOUNDS"},          {"missing-export", "AT_EXPORT"},
+             {"unexpected-export", "AT_EXPORT"}};
+    for (size_t i = 0; e->mode && i < sizeof m / sizeof m[0]; i++)
+        if (!strcmp(e->mode, m[i].mode))
+            return m[i].at;
+    fprintf(stderr, ETWCONF_PROG " export-wine: %s: the entry for %s has mode %s, which no check of a data row has; its return check is todo\n",
+            "expectations", c->id, e->mode ? e->mode : "(none)");
+    return "AT_RETURN";
+}
+
+static const char *cannot_reason(const struct etw_case *c)
+{
+    const struct etw_fixture *fx = &c->fx;
+    for (int i = 0; i < 2; i++) {
+        enum etw_logger_kind k = i ? fx->logger2 : fx->logger;
+        if (k == LG_NOACCESS)
+            return "needs a session this process has no TRACELOG_GUID_ENABLE access to, which this test does not set up";
+        if (k == LG_PRIVATE)
+            return "needs a private logger session, which this test does not set up";
+    }
+    if (fx->profile_priv)
+        return "needs SeSystemProfilePrivilege held or not held, which this test does not change";
+    if (fx->fail_alloc)
+        return "needs an allocation inside the call to fail, which only the reference implementation can arrange";
+    if (fx->foreign_pid)
+        return "needs a classic registration made by another process";
+    if (fx->set_counter)
+        return "needs the instance-id counter of a class preset, which only the reference implementation can arrange";
+    return NULL;
+}
+
+static const char *logger_tag(enum etw_logger_kind k)
+{
+    return k == LG_KERNEL ? "LG_KERNEL" : k == LG_SYSTEM ? "LG_SYSTEM" : k == LG_PLAIN ? "LG_PLAIN" : "LG_NONE";
+}
+
+static void family_of(const char *id, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; id[n] && id[n] != '.' && n + 1 < len; n++)
+        out[n] = (id[n] >= 'a' && id[n] <= 'z') || (id[n] >= '0' && id[n] <= '9') ? id[n] : '_';
+    out[n] = 0;
+}
+
+static void em_row(const struct etw_case *c, const struct etw_xfile *x, int idx)
+{
+    static const char *const hsel[] = {"H_ZERO", "H_LOGGER", "H_LOGGER_HIGH", "H_LOGGER2", "H_MISSING",
+                                       "H_VALUE", "H_REG", "H_REG_STALE", "H_CLASS"};
+    static const char *const kinds[] = {"XK_CALL", "XK_SKIP", "XK_PRESENT", "XK_ABSENT"};
+    static const char *const rls[] = {"RL_ANY", "RL_EQ", "RL_UNTOUCHED"};
+    static const char *const outs[] = {"OUT_ANY", "OUT_BYTES", "OUT_PREFIX", "OUT_UNTOUCHED"};
+    static const char *const patches[] = {"PATCH_NONE", "PATCH_HANDLE64", "PATCH_LOGGER32"};
+    const struct etw_args *a = &c->args;
+    const struct etw_fixture *fx = &c->fx;
+    em("    /* %s */\n", c->title);
+    em("    {\n        .id = ");
+    em_str(c->id);
+    em(", .line = %d,\n        .rules = \"", O.line);
+    for (int k = 0; etw_case_rule(c, k); k++)
+        em("%s%s", k ? " " : "", etw_rule_name(etw_case_rule(c, k)));
+    em("\",\n        .fn = %s,", fn_tag(c->fn));
+    if (c->fn == FN_EXPORT) {
+        em(" .module = ");
+        em_str(a->module);
+        em(", .export_name = ");
+        em_str(a->export_name);
+        em(",");
+    }
+    em("\n");
+    const char *cannot = cannot_reason(c);
+    if (cannot) {
+        em("        .cannot = ");
+        em_str(cannot);
+        em(",\n");
+    } else if (c->fn != FN_EXPORT) {
+        bool masks = false;
+        for (int i = 0; i < 8; i++)
+            masks |= fx->masks[i] != 0;
+        if (fx->logger || fx->logger2 || fx->classes || fx->provider || fx->ndisallow) {
+            em("       ");
+            if (fx->logger)
+                em(" .logger = %s,", logger_tag(fx->logger));
+            if (fx->logger2)
+                em(" .logger2 = %s,", logger_tag(fx->logger2));
+            if (masks)
+                em(" .masks = {0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x},", fx->masks[0], fx->masks[1], fx->masks[2],
+                   fx->masks[3], fx->masks[4], fx->masks[5], fx->masks[6], fx->masks[7]);
+            if (fx->ndisallow)
+                em(" .disallow = disallow_%d, .ndisallow = %d,", idx, fx->ndisallow);
+            if (fx->classes)
+                em(" .classes = %d,", fx->classes);
+            if (fx->provider)
+                em(" .provider = TRUE,");
+            em("\n");
+        }
+        int len = a->len + (a->len_rel ? etw_call_natural_size(c->fn, a) : 0);
+        em("        .handle = %s, .value = 0x%llx, .cls = 0x%x, .len = %d,%s%s", hsel[a->handle], (unsigned long long)a->value, a->cls,
+           len < 0 ? 0 : len, a->buf == B_NULL ? " .null_buf = TRUE," : "", a->retlen_null ? " .retlen_null = TRUE," : "");
+        if (a->in_len)
+            em(" .in = in_%d, .in_size = %lu,", idx, (unsigned long)a->in_len);
+        if (a->patch)
+            em(" .patch = %s, .patch_off = %d,", patches[a->patch], a->patch_off);
+        if (c->fn == FN_NTC)
+            em(" .out_len = %d,%s", a->out_len, a->out_buf == B_NULL ? " .null_out = TRUE," : "");
+        em("\n");
+    }
+    em("        .x = {\n");
+    for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
+        const struct etw_expect *e = &c->expect[k];
+        em("            {0x%04x, 0x%04x, %s", e->vmin, e->vmax, kinds[e->kind]);
+        if (e->kind == XK_SKIP) {
+            em(", .why = ");
+            em_str(e->why);
+        }
+        if (e->kind == XK_CALL) {
+            em(", .rc = 0x%x", e->rc);
+            if (e->rc_alt_ok)
+                em(", .rc_alt_ok = TRUE, .rc_alt = 0x%x", e->rc_alt);
+            if (e->rl)
+                em(", .rl = %s, .rl_value = 0x%x", rls[e->rl], e->rl_value);
+            if (e->out) {
+                em(", .out = %s", outs[e->out]);
+                if (e->out_len && !cannot)
+                    em(", .out_bytes = out_%d_%d, .out_size = %lu, .out_off = %lu", idx, k, (unsigned long)e->out_len, (unsigned long)e->out_off);
+            }
+        }
+        em("},\n");
+    }
+    em("        },\n");
+    /* the known divergences: per version of the table */
+    if (x) {
+        const char *todo[32] = {NULL};
+        bool any = false;
+        for (size_t vi = 0; vi < etw_version_count && vi < 32; vi++)
+            for (size_t i = 0; i < x->nentries && !todo[vi]; i++) {
+                const struct etw_xentry *e = &x->entries[i];
+                if (!strcmp(e->case_id, c->id) && etw_xentry_names(e, "wine", etw_versions[vi].nt, etw_versions[vi].wine))
+                    any |= (todo[vi] = at_of(e, c)) != NULL;
+            }
+        if (any) {
+            em("        .todo = {");
+            for (size_t vi = 0; vi < etw_version_count; vi++)
+                em("%s%s", vi ? ", " : "", todo[vi] ? todo[vi] : "AT_NONE");
+            em("},  /* Wine: %s */\n", x->path);
+        }
+    }
+    em("    },\n");
+}
+
+/* the byte arrays and GUID lists a row refers to, before its table */
+static void em_row_data(const struct etw_case *c, int idx)
+{
+    if (c->fn == FN_CUSTOM || cannot_reason(c))
+        return;
+    if (c->args.in_len) {
+        em("static const BYTE in_%d[] = ", idx);
+        em_bytes(c->args.in, c->args.in_len);
+        em(";\n");
+    }
+    if (c->fx.ndisallow) {
+        em("static const GUID disallow_%d[] = {", idx);
+        for (int i = 0; i < c->fx.ndisallow; i++) {
+            const etw_guid *g = &c->fx.disallow[i];
+            em("%s{0x%08x, 0x%04x, 0x%04x, {", i ? ", " : "", g->Data1, g->Data2, g->Data3);
+            for (int k = 0; k < 8; k++)
+                em("%s0x%02x", k ? ", " : "", g->Data4[k]);
+            em("}}");
+        }
+        em("};\n");
+    }
+    for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++)
+        if (c->expect[k].kind == XK_CALL && c->expect[k].out && c->expect[k].out_len) {
+            em("static const BYTE out_%d_%d[] = ", idx, k);
+            em_bytes(c->expect[k].out_bytes, c->expect[k].out_len);
+            em(";\n");
+        }
+}
+
+static const char help[] =
+    "usage: " ETWCONF_PROG " export-wine [--out FILE] [--expect FILE] [--unit NAME]\n"
+    "\n"
+    "Write the case table as a standalone Wine conformance test (C, Wine's wine/test.h API): one\n"
+    "unit, a table and a test function per family, every function through GetProcAddress.\n"
+    "\n"
+    "  --out FILE     write the source to FILE (default: stdout)\n"
+    "  --expect FILE  an expectations file for Wine (reports/expectations/wine.json): its known\n"
+    "                 divergences become todo_wine for the versions it lists\n"
+    "  --unit NAME    the unit name for START_TEST (default etwconf; use the file's base name)\n"
+    "\n"
+    "Build it outside a Wine tree with the small compatible header of this suite:\n"
+    "  x86_64-w64-mingw32-gcc -DSTANDALONE -I harness/windows/winetest -o etwconf_test.exe etwconf.c\n"
+    "In a Wine tree: README, \"Dropping the exported test into a Wine tree\".\n"
+    "\n"
+    "exit status: 0 written, 2 usage error, 3 the output or the expectations file could not be used\n";
+
+int etw_cmd_export_wine(int argc, char **argv)
+{
+    const char *out = NULL, *expect = NULL, *unit = "etwconf";
+    for (int i = 2; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(help, stdout);
+            return 0;
+        }
+        if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--expect") || !strcmp(argv[i], "--unit")) && !v) {
+            fprintf(stderr, ETWCONF_PROG " export-wine: %s needs a value\nTry '" ETWCONF_PROG " export-wine --help'.\n", argv[i]);
+            return 2;
+        }
+        if (!strcmp(argv[i], "--out"))
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--expect"))
+            expect = argv[++i];
+        else if (!strcmp(argv[i], "--unit"))
+            unit = argv[++i];
+        else {
+            fprintf(stderr, ETWCONF_PROG " export-wine: unknown option '%s'\nTry '" ETWCONF_PROG " export-wine --help'.\n", argv[i]);
+            return 2;
+        }
+    }
+    for (const char *p = unit; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) {
+            fprintf(stderr, ETWCONF_PROG " export-wine: --unit takes a C identifier in lower case (the test file's base name), not '%s'\n", unit);
+            return 2;
+        }
+    struct etw_xfile *x = NULL;
+    if (expect) {
+        char err[512];
+        if (!(x = etw_xfile_load(expect, err, sizeof err))) {
+            fprintf(stderr, ETWCONF_PROG " export-wine: --expect: %s\n", err);
+            return 3;
+        }
+        if (strcmp(x->impl, "wine")) {
+            fprintf(stderr, ETWCONF_PROG " export-wine: %s lists the divergences of %s, not Wine: give Wine's (reports/expectations/wine.json)\n",
+                    expect, x->impl);
+            etw_xfile_free(x);
+            return 3;
+        }
+    }
+
+    size_t n = etw_case_total(), ndata = 0, ncustom = 0, ncannot = 0;
+    O.line = 1;
+    em("/*\n * Conformance tests for the ETW information APIs: TraceQueryInformation, TraceSetInformation,\n"
+       " * NtQuerySystemInformation/NtSetSystemInformation (0x1F), NtTraceControl, EtwCreateTraceInstanceId,\n"
+       " * CreateTraceInstanceId, EventSetInformation, and which module exports them.\n *\n"
+       " * Generated by `etwconf export-wine` from etwconf %s (%lu rules, %lu cases): each row is a case of\n"
+       " * the suite, its id names the case and .rules the documented rules it checks (`etwconf rules`).\n",
+       ETWCONF_VERSION, (unsigned long)etw_rule_count, (unsigned long)n);
+    if (x)
+        em(" * Known Wine divergences (todo_wine) come from %s.\n", x->path);
+    em(" *\n * Wine's tests carry a copyright line and the LGPL 2.1+ notice: whoever submits this file adds them.\n *\n"
+       " * Left out (custom cases: several calls, written in C in etwconf's cases/):");
+    int col = 80;
+    for (size_t i = 0; i < n; i++) {
+        const struct etw_case *c = etw_case_at(i);
+        if (c->fn != FN_CUSTOM)
+            continue;
+        ncustom++;
+        if (col + strlen(c->id) > 96) {
+            em("\n *  ");
+            col = 4;
+        }
+        em(" %s", c->id);
+        col += (int)strlen(c->id) + 1;
+    }
+    em("\n */\n\n#include <stdarg.h>\n#include <stdio.h>\n#include <string.h>\n\n#include \"windef.h\"\n#include \"winbase.h\"\n"
+       "#include \"wmistr.h\"\n#include \"evntrace.h\"\n\n#include \"wine/test.h\"\n\n");
+    em("#define EVENT_TRACE_SYSTEM_LOGGER_MODE_ 0x%08xu\n\n", ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE);
+    em("/* the Windows versions the rows name, oldest first (major << 8 | minor) */\nstatic const WORD versions[] = {");
+    for (size_t i = 0; i < etw_version_count; i++)
+        em("%s0x%04x", i ? ", " : "", etw_versions[i].nt);
+    em("};\n\n");
+    /* the runner, with the table of functions where it says */
+    const char *mark = strstr(runtime, "/* @FUNCTIONS@");
+    const char *after = mark ? strchr(mark, '\n') : NULL;
+    if (!after) {
+        fprintf(stderr, ETWCONF_PROG " export-wine: the runner has no @FUNCTIONS@ line (tools/export_wine/runtime.inc)\n");
+        etw_xfile_free(x);
+        return 3;
+    }
+    em("%.*s", (int)(mark - runtime), runtime);
+    em_function_table();
+    em("%s\n", after + 1);
+
+    /* families, in table order */
+    char fams[64][24];
+    int nfam = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct etw_case *c = etw_case_at(i);
+        if (c->fn == FN_CUSTOM || !fn_tag(c->fn))
+            continue;
+        char f[24];
+        family_of(c->id, f, sizeof f);
+        int k = 0;
+        while (k < nfam && strcmp(fams[k], f))
+            k++;
+        if (k == nfam && nfam < 64)
+            memcpy(fams[nfam++], f, sizeof f);
+    }
+    for (int k = 0; k < nfam; k++) {
+        em("/* ------------------------------------------------------------------ %s */\n\n", fams[k]);
+        for (size_t i = 0; i < n; i++) {
+            const struct etw_case *c = etw_case_at(i);
+            char f[24];
+            family_of(c->id, f, sizeof f);
+            if (c->fn != FN_CUSTOM && fn_tag(c->fn) && !strcmp(f, fams[k]))
+                em_row_data(c, (int)i);
+        }
+        em("\nstatic const struct row rows_%s[] =\n{\n", fams[k]);
+        for (size_t i = 0; i < n; i++) {
+            const struct etw_case *c = etw_case_at(i);
+            char f[24];
+            family_of(c->id, f, sizeof f);
+            if (c->fn == FN_CUSTOM || !fn_tag(c->fn) || strcmp(f, fams[k]))
+                continue;
+            em_row(c, x, (int)i);
+            ndata++;
+            ncannot += cannot_reason(c) != NULL;
+        }
+        em("};\n\nstatic void test_%s(void)\n{\n    run_rows(rows_%s, ARRAY_SIZE(rows_%s));\n}\n\n", fams[k], fams[k], fams[k]);
+    }
+    em("START_TEST(%s)\n{\n", unit);
+    em("#ifdef __GNUC__\n    AddVectoredExceptionHandler(1, stub_handler);\n#endif\n");
+    em("    init_version();\n");
+    for (int k = 0; k < nfam; k++)
+        em("    test_%s();\n", fams[k]);
+    em("    trace(\"%lu rows; %%d did not apply to this version\\n\", not_applicable);\n}\n", (unsigned long)ndata);
+    if (O.oom) {
+        fprintf(stderr, ETWCONF_PROG " export-wine: out of memory\n");
+        etw_xfile_free(x);
+        return 3;
+    }
+    FILE *f = out && strcmp(out, "-") ? fopen(out, "wb") : stdout;
+    if (!f) {
+        fprintf(stderr, ETWCONF_PROG " export-wine: cannot write '%s'\n", out);
+        etw_xfile_free(x);
+        return 3;
+    }
+    fwrite(O.buf, 1, O.len, f);
+    bool bad = ferror(f) != 0;
+    if (f != stdout)
+        bad |= fclose(f) != 0;
+    else
+        fflush(stdout);
+    if (bad) {
+        fprintf(stderr, ETWCONF_PROG " export-wine: writing '%s' failed\n", out ? out : "stdout");
+        etw_xfile_free(x);
+        return 3;
+    }
+    fprintf(stderr, ETWCONF_PROG " export-wine: %lu rows in %d families (%lu skip with the fixture they need), %lu custom cases left out%s%s\n",
+            (unsigned long)ndata, nfam, (unsigned long)ncannot, (unsigned long)ncustom, out ? " -> " : "", out ? out : "");
+    free(O.buf);
+    memset(&O, 0, sizeof O);
+    etw_xfile_free(x);
+    return 0;
+}

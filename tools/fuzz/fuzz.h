@@ -1,0 +1,211 @@
+/*
+ * tools/fuzz/fuzz.h - etwconf fuzz: differential fuzzing of a target against the reference.
+ *
+ *   etwconf fuzz --target T [--seconds N | --calls N] [--seed S] [--emulate V] [--max N] [--quiet]
+ *
+ * The built-in reference (etw_target_reference(), statically linked) is the oracle. The fuzzer
+ * makes random programs: a fixture (sessions, group masks, disallow lists, classic registrations,
+ * a provider, privileges) and a short sequence of calls (classes, handles, lengths around every
+ * boundary, NULLs, input bytes, well-formed and broken traits blobs, register / set traits /
+ * unregister / create ids). Both sides start each program from the same state through the control
+ * API (EtwRef_Reset, EtwRef_SetVersion, EtwRef_StartLogger...) and make the same calls; every call
+ * is compared on its return code, ReturnLength, the bytes of every buffer after the call, the
+ * bytes just before each buffer, accesses past its end (guard pages), handles it returns
+ * (normalised: opaque values are compared by what they are, not their bits) and, for
+ * CreateTraceInstanceId, the last error.
+ *
+ * A disagreement is reduced to a minimal program (calls dropped, fixture simplified, input
+ * shortened and zeroed) and printed with the rule it touches and a case row for cases/, whose
+ * expectations are the reference's outcome at every version. A target without the control API is
+ * fuzzed with the calls that need no fixture and change no global state.
+ *
+ * Programs are a pure function of (seed, program number): --seed S --program K replays program K.
+ * Portable C over the harness API: it builds for Windows too.
+ *
+ * The files, one job each: rng.c (random numbers and the generators' building blocks), gen.c
+ * (programs), exec.c (fixtures and calls on both sides, under the platform guard), compare.c
+ * (the two sides' outcomes, and exports by version), reduce.c (minimal programs), report.c
+ * (rules, descriptions and case rows for a finding), cmd.c (the command line).
+ *
+ * Exit status: 0 no disagreement, 1 disagreement(s) found, 2 usage, 3 the target cannot be used.
+ */
+#ifndef ETWCONF_FUZZ_H
+#define ETWCONF_FUZZ_H
+
+#include "harness/etwconf.h"
+#include <stddef.h>
+
+#define FZ_MAXCALLS 24
+#define FZ_IN_MAX 320 /* explicit input bytes; the rest of a longer buffer keeps the sentinel */
+#define FZ_BUF_MAX 0x10100u /* the largest InformationLength tried */
+#define FZ_OUT_MAX 0x10100u
+#define FZ_RTG_MAX 0x20001u /* RegisterTraceGuidsW: the largest GuidCount with a real array */
+#define FZ_NV ETW_VERSION_COUNT
+#define FZ_MAXDIS 64
+
+enum { SIDE_T, SIDE_O };
+/* handle selectors beyond the case format's enum etw_hsel: handles made earlier in the sequence */
+enum { FH_SEQREG = 100, FH_SEQCLASS, FH_SEQCLASSIC, FH_FIXCLASSIC };
+/* a call the fuzzer makes that no row can: EtwRef_EnableGroup(session, group), what a group
+ * enable on a session reaches (past the functions of the case format) */
+#define FZ_ENABLE_GROUP ((enum etw_fn)FN_COUNT)
+/* EventRegister / RegisterTraceGuidsW NULL-argument bits */
+enum { N_REQ = 1, N_CTL = 2, N_REGS = 4, N_OUT = 8, N_GUID = 16, N_PROV = 32 };
+enum aspect { FA_NONE, FA_RC, FA_RETLEN, FA_OUTPUT, FA_INPUT, FA_BOUNDS, FA_HANDLE, FA_LASTERR, FA_FAULT, FA_FIXTURE, FA_EXPORT };
+extern const char *const fz_aspect_name[];
+
+extern const unsigned fz_versions[FZ_NV];
+extern const etw_guid fz_dal_guids[3];
+extern const etw_guid fz_group_guid;
+extern const etw_guid fz_seq_guids[4];
+
+/* ---------------------------------------------------------------- random numbers (splitmix64) */
+struct rng {
+    etw_u64 s;
+};
+#define RPICK(r, arr) ((arr)[fz_rbelow((r), (etw_u32)(sizeof(arr) / sizeof((arr)[0])))])
+
+/* ---------------------------------------------------------------- programs */
+struct fz_call {
+    enum etw_fn fn;
+    int h; /* enum etw_hsel or FH_* */
+    etw_u64 hval;
+    etw_u32 cls;
+    etw_u32 len; /* InformationLength (the buffer has exactly this many bytes) */
+    bool buf_null, retlen_null, out_null;
+    etw_u32 out_len; /* NtTraceControl */
+    enum etw_patch patch;
+    int patch_off;
+    int fail_alloc; /* the n-th allocation inside this call fails */
+    etw_u32 count; /* RegisterTraceGuidsW GuidCount */
+    unsigned nulls; /* N_* bits */
+    bool traits_ptr; /* NtTraceControl 0x1E: Traits points at the blob in aux */
+    etw_u32 in_len, aux_len;
+    etw_u8 in[FZ_IN_MAX];
+    etw_u8 aux[FZ_IN_MAX];
+};
+
+struct fz_prog {
+    unsigned version;
+    struct etw_fixture fx;
+    bool restrict_group; /* EtwRef_RestrictGroup(group_g) after the fixture */
+    int ncalls;
+    struct fz_call calls[FZ_MAXCALLS];
+};
+
+/* ---------------------------------------------------------------- the two sides */
+struct fz_side {
+    const char *name;
+    struct etw_target *t;
+    void *fn[FZ_NV][FN_COUNT];
+    etw_pfn_GetLastError gle[FZ_NV];
+    etw_pfn_SetLastError sle[FZ_NV];
+    unsigned cur_version;
+    bool dirty;
+    struct etw_fixture_state fx; /* the program's fixture (harness/core/fixture.c) */
+    /* made by calls of the sequence */
+    etw_reghandle seqreg[4];
+    etw_tracehandle seqclassic[4];
+    bool seqclassic_alive[4];
+    etw_u32 seqclassic_n[4];
+    etw_handle seqclass[4][4];
+};
+
+/* what one call did, besides its buffers */
+struct fz_out {
+    etw_u32 rc, rl, le;
+    bool pre_in, pre_out, pre_aux;
+    int ntok;
+    etw_u32 tok[20];
+};
+
+struct fz_dis {
+    int call; /* index of the call that disagreed (-1: fixture) */
+    enum aspect aspect;
+    char detail[400];
+};
+
+/* the fuzzer's state: the two sides, the guarded buffers, the program being run */
+struct fz_state {
+    struct fz_side side[2];
+    struct etw_guard gin, gout, grl, gaux;
+    struct etw_ctx ctx;
+    struct etw_runner runner;
+    etw_u8 *pattern; /* sentinel bytes, buf-aligned, for refilling */
+    etw_u8 *t_after, *t_out_after, *t_aux_after, *t_before, *o_before;
+    bool control; /* both sides have the control API */
+    bool emulate_all;
+    unsigned fixed_version;
+    unsigned long long calls;
+    /* the program being run under the guard */
+    const struct fz_prog *prog;
+    int upto;
+    struct fz_dis dis;
+    bool found;
+    volatile int cur_side, cur_call;
+    bool oracle_only; /* run the reference alone (the expectations of a printed row) */
+    etw_u64 seed;
+    bool lasterr; /* both sides export GetLastError and SetLastError */
+    unsigned long long next, programs, max_calls;
+    long batch_left;
+    struct fz_out last_out[2];
+    bool last_ran;
+};
+extern struct fz_state fz;
+
+/* the exports compared by version */
+struct fz_export {
+    const char *module, *name;
+    enum etw_fn fn;
+};
+extern const struct fz_export fz_export_list[];
+extern const size_t fz_export_count;
+
+/* rng.c */
+etw_u64 fz_rnext(struct rng *r);
+etw_u32 fz_rbelow(struct rng *r, etw_u32 n);
+bool fz_rpct(struct rng *r, unsigned pct);
+etw_u32 fz_pick_len(struct rng *r, etw_u32 natural);
+void fz_put32(struct fz_call *c, int off, etw_u32 v);
+void fz_put_bytes(struct fz_call *c, int off, const void *p, size_t n);
+void fz_rand_bytes(struct rng *r, etw_u8 *p, size_t n);
+etw_u32 fz_rand_mask(struct rng *r);
+void fz_rand_masks(struct rng *r, etw_u32 m[8]);
+int fz_pick_logger_handle(struct rng *r, struct fz_call *c, const struct fz_prog *p);
+void fz_zero_handle_or_value(struct rng *r, struct fz_call *c);
+void fz_gen_guid_entries(struct rng *r, struct fz_call *c, etw_u32 n, size_t size);
+etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap);
+void fz_pick_reg_handle(struct rng *r, struct fz_call *c, const struct fz_prog *p, int nseqreg);
+
+/* gen.c */
+void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p);
+
+/* exec.c */
+etw_u8 *fz_in_buf(size_t len);
+etw_u8 *fz_out_buf(size_t len);
+int fz_vindex(unsigned v);
+etw_u64 fz_handle_of(struct fz_side *s, const struct fz_call *c);
+void fz_prepare(etw_u8 *buf, const struct fz_call *c, etw_u64 h);
+void fz_batch_body(struct etw_ctx *unused);
+bool fz_run_prog(const struct fz_prog *p, int upto);
+void fz_fault_dis(int k, const char *exc, long off);
+
+/* compare.c */
+bool fz_is_query(enum etw_fn fn);
+bool fz_differ(const struct fz_call *c, const struct fz_out *t, const struct fz_out *o, struct fz_dis *d, int idx);
+bool fz_differ_bytes(const struct fz_call *c, const struct fz_out *o, struct fz_dis *d, int idx);
+int fz_compare_exports(FILE *f, int *ndis, int max);
+
+/* reduce.c */
+void fz_reduce(struct fz_prog *p, int at);
+
+/* report.c */
+etw_u32 fz_kclass_of(const struct fz_call *c);
+enum etw_rule_id fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v);
+void fz_describe_call(FILE *f, const struct fz_call *c);
+void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no);
+
+/* cmd.c */
+
+
+#endif

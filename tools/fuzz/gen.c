@@ -1,0 +1,391 @@
+/*
+ * tools/fuzz/gen.c - random programs: a fixture and a sequence of calls, per API family.
+ */
+#include "tools/fuzz/fuzz.h"
+#include <string.h>
+
+static void gen_tqi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
+{
+    static const etw_u32 classes[] = {4, 4, 5, 5, 7, 0x0B, 0x0B, 0x0E, 0x0E, 3};
+    c->cls = fz_rpct(r, 85) ? RPICK(r, classes) : fz_rpct(r, 75) ? fz_rbelow(r, 32) : (etw_u32)fz_rnext(r);
+    etw_u32 nat = c->cls == 4 ? 0x20 : c->cls == 5 || c->cls == 0x0B ? 8 : c->cls == 7 ? (fz_rpct(r, 50) ? 0x88 : 0x90) : c->cls == 0x0E ? 16 * fz_rbelow(r, 4) : 8;
+    c->len = fz_pick_len(r, nat);
+    if (c->cls == 4 || c->cls == 0x0E)
+        fz_pick_logger_handle(r, c, p);
+    else
+        fz_zero_handle_or_value(r, c);
+    c->buf_null = fz_rpct(r, 8);
+    c->retlen_null = fz_rpct(r, 12);
+    if (c->cls == 5) {
+        static const etw_u32 srcs[] = {0, 0, 1, 2, 19, 23, 24, 0xFFFFFFFF};
+        fz_put32(c, 0, fz_rpct(r, 90) ? RPICK(r, srcs) : (etw_u32)fz_rnext(r));
+        fz_put32(c, 4, (etw_u32)fz_rnext(r));
+    } else if (fz_rpct(r, 25)) {
+        c->in_len = fz_rbelow(r, 64);
+        fz_rand_bytes(r, c->in, c->in_len);
+    }
+    if (c->cls == 7 && fz_rpct(r, 5))
+        c->fail_alloc = 1;
+}
+
+static void gen_tsi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
+{
+    static const etw_u32 classes[] = {3, 4, 4, 5, 6, 8, 9, 0x0A, 0x0A};
+    c->cls = fz_rpct(r, 88) ? RPICK(r, classes) : fz_rpct(r, 75) ? fz_rbelow(r, 32) : (etw_u32)fz_rnext(r);
+    static const etw_u32 ev_counts[] = {0, 1, 1, 2, 2, 4, 5, 5, 6, 256, 257};
+    static const etw_u32 delta[] = {0, 0, 0, 1, (etw_u32)-1};
+    switch (c->cls) {
+    case 3:
+    case 8: {
+        etw_u32 n = RPICK(r, ev_counts);
+        c->len = 24 * n + (n ? RPICK(r, delta) : 0);
+        fz_gen_guid_entries(r, c, n < 13 ? n : 13, 24);
+        break;
+    }
+    case 4: {
+        static const etw_u32 lens[] = {0, 3, 4, 8, 16, 32, 32, 33, 36, 40};
+        c->len = RPICK(r, lens);
+        for (int i = 0; i < 9; i++)
+            fz_put32(c, 4 * i, fz_rand_mask(r));
+        break;
+    }
+    case 5: {
+        static const etw_u32 srcs[] = {0, 0, 1, 2, 19, 24, 0xFFFF};
+        c->len = fz_pick_len(r, 8);
+        fz_put32(c, 0, RPICK(r, srcs));
+        static const etw_u32 ivs[] = {0, 1, 1221, 10000, 20000, 1000000, 1000001, 0xFFFFFFFF};
+        fz_put32(c, 4, RPICK(r, ivs));
+        break;
+    }
+    case 6:
+    case 9: {
+        static const etw_u32 lens[] = {0, 2, 3, 4, 8, 12, 16, 20, 24};
+        c->len = RPICK(r, lens);
+        static const etw_u32 srcs[] = {0, 1, 2, 19, 23, 24, 99};
+        for (int i = 0; i < 6; i++)
+            fz_put32(c, 4 * i, RPICK(r, srcs));
+        break;
+    }
+    case 0x0A: {
+        etw_u32 n = fz_rbelow(r, 4);
+        c->len = 16 * n + (fz_rpct(r, 20) ? 8 : 0);
+        fz_gen_guid_entries(r, c, n, 16);
+        break;
+    }
+    default: c->len = fz_pick_len(r, 8); break;
+    }
+    if (c->cls == 5)
+        fz_zero_handle_or_value(r, c);
+    else if (fz_rpct(r, 85))
+        fz_pick_logger_handle(r, c, p);
+    else
+        c->h = H_ZERO;
+    c->buf_null = fz_rpct(r, 6);
+    if (c->cls == 0x0A && fz_rpct(r, 5))
+        c->fail_alloc = 1;
+}
+
+static etw_u32 kclass_size(etw_u32 k)
+{
+    switch (k) {
+    case 0:
+    case 3: return 8;
+    case 1: return 0x30;
+    case 0x0D: return 0x90;
+    case 6:
+    case 0x0C:
+    case 0x0E:
+    case 0x0F: return 0x14;
+    default: return 8;
+    }
+}
+
+static void gen_ksi(struct rng *r, struct fz_call *c, const struct fz_prog *p, bool set)
+{
+    c->cls = fz_rpct(r, 94) ? ETW_SystemPerformanceTraceInformation : fz_rbelow(r, 0x40);
+    etw_u32 k = fz_rpct(r, 40) ? 1 : fz_rpct(r, 85) ? fz_rbelow(r, 0x12) : (etw_u32)fz_rnext(r);
+    etw_u32 nat = kclass_size(k);
+    static const etw_u32 glens[] = {0x30, 0x30, 0x30, 0x2F, 0x31, 0x2C, 0x28, 0x38};
+    c->len = k == 1 && fz_rpct(r, 70) ? RPICK(r, glens) : k == 0x0D && fz_rpct(r, 50) ? (fz_rpct(r, 50) ? 0x27 : 0x28) : fz_pick_len(r, nat);
+    if (fz_rpct(r, 4))
+        c->len = 3;
+    fz_put32(c, 0, k);
+    fz_put32(c, 4, fz_rpct(r, 70) ? 0 : (etw_u32)fz_rnext(r));
+    if (k == 1 || k == 6 || k == 0x0C || k == 0x0E || k == 0x0F) {
+        fz_pick_logger_handle(r, c, p);
+        c->patch = PATCH_HANDLE64;
+        c->patch_off = 8;
+        fz_put32(c, 8, 0);
+        fz_put32(c, 12, 0);
+        for (int i = 0; i < 8; i++)
+            fz_put32(c, 0x10 + 4 * i, k == 1 ? (fz_rpct(r, 50) ? 0 : fz_rand_mask(r)) : fz_rbelow(r, 25));
+    } else if (k == 3) {
+        static const etw_u32 ivs[] = {0, 1, 1221, 10000, 20000, 1000000, 1000001, 0xFFFFFFFF};
+        fz_put32(c, 4, RPICK(r, ivs));
+    }
+    c->buf_null = fz_rpct(r, 4);
+    c->retlen_null = !set && fz_rpct(r, 15);
+    if (set && k == 1 && fz_rpct(r, 6))
+        c->fail_alloc = 1;
+}
+
+/* a traits blob: UINT16 size, NUL-terminated name, traits {UINT16 size, UINT8 type, data} */
+static void gen_esi(struct rng *r, struct fz_call *c, const struct fz_prog *p, int nseqreg)
+{
+    static const etw_u32 classes[] = {0, 0, 1, 2, 2, 2, 2, 2, 3, 3, 4};
+    c->cls = fz_rpct(r, 92) ? RPICK(r, classes) : (etw_u32)fz_rnext(r);
+    fz_pick_reg_handle(r, c, p, nseqreg);
+    switch (c->cls) {
+    case 0: {
+        static const etw_u32 lens[] = {0, 0, 0, 1, 4, 8};
+        c->len = RPICK(r, lens);
+        c->buf_null = fz_rpct(r, 50);
+        break;
+    }
+    case 2: {
+        c->in_len = fz_gen_traits(r, c->in, FZ_IN_MAX - 2);
+        etw_u32 k = fz_rbelow(r, 100);
+        c->len = k < 75 ? c->in_len : k < 86 ? c->in_len + 1 : k < 95 ? (c->in_len ? c->in_len - 1 : 0) : k < 99 ? 2 : fz_rpct(r, 50) ? 0x10000 : 0xFFFF;
+        c->buf_null = fz_rpct(r, 4);
+        break;
+    }
+    case 3: {
+        static const etw_u8 vals[] = {0, 1, 1, 2, 255};
+        static const etw_u32 lens[] = {1, 1, 1, 0, 2};
+        c->len = RPICK(r, lens);
+        c->in[0] = RPICK(r, vals);
+        c->in_len = 1;
+        c->buf_null = fz_rpct(r, 5);
+        break;
+    }
+    default: c->len = fz_pick_len(r, 4); break;
+    }
+}
+
+static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, int nseqreg, etw_u32 code)
+{
+    static const etw_u32 codes[] = {0x22, 0x22, 0x22, 0x1C, 0x1C, 0x1C, 0x1E, 0x1E, 0x1F, 0x1A, 0x0F};
+    c->cls = code ? code : fz_rpct(r, 88) ? RPICK(r, codes) : fz_rpct(r, 50) ? fz_rbelow(r, 0x30) : (etw_u32)fz_rnext(r);
+    c->out_null = true;
+    switch (c->cls) {
+    case 0x22: {
+        static const etw_u32 lens[] = {8, 8, 8, 8, 4, 16, 0};
+        static const etw_u32 outs[] = {0, 15, 16, 32, 32, 48, 64};
+        fz_pick_logger_handle(r, c, p);
+        c->patch = PATCH_HANDLE64;
+        c->len = RPICK(r, lens);
+        fz_put32(c, 0, 0);
+        fz_put32(c, 4, 0);
+        c->out_null = fz_rpct(r, 10);
+        c->out_len = RPICK(r, outs);
+        break;
+    }
+    case 0x1C: {
+        etw_u32 n = fz_rbelow(r, 4), cnt = fz_rpct(r, 80) ? n : fz_rbelow(r, 4);
+        static const int deltas[] = {0, 0, 0, 0, 16, -4, -8};
+        fz_pick_logger_handle(r, c, p);
+        c->patch = PATCH_LOGGER32;
+        fz_put32(c, 0, 0);
+        fz_put32(c, 4, cnt);
+        for (etw_u32 i = 0; i < n; i++)
+            fz_put_bytes(c, 8 + 16 * (int)i, &fz_dal_guids[fz_rbelow(r, 3)], 16);
+        int d = RPICK(r, deltas);
+        c->len = (etw_u32)((int)(8 + 16 * n) + d);
+        c->out_null = fz_rpct(r, 80);
+        c->out_len = fz_rpct(r, 80) ? 0 : 16;
+        break;
+    }
+    case 0x1E: {
+        static const etw_u32 lens[] = {0x18, 0x18, 0x18, 0x18, 0x10, 0x20};
+        static const etw_u32 outs[] = {0x78, 0x78, 0x78, 0x77, 0x100, 0x10000, 0x10001, 0};
+        fz_pick_reg_handle(r, c, p, nseqreg);
+        c->patch = PATCH_HANDLE64;
+        c->len = RPICK(r, lens);
+        c->aux_len = fz_gen_traits(r, c->aux, FZ_IN_MAX);
+        c->traits_ptr = fz_rpct(r, 90);
+        fz_put32(c, 8, 0);
+        fz_put32(c, 12, 0);
+        etw_u16 ts = (etw_u16)(fz_rpct(r, 85) ? c->aux_len : fz_rbelow(r, c->aux_len + 1));
+        fz_put32(c, 16, ts);
+        fz_put32(c, 20, 0);
+        c->out_null = fz_rpct(r, 10);
+        c->out_len = RPICK(r, outs);
+        break;
+    }
+    case 0x1F: {
+        static const etw_u32 lens[] = {0x10, 0x10, 0x10, 0x0F, 0x11};
+        static const etw_u8 vals[] = {0, 1, 1, 2};
+        fz_pick_reg_handle(r, c, p, nseqreg);
+        c->patch = PATCH_HANDLE64;
+        c->len = RPICK(r, lens);
+        fz_put32(c, 8, RPICK(r, vals));
+        fz_put32(c, 12, 0);
+        c->out_null = fz_rpct(r, 80);
+        c->out_len = fz_rpct(r, 80) ? 0 : 1;
+        break;
+    }
+    default: {
+        static const etw_u32 lens[] = {0, 4, 8, 8, 16};
+        c->len = RPICK(r, lens);
+        c->in_len = c->len < 16 ? c->len : 16;
+        fz_rand_bytes(r, c->in, c->in_len);
+        c->out_len = fz_rbelow(r, 32);
+        c->out_null = fz_rpct(r, 50);
+        break;
+    }
+    }
+    c->buf_null = fz_rpct(r, 5);
+    c->retlen_null = fz_rpct(r, 5);
+    if (fz_rpct(r, 4))
+        c->fail_alloc = 1;
+}
+
+static bool have_fn(unsigned v, enum etw_fn fn)
+{
+    int vi = fz_vindex(v);
+    if (fn == FZ_ENABLE_GROUP)
+        return fz.side[SIDE_T].t->enable_group && fz.side[SIDE_O].t->enable_group;
+    return fz.side[SIDE_T].fn[vi][fn] && fz.side[SIDE_O].fn[vi][fn];
+}
+
+enum theme { TH_TRACE, TH_CLASSIC, TH_PROVIDER, TH_COUNT };
+
+void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
+{
+    struct rng r = {seed ^ (k * 0xD1B54A32D192ED03ull) ^ 0x5DEECE66Dull};
+    fz_rnext(&r);
+    memset(p, 0, sizeof *p);
+    p->version = fz.emulate_all ? fz_versions[fz_rbelow(&r, FZ_NV)] : fz.fixed_version;
+    enum theme th = (enum theme)fz_rbelow(&r, TH_COUNT);
+    struct etw_fixture *fx = &p->fx;
+    bool ctl = fz.control;
+    if (th == TH_TRACE && ctl) {
+        static const enum etw_logger_kind kinds[] = {LG_NONE, LG_KERNEL, LG_KERNEL, LG_SYSTEM, LG_SYSTEM, LG_PLAIN, LG_NOACCESS, LG_PRIVATE};
+        fx->logger = RPICK(&r, kinds);
+        if (fx->logger)
+            fz_rand_masks(&r, fx->masks);
+        if (fx->logger && fx->logger != LG_KERNEL && fz_rpct(&r, 12))
+            fx->logger2 = LG_SYSTEM;
+        if (fx->logger == LG_SYSTEM && p->version >= ETW_V10_0 && fz_rpct(&r, 30)) {
+            fx->ndisallow = fz_rpct(&r, 50) ? 1 : 2;
+            fx->disallow = fx->ndisallow == 1 ? &fz_dal_guids[2] : &fz_dal_guids[0];
+        }
+        unsigned pp = fz_rbelow(&r, 100);
+        fx->profile_priv = pp < 70 ? PRIV_ANY : pp < 85 ? PRIV_HELD : PRIV_NOT_HELD;
+    } else if (th == TH_CLASSIC && ctl) {
+        fx->classes = (int)fz_rbelow(&r, 5);
+        if (fx->classes && !have_fn(p->version, FN_REGISTERTRACEGUIDS))
+            fx->classes = 0;
+        if (fx->classes) {
+            fx->foreign_pid = fz_rpct(&r, 8);
+            if (fz_rpct(&r, 25)) {
+                static const etw_u32 ctrs[] = {0, 1, 0x7FFFFFFF, 0xFFFFFFFD, 0xFFFFFFFE, 0xFFFFFFFF};
+                fx->set_counter = true;
+                fx->counter = fz_rpct(&r, 85) ? RPICK(&r, ctrs) : (etw_u32)fz_rnext(&r);
+            }
+        }
+    } else if (th == TH_PROVIDER && ctl) {
+        fx->provider = have_fn(p->version, FN_EVENTREGISTER) && fz_rpct(&r, 85);
+        p->restrict_group = fz_rpct(&r, 15);
+        if (fz_rpct(&r, 30)) { /* a session to enable the provider group on */
+            fx->logger = fz_rpct(&r, 75) ? LG_SYSTEM : LG_PRIVATE;
+            if (fx->logger == LG_SYSTEM && p->version >= ETW_V10_0 && fz_rpct(&r, 60)) {
+                /* disallow the fixture's provider, or the first two the sequence registers */
+                fx->ndisallow = fz_rpct(&r, 50) ? 1 : 2;
+                fx->disallow = fx->ndisallow == 1 ? &etw_fixture_provider_guid : &fz_seq_guids[0];
+            }
+        }
+    }
+    /* the calls */
+    static const enum etw_fn trace_fns[] = {FN_TQI, FN_TQI, FN_TQI, FN_TSI, FN_TSI, FN_NTQSI, FN_NTQSI, FN_NTSSI, FN_NTSSI, FN_NTC, FN_NTC, FN_NTQIP};
+    static const enum etw_fn classic_fns[] = {FN_ETWCTI, FN_ETWCTI, FN_ETWCTI, FN_ETWCTI, FN_CTI, FN_REGISTERTRACEGUIDS, FN_UNREGISTERTRACEGUIDS};
+    static const enum etw_fn provider_fns[] = {FN_ESI, FN_ESI, FN_ESI, FN_ESI, FN_ETWESI, FN_EVENTREGISTER, FN_EVENTUNREGISTER, FN_NTC, FZ_ENABLE_GROUP};
+    int n = 1 + (int)fz_rbelow(&r, fz_rpct(&r, 30) ? FZ_MAXCALLS : 8);
+    int nseqreg = 0, nseqclassic = 0;
+    bool fix_classic = fx->classes > 0;
+    for (int tries = 0; p->ncalls < n && tries < 4 * n; tries++) {
+        struct fz_call *c = &p->calls[p->ncalls];
+        memset(c, 0, sizeof *c);
+        enum etw_fn fn = th == TH_TRACE ? RPICK(&r, trace_fns) : th == TH_CLASSIC ? RPICK(&r, classic_fns) : RPICK(&r, provider_fns);
+        if (!have_fn(p->version, fn))
+            continue;
+        if (!ctl && (fn == FN_TSI || fn == FN_NTSSI || fn == FN_NTC))
+            continue; /* no reset: no calls that change global state */
+        c->fn = fn;
+        switch (fn) {
+        case FN_TQI: gen_tqi(&r, c, p); break;
+        case FN_TSI: gen_tsi(&r, c, p); break;
+        case FN_NTQSI: gen_ksi(&r, c, p, false); break;
+        case FN_NTSSI: gen_ksi(&r, c, p, true); break;
+        case FN_NTC: gen_ntc(&r, c, p, nseqreg, th == TH_PROVIDER ? (fz_rpct(&r, 70) ? 0x1E : 0x1F) : 0); break;
+        case FN_NTQIP: {
+            static const etw_u32 srcs[] = {0, 1, 2, 19, 23, 24, 25, 0xFFFFFFFF};
+            c->cls = RPICK(&r, srcs);
+            c->len = 4;
+            c->buf_null = fz_rpct(&r, 5);
+            break;
+        }
+        case FN_ETWCTI:
+        case FN_CTI: {
+            unsigned k = fz_rbelow(&r, 100);
+            c->len = sizeof(ETW_EVENT_INSTANCE_INFO);
+            if (k < 75 && fix_classic && fx->classes) {
+                c->h = H_CLASS;
+                c->hval = fz_rbelow(&r, (etw_u32)fx->classes);
+            } else if (k < 90 && nseqclassic) {
+                c->h = FH_SEQCLASS;
+                c->hval = fz_rbelow(&r, (etw_u32)nseqclassic) * 4 + fz_rbelow(&r, 4);
+            } else
+                c->h = H_ZERO;
+            c->buf_null = fz_rpct(&r, 5);
+            break;
+        }
+        case FN_REGISTERTRACEGUIDS: {
+            if (nseqclassic >= 4)
+                continue;
+            c->hval = (etw_u64)nseqclassic++;
+            c->count = fz_rpct(&r, 99) || fz_rpct(&r, 80) ? fz_rbelow(&r, 5) : fz_rpct(&r, 50) ? 0x10001 : fz_rpct(&r, 50) ? 0x20000 : 0x10000;
+            static const unsigned bits[] = {N_REQ, N_CTL, N_REGS, N_OUT, N_GUID};
+            if (fz_rpct(&r, 25))
+                c->nulls = RPICK(&r, bits);
+            break;
+        }
+        case FN_UNREGISTERTRACEGUIDS: {
+            unsigned k = fz_rbelow(&r, 100);
+            if (k < 55 && nseqclassic) {
+                c->h = FH_SEQCLASSIC;
+                c->hval = fz_rbelow(&r, (etw_u32)nseqclassic);
+            } else if (k < 75 && fix_classic) {
+                /* later calls may not use the fixture's classes any more: they get NULL */
+                c->h = FH_FIXCLASSIC;
+            } else {
+                c->h = H_VALUE;
+                c->hval = fz_rpct(&r, 50) ? 0x7777 : fz_rnext(&r);
+            }
+            break;
+        }
+        case FN_EVENTREGISTER:
+            if (nseqreg >= 4)
+                continue;
+            c->hval = (etw_u64)nseqreg++;
+            if (fz_rpct(&r, 10))
+                c->nulls = fz_rpct(&r, 50) ? N_PROV : N_OUT;
+            break;
+        case FN_EVENTUNREGISTER: fz_pick_reg_handle(&r, c, p, nseqreg); break;
+        case FZ_ENABLE_GROUP: /* EtwRef_EnableGroup(session, group) */
+            fz_pick_logger_handle(&r, c, p);
+            c->cls = fz_rpct(&r, 85) ? 0 : 1;
+            break;
+        case FN_ESI:
+        case FN_ETWESI: gen_esi(&r, c, p, nseqreg); break;
+        default: continue;
+        }
+        if (c->fail_alloc && !ctl)
+            c->fail_alloc = 0;
+        if (c->len > FZ_BUF_MAX)
+            c->len = FZ_BUF_MAX;
+        if (c->fn == FN_NTC && c->out_len > FZ_OUT_MAX)
+            c->out_len = FZ_OUT_MAX;
+        p->ncalls++;
+    }
+}
