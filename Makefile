@@ -118,12 +118,16 @@ run:
 TEST_STAGES := abi unit conformance badtargets
 # one more stage than CPUs: a few stages spend part of their time waiting (timeouts, wineboot, Chromium)
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
-TEST_FIRST ?= wine mutate reports sanitize fuzz browser badtargets
+TEST_FIRST ?= wine mutate reports winetest sanitize fuzz browser badtargets
 TEST_PREP := all
+# stages that use the same Wine prefix take turns: a WINEPREFIX of the user's is shared by both
+TEST_EXCLUSIVE ?= $(if $(WINEPREFIX),wine winetest)
+# test-prep runs in a make of its own, after the dependencies are installed (fragments test for tools)
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
-	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) $(TEST_PREP)
-	@BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" MAKE="$(MAKE)" sh harness/tests/stages.sh $(TEST_STAGES)
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) test-prep
+	@BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" MAKE="$(MAKE)" \
+	    sh harness/tests/stages.sh $(TEST_STAGES)
 
 include mk/core-tests.mk
 include mk/reports.mk
@@ -136,6 +140,10 @@ include mk/winetest.mk
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra
 run-extra: $(RUN_EXTRA)
+
+# what several test stages share (fragments add to TEST_PREP), built before the stages start
+.PHONY: test-prep
+test-prep: $(TEST_PREP)
 
 clean:
 	rm -rf $(BUILD)

@@ -80,6 +80,8 @@ wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
 
 TEST_STAGES += wine
 TEST_DEPS += windows
+# etwconf.exe serves the wine and the winetest stages
+TEST_PREP += $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe)
 # the prefix is made (about 5 s of waiting on wineboot) while the executables build (two at a time: the
 # Wine stage is the longest, so it starts first and goes first); the test then finds the prefix
 # current and its wineserver running

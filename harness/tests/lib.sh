@@ -7,6 +7,7 @@
 #   skip MSG...        a check that could not run here, with the reason: "skip MSG"
 #   tally TEXT         count the "ok " / "FAIL " / "skip " lines of TEXT (checks printed by a helper,
 #                      e.g. an embedded Python script); the caller prints TEXT itself
+#   show TEXT          print TEXT and tally it
 #   add_counts FILE    add the last "[NAME: ]N passed, N failed[, N skipped]" line of FILE (a tool
 #                      with its own counts); 1 failure when FILE has no such line
 #   part LOG CMD...    run a program with its own counts: its output goes to LOG and is printed
@@ -25,6 +26,10 @@ tally() {
     pass=$((pass + $(printf '%s\n' "$1" | grep -c '^ok ')))
     fail=$((fail + $(printf '%s\n' "$1" | grep -c '^FAIL ')))
     skip=$((skip + $(printf '%s\n' "$1" | grep -c '^skip ')))
+}
+show() {
+    printf '%s\n' "$1"
+    tally "$1"
 }
 # the counts of a closing line: "P F S" (S is 0 when the line has no skipped part)
 count_line() {

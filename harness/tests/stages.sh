@@ -11,8 +11,9 @@
 #
 # Environment: MAKE (make), BUILD (build), TEST_JOBS (stages at once; default: the number of CPUs),
 # TEST_FIRST (stages to start before the others, longest first, so that the short ones fill the gaps;
-# the printed order stays the named order). Stages must not build the same files: the make target
-# `test` builds what several stages share before it calls this script (Makefile: test-prep).
+# the printed order stays the named order), TEST_EXCLUSIVE (stages of which at most one runs at a time,
+# e.g. two that use the same Wine prefix). Stages must not build the same files: the make target
+# `test` builds what several stages share before it calls this script (Makefile: TEST_PREP).
 set -u
 MAKE=${MAKE:-make}
 B=${BUILD:-build}
@@ -72,19 +73,34 @@ flush() {
 }
 
 for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time"; done
-running=0
-for st in $order; do
-    while [ "$running" -ge "$JOBS" ]; do
-        read -r _ <&3
-        running=$((running - 1))
-        flush "$@"
+# may ST start now? Not when it is exclusive and another exclusive stage runs
+free() {
+    case " ${TEST_EXCLUSIVE:-} " in *" $1 "*) ;; *) return 0 ;; esac
+    for r in $busy; do
+        case " ${TEST_EXCLUSIVE:-} " in *" $r "*) return 1 ;; esac
     done
-    start "$st"
-    running=$((running + 1))
-done
-while [ "$running" -gt 0 ]; do
-    read -r _ <&3
+    return 0
+}
+running=0 busy="" pending=$order
+while [ -n "$pending" ] || [ "$running" -gt 0 ]; do
+    # start what may start, in the start order
+    left=""
+    for st in $pending; do
+        if [ "$running" -lt "$JOBS" ] && free "$st"; then
+            start "$st"
+            running=$((running + 1))
+            busy="$busy $st"
+        else
+            left="$left $st"
+        fi
+    done
+    pending=$left
+    [ "$running" -gt 0 ] || break
+    read -r done_st <&3
     running=$((running - 1))
+    nb=""
+    for r in $busy; do [ "$r" = "$done_st" ] || nb="$nb $r"; done
+    busy=$nb
     flush "$@"
 done
 wait
