@@ -329,6 +329,8 @@ else
     set -- $NEW $OLD
     if [ "$1" = - ] || [ "$4" = - ]; then
         r="not measured: one of the two runs is missing (above)"
+    elif [ "$2" = 137 ] && [ "$3" != 0 ] && [ "$5" = 137 ] && [ "$6" != 0 ]; then
+        r="not measured: both runs were stopped at their limits (above); run \`make bench BENCH_FRESH_LIMIT=0\` on a quieter machine"
     elif [ "$5" = 137 ] && [ "$6" != 0 ]; then
         r="less than $(awk -v a="$1" -v b="$6" 'BEGIN{printf "%.2f", a / b}')x (the $BASE run was stopped at $6 s)"
     elif [ "$2" = 137 ] && [ "$3" != 0 ]; then
