@@ -6,7 +6,6 @@ import json
 import os
 import re
 import resource
-import time
 import xml.dom.minidom
 import xml.etree.ElementTree as ET
 
