@@ -127,6 +127,30 @@ static void list_cases(bool json, const char *filter)
             etw_json_end(&j);
         }
         etw_json_end(&j);
+        /* what the case sets up before its call (struct etw_fixture) and needs from the target, so
+           that scripts read it here instead of parsing cases/ */
+        static const char *const loggers[] = {NULL, "kernel", "system", "plain", "noaccess", "private"};
+        static const char *const privs[] = {"any", "held", "not-held"};
+        const struct etw_fixture *fx = &c->fx;
+        int nmasks = 0;
+        for (int k = 0; k < 8; k++)
+            nmasks += fx->masks[k] != 0;
+        etw_json_obj(&j, "fixture");
+        etw_json_str(&j, "logger", (unsigned)fx->logger < 6 ? loggers[fx->logger] : "?");
+        etw_json_str(&j, "logger2", (unsigned)fx->logger2 < 6 ? loggers[fx->logger2] : "?");
+        etw_json_bool(&j, "masks", nmasks > 0);
+        etw_json_int(&j, "disallow", fx->ndisallow);
+        etw_json_int(&j, "classes", fx->classes);
+        etw_json_bool(&j, "provider", fx->provider);
+        etw_json_str(&j, "profile_priv", (unsigned)fx->profile_priv < 3 ? privs[fx->profile_priv] : "?");
+        etw_json_int(&j, "fail_alloc", fx->fail_alloc);
+        etw_json_bool(&j, "foreign_pid", fx->foreign_pid);
+        etw_json_bool(&j, "set_counter", fx->set_counter);
+        etw_json_end(&j);
+        etw_json_arr(&j, "needs");
+        if (c->needs & NEED_THREADS)
+            etw_json_str(&j, NULL, "threads");
+        etw_json_end(&j);
         etw_scenario_list_json(&j, c); /* client scenarios: program and steps */
         etw_json_end(&j);
     }

@@ -13,11 +13,9 @@ PYTHON=${PYTHON:-python3}
 E=$B/etwconf
 T=$B/test/scenarios
 mkdir -p "$T"
-pass=0; fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(dirname "$0")/lib.sh"
 for f in "$E" "$B/scen/noprobe.so" "$B/bad/crash.so"; do
-    [ -f "$f" ] || { no "$f is missing: run 'make test-scenarios'"; echo "scenarios: $pass passed, $fail failed"; exit 1; }
+    [ -f "$f" ] || { no "$f is missing: run 'make test-scenarios'"; summary scenarios; exit 1; }
 done
 
 "$E" list --json >"$T/list.json" 2>"$T/list.err" || no "etwconf list --json failed (see $T/list.err)"
@@ -89,5 +87,4 @@ PYEOF
 )
 echo "$out"
 pass=$((pass + $(echo "$out" | grep -c '^ok '))); fail=$((fail + $(echo "$out" | grep -c '^FAIL ')))
-echo "scenarios: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary scenarios
