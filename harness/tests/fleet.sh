@@ -18,12 +18,9 @@
 set -u
 B=${1:-build}
 PYTHON=${PYTHON:-python3}
-pass=0; fail=0; skip=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; }
+. harness/tests/lib.sh
 finish() {
-    echo "fleet: $pass passed, $fail failed, $skip skipped"
-    [ "$fail" = 0 ]
+    summary fleet
     exit $?
 }
 SSHD=${SSHD:-/usr/sbin/sshd}
