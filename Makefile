@@ -121,8 +121,9 @@ TEST_STAGES := abi unit conformance badtargets
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 TEST_FIRST ?= wine mutate reports winetest sanitize fuzz browser badtargets
 TEST_PREP := all
-# stages that use the same Wine prefix take turns: a WINEPREFIX of the user's is shared by both
-TEST_EXCLUSIVE ?= $(if $(WINEPREFIX),wine winetest)
+# stages that use the same Wine prefix take turns: wine, faults, winci and fleet run in the suite's
+# prefix and start or stop its wineserver; winetest makes its own unless a WINEPREFIX is given
+TEST_EXCLUSIVE ?= wine faults winci fleet $(if $(WINEPREFIX),winetest)
 # test-prep runs in a make of its own, after the dependencies are installed (fragments test for tools)
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
