@@ -120,6 +120,10 @@ static const struct etw_case cases[] = {
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RETLEN(8, RID_TQI_05_RETLEN), PREFIX(RID_TQI_05_TIMER, U32(0)))})
     CASE(.id = "tqi.05.timer", .rules = RULES(RID_TQI_05_TIMER), .title = "Source ProfileTime gives the kernel's timer profile interval",
          .fn = FN_CUSTOM, .run = tqi05_timer, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.05.source-above-24", .rules = RULES(RID_TSI_05_HAL_SOURCES, RID_TQI_05_LISTED_INTERVAL),
+         .title = "a listed profile source above ProfileMaximum (30) reports its default interval, 65536", .fn = FN_TQI,
+         .args = {.cls = 5, .len = EXACT(0), IN(U32(30), U32(0))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT_AT(4, RID_TQI_05_LISTED_INTERVAL, U32(65536)))})
     CASE(.id = "tqi.05.source", .rules = RULES(RID_TQI_05_SOURCE), .title = "a non-zero Source gives what NtQueryIntervalProfile gives",
          .fn = FN_CUSTOM, .run = tqi05_source, .expect = {FROM(V6_2)})
     CASE(.id = "tqi.05.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_05_TIMER), .title = "class 0x05 works with a NULL ReturnLength",

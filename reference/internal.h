@@ -20,6 +20,7 @@
 #define REF_MAX_PROVIDERS 64
 #define REF_MAX_GROUPS 8
 #define REF_CPUS 4
+#define REF_PROFILE_SOURCES 64 /* source ids the model keeps an interval for: real HALs list ids above ProfileMaximum (24) */
 
 struct ref_logger {
     bool active;
@@ -72,7 +73,7 @@ struct ref_state {
     etw_guid restricted_groups[REF_MAX_GROUPS];
     unsigned nrestricted;
     etw_u32 timer_interval; /* ProfileTime interval, 100 ns units */
-    etw_u32 source_interval[ETW_ProfileMaximum];
+    etw_u32 source_interval[REF_PROFILE_SOURCES]; /* by source id; kernel.c lists the ones the HAL has */
 };
 extern struct ref_state ref;
 
@@ -95,6 +96,7 @@ etw_status ref_ntc_set_traits(struct ref_provider *p, const etw_u8 *blob, etw_u3
 struct ref_provider *ref_provider_from_handle(etw_reghandle h);
 void ref_providers_reset(void);
 void ref_classic_reset(void);
+void ref_profile_reset(void); /* every listed PMC source back to its default interval */
 
 #define REF_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 #endif

@@ -177,11 +177,7 @@ ETWREF_EXPORT int EtwRef_Reset(void)
     ref.fail_alloc_countdown = 0;
     ref.pid = 0x1F40; /* the modelled current process */
     ref.timer_interval = 10000; /* 1 ms in 100 ns units: the Windows default */
-    for (unsigned i = 0; i < ETW_ProfileMaximum; i++)
-        ref.source_interval[i] = 0;
-    ref.source_interval[ETW_ProfileTotalIssues] = 65536; /* every listed PMC source: 65536 (TQI.05.LISTED_INTERVAL) */
-    ref.source_interval[19 /* ProfileTotalCycles */] = 65536;
-    ref.source_interval[ETW_ProfileAlignmentFixup] = 0;
+    ref_profile_reset();
     ref_last_error = 0;
     return 0;
 }

@@ -18,7 +18,7 @@ static etw_u32 kernel_groupmask_query(etw_tracehandle h, etw_u32 masks[8])
 static etw_u32 query_profile_source_list(void *info, etw_u32 len, etw_u32 *retlen)
 {
     /* The size is not known in advance: double-buffer, growing the kernel buffer as told. */
-    etw_u32 klen = 0x100;
+    etw_u32 klen = 0x1000; /* room for the modelled HAL's list: one allocation as a rule */
     for (int tries = 0; tries < 4; tries++) {
         etw_u8 *k = ref_alloc(klen);
         if (!k)
