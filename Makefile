@@ -112,12 +112,24 @@ run:
 	@$(MAKE) --no-print-directory report
 
 # ---------------------------------------------------------------- tests
-# Stages are make targets test-NAME; fragments add theirs to TEST_STAGES.
+# Stages are make targets test-NAME; fragments add theirs to TEST_STAGES. harness/tests/stages.sh
+# runs TEST_JOBS stages at a time (TEST_FIRST, the long ones, start first) and prints each log whole.
+# Stages run side by side, so what two of them use is built before they start (TEST_PREP, with
+# make -j); what only one stage uses is built by that stage.
 TEST_STAGES := abi unit conformance badtargets
+# one more stage than CPUs: a few stages spend part of their time waiting (timeouts, wineboot, Chromium)
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
+TEST_FIRST ?= wine mutate reports winetest sanitize fuzz browser badtargets
+TEST_PREP := all
+# stages that use the same Wine prefix take turns: wine, faults, winci and fleet run in the suite's
+# prefix and start or stop its wineserver; winetest makes its own unless a WINEPREFIX is given
+TEST_EXCLUSIVE ?= wine faults winci fleet $(if $(WINEPREFIX),winetest)
+# test-prep runs in a make of its own, after the dependencies are installed (fragments test for tools)
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
-	@$(MAKE) --no-print-directory all
-	@MAKE="$(MAKE)" sh harness/tests/stages.sh $(TEST_STAGES)
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) test-prep
+	@BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" MAKE="$(MAKE)" \
+	    sh harness/tests/stages.sh $(TEST_STAGES)
 
 include mk/core-tests.mk
 include mk/reports.mk
@@ -133,6 +145,10 @@ include mk/winetest.mk
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra
 run-extra: $(RUN_EXTRA)
+
+# what several test stages share (fragments add to TEST_PREP), built before the stages start
+.PHONY: test-prep
+test-prep: $(TEST_PREP)
 
 clean:
 	rm -rf $(BUILD)

@@ -2,9 +2,15 @@
 # .ci/deps.sh GROUP... - install the Debian packages etwconf needs, only those missing.
 # Groups: core (build + unit tests), windows (mingw-w64 cross compilers, Wine), browser (Chromium
 # for the report test), fuzz (clang + sanitizer runtimes), bench (timing tools), fleet (the OpenSSH
-# server for the fleet runner's loopback test; its service is never started by etwconf).
+# server for the fleet runner's loopback test; its service is never started by etwconf), wine32 (Wine's 32-bit
+# part, to run etwconf-i686.exe: only when this machine runs i386 code, which is probed, never assumed;
+# otherwise the group is left out with the reason; it enables dpkg's i386 architecture, and takes it
+# away again when the install fails and nothing i386 is installed. A failed install is not tried
+# again for a day (the reason is kept in /var/tmp/etwconf-wine32.failed; WINE32_RETRY=1 tries anyway):
+# a stale i386 mirror index stays stale for a while, and each try costs two apt-get updates).
 # As root it runs apt-get; otherwise it uses sudo if it can; otherwise it prints the command to run.
 set -eu
+WINE32_FAILED=/var/tmp/etwconf-wine32.failed
 pkgs_for() {
     case "$1" in
         core) echo "gcc make libc6-dev pkg-config python3 libcunit1-dev" ;;
@@ -13,7 +19,15 @@ pkgs_for() {
         fuzz) echo "clang libclang-rt-14-dev" ;;
         bench) echo "time valgrind" ;;
         fleet) echo "openssh-server openssh-client" ;;
-        *) echo "deps.sh: unknown group '$1' (known: core windows browser fuzz bench fleet)" >&2; exit 2 ;;
+        wine32)
+            if ! why=$(sh "$(dirname "$0")/../harness/tests/i386-probe.sh" 2>&1); then
+                echo "deps: wine32 left out: $why" >&2
+            elif [ "${WINE32_RETRY:-0}" != 1 ] && [ -n "$(find "$WINE32_FAILED" -mmin -1440 2>/dev/null)" ]; then
+                echo "deps: wine32 not tried again: it failed at $(date -r "$WINE32_FAILED" '+%Y-%m-%d %H:%M'): $(head -n 1 "$WINE32_FAILED") (WINE32_RETRY=1 tries anyway)" >&2
+            else
+                echo "wine32:i386"
+            fi ;;
+        *) echo "deps.sh: unknown group '$1' (known: core windows browser fuzz bench fleet wine32)" >&2; exit 2 ;;
     esac
 }
 missing=""
@@ -39,9 +53,28 @@ else
 fi
 echo "deps: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+added_i386=0
+case "$missing " in
+    *":i386 "*)
+        if ! dpkg --print-foreign-architectures | grep -qx i386; then
+            $SUDO dpkg --add-architecture i386 && added_i386=1
+        fi ;;
+esac
 # An old package list may not know the packages; refresh it once, retrying a flaky mirror.
 $SUDO apt-get update -qq >/dev/null 2>&1 || { sleep 5; $SUDO apt-get update -qq >/dev/null 2>&1 || true; }
-if ! $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null; then
+# --no-remove: never take an installed package away to make room (a stale i386 index can ask for
+# wine64 to go)
+if ! $SUDO apt-get install -y -qq --no-install-recommends --no-remove $missing >"${TMPDIR:-/tmp}/etwconf-deps.$$" 2>&1; then
+    tail -n 3 "${TMPDIR:-/tmp}/etwconf-deps.$$" >&2
+    case "$missing " in
+        *":i386 "*) { grep -m1 '^E:' "${TMPDIR:-/tmp}/etwconf-deps.$$" || echo "apt-get install$missing failed"; } >"$WINE32_FAILED" 2>/dev/null || true ;;
+    esac
+    rm -f "${TMPDIR:-/tmp}/etwconf-deps.$$"
+    if [ "$added_i386" = 1 ] && ! dpkg-query -W -f='${binary:Package}\n' | grep -q ':i386$'; then
+        $SUDO dpkg --remove-architecture i386 && $SUDO apt-get update -qq >/dev/null 2>&1
+        echo "deps: the i386 architecture was taken away again" >&2
+    fi
     echo "deps: apt-get install failed; run by hand: apt-get install -y$missing" >&2
     exit 1
 fi
+rm -f "${TMPDIR:-/tmp}/etwconf-deps.$$"

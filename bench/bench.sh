@@ -6,12 +6,13 @@
 # round by round (bench/timeit.c rotates their order every round), and the median over the rounds:
 # absolute times drift on a shared machine, ratios much less. Absolute medians are listed too.
 #
-# Environment: BUILD (build), MAKE (make), BENCH_ROUNDS (7), BENCH_SKIP_FRESH (0), BENCH_FRESH_LIMIT (120 s), MINGW64_CC.
+# Environment: BUILD (build), MAKE (make), BENCH_ROUNDS (7), BENCH_SKIP_FRESH (0), BENCH_FRESH_LIMIT (150 s),
+# BENCH_FRESH_BASE (58ce05b), MINGW64_CC.
 set -u
 BUILD=${BUILD:-build}
 MAKE=${MAKE:-make}
 ROUNDS=${BENCH_ROUNDS:-7}
-FRESH_LIMIT=${BENCH_FRESH_LIMIT:-120} # seconds; the fresh-clone `make test` is stopped there (0: no limit)
+FRESH_LIMIT=${BENCH_FRESH_LIMIT:-150} # seconds; each fresh-clone `make test` is stopped there (0: no limit)
 MINGW64_CC=${MINGW64_CC:-x86_64-w64-mingw32-gcc}
 B=$BUILD/bench
 BIN=$B/bin
@@ -258,69 +259,98 @@ fi
 . bench/wine.sh
 
 # ============================================================ 6. fresh machine
-# what is left of the 5 minutes of `make bench` (from BENCH_T0, set by mk/bench.mk), less 15 s for the rest
-LEFT=$((285 - ($(date +%s) - ${BENCH_T0:-$START})))
-if [ "$FRESH_LIMIT" -eq 0 ] || [ "$FRESH_LIMIT" -gt "$LEFT" ]; then
-    [ "${BENCH_FRESH_LIMIT:-120}" = 0 ] || FRESH_LIMIT=$LEFT
-fi
-if [ "${BENCH_SKIP_FRESH:-0}" = 1 ]; then
-    fig fresh "Fresh-machine cost: \`make test\` in a fresh clone" "not measured: BENCH_SKIP_FRESH=1 was set" "< 60 s" "n/a" "-"
-elif [ "${BENCH_FRESH_LIMIT:-120}" != 0 ] && [ "$FRESH_LIMIT" -lt 30 ]; then
-    fig fresh "Fresh-machine cost: \`make test\` in a fresh clone" \
-        "not measured: the other figures used up the 5 minutes of \`make bench\` ($((285 - LEFT)) s so far); run it alone with BENCH_FRESH_LIMIT=0" \
-        "< 60 s" "n/a" "-"
-else
-    say "fresh clone + make test ($([ "$FRESH_LIMIT" -gt 0 ] && echo "stopped after $FRESH_LIMIT s" || echo "no time limit"))"
-    FD=$(mktemp -d /tmp/etwconf-bench-fresh.XXXXXX)
-    REV=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
-    if git clone -q "$(pwd)" "$FD/x" 2>"$W/fresh-clone.log"; then
-        # a poller notes, once a second, which stage the log has reached: stage times even if it is stopped
-        : >"$W/fresh-test.log"
-        (
-            t0=$(date +%s)
-            while :; do
-                printf '%s %s\n' $(($(date +%s) - t0)) "$(sed -n 's/^===== stage \([a-z0-9-]*\) =====$/\1/p' "$W/fresh-test.log" | tail -n 1)"
-                sleep 1
-            done
-        ) >"$W/fresh-poll.txt" 2>/dev/null &
-        POLLER=$!
-        "$TIMEIT" -r 1 -w 0 -t "$FRESH_LIMIT" -o "$W/fresh-test.log" fresh="env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD $MAKE -C $FD/x --no-print-directory test" >"$W/fresh.tsv"
-        kill "$POLLER" 2>/dev/null
-        wait "$POLLER" 2>/dev/null
-        # "SECONDS STAGE" per stage (the build before the first stage is "build"), to +-1 s
-        awk -v end="$(awk -F'\t' '$1=="fresh"{printf "%d", $2/1e6}' "$W/fresh.tsv")" '
-            {st = ($2 == "") ? "build" : $2; if (!(st in first)) {first[st] = $1; order[n++] = st}}
-            END{for (i = 0; i < n; i++) {e = (i + 1 < n) ? first[order[i + 1]] : end; printf "%d %s\n", e - first[order[i]], order[i]}}' \
-            "$W/fresh-poll.txt" >"$W/fresh-stages.txt"
-        us=$(col "$W/fresh.tsv" fresh 2)
-        rc=$(col "$W/fresh.tsv" fresh 7)
-        s=$(awk -v u="$us" 'BEGIN{printf "%.1f", u/1e6}')
-        if [ "$rc" = 137 ] && [ "$FRESH_LIMIT" -gt 0 ]; then
-            # stopped at the limit: a Wine stage may have left its persistent wineserver behind
-            for p in "$FD"/x/build*/wineprefix "$FD"/x/build*/*/wineprefix; do
-                [ -d "$p" ] && WINEPREFIX=$p wineserver -k >/dev/null 2>&1
-            done
-            done_st=$(grep -o '^===== stage [a-z0-9-]* =====' "$W/fresh-test.log" | sed 's/===== stage \(.*\) =====/\1/' | tr '\n' ' ' | sed 's/ $//')
-            fig fresh "Fresh-machine cost: \`make test\` in a fresh clone (dependencies installed)" \
-                "more than $FRESH_LIMIT s: stopped at the bench's time limit; stages started by then (the last was running): ${done_st:-none (still building)}" \
-                "< 60 s, make test passes" "no" \
-                "git clone of HEAD $REV, then timeit around \`make test\`, once, stopped at $FRESH_LIMIT s (what was left of the 5 minutes of \`make bench\`, at most BENCH_FRESH_LIMIT; 0: no limit)"
-        else
-            last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$W/fresh-test.log" | tail -n 1)
-            met=no
-            le "$s" 59.999 && [ "$rc" = 0 ] && met=yes
-            fig fresh "Fresh-machine cost: \`make test\` in a fresh clone (dependencies installed)" \
-                "$s s (make test exit $rc: ${last:-no summary line})" "< 60 s, make test passes" "$met" \
-                "git clone of HEAD $REV, then timeit around \`make test\`, once (log: $W/fresh-test.log)"
-        fi
-    else
-        fig fresh "Fresh-machine cost" "not measured: git clone failed: $(head -n 1 "$W/fresh-clone.log")" "< 60 s" "n/a" "-"
+# `make test` in a fresh clone of HEAD, and in a fresh clone of the layout before the stages ran side by
+# side (BENCH_FRESH_BASE, default 58ce05b: one stage after another), one after the other in this run; the
+# figure is their ratio. Each gets what is left of the 5 minutes of `make bench` (from BENCH_T0, set by
+# mk/bench.mk; less 30 s for the rest: removing the clones, results.md), at most BENCH_FRESH_LIMIT; a run
+# stopped there is "more than N s".
+BASE=${BENCH_FRESH_BASE:-58ce05b}
+left() { echo $((270 - ($(date +%s) - ${BENCH_T0:-$START}))); }
+# the limit of the next fresh run: 0 = none
+limit() {
+    if [ "${BENCH_FRESH_LIMIT:-150}" = 0 ]; then echo 0; return; fi
+    l=$(left)
+    [ "$FRESH_LIMIT" -lt "$l" ] && l=$FRESH_LIMIT
+    echo "$l"
+}
+# fresh LABEL REV: clone, check out REV, time `make test` there once -> $W/fresh-LABEL.tsv, .log; echo "SECONDS RC LIMIT"
+fresh() {
+    d=$FD/$1
+    if ! git clone -q "$(pwd)" "$d" 2>"$W/fresh-$1.clone" || ! git -C "$d" checkout -q "$2" 2>>"$W/fresh-$1.clone"; then
+        echo "- - clone"
+        return
     fi
+    lim=$(limit)
+    if [ "$lim" != 0 ] && [ "$lim" -lt 30 ]; then
+        echo "- - time"
+        return
+    fi
+    # the clone's own defaults: nothing of this make (MAKEFLAGS, BUILD) or of the bench's Wine prefix
+    "$TIMEIT" -r 1 -w 0 -t "$lim" -o "$W/fresh-$1.log" "$1=env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u WINEPREFIX -u WINEDEBUG -u WINEARCH -u WINEDLLOVERRIDES -u WINE -u WINESERVER $MAKE -C $d --no-print-directory test" >"$W/fresh-$1.tsv"
     # a wineserver of the clone's Wine stage (persistent, outside the process group) must not outlive it
     for pid in $(pgrep wineserver 2>/dev/null); do
-        tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q "^WINEPREFIX=$FD/" && kill "$pid" 2>/dev/null
+        tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q "^WINEPREFIX=$d/" && kill "$pid" 2>/dev/null
     done
+    echo "$(awk -F'\t' -v l="$1" '$1==l{printf "%.1f", $2/1e6}' "$W/fresh-$1.tsv") $(col "$W/fresh-$1.tsv" "$1" 7) $lim"
+}
+# what a fresh run's figure says: "S s (make test exit RC: last line)" or "more than L s: ..."
+fresh_says() {
+    set -- $2 "$1"
+    if [ "$1" = - ]; then
+        case $2 in
+            clone) echo "not measured: git clone/checkout failed: $(head -n 1 "$W/fresh-$4.clone")" ;;
+            *) echo "not measured: the other figures used up the 5 minutes of \`make bench\` (run it alone with BENCH_FRESH_LIMIT=0)" ;;
+        esac
+    elif [ "$2" = 137 ] && [ "$3" != 0 ]; then
+        echo "more than $3 s: stopped at the bench's time limit; stages printed by then: $(grep -o '^===== stage [a-z0-9-]* =====' "$W/fresh-$4.log" | sed 's/===== stage \(.*\) =====/\1/' | tr '\n' ' ' | sed 's/ $//')"
+    else
+        echo "$1 s (make test exit $2: $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$W/fresh-$4.log" | tail -n 1))"
+    fi
+}
+if [ "${BENCH_SKIP_FRESH:-0}" = 1 ]; then
+    fig fresh "Fresh-machine cost: \`make test\` in a fresh clone" "not measured: BENCH_SKIP_FRESH=1 was set" "< 60 s" "n/a" "-"
+    fig fresh-ratio "Fresh-machine cost, HEAD / the serial layout ($BASE)" "not measured: BENCH_SKIP_FRESH=1 was set" "(reported)" "n/a" "-"
+else
+    FD=$(mktemp -d /tmp/etwconf-bench-fresh.XXXXXX)
+    REV=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
+    say "fresh clone + make test, HEAD $REV (limit $(limit) s)"
+    NEW=$(fresh head HEAD)
+    say "fresh clone + make test, $BASE (limit $(limit) s)"
+    OLD=$(fresh base "$BASE")
     rm -rf "$FD"
+    set -- $NEW
+    met=no
+    [ "$1" != - ] && [ "$2" = 0 ] && le "$1" 59.999 && met=yes
+    fig fresh "Fresh-machine cost: \`make test\` in a fresh clone of HEAD (dependencies installed)" "$(fresh_says head "$NEW")" \
+        "< 60 s, make test passes" "$met" \
+        "git clone of HEAD $REV, then timeit around \`make test\`, once (log: $W/fresh-head.log; stage times below)"
+    fig fresh-base "Fresh-machine cost: the same for $BASE, the layout before the stages ran side by side" "$(fresh_says base "$OLD")" \
+        "(reported)" "-" "git clone + checkout $BASE, timeit around its \`make test\`, once, right after the one above (log: $W/fresh-base.log)"
+    set -- $NEW $OLD
+    if [ "$1" = - ] || [ "$4" = - ]; then
+        r="not measured: one of the two runs is missing (above)"
+    elif [ "$2" = 137 ] && [ "$3" != 0 ] && [ "$5" = 137 ] && [ "$6" != 0 ]; then
+        r="not measured: both runs were stopped at their limits (above); run \`make bench BENCH_FRESH_LIMIT=0\` on a quieter machine"
+    elif [ "$5" = 137 ] && [ "$6" != 0 ]; then
+        r="less than $(awk -v a="$1" -v b="$6" 'BEGIN{printf "%.2f", a / b}')x (the $BASE run was stopped at $6 s)"
+    elif [ "$2" = 137 ] && [ "$3" != 0 ]; then
+        r="more than $(awk -v a="$3" -v b="$4" 'BEGIN{printf "%.2f", a / b}')x (the HEAD run was stopped at $3 s)"
+    else
+        r="$(awk -v a="$1" -v b="$4" 'BEGIN{printf "%.2fx", a / b}') ($1 s / $4 s)"
+    fi
+    kv R_FRESH "$r"
+    fig fresh-ratio "Fresh-machine cost, HEAD / $BASE (same bench run, one after the other)" "$r" "(reported)" "-" \
+        "the two figures above; both passes ran every stage, the mutation run with every mutant at every version"
+    for l in head base; do
+        if grep -q '===== summary =====' "$W/fresh-$l.log" 2>/dev/null; then
+            note "Stage times of the fresh-clone \`make test\` of $([ $l = head ] && echo "HEAD $REV" || echo "$BASE") (as it printed them):"
+            note ""
+            note '```'
+            note "$(sed -n '/===== summary =====/,$p' "$W/fresh-$l.log" | tail -n +2 | grep .)"
+            note '```'
+            note ""
+        fi
+    done
 fi
 
 # ============================================================ results.md
@@ -353,7 +383,7 @@ fi
     echo "timeit columns: label, median us, min us, max us, rounds, peak RSS KB, worst exit status."
     echo
     echo '```'
-    for f in native child wine-fresh wine wine-sweep wine-iso fresh; do
+    for f in native child wine-fresh wine wine-sweep wine-iso fresh-head fresh-base; do
         [ -s "$W/$f.tsv" ] && { echo "# timeit: $f"; cat "$W/$f.tsv"; }
     done
     echo "# isobench (Linux): iso guard_ns direct_ns fork_us rounds"

@@ -36,6 +36,8 @@ if [ -n "$WINE_REASON" ]; then
         fig "$id" "$f" "not measured: $WINE_REASON" "$t" "n/a" "-"
     done
 else
+    # always the bench's own prefix (it is deleted below): a WINEPREFIX of the user's is not taken
+    unset WINEPREFIX
     . harness/tests/wine-env.sh
     wine_stop() {
         wineserver -k >/dev/null 2>&1

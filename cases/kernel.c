@@ -60,6 +60,16 @@ static const struct etw_case cases[] = {
          .title = "0xFFFF when no NT Kernel Logger runs: STATUS_WMI_INSTANCE_NOT_FOUND", .fn = FN_NTQSI,
          .args = {.cls = SPTI, .len = 0x30, GM_QUERY, .handle = H_VALUE, .value = 0xFFFF},
          .expect = {FROM(V6_0, .rc = ST(WMI_INSTANCE_NOT_FOUND))})
+    CASE(.id = "gmi.logger-id-low-bits-set", .rules = RULES(RID_GMI_LOGGER_ID, RID_GMI_SET),
+         .title = "setting: bits above the low 16 of TraceHandle are ignored", .fn = FN_NTSSI, .fx = {.logger = LG_KERNEL},
+         .args = {.cls = SPTI, .len = 0x30, GM_IN(1, 0, 0, 0, 0, 0, 0, 0), .handle = H_LOGGER_HIGH, .value = 0xABCD12340000ull},
+         .expect = {FROM(V6_2, .rc = ST(SUCCESS))})
+    CASE(.id = "gmi.kernel-logger-id-set", .rules = RULES(RID_GMI_KERNEL_LOGGER, RID_GMI_SET), .title = "setting: logger id 0xFFFF selects the NT Kernel Logger",
+         .fn = FN_NTSSI, .fx = {.logger = LG_KERNEL}, .args = {.cls = SPTI, .len = 0x30, GM_IN(1, 0, 0, 0, 0, 0, 0, 0), .handle = H_VALUE, .value = 0xFFFF},
+         .expect = {FROM(V6_2, .rc = ST(SUCCESS))})
+    CASE(.id = "gmi.not-found-kernel-set", .rules = RULES(RID_GMI_NOT_FOUND, RID_GMI_KERNEL_LOGGER),
+         .title = "setting 0xFFFF when no NT Kernel Logger runs: STATUS_WMI_INSTANCE_NOT_FOUND", .fn = FN_NTSSI,
+         .args = {.cls = SPTI, .len = 0x30, GM_QUERY, .handle = H_VALUE, .value = 0xFFFF}, .expect = {FROM(V6_2, .rc = ST(WMI_INSTANCE_NOT_FOUND))})
     CASE(.id = "gmi.not-found-set", .rules = RULES(RID_GMI_NOT_FOUND), .title = "setting on a logger id with no session: STATUS_WMI_INSTANCE_NOT_FOUND",
          .fn = FN_NTSSI, .args = {.cls = SPTI, .len = 0x30, GM_QUERY, .handle = H_MISSING},
          .expect = {FROM(V6_2, .rc = ST(WMI_INSTANCE_NOT_FOUND))})

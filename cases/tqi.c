@@ -82,6 +82,19 @@ static const struct etw_case cases[] = {
          .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0)},
          .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
 
+    CASE(.id = "tqi.04.logger-id-high", .rules = RULES(RID_TQI_04_HANDLE, RID_GMI_LOGGER_ID, RID_TQI_04_OUTPUT),
+         .title = "bits above the low 16 of the SessionHandle do not change the session", .fn = FN_TQI, .fx = {.logger = LG_KERNEL, .masks = KMASKS},
+         .args = {.handle = H_LOGGER_HIGH, .value = 0xABCD12340000ull, .cls = 4, .len = EXACT(0)},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT(RID_TQI_04_OUTPUT, KMASKS_BYTES))})
+    CASE(.id = "tqi.04.kernel-logger-id", .rules = RULES(RID_TQI_04_HANDLE, RID_GMI_KERNEL_LOGGER, RID_TQI_04_OUTPUT),
+         .title = "SessionHandle 0xFFFF selects the NT Kernel Logger", .fn = FN_TQI, .fx = {.logger = LG_KERNEL, .masks = KMASKS},
+         .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 4, .len = EXACT(0)},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT(RID_TQI_04_OUTPUT, KMASKS_BYTES))})
+    CASE(.id = "tqi.04.kernel-id-no-logger", .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_GMI_KERNEL_LOGGER, RID_TQI_NO_WRITE_ON_FAILURE),
+         .title = "SessionHandle 0xFFFF when no NT Kernel Logger runs: ERROR_WMI_INSTANCE_NOT_FOUND", .fn = FN_TQI,
+         .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 4, .len = EXACT(0)},
+         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+
     /* ---- TraceSampledProfileIntervalInfo (0x05) */
     CASE(.id = "tqi.05.handle", .rules = RULES(RID_TQI_05_HANDLE_ZERO, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "class 0x05 with a non-zero SessionHandle: ERROR_INVALID_PARAMETER", .fn = FN_TQI,
@@ -89,6 +102,9 @@ static const struct etw_case cases[] = {
          .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
     CASE(.id = "tqi.05.handle-kernel", .rules = RULES(RID_TQI_05_HANDLE_ZERO), .title = "class 0x05 with the kernel logger's handle 0xFFFF: ERROR_INVALID_PARAMETER",
          .fn = FN_TQI, .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 5, .len = EXACT(0)},
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tqi.05.handle-session", .rules = RULES(RID_TQI_05_HANDLE_ZERO), .title = "class 0x05 with a running session's handle: ERROR_INVALID_PARAMETER",
+         .fn = FN_TQI, .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 5, .len = EXACT(0)},
          .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
     CASE(.id = "tqi.05.short", .rules = RULES(RID_TQI_05_EXACT_SIZE, RID_TQI_RETLEN_FAILURE, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "7 bytes for class 0x05: ERROR_BAD_LENGTH", .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(-1)},
@@ -104,6 +120,10 @@ static const struct etw_case cases[] = {
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RETLEN(8, RID_TQI_05_RETLEN), PREFIX(RID_TQI_05_TIMER, U32(0)))})
     CASE(.id = "tqi.05.timer", .rules = RULES(RID_TQI_05_TIMER), .title = "Source ProfileTime gives the kernel's timer profile interval",
          .fn = FN_CUSTOM, .run = tqi05_timer, .expect = {FROM(V6_2)})
+    CASE(.id = "tqi.05.source-above-24", .rules = RULES(RID_TSI_05_HAL_SOURCES, RID_TQI_05_LISTED_INTERVAL),
+         .title = "a listed profile source above ProfileMaximum (30) reports its default interval, 65536", .fn = FN_TQI,
+         .args = {.cls = 5, .len = EXACT(0), IN(U32(30), U32(0))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT_AT(4, RID_TQI_05_LISTED_INTERVAL, U32(65536)))})
     CASE(.id = "tqi.05.source", .rules = RULES(RID_TQI_05_SOURCE), .title = "a non-zero Source gives what NtQueryIntervalProfile gives",
          .fn = FN_CUSTOM, .run = tqi05_source, .expect = {FROM(V6_2)})
     CASE(.id = "tqi.05.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_05_TIMER), .title = "class 0x05 works with a NULL ReturnLength",
@@ -180,6 +200,9 @@ static const struct etw_case cases[] = {
     CASE(.id = "tqi.0e.bad-logger", .rules = RULES(RID_TQI_0E_BAD_LOGGER), .title = "a handle naming no session: ERROR_INVALID_PARAMETER",
          .fn = FN_TQI, .args = {.handle = H_MISSING, .cls = 0x0E, .len = 64},
          .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER), UNTOUCHED(RID_TQI_0E_BAD_LOGGER))})
+    CASE(.id = "tqi.0e.no-kernel-alias", .rules = RULES(RID_TQI_0E_BAD_LOGGER, RID_NTC_22_BAD_LOGGER),
+         .title = "SessionHandle 0xFFFF is not read as the NT Kernel Logger: ERROR_INVALID_PARAMETER", .fn = FN_TQI, .fx = {.logger = LG_KERNEL},
+         .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 0x0E, .len = 64}, .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER))})
     CASE(.id = "tqi.0e.ntc22", .rules = RULES(RID_TQI_0E_NTC22), .title = "class 0x0E returns what NtTraceControl 0x22 returns", .fn = FN_CUSTOM,
          .run = tqi0e_ntc22, .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .expect = {FROM(V10_0)})
 };

@@ -60,9 +60,33 @@ static const struct etw_case cases[] = {
          .fx = {.logger = LG_KERNEL, .profile_priv = PRIV_NOT_HELD},
          .args = {.handle = H_LOGGER, .cls = 4, .len = 8, IN(U32(0), U32(ETW_PERF_MASK_BIT(ETW_PERF_PROFILE)))},
          .expect = {FROM(V6_2, .rc = ERR(PRIVILEGE_NOT_HELD))})
+    CASE(.id = "tsi.04.missing-session", .rules = RULES(RID_TSI_04_SYSTEM_LOGGER, RID_TSI_04_KERNEL),
+         .title = "a handle naming no session: ERROR_WMI_INSTANCE_NOT_FOUND, not the NTSTATUS", .fn = FN_TSI,
+         .args = {.handle = H_MISSING, .cls = 4, .len = 32}, .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND))})
+    CASE(.id = "tsi.04.plain-session", .rules = RULES(RID_TSI_04_SYSTEM_LOGGER, RID_TSI_04_KERNEL),
+         .title = "a session without system-logger mode: ERROR_INVALID_PARAMETER", .fn = FN_TSI, .fx = {.logger = LG_PLAIN},
+         .args = {.handle = H_LOGGER, .cls = 4, .len = 32}, .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tsi.04.logger-id-high", .rules = RULES(RID_TSI_04_HANDLE, RID_GMI_LOGGER_ID),
+         .title = "bits above the low 16 of the SessionHandle do not change the session", .fn = FN_TSI, .fx = {.logger = LG_KERNEL},
+         .args = {.handle = H_LOGGER_HIGH, .value = 0xABCD12340000ull, .cls = 4, .len = 8, IN(U32(3), U32(0))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
+    CASE(.id = "tsi.04.kernel-logger-id", .rules = RULES(RID_TSI_04_HANDLE, RID_GMI_KERNEL_LOGGER), .title = "SessionHandle 0xFFFF selects the NT Kernel Logger",
+         .fn = FN_TSI, .fx = {.logger = LG_KERNEL}, .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 4, .len = 8, IN(U32(3), U32(0))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
+    CASE(.id = "tsi.04.kernel-id-no-logger", .rules = RULES(RID_TSI_04_SYSTEM_LOGGER, RID_GMI_KERNEL_LOGGER),
+         .title = "SessionHandle 0xFFFF when no NT Kernel Logger runs: ERROR_WMI_INSTANCE_NOT_FOUND", .fn = FN_TSI,
+         .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 4, .len = 8, IN(U32(3), U32(0))},
+         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND))})
     /* 0x05 TraceSampledProfileIntervalInfo */
     CASE(.id = "tsi.05.handle", .rules = RULES(RID_TSI_05_HANDLE_ZERO), .title = "class 0x05 with a non-zero SessionHandle: ERROR_INVALID_PARAMETER",
          .fn = FN_TSI, .args = {.handle = H_VALUE, .value = 1, .cls = 5, .len = EXACT(0)}, .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tsi.05.handle-kernel", .rules = RULES(RID_TSI_05_HANDLE_ZERO), .title = "class 0x05 with the kernel logger's handle 0xFFFF: ERROR_INVALID_PARAMETER",
+         .fn = FN_TSI, .fx = {.profile_priv = PRIV_HELD}, .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 5, .len = 8, IN(U32(ETW_ProfileTime), U32(10000))},
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tsi.05.handle-session", .rules = RULES(RID_TSI_05_HANDLE_ZERO),
+         .title = "class 0x05 with a running session's handle, as google/orbit#2823 tried: ERROR_INVALID_PARAMETER", .fn = FN_TSI,
+         .fx = {.logger = LG_SYSTEM, .profile_priv = PRIV_HELD}, .args = {.handle = H_LOGGER, .cls = 5, .len = 8, IN(U32(ETW_ProfileTime), U32(10000))},
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
     CASE(.id = "tsi.05.short", .rules = RULES(RID_TSI_05_EXACT_SIZE), .title = "7 bytes for class 0x05: ERROR_BAD_LENGTH", .fn = FN_TSI,
          .args = {.cls = 5, .len = EXACT(-1)}, .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH))})
     CASE(.id = "tsi.05.long", .rules = RULES(RID_TSI_05_EXACT_SIZE), .title = "9 bytes for class 0x05: ERROR_BAD_LENGTH", .fn = FN_TSI,
@@ -71,6 +95,10 @@ static const struct etw_case cases[] = {
          .run = tsi05_set, .fx = {.profile_priv = PRIV_HELD}, .expect = {FROM(V6_2)})
     CASE(.id = "tsi.05.pmc-source", .rules = RULES(RID_TSI_05_SET), .title = "an interval for a profile source other than the timer is accepted",
          .fn = FN_TSI, .fx = {.profile_priv = PRIV_HELD}, .args = {.cls = 5, .len = 8, IN(U32(ETW_ProfileTotalIssues), U32(65536))},
+         .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
+    CASE(.id = "tsi.05.source-above-24", .rules = RULES(RID_TSI_05_HAL_SOURCES, RID_TSI_05_SET),
+         .title = "an interval for a listed profile source above ProfileMaximum (26) is accepted", .fn = FN_TSI,
+         .fx = {.profile_priv = PRIV_HELD}, .args = {.cls = 5, .len = 8, IN(U32(26), U32(8192))},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     /* 0x06 TraceProfileSourceConfigInfo */
     CASE(.id = "tsi.06.set", .rules = RULES(RID_TSI_06_SET), .title = "two profile sources with the privilege held are accepted", .fn = FN_TSI,
@@ -112,6 +140,11 @@ static const struct etw_case cases[] = {
     /* 0x0A TraceSetDisallowList */
     CASE(.id = "tsi.0a.roundtrip", .rules = RULES(RID_TSI_0A_DISALLOW), .title = "a disallow list that is set is what class 0x0E returns",
          .fn = FN_CUSTOM, .run = tsi0a_roundtrip, .fx = {.logger = LG_SYSTEM}, .expect = {FROM(V10_0)})
+    CASE(.id = "tsi.0a.bad-logger", .rules = RULES(RID_TSI_0A_BAD_LOGGER), .title = "class 0x0A for a handle naming no session: ERROR_INVALID_PARAMETER",
+         .fn = FN_TSI, .args = {.handle = H_MISSING, .cls = 0x0A, .len = 16, IN(GUIDB(DAL_G1))}, .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tsi.0a.no-kernel-alias", .rules = RULES(RID_TSI_0A_BAD_LOGGER),
+         .title = "class 0x0A does not read SessionHandle 0xFFFF as the NT Kernel Logger", .fn = FN_TSI, .fx = {.logger = LG_KERNEL},
+         .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 0x0A, .len = 16, IN(GUIDB(DAL_G1))}, .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER))})
     /* added for mutation testing (tools/mutate): a non-zero handle with an input that would succeed */
     CASE(.id = "tsi.05.handle-valid-input", .rules = RULES(RID_TSI_05_HANDLE_ZERO),
          .title = "class 0x05 with a non-zero SessionHandle and a valid timer interval: ERROR_INVALID_PARAMETER", .fn = FN_TSI,

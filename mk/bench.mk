@@ -1,10 +1,11 @@
 # mk/bench.mk - see the top of the Makefile. Owned by the bench work.
 #
 #   make bench   the benchmarks of bench/README.md into $(BUILD)/bench/results.md (under 5 minutes)
-#                BENCH_SKIP_FRESH=1  skips the fresh-clone `make test` figure (it is then reported as
+#                BENCH_SKIP_FRESH=1  skips the fresh-clone `make test` figures (they are then reported as
 #                                    "not measured" with that reason)
-#                BENCH_FRESH_LIMIT=S stops that `make test` after S seconds (default 120; 0: no limit) and
-#                                    reports "more than S s"
+#                BENCH_FRESH_LIMIT=S stops each fresh-clone `make test` after S seconds (default 150; 0: no
+#                                    limit) and reports "more than S s"
+#                BENCH_FRESH_BASE=R  the layout the fresh-clone `make test` is compared with (default 58ce05b)
 #                BENCH_ROUNDS=N      rounds per timing (default 7; medians of side-by-side samples)
 BENCH_DIR := $(BUILD)/bench
 BENCH_BIN := $(BENCH_DIR)/bin

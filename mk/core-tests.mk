@@ -32,3 +32,5 @@ TEST_STAGES += grading
 .PHONY: test-grading
 test-grading: all
 	@$(PYTHON) harness/tests/grading.py $(BUILD)/etwconf
+# the misbehaving targets serve the badtargets and the winetest stages
+TEST_PREP += $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(BUILD)/bad/hang.so $(BUILD)/bad/overrun.so

@@ -63,7 +63,9 @@ enum etwref_privilege { ETWREF_PRIV_SYSTEM_PROFILE = 1 };
 
 /* Forget all state (loggers, registrations, faults); privileges held; version kept. */
 ETWREF_EXPORT int EtwRef_Reset(void);
-/* Emulate an NT version (ETW_V6_1 ...); build 0 picks the version's first release build. */
+/* Emulate an NT version (ETW_V6_1 ...) at a build (0: the build of the entry named by the NT version,
+ * spec/versions.def), or an entry named by its build (ETW_V10_0_26100, ETW_V6_1_7601_ESI; build 0). A
+ * build the table does not name behaves as the last entry before it. -1 for an unknown version. */
 ETWREF_EXPORT int EtwRef_SetVersion(unsigned version, unsigned build);
 ETWREF_EXPORT unsigned EtwRef_GetVersion(void);
 /* GetProcAddress as the emulated version's MODULE.dll would answer it ("advapi32", "ntdll"...). */
@@ -84,5 +86,8 @@ ETWREF_EXPORT int EtwRef_SetClassProcessId(etw_handle class_handle, etw_u32 pid)
 ETWREF_EXPORT int EtwRef_RestrictGroup(const etw_guid *group);
 /* Enable a provider group on a session; *enabled = member registrations enabled. Win32 code. */
 ETWREF_EXPORT etw_u32 EtwRef_EnableGroup(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
+/* the handle of the registration object behind a REGHANDLE, as NtTraceControl 0x1A, 0x1E and 0x1F take
+ * it (in the model the two are the same value; user mode on Windows has no public way to it) */
+ETWREF_EXPORT int EtwRef_RegEntryHandle(etw_reghandle reg, etw_u64 *handle);
 
 #endif

@@ -20,6 +20,7 @@
 #define REF_MAX_PROVIDERS 64
 #define REF_MAX_GROUPS 8
 #define REF_CPUS 4
+#define REF_PROFILE_SOURCES 64 /* source ids the model keeps an interval for: real HALs list ids above ProfileMaximum (24) */
 
 struct ref_logger {
     bool active;
@@ -59,7 +60,8 @@ struct ref_provider {
 };
 
 struct ref_state {
-    unsigned version, build;
+    unsigned version, build; /* NT version (ETW_V6_1), build */
+    unsigned update; /* update level of spec/versions.def: ETW_VKEY(version, build, update) */
     etw_u32 pid;
     bool profile_privilege;
     unsigned fail_alloc_countdown; /* 0 = disarmed */
@@ -71,7 +73,7 @@ struct ref_state {
     etw_guid restricted_groups[REF_MAX_GROUPS];
     unsigned nrestricted;
     etw_u32 timer_interval; /* ProfileTime interval, 100 ns units */
-    etw_u32 source_interval[ETW_ProfileMaximum];
+    etw_u32 source_interval[REF_PROFILE_SOURCES]; /* by source id; kernel.c lists the ones the HAL has */
 };
 extern struct ref_state ref;
 
@@ -79,7 +81,9 @@ extern struct ref_state ref;
 void *ref_alloc(size_t n);
 void ref_free(void *p);
 
-bool ref_at_least(unsigned version);
+bool ref_at_least(unsigned version); /* NT version (ETW_V6_2) or later */
+unsigned ref_key(void); /* the emulated version's key (spec/abi.h ETW_VKEY) */
+bool ref_at_least_key(unsigned id); /* at or after a version table entry (ETW_V10_0_17763) */
 etw_u32 ref_status_to_win32(etw_status s);
 
 /* loggers */
@@ -92,6 +96,7 @@ etw_status ref_ntc_set_traits(struct ref_provider *p, const etw_u8 *blob, etw_u3
 struct ref_provider *ref_provider_from_handle(etw_reghandle h);
 void ref_providers_reset(void);
 void ref_classic_reset(void);
+void ref_profile_reset(void); /* every listed PMC source back to its default interval */
 
 #define REF_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 #endif

@@ -154,14 +154,41 @@ static bool kclass_valid(etw_u32 k, int dir)
 }
 
 /* ---------------------------------------------------------------- profile sources (HAL model) */
+/* The sources a real HAL lists, as `tracelog -profilesources Help` printed them on an AMD Zen 2
+ * machine (dotnet/BenchmarkDotNet#1520): the timer (default 10000, 1221..1000000) and PMC sources
+ * with a default interval of 65536 (4096..0x7FFFFFFF), ids above ProfileMaximum (24) included;
+ * TotalCycles (19) is the name Intel HALs give, which clients look up. */
+#define PMC(id, name) {id, 4096, 0x7FFFFFFF, name}
 static const struct {
     etw_u32 source, min, max;
     const char *name;
 } sources[] = {
     {ETW_ProfileTime, 1221, 1000000, "Timer"},
-    {ETW_ProfileTotalIssues, 4096, 0x7FFFFFFF, "TotalIssues"},
-    {19 /* ProfileTotalCycles */, 4096, 0x7FFFFFFF, "TotalCycles"},
+    PMC(ETW_ProfileTotalIssues, "TotalIssues"),
+    PMC(6, "BranchInstructions"),
+    PMC(8, "DcacheMisses"),
+    PMC(9, "IcacheMisses"),
+    PMC(11, "BranchMispredictions"),
+    PMC(13, "FpInstructions"),
+    PMC(19, "TotalCycles"),
+    PMC(20, "IcacheIssues"),
+    PMC(21, "DcacheAccesses"),
+    PMC(25, "FPDispatchedFPUOps"),
+    PMC(26, "FPDispatchedFPUOpsAddExcludeJunk"),
+    PMC(27, "FPDispatchedFPUOpsMulExcludeJunk"),
+    PMC(28, "FPDispatchedFPUOpsStoreExcludeJunk"),
+    PMC(29, "FPDispatchedFPUOpsAddJunk"),
+    PMC(30, "FPDispatchedFPUOpsMulJunk"),
 };
+#undef PMC
+
+void ref_profile_reset(void)
+{
+    for (size_t i = 0; i < REF_COUNT_OF(ref.source_interval); i++)
+        ref.source_interval[i] = 0;
+    for (size_t i = 1; i < REF_COUNT_OF(sources); i++)
+        ref.source_interval[sources[i].source] = 65536; /* every listed PMC source (TQI.05.LISTED_INTERVAL) */
+}
 
 static etw_u32 source_record_size(size_t i)
 {
@@ -192,6 +219,7 @@ static etw_u32 write_source_records(etw_u8 *out)
     return off;
 }
 
+/* a source the model keeps an interval for: a listed one, or any below ProfileMaximum */
 static bool source_known(etw_u32 s)
 {
     for (size_t i = 0; i < REF_COUNT_OF(sources); i++)
@@ -219,8 +247,8 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtSetIntervalProfile(etw_u32 Interval, etw_u
         ref.timer_interval = Interval < sources[0].min ? sources[0].min : Interval > sources[0].max ? sources[0].max : Interval;
         return ETW_STATUS_SUCCESS;
     }
-    if (Source >= ETW_ProfileMaximum)
-        return ETW_STATUS_INVALID_PARAMETER; /* inferred */
+    if (!source_known(Source)) /* @TSI.05.HAL_SOURCES */
+        return ETW_STATUS_INVALID_PARAMETER; /* inferred: a source the HAL does not list */
     ref.source_interval[Source] = Interval;
     return ETW_STATUS_SUCCESS;
 }
@@ -307,7 +335,7 @@ static etw_status set_groupmask(const void *buf, etw_u32 len)
     memcpy(&gm, buf, sizeof gm);
     struct ref_logger *lg = ref_logger_for_groupmask(gm.TraceHandle);
     if (!lg) /* @GMI.NOT_FOUND:set */
-        return ETW_STATUS_WMI_INSTANCE_NOT_FOUND;
+        return ETW_STATUS_WMI_INSTANCE_NOT_FOUND; /* @TSI.04.SYSTEM_LOGGER */
     if (!(lg->mode & ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE)) /* @GMI.SYSTEM_MODE:set */
         return ETW_STATUS_INVALID_PARAMETER;
     if (!(lg->access & ETW_TRACELOG_GUID_ENABLE)) /* @GMI.SET_ACCESS */

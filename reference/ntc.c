@@ -8,11 +8,11 @@
 static bool code_known(etw_u32 code)
 {
     switch (code) {
-    case ETW_NTC_TRACK_PROVIDER_BINARY: return ref_at_least(ETW_V6_2);
+    case ETW_NTC_TRACK_PROVIDER_BINARY: return ref_at_least(ETW_V6_2); /* @NTC.CODES:1a */
     case ETW_NTC_UPDATE_DISALLOW_LIST:
     case ETW_NTC_SET_PROVIDER_TRAITS:
     case ETW_NTC_USE_DESCRIPTOR_TYPE:
-    case ETW_NTC_GET_DISALLOW_LIST: return ref_at_least(ETW_V10_0);
+    case ETW_NTC_GET_DISALLOW_LIST: return ref_at_least(ETW_V10_0); /* @NTC.CODES */
     default: return false; /* the model knows no other function code */
     }
 }
@@ -57,7 +57,7 @@ static etw_status update_disallow_list(const etw_u8 *in, etw_u32 inlen)
         list = ref_alloc(16ull * h.Count);
         if (!list)
             return ETW_STATUS_INSUFFICIENT_RESOURCES;
-        memcpy(list, in + sizeof h, 16ull * h.Count);
+        memcpy(list, in + sizeof h, 16ull * h.Count); /* @NTC.1C.REPLACE */
     }
     ref_free(lg->disallow); /* @DAL.DYNAMIC */
     lg->disallow = list;
@@ -68,30 +68,40 @@ static etw_status update_disallow_list(const etw_u8 *in, etw_u32 inlen)
 static etw_status set_traits_code(const etw_u8 *in, etw_u32 inlen, etw_u32 outlen)
 {
     ETW_NTC_SET_TRAITS_INPUT t;
-    if (inlen != sizeof t || outlen < 0x78 || outlen > 0x10000)
+    if (inlen != sizeof t || outlen < 0x78 || outlen > 0x10000) /* @NTC.1E.BUFFERS */
         return ETW_STATUS_INVALID_PARAMETER;
     memcpy(&t, in, sizeof t);
-    if (!t.Traits || !t.TraitsSize)
+    if (!t.Traits || !t.TraitsSize) /* @NTC.1E.TRAITS */
         return ETW_STATUS_INVALID_PARAMETER;
     struct ref_provider *p = ref_provider_from_handle(t.RegEntryHandle);
     if (!p)
-        return ETW_STATUS_INVALID_HANDLE;
-    return ref_ntc_set_traits(p, (const etw_u8 *)(uintptr_t)t.Traits, t.TraitsSize);
+        return ETW_STATUS_INVALID_HANDLE; /* @NTC.1E.HANDLE */
+    return ref_ntc_set_traits(p, (const etw_u8 *)(uintptr_t)t.Traits, t.TraitsSize); /* @NTC.1E.SUCCESS */
 }
 
 static etw_status use_descriptor_type(const etw_u8 *in, etw_u32 inlen, etw_u32 outlen)
 {
-    if (inlen != 0x10 || outlen != 0)
+    if (inlen != 0x10 || outlen != 0) /* @NTC.1F.BUFFERS */
         return ETW_STATUS_INVALID_PARAMETER;
     etw_u64 h;
     memcpy(&h, in, 8);
-    if (in[8] > 1)
+    if (in[8] > 1) /* @NTC.1F.BOOLEAN */
         return ETW_STATUS_INVALID_PARAMETER;
     struct ref_provider *p = ref_provider_from_handle(h);
     if (!p)
-        return ETW_STATUS_INVALID_HANDLE;
+        return ETW_STATUS_INVALID_HANDLE; /* @NTC.1F.HANDLE */
     p->descriptor_type = in[8] != 0;
-    return ETW_STATUS_SUCCESS;
+    return ETW_STATUS_SUCCESS; /* @NTC.1F.SUCCESS */
+}
+
+/* the input is the handle of a registration object (Chappell, Track Provider Binary); no output */
+static etw_status track_provider_binary(const etw_u8 *in, etw_u32 inlen)
+{
+    etw_u64 h;
+    if (inlen != sizeof h) /* @NTC.1A.INPUT */
+        return ETW_STATUS_INVALID_PARAMETER;
+    memcpy(&h, in, sizeof h);
+    return ref_provider_from_handle(h) ? ETW_STATUS_SUCCESS : ETW_STATUS_INVALID_HANDLE; /* the code is inferred */ /* @NTC.1A.HANDLE @NTC.1A.SUCCESS */
 }
 
 ETWREF_EXPORT etw_status ETW_WINAPI NtTraceControl(etw_u32 FunctionCode, void *InBuffer, etw_u32 InBufferLen, void *OutBuffer,
@@ -122,7 +132,7 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtTraceControl(etw_u32 FunctionCode, void *I
     case ETW_NTC_UPDATE_DISALLOW_LIST: st = update_disallow_list(k, InBufferLen); break;
     case ETW_NTC_SET_PROVIDER_TRAITS: st = set_traits_code(k, InBufferLen, OutBufferLen); break;
     case ETW_NTC_USE_DESCRIPTOR_TYPE: st = use_descriptor_type(k, InBufferLen, OutBufferLen); break;
-    case ETW_NTC_TRACK_PROVIDER_BINARY: st = InBufferLen == 8 ? ETW_STATUS_SUCCESS : ETW_STATUS_INVALID_PARAMETER; break;
+    case ETW_NTC_TRACK_PROVIDER_BINARY: st = track_provider_binary(k, InBufferLen); break;
     default: st = ETW_STATUS_INVALID_DEVICE_REQUEST; break;
     }
     if (st == ETW_STATUS_SUCCESS) { /* @NTC.COPY_ON_SUCCESS:if */

@@ -188,3 +188,11 @@ ETWREF_EXPORT etw_u32 EtwRef_EnableGroup(etw_tracehandle session, const etw_guid
     *enabled = n;
     return ETW_ERROR_SUCCESS;
 }
+
+ETWREF_EXPORT int EtwRef_RegEntryHandle(etw_reghandle reg, etw_u64 *handle)
+{
+    if (!handle || !ref_provider_from_handle(reg))
+        return (int)ETW_ERROR_INVALID_HANDLE;
+    *handle = reg;
+    return 0;
+}

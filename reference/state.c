@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ref_state ref = {.version = ETW_V10_0, .build = 10240};
+struct ref_state ref = {.version = ETW_V10_0, .build = 10240, .update = 0};
 static _Thread_local etw_u32 ref_last_error;
 
 void *ref_alloc(size_t n)
@@ -21,6 +21,16 @@ void ref_free(void *p)
 bool ref_at_least(unsigned version)
 {
     return ref.version >= version;
+}
+
+unsigned ref_key(void)
+{
+    return ETW_VKEY(ref.version, ref.build, ref.update); /* @EXP.ADVAPI32.ESI:key */
+}
+
+bool ref_at_least_key(unsigned id)
+{
+    return ref_key() >= ETW_VLO(id);
 }
 
 /* RtlNtStatusToDosError for the codes the model produces (notes, table in section (b)). */
@@ -70,9 +80,9 @@ ETWREF_EXPORT void ETW_WINAPI SetLastError(etw_u32 code)
 struct ref_export {
     const char *module, *name;
     void *fn;
-    unsigned vmin, vmax;
+    unsigned vmin, vmax; /* version keys */
 };
-#define EXP(m, n, lo, hi) {m, #n, (void *)n, lo, hi}
+#define EXP(m, n, lo, hi) {m, #n, (void *)n, ETW_VLO(lo), ETW_VHI(hi)}
 static const struct ref_export exports[] = {
     /* seed 000: ADVAPI32 6.2+ (forward to KERNELBASE in 6.2, to SECHOST through the API set from 6.3) */
     EXP("advapi32", TraceQueryInformation, ETW_V6_2, ETW_VMAX), /* @EXP.ADVAPI32.TQI */
@@ -80,7 +90,7 @@ static const struct ref_export exports[] = {
     EXP("sechost", TraceQueryInformation, ETW_V6_3, ETW_VMAX), /* @EXP.SECHOST.TQI */
     /* notes TSI-01: ADVAPI32 6.1+, implemented in SECHOST from 6.2 */
     EXP("advapi32", TraceSetInformation, ETW_V6_1, ETW_VMAX), /* @EXP.ADVAPI32.TSI */
-    EXP("sechost", TraceSetInformation, ETW_V6_2, ETW_VMAX),
+    EXP("sechost", TraceSetInformation, ETW_V6_2, ETW_VMAX), /* @EXP.SECHOST.TSI */
     /* seed 002 */
     EXP("ntdll", EtwCreateTraceInstanceId, ETW_V5_2, ETW_VMAX), /* @EXP.NTDLL.ETWCTI */
     EXP("advapi32", CreateTraceInstanceId, ETW_V5_2, ETW_VMAX), /* @EXP.ADVAPI32.CTI */
@@ -88,6 +98,9 @@ static const struct ref_export exports[] = {
     EXP("advapi32", UnregisterTraceGuids, ETW_V5_2, ETW_VMAX), /* @EXP.ADVAPI32.RTG:unregister */
     EXP("advapi32", EventRegister, ETW_V6_0, ETW_VMAX), /* @EXP.ADVAPI32.EVENTREGISTER */
     EXP("advapi32", EventUnregister, ETW_V6_0, ETW_VMAX), /* @EXP.ADVAPI32.EVENTREGISTER:unregister */
+    /* notes ESI-01; on 6.1 from the update of spec/versions.def (KB3080149): "also available on
+     * fully-patched Windows 7, but not on Windows 7 RTM" (chromium base/trace_event/trace_logging_minimal_win.cc) */
+    EXP("advapi32", EventSetInformation, ETW_V6_1_7601_ESI, ETW_V6_1_7601_ESI), /* @EXP.ADVAPI32.ESI:update */
     EXP("advapi32", EventSetInformation, ETW_V6_2, ETW_VMAX), /* @EXP.ADVAPI32.ESI */
     EXP("ntdll", EtwEventSetInformation, ETW_V6_2, ETW_VMAX), /* @EXP.NTDLL.ETWESI */
     EXP("ntdll", NtQuerySystemInformation, ETW_V5_2, ETW_VMAX), /* @EXP.NTDLL.NTQSI */
@@ -121,7 +134,11 @@ ETWREF_EXPORT void *EtwRef_GetProcAddress(const char *module, const char *name)
         m[ml - 4] = 0;
     for (size_t i = 0; i < REF_COUNT_OF(exports); i++)
         if (!ascii_casecmp(exports[i].module, m) && !strcmp(exports[i].name, name))
-            return (ref.version >= exports[i].vmin && ref.version <= exports[i].vmax) ? exports[i].fn : NULL;
+            {
+            if (ref_key() >= exports[i].vmin && ref_key() <= exports[i].vmax)
+                return exports[i].fn;
+            continue; /* another line may give the same export at other versions */
+        }
     return NULL;
 }
 
@@ -135,7 +152,7 @@ ETWREF_EXPORT void *EtwRef_Symbol(const char *name)
         SYM(EtwRef_Reset), SYM(EtwRef_SetVersion), SYM(EtwRef_GetVersion), SYM(EtwRef_GetProcAddress),
         SYM(EtwRef_StartLogger), SYM(EtwRef_StopLogger), SYM(EtwRef_GetLoggerMasks), SYM(EtwRef_MissingLoggerHandle),
         SYM(EtwRef_SetPrivilege), SYM(EtwRef_FailAllocation), SYM(EtwRef_SetClassCounter), SYM(EtwRef_SetClassProcessId),
-        SYM(EtwRef_RestrictGroup), SYM(EtwRef_EnableGroup),
+        SYM(EtwRef_RestrictGroup), SYM(EtwRef_EnableGroup), SYM(EtwRef_RegEntryHandle),
     };
     if (!name)
         return NULL;
@@ -160,28 +177,31 @@ ETWREF_EXPORT int EtwRef_Reset(void)
     ref.fail_alloc_countdown = 0;
     ref.pid = 0x1F40; /* the modelled current process */
     ref.timer_interval = 10000; /* 1 ms in 100 ns units: the Windows default */
-    for (unsigned i = 0; i < ETW_ProfileMaximum; i++)
-        ref.source_interval[i] = 0;
-    ref.source_interval[ETW_ProfileTotalIssues] = 65536; /* every listed PMC source: 65536 (TQI.05.LISTED_INTERVAL) */
-    ref.source_interval[19 /* ProfileTotalCycles */] = 65536;
-    ref.source_interval[ETW_ProfileAlignmentFixup] = 0;
+    ref_profile_reset();
     ref_last_error = 0;
     return 0;
 }
 
+/* version: an NT version (ETW_V6_1) with build (0: the entry named by the NT version), or the
+ * id of an entry named by its build (ETW_V10_0_26100, ETW_V6_1_7601_ESI: then build is 0 or that
+ * entry's build). Any build of a known NT version is taken: the model behaves as the last entry at
+ * or before it (ref_at_least_key). */
 ETWREF_EXPORT int EtwRef_SetVersion(unsigned version, unsigned build)
 {
     static const struct {
-        unsigned version, build;
-    } builds[] = {
-#define VERSION(sym, nt, build, name, wine, label) {nt, build},
+        unsigned id, nt, build, update;
+    } entries[] = {
+#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb) {ETW_##sym, nt, build, update},
 #include "spec/versions.def"
 #undef VERSION
     };
-    for (size_t i = 0; i < REF_COUNT_OF(builds); i++)
-        if (builds[i].version == version) {
-            ref.version = version;
-            ref.build = build ? build : builds[i].build;
+    for (size_t i = 0; i < REF_COUNT_OF(entries); i++)
+        if (entries[i].id == version) {
+            if (!ETW_VIS_NT(version) && build && build != entries[i].build)
+                return -1;
+            ref.version = entries[i].nt;
+            ref.build = build ? build : entries[i].build;
+            ref.update = ETW_VIS_NT(version) && build ? 0 : entries[i].update;
             return 0;
         }
     return -1;

@@ -18,7 +18,7 @@ static etw_u32 kernel_groupmask_query(etw_tracehandle h, etw_u32 masks[8])
 static etw_u32 query_profile_source_list(void *info, etw_u32 len, etw_u32 *retlen)
 {
     /* The size is not known in advance: double-buffer, growing the kernel buffer as told. */
-    etw_u32 klen = 0x100;
+    etw_u32 klen = 0x1000; /* room for the modelled HAL's list: one allocation as a rule */
     for (int tries = 0; tries < 4; tries++) {
         etw_u8 *k = ref_alloc(klen);
         if (!k)
@@ -184,7 +184,7 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceSetInformation(etw_tracehandle SessionHand
         if (!info || InformationLength == 0 || InformationLength % 4 || InformationLength > 32) /* @TSI.04.LENGTH */
             return ETW_ERROR_INVALID_PARAMETER; /* not ERROR_BAD_LENGTH as for the query (C-8) */ /* @TSI.04.LENGTH:code */
         ETW_EVENT_TRACE_GROUPMASK_INFORMATION gm = {.EventTraceInformationClass = ETW_EventTraceGroupMaskInformation,
-                                                    .TraceHandle = SessionHandle};
+                                                    .TraceHandle = SessionHandle}; /* @TSI.04.HANDLE */
         memcpy(gm.EventTraceGroupMasks.Masks, info, InformationLength); /* the rest stays 0 */ /* @TSI.04.PARTIAL @TSI.04.KERNEL:masks */
         return kernel_set(&gm, sizeof gm); /* @TSI.04.KERNEL */
     }

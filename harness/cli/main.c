@@ -54,12 +54,13 @@ static const char rules_help[] = "usage: " ETWCONF_PROG " rules [--json]\n"
                                  "List the rule catalogue (spec/rules/*.def); --json gives every field.\n";
 static const char versions_help[] = "usage: " ETWCONF_PROG " versions [--json]\n"
                                     "\n"
-                                    "List the Windows versions the cases know (spec/versions.def): number, build, Wine name.\n";
+                                    "List the Windows versions the cases know (spec/versions.def): name, build, Wine name, aliases.\n";
 static const char lint_help[] = "usage: " ETWCONF_PROG " lint\n"
                                 "\n"
                                 "Check that every rule has a case and every case cites known rules; exit 1 on a problem.\n";
 
-/* the version table (spec/versions.def), for scripts: "5.2 3790 winxp64 ..." per line, or JSON */
+/* the version table (spec/versions.def), for scripts: "5.2 3790 winxp64 ..." per line (name, build,
+ * Wine name or "-", aliases, label), or JSON */
 static void print_versions(bool json)
 {
     struct etw_json j;
@@ -68,15 +69,19 @@ static void print_versions(bool json)
     for (size_t i = 0; i < etw_version_count; i++) {
         const struct etw_version_info *v = &etw_versions[i];
         if (!json) {
-            printf("%-5s %-6u %-8s %s\n", v->name, v->build, v->wine, v->label);
+            printf("%-12s %-6u %-8s %-24s %s%s%s\n", v->name, v->build, v->wine[0] ? v->wine : "-", v->aliases, v->label,
+                   v->kb[0] ? ", " : "", v->kb);
             continue;
         }
         etw_json_obj(&j, NULL);
         etw_json_str(&j, "name", v->name);
         etw_json_int(&j, "nt", v->nt);
         etw_json_int(&j, "build", v->build);
+        etw_json_int(&j, "update", v->update);
+        etw_json_str(&j, "kb", v->kb[0] ? v->kb : NULL);
         etw_json_str(&j, "wine", v->wine);
         etw_json_str(&j, "label", v->label);
+        etw_json_str(&j, "aliases", v->aliases);
         etw_json_end(&j);
     }
     etw_json_end(&j);
@@ -112,12 +117,39 @@ static void list_cases(bool json, const char *filter)
         etw_json_arr(&j, "versions");
         for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
             etw_json_obj(&j, NULL);
-            etw_json_str(&j, "from", etw_version_name(c->expect[k].vmin));
-            etw_json_str(&j, "to", etw_version_name(c->expect[k].vmax));
+            char lo[32], hi[32];
+            etw_version_bound_name(c->expect[k].vmin, false, lo, sizeof lo);
+            etw_version_bound_name(c->expect[k].vmax, true, hi, sizeof hi);
+            etw_json_str(&j, "from", lo);
+            etw_json_str(&j, "to", hi);
             static const char *const kinds[] = {"call", "skip", "present", "absent"};
             etw_json_str(&j, "kind", kinds[c->expect[k].kind]);
             etw_json_end(&j);
         }
+        etw_json_end(&j);
+        /* what the case sets up before its call (struct etw_fixture) and needs from the target, so
+           that scripts read it here instead of parsing cases/ */
+        static const char *const loggers[] = {NULL, "kernel", "system", "plain", "noaccess", "private"};
+        static const char *const privs[] = {"any", "held", "not-held"};
+        const struct etw_fixture *fx = &c->fx;
+        int nmasks = 0;
+        for (int k = 0; k < 8; k++)
+            nmasks += fx->masks[k] != 0;
+        etw_json_obj(&j, "fixture");
+        etw_json_str(&j, "logger", (unsigned)fx->logger < 6 ? loggers[fx->logger] : "?");
+        etw_json_str(&j, "logger2", (unsigned)fx->logger2 < 6 ? loggers[fx->logger2] : "?");
+        etw_json_bool(&j, "masks", nmasks > 0);
+        etw_json_int(&j, "disallow", fx->ndisallow);
+        etw_json_int(&j, "classes", fx->classes);
+        etw_json_bool(&j, "provider", fx->provider);
+        etw_json_str(&j, "profile_priv", (unsigned)fx->profile_priv < 3 ? privs[fx->profile_priv] : "?");
+        etw_json_int(&j, "fail_alloc", fx->fail_alloc);
+        etw_json_bool(&j, "foreign_pid", fx->foreign_pid);
+        etw_json_bool(&j, "set_counter", fx->set_counter);
+        etw_json_end(&j);
+        etw_json_arr(&j, "needs");
+        if (c->needs & NEED_THREADS)
+            etw_json_str(&j, NULL, "threads");
         etw_json_end(&j);
         etw_scenario_list_json(&j, c); /* client scenarios: program and steps */
         etw_json_end(&j);

@@ -37,8 +37,8 @@ const char cli_run_help[] =
     "  --target T        'reference' (default: the built-in reference implementation) or a shared\n"
     "                    library exporting the API under its Windows names (a path, or ./NAME)\n"
 #endif
-    "  --emulate V       a version of '" ETWCONF_PROG " versions' by number (6.1) or Wine name (win7),\n"
-    "                    'all', or a comma list (default 10.0).\n"
+    "  --emulate V       a version of '" ETWCONF_PROG " versions' by name (6.1, 10.0.26100), alias\n"
+    "                    (win11-24h2, server2022) or Wine name (win7), 'all', or a comma list (default 10.0)\n"
     "                    A target that cannot emulate is taken to implement V\n"
     "  --case ID         run only this case (repeatable)\n"
     "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
@@ -143,13 +143,15 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
             fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
             return 3;
         }
-        t->build = etw_version_info(version)->build;
-        t->version = version;
+        const struct etw_version_info *e = etw_version_info(version);
+        t->version = e->nt, t->build = e->build, t->update = e->update;
     } else if (version) {
-        t->version = version; /* the version the target claims to implement */
+        const struct etw_version_info *e = etw_version_info(version);
+        t->version = e->nt; /* the version the target claims to implement */
+        t->build = e->build, t->update = e->update;
     }
     r.t = t;
-    r.version = t->version;
+    r.version = version ? version : t->version; /* a version table entry's id */
     etw_exec_policy(&r, o->auto_isolation);
     char rerun[512], path[4096];
     snprintf(rerun, sizeof rerun, "%s run --target %s --emulate %s", argv[0], o->target, etw_version_name(r.version));
@@ -219,17 +221,17 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     return prc == 4 ? 130 : code;
 }
 
-/* "6.1", "all", or "6.1,6.2,10.0" -> versions[]; returns the count, 0 on a bad name */
+/* "6.1", "win11-24h2", "10.0.26100", "all", or "6.1,6.2,10.0" -> the entries' ids; the count, 0 on a bad name */
 static int parse_versions(const char *s, unsigned *vs, int max, const char **bad)
 {
     *bad = s;
     int n = 0;
     if (!strcmp(s, "all")) {
         for (size_t i = 0; i < etw_version_count && n < max; i++)
-            vs[n++] = etw_versions[i].nt;
+            vs[n++] = etw_versions[i].id;
         return n;
     }
-    char buf[128];
+    char buf[256];
     if (strlen(s) >= sizeof buf)
         return 0;
     snprintf(buf, sizeof buf, "%s", s);
@@ -325,10 +327,10 @@ int cli_cmd_run(int argc, char **argv)
     int nv = 1;
     const char *bad = NULL;
     if (emulate && !(nv = parse_versions(emulate, versions, 64, &bad))) {
-        char known[256] = "";
+        char known[512] = "";
         for (size_t i = 0, k = 0; i < etw_version_count && k < sizeof known; i++)
             k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? " " : "", etw_versions[i].name);
-        fprintf(stderr, ETWCONF_PROG ": --emulate takes %s (or their Wine names, see '" ETWCONF_PROG " versions'), 'all' or a comma list, not "
+        fprintf(stderr, ETWCONF_PROG ": --emulate takes %s (or their aliases and Wine names, see '" ETWCONF_PROG " versions'), 'all' or a comma list, not "
                                      "'%s'\nTry '" ETWCONF_PROG " help'.\n", known, bad);
         return 2;
     }

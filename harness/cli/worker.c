@@ -52,9 +52,10 @@ int cli_cmd_worker(int argc, char **argv)
         fprintf(stderr, ETWCONF_PROG " worker: %s\n", err);
         return 3;
     }
-    t->version = v;
+    t->version = ETW_VNT(v); /* v: the version table entry's id */
     t->build = (unsigned)strtoul(build, NULL, 10);
-    if (t->emulates && t->set_version(v, 0) != 0) {
+    t->update = etw_version_info(v)->update;
+    if (t->emulates && t->set_version(v, ETW_VIS_NT(v) ? t->build : 0) != 0) {
         fprintf(stderr, ETWCONF_PROG " worker: the target cannot emulate %s\n", version);
         return 3;
     }

@@ -153,7 +153,7 @@ static char *case_list(struct etw_runner *r, size_t from, size_t to)
 
 static struct plat_proc *start_worker(struct etw_runner *r, struct fork_arg *fa, char *err, size_t errlen)
 {
-    char version[16], build[16], timeout[16];
+    char version[32], build[16], timeout[16];
     snprintf(version, sizeof version, "%s", etw_version_name(r->version));
     snprintf(build, sizeof build, "%u", r->t->build);
     snprintf(timeout, sizeof timeout, "%u", r->timeout_ms);

@@ -6,16 +6,16 @@ set -u
 src=$(mktemp --suffix=.c)
 trap 'rm -f "$src"' EXIT
 printf '#include "spec/abi.h"\nint etwconf_abi_check;\n' > "$src"
-pass=0; fail=0; skip=0
+. "$(dirname "$0")/lib.sh"
 try() {
     name=$1; shift
     if ! command -v "$1" >/dev/null 2>&1; then
-        echo "skip $name ($1 not installed)"; skip=$((skip + 1)); return
+        skip "$name ($1 not installed)"; return
     fi
     if out=$("$@" -std=c11 -I. -ffreestanding -fsyntax-only "$src" 2>&1); then
-        echo "ok   $name"; pass=$((pass + 1))
+        ok "$name"
     else
-        echo "FAIL $name"; echo "$out" | head -20; fail=$((fail + 1))
+        no "$name"; echo "$out" | head -20
     fi
 }
 try "x86_64 linux (gcc)" gcc -m64
@@ -28,9 +28,8 @@ try "x86_64 windows (mingw-w64)" x86_64-w64-mingw32-gcc
 # the asserts themselves must be able to fail: a wrong size must not compile
 printf '#include "spec/abi.h"\nETW_ASSERT_LAYOUT(ETW_EVENT_TRACE_GROUPMASK_INFORMATION, 0x2C);\n' > "$src"
 if gcc -std=c11 -I. -ffreestanding -fsyntax-only "$src" 2>/dev/null; then
-    echo "FAIL a deliberately wrong size assertion compiled"; fail=$((fail + 1))
+    no "a deliberately wrong size assertion compiled"
 else
-    echo "ok   a deliberately wrong size assertion is rejected"; pass=$((pass + 1))
+    ok "a deliberately wrong size assertion is rejected"
 fi
-echo "abi: $pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ]
+summary abi

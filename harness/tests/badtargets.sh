@@ -7,9 +7,7 @@ B=${1:-build}
 E=$B/etwconf
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(dirname "$0")/lib.sh"
 # count records of a status (and optionally a mode) in a results file
 count() { grep -c "\"status\":\"$2\"${3:+.*\"mode\":\"$3\"}" "$1"; }
 complete() { tail -n 1 "$1" | grep -q '"type":"footer".*"complete":true'; }
@@ -72,5 +70,4 @@ fi
 "$E" run --target "$T/does-not-exist.so" --quiet --out "$T/x.jsonl" 2>"$T/load.err"; rc=$?
 [ "$rc" = 3 ] && grep -q "cannot load target" "$T/load.err" && ok "missing target: exit 3 with 'cannot load target'" || no "missing target: exit $rc"
 
-echo "badtargets: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary badtargets

@@ -7,9 +7,7 @@ E=$1
 VERSIONS=$2
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(dirname "$0")/lib.sh"
 for v in $VERSIONS; do
     out="$T/ref-$v.jsonl"
     "$E" run --target reference --emulate "$v" --quiet --out "$out" 2>"$T/err"; rc=$?
@@ -48,5 +46,4 @@ for fam in EXP. TQI.CLASS TQI.04 TQI.05 TQI.07 TQI.0B TQI.0E GMI. CTI. TRAITS. D
     grep -q "\"id\": \"$fam" "$T/py.json" || missing="$missing $fam"
 done
 [ -z "$missing" ] && ok "every rule family the foundation issue lists is in the catalogue" || no "rule families missing:$missing"
-echo "conformance: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary conformance

@@ -11,9 +11,7 @@ E=$B/etwconf
 PYTHON=${PYTHON:-python3}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; }
+. harness/tests/lib.sh
 
 # honest FILE COMPLETE: every line JSON, header first, footer last, seq without gaps, each case
 # once; COMPLETE=true: a record for every planned case and complete:true; COMPLETE=false: the
@@ -194,5 +192,4 @@ else
     no "Wine or $B/etwconf.exe is missing: the DLL faults are not tested (sh .ci/deps.sh windows; make windows)"
 fi
 
-echo "faults: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary faults

@@ -18,12 +18,9 @@
 set -u
 B=${1:-build}
 PYTHON=${PYTHON:-python3}
-pass=0; fail=0; skip=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; }
+. harness/tests/lib.sh
 finish() {
-    echo "fleet: $pass passed, $fail failed, $skip skipped"
-    [ "$fail" = 0 ]
+    summary fleet
     exit $?
 }
 SSHD=${SSHD:-/usr/sbin/sshd}
@@ -57,6 +54,9 @@ before=$(home_state)
 cleanup() {
     [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
     (. harness/tests/wine-env.sh; timeout 20 wineserver -k >/dev/null 2>&1; timeout 20 wineserver -w >/dev/null 2>&1)
+    for p in "$T"/hosts/*/prefix; do    # each fake host's own wineserver (fleet/fakewin.sh)
+        [ -d "$p" ] && (WINEPREFIX=$p; export WINEPREFIX; timeout 20 wineserver -k >/dev/null 2>&1)
+    done
     cp -r "$T/out/report" "$L/report" 2>/dev/null
     cp -r "$T/out/logs" "$L/logs" 2>/dev/null
     cp "$T/sshd.log" "$T/sshd_config" "$T"/run*.out "$L/" 2>/dev/null
@@ -85,7 +85,10 @@ if [ ! -f "$BA/wineprefix/.etwconf-prefix" ]; then
     echo "fleet: making the Wine prefix (harness/tests/wine.sh)"
     sh harness/tests/wine.sh run "$B" win10 >"$L/prefix.log" 2>&1 || { no "the Wine prefix could not be made: $L/prefix.log"; finish; }
 fi
-(. harness/tests/wine-env.sh; timeout 30 wineserver -p >/dev/null 2>&1; timeout 120 wine cmd /c exit >/dev/null 2>&1)
+# the hosts run in prefixes of their own over this one (fleet/fakewin.sh): its registry must be on
+# disk, so its wineserver is stopped here, not kept
+(. harness/tests/wine-env.sh; timeout 120 wine cmd /c exit >/dev/null 2>&1; timeout 20 wineserver -k >/dev/null 2>&1;
+    timeout 30 wineserver -w >/dev/null 2>&1)
 
 # ---------------------------------------------------------------- sshd on 127.0.0.1
 ssh-keygen -q -t ed25519 -N '' -C etwconf-fleet-test-host -f "$T/hostkey" &&

@@ -1,31 +1,128 @@
 #!/bin/sh
-# harness/tests/stages.sh STAGE... - run each test stage (make test-STAGE), keep its log in
-# build/test/STAGE.log, and add up the counts. Every stage ends its output with a line
-# "N passed, N failed" (", N skipped" may follow); a stage that exits non-zero without such a
-# line counts as one failure. The last line printed is the total, in the same form.
+# harness/tests/stages.sh STAGE... - run the test stages (make test-STAGE), TEST_JOBS of them at a
+# time, and add up their counts.
+#
+# Each stage's output goes to BUILD/test/STAGE.log; the logs are printed whole, one after another in
+# the order the stages are named (a stage's log appears as soon as it and every stage named before it
+# have ended), then a summary with each stage's counts and wall time, and last the total
+# "N passed, N failed, N skipped". Every stage ends its output with a line "[NAME: ]N passed,
+# N failed" (", N skipped" may follow); a stage that exits non-zero without counting a failure
+# counts as one failure. Exit status 0 when nothing failed.
+#
+# Environment: MAKE (make), BUILD (build), TEST_JOBS (stages at once; default: the number of CPUs),
+# TEST_FIRST (stages to start before the others, longest first, so that the short ones fill the gaps;
+# the printed order stays the named order), TEST_EXCLUSIVE (stages of which at most one runs at a time,
+# e.g. two that use the same Wine prefix). Stages must not build the same files: the make target
+# `test` builds what several stages share before it calls this script (Makefile: TEST_PREP).
 set -u
 MAKE=${MAKE:-make}
-mkdir -p build/test
+B=${BUILD:-build}
+JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+[ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
+D=$B/test
+mkdir -p "$D"
+now() { date +%s.%N | cut -c1-14; }
+T0=$(now)
+
+# the start order: TEST_FIRST (those that are named) first, then the rest as named
+order=""
+for st in ${TEST_FIRST:-}; do
+    case " $* " in *" $st "*) order="$order $st" ;; esac
+done
+for st in "$@"; do
+    case " $order " in *" $st "*) ;; *) order="$order $st" ;; esac
+done
+
+# a stage ends by writing its name into this FIFO (opened read-write: no open blocks, no reader is lost)
+fifo=$D/.stages.$$
+rm -f "$fifo"
+mkfifo "$fifo" || { echo "stages.sh: cannot make the FIFO $fifo" >&2; exit 2; }
+exec 3<>"$fifo"
+rm -f "$fifo"
+pids=""
+cleanup() {
+    for p in $pids; do kill "$p" 2>/dev/null; done
+}
+trap 'cleanup; exit 130' INT TERM
+
+start() {
+    st=$1
+    (
+        s=$(now)
+        $MAKE --no-print-directory -s "test-$st" >"$D/$st.log" 2>&1 </dev/null 3>&-
+        rc=$?
+        awk -v a="$s" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }' >"$D/$st.time"
+        echo "$rc" >"$D/$st.rc"
+        echo "$st" >&3
+    ) &
+    pids="$pids $!"
+}
+
+# print the logs of the stages that have ended, in the named order, up to the first still running
+printed=0
+flush() {
+    i=0
+    for fs in "$@"; do
+        i=$((i + 1))
+        [ "$i" -le "$printed" ] && continue
+        [ -f "$D/$fs.rc" ] || return 0
+        printf '\n===== stage %s =====\n' "$fs"
+        cat "$D/$fs.log"
+        printed=$i
+    done
+}
+
+for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time"; done
+# may ST start now? Not when it is exclusive and another exclusive stage runs
+free() {
+    case " ${TEST_EXCLUSIVE:-} " in *" $1 "*) ;; *) return 0 ;; esac
+    for r in $busy; do
+        case " ${TEST_EXCLUSIVE:-} " in *" $r "*) return 1 ;; esac
+    done
+    return 0
+}
+running=0 busy="" pending=$order
+while [ -n "$pending" ] || [ "$running" -gt 0 ]; do
+    # start what may start, in the start order
+    left=""
+    for st in $pending; do
+        if [ "$running" -lt "$JOBS" ] && free "$st"; then
+            start "$st"
+            running=$((running + 1))
+            busy="$busy $st"
+        else
+            left="$left $st"
+        fi
+    done
+    pending=$left
+    [ "$running" -gt 0 ] || break
+    read -r done_st <&3
+    running=$((running - 1))
+    nb=""
+    for r in $busy; do [ "$r" = "$done_st" ] || nb="$nb $r"; done
+    busy=$nb
+    flush "$@"
+done
+wait
+exec 3>&-
+
 tp=0; tf=0; ts=0; bad=""
 summary=""
 for st in "$@"; do
-    log="build/test/$st.log"
-    printf '\n===== stage %s =====\n' "$st"
-    start=$(date +%s)
-    $MAKE --no-print-directory -s "test-$st" >"$log" 2>&1
-    rc=$?
-    cat "$log"
-    line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
+    log=$D/$st.log
+    rc=$(cat "$D/$st.rc" 2>/dev/null || echo 1)
+    line=$(grep -E '^([A-Za-z0-9-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
     p=$(echo "$line" | sed -n 's/.*\b\([0-9][0-9]*\) passed.*/\1/p'); p=${p:-0}
     f=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p'); f=${f:-0}
     s=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) skipped.*/\1/p'); s=${s:-0}
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
     [ "$f" -ne 0 ] && bad="$bad $st"
     tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + s))
-    summary="$summary$(printf '  %-12s %5s passed %5s failed %5s skipped  (%ss)' "$st" "$p" "$f" "$s" "$(( $(date +%s) - start ))")
+    summary="$summary$(printf '  %-12s %5s passed %5s failed %5s skipped  (%ss)' "$st" "$p" "$f" "$s" "$(cat "$D/$st.time" 2>/dev/null || echo '?')")
 "
 done
 printf '\n===== summary =====\n%s' "$summary"
-[ -n "$bad" ] && printf 'failing stages:%s (logs in build/test/)\n' "$bad"
+echo "  $# stages, $JOBS at a time: $(awk -v a="$T0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')s wall (logs in $D/)"
+[ -n "$bad" ] && printf 'failing stages:%s\n' "$bad"
 printf '%d passed, %d failed, %d skipped\n' "$tp" "$tf" "$ts"
 [ "$tf" -eq 0 ]

@@ -7,9 +7,7 @@ set -u
 B=$1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(dirname "$0")/lib.sh"
 tar cf - Makefile mk spec reference harness cases tools 2>/dev/null | (cd "$T" && tar xf -)
 cp -r "$B/gen" "$T/gen-orig" 2>/dev/null || true
 
@@ -51,5 +49,4 @@ if [ -n "$fz" ]; then
 else
     no "the fuzzer cites no typed rule id (tools/fuzz/*.c)"
 fi
-echo "typed-refs: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary typed-refs

@@ -38,7 +38,7 @@ static void test_exports_by_version(void)
 static void test_fault_injection_counts(void)
 {
     fresh(ETW_V10_0);
-    etw_u8 buf[0x400];
+    etw_u8 buf[0x1000];
     etw_u32 rl = 0;
     EtwRef_FailAllocation(1);
     EQ_U32(TraceQueryInformation(0, ETW_TraceProfileSourceListInfo, buf, sizeof buf, &rl), ETW_ERROR_OUTOFMEMORY);

@@ -14,20 +14,10 @@ B=${1:-build}
 PYTHON=${PYTHON:-python3}
 REPO=$(pwd)
 W="$PYTHON $REPO/harness/tests/winci/workflow.py"
-pass=0; fail=0; skip=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; }
-sk() { skip=$((skip + 1)); echo "SKIP $1"; }
+. harness/tests/lib.sh
 finish() {
-    echo "winci: $pass passed, $fail failed, $skip skipped"
-    [ "$fail" = 0 ]
+    summary winci
     exit $?
-}
-add_counts() { # add_counts FILE: the "NAME: N passed, N failed" line of a sub-check
-    line=$(grep -E '^[a-z]+: [0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
-    if [ -z "$line" ]; then no "$(basename "$1"): no summary line"; return; fi
-    p=$(echo "$line" | sed 's/.* \([0-9][0-9]*\) passed.*/\1/'); f=$(echo "$line" | sed 's/.* \([0-9][0-9]*\) failed.*/\1/')
-    pass=$((pass + p)); fail=$((fail + f))
 }
 L=$B/test/winci
 rm -rf "$L"
@@ -53,7 +43,7 @@ if perl -MCPAN::Meta::YAML -MJSON::PP -e1 2>/dev/null; then
     same=$($PYTHON -c 'import json, sys; sys.path.insert(0, "harness/tests/winci"); import workflow; print(json.load(open(sys.argv[1])) == workflow.load())' "$T/perl-yaml.json" 2>&1)
     [ "$same" = True ] && ok "Perl's CPAN::Meta::YAML reads windows.yml into the same document" || no "CPAN::Meta::YAML and workflow.py disagree: $same $(cat "$T/perl-yaml.err")"
 else
-    sk "no second YAML reader (Perl's CPAN::Meta::YAML is not installed)"
+    skip "no second YAML reader (Perl's CPAN::Meta::YAML is not installed)"
 fi
 $W selftest >"$T/selftest.out" 2>&1
 cat "$T/selftest.out"
@@ -118,7 +108,7 @@ PY
     else
         echo "$st" | grep -q "^etwconf-i686 exit .*, results missing" && [ "$rc" = 1 ] &&
             ok "an exe that cannot run is reported (status: results missing) and fails the job (exit 1)" || no "i686: job exit $rc, status: $st"
-        sk "etwconf-i686.exe cannot run under this Wine (64-bit only: no wine32); it runs on the runners"
+        skip "etwconf-i686.exe cannot run under this Wine (64-bit only: no wine32); it runs on the runners"
     fi
     (. harness/tests/wine-env.sh; cd "$J" && timeout 60 wine cmd /c 'harness\windows\etwconf-ci.cmd out2 wine build\nosuch.exe' >"$T/missing.out" 2>&1); rc=$?
     [ "$rc" = 1 ] && tr -d '\r' <"$J/out2/wine-status.txt" | grep -q "^nosuch exit none, results missing" && ok "a missing exe: exit 1, named in the status file" || no "missing exe: exit $rc"

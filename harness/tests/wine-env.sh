@@ -1,10 +1,37 @@
 # harness/tests/wine-env.sh - the environment for headless Wine (shared/notes/wine-ci.md sections 1
-# and 6), sourced by harness/tests/wine.sh and bench/wine.sh with B set to the build directory:
-# a prefix of our own under B, no debug spam, no Mono/Gecko/menu installs, 64-bit, no display
-# (a display makes crashes hang on winedbg's dialog).
-WINEPREFIX=$(cd "$B" && pwd)/wineprefix
-WINEDEBUG=-all
-WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d"
-WINEARCH=win64
-export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES WINEARCH
+# and 6), sourced by harness/tests/wine.sh and bench/wine.sh with B set to the build directory.
+#
+# The Wine to use, as a Wine developer sets it:
+#   WINE=PATH        the loader: Debian's `wine`, or a build tree's `wine` (default: wine from PATH)
+#   WINESERVER=PATH  its server (default: server/wineserver or wineserver beside a WINE given as a
+#                    path, else wineserver from PATH)
+#   WINEPREFIX=DIR   the user's prefix: used as it is, never reset or deleted (WINE_OWN_PREFIX=0).
+#                    Without it, the suite's own prefix B/wineprefix (WINE_OWN_PREFIX=1), which the
+#                    suite may make, and remake when Wine changed.
+#   WINEDEBUG        kept when set (default -all: no debug spam)
+# Also: no Mono/Gecko/menu installs, no display (a display makes crashes hang on winedbg's dialog);
+# WINEARCH=win64 only for a prefix the suite makes itself.
+WINE=${WINE:-wine}
+if [ -z "${WINESERVER:-}" ]; then
+    WINESERVER=wineserver
+    case $WINE in
+        */*)
+            d=$(dirname "$WINE")
+            if [ -x "$d/server/wineserver" ]; then WINESERVER=$d/server/wineserver
+            elif [ -x "$d/wineserver" ]; then WINESERVER=$d/wineserver
+            fi ;;
+    esac
+fi
+if [ -n "${WINEPREFIX:-}" ]; then
+    WINE_OWN_PREFIX=0
+    case $WINEPREFIX in /*) ;; *) WINEPREFIX=$(pwd)/$WINEPREFIX ;; esac
+else
+    WINE_OWN_PREFIX=1
+    WINEPREFIX=$(cd "$B" && pwd)/wineprefix
+    WINEARCH=win64
+    export WINEARCH
+fi
+WINEDEBUG=${WINEDEBUG:--all}
+WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-"mscoree,mshtml=;winemenubuilder.exe=d"}
+export WINE WINESERVER WINEPREFIX WINEDEBUG WINEDLLOVERRIDES WINE_OWN_PREFIX
 unset DISPLAY WAYLAND_DISPLAY

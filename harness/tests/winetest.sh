@@ -10,8 +10,8 @@
 #   4. with Wine: etwconf.exe --format winetest at win10 with reports/expectations/wine.json, and the
 #      exported test run at win10 and win7: known Wine divergences are todo, no failure, exit 0;
 #      without the expectations the same test fails exactly where wine.json says Wine diverges
-# Wine runs in a prefix of its own (BUILD/winetest/prefix, made once per Wine version), headless
-# (harness/tests/wine-env.sh). Last line: "winetest: N passed, N failed, N skipped".
+# Wine runs in a prefix of its own (BUILD/winetest/prefix, made once per Wine version), or in the
+# user's WINEPREFIX, used as it is; headless (harness/tests/wine-env.sh). Last line: "winetest: N passed, N failed, N skipped".
 set -u
 B=${1:-build}
 PYTHON=${PYTHON:-python3}
@@ -26,20 +26,12 @@ FMT="$PYTHON harness/tests/winetest_format.py"
 WINE_JSON=reports/expectations/wine.json
 mkdir -p "$T" "$W"
 
-pass=0; fail=0; skip=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; }
-sk() { skip=$((skip + 1)); echo "SKIP $1"; }
-# a checker's own ok/FAIL lines count
-tally() {
-    echo "$1"
-    pass=$((pass + $(printf '%s\n' "$1" | grep -c '^ok '))); fail=$((fail + $(printf '%s\n' "$1" | grep -c '^FAIL ')))
-}
+. "$(dirname "$0")/lib.sh"
 
 # ---------------------------------------------------------------- 1. --format winetest, Linux build
 "$E" run --format winetest --filter 'tqi.0b.*' --out "$T/ref.jsonl" >"$T/ref.txt" 2>"$T/ref.err"; rc=$?
-tally "$($FMT grammar "$T/ref.txt" --rc $rc --failures 0)"
-tally "$($FMT results "$T/ref.txt" "$T/ref.jsonl" --rc $rc)"
+show "$($FMT grammar "$T/ref.txt" --rc $rc --failures 0)"
+show "$($FMT results "$T/ref.txt" "$T/ref.jsonl" --rc $rc)"
 
 cat >"$T/thirdparty.json" <<'EOF'
 {"schema": "etwconf-expectations/1", "target": {"impl": "thirdparty"},
@@ -53,8 +45,8 @@ cat >"$T/thirdparty.json" <<'EOF'
 EOF
 "$E" run --target "$B/bad/success.so" --format winetest --expect "$T/thirdparty.json" --filter 'tqi.0b.*' --out "$T/success.jsonl" \
     >"$T/success.txt" 2>"$T/success.err"; rc=$?
-tally "$($FMT grammar "$T/success.txt" --rc $rc)"
-tally "$($FMT results "$T/success.txt" "$T/success.jsonl" --expect "$T/thirdparty.json" --rc $rc)"
+show "$($FMT grammar "$T/success.txt" --rc $rc)"
+show "$($FMT results "$T/success.txt" "$T/success.jsonl" --expect "$T/thirdparty.json" --rc $rc)"
 n=0
 for p in ': Test failed: ' ': Test marked todo: ' ': Test succeeded inside todo block: ' ': tqi.0b.long: '; do
     grep -q "$p" "$T/success.txt" && n=$((n + 1))
@@ -65,18 +57,18 @@ grep -q 'cases/tqi.c:[0-9]*: Test marked todo: tqi.0b.short \[TQI.0B.EXACT_SIZE\
     ok "a known divergence is todo at the check's file and line, with its rule, expected and got" || no "the todo line of tqi.0b.short is not as expected"
 
 "$E" run --target "$B/bad/crash.so" --format winetest --filter 'tqi.0b.*' --out "$T/crash.jsonl" >"$T/crash.txt" 2>"$T/crash.err"; rc=$?
-tally "$($FMT grammar "$T/crash.txt" --rc $rc)"
-tally "$($FMT results "$T/crash.txt" "$T/crash.jsonl" --rc $rc)"
+show "$($FMT grammar "$T/crash.txt" --rc $rc)"
+show "$($FMT results "$T/crash.txt" "$T/crash.jsonl" --rc $rc)"
 grep -q 'Test failed: tqi.0b.exact: unhandled exception SIGSEGV in TraceQueryInformation' "$T/crash.txt" &&
     ok "a crash is a failure naming the exception and the function (the run goes on)" || no "crash.so: no crash line"
 
 "$E" run --format winetest --emulate 6.1 --filter 'tqi.0b.*' --out "$T/skip.jsonl" >"$T/skip.txt" 2>"$T/skip.err"; rc=$?
-tally "$($FMT results "$T/skip.txt" "$T/skip.jsonl" --rc $rc)"
+show "$($FMT results "$T/skip.txt" "$T/skip.jsonl" --rc $rc)"
 [ "$(grep -c ': Tests skipped: tqi.0b.[a-z-]*: does not apply to 6.1' "$T/skip.txt")" = 7 ] && ok "SKIPs are 'Tests skipped:' lines with the reason" ||
     no "SKIP lines at 6.1: $(grep -c 'Tests skipped' "$T/skip.txt") of 7"
 
 "$E" run --target "$B/bad/success.so" --format winetest --emulate all --out-dir "$T/all" >"$T/all.txt" 2>"$T/all.err"; rc=$?
-tally "$($FMT grammar "$T/all.txt" --rc $rc)"
+show "$($FMT grammar "$T/all.txt" --rc $rc)"
 [ "$rc" = 255 ] && ok "more than 255 failures: exit status 255, as Wine caps it" || no "every version with success.so: exit $rc, expected 255"
 [ "$(ls "$T/all"/*.jsonl 2>/dev/null | wc -l)" -ge 6 ] && ok "--out-dir still gets the JSON Lines of every version" || no "--out-dir: $(ls "$T/all" | wc -l) files"
 
@@ -118,7 +110,7 @@ wine = json.load(open(sys.argv[2]))["entries"]
 listed = {e["case"] for e in wine}
 print(("ok   " if todo and all(i in listed for i, _ in todo) else "FAIL ") + "export-wine: %d rows carry todo_wine versions, all listed in wine.json" % len(todo))
 ' "$T/etwconf.c" "$WINE_JSON")
-tally "$out"
+show "$out"
 [ "$rc" = 0 ] && grep -q '^START_TEST(etwconf)$' "$T/etwconf.c" && ! grep -q '#include "\(harness\|spec\|cases\)/' "$T/etwconf.c" &&
     ok "export-wine: exit 0, START_TEST(etwconf), standalone (no suite header)" || no "export-wine: exit $rc"
 "$E" export-wine --expect "$T/thirdparty.json" --out "$T/x.c" 2>"$T/export-bad.err"; r1=$?
@@ -132,10 +124,9 @@ tally "$out"
 
 # ---------------------------------------------------------------- 3. the exported test compiles
 if ! command -v "$MINGW64" >/dev/null 2>&1; then
-    sk "the exported test is not compiled: $MINGW64 is not installed (sh .ci/deps.sh windows)"
-    sk "Wine checks not run: $MINGW64 is not installed"
-    echo "winetest: $pass passed, $fail failed, $skip skipped"
-    [ "$fail" = 0 ]; exit $?
+    skip "the exported test is not compiled: $MINGW64 is not installed (sh .ci/deps.sh windows)"
+    skip "Wine checks not run: $MINGW64 is not installed"
+    summary winetest; exit $?
 fi
 "$E" export-wine --out "$T/etwconf-notodo.c" 2>/dev/null
 cc_ok=1
@@ -149,7 +140,7 @@ if command -v "$MINGW32" >/dev/null 2>&1; then
         -I harness/windows/winetest -o "$W/etwconf_test-i686.exe" "$T/etwconf.c" 2>"$T/etwconf-i686.cc.err" &&
         ok "the exported test compiles for i686 too ($MINGW32 -Werror)" || { no "the exported test does not compile for i686"; head -n 20 "$T/etwconf-i686.cc.err"; }
 else
-    sk "the exported test is not compiled for i686: $MINGW32 is not installed"
+    skip "the exported test is not compiled for i686: $MINGW32 is not installed"
 fi
 # as in a Wine tree: the unit on its own, the driver in a generated testlist.c that defines STANDALONE
 printf '#define STANDALONE\n#include "wine/test.h"\nextern void func_etwconf(void);\nconst struct test winetest_testlist[] = {{"etwconf", func_etwconf}, {0, 0}};\n' >"$T/testlist.c"
@@ -161,18 +152,19 @@ $MINGW64 -std=gnu11 -Wall -Werror -O1 -I harness/windows/winetest -o "$W/etwconf
 
 # ---------------------------------------------------------------- 4. under Wine
 if ! command -v "$WINE" >/dev/null 2>&1 || ! command -v "$WINESERVER" >/dev/null 2>&1; then
-    sk "Wine checks not run: $WINE or $WINESERVER is not there (install Wine: sh .ci/deps.sh windows)"
-    echo "winetest: $pass passed, $fail failed, $skip skipped"
-    [ "$fail" = 0 ]; exit $?
+    skip "Wine checks not run: $WINE or $WINESERVER is not there (install Wine: sh .ci/deps.sh windows)"
+    summary winetest; exit $?
 fi
 . harness/tests/wine-env.sh
-WINEPREFIX=$(cd "$W" && pwd)/prefix
+# a prefix of the user's (WINEPREFIX) is used as it is; otherwise one of this stage's own, so that it
+# can run beside the wine stage (make test runs the two one after the other when WINEPREFIX is given)
+[ "$WINE_OWN_PREFIX" = 1 ] && WINEPREFIX=$(cd "$W" && pwd)/prefix
 export WINEPREFIX
 stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
 trap 'stop_server' EXIT
 trap 'stop_server; exit 130' INT TERM
 want="$("$WINE" --version 2>/dev/null) etwconf-winetest-prefix-1"
-if [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; then
+if [ "$WINE_OWN_PREFIX" = 1 ] && { [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; }; then
     stop_server
     rm -rf "$WINEPREFIX"
     mkdir -p "$WINEPREFIX"
@@ -191,17 +183,17 @@ if [ -f "$B/etwconf.exe" ]; then
     cp "$B/etwconf.exe" "$W/etwconf.exe"
     at etwconf.exe win10
     timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --out "$T/wine-win10.jsonl" >"$T/wine-win10.txt" 2>"$T/wine-win10.err"; rc=$?
-    tally "$($FMT grammar "$T/wine-win10.txt" --rc $rc --failures 0)"
-    tally "$($FMT results "$T/wine-win10.txt" "$T/wine-win10.jsonl" --expect "$WINE_JSON" --rc $rc)"
+    show "$($FMT grammar "$T/wine-win10.txt" --rc $rc --failures 0)"
+    show "$($FMT results "$T/wine-win10.txt" "$T/wine-win10.jsonl" --expect "$WINE_JSON" --rc $rc)"
     n=$(grep -c 'Test marked todo' "$T/wine-win10.txt")
     [ "$rc" = 0 ] && [ "$n" -gt 100 ] && ok "etwconf.exe under Wine at win10 with wine.json: $n known divergences todo, no failure, exit 0" ||
         no "etwconf.exe --format winetest at win10: exit $rc, $n todo lines (see $T/wine-win10.txt)"
     # a process per case: the result comes back serialised, through the same formatter
     timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --isolation child --filter 'esi.*' \
         --out "$T/wine-child.jsonl" >"$T/wine-child.txt" 2>"$T/wine-child.err"; rc=$?
-    tally "$($FMT results "$T/wine-child.txt" "$T/wine-child.jsonl" --expect "$WINE_JSON" --rc $rc)"
+    show "$($FMT results "$T/wine-child.txt" "$T/wine-child.jsonl" --expect "$WINE_JSON" --rc $rc)"
 else
-    sk "etwconf.exe --format winetest under Wine: $B/etwconf.exe is not built (make windows)"
+    skip "etwconf.exe --format winetest under Wine: $B/etwconf.exe is not built (make windows)"
 fi
 
 # the exported test: todo where wine.json says, no failure, Wine's exit status
@@ -230,7 +222,7 @@ PY
 if [ "$cc_ok" = 1 ]; then
     for v in win10 win7; do
         runx "$W/etwconf_test.exe" "$v" "$T/export-$v.txt"; rc=$?
-        tally "$($FMT grammar "$T/export-$v.txt" --rc $rc --failures 0)"
+        show "$($FMT grammar "$T/export-$v.txt" --rc $rc --failures 0)"
         listed_at "$v" | sort -u >"$T/listed-$v"
         ids_of "$T/export-$v.txt" "Test marked todo" >"$T/todo-$v"
         extra=$(comm -23 "$T/todo-$v" "$T/listed-$v" | tr '\n' ' ')
@@ -240,7 +232,7 @@ if [ "$cc_ok" = 1 ]; then
             no "exported test at $v: exit $rc, $n todo rows${extra:+, not in wine.json: $extra} (see $T/export-$v.txt)"
     done
     runx "$W/etwconf_notodo_test.exe" win10 "$T/export-notodo.txt"; rc=$?
-    tally "$($FMT grammar "$T/export-notodo.txt" --rc $rc)"
+    show "$($FMT grammar "$T/export-notodo.txt" --rc $rc)"
     ids_of "$T/export-notodo.txt" "Test failed" >"$T/failed-notodo"
     extra=$(comm -23 "$T/failed-notodo" "$T/listed-win10" | tr '\n' ' ')
     n=$(wc -l <"$T/failed-notodo")
@@ -250,8 +242,7 @@ if [ "$cc_ok" = 1 ]; then
     grep -q 'Test marked todo\|Test succeeded inside' "$T/export-notodo.txt" && no "todo lines without --expect" ||
         ok "without --expect nothing is todo"
 else
-    sk "the exported test is not run under Wine: it did not compile"
+    skip "the exported test is not run under Wine: it did not compile"
 fi
 stop_server
-echo "winetest: $pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ]
+summary winetest

@@ -15,7 +15,7 @@ import os
 import re
 
 from .ingest import InputError
-from .util import parse_version_spec, nt_tuple, WINE_NT, NT_ORDER, NT_WINE, version_sort_key, \
+from .util import parse_version_spec, nt_tuple, run_key, version_bounds, WINE_NT, NT_ORDER, NT_WINE, version_sort_key, \
     display, oneline
 from .analysis import failing_checks
 
@@ -49,14 +49,15 @@ class Entry:
         if self.specs is None:
             return True
         names = {n.lower() for n in run.version_names()}
-        nt = run.nt()
+        # a run's version key; an object that only has .version (a script's stand-in) is keyed by it
+        key = run.key() if hasattr(run, "key") else run_key(getattr(run, "version", None))
         for spec in self.specs:
             if spec[0] == "all":
                 return True
             if spec[0] == "name" and spec[1].lower() in names:
                 return True
-            if spec[0] == "range" and nt is not None and spec[1] <= nt and \
-                    (spec[2] is None or nt <= spec[2]):
+            if spec[0] == "range" and key is not None and spec[1] <= key and \
+                    (spec[2] is None or key <= spec[2]):
                 return True
         return False
 
@@ -99,7 +100,7 @@ class Expectations:
 
 
 def _known_version(name):
-    return nt_tuple(name) is not None or name.lower() in WINE_NT
+    return nt_tuple(name) is not None or name.lower() in WINE_NT or version_bounds(name) is not None
 
 
 def load(path):
@@ -401,6 +402,9 @@ class _FakeRun:
 
     def nt(self):
         return nt_tuple(self.version)
+
+    def key(self):
+        return run_key(self.version)
 
 
 def dumps(doc):

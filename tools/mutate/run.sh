@@ -67,7 +67,7 @@ one() {
     [ "$rc" -gt 1 ] && runerr="etwconf run exited $rc"
     for f in "$d"/out/*.jsonl; do
         [ -f "$f" ] || continue
-        v=${f##*-}; v=${v%.jsonl}
+        v=${f##*/mutant.so-}; v=${v%.jsonl} # the version name may hold a dash (6.1.7601-esi)
         # case records: "id status counted" for every FAIL, CRASH and TIMEOUT
         sed -n 's/^{"type":"case","seq":[0-9]*,"id":"\([^"]*\)".*"status":"\(FAIL\|CRASH\|TIMEOUT\)","counted":\(true\|false\).*/\1 \2 \3/p' \
             "$f" >"$d/$v.kills"

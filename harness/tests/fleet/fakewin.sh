@@ -7,9 +7,9 @@
 #   .\NAME.exe ARGS                     runs HOSTDIR/NAME.exe under Wine at the Windows version in
 #                                       HOSTDIR/version; an unknown program answers as cmd does
 #                                       ("is not recognized", exit 9009)
-# Each host runs its exe under a name of its own (NAME-VERSION.exe), because Wine sets a
-# program's Windows version per exe name (HKCU\Software\Wine\AppDefaults\NAME) and the hosts
-# share one prefix. Behaviour files in HOSTDIR, written by the test:
+# Each host runs its exe under a name of its own (NAME-VERSION.exe), in a prefix of its own over
+# the shared prefix's drive_c, with the Windows version set per exe name
+# (HKCU\Software\Wine\AppDefaults\NAME). Behaviour files in HOSTDIR, written by the test:
 #   drop       N: once (until HOSTDIR/dropped exists), after N case records kill the exe and
 #              this SSH session: the connection drops mid-run
 #   lose-exit  exit 0 whatever the exe returned, as a remote shell that loses the exit code
@@ -38,6 +38,16 @@ version=$(cat "$H/version")
 run_exe="${exe%.exe}-$version.exe"
 cp -f "$exe" "$run_exe" || exit 1
 . "$REPO/harness/tests/wine-env.sh"
+# A machine of its own: the exe takes a machine-wide lock for a live run (one etwconf run at a
+# time per Windows), so hosts that shared one wineserver would queue behind each other. Each host
+# gets a prefix of its own (its own wineserver and registry) over the shared prefix's drive_c.
+if [ ! -f "$H/prefix/.update-timestamp" ]; then
+    mkdir -p "$H/prefix" && ln -sfn "$WINEPREFIX/drive_c" "$H/prefix/drive_c" &&
+        cp -a "$WINEPREFIX/dosdevices" "$H/prefix/" &&
+        cp "$WINEPREFIX/system.reg" "$WINEPREFIX/user.reg" "$WINEPREFIX/userdef.reg" "$WINEPREFIX/.update-timestamp" "$H/prefix/" ||
+        { echo "fakewin: the shared prefix $WINEPREFIX has no registry on disk" >&2; exit 1; }
+fi
+WINEPREFIX=$H/prefix
 if ! timeout 60 wine reg add "HKCU\\Software\\Wine\\AppDefaults\\$run_exe" /v Version /t REG_SZ /d "$version" /f >/dev/null 2>&1; then
     echo "fakewin: cannot set the Windows version $version" >&2
     exit 1

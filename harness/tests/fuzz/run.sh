@@ -4,13 +4,13 @@
 # working corpus in BUILD/fuzz/corpus-TARGET seeded from harness/tests/fuzz/corpus/TARGET (the
 # repository's seeds are read, never written). A crash, a sanitizer report, a leak or a timeout
 # fails the target and leaves its input in BUILD/fuzz/TARGET-crash-*.
-# Last line: "fuzz: N passed, N failed".
+# Last line: "fuzz: N passed, N failed, N skipped".
 set -u
 B=$1 SECONDS_ALL=$2
 shift 2
 n=$#
 per=$((SECONDS_ALL / n)); [ "$per" -lt 1 ] && per=1
-pass=0 fail=0
+. "$(dirname "$0")/../lib.sh"
 for t in "$@"; do
     bin=$B/fuzz/fuzz_$t work=$B/fuzz/corpus-$t log=$B/fuzz/$t.log
     mkdir -p "$work"
@@ -20,14 +20,11 @@ for t in "$@"; do
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
     if [ "$rc" -eq 0 ]; then
-        pass=$((pass + 1))
-        echo "ok   fuzz_$t: ${runs:-?} inputs in ${per}s, $cov, no crash, leak or sanitizer report"
+        ok "fuzz_$t: ${runs:-?} inputs in ${per}s, $cov, no crash, leak or sanitizer report"
     else
-        fail=$((fail + 1))
-        echo "FAIL fuzz_$t (exit $rc): $(grep -m1 -E 'ERROR|runtime error|SUMMARY|deadly|Timeout' "$log")"
+        no "fuzz_$t (exit $rc): $(grep -m1 -E 'ERROR|runtime error|SUMMARY|deadly|Timeout' "$log")"
         grep -A12 -m1 -E 'ERROR|runtime error' "$log" | sed 's/^/     /'
         echo "     input: $(ls "$B"/fuzz/"$t"-* 2>/dev/null | head -n 1); log: $log"
     fi
 done
-echo "fuzz: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary fuzz

@@ -2,9 +2,10 @@
 # harness/tests/fuzz/sanitize.sh SANBUILD TSAN_BIN - make sanitize, after the harness and the
 # reference were built with ASan and UBSan into SANBUILD and the ThreadSanitizer test into TSAN_BIN:
 # the unit tests and the conformance run (every version, batch isolation, against the built-in
-# reference and against SANBUILD/libetwref.so), a short differential fuzz under ASan, and the TSan
-# test. A sanitizer report aborts the process that made it, so it shows as a failure below.
-# Last line: "sanitize: N passed, N failed".
+# reference and against SANBUILD/libetwref.so), a short differential fuzz under ASan
+# (SAN_FUZZ_SECONDS, default 5), and the TSan test. A sanitizer report aborts the process that
+# made it, so it shows as a failure below.
+# Last line: "sanitize: N passed, N failed, N skipped".
 set -u
 S=$1 TSAN=$2
 VERSIONS="$(awk -F'"' '/^VERSION/ { print $2 }' spec/versions.def)"
@@ -12,9 +13,7 @@ VERSIONS="$(awk -F'"' '/^VERSION/ { print $2 }' spec/versions.def)"
 export ASAN_OPTIONS=handle_segv=0:allow_user_segv_handler=1:detect_leaks=1:abort_on_error=0:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/../lib.sh"
 W=$S/sanitize
 mkdir -p "$W"
 
@@ -25,7 +24,7 @@ sanreport() { grep -m3 -E 'runtime error|ERROR: (Address|Leak|Undefined)|SUMMARY
 rc=$?
 line=$(grep -E '^unit: [0-9]+ passed' "$W/unit.log" | tail -n 1)
 [ "$rc" -eq 0 ] && [ -z "$(sanreport "$W/unit.log")" ] && ok "unit tests under ASan+UBSan: $line" \
-    || bad "unit tests under ASan+UBSan (exit $rc): $line $(sanreport "$W/unit.log")"
+    || no "unit tests under ASan+UBSan (exit $rc): $line $(sanreport "$W/unit.log")"
 
 # 2. the conformance run, every version, batch isolation
 for target in reference "$S/libetwref.so"; do
@@ -37,22 +36,21 @@ for target in reference "$S/libetwref.so"; do
         if [ "$rc" -eq 0 ] && [ "$notok" -eq 0 ] && grep -q '"type":"footer"' "$out" && [ -z "$(sanreport "$W/err")" ]; then
             ok "conformance under ASan+UBSan: $target@$v: $(tail -n 1 "$W/err" | sed 's/.*cases: //; s/, 0 broken.*//')"
         else
-            bad "conformance under ASan+UBSan: $target@$v: exit $rc, $notok not PASS/SKIP; $(sanreport "$W/err") $(grep -m1 '"status":"\(FAIL\|CRASH\)"' "$out" | head -c 300)"
+            no "conformance under ASan+UBSan: $target@$v: exit $rc, $notok not PASS/SKIP; $(sanreport "$W/err") $(grep -m1 '"status":"\(FAIL\|CRASH\)"' "$out" | head -c 300)"
         fi
     done
 done
 
 # 3. the differential fuzzer, the reference under ASan on both sides
-"$S/etwconf" fuzz --target "$S/libetwref.so" --seconds 5 --seed 2 --quiet >"$W/fuzz.log" 2>&1
+"$S/etwconf" fuzz --target "$S/libetwref.so" --seconds "${SAN_FUZZ_SECONDS:-5}" --seed 2 --quiet >"$W/fuzz.log" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && [ -z "$(sanreport "$W/fuzz.log")" ] && ok "etwconf fuzz under ASan+UBSan: $(tail -n 1 "$W/fuzz.log")" \
-    || bad "etwconf fuzz under ASan+UBSan (exit $rc): $(sanreport "$W/fuzz.log") $(grep -m1 DISAGREEMENT "$W/fuzz.log")"
+    || no "etwconf fuzz under ASan+UBSan (exit $rc): $(sanreport "$W/fuzz.log") $(grep -m1 DISAGREEMENT "$W/fuzz.log")"
 
 # 4. ThreadSanitizer: instance ids from several threads
 "$TSAN" >"$W/tsan.log" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && ! grep -q 'WARNING: ThreadSanitizer' "$W/tsan.log" && ok "ThreadSanitizer: $(tail -n 1 "$W/tsan.log")" \
-    || bad "ThreadSanitizer (exit $rc): $(grep -m2 -E 'WARNING|FAIL' "$W/tsan.log")"
+    || no "ThreadSanitizer (exit $rc): $(grep -m2 -E 'WARNING|FAIL' "$W/tsan.log")"
 
-echo "sanitize: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary sanitize

@@ -4,18 +4,16 @@
 # names its divergences: the deliberate one FAILs (counted), the functions it does not export are
 # missing exports, the cases that need a control function are skipped with that reason, and what
 # it implements right passes. Then `etwconf fuzz` finds the deliberate divergence and prints a
-# case row. Last line: "thirdparty: N passed, N failed".
+# case row. Last line: "thirdparty: N passed, N failed, N skipped".
 set -u
 B=${1:-build}
 SO=$B/thirdparty/minimal.so
 OUT=$B/thirdparty/minimal.jsonl
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/../lib.sh"
 
 "$B/etwconf" run --target "$SO" --out "$OUT" --quiet 2>"$B/thirdparty/run.log"
 rc=$?
-[ "$rc" -eq 1 ] && ok "etwconf run exits 1 (not conformant)" || bad "etwconf run exited $rc, expected 1: $(cat "$B/thirdparty/run.log")"
+[ "$rc" -eq 1 ] && ok "etwconf run exits 1 (not conformant)" || no "etwconf run exited $rc, expected 1: $(cat "$B/thirdparty/run.log")"
 
 # the record of one case: "STATUS COUNTED MODE|REASON"
 rec() {
@@ -25,20 +23,20 @@ rec() {
 expect() { # ID STATUS [COUNTED [MODE [REASON-SUBSTRING]]]
     r=$(rec "$1")
     st=${r%% *}; rest=${r#* }; cnt=${rest%% *}; rest=${rest#* }; mode=${rest%%|*}; reason=${rest#*|}
-    if [ -z "$r" ]; then bad "$1: no record"; return; fi
-    if [ "$st" != "$2" ]; then bad "$1: $st, expected $2 ($r)"; return; fi
-    if [ $# -ge 3 ] && [ "$cnt" != "$3" ]; then bad "$1: counted=$cnt, expected $3"; return; fi
+    if [ -z "$r" ]; then no "$1: no record"; return; fi
+    if [ "$st" != "$2" ]; then no "$1: $st, expected $2 ($r)"; return; fi
+    if [ $# -ge 3 ] && [ "$cnt" != "$3" ]; then no "$1: counted=$cnt, expected $3"; return; fi
     want="\"${4:-}\""; [ "${4:-}" = null ] && want=null
-    if [ $# -ge 4 ] && [ "$mode" != "$want" ]; then bad "$1: mode $mode, expected $want"; return; fi
+    if [ $# -ge 4 ] && [ "$mode" != "$want" ]; then no "$1: mode $mode, expected $want"; return; fi
     if [ $# -ge 5 ]; then
-        case "$reason" in *"$5"*) ;; *) bad "$1: reason $reason does not mention $5"; return ;; esac
+        case "$reason" in *"$5"*) ;; *) no "$1: reason $reason does not mention $5"; return ;; esac
     fi
     ok "$1: $2${3:+ counted=$3}${4:+ mode=$4}${5:+ (reason names $5)}"
 }
 
 grep -q '"impl":"thirdparty"' "$OUT" && grep -q '"emulated":false' "$OUT" && ok "header: a third-party target that does not emulate" \
-    || bad "header: impl/emulated"
-grep -q '"type":"footer".*"exit_code":1' "$OUT" && ok "footer: exit_code 1" || bad "footer: exit_code is not 1"
+    || no "header: impl/emulated"
+grep -q '"type":"footer".*"exit_code":1' "$OUT" && ok "footer: exit_code 1" || no "footer: exit_code is not 1"
 
 # the deliberate divergence
 expect tqi.0b.long FAIL true return
@@ -54,9 +52,9 @@ expect tsi.05.short FAIL true missing-export
 expect esi.bintrack-length FAIL true missing-export
 expect gmi.not-found-query FAIL true missing-export
 n=$(grep -c '"mode":"missing-export"' "$OUT")
-[ "$n" -gt 50 ] && ok "$n cases report a missing export" || bad "only $n missing-export records"
+[ "$n" -gt 50 ] && ok "$n cases report a missing export" || no "only $n missing-export records"
 grep '"mode":"missing-export"' "$OUT" | grep -q '"message":"[a-z0-9]*!*\(TraceQueryInformation\|EtwCreateTraceInstanceId\|RegisterTraceGuidsW\|UnregisterTraceGuids\) is not exported' \
-    && bad "an exported function is reported as missing" || ok "no exported function is reported missing"
+    && no "an exported function is reported as missing" || ok "no exported function is reported missing"
 # what needs the control API
 expect tqi.04.exact SKIP false null EtwRef_StartLogger
 expect tqi.0e.empty SKIP false null EtwRef_StartLogger
@@ -68,13 +66,12 @@ expect cti.last-error SKIP false null GetLastError
 # the differential fuzzer sees the divergence too, without the control API, and prints a row
 "$B/etwconf" fuzz --target "$SO" --seconds 2 --seed 1 --max 8 >"$B/thirdparty/fuzz.txt" 2>&1
 rc=$?
-[ "$rc" -eq 1 ] && ok "etwconf fuzz exits 1" || bad "etwconf fuzz exited $rc, expected 1"
+[ "$rc" -eq 1 ] && ok "etwconf fuzz exits 1" || no "etwconf fuzz exited $rc, expected 1"
 if grep -q 'rule: TQI.0B.EXACT_SIZE' "$B/thirdparty/fuzz.txt" && grep -q 'CASE(.id = "fuzz.tqi.' "$B/thirdparty/fuzz.txt" &&
    grep -q 'PASS on the reference at 10.0; FAIL on the target at 10.0: return: expected 24 (ERROR_BAD_LENGTH), got 0' "$B/thirdparty/fuzz.txt"; then
     ok "etwconf fuzz finds the TQI.0B.EXACT_SIZE divergence and prints a row that the harness checked"
 else
-    bad "etwconf fuzz did not report the TQI.0B.EXACT_SIZE divergence with a checked row (see $B/thirdparty/fuzz.txt)"
+    no "etwconf fuzz did not report the TQI.0B.EXACT_SIZE divergence with a checked row (see $B/thirdparty/fuzz.txt)"
 fi
 
-echo "thirdparty: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary thirdparty
