@@ -15,7 +15,7 @@ import os
 import re
 
 from .ingest import InputError
-from .util import parse_version_spec, nt_tuple, WINE_NT, NT_ORDER, NT_WINE, version_sort_key, \
+from .util import read_regular, NotRegular, parse_version_spec, nt_tuple, WINE_NT, NT_ORDER, NT_WINE, version_sort_key, \
     display, oneline
 from .analysis import failing_checks
 
@@ -94,8 +94,9 @@ def _known_version(name):
 
 def load(path):
     try:
-        with open(path, "rb") as f:
-            data = f.read(64 * 1024 * 1024)
+        data = read_regular(path, 64 * 1024 * 1024)[:64 * 1024 * 1024]
+    except NotRegular as e:
+        raise InputError(path, None, str(e), "pass the expectations file (JSON)")
     except FileNotFoundError:
         raise InputError(path, None, "no such expectations file",
                          "create it with `etwconf-report update-expectations --impl IMPL --out %s "
@@ -265,7 +266,7 @@ def stale(runs, exp):
     res = []
     for e in exp.entries:
         for run in runs:
-            if exp.applies_to(run) and run.complete and e.names_run(run) \
+            if exp.applies_to(run) and run.complete and not run.filtered and e.names_run(run) \
                     and e.case not in run.by_id:
                 res.append((e, run))
     return res
