@@ -10,7 +10,8 @@
 #
 # Test stages (make test): thirdparty (the example implementation's report names its
 # divergences), mutate (every mutant; about two minutes), fuzz (a short libFuzzer pass and the
-# differential fuzzer against the reference and against mutants), sanitize.
+# differential fuzzer against the reference, against mutants and against a target that hangs),
+# sanitize.
 MUTATE_JOBS ?= 2
 MUTATE_FILTER ?= *
 FUZZ_SECONDS ?= 60
@@ -58,10 +59,11 @@ fuzz:
 	@sh harness/tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # a short libFuzzer pass, then the differential fuzzer against the reference and mutants
-test-fuzz: all $(BUILD)/mutate/mutate
+test-fuzz: all $(BUILD)/mutate/mutate $(BUILD)/bad/hang.so
 	@$(MAKE) --no-print-directory -s $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%) >/dev/null
 	@rc=0; sh harness/tests/fuzz/run.sh $(BUILD) $(FUZZ_TEST_SECONDS) $(FUZZ_TARGETS) | tee $(BUILD)/fuzz/test.log || rc=1; \
 	    CC="$(CC)" sh harness/tests/fuzz/diff.sh $(BUILD) 3 | tee -a $(BUILD)/fuzz/test.log || rc=1; \
+	    sh harness/tests/fuzz/hang.sh $(BUILD) | tee -a $(BUILD)/fuzz/test.log || rc=1; \
 	    p=$$(sed -n 's/^[a-z-]*: \([0-9]*\) passed.*/\1/p' $(BUILD)/fuzz/test.log | awk '{s += $$1} END {print s + 0}'); \
 	    f=$$(sed -n 's/^[a-z-]*: [0-9]* passed, \([0-9]*\) failed.*/\1/p' $(BUILD)/fuzz/test.log | awk '{s += $$1} END {print s + 0}'); \
 	    echo "fuzz-all: $$p passed, $$f failed"; exit $$rc
