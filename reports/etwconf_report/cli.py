@@ -290,8 +290,9 @@ def cmd_update(a):
                          % (a.impl, " arch %s" % a.arch if a.arch else ""),
                          "pass results of that implementation")
     for r in matching:
-        if not r.complete:
-            _err("warning: %s is incomplete; cases it did not run keep no entry" % r.path)
+        if not r.complete or r.filtered:
+            _err("warning: %s is %s; the entries of cases it did not run are kept as they were"
+                 % (r.path, "incomplete" if not r.complete else "a filtered run (%s)" % r.scope()))
     doc = expectations.generate(runs, a.impl, a.arch, old)
     try:
         expectations.write(doc, a.out)

@@ -301,7 +301,9 @@ def generate(runs, impl, arch=None, old=None):
     if old is not None and arch is None:
         arch = old.arch
     runs = [r for r in runs if r.impl == impl and (arch is None or r.arch == arch)]
-    run_names = {r.version_name for r in runs}
+    # a filtered or incomplete run says nothing about the cases it did not run: their entries stay
+    run_names = {r.version_name for r in runs if r.complete and not r.filtered}
+    partial = [r for r in runs if not r.complete or r.filtered]
     groups = {}      # key -> [versions, extra keys]
     order = []
 
@@ -334,7 +336,9 @@ def generate(runs, impl, arch=None, old=None):
                 names = [s[1] for s in e.specs]
             else:
                 names = [v for v in _universe(impl) if e.names_run(_FakeRun(impl, v))]
-            rest = [v for v in names if not any(_same_version(v, rn) for rn in run_names)]
+            rest = [v for v in names if not any(_same_version(v, rn) for rn in run_names)
+                    and not any(_same_version(v, r.version_name) and e.case in r.by_id
+                                for r in partial)]
             for v in rest:
                 key = (e.case, e.status, e.mode, e.observed, e.why)
                 extra = {k: v2 for k, v2 in e.raw.items() if k not in ENTRY_KEYS}

@@ -10,7 +10,7 @@ import threading
 import xml.etree.ElementTree as ET
 
 from common import TmpCase, data, run_cli, read_records, dump_records, fix_footer, WINE_EXP
-from etwconf_report import ingest
+from etwconf_report import ingest, expectations
 from etwconf_report.ingest import InputError
 
 T = 30      # seconds: a bound on every command of these tests
@@ -330,3 +330,28 @@ class Filtered(Outputs):
         self.assertEqual(rc, 0, err)
         self.assertRegex(out, r"(?m)^\S+\s+conformant\s")
         self.assertIn("1 conformant", out)
+
+
+class FilteredExpectations(TmpCase):
+    """update-expectations from a filtered run keeps the entries of the cases it did not run."""
+
+    def test_entries_outside_the_filter_are_kept(self):
+        recs = read_records("wine-win10.jsonl")
+        passing = [r for r in recs if r.get("type") == "case" and r["status"] == "PASS"][:2]
+        recs = fix_footer(recs[:1] + passing + recs[-1:])
+        recs[0].update(cases_planned=2, suite={"cases": 221})
+        path = self.write("f.jsonl", dump_records(recs))
+        out = self.write("exp.json", open(WINE_EXP, encoding="utf-8").read())
+        before = json.load(open(out, encoding="utf-8"))["entries"]
+        rc, o, e = _cli("update-expectations", "--impl", "wine", "--out", out, path)
+        self.assertEqual(rc, 0, e)
+        self.assertIn("a filtered run (2 of 221 cases)", e)
+        after = json.load(open(out, encoding="utf-8"))["entries"]
+        def key(x):
+            return (x["case"], x["status"], x.get("mode"), x["why"])
+        self.assertEqual(sorted(map(key, before)), sorted(map(key, after)))
+        run = ingest.load(data("wine-win10.jsonl"))
+        old_x, new_x = (expectations.load(p) for p in (WINE_EXP, out))
+        for e in old_x.entries:
+            if e.names_run(run):
+                self.assertTrue(new_x.entries_for(run, e.case), e.case)
