@@ -11,6 +11,7 @@ static void cti_reghandle_first(struct etw_ctx *c);
 static void cti_forward(struct etw_ctx *c);
 static void cti_atomic(struct etw_ctx *c);
 static void rtg_null_args(struct etw_ctx *c);
+static void rtg_null_context(struct etw_ctx *c);
 static void rtg_null_regs(struct etw_ctx *c);
 static void rtg_count_limit(struct etw_ctx *c);
 static void rtg_reghandles(struct etw_ctx *c);
@@ -42,6 +43,9 @@ static const struct etw_case cases[] = {
          .run = cti_atomic, .fx = {.classes = 1}, .needs = NEED_THREADS, .expect = {ALL()})
     CASE(.id = "rtg.null-args", .rules = RULES(RID_RTG_NULL_ARGS), .title = "NULL RequestAddress, ControlGuid or RegistrationHandle: ERROR_INVALID_PARAMETER",
          .fn = FN_CUSTOM, .run = rtg_null_args, .expect = {ALL()})
+    CASE(.id = "rtg.null-context", .rules = RULES(RID_RTG_NULL_CONTEXT, RID_RTG_REGHANDLES),
+         .title = "a NULL RequestContext is optional: the registration succeeds", .fn = FN_CUSTOM, .run = rtg_null_context,
+         .expect = {ALL()})
     CASE(.id = "rtg.null-regs", .rules = RULES(RID_RTG_NULL_REGS), .title = "GuidCount 1 with a NULL TraceGuidReg: ERROR_INVALID_PARAMETER",
          .fn = FN_CUSTOM, .run = rtg_null_regs, .expect = {ALL()})
     CASE(.id = "rtg.count-limit", .rules = RULES(RID_RTG_COUNT_LIMIT), .title = "GuidCount 0x10001 is above 64K: ERROR_INVALID_PARAMETER",
@@ -58,6 +62,10 @@ static etw_u32 ETW_WINAPI cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
 }
 static const etw_guid ctl = {0xE7C0F0AA, 0x7E57, 0x4E7C, {0x9a, 0x11, 0, 0, 0xc0, 0xf0, 0xaa, 0x01}};
 static const etw_guid cls0 = {0xE7C0F0AA, 0x7E57, 0x4E7C, {0x9a, 0x11, 0, 0, 0xc0, 0xf0, 0xaa, 0x02}};
+/* the RequestContext of every registration but rtg.null-context's: the context is optional, and an
+ * implementation that rejects NULL (ReactOS) must fail that case only, not every case that registers */
+static int rtg_context;
+#define CTX ((void *)&rtg_context)
 
 /* n ids from class h; checks each against want[i] */
 static void expect_ids(struct etw_ctx *c, etw_pfn_CreateTraceInstanceId f, etw_handle h, const etw_u32 *want, int n, enum etw_rule_id rule)
@@ -107,7 +115,7 @@ static void cti_restart(struct etw_ctx *c)
     for (int round = 0; round < 2; round++) {
         ETW_TRACE_GUID_REGISTRATION r = {&cls0, NULL};
         etw_tracehandle h = 0;
-        etw_u32 rc = reg(cb, NULL, &ctl, 1, &r, NULL, NULL, &h);
+        etw_u32 rc = reg(cb, CTX, &ctl, 1, &r, NULL, NULL, &h);
         if (rc) {
             etw_broken(c, "RegisterTraceGuidsW returned %u (round %d)", rc, round + 1);
             return;
@@ -232,9 +240,26 @@ static void rtg_null_args(struct etw_ctx *c)
         return;
     ETW_TRACE_GUID_REGISTRATION r = {&cls0, NULL};
     etw_tracehandle h = 0;
-    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL RequestAddress)", 87, reg(NULL, NULL, &ctl, 1, &r, NULL, NULL, &h));
-    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL ControlGuid)", 87, reg(cb, NULL, NULL, 1, &r, NULL, NULL, &h));
-    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL RegistrationHandle)", 87, reg(cb, NULL, &ctl, 1, &r, NULL, NULL, NULL));
+    /* only the argument under test is NULL: with a NULL context too, an implementation that rejects
+     * the context instead of RequestAddress would pass */
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL RequestAddress)", 87, reg(NULL, CTX, &ctl, 1, &r, NULL, NULL, &h));
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL ControlGuid)", 87, reg(cb, CTX, NULL, 1, &r, NULL, NULL, &h));
+    CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL RegistrationHandle)", 87, reg(cb, CTX, &ctl, 1, &r, NULL, NULL, NULL));
+}
+
+static void rtg_null_context(struct etw_ctx *c)
+{
+    etw_pfn_RegisterTraceGuidsW reg = API(c, etw_pfn_RegisterTraceGuidsW, FN_REGISTERTRACEGUIDS);
+    etw_pfn_UnregisterTraceGuids unreg = reg ? API(c, etw_pfn_UnregisterTraceGuids, FN_UNREGISTERTRACEGUIDS) : NULL;
+    if (!unreg)
+        return;
+    ETW_TRACE_GUID_REGISTRATION r = {&cls0, NULL};
+    etw_tracehandle h = 0;
+    etw_u32 rc = reg(cb, NULL, &ctl, 1, &r, NULL, NULL, &h);
+    if (CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (NULL RequestContext)", ETW_ERROR_SUCCESS, rc))
+        CHECK(c, RID_RTG_REGHANDLES, A_OUTPUT, "output: RegHandle of the class", r.RegHandle != NULL, "a non-NULL handle", "%p", r.RegHandle);
+    if (rc == ETW_ERROR_SUCCESS)
+        unreg(h);
 }
 
 static void rtg_null_regs(struct etw_ctx *c)
@@ -242,7 +267,7 @@ static void rtg_null_regs(struct etw_ctx *c)
     etw_pfn_RegisterTraceGuidsW reg = API(c, etw_pfn_RegisterTraceGuidsW, FN_REGISTERTRACEGUIDS);
     etw_tracehandle h = 0;
     if (reg)
-        CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 87, reg(cb, NULL, &ctl, 1, NULL, NULL, NULL, &h));
+        CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 87, reg(cb, CTX, &ctl, 1, NULL, NULL, NULL, &h));
 }
 
 static void rtg_count_limit(struct etw_ctx *c)
@@ -259,7 +284,7 @@ static void rtg_count_limit(struct etw_ctx *c)
     for (int i = 0; i < N; i++)
         r[i] = (ETW_TRACE_GUID_REGISTRATION){&cls0, NULL};
     etw_tracehandle h = 0;
-    etw_u32 rc = reg(cb, NULL, &ctl, N, r, NULL, NULL, &h);
+    etw_u32 rc = reg(cb, CTX, &ctl, N, r, NULL, NULL, &h);
     CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 87, rc);
     if (rc == 0)
         unreg(h);

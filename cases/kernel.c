@@ -34,18 +34,18 @@ static const struct etw_case cases[] = {
     CASE(.id = "gmi.size", .rules = RULES(RID_GMI_SIZE, RID_GMI_QUERY), .title = "a 0x30-byte query returns the masks at offset 0x10", .fn = FN_NTQSI,
          .fx = {.logger = LG_KERNEL, .masks = KM}, .args = {.cls = SPTI, .len = 0x30, GM_QUERY, .handle = H_LOGGER},
          .expect = {FROM(V6_0, .rc = ST(SUCCESS), RETLEN(0x30, RID_GMI_SIZE), OUTPUT_AT(0x10, RID_GMI_QUERY, KM_BYTES))})
-    CASE(.id = "gmi.short", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_RETLEN_FIRST), .title = "0x2F bytes: STATUS_INFO_LENGTH_MISMATCH, length 0x30 reported",
+    CASE(.id = "gmi.short", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_RETLEN_FIRST, RID_GMI_EXACT_SIZE_CODE), .title = "0x2F bytes: STATUS_INFO_LENGTH_MISMATCH, length 0x30 reported",
          .fn = FN_NTQSI, .fx = {.logger = LG_KERNEL}, .args = {.cls = SPTI, .len = EXACT(-1), GM_QUERY, .handle = H_LOGGER},
-         .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH), RETLEN(0x30, RID_GMI_RETLEN_FIRST))})
-    CASE(.id = "gmi.i386-sysv-size", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_SIZE),
+         .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH), RC_RULE(RID_GMI_EXACT_SIZE_CODE), FAILS(RID_GMI_EXACT_SIZE), RETLEN(0x30, RID_GMI_RETLEN_FIRST))})
+    CASE(.id = "gmi.i386-sysv-size", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_SIZE, RID_GMI_EXACT_SIZE_CODE),
          .title = "0x2C bytes, the size a naive i386 SysV layout gives, is rejected", .fn = FN_NTQSI, .fx = {.logger = LG_KERNEL},
-         .args = {.cls = SPTI, .len = 0x2C, GM_QUERY, .handle = H_LOGGER}, .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH))})
-    CASE(.id = "gmi.long", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_RETLEN_FIRST), .title = "0x31 bytes: STATUS_INFO_LENGTH_MISMATCH", .fn = FN_NTQSI,
+         .args = {.cls = SPTI, .len = 0x2C, GM_QUERY, .handle = H_LOGGER}, .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH), RC_RULE(RID_GMI_EXACT_SIZE_CODE), FAILS(RID_GMI_EXACT_SIZE))})
+    CASE(.id = "gmi.long", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_RETLEN_FIRST, RID_GMI_EXACT_SIZE_CODE), .title = "0x31 bytes: STATUS_INFO_LENGTH_MISMATCH", .fn = FN_NTQSI,
          .fx = {.logger = LG_KERNEL}, .args = {.cls = SPTI, .len = EXACT(1), GM_QUERY, .handle = H_LOGGER},
-         .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH), RETLEN(0x30, RID_GMI_RETLEN_FIRST))})
-    CASE(.id = "gmi.set-long", .rules = RULES(RID_GMI_EXACT_SIZE), .title = "setting with 0x31 bytes: STATUS_INFO_LENGTH_MISMATCH", .fn = FN_NTSSI,
+         .expect = {FROM(V6_0, .rc = ST(INFO_LENGTH_MISMATCH), RC_RULE(RID_GMI_EXACT_SIZE_CODE), FAILS(RID_GMI_EXACT_SIZE), RETLEN(0x30, RID_GMI_RETLEN_FIRST))})
+    CASE(.id = "gmi.set-long", .rules = RULES(RID_GMI_EXACT_SIZE, RID_GMI_EXACT_SIZE_CODE), .title = "setting with 0x31 bytes: STATUS_INFO_LENGTH_MISMATCH", .fn = FN_NTSSI,
          .fx = {.logger = LG_KERNEL}, .args = {.cls = SPTI, .len = EXACT(1), GM_QUERY, .handle = H_LOGGER},
-         .expect = {FROM(V6_2, .rc = ST(INFO_LENGTH_MISMATCH))})
+         .expect = {FROM(V6_2, .rc = ST(INFO_LENGTH_MISMATCH), RC_RULE(RID_GMI_EXACT_SIZE_CODE), FAILS(RID_GMI_EXACT_SIZE))})
     CASE(.id = "gmi.logger-id-low-bits", .rules = RULES(RID_GMI_LOGGER_ID, RID_GMI_QUERY), .title = "bits above the low 16 of TraceHandle are ignored",
          .fn = FN_NTQSI, .fx = {.logger = LG_KERNEL, .masks = KM},
          .args = {.cls = SPTI, .len = 0x30, GM_QUERY, .handle = H_LOGGER_HIGH, .value = 0xABCD12340000ull},
@@ -76,9 +76,10 @@ static const struct etw_case cases[] = {
     CASE(.id = "gmi.query-no-access", .rules = RULES(RID_GMI_QUERY_NO_ACCESS), .title = "a query needs no TRACELOG_GUID_ENABLE access", .fn = FN_NTQSI,
          .fx = {.logger = LG_NOACCESS, .masks = KM}, .args = {.cls = SPTI, .len = 0x30, GM_QUERY, .handle = H_LOGGER},
          .expect = {FROM(V6_0, .rc = ST(SUCCESS), OUTPUT_AT(0x10, RID_GMI_QUERY_NO_ACCESS, KM_BYTES))})
-    CASE(.id = "gmi.set-access", .rules = RULES(RID_GMI_SET_ACCESS), .title = "a set without TRACELOG_GUID_ENABLE access: STATUS_ACCESS_DENIED",
+    CASE(.id = "gmi.set-access", .rules = RULES(RID_GMI_SET_ACCESS, RID_GMI_SET_ACCESS_CODE),
+         .title = "a set without TRACELOG_GUID_ENABLE access fails: STATUS_ACCESS_DENIED",
          .fn = FN_NTSSI, .fx = {.logger = LG_NOACCESS}, .args = {.cls = SPTI, .len = 0x30, GM_IN(1, 0, 0, 0, 0, 0, 0, 0), .handle = H_LOGGER},
-         .expect = {FROM(V6_2, .rc = ST(ACCESS_DENIED))})
+         .expect = {FROM(V6_2, .rc = ST(ACCESS_DENIED), RC_RULE(RID_GMI_SET_ACCESS_CODE), FAILS(RID_GMI_SET_ACCESS))})
     CASE(.id = "gmi.set-roundtrip", .rules = RULES(RID_GMI_SET), .title = "masks that are set are what a query returns", .fn = FN_CUSTOM,
          .run = gmi_set_roundtrip, .fx = {.logger = LG_KERNEL}, .expect = {FROM(V6_2)})
     CASE(.id = "gmi.verbatim", .rules = RULES(RID_GMI_VERBATIM, RID_GMI_SET),

@@ -14,12 +14,13 @@ static const struct etw_case cases[] = {
          .expect = {FROM(V6_0, .rc = ST(INVALID_DEVICE_REQUEST))})
     CASE(.id = "ntc.null-in-is-zero", .rules = RULES(RID_NTC_NULL_IS_ZERO, RID_NTC_22_INPUT),
          .title = "a NULL InBuffer with length 8 counts as no input: 0x22 rejects it", .fn = FN_NTC, .fx = {.logger = LG_SYSTEM},
-         .args = {.cls = GET_DL, .buf = B_NULL, .len = 8, .out_len = 64}, .expect = {FROM(V10_0, .rc = ST(INVALID_PARAMETER))})
+         .args = {.cls = GET_DL, .buf = B_NULL, .len = 8, .out_len = 64},
+         .expect = {FROM(V10_0, .rc = ST(INVALID_PARAMETER), RC_RULE(RID_NTC_22_INPUT))})
     CASE(.id = "ntc.null-out-is-zero", .rules = RULES(RID_NTC_NULL_IS_ZERO, RID_NTC_22_TOO_SMALL),
          .title = "a NULL OutBuffer with length 64 counts as no room: STATUS_BUFFER_TOO_SMALL", .fn = FN_NTC,
          .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2},
          .args = {.cls = GET_DL, .handle = H_LOGGER, .len = 8, HANDLE_IN, .out_buf = B_NULL, .out_len = 64},
-         .expect = {FROM(V10_0, .rc = ST(BUFFER_TOO_SMALL), RETLEN(32, RID_NTC_22_TOO_SMALL))})
+         .expect = {FROM(V10_0, .rc = ST(BUFFER_TOO_SMALL), RC_RULE(RID_NTC_22_TOO_SMALL), RETLEN(32, RID_NTC_22_TOO_SMALL))})
     CASE(.id = "ntc.no-memory", .rules = RULES(RID_NTC_NO_MEMORY), .title = "no pool for the double buffer: STATUS_NO_MEMORY", .fn = FN_NTC,
          .fx = {.logger = LG_SYSTEM, .fail_alloc = 1}, .args = {.cls = GET_DL, .handle = H_LOGGER, .len = 8, HANDLE_IN, .out_len = 64},
          .expect = {FROM(V10_0, .rc = ST(NO_MEMORY))})
@@ -27,7 +28,8 @@ static const struct etw_case cases[] = {
          .title = "a failed 0x22 leaves OutBuffer alone but reports the size", .fn = FN_NTC,
          .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2},
          .args = {.cls = GET_DL, .handle = H_LOGGER, .len = 8, HANDLE_IN, .out_len = 16},
-         .expect = {FROM(V10_0, .rc = ST(BUFFER_TOO_SMALL), RETLEN(32, RID_NTC_RETSIZE_ON_FAILURE), UNTOUCHED(RID_NTC_COPY_ON_SUCCESS))})
+         .expect = {FROM(V10_0, .rc = ST(BUFFER_TOO_SMALL), RC_RULE(RID_NTC_22_TOO_SMALL), RETLEN(32, RID_NTC_RETSIZE_ON_FAILURE),
+                         UNTOUCHED(RID_NTC_COPY_ON_SUCCESS))})
     CASE(.id = "ntc.22.ok", .rules = RULES(RID_NTC_RETSIZE_ON_FAILURE, RID_TQI_0E_OUTPUT), .title = "0x22 returns the list and its size", .fn = FN_NTC,
          .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2},
          .args = {.cls = GET_DL, .handle = H_LOGGER, .len = 8, HANDLE_IN, .out_len = 48},
@@ -74,6 +76,6 @@ static const struct etw_case cases[] = {
          .fx = {.logger = LG_SYSTEM},
          .args = {.cls = ETW_NTC_UPDATE_DISALLOW_LIST, .handle = H_LOGGER, .len = 8, IN(U32(0), U32(1)), .patch = PATCH_LOGGER32,
                   .out_buf = B_NULL},
-         .expect = {FROM(V10_0, .rc = ST(INVALID_PARAMETER), RETLEN_KEPT(RID_NTC_RETSIZE_ON_FAILURE))})
+         .expect = {FROM(V10_0, .rc = ST(INVALID_PARAMETER), RC_RULE(RID_NTC_1C_FORMAT), RETLEN_KEPT(RID_NTC_RETSIZE_ON_FAILURE))})
 };
 CASE_TABLE(cases_ntc, cases);

@@ -18,6 +18,11 @@ static void dal_dynamic(struct etw_ctx *c);
 static void dal_private(struct etw_ctx *c);
 static void esi_stale_reused(struct etw_ctx *c);
 
+/* a malformed traits blob: refused (the format rule, seed 003) with ERROR_FILE_CORRUPT (Chappell) */
+#define TRAITS_BAD(id_, rule_, title_, len_, ...)                                                                           \
+    CASE(.id = id_, .rules = RULES(rule_, RID_TRAITS_FORMAT_CODE), .title = title_, .fn = FN_ESI, .fx = {.provider = true},    \
+         .args = {.handle = H_REG, .cls = ETW_EventProviderSetTraits, .len = len_, __VA_ARGS__},                              \
+         .expect = {FROM(V10_0, .rc = ERR(FILE_CORRUPT), RC_RULE(RID_TRAITS_FORMAT_CODE), FAILS(rule_))})
 #define ESI_CASE(id_, rules_, title_, cls_, len_, from, rc_, ...)                                                           \
     CASE(.id = id_, .rules = rules_, .title = title_, .fn = FN_ESI, .fx = {.provider = true},                               \
          .args = {.handle = H_REG, .cls = cls_, .len = len_, __VA_ARGS__}, .expect = {FROM(from, .rc = rc_)})
@@ -78,18 +83,18 @@ static const struct etw_case cases[] = {
              IN(U16(22), 0, U16(19), U8(1), 0x1a, 0x73, 0x50, 0x4f, 0xcf, 0x89, 0x82, 0x47, 0xb3, 0xe0, 0xdc, 0xe8, 0xc9, 0x04, 0x76, 0xba))
     ESI_CASE("traits.custom", RULES(RID_TRAITS_CUSTOM), "a trait of type 200 (for external developers) is accepted", 2, 13, V10_0, ERR(SUCCESS),
              IN(WITH_CUSTOM))
-    ESI_CASE("traits.size-too-big", RULES(RID_TRAITS_FORMAT_SIZE), "TraitsSize larger than the blob: ERROR_FILE_CORRUPT", 2, 8, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(9), 'E', 't', 'w', 'C', 'f', 0))
-    ESI_CASE("traits.size-too-small", RULES(RID_TRAITS_FORMAT_SIZE), "TraitsSize smaller than the blob: ERROR_FILE_CORRUPT", 2, 8, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(7), 'E', 't', 'w', 'C', 'f', 0))
-    ESI_CASE("traits.no-nul", RULES(RID_TRAITS_FORMAT_NAME), "a name without its NUL: ERROR_FILE_CORRUPT", 2, 7, V10_0, ERR(FILE_CORRUPT),
-             IN(U16(7), 'E', 't', 'w', 'C', 'f'))
-    ESI_CASE("traits.trait-overruns", RULES(RID_TRAITS_FORMAT_TRAITS), "a trait that claims more bytes than remain: ERROR_FILE_CORRUPT", 2, 12, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(6), U8(200), 0xAB))
-    ESI_CASE("traits.trait-too-short", RULES(RID_TRAITS_FORMAT_TRAITS), "a trait whose TraitSize is below 3: ERROR_FILE_CORRUPT", 2, 11, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(11), 'E', 't', 'w', 'C', 'f', 0, U16(2), U8(200)))
-    ESI_CASE("traits.trailing-bytes", RULES(RID_TRAITS_FORMAT_TRAITS), "two bytes after the last trait: ERROR_FILE_CORRUPT", 2, 15, V10_0,
-             ERR(FILE_CORRUPT), IN(U16(15), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB, 0xCD, 0x01, 0x02))
+    TRAITS_BAD("traits.size-too-big", RID_TRAITS_FORMAT_SIZE, "TraitsSize larger than the blob: ERROR_FILE_CORRUPT", 8,
+               IN(U16(9), 'E', 't', 'w', 'C', 'f', 0))
+    TRAITS_BAD("traits.size-too-small", RID_TRAITS_FORMAT_SIZE, "TraitsSize smaller than the blob: ERROR_FILE_CORRUPT", 8,
+               IN(U16(7), 'E', 't', 'w', 'C', 'f', 0))
+    TRAITS_BAD("traits.no-nul", RID_TRAITS_FORMAT_NAME, "a name without its NUL: ERROR_FILE_CORRUPT", 7,
+               IN(U16(7), 'E', 't', 'w', 'C', 'f'))
+    TRAITS_BAD("traits.trait-overruns", RID_TRAITS_FORMAT_TRAITS, "a trait that claims more bytes than remain: ERROR_FILE_CORRUPT", 12,
+               IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(6), U8(200), 0xAB))
+    TRAITS_BAD("traits.trait-too-short", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is below 3: ERROR_FILE_CORRUPT", 11,
+               IN(U16(11), 'E', 't', 'w', 'C', 'f', 0, U16(2), U8(200)))
+    TRAITS_BAD("traits.trailing-bytes", RID_TRAITS_FORMAT_TRAITS, "two bytes after the last trait: ERROR_FILE_CORRUPT", 15,
+               IN(U16(15), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB, 0xCD, 0x01, 0x02))
     CASE(.id = "traits.once", .rules = RULES(RID_TRAITS_ONCE, RID_TRAITS_ONCE_CODE), .title = "traits set once cannot be set again", .fn = FN_CUSTOM,
          .run = traits_once, .fx = {.provider = true}, .expect = {FROM(V10_0)})
     CASE(.id = "traits.large", .rules = RULES(RID_TRAITS_SIZE_ADVICE), .title = "a 300-byte well-formed blob is accepted: 256 bytes is advice",
@@ -108,10 +113,10 @@ static const struct etw_case cases[] = {
          .title = "a private session cannot enable a provider group", .fn = FN_CUSTOM, .run = dal_private,
          .fx = {.logger = LG_PRIVATE}, .expect = {FROM(V10_0)})
     /* added for mutation testing (harness/mutate) */
-    ESI_CASE("traits.trait-size-two", RULES(RID_TRAITS_FORMAT_TRAITS), "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT",
-             2, 13, V10_0, ERR(FILE_CORRUPT), IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
-    ESI_CASE("traits.trait-overruns-by-one", RULES(RID_TRAITS_FORMAT_TRAITS), "a trait that claims one byte more than remains: ERROR_FILE_CORRUPT",
-             2, 12, V10_0, ERR(FILE_CORRUPT), IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB))
+    TRAITS_BAD("traits.trait-size-two", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT", 13,
+               IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
+    TRAITS_BAD("traits.trait-overruns-by-one", RID_TRAITS_FORMAT_TRAITS, "a trait that claims one byte more than remains: ERROR_FILE_CORRUPT", 12,
+               IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB))
     CASE(.id = "esi.stale-reused", .rules = RULES(RID_ESI_BAD_HANDLE),
          .title = "a handle stays stale when its registration slot is reused by a new registration", .fn = FN_CUSTOM,
          .run = esi_stale_reused, .expect = {FROM(V6_2)})

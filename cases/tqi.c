@@ -30,12 +30,12 @@ static const struct etw_case cases[] = {
     UNSUPPORTED(0) UNSUPPORTED(1) UNSUPPORTED(2) UNSUPPORTED(3) UNSUPPORTED(6) UNSUPPORTED(8) UNSUPPORTED(9)
     UNSUPPORTED(10) UNSUPPORTED(12) UNSUPPORTED(13) UNSUPPORTED(15) UNSUPPORTED(16) UNSUPPORTED(18) UNSUPPORTED(20)
     UNSUPPORTED(29) UNSUPPORTED(255) UNSUPPORTED(65540) UNSUPPORTED(4294967295)
-    CASE(.id = "tqi.class.0b-from-10", .rules = RULES(RID_TQI_CLASS_SET), .title = "TraceVersionInfo (0x0B) is a query class from 10.0 only",
+    CASE(.id = "tqi.class.0b-from-10", .rules = RULES(RID_TQI_CLASS_SET, RID_TQI_CLASS_UNSUPPORTED), .title = "TraceVersionInfo (0x0B) is a query class from 10.0 only",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)},
-         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
-    CASE(.id = "tqi.class.0e-from-10", .rules = RULES(RID_TQI_CLASS_SET), .title = "TraceDisallowListQuery (0x0E) is a query class from 10.0 only",
+         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED), RC_RULE(RID_TQI_CLASS_UNSUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
+    CASE(.id = "tqi.class.0e-from-10", .rules = RULES(RID_TQI_CLASS_SET, RID_TQI_CLASS_UNSUPPORTED), .title = "TraceDisallowListQuery (0x0E) is a query class from 10.0 only",
          .fn = FN_TQI, .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 64},
-         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS))})
+         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED), RC_RULE(RID_TQI_CLASS_UNSUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS))})
     CASE(.id = "tqi.class.first", .rules = RULES(RID_TQI_CLASS_FIRST),
          .title = "an unsupported class with a bad handle and a NULL buffer still gives ERROR_NOT_SUPPORTED", .fn = FN_TQI,
          .args = {.handle = H_VALUE, .value = 0x1234, .cls = 3, .buf = B_NULL, .len = 1},

@@ -51,9 +51,10 @@ static const struct etw_case cases[] = {
          .args = {.handle = H_LOGGER, .cls = 4, .len = 32, IN(U64(0), U64(0), U64(0), U64(0))}, .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     CASE(.id = "tsi.04.partial", .rules = RULES(RID_TSI_04_PARTIAL), .title = "setting one mask sets the other seven to 0", .fn = FN_CUSTOM,
          .run = tsi04_partial, .fx = {.logger = LG_KERNEL, .masks = {0x1, 0x10, 0x20, 0x40, 0x8000, 0, 0, 0}}, .expect = {FROM(V6_2)})
-    CASE(.id = "tsi.04.no-access", .rules = RULES(RID_TSI_04_KERNEL, RID_GMI_SET_ACCESS), .title = "no TRACELOG_GUID_ENABLE access: ERROR_ACCESS_DENIED",
+    CASE(.id = "tsi.04.no-access", .rules = RULES(RID_TSI_04_KERNEL, RID_GMI_SET_ACCESS, RID_GMI_SET_ACCESS_CODE),
+         .title = "no TRACELOG_GUID_ENABLE access fails: ERROR_ACCESS_DENIED",
          .fn = FN_TSI, .fx = {.logger = LG_NOACCESS}, .args = {.handle = H_LOGGER, .cls = 4, .len = 32},
-         .expect = {FROM(V6_2, .rc = ERR(ACCESS_DENIED))})
+         .expect = {FROM(V6_2, .rc = ERR(ACCESS_DENIED), RC_RULE(RID_GMI_SET_ACCESS_CODE), FAILS(RID_GMI_SET_ACCESS))})
     CASE(.id = "tsi.04.no-privilege", .rules = RULES(RID_TSI_04_KERNEL, RID_GMI_PROFILE_PRIVILEGE),
          .title = "PERF_PROFILE without SeSystemProfilePrivilege: ERROR_PRIVILEGE_NOT_HELD", .fn = FN_TSI,
          .fx = {.logger = LG_KERNEL, .profile_priv = PRIV_NOT_HELD},
@@ -91,7 +92,7 @@ static const struct etw_case cases[] = {
          .fn = FN_TSI, .args = {.cls = 8, .len = 23}, .expect = {FROM(V6_2, .rc = ERR(INCORRECT_SIZE))})
     CASE(.id = "tsi.08.five", .rules = RULES(RID_TSI_08_SIZE), .title = "five events are more than four: ERROR_INCORRECT_SIZE", .fn = FN_TSI,
          .args = {.cls = 8, .len = 5 * 24}, .expect = {FROM(V6_2, .rc = ERR(INCORRECT_SIZE))})
-    CASE(.id = "tsi.08.empty-with-buffer", .rules = RULES(RID_TSI_08_SIZE), .title = "an empty list with a buffer: ERROR_INVALID_PARAMETER",
+    CASE(.id = "tsi.08.empty-with-buffer", .rules = RULES(RID_TSI_08_EMPTY_BUFFER), .title = "an empty list with a buffer: ERROR_INVALID_PARAMETER",
          .fn = FN_TSI, .args = {.cls = 8, .len = 0}, .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
     CASE(.id = "tsi.08.set", .rules = RULES(RID_TSI_08_SET), .title = "three PMC events (CSwitch, system call enter and exit) on a system session",
          .fn = FN_TSI, .fx = {.logger = LG_SYSTEM},

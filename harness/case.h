@@ -167,6 +167,7 @@ struct etw_expect {
     bool rc_alt_ok; /* rc_alt is accepted too (documentation and implementation differ) */
     etw_u32 rc_alt;
     enum etw_rule_id rc_rule;
+    enum etw_rule_id fail_rule; /* FAILS(rule): the call fails, whatever its code (the code is .rc_rule's) */
     enum etw_rlkind rl;
     etw_u32 rl_value;
     enum etw_rule_id rl_rule;
@@ -190,6 +191,8 @@ enum etw_version_short {
 #define ERR(name) ETW_ERROR_##name
 #define ST(name) (etw_u32) ETW_STATUS_##name
 #define RC_RULE(r) .rc_rule = (r)
+/* a rule that states the refusal but not the code: RC_RULE names the code's rule, FAILS the refusal's */
+#define FAILS(r) .fail_rule = (r)
 #define ALSO(code) .rc_alt_ok = true, .rc_alt = (code)
 #define RETLEN(n, rule) .rl = RL_EQ, .rl_value = (n), .rl_rule = (rule)
 #define RETLEN_KEPT(rule) .rl = RL_UNTOUCHED, .rl_rule = (rule)

@@ -21,6 +21,7 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI RegisterTraceGuidsW(etw_wmidprequest RequestAdd
                                                      const etw_wchar *MofImagePath, const etw_wchar *MofResourceName,
                                                      etw_tracehandle *RegistrationHandle)
 {
+    (void)RequestContext; /* optional: only handed back to RequestAddress, so NULL is accepted */ /* @RTG.NULL_CONTEXT */
     /* MofImagePath and MofResourceName are ignored from 6.0 on (notes RTG-01) */
     if (!RequestAddress || !ControlGuid || !RegistrationHandle)
         return ETW_ERROR_INVALID_PARAMETER;

@@ -84,7 +84,10 @@ enum etw_fx etw_fixture_setup(struct etw_target *t, void *const *fns, const stru
             st->regs[i].Guid = &st->reg_guids[i];
             st->regs[i].RegHandle = NULL;
         }
-        etw_u32 rc = rtg(request_cb, NULL, &etw_fixture_control_guid, (etw_u32)n, st->regs, NULL, NULL, &st->classic);
+        /* a RequestContext, as real callers pass one (dotnet/wpf ETWtrace.cpp passes `this`): ReactOS's
+         * ntdll rejects a NULL one with 87, which would leave every instance-id case BROKEN there; the
+         * NULL context itself is the case rtg.null-context (RTG.NULL_CONTEXT) */
+        etw_u32 rc = rtg(request_cb, st, &etw_fixture_control_guid, (etw_u32)n, st->regs, NULL, NULL, &st->classic);
         if (rc)
             return fail(ETW_FX_BROKEN, why, len, "fixture: RegisterTraceGuidsW with %d classes returned %u", n, rc);
         st->have_classic = true;

@@ -253,6 +253,11 @@ static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
         rid(f, x->rc_rule);
         fprintf(f, ")");
     }
+    if (x->fail_rule) {
+        fprintf(f, ", FAILS(");
+        rid(f, x->fail_rule);
+        fprintf(f, ")");
+    }
     if (x->rl == RL_EQ) {
         fprintf(f, ", RETLEN(%u, ", x->rl_value);
         rid(f, x->rl_rule);

@@ -119,6 +119,7 @@ void etw_record_case_body(struct etw_json *j, const struct etw_result *res, stru
         etw_json_str(j, "expected", k->expected);
         etw_json_str(j, "got", k->got);
         etw_json_bool(j, "ok", k->ok);
+        etw_json_str(j, "aspect", etw_aspect_mode(k->aspect));
         /* where the check is: the row for the harness's checks of an expectation, else the check itself */
         if (k->file && (!c->file || strcmp(k->file, c->file)))
             etw_json_str(j, "file", k->file);

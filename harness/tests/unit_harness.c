@@ -46,7 +46,7 @@ static void test_rules(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT(etw_rule_counted(r));
     CU_ASSERT(!etw_rule_counted(etw_rule_get(RID_TQI_RETLEN_FAILURE))); /* inferred */
-    CU_ASSERT(!etw_rule_counted(etw_rule_get(RID_GMI_EXACT_SIZE))); /* SHOULD */
+    CU_ASSERT(!etw_rule_counted(etw_rule_get(RID_GMI_EXACT_SIZE_CODE))); /* SHOULD */
     CU_ASSERT_PTR_NULL(etw_rule_find("NO.SUCH.RULE"));
     /* seed corrections are written down */
     CU_ASSERT(strstr(etw_rule_get(RID_GMI_SET_BEFORE_62)->note, "0xC0000002") != NULL);

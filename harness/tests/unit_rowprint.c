@@ -388,6 +388,8 @@ static void expect_item(struct parser *ps, struct etw_expect *x)
             want(ps, ')');
         } else if (!strcmp(m, "RC_RULE")) {
             want(ps, '('), x->rc_rule = rule(ps), want(ps, ')');
+        } else if (!strcmp(m, "FAILS")) {
+            want(ps, '('), x->fail_rule = rule(ps), want(ps, ')');
         } else if (!strcmp(m, "RETLEN")) {
             want(ps, '(');
             x->rl = RL_EQ, x->rl_value = (etw_u32)num(ps);
@@ -588,6 +590,7 @@ static const struct etw_case synthetic = {
              .out_buf = B_NULL, .out_len = 48, .module = "ntdll", .export_name = "NtTraceControl"},
     .expect = {{.vmin = V5_2, .vmax = V6_0, .kind = XK_SKIP, .why = "not \"here\""},
                {.vmin = V6_1, .vmax = V6_1, .rc = 0xC0000023u, .rc_alt_ok = true, .rc_alt = 0x80000005u, .rc_rule = RID_NTC_NULL_IS_ZERO,
+                .fail_rule = RID_NTC_COPY_ON_SUCCESS,
                 .rl = RL_EQ, .rl_value = 32, .rl_rule = RID_TQI_RETLEN_FAILURE, .out = OUT_BYTES, .out_bytes = (const etw_u8[]){7, 8},
                 .out_len = 2, .out_off = 5, .out_rule = RID_TQI_0B_EXACT_SIZE},
                {.vmin = V6_2, .vmax = V6_2, .why = "a note", .rc = 0x1234u, .rc_alt = 5, .rl = RL_UNTOUCHED, .rl_value = 9,

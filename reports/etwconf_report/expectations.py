@@ -23,6 +23,8 @@ SCHEMA = "etwconf-expectations/1"
 ENTRY_STATUSES = ("FAIL", "CRASH", "TIMEOUT", "SKIP", "BROKEN")
 ENTRY_KEYS = ("case", "versions", "status", "mode", "observed", "why")
 TODO_WHY = "TODO: explain"
+# optional keys of "target" that tie a file to one machine kind (matched against the fingerprint)
+BUILD_KEYS = ("native_arch", "product_type")
 FAILURE_KINDS = ("XPASS", "CHANGED", "UNEXPECTED", "STALE")
 
 
@@ -82,7 +84,15 @@ class Expectations:
             self.by_case.setdefault(e.case, []).append(e)
 
     def applies_to(self, run):
-        return run.impl == self.impl and (self.arch is None or run.arch == self.arch)
+        if run.impl != self.impl or (self.arch is not None and run.arch != self.arch):
+            return False
+        # a per-build file (etwconf-report calibrate, baselines/) names one machine kind
+        t = self.doc["target"]
+        if t.get("version") is not None and \
+                t["version"].lower() not in {n.lower() for n in run.version_names()}:
+            return False
+        fp = run.header.get("fingerprint") or {}
+        return all(t.get(k) is None or fp.get(k) == t[k] for k in BUILD_KEYS)
 
     def entries_for(self, run, case_id):
         return [e for e in self.by_case.get(case_id, ()) if e.names_run(run)]
@@ -134,8 +144,9 @@ def parse(doc, path="<expectations>", text=""):
     if not isinstance(target, dict) or not isinstance(target.get("impl"), str) \
             or not target["impl"]:
         bad('"target" must be an object with "impl" (reference, thirdparty, windows, wine)')
-    if target.get("arch") is not None and not isinstance(target["arch"], str):
-        bad('"target.arch" must be a string')
+    for k in ("arch", "version") + BUILD_KEYS:
+        if target.get(k) is not None and not isinstance(target[k], str):
+            bad('"target.%s" must be a string' % k)
     raw_entries = doc.get("entries")
     if not isinstance(raw_entries, list):
         bad('"entries" must be a list')

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""harness/tests/grading.py ETWCONF - the grading audit holds.
+
+1. spec/grading-audit.md names every rule of the catalogue once, and its "grade" column is the
+   catalogue's grade (a regrade is made in both places, with its reason).
+2. No INFERRED rule is counted, and every rule the audit calls OBSERVED from decompilation alone
+   ("Decompilation only") is not counted either.
+3. A counted check never rests on a code no source gives: every return-code check of a reference
+   run (every version) that cites a counted rule expects a code that rule names in its `codes`
+   (or success). A code that only decompilation gives belongs to a rule of its own (RC_RULE), with
+   FAILS() keeping the counted refusal.
+Prints "grading: N passed, N failed".
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "spec"))
+import rules  # noqa: E402
+
+passed = failed = 0
+
+
+def ok(cond, label, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+        print("ok   " + label)
+    else:
+        failed += 1
+        print("FAIL " + label + (": " + detail if detail else ""))
+
+
+def audit_rows(path):
+    rows = {}
+    dups = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith("| ") or line.startswith("| rule |"):
+                continue
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+            if len(cells) != 5:
+                continue
+            if cells[0] in rows:
+                dups.append(cells[0])
+            rows[cells[0]] = cells
+    return rows, dups
+
+
+def main(argv):
+    etwconf = argv[0] if argv else os.path.join(REPO, "build", "etwconf")
+    cat = rules.load()
+    by_id = {r["id"]: r for r in cat}
+    rows, dups = audit_rows(os.path.join(REPO, "spec", "grading-audit.md"))
+    ok(not dups, "the audit names each rule once", " ".join(dups))
+    missing = [r for r in by_id if r not in rows]
+    ok(not missing, "every rule of the catalogue is in the audit", " ".join(missing))
+    extra = [r for r in rows if r not in by_id]
+    ok(not extra, "every rule of the audit is in the catalogue", " ".join(extra))
+    wrong = ["%s (audit %s, catalogue %s/%s)" % (r, rows[r][3], by_id[r]["strength"], by_id[r]["provenance"])
+             for r in rows if r in by_id and rows[r][3] != "%s/%s" % (by_id[r]["strength"], by_id[r]["provenance"])]
+    ok(not wrong, "the audit's grades are the catalogue's", "; ".join(wrong))
+    inferred = [r["id"] for r in cat if r["provenance"] == "INFERRED" and rules.counted(r)]
+    ok(not inferred, "no INFERRED rule is counted", " ".join(inferred))
+    decomp = [r for r in rows if r in by_id and rows[r][4].startswith("Decompilation only") and rules.counted(by_id[r])]
+    ok(not decomp, "no rule known from decompilation alone is counted", " ".join(decomp))
+
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run([etwconf, "run", "--emulate", "all", "--quiet", "--out-dir", d], capture_output=True, text=True,
+                           timeout=300)
+        ok(p.returncode == 0, "the reference run for the code check", p.stderr.strip()[-300:])
+        bad = {}
+        nchecks = 0
+        for f in sorted(os.listdir(d)):
+            for line in open(os.path.join(d, f), encoding="utf-8"):
+                rec = json.loads(line)
+                if rec.get("type") != "case":
+                    continue
+                for k in rec["checks"]:
+                    if k.get("aspect") != "return":
+                        continue
+                    rule = by_id.get(k["rule"])
+                    if not rule or not rules.counted(rule):
+                        continue
+                    nchecks += 1
+                    for name in re.findall(r"\(([A-Z][A-Z0-9_]+)\)", k["expected"]):
+                        if name in ("ERROR_SUCCESS", "STATUS_SUCCESS"):
+                            continue
+                        if name not in rule["codes"]:
+                            bad.setdefault("%s expects %s, which %s does not name" % (rec["id"], name, rule["id"]), 0)
+        ok(nchecks > 100, "the run has counted return-code checks to look at (%d)" % nchecks)
+        ok(not bad, "every counted return-code check expects a code its rule names", "; ".join(sorted(bad)[:8]))
+    print("grading: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
