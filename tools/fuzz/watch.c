@@ -10,7 +10,8 @@
  * without running library destructors): a thread blocked in a library cannot be taken back.
  *
  * The watchdog reads the program being run while the fuzz thread is blocked in the target, so
- * nothing it reads is being written.
+ * nothing it reads is being written. When the loop is done, its thread ends the process with the
+ * loop's status.
  */
 #include "tools/fuzz/fuzz.h"
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #if defined(_WIN32)
 #include <windows.h>
 #else
+#include <errno.h>
 #include <time.h>
 #endif
 
@@ -29,7 +31,7 @@ static void nap_ms(unsigned ms)
     Sleep(ms);
 #else
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0)
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
         ;
 #endif
 }
@@ -85,7 +87,12 @@ static void watch_thread(void *arg, int i)
     if (i == 0) {
         r->loop(r->w);
         atomic_store(&r->done, 1);
-        return;
+        /* the process ends from this thread, as the command would by returning its status: the
+         * thread that made the guarded calls holds the platform's fault-handling state (on POSIX
+         * its alternate signal stack), which a thread teardown (AddressSanitizer's) would try
+         * to free */
+        fflush(stdout);
+        exit(r->w->status);
     }
     struct fz_watch *w = r->w;
     unsigned long last = atomic_load(&fz.w_beat);
