@@ -15,7 +15,7 @@ CASES = [
     ("tqi.0b.exact", ["TQI.0B.EXACT_SIZE", "TQI.0B.RETLEN"], "pass"),
     ("tsi.05.handle", ["TSI.05.HANDLE_ZERO"], "fail:TSI.05.HANDLE_ZERO"),  # MUST DOC: contradicted
     ("tsi.06.privilege", ["TSI.06.PRIVILEGE"], "skip"),              # not exercised
-    ("esi.class", ["ESI.CLASS", "CTI.ATOMIC"], "fail:ESI.CLASS"),    # CTI.ATOMIC's check held
+    ("esi.class", ["ESI.CLASS", "CTI.REGHANDLE_FIRST"], "fail:ESI.CLASS"),    # CTI.REGHANDLE_FIRST's check held
 ]
 COUNTED = {"TQI.0B.EXACT_SIZE", "TQI.0B.RETLEN", "TSI.05.HANDLE_ZERO", "ESI.CLASS"}
 
@@ -105,7 +105,7 @@ class CalibrateTest(TmpCase):
         self.assertEqual(self.row(out, "TSI.06.PRIVILEGE"), ["-", "-"])
         self.assertEqual(self.row(out, "CTI.LAST_ERROR_SUCCESS"), ["confirmed", "CONTRADICTED"])
         # the passing check of a failing case confirms its rule; a rule no case cites is "-"
-        self.assertEqual(self.row(out, "CTI.ATOMIC"), ["confirmed", "confirmed"])
+        self.assertEqual(self.row(out, "CTI.REGHANDLE_FIRST"), ["confirmed", "confirmed"])
         self.assertEqual(self.row(out, "TQI.0E.SMALL"), ["-", "-"])
         # every catalogue rule has its row
         import sys
@@ -115,7 +115,7 @@ class CalibrateTest(TmpCase):
             self.row(out, r["id"])
         promo = out.split("promotion candidates:")[1].split("contradicted counted rules:")[0]
         self.assertIn("TQI.CLASS.FIRST [SHOULD, INFERRED]", promo)
-        self.assertIn("CTI.ATOMIC [SHOULD, OBSERVED]", promo)
+        self.assertIn("CTI.REGHANDLE_FIRST [SHOULD, OBSERVED]", promo)
         self.assertNotIn("CTI.LAST_ERROR_SUCCESS", promo)     # contradicted on the i686 kind
         self.assertNotIn("TQI.0B.EXACT_SIZE", promo)          # counted rules are not candidates
         wrong = out.split("contradicted counted rules:")[1].split("calibrate: wrote")[0]
