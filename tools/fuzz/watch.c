@@ -10,8 +10,7 @@
  * without running library destructors): a thread blocked in a library cannot be taken back.
  *
  * The watchdog reads the program being run while the fuzz thread is blocked in the target, so
- * nothing it reads is being written. When the loop is done, its thread ends the process with the
- * loop's status.
+ * nothing it reads is being written.
  */
 #include "tools/fuzz/fuzz.h"
 #include <stdlib.h>
@@ -81,24 +80,26 @@ static void hung(struct fz_watch *w, bool in_call)
     _Exit(1);
 }
 
+static void noop(struct etw_ctx *ctx)
+{
+    (void)ctx;
+}
+
 static void watch_thread(void *arg, int i)
 {
     struct watch_run *r = arg;
     if (i == 0) {
         r->loop(r->w);
         atomic_store(&r->done, 1);
-        /* the process ends from this thread, as the command would by returning its status: the
-         * thread that made the guarded calls holds the platform's fault-handling state (on POSIX
-         * its alternate signal stack), which a thread teardown (AddressSanitizer's) would try
-         * to free */
-        fflush(stdout);
-        exit(r->w->status);
+        return;
     }
     struct fz_watch *w = r->w;
     unsigned long last = atomic_load(&fz.w_beat);
     uint64_t since = plat_now_us();
-    while (!atomic_load(&r->done)) {
+    for (;;) {
         nap_ms(WATCH_TICK_MS);
+        if (atomic_load(&r->done))
+            return;
         uint64_t now = plat_now_us();
         unsigned long beat = atomic_load_explicit(&fz.w_beat, memory_order_relaxed);
         bool in_call = atomic_load_explicit(&fz.w_in_call, memory_order_acquire);
@@ -106,8 +107,6 @@ static void watch_thread(void *arg, int i)
             last = beat;
             since = now;
         }
-        if (atomic_load(&r->done))
-            break;
         if (in_call && w->timeout_ms && now - since >= (uint64_t)w->timeout_ms * 1000u)
             hung(w, true);
         if (w->end_us && now >= w->end_us)
@@ -121,6 +120,11 @@ int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w)
     r.loop = loop;
     r.w = w;
     atomic_store(&r.done, 0);
+    /* the platform sets its fault handling up on the first guarded call: here, on this thread,
+     * so that the loop's thread keeps its own alternate signal stack and can end like any other */
+    char exc[48];
+    long off;
+    plat_guarded_call(&fz.ctx, noop, exc, sizeof exc, &off);
     if (!plat_threads(2, watch_thread, &r)) {
         if (atomic_load(&r.done))
             return w->status;
