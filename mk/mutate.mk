@@ -11,7 +11,8 @@
 # Test stages (make test): thirdparty (the example implementation's report names its
 # divergences), mutate (every mutant), mutate-anchors (the mutants survive a rename and a comment
 # reflow of the reference, and the anchor checks catch a broken tag), fuzz (a short libFuzzer pass
-# and the differential fuzzer against the reference and against mutants), sanitize.
+# and the differential fuzzer against the reference, against mutants and against a target that
+# hangs), sanitize.
 MUTATE_JOBS ?= 2
 MUTATE_FILTER ?= *
 FUZZ_SECONDS ?= 60
@@ -70,7 +71,7 @@ fuzz:
 	@sh harness/tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # a short libFuzzer pass, then the differential fuzzer against the reference and mutants
-test-fuzz: all $(BUILD)/mutate/mutate
+test-fuzz: all $(BUILD)/mutate/mutate $(BUILD)/bad/hang.so
 	@$(MAKE) --no-print-directory -s $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%) >/dev/null
 	@CC="$(CC)" sh harness/tests/fuzz/test.sh $(BUILD) $(FUZZ_TEST_SECONDS) $(FUZZ_TARGETS)
 

@@ -44,7 +44,14 @@ class TargetSummary:
             bad[c["id"]] = c
         self.bad_cases = list(bad.values())
         self.conformant = not self.bad_cases
+        # a run of part of the suite says how much it ran, and is never plainly "conformant"
+        self.scope = run.scope()
         self.verdict, self.verdict_detail = self._verdict()
+
+    @property
+    def fully_conformant(self):
+        """Conformant on a complete run of the whole suite."""
+        return self.conformant and self.run.complete and not self.run.filtered
 
     def _verdict(self):
         run = self.run
@@ -57,7 +64,10 @@ class TargetSummary:
             bits.append("%s broken (suite or environment problem)" % plural(len(self.broken), "case"))
         if self.skipped:
             bits.append("%d skipped" % len(self.skipped))
-        if self.conformant:
+        if self.conformant and self.scope:
+            text = "no failures in %s (a filtered run: no verdict on the whole suite)%s" % (
+                self.scope, "" if run.complete else ", incomplete run")
+        elif self.conformant:
             text = "conformant" if run.complete else "no failures so far (incomplete run)"
         else:
             parts = []
@@ -71,6 +81,8 @@ class TargetSummary:
             elif n_timeout:
                 parts.append(plural(n_timeout, "timeout"))
             text = ", ".join(parts) + " (%s)" % plural(n_bad, "case")
+            if self.scope:
+                text += ", in %s (a filtered run)" % self.scope
             if not run.complete:
                 text += ", incomplete run"
         return text, "; ".join(bits)
@@ -79,7 +91,7 @@ class TargetSummary:
     def verdict_class(self):
         if not self.conformant:
             return "bad"
-        return "good" if self.run.complete else "incomplete"
+        return "good" if self.fully_conformant else "incomplete"
 
 
 def summarize(runs, catalog, outcomes_by_run=None):

@@ -3,6 +3,7 @@ import os
 import sys
 
 from .ingest import InputError
+from .util import file_kind
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -74,6 +75,10 @@ def load(path=None):
                          "cannot load the rule catalogue reader (%s)" % e,
                          "run etwconf-report from an etwconf source tree")
     try:
+        kind = file_kind(os.stat(path).st_mode)
+        if kind:
+            raise InputError(path, None, "the rule catalogue is %s, not a regular file" % kind,
+                             "pass --rules spec/rules.def")
         rules = rules_mod.load(path)
     except rules_mod.RuleError as e:
         raise InputError(path, None, "rule catalogue: %s" % e, "fix the catalogue (spec/)")

@@ -123,12 +123,13 @@ def cmd_report(a):
     except OSError as e:
         raise InputError(a.out, None, "cannot write the report: %s" % (e.strerror or e),
                          "choose a writable --out directory")
-    good = sum(1 for s in summaries if s.conformant and s.run.complete)
+    good = sum(1 for s in summaries if s.fully_conformant)
     bad = sum(1 for s in summaries if not s.conformant)
     inc = sum(1 for s in summaries if not s.run.complete)
-    print("report: %s (%d conformant, %d not%s), %s; wrote %s, summary.md, junit.xml" % (
+    filt = sum(1 for s in summaries if s.scope)
+    print("report: %s (%d conformant, %d not%s%s), %s; wrote %s, summary.md, junit.xml" % (
         plural(len(summaries), "target"), good, bad,
-        ", %d incomplete" % inc if inc else "",
+        ", %d incomplete" % inc if inc else "", ", %d filtered" % filt if filt else "",
         plural(sum(len(s.run.cases) for s in summaries), "case record"),
         os.path.join(a.out, "index.html")))
     return 0
@@ -150,7 +151,9 @@ def cmd_summary(a):
                            ("PASS", "FAIL", "CRASH", "TIMEOUT", "BROKEN", "SKIP") if c[k])
         line = "%-*s  %s  [%s%s]" % (width, oneline(s.run.label, 60), oneline(s.verdict),
                                      counts or "no cases",
-                                     "" if s.run.complete else "; INCOMPLETE")
+                                     ("" if s.run.complete else "; INCOMPLETE")
+                                     + ("; filtered: %s" % oneline(s.scope, 200)
+                                        if s.scope else ""))
         if s.outcomes:
             k = {}
             for oc in s.outcomes.values():
@@ -183,12 +186,14 @@ def cmd_summary(a):
             if absent:
                 print(pad + "  no scenario in this run: " + oneline(", ".join(
                     p.name for p in absent), 1000))
-    good = sum(1 for s in summaries if s.conformant and s.run.complete)
+    good = sum(1 for s in summaries if s.fully_conformant)
     bad = sum(1 for s in summaries if not s.conformant)
-    inc = len(summaries) - good - bad
-    print("summary: %s: %d conformant, %d not conformant%s" % (
+    inc = sum(1 for s in summaries if s.conformant and not s.run.complete)
+    filt = sum(1 for s in summaries if s.conformant and s.run.complete and s.scope)
+    print("summary: %s: %d conformant, %d not conformant%s%s" % (
         plural(len(summaries), "target"), good, bad,
-        ", %d incomplete without failures" % inc if inc else ""))
+        ", %d incomplete without failures" % inc if inc else "",
+        ", %d filtered without failures (no verdict on the whole suite)" % filt if filt else ""))
     return 0
 
 
@@ -245,7 +250,10 @@ def cmd_check(a):
         skipped += sk
         print("check: %s (%s): %d passed (%d XFAIL), %d failed, %d skipped%s" % (
             oneline(r.label), oneline(r.path), p, c.get("XFAIL", 0), f, sk,
-            "" if r.complete else "; INCOMPLETE run: stale entries not checked"))
+            ("" if r.complete else "; INCOMPLETE run (%s): stale entries not checked"
+             % oneline(r.incomplete_reason, 300))
+            + ("; filtered run, %s: stale entries not checked" % oneline(r.scope(), 200)
+               if r.filtered else "")))
     xs = []
     for _, x in checked:
         if x not in xs:
@@ -283,8 +291,9 @@ def cmd_update(a):
                          % (a.impl, " arch %s" % a.arch if a.arch else ""),
                          "pass results of that implementation")
     for r in matching:
-        if not r.complete:
-            _err("warning: %s is incomplete; cases it did not run keep no entry" % r.path)
+        if not r.complete or r.filtered:
+            _err("warning: %s is %s; the entries of cases it did not run are kept as they were"
+                 % (r.path, "incomplete" if not r.complete else "a filtered run (%s)" % r.scope()))
     doc = expectations.generate(runs, a.impl, a.arch, old)
     try:
         expectations.write(doc, a.out)

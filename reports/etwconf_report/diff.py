@@ -161,7 +161,7 @@ def diff_runs(old, new):
     for case in old.cases:
         n = new.by_id.get(case["id"])
         if n is None:
-            changes.append(Change("removed" if new.complete else "not-run", case["id"], case, None))
+            changes.append(Change("removed" if new.complete and not new.filtered else "not-run", case["id"], case, None))
             continue
         kind = classify(case["status"], n["status"])
         if kind is None:
@@ -224,6 +224,14 @@ def pairs(old_path, new_path):
     return res, alone, notes
 
 
+def _state(run):
+    """', INCOMPLETE: why' and ', filtered: N of M cases' for the diff's header line."""
+    s = "" if run.complete else ", INCOMPLETE: %s" % oneline(run.incomplete_reason, 300)
+    if run.filtered:
+        s += ", filtered: %s" % oneline(run.scope(), 200)
+    return s
+
+
 def render_text(results, alone, notes, out):
     tot = dict.fromkeys(KINDS, 0)
     tot_unchanged = 0
@@ -234,8 +242,7 @@ def render_text(results, alone, notes, out):
     for old, new, changes, unchanged, progs in results:
         out.write("diff: OLD %s (%s, %d cases%s) -> NEW %s (%s, %d cases%s)\n" % (
             oneline(old.target_id), oneline(old.path), len(old.cases),
-            "" if old.complete else ", INCOMPLETE", oneline(new.target_id), oneline(new.path),
-            len(new.cases), "" if new.complete else ", INCOMPLETE"))
+            _state(old), oneline(new.target_id), oneline(new.path), len(new.cases), _state(new)))
         tot_unchanged += unchanged
         any_scenarios = any_scenarios or any(P.is_scenario(c) for c in old.cases) \
             or any(P.is_scenario(c) for c in new.cases)
@@ -263,7 +270,10 @@ def render_text(results, alone, notes, out):
             tot[kind] += len(group)
             if not group:
                 continue
-            out.write("%s (%d):\n" % (TITLES[kind], len(group)))
+            title = TITLES[kind]
+            if kind == "not-run" and new.complete:
+                title = "not run in NEW (NEW is a filtered run, %s)" % oneline(new.scope(), 200)
+            out.write("%s (%d):\n" % (title, len(group)))
             for c in group:
                 o = c.old["status"] if c.old else "-"
                 n = c.new["status"] if c.new else "-"
@@ -297,9 +307,13 @@ def render_json(results, alone, notes, out):
         n_broken += sum(1 for p in progs if p.kind == "broken")
         n_fixed += sum(1 for p in progs if p.kind == "fixed")
         doc["pairs"].append({"old": {"target_id": old.target_id, "path": old.path,
-                                     "complete": old.complete},
+                                     "complete": old.complete,
+                                     "incomplete_reason": old.incomplete_reason,
+                                     "filtered": old.scope()},
                              "new": {"target_id": new.target_id, "path": new.path,
-                                     "complete": new.complete},
+                                     "complete": new.complete,
+                                     "incomplete_reason": new.incomplete_reason,
+                                     "filtered": new.scope()},
                              "unchanged": unchanged,
                              "changes": [c.as_dict() for c in changes],
                              "programs": [p.as_dict() for p in progs]})

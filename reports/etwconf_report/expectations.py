@@ -15,7 +15,8 @@ import os
 import re
 
 from .ingest import InputError
-from .util import parse_version_spec, nt_tuple, run_key, version_bounds, WINE_NT, NT_ORDER, NT_WINE, version_sort_key, \
+from .util import read_regular, NotRegular, parse_version_spec, nt_tuple, run_key, version_bounds, WINE_NT, NT_ORDER, NT_WINE, \
+    version_sort_key, \
     display, oneline
 from .analysis import failing_checks
 
@@ -105,8 +106,9 @@ def _known_version(name):
 
 def load(path):
     try:
-        with open(path, "rb") as f:
-            data = f.read(64 * 1024 * 1024)
+        data = read_regular(path, 64 * 1024 * 1024)[:64 * 1024 * 1024]
+    except NotRegular as e:
+        raise InputError(path, None, str(e), "pass the expectations file (JSON)")
     except FileNotFoundError:
         raise InputError(path, None, "no such expectations file",
                          "create it with `etwconf-report update-expectations --impl IMPL --out %s "
@@ -277,7 +279,7 @@ def stale(runs, exp):
     res = []
     for e in exp.entries:
         for run in runs:
-            if exp.applies_to(run) and run.complete and e.names_run(run) \
+            if exp.applies_to(run) and run.complete and not run.filtered and e.names_run(run) \
                     and e.case not in run.by_id:
                 res.append((e, run))
     return res
@@ -312,7 +314,9 @@ def generate(runs, impl, arch=None, old=None):
     if old is not None and arch is None:
         arch = old.arch
     runs = [r for r in runs if r.impl == impl and (arch is None or r.arch == arch)]
-    run_names = {r.version_name for r in runs}
+    # a filtered or incomplete run says nothing about the cases it did not run: their entries stay
+    run_names = {r.version_name for r in runs if r.complete and not r.filtered}
+    partial = [r for r in runs if not r.complete or r.filtered]
     groups = {}      # key -> [versions, extra keys]
     order = []
 
@@ -345,7 +349,9 @@ def generate(runs, impl, arch=None, old=None):
                 names = [s[1] for s in e.specs]
             else:
                 names = [v for v in _universe(impl) if e.names_run(_FakeRun(impl, v))]
-            rest = [v for v in names if not any(_same_version(v, rn) for rn in run_names)]
+            rest = [v for v in names if not any(_same_version(v, rn) for rn in run_names)
+                    and not any(_same_version(v, r.version_name) and e.case in r.by_id
+                                for r in partial)]
             for v in rest:
                 key = (e.case, e.status, e.mode, e.observed, e.why)
                 extra = {k: v2 for k, v2 in e.raw.items() if k not in ENTRY_KEYS}

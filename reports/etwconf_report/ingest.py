@@ -9,7 +9,7 @@ import os
 import re
 
 from .util import STATUSES, clean, display, nt_tuple, WINE_NT, NT_WINE, IMPL_ORDER, \
-    version_sort_key, run_key
+    version_sort_key, run_key, read_regular, NotRegular
 
 # a JSON escape, or a raw character, that util.clean() would replace
 _MAYBE_BAD = re.compile(r"\\u(?:00[01]|007f|008|009|d[89a-f]|fff[ef])|[\x7f-\x9f\ufffe\uffff]",
@@ -50,6 +50,10 @@ class Run:
         self.warnings = []
         self.by_id = {}
         self.label = None          # unique display name, set by label_runs()
+        self.damage = []           # lines that could not be read (invalid UTF-8)
+        self.filter = None         # the --case/--filter options of a filtered run
+        self.filtered = False      # the run did not plan every case of the suite
+        self.suite_cases = None    # the suite's case count (header suite.cases), when known
 
     # --- target identity -------------------------------------------------------------------
     @property
@@ -120,6 +124,18 @@ class Run:
         for rec in self.cases:
             c[rec["status"]] += 1
         return c
+
+    def scope(self):
+        """'N of M cases' for a filtered run ('N cases (FILTER)' when the suite's count is not
+        known); None for a run of the whole suite."""
+        if not self.filtered:
+            return None
+        n = self.planned if self.planned is not None else len(self.cases)
+        text = "%d of %d cases" % (n, self.suite_cases) if self.suite_cases else \
+            "%d case%s" % (n, "" if n == 1 else "s")
+        if self.filter:
+            text += " (%s)" % self.filter
+        return text
 
     @property
     def planned(self):
@@ -370,12 +386,12 @@ def _consistency(run, line):
 # ------------------------------------------------------------------------------ reading
 def _read_bytes(path):
     try:
-        if os.path.isdir(path):
+        data = read_regular(path, MAX_FILE)
+    except NotRegular as e:
+        if "directory" in str(e):
             raise InputError(path, None, "is a directory", "pass the .jsonl files in it")
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE + 1)
-    except InputError:
-        raise
+        raise InputError(path, None, str(e), "pass the .jsonl file that `etwconf run --out FILE` "
+                         "wrote (save piped results to a file first)")
     except FileNotFoundError:
         raise InputError(path, None, "no such file",
                          "run `make results` (or `build/etwconf run --out FILE`) first")
@@ -400,8 +416,53 @@ def _whole_file_hint(data, path):
                       "pass the .jsonl files written by `etwconf run --out FILE`")
 
 
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
+def _unescape_bad_bytes(obj, path="", found=None):
+    """Strings decoded with surrogateescape: each undecodable byte becomes the visible text
+    \\xNN; found collects the fields (JSON paths) that had one."""
+    if isinstance(obj, str):
+        if _ESCAPED.search(obj):
+            found.append(path or "(value)")
+            return _ESCAPED.sub(lambda m: "\\x%02x" % (ord(m.group()) - 0xdc00), obj)
+        return obj
+    if isinstance(obj, dict):
+        return {_unescape_bad_bytes(k, path, found): _unescape_bad_bytes(
+            v, "%s.%s" % (path, k) if path else k, found) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_unescape_bad_bytes(v, "%s[%d]" % (path, i), found) for i, v in enumerate(obj)]
+    return obj
+
+
+def _filter_of(header):
+    """How the run chose its cases, when it did not run them all: the --case/--filter options
+    of its argv, or a "filter" key of the header."""
+    f = header.get("filter")
+    if isinstance(f, str) and f:
+        return "--filter " + f
+    if isinstance(f, list) and f:
+        return " ".join(display(x) for x in f)
+    argv = header.get("argv")
+    opts = []
+    if isinstance(argv, list):
+        for i, a in enumerate(argv):
+            if not isinstance(a, str):
+                continue
+            if a in ("--case", "--filter") and i + 1 < len(argv):
+                opts.append("%s %s" % (a, display(argv[i + 1])))
+            elif a.startswith(("--case=", "--filter=")):
+                opts.append(a)
+    return " ".join(opts) or None
+
+
 def load(path):
-    """Read and check one results file. Returns a Run; raises InputError."""
+    """Read and check one results file. Returns a Run; raises InputError.
+
+    A line with bytes that are not UTF-8 does not refuse the file: when it still parses and
+    checks, its record is kept (each bad byte shown as \\xNN, with a warning naming the line
+    and the field); otherwise that line is dropped, the rest is read, and the run is marked
+    damaged (incomplete)."""
     data = _read_bytes(path)
     if not data.strip():
         raise InputError(path, None, "empty file: the run wrote nothing (did it start?)",
@@ -415,6 +476,7 @@ def load(path):
     run = Run(path)
     last = len(lines)
     seq_expected = 1
+    dropped_pending = 0       # damaged lines dropped since the last case record read
     for lineno, raw in enumerate(lines, 1):
         if raw.endswith(b"\r"):
             raw = raw[:-1]
@@ -424,19 +486,24 @@ def load(path):
         if len(raw) > MAX_LINE:
             raise InputError(path, lineno, "line longer than %d MiB" % (MAX_LINE >> 20),
                              "this is not a results file this tool will read")
+        not_utf8 = None
         try:
-            text = raw.decode("utf-8")
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                not_utf8 = "invalid UTF-8 (byte 0x%02x at column %d)" % (raw[e.start], e.start + 1)
+                text = raw.decode("utf-8", "surrogateescape")
             rec = json.loads(text)
             bad = None
-        except UnicodeDecodeError as e:
-            bad = "not UTF-8 text (byte 0x%02x at column %d)" % (raw[e.start], e.start + 1)
         except RecursionError:
             bad = "JSON nested too deeply"
         except ValueError as e:
             bad = "not valid JSON (%s)" % (getattr(e, "msg", None) or "parse error")
+        if bad is not None and not_utf8:
+            bad = "%s, %s" % (not_utf8, bad)
         if bad is not None:
             if run.header is None:
-                if lineno == 1 and not bad.startswith("not UTF-8"):
+                if lineno == 1 and not not_utf8:
                     hint = _whole_file_hint(data, path)
                     if hint is not None:
                         raise hint
@@ -445,65 +512,122 @@ def load(path):
             if cut_short and run.footer is None:
                 run.warnings.append("%s:%d: last line cut short (%s); dropped" % (path, lineno, bad))
                 break
+            if not_utf8 and run.footer is None:
+                run.damage.append("line %d (%s) could not be read" % (lineno, bad))
+                run.warnings.append("%s:%d: %s; the record is dropped, the rest of the file is "
+                                    "read" % (path, lineno, bad))
+                dropped_pending += 1
+                continue
             raise InputError(path, lineno, "malformed record: %s" % bad,
                              "the file is damaged; " + RERUN_HINT)
+        if not_utf8:
+            fields = []
+            rec = _unescape_bad_bytes(rec, "", fields)
+            where = ", ".join('"%s"' % f for f in fields[:5]) or "the record"
         if _MAYBE_BAD.search(text):        # most lines have nothing to clean
             rec = clean(rec)
-        if not isinstance(rec, dict):
-            if run.header is None:
-                raise InputError(path, lineno, "not an etwconf results file (the first line is "
-                                 "%s, not a header object)" % _typename(rec),
-                                 "pass the .jsonl files written by `etwconf run --out FILE`")
-            raise InputError(path, lineno, "malformed record: %s, expected an object"
-                             % _typename(rec), "the file is damaged; " + RERUN_HINT)
-        if run.header is None:
-            run.header = _check_header(rec, path)
+        try:
+            seq_expected = _take_record(run, rec, path, lineno, seq_expected, dropped_pending)
+            if isinstance(rec, dict) and rec.get("type") == "case":
+                dropped_pending = 0
+        except InputError as e:
+            if not not_utf8 or run.header is None:
+                raise
+            run.damage.append("line %d (%s in %s) could not be read" % (lineno, not_utf8, where))
+            run.warnings.append("%s:%d: %s in %s, and the record does not check (%s); the record "
+                                "is dropped, the rest of the file is read" % (path, lineno, not_utf8,
+                                                                             where, e.what))
+            dropped_pending += 1
             continue
-        rtype = rec.get("type")
-        if run.footer is not None:
-            raise InputError(path, lineno, "a %s record after the footer" % display(rtype),
-                             "two runs were concatenated into one file; keep one run per file")
-        if rtype == "case":
-            _check_case(rec, path, lineno)
-            if rec["seq"] != seq_expected:
-                raise InputError(path, lineno, 'case record %s has "seq" %d, expected %d '
-                                 '(records are missing or out of order)'
-                                 % (rec["id"], rec["seq"], seq_expected),
-                                 "the file is damaged; " + RERUN_HINT)
-            seq_expected += 1
-            if rec["id"] in run.by_id:
-                raise InputError(path, lineno, "case %s appears twice (first at seq %d)"
-                                 % (rec["id"], run.by_id[rec["id"]]["seq"]),
-                                 "keep one run per file")
-            rec["_line"] = lineno
-            run.by_id[rec["id"]] = rec
-            run.cases.append(rec)
-        elif rtype == "footer":
-            run.footer = _check_footer(rec, path, lineno)
-            _consistency(run, lineno)
-            run.footer_line = lineno
-        elif rtype == "header":
-            raise InputError(path, lineno, "a second header",
-                             "two runs were concatenated into one file; keep one run per file")
-        elif isinstance(rtype, str) and rtype:
-            run.warnings.append("%s:%d: unknown record type %r ignored" % (path, lineno, rtype))
-        else:
-            raise InputError(path, lineno, 'record without a "type"',
-                             "the file does not follow harness/RESULTS.md (schema %s)" % SCHEMA)
+        if not_utf8:
+            run.warnings.append("%s:%d: %s in %s; shown as \\xNN, the rest of the record is read"
+                                % (path, lineno, not_utf8, where))
     if run.header is None:
         raise InputError(path, None, "no header record", RERUN_HINT)
+    if run.footer is not None and not run.damage:
+        _consistency(run, run.footer_line)
+    planned = run.planned
+    n = len(run.cases)
     if run.footer is None:
         run.complete = False
-        planned = run.planned
         run.incomplete_reason = "no footer: the run stopped after %d %s" % (
-            len(run.cases), "of %d planned cases" % planned if planned is not None else "cases")
+            n, "of %d planned cases" % planned if planned is not None else "cases")
     elif run.footer.get("complete") is False:
         run.complete = False
-        run.incomplete_reason = 'the footer says "complete": false (%d cases recorded)' \
-            % len(run.cases)
+        run.incomplete_reason = 'the footer says "complete": false (%d cases recorded)' % n
+    elif planned is not None and n < planned:
+        # the footer adds up, but the plan in the header says more cases were to run
+        run.complete = False
+        run.incomplete_reason = 'the footer claims a complete run, but the file has %d of the ' \
+            '%d planned case records' % (n, planned)
     else:
         run.complete = True
+    if run.damage:
+        run.complete = False
+        why = "damaged file: %s; %d case record%s read" % (
+            "; ".join(run.damage[:3]) + ("; and %d more" % (len(run.damage) - 3)
+                                         if len(run.damage) > 3 else ""),
+            n, "" if n == 1 else "s")
+        if run.footer is not None and _is_int(run.footer.get("total")):
+            why += " of the %d the footer counts" % run.footer["total"]
+        run.incomplete_reason = why if run.incomplete_reason is None or run.footer is not None \
+            else "%s; %s" % (why, run.incomplete_reason)
+    if planned is not None and n > planned:
+        run.warnings.append("%s: %d case records, more than the %d the header planned"
+                            % (path, n, planned))
+    run.filter = _filter_of(run.header)
+    suite_cases = run.header.get("suite", {}).get("cases") \
+        if isinstance(run.header.get("suite"), dict) else None
+    run.suite_cases = suite_cases if _is_int(suite_cases) and suite_cases > 0 else None
+    run.filtered = bool(run.filter) or (run.suite_cases is not None and planned is not None
+                                        and planned < run.suite_cases)
     return run
+
+
+def _take_record(run, rec, path, lineno, seq_expected, dropped):
+    """Check one parsed record and add it to run. Returns the next expected seq (which may
+    skip the records of `dropped` damaged lines)."""
+    if not isinstance(rec, dict):
+        if run.header is None:
+            raise InputError(path, lineno, "not an etwconf results file (the first line is "
+                             "%s, not a header object)" % _typename(rec),
+                             "pass the .jsonl files written by `etwconf run --out FILE`")
+        raise InputError(path, lineno, "malformed record: %s, expected an object"
+                         % _typename(rec), "the file is damaged; " + RERUN_HINT)
+    if run.header is None:
+        run.header = _check_header(rec, path)
+        return seq_expected
+    rtype = rec.get("type")
+    if run.footer is not None:
+        raise InputError(path, lineno, "a %s record after the footer" % display(rtype),
+                         "two runs were concatenated into one file; keep one run per file")
+    if rtype == "case":
+        _check_case(rec, path, lineno)
+        if not seq_expected <= rec["seq"] <= seq_expected + dropped:
+            raise InputError(path, lineno, 'case record %s has "seq" %d, expected %d '
+                             '(records are missing or out of order)'
+                             % (rec["id"], rec["seq"], seq_expected),
+                             "the file is damaged; " + RERUN_HINT)
+        if rec["id"] in run.by_id:
+            raise InputError(path, lineno, "case %s appears twice (first at seq %d)"
+                             % (rec["id"], run.by_id[rec["id"]]["seq"]),
+                             "keep one run per file")
+        rec["_line"] = lineno
+        run.by_id[rec["id"]] = rec
+        run.cases.append(rec)
+        return rec["seq"] + 1
+    if rtype == "footer":
+        run.footer = _check_footer(rec, path, lineno)
+        run.footer_line = lineno
+    elif rtype == "header":
+        raise InputError(path, lineno, "a second header",
+                         "two runs were concatenated into one file; keep one run per file")
+    elif isinstance(rtype, str) and rtype:
+        run.warnings.append("%s:%d: unknown record type %r ignored" % (path, lineno, rtype))
+    else:
+        raise InputError(path, lineno, 'record without a "type"',
+                         "the file does not follow harness/RESULTS.md (schema %s)" % SCHEMA)
+    return seq_expected
 
 
 def load_many(paths, skip_bad=False, errors=None):

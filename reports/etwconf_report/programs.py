@@ -16,7 +16,7 @@ with spec/rules.py's programs() reader, the one parser of that file.
 """
 import os
 
-from .util import BAD, display
+from .util import BAD, display, file_kind, NotRegular
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -59,6 +59,13 @@ def load_known(path=None, required=False):
         path = DEFAULT_DEF
         if not os.path.exists(path):
             return Known()
+    if os.path.exists(path):
+        kind = file_kind(os.stat(path).st_mode)
+        if kind:      # a FIFO or a device is never opened: reading it could block
+            if required:
+                raise NotRegular("is %s, not a regular file" % kind)
+            return Known(problems=["%s: is %s; programs not exercised are not listed"
+                                   % (path, kind)])
     if not os.access(path, os.R_OK):
         if required:
             open(path, encoding="utf-8").close()   # raises the OSError that names the problem

@@ -204,8 +204,9 @@ class HtmlReport:
         impl = s.run.impl
         rest = s.run.label[len(impl) + 1:] if s.run.label.startswith(impl + "@") else s.run.label
         cls = "verdict-" + s.verdict_class
-        mark = "conformant" if s.conformant and s.run.complete else \
-            ("incomplete" if s.conformant else "%d MUST" % len(s.must_rules) if s.must_rules
+        mark = "conformant" if s.fully_conformant else \
+            ("incomplete" if s.conformant and not s.run.complete else "filtered" if s.conformant
+             else "%d MUST" % len(s.must_rules) if s.must_rules
              else "crash")
         inc = ' <span class="incomplete">INCOMPLETE</span>' if not s.run.complete else ""
         return ('<th class="tgt" title="%s"><a href="#target-%d">%s <small>%s</small></a> '
@@ -801,6 +802,8 @@ class HtmlReport:
             info = [("results file", run.path), ("target_id", run.target_id),
                     ("run", "complete" if run.complete else "INCOMPLETE: %s"
                      % run.incomplete_reason)]
+            if s.scope:
+                info.append(("cases run", "%s: a filtered run" % s.scope))
             for k in ("started", "isolation", "timeout_ms", "cases_planned"):
                 if h.get(k) is not None:
                     info.append((k, h[k]))

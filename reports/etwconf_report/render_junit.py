@@ -96,6 +96,8 @@ def render(summaries, catalog=None, exps=(), stale=None, known=None):
         prop("results_file", run.path)
         prop("complete", "true" if run.complete else "false")
         prop("verdict", s.verdict)
+        if s.scope:
+            prop("filtered", s.scope)
         for k, v in sorted(run.target.items()):
             prop("target.%s" % k, v)
         fp = run.header.get("fingerprint") or {}

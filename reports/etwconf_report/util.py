@@ -1,6 +1,7 @@
 """Shared constants and helpers: statuses, NT version ordering, text cleaning."""
 import os
 import re
+import stat
 import sys
 
 STATUSES = ("PASS", "FAIL", "SKIP", "BROKEN", "CRASH", "TIMEOUT")
@@ -170,3 +171,46 @@ def shorten(s, limit=4000):
 
 def plural(n, word, words=None):
     return "%d %s" % (n, word if n == 1 else (words or word + "s"))
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISDIR, "a directory"))
+
+
+class NotRegular(OSError):
+    """The path names something other than a regular file; str() says what it is."""
+
+
+def file_kind(mode):
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return None if stat.S_ISREG(mode) else "not a regular file"
+
+
+def read_regular(path, limit):
+    """Up to limit + 1 bytes of the regular file at path. A FIFO, a device, a socket or a
+    directory raises NotRegular without being read: the type is checked before opening, and the
+    file is opened with O_NONBLOCK (so a FIFO swapped in after the check cannot block the open)
+    and checked again on the open descriptor."""
+    kind = file_kind(os.stat(path).st_mode)
+    if kind:
+        raise NotRegular("is %s, not a regular file" % kind)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) \
+        | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        kind = file_kind(os.fstat(fd).st_mode)
+        if kind:
+            raise NotRegular("is %s, not a regular file" % kind)
+        chunks, left = [], limit + 1
+        while left > 0:
+            b = os.read(fd, min(left, 1 << 20))
+            if not b:
+                break
+            chunks.append(b)
+            left -= len(b)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

@@ -7,7 +7,8 @@
 #include <time.h>
 
 static const char fuzz_usage[] =
-    "usage: etwconf fuzz --target LIB [--seconds N | --calls N] [--seed S] [--emulate V] [--max N] [--oracle LIB] [--quiet]\n"
+    "usage: etwconf fuzz --target LIB [--seconds N | --calls N] [--seed S] [--emulate V] [--max N] [--oracle LIB]\n"
+    "                    [--timeout-ms N] [--quiet]\n"
     "\n"
     "Differential fuzzing: random calls against LIB and against the built-in reference, compared on\n"
     "return code, ReturnLength, every byte of every buffer, bytes around the buffers and returned\n"
@@ -21,6 +22,9 @@ static const char fuzz_usage[] =
     "  --program K    replay only program K of the seed, verbosely\n"
     "  --emulate V    one version of 'etwconf versions'; default: all, if LIB can emulate\n"
     "  --max N        stop after N distinct disagreements (default 5)\n"
+    "  --timeout-ms N a call that has not returned after N ms (default 5000) is a TIMEOUT disagreement:\n"
+    "                 the hung call and its replay command are printed and the fuzzer stops (exit 1); a\n"
+    "                 run still going N ms + 2 s after --seconds ends the same way\n"
     "  --quiet        print only disagreements and the summary\n"
     "\n"
     "exit status: 0 no disagreement, 1 disagreement(s), 2 usage, 3 the target cannot be used\n";
@@ -69,10 +73,120 @@ struct seen {
     enum aspect a;
 };
 
+/* what the fuzz loop needs from the command line */
+struct fz_loop {
+    const char *target;
+    unsigned long long seed, only_prog, max_calls, max_dis;
+    bool have_prog;
+};
+static const struct fz_loop *loop_args;
+
+/* the programs of the seed, each disagreement reduced and printed; runs under the watchdog */
+static void fuzz_loop(struct fz_watch *w)
+{
+    const struct fz_loop *a = loop_args;
+    const char *target = a->target;
+    unsigned long long seed = a->seed, only_prog = a->only_prog, max_calls = a->max_calls, max_dis = a->max_dis;
+    bool have_prog = a->have_prog;
+    int ndis = 0;
+    static struct seen seen[FZ_MAXDIS];
+    int nseen = 0;
+    if (!have_prog)
+        fz_compare_exports(stdout, &ndis, (int)max_dis);
+    atomic_store(&fz.w_ndis, ndis);
+    static struct fz_prog prog;
+    uint64_t t0 = w->t0_us, deadline = w->stop_us;
+    clock_t c0 = clock();
+    fz.seed = seed;
+    fz.max_calls = max_calls;
+    fz.next = have_prog ? only_prog : 0;
+    while (ndis < (int)max_dis) {
+        if (deadline && plat_now_us() >= deadline)
+            break;
+        if (max_calls && fz.calls >= max_calls)
+            break;
+        if (have_prog && fz.next != only_prog)
+            break;
+        /* a batch of programs under one guard; a fault or a disagreement ends it early */
+        fz.batch_left = have_prog ? 1 : 64;
+        fz.found = false;
+        char exc[48] = "";
+        long off = 0;
+        if (have_prog) {
+            fz_gen_prog(seed, fz.next, &prog);
+            fprintf(stdout, "program %llu (version %s):\n", fz.next, etw_version_name(prog.version));
+            for (int i = 0; i < prog.ncalls; i++) {
+                fprintf(stdout, "  %d. ", i + 1);
+                fz_describe_call(stdout, &prog.calls[i]);
+                fprintf(stdout, "\n");
+            }
+        }
+        int kf = etw_guarded_call(&fz.ctx, fz_batch_body, exc, sizeof exc, &off);
+        if (kf) {
+            /* the fault ended program fz.next in the middle: say so as run_prog would */
+            fz_fault_dis(kf, exc, off);
+        }
+        if (!fz.found)
+            continue; /* the batch ran out, or the call budget did */
+        unsigned long long k = fz.next;
+        fz.next++;
+        if (fz.dis.call == -2)
+            continue;
+        fz_gen_prog(seed, k, &prog);
+        /* one report per function, class and aspect */
+        int at = fz.dis.call;
+        const struct fz_call *c = at >= 0 ? &prog.calls[at] : &prog.calls[0];
+        struct seen sn = {c->fn, c->fn == FN_NTQSI || c->fn == FN_NTSSI ? fz_kclass_of(c) : c->cls, fz.dis.aspect};
+        bool dup = false;
+        for (int i = 0; i < nseen && !dup; i++)
+            dup = seen[i].fn == sn.fn && seen[i].cls == sn.cls && seen[i].a == sn.a;
+        if (dup)
+            continue;
+        seen[nseen++] = sn;
+        ndis++;
+        atomic_store(&fz.w_ndis, ndis);
+        struct fz_dis first_dis = fz.dis;
+        fprintf(stdout, "\nDISAGREEMENT %d (seed %llu, program %llu, version %s): %s\n", ndis, seed, k, etw_version_name(prog.version),
+                first_dis.detail);
+        if (at < 0) {
+            fprintf(stdout, "  (while setting up the fixture; replay: etwconf fuzz --target %s --seed %llu --program %llu)\n", target, seed, k);
+            continue;
+        }
+        static struct fz_prog small;
+        small = prog;
+        fz_reduce(&small, at);
+        if (!fz_run_prog(&small, small.ncalls) || fz.dis.call != small.ncalls - 1) {
+            /* the reduction lost it (state-dependent): report the program up to the call */
+            small = prog;
+            small.ncalls = at + 1;
+            fz_run_prog(&small, small.ncalls);
+        }
+        struct fz_dis red = fz.dis;
+        struct fz_out ref_out = fz.last_out[SIDE_O];
+        const struct fz_call *lc = &small.calls[small.ncalls - 1];
+        fprintf(stdout, "  minimal: %s; %d call(s) at %s\n", red.detail, small.ncalls, etw_version_name(small.version));
+        fprintf(stdout, "  call: ");
+        fz_describe_call(stdout, lc);
+        fprintf(stdout, "\n");
+        enum etw_rule_id rule = fz_rule_for(lc, red.aspect, ref_out.rc, small.version);
+        const struct etw_rule *rr = etw_rule_get(rule);
+        fprintf(stdout, "  rule: %s%s%s\n", etw_rule_name(rule), rr ? ": " : "", rr ? rr->text : "");
+        fz_print_row(stdout, &small, rule, red.aspect, k);
+        fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu\n", target, seed, k);
+        fflush(stdout);
+    }
+    unsigned long long programs = fz.programs;
+    uint64_t el = plat_now_us() - t0;
+    double secs = el / 1e6, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    fprintf(stdout, "\nfuzz: %llu calls in %llu programs, %.1f s (%.0f calls/s; %.0f calls per CPU second), seed %llu: %d disagreement(s)\n",
+            fz.calls, programs, secs, secs > 0 ? (double)fz.calls / secs : 0.0, cpu > 0 ? (double)fz.calls / cpu : 0.0, seed, ndis);
+    w->status = ndis ? 1 : 0;
+}
+
 int etw_cmd_fuzz(int argc, char **argv)
 {
     const char *target = NULL, *emulate = NULL, *oracle = NULL;
-    unsigned long long seconds = 0, max_calls = 0, seed = 0, only_prog = 0, max_dis = 5;
+    unsigned long long seconds = 0, max_calls = 0, seed = 0, only_prog = 0, max_dis = 5, timeout_ms = 5000;
     bool have_seed = false, quiet = false, have_prog = false;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -107,6 +221,9 @@ int etw_cmd_fuzz(int argc, char **argv)
             if (!parse_u64(v, &only_prog))
                 return fz_die("--program takes a number, not '%s'", v);
             have_prog = true;
+        } else if (!strcmp(a, "--timeout-ms")) {
+            if (!parse_u64(v, &timeout_ms) || !timeout_ms || timeout_ms > 3600000)
+                return fz_die("--timeout-ms takes 1 to 3600000, not '%s'", v);
         } else if (!strcmp(a, "--max")) {
             if (!parse_u64(v, &max_dis) || !max_dis || max_dis > FZ_MAXDIS)
                 return fz_die("--max takes 1 to 64, not '%s'", v);
@@ -202,95 +319,19 @@ int etw_cmd_fuzz(int argc, char **argv)
         fflush(stdout);
     }
 
-    int ndis = 0;
-    static struct seen seen[FZ_MAXDIS];
-    int nseen = 0;
-    if (!have_prog)
-        fz_compare_exports(stdout, &ndis, (int)max_dis);
-    static struct fz_prog prog;
-    uint64_t t0 = plat_now_us(), deadline = seconds ? t0 + seconds * 1000000ull : 0;
-    clock_t c0 = clock();
-    fz.seed = seed;
-    fz.max_calls = max_calls;
-    fz.next = have_prog ? only_prog : 0;
-    while (ndis < (int)max_dis) {
-        if (deadline && plat_now_us() >= deadline)
-            break;
-        if (max_calls && fz.calls >= max_calls)
-            break;
-        if (have_prog && fz.next != only_prog)
-            break;
-        /* a batch of programs under one guard; a fault or a disagreement ends it early */
-        fz.batch_left = have_prog ? 1 : 64;
-        fz.found = false;
-        char exc[48] = "";
-        long off = 0;
-        if (have_prog) {
-            fz_gen_prog(seed, fz.next, &prog);
-            fprintf(stdout, "program %llu (version %s):\n", fz.next, etw_version_name(prog.version));
-            for (int i = 0; i < prog.ncalls; i++) {
-                fprintf(stdout, "  %d. ", i + 1);
-                fz_describe_call(stdout, &prog.calls[i]);
-                fprintf(stdout, "\n");
-            }
-        }
-        int kf = etw_guarded_call(&fz.ctx, fz_batch_body, exc, sizeof exc, &off);
-        if (kf) {
-            /* the fault ended program fz.next in the middle: say so as run_prog would */
-            fz_fault_dis(kf, exc, off);
-        }
-        if (!fz.found)
-            continue; /* the batch ran out, or the call budget did */
-        unsigned long long k = fz.next;
-        fz.next++;
-        if (fz.dis.call == -2)
-            continue;
-        fz_gen_prog(seed, k, &prog);
-        /* one report per function, class and aspect */
-        int at = fz.dis.call;
-        const struct fz_call *c = at >= 0 ? &prog.calls[at] : &prog.calls[0];
-        struct seen sn = {c->fn, c->fn == FN_NTQSI || c->fn == FN_NTSSI ? fz_kclass_of(c) : c->cls, fz.dis.aspect};
-        bool dup = false;
-        for (int i = 0; i < nseen && !dup; i++)
-            dup = seen[i].fn == sn.fn && seen[i].cls == sn.cls && seen[i].a == sn.a;
-        if (dup)
-            continue;
-        seen[nseen++] = sn;
-        ndis++;
-        struct fz_dis first_dis = fz.dis;
-        fprintf(stdout, "\nDISAGREEMENT %d (seed %llu, program %llu, version %s): %s\n", ndis, seed, k, etw_version_name(prog.version),
-                first_dis.detail);
-        if (at < 0) {
-            fprintf(stdout, "  (while setting up the fixture; replay: etwconf fuzz --target %s --seed %llu --program %llu)\n", target, seed, k);
-            continue;
-        }
-        static struct fz_prog small;
-        small = prog;
-        fz_reduce(&small, at);
-        if (!fz_run_prog(&small, small.ncalls) || fz.dis.call != small.ncalls - 1) {
-            /* the reduction lost it (state-dependent): report the program up to the call */
-            small = prog;
-            small.ncalls = at + 1;
-            fz_run_prog(&small, small.ncalls);
-        }
-        struct fz_dis red = fz.dis;
-        struct fz_out ref_out = fz.last_out[SIDE_O];
-        const struct fz_call *lc = &small.calls[small.ncalls - 1];
-        fprintf(stdout, "  minimal: %s; %d call(s) at %s\n", red.detail, small.ncalls, etw_version_name(small.version));
-        fprintf(stdout, "  call: ");
-        fz_describe_call(stdout, lc);
-        fprintf(stdout, "\n");
-        enum etw_rule_id rule = fz_rule_for(lc, red.aspect, ref_out.rc, small.version);
-        const struct etw_rule *rr = etw_rule_get(rule);
-        fprintf(stdout, "  rule: %s%s%s\n", etw_rule_name(rule), rr ? ": " : "", rr ? rr->text : "");
-        fz_print_row(stdout, &small, rule, red.aspect, k);
-        fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu\n", target, seed, k);
-        fflush(stdout);
+    struct fz_loop L = {target, seed, only_prog, max_calls, max_dis, have_prog};
+    loop_args = &L;
+    struct fz_watch w = {.target = target, .seed = seed, .timeout_ms = (unsigned)timeout_ms, .t0_us = plat_now_us()};
+    if (seconds) {
+        w.stop_us = w.t0_us + seconds * 1000000ull;
+        w.end_us = w.stop_us + timeout_ms * 1000ull + 2000000ull;
     }
-    unsigned long long programs = fz.programs;
-    uint64_t el = plat_now_us() - t0;
-    double secs = el / 1e6, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
-    fprintf(stdout, "\nfuzz: %llu calls in %llu programs, %.1f s (%.0f calls/s; %.0f calls per CPU second), seed %llu: %d disagreement(s)\n",
-            fz.calls, programs, secs, secs > 0 ? (double)fz.calls / secs : 0.0, cpu > 0 ? (double)fz.calls / cpu : 0.0, seed, ndis);
-    return ndis ? 1 : 0;
+    int rc = fz_watched(fuzz_loop, &w);
+    if (rc < 0) {
+        fprintf(stderr, "etwconf fuzz: could not start the watchdog thread: a target that hangs will not be stopped\n");
+        fuzz_loop(&w);
+        rc = w.status;
+    }
+    return rc;
 }
+

@@ -152,6 +152,7 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
     *rl_ptr() = ETW_SENTINEL32;
     o->ntok = 0;
     o->le = 0;
+    fz_watch_enter();
     if (c->fail_alloc && s->t->fail_alloc)
         s->t->fail_alloc((unsigned)c->fail_alloc);
     switch (c->fn) {
@@ -260,6 +261,7 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
     }
     if (c->fail_alloc && s->t->fail_alloc)
         s->t->fail_alloc(0);
+    fz_watch_leave();
     o->rl = *rl_ptr();
     o->pre_in = buf ? pre_intact(buf) : true;
     o->pre_out = out ? pre_intact(out) : true;
@@ -306,7 +308,10 @@ static void run_body(struct etw_ctx *unused)
             s->t->reset();
         s->dirty = fz.control && !pure;
         char why[200] = "";
-        if (!fixture(s, p, why, sizeof why)) {
+        fz_watch_enter();
+        bool fixed = fixture(s, p, why, sizeof why);
+        fz_watch_leave();
+        if (!fixed) {
             s->dirty = fz.control;
             if (k == SIDE_O) {
                 /* the generator asked for a fixture the reference cannot make: not a finding */
@@ -386,6 +391,7 @@ void fz_batch_body(struct etw_ctx *unused)
         if (!batch_prog.ncalls)
             continue;
         fz.prog = &batch_prog;
+        fz_watch_prog(fz.next, &batch_prog);
         fz.upto = batch_prog.ncalls;
         fz.found = false;
         fz.last_ran = false;
@@ -407,7 +413,9 @@ bool fz_run_prog(const struct fz_prog *p, int upto)
     fz.last_ran = false;
     memset(&fz.dis, 0, sizeof fz.dis);
     fz.dis.call = -3;
+    atomic_store_explicit(&fz.w_progp, p, memory_order_release);
     int k = etw_guarded_call(&fz.ctx, run_body, exc, sizeof exc, &off);
+    fz_watch_leave(); /* a fault ended the call without leaving it */
     if (k)
         fz_fault_dis(k, exc, off);
     return fz.found;

@@ -33,6 +33,7 @@
 #define ETWCONF_FUZZ_H
 
 #include "harness/etwconf.h"
+#include <stdatomic.h>
 #include <stddef.h>
 
 #define FZ_MAXCALLS 24
@@ -150,8 +151,32 @@ struct fz_state {
     long batch_left;
     struct fz_out last_out[2];
     bool last_ran;
+    /* what the watchdog (watch.c) reads from its own thread: a beat per call into a side, whether
+     * such a call (or a side's fixture) is running, and the program being run */
+    atomic_ulong w_beat;
+    atomic_int w_in_call;
+    atomic_ullong w_prog;
+    _Atomic(const struct fz_prog *) w_progp;
+    atomic_int w_ndis;
 };
 extern struct fz_state fz;
+
+/* a call into a side begins or ends (the fuzz thread is the only writer) */
+static inline void fz_watch_enter(void)
+{
+    atomic_store_explicit(&fz.w_beat, atomic_load_explicit(&fz.w_beat, memory_order_relaxed) + 1, memory_order_relaxed);
+    atomic_store_explicit(&fz.w_in_call, 1, memory_order_release);
+}
+static inline void fz_watch_leave(void)
+{
+    atomic_store_explicit(&fz.w_in_call, 0, memory_order_relaxed);
+}
+/* the program the fuzz thread runs now: its number in the seed (for the replay command) */
+static inline void fz_watch_prog(unsigned long long k, const struct fz_prog *p)
+{
+    atomic_store_explicit(&fz.w_prog, k, memory_order_relaxed);
+    atomic_store_explicit(&fz.w_progp, p, memory_order_release);
+}
 
 /* the exports compared by version */
 struct fz_export {
@@ -204,6 +229,20 @@ etw_u32 fz_kclass_of(const struct fz_call *c);
 enum etw_rule_id fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v);
 void fz_describe_call(FILE *f, const struct fz_call *c);
 void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no);
+
+/* watch.c: run loop(arg) on one thread and a watchdog on another. A call into a side that
+ * does not return within timeout_ms, or a run still going at end_us (0: none), is reported as a
+ * TIMEOUT disagreement with its replay command and the process ends with exit status 1 (a thread
+ * blocked in a library cannot be taken back). Returns loop's status; -1 when the threads could
+ * not start (the caller runs loop itself). */
+struct fz_watch {
+    const char *target;
+    etw_u64 seed;
+    unsigned timeout_ms;
+    uint64_t t0_us, stop_us, end_us; /* the start, the end of --seconds, that plus the grace (0: none) */
+    int status; /* set by loop */
+};
+int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w);
 
 /* cmd.c */
 

@@ -333,7 +333,9 @@ static enum etw_status_kind run_row(const struct row *w, struct etw_target *t, u
     r.version = v;
     unsigned saved = t->version;
     t->version = v;
+    fz_watch_enter(); /* the watchdog covers the row check's calls too */
     etw_run_case(&r, &w->c, &res);
+    fz_watch_leave();
     t->version = saved;
     snprintf(msg, len, "%s", res.message[0] ? res.message : res.reason);
     /* the harness reset and re-versioned both sides */

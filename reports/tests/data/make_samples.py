@@ -452,6 +452,7 @@ def hostile():
         if st in ("CRASH", "TIMEOUT"):
             rec["failed_rules"] = list(rec["rules"])
         recs.append(rec)
+    h["cases_planned"] = len(specs)
     return finish(recs)
 
 

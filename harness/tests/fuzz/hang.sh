@@ -1,0 +1,83 @@
+#!/bin/sh
+# harness/tests/fuzz/hang.sh BUILD - the differential fuzzer (etwconf fuzz) against a target whose
+# functions never return (harness/tests/bad/hang.c): it must end within --seconds plus a bounded
+# grace, reporting the hung call as a TIMEOUT disagreement with a replay command that reproduces
+# it, and exit 1. Every run is bounded by timeout(1), so a fuzzer that hangs fails the test.
+# Last line: "fuzz-hang: N passed, N failed".
+set -u
+B=$1
+E=$B/etwconf
+W=$B/fuzz/hang
+mkdir -p "$W"
+. "$(dirname "$0")/../lib.sh"
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# run NAME LIMIT_S ARGS...: etwconf fuzz under timeout; sets rc and ms
+run() {
+    name=$1 limit=$2
+    shift 2
+    t0=$(now_ms)
+    timeout -s KILL 30 "$E" fuzz "$@" >"$W/$name.txt" 2>&1
+    rc=$?
+    ms=$(($(now_ms) - t0))
+    if [ "$rc" -eq 137 ]; then
+        no "$name: etwconf fuzz $* did not end within 30 s (killed)"
+        return 1
+    fi
+    if [ "$ms" -gt $((limit * 1000)) ]; then
+        no "$name: etwconf fuzz $* took $ms ms, more than $limit s"
+        return 1
+    fi
+    return 0
+}
+
+# 1. a hang at the first call it makes: reported within the per-call timeout
+if run first 10 --target "$B/bad/hang.so" --seconds 2 --seed 1 --timeout-ms 500; then
+    if [ "$rc" -eq 1 ] && grep -q '^DISAGREEMENT 1 (seed 1, program [0-9]*, version [0-9.]*): TIMEOUT: the target hung at call [0-9]* of the program (no return after 500 ms)' "$W/first.txt" &&
+       grep -q '^  call: \(TraceQueryInformation\|NtQuerySystemInformation\)(' "$W/first.txt" &&
+       grep -q "^  replay: etwconf fuzz --target $B/bad/hang.so --seed 1 --program [0-9]* --timeout-ms 500\$" "$W/first.txt" &&
+       grep -q '^fuzz: .*seed 1: 1 disagreement(s); the target hung$' "$W/first.txt"; then
+        ok "a target that hangs: TIMEOUT disagreement at $(sed -n 's/^  call: \([A-Za-z]*\)(.*/\1/p' "$W/first.txt"), exit 1, in $ms ms"
+    else
+        no "hang: exit $rc, $(head -c 600 "$W/first.txt")"
+    fi
+fi
+
+# 2. the replay command it printed reproduces the same hung call
+replay=$(sed -n 's/^  replay: etwconf fuzz //p' "$W/first.txt")
+call=$(grep -m1 '^  call: ' "$W/first.txt")
+if [ -n "$replay" ] && run replay 10 $replay; then
+    if [ "$rc" -eq 1 ] && grep -q 'TIMEOUT: the target hung at call' "$W/replay.txt" && grep -qF -- "$call" "$W/replay.txt"; then
+        ok "the replay command reproduces the hung call ($ms ms)"
+    else
+        no "replay '$replay': exit $rc, $(head -c 600 "$W/replay.txt")"
+    fi
+elif [ -z "$replay" ]; then
+    no "no replay command printed"
+fi
+
+# 3. the default per-call timeout (5 s) and --seconds bound the run without --timeout-ms
+if run default 12 --target "$B/bad/hang.so" --seconds 1 --seed 7 --quiet; then
+    if [ "$rc" -eq 1 ] && grep -q 'TIMEOUT: the target hung at call [0-9]* of the program (no return after 5000 ms)' "$W/default.txt"; then
+        ok "without --timeout-ms the hang ends the run after the default 5 s ($ms ms)"
+    else
+        no "default timeout: exit $rc, $(head -c 600 "$W/default.txt")"
+    fi
+fi
+
+# 4. a target that returns is not cut short by the watchdog
+if run reference 15 --target "$B/libetwref.so" --seconds 2 --seed 3 --timeout-ms 1000 --quiet; then
+    if [ "$rc" -eq 0 ] && ! grep -q TIMEOUT "$W/reference.txt"; then
+        ok "the reference library runs its 2 s without a TIMEOUT"
+    else
+        no "reference under the watchdog: exit $rc, $(tail -c 600 "$W/reference.txt")"
+    fi
+fi
+
+# 5. a bad --timeout-ms is a usage error
+timeout 10 "$E" fuzz --target "$B/bad/hang.so" --timeout-ms 0 >"$W/usage.txt" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q -- '--timeout-ms takes' "$W/usage.txt" && ok "--timeout-ms 0 is a usage error (exit 2)" ||
+    no "--timeout-ms 0: exit $rc, $(cat "$W/usage.txt")"
+
+summary fuzz-hang

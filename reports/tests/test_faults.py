@@ -1,0 +1,357 @@
+"""Fault injection for the report tool: a footer that claims a complete run the file does not
+hold, bytes that are not UTF-8, a FIFO or a device given as a results file, and a filtered run.
+Each test checks the message, the exit status and every output (summary, report: HTML,
+Markdown, JUnit; check; diff). Every command runs in a subprocess with a timeout, so a read that
+blocks fails the test instead of hanging the stage."""
+import json
+import os
+import stat
+import threading
+import xml.etree.ElementTree as ET
+
+from common import TmpCase, data, run_cli, read_records, dump_records, fix_footer, WINE_EXP
+from etwconf_report import ingest, expectations
+from etwconf_report.ingest import InputError
+
+T = 30      # seconds: a bound on every command of these tests
+
+
+def _cli(*args):
+    return run_cli(*args, timeout=T)
+
+
+class Outputs(TmpCase):
+    """Run every output over one results file; returns what each said."""
+
+    def outputs(self, path, exp=WINE_EXP, old=None):
+        res = {}
+        res["summary"] = _cli("summary", path)
+        out = os.path.join(self.tmp, "rep-" + os.path.basename(path))
+        res["report"] = _cli("report", "--out", out, path)
+        if res["report"][0] == 0:
+            for name in ("index.html", "summary.md", "junit.xml"):
+                with open(os.path.join(out, name), encoding="utf-8") as f:
+                    res[name] = f.read()
+        res["check"] = _cli("check", "--expectations", exp, path)
+        res["diff"] = _cli("diff", old or data("wine-win10.jsonl"), path)
+        return res
+
+    def junit_suite(self, text):
+        suites = ET.fromstring(text).findall("testsuite")
+        self.assertEqual(len(suites), 1)
+        return suites[0]
+
+
+def _wine(n=None, **header):
+    """wine-win10's records: the first n cases (all when None), header fields replaced, the
+    footer recomputed so that it adds up."""
+    recs = read_records("wine-win10.jsonl")
+    if n is not None:
+        recs = recs[:1 + n] + recs[-1:]
+    recs[0].update(header)
+    return fix_footer(recs)
+
+
+class LyingFooter(Outputs):
+    """A footer that adds up and claims "complete", over 3 of the 221 planned cases."""
+
+    def setUp(self):
+        super().setUp()
+        recs = _wine(3, cases_planned=221)
+        self.assertNotIn("complete", [k for k, v in recs[-1].items() if v is False])
+        self.path = self.write("lying.jsonl", dump_records(recs))
+
+    def test_load_marks_it_incomplete(self):
+        run = ingest.load(self.path)
+        self.assertFalse(run.complete)
+        self.assertIn("3 of the 221 planned", run.incomplete_reason)
+        self.assertIn("claims a complete run", run.incomplete_reason)
+
+    def test_every_output_says_incomplete(self):
+        r = self.outputs(self.path)
+        rc, out, err = r["summary"]
+        self.assertEqual(rc, 0, err)
+        self.assertIn("INCOMPLETE", out)
+        self.assertIn("3 of the 221 planned", err)
+        self.assertNotIn(": 1 conformant", out)
+        rc, out, err = r["report"]
+        self.assertEqual(rc, 0, err)
+        self.assertIn("1 incomplete", out)
+        self.assertIn("INCOMPLETE", r["index.html"])
+        self.assertIn("3 of the 221 planned", r["index.html"])
+        self.assertIn("**INCOMPLETE**", r["summary.md"])
+        self.assertIn("3 of the 221 planned", r["summary.md"])
+        suite = self.junit_suite(r["junit.xml"])
+        last = suite.findall("testcase")[-1]
+        self.assertEqual(last.get("name"), "(run incomplete)")
+        self.assertIn("3 of the 221 planned", last.find("error").get("message"))
+        props = {p.get("name"): p.get("value") for p in suite.iter("property")}
+        self.assertEqual(props["complete"], "false")
+        rc, out, err = r["check"]
+        self.assertIn(rc, (0, 1), err)
+        self.assertIn("INCOMPLETE run (the footer claims a complete run, but the file has 3 of "
+                      "the 221", out)
+        rc, out, err = r["diff"]
+        self.assertIn(rc, (0, 1), err)
+        self.assertIn("INCOMPLETE: the footer claims a complete run", out)
+        self.assertIn("not run in NEW (NEW is incomplete)", out)
+        self.assertNotIn("removed cases", out)
+
+    def test_honest_footer_still_complete(self):
+        run = ingest.load(data("wine-win10.jsonl"))
+        self.assertTrue(run.complete)
+        self.assertEqual(len(run.cases), run.planned)
+
+
+def _damage(line_index, old, new):
+    """wine-win10.jsonl as bytes with one replacement in line line_index (0 = header)."""
+    with open(data("wine-win10.jsonl"), "rb") as f:
+        lines = f.read().split(b"\n")
+    assert old in lines[line_index], (line_index, old)
+    lines[line_index] = lines[line_index].replace(old, new, 1)
+    return b"\n".join(lines)
+
+
+class Utf8Damage(Outputs):
+    """One byte that is not UTF-8: the record (or the field) is reported, the rest is read."""
+
+    def test_bad_byte_in_a_field_keeps_the_record(self):
+        path = self.write("field.jsonl", _damage(3, b'"title":"', b'"title":"\xff'))
+        run = ingest.load(path)
+        self.assertTrue(run.complete)
+        self.assertEqual(len(run.cases), 58)
+        self.assertTrue(run.cases[2]["title"].startswith("\\xff"), run.cases[2]["title"])
+        self.assertTrue(any(":4: invalid UTF-8 (byte 0xff" in w and '"title"' in w
+                            for w in run.warnings), run.warnings)
+        rc, out, err = _cli("summary", path)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("field.jsonl:4: invalid UTF-8 (byte 0xff", err)
+        self.assertIn('"title"', err)
+        self.assertNotIn("INCOMPLETE", out)
+
+    def test_bad_byte_between_fields_drops_one_record(self):
+        path = self.write("record.jsonl", _damage(5, b',"seq":', b',\xfe"seq":'))
+        run = ingest.load(path)
+        self.assertFalse(run.complete)
+        self.assertEqual(len(run.cases), 57)
+        self.assertNotIn(run.by_id, [None])
+        self.assertIn("damaged file: line 6 (invalid UTF-8 (byte 0xfe", run.incomplete_reason)
+        self.assertIn("57 case records read of the 58 the footer counts", run.incomplete_reason)
+        r = self.outputs(path)
+        rc, out, err = r["summary"]
+        self.assertEqual(rc, 0, err)
+        self.assertIn("record.jsonl:6: invalid UTF-8 (byte 0xfe at column", err)
+        self.assertIn("the record is dropped, the rest of the file is read", err)
+        self.assertIn("INCOMPLETE", out)
+        self.assertEqual(r["report"][0], 0, r["report"][2])
+        for name in ("index.html", "summary.md"):
+            self.assertIn("damaged file: line 6", r[name], name)
+        suite = self.junit_suite(r["junit.xml"])
+        self.assertEqual(suite.findall("testcase")[-1].get("name"), "(run incomplete)")
+        self.assertEqual(len(suite.findall("testcase")), 58)   # 57 read + the incomplete mark
+        rc, out, err = r["check"]
+        self.assertIn(rc, (0, 1), err)
+        self.assertIn("INCOMPLETE run (damaged file: line 6", out)
+        rc, out, err = r["diff"]
+        self.assertIn(rc, (0, 1), err)
+        self.assertIn("INCOMPLETE: damaged file: line 6", out)
+        self.assertIn("not run in NEW (NEW is incomplete) (1)", out)
+
+    def test_extra_record_with_bad_bytes_is_dropped(self):
+        recs = read_records("wine-win10.jsonl")
+        raw = dump_records(recs[:3]).encode() + b'{"type":"case","id":"\xff\xfe"}\n' \
+            + dump_records(recs[3:]).encode()
+        path = self.write("extra.jsonl", raw)
+        run = ingest.load(path)
+        self.assertEqual(len(run.cases), 58)
+        self.assertFalse(run.complete)
+        self.assertIn("line 4 (invalid UTF-8 (byte 0xff at column 22) in \"id\")",
+                      run.incomplete_reason)
+
+    def test_bad_byte_in_the_footer(self):
+        with open(data("wine-win10.jsonl"), "rb") as f:
+            raw = f.read().rstrip(b"\n")
+        head, _, foot = raw.rpartition(b"\n")
+        path = self.write("footer.jsonl", head + b"\n" + foot.replace(b'"total"', b'\xc3"total"')
+                          + b"\n")
+        run = ingest.load(path)
+        self.assertEqual(len(run.cases), 58)
+        self.assertFalse(run.complete)
+        self.assertIn("no footer", run.incomplete_reason)
+        self.assertIn("damaged file: line 60", run.incomplete_reason)
+
+    def test_header_that_cannot_be_read_refuses_the_file(self):
+        path = self.write("header.jsonl", _damage(0, b'"schema"', b'\xff"schema"'))
+        rc, out, err = _cli("summary", path)
+        line = self.assertOneLineError(rc, out, err, "header.jsonl:1:")
+        self.assertIn("invalid UTF-8 (byte 0xff", line)
+
+    def test_damage_on_every_line_is_bounded_and_named(self):
+        with open(data("wine-win10.jsonl"), "rb") as f:
+            lines = f.read().split(b"\n")
+        lines = lines[:1] + [l.replace(b",", b",\xff", 1) for l in lines[1:-2]] + lines[-2:]
+        path = self.write("all.jsonl", b"\n".join(lines))
+        run = ingest.load(path)
+        self.assertEqual(len(run.cases), 0)
+        self.assertIn("and 55 more", run.incomplete_reason)
+        rc, out, err = _cli("report", "--out", os.path.join(self.tmp, "r"), path)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("Traceback", err)
+
+
+class NotAFile(TmpCase):
+    """A FIFO, a device or a directory: a one-line error and exit 2, without blocking."""
+
+    def setUp(self):
+        super().setUp()
+        if not hasattr(os, "mkfifo"):
+            self.skipTest("no FIFOs on this system")
+        self.fifo = os.path.join(self.tmp, "results.jsonl")
+        os.mkfifo(self.fifo)
+
+    def test_load_does_not_block(self):
+        box = {}
+
+        def load():
+            try:
+                ingest.load(self.fifo)
+            except InputError as e:
+                box["err"] = str(e)
+        t = threading.Thread(target=load, daemon=True)
+        t.start()
+        t.join(T)
+        self.assertFalse(t.is_alive(), "ingest.load blocked on a FIFO")
+        self.assertIn("is a FIFO (named pipe), not a regular file", box.get("err", ""))
+
+    def test_every_command_refuses_a_fifo(self):
+        good = data("wine-win10.jsonl")
+        out = os.path.join(self.tmp, "rep")
+        for args in (("summary", self.fifo), ("report", "--out", out, self.fifo),
+                     ("check", "--expectations", WINE_EXP, self.fifo),
+                     ("check", "--expectations", self.fifo, good),
+                     ("diff", good, self.fifo), ("diff", self.fifo, good),
+                     ("summary", "--programs", self.fifo, good),
+                     ("summary", "--rules", self.fifo, good),
+                     ("update-expectations", "--impl", "wine", "--out",
+                      os.path.join(self.tmp, "x.json"), self.fifo)):
+            with self.subTest(args[0] + " " + " ".join(a for a in args[1:] if a.startswith("-"))):
+                rc, o, e = _cli(*args)
+                line = self.assertOneLineError(rc, o, e, self.fifo)
+                self.assertIn("FIFO", line)
+                self.assertFalse(os.path.exists(os.path.join(out, "index.html")))
+
+    def test_skip_bad_reports_the_rest(self):
+        out = os.path.join(self.tmp, "rep")
+        rc, o, e = _cli("report", "--skip-bad", "--out", out, self.fifo, data("wine-win10.jsonl"))
+        self.assertEqual(rc, 0, e)
+        self.assertIn("skipped: %s: is a FIFO (named pipe)" % self.fifo, e)
+        self.assertTrue(os.path.exists(os.path.join(out, "index.html")))
+
+    def test_devices_and_directories(self):
+        for path, what in (("/dev/zero", "character device"), ("/dev/null", "character device"),
+                           (self.tmp, "directory")):
+            if not os.path.exists(path):
+                continue
+            with self.subTest(path):
+                rc, o, e = _cli("summary", path)
+                self.assertIn(what, self.assertOneLineError(rc, o, e, path))
+        self.assertTrue(stat.S_ISFIFO(os.stat(self.fifo).st_mode))
+
+
+class Filtered(Outputs):
+    """A run of part of the suite is never plainly conformant: the verdict says N of M cases."""
+
+    def filtered(self, n=4, **header):
+        recs = read_records("wine-win10.jsonl")
+        passing = [r for r in recs if r.get("type") == "case" and r["status"] == "PASS"][:n]
+        recs = fix_footer(recs[:1] + passing + recs[-1:])
+        recs[0]["cases_planned"] = n
+        recs[0].update(header)
+        return self.write("filtered.jsonl", dump_records(recs))
+
+    def test_every_output_says_n_of_m(self):
+        path = self.filtered(suite={"name": "etwconf", "version": "0.1.0", "cases": 221},
+                             argv=["build/etwconf", "run", "--filter", "tqi"])
+        run = ingest.load(path)
+        self.assertTrue(run.complete)
+        self.assertTrue(run.filtered)
+        self.assertEqual(run.scope(), "4 of 221 cases (--filter tqi)")
+        r = self.outputs(path)
+        rc, out, err = r["summary"]
+        self.assertEqual(rc, 0, err)
+        self.assertIn("no failures in 4 of 221 cases (--filter tqi) (a filtered run: no verdict "
+                      "on the whole suite)", out)
+        self.assertIn("0 conformant", out)
+        self.assertIn("1 filtered without failures", out)
+        self.assertNotRegex(out, r"(?m)^\S+\s+conformant\b")
+        rc, out, err = r["report"]
+        self.assertEqual(rc, 0, err)
+        self.assertIn("(0 conformant, 0 not, 1 filtered)", out)
+        for name in ("index.html", "summary.md"):
+            self.assertIn("4 of 221 cases", r[name], name)
+        self.assertNotIn('class="verdict verdict-good"', r["index.html"])
+        self.assertNotIn(">conformant<", r["index.html"])
+        props = {p.get("name"): p.get("value") for p in
+                 self.junit_suite(r["junit.xml"]).iter("property")}
+        self.assertIn("4 of 221 cases", props["verdict"])
+        self.assertEqual(props["filtered"], "4 of 221 cases (--filter tqi)")
+        rc, out, err = r["check"]
+        self.assertIn("filtered run, 4 of 221 cases", out)
+        self.assertNotIn("STALE", out)
+        rc, out, err = r["diff"]
+        self.assertIn("filtered: 4 of 221 cases", out)
+        self.assertIn("not run in NEW (NEW is a filtered run", out)
+        self.assertNotIn("removed cases", out)
+
+    def test_plan_smaller_than_the_suite(self):
+        path = self.filtered(3, suite={"name": "etwconf", "cases": 221})
+        rc, out, err = _cli("summary", path)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("no failures in 3 of 221 cases (a filtered run", out)
+
+    def test_case_option_without_suite_count(self):
+        path = self.filtered(1, argv=["etwconf.exe", "run", "--case", "exp.advapi32.tqi"])
+        rc, out, err = _cli("summary", path)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("no failures in 1 case (--case exp.advapi32.tqi)", out)
+
+    def test_failures_in_a_filtered_run(self):
+        recs = read_records("wine-win10.jsonl")
+        recs = fix_footer(recs[:4] + recs[-1:])     # PASS, SKIP, FAIL (counted)
+        recs[0].update(cases_planned=3, suite={"cases": 221})
+        path = self.write("ffail.jsonl", dump_records(recs))
+        rc, out, err = _cli("summary", path)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("(1 case), in 3 of 221 cases (a filtered run)", out)
+
+    def test_whole_suite_is_not_filtered(self):
+        path = self.filtered(4, suite={"name": "etwconf", "cases": 4})
+        rc, out, err = _cli("summary", path)
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"(?m)^\S+\s+conformant\s")
+        self.assertIn("1 conformant", out)
+
+
+class FilteredExpectations(TmpCase):
+    """update-expectations from a filtered run keeps the entries of the cases it did not run."""
+
+    def test_entries_outside_the_filter_are_kept(self):
+        recs = read_records("wine-win10.jsonl")
+        passing = [r for r in recs if r.get("type") == "case" and r["status"] == "PASS"][:2]
+        recs = fix_footer(recs[:1] + passing + recs[-1:])
+        recs[0].update(cases_planned=2, suite={"cases": 221})
+        path = self.write("f.jsonl", dump_records(recs))
+        out = self.write("exp.json", open(WINE_EXP, encoding="utf-8").read())
+        before = json.load(open(out, encoding="utf-8"))["entries"]
+        rc, o, e = _cli("update-expectations", "--impl", "wine", "--out", out, path)
+        self.assertEqual(rc, 0, e)
+        self.assertIn("a filtered run (2 of 221 cases)", e)
+        after = json.load(open(out, encoding="utf-8"))["entries"]
+        def key(x):
+            return (x["case"], x["status"], x.get("mode"), x["why"])
+        self.assertEqual(sorted(map(key, before)), sorted(map(key, after)))
+        run = ingest.load(data("wine-win10.jsonl"))
+        old_x, new_x = (expectations.load(p) for p in (WINE_EXP, out))
+        for e in old_x.entries:
+            if e.names_run(run):
+                self.assertTrue(new_x.entries_for(run, e.case), e.case)
