@@ -14,9 +14,13 @@ static const struct etw_case cases[] = {
                 AT(V5_2, V6_0, ABSENT), FROM(V6_1, PRESENT))
     EXPORT_CASE("exp.ntdll.etwcti", RID_EXP_NTDLL_ETWCTI, "ntdll", "EtwCreateTraceInstanceId", ALL(PRESENT))
     EXPORT_CASE("exp.advapi32.cti", RID_EXP_ADVAPI32_CTI, "advapi32", "CreateTraceInstanceId", ALL(PRESENT))
-    EXPORT_CASE("exp.advapi32.esi", RID_EXP_ADVAPI32_ESI, "advapi32", "EventSetInformation",
-                AT(V5_2, V6_1, ABSENT), FROM(V6_2, PRESENT))
-    EXPORT_CASE("exp.ntdll.etwesi", RID_EXP_NTDLL_ETWESI, "ntdll", "EtwEventSetInformation", FROM(V6_2, PRESENT))
+    /* 6.1 SP1 gained it with an update: a 6.1.7601 whose updates are not known may have it or not */
+    EXPORT_CASE("exp.advapi32.esi", RID_EXP_ADVAPI32_ESI, "advapi32", "EventSetInformation", AT(V5_2, V6_0, ABSENT), AT(V6_1_7600, V6_1_7600, ABSENT),
+                AT(V6_1_7601_ESI, V6_1_7601_ESI, PRESENT),
+                NA(V6_1, V6_1, "6.1 SP1 exports it once KB3080149 is installed: this system's updates are not known"),
+                FROM(V6_2, PRESENT))
+    EXPORT_CASE("exp.ntdll.etwesi", RID_EXP_NTDLL_ETWESI, "ntdll", "EtwEventSetInformation", UNKNOWN(V6_1_7601_ESI, V6_1_7601_ESI),
+                FROM(V6_2, PRESENT))
     EXPORT_CASE("exp.advapi32.eventregister", RID_EXP_ADVAPI32_EVENTREGISTER, "advapi32", "EventRegister", FROM(V6_0, PRESENT))
     EXPORT_CASE("exp.advapi32.eventunregister", RID_EXP_ADVAPI32_EVENTREGISTER, "advapi32", "EventUnregister", FROM(V6_0, PRESENT))
     EXPORT_CASE("exp.advapi32.registertraceguidsw", RID_EXP_ADVAPI32_RTG, "advapi32", "RegisterTraceGuidsW", ALL(PRESENT))

@@ -160,7 +160,7 @@ enum etw_rlkind { ETW_RLKIND_LIST(ETW_ENUM_ITEM_) };
 enum etw_outkind { ETW_OUTKIND_LIST(ETW_ENUM_ITEM_) };
 
 struct etw_expect {
-    unsigned vmin, vmax; /* 0 ends the list */
+    unsigned vmin, vmax; /* version keys (spec/abi.h ETW_VKEY), inclusive; 0 ends the list */
     enum etw_xkind kind;
     const char *why; /* XK_SKIP */
     etw_u32 rc; /* expected return value (Win32 code or NTSTATUS) */
@@ -178,16 +178,21 @@ struct etw_expect {
     enum etw_rule_id out_rule;
 };
 
-/* the versions by their short names, V6_1 for ETW_V6_1 (spec/versions.def) */
+/* the versions by their short names, V6_1 for ETW_V6_1 (spec/versions.def). A range bound is an
+ * NT version (V6_1: every 6.1 build) or a build (V10_0_17763: that build and its updates); the range
+ * holds the keys from ETW_VLO(lo) to ETW_VHI(hi) (spec/abi.h). Where a later build may behave
+ * otherwise and no source says how, UNKNOWN(lo, hi) makes the case SKIP "unknown for 10.0.N". */
 enum etw_version_short {
-#define VERSION(sym, nt, build, name, wine, label) sym = nt,
+#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb) sym = ETW_##sym,
 #include "spec/versions.def"
 #undef VERSION
 };
-#define AT(lo, hi, ...) {.vmin = (lo), .vmax = (hi), __VA_ARGS__}
+extern const char etw_why_unknown[]; /* the reason UNKNOWN() gives: "unknown for <the version run>" */
+#define AT(lo, hi, ...) {.vmin = ETW_VLO(lo), .vmax = ETW_VHI(hi), __VA_ARGS__}
 #define FROM(lo, ...) AT(lo, ETW_VMAX, __VA_ARGS__)
 #define ALL(...) AT(ETW_VMIN, ETW_VMAX, __VA_ARGS__)
-#define NA(lo, hi, reason) {.vmin = (lo), .vmax = (hi), .kind = XK_SKIP, .why = (reason)}
+#define NA(lo, hi, reason) {.vmin = ETW_VLO(lo), .vmax = ETW_VHI(hi), .kind = XK_SKIP, .why = (reason)}
+#define UNKNOWN(lo, hi) NA(lo, hi, etw_why_unknown)
 #define ERR(name) ETW_ERROR_##name
 #define ST(name) (etw_u32) ETW_STATUS_##name
 #define RC_RULE(r) .rc_rule = (r)
@@ -216,7 +221,9 @@ const char *etw_logger_enum_name(enum etw_logger_kind v);
 const char *etw_logger_kind_title(enum etw_logger_kind v); /* "system-logger session" */
 const char *etw_priv_enum_name(enum etw_priv v);
 const char *etw_xkind_name(enum etw_xkind v); /* "call", "skip", "present", "absent" (etwconf list --json) */
-const char *etw_version_enum_name(unsigned v); /* "V6_1" */
+/* a range bound's name in rows: "V6_1" (ETW_VLO(V6_1) as lo, ETW_VHI(V6_1) as hi), "V10_0_17763";
+ * NULL when no entry gives that bound */
+const char *etw_version_enum_name(unsigned key, bool hi);
 
 struct etw_ctx; /* the running case (harness/etwconf.h) */
 typedef void (*etw_custom_fn)(struct etw_ctx *c);

@@ -67,14 +67,29 @@ void etw_format_code(char *buf, size_t len, etw_u32 v, bool ntstatus); /* "24 (E
 bool etw_code_parse(const char *name, bool ntstatus, etw_u32 *v);
 /* the version table (spec/versions.def), oldest first */
 struct etw_version_info {
-    unsigned nt, build;
-    const char *name, *wine, *label;
+    unsigned nt, build, update;
+    unsigned key; /* ETW_VKEY(nt, build, update) */
+    unsigned id; /* ETW_<sym>: nt for the entries named by their NT version, else key */
+    const char *sym, *name, *wine, *label, *aliases, *kb;
 };
 extern const struct etw_version_info etw_versions[];
 extern const size_t etw_version_count;
-const struct etw_version_info *etw_version_info(unsigned v); /* NULL if unknown */
-const char *etw_version_name(unsigned v); /* "6.1" */
-unsigned etw_version_parse(const char *s); /* "6.1" or "win7"; 0 if unknown */
+/* by id (ETW_V6_1: the entry named "6.1"; ETW_V10_0_17763), NULL if unknown */
+const struct etw_version_info *etw_version_info(unsigned id);
+/* the entry of exactly this key, NULL if none */
+const struct etw_version_info *etw_version_by_key(unsigned key);
+/* the last entry at or before key (whose behaviour a build between entries has), NULL before the first */
+const struct etw_version_info *etw_version_at(unsigned key);
+const char *etw_version_name(unsigned id); /* "6.1", "10.0.26100" */
+/* a key's name: its entry's name, else "10.0.18363" (update > 0: "6.1.7601+1") */
+void etw_version_key_name(unsigned key, char *buf, size_t len);
+/* a range bound's name ("6.1" for ETW_VLO(V6_1) or ETW_VHI(V6_1), "10.0.17763"); the number if no entry */
+void etw_version_bound_name(unsigned key, bool hi, char *buf, size_t len);
+/* "6.1", "win7", "win7-sp1", "10.0.26100", "10.0.26100" -> the entry's id; "10" -> 10.0; 0 if unknown */
+unsigned etw_version_parse(const char *s);
+/* "10.0.19045", "6.1.7601", "10.0" -> a key ("10.0" -> 10.0.0); any entry name or alias -> its key;
+ * 0 if it is neither */
+unsigned etw_version_parse_key(const char *s);
 
 /* ---------------------------------------------------------------- targets (harness/targets/target.c) */
 struct etw_target {
@@ -89,7 +104,8 @@ struct etw_target {
      * NULL when the target has no per-module export model (then sym() decides) */
     void *(*proc)(const char *module, const char *name);
     bool emulates; /* set_version works */
-    unsigned version, build; /* the version expectations are chosen for */
+    unsigned version, build; /* the version expectations are chosen for: NT version (ETW_V6_1), build */
+    unsigned update; /* and update level (spec/versions.def): the key is ETW_VKEY(version, build, update) */
     const char *version_label; /* target_id version part (wine: "win10"); NULL = etw_version_name */
     /* control API (reference/etwref.h); NULL where the target lacks it */
     int (*reset)(void);
@@ -224,7 +240,7 @@ enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
  * library; after a crash or timeout in process, the rest of the run moves to a worker */
 struct etw_runner {
     struct etw_target *t;
-    unsigned version;
+    unsigned version; /* the version table entry's id (ETW_V6_1, ETW_V10_0_26100): expectations, names */
     const struct etw_case **plan;
     size_t nplan;
     enum etw_isolation isolation;
@@ -255,6 +271,9 @@ struct etw_ctx {
     bool stop; /* a SKIP/BROKEN/missing export ended the case */
 };
 
+/* the version key the cases' expectations are picked by: the entry's, or for a live target the
+ * build (and update level) it reports under the entry's NT version */
+unsigned etw_runner_key(const struct etw_runner *r);
 /* run one case to a result: fixture, call, checks, teardown (no isolation: see plat_run) */
 void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_result *res);
 /* the body run under the platform guard: fixture setup, the call or .run, checks */

@@ -63,7 +63,9 @@ enum etwref_privilege { ETWREF_PRIV_SYSTEM_PROFILE = 1 };
 
 /* Forget all state (loggers, registrations, faults); privileges held; version kept. */
 ETWREF_EXPORT int EtwRef_Reset(void);
-/* Emulate an NT version (ETW_V6_1 ...); build 0 picks the version's first release build. */
+/* Emulate an NT version (ETW_V6_1 ...) at a build (0: the build of the entry named by the NT version,
+ * spec/versions.def), or an entry named by its build (ETW_V10_0_26100, ETW_V6_1_7601_ESI; build 0). A
+ * build the table does not name behaves as the last entry before it. -1 for an unknown version. */
 ETWREF_EXPORT int EtwRef_SetVersion(unsigned version, unsigned build);
 ETWREF_EXPORT unsigned EtwRef_GetVersion(void);
 /* GetProcAddress as the emulated version's MODULE.dll would answer it ("advapi32", "ntdll"...). */

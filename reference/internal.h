@@ -51,7 +51,8 @@ struct ref_provider {
 };
 
 struct ref_state {
-    unsigned version, build;
+    unsigned version, build; /* NT version (ETW_V6_1), build */
+    unsigned update; /* update level of spec/versions.def: ETW_VKEY(version, build, update) */
     etw_u32 pid;
     bool profile_privilege;
     unsigned fail_alloc_countdown; /* 0 = disarmed */
@@ -71,7 +72,9 @@ extern struct ref_state ref;
 void *ref_alloc(size_t n);
 void ref_free(void *p);
 
-bool ref_at_least(unsigned version);
+bool ref_at_least(unsigned version); /* NT version (ETW_V6_2) or later */
+unsigned ref_key(void); /* the emulated version's key (spec/abi.h ETW_VKEY) */
+bool ref_at_least_key(unsigned id); /* at or after a version table entry (ETW_V10_0_17763) */
 etw_u32 ref_status_to_win32(etw_status s);
 
 /* loggers */

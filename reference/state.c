@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ref_state ref = {.version = ETW_V10_0, .build = 10240};
+struct ref_state ref = {.version = ETW_V10_0, .build = 10240, .update = 0};
 static _Thread_local etw_u32 ref_last_error;
 
 void *ref_alloc(size_t n)
@@ -21,6 +21,16 @@ void ref_free(void *p)
 bool ref_at_least(unsigned version)
 {
     return ref.version >= version;
+}
+
+unsigned ref_key(void)
+{
+    return ETW_VKEY(ref.version, ref.build, ref.update);
+}
+
+bool ref_at_least_key(unsigned id)
+{
+    return ref_key() >= ETW_VLO(id);
 }
 
 /* RtlNtStatusToDosError for the codes the model produces (notes, table in section (b)). */
@@ -70,9 +80,9 @@ ETWREF_EXPORT void ETW_WINAPI SetLastError(etw_u32 code)
 struct ref_export {
     const char *module, *name;
     void *fn;
-    unsigned vmin, vmax;
+    unsigned vmin, vmax; /* version keys */
 };
-#define EXP(m, n, lo, hi) {m, #n, (void *)n, lo, hi}
+#define EXP(m, n, lo, hi) {m, #n, (void *)n, ETW_VLO(lo), ETW_VHI(hi)}
 static const struct ref_export exports[] = {
     /* seed 000: ADVAPI32 6.2+ (forward to KERNELBASE in 6.2, to SECHOST through the API set from 6.3) */
     EXP("advapi32", TraceQueryInformation, ETW_V6_2, ETW_VMAX),
@@ -88,6 +98,9 @@ static const struct ref_export exports[] = {
     EXP("advapi32", UnregisterTraceGuids, ETW_V5_2, ETW_VMAX),
     EXP("advapi32", EventRegister, ETW_V6_0, ETW_VMAX),
     EXP("advapi32", EventUnregister, ETW_V6_0, ETW_VMAX),
+    /* notes ESI-01; on 6.1 from the update of spec/versions.def (KB3080149): "also available on
+     * fully-patched Windows 7, but not on Windows 7 RTM" (chromium base/trace_event/trace_logging_minimal_win.cc) */
+    EXP("advapi32", EventSetInformation, ETW_V6_1_7601_ESI, ETW_V6_1_7601_ESI),
     EXP("advapi32", EventSetInformation, ETW_V6_2, ETW_VMAX),
     EXP("ntdll", EtwEventSetInformation, ETW_V6_2, ETW_VMAX),
     EXP("ntdll", NtQuerySystemInformation, ETW_V5_2, ETW_VMAX),
@@ -121,7 +134,11 @@ ETWREF_EXPORT void *EtwRef_GetProcAddress(const char *module, const char *name)
         m[ml - 4] = 0;
     for (size_t i = 0; i < REF_COUNT_OF(exports); i++)
         if (!ascii_casecmp(exports[i].module, m) && !strcmp(exports[i].name, name))
-            return (ref.version >= exports[i].vmin && ref.version <= exports[i].vmax) ? exports[i].fn : NULL;
+            {
+            if (ref_key() >= exports[i].vmin && ref_key() <= exports[i].vmax)
+                return exports[i].fn;
+            continue; /* another line may give the same export at other versions */
+        }
     return NULL;
 }
 
@@ -169,19 +186,26 @@ ETWREF_EXPORT int EtwRef_Reset(void)
     return 0;
 }
 
+/* version: an NT version (ETW_V6_1) with build (0: the entry named by the NT version), or the
+ * id of an entry named by its build (ETW_V10_0_26100, ETW_V6_1_7601_ESI: then build is 0 or that
+ * entry's build). Any build of a known NT version is taken: the model behaves as the last entry at
+ * or before it (ref_at_least_key). */
 ETWREF_EXPORT int EtwRef_SetVersion(unsigned version, unsigned build)
 {
     static const struct {
-        unsigned version, build;
-    } builds[] = {
-#define VERSION(sym, nt, build, name, wine, label) {nt, build},
+        unsigned id, nt, build, update;
+    } entries[] = {
+#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb) {ETW_##sym, nt, build, update},
 #include "spec/versions.def"
 #undef VERSION
     };
-    for (size_t i = 0; i < REF_COUNT_OF(builds); i++)
-        if (builds[i].version == version) {
-            ref.version = version;
-            ref.build = build ? build : builds[i].build;
+    for (size_t i = 0; i < REF_COUNT_OF(entries); i++)
+        if (entries[i].id == version) {
+            if (!ETW_VIS_NT(version) && build && build != entries[i].build)
+                return -1;
+            ref.version = entries[i].nt;
+            ref.build = build ? build : entries[i].build;
+            ref.update = ETW_VIS_NT(version) && build ? 0 : entries[i].update;
             return 0;
         }
     return -1;

@@ -43,14 +43,27 @@ typedef struct etw_guid {
     etw_u8 Data4[8];
 } etw_guid;
 
-/* ---------------------------------------------------------------- versions (major << 8 | minor): spec/versions.def */
+/* ---------------------------------------------------------------- versions: spec/versions.def
+ * A version key orders every build: NT version, build, update level (0 or 1). An entry named by its
+ * NT version ("6.1": sizeof "6.1" <= 5) is ETW_<sym> = its NT version (major << 8 | minor), and
+ * stands for the whole NT version in a range; any other entry is ETW_<sym> = its key. */
+#define ETW_VKEY(nt, build, update) ((unsigned)(nt) << 20 | (unsigned)(build) << 4 | (unsigned)(update))
+#define ETW_VKEY_NT(key) ((key) >> 20)
+#define ETW_VKEY_BUILD(key) (((key) >> 4) & 0xFFFFu)
+#define ETW_VKEY_UPDATE(key) ((key)&0xFu)
+#define ETW_VIS_NT(v) ((unsigned)(v) <= 0xFFFFu) /* an NT version, not a key */
+#define ETW_VNT(v) (ETW_VIS_NT(v) ? (unsigned)(v) : ETW_VKEY_NT(v)) /* the NT version of an id or key */
+/* the keys a range bound stands for: an NT version from its first to its last build, a build
+ * from its first to its last update */
+#define ETW_VLO(v) (ETW_VIS_NT(v) ? ETW_VKEY((v), 0, 0) : (unsigned)(v))
+#define ETW_VHI(v) (ETW_VIS_NT(v) ? ETW_VKEY((v), 0xFFFF, 0xF) : ((unsigned)(v) | 0xFu))
 enum etw_version {
-#define VERSION(sym, nt, build, name, wine, label) ETW_##sym = nt,
+#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb) ETW_##sym = sizeof(name) <= 5 ? (nt) : ETW_VKEY(nt, build, update),
 #include "spec/versions.def"
 #undef VERSION
 };
 enum {
-#define VERSION(sym, nt, build, name, wine, label) ETW_VINDEX_##sym,
+#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb) ETW_VINDEX_##sym,
 #include "spec/versions.def"
 #undef VERSION
     ETW_VERSION_COUNT

@@ -54,8 +54,8 @@ static const char usage[] =
     "  --target T        'reference' (default: the built-in reference implementation) or a shared\n"
     "                    library exporting the API under its Windows names (see README)\n"
 #endif
-    "  --emulate V       a version of '" ETWCONF_PROG " versions' by number (6.1) or Wine name (win7),\n"
-    "                    'all', or a comma list (default 10.0).\n"
+    "  --emulate V       a version of '" ETWCONF_PROG " versions' by name (6.1, 10.0.26100), alias\n"
+    "                    (win11-24h2, server2022) or Wine name (win7), 'all', or a comma list (default 10.0)\n"
     "                    A target that cannot emulate is taken to implement V\n"
     "  --case ID         run only this case (repeatable)\n"
     "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
@@ -109,7 +109,8 @@ static int die_usage(const char *fmt, const char *arg)
     return 2;
 }
 
-/* the version table (spec/versions.def), for scripts: "5.2 3790 winxp64 ..." per line, or JSON */
+/* the version table (spec/versions.def), for scripts: "5.2 3790 winxp64 ..." per line (name, build,
+ * Wine name or "-", aliases, label), or JSON */
 static void print_versions(bool json)
 {
     struct etw_json j;
@@ -118,15 +119,19 @@ static void print_versions(bool json)
     for (size_t i = 0; i < etw_version_count; i++) {
         const struct etw_version_info *v = &etw_versions[i];
         if (!json) {
-            printf("%-5s %-6u %-8s %s\n", v->name, v->build, v->wine, v->label);
+            printf("%-12s %-6u %-8s %-24s %s%s%s\n", v->name, v->build, v->wine[0] ? v->wine : "-", v->aliases, v->label,
+                   v->kb[0] ? ", " : "", v->kb);
             continue;
         }
         etw_json_obj(&j, NULL);
         etw_json_str(&j, "name", v->name);
         etw_json_int(&j, "nt", v->nt);
         etw_json_int(&j, "build", v->build);
+        etw_json_int(&j, "update", v->update);
+        etw_json_str(&j, "kb", v->kb[0] ? v->kb : NULL);
         etw_json_str(&j, "wine", v->wine);
         etw_json_str(&j, "label", v->label);
+        etw_json_str(&j, "aliases", v->aliases);
         etw_json_end(&j);
     }
     etw_json_end(&j);
@@ -162,8 +167,11 @@ static void list_cases(bool json, const char *filter)
         etw_json_arr(&j, "versions");
         for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
             etw_json_obj(&j, NULL);
-            etw_json_str(&j, "from", etw_version_name(c->expect[k].vmin));
-            etw_json_str(&j, "to", etw_version_name(c->expect[k].vmax));
+            char lo[32], hi[32];
+            etw_version_bound_name(c->expect[k].vmin, false, lo, sizeof lo);
+            etw_version_bound_name(c->expect[k].vmax, true, hi, sizeof hi);
+            etw_json_str(&j, "from", lo);
+            etw_json_str(&j, "to", hi);
             static const char *const kinds[] = {"call", "skip", "present", "absent"};
             etw_json_str(&j, "kind", kinds[c->expect[k].kind]);
             etw_json_end(&j);
@@ -209,13 +217,15 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
             fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
             return 3;
         }
-        t->build = etw_version_info(version)->build;
-        t->version = version;
+        const struct etw_version_info *e = etw_version_info(version);
+        t->version = e->nt, t->build = e->build, t->update = e->update;
     } else if (version) {
-        t->version = version; /* the version the target claims to implement */
+        const struct etw_version_info *e = etw_version_info(version);
+        t->version = e->nt; /* the version the target claims to implement */
+        t->build = e->build, t->update = e->update;
     }
     r.t = t;
-    r.version = t->version;
+    r.version = version ? version : t->version;
     char rerun[512], path[4096];
     snprintf(rerun, sizeof rerun, "%s run --target %s --emulate %s", argv[0], o->target, etw_version_name(r.version));
     r.rerun_prefix = rerun;
@@ -263,17 +273,17 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     return prc == 4 ? 130 : code;
 }
 
-/* "6.1", "all", or "6.1,6.2,10.0" -> versions[]; returns the count, 0 on a bad name */
+/* "6.1", "win11-24h2", "10.0.26100", "all", or "6.1,6.2,10.0" -> the entries' ids; the count, 0 on a bad name */
 static int parse_versions(const char *s, unsigned *vs, int max, const char **bad)
 {
     if (!strcmp(s, "all")) {
         int n = 0;
         for (size_t i = 0; i < etw_version_count && n < max; i++)
-            vs[n++] = etw_versions[i].nt;
+            vs[n++] = etw_versions[i].id;
         return n;
     }
     int n = 0;
-    char buf[128];
+    char buf[256];
     snprintf(buf, sizeof buf, "%s", s);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         unsigned v = etw_version_parse(tok);
@@ -360,10 +370,10 @@ static int cmd_run(int argc, char **argv)
     const char *bad = NULL;
     if (emulate && !(nv = parse_versions(emulate, versions, 64, &bad)))
     {
-        char known[256] = "";
+        char known[512] = "";
         for (size_t i = 0, o = 0; i < etw_version_count && o < sizeof known; i++)
             o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? " " : "", etw_versions[i].name);
-        fprintf(stderr, ETWCONF_PROG ": --emulate takes %s (or their Wine names, see '" ETWCONF_PROG " versions'), 'all' or a comma list, not '%s'\n"
+        fprintf(stderr, ETWCONF_PROG ": --emulate takes %s (or their aliases and Wine names, see '" ETWCONF_PROG " versions'), 'all' or a comma list, not '%s'\n"
                 "Try '" ETWCONF_PROG " help'.\n", known, bad);
         return 2;
     }

@@ -26,9 +26,11 @@ LOOKUP_(etw_logger_kind_title, enum etw_logger_kind, ETW_LOGGER_LIST, TEXT2_)
 LOOKUP_(etw_priv_enum_name, enum etw_priv, ETW_PRIV_LIST, NAME_)
 LOOKUP_(etw_xkind_name, enum etw_xkind, ETW_XKIND_LIST, TEXT2_)
 
-const char *etw_version_enum_name(unsigned v)
+const char *etw_version_enum_name(unsigned key, bool hi)
 {
-#define VERSION(sym, nt, build, name, wine, label) if (v == nt) return #sym;
+#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb)                                                \
+    if (key == (hi ? ETW_VHI(ETW_##sym) : ETW_VLO(ETW_##sym)))                                                        \
+        return #sym;
 #include "spec/versions.def"
 #undef VERSION
     return NULL;
@@ -80,13 +82,17 @@ static void rid(FILE *f, enum etw_rule_id r)
     fputs(etw_rule_rid(r, b, sizeof b), f);
 }
 
-static void version(FILE *f, unsigned v)
+/* a range bound as AT() takes it: a name, an NT version (0x0A01u) or a key; a hi bound whose
+ * update nibble is not 0xF cannot be written (AT() would widen it) and is printed as it is */
+static void version(FILE *f, unsigned v, bool hi)
 {
-    const char *n = etw_version_enum_name(v);
+    const char *n = etw_version_enum_name(v, hi);
     if (n)
         fputs(n, f);
+    else if ((v & 0xFFFFFu) == (hi ? 0xFFFFFu : 0))
+        fprintf(f, "0x%04Xu", ETW_VKEY_NT(v));
     else
-        fprintf(f, "0x%04Xu", v);
+        fprintf(f, "0x%08Xu", hi && (v & 0xFu) == 0xFu ? v & ~0xFu : v);
 }
 
 /* a return value as ERR(NAME), ST(NAME) or a number */
@@ -221,18 +227,18 @@ static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
 {
     if (x->kind == XK_SKIP) {
         fprintf(f, "NA(");
-        version(f, x->vmin);
+        version(f, x->vmin, false);
         fprintf(f, ", ");
-        version(f, x->vmax);
+        version(f, x->vmax, true);
         fprintf(f, ", ");
         str(f, x->why ? x->why : "");
         fprintf(f, ")");
         return;
     }
     fprintf(f, "AT(");
-    version(f, x->vmin);
+    version(f, x->vmin, false);
     fprintf(f, ", ");
-    version(f, x->vmax);
+    version(f, x->vmax, true);
     if (x->kind == XK_PRESENT || x->kind == XK_ABSENT)
         fprintf(f, ", %s", x->kind == XK_PRESENT ? "PRESENT" : "ABSENT");
     if (x->why) {

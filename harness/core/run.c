@@ -20,6 +20,14 @@ void etw_sentinel_fill(etw_u8 *start, size_t n)
     memcpy(start, block, n);
 }
 
+unsigned etw_runner_key(const struct etw_runner *r)
+{
+    const struct etw_version_info *e = etw_version_info(r->version);
+    if (!r->t->emulates && r->t->build) /* a live system: the build (and update) it reports */
+        return ETW_VKEY(ETW_VNT(r->version), r->t->build, r->t->update);
+    return e ? e->key : ETW_VLO(r->version);
+}
+
 static const struct etw_expect *pick(const struct etw_case *c, unsigned v)
 {
     for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++)
@@ -76,7 +84,7 @@ void etw_case_body(struct etw_ctx *ctx)
     const struct etw_case *c = ctx->c;
     if (t->reset)
         t->reset();
-    if (t->emulates && t->set_version && t->set_version(ctx->version, 0) != 0) {
+    if (t->emulates && t->set_version && t->set_version(ctx->version, ETW_VIS_NT(ctx->version) ? t->build : 0) != 0) {
         etw_broken(ctx, "the target cannot emulate version %s", etw_version_name(ctx->version));
         return;
     }
@@ -112,16 +120,23 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
     res->c = c;
     res->status = R_PASS;
     struct etw_ctx ctx = {.r = r, .t = r->t, .c = c, .res = res, .version = r->version};
-    const struct etw_expect *x = pick(c, r->version);
-    char why[256] = "";
+    unsigned key = etw_runner_key(r);
+    const struct etw_expect *x = pick(c, key);
+    char why[256] = "", here[32];
+    etw_version_key_name(key, here, sizeof here);
     if (!x) {
-        char ranges[128] = "";
+        char ranges[160] = "", lo[32], hi[32];
         size_t o = 0;
-        for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin && o < sizeof ranges - 24; k++)
-            o += (size_t)snprintf(ranges + o, sizeof ranges - o, "%s%s-%s", k ? ", " : "", etw_version_name(c->expect[k].vmin),
-                                  etw_version_name(c->expect[k].vmax));
+        for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin && o < sizeof ranges - 48; k++) {
+            etw_version_bound_name(c->expect[k].vmin, false, lo, sizeof lo);
+            etw_version_bound_name(c->expect[k].vmax, true, hi, sizeof hi);
+            o += (size_t)snprintf(ranges + o, sizeof ranges - o, "%s%s-%s", k ? ", " : "", lo, hi);
+        }
         res->status = R_SKIP;
-        snprintf(res->reason, sizeof res->reason, "does not apply to %s (the case covers %s)", etw_version_name(r->version), ranges);
+        snprintf(res->reason, sizeof res->reason, "does not apply to %s (the case covers %s)", here, ranges);
+    } else if (x->kind == XK_SKIP && x->why == etw_why_unknown) {
+        res->status = R_SKIP; /* a build-dependent fact no source states for this build */
+        snprintf(res->reason, sizeof res->reason, "unknown for %s", here);
     } else if (x->kind == XK_SKIP) {
         res->status = R_SKIP;
         snprintf(res->reason, sizeof res->reason, "%s", x->why ? x->why : "not applicable");

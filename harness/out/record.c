@@ -18,9 +18,9 @@ static void iso_now(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static const char *target_version_label(struct etw_target *t)
+static const char *target_version_label(struct etw_runner *r)
 {
-    return t->version_label ? t->version_label : etw_version_name(t->version);
+    return r->t->version_label ? r->t->version_label : etw_version_name(r->version);
 }
 
 void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char **argv)
@@ -46,16 +46,21 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
     etw_json_str(j, "impl", t->impl);
     etw_json_str(j, "name", t->name);
     etw_json_str(j, "path", !strcmp(t->impl, "thirdparty") ? t->spec : NULL); /* the library loaded */
-    etw_json_str(j, "version", target_version_label(t));
-    etw_json_str(j, "nt_version", etw_version_name(r->version));
+    etw_json_str(j, "version", target_version_label(r));
+    char nt[16], key[32];
+    snprintf(nt, sizeof nt, "%u.%u", t->version >> 8, t->version & 0xFF);
+    etw_version_key_name(etw_runner_key(r), key, sizeof key);
+    etw_json_str(j, "nt_version", nt);
     etw_json_int(j, "build", t->build);
+    etw_json_int(j, "update", t->update);
+    etw_json_str(j, "expectations", key); /* the version the cases' expectations were picked for */
     etw_json_bool(j, "emulated", t->emulates);
     etw_json_str(j, "arch", t->arch ? t->arch : plat_host_arch());
     etw_json_end(j);
     if (!strcmp(t->impl, "windows"))
-        snprintf(tid, sizeof tid, "windows@%s.%u", etw_version_name(r->version), t->build);
+        snprintf(tid, sizeof tid, "windows@%s.%u", nt, t->build);
     else
-        snprintf(tid, sizeof tid, "%s@%s", t->name, target_version_label(t));
+        snprintf(tid, sizeof tid, "%s@%s", t->name, target_version_label(r));
     etw_json_str(j, "target_id", tid);
     etw_json_obj(j, "host");
     etw_json_str(j, "os", plat_host_os());

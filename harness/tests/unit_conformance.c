@@ -5,9 +5,10 @@
 static void run_version(unsigned v)
 {
     struct etw_runner r = {0};
+    const struct etw_version_info *e = etw_version_info(v);
     r.t = etw_target_reference();
-    r.t->set_version(v, 0);
-    r.t->version = v;
+    CHECKF(r.t->set_version(v, 0) == 0, "the reference cannot emulate %s", etw_version_name(v));
+    r.t->version = e->nt, r.t->build = e->build, r.t->update = e->update;
     r.version = v;
     r.timeout_ms = 5000;
     r.isolation = ISO_INPROC;
@@ -25,14 +26,11 @@ static void run_version(unsigned v)
     CHECKF(pass + skip == n, "%zu of %zu cases neither passed nor skipped at %s", n - pass - skip, n, etw_version_name(v));
 }
 
-#define V(name, v) \
-    static void name(void) { run_version(v); }
-V(t52, ETW_V5_2)
-V(t60, ETW_V6_0)
-V(t61, ETW_V6_1)
-V(t62, ETW_V6_2)
-V(t63, ETW_V6_3)
-V(t100, ETW_V10_0)
+/* every entry of the version table */
+#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb)                                                \
+    static void t_##sym(void) { run_version(ETW_##sym); }
+#include "spec/versions.def"
+#undef VERSION
 
 /* the acceptance examples of the foundation issue hold as named cases */
 static void test_card_examples(void)
@@ -56,7 +54,8 @@ static void test_card_examples(void)
         if (!c)
             continue;
         r.t->set_version(ex[i].v, 0);
-        r.t->version = r.version = ex[i].v;
+        r.t->version = ex[i].v, r.t->build = etw_version_info(ex[i].v)->build, r.t->update = 0;
+        r.version = ex[i].v;
         struct etw_result res;
         etw_run_case(&r, c, &res);
         CHECKF(res.status == R_PASS, "%s: %s %s", ex[i].id, etw_status_name(res.status), res.message);
@@ -70,11 +69,8 @@ static void test_card_examples(void)
 void unit_conformance_register(void)
 {
     CU_pSuite s = CU_add_suite("conformance of the reference", NULL, NULL);
-    CU_add_test(s, "every case at 5.2", t52);
-    CU_add_test(s, "every case at 6.0", t60);
-    CU_add_test(s, "every case at 6.1", t61);
-    CU_add_test(s, "every case at 6.2", t62);
-    CU_add_test(s, "every case at 6.3", t63);
-    CU_add_test(s, "every case at 10.0", t100);
+#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb) CU_add_test(s, "every case at " name, t_##sym);
+#include "spec/versions.def"
+#undef VERSION
     CU_add_test(s, "the issue's examples hold", test_card_examples);
 }

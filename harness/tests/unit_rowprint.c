@@ -179,12 +179,16 @@ static enum etw_rule_id rule(struct parser *ps)
     return RID_NONE;
 }
 
-static unsigned version(struct parser *ps)
+/* a range bound, as AT() and NA() read it (ETW_VLO / ETW_VHI of a name or a number) */
+static unsigned version(struct parser *ps, bool hi)
 {
-#define VERSION(sym, nt, build, name, wine, label) if (is(ps, 'i', #sym)) return next(ps), nt;
+#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb)                                                \
+    if (is(ps, 'i', #sym))                                                                                            \
+        return next(ps), hi ? ETW_VHI(ETW_##sym) : ETW_VLO(ETW_##sym);
 #include "spec/versions.def"
 #undef VERSION
-    return (unsigned)num(ps);
+    unsigned v = (unsigned)num(ps);
+    return hi ? ETW_VHI(v) : ETW_VLO(v);
 }
 
 /* ERR(NAME), ST(NAME) or a number */
@@ -357,8 +361,8 @@ static void expect_item(struct parser *ps, struct etw_expect *x)
         fail(ps, "AT or NA");
     next(ps);
     want(ps, '(');
-    x->vmin = version(ps), want(ps, ',');
-    x->vmax = version(ps);
+    x->vmin = version(ps, false), want(ps, ',');
+    x->vmax = version(ps, true);
     if (na) {
         want(ps, ',');
         x->kind = XK_SKIP, x->why = string(ps);
@@ -588,17 +592,17 @@ static const struct etw_case synthetic = {
     .args = {.handle = H_LOGGER_HIGH, .value = 0xABCD00000000ull, .cls = 0x22, .buf = B_NULL, .len = -3, .len_rel = true,
              .retlen_null = true, .in = (const etw_u8[]){1, 2, 0xFF}, .in_len = 3, .patch = PATCH_LOGGER32, .patch_off = 4,
              .out_buf = B_NULL, .out_len = 48, .module = "ntdll", .export_name = "NtTraceControl"},
-    .expect = {{.vmin = V5_2, .vmax = V6_0, .kind = XK_SKIP, .why = "not \"here\""},
-               {.vmin = V6_1, .vmax = V6_1, .rc = 0xC0000023u, .rc_alt_ok = true, .rc_alt = 0x80000005u, .rc_rule = RID_NTC_NULL_IS_ZERO,
+    .expect = {{.vmin = ETW_VLO(V5_2), .vmax = ETW_VHI(V6_0), .kind = XK_SKIP, .why = "not \"here\""},
+               {.vmin = ETW_VLO(V6_1), .vmax = ETW_VHI(V6_1), .rc = 0xC0000023u, .rc_alt_ok = true, .rc_alt = 0x80000005u, .rc_rule = RID_NTC_NULL_IS_ZERO,
                 .fail_rule = RID_NTC_COPY_ON_SUCCESS,
                 .rl = RL_EQ, .rl_value = 32, .rl_rule = RID_TQI_RETLEN_FAILURE, .out = OUT_BYTES, .out_bytes = (const etw_u8[]){7, 8},
                 .out_len = 2, .out_off = 5, .out_rule = RID_TQI_0B_EXACT_SIZE},
-               {.vmin = V6_2, .vmax = V6_2, .why = "a note", .rc = 0x1234u, .rc_alt = 5, .rl = RL_UNTOUCHED, .rl_value = 9,
+               {.vmin = ETW_VLO(V6_2), .vmax = ETW_VHI(V6_2), .why = "a note", .rc = 0x1234u, .rc_alt = 5, .rl = RL_UNTOUCHED, .rl_value = 9,
                 .rl_rule = RID_TQI_RETLEN_FAILURE, .out = OUT_PREFIX, .out_rule = RID_TQI_0B_EXACT_SIZE, .out_off = 3},
-               {.vmin = V6_3, .vmax = V6_3, .rl_rule = RID_TQI_RETLEN_FAILURE, .out = OUT_UNTOUCHED, .out_rule = RID_GEN_BUFFER_BOUNDS,
+               {.vmin = ETW_VLO(V6_3), .vmax = ETW_VHI(V6_3), .rl_rule = RID_TQI_RETLEN_FAILURE, .out = OUT_UNTOUCHED, .out_rule = RID_GEN_BUFFER_BOUNDS,
                 .out_off = 1},
-               {.vmin = V10_0, .vmax = V10_0, .kind = XK_ABSENT, .rc = 1},
-               {.vmin = 0x0A01u, .vmax = 0x0A02u, .kind = XK_PRESENT, .out = OUT_PREFIX, .out_bytes = (const etw_u8[]){0, 0, 0, 1},
+               {.vmin = ETW_VLO(V6_1_7601_ESI), .vmax = ETW_VKEY(0x0A00, 18362, 0xF), .kind = XK_ABSENT, .rc = 1},
+               {.vmin = ETW_VLO(0x0A01u), .vmax = ETW_VHI(V10_0_17763), .kind = XK_PRESENT, .out = OUT_PREFIX, .out_bytes = (const etw_u8[]){0, 0, 0, 1},
                 .out_len = 4, .out_off = 4, .out_rule = RID_TQI_0B_EXACT_SIZE}},
 };
 
@@ -610,7 +614,7 @@ static void test_every_field_round_trips(void)
     /* CreateTraceInstanceId's InstanceId is printed by name, not by its per-architecture offset */
     struct etw_case cti = {.id = "unit.cti", .rules = {RID_CTI_COUNTER}, .title = "t", .fn = FN_ETWCTI,
                            .args = {.handle = H_CLASS, .len_rel = true},
-                           .expect = {{.vmin = V5_2, .vmax = V10_0, .out = OUT_PREFIX, .out_rule = RID_CTI_COUNTER,
+                           .expect = {{.vmin = ETW_VLO(V5_2), .vmax = ETW_VHI(V10_0), .out = OUT_PREFIX, .out_rule = RID_CTI_COUNTER,
                                        .out_off = offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), .out_bytes = (const etw_u8[]){2, 0, 0, 0},
                                        .out_len = 4}}};
     char *text = print_row(&cti);

@@ -187,7 +187,7 @@ int fz_compare_exports(FILE *f, int *ndis, int max)
             int j = i;
             while (j + 1 < FZ_NV && o_has[j + 1] == o_has[i])
                 j++;
-            row.expect[k] = (struct etw_expect){.vmin = fz_versions[i], .vmax = fz_versions[j], .kind = o_has[i] ? XK_PRESENT : XK_ABSENT};
+            row.expect[k] = (struct etw_expect){.vmin = ETW_VLO(fz_versions[i]), .vmax = ETW_VHI(fz_versions[j]), .kind = o_has[i] ? XK_PRESENT : XK_ABSENT};
             i = j + 1;
         }
         etw_row_print(f, &row, "    ");

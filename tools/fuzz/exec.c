@@ -10,7 +10,7 @@ const char *const fz_aspect_name[] = {"none", "return code", "ReturnLength", "ou
                                           "bytes before the buffer", "returned handle", "last error", "fault", "fixture", "export"};
 
 const unsigned fz_versions[FZ_NV] = {
-#define VERSION(sym, nt, build, name, wine, label) nt,
+#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb) ETW_##sym,
 #include "spec/versions.def"
 #undef VERSION
 };

@@ -266,7 +266,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
             fz_rand_masks(&r, fx->masks);
         if (fx->logger && fx->logger != LG_KERNEL && fz_rpct(&r, 12))
             fx->logger2 = LG_SYSTEM;
-        if (fx->logger == LG_SYSTEM && p->version >= ETW_V10_0 && fz_rpct(&r, 30)) {
+        if (fx->logger == LG_SYSTEM && ETW_VNT(p->version) >= ETW_V10_0 && fz_rpct(&r, 30)) {
             fx->ndisallow = fz_rpct(&r, 50) ? 1 : 2;
             fx->disallow = fx->ndisallow == 1 ? &fz_dal_guids[2] : &fz_dal_guids[0];
         }
@@ -289,7 +289,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
         p->restrict_group = fz_rpct(&r, 15);
         if (fz_rpct(&r, 30)) { /* a session to enable the provider group on */
             fx->logger = fz_rpct(&r, 75) ? LG_SYSTEM : LG_PRIVATE;
-            if (fx->logger == LG_SYSTEM && p->version >= ETW_V10_0 && fz_rpct(&r, 60)) {
+            if (fx->logger == LG_SYSTEM && ETW_VNT(p->version) >= ETW_V10_0 && fz_rpct(&r, 60)) {
                 /* disallow the fixture's provider, or the first two the sequence registers */
                 fx->ndisallow = fz_rpct(&r, 50) ? 1 : 2;
                 fx->disallow = fx->ndisallow == 1 ? &etw_fixture_provider_guid : &fz_seq_guids[0];

@@ -75,7 +75,7 @@ enum etw_rule_id fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref
             continue;
         for (int e = 0; e < ETW_MAX_EXPECT && k->expect[e].vmin; e++) {
             const struct etw_expect *x = &k->expect[e];
-            if (x->kind != XK_CALL || v < x->vmin || v > x->vmax)
+            if (x->kind != XK_CALL || etw_version_info(v)->key < x->vmin || etw_version_info(v)->key > x->vmax)
                 continue;
             int score = 1 + (x->rc == ref_rc ? 4 : 0) + ((int)k->args.handle == c->h ? 1 : 0);
             enum etw_rule_id r = RID_NONE;
@@ -291,8 +291,8 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
             j++;
         const struct ref_outcome *o = &w->ro[i];
         struct etw_expect *x = &k->expect[nexp++];
-        x->vmin = fz_versions[i];
-        x->vmax = fz_versions[j];
+        x->vmin = ETW_VLO(fz_versions[i]);
+        x->vmax = ETW_VHI(fz_versions[j]);
         x->rc = o->rc;
         x->rc_rule = RID_PRIMARY; /* the row's rule */
         if ((c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC) && !c->retlen_null) {

@@ -787,9 +787,10 @@ static int cmd_worker(int argc, char **argv)
         fprintf(stderr, "etwconf __worker: %s\n", err[0] ? err : "bad case id or version");
         return 3;
     }
-    t->version = version;
+    t->version = ETW_VNT(version); /* version: the table entry's id */
     t->build = (unsigned)strtoul(argv[4], NULL, 10);
-    if (t->emulates && t->set_version(version, 0) != 0) {
+    t->update = etw_version_info(version)->update;
+    if (t->emulates && t->set_version(version, ETW_VIS_NT(version) ? t->build : 0) != 0) {
         fprintf(stderr, "etwconf __worker: the target cannot emulate %s\n", argv[3]);
         return 3;
     }
