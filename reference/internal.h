@@ -12,6 +12,12 @@
 #define REF_MAX_PROVIDERS 64
 #define REF_MAX_GROUPS 8
 #define REF_CPUS 4
+/* builds that added later classes (spec/later-builds.md) */
+#define REF_B_1607 ETW_VKEY(0x0A00, 14393, 0)
+#define REF_B_1709 ETW_VKEY(0x0A00, 16299, 0)
+#define REF_B_1803 ETW_VKEY(0x0A00, 17134, 0)
+#define REF_B_19H1 ETW_VKEY(0x0A00, 18362, 0)
+#define REF_B_21H1 ETW_VKEY(0x0A00, 19043, 0)
 
 struct ref_logger {
     bool active;

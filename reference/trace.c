@@ -124,7 +124,22 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceQueryInformation(etw_tracehandle SessionHa
             *ReturnLength = size; /* the kernel's size, on failure too (inferred, OQ-1) */
         return ref_status_to_win32(st);
     }
-    default: break;
+    case ETW_TraceMaxLoggersQuery: /* a ULONG, the handle unused (SDK evntrace.h) */
+    case ETW_TraceMaxPmcCounterQuery: {
+        if (!ref_at_least_key(InformationClass == ETW_TraceMaxLoggersQuery ? REF_B_1709 : REF_B_19H1))
+            break; /* @TQI.CLASS.LATER */
+        if (InformationLength < 4)
+            return ETW_ERROR_BAD_LENGTH; /* inferred, as for the fixed-size classes */
+        /* 64 loggers by default; 8 PMCs, the limit of TraceProfileSourceConfigInfo in this model */
+        etw_u32 v = REF_MAX_LOGGERS; /* @TQI.13.OUTPUT */
+        if (InformationClass == ETW_TraceMaxPmcCounterQuery)
+            v = 8; /* @TQI.16.NONZERO */
+        memcpy(info, &v, 4); /* @TQI.16.OUTPUT */
+        if (ReturnLength)
+            *ReturnLength = 4; /* inferred */
+        return ETW_ERROR_SUCCESS;
+    }
+    default: break; /* the other later classes are outside the model: their cases SKIP from their first build */
     }
     return ETW_ERROR_NOT_SUPPORTED;
 }
@@ -243,7 +258,7 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceSetInformation(etw_tracehandle SessionHand
         ref_free(k);
         return ref_status_to_win32(st);
     }
-    default: break;
+    default: break; /* the later classes are outside the model: their cases SKIP from their first build */
     }
-    return ETW_ERROR_NOT_SUPPORTED;
+    return ETW_ERROR_NOT_SUPPORTED; /* @TSI.CLASS.LATER */
 }
