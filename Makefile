@@ -121,6 +121,7 @@ test:
 include mk/core-tests.mk
 include mk/reports.mk
 include mk/windows.mk
+include mk/fleet.mk
 include mk/mutate.mk
 include mk/bench.mk
 include mk/scenarios.mk

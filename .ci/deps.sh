@@ -1,7 +1,8 @@
 #!/bin/sh
 # .ci/deps.sh GROUP... - install the Debian packages etwconf needs, only those missing.
 # Groups: core (build + unit tests), windows (mingw-w64 cross compilers, Wine), browser (Chromium
-# for the report test), fuzz (clang + sanitizer runtimes), bench (timing tools).
+# for the report test), fuzz (clang + sanitizer runtimes), bench (timing tools), fleet (the OpenSSH
+# server for the fleet runner's loopback test; its service is never started by etwconf).
 # As root it runs apt-get; otherwise it uses sudo if it can; otherwise it prints the command to run.
 set -eu
 pkgs_for() {
@@ -11,7 +12,8 @@ pkgs_for() {
         browser) echo "chromium" ;;
         fuzz) echo "clang libclang-rt-14-dev" ;;
         bench) echo "time valgrind" ;;
-        *) echo "deps.sh: unknown group '$1' (known: core windows browser fuzz bench)" >&2; exit 2 ;;
+        fleet) echo "openssh-server openssh-client" ;;
+        *) echo "deps.sh: unknown group '$1' (known: core windows browser fuzz bench fleet)" >&2; exit 2 ;;
     esac
 }
 missing=""

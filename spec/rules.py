@@ -116,9 +116,64 @@ def validate(rules):
             raise RuleError("%s: strength %r not one of %s" % (loc, r["strength"], STRENGTHS))
         if r["provenance"] not in PROVENANCES:
             raise RuleError("%s: provenance %r not one of %s" % (loc, r["provenance"], PROVENANCES))
-        if not re.fullmatch(r"all|\d+\.\d+(\+|-\d+\.\d+)?", r["versions"]):
-            raise RuleError("%s: versions %r not 'all', 'X.Y', 'X.Y+' or 'X.Y-X.Y'" % (loc, r["versions"]))
+        err = versions_spec_error(r["versions"])
+        if err:
+            raise RuleError("%s: versions %r: %s" % (loc, r["versions"], err))
     return rules
+
+
+_VERSION_RE = re.compile(r"\d+\.\d+(\.\d+)?")
+
+
+def version_key(text, table=None):
+    """A version as a sortable key (major, minor, build, update): '6.1' -> (6, 1, None, 0) (an NT version:
+    every build), '10.0.19045' -> (10, 0, 19045, 0), a table name or alias ('6.1.7601-esi',
+    'win11-24h2') -> its entry's (the entries named by an NT version, '6.1', stay NT versions).
+    None if it is neither."""
+    table = versions() if table is None else table
+    for v in table:
+        if text == v["name"] or text in v["aliases"].split():
+            if re.fullmatch(r"\d+\.\d+", v["name"]):
+                break
+            return (v["nt"] >> 8, v["nt"] & 0xFF, v["build"], v["update"])
+    if not _VERSION_RE.fullmatch(text or ""):
+        return None
+    parts = [int(x) for x in text.split(".")]
+    return (parts[0], parts[1], parts[2] if len(parts) > 2 else None, 0)
+
+
+def version_bounds(text, table=None):
+    """The inclusive key range a version names: an NT version all its builds, a build all its
+    updates. None if unknown."""
+    k = version_key(text, table)
+    if k is None:
+        return None
+    if k[2] is None:
+        return (k[0], k[1], 0, 0), (k[0], k[1], 0xFFFF, 0xF)
+    return (k[0], k[1], k[2], k[3]), (k[0], k[1], k[2], 0xF)
+
+
+def versions_spec_error(spec, table=None):
+    """Why a rule's versions field is malformed, or None. The field is 'all' or a comma-separated
+    list of items 'V', 'V+' or 'A-B', where each version is 'X.Y', 'X.Y.BUILD' or a name of the
+    version table ('6.1.7601-esi')."""
+    if spec == "all":
+        return None
+    table = versions() if table is None else table
+    for item in [i.strip() for i in spec.split(",")]:
+        if "-" in item and version_bounds(item.rstrip("+"), table) is None:
+            # names hold '-' too (win11-24h2): the first split whose two sides are versions
+            sides = [(version_bounds(item[:i], table), version_bounds(item[i + 1:], table))
+                     for i, ch in enumerate(item) if ch == "-"]
+            sides = [(lo, hi) for lo, hi in sides if lo is not None and hi is not None]
+            if not sides:
+                return "unknown version in range %r" % item
+            if sides[0][0][0] > sides[0][1][1]:
+                return "empty range %r" % item
+            continue
+        if version_bounds(item[:-1] if item.endswith("+") else item, table) is None:
+            return "%r is not 'all', 'X.Y', 'X.Y.BUILD', a version table name, 'V+' or 'A-B'" % item
+    return None
 
 
 def family(rule_id):
@@ -140,7 +195,7 @@ def load(path=None):
     return rules
 
 
-VERSION_FIELDS = ("sym", "nt", "build", "name", "wine", "label")
+VERSION_FIELDS = ("sym", "nt", "build", "update", "name", "wine", "label", "aliases", "kb")
 
 
 def versions(path=None):
@@ -152,11 +207,12 @@ def versions(path=None):
         for lineno, line in enumerate(f, 1):
             if not line.startswith("VERSION("):
                 continue
-            m = re.fullmatch(r'VERSION\((\w+), *(0x[0-9A-Fa-f]+|\d+), *(\d+), *"([^"]*)", *"([^"]*)", *"([^"]*)"\)\s*', line)
+            m = re.fullmatch(r'VERSION\((\w+), *(0x[0-9A-Fa-f]+|\d+), *(\d+), *(\d+), *"([^"]*)", *"([^"]*)", *"([^"]*)", *"([^"]*)", *"([^"]*)"\)\s*', line)
             if not m:
-                raise RuleError("%s:%d: expected VERSION(sym, nt, build, \"name\", \"wine\", \"label\")" % (path, lineno))
+                raise RuleError("%s:%d: expected VERSION(sym, nt, build, update, \"name\", \"wine\", \"label\", \"aliases\", \"kb\")"
+                                % (path, lineno))
             v = dict(zip(VERSION_FIELDS, m.groups()))
-            v["nt"], v["build"] = int(v["nt"], 0), int(v["build"])
+            v["nt"], v["build"], v["update"] = int(v["nt"], 0), int(v["build"]), int(v["update"])
             out.append(v)
     return out
 

@@ -312,12 +312,13 @@ static unsigned wine_name_nt(const char *s)
     return 0;
 }
 
-/* "6.1", "10.0.19045", "win7" -> major << 8 | minor; 0 if none */
-static unsigned nt_of(const char *s, size_t n)
+/* the key range a version names: "6.1", "win7" (every 6.1 build), "10.0.19045", "win11-24h2",
+ * "6.1.7601-esi" (that build with its updates); false if none (reports/etwconf_report/util.py version_bounds) */
+static bool bounds_of(const char *s, size_t n, unsigned *lo, unsigned *hi)
 {
-    char buf[32];
+    char buf[48];
     if (n >= sizeof buf)
-        return 0;
+        return false;
     memcpy(buf, s, n);
     buf[n] = 0;
     char *p = buf;
@@ -325,30 +326,32 @@ static unsigned nt_of(const char *s, size_t n)
         p++;
     unsigned w = wine_name_nt(p);
     if (w)
-        return w;
+        return *lo = ETW_VLO(w), *hi = ETW_VHI(w), true;
+    unsigned id = etw_version_parse(p);
+    if (id)
+        return *lo = ETW_VLO(id), *hi = ETW_VHI(id), true;
     unsigned a, b, c;
     char tail;
     int k = sscanf(p, "%u.%u.%u%c", &a, &b, &c, &tail);
-    if ((k == 2 || k == 3) && a < 256 && b < 256)
-        return a << 8 | b;
-    return 0;
+    if (k == 2 && a < 16 && b < 256)
+        return *lo = ETW_VLO(a << 8 | b), *hi = ETW_VHI(a << 8 | b), true;
+    if (k == 3 && a < 16 && b < 256 && c <= 0xFFFF)
+        return *lo = ETW_VKEY(a << 8 | b, c, 0), *hi = ETW_VKEY(a << 8 | b, c, 0xF), true;
+    return false;
 }
 
-static bool spec_names(const char *spec, const char *impl, unsigned v, const char *label)
+static bool spec_names(const char *spec, const char *impl, unsigned v, unsigned key, const char *label)
 {
     size_t n = strlen(spec);
+    unsigned lo, hi, lo2, hi2;
     if (ieq(spec, "all"))
         return true;
-    if (n > 1 && spec[n - 1] == '+') {
-        unsigned lo = nt_of(spec, n - 1);
-        if (lo)
-            return v >= lo;
-    }
-    const char *dash = strchr(spec, '-');
-    if (dash) {
-        unsigned lo = nt_of(spec, (size_t)(dash - spec)), hi = nt_of(dash + 1, strlen(dash + 1));
-        return lo && hi && lo <= v && v <= hi;
-    }
+    if (n > 1 && spec[n - 1] == '+' && bounds_of(spec, n - 1, &lo, &hi))
+        return key >= lo;
+    if (!bounds_of(spec, n, &lo, &hi)) /* names hold '-' too (win11-24h2): the first split that gives two versions */
+        for (const char *dash = strchr(spec, '-'); dash; dash = strchr(dash + 1, '-'))
+            if (bounds_of(spec, (size_t)(dash - spec), &lo, &hi) && bounds_of(dash + 1, strlen(dash + 1), &lo2, &hi2))
+                return lo <= key && key <= hi2;
     /* a name: one the run's version answers to (ingest.py Run.version_names) */
     const struct etw_version_info *vi = etw_version_info(v);
     if (label && ieq(spec, label))
@@ -358,14 +361,14 @@ static bool spec_names(const char *spec, const char *impl, unsigned v, const cha
     return impl && !strcmp(impl, "wine") && vi && ieq(spec, vi->wine);
 }
 
-bool etw_xentry_names(const struct etw_xentry *e, const char *impl, unsigned v, const char *label)
+bool etw_xentry_names(const struct etw_xentry *e, const char *impl, unsigned v, unsigned key, const char *label)
 {
     if (!e->versions)
         return true;
     if (e->versions->type == J_STR)
-        return spec_names(e->versions->str, impl, v, label);
+        return spec_names(e->versions->str, impl, v, key, label);
     for (size_t i = 0; i < e->versions->nkids; i++)
-        if (e->versions->kids[i].type == J_STR && spec_names(e->versions->kids[i].str, impl, v, label))
+        if (e->versions->kids[i].type == J_STR && spec_names(e->versions->kids[i].str, impl, v, key, label))
             return true;
     return false;
 }

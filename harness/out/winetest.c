@@ -228,7 +228,7 @@ void etw_winetest_result(struct etw_runner *r, enum etw_status_kind st, const ch
         const char *label = r->t->version_label ? r->t->version_label : etw_version_name(r->version);
         for (size_t i = 0; i < W.x->nentries; i++) {
             const struct etw_xentry *e = &W.x->entries[i];
-            if (strcmp(e->case_id, c->id) || !etw_xentry_names(e, r->t->impl, r->version, label))
+            if (strcmp(e->case_id, c->id) || !etw_xentry_names(e, r->t->impl, r->version, etw_runner_key(r), label))
                 continue;
             if (!first)
                 first = e;

@@ -44,7 +44,9 @@ struct etw_xfile {
 struct etw_xfile *etw_xfile_load(const char *path, char *err, size_t errlen);
 void etw_xfile_free(struct etw_xfile *x);
 /* does the entry name the version v of a target of this impl (version label as the target gives it)? */
-bool etw_xentry_names(const struct etw_xentry *e, const char *impl, unsigned v, const char *label);
+/* does e name the run: version v (a table entry's id), key (the run's version key, etw_runner_key),
+ * label (the run's version label: "win10") */
+bool etw_xentry_names(const struct etw_xentry *e, const char *impl, unsigned v, unsigned key, const char *label);
 /* "FAIL, mode return, observed \"0\"" */
 void etw_xentry_describe(const struct etw_xentry *e, char *buf, size_t len);
 

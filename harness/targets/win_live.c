@@ -676,10 +676,36 @@ static const char *machine_name(USHORT m)
     }
 }
 
+/* the file version of a loaded module, "6.1.7601.23403", from its VS_VERSIONINFO resource (no
+ * version.dll: FindResource on the mapped image works on every version from 5.2 on); false if none */
+static bool module_file_version(HMODULE h, char *buf, size_t len)
+{
+    HRSRC r = h ? FindResourceW(h, MAKEINTRESOURCEW(1), MAKEINTRESOURCEW(16) /* RT_VERSION */) : NULL;
+    HGLOBAL g = r ? LoadResource(h, r) : NULL;
+    const BYTE *p = g ? (const BYTE *)LockResource(g) : NULL;
+    DWORD n = r ? SizeofResource(h, r) : 0;
+    /* VS_FIXEDFILEINFO follows the "VS_VERSION_INFO" key, 32-bit aligned: find its signature */
+    for (DWORD o = 0; p && o + 16 <= n && o < 256; o += 4) {
+        DWORD w[4];
+        memcpy(w, p + o, sizeof w);
+        if (w[0] == 0xFEEF04BDu) {
+            snprintf(buf, len, "%lu.%lu.%lu.%lu", (unsigned long)(w[2] >> 16), (unsigned long)(w[2] & 0xFFFF),
+                     (unsigned long)(w[3] >> 16), (unsigned long)(w[3] & 0xFFFF));
+            return true;
+        }
+    }
+    return false;
+}
+
 static void live_fingerprint(struct etw_target *t, struct etw_json *j)
 {
     (void)t;
     char buf[512];
+    /* the DLLs the API lives in: a patch changes exports without changing the build */
+    etw_json_obj(j, "dll_versions");
+    for (size_t i = 0; i < 4 /* advapi32, sechost, kernelbase, ntdll */; i++)
+        etw_json_str(j, mod_names[i], module_file_version(L.mods[i], buf, sizeof buf) ? buf : NULL);
+    etw_json_end(j);
     snprintf(buf, sizeof buf, "%lu.%lu.%lu", (unsigned long)L.vi.dwMajorVersion, (unsigned long)L.vi.dwMinorVersion,
              (unsigned long)L.vi.dwBuildNumber);
     etw_json_str(j, "rtl_version", buf);

@@ -1,4 +1,5 @@
-"""Command line: etwconf-report report | summary | diff | check | update-expectations.
+"""Command line: etwconf-report report | summary | diff | check | update-expectations |
+calibrate | baseline.
 
 Exit codes: 0 ok; 1 a regression (diff) or an expectation failure (check); 2 bad input or
 usage; 3 internal error (a bug in etwconf-report). Errors are one line on stderr:
@@ -297,6 +298,26 @@ def cmd_update(a):
     return 0
 
 
+def cmd_calibrate(a):
+    from . import catalog, calibrate
+    cat = catalog.load(a.rules)
+    runs = _load_runs(a.results)
+    calibrate.calibrate(runs, cat, a.out_dir, not a.no_write, _err)
+    return 0
+
+
+def cmd_baseline(a):
+    from . import calibrate
+    if a.action == "init":
+        return calibrate.baseline_init(a.dir, a.results)
+    runs = _load_runs(a.results)
+    if a.action == "update":
+        return calibrate.baseline_update(runs, a.dir, _err)
+    rc = calibrate.baseline_check(runs, a.dir, a.require, _err)
+    _State.rc_on_pipe = rc
+    return rc
+
+
 # ------------------------------------------------------------------------------ parser
 def build_parser():
     p = Parser(prog=PROG, description="Reports, diffs and expectation checks for etwconf "
@@ -366,6 +387,48 @@ def build_parser():
     u.add_argument("--arch", help="only runs of this arch (target.arch)")
     u.add_argument("--out", required=True, metavar="FILE")
     u.set_defaults(fn=cmd_update)
+
+    k = sub.add_parser("calibrate", help="what real Windows runs say about each rule",
+                       description="For runs on real Windows (target.impl windows): print per "
+                       "rule and machine kind (build, product type, arch) whether the run "
+                       "confirmed it, contradicted it or did not exercise it; list the OBSERVED "
+                       "and INFERRED rules confirmed (promotion candidates) and the counted rules "
+                       "contradicted; write one expectations file per machine kind into "
+                       "--out-dir (accepted by `check`; an existing file keeps its whys).")
+    k.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
+    k.add_argument("--out-dir", default="build/calibrate", metavar="DIR",
+                   help="where the per-build expectation files go (default: build/calibrate)")
+    k.add_argument("--no-write", action="store_true", help="only print")
+    k.add_argument("--rules", metavar="RULES.def", help="rule catalogue (default: spec/rules.def)")
+    k.set_defaults(fn=cmd_calibrate)
+
+    b = sub.add_parser("baseline", help="per-build baselines of real Windows: check, update",
+                       description="Baselines of real Windows, one file per machine kind "
+                       "(build, product type, arch): DIR/KIND.json, in the expectations format. "
+                       "See `%s baseline ACTION --help`." % PROG)
+    bsub = b.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
+    bsub.required = True
+    for name, hlp, desc in (
+            ("check", "compare runs with their baselines (exit 1 on a regression)",
+             "Compare runs on real Windows with the baseline of their machine kind: a case that "
+             "fails where the baseline has no entry, or fails differently, is a regression "
+             "(exit 1), as is an incomplete run. A kind without a baseline (or with no run "
+             "folded in yet) is reported, and is a failure only with --require. A case that "
+             "now passes is reported (fold it in with update)."),
+            ("update", "fold complete runs into their baselines",
+             "Fold complete runs on real Windows into the baselines of their machine kinds "
+             "(written when missing; entries that still match keep their why)."),
+            ("init", "write empty placeholders",
+             "Write an empty baseline (no run folded in) for each VERSION,PRODUCT_TYPE,ARCH"
+             "[,NATIVE_ARCH], e.g. 10.0.20348,server,i686,x86_64.")):
+        x = bsub.add_parser(name, help=hlp, description=desc)
+        x.add_argument("results", nargs="*", metavar="KIND" if name == "init" else "RESULTS.jsonl")
+        x.add_argument("--dir", default="baselines/windows", metavar="DIR",
+                       help="the baselines (default: baselines/windows)")
+        if name == "check":
+            x.add_argument("--require", action="store_true",
+                           help="a run without a baseline is a failure")
+        x.set_defaults(fn=cmd_baseline, require=False)
     return p
 
 

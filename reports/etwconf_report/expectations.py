@@ -15,7 +15,7 @@ import os
 import re
 
 from .ingest import InputError
-from .util import parse_version_spec, nt_tuple, WINE_NT, NT_ORDER, NT_WINE, version_sort_key, \
+from .util import parse_version_spec, nt_tuple, run_key, version_bounds, WINE_NT, NT_ORDER, NT_WINE, version_sort_key, \
     display, oneline
 from .analysis import failing_checks
 
@@ -23,6 +23,8 @@ SCHEMA = "etwconf-expectations/1"
 ENTRY_STATUSES = ("FAIL", "CRASH", "TIMEOUT", "SKIP", "BROKEN")
 ENTRY_KEYS = ("case", "versions", "status", "mode", "observed", "why")
 TODO_WHY = "TODO: explain"
+# optional keys of "target" that tie a file to one machine kind (matched against the fingerprint)
+BUILD_KEYS = ("native_arch", "product_type")
 FAILURE_KINDS = ("XPASS", "CHANGED", "UNEXPECTED", "STALE")
 
 
@@ -47,14 +49,14 @@ class Entry:
         if self.specs is None:
             return True
         names = {n.lower() for n in run.version_names()}
-        nt = run.nt()
+        key = run.key()
         for spec in self.specs:
             if spec[0] == "all":
                 return True
             if spec[0] == "name" and spec[1].lower() in names:
                 return True
-            if spec[0] == "range" and nt is not None and spec[1] <= nt and \
-                    (spec[2] is None or nt <= spec[2]):
+            if spec[0] == "range" and key is not None and spec[1] <= key and \
+                    (spec[2] is None or key <= spec[2]):
                 return True
         return False
 
@@ -82,14 +84,22 @@ class Expectations:
             self.by_case.setdefault(e.case, []).append(e)
 
     def applies_to(self, run):
-        return run.impl == self.impl and (self.arch is None or run.arch == self.arch)
+        if run.impl != self.impl or (self.arch is not None and run.arch != self.arch):
+            return False
+        # a per-build file (etwconf-report calibrate, baselines/) names one machine kind
+        t = self.doc["target"]
+        if t.get("version") is not None and \
+                t["version"].lower() not in {n.lower() for n in run.version_names()}:
+            return False
+        fp = run.header.get("fingerprint") or {}
+        return all(t.get(k) is None or fp.get(k) == t[k] for k in BUILD_KEYS)
 
     def entries_for(self, run, case_id):
         return [e for e in self.by_case.get(case_id, ()) if e.names_run(run)]
 
 
 def _known_version(name):
-    return nt_tuple(name) is not None or name.lower() in WINE_NT
+    return nt_tuple(name) is not None or name.lower() in WINE_NT or version_bounds(name) is not None
 
 
 def load(path):
@@ -133,8 +143,9 @@ def parse(doc, path="<expectations>", text=""):
     if not isinstance(target, dict) or not isinstance(target.get("impl"), str) \
             or not target["impl"]:
         bad('"target" must be an object with "impl" (reference, thirdparty, windows, wine)')
-    if target.get("arch") is not None and not isinstance(target["arch"], str):
-        bad('"target.arch" must be a string')
+    for k in ("arch", "version") + BUILD_KEYS:
+        if target.get(k) is not None and not isinstance(target[k], str):
+            bad('"target.%s" must be a string' % k)
     raw_entries = doc.get("entries")
     if not isinstance(raw_entries, list):
         bad('"entries" must be a list')
@@ -390,6 +401,9 @@ class _FakeRun:
 
     def nt(self):
         return nt_tuple(self.version)
+
+    def key(self):
+        return run_key(self.version)
 
 
 def dumps(doc):

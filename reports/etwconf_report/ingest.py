@@ -9,7 +9,7 @@ import os
 import re
 
 from .util import STATUSES, clean, display, nt_tuple, WINE_NT, NT_WINE, IMPL_ORDER, \
-    version_sort_key
+    version_sort_key, run_key
 
 # a JSON escape, or a raw character, that util.clean() would replace
 _MAYBE_BAD = re.compile(r"\\u(?:00[01]|007f|008|009|d[89a-f]|fff[ef])|[\x7f-\x9f\ufffe\uffff]",
@@ -103,6 +103,13 @@ class Run:
         version name (win10 -> (10, 0), 10.0.19045 -> (10, 0))."""
         return nt_tuple(self.target.get("nt_version")) or nt_tuple(self.version_name) \
             or nt_tuple(self.version)
+
+    def key(self):
+        """The version key (major, minor, build, update): from the header's build when it gives
+        one (a live system, or an emulated build), else from the version's name."""
+        t = self.target
+        return run_key(self.version_name, t.get("nt_version"), t.get("build"), t.get("update", 0)) \
+            or run_key(self.version)
 
     def sort_key(self):
         return (IMPL_ORDER.get(self.impl, 9), self.impl, self.nt() or (99, 99),

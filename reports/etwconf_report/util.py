@@ -11,64 +11,102 @@ ERRORS = ("CRASH", "TIMEOUT")
 
 
 
-def _version_table():
+def _rules_module():
     spec = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "spec")
     if spec not in sys.path:
         sys.path.insert(0, spec)
     import rules  # noqa: E402  (spec/rules.py reads spec/versions.def)
-    return rules.versions()
+    return rules
 
 
-_VERSIONS = _version_table()
+_rules = _rules_module()
+_VERSIONS = _rules.versions()
 NT_ORDER = tuple(v["name"] for v in _VERSIONS)
-# canonical wine name for an NT version (the version table's)
-NT_WINE = {v["name"]: v["wine"] for v in _VERSIONS}
+# canonical wine name for a version of the table (the entries the Wine stage runs)
+NT_WINE = {v["name"]: v["wine"] for v in _VERSIONS if v["wine"]}
 # winecfg version names -> NT version (for ranges and for aliasing): the table's names, and the
 # other names winecfg knows for the same NT versions
-WINE_NT = {v["wine"]: v["name"] for v in _VERSIONS}
+WINE_NT = {v["wine"]: v["name"] for v in _VERSIONS if v["wine"]}
 WINE_NT.update({"winxp": "5.1", "win2003": "5.2", "win2008": "6.0", "win2008r2": "6.1", "win11": "10.0"})
 IMPL_ORDER = {"reference": 0, "thirdparty": 1, "windows": 2, "wine": 3}
 
 _NT_RE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 
 
+def _table_entry(name):
+    for v in _VERSIONS:
+        if name == v["name"] or name in v["aliases"].split():
+            return v
+    return None
+
+
 def nt_tuple(version):
-    """'6.1' -> (6, 1); '10.0.19045' -> (10, 0); 'win81' -> (6, 3); unknown -> None."""
+    """'6.1' -> (6, 1); '10.0.19045' -> (10, 0); 'win81' -> (6, 3); 'win11-24h2' -> (10, 0); unknown -> None."""
     if not isinstance(version, str):
         return None
     v = WINE_NT.get(version.lower(), version)
+    e = _table_entry(v)
+    if e:
+        return (e["nt"] >> 8, e["nt"] & 0xFF)
     m = _NT_RE.fullmatch(v)
     if not m:
         return None
     return (int(m.group(1)), int(m.group(2)))
 
 
+def version_bounds(text):
+    """The inclusive range of version keys (major, minor, build, update) a name stands for: an NT
+    version ('6.1', 'win7') every build of it, a build ('10.0.19045', 'win11-24h2', '6.1.7601-esi')
+    that build with its updates. None if unknown."""
+    if not isinstance(text, str):
+        return None
+    return _rules.version_bounds(WINE_NT.get(text.lower(), text), _VERSIONS)
+
+
+def run_key(version, nt_version=None, build=None, update=0):
+    """A run's version as a key (major, minor, build, update): from the build the header gives, else
+    from the version table entry its name names ('10.0' -> 10.0.10240, 'win11-24h2' -> 10.0.26100),
+    else from the number ('10.0.18362'). None if unknown."""
+    nt = nt_tuple(nt_version) or nt_tuple(version)
+    if nt and isinstance(build, int) and build > 0:
+        return nt + (build, update if isinstance(update, int) else 0)
+    if not isinstance(version, str):
+        return None
+    e = _table_entry(WINE_NT.get(version.lower(), version))
+    if e:
+        return (e["nt"] >> 8, e["nt"] & 0xFF, e["build"], e["update"])
+    m = _NT_RE.fullmatch(version)
+    if m:
+        return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0), 0)
+    return None
+
+
 def version_sort_key(version):
-    """Sort key for version strings: NT order first, then the build, then the text."""
-    t = nt_tuple(version)
-    build = 0
-    m = _NT_RE.fullmatch(version or "")
-    if m and m.group(3):
-        build = int(m.group(3))
-    return (t is None, t or (0, 0), build, version or "")
+    """Sort key for version strings: the version key (NT version, build, update), then the text."""
+    k = run_key(version)
+    return (k is None, k or (0, 0, 0, 0), version or "")
 
 
 def parse_version_spec(spec):
-    """A version spec item: 'all', 'X.Y', 'X.Y+', 'A-B' (inclusive NT range), or a plain name.
-    Returns ('all',), ('range', lo, hi) with tuples (hi may be None) or ('name', text)."""
+    """A version spec item: 'all', 'V', 'V+', 'A-B' (inclusive), where a version is an NT version
+    (6.1: all its builds), a build (10.0.19045), or a name of the version table or Wine; or a
+    plain name. Returns ('all',), ('range', lo, hi) with version keys (major, minor, build,
+    update) (hi None: no upper end), ('name', text), or None when a range is malformed."""
     s = spec.strip()
     if s.lower() == "all":
         return ("all",)
     if s.endswith("+"):
-        lo = nt_tuple(s[:-1])
-        if lo is not None:
-            return ("range", lo, None)
-    if "-" in s:
-        a, b = s.split("-", 1)
-        lo, hi = nt_tuple(a.strip()), nt_tuple(b.strip())
-        if lo is not None and hi is not None:
-            return ("range", lo, hi)
-        return None
+        b = version_bounds(s[:-1])
+        if b is not None:
+            return ("range", b[0], None)
+    if "-" in s and version_bounds(s) is None:
+        # names hold '-' too (win11-24h2): the first split whose two sides are versions
+        for i in [i for i, ch in enumerate(s) if ch == "-"]:
+            lo, hi = version_bounds(s[:i].strip()), version_bounds(s[i + 1:].strip())
+            if lo is not None and hi is not None:
+                return ("range", lo[0], hi[1])
+        if version_bounds(s.split("-", 1)[0].strip()) is not None:
+            return None   # a range with a bad end (10.0.17763-10.0.x)
     return ("name", s)
 
 

@@ -6,7 +6,7 @@ import os
 from common import TmpCase, data, run_cli, read_records, dump_records, fix_footer, REPORTS, \
     WINE_EXP
 from etwconf_report import expectations, ingest
-from etwconf_report.util import parse_version_spec, nt_tuple
+from etwconf_report.util import parse_version_spec, nt_tuple, run_key
 
 WINE = [data("wine-win7.jsonl"), data("wine-win10.jsonl")]
 
@@ -128,7 +128,27 @@ class Check(TmpCase):
         self.assertTrue(entry(["6.1"]).names_run(real7))
         self.assertTrue(entry("6.0-6.1").names_run(real7))
         self.assertFalse(entry("6.2-10.0").names_run(real7))
-        self.assertEqual(parse_version_spec("6.2-10.0"), ("range", (6, 2), (10, 0)))
+        self.assertEqual(parse_version_spec("6.2-10.0"), ("range", (6, 2, 0, 0), (10, 0, 0xFFFF, 0xF)))
+        # build ranges: a build stands for itself with its updates, an NT version for all its builds
+        self.assertEqual(parse_version_spec("10.0.19045+"), ("range", (10, 0, 19045, 0), None))
+        self.assertEqual(parse_version_spec("10.0.17763-10.0.26100"), ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF)))
+        self.assertEqual(parse_version_spec("win11-24h2"), ("name", "win11-24h2"))
+        self.assertEqual(parse_version_spec("win10-1809-win11-24h2"), ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF)))
+        self.assertIsNone(parse_version_spec("10.0.17763-10.0.x"))
+        self.assertEqual(run_key("win11-24h2"), (10, 0, 26100, 0))
+        self.assertEqual(run_key("6.1.7601-esi"), (6, 1, 7601, 1))
+        self.assertEqual(run_key("10.0"), (10, 0, 10240, 0))
+        self.assertEqual(run_key("win10", "10.0", 18362), (10, 0, 18362, 0))
+        self.assertEqual(win.key(), (10, 0, 19045, 0))
+        self.assertTrue(entry(["10.0.19045+"]).names_run(win))
+        self.assertTrue(entry(["10.0.17763-10.0.26100"]).names_run(win))
+        self.assertFalse(entry(["10.0.20348+"]).names_run(win))
+        self.assertFalse(entry(["10.0.14393-10.0.17763"]).names_run(win))
+        self.assertTrue(entry(["6.0-10.0.19045"]).names_run(win))
+        self.assertFalse(entry(["10.0.19045+"]).names_run(expectations._FakeRun("wine", "win10")))  # no build: 10.0 is 10240
+        self.assertTrue(entry(["6.1.7601-esi"]).names_run(expectations._FakeRun("reference", "6.1.7601-esi")))
+        self.assertFalse(entry(["6.1.7601-esi-6.3"]).names_run(expectations._FakeRun("reference", "6.1")))
+        self.assertTrue(entry(["6.1.7601-esi-6.3"]).names_run(expectations._FakeRun("reference", "win8")))
         self.assertEqual(parse_version_spec("win81"), ("name", "win81"))
         self.assertEqual(nt_tuple("winxp64"), (5, 2))
         self.assertLess(nt_tuple("6.3"), nt_tuple("10.0"))

@@ -279,7 +279,7 @@ static void em_row(const struct etw_case *c, const struct etw_xfile *x, int idx)
     em("        .x = {\n");
     for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
         const struct etw_expect *e = &c->expect[k];
-        em("            {0x%04x, 0x%04x, %s", e->vmin, e->vmax, kinds[e->kind]);
+        em("            {0x%08x, 0x%08x, %s", e->vmin, e->vmax, kinds[e->kind]);
         if (e->kind == XK_SKIP) {
             em(", .why = ");
             em_str(e->why);
@@ -303,15 +303,20 @@ static void em_row(const struct etw_case *c, const struct etw_xfile *x, int idx)
     if (x) {
         const char *todo[32] = {NULL};
         bool any = false;
-        for (size_t vi = 0; vi < etw_version_count && vi < 32; vi++)
-            for (size_t i = 0; i < x->nentries && !todo[vi]; i++) {
+        size_t nf = 0; /* the entries named by their NT version: versions[] of the runner */
+        for (size_t vi = 0; vi < etw_version_count && nf < 32; vi++) {
+            if (!ETW_VIS_NT(etw_versions[vi].id))
+                continue;
+            for (size_t i = 0; i < x->nentries && !todo[nf]; i++) {
                 const struct etw_xentry *e = &x->entries[i];
-                if (!strcmp(e->case_id, c->id) && etw_xentry_names(e, "wine", etw_versions[vi].nt, etw_versions[vi].wine))
-                    any |= (todo[vi] = at_of(e, c)) != NULL;
+                if (!strcmp(e->case_id, c->id) && etw_xentry_names(e, "wine", etw_versions[vi].id, etw_versions[vi].key, etw_versions[vi].wine))
+                    any |= (todo[nf] = at_of(e, c)) != NULL;
             }
+            nf++;
+        }
         if (any) {
             em("        .todo = {");
-            for (size_t vi = 0; vi < etw_version_count; vi++)
+            for (size_t vi = 0; vi < nf; vi++)
                 em("%s%s", vi ? ", " : "", todo[vi] ? todo[vi] : "AT_NONE");
             em("},  /* Wine: %s */\n", x->path);
         }
@@ -437,9 +442,10 @@ int etw_cmd_export_wine(int argc, char **argv)
     em("\n */\n\n#include <stdarg.h>\n#include <stdio.h>\n#include <string.h>\n\n#include \"windef.h\"\n#include \"winbase.h\"\n"
        "#include \"wmistr.h\"\n#include \"evntrace.h\"\n\n#include \"wine/test.h\"\n\n");
     em("#define EVENT_TRACE_SYSTEM_LOGGER_MODE_ 0x%08xu\n\n", ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE);
-    em("/* the Windows versions the rows name, oldest first (major << 8 | minor) */\nstatic const WORD versions[] = {");
-    for (size_t i = 0; i < etw_version_count; i++)
-        em("%s0x%04x", i ? ", " : "", etw_versions[i].nt);
+    em("/* the NT versions of the known divergences, oldest first (major << 8 | minor) */\nstatic const WORD versions[] = {");
+    for (size_t i = 0, k = 0; i < etw_version_count; i++)
+        if (ETW_VIS_NT(etw_versions[i].id))
+            em("%s0x%04x", k++ ? ", " : "", etw_versions[i].nt);
     em("};\n\n");
     /* the runner, with the table of functions where it says */
     const char *mark = strstr(runtime, "/* @FUNCTIONS@");

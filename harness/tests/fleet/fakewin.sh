@@ -1,0 +1,74 @@
+#!/bin/sh
+# harness/tests/fleet/fakewin.sh REPO BUILD HOSTDIR - one fake Windows host of the fleet test
+# (harness/tests/fleet.sh): the ForceCommand of one port of the test's own sshd. It does what a
+# Windows OpenSSH server with cmd.exe as its shell does with the commands etwconf-fleet sends:
+#   the SFTP subsystem (OpenSSH 9 scp)  sftp-server, started in HOSTDIR
+#   scp -t / scp -f (legacy scp, -O)    the scp server side, in HOSTDIR
+#   .\NAME.exe ARGS                     runs HOSTDIR/NAME.exe under Wine at the Windows version in
+#                                       HOSTDIR/version; an unknown program answers as cmd does
+#                                       ("is not recognized", exit 9009)
+# Each host runs its exe under a name of its own (NAME-VERSION.exe), because Wine sets a
+# program's Windows version per exe name (HKCU\Software\Wine\AppDefaults\NAME) and the hosts
+# share one prefix. Behaviour files in HOSTDIR, written by the test:
+#   drop       N: once (until HOSTDIR/dropped exists), after N case records kill the exe and
+#              this SSH session: the connection drops mid-run
+#   lose-exit  exit 0 whatever the exe returned, as a remote shell that loses the exit code
+#              (the fleet must take the result from the results footer)
+set -u
+REPO=$1
+B=$2
+H=$3
+cmd=${SSH_ORIGINAL_COMMAND:-}
+cd "$H" || exit 1
+case "$cmd" in
+    */sftp-server) exec "$cmd" -d "$H" ;;
+    "scp -t "* | "scp -f "*) exec sh -c "$cmd" ;;
+    "") echo "fakewin: this host runs commands only" >&2; exit 1 ;;
+esac
+set -f
+# shellcheck disable=SC2086
+set -- $cmd
+exe=${1#.\\}
+shift
+if [ ! -f "$H/$exe" ] || [ "${exe%.exe}" = "$exe" ] || [ "$(basename "$exe")" != "$exe" ]; then
+    printf "'%s' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n" "$exe" >&2
+    exit 9009
+fi
+version=$(cat "$H/version")
+run_exe="${exe%.exe}-$version.exe"
+cp -f "$exe" "$run_exe" || exit 1
+. "$REPO/harness/tests/wine-env.sh"
+if ! timeout 60 wine reg add "HKCU\\Software\\Wine\\AppDefaults\\$run_exe" /v Version /t REG_SZ /d "$version" /f >/dev/null 2>&1; then
+    echo "fakewin: cannot set the Windows version $version" >&2
+    exit 1
+fi
+if [ -f "$H/drop" ] && [ ! -f "$H/dropped" ]; then
+    n=$(cat "$H/drop")
+    out=""
+    prev=""
+    for a in "$@"; do [ "$prev" = "--out" ] && out=$a; prev=$a; done
+    wine "./$run_exe" "$@" &
+    pid=$!
+    i=0
+    while [ "$i" -lt 1200 ] && kill -0 "$pid" 2>/dev/null; do
+        [ -f "$out" ] && [ "$(grep -c '"type":"case"' "$out")" -ge "$n" ] && break
+        sleep 0.1
+        i=$((i + 1))
+    done
+    kill -KILL "$pid" 2>/dev/null
+    : >"$H/dropped"
+    # the connection: the nearest sshd ancestor is this session's process
+    p=$$
+    while [ "$p" -gt 1 ]; do
+        if [ "$(cat "/proc/$p/comm" 2>/dev/null)" = sshd ]; then
+            kill -KILL "$p"
+            break
+        fi
+        p=$(sed 's/.*) [A-Za-z] \([0-9]*\) .*/\1/' "/proc/$p/stat" 2>/dev/null || echo 1)
+    done
+    exit 1
+fi
+timeout 600 wine "./$run_exe" "$@"
+rc=$?
+[ -f "$H/lose-exit" ] && exit 0
+exit $rc

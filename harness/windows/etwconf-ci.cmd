@@ -1,0 +1,75 @@
+@echo off
+rem etwconf-ci.cmd OUTDIR LABEL EXE... - the Windows job of .github/workflows/windows.yml, and a
+rem way to run the whole suite on any Windows machine by hand (run it from an elevated prompt).
+rem
+rem For each EXE (etwconf.exe, etwconf-i686.exe): EXE run --out OUTDIR\LABEL-NAME.jsonl, its
+rem messages in OUTDIR\LABEL-NAME.stderr.txt, then EXE cleanup (stops any etwconf-* session a
+rem crash left behind). OUTDIR\LABEL-status.txt gets one line per exe: NAME exit CODE, results
+rem complete or missing. Conformance is not this script's business (etwconf exits 1 when
+rem Windows differs from the model, which is what the runs are for; the report job compares with
+rem the baselines). It exits 1 when an exe could not run to the end (exit code other than 0 or 1,
+rem or no results file), 2 on a usage error, 0 otherwise.
+rem Only cmd built-ins are used, so that it runs the same under Wine (make test, stage winci).
+setlocal EnableExtensions EnableDelayedExpansion
+if "%~1"=="" goto usage
+if "%~2"=="" goto usage
+if "%~3"=="" goto usage
+set "OUT=%~1"
+set "LABEL=%~2"
+if not exist "%OUT%\" mkdir "%OUT%"
+if not exist "%OUT%\" (
+    echo etwconf-ci: cannot create the directory %OUT% 1>&2
+    exit /b 2
+)
+set "STATUS=%OUT%\%LABEL%-status.txt"
+type nul > "%STATUS%"
+set BAD=0
+set COUNT=0
+:next
+shift
+shift
+:loop
+if "%~1"=="" goto done
+call :one "%~1"
+shift
+goto loop
+
+:one
+set /a COUNT+=1
+set "EXE=%~1"
+set "NAME=%~n1"
+set "RES=%OUT%\%LABEL%-%NAME%.jsonl"
+set "ERR=%OUT%\%LABEL%-%NAME%.stderr.txt"
+if not exist "%EXE%" (
+    echo etwconf-ci: %EXE% not found: build it with make windows 1>&2
+    echo %NAME% exit none, results missing: %EXE% not found>> "%STATUS%"
+    set BAD=1
+    goto :eof
+)
+if exist "%RES%" del "%RES%"
+echo etwconf-ci: %EXE% run --out %RES%
+"%EXE%" run --quiet --out "%RES%" 2> "%ERR%"
+set RC=!ERRORLEVEL!
+type "%ERR%"
+set "STATE=missing"
+if exist "%RES%" set "STATE=written"
+echo %NAME% exit !RC!, results !STATE!>> "%STATUS%"
+echo etwconf-ci: %NAME% exit !RC! (0 conformant, 1 not conformant, other: the run did not finish), results !STATE!
+if not "!RC!"=="0" if not "!RC!"=="1" set BAD=1
+if "!STATE!"=="missing" set BAD=1
+"%EXE%" cleanup >> "%ERR%" 2>&1
+goto :eof
+
+:done
+if "%COUNT%"=="0" goto usage
+echo etwconf-ci: %COUNT% exe(s); status in %STATUS%
+if "%BAD%"=="1" (
+    echo etwconf-ci: an exe did not run to the end: see %STATUS% and the .stderr.txt files 1>&2
+    exit /b 1
+)
+exit /b 0
+
+:usage
+echo usage: etwconf-ci.cmd OUTDIR LABEL EXE... 1>&2
+echo   runs each EXE (etwconf.exe, etwconf-i686.exe) with --out OUTDIR\LABEL-NAME.jsonl 1>&2
+exit /b 2

@@ -1,0 +1,394 @@
+"""Calibration: what runs on real Windows say about the rule model, and per-build baselines.
+
+A live Windows run (results header `target.impl` = `windows`) is ground truth for the machine it
+ran on. For every rule and every machine kind ("build": the Windows build, the product type and
+the process and native architectures, e.g. `10.0.20348-server-x86_64`) a rule is
+
+  confirmed      at least one case exercised it and it held (a PASS case citing it, or a passing
+                 check of a FAIL case), and no case contradicts it;
+  contradicted   a failing check cites it (FAIL), or a case citing it crashed or timed out;
+  not exercised  every case citing it was skipped or broken there, or none ran.
+
+OBSERVED and INFERRED rules confirmed somewhere and contradicted nowhere are candidates for
+promotion; counted rules (MUST, not inferred) contradicted somewhere mean the model is wrong
+there, or that Windows of that build has a quirk. Either way it is written down, never absorbed:
+the per-build expectation file lists every failing case of that build, so that `etwconf-report
+check` accepts the difference from real Windows of exactly that build (target.version,
+target.arch, target.native_arch, target.product_type in the file) and from nothing else, the
+equivalent of Wine's broken(). Its entries say which rules they contradict and need a why.
+
+Baselines are the same files, kept in the repository (baselines/windows/KEY.json): `baseline
+update` folds complete runs in, `baseline check` compares new runs with them (a case that fails
+where the baseline has no entry, or fails differently, is a regression).
+"""
+import json
+import os
+import re
+
+from . import expectations
+from .ingest import InputError
+from .util import oneline, plural
+
+VERDICTS = ("confirmed", "contradicted", "not exercised")
+SHORT = {"confirmed": "confirmed", "contradicted": "CONTRADICTED", "not exercised": "-"}
+NO_RUN_NOTE = ("No real run has been folded in yet: this file only names the machine kind. "
+               "Fold a complete run in with `etwconf-report baseline update RESULTS.jsonl`.")
+
+
+# ------------------------------------------------------------------------------ machine kinds
+def _clean_part(s):
+    return re.sub(r"[^A-Za-z0-9._]+", "_", str(s)).strip("_") or "unknown"
+
+
+def kind_key(version, product_type, arch, native_arch):
+    """10.0.20348-server-x86_64, 10.0.26100-workstation-i686-on-aarch64."""
+    key = "-".join(_clean_part(p) for p in (version, product_type or "unknown", arch))
+    if native_arch and native_arch != arch:
+        key += "-on-" + _clean_part(native_arch)
+    return key
+
+
+class Kind:
+    """The machine kind of a live Windows run: build, product type, process and native arch."""
+
+    def __init__(self, run):
+        fp = run.header.get("fingerprint") or {}
+        self.version = run.version_name            # 10.0.20348 (from target_id)
+        self.product_type = fp.get("product_type") if isinstance(fp.get("product_type"), str) \
+            else None
+        self.arch = run.arch or "unknown"
+        nat = fp.get("native_arch")
+        # only what the fingerprint says goes into the file's target (check matches it there);
+        # older results without it are named by the host's arch
+        self.fp_native = nat if isinstance(nat, str) else None
+        if not isinstance(nat, str):
+            nat = (run.header.get("host") or {}).get("arch")
+        self.native_arch = nat if isinstance(nat, str) else None
+        self.key = kind_key(self.version, self.product_type, self.arch, self.native_arch)
+
+    def target(self):
+        t = {"impl": "windows", "arch": self.arch, "version": self.version}
+        if self.fp_native:
+            t["native_arch"] = self.fp_native
+        if self.product_type:
+            t["product_type"] = self.product_type
+        return t
+
+
+def live_runs(runs, note):
+    """The runs of real Windows; others are named and left out."""
+    live = []
+    for r in runs:
+        if r.impl == "windows":
+            live.append(r)
+        else:
+            note("note: %s (%s) left out: calibration needs runs on real Windows "
+                 "(target.impl windows), this is %s" % (oneline(r.label), oneline(r.path),
+                                                         oneline(r.impl)))
+    return live
+
+
+def group_by_kind(runs):
+    kinds, order = {}, []
+    for r in runs:
+        k = Kind(r)
+        if k.key not in kinds:
+            kinds[k.key] = (k, [])
+            order.append(k.key)
+        kinds[k.key][1].append(r)
+    return [kinds[k] for k in order]
+
+
+# ------------------------------------------------------------------------------ verdicts
+def case_evidence(case):
+    """{rule: 'confirmed' | 'contradicted'} for one case record (rules it did not exercise
+    are absent)."""
+    st = case["status"]
+    ev = {}
+    if st == "PASS":
+        for rid in case["rules"]:
+            ev[rid] = "confirmed"
+        for c in case.get("checks") or ():
+            if c.get("rule"):
+                ev[c["rule"]] = "confirmed"
+    elif st == "FAIL":
+        for c in case.get("checks") or ():
+            rid = c.get("rule")
+            if rid and c.get("ok") and ev.get(rid) != "contradicted":
+                ev[rid] = "confirmed"
+        for rid in case.get("failed_rules") or ():
+            ev[rid] = "contradicted"
+    elif st in ("CRASH", "TIMEOUT"):
+        for rid in case["rules"]:
+            ev[rid] = "contradicted"
+    return ev
+
+
+class RuleState:
+    __slots__ = ("verdict", "confirming", "contradicting")
+
+    def __init__(self):
+        self.verdict = "not exercised"
+        self.confirming = []        # case records
+        self.contradicting = []
+
+
+def verdicts(runs):
+    """{rule id: RuleState} over the runs of one machine kind."""
+    out = {}
+    for run in runs:
+        for case in run.cases:
+            for rid, what in case_evidence(case).items():
+                s = out.setdefault(rid, RuleState())
+                (s.contradicting if what == "contradicted" else s.confirming).append(case)
+    for s in out.values():
+        s.verdict = "contradicted" if s.contradicting else \
+            "confirmed" if s.confirming else "not exercised"
+    return out
+
+
+def _evidence_text(case, rid):
+    st = case["status"]
+    if st in ("CRASH", "TIMEOUT"):
+        return "%s %s%s" % (case["id"], st, " " + case["exception"] if case.get("exception")
+                            else "")
+    for c in case.get("checks") or ():
+        if c.get("rule") == rid and not c.get("ok"):
+            return "%s: %s: expected %s, got %s" % (case["id"], c.get("what") or "check",
+                                                    c.get("expected"), c.get("got"))
+    return "%s %s" % (case["id"], st)
+
+
+# ------------------------------------------------------------------------------ files
+def expectation_doc(kind, runs, old=None):
+    """The per-build expectations document for one machine kind (kept entries keep their why)."""
+    doc = expectations.generate(runs, "windows", kind.arch, old)
+    doc["target"] = kind.target()
+    for e in doc["entries"]:
+        if e["why"] != expectations.TODO_WHY:
+            continue
+        case = next((r.by_id[e["case"]] for r in runs if e["case"] in r.by_id), None)
+        rules = sorted(r for r, w in case_evidence(case).items() if w == "contradicted") \
+            if case else []
+        e["contradicts"] = rules
+        e["why"] = "%s: real Windows %s does this; the model expects otherwise (%s). Fix the " \
+                   "rule, or keep this as a quirk of this build and say why" % (
+                       expectations.TODO_WHY, kind.key, " ".join(rules) or e["status"])
+    folded = list(doc.get("runs") or []) if isinstance(doc.get("runs"), list) else []
+    for r in runs:
+        fp = r.header.get("fingerprint") or {}
+        meta = {"target_id": r.target_id, "ubr": fp.get("ubr"),
+                "product_name": fp.get("product_name"), "elevated": fp.get("elevated"),
+                "exe_sha256": fp.get("exe_sha256"),
+                "suite_git": (r.header.get("suite") or {}).get("git"),
+                "started": r.header.get("started"), "cases": len(r.cases)}
+        if meta not in folded:
+            folded.append(meta)
+    doc.pop("note", None)
+    doc["runs"] = folded
+    # keep "entries" last (the stable layout puts it last anyway)
+    doc["entries"] = doc.pop("entries")
+    return doc
+
+
+def empty_doc(target):
+    return {"schema": expectations.SCHEMA, "target": target, "note": NO_RUN_NOTE, "runs": [],
+            "entries": []}
+
+
+def write_doc(doc, path):
+    expectations.write(doc, path)
+
+
+def load_old(path):
+    if not os.path.exists(path):
+        return None
+    return expectations.load(path)
+
+
+def has_runs(exp):
+    runs = exp.doc.get("runs")
+    return isinstance(runs, list) and len(runs) > 0
+
+
+# ------------------------------------------------------------------------------ commands
+def calibrate(runs, catalog, out_dir, write, note):
+    """Print the per-rule table and the lists; write DIR/KEY.json per machine kind.
+    Returns the number of counted rules contradicted."""
+    live = live_runs(runs, note)
+    if not live:
+        raise InputError(runs[0].path, None, "none of the results files is a run on real Windows "
+                         "(target.impl windows)", "pass the results of etwconf.exe run on Windows")
+    for r in live:
+        if not r.complete:
+            note("warning: %s is incomplete (%s): cases it did not reach count as not exercised"
+                 % (r.path, r.incomplete_reason))
+    groups = group_by_kind(live)
+    per_kind = [(k, rs, verdicts(rs)) for k, rs in groups]
+    ids = [r["id"] for r in catalog.rules]
+    known = set(ids)
+    for _, _, st in per_kind:
+        ids += sorted(r for r in st if r not in known and r not in ids)
+    print("calibrate: %s of real Windows, %s:" % (plural(len(live), "run"),
+                                                   plural(len(groups), "machine kind")))
+    for i, (k, rs, _) in enumerate(per_kind, 1):
+        print("  [%d] %s: %s" % (i, k.key, ", ".join("%s (%s%s)" % (
+            oneline(r.target_id), oneline(r.path), "" if r.complete else ", INCOMPLETE")
+            for r in rs)))
+    w = max(len(i) for i in ids) if ids else 10
+    print("%-*s  %-8s %-9s  %s" % (w, "rule", "strength", "source",
+                                    "  ".join("%-13s" % ("[%d]" % i)
+                                              for i in range(1, len(per_kind) + 1))))
+    totals = [dict.fromkeys(VERDICTS, 0) for _ in per_kind]
+    for rid in ids:
+        r = catalog.get(rid)
+        cells = []
+        for n, (_, _, st) in enumerate(per_kind):
+            v = st[rid].verdict if rid in st else "not exercised"
+            totals[n][v] += 1
+            cells.append("%-13s" % SHORT[v])
+        print("%-*s  %-8s %-9s  %s" % (w, rid, r["strength"] if r else "?",
+                                        r["provenance"] if r else "(unknown)", "  ".join(cells)))
+    for i, (k, _, _) in enumerate(per_kind):
+        t = totals[i]
+        print("calibrate: [%d] %s: %d confirmed, %d contradicted, %d not exercised" % (
+            i + 1, k.key, t["confirmed"], t["contradicted"], t["not exercised"]))
+    # promotion candidates and contradicted counted rules
+    promo, wrong = [], []
+    for rid in ids:
+        r = catalog.get(rid)
+        where_ok = [k.key for k, _, st in per_kind if rid in st and st[rid].verdict == "confirmed"]
+        where_bad = [(k.key, st[rid]) for k, _, st in per_kind
+                     if rid in st and st[rid].verdict == "contradicted"]
+        if r and r["provenance"] in ("OBSERVED", "INFERRED") and where_ok and not where_bad:
+            promo.append((rid, r, where_ok))
+        if r and catalog.counted(rid) and where_bad:
+            wrong.append((rid, r, where_bad))
+    print("promotion candidates: %s (OBSERVED or INFERRED, confirmed on real Windows and "
+          "contradicted nowhere)" % plural(len(promo), "rule"))
+    for rid, r, where in promo:
+        print("  %s [%s, %s]: confirmed on %s" % (rid, r["strength"], r["provenance"],
+                                                  ", ".join(where)))
+    print("contradicted counted rules: %s (the model is wrong there, or that build has a quirk "
+          "to record with its why)" % plural(len(wrong), "rule"))
+    for rid, r, where in wrong:
+        for key, s in where:
+            print("  %s [%s, %s] on %s: %s" % (rid, r["strength"], r["provenance"], key,
+                                               oneline(_evidence_text(s.contradicting[0], rid),
+                                                       300)))
+    if write:
+        os.makedirs(out_dir, exist_ok=True)
+        for k, rs, _ in per_kind:
+            path = os.path.join(out_dir, k.key + ".json")
+            old = load_old(path)
+            doc = expectation_doc(k, [r for r in rs if r.complete] or rs, old)
+            write_doc(doc, path)
+            todo = sum(1 for e in doc["entries"]
+                       if e["why"].startswith(expectations.TODO_WHY))
+            print("calibrate: wrote %s: %s (%d need a why); check with `etwconf-report check "
+                  "--expectations %s RESULTS.jsonl`" % (path, plural(len(doc["entries"]), "entry",
+                                                                      "entries"), todo, path))
+    return len(wrong)
+
+
+def baseline_update(runs, base_dir, note):
+    live = live_runs(runs, note)
+    if not live:
+        raise InputError(runs[0].path, None, "none of the results files is a run on real Windows",
+                         "pass the results of etwconf.exe run on Windows")
+    done = 0
+    for k, rs in group_by_kind(live):
+        good = []
+        for r in rs:
+            if r.complete:
+                good.append(r)
+            else:
+                note("warning: %s is incomplete (%s): not folded in; run it again"
+                     % (r.path, r.incomplete_reason))
+        if not good:
+            continue
+        path = os.path.join(base_dir, k.key + ".json")
+        old = load_old(path)
+        if old is not None and not has_runs(old):
+            old = None                      # an empty placeholder: nothing to keep
+        doc = expectation_doc(k, good, old)
+        os.makedirs(base_dir, exist_ok=True)
+        write_doc(doc, path)
+        done += 1
+        print("baseline: %s %s: %s from %s; review the whys, then commit it" % (
+            "updated" if old else "wrote", path, plural(len(doc["entries"]), "entry", "entries"),
+            plural(len(good), "run")))
+    if not done:
+        raise InputError(live[0].path, None, "no complete run to fold in",
+                         "run etwconf.exe to the end, then update")
+    return 0
+
+
+def baseline_check(runs, base_dir, require, note):
+    """Exit 1 on a regression (or an incomplete run); 0 otherwise."""
+    live = live_runs(runs, note)
+    if not live:
+        raise InputError(runs[0].path, None, "none of the results files is a run on real Windows",
+                         "pass the results of etwconf.exe run on Windows")
+    regressions = improved = nobase = incomplete = checked = 0
+    for r in live:
+        k = Kind(r)
+        path = os.path.join(base_dir, k.key + ".json")
+        head = "baseline: %s (%s) as %s" % (oneline(r.target_id), oneline(r.path), k.key)
+        if not r.complete:
+            incomplete += 1
+            print("%s: INCOMPLETE run (%s)" % (head, r.incomplete_reason))
+        exp = load_old(path)
+        if exp is None or not has_runs(exp):
+            nobase += 1
+            print("%s: NO BASELINE yet (%s); nothing to compare with. Fold this run in with "
+                  "`etwconf-report baseline update --dir %s %s` and commit the file" % (
+                      head, "no file %s" % path if exp is None else "%s has no run folded in"
+                      % path, base_dir, oneline(r.path)))
+            continue
+        if not exp.applies_to(r):
+            raise InputError(path, None, "its target %s does not match %s"
+                             % (json.dumps(exp.doc["target"]), r.target_id),
+                             "the file name must be the machine kind of its target")
+        checked += 1
+        outs = expectations.evaluate(r, exp)
+        reg = [o for o in outs.values() if o.kind in ("UNEXPECTED", "CHANGED")]
+        imp = [o for o in outs.values() if o.kind == "XPASS"]
+        regressions += len(reg)
+        improved += len(imp)
+        print("%s: %s, %d now passing, %d as in the baseline %s" % (
+            head, plural(len(reg), "regression"), len(imp),
+            sum(1 for o in outs.values() if o.kind in ("OK", "XFAIL", "SKIP")), path))
+        for o in sorted(reg, key=lambda o: o.case["id"]):
+            print("  REGRESSION %s: %s" % (o.case["id"], oneline(o.detail, 400)))
+            if o.case.get("rerun"):
+                print("             rerun: %s" % oneline(o.case["rerun"]))
+        for o in sorted(imp, key=lambda o: o.case["id"]):
+            print("  now passes %s (the baseline expected %s); fold it in with baseline update"
+                  % (o.case["id"], o.entry.describe()))
+    bad = regressions + incomplete + (nobase if require else 0)
+    print("baseline: %s checked, %s, %d incomplete, %d without a baseline%s" % (
+        plural(checked, "run"), plural(regressions, "regression"), incomplete, nobase,
+        " (--require: counted as failures)" if require and nobase else ""))
+    return 1 if bad else 0
+
+
+def baseline_init(base_dir, specs):
+    """Write empty placeholder files for machine kinds given as KEY=target-json or as
+    VERSION,PRODUCT,ARCH[,NATIVE]."""
+    for spec in specs:
+        parts = spec.split(",")
+        if len(parts) not in (3, 4):
+            raise InputError(spec, None, "expected VERSION,PRODUCT_TYPE,ARCH[,NATIVE_ARCH]",
+                             "e.g. 10.0.20348,server,i686,x86_64")
+        t = {"impl": "windows", "arch": parts[2], "version": parts[0],
+             "native_arch": parts[3] if len(parts) == 4 else parts[2], "product_type": parts[1]}
+        key = kind_key(parts[0], parts[1], parts[2], t["native_arch"])
+        path = os.path.join(base_dir, key + ".json")
+        if os.path.exists(path):
+            print("baseline: %s exists; left alone" % path)
+            continue
+        os.makedirs(base_dir, exist_ok=True)
+        write_doc(empty_doc(t), path)
+        print("baseline: wrote %s (no run folded in yet)" % path)
+    return 0

@@ -1,0 +1,110 @@
+"""etwconf-fleet without SSH: the inventory, the commands it builds, and the report step (matrix,
+diff against the previous run, baselines) on synthetic runs of real Windows. The SSH side is the
+fleet stage (harness/tests/fleet.sh)."""
+import argparse
+import contextlib
+import io
+import os
+import shutil
+
+from common import TmpCase, REPO
+from test_calibrate import live_run
+
+from etwconf_report import fleet
+
+
+class InventoryTest(TmpCase):
+    def setUp(self):
+        super().setUp()
+        self.exe = self.write("etwconf.exe", b"MZ fake")
+
+    def parse(self, text):
+        return fleet.parse_inventory(self.write("inv", text), self.tmp)
+
+    def test_hosts_and_options(self):
+        hs = self.parse("# comment\n\nw7 admin@vm7 etwconf.exe port=2222 expect=6.1  # trailing\n"
+                        "w10 me@vm10 etwconf.exe dir=C:/etw args=\"--case a --timeout-ms 9000\" "
+                        "ssh_option=Compression=yes ssh_option=ConnectionAttempts=2 transfer=scp\n")
+        self.assertEqual([h.name for h in hs], ["w7", "w10"])
+        self.assertEqual((hs[0].port, hs[0].expect, hs[0].shell, hs[0].transfer), ("2222", "6.1", "cmd", "sftp"))
+        self.assertEqual(hs[1].args, ["--case", "a", "--timeout-ms", "9000"])
+        self.assertEqual(hs[1].ssh_options, ["Compression=yes", "ConnectionAttempts=2"])
+        self.assertEqual(os.path.realpath(hs[0].exe_path), os.path.realpath(self.exe))
+
+    def test_errors_name_the_line(self):
+        for text, want in (("w1 a@b\n", "inv:1: expected NAME DESTINATION EXE"),
+                           ("\nw1 a@b etwconf.exe shell=powershell\n", "inv:2: shell=powershell"),
+                           ("w1 a@b etwconf.exe port=x\n", "inv:1: port=x is not a number"),
+                           ("bad/name a@b etwconf.exe\n", "inv:1: host name 'bad/name'"),
+                           ("w1 a@b etwconf.exe args=\"open\n", "inv:1:"),
+                           ("# nothing\n", "no hosts")):
+            with self.assertRaises(fleet.UsageError) as cm:
+                self.parse(text)
+            self.assertIn(want, str(cm.exception))
+
+    def test_commands(self):
+        h = self.parse("w a@b etwconf.exe port=22 dir=C:/etw args=\"--filter tqi.*\"\n")[0]
+        a = argparse.Namespace(ssh="ssh", scp="scp", ssh_config="cfg", connect_timeout=5,
+                               ssh_option=["LogLevel=ERROR"])
+        s = fleet.Ssh(a)
+        up = s.upload(h, "etwconf.exe")
+        self.assertEqual(up[:3], ["scp", "-F", "cfg"])
+        self.assertIn("-P", up)
+        self.assertNotIn("-O", up)
+        self.assertEqual(up[-1], "a@b:/C:/etw/etwconf.exe")      # SFTP's name for C:/etw
+        run = s.run(h, "etwconf.exe", "r.jsonl")
+        self.assertEqual(run[-3:], ["-n", "a@b", 'cd /d C:\\etw && .\\etwconf.exe run --quiet --out '
+                                    'r.jsonl --filter tqi.*'])
+        h.transfer, h.shell = "scp", "sh"
+        self.assertIn("-O", s.upload(h, "etwconf.exe"))
+        self.assertEqual(s.upload(h, "etwconf.exe")[-1], "a@b:C:/etw/etwconf.exe")
+        self.assertEqual(s.run(h, "etwconf.exe", "r.jsonl")[-1],
+                         "cd C:/etw && ./etwconf.exe run --quiet --out r.jsonl --filter 'tqi.*'")
+        self.assertEqual(fleet._cmd_quote('a b"c'), '"a b\\"c"')
+
+
+class ReportTest(TmpCase):
+    def args(self, **kw):
+        d = dict(out=os.path.join(self.tmp, "out"), expectations=None, diff_against=None,
+                 baseline=None)
+        d.update(kw)
+        return argparse.Namespace(**d)
+
+    def hosts(self, *names):
+        return [argparse.Namespace(name=n) for n in names]
+
+    def put(self, where, name, text):
+        d = os.path.join(self.tmp, "out", where)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, name + ".jsonl"), "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def test_matrix_diff_baseline(self):
+        self.put("previous", "srv22", live_run())
+        self.put("previous", "w11", live_run(build=26100, product="workstation"))
+        self.put("results", "srv22", live_run(override={"tqi.0b.exact": "fail:TQI.0B.RETLEN"}))
+        self.put("results", "w11", live_run(build=26100, product="workstation", complete=False))
+        base = os.path.join(self.tmp, "baselines")
+        shutil.copytree(os.path.join(REPO, "baselines", "windows"), base)
+        with contextlib.redirect_stdout(io.StringIO()) as out, \
+                contextlib.redirect_stderr(io.StringIO()):
+            n = fleet.report(self.args(baseline=base), self.hosts("srv22", "w11"), {})
+        self.assertIn("[srv22] 1 regression against the previous run: tqi.0b.exact", out.getvalue())
+        self.assertGreaterEqual(n, 1)
+        rdir = os.path.join(self.tmp, "out", "report")
+        for f in ("index.html", "summary.md", "junit.xml", "matrix.txt", "diff.txt", "baseline.txt"):
+            self.assertTrue(os.path.isfile(os.path.join(rdir, f)), f)
+        with open(os.path.join(rdir, "matrix.txt"), encoding="utf-8") as f:
+            m = f.read().splitlines()
+        self.assertEqual(m[0].split(), ["host", "srv22", "w11"])
+        self.assertEqual(m[1].split(), ["target", "windows@10.0.20348", "windows@10.0.26100*"])
+        row = next(l for l in m if l.startswith("TQI.0B.RETLEN "))
+        self.assertEqual(row.split()[1:], ["FAIL", "PASS"])
+        with open(os.path.join(rdir, "diff.txt"), encoding="utf-8") as f:
+            d = f.read()
+        self.assertIn("tqi.0b.exact", d.split("regressions (1):")[1])
+        with open(os.path.join(rdir, "baseline.txt"), encoding="utf-8") as f:
+            b = f.read()
+        # no run folded into the committed baselines: said, not a regression; the cut run is
+        self.assertIn("NO BASELINE yet", b)
+        self.assertIn("INCOMPLETE run", b)
