@@ -51,6 +51,12 @@ static const struct etw_case cases[] = {
     CASE(.id = "tqi.16.ulong", .rules = RULES(RID_TQI_16_OUTPUT, RID_TQI_16_NONZERO),
          .title = "TraceMaxPmcCounterQuery (0x16): a 4-byte query with handle 0 succeeds with a non-zero count", .fn = FN_CUSTOM,
          .run = tqi16_ulong, .expect = {NA(V6_2, V10_0_17763, "TraceMaxPmcCounterQuery exists from 10.0.18362 on"), FROM(B_19H1)})
+    CASE(.id = "tqi.13.any-handle", .rules = RULES(RID_TQI_LATER_HANDLE_UNUSED),
+         .title = "TraceMaxLoggersQuery does not use the handle: 0x1234 still succeeds", .fn = FN_TQI,
+         .args = {.handle = H_VALUE, .value = 0x1234, .cls = 0x13, .len = 4}, .expect = {FROM(B_1709, .rc = ERR(SUCCESS))})
+    CASE(.id = "tqi.16.any-handle", .rules = RULES(RID_TQI_LATER_HANDLE_UNUSED),
+         .title = "TraceMaxPmcCounterQuery does not use the handle: 0x1234 still succeeds", .fn = FN_TQI,
+         .args = {.handle = H_VALUE, .value = 0x1234, .cls = 0x16, .len = 4}, .expect = {FROM(B_19H1, .rc = ERR(SUCCESS))})
     CASE(.id = "tqi.13.short", .rules = RULES(RID_TQI_LATER_SHORT), .title = "TraceMaxLoggersQuery with a 2-byte buffer fails",
          .fn = FN_TQI, .args = {.cls = 0x13, .len = 2}, .expect = {FROM(B_1709, .rc = ERR(BAD_LENGTH))})
     CASE(.id = "tqi.16.short", .rules = RULES(RID_TQI_LATER_SHORT), .title = "TraceMaxPmcCounterQuery with a 2-byte buffer fails",

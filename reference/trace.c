@@ -128,6 +128,7 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceQueryInformation(etw_tracehandle SessionHa
     case ETW_TraceMaxPmcCounterQuery: {
         if (!ref_at_least_key(InformationClass == ETW_TraceMaxLoggersQuery ? REF_B_1709 : REF_B_19H1))
             break; /* @TQI.CLASS.LATER */
+        /* no check of SessionHandle: "Does not use the TraceId parameter" */
         if (InformationLength < 4)
             return ETW_ERROR_BAD_LENGTH; /* inferred, as for the fixed-size classes */
         /* 64 loggers by default; 8 PMCs, the limit of TraceProfileSourceConfigInfo in this model */
@@ -258,7 +259,7 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceSetInformation(etw_tracehandle SessionHand
         ref_free(k);
         return ref_status_to_win32(st);
     }
-    default: break; /* the later classes are outside the model: their cases SKIP from their first build */
+    default: break;
     }
-    return ETW_ERROR_NOT_SUPPORTED; /* @TSI.CLASS.LATER */
+    return ETW_ERROR_NOT_SUPPORTED;
 }
