@@ -28,7 +28,7 @@ static const struct etw_case cases[] = {
     EXPORT_CASE("exp.ntdll.ntquerysysteminformation", RID_EXP_NTDLL_NTQSI, "ntdll", "NtQuerySystemInformation", ALL(PRESENT))
     EXPORT_CASE("exp.ntdll.ntsetsysteminformation", RID_EXP_NTDLL_NTQSI, "ntdll", "NtSetSystemInformation", ALL(PRESENT))
     EXPORT_CASE("exp.ntdll.nttracecontrol", RID_EXP_NTDLL_NTTRACECONTROL, "ntdll", "NtTraceControl", FROM(V6_0, PRESENT))
-    /* added for mutation testing (harness/mutate) */
+    /* added for mutation testing (tools/mutate) */
     EXPORT_CASE("exp.ntdll.nttracecontrol-before-60", RID_EXP_NTDLL_NTTRACECONTROL, "ntdll", "NtTraceControl", AT(V5_2, V5_2, ABSENT))
 };
 CASE_TABLE(cases_exports, cases);

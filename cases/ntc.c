@@ -65,7 +65,7 @@ static const struct etw_case cases[] = {
          .args = {.cls = ETW_NTC_UPDATE_DISALLOW_LIST, .handle = H_LOGGER, .len = 24, IN(U32(0), U32(1), GUIDB(DAL_G3)),
                   .patch = PATCH_LOGGER32, .out_buf = B_NULL},
          .expect = {FROM(V10_0, .rc = ST(SUCCESS))})
-    /* added for mutation testing (harness/mutate) */
+    /* added for mutation testing (tools/mutate) */
     CASE(.id = "ntc.1c.count-short", .rules = RULES(RID_NTC_1C_FORMAT), .title = "0x1C with a count of 0 and 24 bytes: STATUS_INVALID_PARAMETER",
          .fn = FN_NTC, .fx = {.logger = LG_SYSTEM},
          .args = {.cls = ETW_NTC_UPDATE_DISALLOW_LIST, .handle = H_LOGGER, .len = 24, IN(U32(0), U32(0), GUIDB(DAL_G3)),

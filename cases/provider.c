@@ -115,7 +115,7 @@ static const struct etw_case cases[] = {
     CASE(.id = "dal.private-session", .rules = RULES(RID_DAL_PRIVATE_SESSION, RID_DAL_PRIVATE_SESSION_CODE),
          .title = "a private session cannot enable a provider group", .fn = FN_CUSTOM, .run = dal_private,
          .fx = {.logger = LG_PRIVATE}, .expect = {FROM(V10_0)})
-    /* added for mutation testing (harness/mutate) */
+    /* added for mutation testing (tools/mutate) */
     TRAITS_BAD("traits.trait-size-two", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT", 13,
                IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
     TRAITS_BAD("traits.trait-overruns-by-one", RID_TRAITS_FORMAT_TRAITS, "a trait that claims one byte more than remains: ERROR_FILE_CORRUPT", 12,

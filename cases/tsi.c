@@ -123,7 +123,7 @@ static const struct etw_case cases[] = {
     /* 0x0A TraceSetDisallowList */
     CASE(.id = "tsi.0a.roundtrip", .rules = RULES(RID_TSI_0A_DISALLOW), .title = "a disallow list that is set is what class 0x0E returns",
          .fn = FN_CUSTOM, .run = tsi0a_roundtrip, .fx = {.logger = LG_SYSTEM}, .expect = {FROM(V10_0)})
-    /* added for mutation testing (harness/mutate): a non-zero handle with an input that would succeed */
+    /* added for mutation testing (tools/mutate): a non-zero handle with an input that would succeed */
     CASE(.id = "tsi.05.handle-valid-input", .rules = RULES(RID_TSI_05_HANDLE_ZERO),
          .title = "class 0x05 with a non-zero SessionHandle and a valid timer interval: ERROR_INVALID_PARAMETER", .fn = FN_TSI,
          .args = {.handle = H_VALUE, .value = 1, .cls = 5, .len = EXACT(0), IN(U32(ETW_ProfileTime), U32(10000))},

@@ -1,6 +1,6 @@
-# mk/mutate.mk - proving that the suite catches wrong implementations (issue 5).
+# mk/mutate.mk - proving that the suite catches wrong implementations.
 #
-#   make mutate     mutation testing: every mutant of harness/mutate/mutants.def is built as a
+#   make mutate     mutation testing: every mutant of tools/mutate/mutants.def is built as a
 #                   target and run at every version; prints the score and the survivors
 #                   (MUTATE_FILTER='tqi.* cti.*' for a subset, MUTATE_JOBS in parallel)
 #   make fuzz       the libFuzzer targets of harness/tests/fuzz on the reference, FUZZ_SECONDS
@@ -9,8 +9,9 @@
 #                   (harness and reference built into $(SAN_BUILD)), and the ThreadSanitizer test
 #
 # Test stages (make test): thirdparty (the example implementation's report names its
-# divergences), mutate (every mutant; about two minutes), fuzz (a short libFuzzer pass and the
-# differential fuzzer against the reference and against mutants), sanitize.
+# divergences), mutate (every mutant), mutate-anchors (the mutants survive a rename and a comment
+# reflow of the reference, and the anchor checks catch a broken tag), fuzz (a short libFuzzer pass
+# and the differential fuzzer against the reference and against mutants), sanitize.
 MUTATE_JOBS ?= 2
 MUTATE_FILTER ?= *
 FUZZ_SECONDS ?= 60
@@ -23,21 +24,25 @@ TSAN_FLAGS := -std=c11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=thread
 FUZZ_FLAGS := -std=c11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -fno-omit-frame-pointer
 
-TEST_STAGES += thirdparty mutate fuzz sanitize
+TEST_STAGES += thirdparty mutate mutate-anchors fuzz sanitize
 TEST_DEPS += fuzz
 
-.PHONY: mutate fuzz sanitize test-thirdparty test-mutate test-fuzz test-sanitize
+.PHONY: mutate fuzz sanitize test-thirdparty test-mutate test-mutate-anchors test-fuzz test-sanitize
 
 # ---------------------------------------------------------------- mutation testing
-$(BUILD)/mutate/mutate: harness/mutate/mutate.c
+$(BUILD)/mutate/mutate: tools/mutate/mutate.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -o $@ $<
 
 mutate: all $(BUILD)/mutate/mutate
-	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w" MUT_JOBS=$(MUTATE_JOBS) \
-	    MUT_FILTER='$(MUTATE_FILTER)' sh harness/mutate/run.sh
+	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" MUT_JOBS=$(MUTATE_JOBS) \
+	    MUT_FILTER='$(MUTATE_FILTER)' sh tools/mutate/run.sh
 
 test-mutate: mutate
+
+# the mutants are anchored to tags, not to text: a rename and a comment reflow break none
+test-mutate-anchors: $(BUILD)/mutate/mutate
+	@sh tools/mutate/test-anchors.sh $(BUILD)
 
 # ---------------------------------------------------------------- the example third-party target
 $(BUILD)/thirdparty/minimal.so: harness/tests/thirdparty/minimal.c

@@ -23,11 +23,11 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI RegisterTraceGuidsW(etw_wmidprequest RequestAdd
 {
     (void)RequestContext; /* optional: only handed back to RequestAddress, so NULL is accepted */ /* @RTG.NULL_CONTEXT */
     /* MofImagePath and MofResourceName are ignored from 6.0 on (notes RTG-01) */
-    if (!RequestAddress || !ControlGuid || !RegistrationHandle)
+    if (!RequestAddress || !ControlGuid || !RegistrationHandle) /* @RTG.NULL_ARGS */
         return ETW_ERROR_INVALID_PARAMETER;
-    if (GuidCount > 0x10000) /* "above 64K" (OQ-8: the exact bound is open) */
+    if (GuidCount > 0x10000) /* "above 64K" (OQ-8: the exact bound is open) */ /* @RTG.COUNT_LIMIT */
         return ETW_ERROR_INVALID_PARAMETER;
-    if (GuidCount && !TraceGuidReg)
+    if (GuidCount && !TraceGuidReg) /* @RTG.NULL_REGS */
         return ETW_ERROR_INVALID_PARAMETER;
     for (etw_u32 i = 0; i < GuidCount; i++)
         if (!TraceGuidReg[i].Guid)
@@ -42,10 +42,10 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI RegisterTraceGuidsW(etw_wmidprequest RequestAdd
     }
     r->count = GuidCount;
     for (etw_u32 i = 0; i < GuidCount; i++) {
-        atomic_init(&r->classes[i].counter, 0);
+        atomic_init(&r->classes[i].counter, 0); /* @CTI.COUNTER:start @CTI.RESTART */
         r->classes[i].pid = ref.pid;
         r->classes[i].guid = *TraceGuidReg[i].Guid;
-        TraceGuidReg[i].RegHandle = &r->classes[i];
+        TraceGuidReg[i].RegHandle = &r->classes[i]; /* @RTG.REGHANDLES @CTI.PER_CLASS */
     }
     r->handle = ref.next_classic_handle++;
     r->next = ref.classic;
@@ -95,25 +95,25 @@ ETWREF_EXPORT int EtwRef_SetClassProcessId(etw_handle class_handle, etw_u32 pid)
 
 ETWREF_EXPORT etw_u32 ETW_WINAPI EtwCreateTraceInstanceId(etw_handle RegHandle, ETW_EVENT_INSTANCE_INFO *InstInfo)
 {
-    if (!RegHandle || !InstInfo) {
-        SetLastError(ETW_ERROR_INVALID_PARAMETER);
+    if (!RegHandle || !InstInfo) { /* @CTI.NULL_HANDLE @CTI.NULL_INFO */
+        SetLastError(ETW_ERROR_INVALID_PARAMETER); /* @CTI.LAST_ERROR */
         return ETW_ERROR_INVALID_PARAMETER;
     }
-    InstInfo->RegHandle = RegHandle; /* written before the process check (notes CTI-05) */
+    InstInfo->RegHandle = RegHandle; /* written before the process check (notes CTI-05) */ /* @CTI.REGHANDLE_FIRST */
     struct ref_class *c = RegHandle; /* trusted as Windows does: the counter at 0, the pid at 4 */
-    if (c->pid != ref.pid) {
-        SetLastError(ETW_ERROR_INVALID_PARAMETER);
+    if (c->pid != ref.pid) { /* @CTI.FOREIGN_PROCESS */
+        SetLastError(ETW_ERROR_INVALID_PARAMETER); /* @CTI.LAST_ERROR:foreign */
         return ETW_ERROR_INVALID_PARAMETER;
     }
-    etw_u32 id = atomic_fetch_add(&c->counter, 1) + 1;
-    if (id == 0) /* wrapped: skip zero */
+    etw_u32 id = atomic_fetch_add(&c->counter, 1) + 1; /* @CTI.COUNTER @CTI.ATOMIC */
+    if (id == 0) /* wrapped: skip zero */ /* @CTI.WRAP */
         id = atomic_fetch_add(&c->counter, 1) + 1;
-    InstInfo->InstanceId = id;
-    return ETW_ERROR_SUCCESS;
+    InstInfo->InstanceId = id; /* @CTI.OUTPUT */
+    return ETW_ERROR_SUCCESS; /* @CTI.LAST_ERROR_SUCCESS */
 }
 
 /* ADVAPI32's export is a forward to NTDLL (seed 002) */
 ETWREF_EXPORT etw_u32 ETW_WINAPI CreateTraceInstanceId(etw_handle RegHandle, ETW_EVENT_INSTANCE_INFO *InstInfo)
 {
-    return EtwCreateTraceInstanceId(RegHandle, InstInfo);
+    return EtwCreateTraceInstanceId(RegHandle, InstInfo); /* @CTI.FORWARD */
 }

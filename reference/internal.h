@@ -1,4 +1,12 @@
-/* reference/internal.h - the modelled kernel and user-mode state shared by the reference files. */
+/*
+ * reference/internal.h - the modelled kernel and user-mode state shared by the reference files.
+ *
+ * A line of the reference's .c files that implements a rule of the catalogue carries the
+ * rule's id as a tag in a comment, @TQI.04.MIN_SIZE (with a :suffix where one rule takes
+ * several lines). The tags trace the reference to spec/rules/ and anchor the mutants of
+ * tools/mutate/mutants.def: keep a tag on its line when the line moves or changes
+ * (tools/mutate/README.md).
+ */
 #ifndef ETWREF_INTERNAL_H
 #define ETWREF_INTERNAL_H
 

@@ -17,8 +17,8 @@ void ref_logger_free(struct ref_logger *lg)
 /* Group-mask path (seed 001): the low 16 bits are the logger id; 0xFFFF is the NT Kernel Logger. */
 struct ref_logger *ref_logger_for_groupmask(etw_tracehandle h)
 {
-    etw_u32 id = (etw_u32)(h & 0xFFFF);
-    if (id == ETW_KERNEL_LOGGER_ID)
+    etw_u32 id = (etw_u32)(h & 0xFFFF); /* @GMI.LOGGER_ID */
+    if (id == ETW_KERNEL_LOGGER_ID) /* @GMI.KERNEL_LOGGER */
         id = REF_KERNEL_LOGGER_SLOT;
     else if (id == REF_KERNEL_LOGGER_SLOT || id >= REF_MAX_LOGGERS)
         return NULL;
@@ -140,11 +140,11 @@ static bool kclass_valid(etw_u32 k, int dir)
         int s;
         unsigned smin;
     } t[] = {
-        {0x00, Q, ETW_V6_0, 0, 0},         {0x01, Q, ETW_V6_0, S, ETW_V6_2}, {0x02, Q, ETW_V6_0, 0, 0},
+        {0x00, Q, ETW_V6_0, 0, 0},         {0x01, Q, ETW_V6_0, S, ETW_V6_2}, {0x02, Q, ETW_V6_0, 0, 0}, /* @KSI.BAD_CLASS:00 @GMI.SET_BEFORE_62 */
         {0x03, Q, ETW_V6_0, S, ETW_V6_0},  {0x04, Q, ETW_V6_0, 0, 0},        {0x05, Q, ETW_V6_1, S, ETW_V6_1},
         {0x06, Q, ETW_V6_1, S, ETW_V6_1},  {0x07, Q, ETW_V6_1, S, ETW_V6_1}, {0x08, Q, ETW_V6_1, 0, 0},
         {0x09, Q, ETW_V6_1, 0, 0},         {0x0A, Q, ETW_V6_1, S, ETW_V6_1}, {0x0B, 0, 0, S, ETW_V6_2},
-        {0x0C, 0, 0, S, ETW_V6_2},         {0x0D, Q, ETW_V6_2, 0, 0},        {0x0E, 0, 0, S, ETW_V6_2},
+        {0x0C, 0, 0, S, ETW_V6_2},         {0x0D, Q, ETW_V6_2, 0, 0},        {0x0E, 0, 0, S, ETW_V6_2}, /* @KSI.BAD_CLASS:0d */
         {0x0F, 0, 0, S, ETW_V6_2},         {0x10, 0, 0, S, ETW_V6_2},        {0x11, 0, 0, S, ETW_V6_2},
         /* the later classes, from the builds that added them (Chappell; phnt for 0x1A, its direction unknown) */
         {0x12, Q, REF_B_1607, S, REF_B_1607}, /* @KSI.LATER_CLASSES */
@@ -176,7 +176,7 @@ static const struct {
 static etw_u32 source_record_size(size_t i)
 {
     etw_u32 n = (etw_u32)(offsetof(ETW_PROFILE_SOURCE_INFO, Description) + 2 * (strlen(sources[i].name) + 1));
-    return (n + 7) & ~7u;
+    return (n + 7) & ~7u; /* @TQI.07.FORMAT:padding */
 }
 
 /* the records, as the kernel writes them at offset 8 of its buffer; returns their total size */
@@ -187,7 +187,7 @@ static etw_u32 write_source_records(etw_u8 *out)
         etw_u32 sz = source_record_size(i);
         if (out) {
             ETW_PROFILE_SOURCE_INFO r = {0};
-            r.NextEntryOffset = i + 1 < REF_COUNT_OF(sources) ? sz : 0;
+            r.NextEntryOffset = i + 1 < REF_COUNT_OF(sources) ? sz : 0; /* @TQI.07.FORMAT */
             r.Source = sources[i].source;
             r.MinInterval = sources[i].min;
             r.MaxInterval = sources[i].max;
@@ -238,21 +238,21 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtSetIntervalProfile(etw_u32 Interval, etw_u
 /* ---------------------------------------------------------------- NtQuerySystemInformation */
 static etw_status query_groupmask(void *buf, etw_u32 len, etw_u32 *retlen)
 {
-    if (retlen) /* written before the size check (notes GMI-02, decompilation) */
+    if (retlen) /* written before the size check (notes GMI-02, decompilation) */ /* @GMI.RETLEN_FIRST */
         *retlen = sizeof(ETW_EVENT_TRACE_GROUPMASK_INFORMATION);
-    if (len != sizeof(ETW_EVENT_TRACE_GROUPMASK_INFORMATION))
+    if (len != sizeof(ETW_EVENT_TRACE_GROUPMASK_INFORMATION)) /* @GMI.EXACT_SIZE:query @GMI.SIZE */
         return ETW_STATUS_INFO_LENGTH_MISMATCH;
     ETW_EVENT_TRACE_GROUPMASK_INFORMATION gm;
-    memcpy(&gm, buf, sizeof gm);
+    memcpy(&gm, buf, sizeof gm); /* @GMI.SIZE:query-read */
     struct ref_logger *lg = ref_logger_for_groupmask(gm.TraceHandle);
     if (!lg)
-        return ETW_STATUS_WMI_INSTANCE_NOT_FOUND;
-    if (!(lg->mode & ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE))
-        return ETW_STATUS_INVALID_PARAMETER;
-    /* no access check for a query (notes GMI-06) */
+        return ETW_STATUS_WMI_INSTANCE_NOT_FOUND; /* @GMI.NOT_FOUND:query */
+    if (!(lg->mode & ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE)) /* @GMI.SYSTEM_MODE:query @TQI.04.SYSTEM_LOGGER */
+        return ETW_STATUS_INVALID_PARAMETER; /* @GMI.SYSTEM_MODE:query-code */
+    /* no access check for a query (notes GMI-06) */ /* @GMI.QUERY_NO_ACCESS */
     memcpy(gm.EventTraceGroupMasks.Masks, lg->masks, sizeof lg->masks);
-    groups_to_flags(gm.EventTraceGroupMasks.Masks);
-    memcpy((etw_u8 *)buf + offsetof(ETW_EVENT_TRACE_GROUPMASK_INFORMATION, EventTraceGroupMasks), &gm.EventTraceGroupMasks,
+    groups_to_flags(gm.EventTraceGroupMasks.Masks); /* @GMI.ENABLE_FLAGS:query */
+    memcpy((etw_u8 *)buf + offsetof(ETW_EVENT_TRACE_GROUPMASK_INFORMATION, EventTraceGroupMasks), &gm.EventTraceGroupMasks, /* @GMI.QUERY */
            sizeof gm.EventTraceGroupMasks);
     return ETW_STATUS_SUCCESS;
 }
@@ -262,21 +262,21 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtQuerySystemInformation(etw_u32 SystemInfor
 {
     if (SystemInformationClass != ETW_SystemPerformanceTraceInformation)
         return ETW_STATUS_INVALID_INFO_CLASS; /* other classes are outside the model */
-    if (!ref_at_least(ETW_V6_0))
+    if (!ref_at_least(ETW_V6_0)) /* @KSI.BAD_CLASS:version */
         return ETW_STATUS_INVALID_INFO_CLASS; /* inferred: the 5.x layout of 0x1F is not modelled */
-    if (SystemInformationLength < 4 || !SystemInformation)
+    if (SystemInformationLength < 4 || !SystemInformation) /* @KSI.SHORT:query */
         return ETW_STATUS_INVALID_PARAMETER;
     etw_u32 k;
     memcpy(&k, SystemInformation, 4);
-    if (!kclass_valid(k, Q))
-        return ETW_STATUS_NOT_IMPLEMENTED;
+    if (!kclass_valid(k, Q)) /* @KSI.BAD_CLASS:query */
+        return ETW_STATUS_NOT_IMPLEMENTED; /* @KSI.BAD_CLASS */
     etw_u8 *b = SystemInformation;
     switch (k) {
     case ETW_EventTraceGroupMaskInformation: return query_groupmask(SystemInformation, SystemInformationLength, ReturnLength);
     case ETW_EventTraceTimeProfileInformation:
         if (ReturnLength)
-            *ReturnLength = sizeof(ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION);
-        if (SystemInformationLength != sizeof(ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION))
+            *ReturnLength = sizeof(ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION); /* @TPI.QUERY:retlen */
+        if (SystemInformationLength != sizeof(ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION)) /* @TPI.QUERY */
             return ETW_STATUS_INFO_LENGTH_MISMATCH;
         memcpy(b + offsetof(ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION, ProfileInterval), &ref.timer_interval, 4);
         return ETW_STATUS_SUCCESS;
@@ -291,7 +291,7 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtQuerySystemInformation(etw_u32 SystemInfor
         return ETW_STATUS_SUCCESS;
     }
     case ETW_EventTraceProfileSourceListInformation: {
-        if (SystemInformationLength < sizeof(ETW_EVENT_TRACE_PROFILE_LIST_INFORMATION))
+        if (SystemInformationLength < sizeof(ETW_EVENT_TRACE_PROFILE_LIST_INFORMATION)) /* @PSL.KERNEL_MIN */
             return ETW_STATUS_INFO_LENGTH_MISMATCH; /* notes TQI-34 */
         etw_u32 need = 8 + write_source_records(NULL);
         if (ReturnLength)
@@ -311,31 +311,31 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtQuerySystemInformation(etw_u32 SystemInfor
 static etw_status set_groupmask(const void *buf, etw_u32 len)
 {
     /* order (notes GMI-07): length, logger, system-logger mode, access, then the update */
-    if (len != sizeof(ETW_EVENT_TRACE_GROUPMASK_INFORMATION))
+    if (len != sizeof(ETW_EVENT_TRACE_GROUPMASK_INFORMATION)) /* @GMI.EXACT_SIZE:set @GMI.SET_ORDER */
         return ETW_STATUS_INFO_LENGTH_MISMATCH;
     ETW_EVENT_TRACE_GROUPMASK_INFORMATION gm;
     memcpy(&gm, buf, sizeof gm);
     struct ref_logger *lg = ref_logger_for_groupmask(gm.TraceHandle);
-    if (!lg)
+    if (!lg) /* @GMI.NOT_FOUND:set */
         return ETW_STATUS_WMI_INSTANCE_NOT_FOUND;
-    if (!(lg->mode & ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE))
+    if (!(lg->mode & ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE)) /* @GMI.SYSTEM_MODE:set */
         return ETW_STATUS_INVALID_PARAMETER;
-    if (!(lg->access & ETW_TRACELOG_GUID_ENABLE))
+    if (!(lg->access & ETW_TRACELOG_GUID_ENABLE)) /* @GMI.SET_ACCESS */
         return ETW_STATUS_ACCESS_DENIED;
     etw_u32 m[8];
     memcpy(m, gm.EventTraceGroupMasks.Masks, sizeof m);
-    flags_to_groups(m);
-    if ((perf_on(m, ETW_PERF_PROFILE) || perf_on(m, ETW_PERF_PMC_PROFILE)) && !ref.profile_privilege)
-        return ETW_STATUS_PRIVILEGE_NOT_HELD;
+    flags_to_groups(m); /* @GMI.ENABLE_FLAGS:set */
+    if ((perf_on(m, ETW_PERF_PROFILE) || perf_on(m, ETW_PERF_PMC_PROFILE)) && !ref.profile_privilege) /* @GMI.PROFILE_PRIVILEGE */
+        return ETW_STATUS_PRIVILEGE_NOT_HELD; /* @GMI.PROFILE_PRIVILEGE:code */
     bool want_cs = perf_on(m, ETW_PERF_CONTEXT_SWITCH) && perf_on(m, ETW_PERF_COMPACT_CSWITCH);
     bool have_cs = perf_on(lg->masks, ETW_PERF_CONTEXT_SWITCH) && perf_on(lg->masks, ETW_PERF_COMPACT_CSWITCH);
-    if (want_cs && !have_cs && !lg->cswitch_buffers) {
+    if (want_cs && !have_cs && !lg->cswitch_buffers) { /* @GMI.CSWITCH_MEMORY:when */
         /* per-processor buffers for batching context switches (seed 001) */
         lg->cswitch_buffers = ref_alloc(REF_CPUS * 4096);
         if (!lg->cswitch_buffers)
-            return ETW_STATUS_NO_MEMORY;
+            return ETW_STATUS_NO_MEMORY; /* @GMI.CSWITCH_MEMORY */
     }
-    memcpy(lg->masks, m, sizeof m);
+    memcpy(lg->masks, m, sizeof m); /* @GMI.SET */
     return ETW_STATUS_SUCCESS;
 }
 
@@ -346,11 +346,11 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtSetSystemInformation(etw_u32 SystemInforma
         return ETW_STATUS_INVALID_INFO_CLASS;
     if (!ref_at_least(ETW_V6_0))
         return ETW_STATUS_INVALID_INFO_CLASS;
-    if (SystemInformationLength < 4 || !SystemInformation)
+    if (SystemInformationLength < 4 || !SystemInformation) /* @KSI.SHORT:set */
         return ETW_STATUS_INVALID_PARAMETER;
     etw_u32 k;
     memcpy(&k, SystemInformation, 4);
-    if (!kclass_valid(k, S))
+    if (!kclass_valid(k, S)) /* @KSI.BAD_CLASS:set */
         return ETW_STATUS_NOT_IMPLEMENTED; /* before 6.2 this includes the group mask (seed 001) */
     const etw_u8 *b = SystemInformation;
     switch (k) {
@@ -360,14 +360,14 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtSetSystemInformation(etw_u32 SystemInforma
             return ETW_STATUS_INFO_LENGTH_MISMATCH;
         etw_u32 iv;
         memcpy(&iv, b + 4, 4);
-        return NtSetIntervalProfile(iv, ETW_ProfileTime);
+        return NtSetIntervalProfile(iv, ETW_ProfileTime); /* @TPI.SET */
     }
     case ETW_EventTraceProfileConfigInformation: /* profile sources for a session: needs the privilege */
         if (SystemInformationLength < offsetof(ETW_EVENT_TRACE_PROFILE_COUNTER_INFORMATION, ProfileSource))
             return ETW_STATUS_INVALID_PARAMETER;
-        if (!ref.profile_privilege)
+        if (!ref.profile_privilege) /* @TSI.06.PRIVILEGE */
             return ETW_STATUS_PRIVILEGE_NOT_HELD;
-        if ((SystemInformationLength - 0x10) / 4 > 8)
+        if ((SystemInformationLength - 0x10) / 4 > 8) /* @TSI.06.SET */
             return ETW_STATUS_INVALID_PARAMETER;
         return ETW_STATUS_SUCCESS;
     case ETW_EventTraceStackTracingInformation:
@@ -377,7 +377,7 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtSetSystemInformation(etw_u32 SystemInforma
             return ETW_STATUS_INVALID_PARAMETER;
         etw_u64 h;
         memcpy(&h, b + 8, 8);
-        return h == 0 || ref_logger_for_groupmask(h) ? ETW_STATUS_SUCCESS : ETW_STATUS_WMI_INSTANCE_NOT_FOUND;
+        return h == 0 || ref_logger_for_groupmask(h) ? ETW_STATUS_SUCCESS : ETW_STATUS_WMI_INSTANCE_NOT_FOUND; /* @TSI.03.SET @TSI.08.SET @TSI.09.SET */
     }
     default: return ETW_STATUS_INVALID_PARAMETER; /* valid for set but outside the model */
     }

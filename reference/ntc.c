@@ -26,18 +26,18 @@ static bool retsize_on_failure(etw_u32 code)
 
 static etw_status get_disallow_list(const etw_u8 *in, etw_u32 inlen, etw_u8 *out, etw_u32 outlen, etw_u32 *size)
 {
-    if (inlen != 8)
+    if (inlen != 8) /* @NTC.22.INPUT */
         return ETW_STATUS_INVALID_PARAMETER;
     etw_u16 id;
     memcpy(&id, in, 2); /* the logger id is the first USHORT; 0xFFFF is not translated */
-    struct ref_logger *lg = ref_logger_exact(id);
+    struct ref_logger *lg = ref_logger_exact(id); /* @NTC.22.BAD_LOGGER @DAL.PER_SESSION */
     if (!lg)
         return ETW_STATUS_INVALID_PARAMETER;
     *size = 16 * lg->ndisallow;
-    if (*size > outlen)
-        return ETW_STATUS_BUFFER_TOO_SMALL;
+    if (*size > outlen) /* @NTC.22.TOO_SMALL */
+        return ETW_STATUS_BUFFER_TOO_SMALL; /* @NTC.22.TOO_SMALL:code */
     if (*size)
-        memcpy(out, lg->disallow, *size);
+        memcpy(out, lg->disallow, *size); /* @TQI.0E.OUTPUT */
     return ETW_STATUS_SUCCESS;
 }
 
@@ -47,7 +47,7 @@ static etw_status update_disallow_list(const etw_u8 *in, etw_u32 inlen)
     if (inlen < sizeof h)
         return ETW_STATUS_INVALID_PARAMETER;
     memcpy(&h, in, sizeof h);
-    if ((etw_u64)sizeof h + 16ull * h.Count != inlen)
+    if ((etw_u64)sizeof h + 16ull * h.Count != inlen) /* @NTC.1C.FORMAT */
         return ETW_STATUS_INVALID_PARAMETER;
     struct ref_logger *lg = ref_logger_exact(h.LoggerId & 0xFFFF);
     if (!lg)
@@ -59,7 +59,7 @@ static etw_status update_disallow_list(const etw_u8 *in, etw_u32 inlen)
             return ETW_STATUS_INSUFFICIENT_RESOURCES;
         memcpy(list, in + sizeof h, 16ull * h.Count);
     }
-    ref_free(lg->disallow);
+    ref_free(lg->disallow); /* @DAL.DYNAMIC */
     lg->disallow = list;
     lg->ndisallow = h.Count;
     return ETW_STATUS_SUCCESS;
@@ -97,21 +97,21 @@ static etw_status use_descriptor_type(const etw_u8 *in, etw_u32 inlen, etw_u32 o
 ETWREF_EXPORT etw_status ETW_WINAPI NtTraceControl(etw_u32 FunctionCode, void *InBuffer, etw_u32 InBufferLen, void *OutBuffer,
                                                    etw_u32 OutBufferLen, etw_u32 *ReturnSize)
 {
-    if (!ReturnSize)
+    if (!ReturnSize) /* @NTC.RETSIZE_NULL */
         return ETW_STATUS_INVALID_PARAMETER; /* required from user mode (NTC-01) */
-    if (!InBuffer)
+    if (!InBuffer) /* @NTC.NULL_IS_ZERO:in */
         InBufferLen = 0; /* NTC-02 */
-    if (!OutBuffer)
+    if (!OutBuffer) /* @NTC.NULL_IS_ZERO:out */
         OutBufferLen = 0;
     if (!code_known(FunctionCode))
-        return ETW_STATUS_INVALID_DEVICE_REQUEST;
+        return ETW_STATUS_INVALID_DEVICE_REQUEST; /* @NTC.UNKNOWN_CODE */
     /* double-buffer through "pool" (NTC-04) */
     etw_u32 n = InBufferLen > OutBufferLen ? InBufferLen : OutBufferLen;
     etw_u8 *k = NULL;
     if (n) {
         k = ref_alloc(n);
         if (!k)
-            return ETW_STATUS_NO_MEMORY;
+            return ETW_STATUS_NO_MEMORY; /* @NTC.NO_MEMORY */
         if (InBufferLen)
             memcpy(k, InBuffer, InBufferLen);
     }
@@ -125,11 +125,11 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtTraceControl(etw_u32 FunctionCode, void *I
     case ETW_NTC_TRACK_PROVIDER_BINARY: st = InBufferLen == 8 ? ETW_STATUS_SUCCESS : ETW_STATUS_INVALID_PARAMETER; break;
     default: st = ETW_STATUS_INVALID_DEVICE_REQUEST; break;
     }
-    if (st == ETW_STATUS_SUCCESS) {
+    if (st == ETW_STATUS_SUCCESS) { /* @NTC.COPY_ON_SUCCESS:if */
         if (size)
-            memcpy(OutBuffer, k, size); /* copied out only on success (NTC-04) */
+            memcpy(OutBuffer, k, size); /* copied out only on success (NTC-04) */ /* @NTC.COPY_ON_SUCCESS */
         *ReturnSize = size;
-    } else if (retsize_on_failure(FunctionCode)) {
+    } else if (retsize_on_failure(FunctionCode)) { /* @NTC.RETSIZE_ON_FAILURE */
         *ReturnSize = size;
     }
     ref_free(k);

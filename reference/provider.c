@@ -39,7 +39,7 @@ struct ref_provider *ref_provider_from_handle(etw_reghandle h)
 ETWREF_EXPORT etw_u32 ETW_WINAPI EventRegister(const etw_guid *ProviderId, etw_enablecallback EnableCallback, void *CallbackContext,
                                                etw_reghandle *RegHandle)
 {
-    if (!ProviderId || !RegHandle)
+    if (!ProviderId || !RegHandle) /* @ER.NULL_OUT */
         return ETW_ERROR_INVALID_PARAMETER;
     for (unsigned i = 0; i < REF_MAX_PROVIDERS; i++) {
         struct ref_provider *p = &ref.providers[i];
@@ -47,11 +47,11 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI EventRegister(const etw_guid *ProviderId, etw_e
             continue;
         memset(p, 0, sizeof *p);
         p->used = true;
-        p->seq = ref.next_seq++;
+        p->seq = ref.next_seq++; /* @ESI.BAD_HANDLE:seq */
         if (!ref.next_seq)
             ref.next_seq = 1;
         p->guid = *ProviderId;
-        *RegHandle = make_handle(i, p->seq);
+        *RegHandle = make_handle(i, p->seq); /* @ER.SUCCESS */
         return ETW_ERROR_SUCCESS;
     }
     return ETW_ERROR_NO_SYSTEM_RESOURCES;
@@ -65,7 +65,7 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI EventUnregister(etw_reghandle RegHandle)
     ref_free(p->traits);
     etw_u16 seq = p->seq;
     memset(p, 0, sizeof *p);
-    p->seq = seq;
+    p->seq = seq; /* @ESI.BAD_HANDLE:unregister */
     return ETW_ERROR_SUCCESS;
 }
 
@@ -80,17 +80,17 @@ static bool group_restricted(const etw_guid *g)
 /* The kernel's half of EventProviderSetTraits (NtTraceControl 0x1E, notes ESI-05). */
 etw_status ref_ntc_set_traits(struct ref_provider *p, const etw_u8 *blob, etw_u32 size)
 {
-    if (p->traits_set)
-        return ETW_STATUS_UNSUCCESSFUL; /* traits can be set once (seed 003) */
+    if (p->traits_set) /* @TRAITS.ONCE */
+        return ETW_STATUS_UNSUCCESSFUL; /* traits can be set once (seed 003) */ /* @TRAITS.ONCE_CODE */
     etw_u16 total;
     if (size < 3)
         return ETW_STATUS_FILE_CORRUPT_ERROR;
     memcpy(&total, blob, 2);
-    if (total != size)
+    if (total != size) /* @TRAITS.FORMAT_SIZE */
         return ETW_STATUS_FILE_CORRUPT_ERROR;
-    const etw_u8 *nul = memchr(blob + 2, 0, size - 2);
-    if (!nul)
-        return ETW_STATUS_FILE_CORRUPT_ERROR;
+    const etw_u8 *nul = memchr(blob + 2, 0, size - 2); /* @TRAITS.NAME_ONLY @TRAITS.EMPTY_NAME */
+    if (!nul) /* @TRAITS.FORMAT_NAME:if */
+        return ETW_STATUS_FILE_CORRUPT_ERROR; /* @TRAITS.FORMAT_NAME */
     bool has_group = false;
     etw_guid group;
     for (const etw_u8 *t = nul + 1; t < blob + size;) {
@@ -98,23 +98,23 @@ etw_status ref_ntc_set_traits(struct ref_provider *p, const etw_u8 *blob, etw_u3
         if (blob + size - t < 3)
             return ETW_STATUS_FILE_CORRUPT_ERROR;
         memcpy(&ts, t, 2);
-        if (ts < 3 || ts > blob + size - t)
+        if (ts < 3 || ts > blob + size - t) /* @TRAITS.FORMAT_TRAITS */
             return ETW_STATUS_FILE_CORRUPT_ERROR; /* the sizes must add up exactly */
-        if (t[2] == ETW_EtwProviderTraitTypeGroup && ts >= 3 + 16) {
+        if (t[2] == ETW_EtwProviderTraitTypeGroup && ts >= 3 + 16) { /* @TRAITS.GROUP @TRAITS.CUSTOM */
             memcpy(&group, t + 3, 16);
             has_group = true;
         }
         t += ts;
     }
-    if (has_group && group_restricted(&group))
-        return ETW_STATUS_ACCESS_DENIED; /* membership denied (seed 003); code inferred */
+    if (has_group && group_restricted(&group)) /* @TRAITS.GROUP_PERMISSION */
+        return ETW_STATUS_ACCESS_DENIED; /* membership denied (seed 003); code inferred */ /* @TRAITS.GROUP_PERMISSION_CODE */
     etw_u8 *copy = ref_alloc(size);
     if (!copy)
         return ETW_STATUS_INSUFFICIENT_RESOURCES;
     memcpy(copy, blob, size);
     p->traits = copy;
     p->traits_size = (etw_u16)size;
-    p->traits_set = true;
+    p->traits_set = true; /* @TRAITS.SET */
     p->has_group = has_group;
     if (has_group)
         p->group = group;
@@ -129,32 +129,32 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI EtwEventSetInformation(etw_reghandle RegHandle,
     const etw_u8 *info = EventInformation;
     struct ref_provider *p;
     switch (InformationClass) {
-    case ETW_EventProviderBinaryTrackInfo:
-        if (InformationLength != 0)
+    case ETW_EventProviderBinaryTrackInfo: /* @ESI.CLASS:0 */
+        if (InformationLength != 0) /* @ESI.BINTRACK_LENGTH */
             return ETW_ERROR_INVALID_PARAMETER;
-        if (!(p = ref_provider_from_handle(RegHandle)))
-            return ETW_ERROR_INVALID_HANDLE;
+        if (!(p = ref_provider_from_handle(RegHandle))) /* @ESI.BAD_HANDLE:0 */
+            return ETW_ERROR_INVALID_HANDLE; /* @ESI.BAD_HANDLE:0-code */
         return ETW_ERROR_SUCCESS;
     case ETW_EventProviderSetTraits:
-        if (!ref_at_least(ETW_V10_0))
+        if (!ref_at_least(ETW_V10_0)) /* @ESI.CLASS_VERSION:traits */
             return ETW_ERROR_NOT_SUPPORTED;
-        if (!info || InformationLength < 3 || InformationLength > 0xFFFF)
+        if (!info || InformationLength < 3 || InformationLength > 0xFFFF) /* @ESI.TRAITS_ARGS */
             return ETW_ERROR_INVALID_PARAMETER;
-        if (!(p = ref_provider_from_handle(RegHandle)))
+        if (!(p = ref_provider_from_handle(RegHandle))) /* @ESI.BAD_HANDLE:traits */
             return ETW_ERROR_INVALID_HANDLE;
         return ref_status_to_win32(ref_ntc_set_traits(p, info, InformationLength));
     case ETW_EventProviderUseDescriptorType:
-        if (!ref_at_least(ETW_V10_0))
+        if (!ref_at_least(ETW_V10_0)) /* @ESI.CLASS_VERSION:desctype */
             return ETW_ERROR_NOT_SUPPORTED;
-        if (!info || InformationLength != 1)
+        if (!info || InformationLength != 1) /* @ESI.DESCTYPE_ARGS */
             return ETW_ERROR_INVALID_PARAMETER;
-        if (!(p = ref_provider_from_handle(RegHandle)))
+        if (!(p = ref_provider_from_handle(RegHandle))) /* @ESI.BAD_HANDLE:desctype */
             return ETW_ERROR_INVALID_HANDLE;
-        if (info[0] > 1)
+        if (info[0] > 1) /* @ESI.DESCTYPE_ARGS:value */
             return ETW_ERROR_INVALID_PARAMETER;
         p->descriptor_type = info[0] != 0;
         return ETW_ERROR_SUCCESS;
-    default: return ETW_ERROR_NOT_SUPPORTED; /* EventProviderSetReserved1 (1) included */
+    default: return ETW_ERROR_NOT_SUPPORTED; /* EventProviderSetReserved1 (1) included */ /* @ESI.CLASS */
     }
 }
 
@@ -173,17 +173,17 @@ ETWREF_EXPORT etw_u32 EtwRef_EnableGroup(etw_tracehandle session, const etw_guid
     struct ref_logger *lg = ref_logger_exact((etw_u32)(session & 0xFFFF));
     if (!lg)
         return ETW_ERROR_WMI_INSTANCE_NOT_FOUND;
-    if (lg->mode & ETW_EVENT_TRACE_PRIVATE_LOGGER_MODE)
-        return ETW_ERROR_NOT_SUPPORTED; /* private sessions cannot control groups; code inferred */
+    if (lg->mode & ETW_EVENT_TRACE_PRIVATE_LOGGER_MODE) /* @DAL.PRIVATE_SESSION */
+        return ETW_ERROR_NOT_SUPPORTED; /* private sessions cannot control groups; code inferred */ /* @DAL.PRIVATE_SESSION_CODE */
     etw_u32 n = 0;
     for (unsigned i = 0; i < REF_MAX_PROVIDERS; i++) {
         const struct ref_provider *p = &ref.providers[i];
-        if (!p->used || !p->has_group || memcmp(&p->group, group, sizeof *group))
+        if (!p->used || !p->has_group || memcmp(&p->group, group, sizeof *group)) /* @TRAITS.GROUP:member */
             continue;
         bool disallowed = false;
         for (etw_u32 d = 0; d < lg->ndisallow && !disallowed; d++)
             disallowed = !memcmp(&lg->disallow[d], &p->guid, sizeof p->guid);
-        n += !disallowed;
+        n += !disallowed; /* @DAL.GROUP_ENABLE */
     }
     *enabled = n;
     return ETW_ERROR_SUCCESS;

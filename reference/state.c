@@ -25,7 +25,7 @@ bool ref_at_least(unsigned version)
 
 unsigned ref_key(void)
 {
-    return ETW_VKEY(ref.version, ref.build, ref.update);
+    return ETW_VKEY(ref.version, ref.build, ref.update); /* @EXP.ADVAPI32.ESI:key */
 }
 
 bool ref_at_least_key(unsigned id)
@@ -41,7 +41,7 @@ etw_u32 ref_status_to_win32(etw_status s)
         etw_u32 win32;
     } map[] = {
         {ETW_STATUS_SUCCESS, ETW_ERROR_SUCCESS},
-        {ETW_STATUS_UNSUCCESSFUL, ETW_ERROR_GEN_FAILURE},
+        {ETW_STATUS_UNSUCCESSFUL, ETW_ERROR_GEN_FAILURE}, /* @TRAITS.ONCE_CODE:map */
         {ETW_STATUS_NOT_IMPLEMENTED, ETW_ERROR_INVALID_FUNCTION},
         {ETW_STATUS_INVALID_INFO_CLASS, ETW_ERROR_INVALID_PARAMETER},
         {ETW_STATUS_INFO_LENGTH_MISMATCH, ETW_ERROR_BAD_LENGTH},
@@ -50,14 +50,14 @@ etw_u32 ref_status_to_win32(etw_status s)
         {ETW_STATUS_INVALID_PARAMETER, ETW_ERROR_INVALID_PARAMETER},
         {ETW_STATUS_INVALID_DEVICE_REQUEST, ETW_ERROR_INVALID_FUNCTION},
         {ETW_STATUS_NO_MEMORY, ETW_ERROR_NOT_ENOUGH_MEMORY},
-        {ETW_STATUS_ACCESS_DENIED, ETW_ERROR_ACCESS_DENIED},
+        {ETW_STATUS_ACCESS_DENIED, ETW_ERROR_ACCESS_DENIED}, /* @TSI.04.KERNEL:map-access */
         {ETW_STATUS_BUFFER_TOO_SMALL, ETW_ERROR_INSUFFICIENT_BUFFER},
-        {ETW_STATUS_PRIVILEGE_NOT_HELD, ETW_ERROR_PRIVILEGE_NOT_HELD},
+        {ETW_STATUS_PRIVILEGE_NOT_HELD, ETW_ERROR_PRIVILEGE_NOT_HELD}, /* @TSI.04.KERNEL:map-privilege */
         {ETW_STATUS_INSUFFICIENT_RESOURCES, ETW_ERROR_NO_SYSTEM_RESOURCES},
         {ETW_STATUS_NOT_SUPPORTED, ETW_ERROR_NOT_SUPPORTED},
-        {ETW_STATUS_FILE_CORRUPT_ERROR, ETW_ERROR_FILE_CORRUPT},
+        {ETW_STATUS_FILE_CORRUPT_ERROR, ETW_ERROR_FILE_CORRUPT}, /* @TRAITS.FORMAT_SIZE:map */
         {ETW_STATUS_WMI_GUID_NOT_FOUND, ETW_ERROR_WMI_GUID_NOT_FOUND},
-        {ETW_STATUS_WMI_INSTANCE_NOT_FOUND, ETW_ERROR_WMI_INSTANCE_NOT_FOUND},
+        {ETW_STATUS_WMI_INSTANCE_NOT_FOUND, ETW_ERROR_WMI_INSTANCE_NOT_FOUND}, /* @TQI.04.SYSTEM_LOGGER:map */
         {ETW_STATUS_BUFFER_OVERFLOW, ETW_ERROR_MORE_DATA},
     };
     for (size_t i = 0; i < REF_COUNT_OF(map); i++)
@@ -85,29 +85,29 @@ struct ref_export {
 #define EXP(m, n, lo, hi) {m, #n, (void *)n, ETW_VLO(lo), ETW_VHI(hi)}
 static const struct ref_export exports[] = {
     /* seed 000: ADVAPI32 6.2+ (forward to KERNELBASE in 6.2, to SECHOST through the API set from 6.3) */
-    EXP("advapi32", TraceQueryInformation, ETW_V6_2, ETW_VMAX),
-    EXP("kernelbase", TraceQueryInformation, ETW_V6_2, ETW_V6_2),
-    EXP("sechost", TraceQueryInformation, ETW_V6_3, ETW_VMAX),
+    EXP("advapi32", TraceQueryInformation, ETW_V6_2, ETW_VMAX), /* @EXP.ADVAPI32.TQI */
+    EXP("kernelbase", TraceQueryInformation, ETW_V6_2, ETW_V6_2), /* @EXP.KERNELBASE.TQI */
+    EXP("sechost", TraceQueryInformation, ETW_V6_3, ETW_VMAX), /* @EXP.SECHOST.TQI */
     /* notes TSI-01: ADVAPI32 6.1+, implemented in SECHOST from 6.2 */
-    EXP("advapi32", TraceSetInformation, ETW_V6_1, ETW_VMAX),
+    EXP("advapi32", TraceSetInformation, ETW_V6_1, ETW_VMAX), /* @EXP.ADVAPI32.TSI */
     EXP("sechost", TraceSetInformation, ETW_V6_2, ETW_VMAX),
     /* seed 002 */
-    EXP("ntdll", EtwCreateTraceInstanceId, ETW_V5_2, ETW_VMAX),
-    EXP("advapi32", CreateTraceInstanceId, ETW_V5_2, ETW_VMAX),
-    EXP("advapi32", RegisterTraceGuidsW, ETW_V5_2, ETW_VMAX),
-    EXP("advapi32", UnregisterTraceGuids, ETW_V5_2, ETW_VMAX),
-    EXP("advapi32", EventRegister, ETW_V6_0, ETW_VMAX),
-    EXP("advapi32", EventUnregister, ETW_V6_0, ETW_VMAX),
+    EXP("ntdll", EtwCreateTraceInstanceId, ETW_V5_2, ETW_VMAX), /* @EXP.NTDLL.ETWCTI */
+    EXP("advapi32", CreateTraceInstanceId, ETW_V5_2, ETW_VMAX), /* @EXP.ADVAPI32.CTI */
+    EXP("advapi32", RegisterTraceGuidsW, ETW_V5_2, ETW_VMAX), /* @EXP.ADVAPI32.RTG */
+    EXP("advapi32", UnregisterTraceGuids, ETW_V5_2, ETW_VMAX), /* @EXP.ADVAPI32.RTG:unregister */
+    EXP("advapi32", EventRegister, ETW_V6_0, ETW_VMAX), /* @EXP.ADVAPI32.EVENTREGISTER */
+    EXP("advapi32", EventUnregister, ETW_V6_0, ETW_VMAX), /* @EXP.ADVAPI32.EVENTREGISTER:unregister */
     /* notes ESI-01; on 6.1 from the update of spec/versions.def (KB3080149): "also available on
      * fully-patched Windows 7, but not on Windows 7 RTM" (chromium base/trace_event/trace_logging_minimal_win.cc) */
-    EXP("advapi32", EventSetInformation, ETW_V6_1_7601_ESI, ETW_V6_1_7601_ESI),
-    EXP("advapi32", EventSetInformation, ETW_V6_2, ETW_VMAX),
-    EXP("ntdll", EtwEventSetInformation, ETW_V6_2, ETW_VMAX),
-    EXP("ntdll", NtQuerySystemInformation, ETW_V5_2, ETW_VMAX),
-    EXP("ntdll", NtSetSystemInformation, ETW_V5_2, ETW_VMAX),
+    EXP("advapi32", EventSetInformation, ETW_V6_1_7601_ESI, ETW_V6_1_7601_ESI), /* @EXP.ADVAPI32.ESI:update */
+    EXP("advapi32", EventSetInformation, ETW_V6_2, ETW_VMAX), /* @EXP.ADVAPI32.ESI */
+    EXP("ntdll", EtwEventSetInformation, ETW_V6_2, ETW_VMAX), /* @EXP.NTDLL.ETWESI */
+    EXP("ntdll", NtQuerySystemInformation, ETW_V5_2, ETW_VMAX), /* @EXP.NTDLL.NTQSI */
+    EXP("ntdll", NtSetSystemInformation, ETW_V5_2, ETW_VMAX), /* @EXP.NTDLL.NTQSI:set */
     EXP("ntdll", NtQueryIntervalProfile, ETW_V5_2, ETW_VMAX),
     EXP("ntdll", NtSetIntervalProfile, ETW_V5_2, ETW_VMAX),
-    EXP("ntdll", NtTraceControl, ETW_V6_0, ETW_VMAX),
+    EXP("ntdll", NtTraceControl, ETW_V6_0, ETW_VMAX), /* @EXP.NTDLL.NTTRACECONTROL */
     EXP("kernel32", GetLastError, ETW_V5_2, ETW_VMAX),
     EXP("kernel32", SetLastError, ETW_V5_2, ETW_VMAX),
 };

@@ -330,14 +330,12 @@ static bool bounds_of(const char *s, size_t n, unsigned *lo, unsigned *hi)
     unsigned id = etw_version_parse(p);
     if (id)
         return *lo = ETW_VLO(id), *hi = ETW_VHI(id), true;
-    unsigned a, b, c;
-    char tail;
-    int k = sscanf(p, "%u.%u.%u%c", &a, &b, &c, &tail);
-    if (k == 2 && a < 16 && b < 256)
-        return *lo = ETW_VLO(a << 8 | b), *hi = ETW_VHI(a << 8 | b), true;
-    if (k == 3 && a < 16 && b < 256 && c <= 0xFFFF)
-        return *lo = ETW_VKEY(a << 8 | b, c, 0), *hi = ETW_VKEY(a << 8 | b, c, 0xF), true;
-    return false;
+    unsigned key = etw_version_parse_key(p); /* "10.0.19045", "6.3" (the whole text, nothing after it) */
+    if (!key)
+        return false;
+    if (strchr(strchr(p, '.') + 1, '.')) /* a build: with its updates */
+        return *lo = key, *hi = key | 0xFu, true;
+    return *lo = key & ~0xFFFFFu, *hi = key | 0xFFFFFu, true; /* an NT version: every build */
 }
 
 static bool spec_names(const char *spec, const char *impl, unsigned v, unsigned key, const char *label)

@@ -10,6 +10,7 @@ int main(void)
     unit_conformance_register();
     unit_rowprint_register();
     unit_engine_register();
+    unit_versions_register();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned ran = CU_get_number_of_tests_run(), failed = CU_get_number_of_tests_failed();

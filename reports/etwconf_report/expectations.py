@@ -49,7 +49,8 @@ class Entry:
         if self.specs is None:
             return True
         names = {n.lower() for n in run.version_names()}
-        key = run.key()
+        # a run's version key; an object that only has .version (a script's stand-in) is keyed by it
+        key = run.key() if hasattr(run, "key") else run_key(getattr(run, "version", None))
         for spec in self.specs:
             if spec[0] == "all":
                 return True

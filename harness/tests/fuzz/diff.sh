@@ -1,7 +1,7 @@
 #!/bin/sh
 # harness/tests/fuzz/diff.sh BUILD SECONDS - the differential fuzzer (etwconf fuzz) finds no
 # disagreement between the reference built as a library and the built-in reference, and finds
-# one against mutants of the reference (harness/mutate/mutants.def), each reduced to a case row
+# one against mutants of the reference (tools/mutate/mutants.def), each reduced to a case row
 # that the harness checked: PASS on the reference, FAIL on the mutant.
 # Last line: "fuzz-diff: N passed, N failed".
 set -u
@@ -21,10 +21,10 @@ rate=$(sed -n 's/^fuzz: .*(\([0-9]* calls\/s; [0-9]* calls per CPU second\)).*/\
 
 # one mutant per API family; each must be caught and reduced to a row the harness confirms
 for m in tqi.0b.exact-to-min gmi.set-access-dropped ntc.22.too-small-code cti.zero-not-skipped traits.once-dropped tsi.04.code; do
-    file=$("$B/mutate/mutate" list harness/mutate/mutants.def | awk -F'\t' -v id="$m" '$1 == id { print $2 }')
+    file=$("$B/mutate/mutate" list tools/mutate/mutants.def | awk -F'\t' -v id="$m" '$1 == id { print $2 }')
     base=$(basename "$file" .c)
     objs=$(ls "$B"/obj/reference/*.o | grep -v "/$base.o\$")
-    if ! "$B/mutate/mutate" apply harness/mutate/mutants.def "$m" "$W/$m.c" ||
+    if ! "$B/mutate/mutate" apply tools/mutate/mutants.def "$m" "$W/$m.c" ||
        ! ${CC:-cc} -std=c11 -O2 -I. -D_GNU_SOURCE -fPIC -fvisibility=hidden -w -c -o "$W/$m.o" "$W/$m.c" ||
        ! ${CC:-cc} -shared -Wl,-Bsymbolic -o "$W/$m.so" $objs "$W/$m.o" -lpthread; then
         bad "$m: could not build the mutant"; continue

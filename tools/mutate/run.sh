@@ -1,7 +1,7 @@
 #!/bin/sh
-# harness/mutate/run.sh - mutation testing of the suite (make mutate; see harness/mutate/README.md).
+# tools/mutate/run.sh - mutation testing of the suite (make mutate; see tools/mutate/README.md).
 #
-# For every mutant of harness/mutate/mutants.def: apply it to a copy of its reference file, build
+# For every mutant of tools/mutate/mutants.def: apply it to a copy of its reference file, build
 # the reference with it as a shared library (as build/libetwref.so is built, so it exports the
 # control API), run the whole suite against it at every version, and record whether some case
 # noticed (FAIL, CRASH or TIMEOUT at some version: the mutant is KILLED) or not (it SURVIVED).
@@ -9,9 +9,9 @@
 # Environment (the make target sets these):
 #   MUT_BUILD     build directory holding etwconf, obj/reference/*.o and the mutate tool (default build)
 #   MUT_CC        compiler (default cc)             MUT_CFLAGS  flags for the mutated file
-#   MUT_VERSIONS  versions to run (default: all six) MUT_JOBS    mutants built and run at once (default 1)
+#   MUT_VERSIONS  versions to run (default: all)    MUT_JOBS    mutants built and run at once (default 1)
 #   MUT_FILTER    only mutants whose id matches one of these shell patterns (default: all)
-#   MUT_DEF       the mutant list (default harness/mutate/mutants.def)
+#   MUT_DEF       the mutant list (default tools/mutate/mutants.def)
 # Output: one line per mutant, a summary, $MUT_BUILD/mutate/report.md, and a last line
 #   "mutate: P passed, F failed, S skipped" (passed = killed, failed = a non-equivalent survivor,
 #   an equivalent mutant that was killed, or a mutant that does not build; skipped = equivalent).
@@ -20,10 +20,10 @@ set -u
 B=${MUT_BUILD:-build}
 CC=${MUT_CC:-cc}
 CFLAGS=${MUT_CFLAGS:--std=c11 -O2 -I. -D_GNU_SOURCE -fPIC -fvisibility=hidden -w}
-VERSIONS=${MUT_VERSIONS:-$(awk -F'"' '/^VERSION/ { print $2 }' spec/versions.def)}
+VERSIONS=${MUT_VERSIONS:-all}
 JOBS=${MUT_JOBS:-1}
 FILTER=${MUT_FILTER:-*}
-DEF=${MUT_DEF:-harness/mutate/mutants.def}
+DEF=${MUT_DEF:-tools/mutate/mutants.def}
 TOOL=$B/mutate/mutate
 W=$B/mutate/work
 
@@ -59,14 +59,18 @@ one() {
         echo "ERROR|0|does not link: $(grep -m1 -i error "$d/build.log")" >"$d/result"; return
     fi
     kills="" counted=0 n=0 runerr=""
-    for v in $VERSIONS; do
-        "$B/etwconf" run --target "$d/mutant.so" --emulate "$v" --quiet --isolation batch --timeout-ms 2000 \
-            --out "$d/$v.jsonl" 2>>"$d/run.log"
-        rc=$?
-        if [ "$rc" -gt 1 ]; then runerr="etwconf run exited $rc at $v"; continue; fi
+    # every version in one run (one worker process): $d/out/mutant.so-V.jsonl
+    vlist=$(echo "$VERSIONS" | tr ' ' ',')
+    "$B/etwconf" run --target "$d/mutant.so" --emulate "$vlist" --quiet --isolation batch --timeout-ms 2000 \
+        --out-dir "$d/out" 2>>"$d/run.log"
+    rc=$?
+    [ "$rc" -gt 1 ] && runerr="etwconf run exited $rc"
+    for f in "$d"/out/*.jsonl; do
+        [ -f "$f" ] || continue
+        v=${f##*/mutant.so-}; v=${v%.jsonl} # the version name may hold a dash (6.1.7601-esi)
         # case records: "id status counted" for every FAIL, CRASH and TIMEOUT
         sed -n 's/^{"type":"case","seq":[0-9]*,"id":"\([^"]*\)".*"status":"\(FAIL\|CRASH\|TIMEOUT\)","counted":\(true\|false\).*/\1 \2 \3/p' \
-            "$d/$v.jsonl" >"$d/$v.kills"
+            "$f" >"$d/$v.kills"
         while read -r cid st cnt; do
             n=$((n + 1))
             [ "$cnt" = true ] && counted=$((counted + 1))
@@ -97,18 +101,9 @@ list=$B/mutate/list.txt
 start=$(date +%s)
 
 # build and run, MUT_JOBS at a time
-running=0
 while IFS='	' read -r id file kind eq desc; do
-    wanted "$id" || continue
-    if [ "$JOBS" -gt 1 ]; then
-        one "$id" "$file" "$eq" &
-        running=$((running + 1))
-        if [ "$running" -ge "$JOBS" ]; then wait; running=0; fi
-    else
-        one "$id" "$file" "$eq"
-    fi
-done <"$list"
-wait
+    wanted "$id" && printf '%s %s %s\n' "$id" "$file" "$eq"
+done <"$list" | xargs -P "$JOBS" -L 1 sh "$0" one
 
 # report
 rep=$B/mutate/report.md
