@@ -26,6 +26,9 @@
 #define REF_B_1803 ETW_VKEY(0x0A00, 17134, 0)
 #define REF_B_19H1 ETW_VKEY(0x0A00, 18362, 0)
 #define REF_B_21H1 ETW_VKEY(0x0A00, 19043, 0)
+#define REF_B_21H2 ETW_VKEY(0x0A00, 19044, 0)
+#define REF_B_22H2 ETW_VKEY(0x0A00, 19045, 0)
+#define REF_B_SERVER_23H2 ETW_VKEY(0x0A00, 25398, 0)
 
 struct ref_logger {
     bool active;
