@@ -67,4 +67,14 @@ static inline int source_chain(const etw_u8 *buf, etw_u32 len, struct src_rec *o
         off = end;
     }
 }
+/* Windows 10 builds that are not entries of spec/versions.def, for the ranges of the later classes
+ * (spec/later-builds.md): the first build of a release, or the last build (any update) of the one
+ * before. 20H1 to 22H2 (19041-19045) and 19H1/19H2 (18362/18363) are each one code base. */
+#define B_1511_LAST ETW_VKEY(0x0A00, 10586, 0xF)
+#define B_1703_LAST ETW_VKEY(0x0A00, 15063, 0xF)
+#define B_1709 ETW_VKEY(0x0A00, 16299, 0)
+#define B_1709_LAST ETW_VKEY(0x0A00, 16299, 0xF)
+#define B_19H1 ETW_VKEY(0x0A00, 18362, 0)
+#define B_19H2_LAST ETW_VKEY(0x0A00, 18363, 0xF)
+
 #endif

@@ -26,6 +26,28 @@ static const struct etw_case cases[] = {
          .fn = FN_NTSSI, .args = {.cls = SPTI, .len = 8, IN(U32(0), U32(0))}, .expect = {FROM(V6_0, .rc = ST(NOT_IMPLEMENTED))})
     CASE(.id = "ksi.query-only-list-set", .rules = RULES(RID_KSI_BAD_CLASS), .title = "setting the profile source list (0x0D) is not implemented",
          .fn = FN_NTSSI, .args = {.cls = SPTI, .len = 0x28, IN(U32(0x0D))}, .expect = {FROM(V6_0, .rc = ST(NOT_IMPLEMENTED))})
+    /* ---- the later EVENT_TRACE_INFORMATION_CLASS values (spec/later-builds.md) */
+    CASE(.id = "ksi.later-12-query", .rules = RULES(RID_KSI_LATER_CLASSES, RID_KSI_BAD_CLASS),
+         .title = "soft restart (0x12) is not implemented before 1607", .fn = FN_NTQSI, .args = {.cls = SPTI, .len = 0x30, IN(U32(0x12))},
+         .expect = {AT(V6_0, B_1511_LAST, .rc = ST(NOT_IMPLEMENTED)), UNKNOWN(V10_0_14393, ETW_VMAX)})
+    CASE(.id = "ksi.later-13-set", .rules = RULES(RID_KSI_LATER_CLASSES, RID_KSI_BAD_CLASS),
+         .title = "last branch record configuration (0x13) cannot be set before 1709", .fn = FN_NTSSI,
+         .args = {.cls = SPTI, .len = 0x30, IN(U32(0x13))}, .expect = {AT(V6_0, B_1703_LAST, .rc = ST(NOT_IMPLEMENTED)), UNKNOWN(B_1709, ETW_VMAX)})
+    CASE(.id = "ksi.later-13-query", .rules = RULES(RID_KSI_LATER_CLASSES, RID_KSI_BAD_CLASS),
+         .title = "last branch record configuration (0x13) is set-only: a query is not implemented at any build", .fn = FN_NTQSI,
+         .args = {.cls = SPTI, .len = 0x30, IN(U32(0x13))}, .expect = {FROM(V6_0, .rc = ST(NOT_IMPLEMENTED))})
+    CASE(.id = "ksi.later-15-set", .rules = RULES(RID_KSI_LATER_CLASSES, RID_KSI_BAD_CLASS),
+         .title = "adding a profile source (0x15) cannot be done before 1803", .fn = FN_NTSSI,
+         .args = {.cls = SPTI, .len = 0x30, IN(U32(0x15))}, .expect = {AT(V6_0, B_1709_LAST, .rc = ST(NOT_IMPLEMENTED)), UNKNOWN(V10_0_17763, ETW_VMAX)})
+    CASE(.id = "ksi.later-16-query", .rules = RULES(RID_KSI_LATER_CLASSES, RID_KSI_BAD_CLASS),
+         .title = "removing a profile source (0x16) is set-only: a query is not implemented at any build", .fn = FN_NTQSI,
+         .args = {.cls = SPTI, .len = 0x30, IN(U32(0x16))}, .expect = {FROM(V6_0, .rc = ST(NOT_IMPLEMENTED))})
+    CASE(.id = "ksi.later-19-query", .rules = RULES(RID_KSI_LATER_CLASSES, RID_KSI_BAD_CLASS),
+         .title = "the coverage sampler (0x19) is not implemented before 1803", .fn = FN_NTQSI, .args = {.cls = SPTI, .len = 0x30, IN(U32(0x19))},
+         .expect = {AT(V6_0, B_1709_LAST, .rc = ST(NOT_IMPLEMENTED)), UNKNOWN(V10_0_17763, ETW_VMAX)})
+    CASE(.id = "ksi.later-1a-set", .rules = RULES(RID_KSI_LATER_CLASSES, RID_KSI_BAD_CLASS),
+         .title = "unified stack caching (0x1A) cannot be set before 21H1", .fn = FN_NTSSI, .args = {.cls = SPTI, .len = 0x30, IN(U32(0x1A))},
+         .expect = {AT(V6_0, B_19H2_LAST, .rc = ST(NOT_IMPLEMENTED)), UNKNOWN(ETW_VHI(B_19H2_LAST) + 1, ETW_VMAX)})
     /* ---- EVENT_TRACE_GROUPMASK_INFORMATION */
     CASE(.id = "gmi.set-before-62", .rules = RULES(RID_GMI_SET_BEFORE_62, RID_GMI_SET),
          .title = "setting group masks: STATUS_NOT_IMPLEMENTED before 6.2, success from 6.2", .fn = FN_NTSSI,

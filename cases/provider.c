@@ -34,6 +34,9 @@ static const struct etw_case cases[] = {
          .run = er_success, .expect = {FROM(V6_0)})
     /* ---- EventSetInformation argument checks */
     ESI_CASE("esi.class-reserved1", RULES(RID_ESI_CLASS), "class 1 (EventProviderSetReserved1): ERROR_NOT_SUPPORTED", 1, 4, V6_2, ERR(NOT_SUPPORTED))
+    CASE(.id = "esi.class-4", .rules = RULES(RID_ESI_CLASS), .title = "class 4 is not an EventSetInformation class in the first Windows 10",
+         .fn = FN_ESI, .fx = {.provider = true}, .args = {.handle = H_REG, .cls = 4, .len = 0},
+         .expect = {AT(V6_2, ETW_VKEY(0x0A00, 10240, 0xF), .rc = ERR(NOT_SUPPORTED)), UNKNOWN(V10_0_14393, ETW_VMAX)})
     ESI_CASE("esi.class-255", RULES(RID_ESI_CLASS), "class 255: ERROR_NOT_SUPPORTED", 255, 4, V6_2, ERR(NOT_SUPPORTED))
     ESI_CASE("esi.class-high", RULES(RID_ESI_CLASS), "class 0x80000002: ERROR_NOT_SUPPORTED", 0x80000002u, 8, V6_2, ERR(NOT_SUPPORTED))
     CASE(.id = "esi.class-version-traits", .rules = RULES(RID_ESI_CLASS_VERSION), .title = "traits (class 2) are not supported before 10.0",

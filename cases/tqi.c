@@ -4,12 +4,20 @@
 const etw_guid dal_two[2] = {MK_GUID(DAL_G1), MK_GUID(DAL_G2)};
 const etw_guid dal_one[1] = {MK_GUID(DAL_G3)};
 
-/* classes no version in scope supports for query; later-Windows-10 query classes 17, 19, 22,
- * 23, 25 and 27 are left out on purpose (TQI.CLASS.SET note) */
+/* classes no version in scope supports for query (the later classes 0x10 to 0x1C: TQI_LATER) */
 #define UNSUPPORTED(k)                                                                                                      \
     CASE(.id = "tqi.class.unsupported-" #k, .rules = RULES(RID_TQI_CLASS_UNSUPPORTED, RID_TQI_NO_WRITE_ON_FAILURE),                      \
          .title = "class " #k " is not a query class: ERROR_NOT_SUPPORTED", .fn = FN_TQI, .args = {.cls = k, .len = 64},  \
          .expect = {FROM(V6_2, .rc = ERR(NOT_SUPPORTED), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+
+/* a later class (spec/later-builds.md): not supported up to `absent`, the last build that shares no
+ * binaries with the build that added it; from there on nothing states its behaviour */
+#define TQI_LATER(k, absent)                                                                                                 \
+    CASE(.id = "tqi.class.later-" #k, .rules = RULES(RID_TQI_CLASS_LATER, RID_TQI_CLASS_UNSUPPORTED, RID_TQI_NO_WRITE_ON_FAILURE), \
+         .title = "class " #k " does not exist before the build that added it: ERROR_NOT_SUPPORTED", .fn = FN_TQI,              \
+         .args = {.cls = k, .len = 64},                                                                                     \
+         .expect = {AT(V6_2, absent, .rc = ERR(NOT_SUPPORTED), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE)),                   \
+                    UNKNOWN(ETW_VHI(absent) + 1, ETW_VMAX)})
 
 /* the masks the NT Kernel Logger fixture starts with (no EnableFlags translation involved) */
 #define KMASKS {0x00000003, 0, 0x00001000, 0, 0x00008000, 0, 0, 0}
@@ -24,12 +32,35 @@ static void tqi07_larger(struct etw_ctx *c);
 static void tqi07_retlen_null(struct etw_ctx *c);
 static void tqi07_names_unique(struct etw_ctx *c);
 static void tqi05_listed(struct etw_ctx *c);
+static void tqi13_ulong(struct etw_ctx *c);
+static void tqi16_ulong(struct etw_ctx *c);
 
 static const struct etw_case cases[] = {
     /* ---- class set and order */
     UNSUPPORTED(0) UNSUPPORTED(1) UNSUPPORTED(2) UNSUPPORTED(3) UNSUPPORTED(6) UNSUPPORTED(8) UNSUPPORTED(9)
-    UNSUPPORTED(10) UNSUPPORTED(12) UNSUPPORTED(13) UNSUPPORTED(15) UNSUPPORTED(16) UNSUPPORTED(18) UNSUPPORTED(20)
+    UNSUPPORTED(10) UNSUPPORTED(12) UNSUPPORTED(13) UNSUPPORTED(15)
     UNSUPPORTED(29) UNSUPPORTED(255) UNSUPPORTED(65540) UNSUPPORTED(4294967295)
+    TQI_LATER(16, B_1703_LAST) TQI_LATER(17, B_1703_LAST) TQI_LATER(18, B_1703_LAST) TQI_LATER(19, B_1703_LAST)
+    TQI_LATER(20, V10_0_17763) TQI_LATER(21, V10_0_17763) TQI_LATER(22, V10_0_17763)
+    TQI_LATER(23, B_19H2_LAST) TQI_LATER(24, B_19H2_LAST) TQI_LATER(25, B_19H2_LAST) TQI_LATER(26, B_19H2_LAST) TQI_LATER(27, B_19H2_LAST)
+    TQI_LATER(28, B_19H2_LAST)
+    /* ---- the later ULONG query classes */
+    CASE(.id = "tqi.13.ulong", .rules = RULES(RID_TQI_13_OUTPUT),
+         .title = "TraceMaxLoggersQuery (0x13): a 4-byte query with handle 0 succeeds with a non-zero count", .fn = FN_CUSTOM,
+         .run = tqi13_ulong, .expect = {NA(V6_2, B_1703_LAST, "TraceMaxLoggersQuery exists from 10.0.16299 on"), FROM(B_1709)})
+    CASE(.id = "tqi.16.ulong", .rules = RULES(RID_TQI_16_OUTPUT, RID_TQI_16_NONZERO),
+         .title = "TraceMaxPmcCounterQuery (0x16): a 4-byte query with handle 0 succeeds with a non-zero count", .fn = FN_CUSTOM,
+         .run = tqi16_ulong, .expect = {NA(V6_2, V10_0_17763, "TraceMaxPmcCounterQuery exists from 10.0.18362 on"), FROM(B_19H1)})
+    CASE(.id = "tqi.13.any-handle", .rules = RULES(RID_TQI_LATER_HANDLE_UNUSED),
+         .title = "TraceMaxLoggersQuery does not use the handle: 0x1234 still succeeds", .fn = FN_TQI,
+         .args = {.handle = H_VALUE, .value = 0x1234, .cls = 0x13, .len = 4}, .expect = {FROM(B_1709, .rc = ERR(SUCCESS))})
+    CASE(.id = "tqi.16.any-handle", .rules = RULES(RID_TQI_LATER_HANDLE_UNUSED),
+         .title = "TraceMaxPmcCounterQuery does not use the handle: 0x1234 still succeeds", .fn = FN_TQI,
+         .args = {.handle = H_VALUE, .value = 0x1234, .cls = 0x16, .len = 4}, .expect = {FROM(B_19H1, .rc = ERR(SUCCESS))})
+    CASE(.id = "tqi.13.short", .rules = RULES(RID_TQI_LATER_SHORT), .title = "TraceMaxLoggersQuery with a 2-byte buffer fails",
+         .fn = FN_TQI, .args = {.cls = 0x13, .len = 2}, .expect = {FROM(B_1709, .rc = ERR(BAD_LENGTH))})
+    CASE(.id = "tqi.16.short", .rules = RULES(RID_TQI_LATER_SHORT), .title = "TraceMaxPmcCounterQuery with a 2-byte buffer fails",
+         .fn = FN_TQI, .args = {.cls = 0x16, .len = 2}, .expect = {FROM(B_19H1, .rc = ERR(BAD_LENGTH))})
     CASE(.id = "tqi.class.0b-from-10", .rules = RULES(RID_TQI_CLASS_SET, RID_TQI_CLASS_UNSUPPORTED), .title = "TraceVersionInfo (0x0B) is a query class from 10.0 only",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)},
          .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED), RC_RULE(RID_TQI_CLASS_UNSUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
@@ -464,3 +495,22 @@ static void tqi05_listed(struct etw_ctx *c)
         }
     }
 }
+
+/* a ULONG query class: handle 0, a guarded 4-byte buffer; the answer is a count that is not 0 */
+static void later_ulong(struct etw_ctx *c, etw_u32 cls, enum etw_rule_id rc_rule, enum etw_rule_id value_rule)
+{
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
+    if (!tqi)
+        return;
+    etw_u32 *v = etw_guarded(c, sizeof *v);
+    if (!v)
+        return;
+    *v = 0;
+    etw_u32 rc = tqi(0, cls, v, sizeof *v, NULL);
+    CHECK_WIN32(c, rc_rule, A_RETURN, "return", ETW_ERROR_SUCCESS, rc);
+    if (rc == ETW_ERROR_SUCCESS)
+        CHECK(c, value_rule, A_OUTPUT, "output: the count", *v != 0, "not 0", "%u", (unsigned)*v);
+}
+
+static void tqi13_ulong(struct etw_ctx *c) { later_ulong(c, ETW_TraceMaxLoggersQuery, RID_TQI_13_OUTPUT, RID_TQI_13_OUTPUT); }
+static void tqi16_ulong(struct etw_ctx *c) { later_ulong(c, ETW_TraceMaxPmcCounterQuery, RID_TQI_16_OUTPUT, RID_TQI_16_NONZERO); }

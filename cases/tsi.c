@@ -5,6 +5,13 @@
     CASE(.id = "tsi.class.unsupported-" #k, .rules = RULES(RID_TSI_CLASS_SET), .title = "class " #k " cannot be set: ERROR_NOT_SUPPORTED", \
          .fn = FN_TSI, .args = {.cls = k, .len = 8}, .expect = {FROM(V6_1, .rc = ERR(NOT_SUPPORTED))})
 
+/* a later class (spec/later-builds.md): not supported up to `absent`; from there on nothing states
+ * its argument checks */
+#define TSI_LATER(k, absent)                                                                                                 \
+    CASE(.id = "tsi.class.later-" #k, .rules = RULES(RID_TSI_CLASS_LATER, RID_TSI_CLASS_SET),                                  \
+         .title = "class " #k " cannot be set before the build that added it: ERROR_NOT_SUPPORTED", .fn = FN_TSI,             \
+         .args = {.cls = k, .len = 8}, .expect = {AT(V6_1, absent, .rc = ERR(NOT_SUPPORTED)), UNKNOWN(ETW_VHI(absent) + 1, ETW_VMAX)})
+
 static void tsi04_partial(struct etw_ctx *c);
 static void tsi05_set(struct etw_ctx *c);
 static void tsi0a_roundtrip(struct etw_ctx *c);
@@ -12,6 +19,10 @@ static void tsi0a_roundtrip(struct etw_ctx *c);
 static const struct etw_case cases[] = {
     TSI_UNSUPPORTED(0) TSI_UNSUPPORTED(1) TSI_UNSUPPORTED(2) TSI_UNSUPPORTED(7) TSI_UNSUPPORTED(11) TSI_UNSUPPORTED(12)
     TSI_UNSUPPORTED(13) TSI_UNSUPPORTED(14) TSI_UNSUPPORTED(15) TSI_UNSUPPORTED(255)
+    TSI_LATER(16, B_1703_LAST) TSI_LATER(17, B_1703_LAST) TSI_LATER(18, B_1703_LAST) TSI_LATER(19, B_1703_LAST)
+    TSI_LATER(20, V10_0_17763) TSI_LATER(21, V10_0_17763) TSI_LATER(22, V10_0_17763)
+    TSI_LATER(23, B_19H2_LAST) TSI_LATER(24, B_19H2_LAST) TSI_LATER(25, B_19H2_LAST) TSI_LATER(26, B_19H2_LAST)
+    TSI_LATER(27, B_19H2_LAST) TSI_LATER(28, B_19H2_LAST)
     CASE(.id = "tsi.class.05-from-62", .rules = RULES(RID_TSI_CLASS_SET), .title = "class 0x05 can be set from 6.2 only", .fn = FN_TSI,
          .args = {.cls = 5, .len = 8}, .expect = {AT(V6_1, V6_1, .rc = ERR(NOT_SUPPORTED))})
     CASE(.id = "tsi.class.0a-from-10", .rules = RULES(RID_TSI_CLASS_SET), .title = "class 0x0A (TraceSetDisallowList) can be set from 10.0 only",

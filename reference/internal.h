@@ -21,6 +21,15 @@
 #define REF_MAX_GROUPS 8
 #define REF_CPUS 4
 #define REF_PROFILE_SOURCES 64 /* source ids the model keeps an interval for: real HALs list ids above ProfileMaximum (24) */
+/* builds that added later classes (spec/later-builds.md) */
+#define REF_B_1607 ETW_VKEY(0x0A00, 14393, 0)
+#define REF_B_1709 ETW_VKEY(0x0A00, 16299, 0)
+#define REF_B_1803 ETW_VKEY(0x0A00, 17134, 0)
+#define REF_B_19H1 ETW_VKEY(0x0A00, 18362, 0)
+#define REF_B_21H1 ETW_VKEY(0x0A00, 19043, 0)
+#define REF_B_21H2 ETW_VKEY(0x0A00, 19044, 0)
+#define REF_B_22H2 ETW_VKEY(0x0A00, 19045, 0)
+#define REF_B_SERVER_23H2 ETW_VKEY(0x0A00, 25398, 0)
 
 struct ref_logger {
     bool active;

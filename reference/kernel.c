@@ -146,10 +146,20 @@ static bool kclass_valid(etw_u32 k, int dir)
         {0x09, Q, ETW_V6_1, 0, 0},         {0x0A, Q, ETW_V6_1, S, ETW_V6_1}, {0x0B, 0, 0, S, ETW_V6_2},
         {0x0C, 0, 0, S, ETW_V6_2},         {0x0D, Q, ETW_V6_2, 0, 0},        {0x0E, 0, 0, S, ETW_V6_2}, /* @KSI.BAD_CLASS:0d */
         {0x0F, 0, 0, S, ETW_V6_2},         {0x10, 0, 0, S, ETW_V6_2},        {0x11, 0, 0, S, ETW_V6_2},
+        /* the later classes, from the builds that added them (Chappell; phnt for 0x1A, its direction unknown) */
+        {0x12, Q, REF_B_1607, S, REF_B_1607}, /* @KSI.LATER_CLASSES:12 */
+        {0x13, 0, 0, S, REF_B_1709}, /* @KSI.LATER_CLASSES:13 */
+        {0x14, 0, 0, S, REF_B_1709},
+        {0x15, 0, 0, S, REF_B_1803}, /* @KSI.LATER_CLASSES:15 */
+        {0x16, 0, 0, S, REF_B_1803}, /* @KSI.LATER_CLASSES:16 */
+        {0x17, 0, 0, S, REF_B_1803},
+        {0x18, 0, 0, S, REF_B_1803},
+        {0x19, Q, REF_B_1803, S, REF_B_1803}, /* @KSI.LATER_CLASSES:19 */
+        {0x1A, 0, 0, S, REF_B_21H1}, /* @KSI.LATER_CLASSES:1a */
     };
     for (size_t i = 0; i < REF_COUNT_OF(t); i++)
-        if (t[i].k == k)
-            return dir == Q ? (t[i].q && ref.version >= t[i].qmin) : (t[i].s && ref.version >= t[i].smin);
+        if (t[i].k == k) /* a version or a build: compared as keys */
+            return dir == Q ? (t[i].q && ref_at_least_key(t[i].qmin)) : (t[i].s && ref_at_least_key(t[i].smin));
     return false;
 }
 

@@ -49,6 +49,45 @@ static etw_u32 query_profile_source_list(void *info, etw_u32 len, etw_u32 *retle
     return ETW_ERROR_GEN_FAILURE;
 }
 
+/* The classes later builds added (spec/later-builds.md, from Microsoft's TRACE_QUERY_INFO_CLASS
+ * page): the build that added each, 0 for any other class. */
+static unsigned later_class_build(etw_u32 k)
+{
+    if (k >= ETW_TracePeriodicCaptureStateListInfo && k <= ETW_TraceMaxLoggersQuery)
+        return REF_B_1709; /* @TQI.CLASS.LATER:1709 @TSI.CLASS.LATER:1709 */
+    if (k >= ETW_TraceLbrConfigurationInfo && k <= ETW_TraceMaxPmcCounterQuery)
+        return REF_B_19H1; /* @TQI.CLASS.LATER:19h1 @TSI.CLASS.LATER:19h1 */
+    if (k >= ETW_TraceStreamCount && k <= ETW_TraceUnifiedStackCachingInfo)
+        return REF_B_21H2; /* @TQI.CLASS.LATER:21h2 @TSI.CLASS.LATER:21h2 */
+    if (k == ETW_TracePmcSessionInformation)
+        return REF_B_22H2; /* @TQI.CLASS.LATER:22h2 */
+    if (k == ETW_TraceContextRegisterInfo)
+        return REF_B_SERVER_23H2; /* @TSI.CLASS.LATER:23h2 */
+    return 0;
+}
+
+/* a later class the emulated build has */
+static bool later_class(etw_u32 k)
+{
+    unsigned first = later_class_build(k);
+    return first && ref_at_least_key(first); /* @TQI.CLASS.LATER:exists */
+}
+
+/* TraceMaxLoggersQuery and TraceMaxPmcCounterQuery: a ULONG; "Does not use the TraceId parameter"
+ * (SDK evntrace.h) */
+static etw_u32 query_later_ulong(etw_tracehandle h, etw_u32 k, void *info, etw_u32 len, etw_u32 *retlen)
+{
+    (void)h; /* @TQI.LATER.HANDLE_UNUSED */
+    if (len < 4)
+        return ETW_ERROR_BAD_LENGTH; /* inferred, as for the fixed-size classes */ /* @TQI.LATER.SHORT */
+    /* 64 loggers by default; 8 PMCs, the limit of TraceProfileSourceConfigInfo in this model */
+    etw_u32 v = k == ETW_TraceMaxLoggersQuery ? REF_MAX_LOGGERS : 8; /* @TQI.13.OUTPUT @TQI.16.NONZERO */
+    memcpy(info, &v, 4);
+    if (retlen)
+        *retlen = 4; /* inferred */
+    return ETW_ERROR_SUCCESS; /* @TQI.16.OUTPUT */
+}
+
 ETWREF_EXPORT etw_u32 ETW_WINAPI TraceQueryInformation(etw_tracehandle SessionHandle, etw_u32 InformationClass, void *TraceInformation,
                                                        etw_u32 InformationLength, etw_u32 *ReturnLength)
 {
@@ -124,7 +163,15 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceQueryInformation(etw_tracehandle SessionHa
             *ReturnLength = size; /* the kernel's size, on failure too (inferred, OQ-1) */ /* @TQI.0E.RETLEN_FAIL */
         return ref_status_to_win32(st);
     }
-    default: break;
+    case ETW_TraceMaxLoggersQuery:
+    case ETW_TraceMaxPmcCounterQuery:
+        if (!later_class(InformationClass))
+            break;
+        return query_later_ulong(SessionHandle, InformationClass, info, InformationLength, ReturnLength);
+    default:
+        if (later_class(InformationClass))
+            return ETW_ERROR_INVALID_PARAMETER; /* a class of this build outside the model: its cases SKIP */
+        break;
     }
     return ETW_ERROR_NOT_SUPPORTED; /* @TQI.CLASS.UNSUPPORTED */
 }
@@ -243,7 +290,10 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI TraceSetInformation(etw_tracehandle SessionHand
         ref_free(k);
         return ref_status_to_win32(st);
     }
-    default: break;
+    default:
+        if (later_class(InformationClass))
+            return ETW_ERROR_INVALID_PARAMETER; /* a class of this build outside the model: its cases SKIP */
+        break;
     }
     return ETW_ERROR_NOT_SUPPORTED; /* @TSI.CLASS.SET:unsupported */
 }

@@ -136,6 +136,21 @@ enum {
 #define ETW_TraceGroupQueryInfo 0x0Du
 #define ETW_TraceDisallowListQuery 0x0Eu
 #define ETW_TraceInfoReserved15 0x0Fu /* "TraceCompressionInfo" in mingw, Wine and old SDKs */
+/* the later classes (Microsoft's TRACE_QUERY_INFO_CLASS page and the SDK's evntrace.h; first builds
+ * in spec/later-builds.md) */
+#define ETW_TracePeriodicCaptureStateListInfo 0x10u
+#define ETW_TracePeriodicCaptureStateInfo 0x11u
+#define ETW_TraceProviderBinaryTracking 0x12u
+#define ETW_TraceMaxLoggersQuery 0x13u
+#define ETW_TraceLbrConfigurationInfo 0x14u
+#define ETW_TraceLbrEventListInfo 0x15u
+#define ETW_TraceMaxPmcCounterQuery 0x16u
+#define ETW_TraceStreamCount 0x17u
+#define ETW_TraceStackCachingInfo 0x18u
+#define ETW_TracePmcCounterOwners 0x19u
+#define ETW_TraceUnifiedStackCachingInfo 0x1Au
+#define ETW_TracePmcSessionInformation 0x1Bu
+#define ETW_TraceContextRegisterInfo 0x1Cu
 
 /* ---------------------------------------------------------------- kernel side */
 #define ETW_SystemPerformanceTraceInformation 0x1Fu /* missing from mingw's winternl.h */
