@@ -1,5 +1,6 @@
 /* harness/targets/win_live/needs.c - what a case needs that a live system may not give: admin rights, a free
- * NT Kernel Logger, system-logger mode, the profile privilege. */
+ * NT Kernel Logger (or none running at all, for a case that expects 0xFFFF to name nothing),
+ * system-logger mode, the profile privilege. */
 #include "harness/targets/win_live/live.h"
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,20 @@ bool live_can_run(struct etw_target *t, const struct etw_case *c, char *why, siz
         if (st == 3) {
             snprintf(why, len, "the NT Kernel Logger was left running by an earlier etwconf run (pid %lu): 'etwconf.exe cleanup' stops it",
                      (unsigned long)who);
+            return false;
+        }
+    }
+    if (etw_lv_case_wants_kernel_logger_absent(c)) {
+        DWORD who = 0;
+        int st = kernel_logger_state(&who); /* 0: not running */
+        if (st == 1 || st == 4) {
+            snprintf(why, len, "needs the NT Kernel Logger not to run (the case names logger id 0xFFFF and expects it missing), "
+                               "and someone else's kernel logger is running: the suite never stops a session it did not start");
+            return false;
+        }
+        if (st == 2 || st == 3) {
+            snprintf(why, len, "needs the NT Kernel Logger not to run, and an etwconf run's kernel logger is running (pid %lu)%s",
+                     (unsigned long)who, st == 3 ? ": 'etwconf.exe cleanup' stops it" : "");
             return false;
         }
     }
