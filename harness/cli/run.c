@@ -52,6 +52,8 @@ const char cli_run_help[] =
     "                    The same on Linux and Windows.\n"
     "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000; 0: no limit)\n"
     "  --quiet           print only the summary line; --verbose prints every case\n"
+    "  --stop-on-counted with several versions: stop after the first version whose run counts\n"
+    "                    something against the target (its exit status is 1; mutation testing)\n"
     "  --format F        jsonl (default) or winetest: Wine's test output on stdout (JSON Lines\n"
     "                    only with --out/--out-dir; exit status = failures, at most 255)\n"
     "  --expect FILE     with --format winetest: the known divergences of an expectations file\n"
@@ -68,6 +70,7 @@ struct run_opts {
     bool auto_isolation;
     unsigned long timeout;
     bool quiet, verbose;
+    bool stop_on_counted; /* --stop-on-counted: no later version once one counts a failure */
     bool winetest; /* --format winetest (harness/out/winetest.c) */
 };
 
@@ -288,6 +291,8 @@ int cli_cmd_run(int argc, char **argv)
                 return cli_usage_error("--timeout-ms takes milliseconds (0 to 3600000), not '%s'", v);
         } else if (!strcmp(a, "--quiet"))
             o.quiet = true;
+        else if (!strcmp(a, "--stop-on-counted"))
+            o.stop_on_counted = true;
         else if (!strcmp(a, "--verbose"))
             o.verbose = true;
         else
@@ -373,7 +378,7 @@ int cli_cmd_run(int argc, char **argv)
         int code = run_version(&o, t, versions[k], plan, nplan, argc, argv);
         if (code > worst)
             worst = code;
-        if (code >= 3)
+        if (code >= 3 || (code == 1 && o.stop_on_counted))
             break;
     }
     free(plan);
