@@ -288,25 +288,39 @@ static void tqi05_source(struct etw_ctx *c)
     CHECK_U32(c, RID_PRIMARY, A_OUTPUT, "output: Source kept", ETW_ProfileTotalIssues, pi->Source);
 }
 
+/* the class 0x07 probe (NULL buffer, probe_len bytes), then the call with the size it gave: the
+ * probe's code is checked against probe_rule, its size and the sized call against TQI.07.NULL_PROBE.
+ * Returns the filled buffer (need bytes), or NULL when a check failed or a buffer could not be had. */
+static etw_u8 *probe_then_list(struct etw_ctx *c, etw_pfn_TraceQueryInformation tqi, etw_u32 probe_len, enum etw_rule_id probe_rule,
+                               const char *tag, etw_u32 *need)
+{
+    char what[48];
+    *need = ETW_SENTINEL32;
+    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, NULL, probe_len, need);
+    snprintf(what, sizeof what, "return (%s)", tag);
+    CHECK_WIN32(c, probe_rule, A_RETURN, what, ETW_ERROR_BAD_LENGTH, rc);
+    snprintf(what, sizeof what, "return length (%s)", tag);
+    if (!CHECK(c, RID_TQI_07_NULL_PROBE, A_RETLEN, what, *need != ETW_SENTINEL32 && *need >= 0x1A && *need < 0x10000,
+               "the size needed (0x1A..0xFFFF)", *need == ETW_SENTINEL32 ? "not written (still 0x%08X)" : "%u", *need))
+        return NULL;
+    etw_u8 *buf = etw_guarded(c, *need);
+    if (!buf)
+        return NULL;
+    etw_u32 got = ETW_SENTINEL32;
+    rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, *need, &got);
+    CHECK_WIN32(c, RID_TQI_07_NULL_PROBE, A_RETURN, "return (sized buffer)", ETW_ERROR_SUCCESS, rc);
+    CHECK_U32(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (sized buffer)", *need, got);
+    return rc ? NULL : buf;
+}
+
 static void tqi07_probe(struct etw_ctx *c)
 {
     etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
     if (!tqi)
         return;
-    etw_u32 need = ETW_SENTINEL32;
-    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, NULL, 0x1000, &need);
-    CHECK_WIN32(c, RID_TQI_07_SHORT_RC, A_RETURN, "return (NULL probe)", ETW_ERROR_BAD_LENGTH, rc);
-    if (!CHECK(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (NULL probe)", need != ETW_SENTINEL32 && need >= 0x1A && need < 0x10000,
-                   "the size needed (0x1A..0xFFFF)", "%u", need))
-        return;
-    etw_u8 *buf = etw_guarded(c, need);
+    etw_u32 need;
+    etw_u8 *buf = probe_then_list(c, tqi, 0x1000, RID_TQI_07_SHORT_RC, "NULL probe", &need);
     if (!buf)
-        return;
-    etw_u32 got = ETW_SENTINEL32;
-    rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, need, &got);
-    CHECK_WIN32(c, RID_TQI_07_NULL_PROBE, A_RETURN, "return (sized buffer)", ETW_ERROR_SUCCESS, rc);
-    CHECK_U32(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (sized buffer)", need, got);
-    if (rc)
         return;
     /* walk the chain: every record inside the buffer, a NUL-terminated Description, 0 ends it */
     etw_u32 off = 0, n = 0;
@@ -398,21 +412,9 @@ static etw_u8 *source_list(struct etw_ctx *c, etw_pfn_TraceQueryInformation tqi,
 static void tqi07_null_zero(struct etw_ctx *c)
 {
     etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
-    if (!tqi)
-        return;
-    etw_u32 need = ETW_SENTINEL32;
-    etw_u32 rc = tqi(0, ETW_TraceProfileSourceListInfo, NULL, 0, &need);
-    CHECK_WIN32(c, RID_TQI_07_PROBE_RC, A_RETURN, "return (NULL, 0)", ETW_ERROR_BAD_LENGTH, rc);
-    if (!CHECK(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (NULL, 0)", need != ETW_SENTINEL32 && need >= 0x1A && need < 0x10000,
-                   "the size needed (0x1A..0xFFFF)", need == ETW_SENTINEL32 ? "not written (still 0x%08X)" : "%u", need))
-        return;
-    etw_u8 *buf = etw_guarded(c, need);
-    if (!buf)
-        return;
-    etw_u32 got = ETW_SENTINEL32;
-    rc = tqi(0, ETW_TraceProfileSourceListInfo, buf, need, &got);
-    CHECK_WIN32(c, RID_TQI_07_NULL_PROBE, A_RETURN, "return (sized buffer)", ETW_ERROR_SUCCESS, rc);
-    CHECK_U32(c, RID_TQI_07_NULL_PROBE, A_RETLEN, "return length (sized buffer)", need, got);
+    etw_u32 need;
+    if (tqi)
+        probe_then_list(c, tqi, 0, RID_TQI_07_PROBE_RC, "NULL, 0", &need);
 }
 
 static void tqi07_larger(struct etw_ctx *c)
