@@ -151,9 +151,7 @@ def cmd_summary(a):
                            ("PASS", "FAIL", "CRASH", "TIMEOUT", "BROKEN", "SKIP") if c[k])
         line = "%-*s  %s  [%s%s]" % (width, oneline(s.run.label, 60), oneline(s.verdict),
                                      counts or "no cases",
-                                     ("" if s.run.complete else "; INCOMPLETE")
-                                     + ("; filtered: %s" % oneline(s.scope, 200)
-                                        if s.scope else ""))
+                                     "" if s.run.complete else "; INCOMPLETE")
         if s.outcomes:
             k = {}
             for oc in s.outcomes.values():
