@@ -8,6 +8,8 @@
 # away again when the install fails and nothing i386 is installed. A failed install is not tried
 # again for a day (the reason is kept in /var/tmp/etwconf-wine32.failed; WINE32_RETRY=1 tries anyway):
 # a stale i386 mirror index stays stale for a while, and each try costs two apt-get updates).
+# A plain install that fails on mismatched multi-arch versions is retried with matched versions
+# (.ci/wine32-align.py; downgrades only with WINE32_ALIGN=1).
 # As root it runs apt-get; otherwise it uses sudo if it can; otherwise it prints the command to run.
 set -eu
 WINE32_FAILED=/var/tmp/etwconf-wine32.failed
@@ -22,7 +24,7 @@ pkgs_for() {
         wine32)
             if ! why=$(sh "$(dirname "$0")/../harness/tests/i386-probe.sh" 2>&1); then
                 echo "deps: wine32 left out: $why" >&2
-            elif [ "${WINE32_RETRY:-0}" != 1 ] && [ -n "$(find "$WINE32_FAILED" -mmin -1440 2>/dev/null)" ]; then
+            elif [ "${WINE32_RETRY:-0}" != 1 ] && [ "${WINE32_ALIGN:-0}" != 1 ] && [ -n "$(find "$WINE32_FAILED" -mmin -1440 2>/dev/null)" ]; then
                 echo "deps: wine32 not tried again: it failed at $(date -r "$WINE32_FAILED" '+%Y-%m-%d %H:%M'): $(head -n 1 "$WINE32_FAILED") (WINE32_RETRY=1 tries anyway)" >&2
             else
                 echo "wine32:i386"
@@ -64,7 +66,28 @@ esac
 $SUDO apt-get update -qq >/dev/null 2>&1 || { sleep 5; $SUDO apt-get update -qq >/dev/null 2>&1 || true; }
 # --no-remove: never take an installed package away to make room (a stale i386 index can ask for
 # wine64 to go)
-if ! $SUDO apt-get install -y -qq --no-install-recommends --no-remove $missing >"${TMPDIR:-/tmp}/etwconf-deps.$$" 2>&1; then
+install() { $SUDO apt-get install -y -qq --no-install-recommends --no-remove "$@" >"${TMPDIR:-/tmp}/etwconf-deps.$$" 2>&1; }
+# When an i386 list is older than the amd64 one (the mirror's i386 index of a suite cannot be
+# fetched), multi-arch libraries differ in version and the plain install fails: wine32-align.py
+# finds matching versions by simulation. It may upgrade amd64 libraries (fine) or take one back
+# to the version both lists have (a downgrade: only with WINE32_ALIGN=1, which .ci/run sets for
+# its throw-away machine; elsewhere the command is printed for you to decide).
+aligned() {
+    case "$missing " in *":i386 "*) ;; *) return 1 ;; esac
+    echo "deps: the plain install failed; looking for versions that both architectures have (a minute or two)" >&2
+    args=$(python3 "$(dirname "$0")/wine32-align.py" $missing) || { echo "deps: $args" >&2; return 1; }
+    down=$(LANG=C apt-get install -s --allow-downgrades --no-install-recommends $args 2>/dev/null | sed -n 's/^Inst \([^ ]*\) \[\([^]]*\)\] (\([^ ]*\).*/\1 \2 \3/p' |
+        while read -r pk old new; do dpkg --compare-versions "$new" lt "$old" && echo "$pk $old -> $new"; done)
+    if [ -n "$down" ] && [ "${WINE32_ALIGN:-0}" != 1 ]; then
+        echo "deps: installing$missing means taking these packages back to the version the i386 list has:" >&2
+        echo "$down" | sed 's/^/deps:   /' >&2
+        echo "deps: to do it: WINE32_ALIGN=1 (or run: apt-get install --allow-downgrades --no-remove $args)" >&2
+        return 1
+    fi
+    [ -n "$down" ] && echo "$down" | sed 's/^/deps: downgraded to match i386: /' >&2
+    install --allow-downgrades $args
+}
+if ! install $missing && ! aligned; then
     tail -n 3 "${TMPDIR:-/tmp}/etwconf-deps.$$" >&2
     case "$missing " in
         *":i386 "*) { grep -m1 '^E:' "${TMPDIR:-/tmp}/etwconf-deps.$$" || echo "apt-get install$missing failed"; } >"$WINE32_FAILED" 2>/dev/null || true ;;

@@ -163,7 +163,8 @@ export WINEPREFIX
 stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
 trap 'stop_server' EXIT
 trap 'stop_server; exit 130' INT TERM
-want="$("$WINE" --version 2>/dev/null) etwconf-winetest-prefix-1"
+# a prefix made before Wine's 32-bit part was installed lacks its syswow64: made again then
+want="$("$WINE" --version 2>/dev/null)$([ -e /usr/lib/wine/wine ] && echo ' wine32') etwconf-winetest-prefix-1"
 if [ "$WINE_OWN_PREFIX" = 1 ] && { [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; }; then
     stop_server
     rm -rf "$WINEPREFIX"

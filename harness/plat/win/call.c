@@ -3,8 +3,8 @@
  * of in-process runs, and threads that report to the call that started them.
  *
  * Exception capture (measured in ../shared/notes/wine-ci.md section 4):
- *   Every guarded call records its starting point with RtlCaptureContext. A fault ends the call by
- *   resuming that context with a result set:
+ *   Every guarded call records its starting point with RtlCaptureContext (i386: __builtin_setjmp,
+ *   see resume_at_start). A fault ends the call by resuming that point with a result set:
  *   - a vectored handler (first chance) takes writes into a guard page (overrun) and Wine's
  *     EXCEPTION_WINE_STUB (0x80000100, raised by unimplemented functions; never handled), and
  *     resumes by returning EXCEPTION_CONTINUE_EXECUTION with the captured context;
@@ -52,6 +52,10 @@ struct gstate {
     volatile DWORD thread_code;
     volatile long thread_off;
     void *volatile seh; /* i686: the SEH chain head (TEB ExceptionList) at the start of the call */
+#if defined(__i386__)
+    void *jb[5]; /* i686: where the call starts (__builtin_setjmp) */
+    volatile DWORD start_sp; /* i686: the stack pointer there; below it is free once the call is abandoned */
+#endif
 };
 
 static struct gstate *this_gstate(void)
@@ -66,6 +70,32 @@ static struct gstate *this_gstate(void)
         TlsSetValue(tls_guard, gs);
     }
     return gs;
+}
+
+/* Resuming at the start of the call. On x86_64 the handler resumes the context RtlCaptureContext
+ * saved. On i386 RtlCaptureContext records its caller's frame through EBP (Eip and Esp as they
+ * will be when the function that called it returns; Wine's ntdll/signal_i386.c does the same), so
+ * resuming that context would return from plat_guarded_call with nothing set, or, where EBP is not a
+ * frame pointer, anywhere. There the start is a __builtin_setjmp buffer instead, and the faulting
+ * thread is resumed in resume_i386 on the free stack below the call's frame, which jumps back. */
+#if defined(__i386__)
+static void __attribute__((noreturn, used)) resume_i386(void)
+{
+    struct gstate *gs = TlsGetValue(tls_guard);
+    __builtin_longjmp(gs->jb, 1);
+}
+#endif
+
+static void resume_at_start(CONTEXT *ctx, struct gstate *gs)
+{
+#if defined(__i386__)
+    ctx->Eip = (DWORD)(uintptr_t)resume_i386;
+    ctx->Esp = (gs->start_sp - 256u) & ~(DWORD)15;
+#else
+    DWORD flags = gs->saved.ContextFlags;
+    memcpy(ctx, &gs->saved, sizeof(CONTEXT));
+    ctx->ContextFlags = flags;
+#endif
 }
 
 static unsigned watched_ms; /* in a watched run: the deadline of every guarded call */
@@ -153,9 +183,7 @@ static LONG CALLBACK first_chance(EXCEPTION_POINTERS *ep)
         } else {
             return EXCEPTION_CONTINUE_SEARCH;
         }
-        DWORD flags = gs->saved.ContextFlags;
-        memcpy(ep->ContextRecord, &gs->saved, sizeof(CONTEXT));
-        ep->ContextRecord->ContextFlags = flags;
+        resume_at_start(ep->ContextRecord, gs);
         return EXCEPTION_CONTINUE_EXECUTION;
     }
     if (parent && parent->phase == PH_ACTIVE && hit && guard_hit(parent->call, ep->ExceptionRecord->ExceptionInformation[1], &off)) {
@@ -176,7 +204,12 @@ static LONG WINAPI last_chance(EXCEPTION_POINTERS *ep)
     if (gs && gs->phase == PH_ACTIVE && p_NtContinue) {
         gs->code = code;
         gs->kind = 2;
+#if defined(__i386__)
+        resume_at_start(ep->ContextRecord, gs);
+        p_NtContinue(ep->ContextRecord, FALSE); /* does not return */
+#else
         p_NtContinue(&gs->saved, FALSE); /* does not return */
+#endif
     }
     if (parent && parent->phase == PH_ACTIVE) {
         parent->thread_code = code;
@@ -206,8 +239,15 @@ enum plat_end plat_guarded_call(struct plat_call *c)
     gs->deadline_us = watched_ms ? plat_now_us() + (uint64_t)watched_ms * 1000u : 0;
 #if defined(__i386__)
     __asm__ volatile("movl %%fs:0, %0" : "=r"(gs->seh)); /* NT_TIB.ExceptionList */
-#endif
+    {
+        DWORD sp;
+        __asm__ volatile("movl %%esp, %0" : "=r"(sp));
+        gs->start_sp = sp;
+    }
+    __builtin_setjmp(gs->jb);
+#else
     RtlCaptureContext(&gs->saved);
+#endif
 #if defined(__i386__)
     /* resumed from deeper down: the frames the target or the dispatcher registered are gone */
     {
@@ -276,7 +316,17 @@ static bool redirect(HANDLE th, struct gstate *gs)
         return false;
     bool ok = false;
     if (gs->phase == PH_ACTIVE) {
+#if defined(__i386__)
+        CONTEXT c;
+        c.ContextFlags = CONTEXT_FULL;
+        if (!GetThreadContext(th, &c)) {
+            ResumeThread(th);
+            return false;
+        }
+        resume_at_start(&c, gs);
+#else
         CONTEXT c = gs->saved;
+#endif
         c.ContextFlags = CONTEXT_FULL;
         gs->kind = PLAT_TIMEOUT;
         ok = SetThreadContext(th, &c) != 0;
