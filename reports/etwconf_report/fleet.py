@@ -361,6 +361,7 @@ class Fleet:
         st["target_id"] = run.target_id
         st["cases"] = len(run.cases)
         st["planned"] = run.planned
+        st["filtered"] = run.scope() if run.filtered else None
         fp = run.header.get("fingerprint") or {}
         if fp.get("exe_sha256") and fp["exe_sha256"] != h.exe_sha:
             st["reason"] = "the results are from another exe (SHA-256 %s, uploaded %s)" % (
@@ -384,8 +385,7 @@ class Fleet:
         if st["status"] == "complete":
             code = st["exit_code"]
             self.say(h, "complete: %s, %d cases, exit %s from the results footer (%s)%s" % (
-                st["target_id"], st["cases"], code, "conformant" if code == 0 else
-                "not conformant" if code == 1 else "?",
+                st["target_id"], st["cases"], code, verdict(st),
                 "" if st["ssh_exit"] == code else "; ssh said %s, not used" % st["ssh_exit"]))
         elif st["status"] == "incomplete":
             self.say(h, "INCOMPLETE: %s: %s of %s cases kept in %s; %s" % (
@@ -394,6 +394,15 @@ class Fleet:
         else:
             self.say(h, "FAILED: %s" % st["reason"])
         return st
+
+
+def verdict(st):
+    """What a complete host's footer exit code says: a filtered run is never plainly conformant."""
+    code = st.get("exit_code")
+    if code == 0:
+        return ("no failures in %s (a filtered run: no verdict on the whole suite)" % st["filtered"]
+                if st.get("filtered") else "conformant")
+    return "not conformant" if code == 1 else "?"
 
 
 def _last(lines):
@@ -607,8 +616,7 @@ def cmd_run(a):
         code = st.get("exit_code")
         print("  %-16s %-11s %-24s %s" % (h.name, st["status"].upper() if st["status"] !=
                                          "complete" else "complete", st.get("target_id") or "-",
-                                         ("exit %s (footer): %s" % (code, "conformant" if code == 0
-                                                                    else "not conformant"))
+                                         ("exit %s (footer): %s" % (code, verdict(st)))
                                          if st["status"] == "complete" else
                                          oneline(st.get("reason") or "", 200)))
     regressions = report(a, hosts, states)

@@ -63,6 +63,17 @@ class InventoryTest(TmpCase):
         self.assertEqual(fleet._cmd_quote('a b"c'), '"a b\\"c"')
 
 
+class VerdictTest(TmpCase):
+    def test_filtered_run_is_never_plainly_conformant(self):
+        self.assertEqual(fleet.verdict({"exit_code": 0}), "conformant")
+        self.assertEqual(fleet.verdict({"exit_code": 1}), "not conformant")
+        v = fleet.verdict({"exit_code": 0, "filtered": "1 of 349 cases (tqi.*)"})
+        self.assertNotEqual(v, "conformant")
+        self.assertIn("1 of 349 cases (tqi.*)", v)
+        self.assertIn("no verdict on the whole suite", v)
+        self.assertEqual(fleet.verdict({"exit_code": 1, "filtered": "1 of 349 cases"}), "not conformant")
+
+
 class ReportTest(TmpCase):
     def args(self, **kw):
         d = dict(out=os.path.join(self.tmp, "out"), expectations=None, diff_against=None,
