@@ -242,12 +242,14 @@ static void dal_group_enable(struct etw_ctx *c)
         etw_broken(c, "fixture: a member's enable callback was called before the group was enabled (someone enabled its GUID)");
     } else if (set_list(c, c->fixture.logger, &prov_b, 1)) {
         etw_u32 enabled = 0;
-        char wa[160], wb[160];
+        char wa[160], wb[160], want[80];
+        snprintf(want, sizeof want, "IsEnabled 1, level %u, keywords 0x%llx", ETW_GROUP_ENABLE_LEVEL,
+                 (unsigned long long)ETW_GROUP_ENABLE_KEYWORDS);
         etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
         if (CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (group enable)", 0, rc)) {
             const char *va = etw_enable_log_verdict(&la, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, wa, sizeof wa);
             const char *vb = etw_enable_log_verdict(&lb, false, 0, 0, wb, sizeof wb);
-            CHECK(c, RID_PRIMARY, A_STATE, "state: the member's enable callback", !va, "IsEnabled 1, level 4, keywords 0x0000A5A500000F0F",
+            CHECK(c, RID_PRIMARY, A_STATE, "state: the member's enable callback", !va, want,
                   "%s", va ? va : "as expected");
             CHECK(c, RID_PRIMARY, A_STATE, "state: the disallowed member's enable callback", !vb, "not called to enable", "%s",
                   vb ? vb : "as expected");

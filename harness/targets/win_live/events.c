@@ -72,6 +72,8 @@ static struct consumer {
     const char *absent;
     HANDLE arrived; /* set when outcome is no longer OTHER */
     volatile LONG busy; /* a consumer thread that did not end when asked still runs */
+    volatile LONG pumped; /* ProcessTrace returned (pump_rc) */
+    volatile ULONG pump_rc;
 } k;
 
 static const void *same_address(etw_u64 ptr)
@@ -113,6 +115,8 @@ static DWORD WINAPI pump(void *arg)
     pfn_ProcessTrace pt = (pfn_ProcessTrace)fn_ptr(proc_in(MOD_ADVAPI32, "ProcessTrace"));
     TRACEHANDLE h = *(TRACEHANDLE *)arg;
     ULONG rc = pt ? pt(&h, 1, NULL, NULL) : ERROR_PROC_NOT_FOUND;
+    k.pump_rc = rc;
+    InterlockedExchange(&k.pumped, 1);
     InterlockedExchange(&k.busy, 0);
     return rc;
 }
@@ -160,6 +164,8 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
     k.events = 0;
     k.size = 0;
     k.absent = NULL;
+    k.pumped = 0;
+    k.pump_rc = 0;
     if (!k.arrived)
         k.arrived = CreateEventW(NULL, TRUE, FALSE, NULL);
     if (!k.arrived) {
@@ -212,9 +218,12 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
             WaitForSingleObject(k.arrived, plan.write_every_ms);
         }
         if (k.outcome == ETW_LV_EV_OTHER) {
+            char pumped[64] = "";
+            if (k.pumped)
+                snprintf(pumped, sizeof pumped, "; ProcessTrace returned %lu", (unsigned long)k.pump_rc);
             snprintf(why, len,
-                     "fixture: no event of the provider reached the real-time consumer within %u ms (EventWrite returned %lu%s)",
-                     plan.deadline_ms, (unsigned long)wrc, L.wine ? "; Wine: its sessions deliver no events" : "");
+                     "fixture: no event of the provider reached the real-time consumer within %u ms (EventWrite returned %lu%s%s)",
+                     plan.deadline_ms, (unsigned long)wrc, pumped, L.wine ? "; Wine: its sessions deliver no events" : "");
             fx = ETW_FX_BROKEN;
         }
         enable_call(session, provider, &off, NULL);
