@@ -249,10 +249,9 @@ static void dal_group_enable(struct etw_ctx *c)
         if (CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (group enable)", 0, rc)) {
             const char *va = etw_enable_log_verdict(&la, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, wa, sizeof wa);
             const char *vb = etw_enable_log_verdict(&lb, false, 0, 0, wb, sizeof wb);
-            CHECK(c, RID_PRIMARY, A_STATE, "state: the member's enable callback", !va, want,
-                  "%s", va ? va : "as expected");
+            CHECK(c, RID_PRIMARY, A_STATE, "state: the member's enable callback", !va, want, "%s", va ? va : want);
             CHECK(c, RID_PRIMARY, A_STATE, "state: the disallowed member's enable callback", !vb, "not called to enable", "%s",
-                  vb ? vb : "as expected");
+                  vb ? vb : "not called to enable");
             if (enabled != ETW_ENABLED_UNKNOWN)
                 CHECK_U32(c, RID_PRIMARY, A_STATE, "state: members enabled (2 members, 1 disallowed)", 1, enabled);
         }
