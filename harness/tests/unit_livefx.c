@@ -66,6 +66,7 @@ static void test_group_enable_call(void)
     CU_ASSERT(e.match_any == ETW_GROUP_ENABLE_KEYWORDS && e.match_any != 0 && e.match_any != ~(etw_u64)0);
     CU_ASSERT(e.match_all == 0);
     CU_ASSERT(e.timeout_ms > 0); /* the members' callbacks have run when EnableTraceEx2 returns */
+    CU_ASSERT(ETW_LV_GROUP_SETTLE_MS > 0 && ETW_LV_GROUP_SETTLE_MS < e.timeout_ms);
     etw_lv_provider_enable_call(&e, true);
     CU_ASSERT(e.control_code == 1 && e.level == 5 && e.match_any == 0 && e.match_all == 0 && e.timeout_ms > 0);
     etw_lv_provider_enable_call(&e, false);

@@ -68,6 +68,10 @@ struct etw_lv_enable_call {
 /* enabling a provider group: ENABLE_PROVIDER with the suite's ETW_GROUP_ENABLE_LEVEL and
  * ETW_GROUP_ENABLE_KEYWORDS (spec/abi.h), which every enabled member's callback must see */
 void etw_lv_group_enable_call(struct etw_lv_enable_call *e);
+/* after a group enable returns, the fixture waits this long more before the case looks at the
+ * members' callbacks: the timeout covers the callbacks Windows waits for, this one a member's
+ * notification delivered after the call returned (a group is not one provider) */
+#define ETW_LV_GROUP_SETTLE_MS 250u
 /* enabling (enable true) or disabling the one provider whose events the consumer reads: every
  * level and keyword */
 void etw_lv_provider_enable_call(struct etw_lv_enable_call *e, bool enable);

@@ -48,7 +48,7 @@ static ULONG enable_call(etw_tracehandle session, const etw_guid *provider, cons
 /* EnableTraceEx2(session, group, ENABLE_PROVIDER, the suite's level and keywords, a timeout, version-2
  * parameters with EVENT_ENABLE_PROPERTY_PROVIDER_GROUP). Windows does not say how many members it
  * reached: the cases watch the members' enable callbacks, which have run when a call with a timeout
- * returns. */
+ * returns (and a settling wait after it covers a notification delivered late). */
 etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled)
 {
     if (!group || !enabled)
@@ -58,7 +58,10 @@ etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u3
     struct etw_lv_enable_call e;
     etw_lv_group_enable_params(&p);
     etw_lv_group_enable_call(&e);
-    return enable_call(session, group, &e, &p);
+    ULONG rc = enable_call(session, group, &e, &p);
+    if (rc == ERROR_SUCCESS)
+        Sleep(ETW_LV_GROUP_SETTLE_MS);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- the traits an event carries */
