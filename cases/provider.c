@@ -1,6 +1,7 @@
 /* cases/provider.c - EventRegister, EventSetInformation, provider traits and groups, disallow lists
  * (spec/rules/provider.def; seed 003). */
 #include "cases/common.h"
+#include "cases/enable_log.h"
 
 /* traits blobs: UINT16 TraitsSize, NUL-terminated UTF-8 name, then {UINT16 size, UINT8 type, data} */
 #define NAME_ONLY U16(8), 'E', 't', 'w', 'C', 'f', 0
@@ -17,6 +18,7 @@ static void dal_per_session(struct etw_ctx *c);
 static void dal_dynamic(struct etw_ctx *c);
 static void dal_private(struct etw_ctx *c);
 static void esi_stale_reused(struct etw_ctx *c);
+static void traits_in_events(struct etw_ctx *c);
 
 /* a malformed traits blob: refused (the format rule, seed 003) with ERROR_FILE_CORRUPT (Chappell) */
 #define TRAITS_BAD(id_, rule_, title_, len_, ...)                                                                           \
@@ -106,7 +108,8 @@ static const struct etw_case cases[] = {
          .title = "joining a group the caller may not join is refused", .fn = FN_CUSTOM, .run = traits_group_permission,
          .fx = {.provider = true}, .expect = {FROM(V10_0)})
     /* ---- provider groups and disallow lists */
-    CASE(.id = "dal.group-enable", .rules = RULES(RID_DAL_GROUP_ENABLE), .title = "a group enable reaches every member but the disallowed one",
+    CASE(.id = "dal.group-enable", .rules = RULES(RID_DAL_GROUP_ENABLE),
+         .title = "a group enable reaches every member but the disallowed one: its enable callback is called with the session's level and keywords",
          .fn = FN_CUSTOM, .run = dal_group_enable, .fx = {.logger = LG_SYSTEM}, .expect = {FROM(V10_0)})
     CASE(.id = "dal.per-session", .rules = RULES(RID_DAL_PER_SESSION), .title = "a list set on one session leaves another session's list empty",
          .fn = FN_CUSTOM, .run = dal_per_session, .fx = {.logger = LG_SYSTEM, .logger2 = LG_SYSTEM}, .expect = {FROM(V10_0)})
@@ -123,6 +126,9 @@ static const struct etw_case cases[] = {
     CASE(.id = "esi.stale-reused", .rules = RULES(RID_ESI_BAD_HANDLE),
          .title = "a handle stays stale when its registration slot is reused by a new registration", .fn = FN_CUSTOM,
          .run = esi_stale_reused, .expect = {FROM(V6_2)})
+    CASE(.id = "traits.in-events", .rules = RULES(RID_TRAITS_IN_EVENTS),
+         .title = "an event written after the traits are set carries them (EVENT_HEADER_EXT_TYPE_PROV_TRAITS), as a real-time consumer reads it",
+         .fn = FN_CUSTOM, .run = traits_in_events, .fx = {.logger = LG_PLAIN}, .expect = {FROM(V10_0)})
 };
 CASE_TABLE(cases_provider, cases);
 
@@ -211,10 +217,12 @@ static bool get_list(struct etw_ctx *c, etw_tracehandle h, etw_guid out[4], etw_
     return true;
 }
 
+/* two members of the group, B on the session's disallow list: the group enable reaches A (its
+ * callback is called with the session's level and keywords) and not B */
 static void dal_group_enable(struct etw_ctx *c)
 {
     if (!c->t->enable_group) {
-        etw_skip(c, "needs to enable a provider group and count the members reached: the target has no EtwRef_EnableGroup");
+        etw_skip(c, "needs to enable a provider group and observe its members: the target has no EtwRef_EnableGroup");
         return;
     }
     etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
@@ -222,16 +230,31 @@ static void dal_group_enable(struct etw_ctx *c)
     etw_pfn_EventUnregister eu = esi ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;
     if (!eu)
         return;
+    static struct etw_enable_log la, lb; /* the callbacks may come from another thread: not on the stack */
+    memset((void *)&la, 0, sizeof la);
+    memset((void *)&lb, 0, sizeof lb);
     etw_reghandle a = 0, b = 0;
-    if (er(&prov_a, NULL, NULL, &a) || er(&prov_b, NULL, NULL, &b) ||
+    if (er(&prov_a, etw_enable_log_cb, &la, &a) || er(&prov_b, etw_enable_log_cb, &lb, &b) ||
         esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group) ||
         esi(b, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group)) {
         etw_broken(c, "fixture: registering two providers in the group failed");
+    } else if (la.calls || lb.calls) {
+        etw_broken(c, "fixture: a member's enable callback was called before the group was enabled (someone enabled its GUID)");
     } else if (set_list(c, c->fixture.logger, &prov_b, 1)) {
         etw_u32 enabled = 0;
+        char wa[160], wb[160], want[80];
+        snprintf(want, sizeof want, "IsEnabled 1, level %u, keywords 0x%llx", ETW_GROUP_ENABLE_LEVEL,
+                 (unsigned long long)ETW_GROUP_ENABLE_KEYWORDS);
         etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
-        CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (group enable)", 0, rc);
-        CHECK_U32(c, RID_PRIMARY, A_STATE, "state: members enabled (2 members, 1 disallowed)", 1, enabled);
+        if (CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (group enable)", 0, rc)) {
+            const char *va = etw_enable_log_verdict(&la, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, wa, sizeof wa);
+            const char *vb = etw_enable_log_verdict(&lb, false, 0, 0, wb, sizeof wb);
+            CHECK(c, RID_PRIMARY, A_STATE, "state: the member's enable callback", !va, want, "%s", va ? va : want);
+            CHECK(c, RID_PRIMARY, A_STATE, "state: the disallowed member's enable callback", !vb, "not called to enable", "%s",
+                  vb ? vb : "not called to enable");
+            if (enabled != ETW_ENABLED_UNKNOWN)
+                CHECK_U32(c, RID_PRIMARY, A_STATE, "state: members enabled (2 members, 1 disallowed)", 1, enabled);
+        }
     }
     if (a)
         eu(a);
@@ -287,4 +310,47 @@ static void esi_stale_reused(struct etw_ctx *c)
               "6 (ERROR_INVALID_HANDLE) or 87 (ERROR_INVALID_PARAMETER)", "%u%s", rc, a == b ? " (the new handle equals the old one)" : "");
     CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (the new handle)", ETW_ERROR_SUCCESS, esi(b, ETW_EventProviderBinaryTrackInfo, NULL, 0));
     eu(b);
+}
+
+/* the traits set on a registration come back in the PROV_TRAITS item of an event it writes, read
+ * by a real-time consumer of the case's session (only a live Windows target reads events) */
+static void traits_in_events(struct etw_ctx *c)
+{
+    static const etw_guid prov_t = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xC}};
+    static const etw_u8 blob_custom[] = {WITH_CUSTOM};
+    if (!c->t->event_traits) {
+        etw_skip(c, "needs a live Windows: a real-time consumer reads the events a provider writes, and this target does not model events");
+        return;
+    }
+    etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
+    etw_pfn_EventSetInformation esi = er ? API(c, etw_pfn_EventSetInformation, FN_ESI) : NULL;
+    etw_pfn_EventUnregister eu = esi ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;
+    if (!eu)
+        return;
+    etw_reghandle h = 0;
+    if (er(&prov_t, NULL, NULL, &h)) {
+        etw_broken(c, "fixture: EventRegister failed");
+        return;
+    }
+    etw_u32 rc = esi(h, ETW_EventProviderSetTraits, (void *)blob_custom, sizeof blob_custom);
+    if (rc) {
+        etw_broken(c, "fixture: setting the traits (EventSetInformation class 2) returned %u", rc);
+    } else {
+        etw_u8 got[512];
+        etw_u32 n = 0;
+        const char *absent = NULL;
+        char why[300] = "";
+        enum etw_fx fx = c->t->event_traits(c->t, c->fixture.logger, &prov_t, h, got, sizeof got, &n, &absent, why, sizeof why);
+        if (fx == ETW_FX_SKIP)
+            etw_skip(c, "%s", why);
+        else if (fx != ETW_FX_OK)
+            etw_broken(c, "%s", why);
+        else if (!n)
+            CHECK(c, RID_TRAITS_IN_EVENTS, A_STATE, "state: the event's PROV_TRAITS item", false, "the 13-byte traits blob that was set",
+                  "none: %s", absent ? absent : "no reason given");
+        else
+            CHECK(c, RID_TRAITS_IN_EVENTS, A_STATE, "state: the event's PROV_TRAITS item", n == sizeof blob_custom && !memcmp(got, blob_custom, n),
+                  "the 13-byte traits blob that was set", "%u bytes%s", n, n == sizeof blob_custom && !memcmp(got, blob_custom, n) ? "" : " that differ from it");
+    }
+    eu(h);
 }

@@ -102,6 +102,7 @@ enum etw_fx {
     ETW_FX_BROKEN, /* the target refused to set it up: BROKEN */
     ETW_FX_MISSING, /* the target does not export st->missing, which the fixture calls */
 };
+#define ETW_ENABLED_UNKNOWN 0xFFFFFFFFu /* enable_group's count when the target cannot count */
 struct etw_target {
     const char *spec; /* what the user gave: "reference" or a path */
     const char *impl; /* reference | thirdparty | windows | wine */
@@ -130,7 +131,18 @@ struct etw_target {
     int (*set_class_counter)(etw_handle h, etw_u32 value);
     int (*set_class_pid)(etw_handle h, etw_u32 pid);
     int (*restrict_group)(const etw_guid *group);
+    /* enable a provider group on a session with ETW_GROUP_ENABLE_LEVEL and ETW_GROUP_ENABLE_KEYWORDS
+     * (spec/abi.h): a Win32 code; each enabled member's enable callback has been called when it
+     * returns. *enabled: the members enabled, or ETW_ENABLED_UNKNOWN when the target cannot count
+     * them (live Windows: the members' callbacks are what shows it) */
     etw_u32 (*enable_group)(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
+    /* the provider traits an event carries: the target enables provider on session, has reg write
+     * events and reads one back as a real-time consumer of the session. ETW_FX_OK when one of the
+     * provider's events was read: its EVENT_HEADER_EXT_TYPE_PROV_TRAITS data in out (*size bytes),
+     * or *size 0 and *absent saying why it carries none; ETW_FX_SKIP or ETW_FX_BROKEN with why.
+     * NULL: the target does not model the events written (the reference). */
+    enum etw_fx (*event_traits)(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
+                                etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
     /* platform extras: fingerprint fields for the results header (may be NULL) */
     void (*fingerprint)(struct etw_target *t, struct etw_json *j);
     /* per-case hooks for live targets (may be NULL): prerequisites the case needs that the

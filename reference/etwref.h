@@ -84,7 +84,9 @@ ETWREF_EXPORT int EtwRef_SetClassCounter(etw_handle class_handle, etw_u32 value)
 ETWREF_EXPORT int EtwRef_SetClassProcessId(etw_handle class_handle, etw_u32 pid);
 /* Joining this provider group needs a permission the caller lacks. */
 ETWREF_EXPORT int EtwRef_RestrictGroup(const etw_guid *group);
-/* Enable a provider group on a session; *enabled = member registrations enabled. Win32 code. */
+/* Enable a provider group on a session; *enabled = member registrations enabled. Win32 code. Each
+ * enabled member's enable callback (EventRegister's) has been called before it returns, with
+ * IsEnabled 1, ETW_GROUP_ENABLE_LEVEL and ETW_GROUP_ENABLE_KEYWORDS (spec/abi.h), MatchAllKeyword 0. */
 ETWREF_EXPORT etw_u32 EtwRef_EnableGroup(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
 /* the handle of the registration object behind a REGHANDLE, as NtTraceControl 0x1A, 0x1E and 0x1F take
  * it (in the model the two are the same value; user mode on Windows has no public way to it) */

@@ -66,6 +66,8 @@ struct ref_provider {
     etw_guid group;
     etw_u8 *traits;
     etw_u16 traits_size;
+    etw_enablecallback callback; /* EventRegister's EnableCallback and CallbackContext */
+    void *callback_context;
 };
 
 struct ref_state {

@@ -51,6 +51,8 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI EventRegister(const etw_guid *ProviderId, etw_e
         if (!ref.next_seq)
             ref.next_seq = 1;
         p->guid = *ProviderId;
+        p->callback = EnableCallback;
+        p->callback_context = CallbackContext;
         *RegHandle = make_handle(i, p->seq); /* @ER.SUCCESS */
         return ETW_ERROR_SUCCESS;
     }
@@ -165,9 +167,13 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI EventSetInformation(etw_reghandle RegHandle, et
     return EtwEventSetInformation(RegHandle, InformationClass, EventInformation, InformationLength);
 }
 
-/* Enabling a group on a session enables its members but the disallowed ones (seed 003). */
+/* Enabling a group on a session enables its members but the disallowed ones (seed 003): each is
+ * told so through its enable callback, as EnableTraceEx2 with EVENT_ENABLE_PROPERTY_PROVIDER_GROUP
+ * does, with the suite's level and keywords (ETW_GROUP_ENABLE_LEVEL, spec/abi.h). The model keeps
+ * no session GUIDs: SourceId is GUID_NULL. */
 ETWREF_EXPORT etw_u32 EtwRef_EnableGroup(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled)
 {
+    static const etw_guid source;
     if (!group || !enabled)
         return ETW_ERROR_INVALID_PARAMETER;
     struct ref_logger *lg = ref_logger_exact((etw_u32)(session & 0xFFFF));
@@ -183,7 +189,12 @@ ETWREF_EXPORT etw_u32 EtwRef_EnableGroup(etw_tracehandle session, const etw_guid
         bool disallowed = false;
         for (etw_u32 d = 0; d < lg->ndisallow && !disallowed; d++)
             disallowed = !memcmp(&lg->disallow[d], &p->guid, sizeof p->guid);
-        n += !disallowed; /* @DAL.GROUP_ENABLE */
+        if (disallowed) /* @DAL.GROUP_ENABLE */
+            continue;
+        n++;
+        if (p->callback) /* @DAL.GROUP_ENABLE:called */
+            p->callback(&source, ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, 0, NULL, /* @DAL.GROUP_ENABLE:told */
+                        p->callback_context);
     }
     *enabled = n;
     return ETW_ERROR_SUCCESS;

@@ -193,6 +193,18 @@ enum {
 #define ETW_EtwProviderTraitTypeGroup 1u
 #define ETW_EtwProviderTraitTypeMax 2u
 
+/* TRACE_LEVEL_* (evntrace.h) and EnableTraceEx2's control codes (EVENT_CONTROL_CODE_*, evntrace.h):
+ * the values an enable callback's IsEnabled and Level carry */
+#define ETW_TRACE_LEVEL_INFORMATION 4u
+#define ETW_TRACE_LEVEL_VERBOSE 5u
+#define ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER 0u
+#define ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER 1u
+/* The suite's choice, not Windows': the level and MatchAnyKeyword a provider group is enabled
+ * with (EtwRef_EnableGroup in a library, EnableTraceEx2 on live Windows), so that a member's enable
+ * callback can be checked to carry the session's values. MatchAllKeyword is 0. */
+#define ETW_GROUP_ENABLE_LEVEL ETW_TRACE_LEVEL_INFORMATION
+#define ETW_GROUP_ENABLE_KEYWORDS 0x0000A5A500000F0Full
+
 /* KPROFILE_SOURCE (wdm.h) */
 #define ETW_ProfileTime 0u
 #define ETW_ProfileAlignmentFixup 1u

@@ -1,8 +1,11 @@
 /* harness/tests/unit_livefx.c - the live Windows fixtures' setup logic (harness/targets/win_live/
- * build.c), checked here: mode bits per session kind, the group-enable parameters, the deny-ACE
- * call, the session GUIDs whose security may be changed, finding the provider traits in an
- * event's extended data. The values are the Windows SDK's (evntrace.h, evntcons.h). */
+ * build.c), checked here: mode bits per session kind, the group-enable parameters and call, the
+ * deny-ACE call, the session GUIDs whose security may be changed, the real-time consumer's plan,
+ * finding the provider traits in an event's extended data and telling the provider's events from
+ * others, and the enable-callback log the group cases read (cases/enable_log.h). The values are the
+ * Windows SDK's (evntrace.h, evntcons.h). */
 #include "unit.h"
+#include "cases/enable_log.h"
 #include "harness/case.h"
 #include "harness/etwconf.h"
 #include "harness/targets/win_live/build.h"
@@ -51,6 +54,41 @@ static void test_group_enable_params(void)
     EQ_U32(e.filter_desc_count, 0);
     static const etw_guid zero;
     CU_ASSERT(!memcmp(&e.source_id, &zero, sizeof zero));
+}
+
+static void test_group_enable_call(void)
+{
+    struct etw_lv_enable_call e;
+    memset(&e, 0xAB, sizeof e);
+    etw_lv_group_enable_call(&e);
+    EQ_U32(e.control_code, 1); /* EVENT_CONTROL_CODE_ENABLE_PROVIDER */
+    EQ_U32(e.level, 4); /* TRACE_LEVEL_INFORMATION: ETW_GROUP_ENABLE_LEVEL */
+    CU_ASSERT(e.match_any == ETW_GROUP_ENABLE_KEYWORDS && e.match_any != 0 && e.match_any != ~(etw_u64)0);
+    CU_ASSERT(e.match_all == 0);
+    CU_ASSERT(e.timeout_ms > 0); /* the members' callbacks have run when EnableTraceEx2 returns */
+    CU_ASSERT(ETW_LV_GROUP_SETTLE_MS > 0 && ETW_LV_GROUP_SETTLE_MS < e.timeout_ms);
+    etw_lv_provider_enable_call(&e, true);
+    CU_ASSERT(e.control_code == 1 && e.level == 5 && e.match_any == 0 && e.match_all == 0 && e.timeout_ms > 0);
+    etw_lv_provider_enable_call(&e, false);
+    CU_ASSERT(e.control_code == 0 && e.timeout_ms > 0); /* EVENT_CONTROL_CODE_DISABLE_PROVIDER */
+}
+
+static void test_consumer_plan(void)
+{
+    struct etw_lv_consumer_plan p;
+    memset(&p, 0xAB, sizeof p);
+    etw_lv_consumer_plan(&p);
+    EQ_U32(p.process_trace_mode, 0x00000100u | 0x10000000u); /* PROCESS_TRACE_MODE_REAL_TIME | _EVENT_RECORD */
+    CU_ASSERT(p.write_every_ms > 0 && p.deadline_ms >= 4 * p.write_every_ms);
+    CU_ASSERT(p.deadline_ms > 1000); /* longer than the sessions' FlushTimer (1 s) */
+    CU_ASSERT(p.join_ms > 0);
+    CU_ASSERT(p.event_level >= 1 && p.event_level <= 5); /* within the consumer's enable (verbose) */
+    EQ_U32(ETW_LV_TRACE_CONTROL_FLUSH, 3);
+    /* OpenTraceW's failure values: INVALID_PROCESSTRACE_HANDLE, and 0x00000000FFFFFFFF from a 32-bit process */
+    CU_ASSERT(!etw_lv_trace_handle_valid(~(etw_u64)0));
+    CU_ASSERT(!etw_lv_trace_handle_valid(0xFFFFFFFFull));
+    CU_ASSERT(etw_lv_trace_handle_valid(0x1FFFFFFFFull));
+    CU_ASSERT(etw_lv_trace_handle_valid(0x12));
 }
 
 static void test_deny_enable_call(void)
@@ -138,12 +176,77 @@ static void test_find_traits(void)
     CU_ASSERT(!etw_lv_find_traits(items, 2, identity, &size, &why) && why && strstr(why, "shorter"));
 }
 
+/* which event is the provider's, and what it carries */
+static void test_event_traits(void)
+{
+    static const etw_guid want = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xC}}, other = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xD}};
+    etw_u8 mem[64] = {0};
+    const etw_u8 blob[] = {13, 0, 'E', 't', 'w', 'C', 'f', 0, 5, 0, 200, 0xAB, 0xCD};
+    memcpy(mem + 16, blob, sizeof blob);
+    mem_base = mem;
+    struct etw_lv_ext_item items[2] = {{0, 3 /* TS_ID */, 0, 4, 0}, {0, ETW_LV_EXT_TYPE_PROV_TRAITS, 0, sizeof blob, 16}};
+    etw_u8 out[32];
+    etw_u32 size = 99;
+    const char *why = "x";
+    memset(out, 0xEE, sizeof out);
+    /* another provider's event: not looked at, nothing copied */
+    EQ_U32(etw_lv_event_traits(&other, &want, items, 2, identity, out, sizeof out, &size, &why), ETW_LV_EV_OTHER);
+    CU_ASSERT(size == 0 && why == NULL && out[0] == 0xEE);
+    /* the provider's, with its traits */
+    EQ_U32(etw_lv_event_traits(&want, &want, items, 2, identity, out, sizeof out, &size, &why), ETW_LV_EV_TRAITS);
+    CU_ASSERT(size == sizeof blob && !memcmp(out, blob, sizeof blob) && why == NULL);
+    /* the provider's, without a PROV_TRAITS item */
+    EQ_U32(etw_lv_event_traits(&want, &want, items, 1, identity, out, sizeof out, &size, &why), ETW_LV_EV_NO_TRAITS);
+    CU_ASSERT(size == 0 && why && strstr(why, "no EVENT_HEADER_EXT_TYPE_PROV_TRAITS"));
+    /* the provider's, with traits larger than the buffer */
+    EQ_U32(etw_lv_event_traits(&want, &want, items, 2, identity, out, 8, &size, &why), ETW_LV_EV_NO_TRAITS);
+    CU_ASSERT(size == 0 && why && strstr(why, "larger"));
+    /* no provider id */
+    EQ_U32(etw_lv_event_traits(NULL, &want, items, 2, identity, out, sizeof out, &size, &why), ETW_LV_EV_OTHER);
+}
+
+/* the enable-callback log: what a member was told, and the verdict the group cases print */
+static void test_enable_log(void)
+{
+    static const etw_guid src;
+    struct etw_enable_log l;
+    char buf[160];
+    memset(&l, 0, sizeof l);
+    const char *v = etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf);
+    CU_ASSERT(v && strstr(v, "not called"));
+    CU_ASSERT(etw_enable_log_verdict(&l, false, 0, 0, buf, sizeof buf) == NULL);
+    etw_enable_log_cb(&src, 1, 4, 0xF0, 0, NULL, &l);
+    CU_ASSERT(l.calls == 1 && l.enables == 1 && l.level == 4 && l.any == 0xF0);
+    CU_ASSERT(etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf) == NULL);
+    v = etw_enable_log_verdict(&l, false, 0, 0, buf, sizeof buf);
+    CU_ASSERT(v && strstr(v, "enabled 1 time"));
+    v = etw_enable_log_verdict(&l, true, 5, 0xF0, buf, sizeof buf);
+    CU_ASSERT(v && strstr(v, "level 4"));
+    v = etw_enable_log_verdict(&l, true, 4, 0xF1, buf, sizeof buf);
+    CU_ASSERT(v && strstr(v, "0xf0"));
+    /* enabled, then disabled: no longer enabled */
+    etw_enable_log_cb(&src, 0, 0, 0, 0, NULL, &l);
+    v = etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf);
+    CU_ASSERT(v && strstr(v, "then called with IsEnabled 0"));
+    /* only a disable: never enabled */
+    memset(&l, 0, sizeof l);
+    etw_enable_log_cb(&src, 0, 0, 0, 0, NULL, &l);
+    CU_ASSERT(etw_enable_log_verdict(&l, false, 0, 0, buf, sizeof buf) == NULL);
+    v = etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf);
+    CU_ASSERT(v && strstr(v, "never with IsEnabled 1"));
+    etw_enable_log_cb(&src, 1, 4, 0xF0, 0, NULL, NULL); /* no context: ignored, no crash */
+}
+
 void unit_livefx_register(void)
 {
     CU_pSuite s = CU_add_suite("live Windows fixtures (setup logic)", NULL, NULL);
     CU_add_test(s, "the session kinds are case.h's", test_kinds_match_case_h);
     CU_add_test(s, "each session kind gets its mode bits (private: PRIVATE_LOGGER_MODE | PRIVATE_IN_PROC)", test_session_plans);
     CU_add_test(s, "a group enable sets EVENT_ENABLE_PROPERTY_PROVIDER_GROUP in version-2 parameters", test_group_enable_params);
+    CU_add_test(s, "a group enable is ENABLE_PROVIDER with the suite's level and keywords and a timeout", test_group_enable_call);
+    CU_add_test(s, "the real-time consumer: its mode, deadlines and OpenTraceW's failure values", test_consumer_plan);
+    CU_add_test(s, "the consumer takes the provider's event and its PROV_TRAITS item, and ignores others", test_event_traits);
+    CU_add_test(s, "the enable-callback log and its verdict", test_enable_log);
     CU_add_test(s, "the no-access session adds a DACL entry denying TRACELOG_GUID_ENABLE", test_deny_enable_call);
     CU_add_test(s, "security is changed only for a session GUID this process created", test_session_guids);
     CU_add_test(s, "the PROV_TRAITS extended data item is found and checked", test_find_traits);

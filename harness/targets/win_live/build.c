@@ -41,6 +41,38 @@ void etw_lv_group_enable_params(struct etw_lv_enable_params *p)
     p->enable_property = ETW_LV_PROPERTY_PROVIDER_GROUP;
 }
 
+void etw_lv_group_enable_call(struct etw_lv_enable_call *e)
+{
+    memset(e, 0, sizeof *e);
+    e->control_code = ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER;
+    e->level = ETW_GROUP_ENABLE_LEVEL;
+    e->match_any = ETW_GROUP_ENABLE_KEYWORDS;
+    e->timeout_ms = 5000;
+}
+
+void etw_lv_provider_enable_call(struct etw_lv_enable_call *e, bool enable)
+{
+    memset(e, 0, sizeof *e);
+    e->control_code = enable ? ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER : ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER;
+    e->level = enable ? ETW_TRACE_LEVEL_VERBOSE : 0;
+    e->timeout_ms = 5000;
+}
+
+void etw_lv_consumer_plan(struct etw_lv_consumer_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->process_trace_mode = ETW_LV_PROCESS_TRACE_MODE_REAL_TIME | ETW_LV_PROCESS_TRACE_MODE_EVENT_RECORD;
+    p->deadline_ms = 10000; /* the sessions flush every second (FlushTimer 1) */
+    p->write_every_ms = 250;
+    p->join_ms = 5000;
+    p->event_level = ETW_TRACE_LEVEL_INFORMATION; /* within the consumer's enable (verbose) */
+}
+
+bool etw_lv_trace_handle_valid(etw_u64 h)
+{
+    return h != ~(etw_u64)0 && h != 0xFFFFFFFFull;
+}
+
 void etw_lv_deny_enable_call(struct etw_lv_access_call *a)
 {
     a->operation = ETW_LV_SECURITY_ADD_DACL;
@@ -103,4 +135,24 @@ const etw_u8 *etw_lv_find_traits(const struct etw_lv_ext_item *items, etw_u32 co
         return b;
     }
     return NULL;
+}
+
+enum etw_lv_event etw_lv_event_traits(const etw_guid *from, const etw_guid *want, const struct etw_lv_ext_item *items, etw_u32 count,
+                                      const void *(*data)(etw_u64 ptr), etw_u8 *out, etw_u32 cap, etw_u32 *size, const char **why)
+{
+    *size = 0;
+    *why = NULL;
+    if (!from || !want || memcmp(from, want, sizeof *want))
+        return ETW_LV_EV_OTHER;
+    etw_u32 n = 0;
+    const etw_u8 *b = etw_lv_find_traits(items, count, data, &n, why);
+    if (!b)
+        return ETW_LV_EV_NO_TRAITS;
+    if (n > cap) {
+        *why = "the PROV_TRAITS item is larger than the consumer's buffer";
+        return ETW_LV_EV_NO_TRAITS;
+    }
+    memcpy(out, b, n);
+    *size = n;
+    return ETW_LV_EV_TRAITS;
 }

@@ -3,9 +3,9 @@
  * structures the live target hands to Windows, decided here without windows.h so that the unit
  * tests check it on Linux too (harness/tests/unit_livefx.c). sessions.c copies the session plan,
  * the session GUID and the deny-enable call into the real EVENT_TRACE_PROPERTIES and
- * EventAccessControl call. The group-enable parameters and the PROV_TRAITS finder are not used by
- * the live target yet: it has no enable_group and no real-time consumer, so the cases that need
- * them still SKIP there with the target's reason.
+ * EventAccessControl call; groups.c the group-enable call and consumer.c the real-time consumer,
+ * whose decisions (the EnableTraceEx2 arguments, the consumer's mode and deadlines, which event is
+ * the provider's and the PROV_TRAITS item it carries) are made here.
  *
  * Constants are the SDK's (evntrace.h, evntcons.h, evntprov.h of the Windows 10 SDK), not
  * mingw's or Wine's: each is checked against the SDK value in the unit test.
@@ -28,6 +28,9 @@
 #define ETW_LV_ENABLE_PARAMS_VERSION_2 2u /* ENABLE_TRACE_PARAMETERS_VERSION_2 */
 #define ETW_LV_PROPERTY_PROVIDER_GROUP 0x00000020u /* EVENT_ENABLE_PROPERTY_PROVIDER_GROUP */
 #define ETW_LV_EXT_TYPE_PROV_TRAITS 0x000Cu /* EVENT_HEADER_EXT_TYPE_PROV_TRAITS (evntcons.h) */
+#define ETW_LV_PROCESS_TRACE_MODE_REAL_TIME 0x00000100u /* PROCESS_TRACE_MODE_REAL_TIME (evntcons.h) */
+#define ETW_LV_PROCESS_TRACE_MODE_EVENT_RECORD 0x10000000u /* PROCESS_TRACE_MODE_EVENT_RECORD (evntcons.h) */
+#define ETW_LV_TRACE_CONTROL_FLUSH 3u /* EVENT_TRACE_CONTROL_FLUSH (evntrace.h) */
 
 /* the session kinds the live target starts (harness/case.h LG_*), by their number there */
 enum { ETW_LV_KERNEL = 1, ETW_LV_SYSTEM, ETW_LV_PLAIN, ETW_LV_NOACCESS, ETW_LV_PRIVATE };
@@ -53,6 +56,40 @@ struct etw_lv_enable_params {
 /* the parameters for enabling a provider group (the GUID passed to EnableTraceEx2 is the
  * group's): version 2, EVENT_ENABLE_PROPERTY_PROVIDER_GROUP, no filters */
 void etw_lv_group_enable_params(struct etw_lv_enable_params *p);
+
+/* the other arguments of an EnableTraceEx2 call: ControlCode, Level, MatchAnyKeyword,
+ * MatchAllKeyword, Timeout (ms; not 0, so the call returns after the members' enable callbacks ran) */
+struct etw_lv_enable_call {
+    etw_u32 control_code;
+    etw_u8 level;
+    etw_u64 match_any, match_all;
+    etw_u32 timeout_ms;
+};
+/* enabling a provider group: ENABLE_PROVIDER with the suite's ETW_GROUP_ENABLE_LEVEL and
+ * ETW_GROUP_ENABLE_KEYWORDS (spec/abi.h), which every enabled member's callback must see */
+void etw_lv_group_enable_call(struct etw_lv_enable_call *e);
+/* after a group enable returns, the fixture waits this long more before the case looks at the
+ * members' callbacks: the timeout covers the callbacks Windows waits for, this one a member's
+ * notification delivered after the call returned (a group is not one provider) */
+#define ETW_LV_GROUP_SETTLE_MS 250u
+/* enabling (enable true) or disabling the one provider whose events the consumer reads: every
+ * level and keyword */
+void etw_lv_provider_enable_call(struct etw_lv_enable_call *e, bool enable);
+
+/* the real-time consumer that reads a provider's events back from a session (consumer.c):
+ * OpenTraceW with process_trace_mode, ProcessTrace on a thread; the provider writes an event
+ * every write_every_ms (the consumer may connect after the first) and the session is flushed,
+ * until one of the provider's events arrived or deadline_ms passed; CloseTrace, and the thread
+ * is waited for join_ms */
+struct etw_lv_consumer_plan {
+    etw_u32 process_trace_mode;
+    unsigned deadline_ms, write_every_ms, join_ms;
+    etw_u8 event_level; /* of the event written (EVENT_DESCRIPTOR.Level) */
+};
+void etw_lv_consumer_plan(struct etw_lv_consumer_plan *p);
+/* OpenTraceW's answer: INVALID_PROCESSTRACE_HANDLE is (TRACEHANDLE)INVALID_HANDLE_VALUE, and
+ * before Windows 8 a 32-bit process can get 0x00000000FFFFFFFF instead (OpenTraceW's page) */
+bool etw_lv_trace_handle_valid(etw_u64 h);
 
 /* EventAccessControl(guid, operation, caller's SID, rights, allow): the call that makes the
  * session's GUID deny the caller TRACELOG_GUID_ENABLE; teardown is EventAccessRemove(guid) */
@@ -87,5 +124,14 @@ struct etw_lv_ext_item {
  * item is malformed (*why says how). data(ptr) maps a DataPtr to memory (identity on Windows). */
 const etw_u8 *etw_lv_find_traits(const struct etw_lv_ext_item *items, etw_u32 count, const void *(*data)(etw_u64 ptr),
                                  etw_u32 *size, const char **why);
+
+/* what the consumer makes of one event record (its provider, its extended data items) */
+enum etw_lv_event {
+    ETW_LV_EV_OTHER, /* another provider's: not looked at */
+    ETW_LV_EV_TRAITS, /* the provider's, with a well-formed PROV_TRAITS item: copied to out, *size bytes */
+    ETW_LV_EV_NO_TRAITS, /* the provider's, without one (or it does not fit in cap): *why says which */
+};
+enum etw_lv_event etw_lv_event_traits(const etw_guid *from, const etw_guid *want, const struct etw_lv_ext_item *items, etw_u32 count,
+                                      const void *(*data)(etw_u64 ptr), etw_u8 *out, etw_u32 cap, etw_u32 *size, const char **why);
 
 #endif

@@ -8,6 +8,7 @@
  *   fingerprint.c  the results header's fingerprint of the system and the exe
  *   dll.c          a DLL as a target
  *   cleanup.c      stopping what a killed run left behind; the cleanup command
+ *   events.c       a provider group enabled on a session; the traits an event carries (a real-time consumer)
  *   build.c        the portable half of the fixtures (mode bits, parameters; unit-tested on Linux)
  *
  * The live system as a target: every API is looked up with GetProcAddress in the module that exports it (never imported statically: the exe must load on
@@ -144,6 +145,10 @@ int kernel_logger_state(DWORD *who);
 enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
 int live_stop_logger(etw_tracehandle h);
 etw_tracehandle live_missing_logger(void);
+/* events.c */
+etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
+enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
+                              etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
 /* needs.c */
 bool live_can_run(struct etw_target *t, const struct etw_case *c, char *why, size_t len);
 /* fingerprint.c */

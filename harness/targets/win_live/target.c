@@ -293,6 +293,8 @@ struct etw_target *win_live_target(char *err, size_t errlen)
     t->stop_logger = live_stop_logger;
     t->missing_logger = live_missing_logger;
     t->set_privilege = live_set_privilege;
+    t->enable_group = live_enable_group;
+    t->event_traits = live_event_traits;
     t->fingerprint = live_fingerprint;
     t->can_run = live_can_run;
     t->worker_died = live_worker_died;

@@ -1,0 +1,248 @@
+/* harness/targets/win_live/events.c - the live fixtures that make Windows deliver something back:
+ * enabling a provider group on a session (its members' enable callbacks are the observation), and
+ * reading the provider traits an event carries with a real-time consumer of the case's session.
+ * The arguments, the consumer's mode and deadlines and the reading of an event's extended data are
+ * decided in build.c (unit-tested on Linux); this file only makes the calls. */
+#include "harness/targets/win_live/live.h"
+#include <evntcons.h>
+#include <evntprov.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef ULONG(WINAPI *pfn_EnableTraceEx2)(TRACEHANDLE, LPCGUID, ULONG, UCHAR, ULONGLONG, ULONGLONG, ULONG, PENABLE_TRACE_PARAMETERS);
+typedef TRACEHANDLE(WINAPI *pfn_OpenTraceW)(PEVENT_TRACE_LOGFILEW);
+typedef ULONG(WINAPI *pfn_ProcessTrace)(PTRACEHANDLE, ULONG, LPFILETIME, LPFILETIME);
+typedef ULONG(WINAPI *pfn_CloseTrace)(TRACEHANDLE);
+typedef ULONG(WINAPI *pfn_EventWrite)(REGHANDLE, PCEVENT_DESCRIPTOR, ULONG, PEVENT_DATA_DESCRIPTOR);
+
+static pfn_EnableTraceEx2 enable_trace_ex2(void)
+{
+    FARPROC p = proc_in(MOD_ADVAPI32, "EnableTraceEx2");
+    if (!p)
+        p = proc_in(MOD_SECHOST, "EnableTraceEx2");
+    return (pfn_EnableTraceEx2)fn_ptr(p);
+}
+
+static ULONG enable_call(etw_tracehandle session, const etw_guid *provider, const struct etw_lv_enable_call *e,
+                         const struct etw_lv_enable_params *params)
+{
+    pfn_EnableTraceEx2 ete = enable_trace_ex2();
+    if (!ete)
+        return ERROR_PROC_NOT_FOUND;
+    ENABLE_TRACE_PARAMETERS ep;
+    memset(&ep, 0, sizeof ep);
+    if (params) {
+        ep.Version = params->version;
+        ep.EnableProperty = params->enable_property;
+        ep.ControlFlags = params->control_flags;
+        memcpy(&ep.SourceId, &params->source_id, sizeof ep.SourceId);
+        ep.EnableFilterDesc = NULL;
+        ep.FilterDescCount = params->filter_desc_count;
+    }
+    GUID g;
+    memcpy(&g, provider, sizeof g);
+    return ete((TRACEHANDLE)session, &g, e->control_code, e->level, e->match_any, e->match_all, e->timeout_ms, params ? &ep : NULL);
+}
+
+/* ---------------------------------------------------------------- a provider group enabled on a session */
+/* EnableTraceEx2(session, group, ENABLE_PROVIDER, the suite's level and keywords, a timeout, version-2
+ * parameters with EVENT_ENABLE_PROPERTY_PROVIDER_GROUP). Windows does not say how many members it
+ * reached: the cases watch the members' enable callbacks, which have run when a call with a timeout
+ * returns (and a settling wait after it covers a notification delivered late). */
+etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled)
+{
+    if (!group || !enabled)
+        return ERROR_INVALID_PARAMETER;
+    *enabled = ETW_ENABLED_UNKNOWN;
+    struct etw_lv_enable_params p;
+    struct etw_lv_enable_call e;
+    etw_lv_group_enable_params(&p);
+    etw_lv_group_enable_call(&e);
+    ULONG rc = enable_call(session, group, &e, &p);
+    if (rc == ERROR_SUCCESS)
+        Sleep(ETW_LV_GROUP_SETTLE_MS);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- the traits an event carries */
+/* what the consumer thread hands back; one consumer at a time (the runner runs one case at a time) */
+static struct consumer {
+    etw_guid provider;
+    volatile LONG outcome; /* an enum etw_lv_event: OTHER until one of the provider's events arrived */
+    volatile LONG events; /* the provider's events seen */
+    etw_u8 traits[1024];
+    etw_u32 size;
+    const char *absent;
+    HANDLE arrived; /* set when outcome is no longer OTHER */
+    volatile LONG busy; /* a consumer thread that did not end when asked still runs */
+    volatile LONG pumped; /* ProcessTrace returned (pump_rc) */
+    volatile ULONG pump_rc;
+} k;
+
+static const void *same_address(etw_u64 ptr)
+{
+    return (const void *)(uintptr_t)ptr;
+}
+
+static void WINAPI on_event(PEVENT_RECORD r)
+{
+    struct consumer *c = r->UserContext;
+    if (!c || c->outcome != ETW_LV_EV_OTHER)
+        return;
+    struct etw_lv_ext_item items[32];
+    etw_u32 n = r->ExtendedDataCount < 32 ? r->ExtendedDataCount : 32;
+    for (etw_u32 i = 0; i < n && r->ExtendedData; i++) {
+        const EVENT_HEADER_EXTENDED_DATA_ITEM *x = &r->ExtendedData[i];
+        items[i].reserved1 = x->Reserved1;
+        items[i].ext_type = x->ExtType;
+        items[i].linkage = (etw_u16)x->Linkage;
+        items[i].data_size = x->DataSize;
+        items[i].data_ptr = x->DataPtr;
+    }
+    etw_guid from;
+    memcpy(&from, &r->EventHeader.ProviderId, sizeof from);
+    const char *why = NULL;
+    etw_u32 size = 0;
+    enum etw_lv_event m = etw_lv_event_traits(&from, &c->provider, items, n, same_address, c->traits, sizeof c->traits, &size, &why);
+    if (m == ETW_LV_EV_OTHER)
+        return;
+    InterlockedIncrement(&c->events);
+    c->size = size;
+    c->absent = why;
+    InterlockedExchange(&c->outcome, (LONG)m);
+    SetEvent(c->arrived);
+}
+
+static DWORD WINAPI pump(void *arg)
+{
+    pfn_ProcessTrace pt = (pfn_ProcessTrace)fn_ptr(proc_in(MOD_ADVAPI32, "ProcessTrace"));
+    TRACEHANDLE h = *(TRACEHANDLE *)arg;
+    ULONG rc = pt ? pt(&h, 1, NULL, NULL) : ERROR_PROC_NOT_FOUND;
+    k.pump_rc = rc;
+    InterlockedExchange(&k.pumped, 1);
+    InterlockedExchange(&k.busy, 0);
+    return rc;
+}
+
+static const struct session *session_of(etw_tracehandle h)
+{
+    for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++)
+        if (sessions[i].state == SL_LIVE && sessions[i].h == h)
+            return &sessions[i];
+    return NULL;
+}
+
+enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
+                              etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len)
+{
+    (void)t;
+    *size = 0;
+    *absent = NULL;
+    const struct session *s = session_of(session);
+    if (!s || s->kernel || s->private_inproc) {
+        snprintf(why, len, "fixture: the events of a provider are read from a real-time session the suite started, and the case's session "
+                           "is not one");
+        return ETW_FX_BROKEN;
+    }
+    if (k.busy) {
+        snprintf(why, len, "fixture: the real-time consumer of an earlier case has not ended");
+        return ETW_FX_BROKEN;
+    }
+    pfn_OpenTraceW ot = (pfn_OpenTraceW)fn_ptr(proc_in(MOD_ADVAPI32, "OpenTraceW"));
+    pfn_CloseTrace ct = (pfn_CloseTrace)fn_ptr(proc_in(MOD_ADVAPI32, "CloseTrace"));
+    pfn_EventWrite ew = (pfn_EventWrite)fn_ptr(proc_in(MOD_ADVAPI32, "EventWrite"));
+    if (!ot || !ct || !ew || !proc_in(MOD_ADVAPI32, "ProcessTrace") || !enable_trace_ex2()) {
+        snprintf(why, len, "fixture: advapi32 does not export OpenTraceW, ProcessTrace, CloseTrace, EventWrite and EnableTraceEx2");
+        return ETW_FX_BROKEN;
+    }
+    struct etw_lv_consumer_plan plan;
+    struct etw_lv_enable_call on, off;
+    etw_lv_consumer_plan(&plan);
+    etw_lv_provider_enable_call(&on, true);
+    etw_lv_provider_enable_call(&off, false);
+
+    memset(k.traits, 0, sizeof k.traits);
+    k.provider = *provider;
+    k.outcome = ETW_LV_EV_OTHER;
+    k.events = 0;
+    k.size = 0;
+    k.absent = NULL;
+    k.pumped = 0;
+    k.pump_rc = 0;
+    if (!k.arrived)
+        k.arrived = CreateEventW(NULL, TRUE, FALSE, NULL);
+    if (!k.arrived) {
+        snprintf(why, len, "fixture: CreateEventW failed with %lu", (unsigned long)GetLastError());
+        return ETW_FX_BROKEN;
+    }
+    ResetEvent(k.arrived);
+
+    static WCHAR name[64];
+    wcsncpy(name, s->name, sizeof name / sizeof name[0] - 1);
+    EVENT_TRACE_LOGFILEW lf;
+    memset(&lf, 0, sizeof lf);
+    lf.LoggerName = name;
+    lf.ProcessTraceMode = plan.process_trace_mode;
+    lf.EventRecordCallback = on_event;
+    lf.Context = &k;
+    static TRACEHANDLE th;
+    th = ot(&lf);
+    if (!etw_lv_trace_handle_valid((etw_u64)th)) {
+        snprintf(why, len, "fixture: OpenTraceW on the case's session (real time, event records) failed with %lu",
+                 (unsigned long)GetLastError());
+        return ETW_FX_BROKEN;
+    }
+    InterlockedExchange(&k.busy, 1);
+    HANDLE thread = CreateThread(NULL, 0, pump, &th, 0, NULL);
+    if (!thread) {
+        InterlockedExchange(&k.busy, 0);
+        ct(th);
+        snprintf(why, len, "fixture: CreateThread for ProcessTrace failed with %lu", (unsigned long)GetLastError());
+        return ETW_FX_BROKEN;
+    }
+    enum etw_fx fx = ETW_FX_OK;
+    ULONG rc = enable_call(session, provider, &on, NULL);
+    if (rc != ERROR_SUCCESS) {
+        snprintf(why, len, "fixture: EnableTraceEx2 enabling the provider on the case's session returned %lu", (unsigned long)rc);
+        fx = ETW_FX_BROKEN;
+    } else {
+        /* the consumer may connect after the first event: write one, flush, wait a little, again */
+        EVENT_DESCRIPTOR d;
+        memset(&d, 0, sizeof d);
+        d.Id = 1;
+        d.Level = plan.event_level;
+        DWORD start = GetTickCount();
+        ULONG wrc = ERROR_SUCCESS;
+        while (k.outcome == ETW_LV_EV_OTHER && GetTickCount() - start < plan.deadline_ms) {
+            wrc = ew((REGHANDLE)reg, &d, 0, NULL);
+            struct props_buf b;
+            props_init(&b);
+            L.control_trace((TRACEHANDLE)session, NULL, &b.p, ETW_LV_TRACE_CONTROL_FLUSH);
+            WaitForSingleObject(k.arrived, plan.write_every_ms);
+        }
+        if (k.outcome == ETW_LV_EV_OTHER) {
+            char pumped[64] = "";
+            if (k.pumped)
+                snprintf(pumped, sizeof pumped, "; ProcessTrace returned %lu", (unsigned long)k.pump_rc);
+            snprintf(why, len,
+                     "fixture: no event of the provider reached the real-time consumer within %u ms (EventWrite returned %lu%s%s)",
+                     plan.deadline_ms, (unsigned long)wrc, pumped, L.wine ? "; Wine: its sessions deliver no events" : "");
+            fx = ETW_FX_BROKEN;
+        }
+        enable_call(session, provider, &off, NULL);
+    }
+    /* CloseTrace makes ProcessTrace return; a thread that does not end in time keeps k.busy set (it
+     * ends at the latest when the session stops after the case), and the next consumer waits for it */
+    ct(th);
+    WaitForSingleObject(thread, plan.join_ms);
+    CloseHandle(thread);
+    if (fx != ETW_FX_OK)
+        return fx;
+    if (k.outcome == ETW_LV_EV_TRAITS && k.size <= cap) {
+        memcpy(out, k.traits, k.size);
+        *size = k.size;
+    } else {
+        *absent = k.absent ? k.absent : "the PROV_TRAITS item does not fit the case's buffer";
+    }
+    return ETW_FX_OK;
+}
