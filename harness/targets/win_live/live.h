@@ -4,7 +4,8 @@
  *
  *   target.c       the modules the API lives in, version, token and privileges, opening, reset
  *   sessions.c     the ETW sessions the suite starts, stops and recognises
- *   needs.c        what a case needs that this system may not give (admin, the kernel logger...)
+ *   needs.c        what a case needs that this system may not give (admin, the kernel logger...):
+ *                  portable answers (needs.h, unit-tested on Linux) and the target's need hook
  *   fingerprint.c  the results header's fingerprint of the system and the exe
  *   dll.c          a DLL as a target
  *   cleanup.c      stopping what a killed run left behind; the cleanup command
@@ -144,8 +145,8 @@ int kernel_logger_state(DWORD *who);
 enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
 int live_stop_logger(etw_tracehandle h);
 etw_tracehandle live_missing_logger(void);
-/* needs.c */
-bool live_can_run(struct etw_target *t, const struct etw_case *c, char *why, size_t len);
+/* needs.c: the target's need hook (struct etw_target .need) */
+bool live_need(struct etw_target *t, unsigned need, char *why, size_t len);
 /* fingerprint.c */
 void utf8(char *out, size_t cap, const WCHAR *w);
 void live_fingerprint(struct etw_target *t, struct etw_json *j);

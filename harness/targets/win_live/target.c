@@ -294,7 +294,7 @@ struct etw_target *win_live_target(char *err, size_t errlen)
     t->missing_logger = live_missing_logger;
     t->set_privilege = live_set_privilege;
     t->fingerprint = live_fingerprint;
-    t->can_run = live_can_run;
+    t->need = live_need;
     t->worker_died = live_worker_died;
     t->claim = live_claim;
     plat_at_end(win_restore_all); /* also after a fatal exception or a closed console */
