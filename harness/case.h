@@ -154,9 +154,9 @@ struct etw_fixture {
     X(NEED_NOACCESS_SESSION, "noaccess-session", "needs a no-access session, and the target has no EtwRef_StartLogger control function")   \
     X(NEED_SYSTEM_SESSION, "system-session", "needs a system-logger session, and the target has no EtwRef_StartLogger control function")  \
     X(NEED_PLAIN_SESSION, "plain-session", "needs a plain session, and the target has no EtwRef_StartLogger control function")             \
+    X(NEED_KERNEL_LOGGER, "kernel-logger", "needs a NT Kernel Logger, and the target has no EtwRef_StartLogger control function")          \
     X(NEED_GROUP_MASKS, "group-masks", "needs group masks set on its session, which takes TraceSetInformation(TraceSystemTraceEnableFlagsInfo): " \
                                        "Windows 8 (6.2) and later")                                                     \
-    X(NEED_KERNEL_LOGGER, "kernel-logger", "needs a NT Kernel Logger, and the target has no EtwRef_StartLogger control function")          \
     X(NEED_NO_KERNEL_LOGGER, "no-kernel-logger", "needs the NT Kernel Logger not to run (the case names logger id 0xFFFF and expects it "  \
                                                  "missing)")                                                            \
     X(NEED_PROFILE_HELD, "profile-privilege", "needs SeSystemProfilePrivilege held: the target has no EtwRef_SetPrivilege")                 \

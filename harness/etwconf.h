@@ -222,6 +222,7 @@ enum etw_fx etw_fixture_logger(struct etw_target *t, enum etw_logger_kind kind, 
  * fixture is set up: etw_fixture_setup() assumes them and fails BROKEN where one is missing */
 struct etw_need_info {
     unsigned bit; /* NEED_THREADS */
+    const char *sym; /* "NEED_THREADS", as rows write it */
     const char *name; /* "threads" */
     const char *reason; /* the SKIP reason when the target lacks it */
 };

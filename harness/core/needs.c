@@ -11,7 +11,7 @@
 #include "harness/etwconf.h"
 #include <string.h>
 
-#define NEED_INFO_(name, text, reason) {name, text, reason},
+#define NEED_INFO_(name, text, reason) {name, #name, text, reason},
 const struct etw_need_info etw_need_infos[ETW_NEED_COUNT] = {ETW_NEED_LIST(NEED_INFO_)};
 
 const struct etw_need_info *etw_need_info(unsigned bit)
@@ -88,7 +88,7 @@ static bool need_met(struct etw_target *t, enum etw_need_index i)
     case ETW_NEED_I_NEED_SYSTEM_SESSION:
     case ETW_NEED_I_NEED_PLAIN_SESSION:
     case ETW_NEED_I_NEED_KERNEL_LOGGER: return t->start_logger != NULL;
-    case ETW_NEED_I_NEED_GROUP_MASKS: return t->start_logger != NULL; /* EtwRef_StartLogger takes the masks */
+    case ETW_NEED_I_NEED_GROUP_MASKS: return true; /* EtwRef_StartLogger takes them: the session's kind need checks it */
     case ETW_NEED_I_NEED_NO_KERNEL_LOGGER: return true; /* a target's own sessions are gone after reset */
     case ETW_NEED_I_NEED_PROFILE_HELD:
     case ETW_NEED_I_NEED_PROFILE_DROPPED: return t->set_privilege != NULL;

@@ -37,9 +37,12 @@ static void test_catalogue(void)
         CHECKF(n->name && n->name[0] && !strchr(n->name, ' '), "need %d: name '%s'", i, n->name ? n->name : "(null)");
         CHECKF(n->reason && !strncmp(n->reason, "needs ", 6), "need %s: a reason says what is needed: '%s'", n->name, n->reason);
         CU_ASSERT_PTR_EQUAL(etw_need_info(n->bit), n);
+        CHECKF(n->sym && !strncmp(n->sym, "NEED_", 5), "need %s: symbol '%s'", n->name, n->sym ? n->sym : "(null)");
         for (int k = 0; k < i; k++)
             CHECKF(strcmp(n->name, etw_need_infos[k].name), "need name '%s' twice", n->name);
     }
+    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_THREADS)->sym, "NEED_THREADS");
+    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_THREADS)->name, "threads");
     CU_ASSERT_PTR_NULL(etw_need_info(0));
     CU_ASSERT_PTR_NULL(etw_need_info(NEED_THREADS | NEED_FAULT_INJECTION));
     CU_ASSERT_PTR_NULL(etw_need_info(1u << ETW_NEED_COUNT));
@@ -140,7 +143,7 @@ static void test_checker_portable(void)
         unsigned takes; /* the needs that take it */
     } fns[] = {
         {offsetof(struct etw_target, start_logger), NEED_PRIVATE_SESSION | NEED_NOACCESS_SESSION | NEED_SYSTEM_SESSION | NEED_PLAIN_SESSION |
-                                                         NEED_KERNEL_LOGGER | NEED_GROUP_MASKS},
+                                                         NEED_KERNEL_LOGGER},
         {offsetof(struct etw_target, set_privilege), NEED_PROFILE_HELD | NEED_PROFILE_DROPPED},
         {offsetof(struct etw_target, set_class_pid), NEED_FOREIGN_REGISTRATION},
         {offsetof(struct etw_target, set_class_counter), NEED_CLASS_COUNTER},
@@ -160,6 +163,12 @@ static void test_checker_portable(void)
             }
         }
     }
+    /* group masks come with a session: its kind's need names the missing EtwRef_StartLogger */
+    struct etw_target nolog = *ref;
+    nolog.start_logger = NULL;
+    const struct etw_fixture km = {.logger = LG_KERNEL, .masks = {1}};
+    EQ_U32(etw_needs_check(&nolog, etw_fixture_needs(&km), why, sizeof why), NEED_KERNEL_LOGGER);
+    CHECKF(strstr(why, "EtwRef_StartLogger") != NULL, "kernel logger with masks: '%s'", why);
     /* several unmet: the first in the catalogue's order gives the reason */
     struct etw_target bare = *ref;
     bare.start_logger = NULL, bare.fail_alloc = NULL, bare.set_class_counter = NULL;
