@@ -20,11 +20,17 @@ static bool no(char *why, size_t len, const char *fmt, ...)
     return false;
 }
 
-/* a session kind exists on the system's version (build.c's session plans) */
-static bool kind_exists(const struct etw_lv_system *s, unsigned kind)
+/* the session kind a need starts (harness/case.h LG_*), 0 for the others */
+static unsigned kind_of(unsigned need)
 {
-    struct etw_lv_session_plan plan;
-    return !etw_lv_session_plan(kind, &plan) || s->version >= plan.min_version;
+    switch (need) {
+    case NEED_PRIVATE_SESSION: return LG_PRIVATE;
+    case NEED_NOACCESS_SESSION: return LG_NOACCESS;
+    case NEED_SYSTEM_SESSION: return LG_SYSTEM;
+    case NEED_PLAIN_SESSION: return LG_PLAIN;
+    case NEED_KERNEL_LOGGER: return LG_KERNEL;
+    default: return 0;
+    }
 }
 
 bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t len)
@@ -32,26 +38,39 @@ bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t
     if ((need & SESSION_NEEDS) && !s->admin)
         return no(why, len, "needs administrator rights to start an ETW session (%s): run etwconf.exe from an elevated command prompt",
                   s->elevated == 0 ? "this process is not elevated" : "this account is not an administrator");
+    /* a session kind: one the live target starts (build.c's session plans), on a version that has it */
+    struct etw_lv_session_plan plan;
+    unsigned kind = kind_of(need);
+    if (kind && !etw_lv_session_plan(kind, &plan))
+        return no(why, len, "needs a %s, which etwconf.exe does not set up on a live system", etw_logger_kind_title((enum etw_logger_kind)kind));
+    bool too_old = kind && s->version < plan.min_version;
     unsigned long who = 0;
     switch (need) {
     case NEED_PRIVATE_SESSION:
-        if (!kind_exists(s, LG_PRIVATE))
+        if (too_old)
             return no(why, len, "needs a private in-process session (EVENT_TRACE_PRIVATE_IN_PROC), which exists from Windows Vista (6.0)");
         return true;
     case NEED_NOACCESS_SESSION:
-        if (!kind_exists(s, LG_NOACCESS))
+        if (too_old)
             return no(why, len, "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE) without TRACELOG_GUID_ENABLE "
                                 "access, and system-logger mode exists from Windows 8 (6.2)");
         return true;
     case NEED_SYSTEM_SESSION:
-        if (!kind_exists(s, LG_SYSTEM))
+        if (too_old)
             return no(why, len, "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which exists from Windows 8 (6.2)");
+        return true;
+    case NEED_PLAIN_SESSION:
+        if (too_old)
+            return no(why, len, "needs a %s, which exists from Windows %s", etw_logger_kind_title((enum etw_logger_kind)kind),
+                      etw_version_name(plan.min_version));
         return true;
     case NEED_GROUP_MASKS:
         if (s->version < ETW_V6_2)
             return no(why, len, "%s", etw_need_info(NEED_GROUP_MASKS)->reason);
         return true;
     case NEED_KERNEL_LOGGER:
+        if (too_old)
+            return no(why, len, "needs the NT Kernel Logger, which this version does not have");
         switch (s->kernel_state(s->arg, &who)) {
         case ETW_LV_KL_OTHERS:
             return no(why, len, "the NT Kernel Logger is already running, started by someone else: the suite never stops or changes a "
