@@ -145,7 +145,7 @@ struct etw_fixture {
  * A case's needs are those its fixture implies (etw_case_needs: a session of a kind needs
  * EtwRef_StartLogger, .fail_alloc needs EtwRef_FailAllocation...) and the ones its row declares
  * in .needs for what the fixture does not show (NEED_THREADS for a custom body that starts
- * threads). The list is in the order they are checked: the first unmet need gives the reason.
+ * threads, NEED_RESTRICT_GROUP for one that calls EtwRef_RestrictGroup). The list is in the order they are checked: the first unmet need gives the reason.
  * Adding a need: an entry here, its check in harness/core/needs.c (need_met), where it comes
  * from (etw_fixture_needs, or rows' .needs), and what a live target says (win_live/needs.c).
  */
@@ -164,6 +164,9 @@ struct etw_fixture {
     X(NEED_FOREIGN_REGISTRATION, "foreign-registration", "needs a registration from another process: the target has no EtwRef_SetClassProcessId") \
     X(NEED_CLASS_COUNTER, "class-counter", "needs to preset the class counter: the target has no EtwRef_SetClassCounter")                 \
     X(NEED_FAULT_INJECTION, "fault-injection", "needs allocation fault injection: the target has no EtwRef_FailAllocation")               \
+    X(NEED_RESTRICT_GROUP, "restricted-group", "needs a group the caller may not join: the target has no EtwRef_RestrictGroup")          \
+    X(NEED_REG_ENTRY_HANDLE, "registration-object", "needs the handle of the registration object behind a REGHANDLE, which user mode "      \
+                                                    "cannot get through a public API; the target does not name it (EtwRef_RegEntryHandle)") \
     X(NEED_THREADS, "threads", "needs threads, and this process cannot start them")
 /* the position of a need in the list (ETW_NEED_I_NEED_THREADS) and its bit (NEED_THREADS) */
 #define ETW_NEED_INDEX_(name, text, reason) ETW_NEED_I_##name,

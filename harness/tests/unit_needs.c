@@ -121,12 +121,24 @@ static void test_case_needs(void)
     CU_ASSERT(!(etw_case_needs(kid) & NEED_NO_KERNEL_LOGGER));
     EQ_U32(etw_case_needs(atomic), NEED_THREADS); /* declared by the row: its fixture shows no threads */
     EQ_U32(etw_case_needs(oom), NEED_SYSTEM_SESSION | NEED_FAULT_INJECTION);
+    /* custom bodies that use a control function declare it */
+    const struct etw_case *perm = etw_case_find("traits.group-permission"), *obj = etw_case_find("ntc.1e.ok");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perm);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(obj);
+    EQ_U32(etw_case_needs(perm), NEED_RESTRICT_GROUP);
+    EQ_U32(etw_case_needs(obj), NEED_REG_ENTRY_HANDLE);
     /* every case: its declared needs are kept, and only needs of the catalogue are declared */
     for (size_t i = 0, n = etw_case_total(); i < n; i++) {
         const struct etw_case *c = etw_case_at(i);
         CHECKF((etw_case_needs(c) & c->needs) == c->needs, "%s: declared needs dropped", c->id);
         CHECKF(!(c->needs & ~all_needs()), "%s:%d: .needs 0x%X names no need of harness/case.h", c->file, c->line, c->needs);
     }
+}
+
+static void *(*real_sym)(struct etw_target *, const char *);
+static void *sym_without_reg_entry(struct etw_target *t, const char *name)
+{
+    return strcmp(name, "EtwRef_RegEntryHandle") ? real_sym(t, name) : NULL;
 }
 
 /* one target without one control function at a time: exactly the needs that take it are unmet,
@@ -148,6 +160,7 @@ static void test_checker_portable(void)
         {offsetof(struct etw_target, set_class_pid), NEED_FOREIGN_REGISTRATION},
         {offsetof(struct etw_target, set_class_counter), NEED_CLASS_COUNTER},
         {offsetof(struct etw_target, fail_alloc), NEED_FAULT_INJECTION},
+        {offsetof(struct etw_target, restrict_group), NEED_RESTRICT_GROUP},
     };
     for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
         struct etw_target t = *ref;
@@ -163,6 +176,19 @@ static void test_checker_portable(void)
             }
         }
     }
+    /* a control function found by name: EtwRef_RegEntryHandle */
+    struct etw_target hidden = *ref;
+    real_sym = ref->sym;
+    hidden.sym = sym_without_reg_entry;
+    for (int i = 0; i < ETW_NEED_COUNT; i++) {
+        const struct etw_need_info *n = &etw_need_infos[i];
+        unsigned got = etw_needs_check(&hidden, n->bit, why, sizeof why);
+        CHECKF(got == (n->bit == NEED_REG_ENTRY_HANDLE ? n->bit : 0u), "without EtwRef_RegEntryHandle, need %s: got 0x%X '%s'", n->name,
+               got, why);
+    }
+    CU_ASSERT_STRING_EQUAL(why, "");
+    EQ_U32(etw_needs_check(&hidden, NEED_REG_ENTRY_HANDLE, why, sizeof why), NEED_REG_ENTRY_HANDLE);
+    CU_ASSERT_STRING_EQUAL(why, etw_need_info(NEED_REG_ENTRY_HANDLE)->reason);
     /* group masks come with a session: its kind's need names the missing EtwRef_StartLogger */
     struct etw_target nolog = *ref;
     nolog.start_logger = NULL;
