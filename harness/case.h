@@ -149,24 +149,28 @@ struct etw_fixture {
  * Adding a need: an entry here, its check in harness/core/needs.c (need_met), where it comes
  * from (etw_fixture_needs, or rows' .needs), and what a live target says (win_live/needs.c).
  */
-#define ETW_NEED_LIST(X)                                                                                                \
+#define ETW_NEED_LIST(X)                                                                                                                   \
     X(NEED_PRIVATE_SESSION, "private-session", "needs a private session, and the target has no EtwRef_StartLogger control function")       \
     X(NEED_NOACCESS_SESSION, "noaccess-session", "needs a no-access session, and the target has no EtwRef_StartLogger control function")   \
-    X(NEED_SYSTEM_SESSION, "system-session", "needs a system-logger session, and the target has no EtwRef_StartLogger control function")  \
+    X(NEED_SYSTEM_SESSION, "system-session", "needs a system-logger session, and the target has no EtwRef_StartLogger control function")   \
     X(NEED_PLAIN_SESSION, "plain-session", "needs a plain session, and the target has no EtwRef_StartLogger control function")             \
     X(NEED_KERNEL_LOGGER, "kernel-logger", "needs a NT Kernel Logger, and the target has no EtwRef_StartLogger control function")          \
-    X(NEED_GROUP_MASKS, "group-masks", "needs group masks set on its session, which takes TraceSetInformation(TraceSystemTraceEnableFlagsInfo): " \
-                                       "Windows 8 (6.2) and later")                                                     \
-    X(NEED_NO_KERNEL_LOGGER, "no-kernel-logger", "needs the NT Kernel Logger not to run (the case names logger id 0xFFFF and expects it "  \
-                                                 "missing)")                                                            \
-    X(NEED_PROFILE_HELD, "profile-privilege", "needs SeSystemProfilePrivilege held: the target has no EtwRef_SetPrivilege")                 \
-    X(NEED_PROFILE_DROPPED, "no-profile-privilege", "needs SeSystemProfilePrivilege not held: the target has no EtwRef_SetPrivilege")       \
-    X(NEED_FOREIGN_REGISTRATION, "foreign-registration", "needs a registration from another process: the target has no EtwRef_SetClassProcessId") \
-    X(NEED_CLASS_COUNTER, "class-counter", "needs to preset the class counter: the target has no EtwRef_SetClassCounter")                 \
-    X(NEED_FAULT_INJECTION, "fault-injection", "needs allocation fault injection: the target has no EtwRef_FailAllocation")               \
-    X(NEED_RESTRICT_GROUP, "restricted-group", "needs a group the caller may not join: the target has no EtwRef_RestrictGroup")          \
-    X(NEED_REG_ENTRY_HANDLE, "registration-object", "needs the handle of the registration object behind a REGHANDLE, which user mode "      \
-                                                    "cannot get through a public API; the target does not name it (EtwRef_RegEntryHandle)") \
+    X(NEED_GROUP_MASKS, "group-masks",                                                                                                     \
+      "needs group masks set on its session, which takes "                                                                                 \
+      "TraceSetInformation(TraceSystemTraceEnableFlagsInfo): Windows 8 (6.2) and later")                                                   \
+    X(NEED_NO_KERNEL_LOGGER, "no-kernel-logger",                                                                                           \
+      "needs the NT Kernel Logger not to run "                                                                                             \
+      "(the case names logger id 0xFFFF and expects it missing)")                                                                          \
+    X(NEED_PROFILE_HELD, "profile-privilege", "needs SeSystemProfilePrivilege held: the target has no EtwRef_SetPrivilege")                \
+    X(NEED_PROFILE_DROPPED, "no-profile-privilege", "needs SeSystemProfilePrivilege not held: the target has no EtwRef_SetPrivilege")      \
+    X(NEED_FOREIGN_REGISTRATION, "foreign-registration",                                                                                   \
+      "needs a registration from another process: the target has no EtwRef_SetClassProcessId")                                             \
+    X(NEED_CLASS_COUNTER, "class-counter", "needs to preset the class counter: the target has no EtwRef_SetClassCounter")                  \
+    X(NEED_FAULT_INJECTION, "fault-injection", "needs allocation fault injection: the target has no EtwRef_FailAllocation")                \
+    X(NEED_RESTRICT_GROUP, "restricted-group", "needs a group the caller may not join: the target has no EtwRef_RestrictGroup")            \
+    X(NEED_REG_ENTRY_HANDLE, "registration-object",                                                                                        \
+      "needs the handle of the registration object behind a REGHANDLE, which user mode cannot get "                                        \
+      "through a public API; the target does not name it (EtwRef_RegEntryHandle)")                                                         \
     X(NEED_THREADS, "threads", "needs threads, and this process cannot start them")
 /* the position of a need in the list (ETW_NEED_I_NEED_THREADS) and its bit (NEED_THREADS) */
 #define ETW_NEED_INDEX_(name, text, reason) ETW_NEED_I_##name,

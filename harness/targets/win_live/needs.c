@@ -8,7 +8,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#define SESSION_NEEDS (NEED_PRIVATE_SESSION | NEED_NOACCESS_SESSION | NEED_SYSTEM_SESSION | NEED_PLAIN_SESSION | NEED_KERNEL_LOGGER | NEED_GROUP_MASKS)
+/* the needs that start a session */
+#define SESSION_NEEDS                                                                                                                  \
+    (NEED_PRIVATE_SESSION | NEED_NOACCESS_SESSION | NEED_SYSTEM_SESSION | NEED_PLAIN_SESSION | NEED_KERNEL_LOGGER | NEED_GROUP_MASKS)
 
 static bool no(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool no(char *why, size_t len, const char *fmt, ...)
@@ -42,7 +44,8 @@ bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t
     struct etw_lv_session_plan plan;
     unsigned kind = kind_of(need);
     if (kind && !etw_lv_session_plan(kind, &plan))
-        return no(why, len, "needs a %s, which etwconf.exe does not set up on a live system", etw_logger_kind_title((enum etw_logger_kind)kind));
+        return no(why, len, "needs a %s, which etwconf.exe does not set up on a live system",
+                  etw_logger_kind_title((enum etw_logger_kind)kind));
     bool too_old = kind && s->version < plan.min_version;
     unsigned long who = 0;
     switch (need) {
@@ -57,7 +60,8 @@ bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t
         return true;
     case NEED_SYSTEM_SESSION:
         if (too_old)
-            return no(why, len, "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which exists from Windows 8 (6.2)");
+            return no(why, len,
+                      "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which exists from Windows 8 (6.2)");
         return true;
     case NEED_PLAIN_SESSION:
         if (too_old)
