@@ -146,8 +146,9 @@ struct etw_fixture {
  * EtwRef_StartLogger, .fail_alloc needs EtwRef_FailAllocation...) and the ones its row declares
  * in .needs for what the fixture does not show (NEED_THREADS for a custom body that starts
  * threads, NEED_RESTRICT_GROUP for one that calls EtwRef_RestrictGroup). The list is in the
- * order they are checked: the first unmet need gives the reason. Adding a need: an entry here, its check in harness/core/needs.c (need_met), where it comes
- * from (etw_fixture_needs, or rows' .needs), and what a live target says (win_live/needs.c).
+ * order they are checked: the first unmet need gives the reason. Adding a need: an entry here,
+ * its check in harness/core/needs.c (need_met), where it comes from (etw_fixture_needs, or rows'
+ * .needs), and what a live target says (win_live/needs.c).
  */
 #define ETW_NEED_LIST(X)                                                                                                                   \
     X(NEED_PRIVATE_SESSION, "private-session", "needs a private session, and the target has no EtwRef_StartLogger control function")       \
