@@ -106,7 +106,7 @@ static const struct etw_case cases[] = {
          .fn = FN_CUSTOM, .run = traits_large, .fx = {.provider = true}, .expect = {FROM(V10_0)})
     CASE(.id = "traits.group-permission", .rules = RULES(RID_TRAITS_GROUP_PERMISSION, RID_TRAITS_GROUP_PERMISSION_CODE),
          .title = "joining a group the caller may not join is refused", .fn = FN_CUSTOM, .run = traits_group_permission,
-         .fx = {.provider = true}, .expect = {FROM(V10_0)})
+         .fx = {.provider = true}, .needs = NEED_RESTRICT_GROUP, .expect = {FROM(V10_0)})
     /* ---- provider groups and disallow lists */
     CASE(.id = "dal.group-enable", .rules = RULES(RID_DAL_GROUP_ENABLE),
          .title = "a group enable reaches every member but the disallowed one: its enable callback is called with the session's level and keywords",
@@ -191,11 +191,7 @@ static void traits_group_permission(struct etw_ctx *c)
     etw_pfn_EventSetInformation esi = API(c, etw_pfn_EventSetInformation, FN_ESI);
     if (!esi)
         return;
-    if (!c->t->restrict_group) {
-        etw_skip(c, "needs a group the caller may not join: the target has no EtwRef_RestrictGroup");
-        return;
-    }
-    c->t->restrict_group(&group_g);
+    c->t->restrict_group(&group_g); /* NEED_RESTRICT_GROUP */
     etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
     CHECK(c, RID_TRAITS_GROUP_PERMISSION, A_RETURN, "return: membership refused", rc != 0, "an error", "%u", rc);
     CHECK_WIN32(c, RID_TRAITS_GROUP_PERMISSION_CODE, A_RETURN, "return", ETW_ERROR_ACCESS_DENIED, rc);

@@ -134,11 +134,50 @@ struct etw_fixture {
     etw_u32 counter;
 };
 
-/* what a case needs from the target beyond its function; missing => SKIP with the reason */
-enum etw_need {
-    NEED_NONE = 0,
-    NEED_THREADS = 1 << 0,
-};
+/*
+ * What a case needs from the target beyond its function (LTP's .needs_*): the prerequisites,
+ * declared once here and checked in one place, before the fixture is set up
+ * (harness/core/needs.c, etw_needs_check). An unmet need SKIPs the case with a reason.
+ *
+ *   X(NAME, "name", "reason")   name: `etwconf list --json`; reason: the SKIP reason when the
+ *                               target lacks what the need asks for (a target may give its own)
+ *
+ * A case's needs are those its fixture implies (etw_case_needs: a session of a kind needs
+ * EtwRef_StartLogger, .fail_alloc needs EtwRef_FailAllocation...) and the ones its row declares
+ * in .needs for what the fixture does not show (NEED_THREADS for a custom body that starts
+ * threads, NEED_RESTRICT_GROUP for one that calls EtwRef_RestrictGroup). The list is in the
+ * order they are checked: the first unmet need gives the reason. Adding a need: an entry here,
+ * its check in harness/core/needs.c (need_met), where it comes from (etw_fixture_needs, or rows'
+ * .needs), and what a live target says (win_live/needs.c).
+ */
+#define ETW_NEED_LIST(X)                                                                                                                   \
+    X(NEED_PRIVATE_SESSION, "private-session", "needs a private session, and the target has no EtwRef_StartLogger control function")       \
+    X(NEED_NOACCESS_SESSION, "noaccess-session", "needs a no-access session, and the target has no EtwRef_StartLogger control function")   \
+    X(NEED_SYSTEM_SESSION, "system-session", "needs a system-logger session, and the target has no EtwRef_StartLogger control function")   \
+    X(NEED_PLAIN_SESSION, "plain-session", "needs a plain session, and the target has no EtwRef_StartLogger control function")             \
+    X(NEED_KERNEL_LOGGER, "kernel-logger", "needs a NT Kernel Logger, and the target has no EtwRef_StartLogger control function")          \
+    X(NEED_GROUP_MASKS, "group-masks",                                                                                                     \
+      "needs group masks set on its session, which takes "                                                                                 \
+      "TraceSetInformation(TraceSystemTraceEnableFlagsInfo): Windows 8 (6.2) and later")                                                   \
+    X(NEED_NO_KERNEL_LOGGER, "no-kernel-logger",                                                                                           \
+      "needs the NT Kernel Logger not to run "                                                                                             \
+      "(the case names logger id 0xFFFF and expects it missing)")                                                                          \
+    X(NEED_PROFILE_HELD, "profile-privilege", "needs SeSystemProfilePrivilege held: the target has no EtwRef_SetPrivilege")                \
+    X(NEED_PROFILE_DROPPED, "no-profile-privilege", "needs SeSystemProfilePrivilege not held: the target has no EtwRef_SetPrivilege")      \
+    X(NEED_FOREIGN_REGISTRATION, "foreign-registration",                                                                                   \
+      "needs a registration from another process: the target has no EtwRef_SetClassProcessId")                                             \
+    X(NEED_CLASS_COUNTER, "class-counter", "needs to preset the class counter: the target has no EtwRef_SetClassCounter")                  \
+    X(NEED_FAULT_INJECTION, "fault-injection", "needs allocation fault injection: the target has no EtwRef_FailAllocation")                \
+    X(NEED_RESTRICT_GROUP, "restricted-group", "needs a group the caller may not join: the target has no EtwRef_RestrictGroup")            \
+    X(NEED_REG_ENTRY_HANDLE, "registration-object",                                                                                        \
+      "needs the handle of the registration object behind a REGHANDLE, which user mode cannot get "                                        \
+      "through a public API; the target does not name it (EtwRef_RegEntryHandle)")                                                         \
+    X(NEED_THREADS, "threads", "needs threads, and this process cannot start them")
+/* the position of a need in the list (ETW_NEED_I_NEED_THREADS) and its bit (NEED_THREADS) */
+#define ETW_NEED_INDEX_(name, text, reason) ETW_NEED_I_##name,
+enum etw_need_index { ETW_NEED_LIST(ETW_NEED_INDEX_) ETW_NEED_COUNT };
+#define ETW_NEED_BIT_(name, text, reason) name = 1u << ETW_NEED_I_##name,
+enum etw_need { NEED_NONE = 0, ETW_NEED_LIST(ETW_NEED_BIT_) };
 
 /* expected outcome at a range of versions */
 #define ETW_XKIND_LIST(X)                                                                                               \
@@ -240,7 +279,7 @@ struct etw_case {
     enum etw_fn fn;
     struct etw_args args;
     struct etw_fixture fx;
-    unsigned needs; /* enum etw_need bits */
+    unsigned needs; /* enum etw_need bits the fixture does not imply (NEED_THREADS); etw_case_needs() adds the rest */
     struct etw_expect expect[ETW_MAX_EXPECT];
     etw_custom_fn run; /* FN_CUSTOM: the case body (uses the check API in etwconf.h) */
     const void *data; /* FN_CUSTOM: data for .run */

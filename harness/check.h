@@ -63,7 +63,8 @@ void etw_broken(struct etw_ctx *c, const char *fmt, ...);
 /* the API function for fn, or NULL: then the case has FAILed (missing export) or SKIPped */
 void *etw_api(struct etw_ctx *c, enum etw_fn fn);
 void *etw_guarded(struct etw_ctx *c, size_t len); /* sentinel-filled buffer ending at a guard page */
-/* start a session of kind (enum etw_logger_kind) through the target's control API */
+/* start a session of kind (enum etw_logger_kind) through the target's control API; SKIP with the
+ * reason when the target does not meet its needs (etw_logger_needs) */
 bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h);
 
 #endif

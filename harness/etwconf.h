@@ -145,9 +145,12 @@ struct etw_target {
                                 etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
     /* platform extras: fingerprint fields for the results header (may be NULL) */
     void (*fingerprint)(struct etw_target *t, struct etw_json *j);
-    /* per-case hooks for live targets (may be NULL): prerequisites the case needs that the
-     * platform must check (admin, kernel logger free...); return false and fill why to skip */
-    bool (*can_run)(struct etw_target *t, const struct etw_case *c, char *why, size_t len);
+    /* a need (one bit of enum etw_need) the target has its own answer for, asked after the
+     * portable check of harness/core/needs.c passed (the live system: admin rights, the session
+     * kinds of its version, the NT Kernel Logger's state, its token): false and why filled to
+     * SKIP (why left empty: the need's reason in harness/case.h). May be NULL: every need whose
+     * portable check holds is met. */
+    bool (*need)(struct etw_target *t, unsigned need, char *why, size_t len);
     /* a target that changes system-wide state takes it for the whole run (the runner calls this
      * once, workers do not): false, why filled, when another run holds it. May be NULL. */
     bool (*claim)(struct etw_target *t, char *why, size_t len);
@@ -226,6 +229,25 @@ void etw_fixture_teardown(struct etw_target *t, struct etw_fixture_state *st);
 /* start a session of kind through the target's control API (the fixture's loggers, custom cases) */
 enum etw_fx etw_fixture_logger(struct etw_target *t, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h,
                                char *why, size_t len);
+
+/* the prerequisites (harness/case.h ETW_NEED_LIST, harness/core/needs.c), checked before a
+ * fixture is set up: etw_fixture_setup() assumes them and fails BROKEN where one is missing */
+struct etw_need_info {
+    unsigned bit; /* NEED_THREADS */
+    const char *sym; /* "NEED_THREADS", as rows write it */
+    const char *name; /* "threads" */
+    const char *reason; /* the SKIP reason when the target lacks it */
+};
+extern const struct etw_need_info etw_need_infos[ETW_NEED_COUNT]; /* in checking order */
+const struct etw_need_info *etw_need_info(unsigned bit); /* NULL unless bit is one need */
+unsigned etw_fixture_needs(const struct etw_fixture *fx); /* what setting fx up takes */
+unsigned etw_logger_needs(enum etw_logger_kind kind, const etw_u32 masks[8]); /* a session of kind */
+/* a case's needs: its fixture's, its row's .needs, and what its arguments imply (a case that
+ * names the NT Kernel Logger by its id 0xFFFF without starting one expects none to run) */
+unsigned etw_case_needs(const struct etw_case *c);
+/* the first of needs (in the list's order) that t does not meet: its bit, and the SKIP reason in
+ * why; 0 when every need is met */
+unsigned etw_needs_check(struct etw_target *t, unsigned needs, char *why, size_t len);
 
 /* the handle a selector names, in a fixture state (NULL state: no fixture) */
 etw_u64 etw_call_handle(struct etw_target *t, const struct etw_fixture_state *st, enum etw_hsel h, etw_u64 value);

@@ -15,8 +15,8 @@ $(BUILD)/bad/%.so: harness/tests/bad/%.c spec/abi.h
 	$(CC) $(CFLAGS_COMMON) -fPIC -shared -o $@ $<
 
 UNIT_SRC := $(sort $(wildcard harness/tests/unit_*.c))
-# the live Windows target's name matching is portable: tested here too
-UNIT_SRC += harness/targets/win_live/names.c harness/targets/win_live/build.c
+# the live Windows target's portable parts (name matching, fixture parameters, its answers to needs): tested here too
+UNIT_SRC += harness/targets/win_live/names.c harness/targets/win_live/build.c harness/targets/win_live/needs.c
 $(BUILD)/unit-tests: $(UNIT_SRC) $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a
 	$(CC) $(CFLAGS_COMMON) -o $@ $(UNIT_SRC) $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $$(pkg-config --libs cunit 2>/dev/null || echo -lcunit) $(LDLIBS_HARNESS)
 

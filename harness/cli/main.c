@@ -47,7 +47,9 @@ int cli_usage_error(const char *fmt, const char *arg)
 
 static const char list_help[] = "usage: " ETWCONF_PROG " list [--json] [--filter GLOB]\n"
                                 "\n"
-                                "List the cases: id, first rule, file:line, title; --json gives every field.\n"
+                                "List the cases: id, first rule, file:line, title; --json gives every field:\n"
+                                "{\"cases\": [...], \"needs\": [...]}, each case with its fixture and the names of\n"
+                                "its needs, and every need (the prerequisites a case SKIPs without) with its reason.\n"
                                 "--filter GLOB keeps cases whose id or one of whose rules matches GLOB.\n";
 static const char rules_help[] = "usage: " ETWCONF_PROG " rules [--json]\n"
                                  "\n"
@@ -94,8 +96,10 @@ static void list_cases(bool json, const char *filter)
 {
     struct etw_json j;
     etw_json_init(&j);
-    if (json)
-        etw_json_arr(&j, NULL);
+    if (json) {
+        etw_json_obj(&j, NULL);
+        etw_json_arr(&j, "cases");
+    }
     for (size_t i = 0, n = etw_case_total(); i < n; i++) {
         const struct etw_case *c = etw_case_at(i);
         if (filter && !etw_plan_matches(c, filter))
@@ -147,14 +151,25 @@ static void list_cases(bool json, const char *filter)
         etw_json_bool(&j, "foreign_pid", fx->foreign_pid);
         etw_json_bool(&j, "set_counter", fx->set_counter);
         etw_json_end(&j);
-        etw_json_arr(&j, "needs");
-        if (c->needs & NEED_THREADS)
-            etw_json_str(&j, NULL, "threads");
+        etw_json_arr(&j, "needs"); /* what its fixture implies and its row declares, in checking order */
+        unsigned needs = etw_case_needs(c);
+        for (int k = 0; k < ETW_NEED_COUNT; k++)
+            if (needs & etw_need_infos[k].bit)
+                etw_json_str(&j, NULL, etw_need_infos[k].name);
         etw_json_end(&j);
         etw_scenario_list_json(&j, c); /* client scenarios: program and steps */
         etw_json_end(&j);
     }
     if (json) {
+        etw_json_end(&j);
+        etw_json_arr(&j, "needs"); /* the catalogue (harness/case.h ETW_NEED_LIST), in checking order */
+        for (int k = 0; k < ETW_NEED_COUNT; k++) {
+            etw_json_obj(&j, NULL);
+            etw_json_str(&j, "name", etw_need_infos[k].name);
+            etw_json_str(&j, "reason", etw_need_infos[k].reason);
+            etw_json_end(&j);
+        }
+        etw_json_end(&j);
         etw_json_end(&j);
         printf("%s\n", j.buf);
     }

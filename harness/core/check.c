@@ -148,7 +148,11 @@ void *etw_api(struct etw_ctx *c, enum etw_fn fn)
 
 bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h)
 {
-    char why[160];
+    char why[256];
+    if (etw_needs_check(c->t, etw_logger_needs(kind, masks), why, sizeof why)) {
+        etw_skip(c, "%s", why);
+        return false;
+    }
     switch (etw_fixture_logger(c->t, kind, masks, h, why, sizeof why)) {
     case ETW_FX_OK: return true;
     case ETW_FX_SKIP: etw_skip(c, "%s", why); break;

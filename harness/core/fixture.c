@@ -1,9 +1,14 @@
 /*
  * harness/core/fixture.c - sets a row's fixture (struct etw_fixture) up on a target and tears it
  * down: sessions, a disallow list, a classic registration with its classes, an EventRegister
- * provider, the profile privilege, allocation fault injection. The setup returns what happened
- * and why (enum etw_fx); the caller decides what that means: the case runner SKIPs or BREAKs the
- * case, the fuzzer drops or reports the program. Used by harness/core/run.c and tools/fuzz.
+ * provider, the profile privilege, allocation fault injection. What the target must have for a
+ * fixture (its control functions, and what a live system must allow) is a need, checked before
+ * the setup (harness/core/needs.c); the setup only sets up. It returns what happened and why
+ * (enum etw_fx): BROKEN when a step fails, MISSING when the target lacks an API function the
+ * fixture calls, SKIP only when the target's own fixture function says the system cannot give it
+ * now (a live NT Kernel Logger someone else started meanwhile). The caller decides what that
+ * means: the case runner SKIPs or BREAKs the case, the fuzzer drops or reports the program. Used
+ * by harness/core/run.c and tools/fuzz.
  */
 #include "harness/etwconf.h"
 #include <stdarg.h>
@@ -30,8 +35,8 @@ static enum etw_fx fail(enum etw_fx st, char *why, size_t len, const char *fmt, 
 enum etw_fx etw_fixture_logger(struct etw_target *t, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h,
                                char *why, size_t len)
 {
-    if (!t->start_logger)
-        return fail(ETW_FX_SKIP, why, len, "needs a %s, and the target has no EtwRef_StartLogger control function",
+    if (!t->start_logger) /* a need (etw_logger_needs) the caller checks first */
+        return fail(ETW_FX_BROKEN, why, len, "suite: a %s was set up without checking its needs: the target has no EtwRef_StartLogger",
                     etw_logger_kind_title(kind));
     why[0] = 0;
     enum etw_fx st = t->start_logger(t, (unsigned)kind, masks, h, why, len); /* a live target says why */
@@ -95,15 +100,11 @@ enum etw_fx etw_fixture_setup(struct etw_target *t, void *const *fns, const stru
         st->have_classic = true;
         st->nclasses = n;
         if (fx->foreign_pid) {
-            if (!t->set_class_pid)
-                return fail(ETW_FX_SKIP, why, len, "needs a registration from another process: the target has no EtwRef_SetClassProcessId");
-            if (t->set_class_pid(st->regs[0].RegHandle, 0x4242))
+            if (!t->set_class_pid || t->set_class_pid(st->regs[0].RegHandle, 0x4242))
                 return fail(ETW_FX_BROKEN, why, len, "fixture: EtwRef_SetClassProcessId failed");
         }
         if (fx->set_counter) {
-            if (!t->set_class_counter)
-                return fail(ETW_FX_SKIP, why, len, "needs to preset the class counter: the target has no EtwRef_SetClassCounter");
-            if (t->set_class_counter(st->regs[0].RegHandle, fx->counter))
+            if (!t->set_class_counter || t->set_class_counter(st->regs[0].RegHandle, fx->counter))
                 return fail(ETW_FX_BROKEN, why, len, "fixture: EtwRef_SetClassCounter failed");
         }
     }
@@ -120,16 +121,15 @@ enum etw_fx etw_fixture_setup(struct etw_target *t, void *const *fns, const stru
             return fail(ETW_FX_BROKEN, why, len, "fixture: registering and unregistering a second provider failed with %u", rc);
     }
     if (fx->profile_priv) {
-        if (!t->set_privilege)
-            return fail(ETW_FX_SKIP, why, len, "needs SeSystemProfilePrivilege %s: the target has no EtwRef_SetPrivilege",
-                        fx->profile_priv == PRIV_HELD ? "held" : "not held");
         why[0] = 0;
-        enum etw_fx ps = t->set_privilege(t, 1 /* ETWREF_PRIV_SYSTEM_PROFILE */, fx->profile_priv == PRIV_HELD, why, len);
+        enum etw_fx ps = !t->set_privilege ? ETW_FX_BROKEN
+                                           : t->set_privilege(t, 1 /* ETWREF_PRIV_SYSTEM_PROFILE */, fx->profile_priv == PRIV_HELD, why, len);
         if (ps != ETW_FX_OK)
             return why[0] ? ps : fail(ETW_FX_BROKEN, why, len, "fixture: EtwRef_SetPrivilege failed");
     }
-    if (fx->fail_alloc && !t->fail_alloc)
-        return fail(ETW_FX_SKIP, why, len, "needs allocation fault injection: the target has no EtwRef_FailAllocation");
+    if (fx->fail_alloc && !t->fail_alloc) /* armed by the call engine (core/call.c) right before the call */
+        return fail(ETW_FX_BROKEN, why, len, "suite: allocation fault injection was set up without checking its need: the target has no "
+                                             "EtwRef_FailAllocation");
     return ETW_FX_OK;
 }
 

@@ -316,8 +316,18 @@ bool etw_row_print(FILE *f, const struct etw_case *c, const char *indent)
     fprintf(f, "),\n%s     .title = ", indent);
     str(f, c->title ? c->title : "");
     fprintf(f, ",\n%s     .fn = %s,", indent, fn ? fn : "FN_NONE");
-    if (c->needs)
-        fprintf(f, " .needs = 0x%X,", c->needs);
+    if (c->needs) { /* by name (harness/case.h ETW_NEED_LIST); a bit no need has, as a number */
+        fprintf(f, " .needs = ");
+        unsigned rest = c->needs;
+        for (int i = 0; i < ETW_NEED_COUNT; i++)
+            if (c->needs & etw_need_infos[i].bit) {
+                fprintf(f, "%s%s", rest != c->needs ? " | " : "", etw_need_infos[i].sym);
+                rest &= ~etw_need_infos[i].bit;
+            }
+        if (rest)
+            fprintf(f, "%s0x%X", rest != c->needs ? " | " : "", rest);
+        fprintf(f, ",");
+    }
     fixture(f, &c->fx);
     static const struct etw_args none;
     if (etw_call_row_fn(c->fn) || memcmp(&c->args, &none, sizeof none)) { /* no empty braces: C11 has none */

@@ -1,6 +1,7 @@
 /*
  * harness/core/run.c - runs one case against a target: picks the expectation for the version, then,
- * under the platform's guard, sets the fixture up (core/fixture.c), makes the row's call
+ * under the platform's guard, checks the case's needs (core/needs.c: SKIP with the first unmet
+ * one's reason), sets the fixture up (core/fixture.c), makes the row's call
  * (core/call.c) and checks its outcome (core/expect.c) or runs the custom body, and tears the
  * fixture down; finishes the result. Portable C; the platform layer supplies guard pages and isolation.
  */
@@ -44,7 +45,18 @@ static struct etw_guard *guard_of(struct etw_ctx *c, const void *p)
     return NULL;
 }
 
-/* ---------------------------------------------------------------- fixture and call (harness/core/fixture.c, call.c, expect.c) */
+/* ---------------------------------------------------------------- needs, fixture and call (harness/core/needs.c, fixture.c, call.c, expect.c) */
+/* after the case's function is resolved (a missing export is the target's failure, whatever the
+ * case needs) and before anything is set up */
+static bool needs_met(struct etw_ctx *ctx)
+{
+    char why[256];
+    if (!etw_needs_check(ctx->t, etw_case_needs(ctx->c), why, sizeof why))
+        return true;
+    etw_skip(ctx, "%s", why);
+    return false;
+}
+
 static bool fixture_setup(struct etw_ctx *ctx)
 {
     char why[256] = "";
@@ -89,13 +101,14 @@ void etw_case_body(struct etw_ctx *ctx)
         return;
     }
     if (c->fn == FN_EXPORT) {
-        etw_expect_export(ctx, ctx->x, &c->args);
+        if (needs_met(ctx))
+            etw_expect_export(ctx, ctx->x, &c->args);
         return;
     }
     void *fnp = NULL;
     if (c->fn != FN_CUSTOM && !(fnp = etw_api(ctx, c->fn)))
         return;
-    if (!fixture_setup(ctx))
+    if (!needs_met(ctx) || !fixture_setup(ctx))
         return;
     if (c->fn == FN_CUSTOM)
         c->run(ctx);
@@ -122,7 +135,7 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
     struct etw_ctx ctx = {.r = r, .t = r->t, .c = c, .res = res, .version = r->version};
     unsigned key = etw_runner_key(r);
     const struct etw_expect *x = pick(c, key);
-    char why[256] = "", here[32];
+    char here[32];
     etw_version_key_name(key, here, sizeof here);
     if (!x) {
         char ranges[160] = "", lo[32], hi[32];
@@ -140,9 +153,6 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
     } else if (x->kind == XK_SKIP) {
         res->status = R_SKIP;
         snprintf(res->reason, sizeof res->reason, "%s", x->why ? x->why : "not applicable");
-    } else if (r->t->can_run && !r->t->can_run(r->t, c, why, sizeof why)) {
-        res->status = R_SKIP;
-        snprintf(res->reason, sizeof res->reason, "%s", why);
     } else {
         ctx.x = x;
         char exc[48] = "";

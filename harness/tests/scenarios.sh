@@ -37,7 +37,7 @@ def cases(path):
     return {r["id"]: r for r in map(json.loads, open(path, encoding="utf-8")) if r.get("type") == "case"}
 
 progs = {p["id"]: p for p in rules.programs()}
-listed = {c["id"]: c for c in json.load(open(os.path.join(T, "list.json")))}
+listed = {c["id"]: c for c in json.load(open(os.path.join(T, "list.json")))["cases"]}
 scen = {i: c for i, c in listed.items() if i.startswith("client.")}
 say(len(progs) >= 17, "spec/programs.def: %d programs read by spec/rules.py" % len(progs))
 missing = sorted(p for p in progs if not any(c.get("program", {}).get("id") == p for c in scen.values()))

@@ -12,6 +12,7 @@ void unit_rowprint_register(void);
 void unit_engine_register(void);
 void unit_versions_register(void);
 void unit_livefx_register(void);
+void unit_needs_register(void);
 
 /* an assertion whose message names the values (CUnit's own messages are static text) */
 #define CHECKF(cond, ...)                                                                                                  \

@@ -21,9 +21,11 @@ static void test_fixture_status_and_reason(void)
     struct etw_fixture_state st;
     char why[256] = "";
     const struct etw_fixture logger = {.logger = LG_SYSTEM};
-    /* no control function: SKIP with the reason, nothing half set up */
+    /* no control function: a need the caller checks first (harness/core/needs.c); set up without
+     * it, BROKEN with the reason, nothing half set up */
     t.start_logger = NULL;
-    CU_ASSERT_EQUAL(etw_fixture_setup(&t, NULL, &logger, false, &st, why, sizeof why), ETW_FX_SKIP);
+    CU_ASSERT_EQUAL(etw_needs_check(&t, etw_fixture_needs(&logger), why, sizeof why), NEED_SYSTEM_SESSION);
+    CU_ASSERT_EQUAL(etw_fixture_setup(&t, NULL, &logger, false, &st, why, sizeof why), ETW_FX_BROKEN);
     CHECKF(strstr(why, "EtwRef_StartLogger") && strstr(why, "system-logger session"), "why: %s", why);
     CU_ASSERT(!st.have_logger);
     /* the reference sets it up; the handle selectors read the state */

@@ -122,26 +122,6 @@ static const void *identity(etw_u64 ptr)
     return mem_base + ptr;
 }
 
-/* the cases that expect 0xFFFF to name no session are exactly those that pass 0xFFFF without a kernel
- * logger fixture: on a live system they run only while nobody's kernel logger runs */
-static void test_kernel_logger_absent(void)
-{
-    static const struct etw_case own = {.id = "x", .fx = {.logger = LG_KERNEL}, .args = {.handle = H_VALUE, .value = 0xFFFF}};
-    static const struct etw_case high = {.id = "y", .args = {.handle = H_VALUE, .value = 0x12340000FFFFull}};
-    static const struct etw_case other = {.id = "z", .args = {.handle = H_VALUE, .value = 0x3E}};
-    CU_ASSERT(!etw_lv_case_wants_kernel_logger_absent(&own));
-    CU_ASSERT(etw_lv_case_wants_kernel_logger_absent(&high));
-    CU_ASSERT(!etw_lv_case_wants_kernel_logger_absent(&other));
-    const struct etw_case *nf = etw_case_find("gmi.not-found-kernel"), *nfs = etw_case_find("gmi.not-found-kernel-set"),
-                          *kid = etw_case_find("gmi.kernel-logger-id");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(nf);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(nfs);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(kid);
-    CU_ASSERT(etw_lv_case_wants_kernel_logger_absent(nf));
-    CU_ASSERT(etw_lv_case_wants_kernel_logger_absent(nfs));
-    CU_ASSERT(!etw_lv_case_wants_kernel_logger_absent(kid));
-}
-
 static void test_find_traits(void)
 {
     /* provider "Me" with a group trait: 2 (size) + 3 ("Me", NUL) + 19 (TraitSize 2, TraitType 1, a GUID) */
@@ -250,5 +230,4 @@ void unit_livefx_register(void)
     CU_add_test(s, "the no-access session adds a DACL entry denying TRACELOG_GUID_ENABLE", test_deny_enable_call);
     CU_add_test(s, "security is changed only for a session GUID this process created", test_session_guids);
     CU_add_test(s, "the PROV_TRAITS extended data item is found and checked", test_find_traits);
-    CU_add_test(s, "a case that expects 0xFFFF to name nothing needs no kernel logger running", test_kernel_logger_absent);
 }

@@ -12,6 +12,7 @@ int main(void)
     unit_engine_register();
     unit_versions_register();
     unit_livefx_register();
+    unit_needs_register();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned ran = CU_get_number_of_tests_run(), failed = CU_get_number_of_tests_failed();

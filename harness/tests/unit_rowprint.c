@@ -167,6 +167,25 @@ NAMER(etw_patch_enum_name, enum etw_patch)
 NAMER(etw_logger_enum_name, enum etw_logger_kind)
 NAMER(etw_priv_enum_name, enum etw_priv)
 
+/* .needs: NEED_ names (harness/case.h ETW_NEED_LIST) or numbers, joined by '|' */
+static unsigned needs(struct parser *ps)
+{
+    unsigned v = 0;
+    do {
+        const struct etw_need_info *n = NULL;
+        for (int i = 0; i < ETW_NEED_COUNT && !n; i++)
+            if (is(ps, 'i', etw_need_infos[i].sym))
+                n = &etw_need_infos[i];
+        if (n) {
+            v |= n->bit;
+            next(ps);
+        } else {
+            v |= (unsigned)num(ps);
+        }
+    } while (!ps->bad && accept(ps, '|'));
+    return v;
+}
+
 static enum etw_rule_id rule(struct parser *ps)
 {
     char b[96];
@@ -465,7 +484,7 @@ static bool parse_row(struct parser *ps, const char *text, struct etw_case *c)
         } else if (!strcmp(f, "fn"))
             c->fn = (enum etw_fn)enumerator(ps, etw_fn_enum_name_);
         else if (!strcmp(f, "needs"))
-            c->needs = (unsigned)num(ps);
+            c->needs = needs(ps);
         else if (!strcmp(f, "fx"))
             fixture(ps, &c->fx);
         else if (!strcmp(f, "args"))
@@ -585,7 +604,7 @@ static const etw_guid syn_guids[2] = {{0x01020304, 0x0506, 0x0708, {9, 10, 11, 1
                                       {0xA1A2A3A4, 0xB1B2, 0xC1C2, {0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8}}};
 static const struct etw_case synthetic = {
     .file = "synthetic", .line = 1, .id = "unit.rowprint.\"every\\field\"", .rules = {RID_TQI_0B_EXACT_SIZE, RID_GEN_BUFFER_BOUNDS},
-    .title = "a row with every field set\t(tab)", .fn = FN_NTC, .needs = NEED_THREADS,
+    .title = "a row with every field set\t(tab)", .fn = FN_NTC, .needs = NEED_THREADS | NEED_PROFILE_HELD,
     .fx = {.logger = LG_PRIVATE, .logger2 = LG_SYSTEM, .masks = {1, 2, 3, 4, 5, 6, 7, 0xFFFFFFFF}, .disallow = syn_guids,
            .ndisallow = 2, .classes = 3, .provider = true, .profile_priv = PRIV_NOT_HELD, .fail_alloc = 2, .foreign_pid = true,
            .set_counter = true, .counter = 0xFFFFFFFE},

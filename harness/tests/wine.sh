@@ -318,7 +318,7 @@ NT.update({a: NT[c] for a, c in CANON.items() if c in NT})
 WINE_VERSION = os.environ["WINE_VERSION"]
 # the cases that need an ETW session (a logger fixture)
 try:
-    table = json.load(open(sys.argv[2], encoding="utf-8"))
+    table = json.load(open(sys.argv[2], encoding="utf-8"))["cases"]
 except Exception as e:
     print("FAIL %s: unreadable case list (%s)" % (sys.argv[2], e))
     table = []

@@ -94,7 +94,7 @@ grep -q "is for target wine.*nothing is todo" "$T/notwine.err" && ! grep -q "mar
 "$E" export-wine --expect "$WINE_JSON" --out "$T/etwconf.c" 2>"$T/export.err"; rc=$?
 out=$("$E" list --json | $PYTHON -c '
 import json, re, sys
-cases = json.load(sys.stdin)
+cases = json.load(sys.stdin)["cases"]
 src = open(sys.argv[1]).read()
 data = [c["id"] for c in cases if c["function"] != "(custom)"]
 custom = [c["id"] for c in cases if c["function"] == "(custom)"]

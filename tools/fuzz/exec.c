@@ -81,6 +81,9 @@ static bool fixture(struct fz_side *s, const struct fz_prog *p, char *why, size_
     struct etw_target *t = s->t;
     memset(s->seqreg, 0, sizeof s->seqreg);
     memset(s->seqclassic_alive, 0, sizeof s->seqclassic_alive);
+    memset(&s->fx, 0, sizeof s->fx);
+    if (etw_needs_check(t, etw_fixture_needs(&p->fx), why, len)) /* the target cannot give this fixture */
+        return false;
     enum etw_fx r = etw_fixture_setup(t, s->fn[fz_vindex(s->cur_version)], &p->fx, uses_handle(p, H_REG_STALE), &s->fx, why, len);
     if (r == ETW_FX_MISSING)
         snprintf(why, len, "the target does not export %s, which the fixture calls", etw_fn_name(s->fx.missing));

@@ -99,14 +99,6 @@ bool etw_lv_guid_is_ours(const etw_guid *g, etw_u32 pid)
            g->Data4[1] == 0x11;
 }
 
-bool etw_lv_case_wants_kernel_logger_absent(const struct etw_case *c)
-{
-    if (c->fx.logger == LG_KERNEL || c->fx.logger2 == LG_KERNEL)
-        return false; /* it starts the kernel logger itself: the kernel-logger check of needs.c */
-    /* the handle argument, also where a row patches it into its input (PATCH_HANDLE64, PATCH_LOGGER32) */
-    return c->args.handle == H_VALUE && (c->args.value & 0xFFFF) == 0xFFFF;
-}
-
 const etw_u8 *etw_lv_find_traits(const struct etw_lv_ext_item *items, etw_u32 count, const void *(*data)(etw_u64 ptr),
                                  etw_u32 *size, const char **why)
 {

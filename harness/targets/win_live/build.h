@@ -104,12 +104,6 @@ void etw_lv_deny_enable_call(struct etw_lv_access_call *a);
 void etw_lv_session_guid(etw_guid *g, etw_u32 pid, etw_u32 n, etw_u32 tick);
 bool etw_lv_guid_is_ours(const etw_guid *g, etw_u32 pid);
 
-/* does a case (struct etw_case) expect no NT Kernel Logger to run? It names the kernel logger by
- * its id 0xFFFF (its handle value, passed or patched into its input) without starting one itself.
- * On a live system such a case can only run while nobody's kernel logger runs. */
-struct etw_case;
-bool etw_lv_case_wants_kernel_logger_absent(const struct etw_case *c);
-
 /* EVENT_HEADER_EXTENDED_DATA_ITEM (evntcons.h): 16 bytes on every Windows ABI (DataPtr is a
  * ULONGLONG) */
 struct etw_lv_ext_item {

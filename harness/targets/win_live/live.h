@@ -4,7 +4,8 @@
  *
  *   target.c       the modules the API lives in, version, token and privileges, opening, reset
  *   sessions.c     the ETW sessions the suite starts, stops and recognises
- *   needs.c        what a case needs that this system may not give (admin, the kernel logger...)
+ *   needs.c        what a case needs that this system may not give (admin, the kernel logger...):
+ *                  portable answers (needs.h, unit-tested on Linux) and the target's need hook
  *   fingerprint.c  the results header's fingerprint of the system and the exe
  *   dll.c          a DLL as a target
  *   cleanup.c      stopping what a killed run left behind; the cleanup command
@@ -149,8 +150,8 @@ etw_tracehandle live_missing_logger(void);
 etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
 enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
                               etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
-/* needs.c */
-bool live_can_run(struct etw_target *t, const struct etw_case *c, char *why, size_t len);
+/* needs.c: the target's need hook (struct etw_target .need) */
+bool live_need(struct etw_target *t, unsigned need, char *why, size_t len);
 /* fingerprint.c */
 void utf8(char *out, size_t cap, const WCHAR *w);
 void live_fingerprint(struct etw_target *t, struct etw_json *j);

@@ -1,76 +1,134 @@
-/* harness/targets/win_live/needs.c - what a case needs that a live system may not give: admin rights, a free
- * NT Kernel Logger (or none running at all, for a case that expects 0xFFFF to name nothing),
- * system-logger mode, the profile privilege. */
-#include "harness/targets/win_live/live.h"
-#include <stdlib.h>
-#include <string.h>
+/* harness/targets/win_live/needs.c - what a case needs that a live system may not give (needs.h):
+ * admin rights, the session kinds of its version, a free NT Kernel Logger (or none running at
+ * all, for a case that expects 0xFFFF to name nothing), the profile privilege. The decisions are
+ * portable; the target's need hook at the end describes this system to them. */
+#include "harness/targets/win_live/needs.h"
+#include "harness/etwconf.h"
+#include "harness/targets/win_live/build.h"
+#include <stdarg.h>
+#include <stdio.h>
 
-bool live_can_run(struct etw_target *t, const struct etw_case *c, char *why, size_t len)
+/* the needs that start a session */
+#define SESSION_NEEDS                                                                                                                  \
+    (NEED_PRIVATE_SESSION | NEED_NOACCESS_SESSION | NEED_SYSTEM_SESSION | NEED_PLAIN_SESSION | NEED_KERNEL_LOGGER | NEED_GROUP_MASKS)
+
+static bool no(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool no(char *why, size_t len, const char *fmt, ...)
 {
-    unsigned kinds[2] = {c->fx.logger, c->fx.logger2};
-    bool any = kinds[0] || kinds[1], kernel = false;
-    for (int i = 0; i < 2; i++) {
-        kernel |= kinds[i] == LG_KERNEL;
-    }
-    if (any && !L.admin) {
-        snprintf(why, len, "needs administrator rights to start an ETW session (%s): run etwconf.exe from an elevated command prompt",
-                 L.elevated == 0 ? "this process is not elevated" : "this account is not an administrator");
-        return false;
-    }
-    for (int i = 0; i < 2; i++) {
-        struct etw_lv_session_plan plan;
-        if (!kinds[i] || !etw_lv_session_plan(kinds[i], &plan) || t->version >= plan.min_version)
-            continue;
-        if (kinds[i] == LG_PRIVATE)
-            snprintf(why, len, "needs a private in-process session (EVENT_TRACE_PRIVATE_IN_PROC), which exists from Windows Vista (6.0)");
-        else if (kinds[i] == LG_NOACCESS)
-            snprintf(why, len, "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE) without TRACELOG_GUID_ENABLE "
-                               "access, and system-logger mode exists from Windows 8 (6.2)");
-        else
-            snprintf(why, len, "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which exists from Windows 8 (6.2)");
-        return false;
-    }
-    if (any && masks_set(c->fx.masks) && t->version < ETW_V6_2) {
-        snprintf(why, len, "needs group masks set on its session, which takes TraceSetInformation(TraceSystemTraceEnableFlagsInfo): "
-                           "Windows 8 (6.2) and later");
-        return false;
-    }
-    if (kernel) {
-        DWORD who = 0;
-        int st = kernel_logger_state(&who);
-        if (st == 1) {
-            snprintf(why, len, "the NT Kernel Logger is already running, started by someone else: the suite never stops or changes a "
-                               "session it did not start (stop it yourself to run this case)");
-            return false;
-        }
-        if (st == 3) {
-            snprintf(why, len, "the NT Kernel Logger was left running by an earlier etwconf run (pid %lu): 'etwconf.exe cleanup' stops it",
-                     (unsigned long)who);
-            return false;
-        }
-    }
-    if (etw_lv_case_wants_kernel_logger_absent(c)) {
-        DWORD who = 0;
-        int st = kernel_logger_state(&who); /* 0: not running */
-        if (st == 1 || st == 4) {
-            snprintf(why, len, "needs the NT Kernel Logger not to run (the case names logger id 0xFFFF and expects it missing), "
-                               "and someone else's kernel logger is running: the suite never stops a session it did not start");
-            return false;
-        }
-        if (st == 2 || st == 3) {
-            snprintf(why, len, "needs the NT Kernel Logger not to run, and an etwconf run's kernel logger is running (pid %lu)%s",
-                     (unsigned long)who, st == 3 ? ": 'etwconf.exe cleanup' stops it" : "");
-            return false;
-        }
-    }
-    if (c->fx.profile_priv == PRIV_HELD && L.profile_initial < 0) {
-        snprintf(why, len, "needs SeSystemProfilePrivilege, which this process's token does not have (run elevated as an administrator)");
-        return false;
-    }
-    if (c->fx.profile_priv && !L.token_adjust && L.profile_initial >= 0) {
-        snprintf(why, len, "needs SeSystemProfilePrivilege %s, and this process cannot adjust its token",
-                 c->fx.profile_priv == PRIV_HELD ? "enabled" : "disabled");
-        return false;
-    }
-    return true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return false;
 }
+
+/* the session kind a need starts (harness/case.h LG_*), 0 for the others */
+static unsigned kind_of(unsigned need)
+{
+    switch (need) {
+    case NEED_PRIVATE_SESSION: return LG_PRIVATE;
+    case NEED_NOACCESS_SESSION: return LG_NOACCESS;
+    case NEED_SYSTEM_SESSION: return LG_SYSTEM;
+    case NEED_PLAIN_SESSION: return LG_PLAIN;
+    case NEED_KERNEL_LOGGER: return LG_KERNEL;
+    default: return 0;
+    }
+}
+
+bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t len)
+{
+    if ((need & SESSION_NEEDS) && !s->admin)
+        return no(why, len, "needs administrator rights to start an ETW session (%s): run etwconf.exe from an elevated command prompt",
+                  s->elevated == 0 ? "this process is not elevated" : "this account is not an administrator");
+    /* a session kind: one the live target starts (build.c's session plans), on a version that has it */
+    struct etw_lv_session_plan plan;
+    unsigned kind = kind_of(need);
+    if (kind && !etw_lv_session_plan(kind, &plan))
+        return no(why, len, "needs a %s, which etwconf.exe does not set up on a live system",
+                  etw_logger_kind_title((enum etw_logger_kind)kind));
+    bool too_old = kind && s->version < plan.min_version;
+    unsigned long who = 0;
+    switch (need) {
+    case NEED_PRIVATE_SESSION:
+        if (too_old)
+            return no(why, len, "needs a private in-process session (EVENT_TRACE_PRIVATE_IN_PROC), which exists from Windows Vista (6.0)");
+        return true;
+    case NEED_NOACCESS_SESSION:
+        if (too_old)
+            return no(why, len, "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE) without TRACELOG_GUID_ENABLE "
+                                "access, and system-logger mode exists from Windows 8 (6.2)");
+        return true;
+    case NEED_SYSTEM_SESSION:
+        if (too_old)
+            return no(why, len,
+                      "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which exists from Windows 8 (6.2)");
+        return true;
+    case NEED_PLAIN_SESSION:
+        if (too_old)
+            return no(why, len, "needs a %s, which exists from Windows %s", etw_logger_kind_title((enum etw_logger_kind)kind),
+                      etw_version_name(plan.min_version));
+        return true;
+    case NEED_GROUP_MASKS:
+        if (s->version < ETW_V6_2)
+            return no(why, len, "%s", etw_need_info(NEED_GROUP_MASKS)->reason);
+        return true;
+    case NEED_KERNEL_LOGGER:
+        if (too_old)
+            return no(why, len, "needs the NT Kernel Logger, which this version does not have");
+        switch (s->kernel_state(s->arg, &who)) {
+        case ETW_LV_KL_OTHERS:
+            return no(why, len, "the NT Kernel Logger is already running, started by someone else: the suite never stops or changes a "
+                                "session it did not start (stop it yourself to run this case)");
+        case ETW_LV_KL_EARLIER:
+            return no(why, len, "the NT Kernel Logger was left running by an earlier etwconf run (pid %lu): 'etwconf.exe cleanup' stops it",
+                      who);
+        default: return true;
+        }
+    case NEED_NO_KERNEL_LOGGER: {
+        enum etw_lv_kernel_state ks = s->kernel_state(s->arg, &who);
+        if (ks == ETW_LV_KL_OTHERS || ks == ETW_LV_KL_UNKNOWN)
+            return no(why, len, "needs the NT Kernel Logger not to run (the case names logger id 0xFFFF and expects it missing), "
+                                "and someone else's kernel logger is running: the suite never stops a session it did not start");
+        if (ks == ETW_LV_KL_OURS || ks == ETW_LV_KL_EARLIER)
+            return no(why, len, "needs the NT Kernel Logger not to run, and an etwconf run's kernel logger is running (pid %lu)%s", who,
+                      ks == ETW_LV_KL_EARLIER ? ": 'etwconf.exe cleanup' stops it" : "");
+        return true;
+    }
+    case NEED_PROFILE_HELD:
+        if (s->profile_initial < 0)
+            return no(why, len, "needs SeSystemProfilePrivilege, which this process's token does not have (run elevated as an administrator)");
+        if (!s->token_adjust)
+            return no(why, len, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token");
+        return true;
+    case NEED_PROFILE_DROPPED:
+        if (!s->token_adjust && s->profile_initial >= 0)
+            return no(why, len, "needs SeSystemProfilePrivilege disabled, and this process cannot adjust its token");
+        return true;
+    default: return true;
+    }
+}
+
+#if defined(_WIN32)
+#include "harness/targets/win_live/live.h"
+
+static enum etw_lv_kernel_state kernel_state(void *arg, unsigned long *who)
+{
+    (void)arg;
+    DWORD pid = 0;
+    int st = kernel_logger_state(&pid);
+    if (who)
+        *who = pid;
+    return (enum etw_lv_kernel_state)st;
+}
+
+bool live_need(struct etw_target *t, unsigned need, char *why, size_t len)
+{
+    const struct etw_lv_system s = {.version = t->version,
+                                    .admin = L.admin,
+                                    .elevated = L.elevated,
+                                    .profile_initial = L.profile_initial,
+                                    .token_adjust = L.token_adjust,
+                                    .kernel_state = kernel_state};
+    return etw_lv_need(&s, need, why, len);
+}
+#endif

@@ -296,7 +296,7 @@ struct etw_target *win_live_target(char *err, size_t errlen)
     t->enable_group = live_enable_group;
     t->event_traits = live_event_traits;
     t->fingerprint = live_fingerprint;
-    t->can_run = live_can_run;
+    t->need = live_need;
     t->worker_died = live_worker_died;
     t->claim = live_claim;
     plat_at_end(win_restore_all); /* also after a fatal exception or a closed console */

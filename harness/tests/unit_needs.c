@@ -1,0 +1,440 @@
+/*
+ * harness/tests/unit_needs.c - the prerequisites of a case (harness/case.h ETW_NEED_LIST,
+ * harness/core/needs.c): the catalogue, the needs a fixture implies, the one checker (portable
+ * checks, the target's need hook, the first unmet need's reason), the runner SKIPping before any
+ * setup, and the live Windows target's answers (harness/targets/win_live/needs.c) from a
+ * described system.
+ */
+#include "unit.h"
+#include "harness/targets/win_live/needs.h"
+
+static struct etw_target *reference_at(unsigned v)
+{
+    struct etw_target *t = etw_target_reference();
+    t->reset();
+    t->set_version(v, 0);
+    t->version = v;
+    return t;
+}
+
+static unsigned all_needs(void)
+{
+    unsigned n = 0;
+    for (int i = 0; i < ETW_NEED_COUNT; i++)
+        n |= etw_need_infos[i].bit;
+    return n;
+}
+
+static void test_catalogue(void)
+{
+    CU_ASSERT(ETW_NEED_COUNT >= 13);
+    unsigned seen = 0;
+    for (int i = 0; i < ETW_NEED_COUNT; i++) {
+        const struct etw_need_info *n = &etw_need_infos[i];
+        CHECKF(n->bit == 1u << i, "need %d (%s): bit 0x%X", i, n->name, n->bit);
+        CHECKF(!(seen & n->bit), "need %s: its bit is another's", n->name);
+        seen |= n->bit;
+        CHECKF(n->name && n->name[0] && !strchr(n->name, ' '), "need %d: name '%s'", i, n->name ? n->name : "(null)");
+        CHECKF(n->reason && !strncmp(n->reason, "needs ", 6), "need %s: a reason says what is needed: '%s'", n->name, n->reason);
+        CU_ASSERT_PTR_EQUAL(etw_need_info(n->bit), n);
+        CHECKF(n->sym && !strncmp(n->sym, "NEED_", 5), "need %s: symbol '%s'", n->name, n->sym ? n->sym : "(null)");
+        for (int k = 0; k < i; k++)
+            CHECKF(strcmp(n->name, etw_need_infos[k].name), "need name '%s' twice", n->name);
+    }
+    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_THREADS)->sym, "NEED_THREADS");
+    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_THREADS)->name, "threads");
+    CU_ASSERT_PTR_NULL(etw_need_info(0));
+    CU_ASSERT_PTR_NULL(etw_need_info(NEED_THREADS | NEED_FAULT_INJECTION));
+    CU_ASSERT_PTR_NULL(etw_need_info(1u << ETW_NEED_COUNT));
+    /* the texts users grep for in results are the ones the fixture gave before the catalogue */
+    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_SYSTEM_SESSION)->reason,
+                           "needs a system-logger session, and the target has no EtwRef_StartLogger control function");
+    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_FAULT_INJECTION)->reason,
+                           "needs allocation fault injection: the target has no EtwRef_FailAllocation");
+    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_CLASS_COUNTER)->reason,
+                           "needs to preset the class counter: the target has no EtwRef_SetClassCounter");
+    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_FOREIGN_REGISTRATION)->reason,
+                           "needs a registration from another process: the target has no EtwRef_SetClassProcessId");
+    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_PROFILE_HELD)->reason,
+                           "needs SeSystemProfilePrivilege held: the target has no EtwRef_SetPrivilege");
+    /* each session kind's reason names the kind as the fixture's messages do */
+    static const struct {
+        unsigned need;
+        enum etw_logger_kind kind;
+    } kinds[] = {{NEED_KERNEL_LOGGER, LG_KERNEL},     {NEED_SYSTEM_SESSION, LG_SYSTEM},   {NEED_PLAIN_SESSION, LG_PLAIN},
+                 {NEED_NOACCESS_SESSION, LG_NOACCESS}, {NEED_PRIVATE_SESSION, LG_PRIVATE}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        char want[160];
+        snprintf(want, sizeof want, "needs a %s, and the target has no EtwRef_StartLogger control function",
+                 etw_logger_kind_title(kinds[i].kind));
+        CU_ASSERT_STRING_EQUAL(etw_need_info(kinds[i].need)->reason, want);
+    }
+}
+
+static void test_fixture_needs(void)
+{
+    const struct etw_fixture none = {0};
+    EQ_U32(etw_fixture_needs(&none), 0);
+    const struct etw_fixture k = {.logger = LG_KERNEL, .masks = {0, 4}};
+    EQ_U32(etw_fixture_needs(&k), NEED_KERNEL_LOGGER | NEED_GROUP_MASKS);
+    const struct etw_fixture two = {.logger = LG_SYSTEM, .logger2 = LG_PRIVATE};
+    EQ_U32(etw_fixture_needs(&two), NEED_SYSTEM_SESSION | NEED_PRIVATE_SESSION);
+    const struct etw_fixture p = {.logger = LG_PLAIN, .logger2 = LG_NOACCESS};
+    EQ_U32(etw_fixture_needs(&p), NEED_PLAIN_SESSION | NEED_NOACCESS_SESSION);
+    const struct etw_fixture cls = {.classes = 1, .foreign_pid = true, .set_counter = true};
+    EQ_U32(etw_fixture_needs(&cls), NEED_FOREIGN_REGISTRATION | NEED_CLASS_COUNTER);
+    const struct etw_fixture noclass = {.foreign_pid = true, .set_counter = true}; /* nothing to apply them to */
+    EQ_U32(etw_fixture_needs(&noclass), 0);
+    const struct etw_fixture held = {.profile_priv = PRIV_HELD}, dropped = {.profile_priv = PRIV_NOT_HELD};
+    EQ_U32(etw_fixture_needs(&held), NEED_PROFILE_HELD);
+    EQ_U32(etw_fixture_needs(&dropped), NEED_PROFILE_DROPPED);
+    const struct etw_fixture oom = {.fail_alloc = 2, .provider = true, .ndisallow = 1};
+    EQ_U32(etw_fixture_needs(&oom), NEED_FAULT_INJECTION); /* the target's API, not a need: a missing export FAILs */
+    const struct etw_fixture masks_alone = {.masks = {1}}; /* masks without a session: nothing to set them on */
+    EQ_U32(etw_fixture_needs(&masks_alone), 0);
+    EQ_U32(etw_logger_needs(LG_SYSTEM, (const etw_u32[8]){0, 0, 0, 0, 0, 0, 0, 1}), NEED_SYSTEM_SESSION | NEED_GROUP_MASKS);
+    EQ_U32(etw_logger_needs(LG_NONE, NULL), 0);
+}
+
+/* the cases that expect 0xFFFF to name no session are exactly those that pass 0xFFFF without a
+ * kernel logger fixture: on a live system they run only while nobody's kernel logger runs */
+static void test_case_needs(void)
+{
+    static const struct etw_case own = {.id = "x", .fx = {.logger = LG_KERNEL}, .args = {.handle = H_VALUE, .value = 0xFFFF}};
+    static const struct etw_case high = {.id = "y", .args = {.handle = H_VALUE, .value = 0x12340000FFFFull}};
+    static const struct etw_case other = {.id = "z", .args = {.handle = H_VALUE, .value = 0x3E}};
+    static const struct etw_case zero = {.id = "w", .args = {.handle = H_ZERO, .value = 0xFFFF}};
+    EQ_U32(etw_case_needs(&own), NEED_KERNEL_LOGGER);
+    EQ_U32(etw_case_needs(&high), NEED_NO_KERNEL_LOGGER);
+    EQ_U32(etw_case_needs(&other), 0);
+    EQ_U32(etw_case_needs(&zero), 0);
+    const struct etw_case *nf = etw_case_find("gmi.not-found-kernel"), *nfs = etw_case_find("gmi.not-found-kernel-set"),
+                          *kid = etw_case_find("gmi.kernel-logger-id"), *atomic = etw_case_find("cti.atomic"),
+                          *oom = etw_case_find("ntc.no-memory");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nfs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(kid);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(atomic);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(oom);
+    CU_ASSERT(etw_case_needs(nf) & NEED_NO_KERNEL_LOGGER);
+    CU_ASSERT(etw_case_needs(nfs) & NEED_NO_KERNEL_LOGGER);
+    CU_ASSERT(!(etw_case_needs(kid) & NEED_NO_KERNEL_LOGGER));
+    EQ_U32(etw_case_needs(atomic), NEED_THREADS); /* declared by the row: its fixture shows no threads */
+    EQ_U32(etw_case_needs(oom), NEED_SYSTEM_SESSION | NEED_FAULT_INJECTION);
+    /* custom bodies that use a control function declare it */
+    const struct etw_case *perm = etw_case_find("traits.group-permission"), *obj = etw_case_find("ntc.1e.ok");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perm);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(obj);
+    EQ_U32(etw_case_needs(perm), NEED_RESTRICT_GROUP);
+    EQ_U32(etw_case_needs(obj), NEED_REG_ENTRY_HANDLE);
+    /* every case: its declared needs are kept, and only needs of the catalogue are declared */
+    for (size_t i = 0, n = etw_case_total(); i < n; i++) {
+        const struct etw_case *c = etw_case_at(i);
+        CHECKF((etw_case_needs(c) & c->needs) == c->needs, "%s: declared needs dropped", c->id);
+        CHECKF(!(c->needs & ~all_needs()), "%s:%d: .needs 0x%X names no need of harness/case.h", c->file, c->line, c->needs);
+    }
+}
+
+static void *(*real_sym)(struct etw_target *, const char *);
+static void *sym_without_reg_entry(struct etw_target *t, const char *name)
+{
+    return strcmp(name, "EtwRef_RegEntryHandle") ? real_sym(t, name) : NULL;
+}
+
+/* one target without one control function at a time: exactly the needs that take it are unmet,
+ * each with its reason; with every function, every need is met */
+static void test_checker_portable(void)
+{
+    struct etw_target *ref = reference_at(ETW_V10_0);
+    char why[256];
+    EQ_U32(etw_needs_check(ref, all_needs(), why, sizeof why), 0);
+    CU_ASSERT_STRING_EQUAL(why, "");
+    EQ_U32(etw_needs_check(ref, NEED_THREADS, why, sizeof why), 0); /* this process starts threads */
+    static const struct {
+        size_t off; /* the control function removed */
+        unsigned takes; /* the needs that take it */
+    } fns[] = {
+        {offsetof(struct etw_target, start_logger), NEED_PRIVATE_SESSION | NEED_NOACCESS_SESSION | NEED_SYSTEM_SESSION | NEED_PLAIN_SESSION |
+                                                         NEED_KERNEL_LOGGER},
+        {offsetof(struct etw_target, set_privilege), NEED_PROFILE_HELD | NEED_PROFILE_DROPPED},
+        {offsetof(struct etw_target, set_class_pid), NEED_FOREIGN_REGISTRATION},
+        {offsetof(struct etw_target, set_class_counter), NEED_CLASS_COUNTER},
+        {offsetof(struct etw_target, fail_alloc), NEED_FAULT_INJECTION},
+        {offsetof(struct etw_target, restrict_group), NEED_RESTRICT_GROUP},
+    };
+    for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
+        struct etw_target t = *ref;
+        memset((char *)&t + fns[f].off, 0, sizeof(void (*)(void)));
+        for (int i = 0; i < ETW_NEED_COUNT; i++) {
+            const struct etw_need_info *n = &etw_need_infos[i];
+            unsigned got = etw_needs_check(&t, n->bit, why, sizeof why);
+            if (fns[f].takes & n->bit) {
+                CHECKF(got == n->bit && !strcmp(why, n->reason), "without control function %zu, need %s: got 0x%X '%s'", f, n->name, got,
+                       why);
+            } else {
+                CHECKF(got == 0 && !why[0], "without control function %zu, need %s is unmet: '%s'", f, n->name, why);
+            }
+        }
+    }
+    /* a control function found by name: EtwRef_RegEntryHandle */
+    struct etw_target hidden = *ref;
+    real_sym = ref->sym;
+    hidden.sym = sym_without_reg_entry;
+    for (int i = 0; i < ETW_NEED_COUNT; i++) {
+        const struct etw_need_info *n = &etw_need_infos[i];
+        unsigned got = etw_needs_check(&hidden, n->bit, why, sizeof why);
+        CHECKF(got == (n->bit == NEED_REG_ENTRY_HANDLE ? n->bit : 0u), "without EtwRef_RegEntryHandle, need %s: got 0x%X '%s'", n->name,
+               got, why);
+    }
+    CU_ASSERT_STRING_EQUAL(why, "");
+    EQ_U32(etw_needs_check(&hidden, NEED_REG_ENTRY_HANDLE, why, sizeof why), NEED_REG_ENTRY_HANDLE);
+    CU_ASSERT_STRING_EQUAL(why, etw_need_info(NEED_REG_ENTRY_HANDLE)->reason);
+    /* group masks come with a session: its kind's need names the missing EtwRef_StartLogger */
+    struct etw_target nolog = *ref;
+    nolog.start_logger = NULL;
+    const struct etw_fixture km = {.logger = LG_KERNEL, .masks = {1}};
+    EQ_U32(etw_needs_check(&nolog, etw_fixture_needs(&km), why, sizeof why), NEED_KERNEL_LOGGER);
+    CHECKF(strstr(why, "EtwRef_StartLogger") != NULL, "kernel logger with masks: '%s'", why);
+    /* several unmet: the first in the catalogue's order gives the reason */
+    struct etw_target bare = *ref;
+    bare.start_logger = NULL, bare.fail_alloc = NULL, bare.set_class_counter = NULL;
+    EQ_U32(etw_needs_check(&bare, NEED_FAULT_INJECTION | NEED_CLASS_COUNTER | NEED_KERNEL_LOGGER, why, sizeof why), NEED_KERNEL_LOGGER);
+    EQ_U32(etw_needs_check(&bare, NEED_FAULT_INJECTION | NEED_CLASS_COUNTER, why, sizeof why), NEED_CLASS_COUNTER);
+    CU_ASSERT_STRING_EQUAL(why, etw_need_info(NEED_CLASS_COUNTER)->reason);
+    EQ_U32(etw_needs_check(&bare, 0, why, sizeof why), 0);
+}
+
+/* a target's need hook: asked once per need that passed its portable check, in order */
+static unsigned hook_denies, hook_asked;
+static const char *hook_why;
+static bool hook(struct etw_target *t, unsigned need, char *why, size_t len)
+{
+    (void)t;
+    hook_asked |= need;
+    if (!(need & hook_denies))
+        return true;
+    if (hook_why)
+        snprintf(why, len, "%s", hook_why);
+    return false;
+}
+
+static void test_checker_hook(void)
+{
+    struct etw_target t = *reference_at(ETW_V10_0);
+    char why[256];
+    t.need = hook;
+    /* a target without threads: the catalogue's reason when the hook gives none */
+    hook_denies = NEED_THREADS, hook_asked = 0, hook_why = NULL;
+    EQ_U32(etw_needs_check(&t, NEED_THREADS | NEED_SYSTEM_SESSION, why, sizeof why), NEED_THREADS);
+    CU_ASSERT_STRING_EQUAL(why, etw_need_info(NEED_THREADS)->reason);
+    EQ_U32(hook_asked, NEED_THREADS | NEED_SYSTEM_SESSION);
+    /* its own reason when it gives one; the needs after the first unmet one are not asked */
+    hook_denies = NEED_SYSTEM_SESSION | NEED_THREADS, hook_asked = 0, hook_why = "no sessions on this system";
+    EQ_U32(etw_needs_check(&t, NEED_THREADS | NEED_SYSTEM_SESSION, why, sizeof why), NEED_SYSTEM_SESSION);
+    CU_ASSERT_STRING_EQUAL(why, "no sessions on this system");
+    EQ_U32(hook_asked, NEED_SYSTEM_SESSION);
+    /* a need whose portable check fails is not asked of the target */
+    t.fail_alloc = NULL, hook_denies = 0, hook_asked = 0;
+    EQ_U32(etw_needs_check(&t, NEED_FAULT_INJECTION, why, sizeof why), NEED_FAULT_INJECTION);
+    EQ_U32(hook_asked, 0);
+}
+
+/* the runner checks a case's needs before its fixture: an unmet need SKIPs with the reason and
+ * sets nothing up; a missing export of the case's function still FAILs first */
+static int starts;
+static enum etw_fx (*real_start)(struct etw_target *, unsigned, const etw_u32 *, etw_tracehandle *, char *, size_t);
+static enum etw_fx counting_start(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *h, char *why, size_t len)
+{
+    starts++;
+    return real_start(t, kind, masks, h, why, len);
+}
+
+static void test_runner_skips_first(void)
+{
+    struct etw_target t = *reference_at(ETW_V10_0);
+    t.build = 0;
+    real_start = t.start_logger;
+    t.start_logger = counting_start;
+    struct etw_runner r = {.t = &t, .version = ETW_V10_0, .timeout_ms = 5000, .isolation = ISO_INPROC};
+    struct etw_result res;
+    const struct etw_case *atomic = etw_case_find("cti.atomic"), *oom = etw_case_find("ntc.no-memory");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(atomic);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(oom);
+    /* threads: met here, so the case runs; a target that says it has none SKIPs it */
+    etw_run_case(&r, atomic, &res);
+    CHECKF(res.status == R_PASS, "cti.atomic: %s %s", etw_status_name(res.status), res.reason);
+    t.need = hook, hook_denies = NEED_THREADS, hook_why = NULL;
+    etw_run_case(&r, atomic, &res);
+    CHECKF(res.status == R_SKIP && !strcmp(res.reason, etw_need_info(NEED_THREADS)->reason), "cti.atomic without threads: %s '%s'",
+           etw_status_name(res.status), res.reason);
+    t.need = NULL;
+    /* no fault injection: SKIP before the session is started */
+    starts = 0;
+    etw_run_case(&r, oom, &res);
+    CHECKF(res.status == R_PASS && starts == 1, "ntc.no-memory: %s, %d session(s) started", etw_status_name(res.status), starts);
+    t.fail_alloc = NULL, starts = 0;
+    etw_run_case(&r, oom, &res);
+    CHECKF(res.status == R_SKIP && !strcmp(res.reason, etw_need_info(NEED_FAULT_INJECTION)->reason) && starts == 0,
+           "ntc.no-memory without EtwRef_FailAllocation: %s '%s', %d session(s) started", etw_status_name(res.status), res.reason, starts);
+    /* the fixture on its own no longer decides SKIP: set up without its needs, it is BROKEN */
+    struct etw_fixture_state st;
+    char why[256];
+    CU_ASSERT_EQUAL(etw_fixture_setup(&t, NULL, &oom->fx, false, &st, why, sizeof why), ETW_FX_BROKEN);
+    etw_fixture_teardown(&t, &st);
+    t.reset();
+}
+
+/* ---------------------------------------------------------------- the live target's answers */
+static enum etw_lv_kernel_state kl_state;
+static unsigned long kl_pid;
+static int kl_asked;
+static enum etw_lv_kernel_state fake_kernel_state(void *arg, unsigned long *who)
+{
+    (void)arg;
+    kl_asked++;
+    if (who)
+        *who = kl_pid;
+    return kl_state;
+}
+
+static struct etw_lv_system live_system(unsigned version)
+{
+    return (struct etw_lv_system){.version = version, .admin = true, .elevated = 1, .profile_initial = 0, .token_adjust = true,
+                                  .kernel_state = fake_kernel_state};
+}
+
+static bool live(const struct etw_lv_system *s, unsigned need, char *why)
+{
+    why[0] = 0;
+    bool ok = etw_lv_need(s, need, why, 256);
+    CHECKF(ok == !why[0], "need 0x%X: %s with reason '%s'", need, ok ? "met" : "unmet", why);
+    return ok;
+}
+
+static void test_live_admin_and_versions(void)
+{
+    char why[256];
+    kl_state = ETW_LV_KL_NONE, kl_asked = 0;
+    /* an elevated administrator at 10.0 meets every need */
+    struct etw_lv_system s = live_system(ETW_V10_0);
+    for (int i = 0; i < ETW_NEED_COUNT; i++)
+        CHECKF(live(&s, etw_need_infos[i].bit, why), "10.0, admin: %s: %s", etw_need_infos[i].name, why);
+    /* no admin rights: every need that starts a session, nothing else */
+    const unsigned sessions = NEED_PRIVATE_SESSION | NEED_NOACCESS_SESSION | NEED_SYSTEM_SESSION | NEED_PLAIN_SESSION | NEED_KERNEL_LOGGER |
+                              NEED_GROUP_MASKS;
+    s.admin = false, s.elevated = 0;
+    for (int i = 0; i < ETW_NEED_COUNT; i++) {
+        unsigned b = etw_need_infos[i].bit;
+        bool ok = live(&s, b, why);
+        CHECKF(ok == !(b & sessions), "not admin: %s %s", etw_need_infos[i].name, ok ? "met" : "unmet");
+        if (!ok)
+            CHECKF(strstr(why, "needs administrator rights") && strstr(why, "this process is not elevated"), "not admin: %s", why);
+    }
+    s.elevated = -1;
+    CU_ASSERT(!live(&s, NEED_PLAIN_SESSION, why));
+    CHECKF(strstr(why, "this account is not an administrator"), "before 6.0: %s", why);
+    /* the session kinds and group masks by version */
+    static const struct {
+        unsigned need, from;
+        const char *says;
+    } kinds[] = {
+        {NEED_PRIVATE_SESSION, ETW_V6_0, "EVENT_TRACE_PRIVATE_IN_PROC), which exists from Windows Vista (6.0)"},
+        {NEED_SYSTEM_SESSION, ETW_V6_2, "(EVENT_TRACE_SYSTEM_LOGGER_MODE), which exists from Windows 8 (6.2)"},
+        {NEED_NOACCESS_SESSION, ETW_V6_2, "without TRACELOG_GUID_ENABLE access, and system-logger mode exists from Windows 8 (6.2)"},
+        {NEED_GROUP_MASKS, ETW_V6_2, "TraceSetInformation(TraceSystemTraceEnableFlagsInfo): Windows 8 (6.2) and later"},
+        {NEED_PLAIN_SESSION, ETW_V5_2, NULL},
+        {NEED_KERNEL_LOGGER, ETW_V5_2, NULL},
+    };
+    static const unsigned versions[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
+            s = live_system(versions[v]);
+            bool ok = live(&s, kinds[k].need, why);
+            CHECKF(ok == (versions[v] >= kinds[k].from), "%s at %s: %s", etw_need_info(kinds[k].need)->name, etw_version_name(versions[v]),
+                   ok ? "met" : why);
+            if (!ok)
+                CHECKF(strstr(why, kinds[k].says), "%s at %s: '%s'", etw_need_info(kinds[k].need)->name, etw_version_name(versions[v]), why);
+        }
+    /* the kernel logger's state is asked only for the needs that depend on it */
+    s = live_system(ETW_V10_0);
+    kl_asked = 0;
+    for (int i = 0; i < ETW_NEED_COUNT; i++)
+        if (!(etw_need_infos[i].bit & (NEED_KERNEL_LOGGER | NEED_NO_KERNEL_LOGGER)))
+            live(&s, etw_need_infos[i].bit, why);
+    EQ_U32(kl_asked, 0);
+    live(&s, NEED_KERNEL_LOGGER, why);
+    live(&s, NEED_NO_KERNEL_LOGGER, why);
+    EQ_U32(kl_asked, 2);
+}
+
+static void test_live_kernel_logger(void)
+{
+    char why[256];
+    struct etw_lv_system s = live_system(ETW_V10_0);
+    static const struct {
+        enum etw_lv_kernel_state st;
+        bool start_ok, absent_ok; /* kernel-logger (start one), no-kernel-logger (expect none) */
+        const char *start_says, *absent_says;
+    } states[] = {
+        {ETW_LV_KL_NONE, true, true, NULL, NULL},
+        {ETW_LV_KL_OTHERS, false, false, "already running, started by someone else", "someone else's kernel logger is running"},
+        {ETW_LV_KL_OURS, true, false, NULL, "an etwconf run's kernel logger is running (pid 4242)"},
+        {ETW_LV_KL_EARLIER, false, false, "left running by an earlier etwconf run (pid 4242): 'etwconf.exe cleanup' stops it",
+         "(pid 4242): 'etwconf.exe cleanup' stops it"},
+        {ETW_LV_KL_UNKNOWN, true, false, NULL, "someone else's kernel logger is running"},
+    };
+    kl_pid = 4242;
+    for (size_t i = 0; i < sizeof states / sizeof states[0]; i++) {
+        kl_state = states[i].st;
+        bool ok = live(&s, NEED_KERNEL_LOGGER, why);
+        CHECKF(ok == states[i].start_ok && (ok || strstr(why, states[i].start_says)), "kernel logger state %d, starting one: '%s'",
+               (int)states[i].st, why);
+        ok = live(&s, NEED_NO_KERNEL_LOGGER, why);
+        CHECKF(ok == states[i].absent_ok && (ok || strstr(why, states[i].absent_says)), "kernel logger state %d, expecting none: '%s'",
+               (int)states[i].st, why);
+    }
+    kl_state = ETW_LV_KL_OURS;
+    CU_ASSERT(!live(&s, NEED_NO_KERNEL_LOGGER, why));
+    CHECKF(!strstr(why, "cleanup"), "this process's own kernel logger is not a leftover: '%s'", why);
+    kl_state = ETW_LV_KL_NONE;
+}
+
+static void test_live_profile_privilege(void)
+{
+    char why[256];
+    static const struct {
+        int initial;
+        bool adjust, held_ok, dropped_ok;
+        const char *held_says;
+    } tokens[] = {
+        {1, true, true, true, NULL},
+        {0, true, true, true, NULL},
+        {-1, true, false, true, "which this process's token does not have"},
+        {-1, false, false, true, "which this process's token does not have"},
+        {0, false, false, false, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token"},
+        {1, false, false, false, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token"},
+    };
+    for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++) {
+        struct etw_lv_system s = live_system(ETW_V10_0);
+        s.profile_initial = tokens[i].initial, s.token_adjust = tokens[i].adjust;
+        bool ok = live(&s, NEED_PROFILE_HELD, why);
+        CHECKF(ok == tokens[i].held_ok && (ok || strstr(why, tokens[i].held_says)), "token %zu, held: '%s'", i, why);
+        ok = live(&s, NEED_PROFILE_DROPPED, why);
+        CHECKF(ok == tokens[i].dropped_ok && (ok || strstr(why, "needs SeSystemProfilePrivilege disabled, and this process cannot adjust")),
+               "token %zu, not held: '%s'", i, why);
+    }
+}
+
+void unit_needs_register(void)
+{
+    CU_pSuite s = CU_add_suite("needs: the prerequisites of a case, checked in one place", NULL, NULL);
+    CU_add_test(s, "the catalogue: one bit, a name and a reason per need; the reasons users grep for", test_catalogue);
+    CU_add_test(s, "a fixture implies its needs (sessions by kind, masks, privileges, control functions)", test_fixture_needs);
+    CU_add_test(s, "a case's needs: its fixture's, its row's .needs, and no kernel logger where it expects none", test_case_needs);
+    CU_add_test(s, "the portable checks: each control function missing leaves exactly its needs unmet", test_checker_portable);
+    CU_add_test(s, "the target's need hook: asked after the portable check, its reason or the catalogue's", test_checker_hook);
+    CU_add_test(s, "the runner SKIPs an unmet need before setting anything up (threads, fault injection)", test_runner_skips_first);
+    CU_add_test(s, "live target: admin rights for sessions, session kinds and group masks by version", test_live_admin_and_versions);
+    CU_add_test(s, "live target: the NT Kernel Logger's state for starting one and for expecting none", test_live_kernel_logger);
+    CU_add_test(s, "live target: the profile privilege in the token", test_live_profile_privilege);
+}
