@@ -315,7 +315,7 @@ static void traits_in_events(struct etw_ctx *c)
     static const etw_guid prov_t = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xC}};
     static const etw_u8 blob_custom[] = {WITH_CUSTOM};
     if (!c->t->event_traits) {
-        etw_skip(c, "needs a live Windows: a real-time consumer reads the events a provider writes, and this target does not model events");
+        etw_skip(c, "needs a live Windows (a real-time consumer reads the events a provider writes) or a target that models them (EtwRef_EventTraits)");
         return;
     }
     etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);

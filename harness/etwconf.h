@@ -140,7 +140,7 @@ struct etw_target {
      * events and reads one back as a real-time consumer of the session. ETW_FX_OK when one of the
      * provider's events was read: its EVENT_HEADER_EXT_TYPE_PROV_TRAITS data in out (*size bytes),
      * or *size 0 and *absent saying why it carries none; ETW_FX_SKIP or ETW_FX_BROKEN with why.
-     * NULL: the target does not model the events written (the reference). */
+     * NULL: the target does not model the events written (a library without EtwRef_EventTraits). */
     enum etw_fx (*event_traits)(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
                                 etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
     /* platform extras: fingerprint fields for the results header (may be NULL) */
@@ -160,6 +160,7 @@ struct etw_target {
     /* the EtwRef_* functions a library exports, behind the adapters above */
     int (*ref_start_logger)(unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle);
     int (*ref_set_privilege)(unsigned privilege, int held);
+    int (*ref_event_traits)(etw_reghandle reg, etw_u8 *out, etw_u32 cap, etw_u32 *size);
 };
 /* fill the control pointers of t from its sym() (EtwRef_* names, adapted) */
 void etw_target_bind_control(struct etw_target *t);

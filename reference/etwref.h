@@ -91,5 +91,9 @@ ETWREF_EXPORT etw_u32 EtwRef_EnableGroup(etw_tracehandle session, const etw_guid
 /* the handle of the registration object behind a REGHANDLE, as NtTraceControl 0x1A, 0x1E and 0x1F take
  * it (in the model the two are the same value; user mode on Windows has no public way to it) */
 ETWREF_EXPORT int EtwRef_RegEntryHandle(etw_reghandle reg, etw_u64 *handle);
+/* the EVENT_HEADER_EXT_TYPE_PROV_TRAITS data an event written now by this registration would carry
+ * (*size bytes into out; 0 bytes when it carries none): what a real-time consumer reads on Windows.
+ * 0, or a Win32 code. */
+ETWREF_EXPORT int EtwRef_EventTraits(etw_reghandle reg, etw_u8 *out, etw_u32 cap, etw_u32 *size);
 
 #endif

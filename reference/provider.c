@@ -207,3 +207,20 @@ ETWREF_EXPORT int EtwRef_RegEntryHandle(etw_reghandle reg, etw_u64 *handle)
     *handle = reg;
     return 0;
 }
+
+/* The EVENT_HEADER_EXT_TYPE_PROV_TRAITS item of an event the registration writes: the traits blob
+ * as set, in every event (seed 003); none before traits are set. */
+ETWREF_EXPORT int EtwRef_EventTraits(etw_reghandle reg, etw_u8 *out, etw_u32 cap, etw_u32 *size)
+{
+    struct ref_provider *p = ref_provider_from_handle(reg);
+    if (!p || !size)
+        return (int)ETW_ERROR_INVALID_HANDLE;
+    *size = 0;
+    if (!p->traits_set)
+        return 0;
+    if (cap < p->traits_size)
+        return (int)ETW_ERROR_INSUFFICIENT_BUFFER;
+    memcpy(out, p->traits, p->traits_size); /* @TRAITS.IN_EVENTS */
+    *size = p->traits_size;
+    return 0;
+}

@@ -152,7 +152,7 @@ ETWREF_EXPORT void *EtwRef_Symbol(const char *name)
         SYM(EtwRef_Reset), SYM(EtwRef_SetVersion), SYM(EtwRef_GetVersion), SYM(EtwRef_GetProcAddress),
         SYM(EtwRef_StartLogger), SYM(EtwRef_StopLogger), SYM(EtwRef_GetLoggerMasks), SYM(EtwRef_MissingLoggerHandle),
         SYM(EtwRef_SetPrivilege), SYM(EtwRef_FailAllocation), SYM(EtwRef_SetClassCounter), SYM(EtwRef_SetClassProcessId),
-        SYM(EtwRef_RestrictGroup), SYM(EtwRef_EnableGroup), SYM(EtwRef_RegEntryHandle),
+        SYM(EtwRef_RestrictGroup), SYM(EtwRef_EnableGroup), SYM(EtwRef_RegEntryHandle), SYM(EtwRef_EventTraits),
     };
     if (!name)
         return NULL;

@@ -26,6 +26,22 @@ static enum etw_fx ref_set_privilege(struct etw_target *t, unsigned privilege, i
     return t->ref_set_privilege(privilege, held) == 0 ? ETW_FX_OK : ETW_FX_BROKEN;
 }
 
+/* a library models no sessions or consumers: EtwRef_EventTraits says what the PROV_TRAITS item of
+ * an event the registration writes would hold */
+static enum etw_fx ref_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg,
+                                    etw_u8 *out, etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len)
+{
+    (void)session, (void)provider;
+    *size = 0;
+    *absent = "the registration's events carry no PROV_TRAITS item (EtwRef_EventTraits gave 0 bytes)";
+    int rc = t->ref_event_traits(reg, out, cap, size);
+    if (rc) {
+        snprintf(why, len, "EtwRef_EventTraits returned %d", rc);
+        return ETW_FX_BROKEN;
+    }
+    return ETW_FX_OK;
+}
+
 void etw_target_bind_control(struct etw_target *t)
 {
 #define BIND(field, name) t->field = (__typeof__(t->field))t->sym(t, name)
@@ -40,9 +56,11 @@ void etw_target_bind_control(struct etw_target *t)
     BIND(set_class_pid, "EtwRef_SetClassProcessId");
     BIND(restrict_group, "EtwRef_RestrictGroup");
     BIND(enable_group, "EtwRef_EnableGroup");
+    BIND(ref_event_traits, "EtwRef_EventTraits");
     t->proc = (void *(*)(const char *, const char *))t->sym(t, "EtwRef_GetProcAddress");
 #undef BIND
     t->start_logger = t->ref_start_logger ? ref_start_logger : NULL;
     t->set_privilege = t->ref_set_privilege ? ref_set_privilege : NULL;
+    t->event_traits = t->ref_event_traits ? ref_event_traits : NULL;
     t->emulates = t->set_version != NULL;
 }
