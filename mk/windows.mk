@@ -35,6 +35,8 @@ WIN_VERSION := $(shell sed -n 's/^\#define ETWCONF_VERSION "\([0-9.]*\)".*/\1/p'
 WIN64_OBJ := $(WIN_SRC:%.c=$(BUILD)/win64/obj/%.o)
 WIN32_OBJ := $(WIN_SRC:%.c=$(BUILD)/win32/obj/%.o)
 WIN_TEST_DLLS := $(patsubst harness/windows/tests/%.c,$(BUILD)/win64/tests/%.dll,$(wildcard harness/windows/tests/*.c))
+# the same DLLs for etwconf-i686.exe (the faults stage runs them where Wine runs 32-bit programs)
+WIN32_TEST_DLLS := $(patsubst harness/windows/tests/%.c,$(BUILD)/win32/tests/%.dll,$(wildcard harness/windows/tests/*.c))
 
 .PHONY: windows wine test-wine run-wine
 windows: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
@@ -74,6 +76,11 @@ $(BUILD)/etwconf-i686.exe: $(WIN32_OBJ) $(BUILD)/win32/etwconf-res.o
 $(BUILD)/win64/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h
 	@mkdir -p $(dir $@)
 	$(MINGW64) -std=gnu11 $(WARN) -O1 -I. -DWIN32_LEAN_AND_MEAN -shared -s -o $@ $<
+
+# 32-bit: stdcall exports under their plain names (--kill-at), as Windows' own DLLs export them
+$(BUILD)/win32/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h
+	@mkdir -p $(dir $@)
+	$(MINGW32) -std=gnu11 $(WARN) -O1 -I. -DWIN32_LEAN_AND_MEAN -shared -s -Wl,--kill-at -o $@ $<
 
 # ---------------------------------------------------------------- Wine
 wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
