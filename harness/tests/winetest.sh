@@ -220,28 +220,26 @@ for e in exp.entries:
         print(e.case)
 PY
 }
+# EXE VERSION NAME LABEL: the exported test runs under Wine at VERSION with exit 0, and what it marks
+# todo is a divergence wine.json lists at that version
+todo_only_listed() {
+    listed_at "$2" | sort -u >"$T/listed-$2"
+    runx "$1" "$2" "$T/export-$3.txt"; rc=$?
+    show "$($FMT grammar "$T/export-$3.txt" --rc $rc --failures 0)"
+    ids_of "$T/export-$3.txt" "Test marked todo" >"$T/todo-$3"
+    extra=$(comm -23 "$T/todo-$3" "$T/listed-$2" | tr '\n' ' ')
+    n=$(wc -l <"$T/todo-$3")
+    [ "$rc" = 0 ] && [ "$n" -gt 10 ] && [ -z "$extra" ] &&
+        ok "$4 under Wine at $2: $n rows todo, each a known divergence of wine.json; no failure, exit 0" ||
+        no "$4 at $2: exit $rc, $n todo rows${extra:+, not in wine.json: $extra} (see $T/export-$3.txt)"
+}
 if [ "$cc_ok" = 1 ]; then
     for v in win10 win7; do
-        runx "$W/etwconf_test.exe" "$v" "$T/export-$v.txt"; rc=$?
-        show "$($FMT grammar "$T/export-$v.txt" --rc $rc --failures 0)"
-        listed_at "$v" | sort -u >"$T/listed-$v"
-        ids_of "$T/export-$v.txt" "Test marked todo" >"$T/todo-$v"
-        extra=$(comm -23 "$T/todo-$v" "$T/listed-$v" | tr '\n' ' ')
-        n=$(wc -l <"$T/todo-$v")
-        [ "$rc" = 0 ] && [ "$n" -gt 10 ] && [ -z "$extra" ] &&
-            ok "exported test under Wine at $v: $n rows todo, each a known divergence of wine.json; no failure, exit 0" ||
-            no "exported test at $v: exit $rc, $n todo rows${extra:+, not in wine.json: $extra} (see $T/export-$v.txt)"
+        todo_only_listed "$W/etwconf_test.exe" "$v" "$v" "exported test"
     done
     # the 32-bit build of the same test, where this Wine runs 32-bit programs (Wine's 32-bit part)
     if [ -f "$W/etwconf_test-i686.exe" ] && timeout 60 "$WINE" "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | grep -q '^etwconf '; then
-        runx "$W/etwconf_test-i686.exe" win10 "$T/export-i686.txt"; rc=$?
-        show "$($FMT grammar "$T/export-i686.txt" --rc $rc --failures 0)"
-        ids_of "$T/export-i686.txt" "Test marked todo" >"$T/todo-i686"
-        extra=$(comm -23 "$T/todo-i686" "$T/listed-win10" | tr '\n' ' ')
-        n=$(wc -l <"$T/todo-i686")
-        [ "$rc" = 0 ] && [ "$n" -gt 10 ] && [ -z "$extra" ] &&
-            ok "the i686 exported test under Wine at win10: $n rows todo, each a known divergence of wine.json; no failure, exit 0" ||
-            no "the i686 exported test at win10: exit $rc, $n todo rows${extra:+, not in wine.json: $extra} (see $T/export-i686.txt)"
+        todo_only_listed "$W/etwconf_test-i686.exe" win10 i686 "the i686 exported test"
     else
         skip "the i686 exported test is not run: this Wine does not run 32-bit programs (Wine's 32-bit part, .ci/deps.sh wine32) or $B/etwconf-i686.exe is not built"
     fi
