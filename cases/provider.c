@@ -110,14 +110,14 @@ static const struct etw_case cases[] = {
     /* ---- provider groups and disallow lists */
     CASE(.id = "dal.group-enable", .rules = RULES(RID_DAL_GROUP_ENABLE),
          .title = "a group enable reaches every member but the disallowed one: its enable callback is called with the session's level and keywords",
-         .fn = FN_CUSTOM, .run = dal_group_enable, .fx = {.logger = LG_SYSTEM}, .expect = {FROM(V10_0)})
+         .fn = FN_CUSTOM, .run = dal_group_enable, .fx = {.logger = LG_SYSTEM}, .needs = NEED_ENABLE_GROUP, .expect = {FROM(V10_0)})
     CASE(.id = "dal.per-session", .rules = RULES(RID_DAL_PER_SESSION), .title = "a list set on one session leaves another session's list empty",
          .fn = FN_CUSTOM, .run = dal_per_session, .fx = {.logger = LG_SYSTEM, .logger2 = LG_SYSTEM}, .expect = {FROM(V10_0)})
     CASE(.id = "dal.dynamic", .rules = RULES(RID_DAL_DYNAMIC), .title = "a second list replaces the first", .fn = FN_CUSTOM, .run = dal_dynamic,
          .fx = {.logger = LG_SYSTEM}, .expect = {FROM(V10_0)})
     CASE(.id = "dal.private-session", .rules = RULES(RID_DAL_PRIVATE_SESSION, RID_DAL_PRIVATE_SESSION_CODE),
          .title = "a private session cannot enable a provider group", .fn = FN_CUSTOM, .run = dal_private,
-         .fx = {.logger = LG_PRIVATE}, .expect = {FROM(V10_0)})
+         .fx = {.logger = LG_PRIVATE}, .needs = NEED_ENABLE_GROUP, .expect = {FROM(V10_0)})
     /* added for mutation testing (tools/mutate) */
     TRAITS_BAD("traits.trait-size-two", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT", 13,
                IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
@@ -128,7 +128,7 @@ static const struct etw_case cases[] = {
          .run = esi_stale_reused, .expect = {FROM(V6_2)})
     CASE(.id = "traits.in-events", .rules = RULES(RID_TRAITS_IN_EVENTS),
          .title = "an event written after the traits are set carries them (EVENT_HEADER_EXT_TYPE_PROV_TRAITS), as a real-time consumer reads it",
-         .fn = FN_CUSTOM, .run = traits_in_events, .fx = {.logger = LG_PLAIN}, .expect = {FROM(V10_0)})
+         .fn = FN_CUSTOM, .run = traits_in_events, .fx = {.logger = LG_PLAIN}, .needs = NEED_EVENTS, .expect = {FROM(V10_0)})
 };
 CASE_TABLE(cases_provider, cases);
 
@@ -217,10 +217,6 @@ static bool get_list(struct etw_ctx *c, etw_tracehandle h, etw_guid out[4], etw_
  * callback is called with the session's level and keywords) and not B */
 static void dal_group_enable(struct etw_ctx *c)
 {
-    if (!c->t->enable_group) {
-        etw_skip(c, "needs to enable a provider group and observe its members: the target has no EtwRef_EnableGroup");
-        return;
-    }
     etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
     etw_pfn_EventSetInformation esi = er ? API(c, etw_pfn_EventSetInformation, FN_ESI) : NULL;
     etw_pfn_EventUnregister eu = esi ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;
@@ -278,10 +274,6 @@ static void dal_dynamic(struct etw_ctx *c)
 
 static void dal_private(struct etw_ctx *c)
 {
-    if (!c->t->enable_group) {
-        etw_skip(c, "needs to enable a provider group: the target has no EtwRef_EnableGroup");
-        return;
-    }
     etw_u32 enabled = 0;
     etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
     CHECK(c, RID_DAL_PRIVATE_SESSION, A_RETURN, "return: refused", rc != 0, "an error", "%u", rc);
@@ -314,10 +306,6 @@ static void traits_in_events(struct etw_ctx *c)
 {
     static const etw_guid prov_t = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xC}};
     static const etw_u8 blob_custom[] = {WITH_CUSTOM};
-    if (!c->t->event_traits) {
-        etw_skip(c, "needs a live Windows (a real-time consumer reads the events a provider writes) or a target that models them (EtwRef_EventTraits)");
-        return;
-    }
     etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
     etw_pfn_EventSetInformation esi = er ? API(c, etw_pfn_EventSetInformation, FN_ESI) : NULL;
     etw_pfn_EventUnregister eu = esi ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;

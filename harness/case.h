@@ -169,6 +169,10 @@ struct etw_fixture {
     X(NEED_CLASS_COUNTER, "class-counter", "needs to preset the class counter: the target has no EtwRef_SetClassCounter")                  \
     X(NEED_FAULT_INJECTION, "fault-injection", "needs allocation fault injection: the target has no EtwRef_FailAllocation")                \
     X(NEED_RESTRICT_GROUP, "restricted-group", "needs a group the caller may not join: the target has no EtwRef_RestrictGroup")            \
+    X(NEED_ENABLE_GROUP, "group-enable", "needs to enable a provider group on a session: the target has no EtwRef_EnableGroup")          \
+    X(NEED_EVENTS, "events",                                                                                                               \
+      "needs a live Windows (a real-time consumer reads the events a provider writes) "                                                    \
+      "or a target that models them (EtwRef_EventTraits)")                                                                                 \
     X(NEED_REG_ENTRY_HANDLE, "registration-object",                                                                                        \
       "needs the handle of the registration object behind a REGHANDLE, which user mode cannot get "                                        \
       "through a public API; the target does not name it (EtwRef_RegEntryHandle)")                                                         \
