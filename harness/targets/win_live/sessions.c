@@ -39,15 +39,12 @@ ULONG stop_by_name(const WCHAR *name)
     return L.control_trace ? L.control_trace(0, name, &b.p, EVENT_TRACE_CONTROL_STOP) : ERROR_PROC_NOT_FOUND;
 }
 
-/* the pid of a kernel log file the suite wrote: exactly %TEMP%\etwconf-<pid>-<n>-kernel.etl
- * (names.h), 0 for any other path */
+/* the pid of a kernel log file the suite wrote: exactly kernel-<n>.etl in a private directory
+ * %TEMP%\etwconf-<pid>-<32 hex> (names.h), 0 for any other path */
 DWORD kernel_file_owner(const WCHAR *path)
 {
-    WCHAR tmp[MAX_PATH + 1];
-    DWORD tl = GetTempPathW(MAX_PATH, tmp);
-    if (tl == 0 || tl > MAX_PATH)
-        return 0;
-    return (DWORD)etw_live_kernel_file_owner(path, tmp);
+    WCHAR tmp[MAX_PATH + 2];
+    return run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]) ? (DWORD)etw_live_kernel_file_owner(path, tmp) : 0;
 }
 
 
@@ -103,7 +100,7 @@ void session_stop(struct session *s)
         struct props_buf b;
         if (query_session(KERNEL_LOGGER_W, &b, NULL) && !_wcsicmp(props_name(&b.p, b.p.LogFileNameOffset), s->file))
             stop_by_name(KERNEL_LOGGER_W);
-        DeleteFileW(s->file);
+        run_file_delete(s->file);
     } else {
         stop_by_name(s->name);
     }
@@ -175,14 +172,14 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     b.p.BufferSize = 64;
     b.p.FlushTimer = 1;
     if (s->kernel) {
-        WCHAR tmp[MAX_PATH + 1];
-        DWORD tl = GetTempPathW(MAX_PATH, tmp);
-        if (tl == 0 || tl > MAX_PATH) {
+        WCHAR fname[24];
+        char fwhy[400];
+        _snwprintf(fname, sizeof fname / sizeof fname[0] - 1, L"kernel-%ld.etl", (long)n);
+        fname[sizeof fname / sizeof fname[0] - 1] = 0;
+        if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], fwhy, sizeof fwhy)) { /* rundir.c */
             InterlockedExchange(&s->state, SL_FREE);
-            FAIL_FIX("fixture: no temporary directory for the NT Kernel Logger's log file");
+            FAIL_FIX("fixture: the NT Kernel Logger's log file: %s", fwhy);
         }
-        _snwprintf(s->file, sizeof s->file / sizeof s->file[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"%lu-%ld-kernel.etl", tmp,
-                   (unsigned long)pid, (long)n);
         wcscpy(s->name, KERNEL_LOGGER_W);
         b.p.Wnode.Guid = system_trace_control_guid;
         b.p.LogFileMode = plan.log_file_mode;
