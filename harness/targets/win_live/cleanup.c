@@ -147,6 +147,17 @@ int win_cmd_cleanup(int argc, char **argv)
             all = true;
         else if (!strcmp(argv[i], "--dry-run"))
             dry = true;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: etwconf.exe cleanup [--all] [--dry-run]\n"
+                   "Stops the ETW sessions a killed etwconf.exe left behind (named etwconf-<pid>-<n>, and the NT Kernel Logger\n"
+                   "when it writes to a directory of the suite) and removes the private directories such runs left in %%TEMP%%\n"
+                   "(etwconf-<pid>-<32 hex digits>: only their kernel-<n>.etl files; never through a junction or link).\n"
+                   "Only what belongs to processes that are gone, unless --all. Run it as administrator.\n"
+                   "  --all      also what an etwconf.exe that is still running uses\n"
+                   "  --dry-run  list, change nothing\n"
+                   "Exit status: 0 done, 1 something could not be stopped or listed, 2 usage, 3 no live target.\n");
+            return 0;
+        }
         else {
             fprintf(stderr, "etwconf.exe cleanup: unknown option '%s' (cleanup [--all] [--dry-run])\n", argv[i]);
             return 2;
