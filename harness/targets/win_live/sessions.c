@@ -198,11 +198,15 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     ULONG rc = L.start_trace(&h, s->name, &b.p);
     if (rc != ERROR_SUCCESS) {
         InterlockedExchange(&s->state, SL_FREE);
-        if (s->kernel && rc == ERROR_ALREADY_EXISTS) {
+        struct props_buf q;
+        if (s->kernel && rc == ERROR_ALREADY_EXISTS && query_session(KERNEL_LOGGER_W, &q, NULL)) {
             snprintf(why, len, "the NT Kernel Logger was started by someone else meanwhile; the suite never stops or changes a session it "
                                "did not start");
             return ETW_FX_SKIP;
         }
+        if (s->kernel && rc == ERROR_ALREADY_EXISTS) /* none runs: the existing (empty, new) log file is what it refused */
+            FAIL_FIX("fixture: StartTraceW for the NT Kernel Logger returned ERROR_ALREADY_EXISTS (183) while none runs: it refused the log "
+                     "file the suite created for it");
         if (rc == ERROR_ACCESS_DENIED)
             FAIL_FIX("fixture: StartTraceW for %s returned ERROR_ACCESS_DENIED (5): administrator rights are needed", kind_name(kind));
         FAIL_FIX("fixture: StartTraceW for %s returned %lu", kind_name(kind), (unsigned long)rc);
