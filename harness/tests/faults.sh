@@ -109,12 +109,14 @@ sleep 2; kill -INT $pid; wait $pid; rc=$?
 h=$(honest "$T/int.jsonl" false)
 [ $? = 0 ] && [ "$rc" = 3 ] && ok "SIGINT in an in-process run: $h, exit 3" || no "SIGINT in process: $h, exit $rc"
 
-# 8. a constructor that aborts: a clear error, exit 3, no old results file left looking current;
-#    a destructor that blocks: the complete run still ends
-echo '{"type":"header","old":true}' >"$T/ctor.jsonl"
-timeout 60 "$E" run --target "$B/bad/ctor_abort.so" --quiet --out "$T/ctor.jsonl" 2>"$T/ctor.err"; rc=$?
-[ "$rc" = 3 ] && grep -q "its constructor crashed" "$T/ctor.err" && ! grep -q '"old"' "$T/ctor.jsonl" &&
-    ok "ctor_abort.so: exit 3 with a message, the old results file is not left in place" || no "ctor_abort.so: exit $rc: $(cat "$T/ctor.err")"
+# 8. a constructor that aborts or calls exit(0): a clear error, exit 3, no old results file left
+#    looking current; a destructor that blocks: the complete run still ends
+for so in ctor_abort ctor_exit; do
+    echo '{"type":"header","old":true}' >"$T/ctor.jsonl"
+    timeout 60 "$E" run --target "$B/bad/$so.so" --quiet --out "$T/ctor.jsonl" 2>"$T/ctor.err"; rc=$?
+    [ "$rc" = 3 ] && grep -q "its constructor crashed, exited" "$T/ctor.err" && ! grep -q '"old"' "$T/ctor.jsonl" &&
+        ok "$so.so: exit 3 with a message, the old results file is not left in place" || no "$so.so: exit $rc: $(cat "$T/ctor.err")"
+done
 s=$(date +%s)
 timeout 60 "$E" run --target "$B/bad/dtor_block.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/dtor.jsonl" 2>"$T/dtor.err"; rc=$?
 h=$(honest "$T/dtor.jsonl" true)
@@ -208,11 +210,14 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
         no "the live target's private directory: no Temp directory in $WINEPREFIX"
     else
         timeout 20 "$WINESERVER" -k >/dev/null 2>&1 # Wine's server creates files and directories: it starts anew, traced
-        timeout 120 strace -f -qq -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace.txt" wine "$B/etwconf.exe" run \
+        mkdir -p "$T/strace"
+        timeout 120 strace -ff -qq -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace/s" wine "$B/etwconf.exe" run \
             --case gen.bounds-groupmask --case gmi.set-before-62 --isolation child --quiet --out "$T/w-dir.jsonl" 2>/dev/null
-        $PYTHON - "$T/strace.txt" "$(ls "$tmpw" | grep -c '^etwconf-')" <<'EOF2'
-import re, sys
-text, left = open(sys.argv[1], encoding="utf-8", errors="replace").read(), int(sys.argv[2])
+        $PYTHON - "$T/strace" "$(ls "$tmpw" | grep -c '^etwconf-')" <<'EOF2'
+import os, re, sys
+# one file per process (-ff): no system call split across lines by another process's
+text = "".join(open(os.path.join(sys.argv[1], f), encoding="utf-8", errors="replace").read() for f in sorted(os.listdir(sys.argv[1])))
+left = int(sys.argv[2])
 made = re.findall(r'mkdir(?:at)?\((?:AT_FDCWD, )?"[^"]*/Temp/(etwconf-[0-9]+-[0-9a-f]{32})", 0\d+\) = 0', text)
 other = re.findall(r'mkdir(?:at)?\((?:AT_FDCWD, )?"[^"]*/Temp/(etwconf-[^"/]*)"', text)
 bad = []
