@@ -201,7 +201,8 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     # the live target's private directory: each process that starts the NT Kernel Logger writes
     # its log file in %TEMP%\etwconf-<pid>-<32 random hex digits>, created new, emptied and removed
     # at its end. Seen in the system calls of Wine (its ACLs are not Windows'), two worker processes
-    # (child isolation, two kernel-logger cases). A junction prepared at the name cannot be tested:
+    # (child isolation, two kernel-logger cases that apply to 6.1, whichever version the prefix
+    # was left at). A junction prepared at the name cannot be tested:
     # the name is not known beforehand, and Wine makes no junctions; cleanup's refusal is below.
     tmpw=$(ls -d "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | head -n 1)
     if ! command -v strace >/dev/null 2>&1; then
@@ -209,10 +210,12 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     elif [ -z "$tmpw" ]; then
         no "the live target's private directory: no Temp directory in $WINEPREFIX"
     else
-        timeout 20 "$WINESERVER" -k >/dev/null 2>&1 # Wine's server creates files and directories: it starts anew, traced
+        # Wine's server creates and deletes files and directories: it starts anew, traced
+        timeout 20 "$WINESERVER" -k >/dev/null 2>&1
+        timeout 20 "$WINESERVER" -w >/dev/null 2>&1
         mkdir -p "$T/strace"
         timeout 120 strace -ff -qq -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace/s" wine "$B/etwconf.exe" run \
-            --case gen.bounds-groupmask --case gmi.set-before-62 --isolation child --quiet --out "$T/w-dir.jsonl" 2>/dev/null
+            --case gen.bounds-groupmask --case gmi.set-before-62 --emulate 6.1 --isolation child --quiet --out "$T/w-dir.jsonl" 2>/dev/null
         $PYTHON - "$T/strace" "$(ls "$tmpw" | grep -c '^etwconf-')" <<'EOF2'
 import os, re, sys
 # one file per process (-ff): no system call split across lines by another process's

@@ -90,12 +90,21 @@ static void noop(struct etw_ctx *ctx)
  * no room left, and the guarded call's handler (installed SA_ONSTACK) can run only on an alternate
  * signal stack of that thread. A new thread has none (the one the platform sets up belongs to the
  * thread that made the first guarded call), so the loop's thread gets its own. */
-static void alternate_stack(void)
+#if !defined(_WIN32)
+static stack_t old_stack;
+#endif
+
+static void alternate_stack(bool on)
 {
 #if !defined(_WIN32)
     static char stack[64 * 1024]; /* one loop thread at a time */
     stack_t ss = {.ss_sp = stack, .ss_size = sizeof stack, .ss_flags = 0};
-    sigaltstack(&ss, NULL);
+    if (on)
+        sigaltstack(&ss, &old_stack);
+    else
+        sigaltstack(&old_stack, NULL); /* what the thread had (a sanitizer frees its own at the thread's end) */
+#else
+    (void)on;
 #endif
 }
 
@@ -103,8 +112,9 @@ static void watch_thread(void *arg, int i)
 {
     struct watch_run *r = arg;
     if (i == 0) {
-        alternate_stack();
+        alternate_stack(true);
         r->loop(r->w);
+        alternate_stack(false);
         atomic_store(&r->done, 1);
         return;
     }
