@@ -83,10 +83,11 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
         _snwprintf(dir, sizeof dir / sizeof dir[0] - 1, L"%ls%ls", tmp, fd.cFileName);
         dir[sizeof dir / sizeof dir[0] - 1] = 0;
         utf8(nm, sizeof nm, dir);
-        HANDLE h = fd.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT ? INVALID_HANDLE_VALUE : run_dir_open_checked(tmp, fd.cFileName, why, sizeof why);
+        /* checked on the opened handle, not on what the listing said: the entry may change between the two */
+        HANDLE h = run_dir_open_checked(tmp, fd.cFileName, why, sizeof why);
         if (h == INVALID_HANDLE_VALUE) {
             if (verbose)
-                printf("left alone: %s (%s)\n", nm, fd.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT ? "a reparse point (a junction or a symbolic link), which the suite never follows" : why);
+                printf("left alone: %s (%s)\n", nm, why);
             continue;
         }
         WIN32_FIND_DATAW ff;
