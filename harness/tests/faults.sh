@@ -203,7 +203,8 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     # at its end. Seen in the system calls of Wine (its ACLs are not Windows'), two worker processes
     # (child isolation, two kernel-logger cases that apply to 6.1, whichever version the prefix
     # was left at). A junction prepared at the name cannot be tested:
-    # the name is not known beforehand, and Wine makes no junctions; cleanup's refusal is below.
+    # the name is not known beforehand, and Wine makes no junctions; the check a new directory
+    # passes (run_dir_open_checked) is the one cleanup's refusal of a symlink below exercises.
     tmpw=$(ls -d "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | head -n 1)
     if ! command -v strace >/dev/null 2>&1; then
         skip "the live target's private directory under Wine: strace is not installed (apt-get install strace), the directory is seen through it"
