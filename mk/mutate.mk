@@ -71,7 +71,7 @@ fuzz:
 	@sh harness/tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # a short libFuzzer pass, then the differential fuzzer against the reference and mutants
-test-fuzz: all $(BUILD)/mutate/mutate $(BUILD)/bad/hang.so
+test-fuzz: all $(BUILD)/mutate/mutate $(BUILD)/bad/hang.so $(BUILD)/bad/stack.so
 	@$(MAKE) --no-print-directory -s $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%) >/dev/null
 	@CC="$(CC)" sh harness/tests/fuzz/test.sh $(BUILD) $(FUZZ_TEST_SECONDS) $(FUZZ_TARGETS)
 

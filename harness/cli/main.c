@@ -11,6 +11,8 @@
 
 #if defined(_WIN32)
 int win_cmd_cleanup(int argc, char **argv); /* harness/targets/win_live/cleanup.c */
+extern const char win_probe_command[]; /* the hidden command of a DLL's probe process (dll.c) */
+int win_cmd_probe(int argc, char **argv);
 #endif
 
 static const char usage[] =
@@ -186,6 +188,8 @@ int main(int argc, char **argv)
 #if defined(_WIN32)
     if (!strcmp(cmd, "cleanup"))
         return win_cmd_cleanup(argc, argv);
+    if (!strcmp(cmd, win_probe_command))
+        return win_cmd_probe(argc, argv);
     if (!strcmp(cmd, "fuzz")) {
         fprintf(stderr, "etwconf.exe fuzz: the fuzzer compares a target with the reference implementation, which etwconf.exe does "
                         "not contain: run 'etwconf fuzz' from the Linux build (make, then build/etwconf fuzz --help)\n");

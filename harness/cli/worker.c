@@ -68,5 +68,8 @@ int cli_cmd_worker(int argc, char **argv)
     r.timeout_ms = (unsigned)strtoul(timeout, NULL, 10);
     r.quiet = true;
     r.rerun_prefix = rerun;
-    return etw_exec_worker(&r, chan);
+    /* the results are sent: a target's DLL_PROCESS_DETACH (or destructor) must not hang or crash the
+     * worker's exit, which the runner waits for */
+    plat_exit(etw_exec_worker(&r, chan));
+    return 3;
 }

@@ -11,26 +11,35 @@ static void *lib_sym(struct etw_target *t, const char *name)
 }
 
 /* load the library once in a worker process first: a constructor that crashes, exits or hangs
- * ends that process, not the run, and is reported */
+ * ends that process, not the run, and is reported. The worker says so once dlopen returns: a
+ * constructor that calls exit(0) ends it with status 0 without a word, and is not a success. */
 static int probe_main(void *arg, plat_chan chan)
 {
-    (void)chan;
     char e[512];
-    return plat_lib_open(arg, e, sizeof e) ? 0 : 0; /* a load error is reported by the real load */
+    const char *m = plat_lib_open(arg, e, sizeof e) ? "loaded\n" : "failed\n"; /* a load error is reported by the real load */
+    plat_chan_write(chan, m, strlen(m));
+    return 0;
 }
 
 static bool probe(const char *path, char *why, size_t len)
 {
-    char err[256], how[64], buf[256];
+    char err[256], how[64], buf[16] = "", chunk[256];
     struct plat_proc *p = plat_proc_start(probe_main, (void *)path, NULL, err, sizeof err);
     if (!p)
         return true; /* no worker here: load in process as before */
     uint64_t until = plat_now_us() + 30000000u;
-    while (plat_proc_read(p, buf, sizeof buf, 100) != 0 && plat_now_us() < until)
-        ;
-    if (plat_proc_end(p, how, sizeof how))
+    size_t got = 0;
+    long n;
+    while ((n = plat_proc_read(p, chunk, sizeof chunk, 100)) != 0 && plat_now_us() < until) /* to its end */
+        if (n > 0 && got + (size_t)n < sizeof buf) {
+            memcpy(buf + got, chunk, (size_t)n);
+            buf[got += (size_t)n] = 0;
+        }
+    bool said = !strcmp(buf, "loaded\n") || !strcmp(buf, "failed\n");
+    if (plat_proc_end(p, how, sizeof how) && said)
         return true;
-    snprintf(why, len, "loading it ended the process that tried (%s): its constructor crashed, exited, or ran for over 30 s", how);
+    snprintf(why, len, "loading it ended the process that tried (%s) before dlopen returned: its constructor crashed, exited, or ran for "
+                       "over 30 s", how);
     return false;
 }
 

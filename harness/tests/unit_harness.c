@@ -270,20 +270,60 @@ static void test_live_names(void)
     CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf--1234-5"), 0);
     CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-0-5"), 0);
     CU_ASSERT_EQUAL(etw_live_session_owner(L"etwconf-99999999999-5"), 0);
-    CU_ASSERT_EQUAL(etw_live_kernel_name_owner(L"etwconf-77-3-kernel.etl"), 77);
-    CU_ASSERT_EQUAL(etw_live_kernel_name_owner(L"etwconf-77-3-kernel.etl.bak"), 0);
-    CU_ASSERT_EQUAL(etw_live_kernel_name_owner(L"etwconf-x-kernel.etl"), 0);
+    /* a process's private directory: etwconf-<pid>-<32 hex digits of random bytes> */
+    unsigned char rnd[ETW_LIVE_RUN_RANDOM];
+    for (int i = 0; i < ETW_LIVE_RUN_RANDOM; i++)
+        rnd[i] = (unsigned char)(i * 17 + 0x0F);
+    wchar_t dn[64];
+    CU_ASSERT_FATAL(etw_live_run_dir_name(dn, 64, 4294967295ul, rnd));
+    CU_ASSERT(!wcscmp(dn, L"etwconf-4294967295-0f2031425364758697a8b9cadbecfd0e"));
+    CU_ASSERT(!etw_live_run_dir_name(dn, 50, 4294967295ul, rnd)); /* does not fit */
+    CU_ASSERT(etw_live_run_dir_name(dn, 64, 77, rnd));
+    CU_ASSERT_EQUAL(etw_live_run_dir_owner(dn), 77);
+    CU_ASSERT_EQUAL(etw_live_run_dir_owner(L"ETWCONF-77-0F2031425364758697A8B9CADBECFD0E"), 77);
+    CU_ASSERT_EQUAL(etw_live_run_dir_owner(L"etwconf-77-0f2031425364758697a8b9cadbecfd0"), 0);   /* 31 digits */
+    CU_ASSERT_EQUAL(etw_live_run_dir_owner(L"etwconf-77-0f2031425364758697a8b9cadbecfd0e0"), 0); /* 33 */
+    CU_ASSERT_EQUAL(etw_live_run_dir_owner(L"etwconf-77-0f2031425364758697a8b9cadbecfd0g"), 0);
+    CU_ASSERT_EQUAL(etw_live_run_dir_owner(L"etwconf-77-3"), 0); /* a session's name is not a directory's */
+    CU_ASSERT_EQUAL(etw_live_run_dir_owner(L"etwconf-0-0f2031425364758697a8b9cadbecfd0e"), 0);
+    CU_ASSERT_EQUAL(etw_live_run_dir_owner(L"xetwconf-77-0f2031425364758697a8b9cadbecfd0e"), 0);
+    CU_ASSERT_EQUAL(etw_live_session_owner(dn), 0);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"kernel-3.etl"), 3);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"KERNEL-12.ETL"), 12);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"kernel-3.etl.bak"), 0);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"kernel-03.etl"), 0);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"kernel-.etl"), 0);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"etwconf-77-3-kernel.etl"), 0);
     const wchar_t *tmp = L"C:\\Users\\me\\AppData\\Local\\Temp\\";
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-3-kernel.etl", tmp), 77);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"c:\\users\\ME\\appdata\\local\\temp\\ETWCONF-77-3-KERNEL.ETL", tmp), 77);
+    const wchar_t *d = L"etwconf-77-0f2031425364758697a8b9cadbecfd0e";
+    wchar_t path[256];
+    swprintf(path, 256, L"%ls%ls\\kernel-3.etl", tmp, d);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, tmp), 77);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"c:\\users\\ME\\appdata\\local\\temp\\ETWCONF-77-0F2031425364758697A8B9CADBECFD0E\\KERNEL-3.ETL", tmp), 77);
     /* someone else's trace whose path merely contains the marker: never ours */
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"D:\\traces\\etwconf-77-3-kernel.etl", tmp), 0);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-3\\kernel.etl", tmp), 0);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\sub\\etwconf-77-3-kernel.etl", tmp), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"D:\\traces\\etwconf-77-0f2031425364758697a8b9cadbecfd0e\\kernel-3.etl", tmp), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-3-kernel.etl", tmp), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\sub\\etwconf-77-0f2031425364758697a8b9cadbecfd0e\\kernel-3.etl", tmp), 0);
+    swprintf(path, 256, L"%ls%ls\\sub\\kernel-3.etl", tmp, d);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, tmp), 0);
+    swprintf(path, 256, L"%ls%ls\\other.etl", tmp, d);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, tmp), 0);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, L"C:\\Users\\me\\AppData\\Local\\Temp"), 0); /* no separator */
     /* a %TEMP% that itself contains the marker does not confuse it */
-    const wchar_t *odd = L"C:\\etwconf-5-1\\";
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\etwconf-5-1\\etwconf-77-3-kernel.etl", odd), 77);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\etwconf-5-1\\other.etl", odd), 0);
+    const wchar_t *odd = L"C:\\etwconf-5-00000000000000000000000000000000\\";
+    swprintf(path, 256, L"%ls%ls\\kernel-1.etl", odd, d);
+    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, odd), 77);
+    /* a directory's final path: exactly the parent's, one separator, the name */
+    const wchar_t *fp = L"\\\\?\\C:\\Users\\me\\AppData\\Local\\Temp";
+    CU_ASSERT(etw_live_final_path_is(L"\\\\?\\C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-ab", fp, L"etwconf-77-ab"));
+    CU_ASSERT(etw_live_final_path_is(L"\\\\?\\c:\\users\\ME\\AppData\\Local\\Temp\\ETWCONF-77-AB", fp, L"etwconf-77-ab"));
+    CU_ASSERT(etw_live_final_path_is(L"\\\\?\\C:\\etwconf-77-ab", L"\\\\?\\C:\\", L"etwconf-77-ab"));
+    /* a junction or link led elsewhere: the final path is not the entry's */
+    CU_ASSERT(!etw_live_final_path_is(L"\\\\?\\C:\\Windows\\System32", fp, L"etwconf-77-ab"));
+    CU_ASSERT(!etw_live_final_path_is(L"\\\\?\\C:\\Users\\me\\AppData\\Local\\Temp\\x\\etwconf-77-ab", fp, L"etwconf-77-ab"));
+    CU_ASSERT(!etw_live_final_path_is(L"\\\\?\\C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-abc", fp, L"etwconf-77-ab"));
+    CU_ASSERT(!etw_live_final_path_is(L"\\\\?\\C:\\Users\\me\\AppData\\Local\\Tempetwconf-77-ab", fp, L"etwconf-77-ab"));
+    CU_ASSERT(!etw_live_final_path_is(fp, fp, L"etwconf-77-ab"));
 }
 
 void unit_harness_register(void)

@@ -19,6 +19,7 @@
 #include <windows.h>
 #else
 #include <errno.h>
+#include <signal.h>
 #include <time.h>
 #endif
 
@@ -85,11 +86,35 @@ static void noop(struct etw_ctx *ctx)
     (void)ctx;
 }
 
+/* the loop's thread calls the target: a stack overflow there raises SIGSEGV on a stack that has
+ * no room left, and the guarded call's handler (installed SA_ONSTACK) can run only on an alternate
+ * signal stack of that thread. A new thread has none (the one the platform sets up belongs to the
+ * thread that made the first guarded call), so the loop's thread gets its own. */
+#if !defined(_WIN32)
+static stack_t old_stack;
+#endif
+
+static void alternate_stack(bool on)
+{
+#if !defined(_WIN32)
+    static char stack[64 * 1024]; /* one loop thread at a time */
+    stack_t ss = {.ss_sp = stack, .ss_size = sizeof stack, .ss_flags = 0};
+    if (on)
+        sigaltstack(&ss, &old_stack);
+    else
+        sigaltstack(&old_stack, NULL); /* what the thread had (a sanitizer frees its own at the thread's end) */
+#else
+    (void)on;
+#endif
+}
+
 static void watch_thread(void *arg, int i)
 {
     struct watch_run *r = arg;
     if (i == 0) {
+        alternate_stack(true);
         r->loop(r->w);
+        alternate_stack(false);
         atomic_store(&r->done, 1);
         return;
     }
@@ -120,8 +145,8 @@ int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w)
     r.loop = loop;
     r.w = w;
     atomic_store(&r.done, 0);
-    /* the platform sets its fault handling up on the first guarded call: here, on this thread,
-     * so that the loop's thread keeps its own alternate signal stack and can end like any other */
+    /* the platform sets its fault handling up on the first guarded call: here, once, before the
+     * threads start (the loop's thread gets its alternate signal stack in watch_thread) */
     char exc[48];
     long off;
     etw_guarded_call(&fz.ctx, noop, exc, sizeof exc, &off);

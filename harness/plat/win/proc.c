@@ -199,6 +199,12 @@ bool plat_chan_write(plat_chan c, const void *buf, size_t len)
     return true;
 }
 
+bool win_started_by_runner(void)
+{
+    plat_chan c;
+    return __argc >= 4 && !strcmp(__argv[__argc - 2], "--chan") && plat_chan_parse(__argv[__argc - 1], &c);
+}
+
 bool plat_chan_parse(const char *s, plat_chan *c)
 {
     char *end;

@@ -17,6 +17,9 @@
 void win_format_code(char *buf, size_t len, DWORD code);
 /* the full path of this executable (static buffer; empty if unknown) */
 const wchar_t *win_exe_path(void);
+/* true when this process was started by plat_proc_start (a worker or a probe: its command line
+ * ends in "--chan N"); its parent already loaded what it loads in a probe process */
+bool win_started_by_runner(void);
 /* true when ntdll exports wine_get_version */
 bool win_is_wine(void);
 /* run the plat_at_end() functions now (host.c; the fatal-exception path calls it) */

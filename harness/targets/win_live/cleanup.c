@@ -45,9 +45,7 @@ static int stop_suite_sessions(DWORD pid, bool all, bool dry, bool verbose, int 
             printf("%s %s%s%s%s\n", dry ? "would stop:" : rc == ERROR_SUCCESS ? "stopped:" : "could not stop:", nm, kernel ? " (log file " : "",
                    kernel ? fl : "", kernel ? ")" : "");
         if (rc == ERROR_SUCCESS) {
-            stopped++;
-            if (kernel && !dry)
-                DeleteFileW(file);
+            stopped++; /* its log file goes with the private directory it is in (remove_run_dirs) */
         } else if (failed) {
             (*failed)++;
             if (verbose)
@@ -58,40 +56,79 @@ static int stop_suite_sessions(DWORD pid, bool all, bool dry, bool verbose, int 
     return stopped;
 }
 
-/* delete the NT Kernel Logger's log files the suite left in %TEMP%: those of process pid, or
- * (pid 0) of every process that is gone (all: also of running ones). Only exact names count
- * (names.h); verbose prints each. Returns the number deleted (or, dry, to delete). */
-static int delete_kernel_logs(DWORD pid, bool all, bool dry, bool verbose)
+/* the files a process of the suite left in its private directory (rundir.c), then the directory:
+ * in the directories %TEMP%\etwconf-<pid>-<32 hex> of process pid, or (pid 0) of every process
+ * that is gone (all: also of running ones). Only exact names count (names.h), a directory is
+ * entered only when it is a plain one (never through a junction or link: run_dir_open_checked),
+ * and only the files named as the suite names them are deleted; a directory holding anything else
+ * stays. verbose prints each. Returns the number of files and directories deleted (dry: to). */
+static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
 {
     WCHAR tmp[MAX_PATH + 1], pat[MAX_PATH + 64];
-    DWORD tl = GetTempPathW(MAX_PATH, tmp);
-    if (!tl || tl > MAX_PATH)
+    if (!run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]))
         return 0;
-    _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"*-kernel.etl", tmp);
+    _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
     pat[sizeof pat / sizeof pat[0] - 1] = 0;
     WIN32_FIND_DATAW fd;
     HANDLE f = FindFirstFileW(pat, &fd);
     if (f == INVALID_HANDLE_VALUE)
         return 0;
-    int files = 0;
+    int removed = 0;
     do {
-        DWORD owner = (DWORD)etw_live_kernel_name_owner(fd.cFileName);
+        DWORD owner = (DWORD)etw_live_run_dir_owner(fd.cFileName);
         if (!owner || (pid ? owner != pid : !all && owner != GetCurrentProcessId() && process_alive(owner)))
-            continue; /* not named as the suite names its files, another process's, or its run goes on */
-        WCHAR full[MAX_PATH * 2];
-        _snwprintf(full, sizeof full / sizeof full[0] - 1, L"%ls%ls", tmp, fd.cFileName);
-        full[sizeof full / sizeof full[0] - 1] = 0;
-        if (dry || DeleteFileW(full)) { /* a file in use cannot be deleted: it stays */
-            files++;
-            if (verbose) {
-                char nm[600];
-                utf8(nm, sizeof nm, full);
+            continue; /* not named as the suite names its directories, another process's, or its run goes on */
+        char nm[MAX_PATH * 3], why[200];
+        WCHAR dir[MAX_PATH + 64], file[MAX_PATH + 96];
+        _snwprintf(dir, sizeof dir / sizeof dir[0] - 1, L"%ls%ls", tmp, fd.cFileName);
+        dir[sizeof dir / sizeof dir[0] - 1] = 0;
+        utf8(nm, sizeof nm, dir);
+        /* checked on the opened handle, not on what the listing said: the entry may change between the two */
+        HANDLE h = run_dir_open_checked(tmp, fd.cFileName, why, sizeof why);
+        if (h == INVALID_HANDLE_VALUE) {
+            if (verbose)
+                printf("left alone: %s (%s)\n", nm, why);
+            continue;
+        }
+        WIN32_FIND_DATAW ff;
+        _snwprintf(file, sizeof file / sizeof file[0] - 1, L"%ls\\*", dir);
+        file[sizeof file / sizeof file[0] - 1] = 0;
+        HANDLE g = FindFirstFileW(file, &ff);
+        bool other = false;
+        if (g != INVALID_HANDLE_VALUE) {
+            do {
+                if (!wcscmp(ff.cFileName, L".") || !wcscmp(ff.cFileName, L".."))
+                    continue;
+                if (!etw_live_run_file_seq(ff.cFileName) || (ff.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
+                    other = true; /* not a name the suite gives: not ours to delete */
+                    continue;
+                }
+                _snwprintf(file, sizeof file / sizeof file[0] - 1, L"%ls\\%ls", dir, ff.cFileName);
+                file[sizeof file / sizeof file[0] - 1] = 0;
+                if (dry || DeleteFileW(file)) { /* a file in use cannot be deleted: it stays */
+                    removed++;
+                    if (verbose) {
+                        char fl[MAX_PATH * 3];
+                        utf8(fl, sizeof fl, file);
+                        printf("%s %s\n", dry ? "would delete:" : "deleted:", fl);
+                    }
+                } else
+                    other = true;
+            } while (FindNextFileW(g, &ff));
+            FindClose(g);
+        }
+        CloseHandle(h);
+        if (other) {
+            if (verbose)
+                printf("left alone: %s (it holds files the suite did not create or cannot delete)\n", nm);
+        } else if (dry || RemoveDirectoryW(dir)) {
+            removed++;
+            if (verbose)
                 printf("%s %s\n", dry ? "would delete:" : "deleted:", nm);
-            }
         }
     } while (FindNextFileW(f, &fd));
     FindClose(f);
-    return files;
+    return removed;
 }
 
 int win_stop_sessions_of(DWORD pid, bool verbose)
@@ -99,7 +136,7 @@ int win_stop_sessions_of(DWORD pid, bool verbose)
     if (!L.control_trace)
         return 0;
     int r = stop_suite_sessions(pid, false, false, verbose, NULL);
-    delete_kernel_logs(pid, false, false, verbose);
+    remove_run_dirs(pid, false, false, verbose);
     return r < 0 ? 0 : r;
 }
 
@@ -111,6 +148,17 @@ int win_cmd_cleanup(int argc, char **argv)
             all = true;
         else if (!strcmp(argv[i], "--dry-run"))
             dry = true;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: etwconf.exe cleanup [--all] [--dry-run]\n"
+                   "Stops the ETW sessions a killed etwconf.exe left behind (named etwconf-<pid>-<n>, and the NT Kernel Logger\n"
+                   "when it writes to a directory of the suite) and removes the private directories such runs left in %%TEMP%%\n"
+                   "(etwconf-<pid>-<32 hex digits>: only their kernel-<n>.etl files; never through a junction or link).\n"
+                   "Only what belongs to processes that are gone, unless --all. Run it as administrator.\n"
+                   "  --all      also what an etwconf.exe that is still running uses\n"
+                   "  --dry-run  list, change nothing\n"
+                   "Exit status: 0 done, 1 something could not be stopped or listed, 2 usage, 3 no live target.\n");
+            return 0;
+        }
         else {
             fprintf(stderr, "etwconf.exe cleanup: unknown option '%s' (cleanup [--all] [--dry-run])\n", argv[i]);
             return 2;
@@ -121,12 +169,13 @@ int win_cmd_cleanup(int argc, char **argv)
         return 3;
     int failed = 0;
     int n = stop_suite_sessions(0, all, dry, true, &failed);
+    int files = remove_run_dirs(0, all, dry, true); /* a log file still in use stays */
     if (n < 0) {
-        printf("cleanup: cannot list the ETW sessions (QueryAllTracesW failed): run as administrator\n");
+        printf("cleanup: cannot list the ETW sessions (QueryAllTracesW failed): run as administrator; %d file(s) and private "
+               "directories %s\n", files, dry ? "to delete" : "deleted");
         return 1;
     }
-    int files = delete_kernel_logs(0, all, dry, true);
-    printf("cleanup: %d session(s) %s, %d log file(s) %s, %d failure(s)%s\n", n, dry ? "to stop" : "stopped", files,
+    printf("cleanup: %d session(s) %s, %d file(s) and private directories %s, %d failure(s)%s\n", n, dry ? "to stop" : "stopped", files,
            dry ? "to delete" : "deleted", failed, n || files || failed ? "" : ": nothing left behind");
     return failed ? 1 : 0;
 }

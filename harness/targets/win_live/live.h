@@ -8,6 +8,7 @@
  *                  portable answers (needs.h, unit-tested on Linux) and the target's need hook
  *   fingerprint.c  the results header's fingerprint of the system and the exe
  *   dll.c          a DLL as a target
+ *   rundir.c       the process's private directory for the files it writes
  *   cleanup.c      stopping what a killed run left behind; the cleanup command
  *   events.c       a provider group enabled on a session; the traits an event carries (a real-time consumer)
  *   build.c        the portable half of the fixtures (mode bits, parameters; unit-tested on Linux)
@@ -18,8 +19,9 @@
  *
  * What the suite touches on the machine (harness/windows/README.md says the same to users):
  *  - ETW sessions it starts itself, named "etwconf-<pid>-<n>", and the NT Kernel Logger only when
- *    no one else runs it (started with a log file %TEMP%\etwconf-<pid>-<n>-kernel.etl, which is
- *    how a later `etwconf.exe cleanup` recognises it). A session it did not start is never
+ *    no one else runs it (started with a log file kernel-<n>.etl in the process's private
+ *    directory %TEMP%\etwconf-<pid>-<32 random hex digits>, rundir.c, which is how a later
+ *    `etwconf.exe cleanup` recognises it). A session it did not start is never
  *    stopped or changed. Every session is stopped after its case, after a crash or a timeout (at
  *    the start of the next case), at the end of the run, on Ctrl-C and from the crash handler.
  *  - SeSystemProfilePrivilege of its own token (enabled/disabled per case, restored).
@@ -38,7 +40,7 @@
 #include <evntrace.h>
 
 /* every ETW session the suite starts is named SESSION_PREFIX "<pid>-<n>"; the NT Kernel Logger,
- * whose name is fixed, is started with a log file %TEMP%\etwconf-<pid>-<n>-kernel.etl instead */
+ * whose name is fixed, is started with a log file in the private directory instead (names.h) */
 #define WIN_SESSION_PREFIX "etwconf-"
 #define WIN_SESSION_PREFIXW L"etwconf-"
 
@@ -104,7 +106,7 @@ struct session {
     GUID guid;
     etw_tracehandle h;
     WCHAR name[64];
-    WCHAR file[MAX_PATH + 64];
+    WCHAR file[MAX_PATH + 96];
 };
 extern struct session sessions[8];
 #define MOD_ADVAPI32 0
@@ -158,6 +160,16 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j);
 void dll_fingerprint(struct etw_target *t, struct etw_json *j);
 /* dll.c: a DLL that exports the API under its Windows names (third-party target) */
 struct etw_target *win_dll_target(const char *path, char *err, size_t errlen);
+/* rundir.c: the private directory %TEMP%\etwconf-<pid>-<random hex> of this process */
+bool run_temp_dir(WCHAR *tmp, DWORD cap); /* %TEMP% ending in a separator */
+/* a new file name (kernel-<n>.etl) in the private directory, created on first use: the file is
+ * created (CREATE_NEW) and closed, its full path in path; false and why when it cannot be */
+bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, char *why, size_t len);
+void run_file_delete(const WCHAR *path); /* a file run_file_new created, by exact path */
+void run_dir_remove(void); /* at the end: the files created and not deleted, then the directory */
+/* parent + name opened as a plain directory (never through a reparse point), its final path
+ * checked; INVALID_HANDLE_VALUE and why when it is not one */
+HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, size_t len);
 /* cleanup.c: stop the sessions a (dead) process pid of this suite left behind; returns how many */
 int win_stop_sessions_of(DWORD pid, bool verbose);
 int win_cmd_cleanup(int argc, char **argv); /* etwconf.exe cleanup [--all] [--dry-run] */

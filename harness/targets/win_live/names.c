@@ -4,6 +4,11 @@
 
 static const wchar_t prefix[] = L"etwconf-";
 
+static bool same(wchar_t a, wchar_t b)
+{
+    return towlower((wint_t)a) == towlower((wint_t)b);
+}
+
 /* digits at *s (no sign, no leading zero, at most 10): the value, s moved past them; 0 if none */
 static unsigned long number(const wchar_t **s)
 {
@@ -22,40 +27,116 @@ static unsigned long number(const wchar_t **s)
     return v;
 }
 
-/* "etwconf-<pid>-<n>" followed by tail exactly (compared without case); the pid or 0 */
-static unsigned long owner(const wchar_t *s, const wchar_t *tail)
+/* s starts with lit (compared without case): s moved past it */
+static bool literal(const wchar_t **s, const wchar_t *lit)
 {
-    for (const wchar_t *p = prefix; *p; p++, s++)
-        if (towlower((wint_t)*s) != (wint_t)*p)
-            return 0;
-    unsigned long pid = number(&s);
-    if (!pid || *s++ != L'-' || !number(&s))
+    const wchar_t *p = *s;
+    for (; *lit; lit++, p++)
+        if (!*p || !same(*p, *lit))
+            return false;
+    *s = p;
+    return true;
+}
+
+/* "etwconf-<pid>-<n>" at *s: the pid, s moved past it; 0 if not */
+static unsigned long pid_dash(const wchar_t **s)
+{
+    const wchar_t *p = *s;
+    if (!literal(&p, prefix))
         return 0;
-    for (; *tail; tail++, s++)
-        if (towlower((wint_t)*s) != towlower((wint_t)*tail))
+    unsigned long pid = number(&p);
+    if (!pid || *p++ != L'-')
+        return 0;
+    *s = p;
+    return pid;
+}
+
+/* "etwconf-<pid>-<32 hex>" at *s: the pid, s moved past it; 0 if not */
+static unsigned long run_dir(const wchar_t **s)
+{
+    const wchar_t *p = *s;
+    unsigned long pid = pid_dash(&p);
+    if (!pid)
+        return 0;
+    for (int i = 0; i < 2 * ETW_LIVE_RUN_RANDOM; i++, p++)
+        if (!iswxdigit((wint_t)*p) || *p > 0x7F)
             return 0;
-    return *s ? 0 : pid;
+    *s = p;
+    return pid;
 }
 
 unsigned long etw_live_session_owner(const wchar_t *name)
 {
-    return name ? owner(name, L"") : 0;
+    const wchar_t *s = name;
+    unsigned long pid = s ? pid_dash(&s) : 0;
+    return pid && number(&s) && !*s ? pid : 0;
 }
 
-unsigned long etw_live_kernel_name_owner(const wchar_t *base)
+bool etw_live_run_dir_name(wchar_t *out, size_t cap, unsigned long pid, const unsigned char rnd[ETW_LIVE_RUN_RANDOM])
 {
-    return base ? owner(base, L"-kernel.etl") : 0;
+    static const wchar_t hex[] = L"0123456789abcdef";
+    wchar_t digits[12];
+    size_t nd = 0, o = 0;
+    do
+        digits[nd++] = (wchar_t)(L'0' + pid % 10);
+    while ((pid /= 10) && nd < sizeof digits / sizeof digits[0]);
+    if (cap < (sizeof prefix / sizeof prefix[0] - 1) + nd + 1 + 2 * ETW_LIVE_RUN_RANDOM + 1)
+        return false;
+    for (const wchar_t *p = prefix; *p; p++)
+        out[o++] = *p;
+    while (nd)
+        out[o++] = digits[--nd];
+    out[o++] = L'-';
+    for (int i = 0; i < ETW_LIVE_RUN_RANDOM; i++) {
+        out[o++] = hex[rnd[i] >> 4];
+        out[o++] = hex[rnd[i] & 15];
+    }
+    out[o] = 0;
+    return true;
 }
 
-unsigned long etw_live_kernel_file_owner(const wchar_t *path, const wchar_t *dir)
+unsigned long etw_live_run_dir_owner(const wchar_t *name)
 {
-    if (!path || !dir || !*dir)
+    const wchar_t *s = name;
+    unsigned long pid = s ? run_dir(&s) : 0;
+    return pid && !*s ? pid : 0;
+}
+
+unsigned long etw_live_run_file_seq(const wchar_t *name)
+{
+    const wchar_t *s = name;
+    if (!s || !literal(&s, L"kernel-"))
         return 0;
-    size_t n = wcslen(dir);
-    if (dir[n - 1] != L'\\' && dir[n - 1] != L'/')
+    unsigned long n = number(&s);
+    return n && literal(&s, L".etl") && !*s ? n : 0;
+}
+
+static bool separator(wchar_t c)
+{
+    return c == L'\\' || c == L'/';
+}
+
+unsigned long etw_live_kernel_file_owner(const wchar_t *path, const wchar_t *tmp)
+{
+    if (!path || !tmp || !*tmp || !separator(tmp[wcslen(tmp) - 1]))
         return 0;
-    for (size_t i = 0; i < n; i++)
-        if (towlower((wint_t)path[i]) != towlower((wint_t)dir[i]) || !path[i])
-            return 0;
-    return etw_live_kernel_name_owner(path + n);
+    const wchar_t *s = path;
+    if (!literal(&s, tmp))
+        return 0;
+    unsigned long pid = run_dir(&s);
+    if (!pid || !separator(*s++))
+        return 0;
+    return etw_live_run_file_seq(s) ? pid : 0;
+}
+
+bool etw_live_final_path_is(const wchar_t *final, const wchar_t *parent, const wchar_t *name)
+{
+    if (!final || !parent || !name || !*parent || !*name)
+        return false;
+    const wchar_t *s = final;
+    if (!literal(&s, parent))
+        return false;
+    if (!separator(parent[wcslen(parent) - 1]) && !separator(*s++))
+        return false;
+    return literal(&s, name) && !*s;
 }

@@ -2,22 +2,37 @@
  * harness/targets/win_live/names.h - recognising what the suite created on a live system, by
  * exact name. Portable (no windows.h): the unit tests check it on Linux too.
  *
- * A session of the suite is named exactly "etwconf-<pid>-<n>"; the NT Kernel Logger, whose name
- * is fixed, is ours only when its log file is exactly "<the suite's directory>etwconf-<pid>-<n>-
- * kernel.etl". Anything else, an "etwconf-12-3" anywhere else in a path included, is someone
- * else's and is never stopped or deleted.
+ * A session of the suite is named exactly "etwconf-<pid>-<n>". Every file a process of the suite
+ * writes lives in its private directory "%TEMP%\etwconf-<pid>-<32 hex digits>" (the digits are
+ * random bytes from the system's generator, so no other process can predict the name and prepare
+ * it); the NT Kernel Logger, whose name is fixed, is ours only when its log file is exactly
+ * "<that directory>\kernel-<n>.etl". Anything else, an "etwconf-12-3" anywhere else in a path
+ * included, is someone else's and is never stopped or deleted.
  */
 #ifndef ETWCONF_WIN_LIVE_NAMES_H
 #define ETWCONF_WIN_LIVE_NAMES_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <wchar.h>
+
+#define ETW_LIVE_RUN_RANDOM 16 /* random bytes in a private directory's name: 32 hex digits */
 
 /* the pid of a session name "etwconf-<pid>-<n>", or 0 */
 unsigned long etw_live_session_owner(const wchar_t *name);
-/* the pid of a kernel log file name (no directory) "etwconf-<pid>-<n>-kernel.etl", or 0 */
-unsigned long etw_live_kernel_name_owner(const wchar_t *base);
-/* the pid of a kernel log file path dir + "etwconf-<pid>-<n>-kernel.etl", dir being exactly the
- * suite's directory (ending in a separator; compared without case), or 0 */
-unsigned long etw_live_kernel_file_owner(const wchar_t *path, const wchar_t *dir);
+/* the private directory's name of process pid: "etwconf-<pid>-<hex of rnd>" into out (cap
+ * characters); false if it does not fit */
+bool etw_live_run_dir_name(wchar_t *out, size_t cap, unsigned long pid, const unsigned char rnd[ETW_LIVE_RUN_RANDOM]);
+/* the pid of a private directory's name (no parent) "etwconf-<pid>-<32 hex digits>", or 0 */
+unsigned long etw_live_run_dir_owner(const wchar_t *name);
+/* n of a file name the suite gives in its directory, "kernel-<n>.etl", or 0 */
+unsigned long etw_live_run_file_seq(const wchar_t *name);
+/* the pid of a kernel log file path tmp + "etwconf-<pid>-<32 hex>\kernel-<n>.etl", tmp being
+ * exactly the temporary directory (ending in a separator; compared without case), or 0 */
+unsigned long etw_live_kernel_file_owner(const wchar_t *path, const wchar_t *tmp);
+/* true when final, a directory's final path (after every link), is exactly parent's final path
+ * followed by one separator and name: the directory is that entry of parent and no reparse point
+ * led elsewhere. Compared without case; parent may end in a separator (a drive's root). */
+bool etw_live_final_path_is(const wchar_t *final, const wchar_t *parent, const wchar_t *name);
 
 #endif

@@ -39,15 +39,12 @@ ULONG stop_by_name(const WCHAR *name)
     return L.control_trace ? L.control_trace(0, name, &b.p, EVENT_TRACE_CONTROL_STOP) : ERROR_PROC_NOT_FOUND;
 }
 
-/* the pid of a kernel log file the suite wrote: exactly %TEMP%\etwconf-<pid>-<n>-kernel.etl
- * (names.h), 0 for any other path */
+/* the pid of a kernel log file the suite wrote: exactly kernel-<n>.etl in a private directory
+ * %TEMP%\etwconf-<pid>-<32 hex> (names.h), 0 for any other path */
 DWORD kernel_file_owner(const WCHAR *path)
 {
-    WCHAR tmp[MAX_PATH + 1];
-    DWORD tl = GetTempPathW(MAX_PATH, tmp);
-    if (tl == 0 || tl > MAX_PATH)
-        return 0;
-    return (DWORD)etw_live_kernel_file_owner(path, tmp);
+    WCHAR tmp[MAX_PATH + 2];
+    return run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]) ? (DWORD)etw_live_kernel_file_owner(path, tmp) : 0;
 }
 
 
@@ -103,7 +100,7 @@ void session_stop(struct session *s)
         struct props_buf b;
         if (query_session(KERNEL_LOGGER_W, &b, NULL) && !_wcsicmp(props_name(&b.p, b.p.LogFileNameOffset), s->file))
             stop_by_name(KERNEL_LOGGER_W);
-        DeleteFileW(s->file);
+        run_file_delete(s->file);
     } else {
         stop_by_name(s->name);
     }
@@ -175,14 +172,14 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     b.p.BufferSize = 64;
     b.p.FlushTimer = 1;
     if (s->kernel) {
-        WCHAR tmp[MAX_PATH + 1];
-        DWORD tl = GetTempPathW(MAX_PATH, tmp);
-        if (tl == 0 || tl > MAX_PATH) {
+        WCHAR fname[24];
+        char fwhy[400];
+        _snwprintf(fname, sizeof fname / sizeof fname[0] - 1, L"kernel-%ld.etl", (long)n);
+        fname[sizeof fname / sizeof fname[0] - 1] = 0;
+        if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], fwhy, sizeof fwhy)) { /* rundir.c */
             InterlockedExchange(&s->state, SL_FREE);
-            FAIL_FIX("fixture: no temporary directory for the NT Kernel Logger's log file");
+            FAIL_FIX("fixture: the NT Kernel Logger's log file: %s", fwhy);
         }
-        _snwprintf(s->file, sizeof s->file / sizeof s->file[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"%lu-%ld-kernel.etl", tmp,
-                   (unsigned long)pid, (long)n);
         wcscpy(s->name, KERNEL_LOGGER_W);
         b.p.Wnode.Guid = system_trace_control_guid;
         b.p.LogFileMode = plan.log_file_mode;
@@ -201,11 +198,15 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     ULONG rc = L.start_trace(&h, s->name, &b.p);
     if (rc != ERROR_SUCCESS) {
         InterlockedExchange(&s->state, SL_FREE);
-        if (s->kernel && rc == ERROR_ALREADY_EXISTS) {
+        struct props_buf q;
+        if (s->kernel && rc == ERROR_ALREADY_EXISTS && query_session(KERNEL_LOGGER_W, &q, NULL)) {
             snprintf(why, len, "the NT Kernel Logger was started by someone else meanwhile; the suite never stops or changes a session it "
                                "did not start");
             return ETW_FX_SKIP;
         }
+        if (s->kernel && rc == ERROR_ALREADY_EXISTS) /* none runs: the existing (empty, new) log file is what it refused */
+            FAIL_FIX("fixture: StartTraceW for the NT Kernel Logger returned ERROR_ALREADY_EXISTS (183) while none runs: it refused the log "
+                     "file the suite created for it");
         if (rc == ERROR_ACCESS_DENIED)
             FAIL_FIX("fixture: StartTraceW for %s returned ERROR_ACCESS_DENIED (5): administrator rights are needed", kind_name(kind));
         FAIL_FIX("fixture: StartTraceW for %s returned %lu", kind_name(kind), (unsigned long)rc);

@@ -225,6 +225,7 @@ void win_restore_all(void)
     if (!L.open)
         return;
     stop_all_sessions();
+    run_dir_remove(); /* after the sessions: their files are closed */
     tpi_restore();
     restore_privilege();
 }

@@ -2,7 +2,9 @@
 # harness/tests/fuzz/hang.sh BUILD - the differential fuzzer (etwconf fuzz) against a target whose
 # functions never return (harness/tests/bad/hang.c): it must end within --seconds plus a bounded
 # grace, reporting the hung call as a TIMEOUT disagreement with a replay command that reproduces
-# it, and exit 1. Every run is bounded by timeout(1), so a fuzzer that hangs fails the test.
+# it, and exit 1; and against one whose functions overflow their stack (harness/tests/bad/stack.c),
+# which must be reported as crashes. Every run is bounded by timeout(1), so a fuzzer that hangs
+# fails the test.
 # Last line: "fuzz-hang: N passed, N failed".
 set -u
 B=$1
@@ -79,5 +81,17 @@ timeout 10 "$E" fuzz --target "$B/bad/hang.so" --timeout-ms 0 >"$W/usage.txt" 2>
 rc=$?
 [ "$rc" -eq 2 ] && grep -q -- '--timeout-ms takes' "$W/usage.txt" && ok "--timeout-ms 0 is a usage error (exit 2)" ||
     no "--timeout-ms 0: exit $rc, $(cat "$W/usage.txt")"
+
+# 6. a target that overflows its stack on the fuzz loop's thread: a crash disagreement with its
+#    replay command, not a process killed by SIGSEGV without a word
+if run stack 15 --target "$B/bad/stack.so" --seconds 1 --seed 1 --quiet; then
+    if [ "$rc" -eq 1 ] && grep -q 'CRASH on the target at [0-9.]*: the target crashed with SIGSEGV' "$W/stack.txt" &&
+       grep -q "^  replay: etwconf fuzz --target $B/bad/stack.so --seed 1 --program [0-9]*\$" "$W/stack.txt" &&
+       grep -q '^fuzz: .*seed 1: [1-9][0-9]* disagreement(s)' "$W/stack.txt"; then
+        ok "a target that overflows its stack: CRASH disagreements with replay commands, exit 1, in $ms ms"
+    else
+        no "stack overflow: exit $rc (139: killed by SIGSEGV), $(tail -c 600 "$W/stack.txt")"
+    fi
+fi
 
 summary fuzz-hang

@@ -1,0 +1,235 @@
+/*
+ * harness/targets/win_live/rundir.c - the private directory of a process of the suite: every
+ * file the process writes (the NT Kernel Logger's log files) lives in it, never at a path of
+ * %TEMP% another process could predict and prepare as a junction or symbolic link for an elevated
+ * run to delete or write through.
+ *
+ * The directory is %TEMP%\etwconf-<pid>-<32 hex digits> (names.h), the digits random bytes from
+ * the system's generator (RtlGenRandom, in advapi32 since Windows XP; BCryptGenRandom otherwise).
+ * It is created by CreateDirectoryW, which fails on any existing name, with a protected DACL that
+ * grants access to this user, Administrators and SYSTEM only (nothing inherited from %TEMP%, which
+ * may be world-writable), and is used only after it has been opened without following a reparse
+ * point and found to be a plain directory whose final path is exactly that entry of %TEMP%. The
+ * handle stays open, without FILE_SHARE_DELETE, until the end: the directory cannot be renamed or
+ * replaced meanwhile. Its files are created with CREATE_NEW; at the end the files this process
+ * created, by exact name, are deleted, then the directory (RemoveDirectoryW: only if empty).
+ */
+#include "harness/targets/win_live/live.h"
+#include <sddl.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef BOOLEAN(WINAPI *pfn_RtlGenRandom)(PVOID, ULONG);
+typedef LONG(WINAPI *pfn_BCryptGenRandom)(PVOID, PUCHAR, ULONG, ULONG);
+typedef DWORD(WINAPI *pfn_GetFinalPathNameByHandleW)(HANDLE, LPWSTR, DWORD, DWORD);
+
+static struct {
+    HANDLE h; /* the directory, open while it is in use */
+    WCHAR parent[MAX_PATH + 1]; /* %TEMP%, ending in a separator */
+    WCHAR path[MAX_PATH + 64]; /* parent + name */
+    WCHAR files[32][24]; /* names of the files created in it and not yet deleted */
+} R = {INVALID_HANDLE_VALUE, {0}, {0}, {{0}}};
+
+static bool random_bytes(unsigned char *b, ULONG n)
+{
+    HMODULE adv = load_system_module("advapi32");
+    pfn_RtlGenRandom rgr = adv ? (pfn_RtlGenRandom)(void (*)(void))GetProcAddress(adv, "SystemFunction036") : NULL;
+    if (rgr && rgr(b, n))
+        return true;
+    HMODULE bc = load_system_module("bcrypt");
+    pfn_BCryptGenRandom bgr = bc ? (pfn_BCryptGenRandom)(void (*)(void))GetProcAddress(bc, "BCryptGenRandom") : NULL;
+    return bgr && bgr(NULL, b, n, 2 /* BCRYPT_USE_SYSTEM_PREFERRED_RNG */) == 0;
+}
+
+/* %TEMP% with a separator at the end, or false */
+bool run_temp_dir(WCHAR *tmp, DWORD cap)
+{
+    DWORD n = GetTempPathW(cap, tmp);
+    if (!n || n >= cap || n + 1 >= cap)
+        return false;
+    if (tmp[n - 1] != L'\\' && tmp[n - 1] != L'/')
+        wcscat(tmp, L"\\");
+    return true;
+}
+
+static bool final_path(HANDLE h, WCHAR *out, DWORD cap)
+{
+    static pfn_GetFinalPathNameByHandleW gfp;
+    static bool looked;
+    if (!looked) {
+        HMODULE k = load_system_module("kernel32");
+        gfp = k ? (pfn_GetFinalPathNameByHandleW)(void (*)(void))GetProcAddress(k, "GetFinalPathNameByHandleW") : NULL;
+        looked = true;
+    }
+    if (!gfp)
+        return false;
+    DWORD n = gfp(h, out, cap, 0 /* FILE_NAME_NORMALIZED | VOLUME_NAME_DOS */);
+    return n && n < cap;
+}
+
+/* open parent + name, a directory of the suite, without following a reparse point: the handle
+ * (no FILE_SHARE_DELETE: it stays where it is while open) when it is a plain directory whose final
+ * path is that entry of parent; INVALID_HANDLE_VALUE and why otherwise. Before Windows Vista (no
+ * GetFinalPathNameByHandleW) the attributes are checked only: junctions are reparse points too. */
+HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, size_t len)
+{
+    WCHAR path[MAX_PATH + 64];
+    if (_snwprintf(path, sizeof path / sizeof path[0], L"%ls%ls", parent, name) < 0) {
+        snprintf(why, len, "the path is too long");
+        return INVALID_HANDLE_VALUE;
+    }
+    HANDLE h = CreateFileW(path, FILE_READ_ATTRIBUTES | SYNCHRONIZE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
+                           FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+    if (h == INVALID_HANDLE_VALUE) {
+        snprintf(why, len, "cannot open it (error %lu)", GetLastError());
+        return h;
+    }
+    BY_HANDLE_FILE_INFORMATION fi;
+    WCHAR fin[2 * MAX_PATH + 64], pfin[2 * MAX_PATH + 64];
+    const char *bad = NULL;
+    if (!GetFileInformationByHandle(h, &fi))
+        bad = "its attributes cannot be read";
+    else if (fi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
+        bad = "it is a reparse point (a junction or a symbolic link), which the suite never follows";
+    else if (!(fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY))
+        bad = "it is not a directory";
+    else if (final_path(h, fin, sizeof fin / sizeof fin[0])) {
+        HANDLE ph = CreateFileW(parent, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                                FILE_FLAG_BACKUP_SEMANTICS, NULL);
+        bool ok = ph != INVALID_HANDLE_VALUE && final_path(ph, pfin, sizeof pfin / sizeof pfin[0]) && etw_live_final_path_is(fin, pfin, name);
+        if (ph != INVALID_HANDLE_VALUE)
+            CloseHandle(ph);
+        if (!ok)
+            bad = "its final path is not that entry of the temporary directory: a link led elsewhere";
+    }
+    if (bad) {
+        snprintf(why, len, "%s", bad);
+        CloseHandle(h);
+        return INVALID_HANDLE_VALUE;
+    }
+    return h;
+}
+
+/* a security descriptor that grants full access to this user, Administrators and SYSTEM, to the
+ * directory and what is created in it, and protects it from inheriting anything (LocalFree it) */
+static PSECURITY_DESCRIPTOR private_sd(void)
+{
+    HANDLE tok;
+    char buf[256];
+    DWORD got = 0;
+    WCHAR *sid = NULL, sddl[256];
+    PSECURITY_DESCRIPTOR sd = NULL;
+    if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &tok))
+        return NULL;
+    bool ok = GetTokenInformation(tok, TokenUser, buf, sizeof buf, &got) && ConvertSidToStringSidW(((TOKEN_USER *)buf)->User.Sid, &sid);
+    CloseHandle(tok);
+    if (!ok)
+        return NULL;
+    _snwprintf(sddl, sizeof sddl / sizeof sddl[0] - 1, L"D:P(A;OICI;FA;;;%ls)(A;OICI;FA;;;BA)(A;OICI;FA;;;SY)", sid);
+    sddl[sizeof sddl / sizeof sddl[0] - 1] = 0;
+    LocalFree(sid);
+    if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, &sd, NULL))
+        return NULL;
+    return sd;
+}
+
+/* the private directory, created on first use: true, or false and why */
+static bool run_dir(char *why, size_t len)
+{
+    if (R.h != INVALID_HANDLE_VALUE)
+        return true;
+    if (!run_temp_dir(R.parent, sizeof R.parent / sizeof R.parent[0])) {
+        snprintf(why, len, "no temporary directory (GetTempPathW)");
+        return false;
+    }
+    PSECURITY_DESCRIPTOR sd = private_sd();
+    if (!sd) {
+        snprintf(why, len, "cannot build a private security descriptor (error %lu)", GetLastError());
+        return false;
+    }
+    SECURITY_ATTRIBUTES sa = {sizeof sa, sd, FALSE};
+    WCHAR name[64];
+    DWORD err = 0;
+    char e[160] = "";
+    for (int tries = 0; tries < 4 && R.h == INVALID_HANDLE_VALUE; tries++) {
+        unsigned char rnd[ETW_LIVE_RUN_RANDOM];
+        if (!random_bytes(rnd, sizeof rnd)) {
+            snprintf(e, sizeof e, "the system's random generator failed");
+            break;
+        }
+        etw_live_run_dir_name(name, sizeof name / sizeof name[0], GetCurrentProcessId(), rnd);
+        _snwprintf(R.path, sizeof R.path / sizeof R.path[0] - 1, L"%ls%ls", R.parent, name);
+        R.path[sizeof R.path / sizeof R.path[0] - 1] = 0;
+        if (!CreateDirectoryW(R.path, &sa)) { /* an existing name of any kind: another name */
+            err = GetLastError();
+            snprintf(e, sizeof e, "CreateDirectoryW failed (error %lu)", (unsigned long)err);
+            if (err != ERROR_ALREADY_EXISTS)
+                break;
+            continue;
+        }
+        R.h = run_dir_open_checked(R.parent, name, e, sizeof e);
+        if (R.h == INVALID_HANDLE_VALUE) {
+            RemoveDirectoryW(R.path); /* ours if it is still an empty directory; a link itself at most */
+            break;
+        }
+    }
+    LocalFree(sd);
+    if (R.h == INVALID_HANDLE_VALUE) {
+        char p[MAX_PATH * 3];
+        utf8(p, sizeof p, R.path);
+        snprintf(why, len, "no private directory for the suite's files (%s): %s", p, e);
+        R.path[0] = 0;
+        return false;
+    }
+    return true;
+}
+
+bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, char *why, size_t len)
+{
+    if (!run_dir(why, len))
+        return false;
+    size_t slot = 0;
+    while (slot < sizeof R.files / sizeof R.files[0] && R.files[slot][0])
+        slot++;
+    if (slot == sizeof R.files / sizeof R.files[0] || wcslen(name) >= sizeof R.files[0] / sizeof R.files[0][0] ||
+        _snwprintf(path, cap, L"%ls\\%ls", R.path, name) < 0) {
+        snprintf(why, len, "too many files or too long a path in the private directory");
+        return false;
+    }
+    HANDLE f = CreateFileW(path, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+    if (f == INVALID_HANDLE_VALUE) {
+        snprintf(why, len, "creating a file in the private directory (CREATE_NEW) failed (error %lu)", GetLastError());
+        return false;
+    }
+    CloseHandle(f);
+    wcscpy(R.files[slot], name);
+    return true;
+}
+
+void run_file_delete(const WCHAR *path)
+{
+    size_t n = wcslen(R.path);
+    if (!n || _wcsnicmp(path, R.path, n) || path[n] != L'\\')
+        return; /* not in the private directory: nothing of ours */
+    for (size_t i = 0; i < sizeof R.files / sizeof R.files[0]; i++)
+        if (R.files[i][0] && !_wcsicmp(path + n + 1, R.files[i]) && DeleteFileW(path))
+            R.files[i][0] = 0;
+}
+
+void run_dir_remove(void)
+{
+    if (R.h == INVALID_HANDLE_VALUE)
+        return;
+    WCHAR p[MAX_PATH + 96];
+    for (size_t i = 0; i < sizeof R.files / sizeof R.files[0]; i++)
+        if (R.files[i][0]) {
+            _snwprintf(p, sizeof p / sizeof p[0] - 1, L"%ls\\%ls", R.path, R.files[i]);
+            p[sizeof p / sizeof p[0] - 1] = 0;
+            if (DeleteFileW(p))
+                R.files[i][0] = 0;
+        }
+    CloseHandle(R.h);
+    R.h = INVALID_HANDLE_VALUE;
+    RemoveDirectoryW(R.path); /* only an empty directory goes */
+    R.path[0] = 0;
+}
