@@ -169,6 +169,9 @@ struct etw_target *etw_target_reference(void);
 /* open a target: "reference" or a library path on Linux; "live" or a DLL path on Windows. NULL
  * and err filled on failure (harness/targets/) */
 struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen);
+/* how long loading a library target may take in the probe process that loads it first (its
+ * constructor or DllMain), in milliseconds: the run ends with exit 3 after that (run --load-timeout-ms) */
+extern unsigned etw_target_load_ms;
 /* resolve an API function for fn: first module that exports it; *where gets "module!name" */
 void *etw_resolve(struct etw_target *t, enum etw_fn fn, const char **where);
 /* the export rule whose function fn depends on (EXP.*) */

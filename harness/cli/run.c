@@ -51,6 +51,8 @@ const char cli_run_help[] =
     "                    child: a worker process per case. inproc: no process (cheapest, least safe).\n"
     "                    The same on Linux and Windows.\n"
     "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000; 0: no limit)\n"
+    "  --load-timeout-ms N  loading a library target (its constructor or DllMain, tried first in a\n"
+    "                    process of its own) may take this long; then the run ends, exit 3 (default 10000)\n"
     "  --quiet           print only the summary line; --verbose prints every case\n"
     "  --stop-on-counted with several versions: stop after the first version whose run counts\n"
     "                    something against the target (its exit status is 1; mutation testing)\n"
@@ -289,6 +291,13 @@ int cli_cmd_run(int argc, char **argv)
             o.timeout = strtoul(v, &end, 10);
             if (!*v || *v == '-' || *v == '+' || *end || errno || o.timeout > 3600000)
                 return cli_usage_error("--timeout-ms takes milliseconds (0 to 3600000), not '%s'", v);
+        } else if (OPT("--load-timeout-ms")) {
+            char *end;
+            errno = 0;
+            unsigned long ms = strtoul(v, &end, 10);
+            if (!*v || *v == '-' || *v == '+' || *end || errno || ms < 1 || ms > 3600000)
+                return cli_usage_error("--load-timeout-ms takes milliseconds (1 to 3600000), not '%s'", v);
+            etw_target_load_ms = (unsigned)ms;
         } else if (!strcmp(a, "--quiet"))
             o.quiet = true;
         else if (!strcmp(a, "--stop-on-counted"))

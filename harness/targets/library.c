@@ -27,7 +27,7 @@ static bool probe(const char *path, char *why, size_t len)
     struct plat_proc *p = plat_proc_start(probe_main, (void *)path, NULL, err, sizeof err);
     if (!p)
         return true; /* no worker here: load in process as before */
-    uint64_t until = plat_now_us() + 30000000u;
+    uint64_t until = plat_now_us() + (uint64_t)etw_target_load_ms * 1000u;
     size_t got = 0;
     long n;
     while ((n = plat_proc_read(p, chunk, sizeof chunk, 100)) != 0 && plat_now_us() < until) /* to its end */
@@ -39,7 +39,7 @@ static bool probe(const char *path, char *why, size_t len)
     if (plat_proc_end(p, how, sizeof how) && said)
         return true;
     snprintf(why, len, "loading it ended the process that tried (%s) before dlopen returned: its constructor crashed, exited, or ran for "
-                       "over 30 s", how);
+                       "over %u ms (--load-timeout-ms)", how, etw_target_load_ms);
     return false;
 }
 

@@ -6,6 +6,8 @@
 #include "harness/etwconf.h"
 #include <string.h>
 
+unsigned etw_target_load_ms = 10000;
+
 static void set_why(char *why, size_t len, const char *text)
 {
     if (why && len)

@@ -17,7 +17,6 @@ static void *dll_sym(struct etw_target *t, const char *name)
  * returns, then ends without DLL_PROCESS_DETACH; a process that ends without saying so, ExitProcess(0)
  * included, did not load it. Workers (started by the runner after the probe) do not probe again. */
 const char win_probe_command[] = "__probe";
-#define PROBE_MS 10000
 
 static HMODULE load(const char *path)
 {
@@ -53,7 +52,7 @@ static int probe(const char *path, DWORD *code, char *why, size_t len)
     if (!p)
         return 1; /* no process to probe in: loaded in this one, as before */
     size_t got = 0;
-    uint64_t until = plat_now_us() + PROBE_MS * 1000ull;
+    uint64_t until = plat_now_us() + etw_target_load_ms * 1000ull;
     while (!strchr(msg, '\n') && got + 1 < sizeof msg) {
         uint64_t now = plat_now_us();
         long n = now < until ? plat_proc_read(p, msg + got, sizeof msg - 1 - got, (unsigned)((until - now) / 1000u) + 1) : -1;
@@ -71,7 +70,8 @@ static int probe(const char *path, DWORD *code, char *why, size_t len)
     if (loaded || failed)
         return loaded ? 1 : 0;
     if (late)
-        snprintf(why, len, "its DllMain did not return within %d s in the process that tried to load it (killed)", PROBE_MS / 1000);
+        snprintf(why, len, "its DllMain did not return within %u ms in the process that tried to load it (killed; --load-timeout-ms)",
+                 etw_target_load_ms);
     else
         snprintf(why, len, "loading it ended the process that tried (%s) before LoadLibrary returned: its DllMain ended the process or crashed",
                  how);
