@@ -51,7 +51,12 @@ start() {
         s=$(now)
         $MAKE --no-print-directory -s "test-$st" >"$D/$st.log" 2>&1 </dev/null 3>&-
         rc=$?
+        # wall seconds, and the CPU seconds (user+sys) of everything the stage ran (times: children)
         awk -v a="$s" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }' >"$D/$st.time"
+        times >"$D/$st.cpu" # a builtin with a redirection: run by this shell, not a child
+        awk 'NR == 2 { gsub(/s/, ""); split($1, u, "m"); split($2, y, "m");
+            printf "%.1f\n", u[1] * 60 + u[2] + y[1] * 60 + y[2] }' "$D/$st.cpu" >"$D/$st.cpu.tmp"
+        mv "$D/$st.cpu.tmp" "$D/$st.cpu"
         echo "$rc" >"$D/$st.rc"
         echo "$st" >&3
     ) &
@@ -72,7 +77,7 @@ flush() {
     done
 }
 
-for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time"; done
+for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time" "$D/$st.cpu"; done
 # may ST start now? Not when it is exclusive and another exclusive stage runs
 free() {
     case " ${TEST_EXCLUSIVE:-} " in *" $1 "*) ;; *) return 0 ;; esac
@@ -118,7 +123,8 @@ for st in "$@"; do
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
     [ "$f" -ne 0 ] && bad="$bad $st"
     tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + s))
-    summary="$summary$(printf '  %-12s %5s passed %5s failed %5s skipped  (%ss)' "$st" "$p" "$f" "$s" "$(cat "$D/$st.time" 2>/dev/null || echo '?')")
+    summary="$summary$(printf '  %-14s %5s passed %5s failed %5s skipped  (%ss, %ss CPU)' "$st" "$p" "$f" "$s" \
+        "$(cat "$D/$st.time" 2>/dev/null || echo '?')" "$(cat "$D/$st.cpu" 2>/dev/null || echo '?')")
 "
 done
 printf '\n===== summary =====\n%s' "$summary"
