@@ -44,12 +44,14 @@ wanted() {
     return 1
 }
 
-# one MUTANT: build and run it, write $W/ID/result: "STATUS|kills|detail"
+# one MUTANT: build and run it, write $W/ID/result: "STATUS|kills|detail". Called once per mutant:
+# it starts no process it can do without (shell expansions instead of basename, one sed for every
+# results file)
 one() {
     id=$1 file=$2 eq=$3
     d=$W/$id
     rm -rf "$d" && mkdir -p "$d"
-    base=$(basename "$file" .c)
+    base=${file##*/}; base=${base%.c}
     if ! "$TOOL" apply "$DEF" "$id" "$d/$base.c" 2>"$d/apply.log"; then
         echo "ERROR|0|does not apply: $(tr '\n' ' ' <"$d/apply.log")" >"$d/result"; return
     fi
@@ -58,7 +60,7 @@ one() {
     fi
     objs=""
     for o in "$B"/obj/reference/*.o; do
-        [ "$(basename "$o")" = "$base.o" ] || objs="$objs $o"
+        [ "${o##*/}" = "$base.o" ] || objs="$objs $o"
     done
     # shellcheck disable=SC2086
     if ! $CC -shared -Wl,-Bsymbolic -o "$d/mutant.so" $objs "$d/$base.o" -lpthread 2>>"$d/build.log"; then
@@ -71,18 +73,24 @@ one() {
         --out-dir "$d/out" 2>>"$d/run.log"
     rc=$?
     [ "$rc" -gt 1 ] && runerr="etwconf run exited $rc"
-    for f in "$d"/out/*.jsonl; do
-        [ -f "$f" ] || continue
-        v=${f##*/mutant.so-}; v=${v%.jsonl} # the version name may hold a dash (6.1.7601-esi)
-        # case records: "id status counted" for every FAIL, CRASH and TIMEOUT
-        sed -n 's/^{"type":"case","seq":[0-9]*,"id":"\([^"]*\)".*"status":"\(FAIL\|CRASH\|TIMEOUT\)","counted":\(true\|false\).*/\1 \2 \3/p' \
-            "$f" >"$d/$v.kills"
-        while read -r cid st cnt; do
-            n=$((n + 1))
-            [ "$cnt" = true ] && counted=$((counted + 1))
-            [ "$n" -le 3 ] && kills="$kills $cid@$v($st$( [ "$cnt" = true ] && echo ',counted'))"
-        done <"$d/$v.kills"
-    done
+    # case records: "id status counted" for every FAIL, CRASH and TIMEOUT, each file's after that
+    # file's path (the version is in the file name; it may hold a dash: 6.1.7601-esi)
+    set -- "$d"/out/*.jsonl
+    if [ -f "$1" ]; then
+        sed -s -n -e '1{s/.*//;F}' -e 's/^{"type":"case","seq":[0-9]*,"id":"\([^"]*\)".*"status":"\(FAIL\|CRASH\|TIMEOUT\)","counted":\(true\|false\).*/\1 \2 \3/p' \
+            "$@" >"$d/kills"
+    else
+        : >"$d/kills"
+    fi
+    v=""
+    while read -r cid st cnt; do
+        case $cid in "$d"/out/*) v=${cid##*/mutant.so-}; v=${v%.jsonl}; continue ;; esac
+        n=$((n + 1))
+        [ "$cnt" = true ] && counted=$((counted + 1))
+        if [ "$n" -le 3 ]; then
+            if [ "$cnt" = true ]; then kills="$kills $cid@$v($st,counted)"; else kills="$kills $cid@$v($st)"; fi
+        fi
+    done <"$d/kills"
     rm -f "$d/mutant.so" "$d/$base.o"
     if [ -n "$runerr" ] && [ "$n" -eq 0 ]; then
         echo "ERROR|0|$runerr" >"$d/result"
