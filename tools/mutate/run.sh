@@ -22,7 +22,10 @@ CC=${MUT_CC:-cc}
 CFLAGS=${MUT_CFLAGS:--std=c11 -O2 -I. -D_GNU_SOURCE -fPIC -fvisibility=hidden -w}
 VERSIONS=${MUT_VERSIONS:-all}
 # newest first: most rules apply from 6.2 or 10.0 on, so most mutants are killed at the first versions
-if [ "$VERSIONS" = all ]; then
+# (worked out once: the calls for each mutant get it from the environment)
+if [ -n "${MUT_VLIST:-}" ]; then
+    VLIST=$MUT_VLIST
+elif [ "$VERSIONS" = all ]; then
     VLIST=$("$B/etwconf" versions | awk '{ print $1 }' | sed -n '1!G;h;$p' | tr '\n' ',' | sed 's/,$//')
 else
     VLIST=$(echo "$VERSIONS" | tr ' ' ',')
@@ -50,7 +53,8 @@ wanted() {
 one() {
     id=$1 file=$2 eq=$3
     d=$W/$id
-    rm -rf "$d" && mkdir -p "$d"
+    if [ -e "$d" ]; then rm -rf "$d"; fi
+    mkdir -p "$d"
     base=${file##*/}; base=${base%.c}
     if ! "$TOOL" apply "$DEF" "$id" "$d/$base.c" 2>"$d/apply.log"; then
         echo "ERROR|0|does not apply: $(tr '\n' ' ' <"$d/apply.log")" >"$d/result"; return
@@ -115,6 +119,8 @@ list=$B/mutate/list.txt
 start=$(date +%s)
 
 # build and run, MUT_JOBS at a time
+MUT_VLIST=$VLIST
+export MUT_VLIST
 while IFS='	' read -r id file kind eq desc; do
     wanted "$id" && printf '%s %s %s\n' "$id" "$file" "$eq"
 done <"$list" | xargs -P "$JOBS" -L 1 sh "$0" one
@@ -135,7 +141,8 @@ surv_lines="" eq_lines="" bad_lines=""
 while IFS='	' read -r id file kind eq desc; do
     wanted "$id" || continue
     total=$((total + 1))
-    r=$(cat "$W/$id/result" 2>/dev/null || echo "ERROR|0|no result")
+    r="ERROR|0|no result"
+    [ -f "$W/$id/result" ] && read -r r <"$W/$id/result"
     st=${r%%|*}; rest=${r#*|}; n=${rest%%|*}; detail=${rest#*|}
     case "$st" in
         KILLED)
@@ -167,7 +174,9 @@ while IFS='	' read -r id file kind eq desc; do
 " ;;
     esac
     echo "$line"
-    echo "| \`$id\` | $kind | $st$( [ "$eq" = 1 ] && echo ' (equivalent)') | $(echo "$detail" | sed 's/|/\\|/g') |" >>"$rep"
+    case $detail in *"|"*) detail=$(printf '%s\n' "$detail" | sed 's/|/\\|/g') ;; esac
+    if [ "$eq" = 1 ]; then st="$st (equivalent)"; fi
+    echo "| \`$id\` | $kind | $st | $detail |" >>"$rep"
 done <"$list"
 
 score=$(awk -v k="$killed" -v l="$((killed + survived + errors))" 'BEGIN { if (l) printf "%.1f", 100 * k / l; else printf "100.0" }')
