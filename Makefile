@@ -121,9 +121,10 @@ TEST_STAGES := abi unit conformance badtargets
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 TEST_FIRST ?= wine mutate reports winetest sanitize fuzz browser badtargets
 TEST_PREP := all
-# stages that use the same Wine prefix take turns: wine, faults, winci and fleet run in the suite's
-# prefix and start or stop its wineserver; winetest makes its own unless a WINEPREFIX is given
-TEST_EXCLUSIVE ?= wine faults winci fleet $(if $(WINEPREFIX),winetest)
+# stages that use the same Wine prefix take turns: wine and fleet run in the suite's prefix and start
+# or stop its wineserver; faults, winci and winetest run in prefixes of their own over it (made
+# before the stages start: test-prep-wine, mk/windows.mk), or in the user's WINEPREFIX, then in turn
+TEST_EXCLUSIVE ?= wine fleet $(if $(WINEPREFIX),faults winci winetest)
 # test-prep runs in a make of its own, after the dependencies are installed (fragments test for tools)
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)

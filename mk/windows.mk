@@ -100,6 +100,20 @@ test-wine:
 	    wait $$p || cat $(BUILD)/test/wine/prefix.log; \
 	    MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh harness/tests/wine.sh test "$(BUILD)" "$(WINE_VERSIONS)"
 
+# The suite's own prefix is made (or found current) before the stages start, beside the builds of
+# test-prep, and its wineserver stopped so that its registry is on disk: faults, winci and winetest
+# run beside the wine stage in prefixes of their own over it (wine_overlay, harness/tests/wine-env.sh).
+# Wine's 32-bit part comes first (the prefix is made with it). With a user's WINEPREFIX: only the
+# server is started and stopped.
+.PHONY: test-prep-wine
+TEST_PREP += $(if $(shell command -v wine 2>/dev/null),test-prep-wine)
+test-prep-wine:
+	@mkdir -p $(BUILD)/test/wine; \
+	    { [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
+	        sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1; }; \
+	    sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 || cat $(BUILD)/test/wine/prefix.log; \
+	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true
+
 RUN_EXTRA += run-wine
 run-wine:
 	@if command -v "$${WINE:-wine}" >/dev/null 2>&1 && command -v $(MINGW64) >/dev/null 2>&1; then \

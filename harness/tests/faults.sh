@@ -158,6 +158,7 @@ $PYTHON reports/etwconf-report summary "$T/utf8.jsonl" >"$T/utf8.out" 2>&1; rrc=
 # ---------------------------------------------------------------- DLLs under Wine (etwconf.exe)
 if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     . harness/tests/wine-env.sh
+    wine_overlay "$T/prefix" # beside the wine stage, not in its prefix (harness/tests/wine-env.sh)
     D=$B/win64/tests
     # two cases each (a worker process under Wine costs a few tenths of a second)
     for run in exitprocess:auto exitprocess:child exitthread:auto terminate:auto fastfail:auto overflow:auto; do
