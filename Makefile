@@ -121,15 +121,17 @@ TEST_STAGES := abi unit conformance badtargets
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 TEST_FIRST ?= wine mutate reports winetest sanitize fuzz browser badtargets
 TEST_PREP := all
-# stages that use the same Wine prefix take turns: wine and fleet run in the suite's prefix and start
-# or stop its wineserver; faults, winci and winetest run in prefixes of their own over it (made
-# before the stages start: test-prep-wine, mk/windows.mk), or in the user's WINEPREFIX, then in turn
-TEST_EXCLUSIVE ?= wine fleet $(if $(WINEPREFIX),faults winci winetest)
+# stages that use the same Wine prefix take turns. The wine stage runs in the suite's own prefix;
+# faults, winci, winetest and fleet's fake hosts run in prefixes of their own over it, made before
+# the stages start (test-prep-wine, mk/windows.mk; WINE_PREFIX_SHARED=1 tells fleet to leave the
+# suite's wineserver alone). In a user's WINEPREFIX they all take turns.
+TEST_EXCLUSIVE ?= $(if $(WINEPREFIX),wine faults winci winetest fleet)
 # test-prep runs in a make of its own, after the dependencies are installed (fragments test for tools)
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
 	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) test-prep
 	@BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" MAKE="$(MAKE)" \
+	    WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) \
 	    sh harness/tests/stages.sh $(TEST_STAGES)
 
 include mk/core-tests.mk
