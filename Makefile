@@ -117,9 +117,12 @@ run:
 # Stages run side by side, so what two of them use is built before they start (TEST_PREP, with
 # make -j); what only one stage uses is built by that stage.
 TEST_STAGES := abi unit conformance badtargets
-# one more stage than CPUs: a few stages spend part of their time waiting (timeouts, wineboot, Chromium)
-TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
-TEST_FIRST ?= wine mutate reports winetest sanitize fuzz browser badtargets
+# two more stages than CPUs: several stages spend much of their time waiting (Wine's services, ssh,
+# timeouts, Chromium), and the Wine stages no longer take turns
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
+# the longest first: the wine stage (the longest wall time, much of it waiting), mutate (the most CPU),
+# then those that wait on Wine, ssh or a clock
+TEST_FIRST ?= wine mutate fleet fuzz winetest sanitize reports browser faults winci badtargets
 TEST_PREP := all
 # stages that use the same Wine prefix take turns. The wine stage runs in the suite's own prefix;
 # faults, winci, winetest and fleet's fake hosts run in prefixes of their own over it, made before
