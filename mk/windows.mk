@@ -81,8 +81,11 @@ wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
 
 TEST_STAGES += wine
 TEST_DEPS += windows
-# etwconf.exe serves the wine and the winetest stages
-TEST_PREP += $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe)
+# etwconf.exe serves the wine, winetest, faults, winci and fleet stages, etwconf-i686.exe the wine and
+# winci stages, the misbehaving DLLs the wine and faults stages: built before the stages, which now
+# run side by side (two makes must not build the same file at once)
+TEST_PREP += $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe $(WIN_TEST_DLLS))
+TEST_PREP += $(if $(shell command -v $(MINGW32) 2>/dev/null),$(BUILD)/etwconf-i686.exe)
 # the prefix is made (about 5 s of waiting on wineboot) while the executables build (two at a time: the
 # Wine stage is the longest, so it starts first and goes first); the test then finds the prefix
 # current and its wineserver running
