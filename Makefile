@@ -129,13 +129,17 @@ TEST_PREP := all
 # the stages start (test-prep-wine, mk/windows.mk; WINE_PREFIX_SHARED=1 tells fleet to leave the
 # suite's wineserver alone). In a user's WINEPREFIX they all take turns.
 TEST_EXCLUSIVE ?= $(if $(WINEPREFIX),wine faults winci winetest fleet)
-# test-prep runs in a make of its own, after the dependencies are installed (fragments test for tools)
+# test-prep runs in a make of its own, after the dependencies are installed (fragments test for tools).
+# The stages start the interpreter that PYTHON names directly, also as python3 (PATH): behind a version
+# manager's shim (pyenv: bash and `pyenv exec` before every start) each of their many Python starts
+# cost twice as much.
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
 	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) test-prep
-	@BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" MAKE="$(MAKE)" \
-	    WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) \
-	    sh harness/tests/stages.sh $(TEST_STAGES)
+	@py=$$($(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null); \
+	    case "$$py" in /*) [ "$$(command -v python3)" = "$${py%/*}/python3" ] || PATH="$${py%/*}:$$PATH" ;; *) py=$(PYTHON) ;; esac; \
+	    PYTHON="$$py" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" \
+	    MAKE="$(MAKE)" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) sh harness/tests/stages.sh $(TEST_STAGES)
 
 include mk/core-tests.mk
 include mk/reports.mk
