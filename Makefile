@@ -120,9 +120,12 @@ TEST_STAGES := abi unit conformance badtargets
 # two more stages than CPUs: several stages spend much of their time waiting (Wine's services, ssh,
 # timeouts, Chromium), and the Wine stages no longer take turns
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
-# the longest first: the wine stage (the longest wall time, much of it waiting), mutate (the most CPU),
-# then those that wait on Wine, ssh or a clock
-TEST_FIRST ?= wine mutate fleet fuzz winetest sanitize reports browser faults winci badtargets
+# the longest first: winprep (the Windows programs and the Wine prefix, which the Wine stages wait for),
+# mutate (the most CPU), the wine stage (the longest wall time, much of it waiting), then those that
+# wait on Wine, ssh or a clock
+TEST_FIRST ?= winprep mutate wine fleet fuzz winetest sanitize reports browser faults winci badtargets
+# stages that start only after another has ended (A:B); fragments add theirs
+TEST_AFTER :=
 TEST_PREP := all
 # stages that use the same Wine prefix take turns. The wine stage runs in the suite's own prefix;
 # faults, winci, winetest and fleet's fake hosts run in prefixes of their own over it, made before
@@ -138,7 +141,7 @@ test:
 	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) test-prep
 	@py=$$($(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null); \
 	    case "$$py" in /*) [ "$$(command -v python3)" = "$${py%/*}/python3" ] || PATH="$${py%/*}:$$PATH" ;; *) py=$(PYTHON) ;; esac; \
-	    PYTHON="$$py" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" \
+	    PYTHON="$$py" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" TEST_AFTER="$(TEST_AFTER)" \
 	    MAKE="$(MAKE)" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) sh harness/tests/stages.sh $(TEST_STAGES)
 
 include mk/core-tests.mk

@@ -12,7 +12,8 @@
 # Environment: MAKE (make), BUILD (build), TEST_JOBS (stages at once; default: the number of CPUs),
 # TEST_FIRST (stages to start before the others, longest first, so that the short ones fill the gaps;
 # the printed order stays the named order), TEST_EXCLUSIVE (stages of which at most one runs at a time,
-# e.g. two that use the same Wine prefix). Stages must not build the same files: the make target
+# e.g. two that use the same Wine prefix), TEST_AFTER (items A:B: stage B starts only after stage A has
+# ended; an A that is not among the stages is taken as ended). Stages must not build the same files: the make target
 # `test` builds what several stages share before it calls this script (Makefile: TEST_PREP).
 set -u
 MAKE=${MAKE:-make}
@@ -78,8 +79,14 @@ flush() {
 }
 
 for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time" "$D/$st.cpu"; done
-# may ST start now? Not when it is exclusive and another exclusive stage runs
+all=" $* "
+# may ST start now? Not before the stages it comes after have ended (TEST_AFTER), nor when it is
+# exclusive and another exclusive stage runs
 free() {
+    for dep in ${TEST_AFTER:-}; do
+        [ "${dep#*:}" = "$1" ] || continue
+        case $all in *" ${dep%%:*} "*) [ -f "$D/${dep%%:*}.rc" ] || return 1 ;; esac
+    done
     case " ${TEST_EXCLUSIVE:-} " in *" $1 "*) ;; *) return 0 ;; esac
     for r in $busy; do
         case " ${TEST_EXCLUSIVE:-} " in *" $r "*) return 1 ;; esac
