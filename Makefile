@@ -126,6 +126,9 @@ TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 TEST_FIRST ?= winprep mutate wine fleet fuzz winetest sanitize reports browser faults winci badtargets
 # stages that start only after another has ended (A:B); fragments add theirs
 TEST_AFTER :=
+# CPU-bound stages bounded by work, not by a clock, run at a lower priority: they fill the time the
+# others spend waiting (Wine, ssh, timeouts) without holding up winprep and the Wine stages
+TEST_NICE ?= mutate sanitize reports
 TEST_PREP := all
 # stages that use the same Wine prefix take turns. The wine stage runs in the suite's own prefix;
 # faults, winci, winetest and fleet's fake hosts run in prefixes of their own over it, made before
@@ -142,6 +145,7 @@ test:
 	@py=$$($(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null); \
 	    case "$$py" in /*) [ "$$(command -v python3)" = "$${py%/*}/python3" ] || PATH="$${py%/*}:$$PATH" ;; *) py=$(PYTHON) ;; esac; \
 	    PYTHON="$$py" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" TEST_AFTER="$(TEST_AFTER)" \
+	    TEST_NICE="$(TEST_NICE)" \
 	    MAKE="$(MAKE)" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) sh harness/tests/stages.sh $(TEST_STAGES)
 
 include mk/core-tests.mk

@@ -13,7 +13,9 @@
 # TEST_FIRST (stages to start before the others, longest first, so that the short ones fill the gaps;
 # the printed order stays the named order), TEST_EXCLUSIVE (stages of which at most one runs at a time,
 # e.g. two that use the same Wine prefix), TEST_AFTER (items A:B: stage B starts only after stage A has
-# ended; an A that is not among the stages is taken as ended). Stages must not build the same files: the make target
+# ended; an A that is not among the stages is taken as ended), TEST_NICE (stages run at a lower CPU
+# priority, TEST_NICE_LEVEL, default 5: long CPU-bound ones that fill the time others wait, so that
+# those others, and the stages waited for, are not slowed by them). Stages must not build the same files: the make target
 # `test` builds what several stages share before it calls this script (Makefile: TEST_PREP).
 set -u
 MAKE=${MAKE:-make}
@@ -50,7 +52,9 @@ start() {
     st=$1
     (
         s=$(now)
-        $MAKE --no-print-directory -s "test-$st" >"$D/$st.log" 2>&1 </dev/null 3>&-
+        nice=""
+        case " ${TEST_NICE:-} " in *" $st "*) nice="nice -n ${TEST_NICE_LEVEL:-5}" ;; esac
+        $nice $MAKE --no-print-directory -s "test-$st" >"$D/$st.log" 2>&1 </dev/null 3>&-
         rc=$?
         # wall seconds, and the CPU seconds (user+sys) of everything the stage ran (times: children)
         awk -v a="$s" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }' >"$D/$st.time"
