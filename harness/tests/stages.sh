@@ -16,7 +16,8 @@
 # ended; an A that is not among the stages is taken as ended), TEST_NICE (stages run at a lower CPU
 # priority, TEST_NICE_LEVEL, default 5: long CPU-bound ones that fill the time others wait, so that
 # those others, and the stages waited for, are not slowed by them). Stages must not build the same files: the make target
-# `test` builds what several stages share before it calls this script (Makefile: TEST_PREP).
+# `test` builds what several stages share before it calls this script (Makefile: TEST_PREP), or a
+# stage builds it that the others wait for (TEST_AFTER; winprep, mk/windows.mk).
 set -u
 MAKE=${MAKE:-make}
 B=${BUILD:-build}
