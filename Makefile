@@ -117,23 +117,39 @@ run:
 # Stages run side by side, so what two of them use is built before they start (TEST_PREP, with
 # make -j); what only one stage uses is built by that stage.
 TEST_STAGES := abi unit conformance badtargets
-# one more stage than CPUs: a few stages spend part of their time waiting (timeouts, wineboot, Chromium)
-TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
-TEST_FIRST ?= wine mutate reports winetest sanitize fuzz browser badtargets
+# two more stages than CPUs: several stages spend much of their time waiting (Wine's services, ssh,
+# timeouts, Chromium), and the Wine stages no longer take turns
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
+# the longest first: winprep (the Windows programs and the Wine prefix, which the Wine stages wait for),
+# mutate (the most CPU), the wine stage (the longest wall time, much of it waiting), then those that
+# wait on Wine, ssh or a clock
+TEST_FIRST ?= winprep mutate wine fleet fuzz winetest sanitize reports browser faults winci badtargets
+# stages that start only after another has ended (A:B); fragments add theirs
+TEST_AFTER :=
+# CPU-bound stages bounded by work, not by a clock, run at a lower priority: they fill the time the
+# others spend waiting (Wine, ssh, timeouts) without holding up winprep and the Wine stages
+TEST_NICE ?= mutate sanitize reports
 TEST_PREP := all
-# stages that use the same Wine prefix take turns: wine, faults, winci and fleet run in the suite's
-# prefix and start or stop its wineserver; winetest makes its own unless a WINEPREFIX is given
-TEST_EXCLUSIVE ?= wine faults winci fleet $(if $(WINEPREFIX),winetest)
+# stages that use the same Wine prefix take turns. The wine stage runs in the suite's own prefix;
+# faults, winci, winetest and fleet's fake hosts run in prefixes of their own over it, made before
+# the stages start (test-prep-wine, mk/windows.mk; WINE_PREFIX_SHARED=1 tells fleet to leave the
+# suite's wineserver alone). In a user's WINEPREFIX they all take turns.
+TEST_EXCLUSIVE ?= $(if $(WINEPREFIX),wine faults winci winetest fleet)
 # test-prep runs in a make of its own, after the dependencies are installed (fragments test for tools).
-# Wine's 32-bit part is installed before any stage starts, so that no stage makes a Wine prefix
-# while it is half there; its failure only skips the 32-bit runs (the Wine stage says why).
+# The stages start the interpreter that PYTHON names directly, also as python3 (PATH): behind a version
+# manager's shim (pyenv: bash and `pyenv exec` before every start) each of their many Python starts
+# cost twice as much. Wine's 32-bit part is installed before any stage starts, so that no stage makes
+# a Wine prefix while it is half there; its failure only skips the 32-bit runs (the Wine stage says why).
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
 	@mkdir -p $(BUILD)/test/wine; [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
 	    sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1 || true
 	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) test-prep
-	@BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" MAKE="$(MAKE)" \
-	    sh harness/tests/stages.sh $(TEST_STAGES)
+	@py=$$($(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null); \
+	    case "$$py" in /*) [ "$$(command -v python3)" = "$${py%/*}/python3" ] || PATH="$${py%/*}:$$PATH" ;; *) py=$(PYTHON) ;; esac; \
+	    PYTHON="$$py" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" TEST_AFTER="$(TEST_AFTER)" \
+	    TEST_NICE="$(TEST_NICE)" \
+	    MAKE="$(MAKE)" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) sh harness/tests/stages.sh $(TEST_STAGES)
 
 include mk/core-tests.mk
 include mk/reports.mk

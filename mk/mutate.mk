@@ -19,13 +19,18 @@ FUZZ_SECONDS ?= 60
 # make test's libFuzzer pass is a short smoke run (make fuzz is the long one); the differential fuzzer
 # of the fuzz stage still has to find every mutant it is given
 FUZZ_TEST_SECONDS ?= 4
-# the differential fuzz under ASan: make sanitize / the sanitize stage of make test
+# the differential fuzz under ASan: make sanitize fuzzes for SAN_FUZZ_SECONDS; the sanitize stage of
+# make test makes SAN_FUZZ_TEST_CALLS calls (seed 2: the same programs on a busy machine as on an idle
+# one, and more than two seconds of the -O1 build made on an idle one)
 SAN_FUZZ_SECONDS ?= 5
-SAN_FUZZ_TEST_SECONDS ?= 2
+SAN_FUZZ_TEST_CALLS ?= 500000
 FUZZ_TARGETS := api traits
 FUZZ_CC ?= clang
 SAN_BUILD ?= $(BUILD)-san
 SAN_CC ?= clang -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# -O0: a third of the compile time of -O1, and every memory access is instrumented (none optimized
+# away); line tables are all a sanitizer report needs
+SAN_OPT ?= -O0 -gline-tables-only
 TSAN_FLAGS := -std=c11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=thread
 FUZZ_FLAGS := -std=c11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -fno-omit-frame-pointer
@@ -82,9 +87,9 @@ $(SAN_BUILD)/tsan_cti: harness/tests/tsan_cti.c $(REF_SRC) $(HEADERS)
 
 sanitize:
 	@sh .ci/deps.sh core fuzz
-	@$(MAKE) --no-print-directory -s BUILD=$(SAN_BUILD) CC="$(SAN_CC)" OPT=-O1 all $(SAN_BUILD)/unit-tests >/dev/null
+	@$(MAKE) --no-print-directory -s BUILD=$(SAN_BUILD) CC="$(SAN_CC)" OPT="$(SAN_OPT)" all $(SAN_BUILD)/unit-tests >/dev/null
 	@$(MAKE) --no-print-directory -s $(SAN_BUILD)/tsan_cti >/dev/null
-	@SAN_FUZZ_SECONDS=$(SAN_FUZZ_SECONDS) sh harness/tests/fuzz/sanitize.sh $(SAN_BUILD) $(SAN_BUILD)/tsan_cti
+	@SAN_FUZZ_SECONDS=$(SAN_FUZZ_SECONDS) SAN_FUZZ_CALLS=$(SAN_FUZZ_CALLS) sh harness/tests/fuzz/sanitize.sh $(SAN_BUILD) $(SAN_BUILD)/tsan_cti
 
 test-sanitize:
-	@$(MAKE) --no-print-directory sanitize SAN_FUZZ_SECONDS=$(SAN_FUZZ_TEST_SECONDS)
+	@$(MAKE) --no-print-directory sanitize SAN_FUZZ_CALLS=$(SAN_FUZZ_TEST_CALLS)

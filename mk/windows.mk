@@ -86,10 +86,22 @@ $(BUILD)/win32/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.
 wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
 	@sh harness/tests/wine.sh run "$(BUILD)" "$(WINE_VERSIONS)"
 
-TEST_STAGES += wine
+TEST_STAGES += winprep wine
 TEST_DEPS += windows
-# etwconf.exe serves the wine and the winetest stages
-TEST_PREP += $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe)
+# The "winprep" stage builds what the Wine stages share (etwconf.exe: wine, winetest, faults, winci,
+# fleet; etwconf-i686.exe: wine, winci; the misbehaving DLLs: wine, faults) and makes the suite's
+# prefix (test-prep-wine), while the stages that need no Windows program run; the Wine stages start
+# after it has ended (TEST_AFTER; two makes must not build the same file at once). It counts no
+# test: "winprep: 0 passed, 0 failed", or 1 failed when something could not be built.
+WINPREP_FILES := $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe $(WIN_TEST_DLLS)) \
+    $(if $(shell command -v $(MINGW32) 2>/dev/null),$(BUILD)/etwconf-i686.exe)
+TEST_AFTER += $(foreach s,wine winetest faults winci fleet,winprep:$(s))
+.PHONY: test-winprep
+test-winprep:
+	@if $(MAKE) --no-print-directory -s -j3 $(WINPREP_FILES) $(if $(shell command -v wine 2>/dev/null),test-prep-wine); then \
+	    echo "winprep: built $(words $(WINPREP_FILES)) Windows program(s); $(if $(shell command -v wine 2>/dev/null),the suite's Wine prefix is ready,no Wine here)"; \
+	    echo "winprep: 0 passed, 0 failed"; \
+	else echo "winprep: 0 passed, 1 failed"; exit 1; fi
 # the prefix is made (about 5 s of waiting on wineboot) while the executables build (two at a time: the
 # Wine stage is the longest, so it starts first and goes first); the test then finds the prefix
 # current and its wineserver running
@@ -106,6 +118,19 @@ test-wine:
 	        cat $(BUILD)/test/wine/build.log; \
 	    wait $$p || cat $(BUILD)/test/wine/prefix.log; \
 	    MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh harness/tests/wine.sh test "$(BUILD)" "$(WINE_VERSIONS)"
+
+# The suite's own prefix is made (or found current) by the winprep stage, beside its builds and
+# before the Wine stages start, and its wineserver stopped so that its registry is on disk: faults, winci and winetest
+# run beside the wine stage in prefixes of their own over it (wine_overlay, harness/tests/wine-env.sh).
+# Wine's 32-bit part comes first (the prefix is made with it). With a user's WINEPREFIX: only the
+# server is started and stopped.
+.PHONY: test-prep-wine
+test-prep-wine:
+	@mkdir -p $(BUILD)/test/wine; \
+	    { [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
+	        sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1; }; \
+	    sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 || cat $(BUILD)/test/wine/prefix.log; \
+	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true
 
 RUN_EXTRA += run-wine
 run-wine:

@@ -58,6 +58,8 @@ complete "$T/overrun.jsonl" && ok "overrun.so: run complete" || no "overrun.so: 
 # 5. results survive a killed run: every line already written is valid JSON
 "$E" run --target "$B/bad/hang.so" --filter 'tqi.*' --timeout-ms 5000 --quiet --out "$T/killed.jsonl" 2>/dev/null &
 pid=$!
+# the run has started (its header is written), then 2 s into its hanging cases
+i=0; while [ ! -s "$T/killed.jsonl" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 2; kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null
 lines=$(wc -l < "$T/killed.jsonl")
 if [ "$lines" -ge 1 ] && python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/killed.jsonl" 2>/dev/null; then

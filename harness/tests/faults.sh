@@ -105,6 +105,9 @@ n=$(grep -c '"mode":"overrun"' "$T/sticky.jsonl")
 # 7. SIGINT during an in-process run: footer complete:false, exit 3
 "$E" run --target "$B/bad/hang.so" --filter 'tqi.*' --isolation inproc --timeout-ms 1000 --quiet --out "$T/int.jsonl" 2>"$T/int.err" &
 pid=$!
+# the run has started (its header is written; a SIGINT before it would meet the ignored SIGINT of
+# a background job on a busy machine), then 2 s into its hanging cases
+i=0; while [ ! -s "$T/int.jsonl" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 2; kill -INT $pid; wait $pid; rc=$?
 h=$(honest "$T/int.jsonl" false)
 [ $? = 0 ] && [ "$rc" = 3 ] && ok "SIGINT in an in-process run: $h, exit 3" || no "SIGINT in process: $h, exit $rc"
@@ -161,6 +164,7 @@ $PYTHON reports/etwconf-report summary "$T/utf8.jsonl" >"$T/utf8.out" 2>&1; rrc=
 # ---------------------------------------------------------------- DLLs under Wine (etwconf.exe)
 if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     . harness/tests/wine-env.sh
+    wine_overlay "$T/prefix" # beside the wine stage, not in its prefix (harness/tests/wine-env.sh)
     D=$B/win64/tests
     # two cases each (a worker process under Wine costs a few tenths of a second)
     for run in exitprocess:auto exitprocess:child exitthread:auto terminate:auto fastfail:auto overflow:auto; do

@@ -53,7 +53,8 @@ home_state() {
 before=$(home_state)
 cleanup() {
     [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
-    (. harness/tests/wine-env.sh; timeout 20 wineserver -k >/dev/null 2>&1; timeout 20 wineserver -w >/dev/null 2>&1)
+    [ "${WINE_PREFIX_SHARED:-0}" = 1 ] ||
+        (. harness/tests/wine-env.sh; timeout 20 wineserver -k >/dev/null 2>&1; timeout 20 wineserver -w >/dev/null 2>&1)
     for p in "$T"/hosts/*/prefix; do    # each fake host's own wineserver (fleet/fakewin.sh)
         [ -d "$p" ] && (WINEPREFIX=$p; export WINEPREFIX; timeout 20 wineserver -k >/dev/null 2>&1)
     done
@@ -86,9 +87,12 @@ if [ ! -f "$BA/wineprefix/.etwconf-prefix" ]; then
     sh harness/tests/wine.sh run "$B" win10 >"$L/prefix.log" 2>&1 || { no "the Wine prefix could not be made: $L/prefix.log"; finish; }
 fi
 # the hosts run in prefixes of their own over this one (fleet/fakewin.sh): its registry must be on
-# disk, so its wineserver is stopped here, not kept
-(. harness/tests/wine-env.sh; timeout 120 wine cmd /c exit >/dev/null 2>&1; timeout 20 wineserver -k >/dev/null 2>&1;
-    timeout 30 wineserver -w >/dev/null 2>&1)
+# disk, so its wineserver is stopped here, not kept. WINE_PREFIX_SHARED=1 (make test): the prefix
+# was made and its server stopped before the stages started, and the wine stage may be running in
+# it now: its server is left alone (Wine replaces a registry file whole when it saves)
+[ "${WINE_PREFIX_SHARED:-0}" = 1 ] ||
+    (. harness/tests/wine-env.sh; timeout 120 wine cmd /c exit >/dev/null 2>&1; timeout 20 wineserver -k >/dev/null 2>&1;
+        timeout 30 wineserver -w >/dev/null 2>&1)
 
 # ---------------------------------------------------------------- sshd on 127.0.0.1
 ssh-keygen -q -t ed25519 -N '' -C etwconf-fleet-test-host -f "$T/hostkey" &&

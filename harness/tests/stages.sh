@@ -12,8 +12,12 @@
 # Environment: MAKE (make), BUILD (build), TEST_JOBS (stages at once; default: the number of CPUs),
 # TEST_FIRST (stages to start before the others, longest first, so that the short ones fill the gaps;
 # the printed order stays the named order), TEST_EXCLUSIVE (stages of which at most one runs at a time,
-# e.g. two that use the same Wine prefix). Stages must not build the same files: the make target
-# `test` builds what several stages share before it calls this script (Makefile: TEST_PREP).
+# e.g. two that use the same Wine prefix), TEST_AFTER (items A:B: stage B starts only after stage A has
+# ended; an A that is not among the stages is taken as ended), TEST_NICE (stages run at a lower CPU
+# priority, TEST_NICE_LEVEL, default 5: long CPU-bound ones that fill the time others wait, so that
+# those others, and the stages waited for, are not slowed by them). Stages must not build the same files: the make target
+# `test` builds what several stages share before it calls this script (Makefile: TEST_PREP), or a
+# stage builds it that the others wait for (TEST_AFTER; winprep, mk/windows.mk).
 set -u
 MAKE=${MAKE:-make}
 B=${BUILD:-build}
@@ -49,9 +53,16 @@ start() {
     st=$1
     (
         s=$(now)
-        $MAKE --no-print-directory -s "test-$st" >"$D/$st.log" 2>&1 </dev/null 3>&-
+        nice=""
+        case " ${TEST_NICE:-} " in *" $st "*) nice="nice -n ${TEST_NICE_LEVEL:-5}" ;; esac
+        $nice $MAKE --no-print-directory -s "test-$st" >"$D/$st.log" 2>&1 </dev/null 3>&-
         rc=$?
+        # wall seconds, and the CPU seconds (user+sys) of everything the stage ran (times: children)
         awk -v a="$s" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }' >"$D/$st.time"
+        times >"$D/$st.cpu" # a builtin with a redirection: run by this shell, not a child
+        awk 'NR == 2 { gsub(/s/, ""); split($1, u, "m"); split($2, y, "m");
+            printf "%.1f\n", u[1] * 60 + u[2] + y[1] * 60 + y[2] }' "$D/$st.cpu" >"$D/$st.cpu.tmp"
+        mv "$D/$st.cpu.tmp" "$D/$st.cpu"
         echo "$rc" >"$D/$st.rc"
         echo "$st" >&3
     ) &
@@ -72,9 +83,15 @@ flush() {
     done
 }
 
-for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time"; done
-# may ST start now? Not when it is exclusive and another exclusive stage runs
+for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time" "$D/$st.cpu"; done
+all=" $* "
+# may ST start now? Not before the stages it comes after have ended (TEST_AFTER), nor when it is
+# exclusive and another exclusive stage runs
 free() {
+    for dep in ${TEST_AFTER:-}; do
+        [ "${dep#*:}" = "$1" ] || continue
+        case $all in *" ${dep%%:*} "*) [ -f "$D/${dep%%:*}.rc" ] || return 1 ;; esac
+    done
     case " ${TEST_EXCLUSIVE:-} " in *" $1 "*) ;; *) return 0 ;; esac
     for r in $busy; do
         case " ${TEST_EXCLUSIVE:-} " in *" $r "*) return 1 ;; esac
@@ -118,7 +135,8 @@ for st in "$@"; do
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
     [ "$f" -ne 0 ] && bad="$bad $st"
     tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + s))
-    summary="$summary$(printf '  %-12s %5s passed %5s failed %5s skipped  (%ss)' "$st" "$p" "$f" "$s" "$(cat "$D/$st.time" 2>/dev/null || echo '?')")
+    summary="$summary$(printf '  %-14s %5s passed %5s failed %5s skipped  (%ss, %ss CPU)' "$st" "$p" "$f" "$s" \
+        "$(cat "$D/$st.time" 2>/dev/null || echo '?')" "$(cat "$D/$st.cpu" 2>/dev/null || echo '?')")
 "
 done
 printf '\n===== summary =====\n%s' "$summary"

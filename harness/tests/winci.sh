@@ -63,6 +63,10 @@ else
         echo "winci: making the Wine prefix (harness/tests/wine.sh)"
         sh harness/tests/wine.sh run "$B" win10 >"$L/prefix.log" 2>&1 || no "the Wine prefix could not be made: $L/prefix.log"
     fi
+    # beside the wine stage: a prefix of its own over the suite's (harness/tests/wine-env.sh); the
+    # Wine commands below and cleanup use it through WINEPREFIX
+    . harness/tests/wine-env.sh
+    wine_overlay "$T/prefix"
     # the checkout as the runner has it: the script, and the exes downloaded into build/
     J=$T/job
     mkdir -p "$J/harness/windows" "$J/build"

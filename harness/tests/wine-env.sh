@@ -35,3 +35,23 @@ WINEDEBUG=${WINEDEBUG:--all}
 WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-"mscoree,mshtml=;winemenubuilder.exe=d"}
 export WINE WINESERVER WINEPREFIX WINEDEBUG WINEDLLOVERRIDES WINE_OWN_PREFIX
 unset DISPLAY WAYLAND_DISPLAY
+
+# wine_overlay DIR: a prefix of its own over the suite's own prefix, for a test that runs beside the
+# others: DIR (made afresh) links the suite prefix's drive_c but for a copy of its users folder (each
+# prefix its own %TEMP%, where a live run makes its private directory and `cleanup` looks), and holds a
+# copy of its registry, so it has its own wineserver, registry, named objects and temporary files
+# (an etwconf.exe live run there locks or removes nothing of another stage). WINEPREFIX becomes DIR.
+# The suite's prefix must be made (make test makes it before the stages start, and stops its server
+# so that its registry is on disk; Wine replaces a registry file whole when it saves, so a copy is
+# never half written). Returns 1, WINEPREFIX unchanged, with a user's WINEPREFIX or when the suite's
+# prefix is not made.
+wine_overlay() {
+    [ "$WINE_OWN_PREFIX" = 1 ] && [ -f "$WINEPREFIX/.etwconf-prefix" ] || return 1
+    rm -rf "$1" && mkdir -p "$1/drive_c" && cp -a "$WINEPREFIX/dosdevices" "$1/" && cp -a "$WINEPREFIX/drive_c/users" "$1/drive_c/" || return 1
+    for e in "$WINEPREFIX"/drive_c/*; do
+        [ "${e##*/}" = users ] || ln -s "$e" "$1/drive_c/${e##*/}" || return 1
+    done
+    cp "$WINEPREFIX/system.reg" "$WINEPREFIX/user.reg" "$WINEPREFIX/userdef.reg" "$WINEPREFIX/.update-timestamp" "$1/" || return 1
+    WINEPREFIX=$(cd "$1" && pwd)
+    export WINEPREFIX
+}

@@ -266,10 +266,13 @@ for exe in "$EXE" "$I686"; do
 done
 
 # the suite's own prefix and, beside it, a wrapper standing in for a build tree's wine in a prefix
-# of the user's: started now, checked after the main runs (section 6)
+# of the user's: started now, checked after the main runs (section 6). The user's prefix is made
+# the way the other stages make theirs, over the suite's (wine_overlay, wine-env.sh: no second
+# wineboot), or is left for Wine to make when there is no suite's prefix (a user's WINEPREFIX)
 WRAP=$L/wrapper
 rm -rf "$WRAP"
-mkdir -p "$WRAP/prefix"
+mkdir -p "$WRAP"
+(wine_overlay "$WRAP/prefix") || mkdir -p "$WRAP/prefix"
 echo "a file of the user's" >"$WRAP/prefix/user-file"
 cat >"$WRAP/wine" <<EOF
 #!/bin/sh
@@ -495,8 +498,11 @@ calls=${calls:-0} others=${others:-0} runs=${runs:-0}
 [ "$wrc" = 0 ] && [ "$calls" -ge 4 ] && [ "$others" = 0 ] && [ "$runs" = 2 ] &&
     ok "make wine WINE=wrapper WINEPREFIX=DIR: all $calls Wine calls went through the wrapper, in DIR, with the user's WINEDEBUG ($runs runs)" ||
     no "make wine WINE=wrapper WINEPREFIX=DIR: exit $wrc, $calls calls through the wrapper in DIR, $others elsewhere, $runs runs: $(tail -n 2 "$WRAP/make.log" | tr '\n' ' ')"
-[ -f "$WRAP/prefix/user-file" ] && [ -f "$WRAP/prefix/system.reg" ] && [ ! -f "$WRAP/prefix/.etwconf-prefix" ] &&
-    ok "the user's prefix is used as it is: their file kept, no stamp of the suite's own prefix" || no "the user's prefix was changed or not used"
+# Wine wrote the version of the last run into that prefix's registry (the suite's own sweep sets no
+# win2008r2), saved when make wine stopped its server
+[ -f "$WRAP/prefix/user-file" ] && grep -qF '"Version"="win2008r2"' "$WRAP/prefix/user.reg" 2>/dev/null && [ ! -f "$WRAP/prefix/.etwconf-prefix" ] &&
+    ok "the user's prefix is used as it is: their file kept, Wine's registry there holds the run's version, no stamp of the suite's own prefix" ||
+    no "the user's prefix was changed or not used"
 rj=$($PYTHON - "$WRAP/results/wine-win2008r2.jsonl" "$wp/wine" "$wp/prefix" <<'EOF' 2>&1
 import json, sys
 h = json.loads(open(sys.argv[1]).readline())

@@ -157,15 +157,19 @@ if ! command -v "$WINE" >/dev/null 2>&1 || ! command -v "$WINESERVER" >/dev/null
 fi
 . harness/tests/wine-env.sh
 # a prefix of the user's (WINEPREFIX) is used as it is; otherwise one of this stage's own, so that it
-# can run beside the wine stage (make test runs the two one after the other when WINEPREFIX is given)
-[ "$WINE_OWN_PREFIX" = 1 ] && WINEPREFIX=$(cd "$W" && pwd)/prefix
+# can run beside the wine stage (make test runs the two one after the other when WINEPREFIX is given):
+# over the suite's prefix when that is made (make test makes it first), else made here
+overlay=0
+if [ "$WINE_OWN_PREFIX" = 1 ]; then
+    if wine_overlay "$W/overlay"; then overlay=1; else WINEPREFIX=$(cd "$W" && pwd)/prefix; fi
+fi
 export WINEPREFIX
 stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
 trap 'stop_server' EXIT
 trap 'stop_server; exit 130' INT TERM
 # a prefix made before Wine's 32-bit part was installed lacks its syswow64: made again then
 want="$("$WINE" --version 2>/dev/null)$([ -e /usr/lib/wine/wine ] && echo ' wine32') etwconf-winetest-prefix-1"
-if [ "$WINE_OWN_PREFIX" = 1 ] && { [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; }; then
+if [ "$WINE_OWN_PREFIX" = 1 ] && [ "$overlay" = 0 ] && { [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; }; then
     stop_server
     rm -rf "$WINEPREFIX"
     mkdir -p "$WINEPREFIX"

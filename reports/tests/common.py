@@ -1,10 +1,14 @@
 """Helpers shared by the report tools' tests."""
 import json
 import os
+import selectors
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
+import traceback
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,10 +29,93 @@ def data(name):
     return os.path.join(DATA, name)
 
 
-def run_cli(*args, cwd=None, timeout=60):
+def run_script(*args, cwd=None, timeout=60):
+    """etwconf-report ARGS in a new interpreter, as a user runs it: (exit status, stdout, stderr)."""
     p = subprocess.run([sys.executable, TOOL] + list(args), capture_output=True, text=True,
                        cwd=cwd or REPO, timeout=timeout, errors="replace")
     return p.returncode, p.stdout, p.stderr
+
+
+def run_cli(*args, cwd=None, timeout=60):
+    """etwconf-report ARGS in a process of its own, forked from this one: what etwconf-report does
+    after its imports (sys.exit(main()) with sys.argv set), with its own standard output and error,
+    working directory and exit status, killed after TIMEOUT seconds (subprocess.TimeoutExpired).
+    A new interpreter per call costs ten times more and tests nothing more: the script's own start
+    is run_script's (test_cli). Returns (exit status, stdout, stderr)."""
+    from etwconf_report.cli import main
+    sys.stdout.flush()
+    sys.stderr.flush()
+    r_out, w_out = os.pipe()
+    r_err, w_err = os.pipe()
+    pid = os.fork()
+    if pid == 0:    # the child: never returns into the test
+        rc = 1
+        try:
+            os.close(r_out)
+            os.close(r_err)
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, 0)
+            os.dup2(w_out, 1)
+            os.dup2(w_err, 2)
+            for fd in (null, w_out, w_err):
+                os.close(fd)
+            enc = sys.stdout.encoding
+            sys.stdin = open(0, "r", closefd=False)
+            sys.stdout = open(1, "w", encoding=enc, errors=sys.stdout.errors, closefd=False)
+            sys.stderr = open(2, "w", encoding=enc, errors="backslashreplace", closefd=False,
+                              buffering=1)
+            os.chdir(cwd or REPO)
+            sys.argv = [TOOL] + list(args)
+            try:
+                code = main()
+            except SystemExit as e:
+                code = e.code
+            if code is None:
+                rc = 0
+            elif isinstance(code, int):
+                rc = code & 0xff
+            else:           # as sys.exit does with a message
+                print(code, file=sys.stderr)
+                rc = 1
+        except BaseException:
+            traceback.print_exc()
+            rc = 1
+        finally:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(rc)
+    os.close(w_out)
+    os.close(w_err)
+    bufs = {r_out: [], r_err: []}
+    sel = selectors.DefaultSelector()
+    for fd in bufs:
+        sel.register(fd, selectors.EVENT_READ)
+    end = time.monotonic() + timeout
+    try:
+        while sel.get_map():
+            left = end - time.monotonic()
+            if left <= 0:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                raise subprocess.TimeoutExpired([TOOL] + list(args), timeout)
+            for key, _ in sel.select(left):
+                chunk = os.read(key.fd, 65536)
+                if chunk:
+                    bufs[key.fd].append(chunk)
+                else:
+                    sel.unregister(key.fd)
+    finally:
+        sel.close()
+        os.close(r_out)
+        os.close(r_err)
+    _, status = os.waitpid(pid, 0)
+    rc = os.waitstatus_to_exitcode(status)
+
+    def text(fd):
+        return b"".join(bufs[fd]).decode(sys.stdout.encoding or "utf-8", errors="replace")
+    return rc, text(r_out), text(r_err)
 
 
 def read_records(name):

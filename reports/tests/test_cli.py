@@ -1,8 +1,9 @@
-"""Command line: help, usage errors, summary, exit codes."""
+"""Command line: help, usage errors, summary, exit codes. Each command runs the script itself in a
+new interpreter (run_script), as a user runs it; the other tests fork (run_cli)."""
 import subprocess
 import sys
 
-from common import TmpCase, data, run_cli, TOOL, GOOD
+from common import TmpCase, data, run_script as run_cli, TOOL, GOOD
 
 
 class Cli(TmpCase):

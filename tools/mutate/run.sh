@@ -22,7 +22,10 @@ CC=${MUT_CC:-cc}
 CFLAGS=${MUT_CFLAGS:--std=c11 -O2 -I. -D_GNU_SOURCE -fPIC -fvisibility=hidden -w}
 VERSIONS=${MUT_VERSIONS:-all}
 # newest first: most rules apply from 6.2 or 10.0 on, so most mutants are killed at the first versions
-if [ "$VERSIONS" = all ]; then
+# (worked out once: the calls for each mutant get it from the environment)
+if [ -n "${MUT_VLIST:-}" ]; then
+    VLIST=$MUT_VLIST
+elif [ "$VERSIONS" = all ]; then
     VLIST=$("$B/etwconf" versions | awk '{ print $1 }' | sed -n '1!G;h;$p' | tr '\n' ',' | sed 's/,$//')
 else
     VLIST=$(echo "$VERSIONS" | tr ' ' ',')
@@ -44,12 +47,15 @@ wanted() {
     return 1
 }
 
-# one MUTANT: build and run it, write $W/ID/result: "STATUS|kills|detail"
+# one MUTANT: build and run it, write $W/ID/result: "STATUS|kills|detail". Called once per mutant:
+# it starts no process it can do without (shell expansions instead of basename, one sed for every
+# results file)
 one() {
     id=$1 file=$2 eq=$3
     d=$W/$id
-    rm -rf "$d" && mkdir -p "$d"
-    base=$(basename "$file" .c)
+    if [ -e "$d" ]; then rm -rf "$d"; fi
+    mkdir -p "$d"
+    base=${file##*/}; base=${base%.c}
     if ! "$TOOL" apply "$DEF" "$id" "$d/$base.c" 2>"$d/apply.log"; then
         echo "ERROR|0|does not apply: $(tr '\n' ' ' <"$d/apply.log")" >"$d/result"; return
     fi
@@ -58,7 +64,7 @@ one() {
     fi
     objs=""
     for o in "$B"/obj/reference/*.o; do
-        [ "$(basename "$o")" = "$base.o" ] || objs="$objs $o"
+        [ "${o##*/}" = "$base.o" ] || objs="$objs $o"
     done
     # shellcheck disable=SC2086
     if ! $CC -shared -Wl,-Bsymbolic -o "$d/mutant.so" $objs "$d/$base.o" -lpthread 2>>"$d/build.log"; then
@@ -71,18 +77,24 @@ one() {
         --out-dir "$d/out" 2>>"$d/run.log"
     rc=$?
     [ "$rc" -gt 1 ] && runerr="etwconf run exited $rc"
-    for f in "$d"/out/*.jsonl; do
-        [ -f "$f" ] || continue
-        v=${f##*/mutant.so-}; v=${v%.jsonl} # the version name may hold a dash (6.1.7601-esi)
-        # case records: "id status counted" for every FAIL, CRASH and TIMEOUT
-        sed -n 's/^{"type":"case","seq":[0-9]*,"id":"\([^"]*\)".*"status":"\(FAIL\|CRASH\|TIMEOUT\)","counted":\(true\|false\).*/\1 \2 \3/p' \
-            "$f" >"$d/$v.kills"
-        while read -r cid st cnt; do
-            n=$((n + 1))
-            [ "$cnt" = true ] && counted=$((counted + 1))
-            [ "$n" -le 3 ] && kills="$kills $cid@$v($st$( [ "$cnt" = true ] && echo ',counted'))"
-        done <"$d/$v.kills"
-    done
+    # case records: "id status counted" for every FAIL, CRASH and TIMEOUT, each file's after that
+    # file's path (the version is in the file name; it may hold a dash: 6.1.7601-esi)
+    set -- "$d"/out/*.jsonl
+    if [ -f "$1" ]; then
+        sed -s -n -e '1{s/.*//;F}' -e 's/^{"type":"case","seq":[0-9]*,"id":"\([^"]*\)".*"status":"\(FAIL\|CRASH\|TIMEOUT\)","counted":\(true\|false\).*/\1 \2 \3/p' \
+            "$@" >"$d/kills"
+    else
+        : >"$d/kills"
+    fi
+    v=""
+    while read -r cid st cnt; do
+        case $cid in "$d"/out/*) v=${cid##*/mutant.so-}; v=${v%.jsonl}; continue ;; esac
+        n=$((n + 1))
+        [ "$cnt" = true ] && counted=$((counted + 1))
+        if [ "$n" -le 3 ]; then
+            if [ "$cnt" = true ]; then kills="$kills $cid@$v($st,counted)"; else kills="$kills $cid@$v($st)"; fi
+        fi
+    done <"$d/kills"
     rm -f "$d/mutant.so" "$d/$base.o"
     if [ -n "$runerr" ] && [ "$n" -eq 0 ]; then
         echo "ERROR|0|$runerr" >"$d/result"
@@ -107,6 +119,8 @@ list=$B/mutate/list.txt
 start=$(date +%s)
 
 # build and run, MUT_JOBS at a time
+MUT_VLIST=$VLIST
+export MUT_VLIST
 while IFS='	' read -r id file kind eq desc; do
     wanted "$id" && printf '%s %s %s\n' "$id" "$file" "$eq"
 done <"$list" | xargs -P "$JOBS" -L 1 sh "$0" one
@@ -127,7 +141,8 @@ surv_lines="" eq_lines="" bad_lines=""
 while IFS='	' read -r id file kind eq desc; do
     wanted "$id" || continue
     total=$((total + 1))
-    r=$(cat "$W/$id/result" 2>/dev/null || echo "ERROR|0|no result")
+    r="ERROR|0|no result"
+    [ -f "$W/$id/result" ] && read -r r <"$W/$id/result"
     st=${r%%|*}; rest=${r#*|}; n=${rest%%|*}; detail=${rest#*|}
     case "$st" in
         KILLED)
@@ -159,7 +174,9 @@ while IFS='	' read -r id file kind eq desc; do
 " ;;
     esac
     echo "$line"
-    echo "| \`$id\` | $kind | $st$( [ "$eq" = 1 ] && echo ' (equivalent)') | $(echo "$detail" | sed 's/|/\\|/g') |" >>"$rep"
+    case $detail in *"|"*) detail=$(printf '%s\n' "$detail" | sed 's/|/\\|/g') ;; esac
+    if [ "$eq" = 1 ]; then st="$st (equivalent)"; fi
+    echo "| \`$id\` | $kind | $st | $detail |" >>"$rep"
 done <"$list"
 
 score=$(awk -v k="$killed" -v l="$((killed + survived + errors))" 'BEGIN { if (l) printf "%.1f", 100 * k / l; else printf "100.0" }')

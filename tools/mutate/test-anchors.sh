@@ -38,17 +38,21 @@ else
 fi
 
 # 2. applying a mutant commutes with the edits; $1: the mutant list, $2: mutant ids; prints the ids that do not
+# (the edits run once over every mutated file, and one diff compares them all)
 differing() {
+    rm -rf "$W/orig" "$W/edited" && mkdir -p "$W/orig" "$W/edited"
     "$T" list "$1" | while IFS='	' read -r id file rest; do
         case " $2 " in *" $id "*) ;; *) continue ;; esac
-        base=$(basename "$file")
+        base=${file##*/}
         if ! "$T" apply "$1" "$id" "$W/orig/$id-$base" 2>/dev/null ||
            ! "$T" --ref "$W/ref" apply "$1" "$id" "$W/edited/$id-$base" 2>/dev/null; then
-            echo "$id"; continue
+            echo "$id"; rm -f "$W/orig/$id-$base" "$W/edited/$id-$base"
         fi
-        edit "$W/orig/$id-$base"
-        cmp -s "$W/orig/$id-$base" "$W/edited/$id-$base" || echo "$id"
     done
+    set -- "$W"/orig/*
+    [ -f "$1" ] && edit "$@"
+    # a file in one folder only is reported too: each of them names a mutant
+    diff -rq "$W/orig" "$W/edited" | sed -n 's|^Files .*/orig/\(.*\)-[^-]*\.c and .* differ$|\1|p; s|^Only in [^:]*: \(.*\)-[^-]*\.c$|\1|p'
 }
 ids=$("$T" list "$DEF" | cut -f1 | tr '\n' ' ')
 n=$(echo "$ids" | wc -w)
