@@ -89,12 +89,12 @@ wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
 TEST_STAGES += winprep wine
 TEST_DEPS += windows
 # The "winprep" stage builds what the Wine stages share (etwconf.exe: wine, winetest, faults, winci,
-# fleet; etwconf-i686.exe: wine, winci; the misbehaving DLLs: wine, faults) and makes the suite's
+# fleet; etwconf-i686.exe: wine, winci, winetest, faults; the misbehaving DLLs: wine, faults) and makes the suite's
 # prefix (test-prep-wine), while the stages that need no Windows program run; the Wine stages start
 # after it has ended (TEST_AFTER; two makes must not build the same file at once). It counts no
 # test: "winprep: 0 passed, 0 failed", or 1 failed when something could not be built.
 WINPREP_FILES := $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe $(WIN_TEST_DLLS)) \
-    $(if $(shell command -v $(MINGW32) 2>/dev/null),$(BUILD)/etwconf-i686.exe)
+    $(if $(shell command -v $(MINGW32) 2>/dev/null),$(BUILD)/etwconf-i686.exe $(WIN32_TEST_DLLS))
 TEST_AFTER += $(foreach s,wine winetest faults winci fleet,winprep:$(s))
 .PHONY: test-winprep
 test-winprep:
