@@ -152,17 +152,6 @@ FILE *plat_private_stdout(void)
     return f;
 }
 
-int plat_close_checked(FILE *f)
-{
-    int err = ferror(f) ? EIO : 0;
-    errno = 0;
-    if (fflush(f) != 0 && !err)
-        err = errno ? errno : EIO;
-    if (fclose(f) != 0 && !err)
-        err = errno ? errno : EIO;
-    return err;
-}
-
 /* ---------------------------------------------------------------- memory */
 size_t plat_page_size(void)
 {
