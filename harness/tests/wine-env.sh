@@ -47,11 +47,16 @@ unset DISPLAY WAYLAND_DISPLAY
 # prefix is not made.
 wine_overlay() {
     [ "$WINE_OWN_PREFIX" = 1 ] && [ -f "$WINEPREFIX/.etwconf-prefix" ] || return 1
-    rm -rf "$1" && mkdir -p "$1/drive_c" && cp -a "$WINEPREFIX/dosdevices" "$1/" && cp -a "$WINEPREFIX/drive_c/users" "$1/drive_c/" || return 1
-    for e in "$WINEPREFIX"/drive_c/*; do
-        [ "${e##*/}" = users ] || ln -s "$e" "$1/drive_c/${e##*/}" || return 1
-    done
-    cp "$WINEPREFIX/system.reg" "$WINEPREFIX/user.reg" "$WINEPREFIX/userdef.reg" "$WINEPREFIX/.update-timestamp" "$1/" || return 1
+    wine_overlay_of "$WINEPREFIX" "$1" || return 1
     WINEPREFIX=$(cd "$1" && pwd)
     export WINEPREFIX
+}
+# wine_overlay_of PREFIX DIR: make DIR (afresh) an overlay of the made prefix PREFIX, as above
+wine_overlay_of() {
+    rm -rf "$2" && mkdir -p "$2/drive_c" && cp -a "$1/dosdevices" "$2/" && cp -a "$1/drive_c/users" "$2/drive_c/" || return 1
+    # no glob: a caller may have turned globbing off (set -f)
+    ls -A "$1/drive_c" | while IFS= read -r e; do
+        [ "$e" = users ] || ln -s "$1/drive_c/$e" "$2/drive_c/$e" || exit 1
+    done || return 1
+    cp "$1/system.reg" "$1/user.reg" "$1/userdef.reg" "$1/.update-timestamp" "$2/"
 }

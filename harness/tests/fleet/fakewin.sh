@@ -8,7 +8,7 @@
 #                                       HOSTDIR/version; an unknown program answers as cmd does
 #                                       ("is not recognized", exit 9009)
 # Each host runs its exe under a name of its own (NAME-VERSION.exe), in a prefix of its own over
-# the shared prefix's drive_c, with the Windows version set per exe name
+# the shared prefix's drive_c (its own users folder), with the Windows version set per exe name
 # (HKCU\Software\Wine\AppDefaults\NAME). Behaviour files in HOSTDIR, written by the test:
 #   drop       N: once (until HOSTDIR/dropped exists), after N case records kill the exe and
 #              this SSH session: the connection drops mid-run
@@ -40,11 +40,10 @@ cp -f "$exe" "$run_exe" || exit 1
 . "$REPO/harness/tests/wine-env.sh"
 # A machine of its own: the exe takes a machine-wide lock for a live run (one etwconf run at a
 # time per Windows), so hosts that shared one wineserver would queue behind each other. Each host
-# gets a prefix of its own (its own wineserver and registry) over the shared prefix's drive_c.
+# gets a prefix of its own (its own wineserver, registry and %TEMP%) over the shared prefix's drive_c
+# (wine_overlay_of, harness/tests/wine-env.sh).
 if [ ! -f "$H/prefix/.update-timestamp" ]; then
-    mkdir -p "$H/prefix" && ln -sfn "$WINEPREFIX/drive_c" "$H/prefix/drive_c" &&
-        cp -a "$WINEPREFIX/dosdevices" "$H/prefix/" &&
-        cp "$WINEPREFIX/system.reg" "$WINEPREFIX/user.reg" "$WINEPREFIX/userdef.reg" "$WINEPREFIX/.update-timestamp" "$H/prefix/" ||
+    wine_overlay_of "$WINEPREFIX" "$H/prefix" ||
         { echo "fakewin: the shared prefix $WINEPREFIX has no registry on disk" >&2; exit 1; }
 fi
 WINEPREFIX=$H/prefix
