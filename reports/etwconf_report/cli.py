@@ -11,7 +11,7 @@ import sys
 
 from . import __version__
 from .ingest import InputError, load_many
-from .util import oneline, plural
+from .util import oneline, plural, run_command
 
 PROG = "etwconf-report"
 
@@ -440,34 +440,5 @@ def build_parser():
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        parser = build_parser()
-        a = parser.parse_args(argv)
-        if not getattr(a, "cmd", None):
-            parser.print_help(sys.stderr)
-            return 2
-        return a.fn(a)
-    except UsageError as e:
-        _err(str(e))
-        return 2
-    except InputError as e:
-        _err(str(e))
-        return 2
-    except BrokenPipeError:
-        try:   # keep the interpreter from complaining when it flushes stdout at exit
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
-        return _State.rc_on_pipe
-    except KeyboardInterrupt:
-        _err("interrupted")
-        return 130
-    except SystemExit as e:   # argparse --help / --version
-        return e.code if isinstance(e.code, int) else 0
-    except Exception as e:  # a bug here must still not print a traceback at the user
-        if os.environ.get("ETWCONF_REPORT_DEBUG"):
-            raise
-        _err("internal error: %s: %s; please report it (ETWCONF_REPORT_DEBUG=1 shows the "
-             "traceback)" % (type(e).__name__, e))
-        return 3
+    return run_command(PROG, build_parser, sys.argv[1:] if argv is None else argv, (UsageError, InputError),
+                       rc_on_pipe=lambda: _State.rc_on_pipe)

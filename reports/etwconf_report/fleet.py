@@ -39,7 +39,7 @@ import time
 
 from . import __version__
 from .ingest import InputError, load as load_results
-from .util import oneline, plural
+from .util import oneline, plural, run_command
 
 PROG = "etwconf-fleet"
 HOST_OPTIONS = ("port", "identity", "dir", "shell", "transfer", "args", "expect", "timeout",
@@ -727,28 +727,5 @@ def build_parser():
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        parser = build_parser()
-        a = parser.parse_args(argv)
-        if not getattr(a, "cmd", None):
-            parser.print_help(sys.stderr)
-            return EXIT["usage"]
-        return a.fn(a)
-    except UsageError as e:
-        sys.stderr.write("%s: %s\n" % (PROG, e))
-        return EXIT["usage"]
-    except InputError as e:
-        sys.stderr.write("%s: %s\n" % (PROG, e))
-        return EXIT["usage"]
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else 0
-    except KeyboardInterrupt:
-        sys.stderr.write("%s: interrupted\n" % PROG)
-        return 130
-    except Exception as e:
-        if os.environ.get("ETWCONF_REPORT_DEBUG"):
-            raise
-        sys.stderr.write("%s: internal error: %s: %s; please report it (ETWCONF_REPORT_DEBUG=1 "
-                         "shows the traceback)\n" % (PROG, type(e).__name__, e))
-        return EXIT["internal"]
+    return run_command(PROG, build_parser, sys.argv[1:] if argv is None else argv, (UsageError, InputError),
+                       exit_usage=EXIT["usage"], exit_internal=EXIT["internal"])

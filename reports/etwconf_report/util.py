@@ -214,3 +214,40 @@ def read_regular(path, limit):
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def run_command(prog, build_parser, argv, errors, exit_usage=2, exit_internal=3, rc_on_pipe=lambda: 0):
+    """The error boundary of a command line tool: parse argv, run the chosen command (a.fn), and
+    turn what goes wrong into one line on stderr and an exit code. errors (exception classes: bad
+    usage, bad input) -> exit_usage; stdout closed early (`... | head`) -> rc_on_pipe(); Ctrl-C ->
+    130; argparse's own exit (--help, --version) -> its code; anything else is a bug: one line and
+    exit_internal (ETWCONF_REPORT_DEBUG=1 raises it with its traceback)."""
+    def err(msg):
+        sys.stderr.write("%s: %s\n" % (prog, oneline(msg, 2000)))
+    try:
+        parser = build_parser()
+        a = parser.parse_args(argv)
+        if not getattr(a, "cmd", None):
+            parser.print_help(sys.stderr)
+            return exit_usage
+        return a.fn(a)
+    except errors as e:
+        err(str(e))
+        return exit_usage
+    except BrokenPipeError:
+        try:   # keep the interpreter from complaining when it flushes stdout at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return rc_on_pipe()
+    except KeyboardInterrupt:
+        err("interrupted")
+        return 130
+    except SystemExit as e:   # argparse --help / --version
+        return e.code if isinstance(e.code, int) else 0
+    except Exception as e:  # a bug here must still not print a traceback at the user
+        if os.environ.get("ETWCONF_REPORT_DEBUG"):
+            raise
+        err("internal error: %s: %s; please report it (ETWCONF_REPORT_DEBUG=1 shows the traceback)"
+            % (type(e).__name__, e))
+        return exit_internal
