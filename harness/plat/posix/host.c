@@ -39,21 +39,6 @@ const char *plat_host_os(void)
     return "linux";
 }
 
-const char *plat_process_arch(void)
-{
-#if defined(__x86_64__)
-    return plat_arch_name(PLAT_ARCH_X86_64);
-#elif defined(__i386__)
-    return plat_arch_name(PLAT_ARCH_I686);
-#elif defined(__aarch64__)
-    return plat_arch_name(PLAT_ARCH_AARCH64);
-#elif defined(__arm__)
-    return plat_arch_name(PLAT_ARCH_ARM);
-#else
-    return plat_arch_name(PLAT_ARCH_UNKNOWN);
-#endif
-}
-
 const char *plat_host_arch(void)
 {
     return plat_process_arch();

@@ -69,19 +69,6 @@ const char *plat_host_arch(void)
     }
 }
 
-const char *plat_process_arch(void)
-{
-#if defined(_M_X64) || defined(__x86_64__)
-    return plat_arch_name(PLAT_ARCH_X86_64);
-#elif defined(_M_IX86) || defined(__i386__)
-    return plat_arch_name(PLAT_ARCH_I686);
-#elif defined(__aarch64__)
-    return plat_arch_name(PLAT_ARCH_AARCH64);
-#else
-    return plat_arch_name(PLAT_ARCH_UNKNOWN);
-#endif
-}
-
 /* ---------------------------------------------------------------- the end of the process */
 static void (*end_fns[8])(void);
 static volatile LONG nend;
