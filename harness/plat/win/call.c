@@ -28,8 +28,10 @@
 
 #define WIN_EXCEPTION_WINE_STUB 0x80000100u
 
+#if !defined(__i386__)
 /* resumes a captured context; RtlCaptureContext returns twice as far as the compiler knows */
 DECLSPEC_IMPORT void WINAPI RtlCaptureContext(PCONTEXT) __attribute__((returns_twice));
+#endif
 typedef LONG(WINAPI *pfn_NtContinue)(PCONTEXT, BOOLEAN);
 static pfn_NtContinue p_NtContinue;
 
@@ -41,7 +43,9 @@ static volatile LONG abandoned_threads;
 /* one per thread that runs guarded calls; the CONTEXT needs 16-byte alignment (VirtualAlloc) */
 enum { PH_IDLE, PH_ACTIVE, PH_ABANDONED };
 struct gstate {
+#if !defined(__i386__)
     CONTEXT saved; /* where the running guarded call started */
+#endif
     volatile LONG phase;
     volatile int kind; /* 0 returned, 1 guard page hit, 2 exception, 3 timeout */
     volatile long off;
@@ -51,10 +55,10 @@ struct gstate {
     volatile LONG thread_kind; /* a plat_threads() thread of this call faulted: 1 or 2 */
     volatile DWORD thread_code;
     volatile long thread_off;
-    void *volatile seh; /* i686: the SEH chain head (TEB ExceptionList) at the start of the call */
 #if defined(__i386__)
-    void *jb[5]; /* i686: where the call starts (__builtin_setjmp) */
-    volatile DWORD start_sp; /* i686: the stack pointer there; below it is free once the call is abandoned */
+    void *volatile seh; /* the SEH chain head (TEB ExceptionList) at the start of the call */
+    void *jb[5]; /* where the call starts (__builtin_setjmp) */
+    volatile DWORD start_sp; /* the stack pointer there; below it is free once the call is abandoned */
 #endif
 };
 
