@@ -167,15 +167,24 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     wine_overlay "$T/prefix" # beside the wine stage, not in its prefix (harness/tests/wine-env.sh)
     D=$B/win64/tests
     # two cases each (a worker process under Wine costs a few tenths of a second)
-    for run in exitprocess:auto exitprocess:child exitthread:auto terminate:auto fastfail:auto overflow:auto; do
-        dll=${run%:*}; iso=${run#*:}
-        timeout 180 wine "$B/etwconf.exe" run --target "$D/$dll.dll" --case tqi.0b.exact --case tqi.0b.short --isolation $iso --quiet \
-            --out "$T/w-$dll-$iso.jsonl" 2>"$T/w-$dll-$iso.err"; rc=$?
-        tr -d '\r' <"$T/w-$dll-$iso.jsonl" >"$T/w.jsonl" 2>/dev/null
-        h=$(honest "$T/w.jsonl" true); hr=$?
-        n=$(count "$T/w.jsonl" CRASH)
-        [ "$hr" = 0 ] && [ "$rc" = 1 ] && [ "$n" = 2 ] && ok "$dll.dll ($iso, Wine): each case a CRASH, the run goes on; $h" || no "$dll.dll ($iso, Wine): $h, $n CRASH, exit $rc"
-    done
+    # EXE DLLDIR LABEL TIMEOUT-MS DLL:ISOLATION:STATUS...: two cases each, each ends as STATUS, the
+    # run goes on, and its results are honest
+    dll_faults() {
+        exe=$1 dir=$2 label=$3 tmo=$4
+        shift 4
+        for run in "$@"; do
+            dll=${run%%:*}; rest=${run#*:}; iso=${rest%:*}; want=${rest#*:}
+            timeout 180 wine "$exe" run --target "$dir/$dll.dll" --case tqi.0b.exact --case tqi.0b.short --isolation "$iso" \
+                --timeout-ms "$tmo" --quiet --out "$T/w-$label-$dll-$iso.jsonl" 2>"$T/w-$label-$dll-$iso.err"; rc=$?
+            tr -d '\r' <"$T/w-$label-$dll-$iso.jsonl" >"$T/w.jsonl" 2>/dev/null
+            h=$(honest "$T/w.jsonl" true); hr=$?
+            n=$(count "$T/w.jsonl" "$want")
+            [ "$hr" = 0 ] && [ "$rc" = 1 ] && [ "$n" = 2 ] && ok "$dll.dll ($label$iso, Wine): each case a $want, the run goes on; $h" ||
+                no "$dll.dll ($label$iso, Wine): $h, $n $want, exit $rc"
+        done
+    }
+    dll_faults "$B/etwconf.exe" "$D" "" 5000 exitprocess:auto:CRASH exitprocess:child:CRASH exitthread:auto:CRASH terminate:auto:CRASH \
+        fastfail:auto:CRASH overflow:auto:CRASH
     timeout 60 wine "$B/etwconf.exe" run --target "$D/print.dll" --case tqi.0b.exact --case tqi.0b.short --isolation inproc --quiet >"$T/w-print.jsonl" 2>"$T/w-print.err"; rc=$?
     tr -d '\r' <"$T/w-print.jsonl" >"$T/w.jsonl"
     h=$(honest "$T/w.jsonl" true)
@@ -185,16 +194,8 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     # in process, a hang, a write out of bounds, an exit and a stack overflow end as they do in 64 bits
     D32=$B/win32/tests
     if timeout 60 wine "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | tr -d '\r' | grep -q '^etwconf '; then
-        for run in crash:inproc:CRASH spin:inproc:TIMEOUT overrun:inproc:FAIL exitprocess:auto:CRASH overflow:batch:CRASH; do
-            dll=${run%%:*}; rest=${run#*:}; iso=${rest%:*}; want=${rest#*:}
-            timeout 180 wine "$B/etwconf-i686.exe" run --target "$D32/$dll.dll" --case tqi.0b.exact --case tqi.0b.short --isolation $iso \
-                --timeout-ms 1000 --quiet --out "$T/w32-$dll.jsonl" 2>"$T/w32-$dll.err"; rc=$?
-            tr -d '\r' <"$T/w32-$dll.jsonl" >"$T/w.jsonl" 2>/dev/null
-            h=$(honest "$T/w.jsonl" true); hr=$?
-            n=$(count "$T/w.jsonl" "$want")
-            [ "$hr" = 0 ] && [ "$rc" = 1 ] && [ "$n" = 2 ] && ok "$dll.dll (i686, $iso, Wine): each case a $want, the run goes on; $h" ||
-                no "$dll.dll (i686, $iso, Wine): $h, $n $want, exit $rc"
-        done
+        dll_faults "$B/etwconf-i686.exe" "$D32" "i686, " 1000 crash:inproc:CRASH spin:inproc:TIMEOUT overrun:inproc:FAIL \
+            exitprocess:auto:CRASH overflow:batch:CRASH
     else
         skip "the 32-bit DLL faults: this Wine does not run 32-bit programs (Wine's 32-bit part: .ci/deps.sh wine32)"
     fi
