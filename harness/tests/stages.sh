@@ -4,7 +4,9 @@
 #
 # Each stage's output goes to BUILD/test/STAGE.log; the logs are printed whole, one after another in
 # the order the stages are named (a stage's log appears as soon as it and every stage named before it
-# have ended), then a summary with each stage's counts and wall time, and last the total
+# have ended), then a summary with each stage's counts, wall time, CPU time (its processes and their
+# children) and start (seconds after the first stage started), the whole wall time and the CPU time
+# the machine was busy meanwhile (on Linux), and last the total
 # "N passed, N failed, N skipped". Every stage ends its output with a line "[NAME: ]N passed,
 # N failed" (", N skipped" may follow); a stage that exits non-zero without counting a failure
 # counts as one failure. Exit status 0 when nothing failed.
@@ -26,7 +28,11 @@ JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 D=$B/test
 mkdir -p "$D"
 now() { date +%s.%N | cut -c1-14; }
+# the busy CPU time of the whole machine so far, in clock ticks (Linux: /proc/stat; empty elsewhere):
+# it also counts what the stages' times cannot, the daemons they start (Wine's server and services)
+machine_busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat 2>/dev/null; }
 T0=$(now)
+B0=$(machine_busy)
 
 # the start order: TEST_FIRST (those that are named) first, then the rest as named
 order=""
@@ -53,6 +59,7 @@ start() {
     st=$1
     (
         s=$(now)
+        awk -v a="$T0" -v b="$s" 'BEGIN { printf "%.1f\n", b - a }' >"$D/$st.start"
         nice=""
         case " ${TEST_NICE:-} " in *" $st "*) nice="nice -n ${TEST_NICE_LEVEL:-5}" ;; esac
         $nice $MAKE --no-print-directory -s "test-$st" >"$D/$st.log" 2>&1 </dev/null 3>&-
@@ -83,7 +90,7 @@ flush() {
     done
 }
 
-for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time" "$D/$st.cpu"; done
+for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time" "$D/$st.cpu" "$D/$st.start"; done
 all=" $* "
 # may ST start now? Not before the stages it comes after have ended (TEST_AFTER), nor when it is
 # exclusive and another exclusive stage runs
@@ -135,12 +142,18 @@ for st in "$@"; do
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
     [ "$f" -ne 0 ] && bad="$bad $st"
     tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + s))
-    summary="$summary$(printf '  %-14s %5s passed %5s failed %5s skipped  (%ss, %ss CPU)' "$st" "$p" "$f" "$s" \
-        "$(cat "$D/$st.time" 2>/dev/null || echo '?')" "$(cat "$D/$st.cpu" 2>/dev/null || echo '?')")
+    summary="$summary$(printf '  %-14s %5s passed %5s failed %5s skipped  (%ss, %ss CPU, from +%ss)' "$st" "$p" "$f" "$s" \
+        "$(cat "$D/$st.time" 2>/dev/null || echo '?')" "$(cat "$D/$st.cpu" 2>/dev/null || echo '?')" \
+        "$(cat "$D/$st.start" 2>/dev/null || echo '?')")
 "
 done
 printf '\n===== summary =====\n%s' "$summary"
-echo "  $# stages, $JOBS at a time: $(awk -v a="$T0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')s wall (logs in $D/)"
+cpu=""
+B1=$(machine_busy)
+if [ -n "$B0" ] && [ -n "$B1" ]; then
+    cpu=$(awk -v a="$B0" -v b="$B1" -v t="$(getconf CLK_TCK 2>/dev/null || echo 100)" 'BEGIN { printf ", the machine busy %.1f CPU-s", (b - a) / t }')
+fi
+echo "  $# stages, $JOBS at a time: $(awk -v a="$T0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')s wall$cpu (logs in $D/)"
 [ -n "$bad" ] && printf 'failing stages:%s\n' "$bad"
 printf '%d passed, %d failed, %d skipped\n' "$tp" "$tf" "$ts"
 [ "$tf" -eq 0 ]
