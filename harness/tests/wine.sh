@@ -215,11 +215,32 @@ run_all() {
     prefix_up || return 1
     bad=0
     check_versions || bad=1
+    # A run spends most of its time waiting on Wine, not on the CPU, but one system takes one live run
+    # at a time (etwconf.exe refuses a second). In the suite's own prefix the 32-bit series runs
+    # beside the 64-bit one in a prefix of its own over it (BUILD/wineprefix-i686: its own server,
+    # the "system" its records' rerun commands name), and prints after it; in a user's prefix the two
+    # series take turns.
+    i386_probe
+    pid32=""
+    if [ "$I386" = 1 ] && [ "$WINE_OWN_PREFIX" = 1 ]; then
+        (
+            wine_overlay "$B/wineprefix-i686" || { echo "wine: cannot make the prefix $B/wineprefix-i686 over $WINEPREFIX" >&2; exit 1; }
+            b32=0
+            for v in $RUN_VERSIONS; do
+                run_version "$I686" "$v" "$R/wine-i686-$v.jsonl" || b32=1
+            done
+            stop_server
+            exit $b32
+        ) >"$L/series-i686.out" 2>&1 &
+        pid32=$!
+    fi
     for v in $RUN_VERSIONS; do
         run_version "$EXE" "$v" "$R/wine-$v.jsonl" || bad=1
     done
-    i386_probe
-    if [ "$I386" = 1 ]; then
+    if [ -n "$pid32" ]; then
+        wait "$pid32" || bad=1
+        cat "$L/series-i686.out"
+    elif [ "$I386" = 1 ]; then
         for v in $RUN_VERSIONS; do
             run_version "$I686" "$v" "$R/wine-i686-$v.jsonl" || bad=1
         done
@@ -406,42 +427,54 @@ mkdir -p "$T"
 for dll in crash stub overrun handled spin block; do
     [ -f "$D/$dll.dll" ] || no "$D/$dll.dll was not built"
 done
-W run --target "$D/crash.dll" --filter 'tqi.0b.*' --quiet --out "$T/crash.jsonl" 2>"$T/crash.err"; rc=$?
+# the runs side by side (each has its own files; most of a run's time is Wine's waiting), then the checks
+# bg NAME ARGS...: etwconf.exe ARGS in the background, --out T/NAME.jsonl, stderr T/NAME.err, exit
+# status in T/NAME.rc, the start and end seconds in T/NAME.time
+bg() {
+    name=$1; shift
+    rm -f "$T/$name.jsonl" "$T/$name.rc"
+    (s=$(date +%s); W "$@" --quiet --out "$T/$name.jsonl" 2>"$T/$name.err"; echo $? >"$T/$name.rc"; echo "$s $(date +%s)" >"$T/$name.time") &
+}
+rc_of() { cat "$T/$1.rc" 2>/dev/null || echo "?"; }
+took() { awk '{ print $2 - $1 }' "$T/$1.time" 2>/dev/null || echo "?"; }
+bg crash run --target "$D/crash.dll" --filter 'tqi.0b.*'
+bg stub run --target "$D/stub.dll" --filter 'tqi.0b.*'
+bg overrun run --target "$D/overrun.dll" --filter 'tqi.0b.*'
+bg handled run --target "$D/handled.dll" --filter 'tqi.0b.*'
+bg spin run --target "$D/spin.dll" --case tqi.0b.exact --case tqi.0b.short --case tqi.0b.long --timeout-ms 300
+bg block run --target "$D/block.dll" --case tqi.0b.exact --case tqi.0b.short --timeout-ms 300
+bg child-crash run --target "$D/crash.dll" --case tqi.0b.exact --case tqi.0b.short --isolation child
+bg child-stub run --target "$D/stub.dll" --case tqi.0b.exact --isolation child
+bg child-overrun run --target "$D/overrun.dll" --case tqi.0b.exact --isolation child
+bg child-block run --target "$D/block.dll" --case tqi.0b.exact --isolation child --timeout-ms 300
+wait
+# the live runs: one at a time on a system (a second live run is refused while one tests it)
+W run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/child-live.jsonl" 2>/dev/null
+W run --filter 'tqi.0b.*' --quiet --out "$T/inproc-live.jsonl" 2>/dev/null
+rc=$(rc_of crash)
 n=$(status "$T/crash.jsonl" CRASH)
 [ "$n" -ge 5 ] && [ "$n" = "$(grep -c '"exception":"0xC0000005"' "$T/crash.jsonl")" ] && complete "$T/crash.jsonl" && [ "$rc" = 1 ] &&
     ok "crash.dll: $n access violations caught in-process, CRASH 0xC0000005, run complete, exit 1" || no "crash.dll: $n CRASH records, exit $rc"
-W run --target "$D/stub.dll" --filter 'tqi.0b.*' --quiet --out "$T/stub.jsonl" 2>"$T/stub.err"
 n=$(grep -c '"status":"CRASH".*"exception":"0x80000100"' "$T/stub.jsonl")
 [ "$n" -ge 5 ] && complete "$T/stub.jsonl" && ok "stub.dll: $n EXCEPTION_WINE_STUB raised, CRASH 0x80000100" || no "stub.dll: $n CRASH 0x80000100 records"
-W run --target "$D/overrun.dll" --filter 'tqi.0b.*' --quiet --out "$T/overrun.jsonl" 2>"$T/overrun.err"
 n=$(grep -c '"status":"FAIL".*"mode":"overrun"' "$T/overrun.jsonl")
 [ "$n" -ge 3 ] && grep -q '"rule":"GEN.BUFFER_BOUNDS","expected":"no write past the buffer","got":"a write 1 byte(s) past the end"' "$T/overrun.jsonl" &&
     ok "overrun.dll: the guard page catches the write past the buffer ($n FAIL, mode overrun, offset 0)" || no "overrun.dll: $n overrun FAILs"
-W run --target "$D/handled.dll" --filter 'tqi.0b.*' --quiet --out "$T/handled.jsonl" 2>"$T/handled.err"
 n=$(status "$T/handled.jsonl" CRASH)
 [ "$n" = 0 ] && grep -q '"got":"998 (ERROR_NOACCESS)"' "$T/handled.jsonl" && ok "handled.dll: an exception the target handles itself is not a crash (FAIL, 998)" \
     || no "handled.dll: $n CRASH records for handled exceptions"
-s=$(date +%s)
-W run --target "$D/spin.dll" --case tqi.0b.exact --case tqi.0b.short --case tqi.0b.long --timeout-ms 300 --quiet --out "$T/spin.jsonl" 2>"$T/spin.err"
 n=$(status "$T/spin.jsonl" TIMEOUT)
-[ "$n" = 3 ] && complete "$T/spin.jsonl" && ok "spin.dll: a busy hang is interrupted by the watchdog: 3 TIMEOUT in $(( $(date +%s) - s ))s" || no "spin.dll: $n TIMEOUT records"
-s=$(date +%s)
-W run --target "$D/block.dll" --case tqi.0b.exact --case tqi.0b.short --timeout-ms 300 --quiet --out "$T/block.jsonl" 2>"$T/block.err"; rc=$?
+[ "$n" = 3 ] && complete "$T/spin.jsonl" && ok "spin.dll: a busy hang is interrupted by the watchdog: 3 TIMEOUT in $(took spin)s" || no "spin.dll: $n TIMEOUT records"
+rc=$(rc_of block)
 n=$(status "$T/block.jsonl" TIMEOUT)
-[ "$n" = 2 ] && complete "$T/block.jsonl" && [ "$rc" = 1 ] && ok "block.dll: a thread blocked in the system is given up: 2 TIMEOUT, run complete in $(( $(date +%s) - s ))s" \
+[ "$n" = 2 ] && complete "$T/block.jsonl" && [ "$rc" = 1 ] && ok "block.dll: a thread blocked in the system is given up: 2 TIMEOUT, run complete in $(took block)s" \
     || no "block.dll: $n TIMEOUT records, exit $rc"
-W run --target "$D/crash.dll" --case tqi.0b.exact --case tqi.0b.short --isolation child --quiet --out "$T/child-crash.jsonl" 2>/dev/null
 [ "$(grep -c '"status":"CRASH".*"exception":"0xC0000005"' "$T/child-crash.jsonl")" = 2 ] && ok "child isolation: the child's exit code 0xC0000005 is the CRASH's exception" \
     || no "child isolation: crash.dll not reported"
-W run --target "$D/stub.dll" --case tqi.0b.exact --isolation child --quiet --out "$T/child-stub.jsonl" 2>/dev/null
 grep -q '"status":"CRASH".*"exception":"0x80000100"' "$T/child-stub.jsonl" && ok "child isolation: a child ending with 0x80000100 is a CRASH 0x80000100" \
     || no "child isolation: stub.dll not reported"
-W run --target "$D/overrun.dll" --case tqi.0b.exact --isolation child --quiet --out "$T/child-overrun.jsonl" 2>/dev/null
 grep -q '"status":"FAIL".*"mode":"overrun"' "$T/child-overrun.jsonl" && ok "child isolation: the guard page works in the child" || no "child isolation: overrun not reported"
-W run --target "$D/block.dll" --case tqi.0b.exact --isolation child --timeout-ms 300 --quiet --out "$T/child-block.jsonl" 2>/dev/null
 grep -q '"status":"TIMEOUT"' "$T/child-block.jsonl" && complete "$T/child-block.jsonl" && ok "child isolation: a hanging child is killed: TIMEOUT" || no "child isolation: hang not reported"
-W run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/child-live.jsonl" 2>/dev/null
-W run --filter 'tqi.0b.*' --quiet --out "$T/inproc-live.jsonl" 2>/dev/null
 same=$($PYTHON - "$T/child-live.jsonl" "$T/inproc-live.jsonl" <<'EOF'
 import json, sys
 def load(p):
