@@ -184,27 +184,29 @@ else
 fi
 at() { timeout 60 "$WINE" reg add "HKCU\\Software\\Wine\\AppDefaults\\$1" /v Version /t REG_SZ /d "$2" /f >/dev/null 2>&1; }
 
+# The runs go side by side, each executable in a series of its own (the Windows version is set per
+# executable name, and etwconf.exe takes one live run at a time), and are checked after, in order.
+# series NAME COMMANDS: COMMANDS in the background, their output in T/series-NAME.out
+series() { sn=$1; shift; ("$@") >"$T/series-$sn.out" 2>&1 & }
 if [ -f "$B/etwconf.exe" ]; then
     cp "$B/etwconf.exe" "$W/etwconf.exe"
-    at etwconf.exe win10
-    timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --out "$T/wine-win10.jsonl" >"$T/wine-win10.txt" 2>"$T/wine-win10.err"; rc=$?
-    show "$($FMT grammar "$T/wine-win10.txt" --rc $rc --failures 0)"
-    show "$($FMT results "$T/wine-win10.txt" "$T/wine-win10.jsonl" --expect "$WINE_JSON" --rc $rc)"
-    n=$(grep -c 'Test marked todo' "$T/wine-win10.txt")
-    [ "$rc" = 0 ] && [ "$n" -gt 100 ] && ok "etwconf.exe under Wine at win10 with wine.json: $n known divergences todo, no failure, exit 0" ||
-        no "etwconf.exe --format winetest at win10: exit $rc, $n todo lines (see $T/wine-win10.txt)"
-    # a process per case: the result comes back serialised, through the same formatter
-    timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --isolation child --filter 'esi.*' \
-        --out "$T/wine-child.jsonl" >"$T/wine-child.txt" 2>"$T/wine-child.err"; rc=$?
-    show "$($FMT results "$T/wine-child.txt" "$T/wine-child.jsonl" --expect "$WINE_JSON" --rc $rc)"
-else
-    skip "etwconf.exe --format winetest under Wine: $B/etwconf.exe is not built (make windows)"
+    etwconf_runs() {
+        at etwconf.exe win10
+        timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --out "$T/wine-win10.jsonl" >"$T/wine-win10.txt" 2>"$T/wine-win10.err"
+        echo $? >"$T/wine-win10.rc"
+        # a process per case: the result comes back serialised, through the same formatter
+        timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --isolation child --filter 'esi.*' \
+            --out "$T/wine-child.jsonl" >"$T/wine-child.txt" 2>"$T/wine-child.err"
+        echo $? >"$T/wine-child.rc"
+    }
+    series etwconf etwconf_runs
 fi
 
 # the exported test: todo where wine.json says, no failure, Wine's exit status
-runx() { # EXE VERSION OUT
+runx() { # EXE VERSION OUT: OUT, OUT.err, and the exit status in OUT.rc
     at "$(basename "$1")" "$2"
     timeout 300 "$WINE" "$1" etwconf >"$3" 2>"$3.err"
+    echo $? >"$3.rc"
 }
 # the case ids of the lines of one kind ("Test marked todo" ...): the context after the prefix
 ids_of() { tr -d '\r' <"$1" | sed -n "s/^[^:]*:[0-9]*: $2: \([a-z0-9.-]*\): .*/\1/p" | sort -u; }
@@ -228,7 +230,7 @@ PY
 # todo is a divergence wine.json lists at that version
 todo_only_listed() {
     listed_at "$2" | sort -u >"$T/listed-$2"
-    runx "$1" "$2" "$T/export-$3.txt"; rc=$?
+    rc=$(cat "$T/export-$3.txt.rc" 2>/dev/null || echo "?")
     show "$($FMT grammar "$T/export-$3.txt" --rc $rc --failures 0)"
     ids_of "$T/export-$3.txt" "Test marked todo" >"$T/todo-$3"
     extra=$(comm -23 "$T/todo-$3" "$T/listed-$2" | tr '\n' ' ')
@@ -237,17 +239,38 @@ todo_only_listed() {
         ok "$4 under Wine at $2: $n rows todo, each a known divergence of wine.json; no failure, exit 0" ||
         no "$4 at $2: exit $rc, $n todo rows${extra:+, not in wine.json: $extra} (see $T/export-$3.txt)"
 }
+run32=0
+if [ "$cc_ok" = 1 ]; then
+    # the 32-bit build of the same test, where this Wine runs 32-bit programs (Wine's 32-bit part)
+    [ -f "$W/etwconf_test-i686.exe" ] && timeout 60 "$WINE" "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | grep -q '^etwconf ' && run32=1
+    exported_runs() { runx "$W/etwconf_test.exe" win10 "$T/export-win10.txt"; runx "$W/etwconf_test.exe" win7 "$T/export-win7.txt"; }
+    series exported exported_runs
+    [ "$run32" = 1 ] && series i686 runx "$W/etwconf_test-i686.exe" win10 "$T/export-i686.txt"
+    series notodo runx "$W/etwconf_notodo_test.exe" win10 "$T/export-notodo.txt"
+fi
+wait
+if [ -f "$B/etwconf.exe" ]; then
+    rc=$(cat "$T/wine-win10.rc" 2>/dev/null || echo "?")
+    show "$($FMT grammar "$T/wine-win10.txt" --rc $rc --failures 0)"
+    show "$($FMT results "$T/wine-win10.txt" "$T/wine-win10.jsonl" --expect "$WINE_JSON" --rc $rc)"
+    n=$(grep -c 'Test marked todo' "$T/wine-win10.txt")
+    [ "$rc" = 0 ] && [ "$n" -gt 100 ] && ok "etwconf.exe under Wine at win10 with wine.json: $n known divergences todo, no failure, exit 0" ||
+        no "etwconf.exe --format winetest at win10: exit $rc, $n todo lines (see $T/wine-win10.txt)"
+    rc=$(cat "$T/wine-child.rc" 2>/dev/null || echo "?")
+    show "$($FMT results "$T/wine-child.txt" "$T/wine-child.jsonl" --expect "$WINE_JSON" --rc $rc)"
+else
+    skip "etwconf.exe --format winetest under Wine: $B/etwconf.exe is not built (make windows)"
+fi
 if [ "$cc_ok" = 1 ]; then
     for v in win10 win7; do
         todo_only_listed "$W/etwconf_test.exe" "$v" "$v" "exported test"
     done
-    # the 32-bit build of the same test, where this Wine runs 32-bit programs (Wine's 32-bit part)
-    if [ -f "$W/etwconf_test-i686.exe" ] && timeout 60 "$WINE" "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | grep -q '^etwconf '; then
+    if [ "$run32" = 1 ]; then
         todo_only_listed "$W/etwconf_test-i686.exe" win10 i686 "the i686 exported test"
     else
         skip "the i686 exported test is not run: this Wine does not run 32-bit programs (Wine's 32-bit part, .ci/deps.sh wine32) or $B/etwconf-i686.exe is not built"
     fi
-    runx "$W/etwconf_notodo_test.exe" win10 "$T/export-notodo.txt"; rc=$?
+    rc=$(cat "$T/export-notodo.txt.rc" 2>/dev/null || echo "?")
     show "$($FMT grammar "$T/export-notodo.txt" --rc $rc)"
     ids_of "$T/export-notodo.txt" "Test failed" >"$T/failed-notodo"
     extra=$(comm -23 "$T/failed-notodo" "$T/listed-win10" | tr '\n' ' ')
