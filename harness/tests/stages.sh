@@ -4,9 +4,9 @@
 #
 # Each stage's output goes to BUILD/test/STAGE.log; the logs are printed whole, one after another in
 # the order the stages are named (a stage's log appears as soon as it and every stage named before it
-# have ended), then a summary with each stage's counts, wall time, CPU time (its processes and their
-# children) and start (seconds after the first stage started), the whole wall time and the CPU time
-# the machine was busy meanwhile (on Linux), and last the total
+# have ended), then a summary with each stage's counts, wall time, CPU time (below: CG_ROOT) and start
+# (seconds after the first stage started), the whole wall time and the CPU time the machine was busy
+# meanwhile (on Linux), and last the total
 # "N passed, N failed, N skipped". Every stage ends its output with a line "[NAME: ]N passed,
 # N failed" (", N skipped" may follow); a stage that exits non-zero without counting a failure
 # counts as one failure. Exit status 0 when nothing failed.
@@ -17,7 +17,8 @@
 # e.g. two that use the same Wine prefix), TEST_AFTER (items A:B: stage B starts only after stage A has
 # ended; an A that is not among the stages is taken as ended), TEST_NICE (stages run at a lower CPU
 # priority, TEST_NICE_LEVEL, default 5: long CPU-bound ones that fill the time others wait, so that
-# those others, and the stages waited for, are not slowed by them). Stages must not build the same files: the make target
+# those others, and the stages waited for, are not slowed by them), TEST_CGROUP (0: no control groups
+# for the CPU times). Stages must not build the same files: the make target
 # `test` builds what several stages share before it calls this script (Makefile: TEST_PREP), or a
 # stage builds it that the others wait for (TEST_AFTER; winprep, mk/windows.mk).
 set -u
@@ -53,7 +54,26 @@ pids=""
 cleanup() {
     for p in $pids; do kill "$p" 2>/dev/null; done
 }
-trap 'cleanup; exit 130' INT TERM
+trap 'cleanup; cg_end; exit 130' INT TERM
+
+# Each stage's CPU time: where this user may make a cpuacct control group (Linux, cgroup v1, root),
+# the stage runs in one of its own, which also counts the daemons it starts (Wine's server and
+# services, sshd) and the processes it leaves behind; elsewhere the user+sys times of its waited-for
+# processes (the shell's times), which miss those.
+CG_ROOT=/sys/fs/cgroup/cpuacct
+CG=""
+if [ "${TEST_CGROUP:-1}" = 1 ] && [ -w "$CG_ROOT" ] && mkdir "$CG_ROOT/etwconf-stages-$$" 2>/dev/null; then
+    CG=$CG_ROOT/etwconf-stages-$$
+fi
+cg_end() { # move what is left in the stages' groups back, and remove them
+    [ -n "$CG" ] || return 0
+    for g in "$CG"/*/; do
+        [ -d "$g" ] || continue
+        while read -r p; do echo "$p" >"$CG_ROOT/cgroup.procs" 2>/dev/null; done <"${g}cgroup.procs"
+        rmdir "$g" 2>/dev/null
+    done
+    rmdir "$CG" 2>/dev/null
+}
 
 start() {
     st=$1
@@ -62,14 +82,22 @@ start() {
         awk -v a="$T0" -v b="$s" 'BEGIN { printf "%.1f\n", b - a }' >"$D/$st.start"
         nice=""
         case " ${TEST_NICE:-} " in *" $st "*) nice="nice -n ${TEST_NICE_LEVEL:-5}" ;; esac
-        $nice $MAKE --no-print-directory -s "test-$st" >"$D/$st.log" 2>&1 </dev/null 3>&-
+        g=""
+        if [ -n "$CG" ] && mkdir "$CG/$st" 2>/dev/null; then g=$CG/$st; fi
+        # the stage's make in its group (a child shell joins it, then becomes make)
+        $nice sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$g" \
+            $MAKE --no-print-directory -s "test-$st" >"$D/$st.log" 2>&1 </dev/null 3>&-
         rc=$?
-        # wall seconds, and the CPU seconds (user+sys) of everything the stage ran (times: children)
+        # wall seconds, and the CPU seconds (user+sys) of everything the stage ran
         awk -v a="$s" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }' >"$D/$st.time"
-        times >"$D/$st.cpu" # a builtin with a redirection: run by this shell, not a child
-        awk 'NR == 2 { gsub(/s/, ""); split($1, u, "m"); split($2, y, "m");
-            printf "%.1f\n", u[1] * 60 + u[2] + y[1] * 60 + y[2] }' "$D/$st.cpu" >"$D/$st.cpu.tmp"
-        mv "$D/$st.cpu.tmp" "$D/$st.cpu"
+        if [ -n "$g" ] && [ -r "$g/cpuacct.usage" ]; then
+            awk '{ printf "%.1f\n", $1 / 1e9 }' "$g/cpuacct.usage" >"$D/$st.cpu"
+        else
+            times >"$D/$st.cpu" # a builtin with a redirection: run by this shell, not a child
+            awk 'NR == 2 { gsub(/s/, ""); split($1, u, "m"); split($2, y, "m");
+                printf "%.1f\n", u[1] * 60 + u[2] + y[1] * 60 + y[2] }' "$D/$st.cpu" >"$D/$st.cpu.tmp"
+            mv "$D/$st.cpu.tmp" "$D/$st.cpu"
+        fi
         echo "$rc" >"$D/$st.rc"
         echo "$st" >&3
     ) &
@@ -129,6 +157,7 @@ while [ -n "$pending" ] || [ "$running" -gt 0 ]; do
 done
 wait
 exec 3>&-
+cg_end
 
 tp=0; tf=0; ts=0; bad=""
 summary=""
