@@ -42,9 +42,13 @@ cp -f "$exe" "$run_exe" || exit 1
 # time per Windows), so hosts that shared one wineserver would queue behind each other. Each host
 # gets a prefix of its own (its own wineserver, registry and %TEMP%) over the shared prefix's drive_c
 # (wine_overlay_of, harness/tests/wine-env.sh).
+# The host's server and services stay up between its SSH sessions, as a Windows machine's do (Wine
+# would stop them 3 s after the last program and start them again for the next): the test stops
+# every host's server at its end.
 if [ ! -f "$H/prefix/.update-timestamp" ]; then
     wine_overlay_of "$WINEPREFIX" "$H/prefix" ||
         { echo "fakewin: the shared prefix $WINEPREFIX has no registry on disk" >&2; exit 1; }
+    WINEPREFIX=$H/prefix timeout 20 "$WINESERVER" -p >/dev/null 2>&1
 fi
 WINEPREFIX=$H/prefix
 if ! timeout 60 wine reg add "HKCU\\Software\\Wine\\AppDefaults\\$run_exe" /v Version /t REG_SZ /d "$version" /f >/dev/null 2>&1; then
