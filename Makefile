@@ -135,7 +135,9 @@ TEST_PREP := all
 # the stages start (test-prep-wine, mk/windows.mk; WINE_PREFIX_SHARED=1 tells fleet to leave the
 # suite's wineserver alone). In a user's WINEPREFIX they all take turns.
 TEST_EXCLUSIVE ?= $(if $(WINEPREFIX),wine faults winci winetest fleet)
-# test-prep runs in a make of its own, after the dependencies are installed (fragments test for tools).
+# The stage "prep" builds TEST_PREP (with make -j) and every stage but winprep comes after it; winprep
+# builds the Windows programs meanwhile (what the two share, the generated headers and the commit,
+# is made first). They run after the dependencies are installed (fragments test for tools).
 # The stages start the interpreter that PYTHON names directly, also as python3 (PATH): behind a version
 # manager's shim (pyenv: bash and `pyenv exec` before every start) each of their many Python starts
 # cost twice as much. Wine's 32-bit part is installed before any stage starts, so that no stage makes
@@ -144,12 +146,13 @@ test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
 	@mkdir -p $(BUILD)/test/wine; [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
 	    sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1 || true
-	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) test-prep
+	@$(MAKE) --no-print-directory -s $(GEN_HEADERS) $(BUILD)/gitrev.txt
 	@py=$$($(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null); \
 	    case "$$py" in /*) [ "$$(command -v python3)" = "$${py%/*}/python3" ] || PATH="$${py%/*}:$$PATH" ;; *) py=$(PYTHON) ;; esac; \
-	    PYTHON="$$py" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" TEST_AFTER="$(TEST_AFTER)" \
+	    PYTHON="$$py" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="prep $(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" \
+	    TEST_AFTER="$(TEST_AFTER) $(foreach s,$(filter-out winprep,$(TEST_STAGES)),prep:$(s))" \
 	    TEST_NICE="$(TEST_NICE)" \
-	    MAKE="$(MAKE)" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) sh harness/tests/stages.sh $(TEST_STAGES)
+	    MAKE="$(MAKE)" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) sh harness/tests/stages.sh prep $(TEST_STAGES)
 
 include mk/core-tests.mk
 include mk/reports.mk
@@ -166,9 +169,13 @@ include mk/winetest.mk
 .PHONY: run-extra
 run-extra: $(RUN_EXTRA)
 
-# what several test stages share (fragments add to TEST_PREP), built before the stages start
+# what several test stages share (fragments add to TEST_PREP), built by the stage "prep" before the
+# others start (but winprep); it counts no test: "prep: 0 passed, 0 failed", or 1 failed
 .PHONY: test-prep
-test-prep: $(TEST_PREP)
+test-prep:
+	@if $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) $(TEST_PREP); then \
+	    echo "prep: built what the stages share ($(words $(TEST_PREP)) target(s))"; echo "prep: 0 passed, 0 failed"; \
+	else echo "prep: 0 passed, 1 failed"; exit 1; fi
 
 clean:
 	rm -rf $(BUILD)

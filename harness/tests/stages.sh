@@ -15,7 +15,8 @@
 # TEST_FIRST (stages to start before the others, longest first, so that the short ones fill the gaps;
 # the printed order stays the named order), TEST_EXCLUSIVE (stages of which at most one runs at a time,
 # e.g. two that use the same Wine prefix), TEST_AFTER (items A:B: stage B starts only after stage A has
-# ended; an A that is not among the stages is taken as ended), TEST_NICE (stages run at a lower CPU
+# ended, and is not run, but counted as skipped with the reason, when A failed; an A that is not among
+# the stages is taken as ended), TEST_NICE (stages run at a lower CPU
 # priority, TEST_NICE_LEVEL, default 5: long CPU-bound ones that fill the time others wait, so that
 # those others, and the stages waited for, are not slowed by them), TEST_CGROUP (0: no control groups
 # for the CPU times). Stages must not build the same files: the make target
@@ -118,7 +119,7 @@ flush() {
     done
 }
 
-for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time" "$D/$st.cpu" "$D/$st.start"; done
+for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time" "$D/$st.cpu" "$D/$st.start" "$D/$st.notrun"; done
 all=" $* "
 # may ST start now? Not before the stages it comes after have ended (TEST_AFTER), nor when it is
 # exclusive and another exclusive stage runs
@@ -133,12 +134,35 @@ free() {
     done
     return 0
 }
+# the stage that ST comes after (TEST_AFTER) and that failed or was not run, if there is one: ST is
+# then not run (it would find missing what that stage builds, and build it itself, perhaps beside
+# another stage)
+after_failed() {
+    for dep in ${TEST_AFTER:-}; do
+        [ "${dep#*:}" = "$1" ] || continue
+        a=${dep%%:*}
+        case $all in *" $a "*) ;; *) continue ;; esac
+        { [ -f "$D/$a.notrun" ] || { [ -f "$D/$a.rc" ] && [ "$(cat "$D/$a.rc")" != 0 ]; }; } && { echo "$a"; return 0; }
+    done
+    return 1
+}
+not_run() {
+    : >"$D/$1.notrun"
+    if [ -f "$D/$2.notrun" ]; then why="was not run"; else why="failed (its log: $D/$2.log)"; fi
+    { echo "$1: not run: it comes after the stage $2, which $why"
+      echo "$1: 0 passed, 0 failed, 1 skipped"; } >"$D/$1.log"
+    awk -v a="$T0" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }' >"$D/$1.start"
+    echo 0.0 >"$D/$1.time"; echo 0.0 >"$D/$1.cpu"; echo 0 >"$D/$1.rc"
+}
 running=0 busy="" pending=$order
 while [ -n "$pending" ] || [ "$running" -gt 0 ]; do
     # start what may start, in the start order
-    left=""
+    left="" skipped=0
     for st in $pending; do
-        if [ "$running" -lt "$JOBS" ] && free "$st"; then
+        if a=$(after_failed "$st"); then
+            not_run "$st" "$a"
+            skipped=1
+        elif [ "$running" -lt "$JOBS" ] && free "$st"; then
             start "$st"
             running=$((running + 1))
             busy="$busy $st"
@@ -147,6 +171,8 @@ while [ -n "$pending" ] || [ "$running" -gt 0 ]; do
         fi
     done
     pending=$left
+    # a stage not run: look again at once, for the stages that come after it
+    if [ "$skipped" = 1 ]; then flush "$@"; continue; fi
     [ "$running" -gt 0 ] || break
     read -r done_st <&3
     running=$((running - 1))
