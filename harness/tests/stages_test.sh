@@ -8,6 +8,8 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
+# make test runs this with its own settings in the environment: each run below sets its own
+unset TEST_FIRST TEST_AFTER TEST_EXCLUSIVE TEST_NICE TEST_NICE_LEVEL TEST_JOBS
 T=$(mktemp -d "${TMPDIR:-/tmp}/etwconf-stages.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT
 
