@@ -15,7 +15,9 @@ PROGRAM_FIELDS = ("id", "name", "repo", "source", "note")
 STRENGTHS = ("MUST", "SHOULD", "MAY", "INFO")
 PROVENANCES = ("SEED", "DOC", "OBSERVED", "INFERRED")
 
-_TOKEN = re.compile(r'\s+|/\*.*?\*/|//[^\n]*|"(?:[^"\\\n]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|[(),]|.', re.S)
+# a string literal is written as runs of plain characters between escapes: a third faster than one
+# alternative per character
+_TOKEN = re.compile(r'\s+|/\*.*?\*/|//[^\n]*|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[A-Za-z_][A-Za-z0-9_]*|[(),]|.', re.S)
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "0": "\0"}
 
 
@@ -105,6 +107,7 @@ def _parse_lines(lines, macro="RULE", fields=FIELDS):
 
 def validate(rules):
     seen = {}
+    table = versions()     # read once: every rule's versions field is checked against it
     for r in rules:
         loc = "%s:%d" % (r["file"], r["line"])
         if r["id"] in seen:
@@ -116,7 +119,7 @@ def validate(rules):
             raise RuleError("%s: strength %r not one of %s" % (loc, r["strength"], STRENGTHS))
         if r["provenance"] not in PROVENANCES:
             raise RuleError("%s: provenance %r not one of %s" % (loc, r["provenance"], PROVENANCES))
-        err = versions_spec_error(r["versions"])
+        err = versions_spec_error(r["versions"], table)
         if err:
             raise RuleError("%s: versions %r: %s" % (loc, r["versions"], err))
     return rules

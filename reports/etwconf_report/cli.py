@@ -106,8 +106,8 @@ def _write(path, text):
 # ------------------------------------------------------------------------------ subcommands
 def cmd_report(a):
     from . import catalog, analysis, render_html, render_md, render_junit
+    runs = _load_runs(a.results, a.skip_bad)   # the results first: a bad file is named at once
     cat = catalog.load(a.rules)
-    runs = _load_runs(a.results, a.skip_bad)
     exps = _load_exps(a.expectations)
     outcomes, stale = _outcomes(runs, exps)
     known = _load_known(a.programs)
@@ -137,8 +137,8 @@ def cmd_report(a):
 
 def cmd_summary(a):
     from . import catalog, analysis, programs as P
-    cat = catalog.load(a.rules)
     runs = _load_runs(a.results)
+    cat = catalog.load(a.rules)
     exps = _load_exps(a.expectations)
     known = _load_known(a.programs)
     outcomes, stale = _outcomes(runs, exps)
@@ -307,8 +307,8 @@ def cmd_update(a):
 
 def cmd_calibrate(a):
     from . import catalog, calibrate
-    cat = catalog.load(a.rules)
     runs = _load_runs(a.results)
+    cat = catalog.load(a.rules)
     calibrate.calibrate(runs, cat, a.out_dir, not a.no_write, _err)
     return 0
 

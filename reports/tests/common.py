@@ -1,4 +1,5 @@
 """Helpers shared by the report tools' tests."""
+import importlib
 import json
 import os
 import selectors
@@ -36,6 +37,21 @@ def run_script(*args, cwd=None, timeout=60):
     return p.returncode, p.stdout, p.stderr
 
 
+_imported = []
+
+
+def _import_commands():
+    """Import every module of etwconf_report in this process: the commands import theirs when they
+    run, and a forked child would compile each one from source again (no bytecode is written)."""
+    import pkgutil
+    import etwconf_report
+    for m in pkgutil.iter_modules(etwconf_report.__path__):
+        try:
+            importlib.import_module("etwconf_report." + m.name)
+        except Exception:   # the child's own import then fails, and its test says why
+            pass
+
+
 def run_cli(*args, cwd=None, timeout=60):
     """etwconf-report ARGS in a process of its own, forked from this one: what etwconf-report does
     after its imports (sys.exit(main()) with sys.argv set), with its own standard output and error,
@@ -43,6 +59,9 @@ def run_cli(*args, cwd=None, timeout=60):
     A new interpreter per call costs ten times more and tests nothing more: the script's own start
     is run_script's (test_cli). Returns (exit status, stdout, stderr)."""
     from etwconf_report.cli import main
+    if not _imported:
+        _import_commands()
+        _imported.append(True)
     sys.stdout.flush()
     sys.stderr.flush()
     r_out, w_out = os.pipe()

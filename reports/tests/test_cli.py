@@ -1,36 +1,40 @@
-"""Command line: help, usage errors, summary, exit codes. Each command runs the script itself in a
-new interpreter (run_script), as a user runs it; the other tests fork (run_cli)."""
+"""Command line: help, usage errors, summary, exit codes. The script itself is started in a new
+interpreter (run_script), as a user runs it, once for each kind of outcome (help, version, usage
+error, summary, a closed output); the repeats of a kind (each command's --help, each usage error)
+fork (run_cli), as the other tests do."""
 import subprocess
 import sys
 
-from common import TmpCase, data, run_script as run_cli, TOOL, GOOD
+from common import TmpCase, data, run_cli, run_script, TOOL, GOOD
 
 
 class Cli(TmpCase):
     def test_help(self):
-        rc, out, err = run_cli("--help")
+        rc, out, err = run_script("--help")
         self.assertEqual(rc, 0)
         for cmd in ("report", "summary", "diff", "check", "update-expectations"):
             self.assertIn(cmd, out)
             rc, out2, err2 = run_cli(cmd, "--help")
             self.assertEqual(rc, 0, err2)
             self.assertIn("usage: etwconf-report %s" % cmd, out2)
-        rc, out, err = run_cli("--version")
+        rc, out, err = run_script("--version")
         self.assertEqual(rc, 0)
         self.assertIn("etwconf-report", out)
 
     def test_usage_errors_one_line(self):
-        for args in ([], ["bogus"], ["report", "--bogus"], ["diff", data(GOOD[0])],
-                     ["check", data(GOOD[0])], ["update-expectations", data(GOOD[0])]):
+        for run, args in ((run_script, []), (run_script, ["bogus"]),
+                          (run_cli, ["report", "--bogus"]), (run_cli, ["diff", data(GOOD[0])]),
+                          (run_cli, ["check", data(GOOD[0])]),
+                          (run_cli, ["update-expectations", data(GOOD[0])])):
             with self.subTest(args=args):
-                rc, out, err = run_cli(*args)
+                rc, out, err = run(*args)
                 self.assertEqual(rc, 2)
                 self.assertNotIn("Traceback", err)
                 if args:
                     self.assertOneLineError(rc, out, err)
 
     def test_summary(self):
-        rc, out, err = run_cli("summary", *[data(n) for n in GOOD + ["truncated.jsonl"]])
+        rc, out, err = run_script("summary", *[data(n) for n in GOOD + ["truncated.jsonl"]])
         self.assertEqual(rc, 0, err)
         lines = out.splitlines()
         self.assertRegex(lines[0], r"^reference@6\.1\s+conformant")

@@ -2,9 +2,9 @@
 # harness/tests/fuzz/sanitize.sh SANBUILD TSAN_BIN - make sanitize, after the harness and the
 # reference were built with ASan and UBSan into SANBUILD and the ThreadSanitizer test into TSAN_BIN:
 # the unit tests and the conformance run (every version, batch isolation, against the built-in
-# reference and against SANBUILD/libetwref.so), a short differential fuzz under ASan
-# (SAN_FUZZ_SECONDS, default 5; or SAN_FUZZ_CALLS calls), and the TSan test. A sanitizer report aborts the process that
-# made it, so it shows as a failure below.
+# reference and against SANBUILD/libetwref.so; one process per target), a short differential fuzz
+# under ASan (SAN_FUZZ_SECONDS, default 5; or SAN_FUZZ_CALLS calls), and the TSan test. A sanitizer
+# report aborts the process that made it, so it shows as a failure below.
 # Last line: "sanitize: N passed, N failed, N skipped".
 set -u
 S=$1 TSAN=$2
@@ -26,19 +26,30 @@ line=$(grep -E '^unit: [0-9]+ passed' "$W/unit.log" | tail -n 1)
 [ "$rc" -eq 0 ] && [ -z "$(sanreport "$W/unit.log")" ] && ok "unit tests under ASan+UBSan: $line" \
     || no "unit tests under ASan+UBSan (exit $rc): $line $(sanreport "$W/unit.log")"
 
-# 2. the conformance run, every version, batch isolation
+# 2. the conformance run, every version, batch isolation: one process per target runs them all
+# (--emulate all, a results file per version), each version's file is judged on its own, and the
+# process on its exit status and its sanitizer reports (a leak shows only at exit)
 for target in reference "$S/libetwref.so"; do
+    dir=$W/$(basename "$target")
+    rm -rf "$dir"
+    "$S/etwconf" run --target "$target" --emulate all --isolation batch --quiet --out-dir "$dir" 2>"$W/err"
+    rc=$?
     for v in $VERSIONS; do
-        out=$W/$(basename "$target")-$v.jsonl
-        "$S/etwconf" run --target "$target" --emulate "$v" --isolation batch --quiet --out "$out" 2>"$W/err"
-        rc=$?
+        out=$dir/$(basename "$target")-$v.jsonl
+        line=$(grep -F "@$v: " "$W/err" | tail -n 1)
+        if [ ! -f "$out" ]; then
+            no "conformance under ASan+UBSan: $target@$v: no results file (the run stopped before this version); $(sanreport "$W/err")"
+            continue
+        fi
         notok=$(grep -c '"status":"\(FAIL\|CRASH\|TIMEOUT\|BROKEN\)"' "$out")
-        if [ "$rc" -eq 0 ] && [ "$notok" -eq 0 ] && grep -q '"type":"footer"' "$out" && [ -z "$(sanreport "$W/err")" ]; then
-            ok "conformance under ASan+UBSan: $target@$v: $(tail -n 1 "$W/err" | sed 's/.*cases: //; s/, 0 broken.*//')"
+        if [ -n "$line" ] && [ "$notok" -eq 0 ] && grep -q '"type":"footer"' "$out"; then
+            ok "conformance under ASan+UBSan: $target@$v: $(printf '%s\n' "$line" | sed 's/.*cases: //; s/, 0 broken.*//')"
         else
-            no "conformance under ASan+UBSan: $target@$v: exit $rc, $notok not PASS/SKIP; $(sanreport "$W/err") $(grep -m1 '"status":"\(FAIL\|CRASH\)"' "$out" | head -c 300)"
+            no "conformance under ASan+UBSan: $target@$v: $notok not PASS/SKIP${line:+; $line}; $(sanreport "$W/err") $(grep -m1 '"status":"\(FAIL\|CRASH\)"' "$out" | head -c 300)"
         fi
     done
+    [ "$rc" -eq 0 ] && [ -z "$(sanreport "$W/err")" ] && ok "conformance under ASan+UBSan: $target, every version in one process: exit 0, no sanitizer report" \
+        || no "conformance under ASan+UBSan: $target, every version in one process: exit $rc; $(sanreport "$W/err")"
 done
 
 # 3. the differential fuzzer, the reference under ASan on both sides
