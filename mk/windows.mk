@@ -97,12 +97,14 @@ $(BUILD)/etwconf-i686.exe: $(WIN32_OBJ) $(BUILD)/win32/etwconf-res.o
 
 # misbehaving DLL targets for the platform checks of the wine stage
 # (bad.h includes windows.h: each is given the precompiled one first)
-$(BUILD)/win64/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h $(BUILD)/win64/pch/dll/pch.h.gch
+$(WIN_TEST_DLLS): $(BUILD)/win64/pch/dll/pch.h.gch
+$(WIN32_TEST_DLLS): $(BUILD)/win32/pch/dll/pch.h.gch
+$(BUILD)/win64/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h
 	@mkdir -p $(dir $@)
 	$(MINGW64) $(WIN_DLL_CFLAGS) -Winvalid-pch -include $(BUILD)/win64/pch/dll/pch.h -shared -s -o $@ $<
 
 # 32-bit: stdcall exports under their plain names (--kill-at), as Windows' own DLLs export them
-$(BUILD)/win32/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h $(BUILD)/win32/pch/dll/pch.h.gch
+$(BUILD)/win32/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h
 	@mkdir -p $(dir $@)
 	$(MINGW32) $(WIN_DLL_CFLAGS) -Winvalid-pch -include $(BUILD)/win32/pch/dll/pch.h -shared -s -Wl,--kill-at -o $@ $<
 
