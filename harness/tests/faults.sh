@@ -14,7 +14,7 @@
 set -u
 B=${1:-build}
 E=$B/etwconf
-PYTHON=${PYTHON:-python3}
+PYTHON=${PYTHON:-python3} # its checks below run with -S (standard library only: a quicker start)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . harness/tests/lib.sh
@@ -23,7 +23,7 @@ trap 'rm -rf "$T"' EXIT
 # once; COMPLETE=true: a record for every planned case and complete:true; COMPLETE=false: the
 # footer says complete:false and fewer records than planned. Prints what is wrong.
 honest() {
-    $PYTHON - "$1" "$2" <<'EOF'
+    $PYTHON -S - "$1" "$2" <<'EOF'
 import json, sys
 path, want = sys.argv[1], sys.argv[2] == "true"
 try:
@@ -226,8 +226,10 @@ wine_dll_faults() {
 # in process, a hang, a write out of bounds, an exit and a stack overflow end as they do in 64 bits
 wine_i686_faults() {
     if timeout 60 wine "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | tr -d '\r' | grep -q '^etwconf '; then
-        dll_faults "$B/etwconf-i686.exe" "$B/win32/tests" "i686, " 1000 crash:inproc:CRASH spin:inproc:TIMEOUT overrun:inproc:FAIL \
+        dll_faults "$B/etwconf-i686.exe" "$B/win32/tests" "i686, " 1000 crash:inproc:CRASH overrun:inproc:FAIL \
             exitprocess:auto:CRASH overflow:batch:CRASH
+        # spin.dll keeps a CPU busy until the watchdog stops it: a quarter of a second shows that as well
+        dll_faults "$B/etwconf-i686.exe" "$B/win32/tests" "i686, " 250 spin:inproc:TIMEOUT
     else
         skip "the 32-bit DLL faults: this Wine does not run 32-bit programs (Wine's 32-bit part: .ci/deps.sh wine32)"
     fi
@@ -238,10 +240,12 @@ wine_i686_faults() {
 # DllMain(DLL_PROCESS_DETACH) that never returns: the run completes and every process ends
 wine_dllmain_faults() {
     D=$B/win64/tests
-    for dll in dllmain_exit dllmain_crash dllmain_hang; do
+    # (the hang is waited for: one second shows it as well as more)
+    for dll in dllmain_exit:2000 dllmain_crash:2000 dllmain_hang:1000; do
+        lt=${dll#*:} dll=${dll%:*}
         echo '{"type":"header","stale":true}' >"$T/w-$dll.jsonl"
         s=$(date +%s)
-        timeout 60 wine "$B/etwconf.exe" run --target "$D/$dll.dll" --case tqi.0b.exact --load-timeout-ms 2000 --quiet \
+        timeout 60 wine "$B/etwconf.exe" run --target "$D/$dll.dll" --case tqi.0b.exact --load-timeout-ms "$lt" --quiet \
             --out "$T/w-$dll.jsonl" 2>"$T/w-$dll.err"; rc=$?
         took=$(( $(date +%s) - s ))
         msg=$(tr -d '\r' <"$T/w-$dll.err" | tail -n 1)
@@ -281,7 +285,7 @@ wine_private_dir() {
         mkdir -p "$T/strace"
         timeout 120 strace -ff -qq --seccomp-bpf -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace/s" wine "$B/etwconf.exe" run \
             --case gen.bounds-groupmask --case gmi.set-before-62 --emulate 6.1 --isolation child --quiet --out "$T/w-dir.jsonl" 2>/dev/null
-        $PYTHON - "$T/strace" "$(ls "$tmpw" | grep -c '^etwconf-')" <<'EOF2'
+        $PYTHON -S - "$T/strace" "$(ls "$tmpw" | grep -c '^etwconf-')" <<'EOF2'
 import os, re, sys
 # one file per process (-ff): no system call split across lines by another process's
 text = "".join(open(os.path.join(sys.argv[1], f), encoding="utf-8", errors="replace").read() for f in sorted(os.listdir(sys.argv[1])))
