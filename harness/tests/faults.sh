@@ -177,7 +177,8 @@ linux_cli() {
     [ "$rc" = 2 ] && ! grep -q '(null)' "$T/emu.err" && ok "--emulate ,: usage error (exit 2) naming the value" || no "--emulate ,: exit $rc: $(head -n 1 "$T/emu.err")"
     lib=$(basename "$(ldconfig -p 2>/dev/null | sed -n 's/.* => \(.*libm\.so\.6\)$/\1/p' | head -n 1)")
     [ -n "$lib" ] || lib=libm.so.6
-    (cd "$T" && "$OLDPWD/$E" run --target "$lib" --quiet --out x.jsonl) 2>"$T/sys.err"; rc=$?
+    case $E in /*) e=$E ;; *) e=$(pwd)/$E ;; esac # a BUILD given as an absolute path too
+    (cd "$T" && "$e" run --target "$lib" --quiet --out x.jsonl) 2>"$T/sys.err"; rc=$?
     [ "$rc" = 3 ] && grep -q "\./NAME" "$T/sys.err" && ok "--target $lib (no slash): not looked up in the system's library path; says to give ./NAME" ||
         no "--target $lib: exit $rc: $(cat "$T/sys.err")"
     bad=$(printf 'bad\377name.so')
@@ -367,7 +368,7 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
         done
     else
         for g in $WINE_GROUPS; do
-            $g >"$T/$g.out" 2>&1
+            ($g) >"$T/$g.out" 2>&1 # a subshell, as in the background: the lines are counted once, below
         done
     fi
     groups="$groups $WINE_GROUPS"
