@@ -351,8 +351,11 @@ wine_live_runs() {
 # others in another, where they share nothing (see above); in a user's WINEPREFIX, one after another.
 LINUX_GROUPS="linux_targets linux_run_ends linux_cli"
 WINE_GROUPS="wine_dll_exits wine_dll_faults wine_i686_faults wine_dllmain_faults wine_private_dir wine_live_runs"
+bg=""
+trap 'kill $bg 2>/dev/null; exit 130' INT TERM # the groups too (each of their commands has a time limit)
 for g in $LINUX_GROUPS; do
     $g >"$T/$g.out" 2>&1 &
+    bg="$bg $!"
 done
 groups=$LINUX_GROUPS
 if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
@@ -361,10 +364,13 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     # beside the wine stage, not in its prefix (harness/tests/wine-env.sh)
     if wine_overlay "$T/prefix" && (wine_overlay_of "$suite_prefix" "$T/prefix-dir"); then
         (WINEPREFIX=$(cd "$T/prefix-dir" && pwd); export WINEPREFIX; wine_private_dir) >"$T/wine_private_dir.out" 2>&1 &
+        bg="$bg $!"
         # Wine's services start once, before the groups' first runs
         timeout 120 wine cmd /c exit </dev/null >/dev/null 2>&1
         for g in $WINE_GROUPS; do
-            [ "$g" = wine_private_dir ] || $g >"$T/$g.out" 2>&1 &
+            [ "$g" = wine_private_dir ] && continue
+            $g >"$T/$g.out" 2>&1 &
+            bg="$bg $!"
         done
     else
         for g in $WINE_GROUPS; do
