@@ -48,7 +48,7 @@ windows: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
 WIN_PCH_SRC := $(shell grep -l -e '^\#include <windows.h>' -e '^\#include "harness/plat/win/win.h"' \
     -e '^\#include "harness/targets/win_live/live.h"' $(WIN_SRC))
 WIN_DLL_CFLAGS := -std=gnu11 $(WARN) -O1 -I. -DWIN32_LEAN_AND_MEAN
-# $* is the architecture: MINGW64, MINGW32
+# $* is 64 or 32: the compiler is MINGW64 or MINGW32
 $(BUILD)/win%/pch/exe/pch.h.gch: harness/plat/win/pch.h
 	@mkdir -p $(dir $@)
 	@cp $< $(dir $@)pch.h
@@ -60,17 +60,17 @@ $(BUILD)/win%/pch/dll/pch.h.gch: harness/plat/win/pch.h
 	$(MINGW$*) $(WIN_DLL_CFLAGS) -x c-header -o $@ $(dir $@)pch.h
 
 $(WIN_PCH_SRC:%.c=$(BUILD)/win64/obj/%.o): $(BUILD)/win64/pch/exe/pch.h.gch
-$(WIN_PCH_SRC:%.c=$(BUILD)/win64/obj/%.o): WIN_EXTRA += -Winvalid-pch -include $(BUILD)/win64/pch/exe/pch.h
+$(WIN_PCH_SRC:%.c=$(BUILD)/win64/obj/%.o): WIN_PCH_USE := -Winvalid-pch -include $(BUILD)/win64/pch/exe/pch.h
 $(WIN_PCH_SRC:%.c=$(BUILD)/win32/obj/%.o): $(BUILD)/win32/pch/exe/pch.h.gch
-$(WIN_PCH_SRC:%.c=$(BUILD)/win32/obj/%.o): WIN_EXTRA += -Winvalid-pch -include $(BUILD)/win32/pch/exe/pch.h
+$(WIN_PCH_SRC:%.c=$(BUILD)/win32/obj/%.o): WIN_PCH_USE := -Winvalid-pch -include $(BUILD)/win32/pch/exe/pch.h
 
 $(BUILD)/win64/obj/%.o: %.c $(WIN_HEADERS)
 	@mkdir -p $(dir $@)
-	$(MINGW64) $(WIN_CFLAGS) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf.exe"' -c -o $@ $<
+	$(MINGW64) $(WIN_CFLAGS) $(WIN_PCH_USE) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf.exe"' -c -o $@ $<
 
 $(BUILD)/win32/obj/%.o: %.c $(WIN_HEADERS)
 	@mkdir -p $(dir $@)
-	$(MINGW32) $(WIN_CFLAGS) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf-i686.exe"' -c -o $@ $<
+	$(MINGW32) $(WIN_CFLAGS) $(WIN_PCH_USE) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf-i686.exe"' -c -o $@ $<
 
 # the commit in the results header (suite.git), as for the Linux build (Makefile: GIT_REV)
 $(BUILD)/win64/obj/harness/out/record.o $(BUILD)/win32/obj/harness/out/record.o: $(BUILD)/gitrev.txt
