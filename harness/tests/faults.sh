@@ -6,10 +6,15 @@
 # their calls and in DllMain, and the live target's private directory.
 # Each test checks that every case is recorded (or the footer says it is not), that the footer
 # is honest and that the exit status is. Last line: "faults: N passed, N failed".
+#
+# The checks wait for conditions, not for fixed times. The Linux checks and the groups of Wine
+# checks run side by side, each in files of its own; their lines are printed in this file's order
+# once all have ended. Groups that share a Wine prefix share nothing else in it: the DLL targets
+# take no lock and make no files, and the live target's checks run one after another.
 set -u
 B=${1:-build}
 E=$B/etwconf
-PYTHON=${PYTHON:-python3}
+PYTHON=${PYTHON:-python3} # its checks below run with -S (standard library only: a quicker start)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . harness/tests/lib.sh
@@ -18,7 +23,7 @@ trap 'rm -rf "$T"' EXIT
 # once; COMPLETE=true: a record for every planned case and complete:true; COMPLETE=false: the
 # footer says complete:false and fewer records than planned. Prints what is wrong.
 honest() {
-    $PYTHON - "$1" "$2" <<'EOF'
+    $PYTHON -S - "$1" "$2" <<'EOF'
 import json, sys
 path, want = sys.argv[1], sys.argv[2] == "true"
 try:
@@ -44,167 +49,204 @@ print("%d of %d cases, complete:%s, exit_code %s" % (len(cases), planned, str(ft
 EOF
 }
 count() { grep -c "\"status\":\"$2\"" "$1"; }
+# within MS CMD...: run CMD every 50 ms until it succeeds (status 0) or MS milliseconds have passed
+# (status 1)
+within() {
+    wend=$(( $(date +%s%N) / 1000000 + $1 ))
+    shift
+    until "$@"; do
+        [ $(( $(date +%s%N) / 1000000 )) -lt "$wend" ] || return 1
+        sleep 0.05
+    done
+}
 
 # ---------------------------------------------------------------- targets that misbehave
-# 1. prints to stdout; results on stdout must stay clean, in process and in a worker
-for iso in inproc batch; do
-    "$E" run --target "$B/bad/print.so" --filter 'tqi.0b.*' --isolation $iso --quiet >"$T/print-$iso.jsonl" 2>"$T/print-$iso.err"; rc=$?
-    h=$(honest "$T/print-$iso.jsonl" true)
-    [ $? = 0 ] && [ "$rc" = 1 ] && grep -q 'garbage from the target' "$T/print-$iso.err" &&
-        ok "print.so ($iso): results on stdout stay valid, the target's output went to stderr; $h, exit 1" || no "print.so ($iso): $h, exit $rc"
-done
+linux_targets() {
+    # 1. prints to stdout; results on stdout must stay clean, in process and in a worker
+    for iso in inproc batch; do
+        "$E" run --target "$B/bad/print.so" --filter 'tqi.0b.*' --isolation $iso --quiet >"$T/print-$iso.jsonl" 2>"$T/print-$iso.err"; rc=$?
+        h=$(honest "$T/print-$iso.jsonl" true)
+        [ $? = 0 ] && [ "$rc" = 1 ] && grep -q 'garbage from the target' "$T/print-$iso.err" &&
+            ok "print.so ($iso): results on stdout stay valid, the target's output went to stderr; $h, exit 1" || no "print.so ($iso): $h, exit $rc"
+    done
 
-# 2. forks in every call: the copy runs the worker's loop too; each case recorded once
-s=$(date +%s)
-timeout 120 "$E" run --target "$B/bad/fork.so" --filter 'tqi.0b.*' --quiet --out "$T/fork.jsonl" 2>"$T/fork.err"; rc=$?
-h=$(honest "$T/fork.jsonl" true)
-[ $? = 0 ] && [ "$rc" = 1 ] && ok "fork.so: $h in $(( $(date +%s) - s ))s, exit 1" || no "fork.so: $h, exit $rc"
+    # 2. forks in every call: the copy runs the worker's loop too; each case recorded once
+    s=$(date +%s)
+    timeout 120 "$E" run --target "$B/bad/fork.so" --filter 'tqi.0b.*' --quiet --out "$T/fork.jsonl" 2>"$T/fork.err"; rc=$?
+    h=$(honest "$T/fork.jsonl" true)
+    [ $? = 0 ] && [ "$rc" = 1 ] && ok "fork.so: $h in $(( $(date +%s) - s ))s, exit 1" || no "fork.so: $h, exit $rc"
 
-# 3. leaves a child behind that holds the result channel: the run does not wait, the child is gone
-s=$(date +%s)
-FAULT_PIDS="$T/linger.pids" timeout 120 "$E" run --target "$B/bad/linger.so" --filter 'tqi.0b.*' --quiet --out "$T/linger.jsonl" 2>"$T/linger.err"; rc=$?
-took=$(( $(date +%s) - s ))
-h=$(honest "$T/linger.jsonl" true)
-left=0
-sleep 1
-for p in $(cat "$T/linger.pids" 2>/dev/null); do # a zombie (killed, not yet reaped by init) is gone
-    st=$(ps -o stat= -p "$p" 2>/dev/null | tr -d ' ')
-    [ -n "$st" ] && [ "${st#Z}" = "$st" ] && left=$((left + 1))
-done
-n=$(wc -l <"$T/linger.pids" 2>/dev/null || echo 0)
-[ "$h" != "${h#*complete:true}" ] && [ "$rc" = 1 ] && [ "$took" -lt 30 ] && [ "$n" -ge 1 ] && [ "$left" = 0 ] &&
-    ok "linger.so: $h in ${took}s; the $n children left behind were killed with the worker's group" ||
-    no "linger.so: $h, exit $rc, ${took}s, $left of $n children still running"
-for p in $(cat "$T/linger.pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+    # 3. leaves a child behind that holds the result channel: the run does not wait, the child is gone
+    s=$(date +%s)
+    FAULT_PIDS="$T/linger.pids" timeout 120 "$E" run --target "$B/bad/linger.so" --filter 'tqi.0b.*' --quiet --out "$T/linger.jsonl" 2>"$T/linger.err"; rc=$?
+    took=$(( $(date +%s) - s ))
+    h=$(honest "$T/linger.jsonl" true)
+    # the children still running; a zombie (killed, not yet reaped by init) is gone
+    lingering() {
+        left=0
+        for p in $(cat "$T/linger.pids" 2>/dev/null); do
+            st=$(ps -o stat= -p "$p" 2>/dev/null | tr -d ' ')
+            [ -n "$st" ] && [ "${st#Z}" = "$st" ] && left=$((left + 1))
+        done
+        [ "$left" = 0 ]
+    }
+    within 1000 lingering # gone within a second of the run's end
+    n=$(wc -l <"$T/linger.pids" 2>/dev/null || echo 0)
+    [ "$h" != "${h#*complete:true}" ] && [ "$rc" = 1 ] && [ "$took" -lt 30 ] && [ "$n" -ge 1 ] && [ "$left" = 0 ] &&
+        ok "linger.so: $h in ${took}s; the $n children left behind were killed with the worker's group" ||
+        no "linger.so: $h, exit $rc, ${took}s, $left of $n children still running"
+    for p in $(cat "$T/linger.pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
 
-# 4. scribbles on every descriptor, the result channel too: refused, recorded, the run goes on
-timeout 120 "$E" run --target "$B/bad/scribble.so" --filter 'tqi.0b.*' --quiet --out "$T/scribble.jsonl" 2>"$T/scribble.err"; rc=$?
-h=$(honest "$T/scribble.jsonl" true)
-[ $? = 0 ] && [ "$rc" = 1 ] && grep -q '"exception":"bad result"' "$T/scribble.jsonl" &&
-    ok "scribble.so: a corrupt result channel is a CRASH for that case, never trusted; $h" || no "scribble.so: $h, exit $rc"
+    # 4. scribbles on every descriptor, the result channel too: refused, recorded, the run goes on
+    timeout 120 "$E" run --target "$B/bad/scribble.so" --filter 'tqi.0b.*' --quiet --out "$T/scribble.jsonl" 2>"$T/scribble.err"; rc=$?
+    h=$(honest "$T/scribble.jsonl" true)
+    [ $? = 0 ] && [ "$rc" = 1 ] && grep -q '"exception":"bad result"' "$T/scribble.jsonl" &&
+        ok "scribble.so: a corrupt result channel is a CRASH for that case, never trusted; $h" || no "scribble.so: $h, exit $rc"
 
-# 5. exit(0) and pthread_exit: in a worker each case is a CRASH; in process the footer says
-#    complete:false and the exit status is 3
-for so in exit thread_exit; do
-    timeout 60 "$E" run --target "$B/bad/$so.so" --filter 'tqi.0b.*' --quiet --out "$T/$so.jsonl" 2>"$T/$so.err"; rc=$?
-    h=$(honest "$T/$so.jsonl" true)
-    n=$(count "$T/$so.jsonl" CRASH)
-    [ $? = 0 ] && [ "$rc" = 1 ] && [ "$n" -ge 5 ] && ok "$so.so (batch): $n CRASH; $h" || no "$so.so (batch): $h, $n CRASH, exit $rc"
-    timeout 60 "$E" run --target "$B/bad/$so.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/$so-inproc.jsonl" 2>"$T/$so-inproc.err"; rc=$?
-    h=$(honest "$T/$so-inproc.jsonl" false)
-    [ $? = 0 ] && [ "$rc" = 3 ] && ok "$so.so (inproc): the process ended inside a case: $h, exit 3" || no "$so.so (inproc): $h, exit $rc"
-done
+    # 5. exit(0) and pthread_exit: in a worker each case is a CRASH; in process the footer says
+    #    complete:false and the exit status is 3
+    for so in exit thread_exit; do
+        timeout 60 "$E" run --target "$B/bad/$so.so" --filter 'tqi.0b.*' --quiet --out "$T/$so.jsonl" 2>"$T/$so.err"; rc=$?
+        h=$(honest "$T/$so.jsonl" true)
+        n=$(count "$T/$so.jsonl" CRASH)
+        [ $? = 0 ] && [ "$rc" = 1 ] && [ "$n" -ge 5 ] && ok "$so.so (batch): $n CRASH; $h" || no "$so.so (batch): $h, $n CRASH, exit $rc"
+        timeout 60 "$E" run --target "$B/bad/$so.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/$so-inproc.jsonl" 2>"$T/$so-inproc.err"; rc=$?
+        h=$(honest "$T/$so-inproc.jsonl" false)
+        [ $? = 0 ] && [ "$rc" = 3 ] && ok "$so.so (inproc): the process ended inside a case: $h, exit 3" || no "$so.so (inproc): $h, exit $rc"
+    done
 
-# 6. an overrun leaves the target's state damaged: the worker is replaced, no later case hangs
-timeout 120 "$E" run --target "$B/bad/sticky.so" --filter 'tqi.0b.*' --timeout-ms 2000 --quiet --out "$T/sticky.jsonl" 2>"$T/sticky.err"; rc=$?
-h=$(honest "$T/sticky.jsonl" true)
-n=$(grep -c '"mode":"overrun"' "$T/sticky.jsonl")
-[ $? = 0 ] && [ "$(count "$T/sticky.jsonl" TIMEOUT)" = 0 ] && [ "$n" -ge 3 ] &&
-    ok "sticky.so: a worker whose target wrote out of bounds is replaced: $n overruns, no TIMEOUT; $h" || no "sticky.so: $h, $(count "$T/sticky.jsonl" TIMEOUT) TIMEOUT"
+    # 6. an overrun leaves the target's state damaged: the worker is replaced, no later case hangs
+    timeout 120 "$E" run --target "$B/bad/sticky.so" --filter 'tqi.0b.*' --timeout-ms 2000 --quiet --out "$T/sticky.jsonl" 2>"$T/sticky.err"; rc=$?
+    h=$(honest "$T/sticky.jsonl" true)
+    n=$(grep -c '"mode":"overrun"' "$T/sticky.jsonl")
+    [ $? = 0 ] && [ "$(count "$T/sticky.jsonl" TIMEOUT)" = 0 ] && [ "$n" -ge 3 ] &&
+        ok "sticky.so: a worker whose target wrote out of bounds is replaced: $n overruns, no TIMEOUT; $h" || no "sticky.so: $h, $(count "$T/sticky.jsonl" TIMEOUT) TIMEOUT"
+}
 
-# 7. SIGINT during an in-process run: footer complete:false, exit 3
-"$E" run --target "$B/bad/hang.so" --filter 'tqi.*' --isolation inproc --timeout-ms 1000 --quiet --out "$T/int.jsonl" 2>"$T/int.err" &
-pid=$!
-# the run has started (its header is written; a SIGINT before it would meet the ignored SIGINT of
-# a background job on a busy machine), then 2 s into its hanging cases
-i=0; while [ ! -s "$T/int.jsonl" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 2; kill -INT $pid; wait $pid; rc=$?
-h=$(honest "$T/int.jsonl" false)
-[ $? = 0 ] && [ "$rc" = 3 ] && ok "SIGINT in an in-process run: $h, exit 3" || no "SIGINT in process: $h, exit $rc"
+# ---------------------------------------------------------------- how a run ends
+# an interrupt, a library that ends the process or blocks its end, output errors
+linux_run_ends() {
+    # 7. SIGINT during an in-process run: footer complete:false, exit 3
+    "$E" run --target "$B/bad/hang.so" --filter 'tqi.*' --isolation inproc --timeout-ms 500 --quiet --out "$T/int.jsonl" 2>"$T/int.err" &
+    pid=$!
+    # the run is in its hanging cases: one has been recorded as a TIMEOUT, the next hangs (the header is
+    # written by then: a SIGINT before it would meet the ignored SIGINT of a background job)
+    within 30000 grep -q '"status":"TIMEOUT"' "$T/int.jsonl"
+    kill -INT $pid; wait $pid; rc=$?
+    h=$(honest "$T/int.jsonl" false)
+    [ $? = 0 ] && [ "$rc" = 3 ] && ok "SIGINT in an in-process run: $h, exit 3" || no "SIGINT in process: $h, exit $rc"
 
-# 8. a constructor that aborts or calls exit(0): a clear error, exit 3, no old results file left
-#    looking current; a destructor that blocks: the complete run still ends
-for so in ctor_abort ctor_exit; do
-    echo '{"type":"header","old":true}' >"$T/ctor.jsonl"
-    timeout 60 "$E" run --target "$B/bad/$so.so" --quiet --out "$T/ctor.jsonl" 2>"$T/ctor.err"; rc=$?
-    [ "$rc" = 3 ] && grep -q "its constructor crashed, exited" "$T/ctor.err" && ! grep -q '"old"' "$T/ctor.jsonl" &&
-        ok "$so.so: exit 3 with a message, the old results file is not left in place" || no "$so.so: exit $rc: $(cat "$T/ctor.err")"
-done
-s=$(date +%s)
-timeout 60 "$E" run --target "$B/bad/dtor_block.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/dtor.jsonl" 2>"$T/dtor.err"; rc=$?
-h=$(honest "$T/dtor.jsonl" true)
-[ $? = 0 ] && [ "$rc" = 1 ] && ok "dtor_block.so: the run ends in $(( $(date +%s) - s ))s although the library's destructor blocks; $h" || no "dtor_block.so: exit $rc, $h"
+    # 8. a constructor that aborts or calls exit(0): a clear error, exit 3, no old results file left
+    #    looking current; a destructor that blocks: the complete run still ends
+    for so in ctor_abort ctor_exit; do
+        echo '{"type":"header","old":true}' >"$T/ctor.jsonl"
+        timeout 60 "$E" run --target "$B/bad/$so.so" --quiet --out "$T/ctor.jsonl" 2>"$T/ctor.err"; rc=$?
+        [ "$rc" = 3 ] && grep -q "its constructor crashed, exited" "$T/ctor.err" && ! grep -q '"old"' "$T/ctor.jsonl" &&
+            ok "$so.so: exit 3 with a message, the old results file is not left in place" || no "$so.so: exit $rc: $(cat "$T/ctor.err")"
+    done
+    s=$(date +%s)
+    timeout 60 "$E" run --target "$B/bad/dtor_block.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/dtor.jsonl" 2>"$T/dtor.err"; rc=$?
+    h=$(honest "$T/dtor.jsonl" true)
+    [ $? = 0 ] && [ "$rc" = 1 ] && ok "dtor_block.so: the run ends in $(( $(date +%s) - s ))s although the library's destructor blocks; $h" || no "dtor_block.so: exit $rc, $h"
 
-# ---------------------------------------------------------------- output errors
-"$E" run --filter 'tqi.*' --quiet --out /dev/full 2>"$T/full.err"; rc=$?
-[ "$rc" = 3 ] && grep -q 'writing the results to /dev/full failed' "$T/full.err" && ! grep -q ' -> /dev/full' "$T/full.err" &&
-    ok "--out /dev/full: exit 3 and says the results are incomplete" || no "--out /dev/full: exit $rc: $(tail -n 1 "$T/full.err")"
-"$E" run --filter 'tqi.*' --quiet 2>"$T/full2.err" >/dev/full; rc=$?
-[ "$rc" = 3 ] && grep -q 'writing the results to stdout failed' "$T/full2.err" && ok "results on stdout to /dev/full: exit 3" || no "stdout to /dev/full: exit $rc"
-(ulimit -f 8; exec "$E" run --emulate 10.0 --quiet --out "$T/limited.jsonl") 2>"$T/limit.err"; rc=$?
-h=$(honest "$T/limited.jsonl" false 2>&1)
-[ "$rc" = 3 ] && grep -q 'failed' "$T/limit.err" && ok "a file-size limit (4 KiB): exit 3 and a message; the file holds a readable prefix" ||
-    no "file-size limit: exit $rc: $(tail -n 1 "$T/limit.err")"
-"$E" run --target "$B/bad/crash.so" --filter 'tqi.0b.*' --quiet --out /dev/full 2>"$T/full3.err"; rc=$?
-[ "$rc" = 3 ] && ok "a worker run writing to /dev/full: exit 3" || no "worker run to /dev/full: exit $rc"
+    "$E" run --filter 'tqi.*' --quiet --out /dev/full 2>"$T/full.err"; rc=$?
+    [ "$rc" = 3 ] && grep -q 'writing the results to /dev/full failed' "$T/full.err" && ! grep -q ' -> /dev/full' "$T/full.err" &&
+        ok "--out /dev/full: exit 3 and says the results are incomplete" || no "--out /dev/full: exit $rc: $(tail -n 1 "$T/full.err")"
+    "$E" run --filter 'tqi.*' --quiet 2>"$T/full2.err" >/dev/full; rc=$?
+    [ "$rc" = 3 ] && grep -q 'writing the results to stdout failed' "$T/full2.err" && ok "results on stdout to /dev/full: exit 3" || no "stdout to /dev/full: exit $rc"
+    (ulimit -f 8; exec "$E" run --emulate 10.0 --quiet --out "$T/limited.jsonl") 2>"$T/limit.err"; rc=$?
+    h=$(honest "$T/limited.jsonl" false 2>&1)
+    [ "$rc" = 3 ] && grep -q 'failed' "$T/limit.err" && ok "a file-size limit (4 KiB): exit 3 and a message; the file holds a readable prefix" ||
+        no "file-size limit: exit $rc: $(tail -n 1 "$T/limit.err")"
+    "$E" run --target "$B/bad/crash.so" --filter 'tqi.0b.*' --quiet --out /dev/full 2>"$T/full3.err"; rc=$?
+    [ "$rc" = 3 ] && ok "a worker run writing to /dev/full: exit 3" || no "worker run to /dev/full: exit $rc"
+}
 
 # ---------------------------------------------------------------- the verdict and the command line
-"$E" run --case tqi.0b.exact --quiet --out "$T/one.jsonl" 2>"$T/one.err"; rc=$?
-grep -q '1 of [0-9]* cases (a filtered run: no verdict on the whole suite)' "$T/one.err" && [ "$rc" = 0 ] &&
-    ok "a filtered run says '1 of N cases' and gives no verdict on the whole suite" || no "filtered run: $(cat "$T/one.err")"
-for c in run list rules versions lint; do
-    "$E" $c --help >"$T/help.out" 2>&1; rc=$?
-    [ "$rc" = 0 ] && grep -q "usage: .* $c" "$T/help.out" && ok "$c --help: help, exit 0" || no "$c --help: exit $rc"
-done
-"$E" run --timeout-ms '' --quiet --out "$T/x.jsonl" 2>"$T/tmo.err"; rc=$?
-[ "$rc" = 2 ] && grep -q 'timeout-ms' "$T/tmo.err" && ok "--timeout-ms '': usage error (exit 2)" || no "--timeout-ms '': exit $rc"
-"$E" run --emulate , --quiet --out "$T/x.jsonl" 2>"$T/emu.err"; rc=$?
-[ "$rc" = 2 ] && ! grep -q '(null)' "$T/emu.err" && ok "--emulate ,: usage error (exit 2) naming the value" || no "--emulate ,: exit $rc: $(head -n 1 "$T/emu.err")"
-lib=$(basename "$(ldconfig -p 2>/dev/null | sed -n 's/.* => \(.*libm\.so\.6\)$/\1/p' | head -n 1)")
-[ -n "$lib" ] || lib=libm.so.6
-(cd "$T" && "$OLDPWD/$E" run --target "$lib" --quiet --out x.jsonl) 2>"$T/sys.err"; rc=$?
-[ "$rc" = 3 ] && grep -q "\./NAME" "$T/sys.err" && ok "--target $lib (no slash): not looked up in the system's library path; says to give ./NAME" ||
-    no "--target $lib: exit $rc: $(cat "$T/sys.err")"
-bad=$(printf 'bad\377name.so')
-cp "$B/bad/success.so" "$T/$bad"
-"$E" run --target "$T/$bad" --filter 'tqi.0b.*' --quiet --out "$T/utf8.jsonl" 2>/dev/null; rc=$?
-$PYTHON reports/etwconf-report summary "$T/utf8.jsonl" >"$T/utf8.out" 2>&1; rrc=$?
-[ "$rc" = 1 ] && [ "$rrc" = 0 ] && ok "a target file name that is not UTF-8: results the report accepts" || no "invalid UTF-8 file name: run exit $rc, report exit $rrc: $(tail -n 1 "$T/utf8.out")"
+linux_cli() {
+    "$E" run --case tqi.0b.exact --quiet --out "$T/one.jsonl" 2>"$T/one.err"; rc=$?
+    grep -q '1 of [0-9]* cases (a filtered run: no verdict on the whole suite)' "$T/one.err" && [ "$rc" = 0 ] &&
+        ok "a filtered run says '1 of N cases' and gives no verdict on the whole suite" || no "filtered run: $(cat "$T/one.err")"
+    for c in run list rules versions lint; do
+        "$E" $c --help >"$T/help.out" 2>&1; rc=$?
+        [ "$rc" = 0 ] && grep -q "usage: .* $c" "$T/help.out" && ok "$c --help: help, exit 0" || no "$c --help: exit $rc"
+    done
+    "$E" run --timeout-ms '' --quiet --out "$T/x.jsonl" 2>"$T/tmo.err"; rc=$?
+    [ "$rc" = 2 ] && grep -q 'timeout-ms' "$T/tmo.err" && ok "--timeout-ms '': usage error (exit 2)" || no "--timeout-ms '': exit $rc"
+    "$E" run --emulate , --quiet --out "$T/x.jsonl" 2>"$T/emu.err"; rc=$?
+    [ "$rc" = 2 ] && ! grep -q '(null)' "$T/emu.err" && ok "--emulate ,: usage error (exit 2) naming the value" || no "--emulate ,: exit $rc: $(head -n 1 "$T/emu.err")"
+    lib=$(basename "$(ldconfig -p 2>/dev/null | sed -n 's/.* => \(.*libm\.so\.6\)$/\1/p' | head -n 1)")
+    [ -n "$lib" ] || lib=libm.so.6
+    case $E in /*) e=$E ;; *) e=$(pwd)/$E ;; esac # a BUILD given as an absolute path too
+    (cd "$T" && "$e" run --target "$lib" --quiet --out x.jsonl) 2>"$T/sys.err"; rc=$?
+    [ "$rc" = 3 ] && grep -q "\./NAME" "$T/sys.err" && ok "--target $lib (no slash): not looked up in the system's library path; says to give ./NAME" ||
+        no "--target $lib: exit $rc: $(cat "$T/sys.err")"
+    bad=$(printf 'bad\377name.so')
+    cp "$B/bad/success.so" "$T/$bad"
+    "$E" run --target "$T/$bad" --filter 'tqi.0b.*' --quiet --out "$T/utf8.jsonl" 2>/dev/null; rc=$?
+    $PYTHON reports/etwconf-report summary "$T/utf8.jsonl" >"$T/utf8.out" 2>&1; rrc=$?
+    [ "$rc" = 1 ] && [ "$rrc" = 0 ] && ok "a target file name that is not UTF-8: results the report accepts" || no "invalid UTF-8 file name: run exit $rc, report exit $rrc: $(tail -n 1 "$T/utf8.out")"
+}
 
 # ---------------------------------------------------------------- DLLs under Wine (etwconf.exe)
-if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
-    . harness/tests/wine-env.sh
-    wine_overlay "$T/prefix" # beside the wine stage, not in its prefix (harness/tests/wine-env.sh)
+# EXE DLLDIR LABEL TIMEOUT-MS DLL:ISOLATION:STATUS...: two cases each, each ends as STATUS, the run
+# goes on, and its results are honest (a worker process under Wine costs a few tenths of a second)
+dll_faults() {
+    exe=$1 dir=$2 label=$3 tmo=$4
+    shift 4
+    for run in "$@"; do
+        dll=${run%%:*}; rest=${run#*:}; iso=${rest%:*}; want=${rest#*:}
+        f=$T/w-$label-$dll-$iso
+        timeout 180 wine "$exe" run --target "$dir/$dll.dll" --case tqi.0b.exact --case tqi.0b.short --isolation "$iso" \
+            --timeout-ms "$tmo" --quiet --out "$f.jsonl" 2>"$f.err"; rc=$?
+        tr -d '\r' <"$f.jsonl" >"$f.txt" 2>/dev/null
+        h=$(honest "$f.txt" true); hr=$?
+        n=$(count "$f.txt" "$want")
+        [ "$hr" = 0 ] && [ "$rc" = 1 ] && [ "$n" = 2 ] && ok "$dll.dll ($label$iso, Wine): each case a $want, the run goes on; $h" ||
+            no "$dll.dll ($label$iso, Wine): $h, $n $want, exit $rc"
+    done
+}
+
+# the 64-bit exe: DLLs that end their process or thread, or overflow their stack, in their calls;
+# a DLL that prints to stdout
+wine_dll_exits() {
+    dll_faults "$B/etwconf.exe" "$B/win64/tests" "" 5000 exitprocess:auto:CRASH exitprocess:child:CRASH exitthread:auto:CRASH \
+        terminate:auto:CRASH
+}
+wine_dll_faults() {
     D=$B/win64/tests
-    # two cases each (a worker process under Wine costs a few tenths of a second)
-    # EXE DLLDIR LABEL TIMEOUT-MS DLL:ISOLATION:STATUS...: two cases each, each ends as STATUS, the
-    # run goes on, and its results are honest
-    dll_faults() {
-        exe=$1 dir=$2 label=$3 tmo=$4
-        shift 4
-        for run in "$@"; do
-            dll=${run%%:*}; rest=${run#*:}; iso=${rest%:*}; want=${rest#*:}
-            timeout 180 wine "$exe" run --target "$dir/$dll.dll" --case tqi.0b.exact --case tqi.0b.short --isolation "$iso" \
-                --timeout-ms "$tmo" --quiet --out "$T/w-$label-$dll-$iso.jsonl" 2>"$T/w-$label-$dll-$iso.err"; rc=$?
-            tr -d '\r' <"$T/w-$label-$dll-$iso.jsonl" >"$T/w.jsonl" 2>/dev/null
-            h=$(honest "$T/w.jsonl" true); hr=$?
-            n=$(count "$T/w.jsonl" "$want")
-            [ "$hr" = 0 ] && [ "$rc" = 1 ] && [ "$n" = 2 ] && ok "$dll.dll ($label$iso, Wine): each case a $want, the run goes on; $h" ||
-                no "$dll.dll ($label$iso, Wine): $h, $n $want, exit $rc"
-        done
-    }
-    dll_faults "$B/etwconf.exe" "$D" "" 5000 exitprocess:auto:CRASH exitprocess:child:CRASH exitthread:auto:CRASH terminate:auto:CRASH \
-        fastfail:auto:CRASH overflow:auto:CRASH
+    dll_faults "$B/etwconf.exe" "$D" "" 5000 fastfail:auto:CRASH overflow:auto:CRASH
     timeout 60 wine "$B/etwconf.exe" run --target "$D/print.dll" --case tqi.0b.exact --case tqi.0b.short --isolation inproc --quiet >"$T/w-print.jsonl" 2>"$T/w-print.err"; rc=$?
-    tr -d '\r' <"$T/w-print.jsonl" >"$T/w.jsonl"
-    h=$(honest "$T/w.jsonl" true)
+    tr -d '\r' <"$T/w-print.jsonl" >"$T/w-print.txt"
+    h=$(honest "$T/w-print.txt" true)
     [ $? = 0 ] && [ "$rc" = 1 ] && tr -d '\r' <"$T/w-print.err" | grep -q 'garbage from the target' &&
         ok "print.dll (inproc, Wine): results on stdout stay valid, the DLL's output went to stderr; $h" || no "print.dll (inproc, Wine): $h, exit $rc"
-    # the 32-bit exe against the same DLLs built for 32 bits, where Wine runs 32-bit programs: a fault
-    # in process, a hang, a write out of bounds, an exit and a stack overflow end as they do in 64 bits
-    D32=$B/win32/tests
+}
+
+# the 32-bit exe against the same DLLs built for 32 bits, where Wine runs 32-bit programs: a fault
+# in process, a hang, a write out of bounds, an exit and a stack overflow end as they do in 64 bits
+wine_i686_faults() {
     if timeout 60 wine "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | tr -d '\r' | grep -q '^etwconf '; then
-        dll_faults "$B/etwconf-i686.exe" "$D32" "i686, " 1000 crash:inproc:CRASH spin:inproc:TIMEOUT overrun:inproc:FAIL \
+        dll_faults "$B/etwconf-i686.exe" "$B/win32/tests" "i686, " 1000 crash:inproc:CRASH overrun:inproc:FAIL \
             exitprocess:auto:CRASH overflow:batch:CRASH
+        # spin.dll keeps a CPU busy until the watchdog stops it: a quarter of a second shows that as well
+        dll_faults "$B/etwconf-i686.exe" "$B/win32/tests" "i686, " 250 spin:inproc:TIMEOUT
     else
         skip "the 32-bit DLL faults: this Wine does not run 32-bit programs (Wine's 32-bit part: .ci/deps.sh wine32)"
     fi
-    # a DllMain that ends the process, crashes or hangs while the DLL loads: loaded in a probe
-    # process first, the run ends with exit 3 and a message, and no old results file stays
-    for dll in dllmain_exit dllmain_crash dllmain_hang; do
+}
+
+# a DllMain that ends the process, crashes or hangs while the DLL loads: loaded in a probe process
+# first, the run ends with exit 3 and a message, and no old results file stays; a
+# DllMain(DLL_PROCESS_DETACH) that never returns: the run completes and every process ends
+wine_dllmain_faults() {
+    D=$B/win64/tests
+    # (the hang is waited for: one second shows it as well as more)
+    for dll in dllmain_exit:2000 dllmain_crash:2000 dllmain_hang:1000; do
+        lt=${dll#*:} dll=${dll%:*}
         echo '{"type":"header","stale":true}' >"$T/w-$dll.jsonl"
         s=$(date +%s)
-        timeout 60 wine "$B/etwconf.exe" run --target "$D/$dll.dll" --case tqi.0b.exact --load-timeout-ms 2000 --quiet \
+        timeout 60 wine "$B/etwconf.exe" run --target "$D/$dll.dll" --case tqi.0b.exact --load-timeout-ms "$lt" --quiet \
             --out "$T/w-$dll.jsonl" 2>"$T/w-$dll.err"; rc=$?
         took=$(( $(date +%s) - s ))
         msg=$(tr -d '\r' <"$T/w-$dll.err" | tail -n 1)
@@ -212,35 +254,39 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
             ok "$dll.dll (Wine): exit 3 in ${took}s, the old results file emptied; ${msg#etwconf.exe: }" ||
             no "$dll.dll (Wine): exit $rc in ${took}s, $(wc -c <"$T/w-$dll.jsonl") bytes of results: $msg"
     done
-    # a DllMain(DLL_PROCESS_DETACH) that never returns: the run completes and every process ends
     for iso in auto inproc; do
         timeout 60 wine "$B/etwconf.exe" run --target "$D/detach_hang.dll" --case tqi.0b.exact --case tqi.0b.short --isolation $iso --quiet \
             --out "$T/w-detach-$iso.jsonl" 2>/dev/null; rc=$?
-        tr -d '\r' <"$T/w-detach-$iso.jsonl" >"$T/w.jsonl" 2>/dev/null
-        h=$(honest "$T/w.jsonl" true)
+        tr -d '\r' <"$T/w-detach-$iso.jsonl" >"$T/w-detach-$iso.txt" 2>/dev/null
+        h=$(honest "$T/w-detach-$iso.txt" true)
         [ $? = 0 ] && [ "$rc" = 1 ] && ok "detach_hang.dll ($iso, Wine): the run ends although DLL_PROCESS_DETACH hangs; $h" ||
             no "detach_hang.dll ($iso, Wine): exit $rc (124: it hung), $h"
     done
-    # the live target's private directory: each process that starts the NT Kernel Logger writes
-    # its log file in %TEMP%\etwconf-<pid>-<32 random hex digits>, created new, emptied and removed
-    # at its end. Seen in the system calls of Wine (its ACLs are not Windows'), two worker processes
-    # (child isolation, two kernel-logger cases that apply to 6.1, whichever version the prefix
-    # was left at). A junction prepared at the name cannot be tested:
-    # the name is not known beforehand, and Wine makes no junctions; the check a new directory
-    # passes (run_dir_open_checked) is the one cleanup's refusal of a symlink below exercises.
+}
+
+# the live target's private directory: each process that starts the NT Kernel Logger writes its log
+# file in %TEMP%\etwconf-<pid>-<32 random hex digits>, created new, emptied and removed at its end.
+# Seen in the system calls of Wine (its ACLs are not Windows'), two worker processes (child
+# isolation, two kernel-logger cases that apply to 6.1, whichever version the prefix was left at).
+# A junction prepared at the name cannot be tested: the name is not known beforehand, and Wine makes
+# no junctions; the check a new directory passes (run_dir_open_checked) is the one cleanup's refusal
+# of a symlink below exercises. Run in a prefix of its own (its server is stopped and traced).
+wine_private_dir() {
     tmpw=$(ls -d "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | head -n 1)
     if ! command -v strace >/dev/null 2>&1; then
         skip "the live target's private directory under Wine: strace is not installed (apt-get install strace), the directory is seen through it"
     elif [ -z "$tmpw" ]; then
         no "the live target's private directory: no Temp directory in $WINEPREFIX"
     else
-        # Wine's server creates and deletes files and directories: it starts anew, traced
+        # Wine's server creates and deletes files and directories: it starts anew, traced, and
+        # strace ends when it has ended. --seccomp-bpf: the traced processes stop only at the
+        # system calls traced, not at every one (wineboot and Wine's services start in it too)
         timeout 20 "$WINESERVER" -k >/dev/null 2>&1
         timeout 20 "$WINESERVER" -w >/dev/null 2>&1
         mkdir -p "$T/strace"
-        timeout 120 strace -ff -qq -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace/s" wine "$B/etwconf.exe" run \
+        timeout 120 strace -ff -qq --seccomp-bpf -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace/s" wine "$B/etwconf.exe" run \
             --case gen.bounds-groupmask --case gmi.set-before-62 --emulate 6.1 --isolation child --quiet --out "$T/w-dir.jsonl" 2>/dev/null
-        $PYTHON - "$T/strace" "$(ls "$tmpw" | grep -c '^etwconf-')" <<'EOF2'
+        $PYTHON -S - "$T/strace" "$(ls "$tmpw" | grep -c '^etwconf-')" <<'EOF2'
 import os, re, sys
 # one file per process (-ff): no system call split across lines by another process's
 text = "".join(open(os.path.join(sys.argv[1], f), encoding="utf-8", errors="replace").read() for f in sorted(os.listdir(sys.argv[1])))
@@ -263,11 +309,14 @@ pids = [d.split("-")[1] for d in made]
 print(("FAIL " + "; ".join(bad)) if bad else
       "ok   two processes (pids %s) each made a private directory etwconf-<pid>-<32 random hex> (%s), created kernel-N.etl in it with O_EXCL, deleted it and removed the directory; nothing left in Temp" % (", ".join(pids), ", ".join(m[-32:] for m in made)))
 EOF2
-        [ $? = 0 ] || true
-    fi >"$T/dir.out"
-    show "$(cat "$T/dir.out")"
-    # cleanup: leftovers of a process that is gone, recognised by exact name; a Unix symlink (which
-    # Wine shows as a reparse point) named like one is never entered
+    fi
+}
+
+# cleanup: leftovers of a process that is gone, recognised by exact name; a Unix symlink (which
+# Wine shows as a reparse point) named like one is never entered. Then one live run at a time: a
+# second run while the first holds the system is refused.
+wine_live_runs() {
+    tmpw=$(ls -d "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | head -n 1)
     if [ -n "$tmpw" ]; then
         h1=00112233445566778899aabbccddeeff h2=ffeeddccbbaa99887766554433221100 h3=0123456789abcdef0123456789abcdef
         mkdir -p "$T/victim" "$tmpw/etwconf-4000000-$h1" "$tmpw/etwconf-4000000-$h2" "$tmpw/etwconf-4000000-short"
@@ -283,22 +332,62 @@ EOF2
             no "cleanup (Wine): exit $rc: $(tr -d '\r' <"$T/cleanup.out" | tr '\n\\' '|/')" # no backslashes for echo
         rm -rf "$tmpw/etwconf-4000000-"*
     fi
-    # one live run at a time: a second run while the first holds the system is refused
     rm -f "$T/live-a.jsonl"
     timeout 120 wine "$B/etwconf.exe" run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/live-a.jsonl" 2>/dev/null &
     apid=$!
-    i=0
-    while [ ! -s "$T/live-a.jsonl" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    within 30000 test -s "$T/live-a.jsonl"
     timeout 60 wine "$B/etwconf.exe" run --case tqi.0b.exact --quiet --out "$T/live-b.jsonl" 2>"$T/live-b.err"; rc=$?
     wait $apid; arc=$?
-    tr -d '\r' <"$T/live-a.jsonl" >"$T/w.jsonl"
-    h=$(honest "$T/w.jsonl" true)
+    tr -d '\r' <"$T/live-a.jsonl" >"$T/live-a.txt"
+    h=$(honest "$T/live-a.txt" true)
     [ "$rc" = 3 ] && tr -d '\r' <"$T/live-b.err" | grep -q 'another etwconf.exe run is testing this system' && [ "$arc" -le 1 ] &&
         ok "two live runs at once (Wine): the second is refused (exit 3), the first completes; $h" ||
         no "two live runs at once: second exit $rc ($(tr -d '\r' <"$T/live-b.err" | tail -n 1)), first exit $arc, $h"
-    timeout 20 wineserver -k >/dev/null 2>&1
+}
+
+# ---------------------------------------------------------------- side by side
+# Each group's lines go to T/GROUP.out. The Wine groups run in the background when the stage has
+# prefixes of its own (wine_overlay): wine_private_dir in one (its server is stopped and traced), the
+# others in another, where they share nothing (see above); in a user's WINEPREFIX, one after another.
+LINUX_GROUPS="linux_targets linux_run_ends linux_cli"
+WINE_GROUPS="wine_dll_exits wine_dll_faults wine_i686_faults wine_dllmain_faults wine_private_dir wine_live_runs"
+bg=""
+trap 'kill $bg 2>/dev/null; exit 130' INT TERM # the groups too (each of their commands has a time limit)
+for g in $LINUX_GROUPS; do
+    $g >"$T/$g.out" 2>&1 &
+    bg="$bg $!"
+done
+groups=$LINUX_GROUPS
+if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
+    . harness/tests/wine-env.sh
+    suite_prefix=$WINEPREFIX
+    # beside the wine stage, not in its prefix (harness/tests/wine-env.sh)
+    if wine_overlay "$T/prefix" && (wine_overlay_of "$suite_prefix" "$T/prefix-dir"); then
+        (WINEPREFIX=$(cd "$T/prefix-dir" && pwd); export WINEPREFIX; wine_private_dir) >"$T/wine_private_dir.out" 2>&1 &
+        bg="$bg $!"
+        # Wine's services start once, before the groups' first runs
+        timeout 120 wine cmd /c exit </dev/null >/dev/null 2>&1
+        for g in $WINE_GROUPS; do
+            [ "$g" = wine_private_dir ] && continue
+            $g >"$T/$g.out" 2>&1 &
+            bg="$bg $!"
+        done
+    else
+        for g in $WINE_GROUPS; do
+            ($g) >"$T/$g.out" 2>&1 # a subshell, as in the background: the lines are counted once, below
+        done
+    fi
+    groups="$groups $WINE_GROUPS"
+    wait
+    timeout 20 "$WINESERVER" -k >/dev/null 2>&1
+    [ ! -d "$T/prefix-dir" ] || WINEPREFIX=$T/prefix-dir timeout 20 "$WINESERVER" -k >/dev/null 2>&1
 else
-    no "Wine or $B/etwconf.exe is missing: the DLL faults are not tested (sh .ci/deps.sh windows; make windows)"
+    wait
+    echo "FAIL Wine or $B/etwconf.exe is missing: the DLL faults are not tested (sh .ci/deps.sh windows; make windows)" >"$T/nowine.out"
+    groups="$groups nowine"
 fi
+for g in $groups; do
+    show "$(cat "$T/$g.out")"
+done
 
 summary faults
