@@ -44,9 +44,9 @@ TEST_DEPS += fuzz
 .PHONY: mutate fuzz sanitize test-thirdparty test-mutate test-mutate-anchors test-fuzz test-sanitize
 
 # ---------------------------------------------------------------- mutation testing
-$(BUILD)/mutate/mutate: tools/mutate/mutate.c
+$(BUILD)/mutate/mutate: tools/mutate/mutate.c tools/mutate/model.c tools/mutate/mutate.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -o $@ $<
+	$(CC) $(CFLAGS_COMMON) -o $@ $(filter %.c,$^)
 
 mutate: all $(BUILD)/mutate/mutate
 	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" MUT_JOBS=$(MUTATE_JOBS) \
