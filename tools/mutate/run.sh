@@ -83,9 +83,10 @@ one() {
         echo "ERROR|0|does not build: $(grep -m1 -i error "$d/build.log")" >"$d/result"; return
     fi
     kills="" counted=0 n=0 runerr=""
-    # the versions in one run (one worker process), newest first, until one counts a failure: a
-    # mutant is killed by its first counted failure (a survivor runs at every version)
-    "$B/etwconf" run --target "$d/mutant.so" --emulate "$VLIST" --quiet --isolation batch --timeout-ms 2000 --stop-on-counted \
+    # the versions in one run, newest first, until one counts a failure: a mutant is killed by its
+    # first counted failure (a survivor runs at every version). In process, as the built-in
+    # reference runs, until a crash, hang or overrun; worker processes from then on
+    "$B/etwconf" run --target "$d/mutant.so" --emulate "$VLIST" --quiet --isolation fallback --timeout-ms 2000 --stop-on-counted \
         --out-dir "$d/out" 2>>"$d/run.log"
     rc=$?
     [ "$rc" -gt 1 ] && runerr="etwconf run exited $rc"
