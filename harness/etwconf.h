@@ -302,6 +302,7 @@ struct etw_runner {
     size_t nplan;
     enum etw_isolation isolation;
     bool fallback; /* in process until a CRASH or TIMEOUT, then batch workers for the rest */
+    bool fell_back; /* set by the runner when that happened */
     unsigned timeout_ms;
     const char *rerun_prefix; /* "build/etwconf run --target reference --emulate 6.1" */
     /* output */

@@ -16,9 +16,10 @@
 MUTATE_JOBS ?= 2
 MUTATE_FILTER ?= *
 FUZZ_SECONDS ?= 60
-# make test's libFuzzer pass is a short smoke run (make fuzz is the long one); the differential fuzzer
-# of the fuzz stage still has to find every mutant it is given
-FUZZ_TEST_SECONDS ?= 4
+# make test's libFuzzer pass is a short smoke run of FUZZ_TEST_RUNS inputs per target with a fixed
+# seed (make fuzz is the long one, bounded by the clock); the differential fuzzer of the fuzz stage
+# makes a fixed number of calls and still has to find every mutant it is given
+FUZZ_TEST_RUNS ?= 10000
 # the differential fuzz under ASan: make sanitize fuzzes for SAN_FUZZ_SECONDS; the sanitize stage of
 # make test makes SAN_FUZZ_TEST_CALLS calls of seed 2 (the same programs on a busy machine as on an
 # idle one). Seed 2 reaches no line or branch of the reference library or of the harness in its
@@ -46,9 +47,9 @@ TEST_DEPS += fuzz
 .PHONY: mutate fuzz sanitize test-thirdparty test-mutate test-mutate-anchors test-fuzz test-sanitize
 
 # ---------------------------------------------------------------- mutation testing
-$(BUILD)/mutate/mutate: tools/mutate/mutate.c
+$(BUILD)/mutate/mutate: tools/mutate/mutate.c tools/mutate/model.c tools/mutate/mutate.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -o $@ $<
+	$(CC) $(CFLAGS_COMMON) -o $@ $(filter %.c,$^)
 
 mutate: all $(BUILD)/mutate/mutate
 	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" MUT_JOBS=$(MUTATE_JOBS) \
@@ -69,9 +70,15 @@ test-thirdparty: all $(BUILD)/thirdparty/minimal.so
 	@sh harness/tests/thirdparty/test.sh $(BUILD)
 
 # ---------------------------------------------------------------- libFuzzer targets
-$(BUILD)/fuzz/fuzz_%: harness/tests/fuzz/fuzz_%.c $(REF_SRC) $(HEADERS)
+# the reference is compiled once (instrumented for coverage and the sanitizers) for every target
+FUZZ_REF_OBJ := $(REF_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
+$(BUILD)/fuzz/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(REF_SRC) -lpthread
+	$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_%: harness/tests/fuzz/fuzz_%.c $(FUZZ_REF_OBJ) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_REF_OBJ) -lpthread
 
 fuzz:
 	@sh .ci/deps.sh fuzz
@@ -81,7 +88,7 @@ fuzz:
 # a short libFuzzer pass, then the differential fuzzer against the reference and mutants
 test-fuzz: all $(BUILD)/mutate/mutate $(BUILD)/bad/hang.so $(BUILD)/bad/stack.so
 	@$(MAKE) --no-print-directory -s $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%) >/dev/null
-	@CC="$(CC)" sh harness/tests/fuzz/test.sh $(BUILD) $(FUZZ_TEST_SECONDS) $(FUZZ_TARGETS)
+	@CC="$(CC)" sh harness/tests/fuzz/test.sh $(BUILD) $(FUZZ_TEST_RUNS) $(FUZZ_TARGETS)
 
 # ---------------------------------------------------------------- sanitizers
 $(SAN_BUILD)/tsan_cti: harness/tests/tsan_cti.c $(REF_SRC) $(HEADERS)

@@ -49,6 +49,9 @@ const char cli_run_help[] =
     "                    crash, hang or overrun; a worker process for a loaded library.\n"
     "                    batch: a worker process, replaced after a crash, hang or overrun.\n"
     "                    child: a worker process per case. inproc: no process (cheapest, least safe).\n"
+    "                    fallback: auto's policy for the suite's own implementation, for any target\n"
+    "                    (builds of the reference: make mutate's mutants): in process until a crash,\n"
+    "                    hang or overrun, then worker processes for the rest, later versions included.\n"
     "                    The same on Linux and Windows.\n"
     "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000; 0: no limit)\n"
     "  --load-timeout-ms N  loading a library target (its constructor or DllMain, tried first in a\n"
@@ -70,6 +73,7 @@ struct run_opts {
     int nids;
     enum etw_isolation isolation;
     bool auto_isolation;
+    bool fallback; /* --isolation fallback; cleared (batch from then on) once a version fell back */
     unsigned long timeout;
     bool quiet, verbose;
     bool stop_on_counted; /* --stop-on-counted: no later version once one counts a failure */
@@ -158,6 +162,7 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     r.t = t;
     r.version = version ? version : t->version; /* a version table entry's id */
     etw_exec_policy(&r, o->auto_isolation);
+    r.fallback = r.fallback || o->fallback;
     char rerun[512], path[4096];
     snprintf(rerun, sizeof rerun, "%s run --target %s --emulate %s", argv[0], o->target, etw_version_name(r.version));
     r.rerun_prefix = rerun;
@@ -190,6 +195,10 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     active = &r;
     int prc = wrote ? etw_exec_run(&r) : 3;
     active = NULL;
+    if (r.fell_back && o->fallback) { /* the process may be damaged: the later versions run in workers */
+        o->fallback = false;
+        o->isolation = ISO_BATCH;
+    }
     etw_winetest_end(&r);
     if (r.out_errno)
         prc = 3;
@@ -316,8 +325,10 @@ int cli_cmd_run(int argc, char **argv)
         o.isolation = ISO_CHILD;
     else if (!strcmp(iso, "inproc"))
         o.isolation = ISO_INPROC;
+    else if (!strcmp(iso, "fallback"))
+        o.isolation = ISO_INPROC, o.fallback = true;
     else
-        return cli_usage_error("--isolation is auto, batch, child or inproc, not '%s'", iso);
+        return cli_usage_error("--isolation is auto, batch, child, inproc or fallback, not '%s'", iso);
     if (strcmp(format, "jsonl") && strcmp(format, "winetest"))
         return cli_usage_error("--format is jsonl or winetest, not '%s'", format);
     o.winetest = !strcmp(format, "winetest");

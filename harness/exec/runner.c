@@ -313,6 +313,7 @@ int etw_exec_run(struct etw_runner *r)
             return 0;
         if (plat_interrupted())
             return 4;
+        r->fell_back = true;
         if (!r->quiet)
             fprintf(stderr, "etwconf: the target crashed, hung or wrote out of bounds in process; the remaining %zu case(s) run in a "
                             "worker process\n",

@@ -57,8 +57,12 @@ static void quoted(struct etw_json *j, const char *s)
             put(j, esc, 6);
             p++;
         } else if (ch < 0x80) {
-            put(j, (const char *)p, 1);
-            p++;
+            /* a run of plain characters at once */
+            const unsigned char *q = p + 1;
+            while (*q >= 0x20 && *q < 0x7F && *q != '"' && *q != '\\')
+                q++;
+            put(j, (const char *)p, (size_t)(q - p));
+            p = q;
         } else {
             /* pass valid UTF-8 sequences through, replace anything else by U+FFFD */
             int n = ch >= 0xF0 && ch < 0xF5 ? 4 : ch >= 0xE0 ? 3 : ch >= 0xC2 && ch < 0xE0 ? 2 : 0;

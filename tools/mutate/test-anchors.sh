@@ -38,21 +38,24 @@ else
 fi
 
 # 2. applying a mutant commutes with the edits; $1: the mutant list, $2: mutant ids; prints the ids that do not
-# (the edits run once over every mutated file, and one diff compares them all)
+# (each side's mutants written by one 'mutate apply-each', the edits run once over every mutated file,
+# and one diff compares them all)
 differing() {
     rm -rf "$W/orig" "$W/edited" && mkdir -p "$W/orig" "$W/edited"
-    "$T" list "$1" | while IFS='	' read -r id file rest; do
-        case " $2 " in *" $id "*) ;; *) continue ;; esac
-        base=${file##*/}
-        if ! "$T" apply "$1" "$id" "$W/orig/$id-$base" 2>/dev/null ||
-           ! "$T" --ref "$W/ref" apply "$1" "$id" "$W/edited/$id-$base" 2>/dev/null; then
-            echo "$id"; rm -f "$W/orig/$id-$base" "$W/edited/$id-$base"
+    # shellcheck disable=SC2086
+    "$T" apply-each "$1" "$W/orig" $2 2>/dev/null
+    # shellcheck disable=SC2086
+    "$T" --ref "$W/ref" apply-each "$1" "$W/edited" $2 2>/dev/null
+    for id in $2; do # a mutant that does not apply on either side
+        set -- "$W/orig/$id"/*.c "$W/edited/$id"/*.c
+        if [ ! -f "$1" ] || [ ! -f "$2" ]; then
+            echo "$id"; rm -rf "${W:?}/orig/$id" "${W:?}/edited/$id"
         fi
     done
-    set -- "$W"/orig/*
+    set -- "$W"/orig/*/*.c
     [ -f "$1" ] && edit "$@"
     # a file in one folder only is reported too: each of them names a mutant
-    diff -rq "$W/orig" "$W/edited" | sed -n 's|^Files .*/orig/\(.*\)-[^-]*\.c and .* differ$|\1|p; s|^Only in [^:]*: \(.*\)-[^-]*\.c$|\1|p'
+    diff -rq "$W/orig" "$W/edited" | sed -n 's|^Files .*/orig/\([^/]*\)/[^/]*\.c and .* differ$|\1|p; s|^Only in [^:]*/\([^/:]*\): [^/]*\.c$|\1|p'
 }
 ids=$("$T" list "$DEF" | cut -f1 | tr '\n' ' ')
 n=$(echo "$ids" | wc -w)
