@@ -223,6 +223,8 @@ run_all() {
     i386_probe
     pid32=""
     if [ "$I386" = 1 ] && [ "$WINE_OWN_PREFIX" = 1 ]; then
+        # the overlay copies the registry from disk: a prefix just made has it only in its server
+        [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || stop_server
         (
             wine_overlay "$B/wineprefix-i686" || { echo "wine: cannot make the prefix $B/wineprefix-i686 over $WINEPREFIX" >&2; exit 1; }
             b32=0
