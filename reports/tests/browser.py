@@ -6,7 +6,9 @@ view (programs x targets) too, that the page's script ran to the end with no con
 (errors, CSP violations), that markup planted in a results file stays text, and that the page
 still reads with JavaScript off. For the build report: when its results hold client scenarios
 (make wine, make run), every such target has its programs listed, Wine at win10 included, and
-summary.md beside it has them too. Screenshots are kept in BUILD/report/:
+summary.md beside it has them too. One Chromium serves the whole stage: it is driven over the
+DevTools protocol on a pipe (--remote-debugging-pipe), every answer awaited with a deadline, and
+its process group is killed at the end. Screenshots are kept in BUILD/report/:
   sample-screenshot.png  the report of reports/tests/data (always; -tall.png: 1400x3200)
   screenshot.png         BUILD/report/index.html, when `make run`/`make report` made one
 The last line is "browser: N passed, N failed, N skipped"; exit 1 when a check failed.
@@ -255,12 +257,14 @@ class Chromium:
         return out
 
     def stderr_tail(self, n=500):
+        """The end of Chromium's stderr, without its complaints about the missing D-Bus."""
         try:
             self.err.seek(0, os.SEEK_END)
-            self.err.seek(max(0, self.err.tell() - n))
-            return self.err.read().decode("utf-8", "replace")
+            self.err.seek(max(0, self.err.tell() - 64 * 1024))
+            text = self.err.read().decode("utf-8", "replace")
         except (OSError, ValueError):
             return ""
+        return "\n".join(l for l in text.splitlines() if "dbus/" not in l)[-n:]
 
     def close(self):
         if self.proc:
