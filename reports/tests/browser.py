@@ -101,8 +101,9 @@ class Chromium:
         self.err = tempfile.TemporaryFile()
         c_in, self.wfd = os.pipe()          # our commands: Chromium's fd 3
         self.rfd, c_out = os.pipe()         # its answers and events: Chromium's fd 4
-        # bash puts the pipe ends on fds 3 and 4 (above 9 first, so that no move clobbers
-        # another); Chromium's launcher script execs the browser, which keeps them
+        # bash puts Chromium's ends on fds 3 and 4 (they are moved above 9 first, so that no
+        # move clobbers another; dash takes no fd above 9); Debian's launcher script execs the
+        # browser, which keeps them. Our ends are not inherited (Python's fds are close-on-exec).
         hi = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (c_in, c_out)]
         for fd in (c_in, c_out):
             os.close(fd)
