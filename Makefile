@@ -138,9 +138,11 @@ TEST_EXCLUSIVE ?= $(if $(WINEPREFIX),wine faults winci winetest fleet)
 # The stage "prep" builds TEST_PREP (with make -j) and every stage but winprep comes after it; winprep
 # builds the Windows programs meanwhile (what the two share, the generated headers and the commit,
 # is made first). They run after the dependencies are installed (fragments test for tools).
-# The stages start the interpreter that PYTHON names directly, also as python3 (PATH): behind a version
-# manager's shim (pyenv: bash and `pyenv exec` before every start) each of their many Python starts
-# cost twice as much. Wine's 32-bit part is installed before any stage starts, so that no stage makes
+# The stages start the interpreter that PYTHON names directly, also as python3 (PATH: BUILD/test/bin/
+# python3, a two-line script that execs it), and with -S: behind a version manager's shim (pyenv: bash
+# and `pyenv exec` before every start) each of their many Python starts cost twice as much, and a
+# site-packages .pth hook can cost 40 ms a start (one that imports certifi, seen here), where a start
+# without site takes 7. The suite's Python uses the standard library only, which -S also proves. Wine's 32-bit part is installed before any stage starts, so that no stage makes
 # a Wine prefix while it is half there; its failure only skips the 32-bit runs (the Wine stage says why).
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
@@ -148,8 +150,12 @@ test:
 	    sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1 || true
 	@$(MAKE) --no-print-directory -s $(GEN_HEADERS) $(BUILD)/gitrev.txt
 	@py=$$($(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null); \
-	    case "$$py" in /*) [ "$$(command -v python3)" = "$${py%/*}/python3" ] || PATH="$${py%/*}:$$PATH" ;; *) py=$(PYTHON) ;; esac; \
-	    PYTHON="$$py" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="prep $(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" \
+	    case "$$py" in /*) ;; *) py=$$(command -v $(PYTHON)) ;; esac; \
+	    bin=$(abspath $(BUILD))/test/bin; mkdir -p "$$bin"; \
+	    printf '%s\n' '#!/bin/sh' '# make test: the interpreter itself, without site-packages (see the Makefile)' \
+	        "exec \"$$py\" -S \"\$$@\"" >"$$bin/python3" && chmod +x "$$bin/python3"; \
+	    PATH="$$bin:$$PATH"; \
+	    PYTHON="$$bin/python3" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="prep $(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" \
 	    TEST_AFTER="$(TEST_AFTER) $(foreach s,$(filter-out winprep,$(TEST_STAGES)),prep:$(s))" \
 	    TEST_NICE="$(TEST_NICE)" \
 	    MAKE="$(MAKE)" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) sh harness/tests/stages.sh prep $(TEST_STAGES)

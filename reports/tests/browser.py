@@ -500,7 +500,9 @@ def main(argv):
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     browser = Chromium(exe)
     try:
-        p = subprocess.run([sys.executable, os.path.join(REPORTS, "etwconf-report"), "report",
+        # the report renders in an interpreter started as this one (-S under make test)
+        py = [sys.executable] + (["-S"] if sys.flags.no_site else [])
+        p = subprocess.run(py + [os.path.join(REPORTS, "etwconf-report"), "report",
                             "--out", sample_dir, "--programs", os.path.join(DATA, "programs.def"),
                             "--expectations", os.path.join(DATA, "wine-expectations.json")]
                            + [os.path.join(DATA, n) for n in SAMPLES],

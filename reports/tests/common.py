@@ -30,9 +30,13 @@ def data(name):
     return os.path.join(DATA, name)
 
 
+# a new interpreter as this one was started: without site-packages when this one is (-S, make test)
+PY = [sys.executable] + (["-S"] if sys.flags.no_site else [])
+
+
 def run_script(*args, cwd=None, timeout=60):
     """etwconf-report ARGS in a new interpreter, as a user runs it: (exit status, stdout, stderr)."""
-    p = subprocess.run([sys.executable, TOOL] + list(args), capture_output=True, text=True,
+    p = subprocess.run(PY + [TOOL] + list(args), capture_output=True, text=True,
                        cwd=cwd or REPO, timeout=timeout, errors="replace")
     return p.returncode, p.stdout, p.stderr
 

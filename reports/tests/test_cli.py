@@ -5,7 +5,7 @@ fork (run_cli), as the other tests do."""
 import subprocess
 import sys
 
-from common import TmpCase, data, run_cli, run_script, TOOL, GOOD
+from common import TmpCase, data, run_cli, run_script, PY, TOOL, GOOD
 
 
 class Cli(TmpCase):
@@ -45,7 +45,7 @@ class Cli(TmpCase):
                                     "1 incomplete without failures")
 
     def test_exit_code_kept_when_output_is_cut(self):
-        p1 = subprocess.Popen([sys.executable, TOOL, "diff", data("reference-10.0.jsonl"),
+        p1 = subprocess.Popen(PY + [TOOL, "diff", data("reference-10.0.jsonl"),
                                data("wine-win10.jsonl")], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE)
         p1.stdout.read(10)

@@ -220,7 +220,8 @@ def _make_target_ok(target):
 
 
 def _report_sub_ok(sub):
-    p = subprocess.run([sys.executable, os.path.join(REPO, "reports", "etwconf-report")] + sub +
+    py = [sys.executable] + (["-S"] if sys.flags.no_site else [])  # started as this one was
+    p = subprocess.run(py + [os.path.join(REPO, "reports", "etwconf-report")] + sub +
                        ["--help"], capture_output=True, text=True, timeout=60)
     return p.returncode == 0
 
