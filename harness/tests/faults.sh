@@ -333,8 +333,9 @@ wine_live_runs() {
         rm -rf "$tmpw/etwconf-4000000-"*
     fi
     # The second run is started while the first holds the system: the first has claimed it (it
-    # writes its header after the claim) and is held still (SIGSTOP to its Wine process, the child of
-    # timeout) until the second has been answered, then goes on. A first run that ended before it
+    # writes its header after the claim) and is held still (SIGSTOP to its processes, found by their
+    # command line: a loader may start the program as a process of its own) until the second has
+    # been answered, then goes on. A first run that ended before it
     # could be held (a busy machine's scheduling) proves nothing: tried once more.
     verdict=""
     for attempt in 1 2; do
@@ -343,10 +344,10 @@ wine_live_runs() {
         apid=$!
         within 30000 test -s "$T/live-a.jsonl"
         alive=0
-        wpid=$(pgrep -P "$apid" | head -n 1)
-        [ -n "$wpid" ] && kill -STOP "$wpid" 2>/dev/null && alive=1
+        wpids=$(pgrep -f -- "etwconf[.]exe run .*$(printf '%s' "$T/live-a.jsonl" | sed 's/[].[*^$\\]/\\&/g')")
+        [ -n "$wpids" ] && kill -STOP $wpids 2>/dev/null && alive=1
         timeout 60 wine "$B/etwconf.exe" run --case tqi.0b.exact --quiet --out "$T/live-b.jsonl" 2>"$T/live-b.err"; rc=$?
-        [ "$alive" = 1 ] && kill -CONT "$wpid"
+        [ -n "$wpids" ] && kill -CONT $wpids 2>/dev/null
         wait $apid; arc=$?
         tr -d '\r' <"$T/live-a.jsonl" >"$T/live-a.txt"
         h=$(honest "$T/live-a.txt" true)
