@@ -5,8 +5,8 @@
 set -u
 : "${WINEPREFIX:?}"
 mkdir -p "$WINEPREFIX"
-wineserver -p </dev/null >/dev/null 2>&1      # persistent server, started BEFORE wineboot
-wineboot -i </dev/null >/dev/null 2>&1        # services get stdio on /dev/null (no pipe hang)
-wine reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug' /v Debugger /t REG_SZ /d "" /f </dev/null >/dev/null 2>&1
-wine reg add 'HKCU\Software\Wine\WineDbg' /v ShowCrashDialog /t REG_DWORD /d 0 /f </dev/null >/dev/null 2>&1
-wine "$1" </dev/null
+"${WINESERVER:-wineserver}" -p </dev/null >/dev/null 2>&1      # persistent server, started BEFORE wineboot
+"${WINE:-wine}" wineboot -i </dev/null >/dev/null 2>&1        # services get stdio on /dev/null (no pipe hang)
+"${WINE:-wine}" reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug' /v Debugger /t REG_SZ /d "" /f </dev/null >/dev/null 2>&1
+"${WINE:-wine}" reg add 'HKCU\Software\Wine\WineDbg' /v ShowCrashDialog /t REG_DWORD /d 0 /f </dev/null >/dev/null 2>&1
+"${WINE:-wine}" "$1" </dev/null

@@ -40,8 +40,8 @@ else
     unset WINEPREFIX
     . harness/tests/wine-env.sh
     wine_stop() {
-        wineserver -k >/dev/null 2>&1
-        wineserver -w >/dev/null 2>&1
+        "$WINESERVER" -k >/dev/null 2>&1
+        "$WINESERVER" -w >/dev/null 2>&1
     }
     trap 'wine_stop' EXIT
     trap 'wine_stop; exit 130' INT TERM
@@ -56,22 +56,22 @@ else
         "$(awk -v u="$FRESH_US" 'BEGIN{printf "%.1f s", u/1e6}') (exit $FRESH_RC); then $(du -sm "$WINEPREFIX" 2>/dev/null | cut -f1) MB on disk" \
         "(reported)" "-" "timeit around bench/wine-prefix.sh, once; a warm run needs this only once per machine/job"
 
-    wine winecfg -v win10 </dev/null >/dev/null 2>&1 # the version the warm runs report (wine-ci.md: set it explicitly)
-    WDEF=$(wine "$WEXE" help 2>/dev/null | tr -d '\r' | sed -n '/--isolation/,/--timeout/p' | grep -o '([a-z]*default[^;)]*' | head -n 1)
+    "$WINE" winecfg -v win10 </dev/null >/dev/null 2>&1 # the version the warm runs report (wine-ci.md: set it explicitly)
+    WDEF=$("$WINE" "$WEXE" help 2>/dev/null | tr -d '\r' | sed -n '/--isolation/,/--timeout/p' | grep -o '([a-z]*default[^;)]*' | head -n 1)
     WDEF=${WDEF:-unknown}
     case $WDEF in *"in this process"* | *inproc*) WDEF=inproc ;; esac
     # etwconf.exe has no reference inside: under Wine it tests Wine's own API ("live"), at the Windows version the
     # prefix reports (win10, set by bench/wine-prefix.sh). A full run = every case, one process.
-    WRUN="wine $WEXE run --quiet --out $W/wine-run.jsonl"
+    WRUN="$WINE $WEXE run --quiet --out $W/wine-run.jsonl"
     WROUNDS=$((ROUNDS + 4)) # cheap runs, noisy under Wine: more rounds
     say "Wine: warm runs ($WROUNDS rounds)"
     "$TIMEIT" -r "$WROUNDS" -w 1 -s "$W/wine.samples" \
-        hello="wine $HELLO" \
+        hello="$WINE $HELLO" \
         run="$WRUN" \
         run-inproc="$WRUN --isolation inproc" \
-        version="wine $WEXE version" \
-        run1="wine $WEXE run --case exp.advapi32.tqi --quiet --out $W/wine-run1.jsonl" \
-        norcl="wine $WEXE run --quiet --out $W/wine-norcl.jsonl $(all_but rtg.count-limit)" \
+        version="$WINE $WEXE version" \
+        run1="$WINE $WEXE run --case exp.advapi32.tqi --quiet --out $W/wine-run1.jsonl" \
+        norcl="$WINE $WEXE run --quiet --out $W/wine-norcl.jsonl $(all_but rtg.count-limit)" \
         >"$W/wine.tsv"
     WN=$(cases_in "$W/wine-run.jsonl")
     WC=$(complete_in "$W/wine-run.jsonl")
@@ -95,10 +95,10 @@ else
     say "Wine: version sweep (1 round)"
     set --
     for v in $(awk -F'"' '/^VERSION/ { print $4 }' spec/versions.def); do
-        set -- "$@" "cfg-$v=wine reg add HKCU\\Software\\Wine\\AppDefaults\\$(basename "$WEXE") /v Version /t REG_SZ /d $v /f" \
-            "run-$v=wine $WEXE run --quiet --out $W/wine-sweep-$v.jsonl"
+        set -- "$@" "cfg-$v=$WINE reg add HKCU\\Software\\Wine\\AppDefaults\\$(basename "$WEXE") /v Version /t REG_SZ /d $v /f" \
+            "run-$v=$WINE $WEXE run --quiet --out $W/wine-sweep-$v.jsonl"
     done
-    "$TIMEIT" -r 1 -w 0 "$@" hello="wine $HELLO" >"$W/wine-sweep.tsv" # one round: in this order
+    "$TIMEIT" -r 1 -w 0 "$@" hello="$WINE $HELLO" >"$W/wine-sweep.tsv" # one round: in this order
     SW_ALL=$(awk -F'\t' '$1 ~ /^(cfg|run)-/{s+=$2} END{print s+0}' "$W/wine-sweep.tsv")
     SW_CFG=$(awk -F'\t' '$1 ~ /^cfg-/{s+=$2} END{print s+0}' "$W/wine-sweep.tsv")
     SW_CFGS=$(awk -F'\t' '$1 ~ /^cfg-/{printf "%s%s %.1f s", (n++ ? ", " : ""), substr($1, 5), $2/1e6}' "$W/wine-sweep.tsv")
@@ -108,8 +108,8 @@ else
         "timeit, 1 round (it is long), each step timed; $(complete_in "$W"/wine-sweep-*.jsonl)/6 complete files"
     kv SW_CFG_MS "$(awk -v u="$SW_CFG" 'BEGIN{printf "%.0f", u/1000}')"; kv SW_ALL_MS "$(awk -v u="$SW_ALL" 'BEGIN{printf "%.0f", u/1000}')"
 
-    /usr/bin/time -v wine "$WEXE" run --quiet --out "$W/wine-mem.jsonl" 2>"$W/tv-wine" >/dev/null
-    /usr/bin/time -v wine "$HELLO" 2>"$W/tv-hello" >/dev/null
+    /usr/bin/time -v "$WINE" "$WEXE" run --quiet --out "$W/wine-mem.jsonl" 2>"$W/tv-wine" >/dev/null
+    /usr/bin/time -v "$WINE" "$HELLO" 2>"$W/tv-hello" >/dev/null
     fig wine-mem "Peak memory under Wine (full run / hello.exe)" "$(peak_kb "$W/tv-wine") KB / $(peak_kb "$W/tv-hello") KB" \
         "(reported)" "-" "/usr/bin/time -v on \`wine etwconf.exe run\` (that process, not the persistent wineserver)"
 
@@ -117,10 +117,10 @@ else
     WSUB='rtg.*'
     say "Wine: isolation"
     "$TIMEIT" -r 3 -w 0 -s "$W/wine-iso.samples" \
-        inproc="wine $WEXE run --filter $WSUB --isolation inproc --quiet --out $W/wine-iso-inproc.jsonl" \
-        child="wine $WEXE run --filter $WSUB --isolation child --quiet --out $W/wine-iso-child.jsonl" \
+        inproc="$WINE $WEXE run --filter $WSUB --isolation inproc --quiet --out $W/wine-iso-inproc.jsonl" \
+        child="$WINE $WEXE run --filter $WSUB --isolation child --quiet --out $W/wine-iso-child.jsonl" \
         >"$W/wine-iso.tsv"
-    wine "$BIN/isobench.exe" 3 20000 10 2>/dev/null | tr -d '\r' >"$W/wine-isobench.tsv"
+    "$WINE" "$BIN/isobench.exe" 3 20000 10 2>/dev/null | tr -d '\r' >"$W/wine-isobench.tsv"
     WGUARD=$(awk -F'\t' '{printf "%.2f", 2 * ($2 - $3) / 1000}' "$W/wine-isobench.tsv")
     WFORK=$(awk -F'\t' '{printf "%.0f", $4}' "$W/wine-isobench.tsv")
     kv WGUARD "${WGUARD:-?}"

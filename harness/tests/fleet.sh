@@ -54,7 +54,7 @@ before=$(home_state)
 cleanup() {
     [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
     [ "${WINE_PREFIX_SHARED:-0}" = 1 ] ||
-        (. harness/tests/wine-env.sh; timeout 20 wineserver -k >/dev/null 2>&1; timeout 20 wineserver -w >/dev/null 2>&1)
+        (. harness/tests/wine-env.sh; timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1)
     for p in "$T"/hosts/*/prefix; do    # each fake host's own wineserver (fleet/fakewin.sh)
         [ -d "$p" ] && (WINEPREFIX=$p; export WINEPREFIX; timeout 20 wineserver -k >/dev/null 2>&1)
     done
@@ -91,8 +91,8 @@ fi
 # was made and its server stopped before the stages started, and the wine stage may be running in
 # it now: its server is left alone (Wine replaces a registry file whole when it saves)
 [ "${WINE_PREFIX_SHARED:-0}" = 1 ] ||
-    (. harness/tests/wine-env.sh; timeout 120 wine cmd /c exit >/dev/null 2>&1; timeout 20 wineserver -k >/dev/null 2>&1;
-        timeout 30 wineserver -w >/dev/null 2>&1)
+    (. harness/tests/wine-env.sh; timeout 120 "$WINE" cmd /c exit >/dev/null 2>&1; timeout 20 "$WINESERVER" -k >/dev/null 2>&1;
+        timeout 30 "$WINESERVER" -w >/dev/null 2>&1)
 
 # ---------------------------------------------------------------- sshd on 127.0.0.1
 ssh-keygen -q -t ed25519 -N '' -C etwconf-fleet-test-host -f "$T/hostkey" &&

@@ -3,7 +3,7 @@
 #
 # The Wine to use, as a Wine developer sets it:
 #   WINE=PATH        the loader: Debian's `wine`, or a build tree's `wine` (default: wine from PATH;
-#                    with Debian's, its 64-bit loader: below)
+#                    with Debian's, its 64-bit loader: below). The scripts run Wine as "$WINE".
 #   WINESERVER=PATH  its server (default: server/wineserver or wineserver beside a WINE given as a
 #                    path, else wineserver from PATH)
 #   WINEPREFIX=DIR   the user's prefix: used as it is, never reset or deleted (WINE_OWN_PREFIX=0).
@@ -17,15 +17,9 @@ if [ -z "${WINE:-}" ]; then
     # Debian's `wine` is a script that picks the 32-bit loader once Wine's 32-bit part is installed,
     # and that loader hands every 64-bit program to start.exe: a second Windows process, 0.05 to 0.1
     # CPU-s more per start, and a program that is no child of the command that started it. The 64-bit
-    # loader runs 64-bit programs itself and 32-bit ones through the 32-bit loader, so the suite
-    # uses it, also as `wine` in PATH (B/wine-bin/wine), for the scripts that call Wine by name.
+    # loader runs 64-bit programs itself and 32-bit ones through the 32-bit loader.
     if [ -x /usr/lib/wine/wine64 ] && [ "$(command -v wine 2>/dev/null)" = /usr/bin/wine ]; then
         WINE=/usr/lib/wine/wine64
-        mkdir -p "$B/wine-bin"
-        printf '%s\n' '#!/bin/sh' 'exec /usr/lib/wine/wine64 "$@"' >"$B/wine-bin/wine.$$" && chmod +x "$B/wine-bin/wine.$$" &&
-            mv -f "$B/wine-bin/wine.$$" "$B/wine-bin/wine"
-        PATH=$(cd "$B/wine-bin" && pwd):$PATH
-        export PATH
     fi
 fi
 if [ -z "${WINESERVER:-}" ]; then

@@ -51,7 +51,7 @@ if [ ! -f "$H/prefix/.update-timestamp" ]; then
     WINEPREFIX=$H/prefix timeout 20 "$WINESERVER" -p >/dev/null 2>&1
 fi
 WINEPREFIX=$H/prefix
-if ! timeout 60 wine reg add "HKCU\\Software\\Wine\\AppDefaults\\$run_exe" /v Version /t REG_SZ /d "$version" /f >/dev/null 2>&1; then
+if ! timeout 60 "$WINE" reg add "HKCU\\Software\\Wine\\AppDefaults\\$run_exe" /v Version /t REG_SZ /d "$version" /f >/dev/null 2>&1; then
     echo "fakewin: cannot set the Windows version $version" >&2
     exit 1
 fi
@@ -60,7 +60,7 @@ if [ -f "$H/drop" ] && [ ! -f "$H/dropped" ]; then
     out=""
     prev=""
     for a in "$@"; do [ "$prev" = "--out" ] && out=$a; prev=$a; done
-    wine "./$run_exe" "$@" &
+    "$WINE" "./$run_exe" "$@" &
     pid=$!
     i=0
     while [ "$i" -lt 1200 ] && kill -0 "$pid" 2>/dev/null; do
@@ -81,7 +81,7 @@ if [ -f "$H/drop" ] && [ ! -f "$H/dropped" ]; then
     done
     exit 1
 fi
-timeout 600 wine "./$run_exe" "$@"
+timeout 600 "$WINE" "./$run_exe" "$@"
 rc=$?
 [ -f "$H/lose-exit" ] && exit 0
 exit $rc
