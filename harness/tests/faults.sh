@@ -49,16 +49,6 @@ print("%d of %d cases, complete:%s, exit_code %s" % (len(cases), planned, str(ft
 EOF
 }
 count() { grep -c "\"status\":\"$2\"" "$1"; }
-# within MS CMD...: run CMD every 50 ms until it succeeds (status 0) or MS milliseconds have passed
-# (status 1)
-within() {
-    wend=$(( $(date +%s%N) / 1000000 + $1 ))
-    shift
-    until "$@"; do
-        [ $(( $(date +%s%N) / 1000000 )) -lt "$wend" ] || return 1
-        sleep 0.05
-    done
-}
 
 # ---------------------------------------------------------------- targets that misbehave
 linux_targets() {

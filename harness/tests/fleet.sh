@@ -162,11 +162,9 @@ EOF
     fi
     "$SSHD" -D -e -f "$T/sshd_config" 2>"$T/sshd.log" &
     sshd_pid=$!
-    i=0
-    # (the log may not exist yet: grep then counts nothing, 0)
-    while [ "$i" -lt 300 ] && [ "$(cat "$T/sshd.log" 2>/dev/null | grep -c 'Server listening on 127.0.0.1')" -lt 3 ] && kill -0 "$sshd_pid" 2>/dev/null; do
-        sleep 0.1; i=$((i + 1))
-    done
+    # listening on its three ports, or gone (the log may not exist yet: grep then counts nothing, 0)
+    sshd_settled() { [ "$(cat "$T/sshd.log" 2>/dev/null | grep -c 'Server listening on 127.0.0.1')" -ge 3 ] || ! kill -0 "$sshd_pid" 2>/dev/null; }
+    within 30000 sshd_settled
     [ "$(grep -c 'Server listening on 127.0.0.1' "$T/sshd.log")" = 3 ]
 }
 # a port taken by someone else between the choice and the bind: one more try with new ports
@@ -307,6 +305,7 @@ timeout 300 $FLEET run "$T/inv2" --host w7 --out "$T/out4" --exe-dir "$B" --ssh-
 after=$(home_state)
 [ "$before" = "$after" ] && ok "the user's ~/.ssh is untouched ($(echo "$after" | head -n 1 | cut -c1-40))" || no "~/.ssh changed"
 kill "$sshd_pid" 2>/dev/null
-i=0; while [ "$i" -lt 50 ] && kill -0 "$sshd_pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+sshd_gone() { ! kill -0 "$sshd_pid" 2>/dev/null; }
+within 5000 sshd_gone
 kill -0 "$sshd_pid" 2>/dev/null && no "sshd did not stop" || { ok "the test's sshd stopped"; sshd_pid=""; }
 finish

@@ -14,6 +14,9 @@
 #                      whole, its closing line is added (add_counts); a non-zero exit with no
 #                      failure counted is one failure
 #   summary NAME       print the closing line; its status is 0 when nothing failed
+#   within MS CMD...   run CMD every 50 ms until it succeeds (status 0) or MS milliseconds have
+#                      passed (status 1): a wait for a condition, not for a fixed time
+#   rc_of FILE         the exit status a background job wrote to FILE, or "?" when it wrote none
 #
 # The counters are the shell variables pass, fail and skip.
 pass=0
@@ -62,3 +65,12 @@ summary() {
     echo "$1: $pass passed, $fail failed, $skip skipped"
     [ "$fail" -eq 0 ]
 }
+within() {
+    wend=$(( $(date +%s%N) / 1000000 + $1 ))
+    shift
+    until "$@"; do
+        [ $(( $(date +%s%N) / 1000000 )) -lt "$wend" ] || return 1
+        sleep 0.05
+    done
+}
+rc_of() { cat "$1" 2>/dev/null || echo "?"; }

@@ -46,6 +46,13 @@ WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-"mscoree,mshtml=;winemenubuilder.exe=d"}
 export WINE WINESERVER WINEPREFIX WINEDEBUG WINEDLLOVERRIDES WINE_OWN_PREFIX
 unset DISPLAY WAYLAND_DISPLAY
 
+# wine_version_for EXE VERSION: Wine reports VERSION to programs with EXE's file name (their AppDefaults
+# key, which wins over winecfg's setting for the whole prefix, and is quicker to set than
+# `winecfg -v`); status 0 when it is set
+wine_version_for() {
+    timeout 60 "$WINE" reg add "HKCU\\Software\\Wine\\AppDefaults\\$(basename "$1")" /v Version /t REG_SZ /d "$2" /f </dev/null >/dev/null 2>&1
+}
+
 # wine_overlay DIR: a prefix of its own over the suite's own prefix, for a test that runs beside the
 # others: DIR (made afresh) links the suite prefix's drive_c but for a copy of its users folder (each
 # prefix its own %TEMP%, where a live run makes its private directory and `cleanup` looks), and holds a

@@ -37,7 +37,7 @@ if [ "$mode" = rerun ]; then
     shift 3
     B=.
     . "$HERE/wine-env.sh"
-    timeout 60 "$WINE" reg add "HKCU\\Software\\Wine\\AppDefaults\\$(basename "$EXE")" /v Version /t REG_SZ /d "$V" /f >/dev/null 2>&1 </dev/null ||
+    wine_version_for "$EXE" "$V" ||
         { echo "wine.sh rerun: cannot set the Windows version $V for $(basename "$EXE") in $WINEPREFIX" >&2; exit 3; }
     exec "$WINE" "$EXE" "$@"
 fi
@@ -173,7 +173,7 @@ run_version() {
     x=$1 v=$2 out=$3
     # the version for this exe only (AppDefaults wins over the prefix's winecfg setting): 0.4 s,
     # where 'winecfg -v' takes 2 s and was 95% of the sweep (bench/)
-    if ! timeout 60 "$WINE" reg add "HKCU\\Software\\Wine\\AppDefaults\\$(basename "$x")" /v Version /t REG_SZ /d "$v" /f </dev/null >/dev/null 2>&1; then
+    if ! wine_version_for "$x" "$v"; then
         echo "wine: setting the Windows version $v for $(basename "$x") failed" >&2
         return 1
     fi
@@ -209,6 +209,16 @@ check_versions() {
     [ -z "$UNKNOWN" ]
 }
 
+# run_series EXE PREFIX: EXE at every version asked for -> R/wine-PREFIXVERSION.jsonl; status 1 when
+# a run did not complete
+run_series() {
+    sb=0
+    for v in $RUN_VERSIONS; do
+        run_version "$1" "$v" "$R/wine-$2$v.jsonl" || sb=1
+    done
+    return $sb
+}
+
 run_all() {
     start=$(date +%s)
     echo "wine: $WINE_VERSION ($WINE_PATH, server $WINESERVER), prefix $WINEPREFIX ($([ "$WINE_OWN_PREFIX" = 1 ] && echo "the suite's own" || echo "WINEPREFIX, kept as it is")), WINEDEBUG=$WINEDEBUG"
@@ -227,25 +237,18 @@ run_all() {
         [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || stop_server
         (
             wine_overlay "$B/wineprefix-i686" || { echo "wine: cannot make the prefix $B/wineprefix-i686 over $WINEPREFIX" >&2; exit 1; }
-            b32=0
-            for v in $RUN_VERSIONS; do
-                run_version "$I686" "$v" "$R/wine-i686-$v.jsonl" || b32=1
-            done
+            run_series "$I686" i686-; b32=$?
             stop_server
             exit $b32
         ) >"$L/series-i686.out" 2>&1 &
         pid32=$!
     fi
-    for v in $RUN_VERSIONS; do
-        run_version "$EXE" "$v" "$R/wine-$v.jsonl" || bad=1
-    done
+    run_series "$EXE" "" || bad=1
     if [ -n "$pid32" ]; then
         wait "$pid32" || bad=1
         cat "$L/series-i686.out"
     elif [ "$I386" = 1 ]; then
-        for v in $RUN_VERSIONS; do
-            run_version "$I686" "$v" "$R/wine-i686-$v.jsonl" || bad=1
-        done
+        run_series "$I686" i686- || bad=1
     else
         echo "wine: etwconf-i686.exe not run: $I386_WHY"
     fi
@@ -437,7 +440,6 @@ bg() {
     rm -f "$T/$name.jsonl" "$T/$name.rc"
     (s=$(date +%s); W "$@" --quiet --out "$T/$name.jsonl" 2>"$T/$name.err"; echo $? >"$T/$name.rc"; echo "$s $(date +%s)" >"$T/$name.time") &
 }
-rc_of() { cat "$T/$1.rc" 2>/dev/null || echo "?"; }
 took() { awk '{ print $2 - $1 }' "$T/$1.time" 2>/dev/null || echo "?"; }
 bg crash run --target "$D/crash.dll" --filter 'tqi.0b.*'
 bg stub run --target "$D/stub.dll" --filter 'tqi.0b.*'
@@ -453,7 +455,7 @@ wait
 # the live runs: one at a time on a system (a second live run is refused while one tests it)
 W run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/child-live.jsonl" 2>/dev/null
 W run --filter 'tqi.0b.*' --quiet --out "$T/inproc-live.jsonl" 2>/dev/null
-rc=$(rc_of crash)
+rc=$(rc_of "$T/crash.rc")
 n=$(status "$T/crash.jsonl" CRASH)
 [ "$n" -ge 5 ] && [ "$n" = "$(grep -c '"exception":"0xC0000005"' "$T/crash.jsonl")" ] && complete "$T/crash.jsonl" && [ "$rc" = 1 ] &&
     ok "crash.dll: $n access violations caught in-process, CRASH 0xC0000005, run complete, exit 1" || no "crash.dll: $n CRASH records, exit $rc"
@@ -467,7 +469,7 @@ n=$(status "$T/handled.jsonl" CRASH)
     || no "handled.dll: $n CRASH records for handled exceptions"
 n=$(status "$T/spin.jsonl" TIMEOUT)
 [ "$n" = 3 ] && complete "$T/spin.jsonl" && ok "spin.dll: a busy hang is interrupted by the watchdog: 3 TIMEOUT in $(took spin)s" || no "spin.dll: $n TIMEOUT records"
-rc=$(rc_of block)
+rc=$(rc_of "$T/block.rc")
 n=$(status "$T/block.jsonl" TIMEOUT)
 [ "$n" = 2 ] && complete "$T/block.jsonl" && [ "$rc" = 1 ] && ok "block.dll: a thread blocked in the system is given up: 2 TIMEOUT, run complete in $(took block)s" \
     || no "block.dll: $n TIMEOUT records, exit $rc"
@@ -524,7 +526,7 @@ fi
 # 6. the wrapper: make wine WINE=wrapper WINEPREFIX=DIR used that binary and that prefix, kept the
 # user's file, wrote no stamp of the suite's own prefix there, and recorded it all in the results
 wait "$WRAP_PID"
-wrc=$(cat "$WRAP/make.rc" 2>/dev/null || echo "?")
+wrc=$(rc_of "$WRAP/make.rc")
 wp=$(cd "$WRAP" && pwd)
 calls=$(grep -c "^WINEPREFIX=$wp/prefix WINEDEBUG=fixme-all: " "$WRAP/calls.log" 2>/dev/null)
 others=$(grep -vc "^WINEPREFIX=$wp/prefix " "$WRAP/calls.log" 2>/dev/null)

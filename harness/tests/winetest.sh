@@ -182,7 +182,6 @@ else
     timeout 30 "$WINESERVER" -p >/dev/null 2>&1
     timeout 120 "$WINE" cmd /c exit >/dev/null 2>&1 # the services, with stdio on /dev/null
 fi
-at() { timeout 60 "$WINE" reg add "HKCU\\Software\\Wine\\AppDefaults\\$1" /v Version /t REG_SZ /d "$2" /f >/dev/null 2>&1; }
 
 # The runs go side by side, each executable in a series of its own (the Windows version is set per
 # executable name, and etwconf.exe takes one live run at a time), and are checked after, in order.
@@ -191,7 +190,7 @@ series() { sn=$1; shift; ("$@") >"$T/series-$sn.out" 2>&1 & }
 if [ -f "$B/etwconf.exe" ]; then
     cp "$B/etwconf.exe" "$W/etwconf.exe"
     etwconf_runs() {
-        at etwconf.exe win10
+        wine_version_for etwconf.exe win10
         timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --out "$T/wine-win10.jsonl" >"$T/wine-win10.txt" 2>"$T/wine-win10.err"
         echo $? >"$T/wine-win10.rc"
         # a process per case: the result comes back serialised, through the same formatter
@@ -204,7 +203,7 @@ fi
 
 # the exported test: todo where wine.json says, no failure, Wine's exit status
 runx() { # EXE VERSION OUT: OUT, OUT.err, and the exit status in OUT.rc
-    at "$(basename "$1")" "$2"
+    wine_version_for "$1" "$2"
     timeout 300 "$WINE" "$1" etwconf >"$3" 2>"$3.err"
     echo $? >"$3.rc"
 }
@@ -230,7 +229,7 @@ PY
 # todo is a divergence wine.json lists at that version
 todo_only_listed() {
     listed_at "$2" | sort -u >"$T/listed-$2"
-    rc=$(cat "$T/export-$3.txt.rc" 2>/dev/null || echo "?")
+    rc=$(rc_of "$T/export-$3.txt.rc")
     show "$($FMT grammar "$T/export-$3.txt" --rc $rc --failures 0)"
     ids_of "$T/export-$3.txt" "Test marked todo" >"$T/todo-$3"
     extra=$(comm -23 "$T/todo-$3" "$T/listed-$2" | tr '\n' ' ')
@@ -250,13 +249,13 @@ if [ "$cc_ok" = 1 ]; then
 fi
 wait
 if [ -f "$B/etwconf.exe" ]; then
-    rc=$(cat "$T/wine-win10.rc" 2>/dev/null || echo "?")
+    rc=$(rc_of "$T/wine-win10.rc")
     show "$($FMT grammar "$T/wine-win10.txt" --rc $rc --failures 0)"
     show "$($FMT results "$T/wine-win10.txt" "$T/wine-win10.jsonl" --expect "$WINE_JSON" --rc $rc)"
     n=$(grep -c 'Test marked todo' "$T/wine-win10.txt")
     [ "$rc" = 0 ] && [ "$n" -gt 100 ] && ok "etwconf.exe under Wine at win10 with wine.json: $n known divergences todo, no failure, exit 0" ||
         no "etwconf.exe --format winetest at win10: exit $rc, $n todo lines (see $T/wine-win10.txt)"
-    rc=$(cat "$T/wine-child.rc" 2>/dev/null || echo "?")
+    rc=$(rc_of "$T/wine-child.rc")
     show "$($FMT results "$T/wine-child.txt" "$T/wine-child.jsonl" --expect "$WINE_JSON" --rc $rc)"
 else
     skip "etwconf.exe --format winetest under Wine: $B/etwconf.exe is not built (make windows)"
@@ -270,7 +269,7 @@ if [ "$cc_ok" = 1 ]; then
     else
         skip "the i686 exported test is not run: this Wine does not run 32-bit programs (Wine's 32-bit part, .ci/deps.sh wine32) or $B/etwconf-i686.exe is not built"
     fi
-    rc=$(cat "$T/export-notodo.txt.rc" 2>/dev/null || echo "?")
+    rc=$(rc_of "$T/export-notodo.txt.rc")
     show "$($FMT grammar "$T/export-notodo.txt" --rc $rc)"
     ids_of "$T/export-notodo.txt" "Test failed" >"$T/failed-notodo"
     extra=$(comm -23 "$T/failed-notodo" "$T/listed-win10" | tr '\n' ' ')

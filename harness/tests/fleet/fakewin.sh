@@ -51,7 +51,7 @@ if [ ! -f "$H/prefix/.update-timestamp" ]; then
     WINEPREFIX=$H/prefix timeout 20 "$WINESERVER" -p >/dev/null 2>&1
 fi
 WINEPREFIX=$H/prefix
-if ! timeout 60 "$WINE" reg add "HKCU\\Software\\Wine\\AppDefaults\\$run_exe" /v Version /t REG_SZ /d "$version" /f >/dev/null 2>&1; then
+if ! wine_version_for "$run_exe" "$version"; then
     echo "fakewin: cannot set the Windows version $version" >&2
     exit 1
 fi
