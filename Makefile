@@ -118,7 +118,7 @@ run:
 # make -j); what only one stage uses is built by that stage.
 TEST_STAGES := abi unit conformance badtargets
 # two more stages than CPUs: several stages spend much of their time waiting (Wine's services, ssh,
-# timeouts, Chromium), and the Wine stages no longer take turns
+# timeouts, Chromium), and the Wine stages run side by side
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 # the longest first: winprep (the Windows programs and the Wine prefix, which the Wine stages wait for),
 # mutate (the most CPU), the wine stage (the longest wall time, much of it waiting), then those that
@@ -142,12 +142,13 @@ TEST_EXCLUSIVE ?= $(if $(WINEPREFIX),wine faults winci winetest fleet)
 # python3, a two-line script that execs it), and with -S: behind a version manager's shim (pyenv: bash
 # and `pyenv exec` before every start) each of their many Python starts cost twice as much, and a
 # site-packages .pth hook can cost 40 ms a start (one that imports certifi, seen here), where a start
-# without site takes 7. The suite's Python uses the standard library only, which -S also proves. Wine's 32-bit part is installed before any stage starts, so that no stage makes
-# a Wine prefix while it is half there; its failure only skips the 32-bit runs (the Wine stage says why).
+# without site takes 7. The suite's Python uses the standard library only, which -S also proves.
+# Wine's 32-bit part is installed before any stage starts (WINE32_INSTALL, mk/windows.mk), so that no
+# stage makes a Wine prefix while it is half there; its failure only skips the 32-bit runs (the Wine
+# stage says why).
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
-	@mkdir -p $(BUILD)/test/wine; [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
-	    sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1 || true
+	@$(WINE32_INSTALL)
 	@$(MAKE) --no-print-directory -s $(GEN_HEADERS) $(BUILD)/gitrev.txt
 	@py=$$($(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null); \
 	    case "$$py" in /*) ;; *) py=$$(command -v $(PYTHON)) ;; esac; \

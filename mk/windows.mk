@@ -136,13 +136,14 @@ test-winprep:
 # Wine stage is the longest, so it starts first and goes first); the test then finds the prefix
 # current and its wineserver running
 WINE_TEST_FILES := $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WIN_TEST_DLLS)
-# Wine's 32-bit part is installed first when this machine runs i386 code (.ci/deps.sh wine32; a failure
-# only means that the 32-bit runs are skipped, with the reason, and is not retried in this build
-# directory while its log is there). WINE32=0: neither.
+# WINE32_INSTALL, a shell command: Wine's 32-bit part is installed when this machine runs i386 code
+# (.ci/deps.sh wine32; a failure only means that the 32-bit runs are skipped, with the reason, and is
+# not retried in this build directory while its log is there). WINE32=0: neither. The test target
+# (Makefile), the Wine stage and the suite's prefix run it first.
+WINE32_INSTALL = mkdir -p $(BUILD)/test/wine; [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
+    sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1 || true
 test-wine:
-	@mkdir -p $(BUILD)/test/wine; \
-	    { [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
-	        sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1; \
+	@{ $(WINE32_INSTALL); \
 	      sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1; } & p=$$!; \
 	    $(MAKE) --no-print-directory -s $(if $(filter -j%,$(MAKEFLAGS)),,-j2) $(WINE_TEST_FILES) >$(BUILD)/test/wine/build.log 2>&1 || \
 	        cat $(BUILD)/test/wine/build.log; \
@@ -156,9 +157,7 @@ test-wine:
 # server is started and stopped.
 .PHONY: test-prep-wine
 test-prep-wine:
-	@mkdir -p $(BUILD)/test/wine; \
-	    { [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
-	        sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1; }; \
+	@$(WINE32_INSTALL); \
 	    sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 || cat $(BUILD)/test/wine/prefix.log; \
 	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true
 

@@ -325,8 +325,8 @@ wine_live_runs() {
     # The second run is started while the first holds the system: the first has claimed it (it
     # writes its header after the claim) and is held still (SIGSTOP to its processes, found by their
     # command line: a loader may start the program as a process of its own) until the second has
-    # been answered, then goes on. A first run that ended before it
-    # could be held (a busy machine's scheduling) proves nothing: tried once more.
+    # been answered, then goes on. A first run that ended before it could be held (a busy machine's
+    # scheduling) proves nothing: tried once more.
     verdict=""
     for attempt in 1 2; do
         rm -f "$T/live-a.jsonl" "$T/live-b.jsonl"

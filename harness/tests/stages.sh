@@ -30,6 +30,8 @@ JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 D=$B/test
 mkdir -p "$D"
 now() { date +%s.%N | cut -c1-14; }
+# since T: the seconds from T (a now()) to now, to a tenth
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }'; }
 # the busy CPU time of the whole machine so far, in clock ticks (Linux: /proc/stat; empty elsewhere):
 # it also counts what the stages' times cannot, the daemons they start (Wine's server and services)
 machine_busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat 2>/dev/null; }
@@ -80,7 +82,7 @@ start() {
     st=$1
     (
         s=$(now)
-        awk -v a="$T0" -v b="$s" 'BEGIN { printf "%.1f\n", b - a }' >"$D/$st.start"
+        since "$T0" >"$D/$st.start"
         nice=""
         case " ${TEST_NICE:-} " in *" $st "*) nice="nice -n ${TEST_NICE_LEVEL:-5}" ;; esac
         g=""
@@ -90,7 +92,7 @@ start() {
             $MAKE --no-print-directory -s "test-$st" >"$D/$st.log" 2>&1 </dev/null 3>&-
         rc=$?
         # wall seconds, and the CPU seconds (user+sys) of everything the stage ran
-        awk -v a="$s" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }' >"$D/$st.time"
+        since "$s" >"$D/$st.time"
         if [ -n "$g" ] && [ -r "$g/cpuacct.usage" ]; then
             awk '{ printf "%.1f\n", $1 / 1e9 }' "$g/cpuacct.usage" >"$D/$st.cpu"
         else
@@ -121,12 +123,18 @@ flush() {
 
 for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time" "$D/$st.cpu" "$D/$st.start" "$D/$st.notrun"; done
 all=" $* "
-# may ST start now? Not before the stages it comes after have ended (TEST_AFTER), nor when it is
-# exclusive and another exclusive stage runs
-free() {
+# the stages ST comes after (TEST_AFTER), of those being run
+after() {
     for dep in ${TEST_AFTER:-}; do
         [ "${dep#*:}" = "$1" ] || continue
-        case $all in *" ${dep%%:*} "*) [ -f "$D/${dep%%:*}.rc" ] || return 1 ;; esac
+        case $all in *" ${dep%%:*} "*) echo "${dep%%:*}" ;; esac
+    done
+}
+# may ST start now? Not before the stages it comes after have ended, nor when it is exclusive and
+# another exclusive stage runs
+free() {
+    for a in $(after "$1"); do
+        [ -f "$D/$a.rc" ] || return 1
     done
     case " ${TEST_EXCLUSIVE:-} " in *" $1 "*) ;; *) return 0 ;; esac
     for r in $busy; do
@@ -138,10 +146,7 @@ free() {
 # then not run (it would find missing what that stage builds, and build it itself, perhaps beside
 # another stage)
 after_failed() {
-    for dep in ${TEST_AFTER:-}; do
-        [ "${dep#*:}" = "$1" ] || continue
-        a=${dep%%:*}
-        case $all in *" $a "*) ;; *) continue ;; esac
+    for a in $(after "$1"); do
         { [ -f "$D/$a.notrun" ] || { [ -f "$D/$a.rc" ] && [ "$(cat "$D/$a.rc")" != 0 ]; }; } && { echo "$a"; return 0; }
     done
     return 1
@@ -151,7 +156,7 @@ not_run() {
     if [ -f "$D/$2.notrun" ]; then why="was not run"; else why="failed (its log: $D/$2.log)"; fi
     { echo "$1: not run: it comes after the stage $2, which $why"
       echo "$1: 0 passed, 0 failed, 1 skipped"; } >"$D/$1.log"
-    awk -v a="$T0" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }' >"$D/$1.start"
+    since "$T0" >"$D/$1.start"
     echo 0.0 >"$D/$1.time"; echo 0.0 >"$D/$1.cpu"; echo 0 >"$D/$1.rc"
 }
 running=0 busy="" pending=$order
@@ -208,7 +213,7 @@ B1=$(machine_busy)
 if [ -n "$B0" ] && [ -n "$B1" ]; then
     cpu=$(awk -v a="$B0" -v b="$B1" -v t="$(getconf CLK_TCK 2>/dev/null || echo 100)" 'BEGIN { printf ", the machine busy %.1f CPU-s", (b - a) / t }')
 fi
-echo "  $# stages, $JOBS at a time: $(awk -v a="$T0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')s wall$cpu (logs in $D/)"
+echo "  $# stages, $JOBS at a time: $(since "$T0")s wall$cpu (logs in $D/)"
 [ -n "$bad" ] && printf 'failing stages:%s\n' "$bad"
 printf '%d passed, %d failed, %d skipped\n' "$tp" "$tf" "$ts"
 [ "$tf" -eq 0 ]
