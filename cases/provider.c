@@ -5,7 +5,10 @@
 
 /* traits blobs: UINT16 TraitsSize, NUL-terminated UTF-8 name, then {UINT16 size, UINT8 type, data} */
 #define NAME_ONLY U16(8), 'E', 't', 'w', 'C', 'f', 0
-#define WITH_GROUP U16(27), 'E', 't', 'w', 'C', 'f', 0, U16(19), U8(1), GUIDB(GROUP_G)
+#define GROUP_TRAITS(g) U16(27), 'E', 't', 'w', 'C', 'f', 0, U16(19), U8(1), GUIDB(g)
+#define WITH_GROUP GROUP_TRAITS(GROUP_G)
+/* a second provider group, one the caller may join while GROUP_G is restricted */
+#define GROUP_OPEN 0x6e0b0c01, 0x1234, 0x4abc, 0x80, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x08
 #define WITH_CUSTOM U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB, 0xCD
 
 static void er_null_out(struct etw_ctx *c);
@@ -35,7 +38,8 @@ static const struct etw_case cases[] = {
     CASE(.id = "er.success", .rules = RULES(RID_ER_SUCCESS), .title = "EventRegister gives ERROR_SUCCESS and a non-zero handle", .fn = FN_CUSTOM,
          .run = er_success, .expect = {FROM(V6_0)})
     /* ---- EventSetInformation argument checks */
-    ESI_CASE("esi.class-reserved1", RULES(RID_ESI_CLASS), "class 1 (EventProviderSetReserved1): ERROR_NOT_SUPPORTED", 1, 4, V6_2, ERR(NOT_SUPPORTED))
+    ESI_CASE("esi.class-reserved1", RULES(RID_ESI_CLASS_RESERVED1), "class 1 (EventProviderSetReserved1): ERROR_NOT_SUPPORTED", 1, 4, V6_2,
+             ERR(NOT_SUPPORTED))
     CASE(.id = "esi.class-4", .rules = RULES(RID_ESI_CLASS), .title = "class 4 is not an EventSetInformation class in the first Windows 10",
          .fn = FN_ESI, .fx = {.provider = true}, .args = {.handle = H_REG, .cls = 4, .len = 0},
          .expect = {AT(V6_2, ETW_VKEY(0x0A00, 10240, 0xF), .rc = ERR(NOT_SUPPORTED)), UNKNOWN(V10_0_14393, ETW_VMAX)})
@@ -54,10 +58,14 @@ static const struct etw_case cases[] = {
     CASE(.id = "esi.traits-null", .rules = RULES(RID_ESI_TRAITS_ARGS), .title = "traits with a NULL buffer and a length: ERROR_INVALID_PARAMETER",
          .fn = FN_ESI, .fx = {.provider = true}, .args = {.handle = H_REG, .cls = 2, .buf = B_NULL, .len = 8},
          .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER))})
-    ESI_CASE("esi.traits-2-bytes", RULES(RID_ESI_TRAITS_ARGS), "a 2-byte traits blob: ERROR_INVALID_PARAMETER", 2, 2, V10_0, ERR(INVALID_PARAMETER),
-             IN(U16(2)))
-    ESI_CASE("esi.traits-64k", RULES(RID_ESI_TRAITS_ARGS), "a 0x10000-byte traits blob: ERROR_INVALID_PARAMETER", 2, 0x10000, V10_0,
-             ERR(INVALID_PARAMETER))
+    /* too short for a TraitsSize and a NUL-terminated name, too long for a UINT16 TraitsSize: refused
+     * by the seed's format, with the code of EventSetInformation's own length check (decompilation) */
+    CASE(.id = "esi.traits-2-bytes", .rules = RULES(RID_TRAITS_FORMAT_NAME, RID_ESI_TRAITS_BOUNDS), .title = "a 2-byte traits blob: ERROR_INVALID_PARAMETER",
+         .fn = FN_ESI, .fx = {.provider = true}, .args = {.handle = H_REG, .cls = 2, .len = 2, IN(U16(2))},
+         .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER), RC_RULE(RID_ESI_TRAITS_BOUNDS), FAILS(RID_TRAITS_FORMAT_NAME))})
+    CASE(.id = "esi.traits-64k", .rules = RULES(RID_TRAITS_FORMAT_SIZE, RID_ESI_TRAITS_BOUNDS), .title = "a 0x10000-byte traits blob: ERROR_INVALID_PARAMETER",
+         .fn = FN_ESI, .fx = {.provider = true}, .args = {.handle = H_REG, .cls = 2, .len = 0x10000},
+         .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER), RC_RULE(RID_ESI_TRAITS_BOUNDS), FAILS(RID_TRAITS_FORMAT_SIZE))})
     ESI_CASE("esi.desctype-length", RULES(RID_ESI_DESCTYPE_ARGS), "descriptor type with 2 bytes: ERROR_INVALID_PARAMETER", 3, 2, V10_0,
              ERR(INVALID_PARAMETER), IN(1, 0))
     CASE(.id = "esi.desctype-null", .rules = RULES(RID_ESI_DESCTYPE_ARGS), .title = "descriptor type with a NULL buffer: ERROR_INVALID_PARAMETER",
@@ -105,8 +113,9 @@ static const struct etw_case cases[] = {
     CASE(.id = "traits.large", .rules = RULES(RID_TRAITS_SIZE_ADVICE), .title = "a 300-byte well-formed blob is accepted: 256 bytes is advice",
          .fn = FN_CUSTOM, .run = traits_large, .fx = {.provider = true}, .expect = {FROM(V10_0)})
     CASE(.id = "traits.group-permission", .rules = RULES(RID_TRAITS_GROUP_PERMISSION, RID_TRAITS_GROUP_PERMISSION_CODE),
-         .title = "joining a group the caller may not join is refused", .fn = FN_CUSTOM, .run = traits_group_permission,
-         .fx = {.provider = true}, .needs = NEED_RESTRICT_GROUP, .expect = {FROM(V10_0)})
+         .title = "a group the caller may not join: a group enable does not reach the registration, while it reaches a member of an open group",
+         .fn = FN_CUSTOM, .run = traits_group_permission, .fx = {.logger = LG_SYSTEM}, .needs = NEED_RESTRICT_GROUP | NEED_ENABLE_GROUP,
+         .expect = {FROM(V10_0)})
     /* ---- provider groups and disallow lists */
     CASE(.id = "dal.group-enable", .rules = RULES(RID_DAL_GROUP_ENABLE),
          .title = "a group enable reaches every member but the disallowed one: its enable callback is called with the session's level and keywords",
@@ -116,8 +125,9 @@ static const struct etw_case cases[] = {
     CASE(.id = "dal.dynamic", .rules = RULES(RID_DAL_DYNAMIC), .title = "a second list replaces the first", .fn = FN_CUSTOM, .run = dal_dynamic,
          .fx = {.logger = LG_SYSTEM}, .expect = {FROM(V10_0)})
     CASE(.id = "dal.private-session", .rules = RULES(RID_DAL_PRIVATE_SESSION, RID_DAL_PRIVATE_SESSION_CODE),
-         .title = "a private session cannot enable a provider group", .fn = FN_CUSTOM, .run = dal_private,
-         .fx = {.logger = LG_PRIVATE}, .needs = NEED_ENABLE_GROUP, .expect = {FROM(V10_0)})
+         .title = "a group enable on a private session reaches no member, while the same enable on a system-logger session does",
+         .fn = FN_CUSTOM, .run = dal_private, .fx = {.logger = LG_PRIVATE, .logger2 = LG_SYSTEM}, .needs = NEED_ENABLE_GROUP,
+         .expect = {FROM(V10_0)})
     /* added for mutation testing (tools/mutate) */
     TRAITS_BAD("traits.trait-size-two", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT", 13,
                IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
@@ -135,7 +145,9 @@ CASE_TABLE(cases_provider, cases);
 static const etw_guid prov_a = {0xA0A0A0A0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xA}};
 static const etw_guid prov_b = {0xB0B0B0B0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xB}};
 static const etw_guid group_g = MK_GUID(GROUP_G);
+static const etw_guid group_open = MK_GUID(GROUP_OPEN);
 static const etw_u8 blob_group[] = {WITH_GROUP};
+static const etw_u8 blob_group_open[] = {GROUP_TRAITS(GROUP_OPEN)};
 static const etw_u8 blob_name[] = {NAME_ONLY};
 
 static void er_null_out(struct etw_ctx *c)
@@ -186,15 +198,52 @@ static void traits_large(struct etw_ctx *c)
     CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return", 0, esi(c->fixture.reg, ETW_EventProviderSetTraits, b, 300));
 }
 
+/* the enable callbacks of a registration in the restricted group G and of one in an open group;
+ * both groups enabled on the session: G's member is not told, the open group's member is (which
+ * shows that the session's group enables reach members at all). Seed 003 says membership is
+ * denied, not that EventSetInformation fails: its return is the inferred rule's. */
 static void traits_group_permission(struct etw_ctx *c)
 {
-    etw_pfn_EventSetInformation esi = API(c, etw_pfn_EventSetInformation, FN_ESI);
-    if (!esi)
+    etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
+    etw_pfn_EventSetInformation esi = er ? API(c, etw_pfn_EventSetInformation, FN_ESI) : NULL;
+    etw_pfn_EventUnregister eu = esi ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;
+    if (!eu)
         return;
+    static struct etw_enable_log la, lo; /* the callbacks may come from another thread: not on the stack */
+    memset((void *)&la, 0, sizeof la);
+    memset((void *)&lo, 0, sizeof lo);
+    etw_reghandle a = 0, o = 0;
     c->t->restrict_group(&group_g); /* NEED_RESTRICT_GROUP */
-    etw_u32 rc = esi(c->fixture.reg, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
-    CHECK(c, RID_TRAITS_GROUP_PERMISSION, A_RETURN, "return: membership refused", rc != 0, "an error", "%u", rc);
-    CHECK_WIN32(c, RID_TRAITS_GROUP_PERMISSION_CODE, A_RETURN, "return", ETW_ERROR_ACCESS_DENIED, rc);
+    if (er(&prov_a, etw_enable_log_cb, &la, &a) || er(&prov_b, etw_enable_log_cb, &lo, &o) ||
+        esi(o, ETW_EventProviderSetTraits, (void *)blob_group_open, sizeof blob_group_open)) {
+        etw_broken(c, "fixture: registering two providers, one in an open group, failed");
+    } else {
+        etw_u32 rc = esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+        CHECK_WIN32(c, RID_TRAITS_GROUP_PERMISSION_CODE, A_RETURN, "return (joining the restricted group)", ETW_ERROR_ACCESS_DENIED, rc);
+        etw_u32 na = 0, no = 0, rg = 0, ro = 0;
+        char wa[160], wo[160], want[80];
+        const char *vo = NULL;
+        snprintf(want, sizeof want, "IsEnabled 1, level %u, keywords 0x%llx", ETW_GROUP_ENABLE_LEVEL,
+                 (unsigned long long)ETW_GROUP_ENABLE_KEYWORDS);
+        if (la.calls || lo.calls)
+            etw_broken(c, "fixture: an enable callback was called before the groups were enabled (someone enabled a provider's GUID)");
+        else if ((rg = c->t->enable_group(c->fixture.logger, &group_g, &na)) || (ro = c->t->enable_group(c->fixture.logger, &group_open, &no)))
+            etw_broken(c, "fixture: enabling the groups on the session returned %u (restricted group) and %u (open group): what reaches a member cannot be seen",
+                       rg, ro);
+        else if ((vo = etw_enable_log_verdict(&lo, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, wo, sizeof wo)))
+            etw_broken(c, "fixture: the open group's member was not enabled as wanted (%s; wanted %s): a group enable is not seen here", vo, want);
+        else {
+            const char *va = etw_enable_log_verdict(&la, false, 0, 0, wa, sizeof wa);
+            CHECK(c, RID_TRAITS_GROUP_PERMISSION, A_STATE, "state: the refused member's enable callback", !va, "not called to enable", "%s",
+                  va ? va : "not called to enable");
+            if (na != ETW_ENABLED_UNKNOWN)
+                CHECK_U32(c, RID_TRAITS_GROUP_PERMISSION, A_STATE, "state: members of the restricted group enabled", 0, na);
+        }
+    }
+    if (a)
+        eu(a);
+    if (o)
+        eu(o);
 }
 
 static bool set_list(struct etw_ctx *c, etw_tracehandle h, const etw_guid *g, etw_u32 n)
@@ -254,12 +303,19 @@ static void dal_group_enable(struct etw_ctx *c)
         eu(b);
 }
 
+/* a list set on one session; the other session's list is read back empty. That the query of an
+ * empty list succeeds is known from decompilation only (TQI.0E.EMPTY): its return is checked under
+ * that rule, and only a successful query shows the other session's list. */
 static void dal_per_session(struct etw_ctx *c)
 {
+    etw_pfn_TraceQueryInformation tqi = API(c, etw_pfn_TraceQueryInformation, FN_TQI);
     etw_guid got[4];
-    etw_u32 n = 99;
-    if (set_list(c, c->fixture.logger, dal_two, 2) && get_list(c, c->fixture.logger2, got, &n))
-        CHECK_U32(c, RID_PRIMARY, A_STATE, "state: GUIDs on the other session", 0, n);
+    etw_u32 len = 0;
+    if (!tqi || !set_list(c, c->fixture.logger, dal_two, 2))
+        return;
+    etw_u32 rc = tqi(c->fixture.logger2, ETW_TraceDisallowListQuery, got, sizeof got, &len);
+    if (CHECK_WIN32(c, RID_TQI_0E_EMPTY, A_RETURN, "return (TraceDisallowListQuery on the other session)", 0, rc))
+        CHECK_U32(c, RID_PRIMARY, A_STATE, "state: GUIDs on the other session", 0, len / 16);
 }
 
 static void dal_dynamic(struct etw_ctx *c)
@@ -272,12 +328,48 @@ static void dal_dynamic(struct etw_ctx *c)
               n == 1 && memcmp(got, dal_one, 16) ? ", not the second list" : "");
 }
 
+/* a member of the group; the group enabled on the private session first (the member is not
+ * told), then on the system-logger session (it is: the control that shows a group enable is seen
+ * here). Seed 003 says private sessions cannot control groups, not that the enable call fails:
+ * its return is the inferred rule's. */
 static void dal_private(struct etw_ctx *c)
 {
-    etw_u32 enabled = 0;
-    etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
-    CHECK(c, RID_DAL_PRIVATE_SESSION, A_RETURN, "return: refused", rc != 0, "an error", "%u", rc);
-    CHECK_WIN32(c, RID_DAL_PRIVATE_SESSION_CODE, A_RETURN, "return", ETW_ERROR_NOT_SUPPORTED, rc);
+    etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
+    etw_pfn_EventSetInformation esi = er ? API(c, etw_pfn_EventSetInformation, FN_ESI) : NULL;
+    etw_pfn_EventUnregister eu = esi ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;
+    if (!eu)
+        return;
+    static struct etw_enable_log la; /* the callback may come from another thread: not on the stack */
+    memset((void *)&la, 0, sizeof la);
+    etw_reghandle a = 0;
+    if (er(&prov_a, etw_enable_log_cb, &la, &a) || esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group)) {
+        etw_broken(c, "fixture: registering a provider in the group failed");
+    } else if (la.calls) {
+        etw_broken(c, "fixture: the member's enable callback was called before the group was enabled (someone enabled its GUID)");
+    } else {
+        etw_u32 np = 0, ns = 0;
+        etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &np);
+        CHECK_WIN32(c, RID_DAL_PRIVATE_SESSION_CODE, A_RETURN, "return (group enable on the private session)", ETW_ERROR_NOT_SUPPORTED, rc);
+        char wa[160], ws[160], want[80];
+        const char *va = etw_enable_log_verdict(&la, false, 0, 0, wa, sizeof wa), *vs = NULL;
+        snprintf(want, sizeof want, "IsEnabled 1, level %u, keywords 0x%llx", ETW_GROUP_ENABLE_LEVEL,
+                 (unsigned long long)ETW_GROUP_ENABLE_KEYWORDS);
+        etw_u32 rs = 0;
+        if (!va) /* not told: that means something only if the same enable on a system-logger session tells it */
+            vs = (rs = c->t->enable_group(c->fixture.logger2, &group_g, &ns)) ? "the enable call failed"
+                 : etw_enable_log_verdict(&la, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, ws, sizeof ws);
+        if (vs) {
+            etw_broken(c, "fixture: enabling the group on a system-logger session did not reach the member either (%s, returned %u; wanted %s): "
+                          "a group enable is not seen here", vs, rs, want);
+        } else {
+            CHECK(c, RID_DAL_PRIVATE_SESSION, A_STATE, "state: the member's enable callback after the private session's group enable", !va,
+                  "not called to enable", "%s", va ? va : "not called to enable");
+            if (!rc && np != ETW_ENABLED_UNKNOWN)
+                CHECK_U32(c, RID_DAL_PRIVATE_SESSION, A_STATE, "state: members enabled by the private session", 0, np);
+        }
+    }
+    if (a)
+        eu(a);
 }
 
 /* register A, unregister it, register B (which may reuse A's slot): A's handle must stay invalid */

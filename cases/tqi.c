@@ -217,8 +217,9 @@ static const struct etw_case cases[] = {
     CASE(.id = "tqi.0e.list", .rules = RULES(RID_TQI_0E_OUTPUT), .title = "the disallow list comes back as an array of GUIDs", .fn = FN_TQI,
          .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 32},
          .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(32, RID_TQI_0E_OUTPUT), OUTPUT(RID_TQI_0E_OUTPUT, GUIDB(DAL_G1), GUIDB(DAL_G2)))})
+    /* room for four GUIDs: a length that is not a whole number of GUIDs is open (OQ-1) */
     CASE(.id = "tqi.0e.larger", .rules = RULES(RID_TQI_0E_OUTPUT), .title = "a larger buffer gets the list and nothing more", .fn = FN_TQI,
-         .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 100},
+         .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 64},
          .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(32, RID_TQI_0E_OUTPUT), OUTPUT(RID_TQI_0E_OUTPUT, GUIDB(DAL_G1), GUIDB(DAL_G2)))})
     CASE(.id = "tqi.0e.small", .rules = RULES(RID_TQI_0E_SMALL, RID_TQI_0E_RETLEN_FAIL, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "room for one GUID of two: ERROR_INSUFFICIENT_BUFFER, and the size needed", .fn = FN_TQI,
