@@ -63,7 +63,8 @@ static const struct etw_case cases[] = {
          .fn = FN_TQI, .args = {.cls = 0x16, .len = 2}, .expect = {FROM(B_19H1, .rc = ERR(BAD_LENGTH))})
     CASE(.id = "tqi.class.0b-from-10", .rules = RULES(RID_TQI_CLASS_SET, RID_TQI_CLASS_UNSUPPORTED), .title = "TraceVersionInfo (0x0B) is a query class from 10.0 only",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)},
-         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED), RC_RULE(RID_TQI_CLASS_UNSUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
+         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED), RC_RULE(RID_TQI_CLASS_UNSUPPORTED)), AT(V10_0, V10_0_17763, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1))),
+                    FROM(B_19H1, .rc = ERR(SUCCESS), RC_RULE(RID_TQI_CLASS_SET), PREFIX(RID_TQI_0B_VERSION_LATER, U32(1)))})
     CASE(.id = "tqi.class.0e-from-10", .rules = RULES(RID_TQI_CLASS_SET, RID_TQI_CLASS_UNSUPPORTED), .title = "TraceDisallowListQuery (0x0E) is a query class from 10.0 only",
          .fn = FN_TQI, .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 64},
          .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED), RC_RULE(RID_TQI_CLASS_UNSUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS))})
@@ -188,9 +189,10 @@ static const struct etw_case cases[] = {
          .fx = {.fail_alloc = 1}, .args = {.cls = 7, .len = 0x400}, .expect = {FROM(V6_2, .rc = ERR(OUTOFMEMORY))})
 
     /* ---- TraceVersionInfo (0x0B) */
-    CASE(.id = "tqi.0b.exact", .rules = RULES(RID_TQI_0B_VERSION, RID_TQI_0B_RETLEN), .title = "TraceVersionInfo returns version 1 in 8 bytes",
+    CASE(.id = "tqi.0b.exact", .rules = RULES(RID_TQI_0B_VERSION, RID_TQI_0B_RETLEN, RID_TQI_0B_VERSION_LATER), .title = "TraceVersionInfo returns version 1 in 8 bytes",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)},
-         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(8, RID_TQI_0B_RETLEN), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
+         .expect = {AT(V10_0, V10_0_17763, .rc = ERR(SUCCESS), RETLEN(8, RID_TQI_0B_RETLEN), PREFIX(RID_TQI_0B_VERSION, U32(1))),
+                    FROM(B_19H1, .rc = ERR(SUCCESS), RC_RULE(RID_TQI_CLASS_SET), RETLEN(8, RID_TQI_0B_RETLEN), PREFIX(RID_TQI_0B_VERSION_LATER, U32(1)))})
     CASE(.id = "tqi.0b.reserved", .rules = RULES(RID_TQI_0B_RESERVED), .title = "TraceVersionInfo leaves Reserved as the caller had it",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0), IN(U32(0), U32(0x5A5A5A5A))},
          .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX_AT(4, RID_TQI_0B_RESERVED, U32(0x5A5A5A5A)))})
@@ -208,7 +210,8 @@ static const struct etw_case cases[] = {
          .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
     CASE(.id = "tqi.0b.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_0B_VERSION), .title = "TraceVersionInfo works with a NULL ReturnLength",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0), .retlen_null = true},
-         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
+         .expect = {AT(V10_0, V10_0_17763, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1))),
+                    FROM(B_19H1, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION_LATER, U32(1)))})
 
     /* ---- TraceDisallowListQuery (0x0E) */
     CASE(.id = "tqi.0e.empty", .rules = RULES(RID_TQI_0E_EMPTY), .title = "a new session's disallow list is empty: success with 0 bytes",
