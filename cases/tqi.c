@@ -105,14 +105,19 @@ static const struct etw_case cases[] = {
          .title = "a system-logger session's own handle selects its masks", .fn = FN_TQI,
          .fx = {.logger = LG_SYSTEM, .masks = {0x1, 0, 0, 0, 0, 0, 0, 0x2}}, .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0)},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT(RID_TQI_04_OUTPUT, U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), U32(2)))})
-    CASE(.id = "tqi.04.missing-session", .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_TQI_KERNEL_FAILURE, RID_TQI_RC_WIN32, RID_TQI_NO_WRITE_ON_FAILURE),
+    /* the seeds give the kernel's refusals; their Win32 codes are the translation's (inferred) */
+    CASE(.id = "tqi.04.missing-session",
+         .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_TQI_KERNEL_FAILURE, RID_TQI_RC_WIN32, RID_TQI_NO_WRITE_ON_FAILURE, RID_TQI_04_SYSTEM_LOGGER_CODE),
          .title = "a handle naming no session: ERROR_WMI_INSTANCE_NOT_FOUND, not the NTSTATUS", .fn = FN_TQI,
          .args = {.handle = H_MISSING, .cls = 4, .len = EXACT(0)},
-         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
-    CASE(.id = "tqi.04.plain-session", .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_TQI_KERNEL_FAILURE, RID_TQI_NO_WRITE_ON_FAILURE),
+         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), RC_RULE(RID_TQI_04_SYSTEM_LOGGER_CODE), FAILS(RID_TQI_04_SYSTEM_LOGGER),
+                         UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.04.plain-session",
+         .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_TQI_KERNEL_FAILURE, RID_TQI_NO_WRITE_ON_FAILURE, RID_TQI_04_SYSTEM_LOGGER_CODE),
          .title = "a session without system-logger mode: ERROR_INVALID_PARAMETER", .fn = FN_TQI, .fx = {.logger = LG_PLAIN},
          .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0)},
-         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), RC_RULE(RID_TQI_04_SYSTEM_LOGGER_CODE), FAILS(RID_TQI_04_SYSTEM_LOGGER),
+                         UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
 
     CASE(.id = "tqi.04.logger-id-high", .rules = RULES(RID_TQI_04_HANDLE, RID_GMI_LOGGER_ID, RID_TQI_04_OUTPUT),
          .title = "bits above the low 16 of the SessionHandle do not change the session", .fn = FN_TQI, .fx = {.logger = LG_KERNEL, .masks = KMASKS},
@@ -122,10 +127,12 @@ static const struct etw_case cases[] = {
          .title = "SessionHandle 0xFFFF selects the NT Kernel Logger", .fn = FN_TQI, .fx = {.logger = LG_KERNEL, .masks = KMASKS},
          .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 4, .len = EXACT(0)},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT(RID_TQI_04_OUTPUT, KMASKS_BYTES))})
-    CASE(.id = "tqi.04.kernel-id-no-logger", .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_GMI_KERNEL_LOGGER, RID_TQI_NO_WRITE_ON_FAILURE),
+    CASE(.id = "tqi.04.kernel-id-no-logger",
+         .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_GMI_KERNEL_LOGGER, RID_TQI_NO_WRITE_ON_FAILURE, RID_TQI_04_SYSTEM_LOGGER_CODE),
          .title = "SessionHandle 0xFFFF when no NT Kernel Logger runs: ERROR_WMI_INSTANCE_NOT_FOUND", .fn = FN_TQI,
          .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 4, .len = EXACT(0)},
-         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), RC_RULE(RID_TQI_04_SYSTEM_LOGGER_CODE), FAILS(RID_TQI_04_SYSTEM_LOGGER),
+                         UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
 
     /* ---- TraceSampledProfileIntervalInfo (0x05) */
     CASE(.id = "tqi.05.handle", .rules = RULES(RID_TQI_05_HANDLE_ZERO, RID_TQI_NO_WRITE_ON_FAILURE),
