@@ -150,6 +150,36 @@ static const etw_u8 blob_group[] = {WITH_GROUP};
 static const etw_u8 blob_group_open[] = {GROUP_TRAITS(GROUP_OPEN)};
 static const etw_u8 blob_name[] = {NAME_ONLY};
 
+/* EventRegister, EventSetInformation and EventUnregister; false when one is missing (the case
+ * has then ended) */
+struct prov_fns {
+    etw_pfn_EventRegister er;
+    etw_pfn_EventSetInformation esi;
+    etw_pfn_EventUnregister eu;
+};
+static bool prov_fns(struct etw_ctx *c, struct prov_fns *f)
+{
+    f->er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
+    f->esi = f->er ? API(c, etw_pfn_EventSetInformation, FN_ESI) : NULL;
+    f->eu = f->esi ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;
+    return f->eu != NULL;
+}
+
+/* what a group enable tells each member it reaches (cases/enable_log.h) */
+static const char *group_enable_wanted(char *buf, size_t len)
+{
+    snprintf(buf, len, "IsEnabled 1, level %u, keywords 0x%llx", ETW_GROUP_ENABLE_LEVEL, (unsigned long long)ETW_GROUP_ENABLE_KEYWORDS);
+    return buf;
+}
+
+/* the state check that a registration's enable callback was not called to enable it */
+static void check_not_enabled(struct etw_ctx *c, enum etw_rule_id rule, const char *what, const struct etw_enable_log *l)
+{
+    char w[160];
+    const char *v = etw_enable_log_verdict(l, false, 0, 0, w, sizeof w);
+    CHECK(c, rule, A_STATE, what, !v, "not called to enable", "%s", v ? v : "not called to enable");
+}
+
 static void er_null_out(struct etw_ctx *c)
 {
     etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
@@ -204,46 +234,41 @@ static void traits_large(struct etw_ctx *c)
  * denied, not that EventSetInformation fails: its return is the inferred rule's. */
 static void traits_group_permission(struct etw_ctx *c)
 {
-    etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
-    etw_pfn_EventSetInformation esi = er ? API(c, etw_pfn_EventSetInformation, FN_ESI) : NULL;
-    etw_pfn_EventUnregister eu = esi ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;
-    if (!eu)
+    struct prov_fns f;
+    if (!prov_fns(c, &f))
         return;
     static struct etw_enable_log la, lo; /* the callbacks may come from another thread: not on the stack */
     memset((void *)&la, 0, sizeof la);
     memset((void *)&lo, 0, sizeof lo);
     etw_reghandle a = 0, o = 0;
     c->t->restrict_group(&group_g); /* NEED_RESTRICT_GROUP */
-    if (er(&prov_a, etw_enable_log_cb, &la, &a) || er(&prov_b, etw_enable_log_cb, &lo, &o) ||
-        esi(o, ETW_EventProviderSetTraits, (void *)blob_group_open, sizeof blob_group_open)) {
+    if (f.er(&prov_a, etw_enable_log_cb, &la, &a) || f.er(&prov_b, etw_enable_log_cb, &lo, &o) ||
+        f.esi(o, ETW_EventProviderSetTraits, (void *)blob_group_open, sizeof blob_group_open)) {
         etw_broken(c, "fixture: registering two providers, one in an open group, failed");
     } else {
-        etw_u32 rc = esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
+        etw_u32 rc = f.esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group);
         CHECK_WIN32(c, RID_TRAITS_GROUP_PERMISSION_CODE, A_RETURN, "return (joining the restricted group)", ETW_ERROR_ACCESS_DENIED, rc);
         etw_u32 na = 0, no = 0, rg = 0, ro = 0;
-        char wa[160], wo[160], want[80];
+        char wo[160], want[80];
         const char *vo = NULL;
-        snprintf(want, sizeof want, "IsEnabled 1, level %u, keywords 0x%llx", ETW_GROUP_ENABLE_LEVEL,
-                 (unsigned long long)ETW_GROUP_ENABLE_KEYWORDS);
         if (la.calls || lo.calls)
             etw_broken(c, "fixture: an enable callback was called before the groups were enabled (someone enabled a provider's GUID)");
         else if ((rg = c->t->enable_group(c->fixture.logger, &group_g, &na)) || (ro = c->t->enable_group(c->fixture.logger, &group_open, &no)))
             etw_broken(c, "fixture: enabling the groups on the session returned %u (restricted group) and %u (open group): what reaches a member cannot be seen",
                        rg, ro);
         else if ((vo = etw_enable_log_verdict(&lo, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, wo, sizeof wo)))
-            etw_broken(c, "fixture: the open group's member was not enabled as wanted (%s; wanted %s): a group enable is not seen here", vo, want);
+            etw_broken(c, "fixture: the open group's member was not enabled as wanted (%s; wanted %s): a group enable is not seen here", vo,
+                       group_enable_wanted(want, sizeof want));
         else {
-            const char *va = etw_enable_log_verdict(&la, false, 0, 0, wa, sizeof wa);
-            CHECK(c, RID_TRAITS_GROUP_PERMISSION, A_STATE, "state: the refused member's enable callback", !va, "not called to enable", "%s",
-                  va ? va : "not called to enable");
+            check_not_enabled(c, RID_TRAITS_GROUP_PERMISSION, "state: the refused member's enable callback", &la);
             if (na != ETW_ENABLED_UNKNOWN)
                 CHECK_U32(c, RID_TRAITS_GROUP_PERMISSION, A_STATE, "state: members of the restricted group enabled", 0, na);
         }
     }
     if (a)
-        eu(a);
+        f.eu(a);
     if (o)
-        eu(o);
+        f.eu(o);
 }
 
 static bool set_list(struct etw_ctx *c, etw_tracehandle h, const etw_guid *g, etw_u32 n)
@@ -266,41 +291,36 @@ static bool get_list(struct etw_ctx *c, etw_tracehandle h, etw_guid out[4], etw_
  * callback is called with the session's level and keywords) and not B */
 static void dal_group_enable(struct etw_ctx *c)
 {
-    etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
-    etw_pfn_EventSetInformation esi = er ? API(c, etw_pfn_EventSetInformation, FN_ESI) : NULL;
-    etw_pfn_EventUnregister eu = esi ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;
-    if (!eu)
+    struct prov_fns f;
+    if (!prov_fns(c, &f))
         return;
     static struct etw_enable_log la, lb; /* the callbacks may come from another thread: not on the stack */
     memset((void *)&la, 0, sizeof la);
     memset((void *)&lb, 0, sizeof lb);
     etw_reghandle a = 0, b = 0;
-    if (er(&prov_a, etw_enable_log_cb, &la, &a) || er(&prov_b, etw_enable_log_cb, &lb, &b) ||
-        esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group) ||
-        esi(b, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group)) {
+    if (f.er(&prov_a, etw_enable_log_cb, &la, &a) || f.er(&prov_b, etw_enable_log_cb, &lb, &b) ||
+        f.esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group) ||
+        f.esi(b, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group)) {
         etw_broken(c, "fixture: registering two providers in the group failed");
     } else if (la.calls || lb.calls) {
         etw_broken(c, "fixture: a member's enable callback was called before the group was enabled (someone enabled its GUID)");
     } else if (set_list(c, c->fixture.logger, &prov_b, 1)) {
         etw_u32 enabled = 0;
-        char wa[160], wb[160], want[80];
-        snprintf(want, sizeof want, "IsEnabled 1, level %u, keywords 0x%llx", ETW_GROUP_ENABLE_LEVEL,
-                 (unsigned long long)ETW_GROUP_ENABLE_KEYWORDS);
+        char wa[160], want[80];
+        group_enable_wanted(want, sizeof want);
         etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
         if (CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (group enable)", 0, rc)) {
             const char *va = etw_enable_log_verdict(&la, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, wa, sizeof wa);
-            const char *vb = etw_enable_log_verdict(&lb, false, 0, 0, wb, sizeof wb);
             CHECK(c, RID_PRIMARY, A_STATE, "state: the member's enable callback", !va, want, "%s", va ? va : want);
-            CHECK(c, RID_PRIMARY, A_STATE, "state: the disallowed member's enable callback", !vb, "not called to enable", "%s",
-                  vb ? vb : "not called to enable");
+            check_not_enabled(c, RID_PRIMARY, "state: the disallowed member's enable callback", &lb);
             if (enabled != ETW_ENABLED_UNKNOWN)
                 CHECK_U32(c, RID_PRIMARY, A_STATE, "state: members enabled (2 members, 1 disallowed)", 1, enabled);
         }
     }
     if (a)
-        eu(a);
+        f.eu(a);
     if (b)
-        eu(b);
+        f.eu(b);
 }
 
 /* a list set on one session; the other session's list is read back empty. That the query of an
@@ -334,42 +354,38 @@ static void dal_dynamic(struct etw_ctx *c)
  * its return is the inferred rule's. */
 static void dal_private(struct etw_ctx *c)
 {
-    etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
-    etw_pfn_EventSetInformation esi = er ? API(c, etw_pfn_EventSetInformation, FN_ESI) : NULL;
-    etw_pfn_EventUnregister eu = esi ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;
-    if (!eu)
+    struct prov_fns f;
+    if (!prov_fns(c, &f))
         return;
     static struct etw_enable_log la; /* the callback may come from another thread: not on the stack */
     memset((void *)&la, 0, sizeof la);
     etw_reghandle a = 0;
-    if (er(&prov_a, etw_enable_log_cb, &la, &a) || esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group)) {
+    if (f.er(&prov_a, etw_enable_log_cb, &la, &a) || f.esi(a, ETW_EventProviderSetTraits, (void *)blob_group, sizeof blob_group)) {
         etw_broken(c, "fixture: registering a provider in the group failed");
     } else if (la.calls) {
         etw_broken(c, "fixture: the member's enable callback was called before the group was enabled (someone enabled its GUID)");
     } else {
-        etw_u32 np = 0, ns = 0;
+        etw_u32 np = 0, ns = 0, rs = 0;
         etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &np);
         CHECK_WIN32(c, RID_DAL_PRIVATE_SESSION_CODE, A_RETURN, "return (group enable on the private session)", ETW_ERROR_NOT_SUPPORTED, rc);
-        char wa[160], ws[160], want[80];
-        const char *va = etw_enable_log_verdict(&la, false, 0, 0, wa, sizeof wa), *vs = NULL;
-        snprintf(want, sizeof want, "IsEnabled 1, level %u, keywords 0x%llx", ETW_GROUP_ENABLE_LEVEL,
-                 (unsigned long long)ETW_GROUP_ENABLE_KEYWORDS);
-        etw_u32 rs = 0;
-        if (!va) /* not told: that means something only if the same enable on a system-logger session tells it */
+        struct etw_enable_log seen; /* what the private session's group enable told the member */
+        memcpy(&seen, (const void *)&la, sizeof seen);
+        char ws[160], want[80];
+        const char *vs = NULL;
+        if (!seen.enables) /* not told: that means something only if the same enable on a system-logger session tells it */
             vs = (rs = c->t->enable_group(c->fixture.logger2, &group_g, &ns)) ? "the enable call failed"
                  : etw_enable_log_verdict(&la, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, ws, sizeof ws);
         if (vs) {
             etw_broken(c, "fixture: enabling the group on a system-logger session did not reach the member either (%s, returned %u; wanted %s): "
-                          "a group enable is not seen here", vs, rs, want);
+                          "a group enable is not seen here", vs, rs, group_enable_wanted(want, sizeof want));
         } else {
-            CHECK(c, RID_DAL_PRIVATE_SESSION, A_STATE, "state: the member's enable callback after the private session's group enable", !va,
-                  "not called to enable", "%s", va ? va : "not called to enable");
+            check_not_enabled(c, RID_DAL_PRIVATE_SESSION, "state: the member's enable callback after the private session's group enable", &seen);
             if (!rc && np != ETW_ENABLED_UNKNOWN)
                 CHECK_U32(c, RID_DAL_PRIVATE_SESSION, A_STATE, "state: members enabled by the private session", 0, np);
         }
     }
     if (a)
-        eu(a);
+        f.eu(a);
 }
 
 /* register A, unregister it, register B (which may reuse A's slot): A's handle must stay invalid */
@@ -398,17 +414,15 @@ static void traits_in_events(struct etw_ctx *c)
 {
     static const etw_guid prov_t = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xC}};
     static const etw_u8 blob_custom[] = {WITH_CUSTOM};
-    etw_pfn_EventRegister er = API(c, etw_pfn_EventRegister, FN_EVENTREGISTER);
-    etw_pfn_EventSetInformation esi = er ? API(c, etw_pfn_EventSetInformation, FN_ESI) : NULL;
-    etw_pfn_EventUnregister eu = esi ? API(c, etw_pfn_EventUnregister, FN_EVENTUNREGISTER) : NULL;
-    if (!eu)
+    struct prov_fns f;
+    if (!prov_fns(c, &f))
         return;
     etw_reghandle h = 0;
-    if (er(&prov_t, NULL, NULL, &h)) {
+    if (f.er(&prov_t, NULL, NULL, &h)) {
         etw_broken(c, "fixture: EventRegister failed");
         return;
     }
-    etw_u32 rc = esi(h, ETW_EventProviderSetTraits, (void *)blob_custom, sizeof blob_custom);
+    etw_u32 rc = f.esi(h, ETW_EventProviderSetTraits, (void *)blob_custom, sizeof blob_custom);
     if (rc) {
         etw_broken(c, "fixture: setting the traits (EventSetInformation class 2) returned %u", rc);
     } else {
@@ -428,5 +442,5 @@ static void traits_in_events(struct etw_ctx *c)
             CHECK(c, RID_TRAITS_IN_EVENTS, A_STATE, "state: the event's PROV_TRAITS item", n == sizeof blob_custom && !memcmp(got, blob_custom, n),
                   "the 13-byte traits blob that was set", "%u bytes%s", n, n == sizeof blob_custom && !memcmp(got, blob_custom, n) ? "" : " that differ from it");
     }
-    eu(h);
+    f.eu(h);
 }
