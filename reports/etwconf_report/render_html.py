@@ -78,6 +78,9 @@ details.ref-range{margin:6px 0}
 details.ref-range>summary,details.not-run>summary{cursor:pointer}
 details.not-run>summary{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:100%}
 p.works{margin:4px 0}
+#program-table td.cell{font-size:11px}
+#program-table td.cell small{display:block}
+#program-table th.rid{white-space:normal;min-width:200px;max-width:260px}
 td.cell{white-space:nowrap;font-weight:600;font-size:12px;text-align:center}
 td.cell a{color:inherit}
 td.cell small{font-weight:400;opacity:.8}
