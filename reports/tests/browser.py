@@ -76,6 +76,7 @@ return {
     return [tr.querySelector("th").textContent.trim(), v ? v.textContent.trim() : "",
             inside(tr) && v !== null && inside(v)]; }),
   ref_rows: [].slice.call(document.querySelectorAll("tr.ref-row")).filter(shown).length,
+  ref_builds: document.querySelectorAll("tr.ref-row").length,
   ranges: ranges.map(function (s) { return [s.textContent.trim(), inside(s)]; })
 };
 """
@@ -244,10 +245,13 @@ def check_first_screen(c, browser, label, under=None):
         c.ok(sorted(r[0] for r in rows) == sorted(under),
              "%s: the targets under test are %s" % (label, ", ".join(sorted(under))[:200]),
              "got %s" % sorted(r[0] for r in rows))
-    c.ok(s["ref_rows"] == 0 and all(r[1] for r in s["ranges"]),
+    # reference builds in the report, but no range line for them, is a failure too
+    c.ok(s["ref_rows"] == 0 and all(r[1] for r in s["ranges"])
+         and bool(s["ranges"]) == bool(s["ref_builds"]),
          "%s: of the reference the first screen has only its range lines (%s)" % (
              label, " | ".join(r[0] for r in s["ranges"]) or "no reference runs"),
-         "per-build rows in view: %d; ranges %s" % (s["ref_rows"], s["ranges"]))
+         "per-build rows in view: %d of %d; ranges %s" % (s["ref_rows"], s["ref_builds"],
+                                                           s["ranges"]))
     return s
 
 

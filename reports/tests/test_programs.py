@@ -1,4 +1,4 @@
-"""Programs affected: client-scenario records in every output, the scenario view, diff naming
+"""Programs affected: client-scenario records in every output, the program matrix, diff naming
 programs, spec/programs.def, and results of older runs (no scenario fields) unchanged."""
 import json
 import os
