@@ -55,14 +55,14 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance s
     o.append("## Targets under test" if ref else "## Targets")
     o.append("")
     for s in under:
-        o += _target(s, tps[s.index], fam_rows, fam_cells, exps, stale)
+        o += _target(s, tps[s.index], fam_rows, fam_cells, stale)
     if ref:
         o += ["", "## Reference", ""]
         for r in reference_ranges(ref):
             o += wrap("%s: %s" % (code("reference"), md(r.line())), "- ", "  ")
             for s in r.runs:
                 if not s.fully_conformant or tps[s.index].with_state(P.BROKEN):
-                    o += _target(s, tps[s.index], fam_rows, fam_cells, exps, stale, "  - ",
+                    o += _target(s, tps[s.index], fam_rows, fam_cells, stale, "  - ",
                                  "    ")
     o.append("")
     o.extend(_programs(under + [s for s in ref if tps[s.index].with_state(P.BROKEN)], tps))
@@ -120,30 +120,31 @@ def wrap(text, first="", rest=""):
                          break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
 
 
-def _target(s, tp, fam_rows, fam_cells, exps, stale, first="- ", rest="  "):
-    """One target: verdict, counts, expectations, the programs it breaks, the API families
-    with counted failures."""
+def _target(s, tp, fam_rows, fam_cells, stale, first="- ", rest="  "):
+    """One target: its verdict, then a sublist of its counts and expectations, the programs it
+    breaks and the API families with counted failures."""
     run = s.run
+    sub, more = rest + "- ", rest + "  "
     verdict = ("**%s**" if not s.conformant else "%s") % md(s.verdict)
     o = wrap("%s: %s%s" % (code(run.label), verdict, "" if run.complete else
                            "; **INCOMPLETE**: " + md(run.incomplete_reason)), first, rest)
     bits = [", ".join("%d %s" % (s.counts[k], k) for k in ORDER if s.counts[k]) or "no cases"]
     if s.divergences:
         bits.append("%s (not counted)" % plural(len(s.divergences), "divergence"))
-    if exps:
+    if s.outcomes:
         bits.append("expectations: " + _exp_cell(s, stale))
-    o += wrap("; ".join(bits) + ".", rest, rest)
+    o += wrap("; ".join(bits), sub, more)
     if tp.has_scenarios:
         broken = tp.with_state(P.BROKEN)
-        o += wrap("Breaks %d of %d programs%s." % (
+        o += wrap("breaks %d of %d programs%s" % (
             len(broken), len(tp.programs),
-            ": " + ", ".join(md(p.name, 120) for p in broken) if broken else ""), rest, rest)
+            ": " + ", ".join(md(p.name, 120) for p in broken) if broken else ""), sub, more)
     fams = [(f, fam_cells[(f, s.index)]) for f in fam_rows
             if (f, s.index) in fam_cells and fam_cells[(f, s.index)].bad]
     if fams:
         # a no-break space keeps each family with its count
-        o += wrap("Counted failures by API: %s." % ", ".join(
-            "%s\u00a0%d/%d" % (md(f), c.bad, c.n) for f, c in fams), rest, rest)
+        o += wrap("counted failures by API: %s" % ", ".join(
+            "%s\u00a0%d/%d" % (md(f), c.bad, c.n) for f, c in fams), sub, more)
     return o
 
 
