@@ -73,7 +73,7 @@ td.progs{font-size:12.5px;min-width:280px}
 td.progs a{white-space:nowrap}
 table.verdicts small{font-size:12px}
 td.nw{white-space:nowrap}
-table.verdicts th{max-width:300px;overflow-wrap:anywhere}
+table.verdicts th{max-width:300px;overflow-wrap:break-word}
 details.ref-range{margin:6px 0}
 details.ref-range>summary,details.not-run>summary{cursor:pointer}
 details.not-run>summary{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:100%}
