@@ -377,8 +377,9 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
 void etw_record_case_body(struct etw_json *j, const struct etw_result *res, struct etw_runner *r);
 void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code);
 
-/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/cmd.c) */
+/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/cmd.c, tools/export_wine/) */
 int etw_cmd_fuzz(int argc, char **argv);
+int etw_cmd_export_wine(int argc, char **argv); /* etwconf export-wine (tools/export_wine/) */
 
 /* ---------------------------------------------------------------- guarded buffers and calls (harness/core/guard.c) */
 struct etw_guard {

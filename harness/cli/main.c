@@ -5,7 +5,6 @@
  */
 #include "harness/cli/cli.h"
 #include "harness/scenario.h"
-#include "harness/out/winetest.h"
 #include <stdlib.h>
 #include <string.h>
 
