@@ -1,6 +1,5 @@
 # mk/core-tests.mk - the core test stages: abi, unit, conformance, badtargets.
 .PHONY: test-abi test-unit test-conformance test-badtargets
-ABI_CHECK := harness/tests/abi_check.c
 test-abi:
 	@sh harness/tests/abi.sh
 test-unit: $(BUILD)/unit-tests
