@@ -215,22 +215,22 @@ else
 fi
 
 # ============================================================ live profiles of missed targets
-# profile TITLE CMD...: perf record (software clock) of CMD, top symbols into the causes section
+# profile TITLE CMD...: perf record (software clock) of CMD, its top symbols into results.md
 profile() {
     title=$1
     shift
     command -v perf >/dev/null 2>&1 || return 0
     if ! perf record -q -e cpu-clock -F 5000 -o "$W/perf.data" -- "$@" >/dev/null 2>"$W/perf-rec.log"; then
-        printf '%s: perf record failed here (%s).\n\n' "$title" "$(tail -n 1 "$W/perf-rec.log")" >>"$W/bench-extra-causes.md"
+        printf '%s: perf record failed here (%s).\n\n' "$title" "$(tail -n 1 "$W/perf-rec.log")" >>"$W/profiles.md"
         return 0
     fi
     {
         printf '%s, profiled in this run (`perf record -e cpu-clock -- %s`), top symbols by self time:\n\n```\n' "$title" "$*"
         perf report -i "$W/perf.data" --no-children --sort dso,sym -g none 2>/dev/null | grep '%' | head -n 12
         printf '```\n\n'
-    } >>"$W/bench-extra-causes.md"
+    } >>"$W/profiles.md"
 }
-: >"$W/bench-extra-causes.md"
+: >"$W/profiles.md"
 if awk -F'\t' '$1=="native" && $5=="no"{f=1} END{exit !f}' "$FIG"; then
     say "profiling the native run"
     mkdir -p "$W/prof"
@@ -240,7 +240,7 @@ if awk -F'\t' '$1=="fuzz" && $5=="no"{f=1} END{exit !f}' "$FIG"; then
     say "profiling fuzz"
     profile "etwconf fuzz" "$ETW" fuzz --target "$BUILD/libetwref.so" --seconds 2 --seed 1 --quiet
 fi
-[ -s "$W/bench-extra-causes.md" ] && sed -i '1i ## Profiles taken in this run (missed targets)\n' "$W/bench-extra-causes.md"
+[ -s "$W/profiles.md" ] && sed -i '1i ## Profiles taken in this run (missed targets)\n' "$W/profiles.md"
 
 # ============================================================ 2. + 3. Wine
 . bench/wine.sh
@@ -341,6 +341,6 @@ fi
     cat "$W/cti.tsv"
     echo '```'
 } >"$RES"
-cat "$W/bench-extra-causes.md" >>"$RES" 2>/dev/null
+cat "$W/profiles.md" >>"$RES" 2>/dev/null
 echo "bench: $RES ($((END - START)) s)"
 awk -F'\t' '{printf "  %-12s %-4s %s\n", $1, $5, $3}' "$FIG"
