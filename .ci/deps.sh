@@ -20,7 +20,7 @@ pkgs_for() {
         browser) echo "chromium chromium-driver python3-selenium" ;;
         fuzz) echo "clang libclang-rt-14-dev" ;;
         bench) echo "time valgrind" ;;
-        fleet) echo "openssh-server openssh-client" ;;
+        fleet) echo "openssh-server openssh-client python3-yaml ansible ansible-lint" ;;
         wine32)
             if ! why=$(sh "$(dirname "$0")/../harness/tests/i386-probe.sh" 2>&1); then
                 echo "deps: wine32 left out: $why" >&2

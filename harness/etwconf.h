@@ -338,10 +338,10 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
 /* the body run under the platform guard: fixture setup, the call or .run, checks */
 void etw_case_body(struct etw_ctx *ctx);
 /* results of a case the platform had to end: CRASH or TIMEOUT */
-void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_status_kind st,
+void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum etw_status_kind st,
                          const char *exception, const char *message);
 /* finish a result: status from the checks, counted, mode, message */
-void etw_result_finish(struct etw_result *res, unsigned version);
+void etw_result_finish(struct etw_result *res);
 
 /* the check API for custom cases is harness/check.h; the harness's own checks of a row's
  * expectation go through the same path, placed at the row */
@@ -377,8 +377,9 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
 void etw_record_case_body(struct etw_json *j, const struct etw_result *res, struct etw_runner *r);
 void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code);
 
-/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/cmd.c) */
+/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/cmd.c, tools/export_wine/) */
 int etw_cmd_fuzz(int argc, char **argv);
+int etw_cmd_export_wine(int argc, char **argv); /* etwconf export-wine (tools/export_wine/) */
 
 /* ---------------------------------------------------------------- guarded buffers and calls (harness/core/guard.c) */
 struct etw_guard {

@@ -1,4 +1,4 @@
-# mk/reports.mk - see the top of the Makefile. Owned by the reports work.
+# mk/reports.mk - the reports (reports/README.md) and their test stages.
 #
 #   make report        HTML/Markdown/JUnit reports from $(BUILD)/results/*.jsonl into $(BUILD)/report
 #   make test-reports  unit tests of reports/ (ingest, HTML, Markdown, JUnit, diff, expectations)

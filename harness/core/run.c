@@ -170,23 +170,23 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
                      "wrote past the end of a %s buffer: the guard page right after it was hit %ld byte(s) in [GEN.BUFFER_BOUNDS]",
                      etw_fn_name(c->fn), off);
         } else if (k == 2 || k == 3) {
-            etw_result_abnormal(res, c, r->version, k == 2 ? R_CRASH : R_TIMEOUT, exc, NULL);
+            etw_result_abnormal(res, c, k == 2 ? R_CRASH : R_TIMEOUT, exc, NULL);
         }
         if (k == 0 || k == 1) {
             char exc2[48] = "";
             int k2 = guarded(&ctx, teardown_body, exc2, sizeof exc2, &off);
             if (k2 >= 2 && res->status != R_CRASH)
-                etw_result_abnormal(res, c, r->version, k2 == 2 ? R_CRASH : R_TIMEOUT, exc2, "during fixture teardown");
+                etw_result_abnormal(res, c, k2 == 2 ? R_CRASH : R_TIMEOUT, exc2, "during fixture teardown");
         }
     }
     for (int i = 0; i < ctx.nguards; i++) {
         etw_guard_free(ctx.guards[i]);
         free(ctx.guards[i]);
     }
-    etw_result_finish(res, r->version);
+    etw_result_finish(res);
 }
 
-void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_status_kind st,
+void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum etw_status_kind st,
                          const char *exception, const char *message)
 {
     res->c = c;
@@ -200,12 +200,10 @@ void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsig
         snprintf(res->message, sizeof res->message, "the target crashed with %s%s%s", res->exception[0] ? res->exception : "an unknown fault",
                  message ? " " : "", message ? message : "");
     }
-    (void)version;
 }
 
-void etw_result_finish(struct etw_result *res, unsigned version)
+void etw_result_finish(struct etw_result *res)
 {
-    (void)version;
     const struct etw_case *c = res->c;
     if (res->status == R_CRASH || res->status == R_TIMEOUT) {
         res->counted = false;

@@ -36,10 +36,10 @@ static void emit_abnormal(struct etw_runner *r, size_t idx, enum etw_status_kind
 {
     static struct etw_result res; /* large; never two at once */
     memset(&res, 0, sizeof res);
-    etw_result_abnormal(&res, r->plan[idx], r->version, st, exc, st == R_CRASH ? why : NULL);
+    etw_result_abnormal(&res, r->plan[idx], st, exc, st == R_CRASH ? why : NULL);
     if (st == R_TIMEOUT)
         snprintf(res.message, sizeof res.message, "the target did not return within %u ms; %s", r->timeout_ms, why);
-    etw_result_finish(&res, r->version);
+    etw_result_finish(&res);
     etw_emit(r, &res);
 }
 

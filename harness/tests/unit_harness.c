@@ -79,7 +79,7 @@ static void test_result_finish(void)
     memset(&r, 0, sizeof r);
     r.c = &c;
     r.status = R_PASS;
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_finish(&r);
     CU_ASSERT_EQUAL(r.status, R_BROKEN);
 
     struct etw_runner run = {0};
@@ -87,7 +87,7 @@ static void test_result_finish(void)
     memset(&r, 0, sizeof r);
     r.c = &c;
     CHECK_U32(&ctx, RID_TQI_RETLEN_FAILURE, A_RETLEN, "return length", 8, 9);
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_finish(&r);
     CU_ASSERT_EQUAL(r.status, R_FAIL);
     CU_ASSERT(!r.counted); /* only an inferred rule failed */
     CU_ASSERT_STRING_EQUAL(r.mode, "return-length");
@@ -95,7 +95,7 @@ static void test_result_finish(void)
     memset(&r, 0, sizeof r);
     r.c = &c;
     CHECK_WIN32(&ctx, RID_PRIMARY, A_RETURN, "return", 24, 0); /* NULL rule: the primary rule */
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_finish(&r);
     CU_ASSERT(r.counted);
     CU_ASSERT_EQUAL(r.checks[0].rule, RID_TQI_0B_EXACT_SIZE);
     CU_ASSERT_EQUAL(r.checks[0].line, __LINE__ - 4); /* the check records its own line */
@@ -103,8 +103,8 @@ static void test_result_finish(void)
     CU_ASSERT(strstr(r.message, "expected 24 (ERROR_BAD_LENGTH), got 0 (ERROR_SUCCESS)") != NULL);
 
     memset(&r, 0, sizeof r);
-    etw_result_abnormal(&r, &c, ETW_V10_0, R_CRASH, "0x80000100", NULL);
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_abnormal(&r, &c, R_CRASH, "0x80000100", NULL);
+    etw_result_finish(&r);
     CU_ASSERT(r.counted);
     CU_ASSERT_STRING_EQUAL(r.mode, "exception");
 }
