@@ -40,3 +40,9 @@ TEST_STAGES += scheduler
 .PHONY: test-scheduler
 test-scheduler:
 	@sh harness/tests/stages_test.sh
+
+# the helpers the stages share (harness/tests/lib.sh, wine-env.sh), on made-up commands
+TEST_STAGES += testlib
+.PHONY: test-testlib
+test-testlib:
+	@sh harness/tests/testlib_test.sh

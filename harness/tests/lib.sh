@@ -17,6 +17,8 @@
 #   within MS CMD...   run CMD every 50 ms until it succeeds (status 0) or MS milliseconds have
 #                      passed (status 1): a wait for a condition, not for a fixed time
 #   rc_of FILE         the exit status a background job wrote to FILE, or "?" when it wrote none
+#   pid_tree PID       PID and every process descended from it (by parent pid), one a line: a
+#                      background job's own processes, found by pid, never by name or command line
 #
 # The counters are the shell variables pass, fail and skip.
 pass=0
@@ -74,3 +76,15 @@ within() {
     done
 }
 rc_of() { cat "$1" 2>/dev/null || echo "?"; }
+pid_tree() {
+    ps -e -o pid=,ppid= 2>/dev/null | awk -v root="$1" '
+        { parent[$1] = $2 }
+        END {
+            if (!(root in parent)) exit
+            mine[root] = 1; print root
+            for (grew = 1; grew; ) {
+                grew = 0
+                for (p in parent) if (!(p in mine) && (parent[p] in mine)) { mine[p] = 1; print p; grew = 1 }
+            }
+        }'
+}

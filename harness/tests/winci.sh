@@ -78,7 +78,7 @@ else
         . harness/tests/wine-env.sh
         timeout 30 "$WINESERVER" -p >/dev/null 2>&1
         timeout 120 "$WINE" cmd /c exit >/dev/null 2>&1
-        cd "$J" && timeout 300 "$WINE" cmd /c "$line" >"$T/job.out" 2>"$T/job.err"
+        cd "$J" && wine_run 300 cmd /c "$line" >"$T/job.out" 2>"$T/job.err"
     )
     rc=$?
     tr -d '\r' <"$T/job.out"
@@ -114,9 +114,9 @@ PY
             ok "an exe that cannot run is reported (status: results missing) and fails the job (exit 1)" || no "i686: job exit $rc, status: $st"
         skip "etwconf-i686.exe cannot run under this Wine (64-bit only: no wine32); it runs on the runners"
     fi
-    (. harness/tests/wine-env.sh; cd "$J" && timeout 60 "$WINE" cmd /c 'harness\windows\etwconf-ci.cmd out2 wine build\nosuch.exe' >"$T/missing.out" 2>&1); rc=$?
+    (. harness/tests/wine-env.sh; cd "$J" && wine_run 60 cmd /c 'harness\windows\etwconf-ci.cmd out2 wine build\nosuch.exe' >"$T/missing.out" 2>&1); rc=$?
     [ "$rc" = 1 ] && tr -d '\r' <"$J/out2/wine-status.txt" | grep -q "^nosuch exit none, results missing" && ok "a missing exe: exit 1, named in the status file" || no "missing exe: exit $rc"
-    (. harness/tests/wine-env.sh; cd "$J" && timeout 60 "$WINE" cmd /c 'harness\windows\etwconf-ci.cmd out3' >"$T/usage.out" 2>&1); rc=$?
+    (. harness/tests/wine-env.sh; cd "$J" && wine_run 60 cmd /c 'harness\windows\etwconf-ci.cmd out3' >"$T/usage.out" 2>&1); rc=$?
     [ "$rc" = 2 ] && tr -d '\r' <"$T/usage.out" | grep -q "^usage: etwconf-ci.cmd OUTDIR LABEL EXE" && ok "no exe given: usage, exit 2" || no "usage: exit $rc"
 fi
 

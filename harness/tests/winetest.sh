@@ -191,10 +191,10 @@ if [ -f "$B/etwconf.exe" ]; then
     cp "$B/etwconf.exe" "$W/etwconf.exe"
     etwconf_runs() {
         wine_version_for etwconf.exe win10
-        timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --out "$T/wine-win10.jsonl" >"$T/wine-win10.txt" 2>"$T/wine-win10.err"
+        wine_run 300 "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --out "$T/wine-win10.jsonl" >"$T/wine-win10.txt" 2>"$T/wine-win10.err"
         echo $? >"$T/wine-win10.rc"
         # a process per case: the result comes back serialised, through the same formatter
-        timeout 300 "$WINE" "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --isolation child --filter 'esi.*' \
+        wine_run 300 "$W/etwconf.exe" run --format winetest --expect "$WINE_JSON" --isolation child --filter 'esi.*' \
             --out "$T/wine-child.jsonl" >"$T/wine-child.txt" 2>"$T/wine-child.err"
         echo $? >"$T/wine-child.rc"
     }
@@ -204,7 +204,7 @@ fi
 # the exported test: todo where wine.json says, no failure, Wine's exit status
 runx() { # EXE VERSION OUT: OUT, OUT.err, and the exit status in OUT.rc
     wine_version_for "$1" "$2"
-    timeout 300 "$WINE" "$1" etwconf >"$3" 2>"$3.err"
+    wine_run 300 "$1" etwconf >"$3" 2>"$3.err"
     echo $? >"$3.rc"
 }
 # the case ids of the lines of one kind ("Test marked todo" ...): the context after the prefix
@@ -241,7 +241,7 @@ todo_only_listed() {
 run32=0
 if [ "$cc_ok" = 1 ]; then
     # the 32-bit build of the same test, where this Wine runs 32-bit programs (Wine's 32-bit part)
-    [ -f "$W/etwconf_test-i686.exe" ] && timeout 60 "$WINE" "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | grep -q '^etwconf ' && run32=1
+    [ -f "$W/etwconf_test-i686.exe" ] && wine_run 60 "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | grep -q '^etwconf ' && run32=1
     exported_runs() { runx "$W/etwconf_test.exe" win10 "$T/export-win10.txt"; runx "$W/etwconf_test.exe" win7 "$T/export-win7.txt"; }
     series exported exported_runs
     [ "$run32" = 1 ] && series i686 runx "$W/etwconf_test-i686.exe" win10 "$T/export-i686.txt"
