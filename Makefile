@@ -165,7 +165,7 @@ test:
 	    PATH="$$bin:$$PATH"; \
 	    PYTHON="$$bin/python3" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="prep $(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" \
 	    TEST_AFTER="$(TEST_AFTER) $(foreach s,$(filter-out winprep,$(TEST_STAGES)),prep:$(s))" \
-	    TEST_NICE="$(TEST_NICE)" \
+	    TEST_NICE="$(TEST_NICE)" TEST_BUILDERS="prep winprep" \
 	    MAKE="$(MAKE)" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) sh harness/tests/stages.sh prep $(TEST_STAGES)
 
 include mk/core-tests.mk
