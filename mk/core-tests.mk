@@ -46,3 +46,9 @@ TEST_STAGES += testlib
 .PHONY: test-testlib
 test-testlib:
 	@sh harness/tests/testlib_test.sh
+
+# every check over a set fails on an empty one: the stages' own check code on empty sets
+TEST_STAGES += emptysets
+.PHONY: test-emptysets
+test-emptysets: all $(BUILD)/mutate/mutate
+	@PYTHON="$(PYTHON)" sh harness/tests/emptysets_test.sh $(BUILD)

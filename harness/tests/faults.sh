@@ -396,8 +396,10 @@ else
     echo "FAIL Wine or $B/etwconf.exe is missing: the DLL faults are not tested (sh .ci/deps.sh windows; make windows)" >"$T/nowine.out"
     groups="$groups nowine"
 fi
+# each group checks something: one that printed no check (it stopped early) is a failure, not silence
 for g in $groups; do
     show "$(cat "$T/$g.out")"
+    grep -q '^\(ok\|FAIL\|skip\) ' "$T/$g.out" || no "$g: the group printed no check (its output: $(head -c 300 "$T/$g.out" | tr '\n' ' '))"
 done
 
 summary faults

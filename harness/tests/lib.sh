@@ -17,6 +17,10 @@
 #   within MS CMD...   run CMD every 50 ms until it succeeds (status 0) or MS milliseconds have
 #                      passed (status 1): a wait for a condition, not for a fixed time
 #   rc_of FILE         the exit status a background job wrote to FILE, or "?" when it wrote none
+#   every DONE PLANNED WHAT [DETAIL]
+#                      a check over a planned set (versions, cases, hosts, files): "ok WHAT (DONE of
+#                      PLANNED)" when the set is not empty and all of it was done; otherwise a
+#                      failure "WHAT: DONE of PLANNED[; DETAIL]". An empty set is never a pass.
 #   pid_tree PID       PID and every process descended from it (by parent pid), one a line: a
 #                      background job's own processes, found by pid, never by name or command line
 #
@@ -76,6 +80,13 @@ within() {
     done
 }
 rc_of() { cat "$1" 2>/dev/null || echo "?"; }
+every() {
+    if [ "${2:-0}" -gt 0 ] 2>/dev/null && [ "$1" = "$2" ]; then
+        ok "$3 ($1 of $2)"
+    else
+        no "$3: $1 of ${2:-0}${4:+; $4}"
+    fi
+}
 pid_tree() {
     ps -e -o pid=,ppid= 2>/dev/null | awk -v root="$1" '
         { parent[$1] = $2 }

@@ -316,9 +316,22 @@ chmod +x "$WRAP/wine"
 WRAP_PID=$!
 
 # 2. every version
-if run_all; then ok "etwconf.exe ran at every version this Wine knows of:$RUN_VERSIONS"; else no "the Wine runs did not all complete${UNKNOWN:+ (unknown versions:$UNKNOWN)}"; fi
+# complete_runs PREFIX: how many of RUN_VERSIONS have a complete R/wine-PREFIXVERSION.jsonl
+complete_runs() {
+    cr=0
+    for v in $RUN_VERSIONS; do
+        tail -n 1 "$R/wine-$1$v.jsonl" 2>/dev/null | grep -q '"type":"footer".*"complete":true' && cr=$((cr + 1))
+    done
+    echo "$cr"
+}
+run_all; all_rc=$?
+planned=$(echo $VERSIONS | wc -w)
+every "$(complete_runs "")" "$planned" "etwconf.exe ran at every version asked for, complete:$RUN_VERSIONS" \
+    "${UNKNOWN:+unknown to this Wine:$UNKNOWN; }see $L/*.stderr"
+[ "$all_rc" = 0 ] || no "the Wine runs did not all complete (wine.sh run exit $all_rc)"
 if [ "$I386" = 1 ]; then
-    ok "this machine runs i386 code and Wine runs etwconf-i686.exe: run at every version"
+    every "$(complete_runs i686-)" "$planned" "this machine runs i386 code and Wine ran etwconf-i686.exe at every version, complete" \
+        "see $L/*.stderr"
 else
     skip "etwconf-i686.exe at every version: $I386_WHY"
 fi
@@ -354,6 +367,8 @@ except Exception as e:
 logger_cases = {c["id"] for c in table if c["fixture"]["logger"] or c["fixture"]["logger2"]}
 def say(ok, msg):
     print(("ok   " if ok else "FAIL ") + msg)
+# the checks below hold over the runs: none to check is a failure, not a pass
+say(len(sys.argv) > 4, "Wine results to check: %d file(s)" % (len(sys.argv) - 4))
 runs = {}
 for f in sys.argv[4:]:
     v = f.rsplit("wine-", 1)[1][:-6]
@@ -388,7 +403,9 @@ for f in sys.argv[4:]:
 def got_has(c, s):
     return any(s in (k.get("got") or "") for k in c.get("checks", []) if not k.get("ok"))
 w10 = runs.get("win10")
-if w10:
+if not w10:
+    say(False, "win10: no results of a 64-bit run at win10 to check the known Wine behaviours in")
+else:
     tqi_crash = [c for c in w10.values() if c["function"] == "TraceQueryInformation" and c["status"] == "CRASH"]
     say(len(tqi_crash) >= 20 and all(c["exception"] == "0x80000100" and c["mode"] == "exception" for c in tqi_crash),
         "win10: %d TraceQueryInformation cases reach sechost's stub: CRASH 0x80000100" % len(tqi_crash))
@@ -409,12 +426,14 @@ if w10:
                                 for c in scen) and w10.get("client.perfview.profile-sources", {}).get("step") == 1,
         "win10: %d client scenarios break, each naming its program, step and consequence (PerfView at step 1)" % len(scen))
 w7 = runs.get("win7")
-if w7:
+if not w7:
+    say(False, "win7: no results of a 64-bit run at win7 to check the known Wine behaviours in")
+else:
     c = w7.get("exp.advapi32.tqi")
     say(bool(c) and c["status"] == "PASS", "win7: exp.advapi32.tqi PASSes (TraceQueryInformation arrives in advapi32 at 6.2)")
 passed_fixture = ["%s@%s" % (c, v) for v, cs in runs.items() for c in sorted(logger_cases) if cs.get(c, {}).get("status") == "PASS"]
-say(len(logger_cases) > 30 and not passed_fixture,
-    "no case that needs an ETW session (%d cases) PASSes under Wine%s" % (len(logger_cases), ": " + " ".join(passed_fixture) if passed_fixture else ""))
+say(len(logger_cases) > 30 and runs and not passed_fixture,
+    "no case that needs an ETW session (%d cases) PASSes under Wine, in %d run(s)%s" % (len(logger_cases), len(runs), ": " + " ".join(passed_fixture) if passed_fixture else ""))
 broken = [c for cs in runs.values() for c in cs.values() if c["status"] == "BROKEN"]
 say(all(c["id"] in logger_cases or c["id"] == "tqi.05.timer" for c in broken) and all((c.get("reason") or "").startswith(("fixture:", "reference value:")) for c in broken),
     "every BROKEN case (%d) is a fixture Wine cannot provide, with the reason" % len(broken))
