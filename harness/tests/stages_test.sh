@@ -5,7 +5,7 @@
 # one, TEST_AFTER's order, a stage after a failed one not run but skipped with the reason, at most
 # TEST_JOBS at once, TEST_EXCLUSIVE taking turns, the logs printed whole in the named order, a stage
 # that counts nothing (no count line, or nothing counted) failing, the Wine starts run again listed,
-# and the exit status. Last line: "scheduler: N passed, N failed".
+# no file built by two stages that may run at once (stage_builds.py), and the exit status. Last line: "scheduler: N passed, N failed".
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
@@ -106,5 +106,23 @@ grep -q '^Wine starts that failed for a reason of the host and were run again (1
     ok "Wine starts run again for a reason of the host are listed after the summary, and fail nothing" || no "Wine starts: $(tail -n 4 "$T/out" | tr '\n' '|')"
 TEST_JOBS=4 run p
 ! grep -q '^Wine starts' "$T/out" && ok "the list starts empty in each make test" || no "a former run's Wine starts were listed"
+
+# 7. no two stages that may run at once build the same file (harness/tests/stage_builds.py): the
+#    suite's own Makefile, then made-up ones with a shared file, and with no stage at all
+PYTHON=${PYTHON:-python3}
+REPO=$(cd "$HERE/../.." && pwd)
+$PYTHON "$HERE/stage_builds.py" "$REPO" >"$T/builds.out" 2>&1 && ok "stage_builds.py: $(tail -n 1 "$T/builds.out" | cut -c6-)" ||
+    no "stage_builds.py: $(grep '^FAIL' "$T/builds.out" | head -n 2 | tr '\n' ' ')"
+mkdir -p "$T/mk" "$T/mk0"
+printf '%s\n' 'TEST_STAGES := a b c d e f g' 'TEST_PREP := build/p' 'TEST_AFTER := f:g' 'test-a: build/shared build/own' 'test-b: build/shared' \
+    'test-c: build/p' 'test-d:' 'test-e:' 'test-f: build/fg' 'test-g: build/fg' 'build/shared build/own build/p build/fg:' '	touch $@' >"$T/mk/Makefile"
+$PYTHON "$HERE/stage_builds.py" "$T/mk" >"$T/builds.out" 2>&1; rc=$?
+[ "$rc" = 1 ] && grep -q '^FAIL no file is built by two stages .*: build/shared (a, b)$' "$T/builds.out" &&
+    ok "stage_builds.py: a file two stages build is named (build/shared (a, b)); one built before them, or by stages that take turns, is not" ||
+    no "stage_builds.py on a shared file: exit $rc: $(tr '\n' ' ' <"$T/builds.out")"
+printf '%s\n' 'all:' >"$T/mk0/Makefile"
+$PYTHON "$HERE/stage_builds.py" "$T/mk0" >"$T/builds.out" 2>&1; rc=$?
+[ "$rc" = 1 ] && grep -q '^FAIL the stages to look at: 0' "$T/builds.out" && ok "stage_builds.py: no stage to look at is a failure" ||
+    no "stage_builds.py with no stage: exit $rc: $(tr '\n' ' ' <"$T/builds.out")"
 
 summary scheduler
