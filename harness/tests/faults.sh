@@ -330,7 +330,7 @@ wine_live_runs() {
     verdict=""
     for attempt in 1 2; do
         rm -f "$T/live-a.jsonl" "$T/live-b.jsonl"
-        wine_run 120 "$B/etwconf.exe" run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/live-a.jsonl" 2>/dev/null &
+        wine_run 120 "$B/etwconf.exe" run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/live-a.jsonl" 2>"$T/live-a.err" &
         apid=$!
         within 30000 test -s "$T/live-a.jsonl"
         alive=0
@@ -344,7 +344,7 @@ wine_live_runs() {
         if [ "$rc" = 3 ] && tr -d '\r' <"$T/live-b.err" | grep -q 'another etwconf.exe run is testing this system' && [ "$arc" -le 1 ]; then
             verdict="ok two live runs at once (Wine): the second is refused (exit 3), the first completes; $h"; break
         elif [ "$alive" = 1 ]; then
-            verdict="no two live runs at once: second exit $rc ($(tr -d '\r' <"$T/live-b.err" | tail -n 1)) while the first ran, first exit $arc, $h"; break
+            verdict="no two live runs at once: second exit $rc ($(tr -d '\r' <"$T/live-b.err" | tail -n 1)) while the first ran, first exit $arc ($(tr -d '\r' <"$T/live-a.err" | tail -n 1)), $h"; break
         fi
         verdict="skip two live runs at once (Wine): the first run ended before it could be held, twice (attempt $attempt): nothing shows whether the second would have been refused"
     done

@@ -56,7 +56,7 @@ cleanup() {
     [ "${WINE_PREFIX_SHARED:-0}" = 1 ] ||
         (. harness/tests/wine-env.sh; timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1)
     for p in "$T"/hosts/*/prefix; do    # each fake host's own wineserver (fleet/fakewin.sh)
-        [ -d "$p" ] && (WINEPREFIX=$p; export WINEPREFIX; timeout 20 wineserver -k >/dev/null 2>&1)
+        [ -d "$p" ] && (. harness/tests/wine-env.sh; WINEPREFIX=$p; export WINEPREFIX; timeout 20 "$WINESERVER" -k >/dev/null 2>&1)
     done
     cp -r "$T/out/report" "$L/report" 2>/dev/null
     cp -r "$T/out/logs" "$L/logs" 2>/dev/null
