@@ -36,10 +36,12 @@ if [ "$mode" = rerun ]; then
     EXE=$2 V=$3
     shift 3
     B=.
+    WINE_START_LOG=${WINE_START_LOG:-/dev/stderr} # a start run again is said where the user sees it
     . "$HERE/wine-env.sh"
     wine_version_for "$EXE" "$V" ||
         { echo "wine.sh rerun: cannot set the Windows version $V for $(basename "$EXE") in $WINEPREFIX" >&2; exit 3; }
-    exec "$WINE" "$EXE" "$@"
+    wine_retry "$WINE" "$EXE" "$@"
+    exit $?
 fi
 B=${2:-build}
 VERSIONS=${3:-$(awk -F'"' '/^VERSION/ { print $4 }' spec/versions.def)}
@@ -345,7 +347,7 @@ done
 exe_sha=$(sha256sum "$EXE" | cut -d' ' -f1)
 exe32_sha=$(sha256sum "$I686" 2>/dev/null | cut -d' ' -f1)
 # the case table of the exe that ran, with each case's fixture (etwconf list --json)
-timeout 60 "$WINE" "$EXE" list --json >"$L/cases.json" 2>"$L/cases.err" </dev/null || no "etwconf.exe list --json failed: $(tr -d '\r' <"$L/cases.err" | tail -n 1)"
+wine_run 60 "$EXE" list --json >"$L/cases.json" 2>"$L/cases.err" </dev/null || no "etwconf.exe list --json failed: $(tr -d '\r' <"$L/cases.err" | tail -n 1)"
 out=$(WINE_VERSION="$WINE_VERSION" WINE_PATH="$WINE_PATH" $PYTHON - "$exe_sha" "$L/cases.json" "$exe32_sha" $files $files32 <<'EOF'
 import json, os, sys
 sha = sys.argv[1]
