@@ -21,6 +21,9 @@
 #                      a check over a planned set (versions, cases, hosts, files): "ok WHAT (DONE of
 #                      PLANNED)" when the set is not empty and all of it was done; otherwise a
 #                      failure "WHAT: DONE of PLANNED[; DETAIL]". An empty set is never a pass.
+#   chain_below PID    the processes between PID, an ancestor of this shell, and this shell: from
+#                      PID's child down to this shell's parent, through their parent pids (never
+#                      PID itself); nothing when PID is no ancestor
 #   pid_tree PID       PID and every process descended from it (by parent pid), one a line: a
 #                      background job's own processes, found by pid, never by name or command line
 #
@@ -86,6 +89,17 @@ every() {
     else
         no "$3: $1 of ${2:-0}${4:+; $4}"
     fi
+}
+chain_below() {
+    cb="" cp=$$
+    while :; do
+        pp=$(sed 's/.*) [A-Za-z] \([0-9]*\) .*/\1/' "/proc/$cp/stat" 2>/dev/null)
+        [ -n "$pp" ] && [ "$pp" -gt 1 ] || return 0
+        [ "$cp" = $$ ] || cb="$cb $cp"
+        [ "$pp" = "$1" ] && break
+        cp=$pp
+    done
+    echo $cb
 }
 pid_tree() {
     ps -e -o pid=,ppid= 2>/dev/null | awk -v root="$1" '

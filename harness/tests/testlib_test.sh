@@ -2,7 +2,7 @@
 # harness/tests/testlib_test.sh - the "testlib" test stage: the helpers the test stages share, on
 # made-up commands: wine_retry (harness/tests/wine-env.sh) runs a Wine start that failed for a reason
 # of the host again, within its bound, records each, and runs nothing else again; pid_tree
-# (harness/tests/lib.sh) finds a background job's processes by pid; add_counts fails on a log with
+# and chain_below (harness/tests/lib.sh) find processes by pid; add_counts fails on a log with
 # no count line. Last line: "testlib: N passed, N failed".
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -76,6 +76,16 @@ found=0
 for k in $job $kids; do case " $tree " in *" $k "*) found=$((found + 1)) ;; esac; done
 [ "$(echo $tree | wc -w)" = 3 ] && [ "$found" = 3 ] && ok "pid_tree: the job and its two children ($tree)" || no "pid_tree $job: '$tree', children '$kids'"
 [ -z "$(pid_tree 999999999)" ] && ok "pid_tree of no process: nothing" || no "pid_tree of no process: $(pid_tree 999999999)"
+
+# chain_below: the processes between an ancestor and this shell, by pid (the fleet's fake hosts
+# drop a session so: the listener is the ancestor, whatever OpenSSH names its processes)
+printf '%s\n' ". '$HERE/lib.sh'" "chain_below \"\$(cat '$T/top.pid')\" >'$T/chain.out'" "chain_below 999999999 >'$T/chain-none.out'" >"$T/leaf.sh"
+printf '%s\n' "echo \$\$ >'$T/mid.pid'" "sh '$T/leaf.sh'" "true" >"$T/mid.sh"
+sh -c "echo \$\$ >'$T/top.pid'; sh '$T/mid.sh'; true"
+chain=$(cat "$T/chain.out" 2>/dev/null)
+[ -n "$chain" ] && [ "$chain" = "$(cat "$T/mid.pid")" ] && [ ! -s "$T/chain-none.out" ] &&
+    ok "chain_below: the one process between the ancestor and the shell ($chain), not the ancestor; nothing below a pid that is no ancestor" ||
+    no "chain_below: '$chain' (the process between: $(cat "$T/mid.pid"), the ancestor: $(cat "$T/top.pid")), no ancestor: '$(cat "$T/chain-none.out")'"
 
 # add_counts: a log with no count line is a failure, never nothing
 echo "some output" >"$T/nocount.log"

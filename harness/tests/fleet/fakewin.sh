@@ -58,22 +58,6 @@ if ! wine_version_for "$run_exe" "$version"; then
     echo "fakewin: cannot set the Windows version $version" >&2
     exit 1
 fi
-# session_chain: the processes of this SSH session, from the listener's child down to this script's
-# parent (OpenSSH's per-connection processes, whatever it names them: sshd, sshd-session; then the
-# user's shell), found by pid through their parents; empty when the listener is no ancestor
-session_chain() {
-    lpid=$(cat "$LISTENER" 2>/dev/null)
-    [ -n "$lpid" ] || return 0
-    sc="" p=$$
-    while :; do
-        pp=$(sed 's/.*) [A-Za-z] \([0-9]*\) .*/\1/' "/proc/$p/stat" 2>/dev/null)
-        [ -n "$pp" ] && [ "$pp" -gt 1 ] || return 0
-        [ "$p" = $$ ] || sc="$sc $p"
-        [ "$pp" = "$lpid" ] && break
-        p=$pp
-    done
-    echo $sc
-}
 if [ -f "$H/drop" ] && [ ! -f "$H/dropped" ]; then
     n=$(cat "$H/drop")
     out=""
@@ -92,7 +76,9 @@ if [ -f "$H/drop" ] && [ ! -f "$H/dropped" ]; then
     # serves the other hosts, is not among them
     kill -KILL $(pid_tree "$job") 2>/dev/null
     : >"$H/dropped"
-    chain=$(session_chain)
+    # this session's processes: those between the listener and this script (OpenSSH's per-connection
+    # processes, whatever it names them: sshd, sshd-session; then the user's shell)
+    chain=$(chain_below "$(cat "$LISTENER" 2>/dev/null)")
     if [ -z "$chain" ]; then
         echo "fakewin: the listening sshd (pid file $LISTENER) is no ancestor of this session: the connection cannot be dropped" >&2
         exit 1
