@@ -84,7 +84,7 @@ $(BUILD)/win64/obj/harness/out/record.o $(BUILD)/win32/obj/harness/out/record.o:
 $(BUILD)/win64/etwconf-version.h: harness/etwconf.h
 	@mkdir -p $(dir $@)
 	@v="$(WIN_VERSION)"; n=$$(echo "$$v" | tr . ,); \
-	printf '#define ETWCONF_RC_VERSION %s,0\n#define ETWCONF_RC_VERSION_STR "%s"\n' "$$n" "$$v" >$@
+	printf '#define ETWCONF_RC_VERSION %s,0\n#define ETWCONF_RC_VERSION_STR "%s"\n' "$$n" "$$v" >$@.$$$$ && mv -f $@.$$$$ $@
 
 $(BUILD)/win64/etwconf-res.o: harness/windows/etwconf.rc harness/windows/etwconf.manifest $(BUILD)/win64/etwconf-version.h
 	$(WINDRES64) -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<

@@ -280,6 +280,7 @@ class Update(TmpCase):
         with open(out, "w") as f:
             f.write(open(WINE_EXP).read())
         recs = read_records("wine-win10.jsonl")
+        self.assertTrue(any(r.get("id") == "cti.wrap" for r in recs), "no cti.wrap record to change")
         for r in recs:
             if r.get("id") == "cti.wrap":
                 r.update(status="FAIL", counted=True, mode="return", failed_rules=["CTI.WRAP"],

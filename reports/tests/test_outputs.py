@@ -124,6 +124,7 @@ class Reports(TmpCase):
         self.assertIn("default-src 'none'", csp[0])
 
     def test_no_injected_elements_or_handlers(self):
+        self.assertTrue(self.page.tags, "no element to look at")
         for tag, attrs in self.page.tags:
             self.assertNotIn(tag, ("img", "svg", "iframe", "object", "embed", "b", "i", "link"),
                              "injected <%s>" % tag)
@@ -142,6 +143,7 @@ class Reports(TmpCase):
         self.assertNotIn("\x00", self.raw)
 
     def test_self_contained(self):
+        self.assertTrue(self.page.tags, "no element to look at")
         for tag, attrs in self.page.tags:
             for k, v in attrs:
                 if k in ("href", "src"):
@@ -149,10 +151,13 @@ class Reports(TmpCase):
         self.assertNotRegex(self.raw, r"@import|url\(")
 
     def test_anchor_links_resolve(self):
+        links = 0
         for tag, attrs in self.page.tags:
             href = dict(attrs).get("href")
             if href and href.startswith("#") and len(href) > 1:
                 self.assertIn(href[1:], self.page.ids, "dangling link %s" % href)
+                links += 1
+        self.assertGreater(links, 0, "no anchor link to follow")
 
     # ------------------------------------------------------------------ HTML: content
     def test_verdicts(self):
@@ -350,6 +355,7 @@ class JunitWithoutExpectations(TmpCase):
         self.assertEqual(rc, 0, err)
         root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
         recs = {r["id"]: r for r in read_records("wine-win10.jsonl") if r["type"] == "case"}
+        self.assertEqual(len(list(root.iter("testcase"))), len(recs))
         for tc in root.iter("testcase"):
             st = recs[tc.get("name")]["status"]
             child = [c.tag for c in tc if c.tag in ("failure", "error", "skipped")]

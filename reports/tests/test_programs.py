@@ -163,6 +163,7 @@ class Outputs(TmpCase):
         self.assertIn(HOSTILE + " `tick` | pipe ]]> \\x1b[31m", t)
         self.assertIn("not exercised: <b>not</b> " + HOSTILE, t)
         self.assertIn("&lt;a href=javascript:alert(4)&gt;src&lt;/a&gt;", self.raw)
+        self.assertTrue(self.page.tags, "no element to look at")
         for tag, attrs in self.page.tags:
             self.assertNotIn(tag, ("img", "b", "i", "svg"), attrs)
             for k, v in attrs:
