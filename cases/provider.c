@@ -237,7 +237,7 @@ static void dal_group_enable(struct etw_ctx *c)
         char wa[160], wb[160], want[80];
         snprintf(want, sizeof want, "IsEnabled 1, level %u, keywords 0x%llx", ETW_GROUP_ENABLE_LEVEL,
                  (unsigned long long)ETW_GROUP_ENABLE_KEYWORDS);
-        etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
+        etw_u32 rc = etw_enable_group(c, c->fixture.logger, &group_g, &enabled);
         if (CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (group enable)", 0, rc)) {
             const char *va = etw_enable_log_verdict(&la, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, wa, sizeof wa);
             const char *vb = etw_enable_log_verdict(&lb, false, 0, 0, wb, sizeof wb);
@@ -275,7 +275,7 @@ static void dal_dynamic(struct etw_ctx *c)
 static void dal_private(struct etw_ctx *c)
 {
     etw_u32 enabled = 0;
-    etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
+    etw_u32 rc = etw_enable_group(c, c->fixture.logger, &group_g, &enabled);
     CHECK(c, RID_DAL_PRIVATE_SESSION, A_RETURN, "return: refused", rc != 0, "an error", "%u", rc);
     CHECK_WIN32(c, RID_DAL_PRIVATE_SESSION_CODE, A_RETURN, "return", ETW_ERROR_NOT_SUPPORTED, rc);
 }
@@ -324,7 +324,7 @@ static void traits_in_events(struct etw_ctx *c)
         etw_u32 n = 0;
         const char *absent = NULL;
         char why[300] = "";
-        enum etw_fx fx = c->t->event_traits(c->t, c->fixture.logger, &prov_t, h, got, sizeof got, &n, &absent, why, sizeof why);
+        enum etw_fx fx = etw_event_traits(c, c->fixture.logger, &prov_t, h, got, sizeof got, &n, &absent, why, sizeof why);
         if (fx == ETW_FX_SKIP)
             etw_skip(c, "%s", why);
         else if (fx != ETW_FX_OK)

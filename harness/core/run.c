@@ -90,10 +90,46 @@ static void call_and_check(struct etw_ctx *ctx, void *fnp)
     etw_outcome_free(&o);
 }
 
+unsigned etw_phase_budget_ms(const struct etw_runner *r, enum etw_phase p)
+{
+    if (p == ETW_PHASE_FIXTURE)
+        return r->fixture_ms ? r->fixture_ms : ETW_FIXTURE_BUDGET_MS;
+    return r->timeout_ms;
+}
+
+void etw_phase(struct etw_ctx *ctx, enum etw_phase p)
+{
+    struct etw_runner *r = ctx->r;
+    if (!r)
+        return;
+    r->phase_now = (int)p;
+    plat_deadline_ms(etw_phase_budget_ms(r, p));
+    if (r->on_phase)
+        r->on_phase(r->phase_arg, p);
+}
+
+void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_phase p, unsigned budget_ms,
+                           const char *how)
+{
+    if (p == ETW_PHASE_FIXTURE) {
+        memset(res, 0, sizeof *res);
+        res->c = c;
+        res->status = R_BROKEN;
+        res->mode = "fixture-timeout"; /* not recorded for BROKEN: the runner reads it (the process may be damaged) */
+        snprintf(res->reason, sizeof res->reason, "fixture: the case's fixture did not finish within its budget of %u ms%s%s", budget_ms,
+                 how && how[0] ? "; " : "", how ? how : "");
+        return;
+    }
+    etw_result_abnormal(res, c, version, R_TIMEOUT, "timeout", NULL);
+    snprintf(res->message, sizeof res->message, "the target did not return within %u ms%s%s", budget_ms, how && how[0] ? "; " : "",
+             how ? how : "");
+}
+
 void etw_case_body(struct etw_ctx *ctx)
 {
     struct etw_target *t = ctx->t;
     const struct etw_case *c = ctx->c;
+    etw_phase(ctx, ETW_PHASE_FIXTURE); /* the reset, the needs and the setup; the call below gets the call's budget */
     if (t->reset)
         t->reset();
     if (t->emulates && t->set_version && t->set_version(ctx->version, ETW_VIS_NT(ctx->version) ? t->build : 0) != 0) {
@@ -101,6 +137,7 @@ void etw_case_body(struct etw_ctx *ctx)
         return;
     }
     if (c->fn == FN_EXPORT) {
+        etw_phase(ctx, ETW_PHASE_CALL);
         if (needs_met(ctx))
             etw_expect_export(ctx, ctx->x, &c->args);
         return;
@@ -110,6 +147,7 @@ void etw_case_body(struct etw_ctx *ctx)
         return;
     if (!needs_met(ctx) || !fixture_setup(ctx))
         return;
+    etw_phase(ctx, ETW_PHASE_CALL);
     if (c->fn == FN_CUSTOM)
         c->run(ctx);
     else
@@ -124,6 +162,7 @@ static int guarded(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exc,
 
 static void teardown_body(struct etw_ctx *ctx)
 {
+    etw_phase(ctx, ETW_PHASE_FIXTURE);
     etw_fixture_teardown(ctx->t, &ctx->fixture);
 }
 
@@ -169,15 +208,22 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
             snprintf(res->message, sizeof res->message,
                      "wrote past the end of a %s buffer: the guard page right after it was hit %ld byte(s) in [GEN.BUFFER_BOUNDS]",
                      etw_fn_name(c->fn), off);
-        } else if (k == 2 || k == 3) {
-            etw_result_abnormal(res, c, r->version, k == 2 ? R_CRASH : R_TIMEOUT, exc, NULL);
+        } else if (k == 2) {
+            etw_result_abnormal(res, c, r->version, R_CRASH, exc, NULL);
+        } else if (k == 3) {
+            enum etw_phase p = (enum etw_phase)r->phase_now;
+            etw_result_unfinished(res, c, r->version, p, etw_phase_budget_ms(r, p), p == ETW_PHASE_FIXTURE ? "it was interrupted" : NULL);
         }
         if (k == 0 || k == 1) {
             char exc2[48] = "";
             int k2 = guarded(&ctx, teardown_body, exc2, sizeof exc2, &off);
-            if (k2 >= 2 && res->status != R_CRASH)
-                etw_result_abnormal(res, c, r->version, k2 == 2 ? R_CRASH : R_TIMEOUT, exc2, "during fixture teardown");
+            if (k2 == 2 && res->status != R_CRASH)
+                etw_result_abnormal(res, c, r->version, R_CRASH, exc2, "during fixture teardown");
+            else if (k2 == 3) /* the teardown's own budget passed: what the case saw stands on a fixture that did not finish */
+                etw_result_unfinished(res, c, r->version, ETW_PHASE_FIXTURE, etw_phase_budget_ms(r, ETW_PHASE_FIXTURE),
+                                      "the teardown was interrupted");
         }
+        r->phase_now = ETW_PHASE_CALL;
     }
     for (int i = 0; i < ctx.nguards; i++) {
         etw_guard_free(ctx.guards[i]);

@@ -35,11 +35,13 @@ int etw_exec_worker(struct etw_runner *r, plat_chan chan);
 #define ETW_WIRE_MAGIC 0x45574331u /* "EWC1" */
 #define ETW_WIRE_MAX_BODY (256u * 1024u)
 #define ETW_WIRE_MAX_MSG 4096u
-enum etw_wire_kind { ETW_WIRE_START = 1, ETW_WIRE_RESULT = 2 };
+/* PHASE tells the runner which budget the running case is in now (status: enum etw_phase) */
+enum etw_wire_kind { ETW_WIRE_START = 1, ETW_WIRE_RESULT = 2, ETW_WIRE_PHASE = 3 };
 struct etw_wire_head {
     etw_u32 magic, kind, idx, status, counted, body_len, msg_len;
 };
 bool etw_wire_send_start(plat_chan chan, size_t idx);
+bool etw_wire_send_phase(plat_chan chan, size_t idx, enum etw_phase p);
 bool etw_wire_send_result(plat_chan chan, size_t idx, const struct etw_result *res, struct etw_runner *r);
 
 /* the runner's side: bytes in, validated messages out */
@@ -50,7 +52,8 @@ struct etw_wire_rx {
 struct etw_wire_msg {
     enum etw_wire_kind kind;
     size_t idx;
-    enum etw_status_kind status;
+    enum etw_status_kind status; /* RESULT */
+    enum etw_phase phase; /* PHASE */
     bool counted;
     const char *body, *msg; /* NUL-terminated, valid until the next etw_wire_next */
 };

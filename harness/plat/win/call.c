@@ -283,6 +283,13 @@ enum plat_end plat_guarded_call(struct plat_call *c)
     return (enum plat_end)k;
 }
 
+void plat_deadline_ms(unsigned ms)
+{
+    struct gstate *gs = TlsGetValue(tls_guard);
+    if (gs && gs->phase == PH_ACTIVE && watched_ms)
+        gs->deadline_us = ms ? plat_now_us() + (uint64_t)ms * 1000u : 0;
+}
+
 bool plat_fault_intact(const char *exception)
 {
     /* Wine's stub exception is raised on entry, before the unimplemented function does anything */
