@@ -384,25 +384,9 @@ static void test_live_names(void)
     CU_ASSERT_EQUAL(etw_live_run_file_seq(L"kernel-03.etl"), 0);
     CU_ASSERT_EQUAL(etw_live_run_file_seq(L"kernel-.etl"), 0);
     CU_ASSERT_EQUAL(etw_live_run_file_seq(L"etwconf-77-3-kernel.etl"), 0);
-    const wchar_t *tmp = L"C:\\Users\\me\\AppData\\Local\\Temp\\";
-    const wchar_t *d = L"etwconf-77-0f2031425364758697a8b9cadbecfd0e";
-    wchar_t path[256];
-    swprintf(path, 256, L"%ls%ls\\kernel-3.etl", tmp, d);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, tmp), 77);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"c:\\users\\ME\\appdata\\local\\temp\\ETWCONF-77-0F2031425364758697A8B9CADBECFD0E\\KERNEL-3.ETL", tmp), 77);
-    /* someone else's trace whose path merely contains the marker: never ours */
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"D:\\traces\\etwconf-77-0f2031425364758697a8b9cadbecfd0e\\kernel-3.etl", tmp), 0);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-3-kernel.etl", tmp), 0);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\sub\\etwconf-77-0f2031425364758697a8b9cadbecfd0e\\kernel-3.etl", tmp), 0);
-    swprintf(path, 256, L"%ls%ls\\sub\\kernel-3.etl", tmp, d);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, tmp), 0);
-    swprintf(path, 256, L"%ls%ls\\other.etl", tmp, d);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, tmp), 0);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, L"C:\\Users\\me\\AppData\\Local\\Temp"), 0); /* no separator */
-    /* a %TEMP% that itself contains the marker does not confuse it */
-    const wchar_t *odd = L"C:\\etwconf-5-00000000000000000000000000000000\\";
-    swprintf(path, 256, L"%ls%ls\\kernel-1.etl", odd, d);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, odd), 77);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"private-4.etl"), 4);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"private-4.etl.x"), 0);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"privatekernel-4.etl"), 0);
     /* a directory's final path: exactly the parent's, one separator, the name */
     const wchar_t *fp = L"\\\\?\\C:\\Users\\me\\AppData\\Local\\Temp";
     CU_ASSERT(etw_live_final_path_is(L"\\\\?\\C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-ab", fp, L"etwconf-77-ab"));
