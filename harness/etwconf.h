@@ -292,8 +292,8 @@ void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const st
  *   batch   a worker process runs the cases in order; it is replaced after a crash or a hang
  *   child   a new worker process for every case
  *   inproc  no process: faults and hangs are caught in this process
- * The default ("auto") is inproc with fallback for the implementation the suite ships with (the
- * built-in reference; the live system on Windows), batch for a loaded library. */
+ * The default ("auto") is inproc with fallback for the model the suite ships with (the built-in
+ * reference), batch for a loaded library and for the live system. */
 enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
 /* where a running case is, and so which time budget holds: the calls under test (the runner's
  * --timeout-ms; a case that does not return in it is a TIMEOUT, counted against the target) or its

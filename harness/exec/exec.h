@@ -16,8 +16,8 @@ bool etw_plan_matches(const struct etw_case *c, const char *glob);
 const struct etw_case **etw_plan_build(const char *const *ids, int nids, const char *filter, size_t *n, char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- running (runner.c) */
-/* settle "auto" for target t: inproc with fallback for the suite's own implementation, batch for
- * a loaded library */
+/* settle "auto" for target t: inproc with fallback for the suite's own model, batch for a loaded
+ * library and for the live system */
 void etw_exec_policy(struct etw_runner *r, bool auto_isolation);
 /* run every case of r->plan with r->isolation, emitting each result: 0 when every case has a
  * record, 3 when the run could not go on, 4 when it was interrupted */
