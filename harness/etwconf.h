@@ -282,6 +282,14 @@ bool etw_call(struct etw_target *t, const struct etw_fixture_state *st, const st
               const struct etw_args *a, etw_guard_fn guard, void *guard_arg, struct etw_outcome *o, char *why, size_t len);
 void etw_outcome_free(struct etw_outcome *o);
 struct etw_ctx;
+/* may the system have refused, from kernel mode, an access past the end of the row's guarded
+ * buffer? Windows reads and writes a caller's buffer in kernel mode inside try/except (the
+ * "ProbeForRead" and "ProbeForWrite" pages: "Drivers must call ProbeForRead inside a try/except
+ * block"; the fault becomes STATUS_ACCESS_VIOLATION, ERROR_NOACCESS for the Win32 functions), so
+ * the guard page after the buffer shows as that code, where Wine's user-mode code faults on it.
+ * True when the call had a guarded buffer and returned that code, and the row does not expect it;
+ * the runner then proves it by the same call with room after the buffer (core/run.c). */
+bool etw_kernel_refused_overrun(enum etw_fn fn, const struct etw_outcome *o, const struct etw_expect *x);
 /* the checks of a row's expectation x against the outcome of its call (harness/core/expect.c) */
 void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_fn fn, const struct etw_outcome *o);
 /* FN_EXPORT rows: a->module!a->export_name present or absent as x says */
@@ -361,6 +369,9 @@ void etw_phase(struct etw_ctx *ctx, enum etw_phase p);
  * killed") */
 void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_phase p, unsigned budget_ms,
                            const char *how);
+/* the case accessed past the end of a guarded buffer: a failed GEN.BUFFER_BOUNDS check (got: what
+ * was seen), mode "overrun", the message saying how it was caught */
+void etw_record_overrun(struct etw_ctx *ctx, const char *got, const char *how);
 /* results of a case the platform had to end: CRASH or TIMEOUT */
 void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_status_kind st,
                          const char *exception, const char *message);

@@ -157,6 +157,22 @@ static void where_body(struct etw_ctx *c)
               getpid() != runner_pid ? "another process" : "the runner");
 }
 
+/* a runner of plan[0, n) against the reference, in process or in workers, results to a temporary file */
+static struct etw_runner test_runner(enum etw_isolation iso, const struct etw_case **plan, size_t n, unsigned timeout_ms)
+{
+    struct etw_runner r = {0};
+    r.t = etw_target_reference();
+    r.version = ETW_V10_0;
+    r.isolation = iso;
+    r.quiet = true;
+    r.timeout_ms = timeout_ms;
+    r.plan = plan;
+    r.nplan = n;
+    r.out = tmpfile();
+    runner_pid = getpid();
+    return r;
+}
+
 static void test_fallback_after_crash(void)
 {
     static const struct etw_case crash = {.id = "x.crash", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "crashes", .fn = FN_CUSTOM,
@@ -164,17 +180,8 @@ static void test_fallback_after_crash(void)
     static const struct etw_case after = {.id = "x.after", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "after", .fn = FN_CUSTOM,
                                           .run = where_body, .expect = {ALL()}};
     const struct etw_case *plan[] = {&crash, &after};
-    struct etw_runner r = {0};
-    r.t = etw_target_reference();
-    r.version = ETW_V10_0;
-    r.isolation = ISO_INPROC;
+    struct etw_runner r = test_runner(ISO_INPROC, plan, 2, 5000);
     r.fallback = true;
-    r.quiet = true;
-    r.timeout_ms = 5000;
-    r.plan = plan;
-    r.nplan = 2;
-    r.out = tmpfile();
-    runner_pid = getpid();
     CU_ASSERT_EQUAL(etw_exec_run(&r), 0);
     CU_ASSERT_EQUAL(r.counts[R_CRASH], 1);
     CU_ASSERT_EQUAL(r.counts[R_PASS], 1); /* x.after ran, and not in the runner */
@@ -227,17 +234,8 @@ static const struct etw_case slow_call = {.id = "x.slow-call", .rules = RULES(RI
 static void budget_run(enum etw_isolation iso, unsigned timeout_ms, unsigned fixture_ms, const struct etw_case *c, enum etw_status_kind want)
 {
     const struct etw_case *plan[] = {c};
-    struct etw_runner r = {0};
-    r.t = etw_target_reference();
-    r.version = ETW_V10_0;
-    r.isolation = iso;
-    r.quiet = true;
-    r.timeout_ms = timeout_ms;
+    struct etw_runner r = test_runner(iso, plan, 1, timeout_ms);
     r.fixture_ms = fixture_ms;
-    r.plan = plan;
-    r.nplan = 1;
-    r.out = tmpfile();
-    runner_pid = getpid();
     CU_ASSERT_EQUAL(etw_exec_run(&r), 0);
     CHECKF(r.counts[want] == 1, "%s (%s, timeout %u ms, fixture budget %u ms): not %s (PASS %lu BROKEN %lu TIMEOUT %lu)", c->id,
            iso == ISO_INPROC ? "in process" : "worker", timeout_ms, fixture_ms, etw_status_name(want), r.counts[R_PASS], r.counts[R_BROKEN],
@@ -276,6 +274,28 @@ static void test_budgets(void)
     budget_run(ISO_INPROC, 50, 5000, &slow_call, R_TIMEOUT);
     budget_run(ISO_BATCH, 5000, 50, &slow_fixture, R_BROKEN);
     budget_run(ISO_BATCH, 100, 5000, &slow_fixture, R_PASS);
+}
+
+/* a refused access to a guarded buffer (ERROR_NOACCESS, STATUS_ACCESS_VIOLATION for the NT
+ * functions) may be the guard page reached from kernel mode: only when the row had a guarded
+ * buffer and does not expect that code */
+static void test_kernel_refused_overrun(void)
+{
+    struct etw_guard g = {0};
+    struct etw_outcome o = {.rc = ETW_ERROR_NOACCESS, .buf = &g, .len = 16};
+    struct etw_expect x = {.rc = ETW_ERROR_SUCCESS};
+    CU_ASSERT(etw_kernel_refused_overrun(FN_TQI, &o, &x));
+    x.rc = ETW_ERROR_NOACCESS; /* the row expects it: a probe the rule states */
+    CU_ASSERT(!etw_kernel_refused_overrun(FN_TQI, &o, &x));
+    x.rc = ETW_ERROR_SUCCESS, x.rc_alt_ok = true, x.rc_alt = ETW_ERROR_NOACCESS;
+    CU_ASSERT(!etw_kernel_refused_overrun(FN_TQI, &o, &x));
+    x.rc_alt_ok = false;
+    CU_ASSERT(!etw_kernel_refused_overrun(FN_NTQSI, &o, &x)); /* an NT function refuses with a status */
+    o.rc = (etw_u32)ETW_STATUS_ACCESS_VIOLATION;
+    CU_ASSERT(etw_kernel_refused_overrun(FN_NTQSI, &o, &x));
+    CU_ASSERT(!etw_kernel_refused_overrun(FN_TQI, &o, &x));
+    o.rc = ETW_ERROR_NOACCESS, o.buf = NULL, o.len = 0; /* no buffer: nothing it could have run past */
+    CU_ASSERT(!etw_kernel_refused_overrun(FN_TQI, &o, &x));
 }
 
 /* the worker wire format: a valid message passes; every corruption is refused, never trusted */
@@ -412,6 +432,7 @@ void unit_harness_register(void)
     CU_add_test(s, "the reference target resolves by module and version", test_reference_target_binding);
     CU_add_test(s, "auto isolation: after a crash in process the rest runs in a worker", test_fallback_after_crash);
     CU_add_test(s, "the worker wire format refuses corrupt messages", test_wire);
+    CU_add_test(s, "a refused access to a guarded buffer may be its end reached from kernel mode", test_kernel_refused_overrun);
     CU_add_test(s, "a fixture past its own budget is BROKEN, a call past its deadline a TIMEOUT", test_budgets);
     CU_add_test(s, "plans: ids, globs, no exponential glob", test_plan);
     CU_add_test(s, "the live target recognises only exact names of its own", test_live_names);

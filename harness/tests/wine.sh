@@ -429,7 +429,7 @@ status() { grep -o "\"status\":\"$2\"" "$1" | wc -l | tr -d ' '; }
 complete() { tail -n 1 "$1" | grep -q '"type":"footer".*"complete":true'; }
 T=$L/platform
 mkdir -p "$T"
-for dll in crash stub overrun handled spin block; do
+for dll in crash stub overrun handled refused spin block; do
     [ -f "$D/$dll.dll" ] || no "$D/$dll.dll was not built"
 done
 # the runs side by side (each has its own files; most of a run's time is Wine's waiting), then the checks
@@ -445,6 +445,7 @@ bg crash run --target "$D/crash.dll" --filter 'tqi.0b.*'
 bg stub run --target "$D/stub.dll" --filter 'tqi.0b.*'
 bg overrun run --target "$D/overrun.dll" --filter 'tqi.0b.*'
 bg handled run --target "$D/handled.dll" --filter 'tqi.0b.*'
+bg refused run --target "$D/refused.dll" --filter 'tqi.0b.*'
 bg spin run --target "$D/spin.dll" --case tqi.0b.exact --case tqi.0b.short --case tqi.0b.long --timeout-ms 300
 bg block run --target "$D/block.dll" --case tqi.0b.exact --case tqi.0b.short --timeout-ms 300
 bg child-crash run --target "$D/crash.dll" --case tqi.0b.exact --case tqi.0b.short --isolation child
@@ -467,6 +468,11 @@ n=$(grep -c '"status":"FAIL".*"mode":"overrun"' "$T/overrun.jsonl")
 n=$(status "$T/handled.jsonl" CRASH)
 [ "$n" = 0 ] && grep -q '"got":"998 (ERROR_NOACCESS)"' "$T/handled.jsonl" && ok "handled.dll: an exception the target handles itself is not a crash (FAIL, 998)" \
     || no "handled.dll: $n CRASH records for handled exceptions"
+n=$(grep -c '"status":"FAIL".*"mode":"overrun"' "$T/refused.jsonl")
+[ "$n" -ge 3 ] && [ "$(status "$T/refused.jsonl" CRASH)" = 0 ] &&
+    grep -q '"got":"an access past the end; with room after the buffer the call wrote 4 byte(s) past it"' "$T/refused.jsonl" &&
+    ok "refused.dll: a write past the buffer refused with 998, as Windows does from kernel mode, is the same overrun ($n FAIL, mode overrun)" ||
+    no "refused.dll: $n overrun FAILs"
 n=$(status "$T/spin.jsonl" TIMEOUT)
 [ "$n" = 3 ] && complete "$T/spin.jsonl" && ok "spin.dll: a busy hang is interrupted by the watchdog: 3 TIMEOUT in $(took spin)s" || no "spin.dll: $n TIMEOUT records"
 rc=$(rc_of "$T/block.rc")
