@@ -422,8 +422,7 @@ static void at_exit(void)
     }
 }
 
-void win_seh_init(void);
-void win_seh_init(void)
+static void seh_init(void)
 {
     tls_guard = TlsAlloc();
     tls_worker = TlsAlloc();
@@ -431,4 +430,13 @@ void win_seh_init(void)
     AddVectoredExceptionHandler(1, first_chance);
     SetUnhandledExceptionFilter(last_chance);
     atexit(at_exit); /* registered before the end hooks: runs after them */
+}
+
+void plat_init(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    win_host_init(seh_init);
 }
