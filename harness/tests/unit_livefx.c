@@ -91,6 +91,11 @@ static void test_consumer_plan(void)
     CU_ASSERT(!etw_lv_trace_handle_valid(0xFFFFFFFFull));
     CU_ASSERT(etw_lv_trace_handle_valid(0x1FFFFFFFFull));
     CU_ASSERT(etw_lv_trace_handle_valid(0x12));
+    /* every wait of a live fixture fits in the fixture's budget, with room for the machine's load:
+     * a fixture still waiting is BROKEN, and must not be so on a merely slow machine */
+    CHECKF(etw_lv_longest_fixture_wait_ms() * 2 <= ETW_FIXTURE_BUDGET_MS, "the longest fixture wait, %u ms, is over half the budget %u ms",
+           etw_lv_longest_fixture_wait_ms(), ETW_FIXTURE_BUDGET_MS);
+    CU_ASSERT(etw_lv_longest_fixture_wait_ms() >= p.deadline_ms);
 }
 
 static void test_deny_enable_call(void)
@@ -241,6 +246,13 @@ static void test_session_owner(void)
     CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_NOT_OURS);
     s.id_seen = 0x21;
     CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_OURS);
+    /* a private in-process session: its handle is this process's alone, unless it writes elsewhere */
+    s = (struct etw_lv_seen){.described = true, .file = ETW_LV_FILE_UNKNOWN, .in_process = true};
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_OURS);
+    s.file = ETW_LV_FILE_OTHER;
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_NOT_OURS);
+    s.described = false;
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_GONE);
     EQ_U32(etw_lv_logger_id(0x0000000100000021ull), 0x21);
 
     struct etw_lv_file_id a = {0x1234ABCDu, 0x10000u, 0x42u}, b = a;

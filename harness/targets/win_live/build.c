@@ -208,6 +208,8 @@ enum etw_lv_owner etw_lv_session_owner(const struct etw_lv_seen *s, const char *
     bool ids = s->id_started && s->id_seen;
     if (!s->described)
         return *why = "no session answers the query", ETW_LV_GONE;
+    if (s->in_process && s->file != ETW_LV_FILE_OTHER)
+        return *why = "the private session of this process that its handle names", ETW_LV_OURS;
     switch (s->file) {
     case ETW_LV_FILE_SAME:
         /* the file was created new in the process's private directory: only its session writes it */
@@ -336,4 +338,17 @@ int etw_lv_pmc_sources(const etw_u8 *buf, etw_u32 len)
         off += next;
     }
     return -1;
+}
+
+unsigned etw_lv_longest_fixture_wait_ms(void)
+{
+    struct etw_lv_consumer_plan c;
+    struct etw_lv_enable_call on, off, group;
+    etw_lv_consumer_plan(&c);
+    etw_lv_provider_enable_call(&on, true);
+    etw_lv_provider_enable_call(&off, false);
+    etw_lv_group_enable_call(&group);
+    unsigned consumer = on.timeout_ms + c.deadline_ms + c.write_every_ms + off.timeout_ms + c.join_ms;
+    unsigned groups = group.timeout_ms + ETW_LV_GROUP_SETTLE_MS;
+    return consumer > groups ? consumer : groups;
 }

@@ -89,6 +89,10 @@ struct etw_lv_consumer_plan {
     etw_u8 event_level; /* of the event written (EVENT_DESCRIPTOR.Level) */
 };
 void etw_lv_consumer_plan(struct etw_lv_consumer_plan *p);
+/* the longest a live fixture may wait, in ms: the consumer's (enable, the deadline and a last
+ * write interval, disable, the join) or a group enable's (its timeout and the settling wait); the
+ * fixture's budget (harness/etwconf.h ETW_FIXTURE_BUDGET_MS) must be longer */
+unsigned etw_lv_longest_fixture_wait_ms(void);
 /* OpenTraceW's answer: INVALID_PROCESSTRACE_HANDLE is (TRACEHANDLE)INVALID_HANDLE_VALUE, and
  * before Windows 8 a 32-bit process can get 0x00000000FFFFFFFF instead (OpenTraceW's page) */
 bool etw_lv_trace_handle_valid(etw_u64 h);
@@ -161,6 +165,7 @@ struct etw_lv_seen {
     bool described; /* the query succeeded and describes a session (BufferSize != 0) */
     etw_u32 id_started, id_seen; /* logger ids: StartTraceW's handle, the query's; 0 unknown */
     enum etw_lv_file_seen file;
+    bool in_process; /* a private in-process session: its handle names a session of this process only */
 };
 enum etw_lv_owner {
     ETW_LV_OURS, /* the session the suite started */
@@ -174,7 +179,9 @@ enum etw_lv_owner etw_lv_session_owner(const struct etw_lv_seen *s, const char *
 /* ---------------------------------------------------------------- the no-access fixture proves itself
  * EventAccessControl's pages do not say where EventSecurityAddDACL puts the new entry, and an
  * access check reads a DACL in order: an allow entry for a group of the caller that comes before
- * the deny entry grants the right first ("How DACLs Control Access to an Object"). So the fixture
+ * the deny entry grants the right first ("How DACLs Control Access to an Object"). A GUID without
+ * a descriptor of its own gets one that allows Administrators full access (the Windows Research
+ * Kernel's wmi/secure.c, WmipInitializeSecurity), so an appended deny may deny nothing. The fixture
  * reads the GUID's security back (EventAccessQuery) and evaluates it in order for this token, and
  * then makes a trial call that the deny entry must refuse; only both together let a case count. */
 enum { ETW_LV_ACE_ALLOW = 0, ETW_LV_ACE_DENY = 1, ETW_LV_ACE_OTHER = 2 };
@@ -205,7 +212,8 @@ void etw_lv_trial_enable_call(struct etw_lv_enable_call *e, bool enable);
 int etw_lv_pmc_sources(const etw_u8 *buf, etw_u32 len);
 
 /* the name of a value under HKLM\SYSTEM\CurrentControlSet\Control\WMI\Security: a GUID in its
- * canonical 36-character form, no braces, any case. false for anything else. */
+ * canonical 36-character form, no braces, any case (Windows writes lower case). false for anything
+ * else. */
 bool etw_lv_parse_guid_name(const wchar_t *name, etw_guid *g);
 /* the pid a session GUID of the suite carries (etw_lv_session_guid), 0 when g is not one */
 etw_u32 etw_lv_guid_pid(const etw_guid *g);

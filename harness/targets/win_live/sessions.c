@@ -60,7 +60,8 @@ static enum etw_lv_owner session_seen(const struct session *s, ULONG *qrc, const
     struct etw_lv_seen seen = {.described = rc == ERROR_SUCCESS && b.p.BufferSize != 0,
                                .id_started = etw_lv_logger_id(s->h),
                                .id_seen = etw_lv_logger_id(b.p.Wnode.HistoricalContext),
-                               .file = ETW_LV_FILE_NONE};
+                               .file = ETW_LV_FILE_NONE,
+                               .in_process = s->private_inproc};
     if (s->file[0]) {
         struct etw_lv_file_id id;
         seen.file = !run_reported_identity(props_name(&b.p, b.p.LogFileNameOffset), &id) ? ETW_LV_FILE_UNKNOWN
