@@ -20,9 +20,9 @@
  * What the suite touches on the machine (harness/windows/README.md says the same to users):
  *  - ETW sessions it starts itself, named "etwconf-<pid>-<n>", and the NT Kernel Logger only when
  *    no one else runs it (started with a log file kernel-<n>.etl in the process's private
- *    directory %TEMP%\etwconf-<pid>-<32 random hex digits>, rundir.c, which is how a later
- *    `etwconf.exe cleanup` recognises it). A session it did not start is never
- *    stopped or changed. Every session is stopped after its case, after a crash or a timeout (at
+ *    directory %TEMP%\etwconf-<pid>-<32 random hex digits>, rundir.c; it is recognised by that
+ *    file's identity, never by the path a query reports, build.h). A session it did not start is
+ *    never stopped or changed. Every session is stopped after its case, after a crash or a timeout (at
  *    the start of the next case), at the end of the run, on Ctrl-C and from the crash handler.
  *  - SeSystemProfilePrivilege of its own token (enabled/disabled per case, restored).
  *  - The sampled-profile timer interval, which one case sets: restored after each case.

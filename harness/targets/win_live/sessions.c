@@ -340,8 +340,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
                 eu(s->reg);
             s->provider = false;
         }
-        if (!s->kernel)
-            run_file_delete(s->file); /* the kernel logger's file stays for the message below; its reset deletes it */
+        run_file_delete(s->file); /* the new, empty log file: nothing writes it */
         InterlockedExchange(&s->state, SL_FREE);
         struct props_buf q;
         if (s->kernel && rc == ERROR_ALREADY_EXISTS && query_session(KERNEL_LOGGER_W, &q, NULL)) {
