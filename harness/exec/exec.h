@@ -26,7 +26,7 @@ int etw_exec_run(struct etw_runner *r);
  * of the worker process */
 int etw_exec_worker(struct etw_runner *r, plat_chan chan);
 /* the arguments a worker on a host without fork needs to rebuild r (cli/worker.c reads them):
- * "__worker --target SPEC --version V --build B --timeout MS --rerun PREFIX --cases I,J,..." */
+ * "__worker --target SPEC --version V --build B --timeout MS --fixture-timeout MS --rerun PREFIX --cases I,J,..." */
 #define ETW_WORKER_COMMAND "__worker"
 
 /* ---------------------------------------------------------------- the worker wire format (wire.c) */

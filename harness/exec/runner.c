@@ -181,14 +181,15 @@ static char *case_list(struct etw_runner *r, size_t from, size_t to)
 
 static struct plat_proc *start_worker(struct etw_runner *r, struct fork_arg *fa, char *err, size_t errlen)
 {
-    char version[32], build[16], timeout[16];
+    char version[32], build[16], timeout[16], fixture[16];
     snprintf(version, sizeof version, "%s", etw_version_name(r->version));
     snprintf(build, sizeof build, "%u", r->t->build);
     snprintf(timeout, sizeof timeout, "%u", r->timeout_ms);
+    snprintf(fixture, sizeof fixture, "%u", etw_phase_budget_ms(r, ETW_PHASE_FIXTURE));
     char *cases = case_list(r, fa->from, fa->to);
     const char *argv[] = {ETW_WORKER_COMMAND, "--target", r->t->spec ? r->t->spec : "live", "--version", version, "--build", build,
-                          "--timeout", timeout, "--rerun", r->rerun_prefix ? r->rerun_prefix : "etwconf run", "--cases",
-                          cases ? cases : "", NULL};
+                          "--timeout", timeout, "--fixture-timeout", fixture, "--rerun", r->rerun_prefix ? r->rerun_prefix : "etwconf run",
+                          "--cases", cases ? cases : "", NULL};
     struct plat_proc *p = cases ? plat_proc_start(worker_main, fa, argv, err, errlen) : NULL;
     if (!cases)
         snprintf(err, errlen, "out of memory");
