@@ -1,6 +1,6 @@
 # etwconf - conformance suite and reference implementation for Windows ETW APIs.
 #
-#   make            build build/etwconf and build/libetwref.so (and lint the rule/case tables)
+#   make            build build/etwconf and build/libetwref.so (and lint the rule/case tables and the mutants)
 #   make run        the main job: reference at every emulated version (+ Wine if installed), reports
 #   make test       every test stage; the last line is "N passed, N failed, N skipped"
 #   make windows    cross-build build/etwconf.exe and build/etwconf-i686.exe (mk/windows.mk)

@@ -367,16 +367,15 @@ void etw_phase(struct etw_ctx *ctx, enum etw_phase p);
 /* a case the runner had to end because phase p did not finish within budget_ms: TIMEOUT in the
  * call, BROKEN in the fixture (mode "fixture-timeout"); how says what was done ("the worker was
  * killed") */
-void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_phase p, unsigned budget_ms,
-                           const char *how);
+void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, enum etw_phase p, unsigned budget_ms, const char *how);
 /* the case accessed past the end of a guarded buffer: a failed GEN.BUFFER_BOUNDS check (got: what
  * was seen), mode "overrun", the message saying how it was caught */
 void etw_record_overrun(struct etw_ctx *ctx, const char *got, const char *how);
 /* results of a case the platform had to end: CRASH or TIMEOUT */
-void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_status_kind st,
+void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum etw_status_kind st,
                          const char *exception, const char *message);
 /* finish a result: status from the checks, counted, mode, message */
-void etw_result_finish(struct etw_result *res, unsigned version);
+void etw_result_finish(struct etw_result *res);
 
 /* the check API for custom cases is harness/check.h; the harness's own checks of a row's
  * expectation go through the same path, placed at the row */
@@ -412,8 +411,9 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
 void etw_record_case_body(struct etw_json *j, const struct etw_result *res, struct etw_runner *r);
 void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code);
 
-/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/cmd.c) */
+/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/cmd.c, tools/export_wine/) */
 int etw_cmd_fuzz(int argc, char **argv);
+int etw_cmd_export_wine(int argc, char **argv); /* etwconf export-wine (tools/export_wine/) */
 
 /* ---------------------------------------------------------------- guarded buffers and calls (harness/core/guard.c) */
 struct etw_guard {

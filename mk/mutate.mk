@@ -51,6 +51,13 @@ $(BUILD)/mutate/mutate: tools/mutate/mutate.c tools/mutate/model.c tools/mutate/
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -o $@ $(filter %.c,$^)
 
+# make checks the mutants on every build: every counted rule has a mutant, every tag names a rule and
+# every mutant applies once on its tagged line (a MUST rule without a mutant fails the build)
+all: $(BUILD)/mutants.ok
+$(BUILD)/mutants.ok: $(BUILD)/mutate/mutate tools/mutate/mutants.def $(REF_SRC) $(wildcard reference/*.h) spec/rules.def $(RULE_DEFS)
+	$(BUILD)/mutate/mutate check tools/mutate/mutants.def
+	@touch $@
+
 mutate: all $(BUILD)/mutate/mutate
 	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" MUT_JOBS=$(MUTATE_JOBS) \
 	    MUT_FILTER='$(MUTATE_FILTER)' sh tools/mutate/run.sh

@@ -1,8 +1,8 @@
 # mk/winetest.mk - Wine's test formats (README "Wine's test formats"):
-#   etwconf run --format winetest [--expect FILE]   harness/out/winetest.c
-#   etwconf export-wine [--out FILE] [--expect FILE] tools/export_wine/
-#   make test-winetest   the "winetest" stage: the format line by line (Linux build, and the exe
-#                        under Wine at win10), and the exported test built with mingw-w64 against
+#   etwconf-report winetest [--expectations FILE] RESULTS.jsonl   reports/etwconf_report/winetest.py
+#   etwconf export-wine [--out FILE] [--todo FILE]                tools/export_wine/
+#   make test-winetest   the "winetest" stage: the format line by line (results of the Linux build,
+#                        and of the exe under Wine at win10), and the exported test built with mingw-w64 against
 #                        harness/windows/winetest/wine/test.h and run under Wine
 #
 # The runner the exported test carries (tools/export_wine/runtime.inc) becomes a C string.

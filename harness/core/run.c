@@ -157,8 +157,7 @@ void etw_phase(struct etw_ctx *ctx, enum etw_phase p)
         r->on_phase(r->phase_arg, p);
 }
 
-void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_phase p, unsigned budget_ms,
-                           const char *how)
+void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, enum etw_phase p, unsigned budget_ms, const char *how)
 {
     if (p == ETW_PHASE_FIXTURE) {
         memset(res, 0, sizeof *res);
@@ -169,7 +168,7 @@ void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, uns
                  how && how[0] ? "; " : "", how ? how : "");
         return;
     }
-    etw_result_abnormal(res, c, version, R_TIMEOUT, "timeout", NULL);
+    etw_result_abnormal(res, c, R_TIMEOUT, "timeout", NULL);
     snprintf(res->message, sizeof res->message, "the target did not return within %u ms%s%s", budget_ms, how && how[0] ? "; " : "",
              how ? how : "");
 }
@@ -254,19 +253,18 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
             snprintf(how, sizeof how, "the guard page right after it was hit %ld byte(s) in", off);
             etw_record_overrun(&ctx, got, how);
         } else if (k == 2) {
-            etw_result_abnormal(res, c, r->version, R_CRASH, exc, NULL);
+            etw_result_abnormal(res, c, R_CRASH, exc, NULL);
         } else if (k == 3) {
             enum etw_phase p = (enum etw_phase)r->phase_now;
-            etw_result_unfinished(res, c, r->version, p, etw_phase_budget_ms(r, p), p == ETW_PHASE_FIXTURE ? "it was interrupted" : NULL);
+            etw_result_unfinished(res, c, p, etw_phase_budget_ms(r, p), p == ETW_PHASE_FIXTURE ? "it was interrupted" : NULL);
         }
         if (k == 0 || k == 1) {
             char exc2[48] = "";
             int k2 = guarded(&ctx, teardown_body, exc2, sizeof exc2, &off);
             if (k2 == 2 && res->status != R_CRASH)
-                etw_result_abnormal(res, c, r->version, R_CRASH, exc2, "during fixture teardown");
+                etw_result_abnormal(res, c, R_CRASH, exc2, "during fixture teardown");
             else if (k2 == 3) /* the teardown's own budget passed: what the case saw stands on a fixture that did not finish */
-                etw_result_unfinished(res, c, r->version, ETW_PHASE_FIXTURE, etw_phase_budget_ms(r, ETW_PHASE_FIXTURE),
-                                      "the teardown was interrupted");
+                etw_result_unfinished(res, c, ETW_PHASE_FIXTURE, etw_phase_budget_ms(r, ETW_PHASE_FIXTURE), "the teardown was interrupted");
         }
         r->phase_now = ETW_PHASE_CALL;
     }
@@ -274,7 +272,7 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         etw_guard_free(ctx.guards[i]);
         free(ctx.guards[i]);
     }
-    etw_result_finish(res, r->version);
+    etw_result_finish(res);
 }
 
 void etw_record_overrun(struct etw_ctx *ctx, const char *got, const char *how)
@@ -285,7 +283,7 @@ void etw_record_overrun(struct etw_ctx *ctx, const char *got, const char *how)
              how);
 }
 
-void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_status_kind st,
+void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum etw_status_kind st,
                          const char *exception, const char *message)
 {
     res->c = c;
@@ -299,12 +297,10 @@ void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsig
         snprintf(res->message, sizeof res->message, "the target crashed with %s%s%s", res->exception[0] ? res->exception : "an unknown fault",
                  message ? " " : "", message ? message : "");
     }
-    (void)version;
 }
 
-void etw_result_finish(struct etw_result *res, unsigned version)
+void etw_result_finish(struct etw_result *res)
 {
-    (void)version;
     const struct etw_case *c = res->c;
     if (res->status == R_CRASH || res->status == R_TIMEOUT) {
         res->counted = false;

@@ -41,8 +41,8 @@ static void emit_crash(struct etw_runner *r, size_t idx, const char *exc, const 
 {
     static struct etw_result res; /* large; never two at once */
     memset(&res, 0, sizeof res);
-    etw_result_abnormal(&res, r->plan[idx], r->version, R_CRASH, exc, why);
-    etw_result_finish(&res, r->version);
+    etw_result_abnormal(&res, r->plan[idx], R_CRASH, exc, why);
+    etw_result_finish(&res);
     etw_emit(r, &res);
 }
 
@@ -50,8 +50,8 @@ static void emit_crash(struct etw_runner *r, size_t idx, const char *exc, const 
 static void emit_unfinished(struct etw_runner *r, size_t idx, enum etw_phase p, const char *how)
 {
     static struct etw_result res;
-    etw_result_unfinished(&res, r->plan[idx], r->version, p, etw_phase_budget_ms(r, p), how);
-    etw_result_finish(&res, r->version);
+    etw_result_unfinished(&res, r->plan[idx], p, etw_phase_budget_ms(r, p), how);
+    etw_result_finish(&res);
     etw_emit(r, &res);
 }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
-# harness/tests/fleet.sh BUILD - the "fleet" test stage (mk/fleet.mk): etwconf-fleet against fake
-# Windows hosts over loopback SSH. Last line: "fleet: N passed, N failed, N skipped".
+# harness/tests/fleet.sh BUILD - the "fleet" test stage (mk/fleet.mk): etwconf-fleet's unit tests
+# (harness/windows/fleet/test_fleet.py), then etwconf-fleet against fake Windows hosts over
+# loopback SSH. Last line: "fleet: N passed, N failed, N skipped".
 #
 # The test starts Debian's OpenSSH server as an instance of its own: its own host key, authorized
 # key and sshd_config in a temporary directory, listening on free ports of 127.0.0.1 only, one
@@ -38,7 +39,7 @@ BA=$(cd "$B" && pwd)
 L=$BA/test/fleet
 rm -rf "$L"
 mkdir -p "$L"
-FLEET="$PYTHON $REPO/reports/etwconf-fleet"
+FLEET="$PYTHON $REPO/harness/windows/fleet/etwconf-fleet"
 T=$(mktemp -d "${TMPDIR:-/tmp}/etwconf-fleet.XXXXXX")
 sshd_pid=""
 ssh_home=$(getent passwd "$(id -u)" | cut -d: -f6)/.ssh
@@ -67,6 +68,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------- without SSH: the command line
+$PYTHON harness/windows/fleet/test_fleet.py >"$T/unit.out" 2>&1
+add_counts "$T/unit.out" || cat "$T/unit.out"
 $FLEET --help >"$T/help.out" 2>&1; rc=$?
 [ "$rc" = 0 ] && grep -q "Exit codes: 0 every host complete" "$T/help.out" && grep -q "transfer=sftp|scp" "$T/help.out" &&
     ok "--help: exit 0, inventory format and exit codes" || no "--help: exit $rc"

@@ -79,7 +79,7 @@ static void test_result_finish(void)
     memset(&r, 0, sizeof r);
     r.c = &c;
     r.status = R_PASS;
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_finish(&r);
     CU_ASSERT_EQUAL(r.status, R_BROKEN);
 
     struct etw_runner run = {0};
@@ -87,7 +87,7 @@ static void test_result_finish(void)
     memset(&r, 0, sizeof r);
     r.c = &c;
     CHECK_U32(&ctx, RID_TQI_RETLEN_FAILURE, A_RETLEN, "return length", 8, 9);
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_finish(&r);
     CU_ASSERT_EQUAL(r.status, R_FAIL);
     CU_ASSERT(!r.counted); /* only an inferred rule failed */
     CU_ASSERT_STRING_EQUAL(r.mode, "return-length");
@@ -95,7 +95,7 @@ static void test_result_finish(void)
     memset(&r, 0, sizeof r);
     r.c = &c;
     CHECK_WIN32(&ctx, RID_PRIMARY, A_RETURN, "return", 24, 0); /* NULL rule: the primary rule */
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_finish(&r);
     CU_ASSERT(r.counted);
     CU_ASSERT_EQUAL(r.checks[0].rule, RID_TQI_0B_EXACT_SIZE);
     CU_ASSERT_EQUAL(r.checks[0].line, __LINE__ - 4); /* the check records its own line */
@@ -103,8 +103,8 @@ static void test_result_finish(void)
     CU_ASSERT(strstr(r.message, "expected 24 (ERROR_BAD_LENGTH), got 0 (ERROR_SUCCESS)") != NULL);
 
     memset(&r, 0, sizeof r);
-    etw_result_abnormal(&r, &c, ETW_V10_0, R_CRASH, "0x80000100", NULL);
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_abnormal(&r, &c, R_CRASH, "0x80000100", NULL);
+    etw_result_finish(&r);
     CU_ASSERT(r.counted);
     CU_ASSERT_STRING_EQUAL(r.mode, "exception");
 }
@@ -259,13 +259,13 @@ static void test_budgets(void)
     CU_ASSERT(ETW_FIXTURE_BUDGET_MS > 5000u * 4);
 
     struct etw_result res;
-    etw_result_unfinished(&res, &slow_fixture, ETW_V10_0, ETW_PHASE_FIXTURE, 700, "the worker was killed");
-    etw_result_finish(&res, ETW_V10_0);
+    etw_result_unfinished(&res, &slow_fixture, ETW_PHASE_FIXTURE, 700, "the worker was killed");
+    etw_result_finish(&res);
     CU_ASSERT_EQUAL(res.status, R_BROKEN);
     CU_ASSERT(!res.counted);
     CU_ASSERT(strstr(res.reason, "700 ms") && strstr(res.reason, "the worker was killed"));
-    etw_result_unfinished(&res, &slow_call, ETW_V10_0, ETW_PHASE_CALL, 50, NULL);
-    etw_result_finish(&res, ETW_V10_0);
+    etw_result_unfinished(&res, &slow_call, ETW_PHASE_CALL, 50, NULL);
+    etw_result_finish(&res);
     CU_ASSERT_EQUAL(res.status, R_TIMEOUT);
     CU_ASSERT(strstr(res.message, "50 ms") != NULL);
 

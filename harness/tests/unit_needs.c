@@ -125,7 +125,7 @@ static void test_case_needs(void)
     const struct etw_case *perm = etw_case_find("traits.group-permission"), *obj = etw_case_find("ntc.1e.ok");
     CU_ASSERT_PTR_NOT_NULL_FATAL(perm);
     CU_ASSERT_PTR_NOT_NULL_FATAL(obj);
-    EQ_U32(etw_case_needs(perm), NEED_RESTRICT_GROUP);
+    EQ_U32(etw_case_needs(perm), NEED_SYSTEM_SESSION | NEED_RESTRICT_GROUP | NEED_ENABLE_GROUP);
     EQ_U32(etw_case_needs(obj), NEED_REG_ENTRY_HANDLE);
     /* every case: its declared needs are kept, and only needs of the catalogue are declared */
     for (size_t i = 0, n = etw_case_total(); i < n; i++) {
