@@ -253,7 +253,7 @@ static void traits_group_permission(struct etw_ctx *c)
         const char *vo = NULL;
         if (la.calls || lo.calls)
             etw_broken(c, "fixture: an enable callback was called before the groups were enabled (someone enabled a provider's GUID)");
-        else if ((rg = c->t->enable_group(c->fixture.logger, &group_g, &na)) || (ro = c->t->enable_group(c->fixture.logger, &group_open, &no)))
+        else if ((rg = etw_enable_group(c, c->fixture.logger, &group_g, &na)) || (ro = etw_enable_group(c, c->fixture.logger, &group_open, &no)))
             etw_broken(c, "fixture: enabling the groups on the session returned %u (restricted group) and %u (open group): what reaches a member cannot be seen",
                        rg, ro);
         else if ((vo = etw_enable_log_verdict(&lo, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, wo, sizeof wo)))
@@ -308,7 +308,7 @@ static void dal_group_enable(struct etw_ctx *c)
         etw_u32 enabled = 0;
         char wa[160], want[80];
         group_enable_wanted(want, sizeof want);
-        etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &enabled);
+        etw_u32 rc = etw_enable_group(c, c->fixture.logger, &group_g, &enabled);
         if (CHECK_WIN32(c, RID_PRIMARY, A_RETURN, "return (group enable)", 0, rc)) {
             const char *va = etw_enable_log_verdict(&la, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, wa, sizeof wa);
             CHECK(c, RID_PRIMARY, A_STATE, "state: the member's enable callback", !va, want, "%s", va ? va : want);
@@ -366,14 +366,14 @@ static void dal_private(struct etw_ctx *c)
         etw_broken(c, "fixture: the member's enable callback was called before the group was enabled (someone enabled its GUID)");
     } else {
         etw_u32 np = 0, ns = 0, rs = 0;
-        etw_u32 rc = c->t->enable_group(c->fixture.logger, &group_g, &np);
+        etw_u32 rc = etw_enable_group(c, c->fixture.logger, &group_g, &np);
         CHECK_WIN32(c, RID_DAL_PRIVATE_SESSION_CODE, A_RETURN, "return (group enable on the private session)", ETW_ERROR_NOT_SUPPORTED, rc);
         struct etw_enable_log seen; /* what the private session's group enable told the member */
         memcpy(&seen, (const void *)&la, sizeof seen);
         char ws[160], want[80];
         const char *vs = NULL;
         if (!seen.enables) /* not told: that means something only if the same enable on a system-logger session tells it */
-            vs = (rs = c->t->enable_group(c->fixture.logger2, &group_g, &ns)) ? "the enable call failed"
+            vs = (rs = etw_enable_group(c, c->fixture.logger2, &group_g, &ns)) ? "the enable call failed"
                  : etw_enable_log_verdict(&la, true, ETW_GROUP_ENABLE_LEVEL, ETW_GROUP_ENABLE_KEYWORDS, ws, sizeof ws);
         if (vs) {
             etw_broken(c, "fixture: enabling the group on a system-logger session did not reach the member either (%s, returned %u; wanted %s): "
@@ -430,7 +430,7 @@ static void traits_in_events(struct etw_ctx *c)
         etw_u32 n = 0;
         const char *absent = NULL;
         char why[300] = "";
-        enum etw_fx fx = c->t->event_traits(c->t, c->fixture.logger, &prov_t, h, got, sizeof got, &n, &absent, why, sizeof why);
+        enum etw_fx fx = etw_event_traits(c, c->fixture.logger, &prov_t, h, got, sizeof got, &n, &absent, why, sizeof why);
         if (fx == ETW_FX_SKIP)
             etw_skip(c, "%s", why);
         else if (fx != ETW_FX_OK)

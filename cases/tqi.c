@@ -48,7 +48,7 @@ static const struct etw_case cases[] = {
     CASE(.id = "tqi.13.ulong", .rules = RULES(RID_TQI_13_OUTPUT),
          .title = "TraceMaxLoggersQuery (0x13): a 4-byte query with handle 0 succeeds with a non-zero count", .fn = FN_CUSTOM,
          .run = tqi13_ulong, .expect = {NA(V6_2, B_1703_LAST, "TraceMaxLoggersQuery exists from 10.0.16299 on"), FROM(B_1709)})
-    CASE(.id = "tqi.16.ulong", .rules = RULES(RID_TQI_16_OUTPUT, RID_TQI_16_NONZERO),
+    CASE(.id = "tqi.16.ulong", .rules = RULES(RID_TQI_16_OUTPUT, RID_TQI_16_NONZERO), .needs = NEED_PMC_SOURCES,
          .title = "TraceMaxPmcCounterQuery (0x16): a 4-byte query with handle 0 succeeds with a non-zero count", .fn = FN_CUSTOM,
          .run = tqi16_ulong, .expect = {NA(V6_2, V10_0_17763, "TraceMaxPmcCounterQuery exists from 10.0.18362 on"), FROM(B_19H1)})
     CASE(.id = "tqi.13.any-handle", .rules = RULES(RID_TQI_LATER_HANDLE_UNUSED),
@@ -159,7 +159,7 @@ static const struct etw_case cases[] = {
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RETLEN(8, RID_TQI_05_RETLEN), PREFIX(RID_TQI_05_TIMER, U32(0)))})
     CASE(.id = "tqi.05.timer", .rules = RULES(RID_TQI_05_TIMER), .title = "Source ProfileTime gives the kernel's timer profile interval",
          .fn = FN_CUSTOM, .run = tqi05_timer, .expect = {FROM(V6_2)})
-    CASE(.id = "tqi.05.source-above-24", .rules = RULES(RID_TSI_05_HAL_SOURCES, RID_TQI_05_LISTED_INTERVAL),
+    CASE(.id = "tqi.05.source-above-24", .rules = RULES(RID_TSI_05_HAL_SOURCES, RID_TQI_05_LISTED_INTERVAL), .needs = NEED_PMC_SOURCES,
          .title = "a listed profile source above ProfileMaximum (30) reports its default interval, 65536", .fn = FN_TQI,
          .args = {.cls = 5, .len = EXACT(0), IN(U32(30), U32(0))},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT_AT(4, RID_TQI_05_LISTED_INTERVAL, U32(65536)))})
@@ -168,7 +168,7 @@ static const struct etw_case cases[] = {
     CASE(.id = "tqi.05.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_05_TIMER), .title = "class 0x05 works with a NULL ReturnLength",
          .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(0), IN(U32(0), U32(0)), .retlen_null = true},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), PREFIX(RID_TQI_05_TIMER, U32(0)))})
-    CASE(.id = "tqi.05.listed-sources", .rules = RULES(RID_TQI_05_LISTED_SOURCES, RID_TQI_05_LISTED_INTERVAL),
+    CASE(.id = "tqi.05.listed-sources", .rules = RULES(RID_TQI_05_LISTED_SOURCES, RID_TQI_05_LISTED_INTERVAL), .needs = NEED_PMC_SOURCES,
          .title = "every source class 0x07 lists can be queried; those other than the timer report a non-zero Interval",
          .fn = FN_CUSTOM, .run = tqi05_listed, .expect = {FROM(V6_2)})
 

@@ -107,15 +107,15 @@ static const struct etw_case cases[] = {
          .args = {.cls = 5, .len = EXACT(1)}, .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH))})
     CASE(.id = "tsi.05.set", .rules = RULES(RID_TSI_05_SET), .title = "a timer interval that is set is what a query returns", .fn = FN_CUSTOM,
          .run = tsi05_set, .fx = {.profile_priv = PRIV_HELD}, .expect = {FROM(V6_2)})
-    CASE(.id = "tsi.05.pmc-source", .rules = RULES(RID_TSI_05_SET), .title = "an interval for a profile source other than the timer is accepted",
+    CASE(.id = "tsi.05.pmc-source", .rules = RULES(RID_TSI_05_SET), .needs = NEED_PMC_SOURCES, .title = "an interval for a profile source other than the timer is accepted",
          .fn = FN_TSI, .fx = {.profile_priv = PRIV_HELD}, .args = {.cls = 5, .len = 8, IN(U32(ETW_ProfileTotalIssues), U32(65536))},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
-    CASE(.id = "tsi.05.source-above-24", .rules = RULES(RID_TSI_05_HAL_SOURCES, RID_TSI_05_SET),
+    CASE(.id = "tsi.05.source-above-24", .rules = RULES(RID_TSI_05_HAL_SOURCES, RID_TSI_05_SET), .needs = NEED_PMC_SOURCES,
          .title = "an interval for a listed profile source above ProfileMaximum (26) is accepted", .fn = FN_TSI,
          .fx = {.profile_priv = PRIV_HELD}, .args = {.cls = 5, .len = 8, IN(U32(26), U32(8192))},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     /* 0x06 TraceProfileSourceConfigInfo */
-    CASE(.id = "tsi.06.set", .rules = RULES(RID_TSI_06_SET), .title = "two profile sources with the privilege held are accepted", .fn = FN_TSI,
+    CASE(.id = "tsi.06.set", .rules = RULES(RID_TSI_06_SET), .needs = NEED_PMC_SOURCES, .title = "two profile sources with the privilege held are accepted", .fn = FN_TSI,
          .fx = {.profile_priv = PRIV_HELD}, .args = {.cls = 6, .len = 8, IN(U32(ETW_ProfileTotalIssues), U32(19))},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     CASE(.id = "tsi.06.partial", .rules = RULES(RID_TSI_06_SIZE), .title = "2 bytes is not a whole ULONG: ERROR_INCORRECT_SIZE", .fn = FN_TSI,

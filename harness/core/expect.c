@@ -114,6 +114,13 @@ static void check_bounds(struct etw_ctx *ctx, const struct etw_guard *g)
                   ok ? "sentinel intact" : "bytes before the buffer changed");
 }
 
+bool etw_kernel_refused_overrun(enum etw_fn fn, const struct etw_outcome *o, const struct etw_expect *x)
+{
+    bool guarded = (o->buf && o->len) || (o->out && o->out_len);
+    etw_u32 refused = etw_fn_returns_ntstatus(fn) ? (etw_u32)ETW_STATUS_ACCESS_VIOLATION : ETW_ERROR_NOACCESS;
+    return guarded && o->rc == refused && x->rc != refused && !(x->rc_alt_ok && x->rc_alt == refused);
+}
+
 void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_fn fn, const struct etw_outcome *o)
 {
     check_rc(ctx, x, fn, o->rc);

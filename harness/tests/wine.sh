@@ -450,7 +450,7 @@ status() { grep -o "\"status\":\"$2\"" "$1" | wc -l | tr -d ' '; }
 complete() { tail -n 1 "$1" | grep -q '"type":"footer".*"complete":true'; }
 T=$L/platform
 mkdir -p "$T"
-for dll in crash stub overrun handled spin block; do
+for dll in crash stub overrun handled refused slowreset spin block; do
     [ -f "$D/$dll.dll" ] || no "$D/$dll.dll was not built"
 done
 # the runs side by side (each has its own files; most of a run's time is Wine's waiting), then the checks
@@ -466,6 +466,10 @@ bg crash run --target "$D/crash.dll" --filter 'tqi.0b.*'
 bg stub run --target "$D/stub.dll" --filter 'tqi.0b.*'
 bg overrun run --target "$D/overrun.dll" --filter 'tqi.0b.*'
 bg handled run --target "$D/handled.dll" --filter 'tqi.0b.*'
+bg refused run --target "$D/refused.dll" --filter 'tqi.0b.*'
+bg slowreset run --target "$D/slowreset.dll" --case tqi.0b.exact --timeout-ms 500
+bg slowreset-budget run --target "$D/slowreset.dll" --case tqi.0b.exact --timeout-ms 500 --fixture-timeout-ms 700
+bg slowreset-inproc run --target "$D/slowreset.dll" --case tqi.0b.exact --timeout-ms 500 --fixture-timeout-ms 700 --isolation inproc
 bg spin run --target "$D/spin.dll" --case tqi.0b.exact --case tqi.0b.short --case tqi.0b.long --timeout-ms 300
 bg block run --target "$D/block.dll" --case tqi.0b.exact --case tqi.0b.short --timeout-ms 300
 bg child-crash run --target "$D/crash.dll" --case tqi.0b.exact --case tqi.0b.short --isolation child
@@ -488,6 +492,22 @@ n=$(grep -c '"status":"FAIL".*"mode":"overrun"' "$T/overrun.jsonl")
 n=$(status "$T/handled.jsonl" CRASH)
 [ "$n" = 0 ] && grep -q '"got":"998 (ERROR_NOACCESS)"' "$T/handled.jsonl" && ok "handled.dll: an exception the target handles itself is not a crash (FAIL, 998)" \
     || no "handled.dll: $n CRASH records for handled exceptions"
+n=$(grep -c '"status":"FAIL".*"mode":"overrun"' "$T/refused.jsonl")
+[ "$n" -ge 3 ] && [ "$(status "$T/refused.jsonl" CRASH)" = 0 ] &&
+    grep -q '"got":"an access past the end; with room after the buffer the call wrote 4 byte(s) past it"' "$T/refused.jsonl" &&
+    ok "refused.dll: a write past the buffer refused with 998, as Windows does from kernel mode, is the same overrun ($n FAIL, mode overrun)" ||
+    no "refused.dll: $n overrun FAILs"
+n=$(($(status "$T/slowreset.jsonl" TIMEOUT) + $(status "$T/slowreset.jsonl" BROKEN)))
+[ "$n" = 0 ] && complete "$T/slowreset.jsonl" &&
+    ok "slowreset.dll: a fixture (the reset) longer than --timeout-ms does not make the call a TIMEOUT" ||
+    no "slowreset.dll: $n TIMEOUT or BROKEN records with the fixture within its budget"
+[ "$(status "$T/slowreset-budget.jsonl" TIMEOUT)" = 0 ] && [ "$(status "$T/slowreset-budget.jsonl" BROKEN)" = 1 ] &&
+    grep -q 'did not finish within its budget of 700 ms' "$T/slowreset-budget.jsonl" &&
+    ok "slowreset.dll: a fixture past --fixture-timeout-ms is BROKEN, not a TIMEOUT (its worker killed)" ||
+    no "slowreset.dll: a fixture past its budget: $(grep -o '"status":"[A-Z]*"' "$T/slowreset-budget.jsonl" | tr '\n' ' ')"
+[ "$(status "$T/slowreset-inproc.jsonl" BROKEN)" = 1 ] && grep -q 'within its budget of 700 ms; it was interrupted' "$T/slowreset-inproc.jsonl" &&
+    ok "slowreset.dll (inproc): the watchdog ends a fixture past its budget as BROKEN, not a TIMEOUT" ||
+    no "slowreset.dll (inproc): $(grep -o '"status":"[A-Z]*"' "$T/slowreset-inproc.jsonl" | tr '\n' ' ')"
 n=$(status "$T/spin.jsonl" TIMEOUT)
 [ "$n" = 3 ] && complete "$T/spin.jsonl" && ok "spin.dll: a busy hang is interrupted by the watchdog: 3 TIMEOUT in $(took spin)s" || no "spin.dll: $n TIMEOUT records"
 rc=$(rc_of "$T/block.rc")

@@ -29,6 +29,9 @@ struct etw_lv_system {
     bool token_adjust; /* the token was opened with TOKEN_ADJUST_PRIVILEGES */
     /* the NT Kernel Logger's state now, asked only for the needs that depend on it */
     enum etw_lv_kernel_state (*kernel_state)(void *arg, unsigned long *who);
+    /* the profile sources the kernel lists besides the timer (etw_lv_pmc_sources), -1 when they
+     * cannot be listed (*status: the NTSTATUS of the query, or -1 when it was made and malformed) */
+    int (*pmc_sources)(void *arg, long *status);
     void *arg;
 };
 
