@@ -40,9 +40,6 @@ HARNESS_POSIX_SRC := $(sort $(wildcard harness/plat/posix/*.c)) $(HARNESS_POSIX_
 HARNESS_WIN_SRC := $(sort $(wildcard harness/plat/win/*.c harness/targets/win_live/*.c))
 RULE_DEFS := $(addprefix spec/,$(shell sed -n 's/^\#include "\(rules\/[^"]*\)"/\1/p' spec/rules.def))
 GEN_HEADERS := $(BUILD)/gen/rule_ids.def
-# other generated files that the builds of several test stages include (fragments add theirs): made
-# once by `make test` before the stages start
-GEN_SHARED :=
 HEADERS := $(wildcard spec/*.h reference/*.h harness/*.h harness/*/*.h harness/*/*/*.h cases/*.h tools/*/*.h) \
     spec/rules.def spec/versions.def $(RULE_DEFS) $(GEN_HEADERS)
 
@@ -119,77 +116,62 @@ run:
 	@$(MAKE) --no-print-directory report
 
 # ---------------------------------------------------------------- tests
-# Stages are make targets test-NAME; fragments add theirs to TEST_STAGES. harness/tests/stages.sh
-# runs TEST_JOBS stages at a time (TEST_FIRST, the long ones, start first) and prints each log whole.
-# Stages run side by side, so what two of them use is built before they start (TEST_PREP, with
-# make -j); what only one stage uses is built by that stage.
+# Every test stage is a make target test-NAME; a fragment registers its own (TEST_STAGES += NAME) with
+# its prerequisites, and a stage that must come after another stage names it (test-B: | test-A).
+# `make test` makes them all in one make, TEST_JOBS jobs at a time (mk/stages.mk).
 TEST_STAGES := abi unit conformance badtargets
-# two more stages than CPUs: several stages spend much of their time waiting (Wine's services, ssh,
+# two more jobs than CPUs: several stages spend much of their time waiting (Wine's services, ssh,
 # timeouts, Chromium), and the Wine stages run side by side
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
-# the longest first: winprep (the Windows programs and the Wine prefix, which the Wine stages wait for),
-# mutate (the most CPU), the wine stage (the longest wall time, much of it waiting), then those that
-# wait on Wine, ssh or a clock
-TEST_FIRST ?= winprep mutate wine fleet fuzz winetest sanitize reports browser faults winci badtargets
-# stages that start only after another has ended (A:B); fragments add theirs
-TEST_AFTER :=
 # CPU-bound stages bounded by work, not by a clock, run at a lower priority: they fill the time the
-# others spend waiting (Wine, ssh, timeouts) without holding up winprep and the Wine stages
-TEST_NICE ?= mutate sanitize reports
+# others spend waiting (Wine, ssh, timeouts) without holding up the Wine stages
+TEST_NICE := mutate sanitize reports
+# what every stage may use without naming it: built before any stage starts
 TEST_PREP := all
-# stages that use the same Wine prefix take turns. The wine stage runs in the suite's own prefix;
-# faults, winci, winetest and fleet's fake hosts run in prefixes of their own over it, made before
-# the stages start (test-prep-wine, mk/windows.mk; WINE_PREFIX_SHARED=1 tells fleet to leave the
-# suite's wineserver alone). In a user's WINEPREFIX they all take turns.
-TEST_EXCLUSIVE ?= $(if $(WINEPREFIX),wine faults winci winetest fleet)
-# The stage "prep" builds TEST_PREP (with make -j) and every stage but winprep comes after it; winprep
-# builds the Windows programs meanwhile (what the two share, the generated headers and the commit,
-# is made first). They run after the dependencies are installed (fragments test for tools).
+# stages that take turns in one Wine prefix. The wine stage runs in the suite's own prefix; faults,
+# winci, winetest and fleet's fake hosts run in prefixes of their own over it, made before they start
+# (winprep, mk/windows.mk; WINE_PREFIX_SHARED=1 tells fleet to leave the suite's wineserver alone).
+# In a user's WINEPREFIX they all take turns.
+TEST_EXCLUSIVE := $(if $(WINEPREFIX),wine faults winci winetest fleet)
+# Before the stages: the dependencies (fragments test for tools) and Wine's 32-bit part
+# (WINE32_INSTALL, mk/windows.mk: no stage makes a Wine prefix while it is half there; its failure
+# only skips the 32-bit runs, and the Wine stage says why).
 # The stages start the interpreter that PYTHON names directly, also as python3 (PATH: BUILD/test/bin/
 # python3, a two-line script that execs it), and with -S: behind a version manager's shim (pyenv: bash
 # and `pyenv exec` before every start) each of their many Python starts cost twice as much, and a
 # site-packages .pth hook can cost 40 ms a start (one that imports certifi, seen here), where a start
 # without site takes 7. The suite's Python uses the standard library only, which -S also proves.
-# Wine's 32-bit part is installed before any stage starts (WINE32_INSTALL, mk/windows.mk), so that no
-# stage makes a Wine prefix while it is half there; its failure only skips the 32-bit runs (the Wine
-# stage says why).
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
 	@$(WINE32_INSTALL)
-	@$(MAKE) --no-print-directory -s $(GEN_HEADERS) $(GEN_SHARED) $(BUILD)/gitrev.txt
 	@py=$$($(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null); \
 	    case "$$py" in /*) ;; *) py=$$(command -v $(PYTHON)) ;; esac; \
 	    bin=$(abspath $(BUILD))/test/bin; mkdir -p "$$bin"; \
 	    printf '%s\n' '#!/bin/sh' '# make test: the interpreter itself, without site-packages (see the Makefile)' \
 	        "exec \"$$py\" -S \"\$$@\"" >"$$bin/python3" && chmod +x "$$bin/python3"; \
-	    PATH="$$bin:$$PATH"; \
-	    PYTHON="$$bin/python3" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="prep $(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" \
-	    TEST_AFTER="$(TEST_AFTER) $(foreach s,$(filter-out winprep,$(TEST_STAGES)),prep:$(s))" \
-	    TEST_NICE="$(TEST_NICE)" TEST_BUILDERS="prep winprep" \
-	    MAKE="$(MAKE)" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) sh harness/tests/stages.sh prep $(TEST_STAGES)
+	    PATH="$$bin:$$PATH" PYTHON="$$bin/python3" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1); \
+	    export PATH PYTHON WINE_PREFIX_SHARED; $(TEST_RUN)
 
-include mk/core-tests.mk
-include mk/reports.mk
+# make test starts the stages, and builds what they need, in the order they are registered: the
+# fragments of the longest ones come first (the Wine stages, which wait for the Windows programs,
+# then mutation testing and fuzzing, then the stages that wait on ssh, Wine or Chromium)
 include mk/windows.mk
-include mk/fleet.mk
 include mk/mutate.mk
+include mk/fleet.mk
+include mk/winetest.mk
+include mk/reports.mk
+include mk/faults.mk
+include mk/core-tests.mk
 include mk/bench.mk
 include mk/layers.mk
-include mk/faults.mk
 include mk/scenarios.mk
-include mk/winetest.mk
 
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra
 run-extra: $(RUN_EXTRA)
 
-# what several test stages share (fragments add to TEST_PREP), built by the stage "prep" before the
-# others start (but winprep); it counts no test: "prep: 0 passed, 0 failed", or 1 failed
-.PHONY: test-prep
-test-prep:
-	@if $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) $(TEST_PREP); then \
-	    echo "prep: built what the stages share ($(words $(TEST_PREP)) target(s))"; echo "prep: 0 passed, 0 failed"; \
-	else echo "prep: 0 passed, 1 failed"; exit 1; fi
+# last: every stage is registered by now
+include mk/stages.mk
 
 clean:
 	rm -rf $(BUILD)

@@ -40,10 +40,8 @@ TEST_STAGES += grading
 .PHONY: test-grading
 test-grading: all
 	@$(PYTHON) harness/tests/grading.py $(BUILD)/etwconf
-# the misbehaving targets serve the badtargets and the winetest stages
-TEST_PREP += $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(BUILD)/bad/hang.so $(BUILD)/bad/overrun.so
 
-# the stage scheduler itself (harness/tests/stages.sh), on made-up stages
+# how make test runs the stages (mk/stages.mk, harness/tests/stages.sh), on made-up stages
 TEST_STAGES += scheduler
 .PHONY: test-scheduler
 test-scheduler:

@@ -40,9 +40,6 @@ FUZZ_FLAGS := -std=c11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=fuzzer,address,undefi
     -fno-omit-frame-pointer
 
 TEST_STAGES += thirdparty mutate mutate-anchors fuzz sanitize
-# the mutate tool serves the mutate, the fuzz and the emptysets stages; the target that overflows its
-# stack serves the fuzz and the faults stages (two stages' makes must not build one file at once)
-TEST_PREP += $(BUILD)/mutate/mutate $(BUILD)/bad/stack.so
 TEST_DEPS += fuzz
 
 .PHONY: mutate fuzz sanitize test-thirdparty test-mutate test-mutate-anchors test-fuzz test-sanitize
@@ -59,11 +56,9 @@ $(BUILD)/mutants.ok: $(BUILD)/mutate/mutate tools/mutate/mutants.def $(REF_SRC) 
 	$(BUILD)/mutate/mutate check tools/mutate/mutants.def
 	@touch $@
 
-mutate: all $(BUILD)/mutate/mutate
+mutate test-mutate: all $(BUILD)/mutate/mutate
 	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" MUT_JOBS=$(MUTATE_JOBS) \
 	    MUT_FILTER='$(MUTATE_FILTER)' sh tools/mutate/run.sh
-
-test-mutate: mutate
 
 # the mutants are anchored to tags, not to text: a rename and a comment reflow break none
 test-mutate-anchors: $(BUILD)/mutate/mutate

@@ -116,22 +116,17 @@ $(BUILD)/win32/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.
 wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
 	@sh harness/tests/wine.sh run "$(BUILD)" "$(WINE_VERSIONS)"
 
-TEST_STAGES += winprep wine
+TEST_STAGES += wine
 TEST_DEPS += windows
-# The "winprep" stage builds what the Wine stages share (etwconf.exe: wine, winetest, faults, winci,
-# fleet; etwconf-i686.exe: wine, winci, winetest, faults; the misbehaving DLLs: wine, faults) and makes the suite's
-# prefix (test-prep-wine), while the stages that need no Windows program run; the Wine stages start
-# after it has ended (TEST_AFTER; two makes must not build the same file at once). It counts no
-# test: "winprep: 0 passed, 0 failed", or 1 failed when something could not be built.
+# winprep builds what the Wine stages share (etwconf.exe: wine, winetest, faults, winci, fleet;
+# etwconf-i686.exe: wine, winci, winetest, faults; the misbehaving DLLs: wine, faults) and makes the
+# suite's prefix (test-prep-wine) meanwhile; the Wine stages come after it (a fragment's Wine stage:
+# test-NAME: | winprep), so that the builds their recipes start find it all made.
 WINPREP_FILES := $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe $(WIN_TEST_DLLS)) \
     $(if $(shell command -v $(MINGW32) 2>/dev/null),$(BUILD)/etwconf-i686.exe $(WIN32_TEST_DLLS))
-TEST_AFTER += $(foreach s,wine winetest faults winci fleet,winprep:$(s))
-.PHONY: test-winprep
-test-winprep:
-	@if $(MAKE) --no-print-directory -s -j3 $(WINPREP_FILES) $(if $(shell command -v wine 2>/dev/null),test-prep-wine); then \
-	    echo "winprep: built $(words $(WINPREP_FILES)) Windows program(s); $(if $(shell command -v wine 2>/dev/null),the suite's Wine prefix is ready,no Wine here)"; \
-	    echo "winprep: 0 passed, 0 failed"; \
-	else echo "winprep: 0 passed, 1 failed"; exit 1; fi
+.PHONY: winprep
+winprep: $(WINPREP_FILES) $(if $(shell command -v wine 2>/dev/null),test-prep-wine)
+test-wine test-winetest test-faults test-winci test-fleet: | winprep
 # the prefix is made (about 5 s of waiting on wineboot) while the executables build (two at a time: the
 # Wine stage is the longest, so it starts first and goes first); the test then finds the prefix
 # current and its wineserver running
@@ -150,7 +145,7 @@ test-wine:
 	    wait $$p || cat $(BUILD)/test/wine/prefix.log; \
 	    MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh harness/tests/wine.sh test "$(BUILD)" "$(WINE_VERSIONS)"
 
-# The suite's own prefix is made (or found current) by the winprep stage, beside its builds and
+# The suite's own prefix is made (or found current) by winprep, beside its builds and
 # before the Wine stages start, and its wineserver stopped so that its registry is on disk: faults, winci and winetest
 # run beside the wine stage in prefixes of their own over it (wine_overlay, harness/tests/wine-env.sh).
 # Wine's 32-bit part comes first (the prefix is made with it). With a user's WINEPREFIX: only the

@@ -9,8 +9,6 @@
 $(BUILD)/gen/export_wine_runtime.h: tools/export_wine/runtime.inc
 	@mkdir -p $(dir $@)
 	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.$$$$ && mv -f $@.$$$$ $@
-# the Linux build (stage prep) and the Windows builds (stage winprep) include it: made before they start
-GEN_SHARED += $(BUILD)/gen/export_wine_runtime.h
 $(BUILD)/obj/tools/export_wine/export_wine.o $(BUILD)/win64/obj/tools/export_wine/export_wine.o \
     $(BUILD)/win32/obj/tools/export_wine/export_wine.o: $(BUILD)/gen/export_wine_runtime.h
 

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""harness/tests/stage_builds.py [MAKEFILE-DIR] - no two test stages build the same file.
+"""harness/tests/stage_builds.py [MAKEFILE-DIR] - make test's stages build no file twice at once.
 
-make test runs its stages side by side, each as a make of its own (harness/tests/stages.sh): a file
-that two of them build can be written by both at once (one renames or truncates what the other is
-writing). What several stages use is built before they start (TEST_PREP, by the stage prep; the
-Windows programs, WINPREP_FILES, by the stage winprep; GEN_HEADERS, GEN_SHARED and the commit by
-make test itself), or by a stage that the others come after (TEST_AFTER).
+`make test` makes every stage in one make (mk/stages.mk), which builds each file among the stages'
+prerequisites once. What that make cannot see is a build that a stage's recipe starts itself
+($(MAKE) FILE...): what such a build makes must be made before the stage starts (among its
+prerequisites), or be the stage's alone (no other stage that may run beside it needs it or builds
+it). And every stage comes after TEST_PREP (a fragment included after mk/stages.mk would not).
 
-This reads make's database (make -pnq) of the Makefile in MAKEFILE-DIR (default: .), follows each
-stage target's prerequisites (explicit rules; pattern rules' products are objects of a single
-build), and prints one "ok"/"FAIL" line per check. Exit status 1 on a failure.
+This reads make's database (make -pnq) of the Makefile in MAKEFILE-DIR (default: .): each target's
+prerequisites (order-only too), the recipes of the stage targets, and the variables their $(MAKE)
+lines name ($(V) and $(V:a=b); other functions are left out), and prints one "ok"/"FAIL" line per
+check. Exit status 1 on a failure.
 """
 import re
 import subprocess
@@ -22,19 +23,46 @@ def database(d):
 
 
 def parse(db):
-    deps, var = {}, {}
+    deps, var, recipe, target = {}, {}, {}, None
     for line in db.split("\n"):
-        if line.startswith(("\t", "#")) or not line.strip():
+        if line.startswith("\t"):
+            if target:
+                recipe.setdefault(target, []).append(line[1:])
             continue
-        m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*) :?= (.*)$", line)
-        if m:
-            var[m.group(1)] = m.group(2).split()
+        if line.startswith("#"):
             continue
-        m = re.match(r"^([^:=]+?):(?![:=])\s*(.*)$", line)
+        target = None
+        m = re.match(r"^([A-Za-z_.][A-Za-z0-9_.]*) :?= (.*)$", line)
         if m:
-            for t in m.group(1).split():
-                deps.setdefault(t, set()).update(m.group(2).split("|")[0].split())
-    return deps, var
+            var[m.group(1)] = m.group(2)
+            continue
+        m = re.match(r"^([^:=\s][^:=]*?):(?![:=])\s*(.*)$", line)
+        if m:
+            ts = m.group(1).split()
+            for t in ts:
+                deps.setdefault(t, set()).update(m.group(2).replace("|", " ").split())
+            target = ts[0] if len(ts) == 1 else None
+    return deps, var, recipe
+
+
+def expand(text, var):
+    """$(V) and $(V:a=b), innermost first; what is left of other functions stays as text"""
+    ref = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)(?::([^=()$]*)=([^()$]*))?\)")
+
+    def sub(m):
+        words = expand(var.get(m.group(1), ""), var).split() if m.group(1) in var else []
+        if m.group(2) is not None:
+            a, b = (m.group(2), m.group(3)) if "%" in m.group(2) else ("%" + m.group(2), "%" + m.group(3))
+            pre, _, post = a.partition("%")
+            words = [b.replace("%", w[len(pre):len(w) - len(post)], 1)
+                     if w.startswith(pre) and w.endswith(post) else w for w in words]
+        return " ".join(words)
+
+    for _ in range(20):
+        text, n = ref.subn(sub, text)
+        if not n:
+            break
+    return text
 
 
 def closure(deps, t, seen):
@@ -49,34 +77,33 @@ def closure(deps, t, seen):
 
 
 def check(db):
-    deps, var = parse(db)
-    build = (var.get("BUILD") or ["build"])[0]
-    stages = var.get("TEST_STAGES", [])
+    deps, var, recipe = parse(db)
+    build = expand(var.get("BUILD", "build"), var).strip() or "build"
+    stages = expand(var.get("TEST_STAGES", ""), var).split()
+    prep = expand(var.get("TEST_PREP", ""), var).split()
     results = [(len(stages) > 5, "the stages to look at: %d (TEST_STAGES)" % len(stages))]
-    before = set()
-    for t in (var.get("TEST_PREP", []) + var.get("WINPREP_FILES", []) + var.get("GEN_HEADERS", []) +
-              var.get("GEN_SHARED", []) + [build + "/gitrev.txt"]):
-        closure(deps, t, before)
-    order = set()
-    for a in var.get("TEST_AFTER", []):
-        x, _, y = a.partition(":")
-        order.add((x, y))
-
-    def ordered(a, b):  # does one come after the other (directly or through others)?
-        def reach(x, y, seen=()):
-            return (x, y) in order or any(p == x and q not in seen and reach(q, y, seen + (q,)) for p, q in order)
-        return reach(a, b) or reach(b, a)
-
-    by_file = {}
+    before = {s: closure(deps, "test-" + s, set()) - {"test-" + s} for s in stages}
+    late = [s for s in stages if not set(prep) <= before[s]]
+    results.append((bool(prep) and not late and len(stages) > 5,
+                    "every stage comes after TEST_PREP (%s)%s" % (" ".join(prep), ": not " + " ".join(late) if late else "")))
+    # what the builds a stage's recipe starts make: the BUILD files its $(MAKE) lines name, and theirs
+    own = {}
     for s in stages:
-        for f in closure(deps, "test-" + s, set()):
-            if (f == build or f.startswith(build + "/")) and f not in before:
-                by_file.setdefault(f, []).append(s)
-    shared = ["%s (%s)" % (f, ", ".join(ss)) for f, ss in sorted(by_file.items())
-              if any(not ordered(a, b) for i, a in enumerate(ss) for b in ss[i + 1:])]
+        named = [w for line in recipe.get("test-" + s, []) if "$(MAKE)" in line
+                 for w in expand(line, var).split() if w.startswith(build + "/")]
+        own[s] = set()
+        for f in named:
+            own[s] |= {x for x in closure(deps, f, set()) if x.startswith(build + "/")} - before[s]
+    shared = []
+    for i, s in enumerate(stages):
+        for t in stages[i + 1:]:
+            if "test-" + t in before[s] or "test-" + s in before[t]:
+                continue
+            for f in sorted(own[s] & (own[t] | before[t]) | own[t] & before[s]):
+                shared.append("%s (%s, %s)" % (f, s, t))
     results.append((not shared and len(stages) > 5,
-                    "no file is built by two stages that may run at once (%d files built by the stages themselves)%s" % (
-                        len(by_file), ": " + "; ".join(shared) if shared else "")))
+                    "no file is built by a stage's own make while another stage may build it (%d files built so, %d stages)%s" % (
+                        sum(len(v) for v in own.values()), len(stages), ": " + "; ".join(shared) if shared else "")))
     return results
 
 

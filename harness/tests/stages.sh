@@ -1,240 +1,135 @@
 #!/bin/sh
-# harness/tests/stages.sh STAGE... - run the test stages (make test-STAGE), TEST_JOBS of them at a
-# time, and add up their counts.
+# harness/tests/stages.sh - the two parts of `make test` that make itself does not do (mk/stages.mk).
 #
-# Each stage's output goes to BUILD/test/STAGE.log; the logs are printed whole, one after another in
-# the order the stages are named (a stage's log appears as soon as it and every stage named before it
-# have ended), then a summary with each stage's counts, wall time, CPU time (below: CG_ROOT) and start
-# (seconds after the first stage started), the whole wall time and the CPU time the machine was busy
-# meanwhile (on Linux), and last the total
-# "N passed, N failed, N skipped". Every stage ends its output with a line "[NAME: ]N passed,
-# N failed" (", N skipped" may follow); a stage that exits non-zero without counting a failure
-# counts as one failure, and so does a stage that printed no such line, or one that counted nothing
-# at all (0 passed, 0 failed, 0 skipped: it checked nothing) unless it only builds (TEST_BUILDERS).
-# Wine starts that failed for a reason of the host and were run again (BUILD/test/wine-starts.log,
-# harness/tests/wine-env.sh) are listed after the summary. Exit status 0 when nothing failed.
+# stages.sh NAME [AFTER...] -c LINE
+#   make's shell for each recipe line of the stage target test-NAME (its .SHELLFLAGS; AFTER: the
+#   stages among its prerequisites). Without STAGE_LOGS (`make test-NAME` by hand) it is sh -c LINE.
+#   With STAGE_LOGS=DIR (make test) the line's output goes to DIR/NAME.log; DIR/NAME.rc, .time, .cpu
+#   and .start get its exit status, wall and CPU seconds (the CPU in a cpuacct control group of its
+#   own where one can be made, which also counts the daemons it starts; otherwise its waited-for
+#   processes) and its start, seconds after DIR/t0. NAME in TEST_NICE runs at nice level
+#   TEST_NICE_LEVEL (5); NAME in TEST_EXCLUSIVE holds DIR/exclusive.lock (flock) while it runs. It
+#   exits 0, so that make goes on: a stage after one that failed or was not run is not run either,
+#   and its log says why (it counts as skipped); a line after a failed line of the stage is not run.
 #
-# Environment: MAKE (make), BUILD (build), TEST_JOBS (stages at once; default: the number of CPUs),
-# TEST_FIRST (stages to start before the others, longest first, so that the short ones fill the gaps;
-# the printed order stays the named order), TEST_EXCLUSIVE (stages of which at most one runs at a time,
-# e.g. two that use the same Wine prefix), TEST_BUILDERS (stages that build and count no check),
-# TEST_AFTER (items A:B: stage B starts only after stage A has
-# ended, and is not run, but counted as skipped with the reason, when A failed; an A that is not among
-# the stages is taken as ended), TEST_NICE (stages run at a lower CPU
-# priority, TEST_NICE_LEVEL, default 5: long CPU-bound ones that fill the time others wait, so that
-# those others, and the stages waited for, are not slowed by them), TEST_CGROUP (0: no control groups
-# for the CPU times). Stages must not build the same files: the make target
-# `test` builds what several stages share before it calls this script (Makefile: TEST_PREP), or a
-# stage builds it that the others wait for (TEST_AFTER; winprep, mk/windows.mk).
+# stages.sh --start NAME...
+#   before the stages: removes their files of a former make test, and notes the time and the busy
+#   CPU time of the machine (DIR/t0).
+#
+# stages.sh --summary MAKE-RC NAME...
+#   prints each stage's log whole, in the named order ("===== stage NAME ====="), a summary with each
+#   stage's counts, times and start, the wall time and the CPU time the machine was busy, the Wine
+#   starts run again for a reason of the host (DIR/wine-starts.log, harness/tests/wine-env.sh), the
+#   failing stages, and last "N passed, N failed, N skipped". Every stage ends its output with
+#   "[NAME: ]N passed, N failed[, N skipped]"; a stage that exits non-zero without counting a
+#   failure counts one, and so does one that printed no such line or counted nothing at all. A stage
+#   that make did not run (what it needs could not be built: MAKE-RC is then not 0, and counts one
+#   failure) is skipped with that reason. Exit status 0 when nothing failed.
 set -u
-MAKE=${MAKE:-make}
-B=${BUILD:-build}
-JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
-[ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
-D=$B/test
-mkdir -p "$D"
 now() { date +%s.%N | cut -c1-14; }
-# since T: the seconds from T (a now()) to now, to a tenth
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }'; }
-# the busy CPU time of the whole machine so far, in clock ticks (Linux: /proc/stat; empty elsewhere):
-# it also counts what the stages' times cannot, the daemons they start (Wine's server and services)
+# the busy CPU ticks of the whole machine (Linux /proc/stat; empty elsewhere)
 machine_busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat 2>/dev/null; }
-T0=$(now)
-B0=$(machine_busy)
+sum() { awk -v a="$1" -v b="$2" -v c="${3:-0}" 'BEGIN { printf "%.1f\n", a + b - c }'; }
 
-# the start order: TEST_FIRST (those that are named) first, then the rest as named
-order=""
-for st in ${TEST_FIRST:-}; do
-    case " $* " in *" $st "*) order="$order $st" ;; esac
-done
-for st in "$@"; do
-    case " $order " in *" $st "*) ;; *) order="$order $st" ;; esac
-done
-
-# a stage ends by writing its name into this FIFO (opened read-write: no open blocks, no reader is lost)
-fifo=$D/.stages.$$
-rm -f "$fifo"
-mkfifo "$fifo" || { echo "stages.sh: cannot make the FIFO $fifo" >&2; exit 2; }
-exec 3<>"$fifo"
-rm -f "$fifo"
-pids=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-}
-trap 'cleanup; cg_end; exit 130' INT TERM
-
-# Each stage's CPU time: where this user may make a cpuacct control group (Linux, cgroup v1, root),
-# the stage runs in one of its own, which also counts the daemons it starts (Wine's server and
-# services, sshd) and the processes it leaves behind; elsewhere the user+sys times of its waited-for
-# processes (the shell's times), which miss those.
-CG_ROOT=/sys/fs/cgroup/cpuacct
-CG=""
-if [ "${TEST_CGROUP:-1}" = 1 ] && [ -w "$CG_ROOT" ] && mkdir "$CG_ROOT/etwconf-stages-$$" 2>/dev/null; then
-    CG=$CG_ROOT/etwconf-stages-$$
-fi
-cg_end() { # move what is left in the stages' groups back, and remove them
-    [ -n "$CG" ] || return 0
-    for g in "$CG"/*/; do
-        [ -d "$g" ] || continue
-        while read -r p; do echo "$p" >"$CG_ROOT/cgroup.procs" 2>/dev/null; done <"${g}cgroup.procs"
+if [ "${1:-}" = --start ]; then
+    D=${STAGE_LOGS:?stages.sh: STAGE_LOGS names the directory of the logs}
+    shift
+    mkdir -p "$D" || exit 2
+    for st in "$@"; do rm -f "$D/$st.log" "$D/$st.rc" "$D/$st.notrun" "$D/$st.start" "$D/$st.time" "$D/$st.cpu" "$D/$st.tms"; done
+    rm -f "$D/wine-starts.log" "$D/notes"
+    echo "$(now) $(machine_busy)" >"$D/t0"
+    exit 0
+elif [ "${1:-}" != --summary ]; then
+    st=$1 after=""
+    shift
+    while [ $# -gt 2 ]; do after="$after $1"; shift; done
+    [ -n "${STAGE_LOGS:-}" ] || exec /bin/sh "$@"
+    D=$STAGE_LOGS L=$STAGE_LOGS/$st
+    unset STAGE_LOGS
+    [ -f "$L.notrun" ] || [ "$(cat "$L.rc" 2>/dev/null || echo 0)" != 0 ] && exit 0
+    s=$(now)
+    if [ ! -f "$L.start" ]; then
+        read -r t0 _ <"$D/t0" 2>/dev/null || t0=$s
+        sum "$s" 0 "$t0" >"$L.start"
+        for a in $after; do
+            if [ -f "$D/$a.notrun" ]; then why="was not run"
+            elif [ "$(cat "$D/$a.rc" 2>/dev/null || echo 0)" != 0 ]; then why="failed (its log: $D/$a.log)"
+            else continue; fi
+            printf '%s\n' "$st: not run: it comes after the stage $a, which $why" "$st: 0 passed, 0 failed, 1 skipped" >"$L.log"
+            : >"$L.notrun"; echo 0 >"$L.rc"; echo 0.0 >"$L.time"; echo 0.0 >"$L.cpu"
+            exit 0
+        done
+    fi
+    nice="" lock=""
+    case " ${TEST_NICE:-} " in *" $st "*) nice="nice -n ${TEST_NICE_LEVEL:-5}" ;; esac
+    case " ${TEST_EXCLUSIVE:-} " in *" $st "*) lock="flock $D/exclusive.lock" ;; esac
+    CG_ROOT=/sys/fs/cgroup/cpuacct g=$CG_ROOT/etwconf-stage-$$
+    { [ "${TEST_CGROUP:-1}" = 1 ] && [ -w "$CG_ROOT" ] && mkdir "$g" 2>/dev/null; } || g=""
+    # the line in its group: a child shell joins it, then becomes the stage's shell
+    $lock $nice sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$g" \
+        /bin/sh "$@" >>"$L.log" 2>&1 </dev/null
+    echo $? >"$L.rc"
+    sum "$(cat "$L.time" 2>/dev/null || echo 0)" "$(now)" "$s" >"$L.time"
+    if [ -n "$g" ]; then
+        cpu=$(awk '{ printf "%.1f\n", $1 / 1e9 }' "$g/cpuacct.usage")
+        # what the line left running (a daemon) goes back to the root group
+        while read -r p; do echo "$p" >"$CG_ROOT/cgroup.procs"; done <"$g/cgroup.procs" 2>/dev/null
         rmdir "$g" 2>/dev/null
-    done
-    rmdir "$CG" 2>/dev/null
-}
+    else
+        times >"$L.tms" # a builtin with a redirection: this shell's children, not a subshell's
+        cpu=$(awk 'NR == 2 { gsub(/s/, ""); split($1, u, "m"); split($2, y, "m"); print u[1] * 60 + u[2] + y[1] * 60 + y[2] }' "$L.tms")
+    fi
+    sum "$(cat "$L.cpu" 2>/dev/null || echo 0)" "$cpu" >"$L.cpu"
+    exit 0
+fi
 
-start() {
-    st=$1
-    (
-        s=$(now)
-        since "$T0" >"$D/$st.start"
-        nice=""
-        case " ${TEST_NICE:-} " in *" $st "*) nice="nice -n ${TEST_NICE_LEVEL:-5}" ;; esac
-        g=""
-        if [ -n "$CG" ] && mkdir "$CG/$st" 2>/dev/null; then g=$CG/$st; fi
-        # the stage's make in its group (a child shell joins it, then becomes make)
-        $nice sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$g" \
-            $MAKE --no-print-directory -s "test-$st" >"$D/$st.log" 2>&1 </dev/null 3>&-
-        rc=$?
-        # wall seconds, and the CPU seconds (user+sys) of everything the stage ran
-        since "$s" >"$D/$st.time"
-        if [ -n "$g" ] && [ -r "$g/cpuacct.usage" ]; then
-            awk '{ printf "%.1f\n", $1 / 1e9 }' "$g/cpuacct.usage" >"$D/$st.cpu"
-        else
-            times >"$D/$st.cpu" # a builtin with a redirection: run by this shell, not a child
-            awk 'NR == 2 { gsub(/s/, ""); split($1, u, "m"); split($2, y, "m");
-                printf "%.1f\n", u[1] * 60 + u[2] + y[1] * 60 + y[2] }' "$D/$st.cpu" >"$D/$st.cpu.tmp"
-            mv "$D/$st.cpu.tmp" "$D/$st.cpu"
-        fi
-        echo "$rc" >"$D/$st.rc"
-        echo "$st" >&3
-    ) &
-    pids="$pids $!"
-}
-
-# print the logs of the stages that have ended, in the named order, up to the first still running
-printed=0
-flush() {
-    i=0
-    for fs in "$@"; do
-        i=$((i + 1))
-        [ "$i" -le "$printed" ] && continue
-        [ -f "$D/$fs.rc" ] || return 0
-        printf '\n===== stage %s =====\n' "$fs"
-        cat "$D/$fs.log"
-        printed=$i
-    done
-}
-
-for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time" "$D/$st.cpu" "$D/$st.start" "$D/$st.notrun"; done
-STARTS=$(cd "$D" && pwd)/wine-starts.log
-WINE_START_LOG=$STARTS
-export WINE_START_LOG
-rm -f "$STARTS"
-all=" $* "
-# the stages ST comes after (TEST_AFTER), of those being run
-after() {
-    for dep in ${TEST_AFTER:-}; do
-        [ "${dep#*:}" = "$1" ] || continue
-        case $all in *" ${dep%%:*} "*) echo "${dep%%:*}" ;; esac
-    done
-}
-# may ST start now? Not before the stages it comes after have ended, nor when it is exclusive and
-# another exclusive stage runs
-free() {
-    for a in $(after "$1"); do
-        [ -f "$D/$a.rc" ] || return 1
-    done
-    case " ${TEST_EXCLUSIVE:-} " in *" $1 "*) ;; *) return 0 ;; esac
-    for r in $busy; do
-        case " ${TEST_EXCLUSIVE:-} " in *" $r "*) return 1 ;; esac
-    done
-    return 0
-}
-# the stage that ST comes after (TEST_AFTER) and that failed or was not run, if there is one: ST is
-# then not run (it would find missing what that stage builds, and build it itself, perhaps beside
-# another stage)
-after_failed() {
-    for a in $(after "$1"); do
-        { [ -f "$D/$a.notrun" ] || { [ -f "$D/$a.rc" ] && [ "$(cat "$D/$a.rc")" != 0 ]; }; } && { echo "$a"; return 0; }
-    done
-    return 1
-}
-not_run() {
-    : >"$D/$1.notrun"
-    if [ -f "$D/$2.notrun" ]; then why="was not run"; else why="failed (its log: $D/$2.log)"; fi
-    { echo "$1: not run: it comes after the stage $2, which $why"
-      echo "$1: 0 passed, 0 failed, 1 skipped"; } >"$D/$1.log"
-    since "$T0" >"$D/$1.start"
-    echo 0.0 >"$D/$1.time"; echo 0.0 >"$D/$1.cpu"; echo 0 >"$D/$1.rc"
-}
-running=0 busy="" pending=$order
-while [ -n "$pending" ] || [ "$running" -gt 0 ]; do
-    # start what may start, in the start order
-    left="" skipped=0
-    for st in $pending; do
-        if a=$(after_failed "$st"); then
-            not_run "$st" "$a"
-            skipped=1
-        elif [ "$running" -lt "$JOBS" ] && free "$st"; then
-            start "$st"
-            running=$((running + 1))
-            busy="$busy $st"
-        else
-            left="$left $st"
-        fi
-    done
-    pending=$left
-    # a stage not run: look again at once, for the stages that come after it
-    if [ "$skipped" = 1 ]; then flush "$@"; continue; fi
-    [ "$running" -gt 0 ] || break
-    read -r done_st <&3
-    running=$((running - 1))
-    nb=""
-    for r in $busy; do [ "$r" = "$done_st" ] || nb="$nb $r"; done
-    busy=$nb
-    flush "$@"
-done
-wait
-exec 3>&-
-cg_end
-
-# a stage that only builds (TEST_BUILDERS) and counts no check
-builder() { case " ${TEST_BUILDERS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
-tp=0; tf=0; ts=0; bad=""
-summary=""
-rm -f "$D/notes"
+mrc=$2
+shift 2
+D=${STAGE_LOGS:?stages.sh: STAGE_LOGS names the directory of the logs}
+tp=0 tf=0 ts=0 bad="" summary=""
+note() { echo "$1" >>"$D/notes"; }
 for st in "$@"; do
-    log=$D/$st.log
-    rc=$(cat "$D/$st.rc" 2>/dev/null || echo 1)
-    line=$(grep -E '^([A-Za-z0-9-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" 2>/dev/null | tail -n 1)
+    L=$D/$st
+    if [ ! -f "$L.rc" ] && [ "$mrc" != 0 ]; then
+        printf '%s\n' "$st: not run: make could not build what it needs (make's errors are above)" "$st: 0 passed, 0 failed, 1 skipped" >"$L.log"
+        echo 0 >"$L.rc"
+    fi
+    printf '\n===== stage %s =====\n' "$st"
+    cat "$L.log" 2>/dev/null
+    rc=$(cat "$L.rc" 2>/dev/null || echo 1)
+    line=$(grep -E '^([A-Za-z0-9-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$L.log" 2>/dev/null | tail -n 1)
     p=$(echo "$line" | sed -n 's/.*\b\([0-9][0-9]*\) passed.*/\1/p'); p=${p:-0}
     f=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p'); f=${f:-0}
     s=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) skipped.*/\1/p'); s=${s:-0}
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
     # a stage that says nothing of what it checked has checked nothing that anyone can see
     if [ -z "$line" ] && [ "$f" -eq 0 ]; then
-        f=1; echo "$st: FAIL: the stage printed no count line ('N passed, N failed'): nothing it checked is counted" >>"$D/notes"
-    elif [ $((p + f + s)) -eq 0 ] && ! builder "$st"; then
-        f=1; echo "$st: FAIL: the stage counted no check at all (0 passed, 0 failed, 0 skipped)" >>"$D/notes"
+        f=1; note "$st: FAIL: the stage printed no count line ('N passed, N failed'): nothing it checked is counted"
+    elif [ $((p + f + s)) -eq 0 ]; then
+        f=1; note "$st: FAIL: the stage counted no check at all (0 passed, 0 failed, 0 skipped)"
     fi
     [ "$f" -ne 0 ] && bad="$bad $st"
-    tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + s))
+    tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
     summary="$summary$(printf '  %-14s %5s passed %5s failed %5s skipped  (%ss, %ss CPU, from +%ss)' "$st" "$p" "$f" "$s" \
-        "$(cat "$D/$st.time" 2>/dev/null || echo '?')" "$(cat "$D/$st.cpu" 2>/dev/null || echo '?')" \
-        "$(cat "$D/$st.start" 2>/dev/null || echo '?')")
+        "$(cat "$L.time" 2>/dev/null || echo 0.0)" "$(cat "$L.cpu" 2>/dev/null || echo 0.0)" "$(cat "$L.start" 2>/dev/null || echo '?')")
 "
 done
-printf '\n===== summary =====\n%s' "$summary"
-cpu=""
-B1=$(machine_busy)
-if [ -n "$B0" ] && [ -n "$B1" ]; then
-    cpu=$(awk -v a="$B0" -v b="$B1" -v t="$(getconf CLK_TCK 2>/dev/null || echo 100)" 'BEGIN { printf ", the machine busy %.1f CPU-s", (b - a) / t }')
+if [ "$mrc" != 0 ]; then
+    tf=$((tf + 1)) bad="$bad make"
+    note "make: FAIL: make exited $mrc: something the stages need could not be built (make's errors are above)"
 fi
-echo "  $# stages, $JOBS at a time: $(since "$T0")s wall$cpu (logs in $D/)"
+printf '\n===== summary =====\n%s' "$summary"
+read -r t0 b0 <"$D/t0" 2>/dev/null || t0=$(now) b0=""
+b1=$(machine_busy)
+cpu=""
+[ -n "$b0" ] && [ -n "$b1" ] &&
+    cpu=$(awk -v a="$b0" -v b="$b1" -v t="$(getconf CLK_TCK 2>/dev/null || echo 100)" 'BEGIN { printf ", the machine busy %.1f CPU-s", (b - a) / t }')
+echo "  $# stages, ${TEST_JOBS:-?} jobs at a time: $(sum "$(now)" 0 "$t0")s wall$cpu (logs in $D/)"
 [ -f "$D/notes" ] && cat "$D/notes"
-if [ -s "$STARTS" ]; then
-    echo "Wine starts that failed for a reason of the host and were run again ($(wc -l <"$STARTS"), $STARTS):"
-    sed 's/^/  /' "$STARTS"
+S=$D/wine-starts.log
+if [ -s "$S" ]; then
+    echo "Wine starts that failed for a reason of the host and were run again ($(wc -l <"$S"), $S):"
+    sed 's/^/  /' "$S"
 fi
 [ -n "$bad" ] && printf 'failing stages:%s\n' "$bad"
 printf '%d passed, %d failed, %d skipped\n' "$tp" "$tf" "$ts"

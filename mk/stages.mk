@@ -1,0 +1,20 @@
+# mk/stages.mk - the test stages in one make (included after every fragment that registers a stage).
+#
+# A stage is a target test-NAME (TEST_STAGES += NAME). `make test` runs TEST_RUN: one make of every
+# stage, TEST_JOBS jobs at a time, then the summary (harness/tests/stages.sh --summary). That make
+# builds each stage's prerequisites once, before the stage starts, and TEST_PREP before any stage;
+# a stage that has another stage among its prerequisites (test-B: | test-A) starts after it, and is
+# not run, but counted as skipped with the reason, when that one failed or was not run. -k: a stage
+# whose prerequisites cannot be built stops no other.
+#
+# Each recipe line of a stage runs through stages.sh (its .SHELLFLAGS; `private`: not the lines of
+# its prerequisites): by hand as sh -c LINE, under make test (STAGE_LOGS) with its output into
+# BUILD/test/NAME.log and its exit status and times beside it (TEST_NICE, TEST_EXCLUSIVE: nice, flock).
+STAGES_SH ?= harness/tests/stages.sh
+test-%: private .SHELLFLAGS = $(if $(filter $(@:test-%=%),$(TEST_STAGES)),$(STAGES_SH) $(@:test-%=%) \
+    $(patsubst test-%,%,$(filter $(TEST_STAGES:%=test-%),$^ $|))) -c
+$(TEST_STAGES:%=test-%): | $(TEST_PREP)
+TEST_RUN = export STAGE_LOGS=$(abspath $(BUILD))/test; sh $(STAGES_SH) --start $(TEST_STAGES); \
+    TEST_NICE="$(TEST_NICE)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" WINE_START_LOG=$$STAGE_LOGS/wine-starts.log \
+        $(MAKE) -k -s -j$(TEST_JOBS) --output-sync=target --no-print-directory $(TEST_STAGES:%=test-%); \
+    TEST_JOBS=$(TEST_JOBS) sh $(STAGES_SH) --summary $$? $(TEST_STAGES)
