@@ -96,6 +96,7 @@ bool ref_at_least(unsigned version); /* NT version (ETW_V6_2) or later */
 unsigned ref_key(void); /* the emulated version's key (spec/abi.h ETW_VKEY) */
 bool ref_at_least_key(unsigned id); /* at or after a version table entry (ETW_V10_0_17763) */
 etw_u32 ref_status_to_win32(etw_status s);
+void ref_state_reset(void); /* the fields of ref that no module owns back to their defaults */
 
 /* loggers */
 struct ref_logger *ref_logger_for_groupmask(etw_tracehandle h); /* low 16 bits; 0xFFFF = kernel */
