@@ -5,21 +5,9 @@
  * (core/call.c) and checks its outcome (core/expect.c) or runs the custom body, and tears the
  * fixture down; finishes the result. Portable C; the platform layer supplies guard pages and isolation.
  */
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 #include <stdlib.h>
 #include <string.h>
-
-const etw_u8 etw_sentinel[4] = {0xDE, 0xAD, 0xBE, 0xEF};
-
-void etw_sentinel_fill(etw_u8 *start, size_t n)
-{
-    etw_u8 block[64];
-    for (int i = 0; i < 64; i++)
-        block[i] = etw_sentinel[i & 3];
-    for (; n >= sizeof block; start += sizeof block, n -= sizeof block)
-        memcpy(start, block, sizeof block);
-    memcpy(start, block, n);
-}
 
 unsigned etw_runner_key(const struct etw_runner *r)
 {
