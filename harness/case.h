@@ -288,7 +288,7 @@ struct etw_case {
 
 #define CASE(...) {.file = __FILE__, .line = __LINE__, __VA_ARGS__},
 
-/* every file in cases/ defines one table and registers it in harness/core/registry.c */
+/* every file in cases/ defines one table and registers it in harness/suite/registry.c */
 struct etw_case_table {
     const char *name;
     const struct etw_case *cases;
