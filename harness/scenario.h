@@ -69,6 +69,6 @@ struct etw_step_slot {
 /* points at process memory by default; a platform may point it at memory its workers share */
 extern struct etw_step_slot *volatile etw_step_slot;
 
-/* their JSON fields: harness/out/out.h; their lint: harness/suite/suite.h */
+/* their JSON fields: harness/out/out.h; their lint: etw_lint (harness/suite/suite.h) */
 
 #endif

@@ -51,6 +51,8 @@ static bool rule_cited_by(enum etw_rule_id id, const struct etw_case *c)
     return false;
 }
 
+static int scenario_lint(FILE *f);
+
 int etw_lint(FILE *f)
 {
     int problems = 0;
@@ -129,11 +131,11 @@ int etw_lint(FILE *f)
                 problems++;
             }
     }
-    problems += etw_scenario_lint(f); /* client scenarios: programs, ids, steps */
+    problems += scenario_lint(f); /* client scenarios: programs, ids, steps */
     return problems;
 }
 
-int etw_scenario_lint(FILE *f)
+static int scenario_lint(FILE *f)
 {
     int problems = 0;
     size_t n = etw_case_total();

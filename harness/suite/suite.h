@@ -13,10 +13,7 @@ extern const struct etw_case_table *const etw_case_tables[];
 size_t etw_case_total(void);
 const struct etw_case *etw_case_at(size_t i); /* all tables, in order */
 const struct etw_case *etw_case_find(const char *id);
-/* rule/case cross-checks; prints problems to f, returns their number */
+/* rule/case cross-checks, the scenario rows' among them; prints problems to f, returns their number */
 int etw_lint(FILE *f);
-
-/* the scenario rows' cross-checks (part of etw_lint) */
-int etw_scenario_lint(FILE *f);
 
 #endif
