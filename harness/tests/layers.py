@@ -128,45 +128,30 @@ def objects(roots, objdirs):
 
 
 def components(graph):
-    """strongly connected components of graph (Tarjan, iterative), each a sorted list"""
+    """strongly connected components of graph (Tarjan), each a sorted list"""
     index, low, on, stack, out = {}, {}, set(), [], []
-    counter = [0]
-    for start in sorted(graph):
-        if start in index:
-            continue
-        work = [(start, iter(sorted(graph.get(start, ()))))]
-        index[start] = low[start] = counter[0]
-        counter[0] += 1
-        stack.append(start)
-        on.add(start)
-        while work:
-            v, it = work[-1]
-            pushed = False
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter[0]
-                    counter[0] += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(sorted(graph.get(w, ())))))
-                    pushed = True
-                    break
-                if w in on:
-                    low[v] = min(low[v], index[w])
-            if pushed:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                out.append(sorted(comp))
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while not comp or comp[-1] != v:
+                comp.append(stack.pop())
+                on.discard(comp[-1])
+            out.append(sorted(comp))
+
+    sys.setrecursionlimit(max(1000, 4 * len(graph)))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
     return out
 
 
