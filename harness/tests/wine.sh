@@ -62,7 +62,7 @@ if ! command -v "$WINE" >/dev/null 2>&1 || ! command -v "$WINESERVER" >/dev/null
     no "Wine is not there (WINE=$WINE, WINESERVER=$WINESERVER): run 'sh .ci/deps.sh windows' as root (make test does it), or set WINE to your build tree's wine"
     finish
 fi
-WINE_VERSION=$("$WINE" --version 2>/dev/null </dev/null | head -n 1)
+WINE_VERSION=$(wine_version)
 WINE_PATH=$(command -v "$WINE")
 case $WINE_PATH in /*) ;; *) WINE_PATH=$(pwd)/$WINE_PATH ;; esac
 
@@ -131,8 +131,9 @@ prefix_up() {
 # the Windows versions this Wine knows (winecfg's table), one per line; asked once per Wine
 known_versions() {
     kv=$L/versions-$(printf '%s %s' "$WINE_PATH" "$WINE_VERSION" | cksum | cut -d' ' -f1).txt
-    [ -s "$kv" ] || timeout 60 "$WINE" winecfg '/?' </dev/null 2>/dev/null | tr -d '\r' |
-        sed -n 's/^ *\(win[a-z0-9]*\|vista\|nt[0-9]*\) \{1,\}Windows.*/\1/p' >"$kv"
+    # a table row is a name and the Windows it stands for ("  win10   Windows 10"), on either stream
+    [ -s "$kv" ] || wine_text winecfg '/?' |
+        sed -n 's/^[[:space:]]*\(win[a-z0-9]*\|vista\|nt[0-9]*\)[[:space:]]\{1,\}.*Windows.*/\1/p' | awk '!seen[$0]++' >"$kv"
     cat "$kv"
 }
 

@@ -187,13 +187,13 @@ stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESE
 trap 'stop_server' EXIT
 trap 'stop_server; exit 130' INT TERM
 # a prefix made before Wine's 32-bit part was installed lacks its syswow64: made again then
-want="$("$WINE" --version 2>/dev/null)$([ -e /usr/lib/wine/wine ] && echo ' wine32') etwconf-winetest-prefix-1"
+want="$(wine_version)$([ -e /usr/lib/wine/wine ] && echo ' wine32') etwconf-winetest-prefix-1"
 if [ "$WINE_OWN_PREFIX" = 1 ] && [ "$overlay" = 0 ] && { [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; }; then
     stop_server
     rm -rf "$WINEPREFIX"
     mkdir -p "$WINEPREFIX"
     timeout 30 "$WINESERVER" -p >/dev/null 2>&1
-    echo "winetest: making the prefix $WINEPREFIX ($("$WINE" --version 2>/dev/null))"
+    echo "winetest: making the prefix $WINEPREFIX ($(wine_version))"
     timeout 300 "$WINE" wineboot -i >/dev/null 2>&1 &&
         timeout 60 "$WINE" reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug' /v Debugger /t REG_SZ /d "" /f >/dev/null 2>&1 &&
         echo "$want" >"$WINEPREFIX/.etwconf-prefix" || no "the Wine prefix $WINEPREFIX could not be made"
