@@ -44,8 +44,11 @@ fi
 B=${2:-build}
 VERSIONS=${3:-$(awk -F'"' '/^VERSION/ { print $4 }' spec/versions.def)}
 PYTHON=${PYTHON:-python3}
-EXE=$B/etwconf.exe
-I686=$B/etwconf-i686.exe
+# the Wine stage's copies of the exes: manifest highestAvailable, so that a Wine that starts programs
+# with a limited token gives these its full one (mk/windows.mk WINE_EXE_DIR); the shipped exes,
+# asInvoker, are checked in section 1
+EXE=$B/wine-elevated/etwconf.exe
+I686=$B/wine-elevated/etwconf-i686.exe
 R=${WINE_RESULTS:-$B/results}
 L=${WINE_LOGS:-$B/test/wine}
 case "$mode" in run | test | prefix) ;; *) echo "usage: harness/tests/wine.sh run|test|prefix BUILD [VERSIONS]" >&2; exit 2 ;; esac
@@ -71,7 +74,7 @@ if [ "$mode" != prefix ]; then
     trap 'stop_server' EXIT
     trap 'stop_server; exit 130' INT TERM
     if [ ! -f "$EXE" ]; then
-        no "$EXE is missing: run 'make windows'"
+        no "$EXE is missing: run 'make wine' (it builds the Wine stage's copies of the exes)"
         finish
     fi
 fi
@@ -182,7 +185,9 @@ run_version() {
     timeout 300 "$WINE" "$x" run --quiet --out "$out" 2>"$err" </dev/null
     rc=$?
     summary=$(tr -d '\r' <"$err" | grep -a '^wine@' | tail -n 1)
-    echo "  $(basename "$x"): ${summary:-wine@$v: no summary (exit $rc; see $err)}"
+    # the token the run had (the header's fingerprint): a Wine that gives no full token says so here
+    tok=$(head -n 1 "$out" 2>/dev/null | grep -o '"elevation_type":"[a-z]*"' | cut -d'"' -f4)
+    echo "  $(basename "$x"): ${summary:-wine@$v: no summary (exit $rc; see $err)} (token: ${tok:-unknown})"
     if [ "$rc" -gt 1 ]; then
         echo "wine: $(basename "$x") run at $v exited $rc (see $err)" >&2
         return 1
@@ -270,14 +275,15 @@ fi
 
 # ================================================================ test
 OBJDUMP=${OBJDUMP:-x86_64-w64-mingw32-objdump}
-I686=$B/etwconf-i686.exe
 D=$B/win64/tests
 
-# 1. the executables: format, imports, manifest
-for exe in "$EXE" "$I686"; do
+# 1. the executables: format, imports, manifest (the shipped ones run as the invoker; the Wine stage's
+# copies ask for the highest token the account has)
+for exe in "$B/etwconf.exe" "$B/etwconf-i686.exe" "$EXE" "$I686"; do
     if [ ! -f "$exe" ]; then no "$exe was not built"; continue; fi
     fmt=$($OBJDUMP -f "$exe" 2>/dev/null | sed -n 's/.*file format //p' | head -n 1)
-    want=pei-x86-64; [ "$exe" = "$I686" ] && want=pei-i386
+    level=asInvoker; [ "$exe" = "$EXE" ] || [ "$exe" = "$I686" ] && level=highestAvailable
+    want=pei-x86-64; case $exe in *-i686.exe) want=pei-i386 ;; esac
     [ "$fmt" = "$want" ] && ok "$exe: $fmt (the ABI static asserts held for this layout)" || no "$exe: format '$fmt', expected $want"
     dlls=$($OBJDUMP -p "$exe" | sed -n 's/^[[:space:]]*DLL Name: //p' | tr 'a-z' 'A-Z' | sort | tr '\n' ' ')
     [ "$dlls" = "ADVAPI32.DLL KERNEL32.DLL MSVCRT.DLL " ] && ok "$exe imports only from $dlls" || no "$exe imports from: $dlls"
@@ -286,10 +292,10 @@ for exe in "$EXE" "$I686"; do
     [ -z "$etw" ] && ok "$exe: no static import of an API under test (all through GetProcAddress)" || no "$exe statically imports: $etw"
     n=0
     for g in e2011457-1546-43c5-a5fe-008deee3d3f0 35138b9a-5d96-4fbd-8e2d-a2440225f93a 4a2f28e3-53b9-4441-ba9c-d69d4a4a6e38 \
-        1f676c76-80e1-4239-95bb-83d0f6d0da78 8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a asInvoker; do
+        1f676c76-80e1-4239-95bb-83d0f6d0da78 8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a "level=\"$level\""; do
         grep -aq "$g" "$exe" && n=$((n + 1))
     done
-    [ "$n" = 6 ] && ok "$exe: manifest with the supportedOS GUIDs Vista..10 and asInvoker" || no "$exe: manifest incomplete ($n of 6 markers)"
+    [ "$n" = 6 ] && ok "$exe: manifest with the supportedOS GUIDs Vista..10 and $level" || no "$exe: manifest incomplete ($n of 6 markers, level $level)"
 done
 
 # the suite's own prefix and, beside it, a wrapper standing in for a build tree's wine in a prefix

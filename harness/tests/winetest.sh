@@ -206,8 +206,11 @@ fi
 # executable name, and etwconf.exe takes one live run at a time), and are checked after, in order.
 # series NAME COMMANDS: COMMANDS in the background, their output in T/series-NAME.out
 series() { sn=$1; shift; ("$@") >"$T/series-$sn.out" 2>&1 & }
-if [ -f "$B/etwconf.exe" ]; then
-    cp "$B/etwconf.exe" "$W/etwconf.exe"
+# the Wine stage's copy of etwconf.exe (manifest highestAvailable: the full token wherever Wine gives
+# one, as wine.json's runs had it; mk/windows.mk WINE_EXE_DIR)
+WEXE=$B/wine-elevated/etwconf.exe
+if [ -f "$WEXE" ]; then
+    cp "$WEXE" "$W/etwconf.exe"
     etwconf_runs() {
         wine_version_for etwconf.exe win10
         timeout 300 "$WINE" "$W/etwconf.exe" run --quiet --out "$T/wine-win10.jsonl" >/dev/null 2>"$T/wine-win10.err"
@@ -262,7 +265,7 @@ if [ "$cc_ok" = 1 ]; then
     series notodo runx "$W/etwconf_notodo_test.exe" win10 "$T/export-notodo.txt"
 fi
 wait
-if [ -f "$B/etwconf.exe" ]; then
+if [ -f "$WEXE" ]; then
     wt wine-win10 --expectations "$WINE_JSON" "$T/wine-win10.jsonl"
     show "$($FMT grammar "$T/wine-win10.txt" --rc $rc --failures 0)"
     show "$($FMT results "$T/wine-win10.txt" "$T/wine-win10.jsonl" --expect "$WINE_JSON" --rc $rc)"
@@ -270,7 +273,7 @@ if [ -f "$B/etwconf.exe" ]; then
     [ "$rc" = 0 ] && [ "$n" -gt 100 ] && ok "etwconf.exe under Wine at win10 with wine.json: $n known divergences todo, no failure, exit 0" ||
         no "etwconf.exe's results at win10 in Wine's format: exit $rc, $n todo lines (see $T/wine-win10.txt)"
 else
-    skip "etwconf.exe's results under Wine in Wine's format: $B/etwconf.exe is not built (make windows)"
+    skip "etwconf.exe's results under Wine in Wine's format: $WEXE is not built (make $WEXE)"
 fi
 if [ "$cc_ok" = 1 ]; then
     for v in win10 win7; do
