@@ -305,6 +305,9 @@ done
 WRAP=$L/wrapper
 rm -rf "$WRAP"
 mkdir -p "$WRAP"
+# the overlay copies the registry from disk: a prefix just made (make test-wine alone) has it only in
+# its server
+[ "$WINE_OWN_PREFIX" = 1 ] && { [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || stop_server; }
 (wine_overlay "$WRAP/prefix") || mkdir -p "$WRAP/prefix"
 echo "a file of the user's" >"$WRAP/prefix/user-file"
 cat >"$WRAP/wine" <<EOF
