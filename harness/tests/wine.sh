@@ -567,7 +567,7 @@ made_for=$($PYTHON -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1
 case " $made_for " in
     *" ${WINE_VERSION%% *} "*) echo "wine: reports/expectations/wine.json was made for $made_for; this is $WINE_VERSION" ;;
     *) echo "WARNING: reports/expectations/wine.json was made for ${made_for:-an unnamed Wine version} (its wine_versions), but this run uses $WINE_VERSION ($WINE_PATH)."
-       echo "WARNING: a difference below may be a change in Wine, not in the suite; if this Wine is meant, regenerate the file (see its \"about\") and add the version." ;;
+       echo "WARNING: a difference below may be a change in Wine or in its environment, not in the suite; to record this Wine: make wine-record (README \"Your Wine's results\")." ;;
 esac
 part "$L/expectations.out" $PYTHON reports/etwconf-report check --expectations reports/expectations/wine.json $files
 if [ -n "$files32" ]; then
