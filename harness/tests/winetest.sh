@@ -108,7 +108,10 @@ grep -q "is for target wine.*nothing is todo" "$T/notwine.err" && ! grep -q "mar
     ok "an expectations file for another target: said on stderr, nothing is todo" || no "wine.json against the reference: exit $rc"
 
 # ---------------------------------------------------------------- 2. export-wine
-$REPORT winetest-todo "$WINE_JSON" >"$T/wine-todo.txt"
+# the Wine this stage runs the exported test under ("10.0"; empty without Wine): its divergences are
+# the todo_wine ones (wine.json keys entries by Wine version)
+WV=$( (B=$B; . harness/tests/wine-env.sh; command -v "$WINE" >/dev/null 2>&1 && wine_version) | sed -n 's/^wine-\([^ ]*\).*/\1/p')
+$REPORT winetest-todo ${WV:+--wine "$WV"} "$WINE_JSON" >"$T/wine-todo.txt"
 "$E" export-wine --todo "$T/wine-todo.txt" --out "$T/etwconf.c" 2>"$T/export.err"; rc=$?
 out=$("$E" list --json | $PYTHON -c '
 import json, re, sys
@@ -226,15 +229,16 @@ runx() { # EXE VERSION OUT: OUT, OUT.err, and the exit status in OUT.rc
 }
 # the case ids of the lines of one kind ("Test marked todo" ...): the context after the prefix
 ids_of() { tr -d '\r' <"$1" | sed -n "s/^[^:]*:[0-9]*: $2: \([a-z0-9.-]*\): .*/\1/p" | sort -u; }
-# the cases wine.json lists at a version
+# the cases wine.json lists at a version, for the Wine under test
 listed_at() {
-    $PYTHON - "$WINE_JSON" "$1" <<'PY'
+    $PYTHON - "$WINE_JSON" "$1" "$WV" <<'PY'
 import sys
 sys.path.insert(0, "reports")
 from etwconf_report import expectations
 exp = expectations.load(sys.argv[1])
-class R:  # just enough of a run for names_run()
+class R:  # just enough of a run for names_run(): a version, and the Wine under test
     impl, version, version_name = "wine", sys.argv[2], sys.argv[2]
+    header = {"fingerprint": {"wine_version": sys.argv[3]}}
     def version_names(self): return {self.version} | ({expectations.WINE_NT[self.version]} if self.version in expectations.WINE_NT else set())
     def nt(self): return expectations.nt_tuple(self.version)
 for e in exp.entries:

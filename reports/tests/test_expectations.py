@@ -424,3 +424,22 @@ class WineVersions(TmpCase):
         rc, o, err = run_cli("check", "--expectations", self.write("y.json", json.dumps(doc)),
                              data("reference-6.1.jsonl"))
         self.assertIn("is for a file of impl wine", self.assertOneLineError(rc, o, err))
+
+    def test_winetest_todo_by_wine_version(self):
+        from etwconf_report import winetest
+        doc = load_doc()
+        doc["wine_versions"] = ["wine-8.0", "wine-10.0"]
+        for e in doc["entries"]:
+            if e["case"] == "tqi.0b.exact":
+                e["wine"] = "8.0"
+        path = self.write("w.json", json.dumps(doc))
+        exp = expectations.load(path)
+        exact = lambda lines: [l for l in lines if l.startswith("tqi.0b.exact ")]
+        self.assertTrue(exact(winetest.todo_lines(exp, "8.0")))
+        self.assertFalse(exact(winetest.todo_lines(exp, "10.0")))
+        self.assertFalse(exact(winetest.todo_lines(exp)))          # the newest: 10.0
+        rc, o, err = run_cli("winetest-todo", "--wine", "8.0", path)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("tqi.0b.exact 10.0 CRASH exception", o)
+        rc, o, err = run_cli("winetest-todo", "--wine", "ten", path)
+        self.assertIn("is not a Wine version", self.assertOneLineError(rc, o, err))
