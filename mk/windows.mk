@@ -157,8 +157,8 @@ WINPREP_FILES := $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwcon
 TEST_AFTER += $(foreach s,wine winetest faults winci fleet,winprep:$(s))
 .PHONY: test-winprep
 test-winprep:
-	@if $(MAKE) --no-print-directory -s -j3 $(WINPREP_FILES) $(if $(shell command -v wine 2>/dev/null),test-prep-wine); then \
-	    echo "winprep: built $(words $(WINPREP_FILES)) Windows program(s); $(if $(shell command -v wine 2>/dev/null),the suite's Wine prefix is ready,no Wine here)"; \
+	@if $(MAKE) --no-print-directory -s -j3 $(WINPREP_FILES) $(if $(shell command -v "$(or $(WINE),wine)" 2>/dev/null),test-prep-wine); then \
+	    echo "winprep: built $(words $(WINPREP_FILES)) Windows program(s); $(if $(shell command -v "$(or $(WINE),wine)" 2>/dev/null),the suite's Wine prefix is ready,no Wine here)"; \
 	    echo "winprep: 0 passed, 0 failed"; \
 	else echo "winprep: 0 passed, 1 failed"; exit 1; fi
 # the prefix is made (about 5 s of waiting on wineboot) while the executables build (two at a time: the

@@ -368,7 +368,7 @@ for g in $LINUX_GROUPS; do
     bg="$bg $!"
 done
 groups=$LINUX_GROUPS
-if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
+if command -v "${WINE:-wine}" >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     . harness/tests/wine-env.sh
     suite_prefix=$WINEPREFIX
     # beside the wine stage, not in its prefix (harness/tests/wine-env.sh)
