@@ -262,7 +262,7 @@ wine_dllmain_faults() {
 # no junctions; the check a new directory passes (run_dir_open_checked) is the one cleanup's refusal
 # of a symlink below exercises. Run in a prefix of its own (its server is stopped and traced).
 wine_private_dir() {
-    tmpw=$(ls -d "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | head -n 1)
+    tmpw=$(wine_temp_dir)
     if ! command -v strace >/dev/null 2>&1; then
         skip "the live target's private directory under Wine: strace is not installed (apt-get install strace), the directory is seen through it"
     elif [ -z "$tmpw" ]; then
@@ -306,7 +306,7 @@ EOF2
 # Wine shows as a reparse point) named like one is never entered. Then one live run at a time: a
 # second run while the first holds the system is refused.
 wine_live_runs() {
-    tmpw=$(ls -d "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | head -n 1)
+    tmpw=$(wine_temp_dir)
     if [ -n "$tmpw" ]; then
         h1=00112233445566778899aabbccddeeff h2=ffeeddccbbaa99887766554433221100 h3=0123456789abcdef0123456789abcdef
         mkdir -p "$T/victim" "$tmpw/etwconf-4000000-$h1" "$tmpw/etwconf-4000000-$h2" "$tmpw/etwconf-4000000-short"
@@ -321,6 +321,8 @@ wine_live_runs() {
             ok "cleanup (Wine): a gone process's private directory emptied and removed, one holding a foreign file emptied of ours and kept, a wrongly named one untouched, and a symlink named like one not entered ($why) (exit $rc)" ||
             no "cleanup (Wine): exit $rc: $(tr -d '\r' <"$T/cleanup.out" | tr '\n\\' '|/')" # no backslashes for echo
         rm -rf "$tmpw/etwconf-4000000-"*
+    else
+        no "cleanup (Wine): no Temp directory in $WINEPREFIX (wine_temp_dir, harness/tests/wine-env.sh)"
     fi
     # The second run is started while the first holds the system: the first has claimed it (it
     # writes its header after the claim) and is held still (SIGSTOP to its processes, found by their

@@ -58,6 +58,12 @@ wine_version() {
     wine_text --version | grep -m 1 '^wine-'
 }
 
+# wine_temp_dir: the Unix path of %TEMP% of the prefix's user: drive_c/users/USER/Temp in Wine 8.0,
+# drive_c/users/USER/AppData/Local/Temp in Wine 10.0; empty when the prefix has neither
+wine_temp_dir() {
+    ls -d "$WINEPREFIX"/drive_c/users/*/AppData/Local/Temp "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | grep -v '/users/Public/' | head -n 1
+}
+
 # wine_version_for EXE VERSION: Wine reports VERSION to programs with EXE's file name (their AppDefaults
 # key, which wins over winecfg's setting for the whole prefix, and is quicker to set than
 # `winecfg -v`); status 0 when it is set
