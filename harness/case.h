@@ -173,6 +173,8 @@ struct etw_fixture {
     X(NEED_REG_ENTRY_HANDLE, "registration-object",                                                                                        \
       "needs the handle of the registration object behind a REGHANDLE, which user mode cannot get "                                        \
       "through a public API; the target does not name it (EtwRef_RegEntryHandle)")                                                         \
+    X(NEED_PMC_SOURCES, "pmc-sources",                                                                                                     \
+      "needs a profile source besides the timer listed by the system (hardware counters; a Hyper-V guest lists none)")                   \
     X(NEED_THREADS, "threads", "needs threads, and this process cannot start them")
 /* the position of a need in the list (ETW_NEED_I_NEED_THREADS) and its bit (NEED_THREADS) */
 #define ETW_NEED_INDEX_(name, text, reason) ETW_NEED_I_##name,

@@ -48,3 +48,15 @@ TEST_STAGES += scheduler
 .PHONY: test-scheduler
 test-scheduler:
 	@sh harness/tests/stages_test.sh
+
+# the helpers the stages share (harness/tests/lib.sh, wine-env.sh), on made-up commands
+TEST_STAGES += testlib
+.PHONY: test-testlib
+test-testlib:
+	@sh harness/tests/testlib_test.sh
+
+# every check over a set fails on an empty one: the stages' own check code on empty sets
+TEST_STAGES += emptysets
+.PHONY: test-emptysets
+test-emptysets: all $(BUILD)/mutate/mutate
+	@PYTHON="$(PYTHON)" sh harness/tests/emptysets_test.sh $(BUILD)

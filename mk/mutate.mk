@@ -40,8 +40,9 @@ FUZZ_FLAGS := -std=c11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=fuzzer,address,undefi
     -fno-omit-frame-pointer
 
 TEST_STAGES += thirdparty mutate mutate-anchors fuzz sanitize
-# the mutate tool serves the mutate and the fuzz stages
-TEST_PREP += $(BUILD)/mutate/mutate
+# the mutate tool serves the mutate, the fuzz and the emptysets stages; the target that overflows its
+# stack serves the fuzz and the faults stages (two stages' makes must not build one file at once)
+TEST_PREP += $(BUILD)/mutate/mutate $(BUILD)/bad/stack.so
 TEST_DEPS += fuzz
 
 .PHONY: mutate fuzz sanitize test-thirdparty test-mutate test-mutate-anchors test-fuzz test-sanitize

@@ -8,12 +8,15 @@
 # The runner the exported test carries (tools/export_wine/runtime.inc) becomes a C string.
 $(BUILD)/gen/export_wine_runtime.h: tools/export_wine/runtime.inc
 	@mkdir -p $(dir $@)
-	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
+	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.$$$$ && mv -f $@.$$$$ $@
+# the Linux build (stage prep) and the Windows builds (stage winprep) include it: made before they start
+GEN_SHARED += $(BUILD)/gen/export_wine_runtime.h
 $(BUILD)/obj/tools/export_wine/export_wine.o $(BUILD)/win64/obj/tools/export_wine/export_wine.o \
     $(BUILD)/win32/obj/tools/export_wine/export_wine.o: $(BUILD)/gen/export_wine_runtime.h
 
 .PHONY: test-winetest
 TEST_STAGES += winetest
-# etwconf.exe when mingw-w64 is there (the stage says SKIP with the reason when it is not)
-test-winetest: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe)
+# the Wine stage's etwconf.exe (mk/windows.mk) when mingw-w64 is there (the stage says SKIP with the
+# reason when it is not)
+test-winetest: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/wine-elevated/etwconf.exe)
 	@PYTHON="$(PYTHON)" MINGW64="$(MINGW64)" MINGW32="$(MINGW32)" sh harness/tests/winetest.sh "$(BUILD)"

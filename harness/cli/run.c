@@ -43,16 +43,18 @@ const char cli_run_help[] =
     "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
     "  --out FILE        write results to FILE (default: stdout; '-' is stdout)\n"
     "  --out-dir DIR     write DIR/TARGET-VERSION.jsonl for each version (needed for several versions)\n"
-    "  --isolation M     auto (default): in process for the suite's own implementation (the built-in\n"
-    "                    reference; the live system on Windows), moving to worker processes after a\n"
-    "                    crash, hang or overrun; a worker process for a loaded library.\n"
+    "  --isolation M     auto (default): in process for the suite's own model (the built-in reference),\n"
+    "                    moving to worker processes after a crash, hang or overrun; a worker process\n"
+    "                    for a loaded library and for the live system on Windows.\n"
     "                    batch: a worker process, replaced after a crash, hang or overrun.\n"
     "                    child: a worker process per case. inproc: no process (cheapest, least safe).\n"
     "                    fallback: auto's policy for the suite's own implementation, for any target\n"
     "                    (builds of the reference: make mutate's mutants): in process until a crash,\n"
     "                    hang or overrun, then worker processes for the rest, later versions included.\n"
     "                    The same on Linux and Windows.\n"
-    "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000; 0: no limit)\n"
+    "  --timeout-ms N    a call that runs longer is a TIMEOUT (default 5000; 0: no limit)\n"
+    "  --fixture-timeout-ms N  a case's fixture (reset, setup, teardown, a session, events read\n"
+    "                    back) that runs longer is BROKEN, never a TIMEOUT (default 60000)\n"
     "  --load-timeout-ms N  loading a library target (its constructor or DllMain, tried first in a\n"
     "                    process of its own) may take this long; then the run ends, exit 3 (default 10000)\n"
     "  --quiet           print only the summary line; --verbose prints every case\n"
@@ -69,7 +71,7 @@ struct run_opts {
     enum etw_isolation isolation;
     bool auto_isolation;
     bool fallback; /* --isolation fallback; cleared (batch from then on) once a version fell back */
-    unsigned long timeout;
+    unsigned long timeout, fixture_timeout;
     bool quiet, verbose;
     bool stop_on_counted; /* --stop-on-counted: no later version once one counts a failure */
 };
@@ -135,6 +137,7 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     r.verbose = o->verbose && !o->quiet;
     r.progress = !o->quiet && !r.verbose && stderr_is_tty();
     r.timeout_ms = (unsigned)o->timeout;
+    r.fixture_ms = (unsigned)o->fixture_timeout;
     r.isolation = o->isolation;
     r.plan = plan;
     r.nplan = nplan;
@@ -284,6 +287,12 @@ int cli_cmd_run(int argc, char **argv)
             o.timeout = strtoul(v, &end, 10);
             if (!*v || *v == '-' || *v == '+' || *end || errno || o.timeout > 3600000)
                 return cli_usage_error("--timeout-ms takes milliseconds (0 to 3600000), not '%s'", v);
+        } else if (OPT("--fixture-timeout-ms")) {
+            char *end;
+            errno = 0;
+            o.fixture_timeout = strtoul(v, &end, 10);
+            if (!*v || *v == '-' || *v == '+' || *end || errno || o.fixture_timeout < 1 || o.fixture_timeout > 3600000)
+                return cli_usage_error("--fixture-timeout-ms takes milliseconds (1 to 3600000), not '%s'", v);
         } else if (OPT("--load-timeout-ms")) {
             char *end;
             errno = 0;

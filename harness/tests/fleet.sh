@@ -57,7 +57,7 @@ cleanup() {
     [ "${WINE_PREFIX_SHARED:-0}" = 1 ] ||
         (. harness/tests/wine-env.sh; timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1)
     for p in "$T"/hosts/*/prefix; do    # each fake host's own wineserver (fleet/fakewin.sh)
-        [ -d "$p" ] && (WINEPREFIX=$p; export WINEPREFIX; timeout 20 wineserver -k >/dev/null 2>&1)
+        [ -d "$p" ] && (. harness/tests/wine-env.sh; WINEPREFIX=$p; export WINEPREFIX; timeout 20 "$WINESERVER" -k >/dev/null 2>&1)
     done
     cp -r "$T/out/report" "$L/report" 2>/dev/null
     cp -r "$T/out/logs" "$L/logs" 2>/dev/null
@@ -153,11 +153,11 @@ LogLevel VERBOSE
 SetEnv SHLVL=1
 Subsystem sftp $SFTP_SERVER
 Match LocalPort $P7
-    ForceCommand $fake $T/hosts/w7
+    ForceCommand $fake $T/hosts/w7 $T/listener.pid
 Match LocalPort $P81
-    ForceCommand $fake $T/hosts/w81
+    ForceCommand $fake $T/hosts/w81 $T/listener.pid
 Match LocalPort $P10
-    ForceCommand $fake $T/hosts/w10
+    ForceCommand $fake $T/hosts/w10 $T/listener.pid
 EOF
     if ! "$SSHD" -t -f "$T/sshd_config" >"$T/sshd-t.log" 2>&1; then
         no "sshd rejects the test configuration: $(tail -n 2 "$T/sshd-t.log")"
@@ -165,6 +165,7 @@ EOF
     fi
     "$SSHD" -D -e -f "$T/sshd_config" 2>"$T/sshd.log" &
     sshd_pid=$!
+    echo "$sshd_pid" >"$T/listener.pid" # the fake hosts drop a connection through it (fleet/fakewin.sh)
     # listening on its three ports, or gone (the log may not exist yet: grep then counts nothing, 0)
     sshd_settled() { [ "$(cat "$T/sshd.log" 2>/dev/null | grep -c 'Server listening on 127.0.0.1')" -ge 3 ] || ! kill -0 "$sshd_pid" 2>/dev/null; }
     within 30000 sshd_settled

@@ -39,13 +39,19 @@ def ok(cond, label, detail=""):
 
 
 def audit_rows(path):
-    """The audit table's rows by rule, the rules named twice, and the table's lines (its planned size)."""
+    """The audit table's rows by rule, the rules named twice, and the table's lines (its planned
+    size): the table is the one whose header starts "| rule |"."""
     rows = {}
     dups = []
     lines = 0
+    in_table = False
     with open(path, encoding="utf-8") as f:
         for line in f:
-            if not line.startswith("| ") or line.startswith("| rule |"):
+            if line.startswith("| rule |"):
+                in_table = True
+                continue
+            in_table = in_table and line.startswith("|")
+            if not in_table or not line.startswith("| "):
                 continue
             lines += 1
             cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]

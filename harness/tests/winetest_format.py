@@ -94,7 +94,8 @@ def grammar(path, want_rc=None, want_failures=None):
 def results(path, jsonl, expect=None, want_rc=None):
     """Each case of the results file has the lines its status and its outcome against the
     expectations (expectations.evaluate, as `etwconf-report check` sees it) call for, at its
-    checks' or its row's file and line, and no other message line is there."""
+    checks' or its row's file and line (a failed check's line with its case, rule, expected and
+    got), and no other message line is there."""
     from etwconf_report import expectations, ingest
     run = ingest.load(jsonl)
     outcomes = {}
@@ -109,23 +110,28 @@ def results(path, jsonl, expect=None, want_rc=None):
         kind = oc.kind if oc else None
         st, cid, row = case["status"], case["id"], "%s:%d" % (case["file"], case["line"])
         bad = "Test marked todo" if kind == "XFAIL" else "Test failed"
-        failed = ["%s:%d" % (k.get("file", case["file"]), k["line"]) for k in case["checks"] if not k["ok"]]
+        # a failed check: at its own file and line, "case [rule] what: expected E, got G"
+        failed = [("%s:%d" % (k.get("file", case["file"]), k["line"]),
+                   "%s [%s] %s: expected %s, got %s" % (cid, k["rule"], k["what"], k["expected"] or "a value", k["got"]))
+                  for k in case["checks"] if not k["ok"]]
         if st == "PASS" and kind == "XPASS":
             want.append((row, "Test succeeded inside todo block", cid))
         elif st == "FAIL":
-            want += [(at, bad, cid) for at in failed]
+            want += [(at, bad, text) for at, text in failed]
         elif st == "BROKEN" and kind in ("XFAIL", "CHANGED"):
             want.append((row, bad, cid))
         elif st in ("SKIP", "BROKEN"):
             want.append((row, "Test failed" if kind == "CHANGED" else "Tests skipped", cid))
         elif st in ("CRASH", "TIMEOUT"):
-            want += [(at, bad, cid) for at in failed] + [(row, bad, cid)]
+            want += [(at, bad, text) for at, text in failed] + [(row, bad, cid)]
     failures = sum(1 for _, k, _ in want if k in ("Test failed", "Test succeeded inside todo block"))
     got = []
     for line in read_lines(path):
         m = MESSAGE.match(line)
         if m and m.group(3) and m.group(3) != "Test succeeded":
-            got.append(("%s:%s" % (m.group(1), m.group(2)), m.group(3).rstrip(": "), m.group(4).split(" ", 1)[0].rstrip(":")))
+            msg = m.group(4)
+            key = msg if re.match(r"\S+ \[", msg) else msg.split(" ", 1)[0].rstrip(":")
+            got.append(("%s:%s" % (m.group(1), m.group(2)), m.group(3).rstrip(": "), key))
     missing = [w for w in want if w not in got]
     extra = [g for g in got if g not in want]
     say(sorted(got) == sorted(want), "%s: %d message lines, one per failed check, skip, crash and known divergence of %s%s" % (
