@@ -133,7 +133,7 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
 
 int win_stop_sessions_of(DWORD pid, bool verbose)
 {
-    if (!L.control_trace)
+    if (!LB_HAVE(ControlTraceW))
         return 0;
     int r = stop_suite_sessions(pid, false, false, verbose, NULL);
     remove_run_dirs(pid, false, false, verbose);

@@ -103,17 +103,15 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
     if (have_key)
         RegCloseKey(k);
     /* architecture and WOW64 */
-    pfn_IsWow64Process2 iw2 = (pfn_IsWow64Process2)(void (*)(void))proc_in(MOD_KERNEL32, "IsWow64Process2");
     USHORT pm = 0, nm = 0;
-    if (iw2 && iw2(GetCurrentProcess(), &pm, &nm)) {
+    if (IsWow64Process2(GetCurrentProcess(), &pm, &nm)) {
         etw_json_str(j, "native_arch", machine_name(nm));
         etw_json_str(j, "process_arch", plat_process_arch());
         etw_json_bool(j, "wow64", pm != 0);
         etw_json_str(j, "wow64_check", "IsWow64Process2");
     } else {
-        pfn_IsWow64Process iw = (pfn_IsWow64Process)(void (*)(void))proc_in(MOD_KERNEL32, "IsWow64Process");
         BOOL w = FALSE;
-        bool ok = iw && iw(GetCurrentProcess(), &w);
+        bool ok = IsWow64Process(GetCurrentProcess(), &w);
         etw_json_str(j, "native_arch", plat_host_arch());
         etw_json_str(j, "process_arch", plat_process_arch());
         if (ok)

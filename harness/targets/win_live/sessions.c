@@ -26,7 +26,7 @@ const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off)
 bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out)
 {
     props_init(b);
-    ULONG rc = L.control_trace ? L.control_trace(0, name, &b->p, EVENT_TRACE_CONTROL_QUERY) : ERROR_PROC_NOT_FOUND;
+    ULONG rc = ControlTraceW(0, name, &b->p, EVENT_TRACE_CONTROL_QUERY);
     if (rc_out)
         *rc_out = rc;
     return rc == ERROR_SUCCESS && b->p.BufferSize != 0;
@@ -36,7 +36,7 @@ ULONG stop_by_name(const WCHAR *name)
 {
     struct props_buf b;
     props_init(&b);
-    return L.control_trace ? L.control_trace(0, name, &b.p, EVENT_TRACE_CONTROL_STOP) : ERROR_PROC_NOT_FOUND;
+    return ControlTraceW(0, name, &b.p, EVENT_TRACE_CONTROL_STOP);
 }
 
 /* the pid of a kernel log file the suite wrote: exactly kernel-<n>.etl in a private directory
@@ -48,17 +48,13 @@ DWORD kernel_file_owner(const WCHAR *path)
 }
 
 
-typedef ULONG(WINAPI *pfn_EventAccessControl)(LPGUID, ULONG, PSID, ULONG, BOOLEAN);
-typedef ULONG(WINAPI *pfn_EventAccessRemove)(LPGUID);
-
 /* the no-access fixture: an entry in the security of the session's GUID (a GUID this process
  * created, build.c) that denies this process's user TRACELOG_GUID_ENABLE. 0 or a Win32 error. */
 static ULONG deny_enable(struct session *s)
 {
-    pfn_EventAccessControl eac = (pfn_EventAccessControl)(void (*)(void))proc_in(MOD_ADVAPI32, "EventAccessControl");
     etw_guid g;
     memcpy(&g, &s->guid, sizeof g);
-    if (!eac)
+    if (!LB_HAVE(EventAccessControl))
         return ERROR_PROC_NOT_FOUND;
     if (!etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId()) || !L.token)
         return ERROR_INVALID_PARAMETER;
@@ -69,7 +65,7 @@ static ULONG deny_enable(struct session *s)
     struct etw_lv_access_call a;
     etw_lv_deny_enable_call(&a);
     s->acl = true; /* set before the call: a half-done change is removed too */
-    return eac(&s->guid, a.operation, ((TOKEN_USER *)buf)->User.Sid, a.rights, a.allow ? TRUE : FALSE);
+    return EventAccessControl(&s->guid, a.operation, ((TOKEN_USER *)buf)->User.Sid, a.rights, a.allow ? TRUE : FALSE);
 }
 
 /* what deny_enable added goes: EventAccessRemove deletes the GUID's security entry, which
@@ -80,9 +76,7 @@ static void remove_acl(struct session *s)
     memcpy(&g, &s->guid, sizeof g);
     if (!s->acl || !etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId()))
         return;
-    pfn_EventAccessRemove ear = (pfn_EventAccessRemove)(void (*)(void))proc_in(MOD_ADVAPI32, "EventAccessRemove");
-    if (ear)
-        ear(&s->guid);
+    EventAccessRemove(&s->guid);
     s->acl = false;
 }
 
@@ -94,8 +88,7 @@ void session_stop(struct session *s)
     if (s->private_inproc) {
         struct props_buf b;
         props_init(&b);
-        if (L.control_trace)
-            L.control_trace((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
+        ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
     } else if (s->kernel) {
         struct props_buf b;
         if (query_session(KERNEL_LOGGER_W, &b, NULL) && !_wcsicmp(props_name(&b.p, b.p.LogFileNameOffset), s->file))
@@ -150,7 +143,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         snprintf(why, len, "needs %s, which etwconf.exe does not set up on a live system", kind_name(kind));
         return ETW_FX_SKIP;
     }
-    if (!L.start_trace || !L.control_trace)
+    if (!LB_HAVE(StartTraceW) || !LB_HAVE(ControlTraceW))
         FAIL_FIX("fixture: advapi32 does not export StartTraceW and ControlTraceW");
     struct session *s = NULL;
     for (size_t i = 0; i < sizeof sessions / sizeof sessions[0] && !s; i++)
@@ -195,7 +188,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     }
     s->guid = b.p.Wnode.Guid;
     TRACEHANDLE h = 0;
-    ULONG rc = L.start_trace(&h, s->name, &b.p);
+    ULONG rc = StartTraceW(&h, s->name, &b.p);
     if (rc != ERROR_SUCCESS) {
         InterlockedExchange(&s->state, SL_FREE);
         struct props_buf q;
@@ -218,7 +211,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     bool described;
     if (s->private_inproc) {
         props_init(&b);
-        qrc = L.control_trace((TRACEHANDLE)h, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY);
+        qrc = ControlTraceW((TRACEHANDLE)h, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY);
         described = qrc == ERROR_SUCCESS && b.p.BufferSize != 0;
     } else {
         described = query_session(s->name, &b, &qrc);
@@ -235,19 +228,16 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
                  kind_name(kind), (unsigned long long)h, (unsigned long)qrc, L.wine ? " (Wine: both are stubs that report success)" : "");
     }
     if (masks_set(masks)) {
-        etw_pfn_TraceSetInformation tsi = (etw_pfn_TraceSetInformation)(void (*)(void))proc_in(MOD_ADVAPI32, "TraceSetInformation");
-        if (!tsi)
-            tsi = (etw_pfn_TraceSetInformation)(void (*)(void))proc_in(MOD_SECHOST, "TraceSetInformation");
         etw_u32 m[8];
         memcpy(m, masks, sizeof m);
-        rc = tsi ? tsi(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof m) : ERROR_PROC_NOT_FOUND;
+        rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof m);
         if (rc != ERROR_SUCCESS) {
             if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
                 session_stop(s);
                 InterlockedExchange(&s->state, SL_FREE);
             }
             FAIL_FIX("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
-                     kind_name(kind), tsi ? "returned" : "is not exported:", (unsigned long)rc);
+                     kind_name(kind), LB_HAVE(TraceSetInformation) ? "returned" : "is not exported:", (unsigned long)rc);
         }
     }
     if (plan.deny_enable) {
@@ -285,7 +275,7 @@ struct props_buf *all_sessions(ULONG *count)
     enum { MAXS = 64 };
     struct props_buf *bs = calloc(MAXS, sizeof *bs);
     EVENT_TRACE_PROPERTIES *ps[MAXS];
-    if (!bs || !L.query_all) {
+    if (!bs || !LB_HAVE(QueryAllTracesW)) {
         free(bs);
         return NULL;
     }
@@ -294,7 +284,7 @@ struct props_buf *all_sessions(ULONG *count)
         ps[i] = &bs[i].p;
     }
     *count = 0;
-    ULONG rc = L.query_all(ps, MAXS, count);
+    ULONG rc = QueryAllTracesW(ps, MAXS, count);
     if (rc != ERROR_SUCCESS && rc != ERROR_MORE_DATA) {
         free(bs);
         return NULL;
@@ -310,7 +300,7 @@ static bool logger_id_free(etw_u64 id)
 {
     struct props_buf b;
     props_init(&b);
-    ULONG rc = L.control_trace ? L.control_trace((TRACEHANDLE)id, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY) : ERROR_PROC_NOT_FOUND;
+    ULONG rc = ControlTraceW((TRACEHANDLE)id, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY);
     /* Wine's ControlTraceW reports success and describes nothing: no session */
     return rc == WIN_ERROR_WMI_INSTANCE_NOT_FOUND || (rc == ERROR_SUCCESS && b.p.BufferSize == 0);
 }
