@@ -171,6 +171,7 @@ include mk/layers.mk
 include mk/faults.mk
 include mk/scenarios.mk
 include mk/winetest.mk
+include mk/twin.mk
 
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra
