@@ -62,36 +62,12 @@ static bool overrun_byte(etw_u8 *at)
     return true;
 }
 
-/* TraceQueryInformation, with what the personalities change: no PMC source in the list (no-pmc),
- * an overrun of TraceVersionInfo's buffer (overrun-status, overrun-raise) */
+/* TraceQueryInformation, with an overrun of TraceVersionInfo's buffer (overrun-status, overrun-raise) */
 static etw_u32 ETW_WINAPI tw_TraceQueryInformation(etw_tracehandle h, etw_u32 c, void *b, etw_u32 n, etw_u32 *r)
 {
     tw_enter();
-    etw_u32 rc;
-    bool over = false;
-    if (tw_p->no_pmc && c == ETW_TraceProfileSourceListInfo) {
-        /* the timer alone: the first record of the model's list, which is the timer's */
-        static etw_u8 all[8192];
-        etw_u32 need = 0;
-        rc = twref_TraceQueryInformation(h, c, all, sizeof all, &need);
-        if (rc == ETW_ERROR_SUCCESS) {
-            ETW_PROFILE_SOURCE_INFO first;
-            memcpy(&first, all, sizeof first);
-            etw_u32 one = first.NextEntryOffset ? first.NextEntryOffset : need;
-            first.NextEntryOffset = 0;
-            memcpy(all, &first, sizeof first);
-            if (r)
-                *r = one;
-            if (!b || n < one) {
-                rc = ETW_ERROR_BAD_LENGTH;
-                twref_SetLastError(rc);
-            } else
-                memcpy(b, all, one);
-        }
-    } else {
-        rc = twref_TraceQueryInformation(h, c, b, n, r);
-        over = rc == ETW_ERROR_SUCCESS && tw_p->overrun != TW_OVERRUN_NONE && c == ETW_TraceVersionInfo && b;
-    }
+    etw_u32 rc = twref_TraceQueryInformation(h, c, b, n, r);
+    bool over = rc == ETW_ERROR_SUCCESS && tw_p->overrun != TW_OVERRUN_NONE && c == ETW_TraceVersionInfo && b;
     tw_leave(); /* before the overrun: an access violation must not leave the kernel lock taken */
     if (over && !overrun_byte((etw_u8 *)b + n)) {
         rc = ETW_ERROR_NOACCESS;

@@ -303,9 +303,10 @@ static void process_init(void)
         K.token = tok;
     }
     LookupPrivilegeValueA(NULL, "SeSystemProfilePrivilege", &K.profile);
-    K.worker = wcsstr(GetCommandLineW(), L" __worker") != NULL;
-    EtwRef_Reset();
+    K.worker = wcsstr(GetCommandLineW(), L"__worker") != NULL; /* the runner's hidden worker command (harness/cli/worker.c) */
     choose();
+    ref.no_pmc_sources = tw_p->no_pmc; /* the HAL of the personality's machine */
+    EtwRef_Reset();
 }
 
 TW_EXPORT const char *__cdecl Twin_Model(void)
@@ -326,7 +327,8 @@ TW_EXPORT int __cdecl Twin_Report(char *out, int cap)
     int n = 0;
     out[0] = 0;
     tw_enter();
-    n += snprintf(out + n, n < cap ? cap - n : 0, "model %s\nkills %u\n", K.model, (unsigned)tw->kills);
+    n += snprintf(out + n, n < cap ? cap - n : 0, "model %u.%u.%u, personality %s\nkills %u\n", tw->version >> 8, tw->version & 0xFF,
+                  (unsigned)tw->build, tw->personality, (unsigned)tw->kills);
     for (unsigned i = 0; i < REF_MAX_LOGGERS; i++) {
         const struct tw_session *s = &tw->sessions[i];
         if (!s->used)
