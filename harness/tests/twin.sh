@@ -1,0 +1,178 @@
+#!/bin/sh
+# harness/tests/twin.sh - the "twin" stage: etwconf.exe's live mode under Wine against the Windows
+# twin (harness/twin/), a model of Windows's ETW, in a Wine prefix of its own over the suite's.
+#
+#   1. builds: a whole live run at several builds of spec/versions.def agrees, case by case (status
+#      and counted flag), with `etwconf run --target reference --emulate BUILD`, but where the record
+#      says why a live system runs a case otherwise; every live fixture executes
+#   2. personalities (harness/twin/personalities.def): a focused run per personality ends with true
+#      verdicts (a fixture it defeats is BROKEN or SKIP with the reason, never counted)
+#   3. after every run, one whose worker was killed included, nothing the run started is left: no
+#      session, no security entry (the twin's state, twinctl.exe), no file in %TEMP%
+#   4. planted bugs: the live target built from a patched copy of its source is caught by the checks
+#      above, each one
+#
+# Personalities listed in AFTER_LIVE_FIXES defeat fixtures whose fixes (fixtures that prove
+# themselves; harness/windows/README.md) are not in this tree yet: their failures are reported as
+# skips, and one that passes is a failure ("take it off the list"), so the list stays true.
+#
+# Usage: sh harness/tests/twin.sh BUILD   (MAKE, PYTHON from make)
+B=${1:-build}
+. harness/tests/lib.sh
+PY=${PYTHON:-python3}
+MAKE=${MAKE:-make}
+T=$B/test/twin
+rm -rf "$T"
+mkdir -p "$T"
+AFTER_LIVE_FIXES="path-long path-short path-nt ace-no-effect events-late events-never overrun-status worker-killed"
+BUILDS="6.1 6.3 10.0.19045"
+
+if ! command -v "${WINE:-wine}" >/dev/null 2>&1 || [ ! -f "$B/twin/etwtwin.dll" ] || [ ! -f "$B/etwconf.exe" ]; then
+    no "Wine, $B/etwconf.exe or $B/twin/etwtwin.dll is missing: the twin is not tested (sh .ci/deps.sh windows; make windows twin)"
+    summary twin
+    exit 1
+fi
+. harness/tests/wine-env.sh
+wine_overlay "$T/prefix" || true
+winpath() { printf 'Z:%s/%s' "$(cd "$(dirname "$1")" && pwd)" "$(basename "$1")" | tr / '\\'; }
+DLL=$(winpath "$B/twin/etwtwin.dll")
+timeout 120 "$WINE" cmd /c exit </dev/null >/dev/null 2>&1 # Wine's services start once
+# %TEMP% of the prefix, where a live run makes its private directory: C:\... is WINEPREFIX/drive_c/...
+WTEMP=$(timeout 60 "$WINE" cmd /c 'echo %TEMP%' </dev/null 2>/dev/null | tr -d '\r')
+TEMPDIR=$WINEPREFIX/drive_c/$(printf '%s' "$WTEMP" | sed 's/^[Cc]:\\//' | tr '\\' /)
+if [ -d "$TEMPDIR" ]; then ok "the prefix's %TEMP% is $TEMPDIR"; else no "the prefix's %TEMP% is not at $TEMPDIR"; fi
+"$B/etwconf" list --json >"$T/cases.json"
+
+# twin_run NAME VERSION PERSONALITY EXE [etwconf run options]: a live run against the twin; results
+# T/NAME.jsonl, the twin's state afterwards T/NAME.state.txt
+# (with SHORT_TEMP set: a run whose %TEMP% and %TMP% are that, set by cmd: Wine sets them from its
+# registry, not from the environment it is started with)
+twin_run() {
+    n=$1 v=$2 p=$3 exe=$4
+    shift 4
+    if [ -n "${SHORT_TEMP:-}" ]; then
+        set -- cmd /c "set TEMP=$SHORT_TEMP&&set TMP=$SHORT_TEMP&&$(winpath "$exe") run --out $(winpath "$T/$n.jsonl") $*"
+    else
+        set -- "$exe" run --out "$(winpath "$T/$n.jsonl")" "$@"
+    fi
+    ETWCONF_TWIN=$DLL ETWCONF_TWIN_VERSION=$v ETWCONF_TWIN_PERSONALITY=$p ETWCONF_TWIN_STATE=$(winpath "$T/$n.state") \
+        timeout 120 "$WINE" "$@" </dev/null >"$T/$n.out" 2>"$T/$n.err"
+    ETWCONF_TWIN_STATE=$(winpath "$T/$n.state") timeout 60 "$WINE" "$B/twin/twinctl.exe" "$DLL" </dev/null 2>>"$T/$n.err" |
+        tr -d '\r' >"$T/$n.state.txt"
+}
+check() { "$PY" harness/tests/twin_check.py "$@" 2>&1; }
+
+# ---------------------------------------------------------------- 1. builds
+for v in $BUILDS; do
+    twin_run "build-$v" "$v" windows "$B/etwconf.exe"
+    "$B/etwconf" run --target reference --emulate "$v" --out "$T/ref-$v.jsonl" >/dev/null 2>&1
+    show "$(check agree "$T/ref-$v.jsonl" "$T/build-$v.jsonl" "$T/cases.json" | sed "s/^/[$v] /; s/^\[$v\] \(ok  \|FAIL\)/\1 [$v]/")"
+    show "$(check leftovers "$T/build-$v.state.txt" "$TEMPDIR" | sed "s/^\(ok  \|FAIL\)/\1 [$v]/")"
+done
+
+# ---------------------------------------------------------------- 2, 3. personalities
+KERNEL='--case tqi.04.exact --case gmi.set-roundtrip'
+# personality_cases NAME: the focused run's options (cases where the personality shows)
+personality_cases() {
+    case $1 in
+        path-*|kernel-foreign) echo "$KERNEL" ;;
+        ace-no-effect) echo "--case gmi.set-access --case tsi.04.no-access" ;;
+        private-refused) echo "--case dal.private-session" ;;
+        events-*) echo "--case traits.in-events" ;;
+        overrun-*) echo "--case tqi.0b.exact" ;;
+        no-pmc) echo "--filter tqi.07.*" ;;
+        worker-killed) echo "--isolation batch --case gmi.set-access --case tsi.04.no-access --case gmi.query-no-access" ;;
+        *) echo "$KERNEL" ;;
+    esac
+}
+# the personalities, in the table's order
+PERSONALITIES=$(sed -n 's/^TW_PERSONALITY("\([a-z0-9-]*\)".*/\1/p' harness/twin/personalities.def)
+[ "$(echo "$PERSONALITIES" | wc -w)" -ge 13 ] && ok "personalities.def lists $(echo $PERSONALITIES | wc -w) personalities" ||
+    no "personalities.def lists fewer personalities than the 13 planned: $PERSONALITIES"
+for p in $PERSONALITIES; do
+    [ "$p" = windows ] && continue
+    tdir=$TEMPDIR
+    if [ "$p" = path-long ]; then # a short %TEMP%, as on the hosted runners: the long form differs from it
+        tdir="$TEMPDIR/etwconf twin long temp"
+        mkdir -p "$tdir"
+        short=$(timeout 60 "$WINE" "$B/twin/twinctl.exe" short "$WTEMP\\etwconf twin long temp" </dev/null 2>/dev/null | tr -d '\r')
+        case $short in *"long temp"*|"") no "[$p] no 8.3 short form of %TEMP%\\etwconf twin long temp ($short)" ;; esac
+        SHORT_TEMP=$short twin_run "p-$p" 10.0 "$p" "$B/etwconf.exe" $(personality_cases "$p")
+    else
+        twin_run "p-$p" 10.0 "$p" "$B/etwconf.exe" $(personality_cases "$p")
+    fi
+    out=$(check verdicts "$T/p-$p.jsonl" "$p"; check leftovers "$T/p-$p.state.txt" "$tdir" $([ "$p" = kernel-foreign ] && echo foreign))
+    [ "$p" = path-long ] && rm -rf "$tdir"
+    out=$(printf '%s\n' "$out" | sed "s/^\(ok  \|FAIL\)/\1 [$p]/")
+    case " $AFTER_LIVE_FIXES " in
+        *" $p "*)
+            if printf '%s\n' "$out" | grep -q '^FAIL'; then
+                printf '%s\n' "$out" | sed 's/^FAIL/     /'
+                skip "[$p] defeats a fixture whose fix is not in this tree yet (AFTER_LIVE_FIXES in $0)"
+            else
+                printf '%s\n' "$out"
+                no "[$p] now ends with true verdicts: take it off AFTER_LIVE_FIXES in $0"
+            fi ;;
+        *) show "$out" ;;
+    esac
+done
+
+# ---------------------------------------------------------------- 4. planted bugs
+# plant NAME FILE CASES... : etwconf.exe built from a copy of FILE (of harness/targets/win_live/)
+# with the text of T/NAME.from replaced by that of T/NAME.to, run on CASES against the twin as
+# documented; the checks above must fail on it
+plant() {
+    pn=$1 f=$2
+    shift 2
+    d=$T/plant-$pn
+    mkdir -p "$d"
+    if ! "$PY" - "harness/targets/win_live/$f" "$T/$pn.from" "$T/$pn.to" "$d/$f" <<'PY'
+import sys
+src, old, new, out = sys.argv[1:]
+text, old, new = (open(p, encoding="utf-8").read() for p in (src, old, new))
+if text.count(old) != 1:
+    sys.exit("the planted text is not once in %s: update the plant in harness/tests/twin.sh" % src)
+open(out, "w", encoding="utf-8").write(text.replace(old, new))
+PY
+    then
+        no "[plant $pn] cannot be planted in harness/targets/win_live/$f"
+        return
+    fi
+    if ! $MAKE --no-print-directory -s twin-plant BUILD="$B" PLANT_SRC="$d/$f" PLANT_DIR="$d" \
+        PLANT_OBJ="$B/win64/obj/harness/targets/win_live/${f%.c}.o" >"$d/build.log" 2>&1; then
+        no "[plant $pn] does not build: $d/build.log"
+        return
+    fi
+    args=""
+    for c in "$@"; do args="$args --case $c"; done
+    twin_run "plant-$pn" 10.0 windows "$d/etwconf.exe" $args
+    if [ ! -s "$T/plant-$pn.jsonl" ]; then
+        no "[plant $pn] the planted exe wrote no results: $T/plant-$pn.err"
+        return
+    fi
+    out=$(check verdicts "$T/plant-$pn.jsonl" windows; check leftovers "$T/plant-$pn.state.txt" "$TEMPDIR")
+    if printf '%s\n' "$out" | grep -q '^FAIL'; then
+        ok "[plant $pn] caught: $(printf '%s\n' "$out" | grep '^FAIL' | head -n 1 | cut -c6-)"
+    else
+        no "[plant $pn] not caught: $(printf '%s\n' "$out" | tr '\n' ' ')"
+    fi
+    # what the planted run left goes, so that the next runs start clean
+    rm -rf "$TEMPDIR"/etwconf-*
+}
+# a session_stop that never stops the kernel logger
+printf '%s' '            stop_by_name(KERNEL_LOGGER_W);
+        run_file_delete(s->file);' >"$T/kernel-stop.from"
+printf '%s' '        run_file_delete(s->file);' >"$T/kernel-stop.to"
+plant kernel-stop sessions.c tqi.04.exact
+# a no-access fixture whose entry denies nothing
+printf '%s' '    etw_lv_deny_enable_call(&a);' >"$T/no-deny.from"
+printf '%s' '    etw_lv_deny_enable_call(&a);
+    a.allow = true;' >"$T/no-deny.to"
+plant no-deny sessions.c gmi.set-access tsi.04.no-access
+# a consumer that never opens its trace
+printf '%s' '    th = OpenTraceW(&lf);' >"$T/no-open.from"
+printf '%s' '    th = (TRACEHANDLE)INVALID_HANDLE_VALUE;' >"$T/no-open.to"
+plant no-open events.c traits.in-events
+
+timeout 20 "$WINESERVER" -k >/dev/null 2>&1
+summary twin

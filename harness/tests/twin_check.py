@@ -1,0 +1,181 @@
+"""harness/tests/twin_check.py - the checks of the twin stage (harness/tests/twin.sh) on the results
+of a live run against the Windows twin (harness/twin/). Each prints "ok ..." or "FAIL ..." lines,
+which the stage counts.
+
+  agree REF.jsonl TWIN.jsonl CASES.json   the twin run agrees with the reference at that build, case by
+                                          case (status and counted flag), but where a documented
+                                          reason says why not; every live fixture executes
+  verdicts TWIN.jsonl PERSONALITY         true verdicts: nothing counted (FAIL, TIMEOUT, CRASH) but what
+                                          the personality makes true, a reason on every SKIP and
+                                          BROKEN, and the personality's own expectations
+  leftovers STATE.txt TEMPDIR [foreign]   nothing the run started is left: no session, no security
+                                          entry (twinctl.exe's report), no file or directory etwconf-*
+                                          in TEMPDIR; "foreign": the personality's foreign kernel
+                                          logger still runs
+"""
+import json
+import os
+import sys
+
+# why a live run may differ from the reference at the same build: what a live system cannot set
+# up (the reference's control functions; before 6.2 a session's group masks and system-logger mode,
+# which the reference sets directly), and what only a live system can observe
+LIVE_CANNOT = ("the target has no EtwRef_", "user mode cannot get through a public API",
+               "which takes TraceSetInformation(TraceSystemTraceEnableFlagsInfo)", "system-logger mode exists from Windows 8")
+REF_CANNOT = ("needs a live Windows",)
+
+
+def load(path):
+    cases, footer = {}, None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if r.get("type") == "case":
+                cases[r["id"]] = r
+            elif r.get("type") in ("footer", "summary", "end"):
+                footer = r
+    return cases, footer
+
+
+def said(r):
+    return r.get("reason") or r.get("message") or ""
+
+
+def agree(ref_path, twin_path, list_path):
+    ref, _ = load(ref_path)
+    twin, _ = load(twin_path)
+    with open(list_path, encoding="utf-8") as f:
+        planned = json.load(f)["cases"]
+    out = []
+    if len(twin) < len(planned) or len(ref) < len(planned):
+        out.append("FAIL %s: %d cases, %s: %d, of %d planned" % (twin_path, len(twin), ref_path, len(ref), len(planned)))
+    same = differ_ok = 0
+    for c in planned:
+        i = c["id"]
+        a, b = ref.get(i), twin.get(i)
+        if not a or not b:
+            out.append("FAIL %s: missing from %s" % (i, ref_path if not a else twin_path))
+            continue
+        if c["fixture"]["logger"] and b["status"] == "BROKEN":
+            out.append("FAIL %s: the live fixture did not execute: %s" % (i, said(b)))
+            continue
+        if (a["status"], a.get("counted")) == (b["status"], b.get("counted")):
+            same += 1
+        elif b["status"] == "SKIP" and any(s in said(b) for s in LIVE_CANNOT):
+            differ_ok += 1
+        elif a["status"] == "SKIP" and any(s in said(a) for s in REF_CANNOT) and b["status"] == "PASS":
+            differ_ok += 1
+        else:
+            out.append("FAIL %s: reference %s%s, twin %s%s: %s" % (i, a["status"], " counted" if a.get("counted") else "", b["status"],
+                                                                  " counted" if b.get("counted") else "", said(b) or said(a)))
+    if same < len(planned) // 2:
+        out.append("FAIL only %d of %d cases agree" % (same, len(planned)))
+    if not any(l.startswith("FAIL") for l in out):
+        out.append("ok   %s agrees with %s: %d cases the same, %d that a live system runs otherwise, with the reason" %
+                   (os.path.basename(twin_path), os.path.basename(ref_path), same, differ_ok))
+    return out
+
+
+# what each personality makes true: case id prefix -> the statuses it must end with (a fixture the
+# personality defeats is BROKEN or SKIP with the reason, never counted)
+EXPECT = {
+    "kernel-foreign": {"tqi.04.exact": ("SKIP",), "gmi.set-roundtrip": ("SKIP",)},
+    "private-refused": {"dal.private-session": ("BROKEN", "SKIP")},
+    "path-long": {"tqi.04.exact": ("PASS",), "gmi.set-roundtrip": ("PASS",)},
+    "path-short": {"tqi.04.exact": ("PASS",), "gmi.set-roundtrip": ("PASS",)},
+    "path-nt": {"tqi.04.exact": ("PASS",), "gmi.set-roundtrip": ("PASS",)},
+    "ace-no-effect": {"gmi.set-access": ("BROKEN", "SKIP"), "tsi.04.no-access": ("BROKEN", "SKIP")},
+    "events-late": {"traits.in-events": ("PASS",)},
+    "events-never": {"traits.in-events": ("BROKEN",)},
+    "no-pmc": {"tqi.07.names-unique": ("PASS", "SKIP")},
+}
+# personalities whose Windows itself breaks a rule: a counted failure is the true verdict there,
+# and the record must say what happened (an overrun is an overrun, raised or returned as a status)
+COUNTED_TRUE = {"overrun-status": {"tqi.0b.exact": "overrun"}, "overrun-raise": {"tqi.0b.exact": "overrun"}}
+
+
+def verdicts(twin_path, personality):
+    twin, _ = load(twin_path)
+    out = []
+    if not twin:
+        return ["FAIL %s: no case ran" % twin_path]
+    counted_true = COUNTED_TRUE.get(personality, {})
+    killed = 0
+    for i, r in sorted(twin.items()):
+        st = r["status"]
+        if st in ("SKIP", "BROKEN") and not said(r):
+            out.append("FAIL %s: %s without a reason" % (i, st))
+        if i in counted_true:
+            if r.get("mode") != counted_true[i] or st != "FAIL" or not r.get("counted"):
+                out.append("FAIL %s: %s%s mode %s; %s's Windows %s: the record must be a counted FAIL of mode %s" %
+                           (i, st, " counted" if r.get("counted") else "", r.get("mode"), personality, "overruns the buffer",
+                            counted_true[i]))
+            continue
+        if personality == "worker-killed" and st == "CRASH" and (r.get("exception") or "").upper() == "0XC000013A":
+            killed += 1
+            continue
+        if personality == "windows" and st == "BROKEN":
+            out.append("FAIL %s: the live fixture did not execute against the twin as documented: %s" % (i, said(r)))
+        if r.get("counted") or st in ("TIMEOUT", "CRASH"):
+            out.append("FAIL %s: %s%s against the twin's personality %s: %s" % (i, st, " counted" if r.get("counted") else "",
+                                                                                 personality, said(r)))
+    if personality == "worker-killed" and killed != 1:
+        out.append("FAIL the twin ended %d worker(s) (the record of a killed case is a CRASH 0xC000013A); 1 was planned" % killed)
+    for i, want in EXPECT.get(personality, {}).items():
+        r = twin.get(i)
+        if not r:
+            out.append("FAIL %s: not run under %s" % (i, personality))
+        elif r["status"] not in want:
+            out.append("FAIL %s: %s under %s, expected %s: %s" % (i, r["status"], personality, " or ".join(want), said(r)))
+    if not any(l.startswith("FAIL") for l in out):
+        out.append("ok   %s: %d cases, true verdicts under %s" % (os.path.basename(twin_path), len(twin), personality))
+    return out
+
+
+def leftovers(state_path, tempdir, foreign=False):
+    out = []
+    with open(state_path, encoding="utf-8", errors="replace") as f:
+        lines = [l.strip() for l in f if l.strip()]
+    if not any(l.startswith("model ") for l in lines):
+        return ["FAIL %s: not a twin state report" % state_path]
+    for l in lines:
+        if l.startswith("session ") and " foreign" not in l.split(" file=")[0]:
+            out.append("FAIL the run left a session running: %s" % l)
+        elif l.startswith("security "):
+            out.append("FAIL the run left a security entry (a registry value on Windows): %s" % l)
+    if foreign and not any(l.startswith("session ") and " foreign" in l for l in lines):
+        out.append("FAIL the foreign NT Kernel Logger was stopped: the suite never stops a session it did not start")
+    if not os.path.isdir(tempdir):
+        return out + ["FAIL %s is not a directory: the files a run leaves cannot be looked for" % tempdir]
+    names = sorted(n for n in os.listdir(tempdir) if n.lower().startswith("etwconf-"))
+    for n in names:
+        out.append("FAIL the run left %s in %%TEMP%%" % os.path.join(tempdir, n))
+    if not any(l.startswith("FAIL") for l in out):
+        out.append("ok   %s: nothing the run started is left behind%s" % (os.path.basename(state_path),
+                                                                          " (the foreign kernel logger still runs)" if foreign else ""))
+    return out
+
+
+def main(argv):
+    cmds = {"agree": (agree, 3), "verdicts": (verdicts, 2), "leftovers": (leftovers, 2)}
+    if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 < cmds[argv[1]][1]:
+        sys.stderr.write(__doc__)
+        return 2
+    fn, _ = cmds[argv[1]]
+    args = argv[2:]
+    if argv[1] == "leftovers":
+        lines = leftovers(args[0], args[1], len(args) > 2 and args[2] == "foreign")
+    else:
+        lines = fn(*args)
+    print("\n".join(lines))
+    return 1 if any(l.startswith("FAIL") for l in lines) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
