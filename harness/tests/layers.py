@@ -5,6 +5,7 @@
     cli -> exec -> core (and out) -> plat        targets -> core, plat
     tools -> core, out (and the rows' shared constants, cases/common.h)
     reference -> spec only
+    twin -> reference, spec (harness/twin/: a model of Windows for the live target, not the harness)
     cases -> the case-level headers (harness/case.h, check.h, scenario.h, etwconf.h; cases/, spec/)
 
 A layer may include its own files and anything its rule allows, nothing else; plat includes no
@@ -34,6 +35,7 @@ LAYERS = [
     ("harness/mutate/", "tools"),
     ("harness/tests/", "tests"),
     ("harness/windows/", "tests"),
+    ("harness/twin/", "twin"),
     ("harness/", "core"),  # harness/etwconf.h, harness/case.h: the core's interface
     ("tools/", "tools"),
     ("reference/", "reference"),
@@ -50,6 +52,7 @@ ALLOWED = {
     "targets": {"targets", "core", "plat", "spec", "reference-abi"},
     "tools": {"tools", "core", "out", "plat", "spec", "reference-abi", "cases"},  # the fuzzer uses the rows' shared constants
     "reference": {"reference", "reference-abi", "spec"},
+    "twin": {"twin", "reference", "reference-abi", "spec"},
     "cases": {"cases", "case-level", "spec"},
     "spec": {"spec"},
 }

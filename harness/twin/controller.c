@@ -117,6 +117,7 @@ ULONG WINAPI tw_StartTraceW(PTRACEHANDLE h, LPCWSTR name, PEVENT_TRACE_PROPERTIE
         if (rc == ERROR_SUCCESS) {
             *h = th;
             describe(s, p);
+            tw_changed();
         }
     }
     tw_leave();
@@ -147,6 +148,7 @@ ULONG WINAPI tw_ControlTraceW(TRACEHANDLE h, LPCWSTR name, PEVENT_TRACE_PROPERTI
             EtwRef_StopLogger(id == REF_KERNEL_LOGGER_SLOT ? ETW_KERNEL_LOGGER_ID : id);
             memset(s, 0, sizeof *s);
             tw_consumers_session_stopped(id);
+            tw_changed();
         }
     }
     tw_leave();
@@ -235,6 +237,7 @@ ULONG WINAPI tw_EventAccessControl(LPGUID guid, ULONG operation, PSID sid, ULONG
         a->allow = allow != 0;
         a->guid = *guid;
         CopySid(sizeof a->sid, (PSID)a->sid, sid);
+        tw_changed();
     }
     bool kill = a && tw_p->kill_worker_after_acl && tw_in_worker() && tw->kills == 0;
     if (kill)
@@ -253,6 +256,7 @@ ULONG WINAPI tw_EventAccessRemove(LPGUID guid)
     for (unsigned i = 0; i < TW_ACL; i++)
         if (tw->acl[i].used && !memcmp(&tw->acl[i].guid, guid, sizeof *guid))
             memset(&tw->acl[i], 0, sizeof tw->acl[i]);
+    tw_changed();
     tw_leave();
     return ERROR_SUCCESS;
 }

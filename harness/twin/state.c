@@ -32,7 +32,32 @@ static struct {
     char model[160];
     int depth; /* the lock is taken once per thread: calls from inside the model (callbacks) nest */
     DWORD owner_thread;
+    bool changed; /* a session or a security entry came or went: the report is written again */
+    WCHAR report[MAX_PATH + 80]; /* the state file's name + ".txt" */
 } K;
+
+static int report(char *out, int cap);
+
+void tw_changed(void)
+{
+    K.changed = true;
+}
+
+/* the state's report beside the state file, rewritten whenever a session or a security entry comes
+ * or goes (under the lock): what a run left behind is there when its last process ends */
+static void write_report(void)
+{
+    static char text[65536];
+    int n = report(text, sizeof text);
+    HANDLE f = n >= 0 ? CreateFileW(K.report, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, CREATE_ALWAYS,
+                                    FILE_ATTRIBUTE_NORMAL, NULL)
+                      : INVALID_HANDLE_VALUE;
+    if (f == INVALID_HANDLE_VALUE)
+        return;
+    DWORD w = 0;
+    WriteFile(f, text, (DWORD)n, &w, NULL);
+    CloseHandle(f);
+}
 
 /* ---------------------------------------------------------------- the lock and the model in step */
 static void lock_file(bool on)
@@ -81,6 +106,7 @@ static void model_in(void)
         if (s->active && (tw->sessions[i].flags & TW_S_PRIVATE) && !tw_process_alive(tw->sessions[i].owner)) {
             memset(s, 0, sizeof *s);
             memset(&tw->sessions[i], 0, sizeof tw->sessions[i]);
+            K.changed = true;
         }
         if (!s->active) {
             if (lg->active)
@@ -150,6 +176,10 @@ void tw_leave(void)
     if (--K.depth > 0)
         return;
     model_out();
+    if (K.changed) {
+        K.changed = false;
+        write_report();
+    }
     K.owner_thread = 0;
     lock_file(false);
 }
@@ -277,6 +307,7 @@ static bool state_open(void)
         path[MAX_PATH + 63] = 0;
         SetEnvironmentVariableW(L"ETWCONF_TWIN_STATE", path); /* the processes this one starts share it */
     }
+    _snwprintf(K.report, sizeof K.report / sizeof K.report[0] - 1, L"%ls.txt", path);
     K.file = CreateFileW(path, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_ALWAYS,
                          FILE_ATTRIBUTE_NORMAL, NULL);
     if (K.file == INVALID_HANDLE_VALUE)
@@ -286,8 +317,10 @@ static bool state_open(void)
     if (!tw)
         return false;
     lock_file(true);
-    if (tw->magic != TW_MAGIC || tw->size != sizeof *tw)
+    if (tw->magic != TW_MAGIC || tw->size != sizeof *tw) {
         state_init();
+        write_report();
+    }
     lock_file(false);
     return true;
 }
@@ -324,9 +357,17 @@ TW_EXPORT int __cdecl Twin_Report(char *out, int cap)
 {
     if (!tw || cap <= 0)
         return -1;
+    tw_enter();
+    int n = report(out, cap);
+    tw_leave();
+    return n;
+}
+
+/* the report's lines (twin.h), under the lock */
+static int report(char *out, int cap)
+{
     int n = 0;
     out[0] = 0;
-    tw_enter();
     n += snprintf(out + n, n < cap ? cap - n : 0, "model %u.%u.%u, personality %s\nkills %u\n", tw->version >> 8, tw->version & 0xFF,
                   (unsigned)tw->build, tw->personality, (unsigned)tw->kills);
     for (unsigned i = 0; i < REF_MAX_LOGGERS; i++) {
@@ -348,7 +389,6 @@ TW_EXPORT int __cdecl Twin_Report(char *out, int cap)
         n += snprintf(out + n, n < cap ? cap - n : 0, "security %s owner=%u rights=0x%X %s\n", g, (unsigned)a->owner, (unsigned)a->rights,
                       a->allow ? "allow" : "deny");
     }
-    tw_leave();
     return n < cap ? n : -1;
 }
 

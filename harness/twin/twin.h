@@ -31,8 +31,10 @@
  *   ETWCONF_TWIN_PERSONALITY=NAME    a personality of personalities.def; default "windows"
  *   ETWCONF_TWIN_STATE=PATH          the state file; when unset, the first process makes
  *                                    %TEMP%\etwconf-twin-<pid>.state and sets the variable for the
- *                                    processes it starts. The file outlives the run: twinctl.exe
- *                                    reads what the run left behind.
+ *                                    processes it starts. The file outlives the run, and PATH.txt
+ *                                    beside it, rewritten whenever a session or a security entry
+ *                                    comes or goes, says what the run left behind (Twin_Report's
+ *                                    lines; twinctl.exe prints them too).
  * Nothing of this is Windows: the twin exists so that nothing of the suite needs Windows to test.
  */
 #ifndef ETWCONF_TWIN_H
@@ -114,6 +116,7 @@ struct tw_session *tw_session_by_handle(uint64_t h);
 struct tw_session *tw_session_by_name(const WCHAR *name);
 uint32_t tw_session_id(const struct tw_session *s);
 bool tw_in_worker(void); /* a worker process of the runner (its command line says __worker) */
+void tw_changed(void); /* a session or a security entry came or went (the report is rewritten) */
 
 /* consumer.c: end the consumers of a session that stops (this process's) */
 void tw_consumers_session_stopped(uint32_t id);

@@ -155,6 +155,9 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
         snprintf(buf, sizeof buf, "%s %s", L.wine_sys ? L.wine_sys : "?", L.wine_release ? L.wine_release : "?");
         etw_json_str(j, "wine_host", buf);
     }
+    /* the twin of Windows the run was answered by (ETWCONF_TWIN): the version and personality it models */
+    if (lb_twin())
+        etw_json_str(j, "twin", lb_twin_model());
     /* the suite */
     suite_fields(j);
     const wchar_t *exe = win_exe_path();
