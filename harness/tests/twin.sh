@@ -60,6 +60,23 @@ twin_run() {
 }
 check() { "$PY" harness/tests/twin_check.py "$@" 2>&1; }
 
+# ---------------------------------------------------------------- 0. the binding
+# a function of bind.def that etwconf.exe imported statically would bypass the table (and the twin)
+OBJDUMP=${OBJDUMP:-x86_64-w64-mingw32-objdump}
+names=$(sed -n 's/^LB_FN([A-Z]*, "[a-z0-9]*", [^,]*, [^,]*, [^,]*, \([A-Za-z0-9_]*\),.*/\1/p' harness/targets/win_live/bind.def)
+imports=$("$OBJDUMP" -p "$B/etwconf.exe" 2>/dev/null | sed -n 's/^[[:space:]]*[0-9a-f]\{1,\}[[:space:]]\{1,\}[0-9]\{1,\}[[:space:]]\{1,\}\([A-Za-z0-9_]*\)$/\1/p')
+bad=""
+for f in $names; do
+    printf '%s\n' "$imports" | grep -qx "$f" && bad="$bad $f"
+done
+if [ "$(echo $names | wc -w)" -lt 20 ] || [ -z "$imports" ]; then
+    no "bind.def lists $(echo $names | wc -w) functions and $OBJDUMP finds $(printf '%s\n' "$imports" | grep -c .) imports of $B/etwconf.exe: too few to check"
+elif [ -n "$bad" ]; then
+    no "etwconf.exe imports statically what bind.def binds (a call site without its macro in bind.h?):$bad"
+else
+    ok "etwconf.exe imports none of the $(echo $names | wc -w) functions of bind.def statically ($(printf '%s\n' "$imports" | grep -c .) imports)"
+fi
+
 # ---------------------------------------------------------------- 1. builds
 for v in $BUILDS; do
     twin_run "build-$v" "$v" windows "$B/etwconf.exe"
