@@ -2,9 +2,11 @@
 # harness/tests/twin.sh - the "twin" stage: etwconf.exe's live mode under Wine against the Windows
 # twin (harness/twin/), a model of Windows's ETW, in a Wine prefix of its own over the suite's.
 #
+#   0. etwconf.exe imports nothing of the binding table (harness/targets/win_live/bind.def)
 #   1. builds: a whole live run at several builds of spec/versions.def agrees, case by case (status
 #      and counted flag), with `etwconf run --target reference --emulate BUILD`, but where the record
-#      says why a live system runs a case otherwise; every live fixture executes
+#      says why a live system runs a case otherwise; every live fixture executes. The same for
+#      etwconf-i686.exe against the 32-bit twin at one build, where Wine runs 32-bit programs
 #   2. personalities (harness/twin/personalities.def): a focused run per personality ends with true
 #      verdicts (a fixture it defeats is BROKEN or SKIP with the reason, never counted)
 #   3. after every run, one whose worker was killed included, nothing the run started is left: no
@@ -85,6 +87,21 @@ for v in $BUILDS; do
     show "$(check leftovers "$T/build-$v.state.txt" "$TEMPDIR" | sed "s/^\(ok  \|FAIL\)/\1 [$v]/")"
 done
 
+# etwconf-i686.exe against the 32-bit twin, at the last build, where Wine runs 32-bit programs here
+v=$(echo $BUILDS | awk '{ print $NF }')
+if [ ! -f "$B/etwconf-i686.exe" ] || [ ! -f "$B/twin/etwtwin-i686.dll" ]; then
+    skip "[i686] $B/etwconf-i686.exe or $B/twin/etwtwin-i686.dll is not built (mingw-w64's i686 compiler is missing)"
+elif ! timeout 60 "$WINE" "$B/etwconf-i686.exe" version </dev/null >/dev/null 2>&1; then
+    skip "[i686] Wine runs no 32-bit program here (its 32-bit part is not installed: .ci/deps.sh wine32)"
+else
+    dll64=$DLL
+    DLL=$(winpath "$B/twin/etwtwin-i686.dll")
+    twin_run "i686-$v" "$v" windows "$B/etwconf-i686.exe"
+    DLL=$dll64
+    show "$(check agree "$T/ref-$v.jsonl" "$T/i686-$v.jsonl" "$T/cases.json" | sed "s/^\(ok  \|FAIL\)/\1 [i686 $v]/")"
+    show "$(check leftovers "$T/i686-$v.state.txt" "$TEMPDIR" | sed "s/^\(ok  \|FAIL\)/\1 [i686 $v]/")"
+fi
+
 # ---------------------------------------------------------------- 2, 3. personalities
 KERNEL='--case tqi.04.exact --case gmi.set-roundtrip'
 # personality_cases NAME: the focused run's options (cases where the personality shows)
@@ -112,7 +129,9 @@ for p in $PERSONALITIES; do
         mkdir -p "$tdir"
         short=$(timeout 60 "$WINE" "$B/twin/twinctl.exe" short "$WTEMP\\etwconf twin long temp" </dev/null 2>/dev/null | tr -d '\r')
         case $short in *"long temp"*|"") no "[$p] no 8.3 short form of %TEMP%\\etwconf twin long temp ($short)" ;; esac
-        SHORT_TEMP=$short twin_run "p-$p" 10.0 "$p" "$B/etwconf.exe" $(personality_cases "$p")
+        SHORT_TEMP=$short
+        twin_run "p-$p" 10.0 "$p" "$B/etwconf.exe" $(personality_cases "$p")
+        SHORT_TEMP=
     else
         twin_run "p-$p" 10.0 "$p" "$B/etwconf.exe" $(personality_cases "$p")
     fi

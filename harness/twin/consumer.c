@@ -128,7 +128,7 @@ TRACEHANDLE WINAPI tw_OpenTraceW(PEVENT_TRACE_LOGFILEW lf)
     init();
     if (!lf || !lf->LoggerName || !(lf->ProcessTraceMode & PROCESS_TRACE_MODE_REAL_TIME)) {
         SetLastError(ERROR_INVALID_PARAMETER);
-        return (TRACEHANDLE)INVALID_HANDLE_VALUE;
+        return (TRACEHANDLE)~(ULONGLONG)0 /* INVALID_PROCESSTRACE_HANDLE */;
     }
     tw_enter();
     struct tw_session *s = tw_session_by_name(lf->LoggerName);
@@ -138,7 +138,7 @@ TRACEHANDLE WINAPI tw_OpenTraceW(PEVENT_TRACE_LOGFILEW lf)
     tw_leave();
     if (!realtime) {
         SetLastError(s ? ERROR_BAD_PATHNAME : ERROR_WMI_INSTANCE_NOT_FOUND);
-        return (TRACEHANDLE)INVALID_HANDLE_VALUE;
+        return (TRACEHANDLE)~(ULONGLONG)0 /* INVALID_PROCESSTRACE_HANDLE */;
     }
     EnterCriticalSection(&cs);
     int slot = -1;
@@ -157,7 +157,7 @@ TRACEHANDLE WINAPI tw_OpenTraceW(PEVENT_TRACE_LOGFILEW lf)
     LeaveCriticalSection(&cs);
     if (slot < 0) {
         SetLastError(ERROR_NO_SYSTEM_RESOURCES);
-        return (TRACEHANDLE)INVALID_HANDLE_VALUE;
+        return (TRACEHANDLE)~(ULONGLONG)0 /* INVALID_PROCESSTRACE_HANDLE */;
     }
     return TW_TRACEHANDLE_BASE + (TRACEHANDLE)slot;
 }
