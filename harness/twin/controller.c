@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const GUID system_trace_control = {0x9e814aad, 0x3204, 0x11d2, {0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39}};
+const GUID tw_system_trace_control = {0x9e814aad, 0x3204, 0x11d2, {0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39}};
 
 static WCHAR *props_str(PEVENT_TRACE_PROPERTIES p, ULONG off, size_t *cap)
 {
@@ -69,7 +69,7 @@ ULONG WINAPI tw_StartTraceW(PTRACEHANDLE h, LPCWSTR name, PEVENT_TRACE_PROPERTIE
 {
     if (!h || !name || !name[0] || !props_ok(p))
         return ERROR_INVALID_PARAMETER;
-    bool kernel = !_wcsicmp(name, KERNEL_LOGGER_NAMEW) || !memcmp(&p->Wnode.Guid, &system_trace_control, sizeof(GUID));
+    bool kernel = !_wcsicmp(name, KERNEL_LOGGER_NAMEW) || !memcmp(&p->Wnode.Guid, &tw_system_trace_control, sizeof(GUID));
     bool priv = (p->LogFileMode & EVENT_TRACE_PRIVATE_LOGGER_MODE) != 0;
     if (priv && tw_p->refuse_private)
         return ERROR_INVALID_PARAMETER;
@@ -98,7 +98,7 @@ ULONG WINAPI tw_StartTraceW(PTRACEHANDLE h, LPCWSTR name, PEVENT_TRACE_PROPERTIE
         s->log_file_mode = p->LogFileMode;
         s->enable_flags = kernel ? p->EnableFlags : 0;
         s->handle = th;
-        s->guid = kernel ? system_trace_control : p->Wnode.Guid;
+        s->guid = kernel ? tw_system_trace_control : p->Wnode.Guid;
         wcsncpy(s->name, name, 63);
         if (file)
             wcsncpy(s->file, file, MAX_PATH + 95);

@@ -274,7 +274,6 @@ static void state_init(void)
     tw->build = ref.build;
     model_out();
     if (tw_p->foreign_kernel) {
-        static const GUID system_trace = {0x9e814aad, 0x3204, 0x11d2, {0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39}};
         struct tw_session *s = &tw->sessions[REF_KERNEL_LOGGER_SLOT];
         struct tw_logger *l = &tw->loggers[REF_KERNEL_LOGGER_SLOT];
         s->used = 1;
@@ -283,7 +282,7 @@ static void state_init(void)
         s->log_file_mode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
         s->enable_flags = EVENT_TRACE_FLAG_PROCESS;
         s->handle = ETW_KERNEL_LOGGER_ID;
-        s->guid = system_trace;
+        s->guid = tw_system_trace_control;
         wcscpy(s->name, KERNEL_LOGGER_NAMEW);
         wcscpy(s->file, L"C:\\PerfLogs\\kernel.etl");
         l->active = 1;

@@ -76,6 +76,7 @@ extern const struct tw_personality *tw_p; /* the run's */
 #define TW_ACL 32
 #define TW_FOREIGN_PID 4u /* the owner of a personality's foreign session */
 enum { TW_S_PRIVATE = 1, TW_S_FOREIGN = 2 };
+extern const GUID tw_system_trace_control; /* SystemTraceControlGuid: the NT Kernel Logger's */
 
 struct tw_logger { /* a ref_logger, without pointers */
     uint32_t active, cswitch, id, mode, masks[8], ndisallow;
