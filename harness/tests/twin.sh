@@ -7,6 +7,7 @@
 #      and counted flag), with `etwconf run --target reference --emulate BUILD`, but where the record
 #      says why a live system runs a case otherwise; every live fixture executes. The same for
 #      etwconf-i686.exe against the 32-bit twin at one build, where Wine runs 32-bit programs
+# The checks of the runs are queued and made at the end in one Python process (harness/tests/twin_check.py).
 #   2. personalities (harness/twin/personalities.def): a focused run per personality ends with true
 #      verdicts (a fixture it defeats is BROKEN or SKIP with the reason, never counted)
 #   3. after every run, one whose worker was killed included, nothing the run started is left: no
@@ -59,8 +60,17 @@ twin_run() {
     fi
     ETWCONF_TWIN=$DLL ETWCONF_TWIN_VERSION=$v ETWCONF_TWIN_PERSONALITY=$p ETWCONF_TWIN_STATE=$(winpath "$T/$n.state") \
         timeout 120 "$WINE" "$@" </dev/null >"$T/$n.out" 2>"$T/$n.err"
+    # what the run left in %TEMP%, for the leftovers check; then it goes, so the next run starts clean
+    tdir=${SHORT_TEMP:+$TEMPDIR/etwconf twin long temp}
+    tdir=${tdir:-$TEMPDIR}
+    { [ -d "$tdir" ] && echo "# $tdir" && ls -A "$tdir"; } >"$T/$n.temp.txt" 2>&1
+    rm -rf "$tdir"/etwconf-*
 }
-check() { "$PY" harness/tests/twin_check.py "$@" 2>&1; }
+# queue GROUP MODE CHECK ARGS...: a check of harness/tests/twin_check.py, run with the others at the end
+# (one Python process for the stage); MODE says how the group's lines count (twin_check.py batch)
+queue() {
+    (IFS=$(printf '\t'); printf '%s\n' "$*") >>"$T/checks.txt"
+}
 
 # ---------------------------------------------------------------- 0. the binding
 # a function of bind.def that etwconf.exe imported statically would bypass the table (and the twin)
@@ -83,8 +93,8 @@ fi
 for v in $BUILDS; do
     twin_run "build-$v" "$v" windows "$B/etwconf.exe"
     "$B/etwconf" run --target reference --emulate "$v" --out "$T/ref-$v.jsonl" >/dev/null 2>&1
-    show "$(check agree "$T/ref-$v.jsonl" "$T/build-$v.jsonl" "$T/cases.json" | sed "s/^/[$v] /; s/^\[$v\] \(ok  \|FAIL\)/\1 [$v]/")"
-    show "$(check leftovers "$T/build-$v.state.txt" "$TEMPDIR" | sed "s/^\(ok  \|FAIL\)/\1 [$v]/")"
+    queue "$v" require agree "$T/ref-$v.jsonl" "$T/build-$v.jsonl" "$T/cases.json"
+    queue "$v" require leftovers "$T/build-$v.state.txt" "$T/build-$v.temp.txt"
 done
 
 # etwconf-i686.exe against the 32-bit twin, at the last build, where Wine runs 32-bit programs here
@@ -98,8 +108,8 @@ else
     DLL=$(winpath "$B/twin/etwtwin-i686.dll")
     twin_run "i686-$v" "$v" windows "$B/etwconf-i686.exe"
     DLL=$dll64
-    show "$(check agree "$T/ref-$v.jsonl" "$T/i686-$v.jsonl" "$T/cases.json" | sed "s/^\(ok  \|FAIL\)/\1 [i686 $v]/")"
-    show "$(check leftovers "$T/i686-$v.state.txt" "$TEMPDIR" | sed "s/^\(ok  \|FAIL\)/\1 [i686 $v]/")"
+    queue "i686 $v" require agree "$T/ref-$v.jsonl" "$T/i686-$v.jsonl" "$T/cases.json"
+    queue "i686 $v" require leftovers "$T/i686-$v.state.txt" "$T/i686-$v.temp.txt"
 fi
 
 # ---------------------------------------------------------------- 2, 3. personalities
@@ -123,32 +133,18 @@ PERSONALITIES=$(sed -n 's/^TW_PERSONALITY("\([a-z0-9-]*\)".*/\1/p' harness/twin/
     no "personalities.def lists fewer personalities than the 13 planned: $PERSONALITIES"
 for p in $PERSONALITIES; do
     [ "$p" = windows ] && continue
-    tdir=$TEMPDIR
     if [ "$p" = path-long ]; then # a short %TEMP%, as on the hosted runners: the long form differs from it
-        tdir="$TEMPDIR/etwconf twin long temp"
-        mkdir -p "$tdir"
-        short=$(timeout 60 "$WINE" "$B/twin/twinctl.exe" short "$WTEMP\\etwconf twin long temp" </dev/null 2>/dev/null | tr -d '\r')
-        case $short in *"long temp"*|"") no "[$p] no 8.3 short form of %TEMP%\\etwconf twin long temp ($short)" ;; esac
-        SHORT_TEMP=$short
-        twin_run "p-$p" 10.0 "$p" "$B/etwconf.exe" $(personality_cases "$p")
-        SHORT_TEMP=
-    else
-        twin_run "p-$p" 10.0 "$p" "$B/etwconf.exe" $(personality_cases "$p")
+        mkdir -p "$TEMPDIR/etwconf twin long temp"
+        SHORT_TEMP=$(timeout 60 "$WINE" "$B/twin/twinctl.exe" short "$WTEMP\\etwconf twin long temp" </dev/null 2>/dev/null | tr -d '\r')
+        case $SHORT_TEMP in *"long temp"*|"") no "[$p] no 8.3 short form of the directory etwconf twin long temp in %TEMP%" ;; esac
     fi
-    out=$(check verdicts "$T/p-$p.jsonl" "$p"; check leftovers "$T/p-$p.state.txt" "$tdir" $([ "$p" = kernel-foreign ] && echo foreign))
-    [ "$p" = path-long ] && rm -rf "$tdir"
-    out=$(printf '%s\n' "$out" | sed "s/^\(ok  \|FAIL\)/\1 [$p]/")
-    case " $AFTER_LIVE_FIXES " in
-        *" $p "*)
-            if printf '%s\n' "$out" | grep -q '^FAIL'; then
-                printf '%s\n' "$out" | sed 's/^FAIL/     /'
-                skip "[$p] defeats a fixture whose fix is not in this tree yet (AFTER_LIVE_FIXES in $0)"
-            else
-                printf '%s\n' "$out"
-                no "[$p] now ends with true verdicts: take it off AFTER_LIVE_FIXES in $0"
-            fi ;;
-        *) show "$out" ;;
-    esac
+    twin_run "p-$p" 10.0 "$p" "$B/etwconf.exe" $(personality_cases "$p")
+    [ "$p" = path-long ] && rm -rf "$TEMPDIR/etwconf twin long temp"
+    SHORT_TEMP=
+    mode=require
+    case " $AFTER_LIVE_FIXES " in *" $p "*) mode=after-fixes ;; esac
+    queue "$p" $mode verdicts "$T/p-$p.jsonl" "$p"
+    queue "$p" $mode leftovers "$T/p-$p.state.txt" "$T/p-$p.temp.txt" $([ "$p" = kernel-foreign ] && echo foreign)
 done
 
 # ---------------------------------------------------------------- 4. planted bugs
@@ -184,14 +180,8 @@ PY
         no "[plant $pn] the planted exe wrote no results: $T/plant-$pn.err"
         return
     fi
-    out=$(check verdicts "$T/plant-$pn.jsonl" windows; check leftovers "$T/plant-$pn.state.txt" "$TEMPDIR")
-    if printf '%s\n' "$out" | grep -q '^FAIL'; then
-        ok "[plant $pn] caught: $(printf '%s\n' "$out" | grep '^FAIL' | head -n 1 | cut -c6- | sed 's/\\/\\\\/g')"
-    else
-        no "[plant $pn] not caught: $(printf '%s\n' "$out" | tr '\n' ' ')"
-    fi
-    # what the planted run left goes, so that the next runs start clean
-    rm -rf "$TEMPDIR"/etwconf-*
+    queue "$pn" plant verdicts "$T/plant-$pn.jsonl" windows
+    queue "$pn" plant leftovers "$T/plant-$pn.state.txt" "$T/plant-$pn.temp.txt"
 }
 # a session_stop that never stops the kernel logger
 printf '%s' '            stop_by_name(KERNEL_LOGGER_W);
@@ -209,4 +199,5 @@ printf '%s' '    th = (TRACEHANDLE)INVALID_HANDLE_VALUE;' >"$T/no-open.to"
 plant no-open events.c traits.in-events
 
 timeout 20 "$WINESERVER" -k >/dev/null 2>&1
+show "$("$PY" harness/tests/twin_check.py batch "$T/checks.txt" 2>&1)"
 summary twin

@@ -8,10 +8,12 @@ which the stage counts.
   verdicts TWIN.jsonl PERSONALITY         true verdicts: nothing counted (FAIL, TIMEOUT, CRASH) but what
                                           the personality makes true, a reason on every SKIP and
                                           BROKEN, and the personality's own expectations
-  leftovers STATE.txt TEMPDIR [foreign]   nothing the run started is left: no session, no security
-                                          entry (twinctl.exe's report), no file or directory etwconf-*
-                                          in TEMPDIR; "foreign": the personality's foreign kernel
-                                          logger still runs
+  leftovers STATE.txt TEMP.txt [foreign]  nothing the run started is left: no session, no security
+                                          entry (the twin's report), no file or directory etwconf-*
+                                          in %TEMP% (TEMP.txt: its names right after the run);
+                                          "foreign": the personality's foreign kernel logger still runs
+  batch FILE                              the checks FILE lists, in groups (batch() says how), in one
+                                          process: the stage starts Python once
 """
 import json
 import os
@@ -138,7 +140,7 @@ def verdicts(twin_path, personality):
     return out
 
 
-def leftovers(state_path, tempdir, foreign=False):
+def leftovers(state_path, templist, foreign=False):
     out = []
     with open(state_path, encoding="utf-8", errors="replace") as f:
         lines = [l.strip() for l in f if l.strip()]
@@ -151,28 +153,80 @@ def leftovers(state_path, tempdir, foreign=False):
             out.append("FAIL the run left a security entry (a registry value on Windows): %s" % l)
     if foreign and not any(l.startswith("session ") and " foreign" in l for l in lines):
         out.append("FAIL the foreign NT Kernel Logger was stopped: the suite never stops a session it did not start")
-    if not os.path.isdir(tempdir):
-        return out + ["FAIL %s is not a directory: the files a run leaves cannot be looked for" % tempdir]
-    names = sorted(n for n in os.listdir(tempdir) if n.lower().startswith("etwconf-"))
+    with open(templist, encoding="utf-8", errors="replace") as f:  # "# DIR", then what %TEMP% held right after the run
+        listing = [n.strip() for n in f]
+    if not listing or not listing[0].startswith("# "):
+        out.append("FAIL %s: %%TEMP%% was not found after the run: the files it left cannot be looked for" % templist)
+    names = sorted(n for n in listing[1:] if n.lower().startswith("etwconf-"))
     for n in names:
-        out.append("FAIL the run left %s in %%TEMP%%" % os.path.join(tempdir, n))
+        out.append("FAIL the run left %s in %%TEMP%%" % n)
     if not any(l.startswith("FAIL") for l in out):
         out.append("ok   %s: nothing the run started is left behind%s" % (os.path.basename(state_path),
                                                                           " (the foreign kernel logger still runs)" if foreign else ""))
     return out
 
 
+def run(cmd, args):
+    """one check's lines; a file that cannot be read is a failure of that check"""
+    try:
+        if cmd == "agree" and len(args) == 3:
+            return agree(*args)
+        if cmd == "verdicts" and len(args) == 2:
+            return verdicts(*args)
+        if cmd == "leftovers" and len(args) in (2, 3):
+            return leftovers(args[0], args[1], len(args) > 2 and args[2] == "foreign")
+    except (OSError, ValueError, KeyError) as e:
+        return ["FAIL %s %s: %s" % (cmd, " ".join(args), e)]
+    return ["FAIL unknown check: %s %s" % (cmd, " ".join(args))]
+
+
+def batch(path):
+    """the checks of FILE, one a line: GROUP<TAB>MODE<TAB>CHECK<TAB>ARG...; a group's lines are judged
+    by its mode: "require" (as they are), "after-fixes" (a personality whose fixture fixes are not in
+    the tree: its failures are shown and counted as one skip, and a group that passes fails, so that
+    it is taken off the list), "plant" (a planted bug: the group must fail)"""
+    groups, order = {}, []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 3:
+                continue
+            key = (parts[0], parts[1])
+            if key not in groups:
+                groups[key] = []
+                order.append(key)
+            groups[key].append((parts[2], parts[3:]))
+    out = []
+    if not order:
+        return ["FAIL %s lists no check" % path]
+    for label, mode in order:
+        lines = [l for cmd, args in groups[(label, mode)] for l in run(cmd, args)]
+        failed = [l for l in lines if l.startswith("FAIL")]
+        tagged = [l[:5] + "[%s] " % label + l[5:] for l in lines]
+        if mode == "plant":
+            out.append("ok   [plant %s] caught: %s" % (label, failed[0][5:]) if failed else
+                       "FAIL [plant %s] not caught: %s" % (label, " | ".join(lines)))
+        elif mode == "after-fixes":
+            if failed:
+                out += ["     " + l[5:] for l in tagged if l.startswith("FAIL")]
+                out.append("skip [%s] defeats a fixture whose fix is not in this tree yet (AFTER_LIVE_FIXES in "
+                           "harness/tests/twin.sh)" % label)
+            else:
+                out += tagged
+                out.append("FAIL [%s] now ends with true verdicts: take it off AFTER_LIVE_FIXES in harness/tests/twin.sh" % label)
+        else:
+            out += tagged
+    return out
+
+
 def main(argv):
-    cmds = {"agree": (agree, 3), "verdicts": (verdicts, 2), "leftovers": (leftovers, 2)}
-    if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 < cmds[argv[1]][1]:
+    if len(argv) == 3 and argv[1] == "batch":
+        lines = batch(argv[2])
+    elif len(argv) >= 3:
+        lines = run(argv[1], argv[2:])
+    else:
         sys.stderr.write(__doc__)
         return 2
-    fn, _ = cmds[argv[1]]
-    args = argv[2:]
-    if argv[1] == "leftovers":
-        lines = leftovers(args[0], args[1], len(args) > 2 and args[2] == "foreign")
-    else:
-        lines = fn(*args)
     print("\n".join(lines))
     return 1 if any(l.startswith("FAIL") for l in lines) else 0
 
