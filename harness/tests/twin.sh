@@ -89,6 +89,15 @@ else
     ok "etwconf.exe imports none of the $(echo $names | wc -w) functions of bind.def statically ($(printf '%s\n' "$imports" | grep -c .) imports)"
 fi
 
+# and none looks a function up around the table: GetProcAddress and proc_in belong to the table's
+# resolver (bind.c), the module plumbing (target.c) and DLL targets (dll.c)
+around=$(grep -n 'GetProcAddress(\|proc_in(' harness/targets/win_live/*.c | grep -v '^harness/targets/win_live/\(bind\|target\|dll\)\.c:')
+if [ -n "$around" ]; then
+    no "the live target looks functions up around bind.def (add them to the table): $(echo $around)"
+else
+    ok "the live target looks up its Windows functions through bind.def only"
+fi
+
 # ---------------------------------------------------------------- 1. builds
 for v in $BUILDS; do
     twin_run "build-$v" "$v" windows "$B/etwconf.exe"

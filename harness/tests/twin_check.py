@@ -21,9 +21,11 @@ import sys
 
 # why a live run may differ from the reference at the same build: what a live system cannot set
 # up (the reference's control functions; before 6.2 a session's group masks and system-logger mode,
-# which the reference sets directly), and what only a live system can observe
+# which the reference sets directly), what it cannot read (an update level: RtlGetVersion reports
+# none), and what only a live system can observe
 LIVE_CANNOT = ("the target has no EtwRef_", "user mode cannot get through a public API",
-               "which takes TraceSetInformation(TraceSystemTraceEnableFlagsInfo)", "system-logger mode exists from Windows 8")
+               "which takes TraceSetInformation(TraceSystemTraceEnableFlagsInfo)", "system-logger mode exists from Windows 8",
+               "this system's updates are not known")
 REF_CANNOT = ("needs a live Windows",)
 
 
