@@ -8,10 +8,11 @@ which the stage counts.
   verdicts TWIN.jsonl PERSONALITY         true verdicts: nothing counted (FAIL, TIMEOUT, CRASH) but what
                                           the personality makes true, a reason on every SKIP and
                                           BROKEN, and the personality's own expectations
-  leftovers STATE.txt TEMP.txt [foreign]  nothing the run started is left: no session, no security
+  leftovers STATE.txt TEMP.txt [FLAG...]  nothing the run started is left: no session, no security
                                           entry (the twin's report), no file or directory etwconf-*
-                                          in %TEMP% (TEMP.txt: its names right after the run);
-                                          "foreign": the personality's foreign kernel logger still runs
+                                          in %TEMP% (TEMP.txt: its names right after the run); flags:
+                                          "foreign" (the personality's foreign kernel logger still
+                                          runs), "sessions" or "security" (only those)
   batch FILE                              the checks FILE lists, in groups (batch() says how), in one
                                           process: the stage starts Python once
 """
@@ -142,16 +143,20 @@ def verdicts(twin_path, personality):
     return out
 
 
-def leftovers(state_path, templist, foreign=False):
+def leftovers(state_path, templist, *flags):
+    """flags: "foreign" (the personality's foreign kernel logger must still run), "sessions" (sessions
+    and files only), "security" (security entries only)"""
+    foreign = "foreign" in flags
+    look = {"sessions", "security"} & set(flags) or {"sessions", "security"}
     out = []
     with open(state_path, encoding="utf-8", errors="replace") as f:
         lines = [l.strip() for l in f if l.strip()]
     if not any(l.startswith("model ") for l in lines):
         return ["FAIL %s: not a twin state report" % state_path]
     for l in lines:
-        if l.startswith("session ") and " foreign" not in l.split(" file=")[0]:
+        if "sessions" in look and l.startswith("session ") and " foreign" not in l.split(" file=")[0]:
             out.append("FAIL the run left a session running: %s" % l)
-        elif l.startswith("security "):
+        elif "security" in look and l.startswith("security "):
             out.append("FAIL the run left a security entry (a registry value on Windows): %s" % l)
     if foreign and not any(l.startswith("session ") and " foreign" in l for l in lines):
         out.append("FAIL the foreign NT Kernel Logger was stopped: the suite never stops a session it did not start")
@@ -159,12 +164,13 @@ def leftovers(state_path, templist, foreign=False):
         listing = [n.strip() for n in f]
     if not listing or not listing[0].startswith("# "):
         out.append("FAIL %s: %%TEMP%% was not found after the run: the files it left cannot be looked for" % templist)
-    names = sorted(n for n in listing[1:] if n.lower().startswith("etwconf-"))
+    names = sorted(n for n in listing[1:] if n.lower().startswith("etwconf-")) if "sessions" in look else []
     for n in names:
         out.append("FAIL the run left %s in %%TEMP%%" % n)
     if not any(l.startswith("FAIL") for l in out):
-        out.append("ok   %s: nothing the run started is left behind%s" % (os.path.basename(state_path),
-                                                                          " (the foreign kernel logger still runs)" if foreign else ""))
+        what = {"sessions": "no session or file", "security": "no security entry"}
+        out.append("ok   %s: nothing the run started is left behind (%s)%s" % (
+            os.path.basename(state_path), ", ".join(what[k] for k in sorted(look)), "; the foreign kernel logger still runs" if foreign else ""))
     return out
 
 
@@ -175,8 +181,8 @@ def run(cmd, args):
             return agree(*args)
         if cmd == "verdicts" and len(args) == 2:
             return verdicts(*args)
-        if cmd == "leftovers" and len(args) in (2, 3):
-            return leftovers(args[0], args[1], len(args) > 2 and args[2] == "foreign")
+        if cmd == "leftovers" and len(args) >= 2:
+            return leftovers(*args)
     except (OSError, ValueError, KeyError) as e:
         return ["FAIL %s %s: %s" % (cmd, " ".join(args), e)]
     return ["FAIL unknown check: %s %s" % (cmd, " ".join(args))]
