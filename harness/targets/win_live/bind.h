@@ -63,6 +63,8 @@ const char *lb_twin_model(void);
 #define EventAccessRemove (lb.p_EventAccessRemove)
 #define EventAccessQuery (lb.p_EventAccessQuery)
 #define EventWrite (lb.p_EventWrite)
+#define EventRegister (lb.p_EventRegister)
+#define EventUnregister (lb.p_EventUnregister)
 #define OpenTraceW (lb.p_OpenTraceW)
 #define ProcessTrace (lb.p_ProcessTrace)
 #define CloseTrace (lb.p_CloseTrace)
