@@ -158,6 +158,8 @@ def leftovers(state_path, templist, *flags):
             out.append("FAIL the run left a session running: %s" % l)
         elif "security" in look and l.startswith("security "):
             out.append("FAIL the run left a security entry (a registry value on Windows): %s" % l)
+        elif "security" in look and l.startswith("registry "):
+            out.append("FAIL the run left a registry value: %s" % l)
     if foreign and not any(l.startswith("session ") and " foreign" in l for l in lines):
         out.append("FAIL the foreign NT Kernel Logger was stopped: the suite never stops a session it did not start")
     with open(templist, encoding="utf-8", errors="replace") as f:  # "# DIR", then what %TEMP% held right after the run

@@ -212,6 +212,33 @@ ULONG WINAPI tw_EnableTraceEx2(TRACEHANDLE h, LPCGUID provider, ULONG code, UCHA
 }
 
 /* ---------------------------------------------------------------- the security of GUIDs */
+/* Windows keeps a GUID's security as a value named by the GUID ("0811c1af-7a07-...", no braces)
+ * under this key (the EventAccessControl page), which is what a cleanup of the suite lists: the
+ * twin keeps the value in step with its entries, the GUID's security descriptor as its data */
+#define TW_SECURITY_KEY L"SYSTEM\\CurrentControlSet\\Control\\WMI\\Security"
+
+static void guid_value_name(const GUID *g, WCHAR *out, size_t cap)
+{
+    _snwprintf(out, cap - 1, L"%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", (unsigned long)g->Data1, g->Data2, g->Data3, g->Data4[0],
+               g->Data4[1], g->Data4[2], g->Data4[3], g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7]);
+    out[cap - 1] = 0;
+}
+
+/* the registry value of a GUID's security: written with its descriptor, or deleted (NULL) */
+static void security_value(const GUID *g, const void *sd, DWORD size)
+{
+    HKEY k;
+    WCHAR name[40];
+    guid_value_name(g, name, sizeof name / sizeof name[0]);
+    if (RegCreateKeyExW(HKEY_LOCAL_MACHINE, TW_SECURITY_KEY, 0, NULL, 0, KEY_SET_VALUE, NULL, &k, NULL) != ERROR_SUCCESS)
+        return;
+    if (sd)
+        RegSetValueExW(k, name, 0, REG_BINARY, sd, size);
+    else
+        RegDeleteValueW(k, name);
+    RegCloseKey(k);
+}
+
 ULONG WINAPI tw_EventAccessControl(LPGUID guid, ULONG operation, PSID sid, ULONG rights, BOOLEAN allow)
 {
     if (!guid || !sid || !IsValidSid(sid) || operation > 3 /* EventSecurityAddSACL */)
@@ -242,6 +269,12 @@ ULONG WINAPI tw_EventAccessControl(LPGUID guid, ULONG operation, PSID sid, ULONG
     bool kill = a && tw_p->kill_worker_after_acl && tw_in_worker() && tw->kills == 0;
     if (kill)
         tw->kills++;
+    if (a) { /* the registry value, under the kernel lock: no other process sees the entry without it */
+        static BYTE sd[4096];
+        ULONG size = sizeof sd;
+        if (tw_EventAccessQuery(guid, sd, &size) == ERROR_SUCCESS)
+            security_value(guid, sd, size);
+    }
     tw_leave();
     if (kill) /* the personality's kill, as a runner's at a timeout: nothing of this process runs on */
         TerminateProcess(GetCurrentProcess(), 0xC000013Au /* STATUS_CONTROL_C_EXIT */);
@@ -256,6 +289,7 @@ ULONG WINAPI tw_EventAccessRemove(LPGUID guid)
     for (unsigned i = 0; i < TW_ACL; i++)
         if (tw->acl[i].used && !memcmp(&tw->acl[i].guid, guid, sizeof *guid))
             memset(&tw->acl[i], 0, sizeof tw->acl[i]);
+    security_value(guid, NULL, 0);
     tw_changed();
     tw_leave();
     return ERROR_SUCCESS;
@@ -289,6 +323,9 @@ ULONG WINAPI tw_EventAccessQuery(LPGUID guid, PSECURITY_DESCRIPTOR sd, PULONG si
     tw_leave();
     if (!tw_p->ace_after_allow)
         AddAccessAllowedAce(acl, ACL_REVISION, all, everyone);
+    ACL_SIZE_INFORMATION used;
+    if (GetAclInformation(acl, &used, sizeof used, AclSizeInformation))
+        acl->AclSize = (WORD)used.AclBytesInUse; /* the descriptor holds the entries, not the buffer they were made in */
     InitializeSecurityDescriptor(abs, SECURITY_DESCRIPTOR_REVISION);
     SetSecurityDescriptorDacl(abs, TRUE, acl, FALSE);
     DWORD need = 0;
@@ -300,7 +337,7 @@ ULONG WINAPI tw_EventAccessQuery(LPGUID guid, PSECURITY_DESCRIPTOR sd, PULONG si
     DWORD have = *size;
     if (!MakeSelfRelativeSD(abs, sd, &have))
         return GetLastError();
-    *size = have;
+    *size = need;
     return ERROR_SUCCESS;
 }
 

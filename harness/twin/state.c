@@ -388,6 +388,20 @@ static int report(char *out, int cap)
         n += snprintf(out + n, n < cap ? cap - n : 0, "security %s owner=%u rights=0x%X %s\n", g, (unsigned)a->owner, (unsigned)a->rights,
                       a->allow ? "allow" : "deny");
     }
+    /* and the values Windows keeps them as (controller.c), however they came */
+    HKEY k;
+    if (RegOpenKeyExW(HKEY_LOCAL_MACHINE, L"SYSTEM\\CurrentControlSet\\Control\\WMI\\Security", 0, KEY_QUERY_VALUE, &k) == ERROR_SUCCESS) {
+        WCHAR name[128];
+        for (DWORD i = 0;; i++) {
+            DWORD nl = sizeof name / sizeof name[0];
+            if (RegEnumValueW(k, i, name, &nl, NULL, NULL, NULL, NULL) != ERROR_SUCCESS)
+                break;
+            char v[400];
+            WideCharToMultiByte(CP_UTF8, 0, name, -1, v, sizeof v, NULL, NULL);
+            n += snprintf(out + n, n < cap ? cap - n : 0, "registry WMI\\Security\\%s\n", v);
+        }
+        RegCloseKey(k);
+    }
     return n < cap ? n : -1;
 }
 

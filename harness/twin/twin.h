@@ -19,7 +19,8 @@
  * (provider and classic registrations, enable callbacks, the last error) stay in each process, as
  * on Windows; its kernel parts (loggers with their mode, masks and disallow lists, the profile
  * intervals) and what the twin adds to them (the sessions' names, GUIDs, owners and log files; the
- * GUIDs' security entries, which Windows keeps as registry values) live in a file mapping that
+ * GUIDs' security entries, which Windows keeps as registry values, and which the twin also writes
+ * there: controller.c) live in a file mapping that
  * every process of the run maps: the state file. Every call that reads or changes them takes the
  * kernel lock (a byte-range lock on the state file, released by Windows when a process dies), copies
  * the shared state into the model, calls it, and copies it back.
