@@ -167,7 +167,8 @@ done
 # ---------------------------------------------------------------- 4. planted bugs
 # plant NAME FILE CASES... : etwconf.exe built from a copy of FILE (of harness/targets/win_live/)
 # with the text of T/NAME.from replaced by that of T/NAME.to, run on CASES against the twin as
-# documented; the checks above must fail on it
+# documented; the checks above must fail on it. A plant may give alternatives for the forms its
+# code takes, separated by a line "@@ or @@" in both files: the first found exactly once is used.
 plant() {
     pn=$1 f=$2
     shift 2
@@ -177,9 +178,12 @@ plant() {
 import sys
 src, old, new, out = sys.argv[1:]
 text, old, new = (open(p, encoding="utf-8").read() for p in (src, old, new))
-if text.count(old) != 1:
-    sys.exit("the planted text is not once in %s: update the plant in harness/tests/twin.sh" % src)
-open(out, "w", encoding="utf-8").write(text.replace(old, new))
+pairs = list(zip(old.split("\n@@ or @@\n"), new.split("\n@@ or @@\n")))
+for o, n in pairs:
+    if text.count(o) == 1:
+        open(out, "w", encoding="utf-8").write(text.replace(o, n))
+        sys.exit(0)
+sys.exit("no form of the planted text is once in %s: update the plant in harness/tests/twin.sh" % src)
 PY
     then
         no "[plant $pn] cannot be planted in harness/targets/win_live/$f"
@@ -200,10 +204,17 @@ PY
     queue "$pn" plant verdicts "$T/plant-$pn.jsonl" windows
     queue "$pn" plant leftovers "$T/plant-$pn.state.txt" "$T/plant-$pn.temp.txt"
 }
-# a session_stop that never stops the kernel logger
+# a session_stop that never stops the kernel logger (by its name, or by its handle once proved ours)
 printf '%s' '            stop_by_name(KERNEL_LOGGER_W);
+        run_file_delete(s->file);
+@@ or @@
+            ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
+        }
         run_file_delete(s->file);' >"$T/kernel-stop.from"
-printf '%s' '        run_file_delete(s->file);' >"$T/kernel-stop.to"
+printf '%s' '        run_file_delete(s->file);
+@@ or @@
+        }
+        run_file_delete(s->file);' >"$T/kernel-stop.to"
 plant kernel-stop sessions.c tqi.04.exact
 # a no-access fixture whose entry denies nothing
 printf '%s' '    etw_lv_deny_enable_call(&a);' >"$T/no-deny.from"
