@@ -17,10 +17,10 @@ pkgs_for() {
     case "$1" in
         core) echo "gcc make libc6-dev pkg-config python3 libcunit1-dev" ;;
         windows) echo "gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 wine wine64" ;;
-        browser) echo "chromium" ;;
+        browser) echo "chromium chromium-driver python3-selenium" ;;
         fuzz) echo "clang libclang-rt-14-dev" ;;
         bench) echo "time valgrind" ;;
-        fleet) echo "openssh-server openssh-client" ;;
+        fleet) echo "openssh-server openssh-client python3-yaml ansible ansible-lint" ;;
         wine32)
             if ! why=$(sh "$(dirname "$0")/../harness/tests/i386-probe.sh" 2>&1); then
                 echo "deps: wine32 left out: $why" >&2
