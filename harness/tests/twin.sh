@@ -15,10 +15,10 @@
 #   4. planted bugs: the live target built from a patched copy of its source is caught by the checks
 #      above, each one
 #
-# Personalities listed in AFTER_LIVE_FIXES defeat fixtures whose fixes (fixtures that prove
-# themselves; harness/windows/README.md) are not in this tree yet: their failures are reported as
-# skips, and one that passes is a failure ("take it off the list"), so the list stays true.
-# worker-killed-security is the security entries a killed worker leaves (cleanup removes none yet).
+# A personality listed in AFTER_LIVE_FIXES defeats a fixture that cannot prove itself yet
+# (harness/windows/README.md): its failures are reported as skips, and one that passes is a failure
+# ("take it off the list"), so the list stays true. worker-killed-security stands for the security
+# entries a killed worker leaves, checked apart from its sessions.
 #
 # Usage: sh harness/tests/twin.sh BUILD   (MAKE, PYTHON from make)
 B=${1:-build}
@@ -28,7 +28,7 @@ MAKE=${MAKE:-make}
 T=$B/test/twin
 rm -rf "$T"
 mkdir -p "$T"
-AFTER_LIVE_FIXES="path-long path-short path-nt ace-no-effect events-late events-never overrun-status worker-killed-security"
+AFTER_LIVE_FIXES=""
 BUILDS="6.1 6.3 10.0.19045"
 
 if ! command -v "${WINE:-wine}" >/dev/null 2>&1 || [ ! -f "$B/twin/etwtwin.dll" ] || [ ! -f "$B/etwconf.exe" ]; then
@@ -167,8 +167,7 @@ done
 # ---------------------------------------------------------------- 4. planted bugs
 # plant NAME FILE CASES... : etwconf.exe built from a copy of FILE (of harness/targets/win_live/)
 # with the text of T/NAME.from replaced by that of T/NAME.to, run on CASES against the twin as
-# documented; the checks above must fail on it. A plant may give alternatives for the forms its
-# code takes, separated by a line "@@ or @@" in both files: the first found exactly once is used.
+# documented; the checks above must fail on it
 plant() {
     pn=$1 f=$2
     shift 2
@@ -178,12 +177,9 @@ plant() {
 import sys
 src, old, new, out = sys.argv[1:]
 text, old, new = (open(p, encoding="utf-8").read() for p in (src, old, new))
-pairs = list(zip(old.split("\n@@ or @@\n"), new.split("\n@@ or @@\n")))
-for o, n in pairs:
-    if text.count(o) == 1:
-        open(out, "w", encoding="utf-8").write(text.replace(o, n))
-        sys.exit(0)
-sys.exit("no form of the planted text is once in %s: update the plant in harness/tests/twin.sh" % src)
+if text.count(old) != 1:
+    sys.exit("the planted text is not once in %s: update the plant in harness/tests/twin.sh" % src)
+open(out, "w", encoding="utf-8").write(text.replace(old, new))
 PY
     then
         no "[plant $pn] cannot be planted in harness/targets/win_live/$f"
@@ -204,16 +200,11 @@ PY
     queue "$pn" plant verdicts "$T/plant-$pn.jsonl" windows
     queue "$pn" plant leftovers "$T/plant-$pn.state.txt" "$T/plant-$pn.temp.txt"
 }
-# a session_stop that never stops the kernel logger (by its name, or by its handle once proved ours)
-printf '%s' '            stop_by_name(KERNEL_LOGGER_W);
-        run_file_delete(s->file);
-@@ or @@
-            ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
+# a session_stop that never stops the kernel logger (it stops one by its handle once proved ours)
+printf '%s' '            ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
         }
         run_file_delete(s->file);' >"$T/kernel-stop.from"
-printf '%s' '        run_file_delete(s->file);
-@@ or @@
-        }
+printf '%s' '        }
         run_file_delete(s->file);' >"$T/kernel-stop.to"
 plant kernel-stop sessions.c tqi.04.exact
 # a no-access fixture whose entry denies nothing
