@@ -132,7 +132,7 @@ personality_cases() {
         private-refused) echo "--case dal.private-session" ;;
         events-*) echo "--timeout-ms 1000 --case traits.in-events" ;; # events 2 s late: after the case's deadline
         overrun-*) echo "--case tqi.0b.exact" ;;
-        no-pmc) echo "--filter tqi.07.*" ;;
+        no-pmc) echo "--filter tqi.07.* --case tqi.05.listed-sources --case tsi.05.pmc-source" ;; # with and without the pmc-sources need
         worker-killed) echo "--isolation batch --case gmi.set-access --case tsi.04.no-access --case gmi.query-no-access" ;;
         *) echo "$KERNEL" ;;
     esac
