@@ -84,6 +84,7 @@ struct ref_state {
     etw_u16 next_seq;
     etw_guid restricted_groups[REF_MAX_GROUPS];
     unsigned nrestricted;
+    bool no_pmc_sources; /* the HAL lists the timer only (a virtual machine's); kept by EtwRef_Reset */
     etw_u32 timer_interval; /* ProfileTime interval, 100 ns units */
     etw_u32 source_interval[REF_PROFILE_SOURCES]; /* by source id; kernel.c lists the ones the HAL has */
 };
