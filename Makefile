@@ -32,7 +32,7 @@ REF_SRC := $(sort $(wildcard reference/*.c))
 CASE_SRC := $(sort $(wildcard cases/*.c))
 # The harness in layers (README "How it fits together"): portable code, built for Linux and
 # Windows (core, out, targets, tools), the command line, and one platform folder per host.
-HARNESS_SRC := $(sort $(wildcard harness/core/*.c harness/exec/*.c harness/out/*.c harness/plat/*.c tools/fuzz/*.c tools/export_wine/*.c)) harness/targets/target.c
+HARNESS_SRC := $(sort $(wildcard harness/core/*.c harness/suite/*.c harness/exec/*.c harness/out/*.c harness/plat/*.c tools/fuzz/*.c tools/export_wine/*.c)) harness/targets/target.c
 # the Linux targets: the built-in reference and shared libraries (Windows: harness/targets/win_live/)
 HARNESS_POSIX_TARGETS := harness/targets/reference.c harness/targets/library.c
 HARNESS_CLI_SRC := $(sort $(wildcard harness/cli/*.c))
@@ -156,6 +156,7 @@ test:
 # fragments of the longest ones come first (the Wine stages, which wait for the Windows programs,
 # then mutation testing and fuzzing, then the stages that wait on ssh, Wine or Chromium)
 include mk/windows.mk
+include mk/twin.mk
 include mk/mutate.mk
 include mk/fleet.mk
 include mk/winetest.mk
