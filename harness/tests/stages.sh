@@ -65,6 +65,8 @@ elif [ "${1:-}" != --summary ]; then
     case " ${TEST_EXCLUSIVE:-} " in *" $st "*) lock="flock $D/exclusive.lock" ;; esac
     CG_ROOT=/sys/fs/cgroup/cpuacct g=$CG_ROOT/etwconf-stage-$$
     { [ "${TEST_CGROUP:-1}" = 1 ] && [ -w "$CG_ROOT" ] && mkdir "$g" 2>/dev/null; } || g=""
+    trap '[ -z "$g" ] || rmdir "$g" 2>/dev/null' EXIT
+    trap 'exit 130' INT TERM
     # the line in its group: a child shell joins it, then becomes the stage's shell
     $lock $nice sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$g" \
         /bin/sh "$@" >>"$L.log" 2>&1 </dev/null
