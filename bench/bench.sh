@@ -259,9 +259,11 @@ else
     else
         # the clone's own defaults: nothing of this make (MAKEFLAGS, BUILD) or of the bench's Wine prefix
         "$TIMEIT" -r 1 -w 0 -t "$lim" -o "$W/fresh-head.log" "head=env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u WINEPREFIX -u WINEDEBUG -u WINEARCH -u WINEDLLOVERRIDES -u WINE -u WINESERVER $MAKE -C $FD/head --no-print-directory test" >"$W/fresh-head.tsv"
-        # a wineserver of the clone's Wine stage (persistent, outside the process group) must not outlive it
-        for pid in $(pgrep wineserver 2>/dev/null); do
-            tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q "^WINEPREFIX=$FD/head/" && kill "$pid" 2>/dev/null
+        # a wineserver of the clone's Wine stages (persistent, outside the process group) must not outlive
+        # it: each prefix the clone made is told to stop its own server (the clone ran the default
+        # wineserver; no process is looked up by name)
+        find "$FD/head" -maxdepth 6 -name system.reg 2>/dev/null | while IFS= read -r reg; do
+            WINEPREFIX=${reg%/system.reg} timeout 20 wineserver -k >/dev/null 2>&1
         done
         secs=$(awk -F'\t' '$1=="head"{printf "%.1f", $2/1e6}' "$W/fresh-head.tsv") rc=$(col "$W/fresh-head.tsv" head 7)
         if [ "$rc" = 137 ] && [ "$lim" != 0 ]; then

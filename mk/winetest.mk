@@ -16,6 +16,7 @@ $(BUILD)/obj/tools/export_wine/export_wine.o $(BUILD)/win64/obj/tools/export_win
 
 .PHONY: test-winetest
 TEST_STAGES += winetest
-# etwconf.exe when mingw-w64 is there (the stage says SKIP with the reason when it is not)
-test-winetest: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe)
+# the Wine stage's etwconf.exe (mk/windows.mk) when mingw-w64 is there (the stage says SKIP with the
+# reason when it is not)
+test-winetest: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/wine-elevated/etwconf.exe)
 	@PYTHON="$(PYTHON)" MINGW64="$(MINGW64)" MINGW32="$(MINGW32)" sh harness/tests/winetest.sh "$(BUILD)"

@@ -262,7 +262,7 @@ wine_dllmain_faults() {
 # no junctions; the check a new directory passes (run_dir_open_checked) is the one cleanup's refusal
 # of a symlink below exercises. Run in a prefix of its own (its server is stopped and traced).
 wine_private_dir() {
-    tmpw=$(ls -d "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | head -n 1)
+    tmpw=$(wine_temp_dir)
     if ! command -v strace >/dev/null 2>&1; then
         skip "the live target's private directory under Wine: strace is not installed (apt-get install strace), the directory is seen through it"
     elif [ -z "$tmpw" ]; then
@@ -274,7 +274,9 @@ wine_private_dir() {
         timeout 20 "$WINESERVER" -k >/dev/null 2>&1
         timeout 20 "$WINESERVER" -w >/dev/null 2>&1
         mkdir -p "$T/strace"
-        wine_retry timeout 120 strace -ff -qq --seccomp-bpf -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace/s" "$WINE" "$B/etwconf.exe" run \
+        # the Wine stage's copy (mk/windows.mk WINE_EXE_DIR): starting the kernel logger takes the full
+        # administrator token, which Wine 10 gives only to an exe whose manifest asks for it
+        wine_retry timeout 120 strace -ff -qq --seccomp-bpf -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace/s" "$WINE" "$B/wine-elevated/etwconf.exe" run \
             --case gen.bounds-groupmask --case gmi.set-before-62 --emulate 6.1 --isolation child --quiet --out "$T/w-dir.jsonl" 2>/dev/null
         $PYTHON -S - "$T/strace" "$(ls "$tmpw" | grep -c '^etwconf-')" <<'EOF2'
 import os, re, sys
@@ -306,7 +308,7 @@ EOF2
 # Wine shows as a reparse point) named like one is never entered. Then one live run at a time: a
 # second run while the first holds the system is refused.
 wine_live_runs() {
-    tmpw=$(ls -d "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | head -n 1)
+    tmpw=$(wine_temp_dir)
     if [ -n "$tmpw" ]; then
         h1=00112233445566778899aabbccddeeff h2=ffeeddccbbaa99887766554433221100 h3=0123456789abcdef0123456789abcdef
         mkdir -p "$T/victim" "$tmpw/etwconf-4000000-$h1" "$tmpw/etwconf-4000000-$h2" "$tmpw/etwconf-4000000-short"
@@ -321,6 +323,8 @@ wine_live_runs() {
             ok "cleanup (Wine): a gone process's private directory emptied and removed, one holding a foreign file emptied of ours and kept, a wrongly named one untouched, and a symlink named like one not entered ($why) (exit $rc)" ||
             no "cleanup (Wine): exit $rc: $(tr -d '\r' <"$T/cleanup.out" | tr '\n\\' '|/')" # no backslashes for echo
         rm -rf "$tmpw/etwconf-4000000-"*
+    else
+        no "cleanup (Wine): no Temp directory in $WINEPREFIX (wine_temp_dir, harness/tests/wine-env.sh)"
     fi
     # The second run is started while the first holds the system: the first has claimed it (it
     # writes its header after the claim) and is held still (SIGSTOP to the processes of its
@@ -368,7 +372,7 @@ for g in $LINUX_GROUPS; do
     bg="$bg $!"
 done
 groups=$LINUX_GROUPS
-if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
+if command -v "${WINE:-wine}" >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     . harness/tests/wine-env.sh
     suite_prefix=$WINEPREFIX
     # beside the wine stage, not in its prefix (harness/tests/wine-env.sh)

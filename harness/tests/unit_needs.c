@@ -358,6 +358,12 @@ static void test_live_admin_and_versions(void)
         if (!ok)
             CHECKF(strstr(why, "needs administrator rights") && strstr(why, "this process is not elevated"), "not admin: %s", why);
     }
+    CHECKF(!strstr(why, "elevation type"), "elevation type unknown: %s", why);
+    /* a limited token of an administrator (UAC, or Wine 10): the reason names its elevation type */
+    s.elevation_type = 3;
+    CU_ASSERT(!live(&s, NEED_PLAIN_SESSION, why));
+    CHECKF(strstr(why, "this process is not elevated, its token's elevation type is limited)"), "limited token: %s", why);
+    s.elevation_type = 0;
     s.elevated = -1;
     CU_ASSERT(!live(&s, NEED_PLAIN_SESSION, why));
     CHECKF(strstr(why, "this account is not an administrator"), "before 6.0: %s", why);

@@ -44,7 +44,7 @@ add_counts "$T/selftest.out"
 S=harness/windows/etwconf-ci.cmd
 n=$(wc -l <"$S"); crlf=$(grep -c "$(printf '\r')\$" "$S")
 [ "$n" -gt 10 ] && [ "$crlf" = "$n" ] && ok "$S has CRLF line ends ($n lines; .gitattributes keeps them)" || no "$S: $crlf of $n lines end in CRLF"
-if ! command -v wine >/dev/null 2>&1; then
+if ! command -v "${WINE:-wine}" >/dev/null 2>&1; then
     no "Wine is not installed: 'sh .ci/deps.sh windows' as root (make test does it)"
 elif [ ! -f "$B/etwconf.exe" ] || [ ! -f "$B/etwconf-i686.exe" ]; then
     no "$B/etwconf.exe or $B/etwconf-i686.exe is missing: run 'make windows'"

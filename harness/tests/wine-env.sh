@@ -88,6 +88,24 @@ wine_retry() {
     return "$wr_rc"
 }
 
+# wine_text ARGS...: what "$WINE" ARGS prints, stdout and stderr together, without CRs. Wine's own
+# programs print on either stream, and Wine versions differ (winecfg's /? table is on stdout in 8.0
+# and on stderr in 10.0): a reader of their text takes both and picks the lines it knows.
+wine_text() {
+    timeout 60 "$WINE" "$@" </dev/null 2>&1 | tr -d '\r'
+}
+# wine_version: the Wine's version line ("wine-10.0 (Debian 10.0~repack-6)"), from either stream;
+# empty when the loader prints none
+wine_version() {
+    wine_text --version | grep -m 1 '^wine-'
+}
+
+# wine_temp_dir: the Unix path of %TEMP% of the prefix's user: drive_c/users/USER/Temp in Wine 8.0,
+# drive_c/users/USER/AppData/Local/Temp in Wine 10.0; empty when the prefix has neither
+wine_temp_dir() {
+    ls -d "$WINEPREFIX"/drive_c/users/*/AppData/Local/Temp "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | grep -v '/users/Public/' | head -n 1
+}
+
 # wine_version_for EXE VERSION: Wine reports VERSION to programs with EXE's file name (their AppDefaults
 # key, which wins over winecfg's setting for the whole prefix, and is quicker to set than
 # `winecfg -v`); status 0 when it is set

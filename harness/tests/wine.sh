@@ -46,8 +46,11 @@ fi
 B=${2:-build}
 VERSIONS=${3:-$(awk -F'"' '/^VERSION/ { print $4 }' spec/versions.def)}
 PYTHON=${PYTHON:-python3}
-EXE=$B/etwconf.exe
-I686=$B/etwconf-i686.exe
+# the Wine stage's copies of the exes: manifest highestAvailable, so that a Wine that starts programs
+# with a limited token gives these its full one (mk/windows.mk WINE_EXE_DIR); the shipped exes,
+# asInvoker, are checked in section 1
+EXE=$B/wine-elevated/etwconf.exe
+I686=$B/wine-elevated/etwconf-i686.exe
 R=${WINE_RESULTS:-$B/results}
 L=${WINE_LOGS:-$B/test/wine}
 case "$mode" in run | test | prefix) ;; *) echo "usage: harness/tests/wine.sh run|test|prefix BUILD [VERSIONS]" >&2; exit 2 ;; esac
@@ -64,7 +67,7 @@ if ! command -v "$WINE" >/dev/null 2>&1 || ! command -v "$WINESERVER" >/dev/null
     no "Wine is not there (WINE=$WINE, WINESERVER=$WINESERVER): run 'sh .ci/deps.sh windows' as root (make test does it), or set WINE to your build tree's wine"
     finish
 fi
-WINE_VERSION=$("$WINE" --version 2>/dev/null </dev/null | head -n 1)
+WINE_VERSION=$(wine_version)
 WINE_PATH=$(command -v "$WINE")
 case $WINE_PATH in /*) ;; *) WINE_PATH=$(pwd)/$WINE_PATH ;; esac
 
@@ -73,7 +76,7 @@ if [ "$mode" != prefix ]; then
     trap 'stop_server' EXIT
     trap 'stop_server; exit 130' INT TERM
     if [ ! -f "$EXE" ]; then
-        no "$EXE is missing: run 'make windows'"
+        no "$EXE is missing: run 'make wine' (it builds the Wine stage's copies of the exes)"
         finish
     fi
 fi
@@ -133,8 +136,9 @@ prefix_up() {
 # the Windows versions this Wine knows (winecfg's table), one per line; asked once per Wine
 known_versions() {
     kv=$L/versions-$(printf '%s %s' "$WINE_PATH" "$WINE_VERSION" | cksum | cut -d' ' -f1).txt
-    [ -s "$kv" ] || timeout 60 "$WINE" winecfg '/?' </dev/null 2>/dev/null | tr -d '\r' |
-        sed -n 's/^ *\(win[a-z0-9]*\|vista\|nt[0-9]*\) \{1,\}Windows.*/\1/p' >"$kv"
+    # a table row is a name and the Windows it stands for ("  win10   Windows 10"), on either stream
+    [ -s "$kv" ] || wine_text winecfg '/?' |
+        sed -n 's/^[[:space:]]*\(win[a-z0-9]*\|vista\|nt[0-9]*\)[[:space:]]\{1,\}.*Windows.*/\1/p' | awk '!seen[$0]++' >"$kv"
     cat "$kv"
 }
 
@@ -183,7 +187,9 @@ run_version() {
     wine_run 300 "$x" run --quiet --out "$out" 2>"$err" </dev/null
     rc=$?
     summary=$(tr -d '\r' <"$err" | grep -a '^wine@' | tail -n 1)
-    echo "  $(basename "$x"): ${summary:-wine@$v: no summary (exit $rc; see $err)}"
+    # the token the run had (the header's fingerprint): a Wine that gives no full token says so here
+    tok=$(head -n 1 "$out" 2>/dev/null | grep -o '"elevation_type":"[a-z]*"' | cut -d'"' -f4)
+    echo "  $(basename "$x"): ${summary:-wine@$v: no summary (exit $rc; see $err)} (token: ${tok:-unknown})"
     if [ "$rc" -gt 1 ]; then
         echo "wine: $(basename "$x") run at $v exited $rc (see $err)" >&2
         return 1
@@ -271,14 +277,15 @@ fi
 
 # ================================================================ test
 OBJDUMP=${OBJDUMP:-x86_64-w64-mingw32-objdump}
-I686=$B/etwconf-i686.exe
 D=$B/win64/tests
 
-# 1. the executables: format, imports, manifest
-for exe in "$EXE" "$I686"; do
+# 1. the executables: format, imports, manifest (the shipped ones run as the invoker; the Wine stage's
+# copies ask for the highest token the account has)
+for exe in "$B/etwconf.exe" "$B/etwconf-i686.exe" "$EXE" "$I686"; do
     if [ ! -f "$exe" ]; then no "$exe was not built"; continue; fi
     fmt=$($OBJDUMP -f "$exe" 2>/dev/null | sed -n 's/.*file format //p' | head -n 1)
-    want=pei-x86-64; [ "$exe" = "$I686" ] && want=pei-i386
+    level=asInvoker; [ "$exe" = "$EXE" ] || [ "$exe" = "$I686" ] && level=highestAvailable
+    want=pei-x86-64; case $exe in *-i686.exe) want=pei-i386 ;; esac
     [ "$fmt" = "$want" ] && ok "$exe: $fmt (the ABI static asserts held for this layout)" || no "$exe: format '$fmt', expected $want"
     dlls=$($OBJDUMP -p "$exe" | sed -n 's/^[[:space:]]*DLL Name: //p' | tr 'a-z' 'A-Z' | sort | tr '\n' ' ')
     [ "$dlls" = "ADVAPI32.DLL KERNEL32.DLL MSVCRT.DLL " ] && ok "$exe imports only from $dlls" || no "$exe imports from: $dlls"
@@ -287,10 +294,10 @@ for exe in "$EXE" "$I686"; do
     [ -z "$etw" ] && ok "$exe: no static import of an API under test (all through GetProcAddress)" || no "$exe statically imports: $etw"
     n=0
     for g in e2011457-1546-43c5-a5fe-008deee3d3f0 35138b9a-5d96-4fbd-8e2d-a2440225f93a 4a2f28e3-53b9-4441-ba9c-d69d4a4a6e38 \
-        1f676c76-80e1-4239-95bb-83d0f6d0da78 8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a asInvoker; do
+        1f676c76-80e1-4239-95bb-83d0f6d0da78 8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a "level=\"$level\""; do
         grep -aq "$g" "$exe" && n=$((n + 1))
     done
-    [ "$n" = 6 ] && ok "$exe: manifest with the supportedOS GUIDs Vista..10 and asInvoker" || no "$exe: manifest incomplete ($n of 6 markers)"
+    [ "$n" = 6 ] && ok "$exe: manifest with the supportedOS GUIDs Vista..10 and $level" || no "$exe: manifest incomplete ($n of 6 markers, level $level)"
 done
 
 # the suite's own prefix and, beside it, a wrapper standing in for a build tree's wine in a prefix
@@ -300,6 +307,9 @@ done
 WRAP=$L/wrapper
 rm -rf "$WRAP"
 mkdir -p "$WRAP"
+# the overlay copies the registry from disk: a prefix just made (make test-wine alone) has it only in
+# its server
+[ "$WINE_OWN_PREFIX" = 1 ] && { [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || stop_server; }
 (wine_overlay "$WRAP/prefix") || mkdir -p "$WRAP/prefix"
 echo "a file of the user's" >"$WRAP/prefix/user-file"
 cat >"$WRAP/wine" <<EOF
@@ -372,6 +382,7 @@ def say(ok, msg):
 # the checks below hold over the runs: none to check is a failure, not a pass
 say(len(sys.argv) > 4, "Wine results to check: %d file(s)" % (len(sys.argv) - 4))
 runs = {}
+tokens = {}  # run -> "elevated/elevation type" of its token
 for f in sys.argv[4:]:
     v = f.rsplit("wine-", 1)[1][:-6]
     i686 = v.startswith("i686-")
@@ -400,8 +411,13 @@ for f in sys.argv[4:]:
           or (" %s run " % v) not in c["rerun"]]
     say(rn.get("wine_version") == WINE_VERSION and rn.get("windows_version") == v and not rr,
         "%s: the header records the runner (%s, %s), every rerun command runs under that Wine at %s" % (f, rn.get("wine_version"), rn.get("wineprefix"), v))
+    tokens["%s%s" % ("i686 " if i686 else "", v)] = "%s/%s" % (fp.get("elevated"), fp.get("elevation_type"))
     if not i686:
         runs[v] = {c["id"]: c for c in cases}
+# the Wine stage's exes ask for the full administrator token (manifest highestAvailable), as the hosted
+# Windows runners run the suite: Wine 8.0 and 10.0 give it; a Wine that does not is named here
+limited = sorted("%s (elevated/type %s)" % (k, t) for k, t in tokens.items() if t != "True/full")
+say(tokens and not limited, "every run had the full administrator token (%d runs)%s" % (len(tokens), ": not " + ", ".join(limited) if limited else ""))
 def got_has(c, s):
     return any(s in (k.get("got") or "") for k in c.get("checks", []) if not k.get("ok"))
 w10 = runs.get("win10")
@@ -600,7 +616,7 @@ made_for=$($PYTHON -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1
 case " $made_for " in
     *" ${WINE_VERSION%% *} "*) echo "wine: reports/expectations/wine.json was made for $made_for; this is $WINE_VERSION" ;;
     *) echo "WARNING: reports/expectations/wine.json was made for ${made_for:-an unnamed Wine version} (its wine_versions), but this run uses $WINE_VERSION ($WINE_PATH)."
-       echo "WARNING: a difference below may be a change in Wine, not in the suite; if this Wine is meant, regenerate the file (see its \"about\") and add the version." ;;
+       echo "WARNING: a difference below may be a change in Wine or in its environment, not in the suite; to record this Wine: make wine-record (README \"Your Wine's results\")." ;;
 esac
 part "$L/expectations.out" $PYTHON reports/etwconf-report check --expectations reports/expectations/wine.json $files
 if [ -n "$files32" ]; then

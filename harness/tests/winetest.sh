@@ -108,7 +108,10 @@ grep -q "is for target wine.*nothing is todo" "$T/notwine.err" && ! grep -q "mar
     ok "an expectations file for another target: said on stderr, nothing is todo" || no "wine.json against the reference: exit $rc"
 
 # ---------------------------------------------------------------- 2. export-wine
-$REPORT winetest-todo "$WINE_JSON" >"$T/wine-todo.txt"
+# the Wine this stage runs the exported test under ("10.0"; empty without Wine): its divergences are
+# the todo_wine ones (wine.json keys entries by Wine version)
+WV=$( (B=$B; . harness/tests/wine-env.sh; command -v "$WINE" >/dev/null 2>&1 && wine_version) | sed -n 's/^wine-\([^ ]*\).*/\1/p')
+$REPORT winetest-todo ${WV:+--wine "$WV"} "$WINE_JSON" >"$T/wine-todo.txt"
 "$E" export-wine --todo "$T/wine-todo.txt" --out "$T/etwconf.c" 2>"$T/export.err"; rc=$?
 out=$("$E" list --json | $PYTHON -c '
 import json, re, sys
@@ -187,13 +190,13 @@ stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESE
 trap 'stop_server' EXIT
 trap 'stop_server; exit 130' INT TERM
 # a prefix made before Wine's 32-bit part was installed lacks its syswow64: made again then
-want="$("$WINE" --version 2>/dev/null)$([ -e /usr/lib/wine/wine ] && echo ' wine32') etwconf-winetest-prefix-1"
+want="$(wine_version)$([ -e /usr/lib/wine/wine ] && echo ' wine32') etwconf-winetest-prefix-1"
 if [ "$WINE_OWN_PREFIX" = 1 ] && [ "$overlay" = 0 ] && { [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; }; then
     stop_server
     rm -rf "$WINEPREFIX"
     mkdir -p "$WINEPREFIX"
     timeout 30 "$WINESERVER" -p >/dev/null 2>&1
-    echo "winetest: making the prefix $WINEPREFIX ($("$WINE" --version 2>/dev/null))"
+    echo "winetest: making the prefix $WINEPREFIX ($(wine_version))"
     timeout 300 "$WINE" wineboot -i >/dev/null 2>&1 &&
         timeout 60 "$WINE" reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug' /v Debugger /t REG_SZ /d "" /f >/dev/null 2>&1 &&
         echo "$want" >"$WINEPREFIX/.etwconf-prefix" || no "the Wine prefix $WINEPREFIX could not be made"
@@ -206,8 +209,11 @@ fi
 # executable name, and etwconf.exe takes one live run at a time), and are checked after, in order.
 # series NAME COMMANDS: COMMANDS in the background, their output in T/series-NAME.out
 series() { sn=$1; shift; ("$@") >"$T/series-$sn.out" 2>&1 & }
-if [ -f "$B/etwconf.exe" ]; then
-    cp "$B/etwconf.exe" "$W/etwconf.exe"
+# the Wine stage's copy of etwconf.exe (manifest highestAvailable: the full token wherever Wine gives
+# one, as wine.json's runs had it; mk/windows.mk WINE_EXE_DIR)
+WEXE=$B/wine-elevated/etwconf.exe
+if [ -f "$WEXE" ]; then
+    cp "$WEXE" "$W/etwconf.exe"
     etwconf_runs() {
         wine_version_for etwconf.exe win10
         wine_run 300 "$W/etwconf.exe" run --quiet --out "$T/wine-win10.jsonl" >/dev/null 2>"$T/wine-win10.err"
@@ -223,15 +229,16 @@ runx() { # EXE VERSION OUT: OUT, OUT.err, and the exit status in OUT.rc
 }
 # the case ids of the lines of one kind ("Test marked todo" ...): the context after the prefix
 ids_of() { tr -d '\r' <"$1" | sed -n "s/^[^:]*:[0-9]*: $2: \([a-z0-9.-]*\): .*/\1/p" | sort -u; }
-# the cases wine.json lists at a version
+# the cases wine.json lists at a version, for the Wine under test
 listed_at() {
-    $PYTHON - "$WINE_JSON" "$1" <<'PY'
+    $PYTHON - "$WINE_JSON" "$1" "$WV" <<'PY'
 import sys
 sys.path.insert(0, "reports")
 from etwconf_report import expectations
 exp = expectations.load(sys.argv[1])
-class R:  # just enough of a run for names_run()
+class R:  # just enough of a run for names_run(): a version, and the Wine under test
     impl, version, version_name = "wine", sys.argv[2], sys.argv[2]
+    header = {"fingerprint": {"wine_version": sys.argv[3]}}
     def version_names(self): return {self.version} | ({expectations.WINE_NT[self.version]} if self.version in expectations.WINE_NT else set())
     def nt(self): return expectations.nt_tuple(self.version)
 for e in exp.entries:
@@ -262,7 +269,7 @@ if [ "$cc_ok" = 1 ]; then
     series notodo runx "$W/etwconf_notodo_test.exe" win10 "$T/export-notodo.txt"
 fi
 wait
-if [ -f "$B/etwconf.exe" ]; then
+if [ -f "$WEXE" ]; then
     wt wine-win10 --expectations "$WINE_JSON" "$T/wine-win10.jsonl"
     show "$($FMT grammar "$T/wine-win10.txt" --rc $rc --failures 0)"
     show "$($FMT results "$T/wine-win10.txt" "$T/wine-win10.jsonl" --expect "$WINE_JSON" --rc $rc)"
@@ -270,7 +277,7 @@ if [ -f "$B/etwconf.exe" ]; then
     [ "$rc" = 0 ] && [ "$n" -gt 100 ] && ok "etwconf.exe under Wine at win10 with wine.json: $n known divergences todo, no failure, exit 0" ||
         no "etwconf.exe's results at win10 in Wine's format: exit $rc, $n todo lines (see $T/wine-win10.txt)"
 else
-    skip "etwconf.exe's results under Wine in Wine's format: $B/etwconf.exe is not built (make windows)"
+    skip "etwconf.exe's results under Wine in Wine's format: $WEXE is not built (make $WEXE)"
 fi
 if [ "$cc_ok" = 1 ]; then
     for v in win10 win7; do

@@ -335,9 +335,12 @@ def cmd_winetest(a):
 
 
 def cmd_winetest_todo(a):
-    from . import winetest
+    from . import winetest, expectations
     exp = _load_exps([a.expectations])[0]
-    print("\n".join(winetest.todo_lines(exp)))
+    if a.wine is not None and expectations.wine_key(a.wine) is None:
+        raise InputError(a.expectations, None, "--wine %s is not a Wine version" % a.wine,
+                         "give the Wine version the test runs under, e.g. --wine 10.0")
+    print("\n".join(winetest.todo_lines(exp, a.wine)))
     return 0
 
 
@@ -469,6 +472,9 @@ def build_parser():
                        "version (CASE VERSION STATUS MODE), the input of `etwconf export-wine "
                        "--todo FILE`.")
     t.add_argument("expectations", metavar="EXPECTATIONS.json")
+    t.add_argument("--wine", metavar="VERSION",
+                   help="the Wine version whose divergences to list (default: the newest of the "
+                   "file's wine_versions, the Wine a tree's test goes into)")
     t.set_defaults(fn=cmd_winetest_todo)
     return p
 

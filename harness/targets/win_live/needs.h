@@ -25,6 +25,7 @@ struct etw_lv_system {
     unsigned version; /* ETW_V*: the NT version the system reports */
     bool admin; /* the token can start sessions */
     int elevated; /* 1, 0, -1 unknown (before 6.0) */
+    int elevation_type; /* TokenElevationType: 1 default, 2 full, 3 limited; 0 unknown */
     int profile_initial; /* SeSystemProfilePrivilege in the token: -1 absent, 0 disabled, 1 enabled */
     bool token_adjust; /* the token was opened with TOKEN_ADJUST_PRIVILEGES */
     /* the NT Kernel Logger's state now, asked only for the needs that depend on it */
