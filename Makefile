@@ -32,7 +32,7 @@ REF_SRC := $(sort $(wildcard reference/*.c))
 CASE_SRC := $(sort $(wildcard cases/*.c))
 # The harness in layers (README "How it fits together"): portable code, built for Linux and
 # Windows (core, out, targets, tools), the command line, and one platform folder per host.
-HARNESS_SRC := $(sort $(wildcard harness/core/*.c harness/exec/*.c harness/out/*.c harness/plat/*.c tools/fuzz/*.c tools/export_wine/*.c)) harness/targets/target.c
+HARNESS_SRC := $(sort $(wildcard harness/core/*.c harness/suite/*.c harness/exec/*.c harness/out/*.c harness/plat/*.c tools/fuzz/*.c tools/export_wine/*.c)) harness/targets/target.c
 # the Linux targets: the built-in reference and shared libraries (Windows: harness/targets/win_live/)
 HARNESS_POSIX_TARGETS := harness/targets/reference.c harness/targets/library.c
 HARNESS_CLI_SRC := $(sort $(wildcard harness/cli/*.c))
@@ -130,7 +130,7 @@ TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 # the longest first: winprep (the Windows programs and the Wine prefix, which the Wine stages wait for),
 # mutate (the most CPU), the wine stage (the longest wall time, much of it waiting), then those that
 # wait on Wine, ssh or a clock
-TEST_FIRST ?= winprep mutate wine fleet fuzz winetest sanitize reports browser faults winci badtargets
+TEST_FIRST ?= winprep mutate wine twin fleet fuzz winetest sanitize reports browser faults winci badtargets
 # stages that start only after another has ended (A:B); fragments add theirs
 TEST_AFTER :=
 # CPU-bound stages bounded by work, not by a clock, run at a lower priority: they fill the time the
@@ -178,6 +178,7 @@ include mk/layers.mk
 include mk/faults.mk
 include mk/scenarios.mk
 include mk/winetest.mk
+include mk/twin.mk
 
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra

@@ -1,7 +1,7 @@
 /* cases/common.h - what several case files share: GUIDs, blobs, helpers for custom cases. */
 #ifndef ETWCONF_CASES_COMMON_H
 #define ETWCONF_CASES_COMMON_H
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 #include <string.h>
 
 /* Provider GUIDs for disallow lists, as etw_guid and as bytes (for expected output). */

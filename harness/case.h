@@ -267,7 +267,7 @@ const char *etw_xkind_name(enum etw_xkind v); /* "call", "skip", "present", "abs
  * NULL when no entry gives that bound */
 const char *etw_version_enum_name(unsigned key, bool hi);
 
-struct etw_ctx; /* the running case (harness/etwconf.h) */
+struct etw_ctx; /* the running case (harness/core/core.h) */
 typedef void (*etw_custom_fn)(struct etw_ctx *c);
 
 #define ETW_MAX_EXPECT 6
@@ -284,13 +284,13 @@ struct etw_case {
     struct etw_fixture fx;
     unsigned needs; /* enum etw_need bits the fixture does not imply (NEED_THREADS); etw_case_needs() adds the rest */
     struct etw_expect expect[ETW_MAX_EXPECT];
-    etw_custom_fn run; /* FN_CUSTOM: the case body (uses the check API in etwconf.h) */
+    etw_custom_fn run; /* FN_CUSTOM: the case body (uses the check API of harness/check.h) */
     const void *data; /* FN_CUSTOM: data for .run */
 };
 
 #define CASE(...) {.file = __FILE__, .line = __LINE__, __VA_ARGS__},
 
-/* every file in cases/ defines one table and registers it in harness/core/registry.c */
+/* every file in cases/ defines one table and registers it in harness/suite/registry.c */
 struct etw_case_table {
     const char *name;
     const struct etw_case *cases;

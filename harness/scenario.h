@@ -21,7 +21,7 @@
 #ifndef ETWCONF_SCENARIO_H
 #define ETWCONF_SCENARIO_H
 
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 
 struct etw_program {
     const char *id, *name, *repo, *source, *note;
@@ -69,9 +69,6 @@ struct etw_step_slot {
 /* points at process memory by default; a platform may point it at memory its workers share */
 extern struct etw_step_slot *volatile etw_step_slot;
 
-/* the record's scenario fields (harness/out/record.c), `etwconf list --json` fields, lint */
-void etw_scenario_record(struct etw_json *j, const struct etw_result *res);
-void etw_scenario_list_json(struct etw_json *j, const struct etw_case *c);
-int etw_scenario_lint(FILE *f);
+/* their JSON fields: harness/out/out.h; their lint: etw_lint (harness/suite/suite.h) */
 
 #endif

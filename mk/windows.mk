@@ -33,7 +33,7 @@ WIN_CFLAGS := -std=c11 $(WARN) -Werror=int-conversion -O1 -I. -I$(BUILD)/gen -D_
     -DETWCONF_DEFAULT_TARGET='"live"'
 WIN_LDFLAGS := -static -s
 WIN_LIBS := -ladvapi32
-WIN_VERSION := $(shell sed -n 's/^\#define ETWCONF_VERSION "\([0-9.]*\)".*/\1/p' harness/etwconf.h)
+WIN_VERSION := $(shell sed -n 's/^\#define ETWCONF_VERSION "\([0-9.]*\)".*/\1/p' harness/core/core.h)
 
 WIN64_OBJ := $(WIN_SRC:%.c=$(BUILD)/win64/obj/%.o)
 WIN32_OBJ := $(WIN_SRC:%.c=$(BUILD)/win32/obj/%.o)
@@ -83,7 +83,7 @@ $(BUILD)/win64/obj/harness/out/record.o $(BUILD)/win32/obj/harness/out/record.o:
 $(BUILD)/win64/obj/harness/out/record.o $(BUILD)/win32/obj/harness/out/record.o: WIN_EXTRA += $(if $(GIT_REV),-DETWCONF_GIT='"$(GIT_REV)"')
 
 # the resource script reads its version numbers from a generated header
-$(BUILD)/win64/etwconf-version.h: harness/etwconf.h
+$(BUILD)/win64/etwconf-version.h: harness/core/core.h
 	@mkdir -p $(dir $@)
 	@v="$(WIN_VERSION)"; n=$$(echo "$$v" | tr . ,); \
 	printf '#define ETWCONF_RC_VERSION %s,0\n#define ETWCONF_RC_VERSION_STR "%s"\n' "$$n" "$$v" >$@.$$$$ && mv -f $@.$$$$ $@

@@ -84,6 +84,7 @@ struct ref_state {
     etw_u16 next_seq;
     etw_guid restricted_groups[REF_MAX_GROUPS];
     unsigned nrestricted;
+    bool no_pmc_sources; /* the HAL lists the timer only (a virtual machine's); kept by EtwRef_Reset */
     etw_u32 timer_interval; /* ProfileTime interval, 100 ns units */
     etw_u32 source_interval[REF_PROFILE_SOURCES]; /* by source id; kernel.c lists the ones the HAL has */
 };
@@ -97,6 +98,7 @@ bool ref_at_least(unsigned version); /* NT version (ETW_V6_2) or later */
 unsigned ref_key(void); /* the emulated version's key (spec/abi.h ETW_VKEY) */
 bool ref_at_least_key(unsigned id); /* at or after a version table entry (ETW_V10_0_17763) */
 etw_u32 ref_status_to_win32(etw_status s);
+void ref_state_reset(void); /* the fields of ref that no module owns back to their defaults */
 
 /* loggers */
 struct ref_logger *ref_logger_for_groupmask(etw_tracehandle h); /* low 16 bits; 0xFFFF = kernel */

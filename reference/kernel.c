@@ -192,11 +192,18 @@ static const struct {
 };
 #undef PMC
 
+/* how many of the sources the HAL lists: the timer alone on a machine without PMC sources (a
+ * virtual machine's, ref.no_pmc_sources) */
+static size_t listed_sources(void)
+{
+    return ref.no_pmc_sources ? 1 : REF_COUNT_OF(sources);
+}
+
 void ref_profile_reset(void)
 {
     for (size_t i = 0; i < REF_COUNT_OF(ref.source_interval); i++)
         ref.source_interval[i] = 0;
-    for (size_t i = 1; i < REF_COUNT_OF(sources); i++)
+    for (size_t i = 1; i < listed_sources(); i++)
         ref.source_interval[sources[i].source] = 65536; /* every listed PMC source (TQI.05.LISTED_INTERVAL) */
 }
 
@@ -210,11 +217,11 @@ static etw_u32 source_record_size(size_t i)
 static etw_u32 write_source_records(etw_u8 *out)
 {
     etw_u32 off = 0;
-    for (size_t i = 0; i < REF_COUNT_OF(sources); i++) {
+    for (size_t i = 0; i < listed_sources(); i++) {
         etw_u32 sz = source_record_size(i);
         if (out) {
             ETW_PROFILE_SOURCE_INFO r = {0};
-            r.NextEntryOffset = i + 1 < REF_COUNT_OF(sources) ? sz : 0; /* @TQI.07.FORMAT */
+            r.NextEntryOffset = i + 1 < listed_sources() ? sz : 0; /* @TQI.07.FORMAT */
             r.Source = sources[i].source;
             r.MinInterval = sources[i].min;
             r.MaxInterval = sources[i].max;
@@ -232,7 +239,7 @@ static etw_u32 write_source_records(etw_u8 *out)
 /* a source the model keeps an interval for: a listed one, or any below ProfileMaximum */
 static bool source_known(etw_u32 s)
 {
-    for (size_t i = 0; i < REF_COUNT_OF(sources); i++)
+    for (size_t i = 0; i < listed_sources(); i++)
         if (sources[i].source == s)
             return true;
     return s < ETW_ProfileMaximum;

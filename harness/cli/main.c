@@ -4,6 +4,7 @@
  * harness/exec/.
  */
 #include "harness/cli/cli.h"
+#include "tools/tools.h"
 #include "harness/scenario.h"
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +39,37 @@ static const char usage[] =
     "exit status: 0 conformant (no counted failure, crash or timeout), 1 not conformant,\n"
     "             2 usage error, 3 the run could not start or finish\n";
 
-int cli_usage_error(const char *fmt, const char *arg)
+/* `etwconf rules`: the catalogue as text, or every field as JSON */
+static void rules_print(FILE *f, bool json)
 {
-    fprintf(stderr, ETWCONF_PROG ": ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry '" ETWCONF_PROG " help'.\n");
-    return 2;
+    if (!json) {
+        for (size_t i = 0; i < etw_rule_count; i++) {
+            const struct etw_rule *r = &etw_rules[i];
+            fprintf(f, "%-26s %-6s %-8s %-8s %s\n", r->id, etw_strength_name(r->strength), etw_provenance_name(r->provenance),
+                    r->versions, r->text);
+        }
+        return;
+    }
+    struct etw_json j;
+    etw_json_init(&j);
+    etw_json_arr(&j, NULL);
+    for (size_t i = 0; i < etw_rule_count; i++) {
+        const struct etw_rule *r = &etw_rules[i];
+        etw_json_obj(&j, NULL);
+        etw_json_str(&j, "id", r->id);
+        etw_json_str(&j, "strength", etw_strength_name(r->strength));
+        etw_json_str(&j, "provenance", etw_provenance_name(r->provenance));
+        etw_json_str(&j, "versions", r->versions);
+        etw_json_str(&j, "function", r->function);
+        etw_json_str(&j, "codes", r->codes);
+        etw_json_str(&j, "source", r->source);
+        etw_json_str(&j, "text", r->text);
+        etw_json_str(&j, "note", r->note);
+        etw_json_end(&j);
+    }
+    etw_json_end(&j);
+    fprintf(f, "%s\n", j.buf ? j.buf : "[]");
+    etw_json_free(&j);
 }
 
 static const char list_help[] = "usage: " ETWCONF_PROG " list [--json] [--filter GLOB]\n"
@@ -222,7 +248,7 @@ int main(int argc, char **argv)
         }
         if (argc > 2 && !json)
             return cli_usage_error("rules takes only --json, not '%s'", argv[2]);
-        etw_rules_print(stdout, json);
+        rules_print(stdout, json);
         return 0;
     }
     if (!strcmp(cmd, "versions")) {

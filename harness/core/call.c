@@ -7,7 +7,7 @@
  * (harness/core/expect.c) read the outcome; the fuzzer (tools/fuzz) uses the same handle, fill and
  * invoke steps on its own buffers.
  */
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 #include <stdlib.h>
 #include <string.h>
 

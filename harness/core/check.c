@@ -2,7 +2,7 @@
  * harness/core/check.c - the check API (harness/check.h): every check, of a row or of a custom
  * body, lands here with its rule, its aspect and its place, and becomes a record of the result.
  */
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * the bytes that must stay untouched and the bytes before each buffer; and the export checks of
  * FN_EXPORT rows. Every check is recorded at the row through the check API (harness/core/check.c).
  */
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 #include <string.h>
 
 static void hex(char *out, size_t cap, const etw_u8 *p, size_t n)

@@ -10,7 +10,7 @@
  * means: the case runner SKIPs or BREAKs the case, the fuzzer drops or reports the program. Used
  * by harness/core/run.c and tools/fuzz.
  */
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 #include <stdarg.h>
 #include <string.h>
 

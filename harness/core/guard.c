@@ -10,8 +10,20 @@
  * Guarded calls: etw_guarded_call() runs a case body under plat_guarded_call(), telling the
  * platform which addresses are the case's guard pages.
  */
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 #include <string.h>
+
+const etw_u8 etw_sentinel[4] = {0xDE, 0xAD, 0xBE, 0xEF};
+
+void etw_sentinel_fill(etw_u8 *start, size_t n)
+{
+    etw_u8 block[64];
+    for (int i = 0; i < 64; i++)
+        block[i] = etw_sentinel[i & 3];
+    for (; n >= sizeof block; start += sizeof block, n -= sizeof block)
+        memcpy(start, block, sizeof block);
+    memcpy(start, block, n);
+}
 
 #define GUARD_POOL 32
 #define GUARD_POOL_MAX (4u << 20) /* larger mappings are unmapped, not kept */

@@ -8,7 +8,7 @@
  * list's order, gives the SKIP reason. Used by the case runner (core/run.c), the check API's
  * session start (core/check.c) and the fuzzer (tools/fuzz/exec.c).
  */
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 #include <string.h>
 
 #define NEED_INFO_(name, text, reason) {name, #name, text, reason},

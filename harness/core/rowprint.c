@@ -4,7 +4,7 @@
  * fuzzer prints its findings with it; harness/tests/rowprint_gen.c prints every printable row of
  * cases/ as C, the build compiles it, and harness/tests/unit_rowprint.c compares every field.
  */
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 #include <stddef.h>
 #include <string.h>
 

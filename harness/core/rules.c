@@ -1,5 +1,5 @@
-/* harness/core/rules.c - the rule catalogue, compiled from spec/rules.def. */
-#include "harness/etwconf.h"
+/* harness/core/rules.c - the rule catalogue, compiled from spec/rules.def, and the rules a case cites. */
+#include "harness/core/core.h"
 #include <string.h>
 
 #define MUST S_MUST
@@ -55,34 +55,7 @@ const char *etw_provenance_name(enum etw_provenance p)
     return n[p];
 }
 
-void etw_rules_print(FILE *f, bool json)
+enum etw_rule_id etw_case_rule(const struct etw_case *c, int n)
 {
-    if (!json) {
-        for (size_t i = 0; i < etw_rule_count; i++) {
-            const struct etw_rule *r = &etw_rules[i];
-            fprintf(f, "%-26s %-6s %-8s %-8s %s\n", r->id, etw_strength_name(r->strength), etw_provenance_name(r->provenance),
-                    r->versions, r->text);
-        }
-        return;
-    }
-    struct etw_json j;
-    etw_json_init(&j);
-    etw_json_arr(&j, NULL);
-    for (size_t i = 0; i < etw_rule_count; i++) {
-        const struct etw_rule *r = &etw_rules[i];
-        etw_json_obj(&j, NULL);
-        etw_json_str(&j, "id", r->id);
-        etw_json_str(&j, "strength", etw_strength_name(r->strength));
-        etw_json_str(&j, "provenance", etw_provenance_name(r->provenance));
-        etw_json_str(&j, "versions", r->versions);
-        etw_json_str(&j, "function", r->function);
-        etw_json_str(&j, "codes", r->codes);
-        etw_json_str(&j, "source", r->source);
-        etw_json_str(&j, "text", r->text);
-        etw_json_str(&j, "note", r->note);
-        etw_json_end(&j);
-    }
-    etw_json_end(&j);
-    fprintf(f, "%s\n", j.buf ? j.buf : "[]");
-    etw_json_free(&j);
+    return n >= 0 && n < ETW_MAX_RULES ? c->rules[n] : RID_NONE;
 }

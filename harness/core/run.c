@@ -5,21 +5,9 @@
  * (core/call.c) and checks its outcome (core/expect.c) or runs the custom body, and tears the
  * fixture down; finishes the result. Portable C; the platform layer supplies guard pages and isolation.
  */
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 #include <stdlib.h>
 #include <string.h>
-
-const etw_u8 etw_sentinel[4] = {0xDE, 0xAD, 0xBE, 0xEF};
-
-void etw_sentinel_fill(etw_u8 *start, size_t n)
-{
-    etw_u8 block[64];
-    for (int i = 0; i < 64; i++)
-        block[i] = etw_sentinel[i & 3];
-    for (; n >= sizeof block; start += sizeof block, n -= sizeof block)
-        memcpy(start, block, sizeof block);
-    memcpy(start, block, n);
-}
 
 unsigned etw_runner_key(const struct etw_runner *r)
 {
@@ -137,24 +125,6 @@ static void call_and_check(struct etw_ctx *ctx, void *fnp)
         etw_expect_call(ctx, ctx->x, c->fn, &o);
     }
     etw_outcome_free(&o);
-}
-
-unsigned etw_phase_budget_ms(const struct etw_runner *r, enum etw_phase p)
-{
-    if (p == ETW_PHASE_FIXTURE)
-        return r->fixture_ms ? r->fixture_ms : ETW_FIXTURE_BUDGET_MS;
-    return r->timeout_ms;
-}
-
-void etw_phase(struct etw_ctx *ctx, enum etw_phase p)
-{
-    struct etw_runner *r = ctx->r;
-    if (!r)
-        return;
-    r->phase_now = (int)p;
-    plat_deadline_ms(etw_phase_budget_ms(r, p));
-    if (r->on_phase)
-        r->on_phase(r->phase_arg, p);
 }
 
 void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, enum etw_phase p, unsigned budget_ms, const char *how)

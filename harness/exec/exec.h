@@ -1,12 +1,12 @@
 /*
  * harness/exec/exec.h - the runner: the plan, the one plan loop, the isolation policy and the
  * worker protocol, over the platform primitives of harness/plat/plat.h. The same code on every
- * host; `batch`, `child` and `inproc` mean the same on Linux and Windows (harness/etwconf.h).
+ * host; `batch`, `child` and `inproc` mean the same on Linux and Windows (harness/core/core.h).
  */
 #ifndef ETWCONF_EXEC_H
 #define ETWCONF_EXEC_H
 
-#include "harness/etwconf.h"
+#include "harness/out/out.h"
 
 /* ---------------------------------------------------------------- the plan (plan.c) */
 /* true when c's id, or one of its rules, matches glob ('*' and '?'; linear time) */

@@ -268,12 +268,13 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
         if (cur < 0 && next < to && waited > (uint64_t)START_DEADLINE_MS * 1000u)
             break; /* stuck outside a case: a new worker goes on */
     }
+    unsigned long pid = plat_proc_id(p); /* plat_proc_end frees p */
     bool clean = plat_proc_end(p, how, sizeof how);
     etw_wire_free(&rx);
     if (*rc)
         return next;
     if (!clean && r->t->worker_died)
-        r->t->worker_died(r->t, plat_proc_id(p));
+        r->t->worker_died(r->t, pid);
     size_t blame = cur >= 0 ? (size_t)cur : next;
     if (timed_out) {
         emit_unfinished(r, blame, phase, "the worker was killed");

@@ -1,5 +1,5 @@
 /* harness/out/json.c - a small JSON writer: enough for the records of RESULTS.md, always valid UTF-8. */
-#include "harness/etwconf.h"
+#include "harness/out/out.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* harness/out/record.c - the JSON Lines records of harness/RESULTS.md, and emitting them. */
-#include "harness/etwconf.h"
+#include "harness/out/out.h"
 #include "harness/scenario.h"
 #include <errno.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* harness/targets/library.c - opening a target on Linux: the built-in reference, or a shared
  * library that exports the API under its Windows names (and, optionally, the EtwRef_* control
  * API). A name without a slash is never looked up in the system's library path. */
-#include "harness/etwconf.h"
+#include "harness/targets/targets.h"
 #include <stdlib.h>
 #include <string.h>
 

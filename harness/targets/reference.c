@@ -1,6 +1,6 @@
 /* harness/targets/reference.c - the built-in reference target (libetwref.a, linked into the Linux
  * build only: etwconf.exe tests the system it runs on or a DLL). */
-#include "harness/etwconf.h"
+#include "harness/targets/targets.h"
 #include "reference/etwref.h"
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * reference/etwref.h, looked up by name) to the internal target interface, whose fixture
  * functions also say why they failed. The exported ABI stays what it is: adapters sit between.
  */
-#include "harness/etwconf.h"
+#include "harness/targets/targets.h"
 #include <string.h>
 
 unsigned etw_target_load_ms = 10000;

@@ -4,7 +4,7 @@
  * field away from its default, in the forms the macros do not cover too, and CreateTraceInstanceId's
  * InstanceId, which is printed by name and not by its per-architecture offset.
  */
-#include "harness/etwconf.h"
+#include "harness/suite/suite.h"
 #include <stddef.h>
 
 static const etw_guid syn_guids[2] = {{0x01020304, 0x0506, 0x0708, {9, 10, 11, 12, 13, 14, 15, 16}},

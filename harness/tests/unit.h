@@ -1,5 +1,5 @@
 /* harness/tests/unit.h - shared by the CUnit unit tests (unit_*.c). */
-#include "harness/etwconf.h"
+#include "harness/cli/cli.h"
 #include "reference/etwref.h"
 #include <CUnit/Basic.h>
 #include <string.h>

@@ -2,37 +2,9 @@
  * tools/fuzz/exec.c - running programs on both sides: the fixture, one call, a program, a batch under the guard.
  */
 #include "tools/fuzz/fuzz.h"
-#include "cases/common.h"
 #include <stdlib.h>
 #include <string.h>
 
-const char *const fz_aspect_name[] = {"none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
-                                          "bytes before the buffer", "returned handle", "last error", "fault", "fixture", "export"};
-
-const unsigned fz_versions[FZ_NV] = {
-#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb) ETW_##sym,
-#include "spec/versions.def"
-#undef VERSION
-};
-/* the disallow-list GUIDs and the provider group of cases/common.h */
-const etw_guid fz_dal_guids[3] = {MK_GUID(DAL_G1), MK_GUID(DAL_G2), MK_GUID(DAL_G3)};
-const etw_guid fz_group_guid = MK_GUID(GROUP_G);
-const etw_guid fz_seq_guids[4] = {
-    {0xF0220000, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0}}, {0xF0220001, 1, 2, {3, 4, 5, 6, 7, 8, 9, 1}},
-    {0xF0220002, 1, 2, {3, 4, 5, 6, 7, 8, 9, 2}}, {0xF0220003, 1, 2, {3, 4, 5, 6, 7, 8, 9, 3}},
-};
-
-
-struct fz_state fz;
-
-etw_u8 *fz_in_buf(size_t len)
-{
-    return fz.gin.guard - len;
-}
-etw_u8 *fz_out_buf(size_t len)
-{
-    return fz.gout.guard - len;
-}
 static etw_u32 *rl_ptr(void)
 {
     return (etw_u32 *)(void *)(fz.grl.guard - 4);
@@ -52,13 +24,6 @@ static bool pre_intact(const etw_u8 *buf)
     return !memcmp(buf - ETW_PRE_ZONE, fz.pattern, ETW_PRE_ZONE);
 }
 
-int fz_vindex(unsigned v)
-{
-    for (int i = 0; i < FZ_NV; i++)
-        if (fz_versions[i] == v)
-            return i;
-    return FZ_NV - 1;
-}
 /* ---------------------------------------------------------------- fixture (harness/core/fixture.c) */
 static etw_u32 ETW_WINAPI fz_request_cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
 {

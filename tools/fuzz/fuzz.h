@@ -22,17 +22,19 @@
  * Programs are a pure function of (seed, program number): --seed S --program K replays program K.
  * Portable C over the harness API: it builds for Windows too.
  *
- * The files, one job each: rng.c (random numbers and the generators' building blocks), gen.c
- * (programs), exec.c (fixtures and calls on both sides, under the platform guard), compare.c
- * (the two sides' outcomes, and exports by version), reduce.c (minimal programs), report.c
- * (rules, descriptions and case rows for a finding), cmd.c (the command line).
+ * The files, one job each: state.c (the state and data they all share), rng.c (random numbers and
+ * the generators' building blocks), gen.c (programs), exec.c (fixtures and calls on both sides,
+ * under the platform guard), compare.c (the two sides' outcomes, and exports by version), reduce.c
+ * (minimal programs), report.c (rules, descriptions and case rows for a finding), cmd.c (the
+ * command line). No two of them use each other (the layers stage checks it).
  *
  * Exit status: 0 no disagreement, 1 disagreement(s) found, 2 usage, 3 the target cannot be used.
  */
 #ifndef ETWCONF_FUZZ_H
 #define ETWCONF_FUZZ_H
 
-#include "harness/etwconf.h"
+#include "harness/targets/targets.h"
+#include "tools/tools.h"
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -205,10 +207,12 @@ void fz_pick_reg_handle(struct rng *r, struct fz_call *c, const struct fz_prog *
 /* gen.c */
 void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p);
 
-/* exec.c */
+/* state.c */
 etw_u8 *fz_in_buf(size_t len);
 etw_u8 *fz_out_buf(size_t len);
 int fz_vindex(unsigned v);
+
+/* exec.c */
 etw_u64 fz_handle_of(struct fz_side *s, const struct fz_call *c);
 void fz_prepare(etw_u8 *buf, const struct fz_call *c, etw_u64 h);
 void fz_batch_body(struct etw_ctx *unused);

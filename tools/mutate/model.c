@@ -242,6 +242,8 @@ void collect_tags(void)
     for (size_t s = 0; s < nsrcs; s++) {
         struct tag *t;
         size_t n = find_tags(srcs[s].text, s, &t);
+        if (!n)
+            continue; /* a file without tags (t is NULL) */
         tags = xrealloc(tags, (ntags + n) * sizeof *tags);
         memcpy(tags + ntags, t, n * sizeof *t);
         ntags += n;

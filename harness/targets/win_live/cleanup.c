@@ -131,8 +131,6 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
     return removed;
 }
 
-typedef ULONG(WINAPI *pfn_EventAccessRemove)(LPGUID);
-
 /* the security entries of the suite's session GUIDs (a no-access session's deny entry) that a
  * process of the suite left under HKLM\SYSTEM\CurrentControlSet\Control\WMI\Security, where
  * Windows keeps a GUID's security descriptor as a REG_BINARY value named by the GUID in lower case
@@ -161,7 +159,6 @@ static int remove_acl_values(DWORD pid, bool all, bool dry, bool verbose, int *f
             found[n++] = g;
     }
     RegCloseKey(k);
-    pfn_EventAccessRemove ear = (pfn_EventAccessRemove)fn_ptr(proc_in(MOD_ADVAPI32, "EventAccessRemove"));
     int removed = 0;
     for (int i = 0; i < n; i++) {
         DWORD owner = etw_lv_guid_pid(&found[i]);
@@ -169,7 +166,7 @@ static int remove_acl_values(DWORD pid, bool all, bool dry, bool verbose, int *f
             continue;
         GUID g;
         memcpy(&g, &found[i], sizeof g);
-        ULONG rc = dry ? 0 : ear ? ear(&g) : ERROR_PROC_NOT_FOUND;
+        ULONG rc = dry ? 0 : EventAccessRemove(&g);
         if (verbose)
             printf("%s the security entry of session GUID %08lx-...-%02x%02x (etwconf pid %lu)%s\n",
                    dry ? "would remove:" : rc == ERROR_SUCCESS ? "removed:" : "could not remove:", (unsigned long)found[i].Data1,
@@ -184,7 +181,7 @@ static int remove_acl_values(DWORD pid, bool all, bool dry, bool verbose, int *f
 
 int win_stop_sessions_of(DWORD pid, bool verbose)
 {
-    if (!L.control_trace)
+    if (!LB_HAVE(ControlTraceW))
         return 0;
     int r = stop_suite_sessions(pid, false, false, verbose, NULL);
     remove_acl_values(pid, false, false, verbose, NULL); /* after its sessions stopped */

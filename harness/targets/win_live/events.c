@@ -4,31 +4,12 @@
  * The arguments, the consumer's mode and deadlines and the reading of an event's extended data are
  * decided in build.c (unit-tested on Linux); this file only makes the calls. */
 #include "harness/targets/win_live/live.h"
-#include <evntcons.h>
-#include <evntprov.h>
 #include <stdint.h>
 #include <string.h>
-
-typedef ULONG(WINAPI *pfn_EnableTraceEx2)(TRACEHANDLE, LPCGUID, ULONG, UCHAR, ULONGLONG, ULONGLONG, ULONG, PENABLE_TRACE_PARAMETERS);
-typedef TRACEHANDLE(WINAPI *pfn_OpenTraceW)(PEVENT_TRACE_LOGFILEW);
-typedef ULONG(WINAPI *pfn_ProcessTrace)(PTRACEHANDLE, ULONG, LPFILETIME, LPFILETIME);
-typedef ULONG(WINAPI *pfn_CloseTrace)(TRACEHANDLE);
-typedef ULONG(WINAPI *pfn_EventWrite)(REGHANDLE, PCEVENT_DESCRIPTOR, ULONG, PEVENT_DATA_DESCRIPTOR);
-
-static pfn_EnableTraceEx2 enable_trace_ex2(void)
-{
-    FARPROC p = proc_in(MOD_ADVAPI32, "EnableTraceEx2");
-    if (!p)
-        p = proc_in(MOD_SECHOST, "EnableTraceEx2");
-    return (pfn_EnableTraceEx2)fn_ptr(p);
-}
 
 static ULONG enable_call(etw_tracehandle session, const etw_guid *provider, const struct etw_lv_enable_call *e,
                          const struct etw_lv_enable_params *params)
 {
-    pfn_EnableTraceEx2 ete = enable_trace_ex2();
-    if (!ete)
-        return ERROR_PROC_NOT_FOUND;
     ENABLE_TRACE_PARAMETERS ep;
     memset(&ep, 0, sizeof ep);
     if (params) {
@@ -41,7 +22,7 @@ static ULONG enable_call(etw_tracehandle session, const etw_guid *provider, cons
     }
     GUID g;
     memcpy(&g, provider, sizeof g);
-    return ete((TRACEHANDLE)session, &g, e->control_code, e->level, e->match_any, e->match_all, e->timeout_ms, params ? &ep : NULL);
+    return EnableTraceEx2((TRACEHANDLE)session, &g, e->control_code, e->level, e->match_any, e->match_all, e->timeout_ms, params ? &ep : NULL);
 }
 
 /* ---------------------------------------------------------------- a provider group enabled on a session */
@@ -115,9 +96,8 @@ static void WINAPI on_event(PEVENT_RECORD r)
 
 static DWORD WINAPI pump(void *arg)
 {
-    pfn_ProcessTrace pt = (pfn_ProcessTrace)fn_ptr(proc_in(MOD_ADVAPI32, "ProcessTrace"));
     TRACEHANDLE h = *(TRACEHANDLE *)arg;
-    ULONG rc = pt ? pt(&h, 1, NULL, NULL) : ERROR_PROC_NOT_FOUND;
+    ULONG rc = ProcessTrace(&h, 1, NULL, NULL);
     k.pump_rc = rc;
     InterlockedExchange(&k.pumped, 1);
     InterlockedExchange(&k.busy, 0);
@@ -148,10 +128,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         snprintf(why, len, "fixture: the real-time consumer of an earlier case has not ended");
         return ETW_FX_BROKEN;
     }
-    pfn_OpenTraceW ot = (pfn_OpenTraceW)fn_ptr(proc_in(MOD_ADVAPI32, "OpenTraceW"));
-    pfn_CloseTrace ct = (pfn_CloseTrace)fn_ptr(proc_in(MOD_ADVAPI32, "CloseTrace"));
-    pfn_EventWrite ew = (pfn_EventWrite)fn_ptr(proc_in(MOD_ADVAPI32, "EventWrite"));
-    if (!ot || !ct || !ew || !proc_in(MOD_ADVAPI32, "ProcessTrace") || !enable_trace_ex2()) {
+    if (!LB_HAVE(OpenTraceW) || !LB_HAVE(CloseTrace) || !LB_HAVE(EventWrite) || !LB_HAVE(ProcessTrace) || !LB_HAVE(EnableTraceEx2)) {
         snprintf(why, len, "fixture: advapi32 does not export OpenTraceW, ProcessTrace, CloseTrace, EventWrite and EnableTraceEx2");
         return ETW_FX_BROKEN;
     }
@@ -186,7 +163,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
     lf.EventRecordCallback = on_event;
     lf.Context = &k;
     static TRACEHANDLE th;
-    th = ot(&lf);
+    th = OpenTraceW(&lf);
     if (!etw_lv_trace_handle_valid((etw_u64)th)) {
         snprintf(why, len, "fixture: OpenTraceW on the case's session (real time, event records) failed with %lu",
                  (unsigned long)GetLastError());
@@ -196,7 +173,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
     HANDLE thread = CreateThread(NULL, 0, pump, &th, 0, NULL);
     if (!thread) {
         InterlockedExchange(&k.busy, 0);
-        ct(th);
+        CloseTrace(th);
         snprintf(why, len, "fixture: CreateThread for ProcessTrace failed with %lu", (unsigned long)GetLastError());
         return ETW_FX_BROKEN;
     }
@@ -214,10 +191,10 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         DWORD start = GetTickCount();
         ULONG wrc = ERROR_SUCCESS;
         while (k.outcome == ETW_LV_EV_OTHER && GetTickCount() - start < plan.deadline_ms) {
-            wrc = ew((REGHANDLE)reg, &d, 0, NULL);
+            wrc = EventWrite((REGHANDLE)reg, &d, 0, NULL);
             struct props_buf b;
             props_init(&b);
-            L.control_trace((TRACEHANDLE)session, NULL, &b.p, ETW_LV_TRACE_CONTROL_FLUSH);
+            ControlTraceW((TRACEHANDLE)session, NULL, &b.p, ETW_LV_TRACE_CONTROL_FLUSH);
             WaitForSingleObject(k.arrived, plan.write_every_ms);
         }
         if (k.outcome == ETW_LV_EV_OTHER) {
@@ -233,7 +210,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
     }
     /* CloseTrace makes ProcessTrace return; a thread that does not end in time keeps k.busy set (it
      * ends at the latest when the session stops after the case), and the next consumer waits for it */
-    ct(th);
+    CloseTrace(th);
     WaitForSingleObject(thread, plan.join_ms);
     CloseHandle(thread);
     if (fx != ETW_FX_OK)

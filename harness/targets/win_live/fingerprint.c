@@ -103,17 +103,15 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
     if (have_key)
         RegCloseKey(k);
     /* architecture and WOW64 */
-    pfn_IsWow64Process2 iw2 = (pfn_IsWow64Process2)(void (*)(void))proc_in(MOD_KERNEL32, "IsWow64Process2");
     USHORT pm = 0, nm = 0;
-    if (iw2 && iw2(GetCurrentProcess(), &pm, &nm)) {
+    if (IsWow64Process2(GetCurrentProcess(), &pm, &nm)) {
         etw_json_str(j, "native_arch", machine_name(nm));
         etw_json_str(j, "process_arch", plat_process_arch());
         etw_json_bool(j, "wow64", pm != 0);
         etw_json_str(j, "wow64_check", "IsWow64Process2");
     } else {
-        pfn_IsWow64Process iw = (pfn_IsWow64Process)(void (*)(void))proc_in(MOD_KERNEL32, "IsWow64Process");
         BOOL w = FALSE;
-        bool ok = iw && iw(GetCurrentProcess(), &w);
+        bool ok = IsWow64Process(GetCurrentProcess(), &w);
         etw_json_str(j, "native_arch", plat_host_arch());
         etw_json_str(j, "process_arch", plat_process_arch());
         if (ok)
@@ -157,6 +155,9 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
         snprintf(buf, sizeof buf, "%s %s", L.wine_sys ? L.wine_sys : "?", L.wine_release ? L.wine_release : "?");
         etw_json_str(j, "wine_host", buf);
     }
+    /* the twin of Windows the run was answered by (ETWCONF_TWIN): the version and personality it models */
+    if (lb_twin())
+        etw_json_str(j, "twin", lb_twin_model());
     /* the suite */
     suite_fields(j);
     const wchar_t *exe = win_exe_path();

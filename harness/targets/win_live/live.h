@@ -12,9 +12,11 @@
  *   cleanup.c      stopping what a killed run left behind; the cleanup command
  *   events.c       a provider group enabled on a session; the traits an event carries (a real-time consumer)
  *   build.c        the portable half of the fixtures (mode bits, parameters; unit-tested on Linux)
+ *   bind.c         the Windows functions looked up at run time: one table (bind.def), the system's or a twin's
  *
  * The live system as a target: every API is looked up with GetProcAddress in the module that exports it (never imported statically: the exe must load on
- * every version from 5.2 on), the version comes from RtlGetVersion, and the fixtures are real
+ * every version from 5.2 on; the fixtures' functions through the one table of bind.def, which a
+ * twin of Windows can answer instead: harness/twin/), the version comes from RtlGetVersion, and the fixtures are real
  * ETW sessions that the suite starts itself and always stops.
  *
  * What the suite touches on the machine (harness/windows/README.md says the same to users):
@@ -35,23 +37,13 @@
 #include "harness/plat/win/win.h"
 #include "harness/targets/win_live/names.h"
 #include "harness/targets/win_live/build.h"
+#include "harness/targets/win_live/bind.h"
 #include <wchar.h>
-#include <wmistr.h>
-#include <evntrace.h>
 
 /* every ETW session the suite starts is named SESSION_PREFIX "<pid>-<n>"; the NT Kernel Logger,
  * whose name is fixed, is started with a log file in the private directory instead (names.h) */
 #define WIN_SESSION_PREFIX "etwconf-"
 #define WIN_SESSION_PREFIXW L"etwconf-"
-
-typedef ULONG(WINAPI *pfn_StartTraceW)(TRACEHANDLE *, LPCWSTR, EVENT_TRACE_PROPERTIES *);
-typedef ULONG(WINAPI *pfn_ControlTraceW)(TRACEHANDLE, LPCWSTR, EVENT_TRACE_PROPERTIES *, ULONG);
-typedef ULONG(WINAPI *pfn_QueryAllTracesW)(EVENT_TRACE_PROPERTIES **, ULONG, ULONG *);
-typedef LONG(WINAPI *pfn_RtlGetVersion)(OSVERSIONINFOEXW *);
-typedef BOOL(WINAPI *pfn_IsWow64Process)(HANDLE, BOOL *);
-typedef BOOL(WINAPI *pfn_IsWow64Process2)(HANDLE, USHORT *, USHORT *);
-typedef const char *(__cdecl *pfn_wine_get_version)(void);
-typedef void(__cdecl *pfn_wine_get_host_version)(const char **, const char **);
 
 #define KERNEL_LOGGER_W L"NT Kernel Logger"
 #define SE_SYSTEM_PROFILE "SeSystemProfilePrivilege"
@@ -82,9 +74,6 @@ struct live {
     volatile LONG profile_changed;
     bool tpi_saved; /* the sampled-profile interval at the start, to restore */
     etw_u32 tpi_value;
-    pfn_StartTraceW start_trace;
-    pfn_ControlTraceW control_trace;
-    pfn_QueryAllTracesW query_all;
     volatile LONG session_seq;
     int kernel_at_start; /* the NT Kernel Logger at start: 0 not running, 1 someone else's, 2 unknown */
 };

@@ -146,16 +146,16 @@ static enum etw_lv_kernel_state kernel_state(void *arg, unsigned long *who)
 static int pmc_sources(void *arg, long *status)
 {
     (void)arg;
-    etw_pfn_NtQuerySystemInformation q = (etw_pfn_NtQuerySystemInformation)fn_ptr(proc_in(MOD_NTDLL, "NtQuerySystemInformation"));
     static etw_u8 buf[0x4000];
     memset(buf, 0, sizeof buf);
-    etw_u32 cls = ETW_EventTraceProfileSourceListInformation, got = 0;
+    etw_u32 cls = ETW_EventTraceProfileSourceListInformation;
+    ULONG got = 0;
     memcpy(buf, &cls, 4);
-    long st = q ? (long)q(ETW_SystemPerformanceTraceInformation, buf, sizeof buf, &got) : (long)0xC0000002L; /* STATUS_NOT_IMPLEMENTED */
+    long st = (long)NtQuerySystemInformation(ETW_SystemPerformanceTraceInformation, buf, sizeof buf, &got);
     *status = st;
     if (st != 0)
         return -1;
-    int n = etw_lv_pmc_sources(buf, got && got <= sizeof buf ? got : (etw_u32)sizeof buf);
+    int n = etw_lv_pmc_sources(buf, got && got <= sizeof buf ? (etw_u32)got : (etw_u32)sizeof buf);
     if (n < 0)
         *status = -1;
     return n;

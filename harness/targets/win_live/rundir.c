@@ -19,9 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef BOOLEAN(WINAPI *pfn_RtlGenRandom)(PVOID, ULONG);
-typedef LONG(WINAPI *pfn_BCryptGenRandom)(PVOID, PUCHAR, ULONG, ULONG);
-typedef DWORD(WINAPI *pfn_GetFinalPathNameByHandleW)(HANDLE, LPWSTR, DWORD, DWORD);
 
 static struct {
     HANDLE h; /* the directory, open while it is in use */
@@ -32,13 +29,9 @@ static struct {
 
 static bool random_bytes(unsigned char *b, ULONG n)
 {
-    HMODULE adv = load_system_module("advapi32");
-    pfn_RtlGenRandom rgr = adv ? (pfn_RtlGenRandom)(void (*)(void))GetProcAddress(adv, "SystemFunction036") : NULL;
-    if (rgr && rgr(b, n))
+    if (SystemFunction036(b, n)) /* RtlGenRandom */
         return true;
-    HMODULE bc = load_system_module("bcrypt");
-    pfn_BCryptGenRandom bgr = bc ? (pfn_BCryptGenRandom)(void (*)(void))GetProcAddress(bc, "BCryptGenRandom") : NULL;
-    return bgr && bgr(NULL, b, n, 2 /* BCRYPT_USE_SYSTEM_PREFERRED_RNG */) == 0;
+    return BCryptGenRandom(NULL, b, n, 2 /* BCRYPT_USE_SYSTEM_PREFERRED_RNG */) == 0;
 }
 
 /* %TEMP% with a separator at the end, or false */
@@ -54,16 +47,9 @@ bool run_temp_dir(WCHAR *tmp, DWORD cap)
 
 static bool final_path(HANDLE h, WCHAR *out, DWORD cap)
 {
-    static pfn_GetFinalPathNameByHandleW gfp;
-    static bool looked;
-    if (!looked) {
-        HMODULE k = load_system_module("kernel32");
-        gfp = k ? (pfn_GetFinalPathNameByHandleW)(void (*)(void))GetProcAddress(k, "GetFinalPathNameByHandleW") : NULL;
-        looked = true;
-    }
-    if (!gfp)
+    if (!LB_HAVE(GetFinalPathNameByHandleW))
         return false;
-    DWORD n = gfp(h, out, cap, 0 /* FILE_NAME_NORMALIZED | VOLUME_NAME_DOS */);
+    DWORD n = GetFinalPathNameByHandleW(h, out, cap, 0 /* FILE_NAME_NORMALIZED | VOLUME_NAME_DOS */);
     return n && n < cap;
 }
 

@@ -26,7 +26,7 @@ const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off)
 bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out)
 {
     props_init(b);
-    ULONG rc = L.control_trace ? L.control_trace(0, name, &b->p, EVENT_TRACE_CONTROL_QUERY) : ERROR_PROC_NOT_FOUND;
+    ULONG rc = ControlTraceW(0, name, &b->p, EVENT_TRACE_CONTROL_QUERY);
     if (rc_out)
         *rc_out = rc;
     return rc == ERROR_SUCCESS && b->p.BufferSize != 0;
@@ -36,7 +36,7 @@ ULONG stop_by_name(const WCHAR *name)
 {
     struct props_buf b;
     props_init(&b);
-    return L.control_trace ? L.control_trace(0, name, &b.p, EVENT_TRACE_CONTROL_STOP) : ERROR_PROC_NOT_FOUND;
+    return ControlTraceW(0, name, &b.p, EVENT_TRACE_CONTROL_STOP);
 }
 
 /* the pid of the suite's process whose private directory holds the log file a query reports, by
@@ -54,7 +54,7 @@ static enum etw_lv_owner session_seen(const struct session *s, ULONG *qrc, const
 {
     struct props_buf b;
     props_init(&b);
-    ULONG rc = L.control_trace ? L.control_trace((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY) : ERROR_PROC_NOT_FOUND;
+    ULONG rc = ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY);
     if (qrc)
         *qrc = rc;
     struct etw_lv_seen seen = {.described = rc == ERROR_SUCCESS && b.p.BufferSize != 0,
@@ -76,17 +76,13 @@ static enum etw_lv_owner session_seen(const struct session *s, ULONG *qrc, const
     return o;
 }
 
-typedef ULONG(WINAPI *pfn_EventAccessControl)(LPGUID, ULONG, PSID, ULONG, BOOLEAN);
-typedef ULONG(WINAPI *pfn_EventAccessRemove)(LPGUID);
-
 /* the no-access fixture: an entry in the security of the session's GUID (a GUID this process
  * created, build.c) that denies this process's user TRACELOG_GUID_ENABLE. 0 or a Win32 error. */
 static ULONG deny_enable(struct session *s)
 {
-    pfn_EventAccessControl eac = (pfn_EventAccessControl)(void (*)(void))proc_in(MOD_ADVAPI32, "EventAccessControl");
     etw_guid g;
     memcpy(&g, &s->guid, sizeof g);
-    if (!eac)
+    if (!LB_HAVE(EventAccessControl))
         return ERROR_PROC_NOT_FOUND;
     if (!etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId()) || !L.token)
         return ERROR_INVALID_PARAMETER;
@@ -97,25 +93,21 @@ static ULONG deny_enable(struct session *s)
     struct etw_lv_access_call a;
     etw_lv_deny_enable_call(&a);
     s->acl = true; /* set before the call: a half-done change is removed too */
-    return eac(&s->guid, a.operation, ((TOKEN_USER *)buf)->User.Sid, a.rights, a.allow ? TRUE : FALSE);
+    return EventAccessControl(&s->guid, a.operation, ((TOKEN_USER *)buf)->User.Sid, a.rights, a.allow ? TRUE : FALSE);
 }
-
-typedef ULONG(WINAPI *pfn_EventAccessQuery)(LPGUID, PSECURITY_DESCRIPTOR, PULONG);
-typedef ULONG(WINAPI *pfn_EnableTraceEx2)(TRACEHANDLE, LPCGUID, ULONG, UCHAR, ULONGLONG, ULONGLONG, ULONG, PENABLE_TRACE_PARAMETERS);
 
 /* where the deny entry landed: the GUID's security read back (EventAccessQuery) and its DACL
  * evaluated in order for this token (etw_lv_dacl_denies), said in out */
 static void dacl_report(struct session *s, char *out, size_t len)
 {
-    pfn_EventAccessQuery q = (pfn_EventAccessQuery)fn_ptr(proc_in(MOD_ADVAPI32, "EventAccessQuery"));
     ULONG size = 0;
-    if (!q) {
+    if (!LB_HAVE(EventAccessQuery)) {
         snprintf(out, len, "EventAccessQuery is not exported: the GUID's DACL cannot be read back");
         return;
     }
-    q(&s->guid, NULL, &size);
+    EventAccessQuery(&s->guid, NULL, &size);
     void *sd = size && size < (1u << 20) ? malloc(size) : NULL;
-    ULONG rc = sd ? q(&s->guid, sd, &size) : ERROR_NOT_ENOUGH_MEMORY;
+    ULONG rc = sd ? EventAccessQuery(&s->guid, sd, &size) : ERROR_NOT_ENOUGH_MEMORY;
     BOOL present = FALSE, defaulted = FALSE;
     PACL acl = NULL;
     if (rc != ERROR_SUCCESS || !GetSecurityDescriptorDacl(sd, &present, &acl, &defaulted)) {
@@ -156,21 +148,19 @@ static void dacl_report(struct session *s, char *out, size_t len)
  * session's GUID is refused (build.h); why says what was seen when it is not */
 static bool access_denied(struct session *s, char *why, size_t len)
 {
-    FARPROC p = proc_in(MOD_ADVAPI32, "EnableTraceEx2");
-    pfn_EnableTraceEx2 ete = (pfn_EnableTraceEx2)fn_ptr(p ? p : proc_in(MOD_SECHOST, "EnableTraceEx2"));
-    if (!ete) {
+    if (!LB_HAVE(EnableTraceEx2)) {
         snprintf(why, len, "fixture: EnableTraceEx2 is not exported: the denial of TRACELOG_GUID_ENABLE cannot be tried");
         return false;
     }
     struct etw_lv_enable_call e;
     etw_lv_trial_enable_call(&e, true);
-    ULONG rc = ete((TRACEHANDLE)s->h, &s->guid, e.control_code, e.level, e.match_any, e.match_all, e.timeout_ms, NULL);
+    ULONG rc = EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e.control_code, e.level, e.match_any, e.match_all, e.timeout_ms, NULL);
     const char *seen = NULL;
     if (etw_lv_trial_refused(rc, &seen))
         return true;
     if (rc == ERROR_SUCCESS) {
         etw_lv_trial_enable_call(&e, false);
-        ete((TRACEHANDLE)s->h, &s->guid, e.control_code, e.level, e.match_any, e.match_all, e.timeout_ms, NULL);
+        EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e.control_code, e.level, e.match_any, e.match_all, e.timeout_ms, NULL);
     }
     char dacl[240];
     dacl_report(s, dacl, sizeof dacl);
@@ -186,14 +176,9 @@ static void remove_acl(struct session *s)
     memcpy(&g, &s->guid, sizeof g);
     if (!s->acl || !etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId()))
         return;
-    pfn_EventAccessRemove ear = (pfn_EventAccessRemove)(void (*)(void))proc_in(MOD_ADVAPI32, "EventAccessRemove");
-    if (ear)
-        ear(&s->guid);
+    EventAccessRemove(&s->guid);
     s->acl = false;
 }
-
-typedef ULONG(WINAPI *pfn_EventRegister)(LPCGUID, void *, void *, etw_u64 *);
-typedef ULONG(WINAPI *pfn_EventUnregister)(etw_u64);
 
 /* stop a session of ours: a named one by its exact name, one with a log file (the kernel logger, a
  * private session) by its handle once a query shows it is still the one the suite started */
@@ -202,19 +187,17 @@ void session_stop(struct session *s)
     remove_acl(s);
     if (s->file[0]) {
         const char *why = NULL;
-        if (L.control_trace && session_seen(s, NULL, &why) == ETW_LV_OURS) {
+        if (session_seen(s, NULL, &why) == ETW_LV_OURS) {
             struct props_buf b;
             props_init(&b);
-            L.control_trace((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
+            ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
         }
         run_file_delete(s->file);
     } else {
         stop_by_name(s->name);
     }
     if (s->provider) {
-        pfn_EventUnregister eu = (pfn_EventUnregister)fn_ptr(proc_in(MOD_ADVAPI32, "EventUnregister"));
-        if (eu)
-            eu(s->reg);
+        EventUnregister(s->reg);
         s->provider = false;
     }
 }
@@ -263,7 +246,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         snprintf(why, len, "needs %s, which etwconf.exe does not set up on a live system", kind_name(kind));
         return ETW_FX_SKIP;
     }
-    if (!L.start_trace || !L.control_trace)
+    if (!LB_HAVE(StartTraceW) || !LB_HAVE(ControlTraceW))
         FAIL_FIX("fixture: advapi32 does not export StartTraceW and ControlTraceW");
     struct session *s = NULL;
     for (size_t i = 0; i < sizeof sessions / sizeof sessions[0] && !s; i++)
@@ -322,8 +305,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     s->guid = b.p.Wnode.Guid;
     s->provider = false;
     if (plan.register_guid) { /* the session's GUID must be a provider this process registered */
-        pfn_EventRegister er = (pfn_EventRegister)fn_ptr(proc_in(MOD_ADVAPI32, "EventRegister"));
-        ULONG erc = er ? er(&s->guid, NULL, NULL, &s->reg) : ERROR_PROC_NOT_FOUND;
+        ULONG erc = EventRegister(&s->guid, NULL, NULL, &s->reg);
         if (erc != ERROR_SUCCESS) {
             run_file_delete(s->file);
             InterlockedExchange(&s->state, SL_FREE);
@@ -332,12 +314,10 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         s->provider = true;
     }
     TRACEHANDLE h = 0;
-    ULONG rc = L.start_trace(&h, s->name, &b.p);
+    ULONG rc = StartTraceW(&h, s->name, &b.p);
     if (rc != ERROR_SUCCESS) {
         if (s->provider) {
-            pfn_EventUnregister eu = (pfn_EventUnregister)fn_ptr(proc_in(MOD_ADVAPI32, "EventUnregister"));
-            if (eu)
-                eu(s->reg);
+            EventUnregister(s->reg);
             s->provider = false;
         }
         run_file_delete(s->file); /* the new, empty log file: nothing writes it */
@@ -375,19 +355,16 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
                  seen_why, owner == ETW_LV_UNSURE ? " (it was left running: 'etwconf.exe cleanup' recognises the suite's own)" : "");
     }
     if (masks_set(masks)) {
-        etw_pfn_TraceSetInformation tsi = (etw_pfn_TraceSetInformation)(void (*)(void))proc_in(MOD_ADVAPI32, "TraceSetInformation");
-        if (!tsi)
-            tsi = (etw_pfn_TraceSetInformation)(void (*)(void))proc_in(MOD_SECHOST, "TraceSetInformation");
         etw_u32 m[8];
         memcpy(m, masks, sizeof m);
-        rc = tsi ? tsi(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof m) : ERROR_PROC_NOT_FOUND;
+        rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof m);
         if (rc != ERROR_SUCCESS) {
             if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
                 session_stop(s);
                 InterlockedExchange(&s->state, SL_FREE);
             }
             FAIL_FIX("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
-                     kind_name(kind), tsi ? "returned" : "is not exported:", (unsigned long)rc);
+                     kind_name(kind), LB_HAVE(TraceSetInformation) ? "returned" : "is not exported:", (unsigned long)rc);
         }
     }
     if (plan.deny_enable) {
@@ -432,7 +409,7 @@ struct props_buf *all_sessions(ULONG *count)
     enum { MAXS = 64 };
     struct props_buf *bs = calloc(MAXS, sizeof *bs);
     EVENT_TRACE_PROPERTIES *ps[MAXS];
-    if (!bs || !L.query_all) {
+    if (!bs || !LB_HAVE(QueryAllTracesW)) {
         free(bs);
         return NULL;
     }
@@ -441,7 +418,7 @@ struct props_buf *all_sessions(ULONG *count)
         ps[i] = &bs[i].p;
     }
     *count = 0;
-    ULONG rc = L.query_all(ps, MAXS, count);
+    ULONG rc = QueryAllTracesW(ps, MAXS, count);
     if (rc != ERROR_SUCCESS && rc != ERROR_MORE_DATA) {
         free(bs);
         return NULL;
@@ -457,7 +434,7 @@ static bool logger_id_free(etw_u64 id)
 {
     struct props_buf b;
     props_init(&b);
-    ULONG rc = L.control_trace ? L.control_trace((TRACEHANDLE)id, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY) : ERROR_PROC_NOT_FOUND;
+    ULONG rc = ControlTraceW((TRACEHANDLE)id, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY);
     /* Wine's ControlTraceW reports success and describes nothing: no session */
     return rc == WIN_ERROR_WMI_INSTANCE_NOT_FOUND || (rc == ERROR_SUCCESS && b.p.BufferSize == 0);
 }

@@ -42,15 +42,14 @@ void *fn_ptr(FARPROC p)
 /* GetProcAddress(module, name): what this system's module answers (forwarders included) */
 void *live_proc(const char *module, const char *name)
 {
-    HMODULE h = module_of(module);
-    return h ? fn_ptr(GetProcAddress(h, name)) : NULL;
+    return lb_proc(module, name);
 }
 
 void *live_sym(struct etw_target *t, const char *name)
 {
     (void)t;
     for (size_t i = 0; i < NMODS; i++) {
-        void *p = L.mods[i] ? fn_ptr(GetProcAddress(L.mods[i], name)) : NULL;
+        void *p = lb_proc(mod_names[i], name);
         if (p)
             return p;
     }
@@ -88,8 +87,7 @@ static void detect_version(void)
 {
     memset(&L.vi, 0, sizeof L.vi);
     L.vi.dwOSVersionInfoSize = sizeof L.vi;
-    pfn_RtlGetVersion rgv = (pfn_RtlGetVersion)(void (*)(void))proc_in(MOD_NTDLL, "RtlGetVersion");
-    if (!rgv || rgv(&L.vi) != 0) {
+    if (RtlGetVersion(&L.vi) != 0) {
         /* RtlGetVersion is in every ntdll from 5.0; this is only a fallback */
         L.vi.dwOSVersionInfoSize = sizeof L.vi;
         GetVersionExW((OSVERSIONINFOW *)&L.vi);
@@ -100,13 +98,10 @@ static void detect_version(void)
     if (!exact)
         fprintf(stderr, "etwconf: this system is NT %lu.%lu; the cases' expectations for %s are used\n", (unsigned long)L.vi.dwMajorVersion,
                 (unsigned long)L.vi.dwMinorVersion, etw_version_name(L.t.version));
-    pfn_wine_get_version wgv = (pfn_wine_get_version)(void (*)(void))proc_in(MOD_NTDLL, "wine_get_version");
-    L.wine = wgv != NULL;
+    L.wine = LB_HAVE(wine_get_version);
     if (L.wine) {
-        L.wine_version = wgv();
-        pfn_wine_get_host_version wgh = (pfn_wine_get_host_version)(void (*)(void))proc_in(MOD_NTDLL, "wine_get_host_version");
-        if (wgh)
-            wgh(&L.wine_sys, &L.wine_release);
+        L.wine_version = wine_get_version();
+        wine_get_host_version(&L.wine_sys, &L.wine_release);
     }
 }
 
@@ -198,9 +193,8 @@ enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int hel
 /* ---------------------------------------------------------------- the sampled-profile interval */
 bool tpi_query(etw_u32 *v)
 {
-    etw_pfn_NtQuerySystemInformation q = (etw_pfn_NtQuerySystemInformation)(void (*)(void))proc_in(MOD_NTDLL, "NtQuerySystemInformation");
     ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, 0};
-    if (!q || q(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp, NULL) != 0 || !tp.ProfileInterval)
+    if (NtQuerySystemInformation(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp, NULL) != 0 || !tp.ProfileInterval)
         return false;
     *v = tp.ProfileInterval;
     return true;
@@ -211,11 +205,9 @@ void tpi_restore(void)
     etw_u32 now;
     if (!L.tpi_saved || !tpi_query(&now) || now == L.tpi_value)
         return;
-    etw_pfn_NtSetSystemInformation s = (etw_pfn_NtSetSystemInformation)(void (*)(void))proc_in(MOD_NTDLL, "NtSetSystemInformation");
     ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, L.tpi_value};
     bool enabled = adjust_profile(true);
-    if (s)
-        s(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp);
+    NtSetSystemInformation(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp);
     if (enabled)
         InterlockedExchange(&L.profile_changed, 1);
 }
@@ -251,9 +243,9 @@ void open_common(void)
 {
     for (size_t i = 0; i < NMODS; i++)
         L.mods[i] = load_system_module(mod_names[i]);
-    L.start_trace = (pfn_StartTraceW)(void (*)(void))proc_in(MOD_ADVAPI32, "StartTraceW");
-    L.control_trace = (pfn_ControlTraceW)(void (*)(void))proc_in(MOD_ADVAPI32, "ControlTraceW");
-    L.query_all = (pfn_QueryAllTracesW)(void (*)(void))proc_in(MOD_ADVAPI32, "QueryAllTracesW");
+    char err[400];
+    if (!lb_bind(err, sizeof err))
+        fprintf(stderr, "etwconf: %s\n", err);
     detect_version();
     detect_token();
 }
@@ -291,14 +283,15 @@ static void live_worker_died(struct etw_target *t, unsigned long pid)
 
 struct etw_target *win_live_target(char *err, size_t errlen)
 {
-    (void)err, (void)errlen;
     if (L.open)
         return &L.t;
     memset(&L, 0, sizeof L);
     open_common();
+    if (!lb_bind(err, errlen))
+        return NULL;
     struct etw_target *t = &L.t;
     t->spec = "live";
-    t->impl = L.wine ? "wine" : "windows";
+    t->impl = lb_twin() ? "twin" : L.wine ? "wine" : "windows";
     t->name = t->impl;
     t->arch = plat_process_arch();
     t->sym = live_sym;

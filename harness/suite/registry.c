@@ -1,5 +1,6 @@
-/* harness/core/registry.c - every case table, and the cross-checks between rules and cases. */
-#include "harness/etwconf.h"
+/* harness/suite/registry.c - every case table, and the cross-checks between rules, cases and
+ * scenarios. */
+#include "harness/suite/suite.h"
 #include "harness/scenario.h"
 #include <ctype.h>
 #include <string.h>
@@ -37,11 +38,6 @@ const struct etw_case *etw_case_find(const char *id)
     return NULL;
 }
 
-enum etw_rule_id etw_case_rule(const struct etw_case *c, int n)
-{
-    return n >= 0 && n < ETW_MAX_RULES ? c->rules[n] : RID_NONE;
-}
-
 static bool rule_cited_by(enum etw_rule_id id, const struct etw_case *c)
 {
     for (int k = 0; etw_case_rule(c, k); k++)
@@ -54,6 +50,8 @@ static bool rule_cited_by(enum etw_rule_id id, const struct etw_case *c)
     }
     return false;
 }
+
+static int scenario_lint(FILE *f);
 
 int etw_lint(FILE *f)
 {
@@ -133,6 +131,65 @@ int etw_lint(FILE *f)
                 problems++;
             }
     }
-    problems += etw_scenario_lint(f); /* client scenarios: programs, ids, steps */
+    problems += scenario_lint(f); /* client scenarios: programs, ids, steps */
+    return problems;
+}
+
+static int scenario_lint(FILE *f)
+{
+    int problems = 0;
+    size_t n = etw_case_total();
+    for (size_t i = 0; i < etw_program_count; i++) {
+        const struct etw_program *p = &etw_programs[i];
+        bool has = false;
+        for (size_t k = 0; k < n && !has; k++) {
+            const struct etw_scenario *sc = etw_scenario_of(etw_case_at(k));
+            has = sc && sc->program && !strcmp(sc->program, p->id);
+        }
+        if (!has) {
+            fprintf(f, "spec/programs.def: program %s has no scenario; add one in cases/clients.c\n", p->id);
+            problems++;
+        }
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(etw_programs[k].id, p->id)) {
+                fprintf(f, "spec/programs.def: duplicate program id %s\n", p->id);
+                problems++;
+            }
+    }
+    for (size_t k = 0; k < n; k++) {
+        const struct etw_case *c = etw_case_at(k);
+        const struct etw_scenario *sc = etw_scenario_of(c);
+        bool client_id = c->id && !strncmp(c->id, "client.", 7);
+        if (!sc) {
+            if (client_id) {
+                fprintf(f, "%s:%d: case %s: a client.* case must be a SCENARIO(...) row\n", c->file, c->line, c->id);
+                problems++;
+            }
+            continue;
+        }
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "client.%s.", sc->program ? sc->program : "?");
+        if (!etw_program_find(sc->program)) {
+            fprintf(f, "%s:%d: case %s: program '%s' is not in spec/programs.def\n", c->file, c->line, c->id, sc->program ? sc->program : "");
+            problems++;
+        } else if (strncmp(c->id, prefix, strlen(prefix))) {
+            fprintf(f, "%s:%d: case %s: a scenario id starts with %s\n", c->file, c->line, c->id, prefix);
+            problems++;
+        }
+        if (!sc->source || !*sc->source || etw_scenario_nsteps(sc) == 0) {
+            fprintf(f, "%s:%d: case %s: a scenario needs its source file and at least one STEP\n", c->file, c->line, c->id);
+            problems++;
+        }
+        if (sc->logger && (sc->logger_step < 2 || sc->logger_step > etw_scenario_nsteps(sc))) {
+            fprintf(f, "%s:%d: case %s: .logger_step must name a step from 2 on (a session needed from step 1 is the row's .fx)\n", c->file,
+                    c->line, c->id);
+            problems++;
+        }
+        for (int i = 0; sc->steps[i].what; i++)
+            if (!sc->steps[i].consequence || !*sc->steps[i].consequence) {
+                fprintf(f, "%s:%d: case %s: step %d says no consequence\n", c->file, c->line, c->id, i + 1);
+                problems++;
+            }
+    }
     return problems;
 }

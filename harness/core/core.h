@@ -1,0 +1,399 @@
+/*
+ * harness/core/core.h - the core: one case run against a target. The rule catalogue, codes and
+ * versions, the row printer, what the core asks of a target, results, the call engine (fixtures,
+ * calls, expectations, needs), running one case, guarded buffers. The case-level headers
+ * (harness/case.h, check.h, scenario.h) are the part of the core that case files see. The core
+ * uses only itself and the platform (harness/plat/plat.h); the layers above are harness/suite/
+ * (every case table), harness/out/ (JSON and records), harness/targets/, harness/exec/ (the
+ * runner), tools/ and harness/cli/ (README "How it fits together").
+ */
+#ifndef ETWCONF_CORE_H
+#define ETWCONF_CORE_H
+
+#include "harness/case.h"
+#include "harness/check.h"
+#include "harness/plat/plat.h"
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct etw_json; /* harness/out/out.h: a target's fingerprint fields are written into one */
+
+#define ETWCONF_VERSION "0.1.0"
+#define ETWCONF_SCHEMA "etwconf-results/1"
+
+/* ---------------------------------------------------------------- rules (harness/core/rules.c) */
+enum etw_strength { S_MUST, S_SHOULD, S_MAY, S_INFO };
+enum etw_provenance { P_SEED, P_DOC, P_OBSERVED, P_INFERRED };
+struct etw_rule {
+    const char *id;
+    enum etw_strength strength;
+    enum etw_provenance provenance;
+    const char *versions, *function, *codes, *source, *text, *note;
+};
+extern const struct etw_rule etw_rules[];
+extern const size_t etw_rule_count;
+const struct etw_rule *etw_rule_find(const char *id);
+const struct etw_rule *etw_rule_get(enum etw_rule_id id); /* NULL for RID_NONE */
+const char *etw_rule_name(enum etw_rule_id id); /* "TQI.0B.EXACT_SIZE"; "?" for RID_NONE */
+bool etw_rule_counted(const struct etw_rule *r); /* MUST and not INFERRED */
+const char *etw_strength_name(enum etw_strength s);
+const char *etw_provenance_name(enum etw_provenance p);
+
+/* the n-th rule of a case's .rules; RID_NONE past the end (harness/core/rules.c) */
+enum etw_rule_id etw_case_rule(const struct etw_case *c, int n);
+
+/* ---------------------------------------------------------------- the row printer (harness/core/rowprint.c) */
+/* a row that has no custom body (.run, .data) prints as source */
+bool etw_row_printable(const struct etw_case *c);
+/* print c as the CASE(...) source that compiles back to it, each line after indent; false (and
+ * nothing printed) when it is not printable */
+bool etw_row_print(FILE *f, const struct etw_case *c, const char *indent);
+/* a rule as rows cite it: "RID_TQI_0B_EXACT_SIZE" (RID_NONE for none) */
+const char *etw_rule_rid(enum etw_rule_id r, char *buf, size_t len);
+
+/* ---------------------------------------------------------------- codes (harness/core/codes.c) */
+const char *etw_win32_name(etw_u32 code);
+const char *etw_ntstatus_name(etw_u32 status);
+void etw_format_code(char *buf, size_t len, etw_u32 v, bool ntstatus); /* "24 (ERROR_BAD_LENGTH)" */
+/* the value of a name etw_win32_name / etw_ntstatus_name gives ("ERROR_BAD_LENGTH"); false if unknown */
+bool etw_code_parse(const char *name, bool ntstatus, etw_u32 *v);
+/* ---------------------------------------------------------------- versions (harness/core/versions.c) */
+/* the version table (spec/versions.def), oldest first */
+struct etw_version_info {
+    unsigned nt, build, update;
+    unsigned key; /* ETW_VKEY(nt, build, update) */
+    unsigned id; /* ETW_<sym>: nt for the entries named by their NT version, else key */
+    const char *sym, *name, *wine, *label, *aliases, *kb;
+};
+extern const struct etw_version_info etw_versions[];
+extern const size_t etw_version_count;
+/* by id (ETW_V6_1: the entry named "6.1"; ETW_V10_0_17763), NULL if unknown */
+const struct etw_version_info *etw_version_info(unsigned id);
+/* the entry of exactly this key, NULL if none */
+const struct etw_version_info *etw_version_by_key(unsigned key);
+/* the last entry at or before key (whose behaviour a build between entries has), NULL before the first */
+const struct etw_version_info *etw_version_at(unsigned key);
+const char *etw_version_name(unsigned id); /* "6.1", "10.0.26100" */
+/* a key's name: its entry's name, else "10.0.18363" (update > 0: "6.1.7601+1") */
+void etw_version_key_name(unsigned key, char *buf, size_t len);
+/* a range bound's name ("6.1" for ETW_VLO(V6_1) or ETW_VHI(V6_1), "10.0.17763"); the number if no entry */
+void etw_version_bound_name(unsigned key, bool hi, char *buf, size_t len);
+/* "6.1", "win7", "win7-sp1", "10.0.26100", "10.0.26100" -> the entry's id; "10" -> 10.0; 0 if unknown */
+unsigned etw_version_parse(const char *s);
+/* "10.0.19045", "6.1.7601", "10.0" -> a key ("10.0" -> 10.0.0); any entry name or alias -> its key;
+ * 0 if it is neither */
+unsigned etw_version_parse_key(const char *s);
+
+/* ---------------------------------------------------------------- what the core asks of a target (harness/targets/ makes them) */
+/* what setting a fixture up (or a target's fixture function) gave: ready, or why not (the
+ * reason goes into why) */
+enum etw_fx {
+    ETW_FX_OK,
+    ETW_FX_SKIP, /* the target cannot provide it (a control function is missing): SKIP */
+    ETW_FX_BROKEN, /* the target refused to set it up: BROKEN */
+    ETW_FX_MISSING, /* the target does not export st->missing, which the fixture calls */
+};
+#define ETW_ENABLED_UNKNOWN 0xFFFFFFFFu /* enable_group's count when the target cannot count */
+struct etw_target {
+    const char *spec; /* what the user gave: "reference" or a path */
+    const char *impl; /* reference | thirdparty | windows | wine */
+    const char *name; /* for target_id: "reference", file name, "windows", "wine" */
+    const char *arch;
+    void *handle; /* dlopen / LoadLibrary handle */
+    /* any symbol of the target by name, NULL when absent */
+    void *(*sym)(struct etw_target *t, const char *name);
+    /* GetProcAddress(module, name) as the target's Windows (or emulated Windows) answers it;
+     * NULL when the target has no per-module export model (then sym() decides) */
+    void *(*proc)(const char *module, const char *name);
+    bool emulates; /* set_version works */
+    unsigned version, build; /* the version expectations are chosen for: NT version (ETW_V6_1), build */
+    unsigned update; /* and update level (spec/versions.def): the key is ETW_VKEY(version, build, update) */
+    const char *version_label; /* target_id version part (wine: "win10"); NULL = etw_version_name */
+    /* control API (reference/etwref.h); NULL where the target lacks it. The fixture functions
+     * say why they failed: ETW_FX_SKIP (cannot be set up here) or ETW_FX_BROKEN, with why filled;
+     * a library's EtwRef_* functions, which return an int, are adapted (harness/targets/target.c) */
+    int (*reset)(void);
+    int (*set_version)(unsigned version, unsigned build);
+    enum etw_fx (*start_logger)(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
+    int (*stop_logger)(etw_tracehandle handle);
+    etw_tracehandle (*missing_logger)(void);
+    enum etw_fx (*set_privilege)(struct etw_target *t, unsigned privilege, int held, char *why, size_t len);
+    int (*fail_alloc)(unsigned nth);
+    int (*set_class_counter)(etw_handle h, etw_u32 value);
+    int (*set_class_pid)(etw_handle h, etw_u32 pid);
+    int (*restrict_group)(const etw_guid *group);
+    /* enable a provider group on a session with ETW_GROUP_ENABLE_LEVEL and ETW_GROUP_ENABLE_KEYWORDS
+     * (spec/abi.h): a Win32 code; each enabled member's enable callback has been called when it
+     * returns. *enabled: the members enabled, or ETW_ENABLED_UNKNOWN when the target cannot count
+     * them (live Windows: the members' callbacks are what shows it) */
+    etw_u32 (*enable_group)(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
+    /* the provider traits an event carries: the target enables provider on session, has reg write
+     * events and reads one back as a real-time consumer of the session. ETW_FX_OK when one of the
+     * provider's events was read: its EVENT_HEADER_EXT_TYPE_PROV_TRAITS data in out (*size bytes),
+     * or *size 0 and *absent saying why it carries none; ETW_FX_SKIP or ETW_FX_BROKEN with why.
+     * NULL: the target does not model the events written (a library without EtwRef_EventTraits). */
+    enum etw_fx (*event_traits)(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
+                                etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
+    /* platform extras: fingerprint fields for the results header (may be NULL) */
+    void (*fingerprint)(struct etw_target *t, struct etw_json *j);
+    /* a need (one bit of enum etw_need) the target has its own answer for, asked after the
+     * portable check of harness/core/needs.c passed (the live system: admin rights, the session
+     * kinds of its version, the NT Kernel Logger's state, its token): false and why filled to
+     * SKIP (why left empty: the need's reason in harness/case.h). May be NULL: every need whose
+     * portable check holds is met. */
+    bool (*need)(struct etw_target *t, unsigned need, char *why, size_t len);
+    /* a target that changes system-wide state takes it for the whole run (the runner calls this
+     * once, workers do not): false, why filled, when another run holds it. May be NULL. */
+    bool (*claim)(struct etw_target *t, char *why, size_t len);
+    /* a worker process that ran cases of this target ended abnormally: undo what it may have left
+     * on the system (the live Windows target stops that process's sessions); may be NULL */
+    void (*worker_died)(struct etw_target *t, unsigned long pid);
+    /* the EtwRef_* functions a library exports, behind the adapters above */
+    int (*ref_start_logger)(unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle);
+    int (*ref_set_privilege)(unsigned privilege, int held);
+    int (*ref_event_traits)(etw_reghandle reg, etw_u8 *out, etw_u32 cap, etw_u32 *size);
+};
+
+/* ---------------------------------------------------------------- the API functions (harness/core/functions.c) */
+const char *etw_fn_name(enum etw_fn fn);
+bool etw_fn_returns_ntstatus(enum etw_fn fn);
+/* the export rule whose function fn depends on (EXP.*) */
+enum etw_rule_id etw_fn_export_rule(enum etw_fn fn);
+/* resolve an API function for fn on t: the first module that exports it; *where gets "module!name" */
+void *etw_resolve(struct etw_target *t, enum etw_fn fn, const char **where);
+
+/* ---------------------------------------------------------------- results */
+enum etw_status_kind { R_PASS, R_FAIL, R_SKIP, R_BROKEN, R_CRASH, R_TIMEOUT, R_COUNT };
+const char *etw_status_name(enum etw_status_kind s);
+
+#define ETW_MAX_CHECKS 40
+struct etw_check_rec {
+    char what[64]; /* copied: custom cases build labels in stack buffers */
+    enum etw_rule_id rule;
+    enum etw_aspect aspect;
+    const char *file; /* NULL: a check of the row's expectation (the row's file and line) */
+    int line;
+    char expected[112];
+    char got[112];
+    bool ok;
+};
+struct etw_result {
+    const struct etw_case *c;
+    enum etw_status_kind status;
+    bool counted;
+    const char *mode; /* RESULTS.md "mode" */
+    char reason[256]; /* SKIP / BROKEN */
+    char message[512]; /* first failure, or crash description */
+    char exception[48]; /* CRASH: "0x80000100", "SIGSEGV" */
+    struct etw_check_rec checks[ETW_MAX_CHECKS];
+    int nchecks;
+    uint64_t duration_us;
+};
+
+/* ---------------------------------------------------------------- the call engine (harness/core/fixture.c, call.c)
+ * One engine for rows, custom cases and the fuzzer: a fixture is set up into a state, a call is
+ * prepared from struct etw_args against that state and made, and its outcome is kept for the
+ * expectation checks (harness/core/expect.c) or for comparison (tools/fuzz). */
+struct etw_fixture_state {
+    etw_tracehandle logger, logger2; /* the sessions of .logger and .logger2 */
+    bool have_logger, have_logger2;
+    etw_tracehandle classic; /* the RegisterTraceGuidsW registration of .classes */
+    bool have_classic;
+    int nclasses;
+    ETW_TRACE_GUID_REGISTRATION regs[4];
+    etw_guid reg_guids[4];
+    etw_reghandle reg; /* the EventRegister provider of .provider */
+    bool have_reg;
+    etw_reghandle stale_reg; /* a provider registered and unregistered again (H_REG_STALE) */
+    enum etw_fn missing; /* ETW_FX_MISSING: the function the target does not export */
+};
+/* the GUIDs a fixture registers: the classic control GUID (class i: last byte 0x10 + i) and the provider */
+extern const etw_guid etw_fixture_control_guid, etw_fixture_provider_guid;
+/* set fx up on t (its current version); fns: the target's API by enum etw_fn, or NULL to resolve
+ * through etw_resolve(); stale_reg: also make the stale provider handle of H_REG_STALE */
+enum etw_fx etw_fixture_setup(struct etw_target *t, void *const *fns, const struct etw_fixture *fx, bool stale_reg,
+                              struct etw_fixture_state *st, char *why, size_t len);
+void etw_fixture_teardown(struct etw_target *t, struct etw_fixture_state *st);
+/* start a session of kind through the target's control API (the fixture's loggers, custom cases) */
+enum etw_fx etw_fixture_logger(struct etw_target *t, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h,
+                               char *why, size_t len);
+
+/* the prerequisites (harness/case.h ETW_NEED_LIST, harness/core/needs.c), checked before a
+ * fixture is set up: etw_fixture_setup() assumes them and fails BROKEN where one is missing */
+struct etw_need_info {
+    unsigned bit; /* NEED_THREADS */
+    const char *sym; /* "NEED_THREADS", as rows write it */
+    const char *name; /* "threads" */
+    const char *reason; /* the SKIP reason when the target lacks it */
+};
+extern const struct etw_need_info etw_need_infos[ETW_NEED_COUNT]; /* in checking order */
+const struct etw_need_info *etw_need_info(unsigned bit); /* NULL unless bit is one need */
+unsigned etw_fixture_needs(const struct etw_fixture *fx); /* what setting fx up takes */
+unsigned etw_logger_needs(enum etw_logger_kind kind, const etw_u32 masks[8]); /* a session of kind */
+/* a case's needs: its fixture's, its row's .needs, and what its arguments imply (a case that
+ * names the NT Kernel Logger by its id 0xFFFF without starting one expects none to run) */
+unsigned etw_case_needs(const struct etw_case *c);
+/* the first of needs (in the list's order) that t does not meet: its bit, and the SKIP reason in
+ * why; 0 when every need is met */
+unsigned etw_needs_check(struct etw_target *t, unsigned needs, char *why, size_t len);
+
+/* the handle a selector names, in a fixture state (NULL state: no fixture) */
+etw_u64 etw_call_handle(struct etw_target *t, const struct etw_fixture_state *st, enum etw_hsel h, etw_u64 value);
+/* the exact size of the class, for EXACT(d) lengths */
+int etw_call_natural_size(enum etw_fn fn, const struct etw_args *a);
+/* the input bytes and the handle patch, written over a sentinel-filled buffer of len bytes */
+void etw_call_fill(etw_u8 *buf, size_t len, const etw_u8 *in, size_t in_len, enum etw_patch patch, int patch_off, etw_u64 h);
+/* can a data row call fn (the functions etw_call_invoke makes)? */
+bool etw_call_row_fn(enum etw_fn fn);
+/* make the call: false when fn cannot be called from a row */
+bool etw_call_invoke(enum etw_fn fn, void *fnp, etw_u64 h, etw_u32 cls, etw_u8 *buf, etw_u32 len, etw_u8 *out, etw_u32 out_len,
+                     etw_u32 *retlen, etw_u32 *rc);
+/* what a row's call did */
+struct etw_outcome {
+    etw_u32 rc;
+    etw_u32 retlen; /* what the call left in ReturnLength (ETW_SENTINEL32: not written) */
+    bool retlen_passed; /* a ReturnLength pointer was passed */
+    bool retlen_written;
+    struct etw_guard *buf, *out; /* the buffer and the NtTraceControl output buffer (NULL: none) */
+    size_t len, out_len;
+    etw_u8 *before, *out_before; /* their bytes before the call (malloc'd: etw_outcome_free) */
+};
+/* where a row's guarded buffers come from (the running case keeps and frees them); NULL: failed */
+typedef struct etw_guard *(*etw_guard_fn)(void *arg, size_t len);
+/* prepare the handle and buffers of a row's call, make it and fill o; false with why (BROKEN) when
+ * the buffers could not be made or fn cannot be called from a row */
+bool etw_call(struct etw_target *t, const struct etw_fixture_state *st, const struct etw_fixture *fx, enum etw_fn fn, void *fnp,
+              const struct etw_args *a, etw_guard_fn guard, void *guard_arg, struct etw_outcome *o, char *why, size_t len);
+void etw_outcome_free(struct etw_outcome *o);
+struct etw_ctx;
+/* may the system have refused, from kernel mode, an access past the end of the row's guarded
+ * buffer? Windows reads and writes a caller's buffer in kernel mode inside try/except (the
+ * "ProbeForRead" and "ProbeForWrite" pages: "Drivers must call ProbeForRead inside a try/except
+ * block"; the fault becomes STATUS_ACCESS_VIOLATION, ERROR_NOACCESS for the Win32 functions), so
+ * the guard page after the buffer shows as that code, where Wine's user-mode code faults on it.
+ * True when the call had a guarded buffer and returned that code, and the row does not expect it;
+ * the runner then proves it by the same call with room after the buffer (core/run.c). */
+bool etw_kernel_refused_overrun(enum etw_fn fn, const struct etw_outcome *o, const struct etw_expect *x);
+/* the checks of a row's expectation x against the outcome of its call (harness/core/expect.c) */
+void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_fn fn, const struct etw_outcome *o);
+/* FN_EXPORT rows: a->module!a->export_name present or absent as x says */
+void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const struct etw_args *a);
+
+/* ---------------------------------------------------------------- running (harness/core/run.c) */
+/* how cases are isolated from the runner; the same on every host (harness/exec/runner.c):
+ *   batch   a worker process runs the cases in order; it is replaced after a crash or a hang
+ *   child   a new worker process for every case
+ *   inproc  no process: faults and hangs are caught in this process
+ * The default ("auto") is inproc with fallback for the model the suite ships with (the built-in
+ * reference), batch for a loaded library and for the live system. */
+enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
+/* where a running case is, and so which time budget holds: the calls under test (the runner's
+ * --timeout-ms; a case that does not return in it is a TIMEOUT, counted against the target) or its
+ * fixture (reset, setup, teardown, and what a case body asks the target's fixture functions for:
+ * a session, a group enable, events read back). A fixture that does not finish within its own
+ * budget proves nothing about the target: the case is BROKEN, never a TIMEOUT. */
+enum etw_phase { ETW_PHASE_CALL, ETW_PHASE_FIXTURE };
+/* the fixture budget: longer than the longest wait a fixture makes (a live consumer waits up to
+ * 10 s for an event, its enable calls up to 5 s each: harness/tests/unit_livefx.c checks it) */
+#define ETW_FIXTURE_BUDGET_MS 60000u
+struct etw_runner {
+    struct etw_target *t;
+    unsigned version; /* the version table entry's id (ETW_V6_1, ETW_V10_0_26100): expectations, names */
+    const struct etw_case **plan;
+    size_t nplan;
+    enum etw_isolation isolation;
+    bool fallback; /* in process until a CRASH or TIMEOUT, then batch workers for the rest */
+    bool fell_back; /* set by the runner when that happened */
+    unsigned timeout_ms;
+    unsigned fixture_ms; /* the fixture budget; 0: ETW_FIXTURE_BUDGET_MS */
+    volatile int phase_now; /* enum etw_phase of the case running in this process */
+    /* told of every phase change of the case running (a worker sends it to the runner) */
+    void (*on_phase)(void *arg, enum etw_phase p);
+    void *phase_arg;
+    const char *rerun_prefix; /* "build/etwconf run --target reference --emulate 6.1" */
+    /* output */
+    FILE *out;
+    int out_errno; /* the first error writing out (errno value): the run stops, exit 3 */
+    bool quiet, verbose, progress; /* progress: a live counter on a terminal */
+    unsigned long counts[R_COUNT];
+    unsigned long counted_failures;
+    unsigned long seq;
+    uint64_t started_us;
+};
+
+/* the state of one running case (custom cases get it as their argument) */
+struct etw_ctx {
+    struct etw_runner *r;
+    struct etw_target *t;
+    const struct etw_case *c;
+    const struct etw_expect *x; /* the expectation in force */
+    struct etw_result *res;
+    unsigned version;
+    struct etw_fixture_state fixture; /* what the row's .fx set up (custom cases read its handles) */
+    /* guarded buffers handed out during the case, released after it */
+    struct etw_guard *guards[8];
+    int nguards;
+    bool stop; /* a SKIP/BROKEN/missing export ended the case */
+};
+
+/* the version key the cases' expectations are picked by: the entry's, or for a live target the
+ * build (and update level) it reports under the entry's NT version */
+unsigned etw_runner_key(const struct etw_runner *r);
+/* run one case to a result: fixture, call, checks, teardown (isolation: harness/exec/) */
+void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_result *res);
+/* the body run under the platform guard: fixture setup, the call or .run, checks */
+void etw_case_body(struct etw_ctx *ctx);
+/* the budget of phase p in r, in ms (0: none) */
+unsigned etw_phase_budget_ms(const struct etw_runner *r, enum etw_phase p);
+/* the case enters phase p: its deadline becomes p's budget from now (in a watched run) and
+ * r->on_phase hears of it */
+void etw_phase(struct etw_ctx *ctx, enum etw_phase p);
+/* a case the runner had to end because phase p did not finish within budget_ms: TIMEOUT in the
+ * call, BROKEN in the fixture (mode "fixture-timeout"); how says what was done ("the worker was
+ * killed") */
+void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, enum etw_phase p, unsigned budget_ms, const char *how);
+/* the case accessed past the end of a guarded buffer: a failed GEN.BUFFER_BOUNDS check (got: what
+ * was seen), mode "overrun", the message saying how it was caught */
+void etw_record_overrun(struct etw_ctx *ctx, const char *got, const char *how);
+/* results of a case the platform had to end: CRASH or TIMEOUT */
+void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum etw_status_kind st,
+                         const char *exception, const char *message);
+/* finish a result: status from the checks, counted, mode, message */
+void etw_result_finish(struct etw_result *res);
+
+/* the check API for custom cases is harness/check.h; the harness's own checks of a row's
+ * expectation go through the same path, placed at the row */
+bool etw_check_row(struct etw_ctx *c, enum etw_rule_id rule, enum etw_aspect asp, const char *what, bool ok, const char *expected,
+                   const char *got);
+
+/* ---------------------------------------------------------------- guarded buffers and calls (harness/core/guard.c) */
+#define ETW_SENTINEL32 0xDEADBEEFu
+extern const etw_u8 etw_sentinel[4]; /* DE AD BE EF, repeated through every buffer */
+/* fill n bytes from start with the sentinel, start being at phase 0 of the pattern: a guarded
+ * buffer is filled from buf - ETW_PRE_ZONE, so that buf[i] = etw_sentinel[i mod 4] */
+void etw_sentinel_fill(etw_u8 *start, size_t n);
+
+struct etw_guard {
+    etw_u8 *map; /* whole mapping */
+    size_t map_len;
+    etw_u8 *buf; /* the caller's buffer: buf + len is the guard page */
+    size_t len;
+    etw_u8 *guard; /* first byte of the guard page */
+    size_t guard_len;
+};
+#define ETW_PRE_ZONE 64 /* sentinel bytes before each buffer, checked for underruns */
+size_t etw_guard_body(size_t len, size_t page); /* bytes before the guard page */
+etw_u8 *etw_guard_pool_take(size_t map_len); /* a kept mapping of that size, or NULL */
+bool etw_guard_pool_put(etw_u8 *map, size_t map_len); /* keep it; false: the caller unmaps */
+void etw_guard_place(struct etw_guard *g, etw_u8 *map, size_t len, size_t page); /* lay out and fill */
+/* a sentinel-filled buffer of len bytes ending at an inaccessible page (plat_map_guarded) */
+bool etw_guard_alloc(struct etw_guard *g, size_t len);
+void etw_guard_free(struct etw_guard *g);
+/* run fn(ctx) under plat_guarded_call(), the guard pages being those of ctx->guards: returns 0
+ * when fn returned, 1 for a write into a guard page (*fault_offset: how far past the buffer), 2
+ * for any other fault (exception filled), 3 for a hang past the in-process deadline */
+int etw_guarded_call(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exception, size_t exlen, long *fault_offset);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * harness/suite/suite.h - the suite: every case table (each cases/ file has one), the lookups over
+ * them, and the cross-checks between rules, cases and scenarios (etwconf lint). Above the cases
+ * and the core; used by harness/out/, harness/exec/, tools/ and harness/cli/.
+ */
+#ifndef ETWCONF_SUITE_H
+#define ETWCONF_SUITE_H
+
+#include "harness/core/core.h"
+
+/* harness/suite/registry.c */
+extern const struct etw_case_table *const etw_case_tables[];
+size_t etw_case_total(void);
+const struct etw_case *etw_case_at(size_t i); /* all tables, in order */
+const struct etw_case *etw_case_find(const char *id);
+/* rule/case cross-checks, the scenario rows' among them; prints problems to f, returns their number */
+int etw_lint(FILE *f);
+
+#endif
