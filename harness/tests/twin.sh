@@ -77,7 +77,7 @@ queue() {
 # a function of bind.def that etwconf.exe imported statically would bypass the table (and the twin)
 OBJDUMP=${OBJDUMP:-x86_64-w64-mingw32-objdump}
 names=$(sed -n 's/^LB_FN([A-Z]*, "[a-z0-9]*", [^,]*, [^,]*, [^,]*, \([A-Za-z0-9_]*\),.*/\1/p' harness/targets/win_live/bind.def)
-imports=$("$OBJDUMP" -p "$B/etwconf.exe" 2>/dev/null | sed -n 's/^[[:space:]]*[0-9a-f]\{1,\}[[:space:]]\{1,\}[0-9]\{1,\}[[:space:]]\{1,\}\([A-Za-z0-9_]*\)$/\1/p')
+imports=$(pe_imports "$B/etwconf.exe")
 bad=""
 for f in $names; do
     printf '%s\n' "$imports" | grep -qx "$f" && bad="$bad $f"
