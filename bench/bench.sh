@@ -20,6 +20,7 @@ W=$B/work
 ETW=$BUILD/etwconf
 TIMEIT=$BIN/timeit
 VERSIONS="$(awk -F'"' '/^VERSION/ { print $2 }' spec/versions.def)"
+NVERS=$(echo $VERSIONS | wc -w)
 FIG=$B/figures.tsv
 NOTES=$B/notes.md
 RES=$B/results.md
@@ -64,7 +65,7 @@ complete_in() { n=0; for f in "$@"; do grep -q '"type":"footer".*"complete":true
 statuses() { sed -n 's/.*"type":"case".*"id":"\([^"]*\)".*"status":"\([A-Z]*\)".*/\1 \2/p' "$@"; }
 peak_kb() { sed -n 's/.*Maximum resident set size (kbytes): *//p' "$1" | sort -n | tail -n 1; }
 
-# one process, every version (what `make results` does since --emulate all): $1 = binary, $2 = isolation ('' =
+# one process, every version (what `make results` does): $1 = binary, $2 = isolation ('' =
 # default), $3 = output dir, $4... = extra options
 allv() {
     bin=$1 iso=$2 dir=$3
@@ -72,19 +73,10 @@ allv() {
     mkdir -p "$dir"
     echo "$bin run --target reference --emulate all${iso:+ --isolation $iso} --quiet --out-dir $dir $*"
 }
-# the same as six processes, one per version (how `make results` ran before --emulate all)
-six() {
-    s=""
-    mkdir -p "$W/$1"
-    for v in $VERSIONS; do
-        s="$s${s:+ ;; }$ETW run --target reference --emulate $v --quiet --out $W/$1/reference-$v.jsonl"
-    done
-    echo "$s"
-}
 # every case id but $1, as --case options
 all_but() { "$ETW" list | awk -v x="$1" '$1 != x {printf "--case %s ", $1}'; }
 
-DEFAULT_ISO=$("$ETW" help | sed -n '/--isolation/,/--timeout/p' | grep -o '[a-z]* (default' | head -n 1 | cut -d' ' -f1)
+DEFAULT_ISO=$("$ETW" run --help 2>&1 | sed -n '/--isolation/,/--timeout/p' | grep -o '[a-z]* (default' | head -n 1 | cut -d' ' -f1)
 DEFAULT_ISO=${DEFAULT_ISO:-unknown}
 
 # ============================================================ 1. native run
@@ -94,7 +86,6 @@ say "native run ($ROUNDS rounds)"
     run="$(allv "$ETW" '' "$W/run")" \
     run-batch="$(allv "$ETW" batch "$W/run-batch")" \
     run-inproc="$(allv "$ETW" inproc "$W/run-inproc")" \
-    six="$(six six)" \
     inproc-norcl="$(allv "$ETW" inproc "$W/norcl" "$(all_but rtg.count-limit)")" \
     >"$W/native.tsv"
 CH_ROUNDS=$((ROUNDS / 3 > 2 ? ROUNDS / 3 : 2))
@@ -113,10 +104,9 @@ statuses $RUNF >"$W/run.status"
 same_as_run() { statuses "$@" >"$W/cmp.status"; if cmp -s "$W/run.status" "$W/cmp.status"; then echo yes; else echo no; fi; }
 FLOOR=$(col "$W/native.tsv" floor 2)
 R_RUN=$(ratio "$W/native.samples" run floor)
-R_SIX=$(ratio "$W/native.samples" six floor)
-fig native "Native run: every case x 6 versions, one process (\`etwconf run --emulate all\`, as \`make results\`), default isolation ($DEFAULT_ISO), / floor" \
+fig native "Native run: every case x $NVERS versions, one process (\`etwconf run --emulate all\`, as \`make results\`), default isolation ($DEFAULT_ISO), / floor" \
     "${R_RUN}x ($(ms "$(col "$W/native.tsv" run 2)") vs $(ms "$FLOOR"))" "<= 10x floor" "$(yesno "$R_RUN" 10)" \
-    "timeit, $ROUNDS rounds, median of per-round ratios; floor = \`etwconf version\`; $NCASES cases in $NCOMPLETE/6 complete files, worst exit status $WORST"
+    "timeit, $ROUNDS rounds, median of per-round ratios; floor = \`etwconf version\`; $NCASES cases in $NCOMPLETE/$NVERS complete files, worst exit status $WORST"
 for m in batch inproc; do
     r=$(ratio "$W/native.samples" "run-$m" floor)
     fig "native-$m" "Native run, --isolation $m, / floor" "${r}x ($(ms "$(col "$W/native.tsv" "run-$m" 2)"))" "<= 10x floor" \
@@ -125,11 +115,9 @@ done
 r=$(ratio "$W/child.samples" run-child floor)
 fig native-child "Native run, --isolation child (a process per case), / floor" "${r}x ($(ms "$(col "$W/child.tsv" run-child 2)"))" \
     "<= 10x floor" "$(yesno "$r" 10)" "timeit, $CH_ROUNDS rounds (slow mode), own floor; statuses identical: $(same_as_run "$W"/run-child/*.jsonl)"
-fig native-six "Native run as 6 processes, one per version (before --emulate all), / floor" "${R_SIX}x ($(ms "$(col "$W/native.tsv" six 2)"))" \
-    "<= 10x floor" "$(yesno "$R_SIX" 10)" "same rounds; statuses identical: $(same_as_run "$W"/six/*.jsonl)"
 RI=$(ratio "$W/native.samples" run-inproc floor)
 RN=$(ratio "$W/native.samples" inproc-norcl floor)
-fig native-diag "Diagnostic: --isolation inproc without the case rtg.count-limit (213 --case options), / floor" \
+fig native-diag "Diagnostic: --isolation inproc without the case rtg.count-limit ($(($("$ETW" list | wc -l) - 1)) --case options), / floor" \
     "${RN}x (with it: ${RI}x)" "(diagnostic)" "-" "same rounds; what the one 1 MiB guarded-buffer case costs"
 
 # peak memory (/usr/bin/time -v)

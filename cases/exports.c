@@ -32,6 +32,7 @@ static const struct etw_case cases[] = {
     EXPORT_CASE("exp.ntdll.ntquerysysteminformation", RID_EXP_NTDLL_NTQSI, "ntdll", "NtQuerySystemInformation", ALL(PRESENT))
     EXPORT_CASE("exp.ntdll.ntsetsysteminformation", RID_EXP_NTDLL_NTQSI, "ntdll", "NtSetSystemInformation", ALL(PRESENT))
     EXPORT_CASE("exp.ntdll.nttracecontrol", RID_EXP_NTDLL_NTTRACECONTROL, "ntdll", "NtTraceControl", FROM(V6_0, PRESENT))
+    EXPORT_CASE("exp.ntdll.nttracecontrol-before-60", RID_EXP_NTDLL_NTTRACECONTROL, "ntdll", "NtTraceControl", AT(V5_2, V5_2, ABSENT))
     /* where a function moved away from, or where a module took it over */
     EXPORT_CASE("exp.kernelbase.tqi-moved", RID_EXP_KERNELBASE_TQI_MOVED, "kernelbase", "TraceQueryInformation", FROM(V6_3, ABSENT))
     EXPORT_CASE("exp.sechost.tsi", RID_EXP_SECHOST_TSI, "sechost", "TraceSetInformation", AT(V5_2, V6_0, ABSENT),
@@ -40,7 +41,5 @@ static const struct etw_case cases[] = {
     EXPORT_CASE("exp.kernelbase.tsi", RID_EXP_KERNELBASE_TSI, "kernelbase", "TraceSetInformation", AT(V5_2, V6_0, ABSENT),
                 NA(V6_1_7600, V6_1_7600, "no export table of 6.1 RTM's KERNELBASE is in the evidence"), AT(V6_1, V6_1_7601_ESI, ABSENT),
                 AT(V6_2, V6_2, PRESENT), AT(V6_3, V6_3, ABSENT), UNKNOWN(V10_0, V10_0))
-    /* added for mutation testing (tools/mutate) */
-    EXPORT_CASE("exp.ntdll.nttracecontrol-before-60", RID_EXP_NTDLL_NTTRACECONTROL, "ntdll", "NtTraceControl", AT(V5_2, V5_2, ABSENT))
 };
 CASE_TABLE(cases_exports, cases);

@@ -49,6 +49,12 @@ static const struct etw_case cases[] = {
          .args = {.cls = GET_DL, .handle = H_LOGGER, .len = 8, HANDLE_IN, .out_len = 16},
          .expect = {FROM(V10_0, .rc = ST(BUFFER_TOO_SMALL), RC_RULE(RID_NTC_22_TOO_SMALL), RETLEN(32, RID_NTC_RETSIZE_ON_FAILURE),
                          UNTOUCHED(RID_NTC_COPY_ON_SUCCESS))})
+    CASE(.id = "ntc.retsize-kept-on-failure", .rules = RULES(RID_NTC_RETSIZE_ON_FAILURE, RID_NTC_1C_FORMAT),
+         .title = "a failed 0x1C (not one of the codes that report a size on failure) leaves ReturnSize alone", .fn = FN_NTC,
+         .fx = {.logger = LG_SYSTEM},
+         .args = {.cls = ETW_NTC_UPDATE_DISALLOW_LIST, .handle = H_LOGGER, .len = 8, IN(U32(0), U32(1)), .patch = PATCH_LOGGER32,
+                  .out_buf = B_NULL},
+         .expect = {FROM(V10_0, .rc = ST(INVALID_PARAMETER), RC_RULE(RID_NTC_1C_FORMAT), RETLEN_KEPT(RID_NTC_RETSIZE_ON_FAILURE))})
     CASE(.id = "ntc.22.ok", .rules = RULES(RID_NTC_RETSIZE_ON_FAILURE, RID_TQI_0E_OUTPUT), .title = "0x22 returns the list and its size", .fn = FN_NTC,
          .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2},
          .args = {.cls = GET_DL, .handle = H_LOGGER, .len = 8, HANDLE_IN, .out_len = 48},
@@ -84,18 +90,11 @@ static const struct etw_case cases[] = {
          .args = {.cls = ETW_NTC_UPDATE_DISALLOW_LIST, .handle = H_LOGGER, .len = 24, IN(U32(0), U32(1), GUIDB(DAL_G3)),
                   .patch = PATCH_LOGGER32, .out_buf = B_NULL},
          .expect = {FROM(V10_0, .rc = ST(SUCCESS))})
-    /* added for mutation testing (tools/mutate) */
     CASE(.id = "ntc.1c.count-short", .rules = RULES(RID_NTC_1C_FORMAT), .title = "0x1C with a count of 0 and 24 bytes: STATUS_INVALID_PARAMETER",
          .fn = FN_NTC, .fx = {.logger = LG_SYSTEM},
          .args = {.cls = ETW_NTC_UPDATE_DISALLOW_LIST, .handle = H_LOGGER, .len = 24, IN(U32(0), U32(0), GUIDB(DAL_G3)),
                   .patch = PATCH_LOGGER32, .out_buf = B_NULL},
          .expect = {FROM(V10_0, .rc = ST(INVALID_PARAMETER))})
-    CASE(.id = "ntc.retsize-kept-on-failure", .rules = RULES(RID_NTC_RETSIZE_ON_FAILURE, RID_NTC_1C_FORMAT),
-         .title = "a failed 0x1C (not one of the codes that report a size on failure) leaves ReturnSize alone", .fn = FN_NTC,
-         .fx = {.logger = LG_SYSTEM},
-         .args = {.cls = ETW_NTC_UPDATE_DISALLOW_LIST, .handle = H_LOGGER, .len = 8, IN(U32(0), U32(1)), .patch = PATCH_LOGGER32,
-                  .out_buf = B_NULL},
-         .expect = {FROM(V10_0, .rc = ST(INVALID_PARAMETER), RC_RULE(RID_NTC_1C_FORMAT), RETLEN_KEPT(RID_NTC_RETSIZE_ON_FAILURE))})
 
     /* ---- the function codes by version (called directly, not through their user-mode callers) */
     CODE_FROM("ntc.codes.1a-from-62", TRACK, "0x1A (track provider binary) is unknown before 6.2", 0x1A, V6_1)

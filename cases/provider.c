@@ -86,6 +86,9 @@ static const struct etw_case cases[] = {
     CASE(.id = "esi.stale-handle", .rules = RULES(RID_ESI_BAD_HANDLE), .title = "a handle after EventUnregister is rejected", .fn = FN_ESI,
          .fx = {.provider = true}, .args = {.handle = H_REG_STALE, .cls = 0, .buf = B_NULL, .len = 0},
          .expect = {FROM(V6_2, .rc = ERR(INVALID_HANDLE), ALSO(ERR(INVALID_PARAMETER)))})
+    CASE(.id = "esi.stale-reused", .rules = RULES(RID_ESI_BAD_HANDLE),
+         .title = "a handle stays stale when its registration slot is reused by a new registration", .fn = FN_CUSTOM,
+         .run = esi_stale_reused, .expect = {FROM(V6_2)})
     /* ---- provider traits */
     ESI_CASE("traits.name-only", RULES(RID_TRAITS_SET, RID_TRAITS_NAME_ONLY), "a blob with a name and no traits is accepted", 2, 8, V10_0, ERR(SUCCESS),
              IN(NAME_ONLY))
@@ -106,6 +109,10 @@ static const struct etw_case cases[] = {
                IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(6), U8(200), 0xAB))
     TRAITS_BAD("traits.trait-too-short", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is below 3: ERROR_FILE_CORRUPT", 11,
                IN(U16(11), 'E', 't', 'w', 'C', 'f', 0, U16(2), U8(200)))
+    TRAITS_BAD("traits.trait-size-two", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT", 13,
+               IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
+    TRAITS_BAD("traits.trait-overruns-by-one", RID_TRAITS_FORMAT_TRAITS, "a trait that claims one byte more than remains: ERROR_FILE_CORRUPT", 12,
+               IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB))
     TRAITS_BAD("traits.trailing-bytes", RID_TRAITS_FORMAT_TRAITS, "two bytes after the last trait: ERROR_FILE_CORRUPT", 15,
                IN(U16(15), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB, 0xCD, 0x01, 0x02))
     CASE(.id = "traits.once", .rules = RULES(RID_TRAITS_ONCE, RID_TRAITS_ONCE_CODE), .title = "traits set once cannot be set again", .fn = FN_CUSTOM,
@@ -116,6 +123,9 @@ static const struct etw_case cases[] = {
          .title = "a group the caller may not join: a group enable does not reach the registration, while it reaches a member of an open group",
          .fn = FN_CUSTOM, .run = traits_group_permission, .fx = {.logger = LG_SYSTEM}, .needs = NEED_RESTRICT_GROUP | NEED_ENABLE_GROUP,
          .expect = {FROM(V10_0)})
+    CASE(.id = "traits.in-events", .rules = RULES(RID_TRAITS_IN_EVENTS),
+         .title = "an event written after the traits are set carries them (EVENT_HEADER_EXT_TYPE_PROV_TRAITS), as a real-time consumer reads it",
+         .fn = FN_CUSTOM, .run = traits_in_events, .fx = {.logger = LG_PLAIN}, .needs = NEED_EVENTS, .expect = {FROM(V10_0)})
     /* ---- provider groups and disallow lists */
     CASE(.id = "dal.group-enable", .rules = RULES(RID_DAL_GROUP_ENABLE),
          .title = "a group enable reaches every member but the disallowed one: its enable callback is called with the session's level and keywords",
@@ -128,17 +138,6 @@ static const struct etw_case cases[] = {
          .title = "a group enable on a private session reaches no member, while the same enable on a system-logger session does",
          .fn = FN_CUSTOM, .run = dal_private, .fx = {.logger = LG_PRIVATE, .logger2 = LG_SYSTEM}, .needs = NEED_ENABLE_GROUP,
          .expect = {FROM(V10_0)})
-    /* added for mutation testing (tools/mutate) */
-    TRAITS_BAD("traits.trait-size-two", RID_TRAITS_FORMAT_TRAITS, "a trait whose TraitSize is 2, with a well-formed trait after it: ERROR_FILE_CORRUPT", 13,
-               IN(U16(13), 'E', 't', 'w', 'C', 'f', 0, U16(2), U16(3), U8(200)))
-    TRAITS_BAD("traits.trait-overruns-by-one", RID_TRAITS_FORMAT_TRAITS, "a trait that claims one byte more than remains: ERROR_FILE_CORRUPT", 12,
-               IN(U16(12), 'E', 't', 'w', 'C', 'f', 0, U16(5), U8(200), 0xAB))
-    CASE(.id = "esi.stale-reused", .rules = RULES(RID_ESI_BAD_HANDLE),
-         .title = "a handle stays stale when its registration slot is reused by a new registration", .fn = FN_CUSTOM,
-         .run = esi_stale_reused, .expect = {FROM(V6_2)})
-    CASE(.id = "traits.in-events", .rules = RULES(RID_TRAITS_IN_EVENTS),
-         .title = "an event written after the traits are set carries them (EVENT_HEADER_EXT_TYPE_PROV_TRAITS), as a real-time consumer reads it",
-         .fn = FN_CUSTOM, .run = traits_in_events, .fx = {.logger = LG_PLAIN}, .needs = NEED_EVENTS, .expect = {FROM(V10_0)})
 };
 CASE_TABLE(cases_provider, cases);
 

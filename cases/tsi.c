@@ -94,6 +94,10 @@ static const struct etw_case cases[] = {
     /* 0x05 TraceSampledProfileIntervalInfo */
     CASE(.id = "tsi.05.handle", .rules = RULES(RID_TSI_05_HANDLE_ZERO), .title = "class 0x05 with a non-zero SessionHandle: ERROR_INVALID_PARAMETER",
          .fn = FN_TSI, .args = {.handle = H_VALUE, .value = 1, .cls = 5, .len = EXACT(0)}, .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
+    CASE(.id = "tsi.05.handle-valid-input", .rules = RULES(RID_TSI_05_HANDLE_ZERO),
+         .title = "class 0x05 with a non-zero SessionHandle and a valid timer interval: ERROR_INVALID_PARAMETER", .fn = FN_TSI,
+         .args = {.handle = H_VALUE, .value = 1, .cls = 5, .len = EXACT(0), IN(U32(ETW_ProfileTime), U32(10000))},
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
     CASE(.id = "tsi.05.handle-kernel", .rules = RULES(RID_TSI_05_HANDLE_ZERO), .title = "class 0x05 with the kernel logger's handle 0xFFFF: ERROR_INVALID_PARAMETER",
          .fn = FN_TSI, .fx = {.profile_priv = PRIV_HELD}, .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 5, .len = 8, IN(U32(ETW_ProfileTime), U32(10000))},
          .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
@@ -159,11 +163,6 @@ static const struct etw_case cases[] = {
     CASE(.id = "tsi.0a.no-kernel-alias", .rules = RULES(RID_TSI_0A_BAD_LOGGER),
          .title = "class 0x0A does not read SessionHandle 0xFFFF as the NT Kernel Logger", .fn = FN_TSI, .fx = {.logger = LG_KERNEL},
          .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 0x0A, .len = 16, IN(GUIDB(DAL_G1))}, .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER))})
-    /* added for mutation testing (tools/mutate): a non-zero handle with an input that would succeed */
-    CASE(.id = "tsi.05.handle-valid-input", .rules = RULES(RID_TSI_05_HANDLE_ZERO),
-         .title = "class 0x05 with a non-zero SessionHandle and a valid timer interval: ERROR_INVALID_PARAMETER", .fn = FN_TSI,
-         .args = {.handle = H_VALUE, .value = 1, .cls = 5, .len = EXACT(0), IN(U32(ETW_ProfileTime), U32(10000))},
-         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
 };
 CASE_TABLE(cases_tsi, cases);
 

@@ -67,10 +67,11 @@ PYTHON=$PYTHON sh "$HERE/scenarios.sh" "$S" >"$T/scen.out" 2>&1
 fails "scenarios.sh with no scenario and no run" "$T/scen.out" "list --json: every scenario \(0\)" "list --json: ordinary rows \(0\)" \
     "reference: every scenario \(0\) PASSes" "reference: every record names its program"
 
-# layers.py: no source to check
-mkdir -p "$T/empty-root"
-$PYTHON "$HERE/layers.py" --root "$T/empty-root" >"$T/layers.out" 2>&1
-fails "layers.py on a tree without C sources" "$T/layers.out" "no C source under "
+# layers.py: no source to check, and no object
+mkdir -p "$T/empty-root/obj"
+$PYTHON "$HERE/layers.py" --root "$T/empty-root" "$T/empty-root/obj" >"$T/layers.out" 2>&1
+fails "layers.py on a tree without C sources or objects" "$T/layers.out" "LAYERS maps harness/core/ to core, and it holds no C file" \
+    ".*/obj: no objects of the sources found"
 grep -q '^ok   [0-9]* checks hold' "$T/layers.out" && no "layers.py printed 'checks hold' for an empty tree" || ok "layers.py: no 'checks hold' for an empty tree"
 
 # the mutation score: no mutant matches the filter (in a build directory of its own: the mutate

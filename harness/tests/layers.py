@@ -9,7 +9,7 @@ objects use it; each object is its source file, each file is in one layer by its
 A file uses another when it uses a symbol the other defines. Two checks:
   - a file uses only its own layer and those its layer may use (no upward call);
   - no circle: no two files of harness/, reference/ or tools/ use each other, directly or through
-    other files (strongly connected components of the "uses" graph), but for the allowances below.
+    other files (strongly connected components of the "uses" graph).
 No C source of the harness or the tools is over 800 lines. A path that no layer maps is an error,
 so is a layer's folder that holds no C file, and so is an object directory without objects: the
 check does not pass on nothing. An object of no source in the tree (generated, or its source is
@@ -17,11 +17,14 @@ gone) is skipped and named; one older than its source fails (run make).
 
 Then the checker proves it can fail: in a scratch copy it compiles an upward call, two files that
 use each other and a file no layer maps, checks their objects with the real ones, and each must
-be reported; a layer's folder that is gone and an empty object directory must fail too.
+be reported; a layer's folder that is gone and an empty object directory must fail too. When the
+Windows objects are given, a file of the live target that target.c uses is replaced by one that
+also calls up into target.c, and that circle must be reported.
 
 Last line: "layers: N passed, N failed".
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -62,14 +65,6 @@ USES = {
     "reference": set(),
     "twin": {"reference"},
 }
-# circles allowed for now, each inside one folder that other work is rewriting at the same time:
-# a circle wholly inside the folder is reported as a note, not a failure. Each entry goes when that
-# work has untangled the folder's files.
-ALLOWED_CIRCLES = [
-    # the live Windows target: its files share the target's state through each other; temporary,
-    # until targets/win_live keeps that state in one file the others use
-    "harness/targets/win_live/",
-]
 CIRCLE_SCOPE = ("harness/", "reference/", "tools/")
 
 
@@ -195,24 +190,16 @@ def check_objdir(roots, objdir, planted=None):
                 problems.append("%s (%s) uses %s of %s (%s): %s may use only %s" % (
                     src, a, ", ".join(sorted(names)[:4]), dst, b, a, ", ".join(sorted(USES[a] | {a}))))
     scoped = {s: {d for d in e if d.startswith(CIRCLE_SCOPE)} for s, e in graph.items() if s.startswith(CIRCLE_SCOPE)}
-    ncomp, used_allowances = 0, set()
+    ncomp = 0
     for comp in components(scoped):
         if len(comp) < 2:
             ncomp += 1
-            continue
-        allowed = [i for i, a in enumerate(ALLOWED_CIRCLES) if all(f.startswith(a) for f in comp)]
-        used_allowances.update(allowed)
-        if allowed:
-            notes.append("allowed for now (harness/tests/layers.py ALLOWED_CIRCLES): circle of %s" % " ".join(comp))
             continue
         uses_txt = "; ".join("%s uses %s of %s" % (s, ", ".join(sorted(graph[s][d])[:3]), d)
                              for s in comp for d in sorted(graph[s]) if d in comp)
         problems.append("circle of files that use each other: %s (%s)" % (" ".join(comp), uses_txt))
     if ncomp:
         passed += 1
-    for i, a in enumerate(ALLOWED_CIRCLES):
-        if i not in used_allowances and any(f.startswith(a) for f in found):
-            notes.append("ALLOWED_CIRCLES allows circles in %s, and there is none any more: remove it" % a)
     notes.append("%s: %d objects, %d symbols defined, %d uses between files" % (
         objdir, len(found), len(defs), sum(len(e) for e in graph.values())))
     return passed, problems, notes
@@ -283,34 +270,90 @@ CASES = [
 ]
 
 
-def self_test(root, objdir, cc):
+# the live Windows target's top file: the self-test plants a call up to it from a file it uses
+LIVE_TOP = "harness/targets/win_live/target.c"
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def live_plant(root, objdirs):
+    """the live target's upward call, planted: (objdir, {path: text}, what must be reported) for
+    the first object directory that holds LIVE_TOP; None when none does. A file of the folder
+    that LIVE_TOP uses (one that no other file of the folder uses, when there is one: the circle
+    is then those two files) is replaced by one that defines what LIVE_TOP uses of it (under the
+    object's own symbol names, so a 32-bit Windows build's leading underscore stays) and also
+    calls a function of LIVE_TOP."""
+    for objdir in objdirs:
+        found, _, _ = objects([root], [objdir])
+        if LIVE_TOP not in found:
+            continue
+        symbols = nm_symbols(sorted(found.values()))
+        defs = {}
+        for src, obj in sorted(found.items()):
+            for name in symbols[obj][0]:
+                defs.setdefault(name, src)
+        top_defs, top_uses = symbols[found[LIVE_TOP]]
+        folder = os.path.dirname(LIVE_TOP) + "/"
+        below = sorted({defs[n] for n in top_uses if n in defs and defs[n] != LIVE_TOP and defs[n].startswith(folder)})
+        ups = sorted(n for n in top_defs if IDENT.match(n))
+        if not below or not ups:
+            return objdir, {}, ["%s uses no file of its folder, or defines no function: nothing to plant" % LIVE_TOP]
+        users = {}
+        for src, obj in found.items():
+            for name in symbols[obj][1]:
+                if defs.get(name, src) != src:
+                    users.setdefault(defs[name], set()).add(src)
+        low = next((f for f in below if users.get(f, set()) <= {LIVE_TOP}), below[0])
+        names = sorted(n for n in top_uses if defs.get(n) == low and IDENT.match(n))
+        text = "".join("void %s(void) {}\n" % n for n in names)
+        text += "void %s(void);\nvoid planted_live_up(void) { %s(); }\n" % (ups[0], ups[0])
+        return objdir, {low: text}, ["circle of files that use each other: ", low, LIVE_TOP]
+    return None
+
+
+def planted_case(root, objdir, cc, what, sources, expect):
+    """(ok, message): the files of sources {path: text} compiled in a scratch tree and checked with
+    the real objects of objdir (a planted path replaces the real file's object); every string of
+    expect must be in one reported problem, and nothing else about the planted files reported"""
+    tmp = tempfile.mkdtemp(prefix="etwconf-layers-")
+    try:
+        obj = os.path.join(tmp, "obj")
+        for f, text in sorted(sources.items()):
+            src = os.path.join(tmp, f)
+            os.makedirs(os.path.dirname(src), exist_ok=True)
+            with open(src, "w") as fh:
+                fh.write(text)
+            os.utime(src, (0, 0))  # a real object it replaces is no older than it
+            o = os.path.join(obj, f[:-2] + ".o")
+            os.makedirs(os.path.dirname(o), exist_ok=True)
+            cc_run = subprocess.run(cc + ["-c", "-o", o, src], capture_output=True, text=True)
+            if cc_run.returncode != 0:
+                return False, "self-test: %s: %s did not compile: %s" % (what, f, cc_run.stderr.strip())
+        if not sources:
+            return False, "self-test: %s: %s" % (what, expect[0])
+        _, problems, _ = check_objdir([tmp, root], objdir, planted=obj)
+        caught = [p for p in problems if all(e in p for e in expect)]
+        others = [p for p in problems if p not in caught and "planted" in p]
+        ok = bool(caught) and not others
+        return ok, "self-test: %s is %s%s" % (what, "caught" if caught else "NOT caught",
+                                              "; also reported: " + "; ".join(others) if others else "")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def self_test(root, objdirs, cc):
     """the checker must catch each planted fault among the real objects, and must fail on
-    an empty object directory and on a layer's folder that is gone"""
+    an empty object directory and on a layer's folder that is gone; (ok, message) each, ok None
+    for a case that was not tried (and why)"""
     results = []
     for what, files, expect in CASES:
-        tmp = tempfile.mkdtemp(prefix="etwconf-layers-")
-        try:
-            obj = os.path.join(tmp, "obj")
-            for f in files:
-                src = os.path.join(tmp, f)
-                os.makedirs(os.path.dirname(src), exist_ok=True)
-                with open(src, "w") as fh:
-                    fh.write(PLANTED[f])
-                o = os.path.join(obj, f[:-2] + ".o")
-                os.makedirs(os.path.dirname(o), exist_ok=True)
-                cc_run = subprocess.run(cc + ["-c", "-o", o, src], capture_output=True, text=True)
-                if cc_run.returncode != 0:
-                    results.append((False, "self-test: %s: %s did not compile: %s" % (what, f, cc_run.stderr.strip())))
-                    break
-            else:
-                _, problems, _ = check_objdir([tmp, root], objdir, planted=obj)
-                caught = [p for p in problems if expect in p]
-                others = [p for p in problems if expect not in p and "planted" in p]
-                ok = bool(caught) and not others
-                results.append((ok, "self-test: %s is %s%s" % (what, "caught" if caught else "NOT caught",
-                                                                "; also reported: " + "; ".join(others) if others else "")))
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        results.append(planted_case(root, objdirs[0], cc, what, {f: PLANTED[f] for f in files}, [expect]))
+    live = live_plant(root, objdirs)
+    what = "a call from a file of the live target up to %s" % LIVE_TOP
+    if live is None:
+        results.append((None, "self-test: %s not tried: no object directory holds it (make windows builds it)" % what))
+    else:
+        objdir, sources, expect = live
+        results.append(planted_case(root, objdir, cc, what + " (%s)" % objdir, sources, expect))
     empty = tempfile.mkdtemp(prefix="etwconf-layers-")
     try:
         _, problems, _ = check_objdir([root], empty)
@@ -341,11 +384,15 @@ def main(argv):
         print("note " + n)
     for p in problems:
         print("FAIL " + p)
-    print("ok   %d checks hold (uses between layers, no circle, file sizes)" % passed)
+    if not problems:  # a run with failures holds nothing as a whole
+        print("ok   %d checks hold (uses between layers, no circle, file sizes)" % passed)
     failed = len(problems)
     total = 1 if not problems else 0
     if objdirs:
-        for ok, msg in self_test(root, objdirs[0], cc):
+        for ok, msg in self_test(root, objdirs, cc):
+            if ok is None:
+                print("note " + msg)
+                continue
             print(("ok   " if ok else "FAIL ") + msg)
             total += ok
             failed += not ok

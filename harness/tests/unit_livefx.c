@@ -8,7 +8,7 @@
 #include <wchar.h>
 #include "cases/enable_log.h"
 #include "harness/case.h"
-#include "harness/etwconf.h"
+#include "harness/core/core.h"
 #include "harness/targets/win_live/build.h"
 
 static void test_kinds_match_case_h(void)

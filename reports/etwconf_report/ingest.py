@@ -161,25 +161,23 @@ class _Checker:
         raise InputError(self.path, self.line, "%s: %s" % (self.what, msg),
                          todo or "the file does not follow harness/RESULTS.md (schema %s)" % SCHEMA)
 
-    def obj(self, rec, key, required=True):
+    def _get(self, rec, key, required, missing, ok, expected):
+        """REC[KEY] when OK(value) holds; MISSING when it is absent (a failure when REQUIRED)."""
         v = rec.get(key)
         if v is None:
             if required:
                 self.fail('"%s" is missing' % key)
-            return {}
-        if not isinstance(v, dict):
-            self.fail('"%s" is %s, expected an object' % (key, _typename(v)))
+            return missing
+        if not ok(v):
+            self.fail('"%s" is %s, expected %s' % (key, _typename(v), expected))
         return v
 
+    def obj(self, rec, key, required=True):
+        return self._get(rec, key, required, {}, lambda v: isinstance(v, dict), "an object")
+
     def string(self, rec, key, required=False, nonempty=False):
-        v = rec.get(key)
-        if v is None:
-            if required:
-                self.fail('"%s" is missing' % key)
-            return None
-        if not isinstance(v, str):
-            self.fail('"%s" is %s, expected a string' % (key, _typename(v)))
-        if nonempty and not v.strip():
+        v = self._get(rec, key, required, None, lambda v: isinstance(v, str), "a string")
+        if nonempty and v is not None and not v.strip():
             self.fail('"%s" is empty' % key)
         return v
 
@@ -191,34 +189,17 @@ class _Checker:
         return display(v)
 
     def integer(self, rec, key, required=False, minimum=None):
-        v = rec.get(key)
-        if v is None:
-            if required:
-                self.fail('"%s" is missing' % key)
-            return None
-        if not _is_int(v):
-            self.fail('"%s" is %s, expected a whole number' % (key, _typename(v)))
-        if minimum is not None and v < minimum:
+        v = self._get(rec, key, required, None, _is_int, "a whole number")
+        if minimum is not None and v is not None and v < minimum:
             self.fail('"%s" is %d, must be at least %d' % (key, v, minimum))
         return v
 
     def number(self, rec, key):
-        v = rec.get(key)
-        if v is None:
-            return None
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            self.fail('"%s" is %s, expected a number' % (key, _typename(v)))
-        return v
+        return self._get(rec, key, False, None,
+                         lambda v: not isinstance(v, bool) and isinstance(v, (int, float)), "a number")
 
     def boolean(self, rec, key, required=False, default=False):
-        v = rec.get(key)
-        if v is None:
-            if required:
-                self.fail('"%s" is missing' % key)
-            return default
-        if not isinstance(v, bool):
-            self.fail('"%s" is %s, expected true or false' % (key, _typename(v)))
-        return v
+        return self._get(rec, key, required, default, lambda v: isinstance(v, bool), "true or false")
 
     def strlist(self, rec, key):
         v = rec.get(key)

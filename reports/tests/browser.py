@@ -2,8 +2,8 @@
 """The browser stage: open rendered reports in headless Chromium, driven by Selenium (Debian's
 python3-selenium with chromium-driver).
 
-For the report of reports/tests/data and, when `make run`/`make report` wrote one, the build
-report BUILD/report/index.html, it checks:
+For the report of the sample results (reports/tests/samples.py, written into BUILD/test) and,
+when `make run`/`make report` wrote one, the build report BUILD/report/index.html, it checks:
   - the first screen (a 1400x1000 viewport): every target under test with its verdict, and of the
     reference nothing but its one line per range of builds (each build folded away);
   - the API family matrix, the rule x target matrix, the verdicts;
@@ -14,7 +14,7 @@ report BUILD/report/index.html, it checks:
     without JavaScript (a copy without its script, in the same browser);
   - for the build report's summary.md: Wine at win10's programs, and no line over 100 columns.
 Screenshots are kept in BUILD/report/ (look at them):
-  sample-screenshot.png  the report of reports/tests/data (always; -tall.png: 1400x3200)
+  sample-screenshot.png  the report of the sample results (always; -tall.png: 1400x3200)
   screenshot.png         BUILD/report/index.html, when there is one
 One Chromium serves the whole stage; Selenium's own timeouts bound every wait, and the driver's
 process group (chromedriver, Chromium and its helpers) is killed at the end.
@@ -37,10 +37,11 @@ import subprocess
 import sys
 import tempfile
 
+import samples
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPORTS = os.path.dirname(HERE)
 REPO = os.path.dirname(REPORTS)
-DATA = os.path.join(HERE, "data")
 DEBIAN_PY = "/usr/lib/python3/dist-packages"
 SAMPLES = ["reference-6.1.jsonl", "reference-10.0.jsonl", "wine-win7.jsonl", "wine-win10.jsonl",
            "windows-10.0.19045.jsonl", "truncated.jsonl", "hostile.jsonl"]
@@ -478,6 +479,9 @@ def main(argv):
     os.makedirs(report_dir, exist_ok=True)
     sample_dir = os.path.join(build, "test", "browser-report")
     os.makedirs(sample_dir, exist_ok=True)
+    data = os.path.join(build, "test", "browser-samples")
+    os.makedirs(data, exist_ok=True)
+    samples.write_all(data)
     # a TERM (a stage's time limit) still ends the driver's process group through the finally
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     # the report renders in an interpreter started as this one (-S under make test) while
@@ -485,9 +489,9 @@ def main(argv):
     py = [sys.executable] + (["-S"] if sys.flags.no_site else [])
     render = subprocess.Popen(
         py + [os.path.join(REPORTS, "etwconf-report"), "report", "--out", sample_dir,
-              "--programs", os.path.join(DATA, "programs.def"),
-              "--expectations", os.path.join(DATA, "wine-expectations.json")]
-        + [os.path.join(DATA, n) for n in SAMPLES],
+              "--programs", os.path.join(data, "programs.def"),
+              "--expectations", os.path.join(data, "wine-expectations.json")]
+        + [os.path.join(data, n) for n in SAMPLES],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     browser = None
     try:

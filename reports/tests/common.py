@@ -15,10 +15,13 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPORTS = os.path.dirname(HERE)
 REPO = os.path.dirname(REPORTS)
-DATA = os.path.join(HERE, "data")
 TOOL = os.path.join(REPORTS, "etwconf-report")
 if REPORTS not in sys.path:
     sys.path.insert(0, REPORTS)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+import samples  # noqa: E402
+DATA = samples.generated()
 
 GOOD = ["reference-6.1.jsonl", "reference-10.0.jsonl", "wine-win7.jsonl", "wine-win10.jsonl",
         "windows-10.0.19045.jsonl"]

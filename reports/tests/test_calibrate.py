@@ -1,12 +1,12 @@
 """etwconf-report calibrate and baseline: synthetic runs on real Windows (header impl windows,
 as etwconf.exe writes them on a live system, harness/RESULTS.md), in the style of
-data/make_samples.py, with one rule confirmed, one counted rule contradicted and one rule not
+samples.py, with one rule confirmed, one counted rule contradicted and one rule not
 exercised, on two machine kinds."""
 import glob
 import json
 import os
 
-from common import TmpCase, run_cli, REPO
+from common import TmpCase, data, run_cli, REPO
 
 # id, rules, outcome on the x64 server: "pass", "fail:RULE", "skip", "crash"
 CASES = [
@@ -183,7 +183,7 @@ class CalibrateTest(TmpCase):
 
     def test_not_windows_is_refused(self):
         rc, out, err = run_cli("calibrate", "--out-dir", self.out,
-                               os.path.join(REPO, "reports/tests/data/wine-win10.jsonl"))
+                               data("wine-win10.jsonl"))
         self.assertEqual(rc, 2, out + err)
         self.assertIn("real Windows", err)
         self.assertFalse(os.path.exists(self.out))

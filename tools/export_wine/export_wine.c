@@ -20,7 +20,8 @@
  *     has failed the rest of the row (which depends on that result) is not checked.
  * Custom rows (FN_CUSTOM, several calls in C) are left out; the file names them.
  */
-#include "harness/etwconf.h"
+#include "tools/tools.h"
+#include "harness/suite/suite.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

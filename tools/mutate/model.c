@@ -255,7 +255,36 @@ void collect_tags(void)
 struct mutant *mutants;
 size_t nmutants;
 
-/* parse DEF; returns the number of problems */
+/* a problem with line LINENO of DEF: reported and counted */
+static void bad_line(const char *path, int lineno, const char *what, int *problems)
+{
+    fprintf(stderr, "%s:%d: %s\n", path, lineno, what);
+    (*problems)++;
+}
+
+/* an edit line's text after "at ": TAG: `FROM` -> `TO`, or TAG: move after TAG2; false when malformed */
+static bool parse_edit(char *v, struct edit *e)
+{
+    char *sep = strstr(v, ": ");
+    if (!sep)
+        return false;
+    e->at = xstrndup(v, (size_t)(sep - v));
+    v = sep + 2;
+    if (!strncmp(v, "move after ", 11)) {
+        e->after = xstrdup(v + 11);
+        return *e->after != 0;
+    }
+    size_t n = strlen(v);
+    char *arrow = strstr(v, "` -> `");
+    if (v[0] != '`' || !arrow || n < 8 || v[n - 1] != '`' || arrow + 6 > v + n - 1)
+        return false;
+    e->from = xstrndup(v + 1, (size_t)(arrow - v - 1));
+    e->to = xstrndup(arrow + 6, (size_t)(v + n - 1 - (arrow + 6)));
+    return true;
+}
+
+/* parse DEF (one header line per mutant, its changes and its equivalence reason indented under it);
+ * returns the number of problems */
 int parse(const char *path)
 {
     char *text = read_file(path);
@@ -265,8 +294,6 @@ int parse(const char *path)
     }
     int problems = 0, lineno = 0;
     struct mutant *m = NULL;
-    char **block = NULL; /* the field that '|' lines append to */
-    int block_lines = 0;
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next)
@@ -275,97 +302,63 @@ int parse(const char *path)
         size_t ll = strlen(line);
         if (ll && line[ll - 1] == '\r')
             line[--ll] = 0;
-        if (line[0] == '|') {
-            if (!block) {
-                fprintf(stderr, "%s:%d: a '|' line outside a multi-line field\n", path, lineno);
-                problems++;
-                continue;
-            }
-            size_t old = strlen(*block), add = strlen(line + 1);
-            char *s = xrealloc(*block, old + add + 2);
-            if (block_lines++)
-                strcat(s, "\n");
-            strcat(s, line + 1);
-            *block = s;
-            continue;
-        }
-        block = NULL;
-        if (line[0] == '#' || line[0] == 0)
+        char *v = line;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        if (line[0] == '#' || *v == 0)
             continue;
         if (line[0] == '[') {
-            char *end = strchr(line, ']');
-            if (!end || end[1]) {
-                fprintf(stderr, "%s:%d: a record starts with [id]\n", path, lineno);
-                problems++;
+            /* [ID] KIND: DESCRIPTION */
+            char *end = strchr(line, ']'), *colon = end ? strstr(end, ": ") : NULL;
+            if (!end || end[1] != ' ' || !colon || colon == end + 2 || !colon[2]) {
+                bad_line(path, lineno, "a mutant starts with '[id] kind: description'", &problems);
+                m = NULL;
                 continue;
             }
             mutants = xrealloc(mutants, (nmutants + 1) * sizeof *mutants);
             m = &mutants[nmutants++];
             memset(m, 0, sizeof *m);
             m->id = xstrndup(line + 1, (size_t)(end - line - 1));
+            m->kind = xstrndup(end + 2, (size_t)(colon - end - 2));
+            m->desc = xstrdup(colon + 2);
             m->line = lineno;
             continue;
         }
-        char *colon = strchr(line, ':');
-        if (!m || !colon) {
-            fprintf(stderr, "%s:%d: expected '[id]' or 'field: value'\n", path, lineno);
-            problems++;
+        if (!m || v == line) {
+            bad_line(path, lineno, "expected '[id] kind: description' or an indented line under it", &problems);
             continue;
         }
-        *colon = 0;
-        char *v = colon + 1;
-        while (*v == ' ' || *v == '\t')
-            v++;
-        char **f = NULL;
-        struct edit *e = m->nedits ? &m->edits[m->nedits - 1] : NULL;
-        if (!strcmp(line, "at")) {
-            m->edits = xrealloc(m->edits, (m->nedits + 1) * sizeof *m->edits);
-            e = &m->edits[m->nedits++];
-            memset(e, 0, sizeof *e);
-            e->line = lineno;
-            f = &e->at;
-        } else if (!strcmp(line, "kind"))
-            f = &m->kind;
-        else if (!strcmp(line, "desc"))
-            f = &m->desc;
-        else if (!strcmp(line, "equivalent"))
-            f = &m->equivalent;
-        else if (!strcmp(line, "from") || !strcmp(line, "to") || !strcmp(line, "move-after")) {
-            if (!e) {
-                fprintf(stderr, "%s:%d: '%s' before any 'at:' in mutant %s\n", path, lineno, line, m->id);
-                problems++;
-                continue;
-            }
-            f = line[0] == 'f' ? &e->from : line[0] == 't' ? &e->to : &e->after;
-        } else {
-            fprintf(stderr, "%s:%d: unknown field '%s' (at kind desc from to move-after equivalent)\n", path, lineno, line);
-            problems++;
+        if (!strncmp(v, "equivalent: ", 12)) {
+            if (m->equivalent)
+                bad_line(path, lineno, "a second 'equivalent:' line", &problems);
+            else
+                m->equivalent = xstrdup(v + 12);
             continue;
         }
-        if (*f) {
-            fprintf(stderr, "%s:%d: field '%s' given twice in mutant %s (a second change starts with its own 'at:')\n", path, lineno,
-                    line, m->id);
-            problems++;
+        if (strncmp(v, "at ", 3)) {
+            bad_line(path, lineno, "expected 'at TAG: `FROM` -> `TO`', 'at TAG: move after TAG2' or 'equivalent: REASON'", &problems);
             continue;
         }
-        *f = xstrdup(v);
-        block_lines = 0;
-        if (!*v)
-            block = f; /* multi-line value may follow */
+        m->edits = xrealloc(m->edits, (m->nedits + 1) * sizeof *m->edits);
+        struct edit *e = &m->edits[m->nedits++];
+        memset(e, 0, sizeof *e);
+        e->line = lineno;
+        if (!parse_edit(v + 3, e)) {
+            bad_line(path, lineno, "a change is 'at TAG: `FROM` -> `TO`' or 'at TAG: move after TAG2'", &problems);
+            m->nedits--;
+        }
     }
     free(text);
     for (size_t i = 0; i < nmutants; i++) {
         m = &mutants[i];
-        const char *missing = !m->kind ? "kind" : !m->desc ? "desc" : !m->nedits ? "at" : NULL;
-        if (missing) {
-            fprintf(stderr, "%s:%d: mutant %s has no '%s'\n", path, m->line, m->id, missing);
+        if (!m->nedits) {
+            fprintf(stderr, "%s:%d: mutant %s has no change ('at TAG: ...' under it)\n", path, m->line, m->id);
             problems++;
         }
         for (size_t k = 0; k < m->nedits; k++) {
             struct edit *e = &m->edits[k];
-            const char *bad = !*e->at ? "'at' is empty"
-                              : e->after ? (e->from || e->to ? "'move-after' goes without 'from' and 'to'" : NULL)
-                              : !e->from || !e->to ? "a change needs 'from' and 'to' (or 'move-after')"
+            const char *bad = !*e->at ? "the tag after 'at' is empty"
+                              : e->after ? NULL
                               : !*e->from ? "'from' is empty"
                               : !strcmp(e->from, e->to) ? "'to' is the same as 'from'"
                                                         : NULL;
@@ -398,7 +391,7 @@ static bool locate(const char *text, const char *name, const char *def, const st
     if (hits == 1)
         return true;
     fprintf(stderr, "%s:%d: mutant %s: the tag @%s occurs %zu times in its file (must be exactly once)%s\n", def, e->line, m->id, name,
-            hits, hits ? "" : "; tag the reference line or fix 'at:'");
+            hits, hits ? "" : "; tag the reference line or fix its 'at' line");
     return false;
 }
 
@@ -466,27 +459,13 @@ static bool apply_edit(char **text, const struct mutant *m, const struct edit *e
     }
     fl = strlen(e->from), tl = strlen(e->to), to = e->to;
     size_t hits = 0;
-    if (!strchr(e->from, '\n')) {
-        /* one line: FROM must occur exactly once in the code of the tagged line */
-        for (size_t i = t.line_start; i + fl <= t.line_end; i++)
-            if (!memcmp(code + i, e->from, fl) && !hits++)
-                at = i;
-        if (hits != 1)
-            fprintf(stderr, "%s:%d: mutant %s: 'from' occurs %zu times in the code of the line tagged @%s (must be exactly once)%s\n", def,
-                    e->line, m->id, hits, e->at, hits ? "; make it longer" : "; the tagged line changed: update the mutant");
-    } else {
-        /* several lines, verbatim: exactly once in the file, and covering the tagged line */
-        for (const char *p = strstr(src, e->from); p; p = strstr(p + 1, e->from))
-            if (!hits++)
-                at = (size_t)(p - src);
-        if (hits != 1)
-            fprintf(stderr, "%s:%d: mutant %s: the multi-line 'from' occurs %zu times in the file (must be exactly once)\n", def, e->line,
-                    m->id, hits);
-        else if (at > t.line_end || at + fl < t.line_start) {
-            fprintf(stderr, "%s:%d: mutant %s: the multi-line 'from' does not cover the line tagged @%s\n", def, e->line, m->id, e->at);
-            hits = 0;
-        }
-    }
+    /* FROM must occur exactly once in the code of the tagged line */
+    for (size_t i = t.line_start; i + fl <= t.line_end; i++)
+        if (!memcmp(code + i, e->from, fl) && !hits++)
+            at = i;
+    if (hits != 1)
+        fprintf(stderr, "%s:%d: mutant %s: 'from' occurs %zu times in the code of the line tagged @%s (must be exactly once)%s\n", def,
+                e->line, m->id, hits, e->at, hits ? "; make it longer" : "; the tagged line changed: update the mutant");
     free(code);
     if (hits != 1)
         return false;
@@ -516,7 +495,7 @@ long mutant_src(const struct mutant *m, const char *def)
     }
     if (s == -1)
         fprintf(stderr, "%s:%d: mutant %s: no tag @%s in %s/*.c%s\n", def, m->line, m->id, m->nedits ? m->edits[0].at : "?", ref_dir,
-                "; tag the reference line or fix 'at:'");
+                "; tag the reference line or fix its 'at' line");
     return s;
 }
 

@@ -99,7 +99,7 @@ static int check(const char *def, int problems)
     for (size_t r = 0; r < nrules; r++) {
         counted += rules[r].counted;
         if (rules[r].counted && !hits[r]) {
-            fprintf(stderr, "%s: counted rule %s has no mutant: tag the reference line that implements it and add a mutant 'at:' it\n",
+            fprintf(stderr, "%s: counted rule %s has no mutant: tag the reference line that implements it and add a mutant with an 'at' line on it\n",
                     def, rules[r].id);
             problems++;
         }

@@ -6,7 +6,7 @@
 # RetLen, and every block-comment line reflowed (split after its first sentence). Then:
 #   - 'mutate check' against the copy finds every mutant, exactly once on its tagged line;
 #   - every mutant applied to the copy gives the same code as the mutant applied to reference/
-#     and then edited the same way (so no 'to:' text names a renamed parameter either);
+#     and then edited the same way (so no 'TO' text names a renamed parameter either);
 # and the checks can fail: a misspelt tag, a duplicated tag, a changed tagged line, a mutant
 # naming a parameter and a counted rule left without a mutant are each reported.
 # Last line: "mutate-anchors: N passed, N failed".
@@ -90,9 +90,9 @@ broken changed '/@TQI\.CLASS\.SET:04/s/ETW_V6_2/ETW_V6_3/'
 expect_fail "a changed tagged line" "'from' occurs 0 times in the code of the line tagged @TQI.CLASS.SET:04" "$W/changed" "$DEF"
 awk '/^\[cti.zero-not-skipped\]/ { skip = 1; next } /^\[/ { skip = 0 } !skip' "$DEF" >"$W/no-wrap.def"
 expect_fail "a counted rule without a mutant" "counted rule CTI.WRAP has no mutant" "$W/ref" "$W/no-wrap.def"
-{ cat "$DEF"; printf '\n[probe.names-a-parameter]\nat: TQI.04.MIN_SIZE\nkind: size-off-by-one\ndesc: probe\nfrom: <\nto: < InformationLength + 0 *\n'; } >"$W/names.def"
+{ cat "$DEF"; printf '\n[probe.names-a-parameter] size-off-by-one: probe\n    at TQI.04.MIN_SIZE: `<` -> `< InformationLength + 0 *`\n'; } >"$W/names.def"
 diffs=$(differing "$W/names.def" probe.names-a-parameter)
-[ "$diffs" = probe.names-a-parameter ] && ok "a mutant whose 'to:' names InformationLength is reported" \
-    || no "a mutant whose 'to:' names InformationLength is not reported"
+[ "$diffs" = probe.names-a-parameter ] && ok "a mutant whose TO names InformationLength is reported" \
+    || no "a mutant whose TO names InformationLength is not reported"
 
 summary mutate-anchors

@@ -1,8 +1,58 @@
-/* harness/targets/win_live/bind.c - resolving the table of bind.def (bind.h). */
+/* harness/targets/win_live/bind.c - the bottom of the live target: the system modules the API lives
+ * in, and resolving the table of bind.def (bind.h) from them or from a twin; with the two small
+ * conversions every file of the folder uses (a function pointer, UTF-8). */
 #include "harness/targets/win_live/live.h"
 #include <stdlib.h>
 #include <string.h>
 
+/* ---------------------------------------------------------------- the modules the API lives in */
+const char *const mod_names[NMODS] = {"advapi32", "sechost", "kernelbase", "ntdll", "kernel32"};
+HMODULE mod_handles[NMODS];
+
+HMODULE load_system_module(const char *name)
+{
+    char file[80], path[MAX_PATH + 80];
+    if (strpbrk(name, "\\/:") || strlen(name) > 60)
+        return NULL;
+    snprintf(file, sizeof file, "%s.dll", name);
+    HMODULE h = GetModuleHandleA(file);
+    if (h)
+        return h;
+    UINT n = GetSystemDirectoryA(path, MAX_PATH);
+    if (n == 0 || n >= MAX_PATH)
+        return NULL;
+    snprintf(path + n, sizeof path - n, "\\%s", file);
+    return LoadLibraryA(path);
+}
+
+void load_modules(void)
+{
+    for (size_t i = 0; i < NMODS; i++)
+        mod_handles[i] = load_system_module(mod_names[i]);
+}
+
+HMODULE module_of(const char *name)
+{
+    for (size_t i = 0; i < NMODS; i++)
+        if (!_stricmp(name, mod_names[i]))
+            return mod_handles[i];
+    return load_system_module(name);
+}
+
+void *fn_ptr(FARPROC p)
+{
+    void *v;
+    memcpy(&v, &p, sizeof v);
+    return v;
+}
+
+void utf8(char *out, size_t cap, const WCHAR *w)
+{
+    if (!WideCharToMultiByte(CP_UTF8, 0, w, -1, out, (int)cap, NULL, NULL))
+        out[0] = 0;
+}
+
+/* ---------------------------------------------------------------- the table */
 /* a stub per entry for a function the system lacks: the table's missing value */
 #define LB_FN(from, module, other, cc, ret, name, params, missing)                                                                   \
     static ret cc lb_missing_##name params                                                                                           \

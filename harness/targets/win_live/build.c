@@ -1,6 +1,6 @@
 /* harness/targets/win_live/build.c - the portable half of the live fixtures (build.h). */
 #include "harness/targets/win_live/build.h"
-#include "harness/etwconf.h"
+#include "harness/targets/targets.h"
 #include <string.h>
 
 bool etw_lv_session_plan(unsigned kind, struct etw_lv_session_plan *p)

@@ -3,8 +3,8 @@
  * structures the live target hands to Windows, decided here without windows.h so that the unit
  * tests check it on Linux too (harness/tests/unit_livefx.c). sessions.c copies the session plan,
  * the session GUID and the deny-enable call into the real EVENT_TRACE_PROPERTIES and
- * EventAccessControl call; groups.c the group-enable call and consumer.c the real-time consumer,
- * whose decisions (the EnableTraceEx2 arguments, the consumer's mode and deadlines, which event is
+ * EventAccessControl call; events.c the group-enable call and the real-time consumer, whose
+ * decisions (the EnableTraceEx2 arguments, the consumer's mode and deadlines, which event is
  * the provider's and the PROV_TRAITS item it carries) are made here.
  *
  * Constants are the SDK's (evntrace.h, evntcons.h, evntprov.h of the Windows 10 SDK), not
@@ -91,7 +91,7 @@ struct etw_lv_consumer_plan {
 void etw_lv_consumer_plan(struct etw_lv_consumer_plan *p);
 /* the longest a live fixture may wait, in ms: the consumer's (enable, the deadline and a last
  * write interval, disable, the join) or a group enable's (its timeout and the settling wait); the
- * fixture's budget (harness/etwconf.h ETW_FIXTURE_BUDGET_MS) must be longer */
+ * fixture's budget (harness/core/core.h ETW_FIXTURE_BUDGET_MS) must be longer */
 unsigned etw_lv_longest_fixture_wait_ms(void);
 /* OpenTraceW's answer: INVALID_PROCESSTRACE_HANDLE is (TRACEHANDLE)INVALID_HANDLE_VALUE, and
  * before Windows 8 a 32-bit process can get 0x00000000FFFFFFFF instead (OpenTraceW's page) */

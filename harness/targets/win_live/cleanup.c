@@ -215,7 +215,8 @@ int win_cmd_cleanup(int argc, char **argv)
         }
     }
     char err[256];
-    if (!win_live_target(err, sizeof err))
+    open_common(); /* the modules and the bound table: no target is run, nothing is changed */
+    if (!lb_bind(err, sizeof err))
         return 3;
     int failed = 0;
     int n = stop_suite_sessions(0, all, dry, true, &failed);

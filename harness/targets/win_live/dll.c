@@ -107,7 +107,7 @@ struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
                  path, (unsigned long)code);
         return NULL;
     }
-    if (!L.open && !L.mods[MOD_NTDLL]) {
+    if (!L.open && !mod_handles[MOD_NTDLL]) {
         open_common(); /* version and token of the host, for the fingerprint */
     }
     struct etw_target *t = calloc(1, sizeof *t);

@@ -3,13 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- fingerprint */
-void utf8(char *out, size_t cap, const WCHAR *w)
-{
-    if (!WideCharToMultiByte(CP_UTF8, 0, w, -1, out, (int)cap, NULL, NULL))
-        out[0] = 0;
-}
-
 static bool reg_string(HKEY k, const WCHAR *name, char *out, size_t cap)
 {
     WCHAR w[256];
@@ -78,7 +71,7 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
     /* the DLLs the API lives in: a patch changes exports without changing the build */
     etw_json_obj(j, "dll_versions");
     for (size_t i = 0; i < 4 /* advapi32, sechost, kernelbase, ntdll */; i++)
-        etw_json_str(j, mod_names[i], module_file_version(L.mods[i], buf, sizeof buf) ? buf : NULL);
+        etw_json_str(j, mod_names[i], module_file_version(mod_handles[i], buf, sizeof buf) ? buf : NULL);
     etw_json_end(j);
     rtl_version(buf, sizeof buf);
     etw_json_str(j, "rtl_version", buf);

@@ -2,17 +2,25 @@
  * harness/targets/win_live/live.h - the live Windows target's shared state and functions (the
  * files of this folder only). Not used on Linux.
  *
- *   target.c       the modules the API lives in, version, token and privileges, opening, reset
- *   sessions.c     the ETW sessions the suite starts, stops and recognises
+ * Its files use one another in one direction only, each the files listed below it (checked on the
+ * objects by harness/tests/layers.py):
+ *
+ *   target.c       the live system registered as a target, reset between cases, restored at the
+ *                  end; opening any Windows target (the live system or dll.c)
+ *   cleanup.c      stopping what a killed run left behind; the cleanup command
+ *   events.c       a provider group enabled on a session; the traits an event carries (a real-time consumer)
  *   needs.c        what a case needs that this system may not give (admin, the kernel logger...):
  *                  portable answers (needs.h, unit-tested on Linux) and the target's need hook
  *   fingerprint.c  the results header's fingerprint of the system and the exe
  *   dll.c          a DLL as a target
+ *   sessions.c     the ETW sessions the suite starts, stops and recognises
  *   rundir.c       the process's private directory for the files it writes
- *   cleanup.c      stopping what a killed run left behind; the cleanup command
- *   events.c       a provider group enabled on a session; the traits an event carries (a real-time consumer)
+ *   state.c        the shared state (struct live): version, token and privileges, the profile
+ *                  interval; found when the system is opened, restored after the cases
+ *   bind.c         the modules the API lives in, and the Windows functions looked up at run time:
+ *                  one table (bind.def), the system's or a twin's
  *   build.c        the portable half of the fixtures (mode bits, parameters; unit-tested on Linux)
- *   bind.c         the Windows functions looked up at run time: one table (bind.def), the system's or a twin's
+ *   names.c        the exact names of what the suite creates (portable, unit-tested on Linux)
  *
  * The live system as a target: every API is looked up with GetProcAddress in the module that exports it (never imported statically: the exe must load on
  * every version from 5.2 on; the fixtures' functions through the one table of bind.def, which a
@@ -33,7 +41,7 @@
 #ifndef ETWCONF_WIN_LIVE_H
 #define ETWCONF_WIN_LIVE_H
 
-#include "harness/etwconf.h"
+#include "harness/targets/targets.h"
 #include "harness/plat/win/win.h"
 #include "harness/targets/win_live/names.h"
 #include "harness/targets/win_live/build.h"
@@ -55,12 +63,11 @@
 
 /* ---------------------------------------------------------------- the modules the API lives in */
 #define NMODS 5
-extern const char *const mod_names[NMODS]; /* advapi32 sechost kernelbase ntdll kernel32 */
+#define MOD_NTDLL 3 /* mod_names[MOD_NTDLL] */
 
 struct live {
     struct etw_target t;
     bool open;
-    HMODULE mods[NMODS];
     OSVERSIONINFOEXW vi;
     bool wine;
     const char *wine_version, *wine_sys, *wine_release;
@@ -101,57 +108,23 @@ struct session {
     etw_u64 reg;
 };
 extern struct session sessions[8];
-#define MOD_ADVAPI32 0
-#define MOD_SECHOST 1
-#define MOD_NTDLL 3
-#define MOD_KERNEL32 4
 
-/* target.c */
+/* bind.c (the table's own functions are in bind.h) */
+extern const char *const mod_names[NMODS]; /* advapi32 sechost kernelbase ntdll kernel32 */
+extern HMODULE mod_handles[NMODS]; /* loaded by load_modules, NULL where absent */
+void load_modules(void);
 HMODULE load_system_module(const char *name);
 HMODULE module_of(const char *name);
 void *fn_ptr(FARPROC p);
-FARPROC proc_in(size_t mod, const char *name);
-void *live_proc(const char *module, const char *name);
-void *live_sym(struct etw_target *t, const char *name);
-bool adjust_profile(bool enable);
+void utf8(char *out, size_t cap, const WCHAR *w);
+/* state.c */
+/* the modules, the bound table (its error printed), the version and the token; again in a process
+ * that opened a DLL target first */
+void open_common(void);
 enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len);
 bool tpi_query(etw_u32 *v);
 void tpi_restore(void);
 void restore_privilege(void);
-int live_reset(void);
-void open_common(void);
-/* the live OS as a target; NULL and err filled when it cannot be set up */
-struct etw_target *win_live_target(char *err, size_t errlen);
-/* stop every session this process started and still runs; restore what the cases changed
- * (privileges, the profile interval). Safe to call more than once and from handlers. */
-void win_restore_all(void);
-/* sessions.c */
-void props_init(struct props_buf *b);
-const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
-bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out);
-ULONG stop_by_name(const WCHAR *name);
-DWORD kernel_file_owner(const WCHAR *reported);
-void session_stop(struct session *s);
-void stop_all_sessions(void);
-bool masks_set(const etw_u32 m[8]);
-const char *kind_name(unsigned kind);
-struct props_buf *all_sessions(ULONG *count);
-int kernel_logger_state(DWORD *who);
-enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
-int live_stop_logger(etw_tracehandle h);
-etw_tracehandle live_missing_logger(void);
-/* events.c */
-etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
-enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
-                              etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
-/* needs.c: the target's need hook (struct etw_target .need) */
-bool live_need(struct etw_target *t, unsigned need, char *why, size_t len);
-/* fingerprint.c */
-void utf8(char *out, size_t cap, const WCHAR *w);
-void live_fingerprint(struct etw_target *t, struct etw_json *j);
-void dll_fingerprint(struct etw_target *t, struct etw_json *j);
-/* dll.c: a DLL that exports the API under its Windows names (third-party target) */
-struct etw_target *win_dll_target(const char *path, char *err, size_t errlen);
 /* rundir.c: the private directory %TEMP%\etwconf-<pid>-<random hex> of this process */
 bool run_temp_dir(WCHAR *tmp, DWORD cap); /* %TEMP% ending in a separator */
 /* a new file name (kernel-<n>.etl, private-<n>.etl) in the private directory, created on first
@@ -170,8 +143,43 @@ void run_dir_remove(void); /* at the end: the files created and not deleted, the
 /* parent + name opened as a plain directory (never through a reparse point), its final path
  * checked; INVALID_HANDLE_VALUE and why when it is not one */
 HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, size_t len);
+/* sessions.c */
+void props_init(struct props_buf *b);
+const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
+bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out);
+ULONG stop_by_name(const WCHAR *name);
+DWORD kernel_file_owner(const WCHAR *reported);
+void session_stop(struct session *s);
+void stop_all_sessions(void);
+bool masks_set(const etw_u32 m[8]);
+const char *kind_name(unsigned kind);
+struct props_buf *all_sessions(ULONG *count);
+int kernel_logger_state(DWORD *who);
+enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
+int live_stop_logger(etw_tracehandle h);
+etw_tracehandle live_missing_logger(void);
+/* dll.c: a DLL that exports the API under its Windows names (third-party target) */
+struct etw_target *win_dll_target(const char *path, char *err, size_t errlen);
+/* fingerprint.c */
+void live_fingerprint(struct etw_target *t, struct etw_json *j);
+void dll_fingerprint(struct etw_target *t, struct etw_json *j);
+/* needs.c: the target's need hook (struct etw_target .need) */
+bool live_need(struct etw_target *t, unsigned need, char *why, size_t len);
+/* events.c */
+etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
+enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
+                              etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
 /* cleanup.c: stop the sessions a (dead) process pid of this suite left behind; returns how many */
 int win_stop_sessions_of(DWORD pid, bool verbose);
 int win_cmd_cleanup(int argc, char **argv); /* etwconf.exe cleanup [--all] [--dry-run] */
+/* target.c */
+void *live_proc(const char *module, const char *name);
+void *live_sym(struct etw_target *t, const char *name);
+int live_reset(void);
+/* the live OS as a target; NULL and err filled when it cannot be set up */
+struct etw_target *win_live_target(char *err, size_t errlen);
+/* stop every session this process started and still runs; restore what the cases changed
+ * (privileges, the profile interval). Safe to call more than once and from handlers. */
+void win_restore_all(void);
 
 #endif

@@ -3,7 +3,7 @@
  * all, for a case that expects 0xFFFF to name nothing), the profile privilege. The decisions are
  * portable; the target's need hook at the end describes this system to them. */
 #include "harness/targets/win_live/needs.h"
-#include "harness/etwconf.h"
+#include "harness/targets/targets.h"
 #include "harness/targets/win_live/build.h"
 #include <stdarg.h>
 #include <stdio.h>

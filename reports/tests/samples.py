@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Write the sample results files in this directory (deterministic; run it to regenerate).
+"""The sample results files the report tests read, written into a directory (deterministic):
+generated() writes them into a temporary directory, removed when the process that made it exits;
+`samples.py DIR` writes them into DIR.
 
 They follow harness/RESULTS.md (schema etwconf-results/1) and cite real rule ids from
 spec/rules.def. The case list is invented but shaped like the harness's cases/.
@@ -17,12 +19,16 @@ spec/rules.def. The case list is invented but shaped like the harness's cases/.
 Every run ends with client-scenario cases ("client.<program>.<name>", with a "program" object
 and, when they fail, "step", "step_what" and "consequence"), shaped like the harness's.
 """
+import atexit
 import json
 import os
+import shutil
 import sys
+import tempfile
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = None   # the directory write() puts the files in: set by write_all
 
 # id, file, line, function, title, rules, versions the case applies to ("all", "6.2+", "10.0", "6.0-6.1")
 CASES = [
@@ -213,7 +219,7 @@ COUNTED_RULES = None  # filled from spec/rules.py
 
 
 def load_counted():
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "spec"))
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "spec"))
     import rules
     return {r["id"]: rules.counted(r) for r in rules.load()}
 
@@ -402,7 +408,7 @@ def write(name, recs, cut=None, raw_lines=None):
     text = "\n".join(lines) + "\n"
     if cut is not None:
         text = text[:cut]
-    with open(os.path.join(HERE, name), "w", encoding="utf-8", newline="\n") as f:
+    with open(os.path.join(OUT, name), "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
 
 
@@ -504,8 +510,10 @@ def expectations_doc():
             "entries": entries}
 
 
-def main():
-    global COUNTED_RULES
+def write_all(out):
+    """Write every sample file into the directory OUT."""
+    global COUNTED_RULES, OUT
+    OUT = out
     COUNTED_RULES = load_counted()
     ref = "build/etwconf run --target reference --emulate %s --case %%s"
     write("reference-6.1.jsonl", make_run("reference", "6.1", "reference@6.1", reference,
@@ -532,7 +540,7 @@ def main():
     full = make_run("reference", "6.2", "reference@6.2", reference, ref % "6.2", build=9200)
     lines = [json.dumps(r, separators=(",", ":")) for r in full[:15]]
     partial = json.dumps(full[15], separators=(",", ":"))
-    with open(os.path.join(HERE, "truncated.jsonl"), "w", encoding="utf-8", newline="\n") as f:
+    with open(os.path.join(OUT, "truncated.jsonl"), "w", encoding="utf-8", newline="\n") as f:
         f.write("\n".join(lines) + "\n" + partial[:len(partial) // 2])
     # a damaged line in the middle
     good = [json.dumps(r, separators=(",", ":")) for r in
@@ -543,18 +551,30 @@ def main():
         '{"level":"info","ts":"2026-11-22T10:00:00Z","msg":"server started","port":8080}',
         '{"level":"warn","ts":"2026-11-22T10:00:01Z","msg":"slow request","ms":1200}'])
     write("hostile.jsonl", hostile())
-    with open(os.path.join(HERE, "programs.def"), "w", encoding="utf-8", newline="\n") as f:
-        f.write("/* Sample program list for the report tests (written by make_samples.py).\n"
+    with open(os.path.join(OUT, "programs.def"), "w", encoding="utf-8", newline="\n") as f:
+        f.write("/* Sample program list for the report tests (written by reports/tests/samples.py).\n"
                 " * PROGRAM(id, name, repository, source file(s), note) */\n")
         for pid, (name, repo, source, note) in PROGRAMS.items():
             f.write("PROGRAM(%s, %s, %s,\n        %s, %s)\n" % tuple(
                 json.dumps(x) for x in (pid, name, repo, source, note)))
-    with open(os.path.join(HERE, "wine-expectations.json"), "w", encoding="utf-8") as f:
+    with open(os.path.join(OUT, "wine-expectations.json"), "w", encoding="utf-8") as f:
         doc = expectations_doc()
-        sys.path.insert(0, os.path.join(HERE, "..", ".."))
+        sys.path.insert(0, os.path.dirname(HERE))
         from etwconf_report.expectations import dumps
         f.write(dumps(doc))
 
 
+def generated():
+    """A temporary directory holding every sample file, removed when this process exits."""
+    out = tempfile.mkdtemp(prefix="etwconf-samples-")
+    owner = os.getpid()
+    atexit.register(lambda: os.getpid() == owner and shutil.rmtree(out, ignore_errors=True))
+    write_all(out)
+    return out
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) != 2:
+        sys.exit("usage: samples.py DIR (the directory to write the sample files into)")
+    os.makedirs(sys.argv[1], exist_ok=True)
+    write_all(sys.argv[1])

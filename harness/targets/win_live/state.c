@@ -1,0 +1,172 @@
+/* harness/targets/win_live/state.c - the live target's shared state (struct live, live.h): what
+ * opening the system finds (its modules and the bound table, version, token and privileges) and
+ * what a case changes of it (the profile privilege, the sampled-profile interval) and how it is
+ * restored. */
+#include "harness/targets/win_live/live.h"
+#include <string.h>
+
+struct live win_live;
+
+/* ---------------------------------------------------------------- version */
+static unsigned map_version(DWORD major, DWORD minor, bool *exact)
+{
+    *exact = true;
+    if (major == 5 && minor == 2)
+        return ETW_V5_2;
+    if (major == 6 && minor <= 3)
+        return ETW_V6_0 + minor;
+    if (major == 10 && minor == 0)
+        return ETW_V10_0;
+    *exact = false;
+    if (major < 5 || (major == 5 && minor < 2))
+        return ETW_V5_2;
+    return ETW_V10_0; /* 6.4 (early 10 builds) and anything newer */
+}
+
+static void detect_version(void)
+{
+    memset(&L.vi, 0, sizeof L.vi);
+    L.vi.dwOSVersionInfoSize = sizeof L.vi;
+    if (RtlGetVersion(&L.vi) != 0) {
+        /* RtlGetVersion is in every ntdll from 5.0; this is only a fallback */
+        L.vi.dwOSVersionInfoSize = sizeof L.vi;
+        GetVersionExW((OSVERSIONINFOW *)&L.vi);
+    }
+    bool exact;
+    L.t.version = map_version(L.vi.dwMajorVersion, L.vi.dwMinorVersion, &exact);
+    L.t.build = L.vi.dwBuildNumber;
+    if (!exact)
+        fprintf(stderr, "etwconf: this system is NT %lu.%lu; the cases' expectations for %s are used\n", (unsigned long)L.vi.dwMajorVersion,
+                (unsigned long)L.vi.dwMinorVersion, etw_version_name(L.t.version));
+    L.wine = LB_HAVE(wine_get_version);
+    if (L.wine) {
+        L.wine_version = wine_get_version();
+        wine_get_host_version(&L.wine_sys, &L.wine_release);
+    }
+}
+
+/* ---------------------------------------------------------------- token: elevation, privileges */
+/* SeSystemProfilePrivilege in the token now: 1 enabled, 0 disabled, -1 absent, -2 unreadable */
+static int profile_state(void)
+{
+    char buf[4096];
+    DWORD len = 0;
+    if (!L.token || !GetTokenInformation(L.token, TokenPrivileges, buf, sizeof buf, &len))
+        return -2;
+    const TOKEN_PRIVILEGES *tp = (const TOKEN_PRIVILEGES *)buf;
+    for (DWORD i = 0; i < tp->PrivilegeCount; i++)
+        if (tp->Privileges[i].Luid.LowPart == L.profile_luid.LowPart && tp->Privileges[i].Luid.HighPart == L.profile_luid.HighPart)
+            return (tp->Privileges[i].Attributes & SE_PRIVILEGE_ENABLED) ? 1 : 0;
+    return -1;
+}
+
+static void detect_token(void)
+{
+    L.elevated = -1;
+    L.profile_initial = -1;
+    if (OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY | TOKEN_ADJUST_PRIVILEGES, &L.token))
+        L.token_adjust = true;
+    else if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &L.token))
+        L.token = NULL;
+    if (!L.token)
+        return;
+    DWORD v = 0, len = 0;
+    if (GetTokenInformation(L.token, (TOKEN_INFORMATION_CLASS)20 /* TokenElevation */, &v, sizeof v, &len))
+        L.elevated = v != 0;
+    if (GetTokenInformation(L.token, (TOKEN_INFORMATION_CLASS)18 /* TokenElevationType */, &v, sizeof v, &len))
+        L.elevation_type = (int)v;
+    SID_IDENTIFIER_AUTHORITY nt = {SECURITY_NT_AUTHORITY};
+    PSID admins = NULL;
+    BOOL member = FALSE;
+    if (AllocateAndInitializeSid(&nt, 2, SECURITY_BUILTIN_DOMAIN_RID, DOMAIN_ALIAS_RID_ADMINS, 0, 0, 0, 0, 0, 0, &admins)) {
+        if (!CheckTokenMembership(NULL, admins, &member))
+            member = FALSE;
+        FreeSid(admins);
+    }
+    L.admin_member = member != 0;
+    /* from 6.0 what counts is an elevated token; before, membership of Administrators */
+    L.admin = L.elevated >= 0 ? L.elevated == 1 : L.admin_member;
+    if (LookupPrivilegeValueA(NULL, SE_SYSTEM_PROFILE, &L.profile_luid)) {
+        int st = profile_state();
+        L.profile_initial = st >= 0 ? st : -1;
+    }
+}
+
+static bool adjust_profile(bool enable)
+{
+    if (!L.token || !L.token_adjust || L.profile_initial < 0)
+        return false;
+    TOKEN_PRIVILEGES tp;
+    tp.PrivilegeCount = 1;
+    tp.Privileges[0].Luid = L.profile_luid;
+    tp.Privileges[0].Attributes = enable ? SE_PRIVILEGE_ENABLED : 0;
+    if (!AdjustTokenPrivileges(L.token, FALSE, &tp, 0, NULL, NULL))
+        return false;
+    return GetLastError() == ERROR_SUCCESS; /* not ERROR_NOT_ALL_ASSIGNED */
+}
+
+enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len)
+{
+    (void)t;
+    if (privilege != 1) {
+        snprintf(why, len, "fixture: unknown privilege %u", privilege);
+        return ETW_FX_BROKEN;
+    }
+    if (!held && L.profile_initial < 0)
+        return ETW_FX_OK; /* not in the token: not held */
+    InterlockedExchange(&L.profile_changed, 1);
+    if (!adjust_profile(held != 0)) {
+        snprintf(why, len, "fixture: AdjustTokenPrivileges could not %s SeSystemProfilePrivilege (error %lu)", held ? "enable" : "disable",
+                 GetLastError());
+        return ETW_FX_BROKEN;
+    }
+    /* the state the case needs is shown by the token itself, not by the adjusting call's answer */
+    int now = profile_state();
+    if (now != (held ? 1 : 0) && !(now == -1 && !held)) {
+        snprintf(why, len, "fixture: after AdjustTokenPrivileges the token shows SeSystemProfilePrivilege %s, not %s",
+                 now == 1 ? "enabled" : now == 0 ? "disabled" : now == -1 ? "absent" : "unreadable", held ? "enabled" : "disabled");
+        return ETW_FX_BROKEN;
+    }
+    return ETW_FX_OK;
+}
+
+/* ---------------------------------------------------------------- the sampled-profile interval */
+bool tpi_query(etw_u32 *v)
+{
+    ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, 0};
+    if (NtQuerySystemInformation(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp, NULL) != 0 || !tp.ProfileInterval)
+        return false;
+    *v = tp.ProfileInterval;
+    return true;
+}
+
+void tpi_restore(void)
+{
+    etw_u32 now;
+    if (!L.tpi_saved || !tpi_query(&now) || now == L.tpi_value)
+        return;
+    ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, L.tpi_value};
+    bool enabled = adjust_profile(true);
+    NtSetSystemInformation(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp);
+    if (enabled)
+        InterlockedExchange(&L.profile_changed, 1);
+}
+
+/* ---------------------------------------------------------------- restoring */
+void restore_privilege(void)
+{
+    if (InterlockedExchange(&L.profile_changed, 0) && L.profile_initial >= 0)
+        adjust_profile(L.profile_initial == 1);
+}
+
+/* ---------------------------------------------------------------- opening */
+void open_common(void)
+{
+    load_modules();
+    char err[400];
+    if (!lb_bind(err, sizeof err))
+        fprintf(stderr, "etwconf: %s\n", err);
+    detect_version();
+    detect_token();
+}
+
