@@ -49,13 +49,16 @@ TEST_STAGES += twin
 test-twin: | winprep
 winprep: $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/twin/etwtwin.dll $(BUILD)/twin/twinctl.exe) \
     $(if $(shell command -v $(MINGW32) 2>/dev/null),$(BUILD)/twin/etwtwin-i686.dll)
-test-twin: all $(BUILD)/etwconf.exe $(BUILD)/twin/etwtwin.dll $(BUILD)/twin/twinctl.exe $(BUILD)/win64/pch/exe/pch.h.gch
+# the runs use the Wine stages' copies of the exes (WINE_EXE_DIR, mk/windows.mk: the full token)
+test-twin: all $(BUILD)/etwconf.exe $(WINE_EXE_DIR)/etwconf.exe $(WINE_EXE_DIR)/win64-res.o $(BUILD)/twin/etwtwin.dll \
+    $(BUILD)/twin/twinctl.exe $(BUILD)/win64/pch/exe/pch.h.gch \
+    $(if $(shell command -v $(MINGW32) 2>/dev/null),$(WINE_EXE_DIR)/etwconf-i686.exe $(BUILD)/twin/etwtwin-i686.dll)
 	@MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh harness/tests/twin.sh "$(BUILD)"
 
 # a planted bug (harness/tests/twin.sh): etwconf.exe linked with one object built from a patched copy
-# of its source, PLANT_SRC, in place of PLANT_OBJ; into PLANT_DIR
+# of its source, PLANT_SRC, in place of PLANT_OBJ, and the Wine stages' manifest; into PLANT_DIR
 .PHONY: twin-plant
 twin-plant:
 	@$(MINGW64) $(WIN_CFLAGS) -Winvalid-pch -include $(BUILD)/win64/pch/exe/pch.h -DETWCONF_PROG='"etwconf.exe"' -c -o $(PLANT_DIR)/plant.o $(PLANT_SRC)
 	@$(MINGW64) $(WIN_LDFLAGS) -o $(PLANT_DIR)/etwconf.exe $(filter-out $(PLANT_OBJ),$(WIN64_OBJ)) $(PLANT_DIR)/plant.o \
-	    $(BUILD)/win64/etwconf-res.o $(WIN_LIBS)
+	    $(WINE_EXE_DIR)/win64-res.o $(WIN_LIBS)

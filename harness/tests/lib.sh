@@ -26,6 +26,10 @@
 #                      PID itself); nothing when PID is no ancestor
 #   pid_tree PID       PID and every process descended from it (by parent pid), one a line: a
 #                      background job's own processes, found by pid, never by name or command line
+#   pe_imports EXE     the functions a PE file imports by name, one a line, from $OBJDUMP -p (default
+#                      x86_64-w64-mingw32-objdump; it reads i386 files too): binutils 2.40 writes an
+#                      import as "vma hint name", 2.44 as "vma <none> hint name"; nothing when the
+#                      tool is missing or the file has no import table
 #
 # The counters are the shell variables pass, fail and skip.
 pass=0
@@ -112,4 +116,11 @@ pid_tree() {
                 for (p in parent) if (!(p in mine) && (parent[p] in mine)) { mine[p] = 1; print p; grew = 1 }
             }
         }'
+}
+pe_imports() {
+    "${OBJDUMP:-x86_64-w64-mingw32-objdump}" -p "$1" 2>/dev/null | awk '
+        /^[[:space:]]*DLL Name:/ { dll = 1; next }
+        dll && /^[[:space:]]*vma:/ { table = 1; next }
+        /^[[:space:]]*$/ { dll = table = 0; next }
+        table && NF >= 3 && $NF ~ /^[A-Za-z_][A-Za-z0-9_@]*$/ { print $NF }'
 }

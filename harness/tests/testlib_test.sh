@@ -3,7 +3,8 @@
 # made-up commands: wine_retry (harness/tests/wine-env.sh) runs a Wine start that failed for a reason
 # of the host again, within its bound, records each, and runs nothing else again; pid_tree
 # and chain_below (harness/tests/lib.sh) find processes by pid; add_counts fails on a log with
-# no count line. Last line: "testlib: N passed, N failed".
+# no count line; pe_imports reads the import tables of both binutils layouts. Last line:
+# "testlib: N passed, N failed".
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
@@ -86,6 +87,26 @@ chain=$(cat "$T/chain.out" 2>/dev/null)
 [ -n "$chain" ] && [ "$chain" = "$(cat "$T/mid.pid")" ] && [ ! -s "$T/chain-none.out" ] &&
     ok "chain_below: the one process between the ancestor and the shell ($chain), not the ancestor; nothing below a pid that is no ancestor" ||
     no "chain_below: '$chain' (the process between: $(cat "$T/mid.pid"), the ancestor: $(cat "$T/top.pid")), no ancestor: '$(cat "$T/chain-none.out")'"
+
+# pe_imports: the imported functions in the import tables of both binutils layouts (2.40 and 2.44),
+# nothing else of objdump's output, and nothing at all from a tool that prints nothing
+{
+    echo '#!/bin/sh'
+    echo "cat <<'EOF'"
+    printf '%s\n' 'There is an import table in .idata at 0x140143000' '' \
+        ' vma:            Hint    Time      Forward  DLL       First' ' 00143000	00143050 00000000 00000000 00144768 00143630' '' \
+        '	DLL Name: ADVAPI32.dll' '	vma:  Hint/Ord Member-Name Bound-To' '	143c40	 1032  AdjustTokenPrivileges' \
+        '	143c58	 1033  AllocateAndInitializeSid' '' '	DLL Name: KERNEL32.dll' \
+        '	vma:     Ordinal  Hint  Member-Name  Bound-To' '	00143700  <none>  02a4  GetProcAddress' '' \
+        'Entry 1 0000000000000000 00000000 Export Directory' '	[   0] +base[   1] 0000 ExportedName'
+    echo 'EOF'
+} >"$T/fake-objdump"
+chmod +x "$T/fake-objdump"
+got=$(OBJDUMP=$T/fake-objdump pe_imports x.exe | tr '\n' ' ')
+[ "$got" = "AdjustTokenPrivileges AllocateAndInitializeSid GetProcAddress " ] &&
+    ok "pe_imports: the imports of binutils 2.40's and 2.44's layouts, nothing else ($got)" || no "pe_imports: '$got'"
+[ -z "$(OBJDUMP=true pe_imports x.exe)" ] && [ -z "$(OBJDUMP=$T/no-objdump pe_imports x.exe)" ] &&
+    ok "pe_imports: nothing from a tool that prints nothing or is missing" || no "pe_imports: output from an empty or missing tool"
 
 # add_counts: a log with no count line is a failure, never nothing
 echo "some output" >"$T/nocount.log"

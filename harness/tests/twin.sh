@@ -31,8 +31,12 @@ mkdir -p "$T"
 AFTER_LIVE_FIXES=""
 BUILDS="6.1 6.3 10.0.19045"
 
-if ! command -v "${WINE:-wine}" >/dev/null 2>&1 || [ ! -f "$B/twin/etwtwin.dll" ] || [ ! -f "$B/etwconf.exe" ]; then
-    no "Wine, $B/etwconf.exe or $B/twin/etwtwin.dll is missing: the twin is not tested (sh .ci/deps.sh windows; make windows twin)"
+# the Wine stages' copies of the exes (mk/windows.mk WINE_EXE_DIR): their manifest asks for the
+# highest token, which a Wine that starts programs with a limited one (10.0) then gives them, as
+# the live fixtures need
+X=$B/wine-elevated
+if ! command -v "${WINE:-wine}" >/dev/null 2>&1 || [ ! -f "$B/twin/etwtwin.dll" ] || [ ! -f "$X/etwconf.exe" ]; then
+    no "Wine, $X/etwconf.exe or $B/twin/etwtwin.dll is missing: the twin is not tested (sh .ci/deps.sh windows; make test-twin builds them)"
     summary twin
     exit 1
 fi
@@ -77,7 +81,7 @@ queue() {
 # a function of bind.def that etwconf.exe imported statically would bypass the table (and the twin)
 OBJDUMP=${OBJDUMP:-x86_64-w64-mingw32-objdump}
 names=$(sed -n 's/^LB_FN([A-Z]*, "[a-z0-9]*", [^,]*, [^,]*, [^,]*, \([A-Za-z0-9_]*\),.*/\1/p' harness/targets/win_live/bind.def)
-imports=$("$OBJDUMP" -p "$B/etwconf.exe" 2>/dev/null | sed -n 's/^[[:space:]]*[0-9a-f]\{1,\}[[:space:]]\{1,\}[0-9]\{1,\}[[:space:]]\{1,\}\([A-Za-z0-9_]*\)$/\1/p')
+imports=$(pe_imports "$B/etwconf.exe")
 bad=""
 for f in $names; do
     printf '%s\n' "$imports" | grep -qx "$f" && bad="$bad $f"
@@ -101,7 +105,7 @@ fi
 
 # ---------------------------------------------------------------- 1. builds
 for v in $BUILDS; do
-    twin_run "build-$v" "$v" windows "$B/etwconf.exe"
+    twin_run "build-$v" "$v" windows "$X/etwconf.exe"
     "$B/etwconf" run --target reference --emulate "$v" --out "$T/ref-$v.jsonl" >/dev/null 2>&1
     queue "$v" require agree "$T/ref-$v.jsonl" "$T/build-$v.jsonl" "$T/cases.json"
     queue "$v" require leftovers "$T/build-$v.state.txt" "$T/build-$v.temp.txt"
@@ -109,14 +113,14 @@ done
 
 # etwconf-i686.exe against the 32-bit twin, at the last build, where Wine runs 32-bit programs here
 v=$(echo $BUILDS | awk '{ print $NF }')
-if [ ! -f "$B/etwconf-i686.exe" ] || [ ! -f "$B/twin/etwtwin-i686.dll" ]; then
-    skip "[i686] $B/etwconf-i686.exe or $B/twin/etwtwin-i686.dll is not built (mingw-w64's i686 compiler is missing)"
-elif ! timeout 60 "$WINE" "$B/etwconf-i686.exe" version </dev/null >/dev/null 2>&1; then
+if [ ! -f "$X/etwconf-i686.exe" ] || [ ! -f "$B/twin/etwtwin-i686.dll" ]; then
+    skip "[i686] $X/etwconf-i686.exe or $B/twin/etwtwin-i686.dll is not built (mingw-w64's i686 compiler is missing)"
+elif ! timeout 60 "$WINE" "$X/etwconf-i686.exe" version </dev/null >/dev/null 2>&1; then
     skip "[i686] Wine runs no 32-bit program here (its 32-bit part is not installed: .ci/deps.sh wine32)"
 else
     dll64=$DLL
     DLL=$(winpath "$B/twin/etwtwin-i686.dll")
-    twin_run "i686-$v" "$v" windows "$B/etwconf-i686.exe"
+    twin_run "i686-$v" "$v" windows "$X/etwconf-i686.exe"
     DLL=$dll64
     queue "i686 $v" require agree "$T/ref-$v.jsonl" "$T/i686-$v.jsonl" "$T/cases.json"
     queue "i686 $v" require leftovers "$T/i686-$v.state.txt" "$T/i686-$v.temp.txt"
@@ -148,7 +152,7 @@ for p in $PERSONALITIES; do
         SHORT_TEMP=$(timeout 60 "$WINE" "$B/twin/twinctl.exe" short "$WTEMP\\etwconf twin long temp" </dev/null 2>/dev/null | tr -d '\r')
         case $SHORT_TEMP in *"long temp"*|"") no "[$p] no 8.3 short form of the directory etwconf twin long temp in %TEMP%" ;; esac
     fi
-    twin_run "p-$p" 10.0 "$p" "$B/etwconf.exe" $(personality_cases "$p")
+    twin_run "p-$p" 10.0 "$p" "$X/etwconf.exe" $(personality_cases "$p")
     [ "$p" = path-long ] && rm -rf "$TEMPDIR/etwconf twin long temp"
     SHORT_TEMP=
     mode=require

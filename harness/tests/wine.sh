@@ -289,9 +289,15 @@ for exe in "$B/etwconf.exe" "$B/etwconf-i686.exe" "$EXE" "$I686"; do
     [ "$fmt" = "$want" ] && ok "$exe: $fmt (the ABI static asserts held for this layout)" || no "$exe: format '$fmt', expected $want"
     dlls=$($OBJDUMP -p "$exe" | sed -n 's/^[[:space:]]*DLL Name: //p' | tr 'a-z' 'A-Z' | sort | tr '\n' ' ')
     [ "$dlls" = "ADVAPI32.DLL KERNEL32.DLL MSVCRT.DLL " ] && ok "$exe imports only from $dlls" || no "$exe imports from: $dlls"
-    etw=$($OBJDUMP -p "$exe" | awk 'NF >= 3 && $2 ~ /^[0-9]+$/ {print $3}' |
+    imports=$(pe_imports "$exe")
+    etw=$(printf '%s\n' "$imports" |
         grep -xE 'TraceQueryInformation|TraceSetInformation|EventSetInformation|CreateTraceInstanceId|EventRegister|EventUnregister|RegisterTraceGuids[AW]|UnregisterTraceGuids|StartTrace[AW]|ControlTrace[AW]|QueryAllTraces[AW]|Etw[A-Za-z]*|Nt[A-Z][A-Za-z]*|Zw[A-Z][A-Za-z]*|RtlGetVersion|IsWow64Process2?' | tr '\n' ' ')
-    [ -z "$etw" ] && ok "$exe: no static import of an API under test (all through GetProcAddress)" || no "$exe statically imports: $etw"
+    # the imports are read at all: GetProcAddress, through which everything under test is found, is one
+    if ! printf '%s\n' "$imports" | grep -qx GetProcAddress; then
+        no "$exe: $OBJDUMP -p lists $(printf '%s\n' "$imports" | grep -c .) imported functions, GetProcAddress not among them: its import table could not be read"
+    elif [ -z "$etw" ]; then ok "$exe: no static import of an API under test among its $(printf '%s\n' "$imports" | grep -c .) imports (all through GetProcAddress)"
+    else no "$exe statically imports: $etw"
+    fi
     n=0
     for g in e2011457-1546-43c5-a5fe-008deee3d3f0 35138b9a-5d96-4fbd-8e2d-a2440225f93a 4a2f28e3-53b9-4441-ba9c-d69d4a4a6e38 \
         1f676c76-80e1-4239-95bb-83d0f6d0da78 8e0f7a12-bfb3-4fe8-b9a5-48fd50a15a9a "level=\"$level\""; do
