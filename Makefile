@@ -8,9 +8,10 @@
 #   make report     HTML/Markdown/JUnit reports from build/results/*.jsonl (mk/reports.mk)
 #   make mutate | fuzz | sanitize   prove the suite catches wrong implementations (mk/mutate.mk)
 #   make bench      benchmarks into build/bench/results.md (mk/bench.mk)
-#   make deps       install the Debian packages the core needs
+#   make deps       install the Debian packages the core needs (DEPS="windows fuzz ...": more groups)
 #
-# Each of `run` and `test` installs what is missing first (.ci/deps.sh).
+# Each of `run` and `test` installs what is missing first (.ci/deps.sh); no other target installs
+# anything: one that lacks a package stops with the command that installs it.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -60,7 +61,7 @@ help:
 	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
-	@sh .ci/deps.sh core
+	@sh .ci/deps.sh core $(DEPS)
 
 # Every rule id as a C identifier, in catalogue order: RULE_ID(TQI_0B_EXACT_SIZE, "TQI.0B.EXACT_SIZE").
 # Code cites rules as RID_TQI_0B_EXACT_SIZE, so a misspelt id is a compile error at its file:line.

@@ -138,12 +138,13 @@ test-winprep:
 WINE_TEST_FILES := $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WIN_TEST_DLLS)
 # WINE32_INSTALL, a shell command: Wine's 32-bit part is installed when this machine runs i386 code
 # (.ci/deps.sh wine32; a failure only means that the 32-bit runs are skipped, with the reason, and is
-# not retried in this build directory while its log is there). WINE32=0: neither. The test target
-# (Makefile), the Wine stage and the suite's prefix run it first.
+# not retried in this build directory while its log is there). WINE32=0: neither. Only the test target
+# (Makefile) runs it, before any stage starts: a stage installs nothing (the Wine stage run alone
+# says in its SKIP how to get the 32-bit part).
 WINE32_INSTALL = mkdir -p $(BUILD)/test/wine; [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
     sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1 || true
 test-wine:
-	@{ $(WINE32_INSTALL); \
+	@mkdir -p $(BUILD)/test/wine; { \
 	      sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1; } & p=$$!; \
 	    $(MAKE) --no-print-directory -s $(if $(filter -j%,$(MAKEFLAGS)),,-j2) $(WINE_TEST_FILES) >$(BUILD)/test/wine/build.log 2>&1 || \
 	        cat $(BUILD)/test/wine/build.log; \
@@ -153,11 +154,11 @@ test-wine:
 # The suite's own prefix is made (or found current) by the winprep stage, beside its builds and
 # before the Wine stages start, and its wineserver stopped so that its registry is on disk: faults, winci and winetest
 # run beside the wine stage in prefixes of their own over it (wine_overlay, harness/tests/wine-env.sh).
-# Wine's 32-bit part comes first (the prefix is made with it). With a user's WINEPREFIX: only the
-# server is started and stopped.
+# Wine's 32-bit part is installed before (make test: WINE32_INSTALL), so the prefix is made with it.
+# With a user's WINEPREFIX: only the server is started and stopped.
 .PHONY: test-prep-wine
 test-prep-wine:
-	@$(WINE32_INSTALL); \
+	@mkdir -p $(BUILD)/test/wine; \
 	    sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 || cat $(BUILD)/test/wine/prefix.log; \
 	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true
 
