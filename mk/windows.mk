@@ -163,6 +163,7 @@ test-prep-wine:
 	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true
 
 RUN_EXTRA += run-wine
+RUN_HELP_run-wine = 'make wine' runs it alone (which Wine and prefix: WINE, WINEPREFIX, see harness/tests/wine.sh); 'make run RUN_EXTRA=' leaves it out.
 run-wine:
 	@if command -v "$${WINE:-wine}" >/dev/null 2>&1 && command -v $(MINGW64) >/dev/null 2>&1; then \
 	    $(MAKE) --no-print-directory wine; \
