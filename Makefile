@@ -9,6 +9,7 @@
 #   make mutate | fuzz | sanitize   prove the suite catches wrong implementations (mk/mutate.mk)
 #   make bench      benchmarks into build/bench/results.md (mk/bench.mk)
 #   make deps       install the Debian packages the core needs (DEPS="windows fuzz ...": more groups)
+#   make test-distros   make run, make test, make run in fresh Debian 12 and 13 chroots (mk/distros.mk)
 #
 # Each of `run` and `test` installs what is missing first (.ci/deps.sh); no other target installs
 # anything: one that lacks a package stops with the command that installs it.
@@ -58,7 +59,7 @@ $(BUILD)/obj/harness/out/record.o: CFLAGS += $(if $(GIT_REV),-DETWCONF_GIT='"$(G
 all: $(BUILD)/etwconf $(BUILD)/libetwref.so $(BUILD)/libetwref.a $(BUILD)/lint.ok
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@sh .ci/deps.sh core $(DEPS)
@@ -188,6 +189,7 @@ include mk/layers.mk
 include mk/faults.mk
 include mk/scenarios.mk
 include mk/winetest.mk
+include mk/distros.mk
 
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra
