@@ -121,6 +121,7 @@ aligned() {
     down=$(LANG=C apt-get install -s --allow-downgrades --no-install-recommends $args 2>/dev/null | sed -n 's/^Inst \([^ ]*\) \[\([^]]*\)\] (\([^ ]*\).*/\1 \2 \3/p' |
         while read -r pk old new; do dpkg --compare-versions "$new" lt "$old" && echo "$pk $old -> $new"; done)
     if [ -n "$down" ] && [ "${WINE32_ALIGN:-0}" != 1 ]; then
+        echo "deps: wine32:i386 not installed: this system's i386 package list lags its amd64 one, and WINE32_ALIGN=1 would take amd64 libraries back to the i386 list's versions" >&2
         echo "deps: installing$missing means taking these packages back to the version the i386 list has:" >&2
         echo "$down" | sed 's/^/deps:   /' >&2
         echo "deps: to do it: WINE32_ALIGN=1 (or run: apt-get install --allow-downgrades --no-remove $args)" >&2
