@@ -20,8 +20,7 @@
 #   4. in the clone, as root with a clean environment, the README's commands: make run (before Wine is
 #      installed), make test (which installs everything), make run (with Wine); each must exit 0, and
 #      each make run must rebuild build/report/index.html
-#   5. Wine's i686 runs must have executed (build/results/wine-i686-*.jsonl) on the releases where
-#      Wine's 32-bit part installs as it is (DISTROS_I686: trixie; all of them with WINE32_ALIGN=1)
+#   5. Wine's i686 runs must have executed (build/results/wine-i686-*.jsonl)
 # Then one line per release, PASS, FAIL (which command, its log, the failing stages of make test) or
 # SKIP (Debian's archive cannot be reached: the reason), with the times, and a last line
 # "distros: N passed, N failed, N skipped". Exit status 1 when a release failed, 2 on bad usage.
@@ -30,11 +29,13 @@
 # chroot ended (found by its root directory, by pid), also on failure and on Ctrl-C; DISTROS_KEEP=1
 # keeps the unpacked system (unmounted) for a look inside.
 #
-# WINE32_ALIGN: Debian 12's mirror index for i386 lags the amd64 one (README "Supported platforms"), so
-# wine32:i386 installs there only with WINE32_ALIGN=1, which lets .ci/deps.sh take a few amd64
-# libraries back to the version the i386 list has. A user's make test does not set it; this script
-# passes it into the chroot only when it is set here (.ci/run sets it: its machine and these chroots
-# are thrown away), and then asks for the i686 runs on every release.
+# WINE32_ALIGN: the chroots get WINE32_ALIGN=1 unless it is set otherwise here. Wine's 32-bit part
+# needs every multi-arch library at one version in both architectures; where a mirror's i386 index of
+# a suite lags its amd64 one (README "Supported platforms"), .ci/deps.sh gets there only by taking a
+# few amd64 libraries back to the version the i386 list has, which it does only with WINE32_ALIGN=1.
+# These chroots are thrown away, as CI's machine is (.ci/run sets it too), so the i686 runs are
+# tested on every release. WINE32_ALIGN=0 runs make test as a user's machine would: the i686 runs
+# are then required only on the releases in DISTROS_I686 (none by default).
 set -u
 usage() { sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h | --help) usage; exit 0 ;; --sources) ;; -*) usage >&2; exit 2 ;; esac
@@ -46,8 +47,9 @@ ROOTS=${DISTROS_ROOT:-/var/tmp/etwconf-distros}
 LOGS=${DISTROS_LOGS:-$REPO/build/distros}
 TIMEOUT=${DISTROS_TIMEOUT:-5400}
 BASE_DAYS=${DISTROS_BASE_DAYS:-7}
-I686_RELEASES=${DISTROS_I686:-trixie}
-[ "${WINE32_ALIGN:-0}" = 1 ] && I686_RELEASES=$RELEASES
+ALIGN=${WINE32_ALIGN:-1}
+I686_RELEASES=${DISTROS_I686:-}
+[ "$ALIGN" = 1 ] && I686_RELEASES=$RELEASES
 PATH_IN=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 say() { echo "distros: $*"; }
@@ -206,7 +208,7 @@ in_chroot() {
     root=$1
     shift
     timeout -k 30 "$TIMEOUT" chroot "$root" /usr/bin/env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/sh PATH=$PATH_IN LANG=C.UTF-8 TERM=dumb \
-        ${WINE32_ALIGN:+WINE32_ALIGN=$WINE32_ALIGN} ${http_proxy:+http_proxy=$http_proxy} ${https_proxy:+https_proxy=$https_proxy} \
+        WINE32_ALIGN="$ALIGN" ${http_proxy:+http_proxy=$http_proxy} ${https_proxy:+https_proxy=$https_proxy} \
         ${no_proxy:+no_proxy=$no_proxy} DEBIAN_FRONTEND=noninteractive /bin/sh -c "$*"
 }
 
@@ -237,6 +239,11 @@ base() {
 # ---------------------------------------------------------------- one release
 passed=0 failed=0 skipped=0
 LINES=""
+# problem RELEASE TEXT: what makes the release fail, said at once (the result line sums it up)
+problem() {
+    bad="$bad; $2"
+    say "[$1] problem: $2"
+}
 result() { # STATUS RELEASE TEXT
     line=$(printf '%-4s %-9s %s' "$1" "$2" "$3")
     LINES="$LINES$line
@@ -307,37 +314,39 @@ test_release() {
         touch "$L/.before"
         run_logged "$log" in_chroot "$root" "cd /root/etwconf && $cmd"
         rc=$?
-        dt=$(( $(now) - ta ))
-        what="$cmd ${dt}s"
+        what="$cmd $(( $(now) - ta ))s"
+        [ $rc = 0 ] || what="$what exit $rc"
         if [ "$cmd" = "make test" ]; then
-            counts=$(tail -n 1 "$log" | grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$')
+            counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -n 1)
             stages=$(sed -n 's/^failing stages: *//p' "$log" | tail -n 1)
-            what="$what (${counts:-no summary line}${stages:+; failing: $stages})"
+            what="$what (${counts:-no count line}${stages:+; failing: $stages})"
+        else
+            opt=$(sed -n 's/^run: reference results and report made; optional step(s) failed: *//p' "$log" | tail -n 1)
+            [ -z "$opt" ] || what="$what (optional step failed: $opt)"
         fi
         if [ $rc != 0 ]; then
-            what="$what exit $rc"
-            bad="$bad; $cmd ($n/3) exit $rc: $log${stages:+ (failing stages: $stages)}"
-            [ $rc = 124 ] && bad="$bad, stopped after ${TIMEOUT}s"
+            problem "$rel" "$cmd ($n/3) exit $rc$([ $rc = 124 ] && echo ", stopped after ${TIMEOUT}s"): $log${stages:+ (failing stages: $stages)}"
         elif [ "$cmd" = "make run" ] && ! [ "$R" -nt "$L/.before" ]; then
-            bad="$bad; $cmd ($n/3) did not rebuild build/report/index.html: $log"
+            problem "$rel" "$cmd ($n/3) did not rebuild build/report/index.html: $log"
         fi
-        grep -h '^run: the optional step' "$log" | sed "s/^/distros:   [$rel] /"
         say "[$rel] $what"
         times="$times, $what"
     done
     rm -f "$L/.before"
+    cp "$root/root/etwconf/build/test/wine/wine32-deps.log" "$L/" 2>/dev/null
     i686=$(ls "$root"/root/etwconf/build/results/wine-i686-*.jsonl 2>/dev/null | wc -l)
     case " $I686_RELEASES " in
-        *" $rel "*) [ "$i686" -gt 0 ] || bad="$bad; no i686 Wine run executed (build/results/wine-i686-*.jsonl: none; Wine's 32-bit part: $L/2-make-test.log and build/test/wine/wine32-deps.log in the chroot)" ;;
+        *" $rel "*)
+            [ "$i686" -gt 0 ] || problem "$rel" "no i686 Wine run executed (build/results/wine-i686-*.jsonl: none; Wine's 32-bit part: $L/wine32-deps.log)"
+            i686="$i686 of them required" ;;
     esac
-    cp "$root/root/etwconf/build/test/wine/wine32-deps.log" "$L/" 2>/dev/null
-    summary="base ${t_base}s ($BASE_HOW), setup ${t_setup}s$times; i686 Wine results: $i686; all $(( $(now) - t0 ))s"
+    summary="${times#, }; i686 Wine results: $i686; setup ${t_setup}s, base ${t_base}s ($BASE_HOW); all $(( $(now) - t0 ))s"
     if [ -z "$bad" ]; then
         result PASS "$rel" "$summary"
     elif why=$(reachable "$rel"); then
-        result FAIL "$rel" "${bad#; }. $summary"
+        result FAIL "$rel" "$summary; logs $L"
     else
-        result SKIP "$rel" "Debian's archive could not be reached after a command failed: $why (${bad#; })"
+        result SKIP "$rel" "Debian's archive could not be reached after a command failed: $why; logs $L"
     fi
     cleanup
 }
