@@ -134,13 +134,17 @@ done
 COMMIT=$(git -C "$REPO" rev-parse HEAD 2>/dev/null) || die "$REPO is not a git clone: the test clones its current commit"
 DIRTY=$(git -C "$REPO" status --porcelain --untracked-files=no 2>/dev/null | head -n 1)
 
-# can Debian's archive be reached for RELEASE? Status 0, or 1 and the reason on stdout
+# can Debian's archive be reached for RELEASE? Status 0; 1 and the reason on stdout; 3 when the
+# mirror answers that it has no such release (HTTP 404: a misspelt name, not a network problem)
 reachable() {
     python3 - "$MIRROR/dists/$1/InRelease" <<'EOF'
-import sys, urllib.request
+import sys, urllib.error, urllib.request
 try:
     with urllib.request.urlopen(sys.argv[1], timeout=30) as r:
         r.read(64)
+except urllib.error.HTTPError as e:
+    print("%s: HTTP %s %s" % (sys.argv[1], e.code, e.reason))
+    sys.exit(3 if e.code == 404 else 1)
 except Exception as e:
     print("%s cannot be fetched: %s" % (sys.argv[1], e))
     sys.exit(1)
@@ -258,10 +262,12 @@ test_release() {
     rm -rf "$L"
     mkdir -p "$L" "$CACHE/archives/$rel" "$ROOTS"
     t0=$(now)
-    if ! why=$(reachable "$rel"); then
-        result SKIP "$rel" "Debian's archive cannot be reached: $why"
-        return
-    fi
+    why=$(reachable "$rel")
+    case $? in
+        0) ;;
+        3) result FAIL "$rel" "the mirror has no release '$rel': $why"; return ;;
+        *) result SKIP "$rel" "Debian's archive cannot be reached: $why"; return ;;
+    esac
     exec 9>"$CACHE/$rel.lock"
     flock -n 9 || { say "[$rel] another make test-distros is testing $rel: waiting for it"; flock 9; }
     ta=$(now)
