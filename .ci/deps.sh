@@ -1,9 +1,9 @@
 #!/bin/sh
 # .ci/deps.sh [--check] GROUP... - install the Debian packages etwconf needs, only those missing.
 # This is the one place that knows the package list. Groups: core (build + unit tests), windows
-# (mingw-w64 cross compilers, Wine, procps for the faults stage), browser (Chromium for the report
-# test), fuzz (clang + sanitizer runtimes), bench (timing tools), fleet (the OpenSSH server for the
-# fleet runner's loopback test; its service is never started by etwconf), distros (debootstrap, for
+# (mingw-w64 cross compilers, Wine; procps and strace for the faults stage), browser (Chromium for
+# the report test), fuzz (clang + sanitizer runtimes), bench (timing tools), fleet (the OpenSSH server
+# for the fleet runner's loopback test; its service is never started by etwconf), distros (debootstrap, for
 # make test-distros), wine32 (Wine's 32-bit part, to run etwconf-i686.exe: only when this machine runs
 # i386 code, which is probed, never assumed; otherwise the group is left out with the reason; it
 # enables dpkg's i386 architecture, and takes it away again when the install fails and nothing i386
@@ -24,7 +24,7 @@ WINE32_FAILED=/var/tmp/etwconf-wine32.failed
 pkgs_for() {
     case "$1" in
         core) echo "gcc make libc6-dev pkgconf python3 libcunit1-dev" ;;
-        windows) echo "gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 wine wine64 procps" ;;
+        windows) echo "gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 wine wine64 procps strace" ;;
         browser) echo "chromium" ;;
         fuzz) echo "clang libclang-rt-dev" ;;
         bench) echo "time valgrind" ;;
