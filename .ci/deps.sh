@@ -2,16 +2,16 @@
 # .ci/deps.sh [--check] GROUP... - install the Debian packages etwconf needs, only those missing.
 # This is the one place that knows the package list. Groups: core (build + unit tests), windows
 # (mingw-w64 cross compilers, Wine; procps and strace for the faults stage), browser (Chromium for
-# the report test), fuzz (clang + sanitizer runtimes), bench (timing tools), fleet (the OpenSSH server
-# for the fleet runner's loopback test; its service is never started by etwconf), distros (debootstrap, for
-# make test-distros), wine32 (Wine's 32-bit part, to run etwconf-i686.exe: only when this machine runs
-# i386 code, which is probed, never assumed; otherwise the group is left out with the reason; it
-# enables dpkg's i386 architecture, and takes it away again when the install fails and nothing i386
-# is installed. A failed install is not tried again for a day (the reason is kept in
-# /var/tmp/etwconf-wine32.failed; WINE32_RETRY=1 tries anyway): a stale i386 mirror index stays stale
-# for a while, and each try costs two apt-get updates).
-# A plain install that fails on mismatched multi-arch versions is retried with matched versions
-# (.ci/wine32-align.py; downgrades only with WINE32_ALIGN=1).
+# the report test), fuzz (clang + sanitizer runtimes), bench (timing tools), fleet (the OpenSSH
+# server for the fleet runner's loopback test; its service is never started by etwconf), distros
+# (debootstrap, for make test-distros), wine32 (Wine's 32-bit part, to run etwconf-i686.exe: only
+# when this machine runs i386 code, which is probed, never assumed; otherwise the group is left out
+# with the reason; it enables dpkg's i386 architecture, and takes it away again when the install
+# fails and nothing i386 is installed. A failed install is not tried again for a day (the reason is
+# kept in /var/tmp/etwconf-wine32.failed; WINE32_RETRY=1 tries anyway): a stale i386 mirror index
+# stays stale for a while, and each try costs two apt-get updates). A plain install that fails on
+# mismatched multi-arch versions is retried with matched versions (.ci/wine32-align.py; downgrades
+# only with WINE32_ALIGN=1).
 # Names are the release-independent ones (libclang-rt-dev, not libclang-rt-14-dev; pkgconf, which is
 # what pkg-config is on Debian 12 and 13), so one list serves every supported Debian release.
 # As root it runs apt-get; otherwise it uses sudo if it can; otherwise it prints the command to run.
