@@ -1,5 +1,6 @@
 #!/bin/sh
-# .ci/distros.sh [RELEASE...] - the README's two commands on fresh Debian systems (make test-distros).
+# .ci/distros.sh [RELEASE...] - the README's two commands on fresh Debian systems
+# (make test-distros).
 #
 #   make test-distros                   Debian 12 and 13 (bookworm trixie), one after the other
 #   make test-distros DISTROS=trixie    one release
@@ -7,19 +8,21 @@
 #   sh .ci/distros.sh --help            this text
 #
 # For each release, as root on a Debian host:
-#   1. a bare system: debootstrap --variant=minbase from the Debian mirror of this host's apt sources,
-#      kept as a tarball, DISTROS_CACHE/RELEASE-minbase.tar (DISTROS_CACHE: /var/cache/etwconf-distros),
-#      for DISTROS_BASE_DAYS days (7; the archive moves on); DISTROS_REFRESH=1 makes it anew
-#   2. unpacked afresh in DISTROS_ROOT/RELEASE (DISTROS_ROOT: /var/tmp/etwconf-distros); /proc /sys /dev
-#      /dev/pts /dev/shm bind-mounted, /etc/resolv.conf copied, a policy-rc.d that lets no service start,
-#      the apt sources a normal install of the release has (RELEASE, RELEASE-updates, RELEASE-security,
-#      from the same mirrors as this host's; DISTROS_MIRROR replaces its main Debian mirror), and /var/cache/apt/archives bind-mounted from
-#      DISTROS_CACHE/archives/RELEASE, so a package is downloaded once, not once per run
-#   3. only make and git installed; a fresh git clone of the current commit in /root/etwconf (changes
-#      that are not committed are not tested)
-#   4. in the clone, as root with a clean environment, the README's commands: make run (before Wine is
-#      installed), make test (which installs everything), make run (with Wine); each must exit 0, and
-#      each make run must rebuild build/report/index.html
+#   1. a bare system: debootstrap --variant=minbase from the Debian mirror of this host's apt
+#      sources, kept as a tarball, DISTROS_CACHE/RELEASE-minbase.tar (DISTROS_CACHE:
+#      /var/cache/etwconf-distros), for DISTROS_BASE_DAYS days (7; the archive moves on);
+#      DISTROS_REFRESH=1 makes it anew
+#   2. unpacked afresh in DISTROS_ROOT/RELEASE (DISTROS_ROOT: /var/tmp/etwconf-distros); /proc /sys
+#      /dev /dev/pts /dev/shm bind-mounted, /etc/resolv.conf copied, a policy-rc.d that lets no
+#      service start, the apt sources a normal install of the release has (RELEASE, RELEASE-updates,
+#      RELEASE-security, from the same mirrors as this host's; DISTROS_MIRROR replaces its main
+#      Debian mirror), and /var/cache/apt/archives bind-mounted from DISTROS_CACHE/archives/RELEASE,
+#      so a package is downloaded once, not once per run
+#   3. only make and git installed; a fresh git clone of the current commit in /root/etwconf
+#      (changes that are not committed are not tested)
+#   4. in the clone, as root with a clean environment, the README's commands: make run (before Wine
+#      is installed), make test (which installs everything), make run (with Wine); each must exit 0,
+#      and each make run must rebuild build/report/index.html
 #   5. Wine's i686 runs must have executed (build/results/wine-i686-*.jsonl)
 # Then one line per release, PASS, FAIL (which command, its log, the failing stages of make test) or
 # SKIP (Debian's archive cannot be reached: the reason), with the times, and a last line
@@ -30,9 +33,10 @@
 # keeps the unpacked system (unmounted) for a look inside.
 #
 # WINE32_ALIGN: the chroots get WINE32_ALIGN=1 unless it is set otherwise here. Wine's 32-bit part
-# needs every multi-arch library at one version in both architectures; where a mirror's i386 index of
-# a suite lags its amd64 one (README "Supported platforms"), .ci/deps.sh gets there only by taking a
-# few amd64 libraries back to the version the i386 list has, which it does only with WINE32_ALIGN=1.
+# needs every multi-arch library at one version in both architectures; where a mirror's i386 index
+# of a suite lags its amd64 one (README "Supported platforms"), .ci/deps.sh gets there only by taking
+# a few amd64 libraries back to the version the i386 list has, which it does only with
+# WINE32_ALIGN=1.
 # These chroots are thrown away, as CI's machine is (.ci/run sets it too), so the i686 runs are
 # tested on every release. WINE32_ALIGN=0 runs make test as a user's machine would: the i686 runs
 # are then required only on the releases in DISTROS_I686 (none by default).
@@ -57,8 +61,8 @@ now() { date +%s; }
 die() { echo "distros: $*" >&2; exit 2; }
 
 # ---------------------------------------------------------------- the mirrors
-# "URI SUITE" for each Debian suite of this host's apt sources (one-line and deb822 files) whose name
-# starts with the host's codename: the mirrors a fresh install of another release would use
+# "URI SUITE" for each Debian suite of this host's apt sources (one-line and deb822 files) whose
+# name starts with the host's codename: the mirrors a fresh install of another release would use
 host_sources() {
     python3 - "$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")" <<'EOF'
 import glob, sys
@@ -198,8 +202,8 @@ cleanup() {
 trap 'cleanup' EXIT
 trap 'echo; say "interrupted: cleaning up"; cleanup; [ -n "${BUILD_DIR:-}" ] && remove_tree "$BUILD_DIR"; exit 130' INT TERM HUP
 
-# run LOG COMMAND...: COMMAND (a program or a function) in the background, so that Ctrl-C is taken at
-# once; its status
+# run LOG COMMAND...: COMMAND (a program or a function) in the background, so that Ctrl-C is taken
+# at once; its status
 run_logged() {
     log=$1
     shift
