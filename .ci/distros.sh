@@ -361,14 +361,19 @@ test_release() {
     cleanup
 }
 
-say "testing $(git -C "$REPO" log -1 --format='%h %s' "$COMMIT") on: $RELEASES (mirror $MIRROR; logs $LOGS)"
-[ -z "$DIRTY" ] || say "note: $REPO has changes that are not committed; the chroots test the commit only"
-T0=$(now)
-for rel in $RELEASES; do
-    test_release "$rel"
-done
-echo
-say "summary ($(( $(now) - T0 ))s, commit $(echo "$COMMIT" | cut -c1-12)):"
-printf '%s' "$LINES" | sed 's/^/  /'
-echo "distros: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+# The whole run is one function, called on the script's last line: the shell has read all of the
+# script before the first release starts, so editing or checking out the clone meanwhile is safe.
+main() {
+    say "testing $(git -C "$REPO" log -1 --format='%h %s' "$COMMIT") on: $RELEASES (mirror $MIRROR; logs $LOGS)"
+    [ -z "$DIRTY" ] || say "note: $REPO has changes that are not committed; the chroots test the commit only"
+    T0=$(now)
+    for rel in $RELEASES; do
+        test_release "$rel"
+    done
+    echo
+    say "summary ($(( $(now) - T0 ))s, commit $(echo "$COMMIT" | cut -c1-12)):"
+    printf '%s' "$LINES" | sed 's/^/  /'
+    echo "distros: $passed passed, $failed failed, $skipped skipped"
+    [ "$failed" = 0 ]
+}
+main; exit $?
