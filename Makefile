@@ -1,6 +1,6 @@
 # etwconf - conformance suite and reference implementation for Windows ETW APIs.
 #
-#   make            build build/etwconf and build/libetwref.so (and lint the rule/case tables)
+#   make            build build/etwconf and build/libetwref.so (and lint the rule/case tables and the mutants)
 #   make run        the main job: reference at every emulated version (+ Wine if installed), reports
 #   make test       every test stage; the last line is "N passed, N failed, N skipped"
 #   make windows    cross-build build/etwconf.exe and build/etwconf-i686.exe (mk/windows.mk)
@@ -42,6 +42,9 @@ HARNESS_POSIX_SRC := $(sort $(wildcard harness/plat/posix/*.c)) $(HARNESS_POSIX_
 HARNESS_WIN_SRC := $(sort $(wildcard harness/plat/win/*.c harness/targets/win_live/*.c))
 RULE_DEFS := $(addprefix spec/,$(shell sed -n 's/^\#include "\(rules\/[^"]*\)"/\1/p' spec/rules.def))
 GEN_HEADERS := $(BUILD)/gen/rule_ids.def
+# other generated files that the builds of several test stages include (fragments add theirs): made
+# once by `make test` before the stages start
+GEN_SHARED :=
 HEADERS := $(wildcard spec/*.h reference/*.h harness/*.h harness/*/*.h harness/*/*/*.h cases/*.h tools/*/*.h) \
     spec/rules.def spec/versions.def $(RULE_DEFS) $(GEN_HEADERS)
 
@@ -52,8 +55,9 @@ HARNESS_OBJ := $(HARNESS_SRC:%.c=$(BUILD)/obj/%.o) $(HARNESS_POSIX_SRC:%.c=$(BUI
 .PHONY: all deps run test lint clean help results FORCE
 # the commit, for the results header (suite.git); record.o is rebuilt when it changes
 GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+# (written whole under a name of its own, then renamed: a make reading it meanwhile never sees it empty)
 $(BUILD)/gitrev.txt: FORCE
-	@mkdir -p $(BUILD); [ "$$(cat $@ 2>/dev/null)" = "$(GIT_REV)" ] || echo "$(GIT_REV)" > $@
+	@mkdir -p $(BUILD); [ "$$(cat $@ 2>/dev/null)" = "$(GIT_REV)" ] || { echo "$(GIT_REV)" >$@.$$$$ && mv -f $@.$$$$ $@; }
 $(BUILD)/obj/harness/out/record.o: $(BUILD)/gitrev.txt
 $(BUILD)/obj/harness/out/record.o: CFLAGS += $(if $(GIT_REV),-DETWCONF_GIT='"$(GIT_REV)"')
 all: $(BUILD)/etwconf $(BUILD)/libetwref.so $(BUILD)/libetwref.a $(BUILD)/lint.ok
@@ -66,15 +70,18 @@ deps:
 
 # Every rule id as a C identifier, in catalogue order: RULE_ID(TQI_0B_EXACT_SIZE, "TQI.0B.EXACT_SIZE").
 # Code cites rules as RID_TQI_0B_EXACT_SIZE, so a misspelt id is a compile error at its file:line.
+# A generated file is written under a name of this make's own (.$$$$: its shell's pid) and renamed
+# over the target: two makes that generate it at once never share a temporary file, and a reader
+# sees the old file or the new one, whole.
 $(BUILD)/gen/rule_ids.def: spec/rules.def $(RULE_DEFS)
 	@mkdir -p $(dir $@)
-	@sed -n 's/^RULE("\([^"]*\)".*/\1/p' $(RULE_DEFS) | \
-	    awk '{ s = $$1; gsub(/\./, "_", s); printf "RULE_ID(%s, \"%s\")\n", s, $$1 }' > $@.tmp
-	@bad=$$(sed -n 's/^RULE_ID(\([^,]*\),.*/\1/p' $@.tmp | grep -v '^[A-Z0-9_]*$$'; \
-	        sed -n 's/^RULE_ID(\([^,]*\),.*/\1/p' $@.tmp | sort | uniq -d); \
+	@t=$@.$$$$; sed -n 's/^RULE("\([^"]*\)".*/\1/p' $(RULE_DEFS) | \
+	    awk '{ s = $$1; gsub(/\./, "_", s); printf "RULE_ID(%s, \"%s\")\n", s, $$1 }' > $$t; \
+	    bad=$$(sed -n 's/^RULE_ID(\([^,]*\),.*/\1/p' $$t | grep -v '^[A-Z0-9_]*$$'; \
+	        sed -n 's/^RULE_ID(\([^,]*\),.*/\1/p' $$t | sort | uniq -d); \
 	    if [ -n "$$bad" ]; then echo "spec/rules: ids that are not FAMILY.AREA.NAME in [A-Z0-9_] or map to one identifier: $$bad" >&2; \
-	        rm -f $@.tmp; exit 1; fi
-	@mv $@.tmp $@
+	        rm -f $$t; exit 1; fi; \
+	    mv -f $$t $@
 
 $(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -167,7 +174,7 @@ TEST_EXCLUSIVE ?= $(if $(WINEPREFIX),wine faults winci winetest fleet)
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
 	@$(WINE32_INSTALL)
-	@$(MAKE) --no-print-directory -s $(GEN_HEADERS) $(BUILD)/gitrev.txt
+	@$(MAKE) --no-print-directory -s $(GEN_HEADERS) $(GEN_SHARED) $(BUILD)/gitrev.txt
 	@py=$$($(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null); \
 	    case "$$py" in /*) ;; *) py=$$(command -v $(PYTHON)) ;; esac; \
 	    bin=$(abspath $(BUILD))/test/bin; mkdir -p "$$bin"; \
@@ -176,7 +183,7 @@ test:
 	    PATH="$$bin:$$PATH"; \
 	    PYTHON="$$bin/python3" BUILD="$(BUILD)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="prep $(TEST_FIRST)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" \
 	    TEST_AFTER="$(TEST_AFTER) $(foreach s,$(filter-out winprep,$(TEST_STAGES)),prep:$(s))" \
-	    TEST_NICE="$(TEST_NICE)" \
+	    TEST_NICE="$(TEST_NICE)" TEST_BUILDERS="prep winprep" \
 	    MAKE="$(MAKE)" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1) sh harness/tests/stages.sh prep $(TEST_STAGES)
 
 include mk/core-tests.mk

@@ -1,15 +1,16 @@
 #!/bin/sh
 # .ci/deps.sh [--check] GROUP... - install the Debian packages etwconf needs, only those missing.
 # This is the one place that knows the package list. Groups: core (build + unit tests), windows
-# (mingw-w64 cross compilers, Wine; procps and strace for the faults stage), browser (Chromium for
-# the report test), fuzz (clang + sanitizer runtimes), bench (timing tools), fleet (the OpenSSH
-# server for the fleet runner's loopback test; its service is never started by etwconf), distros
-# (debootstrap, for make test-distros), wine32 (Wine's 32-bit part, to run etwconf-i686.exe: only
-# when this machine runs i386 code, which is probed, never assumed; otherwise the group is left out
-# with the reason; it enables dpkg's i386 architecture, and takes it away again when the install
-# fails and nothing i386 is installed. A failed install is not tried again for a day (the reason is
-# kept in /var/tmp/etwconf-wine32.failed; WINE32_RETRY=1 tries anyway): a stale i386 mirror index
-# stays stale for a while, and each try costs two apt-get updates). A plain install that fails on
+# (mingw-w64 cross compilers, Wine; procps and strace for the faults stage), browser (Chromium, its
+# WebDriver and Selenium for the report test), fuzz (clang + sanitizer runtimes), bench (timing
+# tools), fleet (the OpenSSH server for the fleet runner's loopback test, whose service etwconf
+# never starts; PyYAML and Ansible for the workflow and playbook checks), distros (debootstrap, for
+# make test-distros), wine32 (Wine's 32-bit part, to run etwconf-i686.exe: only when this machine
+# runs i386 code, which is probed, never assumed; otherwise the group is left out with the reason;
+# it enables dpkg's i386 architecture, and takes it away again when the install fails and nothing
+# i386 is installed. A failed install is not tried again for a day (the reason is kept in
+# /var/tmp/etwconf-wine32.failed; WINE32_RETRY=1 tries anyway): a stale i386 mirror index stays
+# stale for a while, and each try costs two apt-get updates). A plain install that fails on
 # mismatched multi-arch versions is retried with matched versions (.ci/wine32-align.py; downgrades
 # only with WINE32_ALIGN=1).
 # Names are the release-independent ones (libclang-rt-dev, not libclang-rt-14-dev; pkgconf, which is
@@ -25,10 +26,10 @@ pkgs_for() {
     case "$1" in
         core) echo "gcc make libc6-dev pkgconf python3 libcunit1-dev" ;;
         windows) echo "gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 wine wine64 procps strace" ;;
-        browser) echo "chromium" ;;
+        browser) echo "chromium chromium-driver python3-selenium" ;;
         fuzz) echo "clang libclang-rt-dev" ;;
         bench) echo "time valgrind" ;;
-        fleet) echo "openssh-server openssh-client" ;;
+        fleet) echo "openssh-server openssh-client python3-yaml ansible ansible-lint" ;;
         distros) echo "debootstrap" ;;
         wine32)
             if ! why=$(sh "$(dirname "$0")/../harness/tests/i386-probe.sh" 2>&1); then

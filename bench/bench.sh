@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/bench.sh - the benchmarks of issue 6 (bench/README.md), run by `make bench` (mk/bench.mk)
+# bench/bench.sh - the benchmarks of bench/README.md, run by `make bench` (mk/bench.mk)
 # once the suite and bench/ programs are built. Writes $BUILD/bench/results.md.
 #
 # Every figure is a ratio (or a difference) of commands timed next to each other in the same run,
@@ -7,7 +7,7 @@
 # absolute times drift on a shared machine, ratios much less. Absolute medians are listed too.
 #
 # Environment: BUILD (build), MAKE (make), BENCH_ROUNDS (7), BENCH_SKIP_FRESH (0), BENCH_FRESH_LIMIT (150 s),
-# BENCH_FRESH_BASE (58ce05b), MINGW64_CC.
+# MINGW64_CC.
 set -u
 BUILD=${BUILD:-build}
 MAKE=${MAKE:-make}
@@ -23,12 +23,11 @@ VERSIONS="$(awk -F'"' '/^VERSION/ { print $2 }' spec/versions.def)"
 FIG=$B/figures.tsv
 NOTES=$B/notes.md
 RES=$B/results.md
-for p in "$ETW" "$TIMEIT" "$BIN/etwconf-proto" "$BIN/isobench" "$BIN/cti_bench"; do
+for p in "$ETW" "$TIMEIT" "$BIN/isobench" "$BIN/cti_bench"; do
     [ -x "$p" ] || { echo "bench: $p is missing: run 'make bench', which builds it" >&2; exit 3; }
 done
 rm -rf "$W"
 mkdir -p "$W"
-: >"$W/values.sh"
 : >"$FIG"
 : >"$NOTES"
 START=$(date +%s)
@@ -38,8 +37,6 @@ say() { echo "bench: $*" >&2; }
 # fig ID FIGURE MEASURED TARGET MET HOW
 fig() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" >>"$FIG"; }
 note() { printf '%s\n' "$*" >>"$NOTES"; }
-# kv NAME VALUE: a value for bench/causes.sh ($W/values.sh, sourced there)
-kv() { printf "%s='%s'\n" "$1" "$2" >>"$W/values.sh"; }
 
 # awk helpers over a timeit samples file ("LABEL ROUND US" lines)
 # ratio FILE A B: median over rounds of A/B;  diff FILE A B: median over rounds of A-B (us)
@@ -89,7 +86,6 @@ all_but() { "$ETW" list | awk -v x="$1" '$1 != x {printf "--case %s ", $1}'; }
 
 DEFAULT_ISO=$("$ETW" help | sed -n '/--isolation/,/--timeout/p' | grep -o '[a-z]* (default' | head -n 1 | cut -d' ' -f1)
 DEFAULT_ISO=${DEFAULT_ISO:-unknown}
-PROTO=$BIN/etwconf-proto
 
 # ============================================================ 1. native run
 say "native run ($ROUNDS rounds)"
@@ -100,8 +96,6 @@ say "native run ($ROUNDS rounds)"
     run-inproc="$(allv "$ETW" inproc "$W/run-inproc")" \
     six="$(six six)" \
     inproc-norcl="$(allv "$ETW" inproc "$W/norcl" "$(all_but rtg.count-limit)")" \
-    proto="$(allv "$PROTO" '' "$W/proto")" \
-    proto-inproc="$(allv "$PROTO" inproc "$W/proto-inproc")" \
     >"$W/native.tsv"
 CH_ROUNDS=$((ROUNDS / 3 > 2 ? ROUNDS / 3 : 2))
 say "child isolation ($CH_ROUNDS rounds)"
@@ -137,12 +131,6 @@ RI=$(ratio "$W/native.samples" run-inproc floor)
 RN=$(ratio "$W/native.samples" inproc-norcl floor)
 fig native-diag "Diagnostic: --isolation inproc without the case rtg.count-limit (213 --case options), / floor" \
     "${RN}x (with it: ${RI}x)" "(diagnostic)" "-" "same rounds; what the one 1 MiB guarded-buffer case costs"
-RP=$(ratio "$W/native.samples" proto floor)
-RPI=$(ratio "$W/native.samples" proto-inproc floor)
-fig native-proto "Diagnostic: the pooled-buffer prototype bench/proto_guard.c (since adopted in plat_guard_alloc), default / inproc isolation, / floor" \
-    "${RP}x / ${RPI}x" "(diagnostic)" "-" \
-    "same rounds; harness objects + bench/proto_guard.c instead of plat_guard_alloc/free; statuses identical: $(same_as_run "$W"/proto/*.jsonl) / $(same_as_run "$W"/proto-inproc/*.jsonl)"
-kv R_RUN "$R_RUN"; kv R_SIX "$R_SIX"; kv R_INPROC "$RI"; kv R_NORCL "$RN"; kv R_PROTO "$RP"; kv R_PROTO_INPROC "$RPI"
 
 # peak memory (/usr/bin/time -v)
 if [ -x /usr/bin/time ]; then
@@ -167,7 +155,6 @@ D_CHILD=$(diff_us "$W/child.samples" run-child run-inproc)
 PC_BATCH=$(awk -v d="$D_BATCH" -v n="$NONE" 'BEGIN{printf "%.1f", n ? d/n : 0}')
 PC_CHILD=$(awk -v d="$D_CHILD" -v n="$NONE" 'BEGIN{printf "%.1f", n ? d/n : 0}')
 GUARD_US=$(awk -v g="$GUARD_NS" 'BEGIN{printf "%.1f", 2*g/1000}')
-kv PC_BATCH "$PC_BATCH"; kv GUARD_US "$GUARD_US"
 PC_INPROC=$(awk -v u="$(col "$W/native.tsv" run-inproc 2)" -v f="$FLOOR" -v n="$NONE" 'BEGIN{printf "%.1f", n ? (u-f)/n : 0}')
 fig iso-inproc "Isolation cost, Linux, inproc: the in-process guard per case (2 guarded calls: body, teardown)" \
     "$GUARD_US us (a whole case, guard included: $PC_INPROC us)" "(reported)" "-" \
@@ -228,22 +215,22 @@ else
 fi
 
 # ============================================================ live profiles of missed targets
-# profile TITLE CMD...: perf record (software clock) of CMD, top symbols into the causes section
+# profile TITLE CMD...: perf record (software clock) of CMD, its top symbols into results.md
 profile() {
     title=$1
     shift
     command -v perf >/dev/null 2>&1 || return 0
     if ! perf record -q -e cpu-clock -F 5000 -o "$W/perf.data" -- "$@" >/dev/null 2>"$W/perf-rec.log"; then
-        printf '%s: perf record failed here (%s).\n\n' "$title" "$(tail -n 1 "$W/perf-rec.log")" >>"$W/bench-extra-causes.md"
+        printf '%s: perf record failed here (%s).\n\n' "$title" "$(tail -n 1 "$W/perf-rec.log")" >>"$W/profiles.md"
         return 0
     fi
     {
         printf '%s, profiled in this run (`perf record -e cpu-clock -- %s`), top symbols by self time:\n\n```\n' "$title" "$*"
         perf report -i "$W/perf.data" --no-children --sort dso,sym -g none 2>/dev/null | grep '%' | head -n 12
         printf '```\n\n'
-    } >>"$W/bench-extra-causes.md"
+    } >>"$W/profiles.md"
 }
-: >"$W/bench-extra-causes.md"
+: >"$W/profiles.md"
 if awk -F'\t' '$1=="native" && $5=="no"{f=1} END{exit !f}' "$FIG"; then
     say "profiling the native run"
     mkdir -p "$W/prof"
@@ -253,104 +240,64 @@ if awk -F'\t' '$1=="fuzz" && $5=="no"{f=1} END{exit !f}' "$FIG"; then
     say "profiling fuzz"
     profile "etwconf fuzz" "$ETW" fuzz --target "$BUILD/libetwref.so" --seconds 2 --seed 1 --quiet
 fi
-[ -s "$W/bench-extra-causes.md" ] && sed -i '1i ## Profiles taken in this run (missed targets)\n' "$W/bench-extra-causes.md"
+[ -s "$W/profiles.md" ] && sed -i '1i ## Profiles taken in this run (missed targets)\n' "$W/profiles.md"
 
 # ============================================================ 2. + 3. Wine
 . bench/wine.sh
 
 # ============================================================ 6. fresh machine
-# `make test` in a fresh clone of HEAD, and in a fresh clone of the layout before the stages ran side by
-# side (BENCH_FRESH_BASE, default 58ce05b: one stage after another), one after the other in this run; the
-# figure is their ratio. Each gets what is left of the 5 minutes of `make bench` (from BENCH_T0, set by
-# mk/bench.mk; less 30 s for the rest: removing the clones, results.md), at most BENCH_FRESH_LIMIT; a run
-# stopped there is "more than N s".
-BASE=${BENCH_FRESH_BASE:-58ce05b}
+# `make test` in a fresh clone of HEAD, given what is left of the 5 minutes of `make bench` (from
+# BENCH_T0, set by mk/bench.mk; less 30 s for the rest: removing the clone, results.md), at most
+# BENCH_FRESH_LIMIT; a run stopped there is "more than N s".
 left() { echo $((270 - ($(date +%s) - ${BENCH_T0:-$START}))); }
-# the limit of the next fresh run: 0 = none
+# the limit of the fresh run: 0 = none
 limit() {
     if [ "${BENCH_FRESH_LIMIT:-150}" = 0 ]; then echo 0; return; fi
     l=$(left)
     [ "$FRESH_LIMIT" -lt "$l" ] && l=$FRESH_LIMIT
     echo "$l"
 }
-# fresh LABEL REV: clone, check out REV, time `make test` there once -> $W/fresh-LABEL.tsv, .log; echo "SECONDS RC LIMIT"
-fresh() {
-    d=$FD/$1
-    if ! git clone -q "$(pwd)" "$d" 2>"$W/fresh-$1.clone" || ! git -C "$d" checkout -q "$2" 2>>"$W/fresh-$1.clone"; then
-        echo "- - clone"
-        return
-    fi
-    lim=$(limit)
-    if [ "$lim" != 0 ] && [ "$lim" -lt 30 ]; then
-        echo "- - time"
-        return
-    fi
-    # the clone's own defaults: nothing of this make (MAKEFLAGS, BUILD) or of the bench's Wine prefix
-    "$TIMEIT" -r 1 -w 0 -t "$lim" -o "$W/fresh-$1.log" "$1=env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u WINEPREFIX -u WINEDEBUG -u WINEARCH -u WINEDLLOVERRIDES -u WINE -u WINESERVER $MAKE -C $d --no-print-directory test" >"$W/fresh-$1.tsv"
-    # a wineserver of the clone's Wine stage (persistent, outside the process group) must not outlive it
-    for pid in $(pgrep wineserver 2>/dev/null); do
-        tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q "^WINEPREFIX=$d/" && kill "$pid" 2>/dev/null
-    done
-    echo "$(awk -F'\t' -v l="$1" '$1==l{printf "%.1f", $2/1e6}' "$W/fresh-$1.tsv") $(col "$W/fresh-$1.tsv" "$1" 7) $lim"
-}
-# what a fresh run's figure says: "S s (make test exit RC: last line)" or "more than L s: ..."
-fresh_says() {
-    set -- $2 "$1"
-    if [ "$1" = - ]; then
-        case $2 in
-            clone) echo "not measured: git clone/checkout failed: $(head -n 1 "$W/fresh-$4.clone")" ;;
-            *) echo "not measured: the other figures used up the 5 minutes of \`make bench\` (run it alone with BENCH_FRESH_LIMIT=0)" ;;
-        esac
-    elif [ "$2" = 137 ] && [ "$3" != 0 ]; then
-        echo "more than $3 s: stopped at the bench's time limit; stages printed by then: $(grep -o '^===== stage [a-z0-9-]* =====' "$W/fresh-$4.log" | sed 's/===== stage \(.*\) =====/\1/' | tr '\n' ' ' | sed 's/ $//')"
-    else
-        echo "$1 s (make test exit $2: $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$W/fresh-$4.log" | tail -n 1))"
-    fi
-}
 if [ "${BENCH_SKIP_FRESH:-0}" = 1 ]; then
     fig fresh "Fresh-machine cost: \`make test\` in a fresh clone" "not measured: BENCH_SKIP_FRESH=1 was set" "< 60 s" "n/a" "-"
-    fig fresh-ratio "Fresh-machine cost, HEAD / the serial layout ($BASE)" "not measured: BENCH_SKIP_FRESH=1 was set" "(reported)" "n/a" "-"
 else
     FD=$(mktemp -d /tmp/etwconf-bench-fresh.XXXXXX)
     REV=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
-    say "fresh clone + make test, HEAD $REV (limit $(limit) s)"
-    NEW=$(fresh head HEAD)
-    say "fresh clone + make test, $BASE (limit $(limit) s)"
-    OLD=$(fresh base "$BASE")
+    lim=$(limit)
+    say "fresh clone + make test, HEAD $REV (limit $lim s)"
+    if ! git clone -q "$(pwd)" "$FD/head" 2>"$W/fresh-head.clone"; then
+        says="not measured: git clone failed: $(head -n 1 "$W/fresh-head.clone")"
+    elif [ "$lim" != 0 ] && [ "$lim" -lt 30 ]; then
+        says="not measured: the other figures used up the 5 minutes of \`make bench\` (run it alone with BENCH_FRESH_LIMIT=0)"
+    else
+        # the clone's own defaults: nothing of this make (MAKEFLAGS, BUILD) or of the bench's Wine prefix
+        "$TIMEIT" -r 1 -w 0 -t "$lim" -o "$W/fresh-head.log" "head=env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u WINEPREFIX -u WINEDEBUG -u WINEARCH -u WINEDLLOVERRIDES -u WINE -u WINESERVER $MAKE -C $FD/head --no-print-directory test" >"$W/fresh-head.tsv"
+        # a wineserver of the clone's Wine stages (persistent, outside the process group) must not outlive
+        # it: each prefix the clone made is told to stop its own server (the clone ran the default
+        # wineserver; no process is looked up by name)
+        find "$FD/head" -maxdepth 6 -name system.reg 2>/dev/null | while IFS= read -r reg; do
+            WINEPREFIX=${reg%/system.reg} timeout 20 wineserver -k >/dev/null 2>&1
+        done
+        secs=$(awk -F'\t' '$1=="head"{printf "%.1f", $2/1e6}' "$W/fresh-head.tsv") rc=$(col "$W/fresh-head.tsv" head 7)
+        if [ "$rc" = 137 ] && [ "$lim" != 0 ]; then
+            says="more than $lim s: stopped at the bench's time limit; stages printed by then: $(grep -o '^===== stage [a-z0-9-]* =====' "$W/fresh-head.log" | sed 's/===== stage \(.*\) =====/\1/' | tr '\n' ' ' | sed 's/ $//')"
+        else
+            says="$secs s (make test exit $rc: $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$W/fresh-head.log" | tail -n 1))"
+        fi
+    fi
     rm -rf "$FD"
-    set -- $NEW
     met=no
-    [ "$1" != - ] && [ "$2" = 0 ] && le "$1" 59.999 && met=yes
-    fig fresh "Fresh-machine cost: \`make test\` in a fresh clone of HEAD (dependencies installed)" "$(fresh_says head "$NEW")" \
+    [ -n "${rc:-}" ] && [ "$rc" = 0 ] && le "$secs" 59.999 && met=yes
+    fig fresh "Fresh-machine cost: \`make test\` in a fresh clone of HEAD (dependencies installed)" "$says" \
         "< 60 s, make test passes" "$met" \
         "git clone of HEAD $REV, then timeit around \`make test\`, once (log: $W/fresh-head.log; stage times below)"
-    fig fresh-base "Fresh-machine cost: the same for $BASE, the layout before the stages ran side by side" "$(fresh_says base "$OLD")" \
-        "(reported)" "-" "git clone + checkout $BASE, timeit around its \`make test\`, once, right after the one above (log: $W/fresh-base.log)"
-    set -- $NEW $OLD
-    if [ "$1" = - ] || [ "$4" = - ]; then
-        r="not measured: one of the two runs is missing (above)"
-    elif [ "$2" = 137 ] && [ "$3" != 0 ] && [ "$5" = 137 ] && [ "$6" != 0 ]; then
-        r="not measured: both runs were stopped at their limits (above); run \`make bench BENCH_FRESH_LIMIT=0\` on a quieter machine"
-    elif [ "$5" = 137 ] && [ "$6" != 0 ]; then
-        r="less than $(awk -v a="$1" -v b="$6" 'BEGIN{printf "%.2f", a / b}')x (the $BASE run was stopped at $6 s)"
-    elif [ "$2" = 137 ] && [ "$3" != 0 ]; then
-        r="more than $(awk -v a="$3" -v b="$4" 'BEGIN{printf "%.2f", a / b}')x (the HEAD run was stopped at $3 s)"
-    else
-        r="$(awk -v a="$1" -v b="$4" 'BEGIN{printf "%.2fx", a / b}') ($1 s / $4 s)"
+    if grep -q '===== summary =====' "$W/fresh-head.log" 2>/dev/null; then
+        note "Stage times of the fresh-clone \`make test\` of HEAD $REV (as it printed them):"
+        note ""
+        note '```'
+        note "$(sed -n '/===== summary =====/,$p' "$W/fresh-head.log" | tail -n +2 | grep .)"
+        note '```'
+        note ""
     fi
-    kv R_FRESH "$r"
-    fig fresh-ratio "Fresh-machine cost, HEAD / $BASE (same bench run, one after the other)" "$r" "(reported)" "-" \
-        "the two figures above; both passes ran every stage, the mutation run with every mutant at every version"
-    for l in head base; do
-        if grep -q '===== summary =====' "$W/fresh-$l.log" 2>/dev/null; then
-            note "Stage times of the fresh-clone \`make test\` of $([ $l = head ] && echo "HEAD $REV" || echo "$BASE") (as it printed them):"
-            note ""
-            note '```'
-            note "$(sed -n '/===== summary =====/,$p' "$W/fresh-$l.log" | tail -n +2 | grep .)"
-            note '```'
-            note ""
-        fi
-    done
 fi
 
 # ============================================================ results.md
@@ -383,7 +330,7 @@ fi
     echo "timeit columns: label, median us, min us, max us, rounds, peak RSS KB, worst exit status."
     echo
     echo '```'
-    for f in native child wine-fresh wine wine-sweep wine-iso fresh-head fresh-base; do
+    for f in native child wine-fresh wine wine-sweep wine-iso fresh-head; do
         [ -s "$W/$f.tsv" ] && { echo "# timeit: $f"; cat "$W/$f.tsv"; }
     done
     echo "# isobench (Linux): iso guard_ns direct_ns fork_us rounds"
@@ -396,6 +343,6 @@ fi
     cat "$W/cti.tsv"
     echo '```'
 } >"$RES"
-sh bench/causes.sh "$FIG" "$W" >>"$RES"
+cat "$W/profiles.md" >>"$RES" 2>/dev/null
 echo "bench: $RES ($((END - START)) s)"
 awk -F'\t' '{printf "  %-12s %-4s %s\n", $1, $5, $3}' "$FIG"

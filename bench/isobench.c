@@ -1,6 +1,6 @@
 /*
- * bench/isobench.c - the bare price of each isolation mechanism of harness/plat/posix/platform.c, per case:
- *   guard  etw_guarded_call() around an empty case body, as --isolation inproc runs it (sigsetjmp,
+ * bench/isobench.c - the bare price of each isolation mechanism of harness/plat/posix/, per case:
+ *   guard  plat_guarded_call() around an empty case body, as --isolation inproc runs it (sigsetjmp,
  *          two setitimer calls for the timeout), against calling the body directly;
  *   child  fork() a process that exits at once and wait for it: what --isolation child adds per case
  *          (its real cost is higher: the child also writes its result into a pipe).
@@ -9,7 +9,7 @@
  *
  * Output, tab-separated: "iso  guard_ns  direct_ns  child_us  rounds" (medians over the rounds).
  *
- * The same file builds isobench.exe with harness/win_*.c (mk/bench.mk): there the guard is the
+ * The same file builds isobench.exe with harness/plat/win/ (mk/bench.mk): there the guard is the
  * Windows one (RtlCaptureContext, the unhandled-exception filter) and a child is CreateProcess of
  * isobench.exe itself with "--noop", waited for: what --isolation child adds per case under Wine.
  */

@@ -77,7 +77,6 @@ else
     WC=$(complete_in "$W/wine-run.jsonl")
     WWORST=$(col "$W/wine.tsv" run 7)
     RW=$(ratio "$W/wine.samples" run hello)
-    kv R_WINE "$RW"
     fig wine "Under Wine: full run (every case against Wine's API, one process, default isolation = $WDEF) in a warm prefix / hello.exe" \
         "${RW}x ($(ms "$(col "$W/wine.tsv" run 2)") vs $(ms "$(col "$W/wine.tsv" hello 2)"))" "<= 1.5x" "$(yesno "$RW" 1.5)" \
         "timeit, $WROUNDS rounds, median per-round ratio; persistent wineserver, win10; $WN cases, complete footer: $WC/1, worst exit $WWORST (1 = Wine diverges)"
@@ -85,7 +84,6 @@ else
     RWV=$(ratio "$W/wine.samples" version hello)
     RW1=$(ratio "$W/wine.samples" run1 hello)
     RWN=$(ratio "$W/wine.samples" norcl hello)
-    kv R_WINE_VERSION "$RWV"; kv R_WINE_RUN1 "$RW1"; kv R_WINE_NORCL "$RWN"
     fig wine-diag "Diagnostic under Wine, / hello.exe: \`etwconf.exe version\`; a run of one case; the full run without rtg.count-limit" \
         "${RWV}x / ${RW1}x / ${RWN}x" "(diagnostic)" "-" \
         "same rounds: the exe's own start; + opening the target and the results header (fingerprint); what the one 1 MiB guarded-buffer case costs"
@@ -106,7 +104,6 @@ else
     fig wine-sweep "Under Wine: the 6-version sweep as \`make wine\` does it (set the exe's AppDefaults version, then a run, per version) / 6 x hello.exe" \
         "${RS}x ($(ms "$SW_ALL"), of which setting the version $(ms "$SW_CFG"): $SW_CFGS)" "(reported)" "-" \
         "timeit, 1 round (it is long), each step timed; $(complete_in "$W"/wine-sweep-*.jsonl)/6 complete files"
-    kv SW_CFG_MS "$(awk -v u="$SW_CFG" 'BEGIN{printf "%.0f", u/1000}')"; kv SW_ALL_MS "$(awk -v u="$SW_ALL" 'BEGIN{printf "%.0f", u/1000}')"
 
     /usr/bin/time -v "$WINE" "$WEXE" run --quiet --out "$W/wine-mem.jsonl" 2>"$W/tv-wine" >/dev/null
     /usr/bin/time -v "$WINE" "$HELLO" 2>"$W/tv-hello" >/dev/null
@@ -123,7 +120,6 @@ else
     "$WINE" "$BIN/isobench.exe" 3 20000 10 2>/dev/null | tr -d '\r' >"$W/wine-isobench.tsv"
     WGUARD=$(awk -F'\t' '{printf "%.2f", 2 * ($2 - $3) / 1000}' "$W/wine-isobench.tsv")
     WFORK=$(awk -F'\t' '{printf "%.0f", $4}' "$W/wine-isobench.tsv")
-    kv WGUARD "${WGUARD:-?}"
     WSN=$(cases_in "$W/wine-iso-inproc.jsonl")
     PCW_CHILD=$(awk -v d="$(diff_us "$W/wine-iso.samples" child inproc)" -v n="$WSN" 'BEGIN{printf "%.0f", n ? d/n : 0}')
     RWIN=$(ratio "$W/wine.samples" run-inproc hello)

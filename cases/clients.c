@@ -398,7 +398,7 @@ static void ferrisetw2(struct etw_ctx *c)
         return;
     ETW_TRACE_VERSION_INFO vi = {0, 0};
     n = 0;
-    if (!CHECK_WIN32(c, RID_TQI_0B_VERSION, A_RETURN, "return (trace_version)", ETW_ERROR_SUCCESS, tqi(0, ETW_TraceVersionInfo, &vi, 8, &n)))
+    if (!CHECK_WIN32(c, RID_TQI_CLASS_SET, A_RETURN, "return (trace_version)", ETW_ERROR_SUCCESS, tqi(0, ETW_TraceVersionInfo, &vi, 8, &n)))
         return;
     if (!etw_step(c, 3))
         return;
@@ -757,7 +757,7 @@ static const struct etw_case cases[] = {
                   STEPS(STEP("TQI(0, 0x07, buf, 8192, &rl)", "returns Err: no profile source is listed"),
                   STEP("read records through a 32-byte view up to rl", "records past ReturnLength are read as garbage"))),
          .expect = {NA_BEFORE_62("TraceQueryInformation"), FROM(V6_2)})
-    CASE(.id = "client.ferrisetw.ferrisetw2", .rules = RULES(RID_TQI_07_LARGER, RID_TQI_0B_VERSION, RID_TQI_04_OUTPUT, RID_TSI_04_KERNEL),
+    CASE(.id = "client.ferrisetw.ferrisetw2", .rules = RULES(RID_TQI_07_LARGER, RID_TQI_CLASS_SET, RID_TQI_04_OUTPUT, RID_TSI_04_KERNEL),
          .title = "ferrisetw2: profile sources in 4096 bytes, trace_version, kernel groups read-modify-write", 
          SCENARIO("ferrisetw", "lxl66566/ferrisetw2: src/native/evntrace.rs, src/query.rs", ferrisetw2,
                   .logger = LG_SYSTEM, .logger_step = 3,

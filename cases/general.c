@@ -4,7 +4,8 @@
 
 static const struct etw_case cases[] = {
     CASE(.id = "gen.bounds-tqi-version", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "TraceVersionInfo writes inside its 8 bytes only",
-         .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)}, .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
+         .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)}, .expect = {AT(V10_0, V10_0_17763, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1))),
+                    FROM(B_19H1, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION_LATER, U32(1)))})
     CASE(.id = "gen.bounds-groupmask", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "a group-mask query writes inside its 0x30 bytes only",
          .fn = FN_NTQSI, .fx = {.logger = LG_KERNEL}, .args = {.cls = ETW_SystemPerformanceTraceInformation, .len = 0x30, GM_QUERY, .handle = H_LOGGER},
          .expect = {FROM(V6_0, .rc = ST(SUCCESS))})

@@ -48,7 +48,7 @@ static const struct etw_case cases[] = {
     CASE(.id = "tqi.13.ulong", .rules = RULES(RID_TQI_13_OUTPUT),
          .title = "TraceMaxLoggersQuery (0x13): a 4-byte query with handle 0 succeeds with a non-zero count", .fn = FN_CUSTOM,
          .run = tqi13_ulong, .expect = {NA(V6_2, B_1703_LAST, "TraceMaxLoggersQuery exists from 10.0.16299 on"), FROM(B_1709)})
-    CASE(.id = "tqi.16.ulong", .rules = RULES(RID_TQI_16_OUTPUT, RID_TQI_16_NONZERO),
+    CASE(.id = "tqi.16.ulong", .rules = RULES(RID_TQI_16_OUTPUT, RID_TQI_16_NONZERO), .needs = NEED_PMC_SOURCES,
          .title = "TraceMaxPmcCounterQuery (0x16): a 4-byte query with handle 0 succeeds with a non-zero count", .fn = FN_CUSTOM,
          .run = tqi16_ulong, .expect = {NA(V6_2, V10_0_17763, "TraceMaxPmcCounterQuery exists from 10.0.18362 on"), FROM(B_19H1)})
     CASE(.id = "tqi.13.any-handle", .rules = RULES(RID_TQI_LATER_HANDLE_UNUSED),
@@ -63,7 +63,8 @@ static const struct etw_case cases[] = {
          .fn = FN_TQI, .args = {.cls = 0x16, .len = 2}, .expect = {FROM(B_19H1, .rc = ERR(BAD_LENGTH))})
     CASE(.id = "tqi.class.0b-from-10", .rules = RULES(RID_TQI_CLASS_SET, RID_TQI_CLASS_UNSUPPORTED), .title = "TraceVersionInfo (0x0B) is a query class from 10.0 only",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)},
-         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED), RC_RULE(RID_TQI_CLASS_UNSUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
+         .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED), RC_RULE(RID_TQI_CLASS_UNSUPPORTED)), AT(V10_0, V10_0_17763, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1))),
+                    FROM(B_19H1, .rc = ERR(SUCCESS), RC_RULE(RID_TQI_CLASS_SET), PREFIX(RID_TQI_0B_VERSION_LATER, U32(1)))})
     CASE(.id = "tqi.class.0e-from-10", .rules = RULES(RID_TQI_CLASS_SET, RID_TQI_CLASS_UNSUPPORTED), .title = "TraceDisallowListQuery (0x0E) is a query class from 10.0 only",
          .fn = FN_TQI, .fx = {.logger = LG_SYSTEM}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 64},
          .expect = {AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED), RC_RULE(RID_TQI_CLASS_UNSUPPORTED)), FROM(V10_0, .rc = ERR(SUCCESS))})
@@ -104,14 +105,19 @@ static const struct etw_case cases[] = {
          .title = "a system-logger session's own handle selects its masks", .fn = FN_TQI,
          .fx = {.logger = LG_SYSTEM, .masks = {0x1, 0, 0, 0, 0, 0, 0, 0x2}}, .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0)},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT(RID_TQI_04_OUTPUT, U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), U32(2)))})
-    CASE(.id = "tqi.04.missing-session", .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_TQI_KERNEL_FAILURE, RID_TQI_RC_WIN32, RID_TQI_NO_WRITE_ON_FAILURE),
+    /* the seeds give the kernel's refusals; their Win32 codes are the translation's (inferred) */
+    CASE(.id = "tqi.04.missing-session",
+         .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_TQI_KERNEL_FAILURE, RID_TQI_RC_WIN32, RID_TQI_NO_WRITE_ON_FAILURE, RID_TQI_04_SYSTEM_LOGGER_CODE),
          .title = "a handle naming no session: ERROR_WMI_INSTANCE_NOT_FOUND, not the NTSTATUS", .fn = FN_TQI,
          .args = {.handle = H_MISSING, .cls = 4, .len = EXACT(0)},
-         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
-    CASE(.id = "tqi.04.plain-session", .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_TQI_KERNEL_FAILURE, RID_TQI_NO_WRITE_ON_FAILURE),
+         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), RC_RULE(RID_TQI_04_SYSTEM_LOGGER_CODE), FAILS(RID_TQI_04_SYSTEM_LOGGER),
+                         UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+    CASE(.id = "tqi.04.plain-session",
+         .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_TQI_KERNEL_FAILURE, RID_TQI_NO_WRITE_ON_FAILURE, RID_TQI_04_SYSTEM_LOGGER_CODE),
          .title = "a session without system-logger mode: ERROR_INVALID_PARAMETER", .fn = FN_TQI, .fx = {.logger = LG_PLAIN},
          .args = {.handle = H_LOGGER, .cls = 4, .len = EXACT(0)},
-         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), RC_RULE(RID_TQI_04_SYSTEM_LOGGER_CODE), FAILS(RID_TQI_04_SYSTEM_LOGGER),
+                         UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
 
     CASE(.id = "tqi.04.logger-id-high", .rules = RULES(RID_TQI_04_HANDLE, RID_GMI_LOGGER_ID, RID_TQI_04_OUTPUT),
          .title = "bits above the low 16 of the SessionHandle do not change the session", .fn = FN_TQI, .fx = {.logger = LG_KERNEL, .masks = KMASKS},
@@ -121,10 +127,12 @@ static const struct etw_case cases[] = {
          .title = "SessionHandle 0xFFFF selects the NT Kernel Logger", .fn = FN_TQI, .fx = {.logger = LG_KERNEL, .masks = KMASKS},
          .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 4, .len = EXACT(0)},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT(RID_TQI_04_OUTPUT, KMASKS_BYTES))})
-    CASE(.id = "tqi.04.kernel-id-no-logger", .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_GMI_KERNEL_LOGGER, RID_TQI_NO_WRITE_ON_FAILURE),
+    CASE(.id = "tqi.04.kernel-id-no-logger",
+         .rules = RULES(RID_TQI_04_SYSTEM_LOGGER, RID_GMI_KERNEL_LOGGER, RID_TQI_NO_WRITE_ON_FAILURE, RID_TQI_04_SYSTEM_LOGGER_CODE),
          .title = "SessionHandle 0xFFFF when no NT Kernel Logger runs: ERROR_WMI_INSTANCE_NOT_FOUND", .fn = FN_TQI,
          .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 4, .len = EXACT(0)},
-         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
+         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), RC_RULE(RID_TQI_04_SYSTEM_LOGGER_CODE), FAILS(RID_TQI_04_SYSTEM_LOGGER),
+                         UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
 
     /* ---- TraceSampledProfileIntervalInfo (0x05) */
     CASE(.id = "tqi.05.handle", .rules = RULES(RID_TQI_05_HANDLE_ZERO, RID_TQI_NO_WRITE_ON_FAILURE),
@@ -151,7 +159,7 @@ static const struct etw_case cases[] = {
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), RETLEN(8, RID_TQI_05_RETLEN), PREFIX(RID_TQI_05_TIMER, U32(0)))})
     CASE(.id = "tqi.05.timer", .rules = RULES(RID_TQI_05_TIMER), .title = "Source ProfileTime gives the kernel's timer profile interval",
          .fn = FN_CUSTOM, .run = tqi05_timer, .expect = {FROM(V6_2)})
-    CASE(.id = "tqi.05.source-above-24", .rules = RULES(RID_TSI_05_HAL_SOURCES, RID_TQI_05_LISTED_INTERVAL),
+    CASE(.id = "tqi.05.source-above-24", .rules = RULES(RID_TSI_05_HAL_SOURCES, RID_TQI_05_LISTED_INTERVAL), .needs = NEED_PMC_SOURCES,
          .title = "a listed profile source above ProfileMaximum (30) reports its default interval, 65536", .fn = FN_TQI,
          .args = {.cls = 5, .len = EXACT(0), IN(U32(30), U32(0))},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), OUTPUT_AT(4, RID_TQI_05_LISTED_INTERVAL, U32(65536)))})
@@ -160,7 +168,7 @@ static const struct etw_case cases[] = {
     CASE(.id = "tqi.05.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_05_TIMER), .title = "class 0x05 works with a NULL ReturnLength",
          .fn = FN_TQI, .args = {.cls = 5, .len = EXACT(0), IN(U32(0), U32(0)), .retlen_null = true},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS), PREFIX(RID_TQI_05_TIMER, U32(0)))})
-    CASE(.id = "tqi.05.listed-sources", .rules = RULES(RID_TQI_05_LISTED_SOURCES, RID_TQI_05_LISTED_INTERVAL),
+    CASE(.id = "tqi.05.listed-sources", .rules = RULES(RID_TQI_05_LISTED_SOURCES, RID_TQI_05_LISTED_INTERVAL), .needs = NEED_PMC_SOURCES,
          .title = "every source class 0x07 lists can be queried; those other than the timer report a non-zero Interval",
          .fn = FN_CUSTOM, .run = tqi05_listed, .expect = {FROM(V6_2)})
 
@@ -188,9 +196,10 @@ static const struct etw_case cases[] = {
          .fx = {.fail_alloc = 1}, .args = {.cls = 7, .len = 0x400}, .expect = {FROM(V6_2, .rc = ERR(OUTOFMEMORY))})
 
     /* ---- TraceVersionInfo (0x0B) */
-    CASE(.id = "tqi.0b.exact", .rules = RULES(RID_TQI_0B_VERSION, RID_TQI_0B_RETLEN), .title = "TraceVersionInfo returns version 1 in 8 bytes",
+    CASE(.id = "tqi.0b.exact", .rules = RULES(RID_TQI_0B_VERSION, RID_TQI_0B_RETLEN, RID_TQI_0B_VERSION_LATER), .title = "TraceVersionInfo returns version 1 in 8 bytes",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0)},
-         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(8, RID_TQI_0B_RETLEN), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
+         .expect = {AT(V10_0, V10_0_17763, .rc = ERR(SUCCESS), RETLEN(8, RID_TQI_0B_RETLEN), PREFIX(RID_TQI_0B_VERSION, U32(1))),
+                    FROM(B_19H1, .rc = ERR(SUCCESS), RC_RULE(RID_TQI_CLASS_SET), RETLEN(8, RID_TQI_0B_RETLEN), PREFIX(RID_TQI_0B_VERSION_LATER, U32(1)))})
     CASE(.id = "tqi.0b.reserved", .rules = RULES(RID_TQI_0B_RESERVED), .title = "TraceVersionInfo leaves Reserved as the caller had it",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0), IN(U32(0), U32(0x5A5A5A5A))},
          .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX_AT(4, RID_TQI_0B_RESERVED, U32(0x5A5A5A5A)))})
@@ -208,7 +217,8 @@ static const struct etw_case cases[] = {
          .expect = {FROM(V10_0, .rc = ERR(INVALID_PARAMETER), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
     CASE(.id = "tqi.0b.retlen-null", .rules = RULES(RID_TQI_RETLEN_OPTIONAL, RID_TQI_0B_VERSION), .title = "TraceVersionInfo works with a NULL ReturnLength",
          .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(0), .retlen_null = true},
-         .expect = {FROM(V10_0, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1)))})
+         .expect = {AT(V10_0, V10_0_17763, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION, U32(1))),
+                    FROM(B_19H1, .rc = ERR(SUCCESS), PREFIX(RID_TQI_0B_VERSION_LATER, U32(1)))})
 
     /* ---- TraceDisallowListQuery (0x0E) */
     CASE(.id = "tqi.0e.empty", .rules = RULES(RID_TQI_0E_EMPTY), .title = "a new session's disallow list is empty: success with 0 bytes",
@@ -217,8 +227,9 @@ static const struct etw_case cases[] = {
     CASE(.id = "tqi.0e.list", .rules = RULES(RID_TQI_0E_OUTPUT), .title = "the disallow list comes back as an array of GUIDs", .fn = FN_TQI,
          .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 32},
          .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(32, RID_TQI_0E_OUTPUT), OUTPUT(RID_TQI_0E_OUTPUT, GUIDB(DAL_G1), GUIDB(DAL_G2)))})
+    /* room for four GUIDs: a length that is not a whole number of GUIDs is open (OQ-1) */
     CASE(.id = "tqi.0e.larger", .rules = RULES(RID_TQI_0E_OUTPUT), .title = "a larger buffer gets the list and nothing more", .fn = FN_TQI,
-         .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 100},
+         .fx = {.logger = LG_SYSTEM, .disallow = dal_two, .ndisallow = 2}, .args = {.handle = H_LOGGER, .cls = 0x0E, .len = 64},
          .expect = {FROM(V10_0, .rc = ERR(SUCCESS), RETLEN(32, RID_TQI_0E_OUTPUT), OUTPUT(RID_TQI_0E_OUTPUT, GUIDB(DAL_G1), GUIDB(DAL_G2)))})
     CASE(.id = "tqi.0e.small", .rules = RULES(RID_TQI_0E_SMALL, RID_TQI_0E_RETLEN_FAIL, RID_TQI_NO_WRITE_ON_FAILURE),
          .title = "room for one GUID of two: ERROR_INSUFFICIENT_BUFFER, and the size needed", .fn = FN_TQI,

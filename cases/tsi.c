@@ -66,17 +66,20 @@ static const struct etw_case cases[] = {
          .title = "no TRACELOG_GUID_ENABLE access fails: ERROR_ACCESS_DENIED",
          .fn = FN_TSI, .fx = {.logger = LG_NOACCESS}, .args = {.handle = H_LOGGER, .cls = 4, .len = 32},
          .expect = {FROM(V6_2, .rc = ERR(ACCESS_DENIED), RC_RULE(RID_GMI_SET_ACCESS_CODE), FAILS(RID_GMI_SET_ACCESS))})
-    CASE(.id = "tsi.04.no-privilege", .rules = RULES(RID_TSI_04_KERNEL, RID_GMI_PROFILE_PRIVILEGE),
+    /* the kernel's refusals fail the call (counted); their Win32 codes are the translation's (inferred) */
+    CASE(.id = "tsi.04.no-privilege", .rules = RULES(RID_TSI_04_KERNEL, RID_GMI_PROFILE_PRIVILEGE, RID_TSI_04_KERNEL_CODE),
          .title = "PERF_PROFILE without SeSystemProfilePrivilege: ERROR_PRIVILEGE_NOT_HELD", .fn = FN_TSI,
          .fx = {.logger = LG_KERNEL, .profile_priv = PRIV_NOT_HELD},
          .args = {.handle = H_LOGGER, .cls = 4, .len = 8, IN(U32(0), U32(ETW_PERF_MASK_BIT(ETW_PERF_PROFILE)))},
-         .expect = {FROM(V6_2, .rc = ERR(PRIVILEGE_NOT_HELD))})
-    CASE(.id = "tsi.04.missing-session", .rules = RULES(RID_TSI_04_SYSTEM_LOGGER, RID_TSI_04_KERNEL),
+         .expect = {FROM(V6_2, .rc = ERR(PRIVILEGE_NOT_HELD), RC_RULE(RID_TSI_04_KERNEL_CODE), FAILS(RID_GMI_PROFILE_PRIVILEGE))})
+    CASE(.id = "tsi.04.missing-session", .rules = RULES(RID_TSI_04_SYSTEM_LOGGER, RID_TSI_04_KERNEL, RID_TSI_04_KERNEL_CODE),
          .title = "a handle naming no session: ERROR_WMI_INSTANCE_NOT_FOUND, not the NTSTATUS", .fn = FN_TSI,
-         .args = {.handle = H_MISSING, .cls = 4, .len = 32}, .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND))})
-    CASE(.id = "tsi.04.plain-session", .rules = RULES(RID_TSI_04_SYSTEM_LOGGER, RID_TSI_04_KERNEL),
+         .args = {.handle = H_MISSING, .cls = 4, .len = 32},
+         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), RC_RULE(RID_TSI_04_KERNEL_CODE), FAILS(RID_TSI_04_SYSTEM_LOGGER))})
+    CASE(.id = "tsi.04.plain-session", .rules = RULES(RID_TSI_04_SYSTEM_LOGGER, RID_TSI_04_KERNEL, RID_TSI_04_KERNEL_CODE),
          .title = "a session without system-logger mode: ERROR_INVALID_PARAMETER", .fn = FN_TSI, .fx = {.logger = LG_PLAIN},
-         .args = {.handle = H_LOGGER, .cls = 4, .len = 32}, .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
+         .args = {.handle = H_LOGGER, .cls = 4, .len = 32},
+         .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER), RC_RULE(RID_TSI_04_KERNEL_CODE), FAILS(RID_TSI_04_SYSTEM_LOGGER))})
     CASE(.id = "tsi.04.logger-id-high", .rules = RULES(RID_TSI_04_HANDLE, RID_GMI_LOGGER_ID),
          .title = "bits above the low 16 of the SessionHandle do not change the session", .fn = FN_TSI, .fx = {.logger = LG_KERNEL},
          .args = {.handle = H_LOGGER_HIGH, .value = 0xABCD12340000ull, .cls = 4, .len = 8, IN(U32(3), U32(0))},
@@ -84,10 +87,10 @@ static const struct etw_case cases[] = {
     CASE(.id = "tsi.04.kernel-logger-id", .rules = RULES(RID_TSI_04_HANDLE, RID_GMI_KERNEL_LOGGER), .title = "SessionHandle 0xFFFF selects the NT Kernel Logger",
          .fn = FN_TSI, .fx = {.logger = LG_KERNEL}, .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 4, .len = 8, IN(U32(3), U32(0))},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
-    CASE(.id = "tsi.04.kernel-id-no-logger", .rules = RULES(RID_TSI_04_SYSTEM_LOGGER, RID_GMI_KERNEL_LOGGER),
+    CASE(.id = "tsi.04.kernel-id-no-logger", .rules = RULES(RID_TSI_04_SYSTEM_LOGGER, RID_GMI_KERNEL_LOGGER, RID_TSI_04_KERNEL_CODE),
          .title = "SessionHandle 0xFFFF when no NT Kernel Logger runs: ERROR_WMI_INSTANCE_NOT_FOUND", .fn = FN_TSI,
          .args = {.handle = H_VALUE, .value = 0xFFFF, .cls = 4, .len = 8, IN(U32(3), U32(0))},
-         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND))})
+         .expect = {FROM(V6_2, .rc = ERR(WMI_INSTANCE_NOT_FOUND), RC_RULE(RID_TSI_04_KERNEL_CODE), FAILS(RID_TSI_04_SYSTEM_LOGGER))})
     /* 0x05 TraceSampledProfileIntervalInfo */
     CASE(.id = "tsi.05.handle", .rules = RULES(RID_TSI_05_HANDLE_ZERO), .title = "class 0x05 with a non-zero SessionHandle: ERROR_INVALID_PARAMETER",
          .fn = FN_TSI, .args = {.handle = H_VALUE, .value = 1, .cls = 5, .len = EXACT(0)}, .expect = {FROM(V6_2, .rc = ERR(INVALID_PARAMETER))})
@@ -104,15 +107,15 @@ static const struct etw_case cases[] = {
          .args = {.cls = 5, .len = EXACT(1)}, .expect = {FROM(V6_2, .rc = ERR(BAD_LENGTH))})
     CASE(.id = "tsi.05.set", .rules = RULES(RID_TSI_05_SET), .title = "a timer interval that is set is what a query returns", .fn = FN_CUSTOM,
          .run = tsi05_set, .fx = {.profile_priv = PRIV_HELD}, .expect = {FROM(V6_2)})
-    CASE(.id = "tsi.05.pmc-source", .rules = RULES(RID_TSI_05_SET), .title = "an interval for a profile source other than the timer is accepted",
+    CASE(.id = "tsi.05.pmc-source", .rules = RULES(RID_TSI_05_SET), .needs = NEED_PMC_SOURCES, .title = "an interval for a profile source other than the timer is accepted",
          .fn = FN_TSI, .fx = {.profile_priv = PRIV_HELD}, .args = {.cls = 5, .len = 8, IN(U32(ETW_ProfileTotalIssues), U32(65536))},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
-    CASE(.id = "tsi.05.source-above-24", .rules = RULES(RID_TSI_05_HAL_SOURCES, RID_TSI_05_SET),
+    CASE(.id = "tsi.05.source-above-24", .rules = RULES(RID_TSI_05_HAL_SOURCES, RID_TSI_05_SET), .needs = NEED_PMC_SOURCES,
          .title = "an interval for a listed profile source above ProfileMaximum (26) is accepted", .fn = FN_TSI,
          .fx = {.profile_priv = PRIV_HELD}, .args = {.cls = 5, .len = 8, IN(U32(26), U32(8192))},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     /* 0x06 TraceProfileSourceConfigInfo */
-    CASE(.id = "tsi.06.set", .rules = RULES(RID_TSI_06_SET), .title = "two profile sources with the privilege held are accepted", .fn = FN_TSI,
+    CASE(.id = "tsi.06.set", .rules = RULES(RID_TSI_06_SET), .needs = NEED_PMC_SOURCES, .title = "two profile sources with the privilege held are accepted", .fn = FN_TSI,
          .fx = {.profile_priv = PRIV_HELD}, .args = {.cls = 6, .len = 8, IN(U32(ETW_ProfileTotalIssues), U32(19))},
          .expect = {FROM(V6_2, .rc = ERR(SUCCESS))})
     CASE(.id = "tsi.06.partial", .rules = RULES(RID_TSI_06_SIZE), .title = "2 bytes is not a whole ULONG: ERROR_INCORRECT_SIZE", .fn = FN_TSI,

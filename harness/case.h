@@ -2,12 +2,9 @@
  * harness/case.h - the case-row format. A case is one behaviour: a call (or a short custom
  * sequence) against a fixture, and the expected outcome for each version. Rows live in cases/ files.
  *
- *   CASE(.id = "tqi.0b.len-short", .rules = RULES(RID_TQI_0B_EXACT_SIZE, RID_TQI_RETLEN_FAILURE),
- *        .title = "TraceVersionInfo with 7 bytes is rejected",
- *        .fn = FN_TQI, .args = { .cls = 0x0B, .len = EXACT(-1) },
- *        .expect = { AT(V10_0, V10_0, .rc = ERR(BAD_LENGTH), RETLEN(8, RID_TQI_RETLEN_FAILURE),
- *                       UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE)),
- *                    AT(V6_2, V6_3, .rc = ERR(NOT_SUPPORTED)) })
+ *   CASE(.id = "tqi.0b.short", .rules = RULES(RID_TQI_0B_EXACT_SIZE, RID_TQI_RETLEN_FAILURE, RID_TQI_NO_WRITE_ON_FAILURE),
+ *        .title = "TraceVersionInfo with 7 bytes: ERROR_BAD_LENGTH", .fn = FN_TQI, .args = {.cls = 0x0B, .len = EXACT(-1)},
+ *        .expect = {FROM(V10_0, .rc = ERR(BAD_LENGTH), RETLEN(8, RID_TQI_RETLEN_FAILURE), UNTOUCHED(RID_TQI_NO_WRITE_ON_FAILURE))})
  *
  * CASE() records __FILE__ and __LINE__ (musl libc-test style), so every result names its row.
  * Expectations are tried in order; the first whose version range holds the target's version is
@@ -176,6 +173,8 @@ struct etw_fixture {
     X(NEED_REG_ENTRY_HANDLE, "registration-object",                                                                                        \
       "needs the handle of the registration object behind a REGHANDLE, which user mode cannot get "                                        \
       "through a public API; the target does not name it (EtwRef_RegEntryHandle)")                                                         \
+    X(NEED_PMC_SOURCES, "pmc-sources",                                                                                                     \
+      "needs a profile source besides the timer listed by the system (hardware counters; a Hyper-V guest lists none)")                   \
     X(NEED_THREADS, "threads", "needs threads, and this process cannot start them")
 /* the position of a need in the list (ETW_NEED_I_NEED_THREADS) and its bit (NEED_THREADS) */
 #define ETW_NEED_INDEX_(name, text, reason) ETW_NEED_I_##name,
@@ -277,7 +276,7 @@ typedef void (*etw_custom_fn)(struct etw_ctx *c);
 struct etw_case {
     const char *file;
     int line;
-    const char *id; /* unique, lower-case, dotted: "tqi.0b.len-short" */
+    const char *id; /* unique, lower-case, dotted: "tqi.0b.short" */
     enum etw_rule_id rules[ETW_MAX_RULES]; /* RULES(RID_A, RID_B): the first is the primary rule */
     const char *title; /* one line: the behaviour checked */
     enum etw_fn fn;

@@ -66,5 +66,10 @@ void *etw_guarded(struct etw_ctx *c, size_t len); /* sentinel-filled buffer endi
 /* start a session of kind (enum etw_logger_kind) through the target's control API; SKIP with the
  * reason when the target does not meet its needs (etw_logger_needs) */
 bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h);
+/* the target's fixture functions a case body calls (struct etw_target .enable_group, .event_traits),
+ * made within the fixture's time budget, not the call's (etw_phase) */
+etw_u32 etw_enable_group(struct etw_ctx *c, etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
+enum etw_fx etw_event_traits(struct etw_ctx *c, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
+                             etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
 
 #endif

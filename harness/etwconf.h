@@ -282,6 +282,14 @@ bool etw_call(struct etw_target *t, const struct etw_fixture_state *st, const st
               const struct etw_args *a, etw_guard_fn guard, void *guard_arg, struct etw_outcome *o, char *why, size_t len);
 void etw_outcome_free(struct etw_outcome *o);
 struct etw_ctx;
+/* may the system have refused, from kernel mode, an access past the end of the row's guarded
+ * buffer? Windows reads and writes a caller's buffer in kernel mode inside try/except (the
+ * "ProbeForRead" and "ProbeForWrite" pages: "Drivers must call ProbeForRead inside a try/except
+ * block"; the fault becomes STATUS_ACCESS_VIOLATION, ERROR_NOACCESS for the Win32 functions), so
+ * the guard page after the buffer shows as that code, where Wine's user-mode code faults on it.
+ * True when the call had a guarded buffer and returned that code, and the row does not expect it;
+ * the runner then proves it by the same call with room after the buffer (core/run.c). */
+bool etw_kernel_refused_overrun(enum etw_fn fn, const struct etw_outcome *o, const struct etw_expect *x);
 /* the checks of a row's expectation x against the outcome of its call (harness/core/expect.c) */
 void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_fn fn, const struct etw_outcome *o);
 /* FN_EXPORT rows: a->module!a->export_name present or absent as x says */
@@ -292,9 +300,18 @@ void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const st
  *   batch   a worker process runs the cases in order; it is replaced after a crash or a hang
  *   child   a new worker process for every case
  *   inproc  no process: faults and hangs are caught in this process
- * The default ("auto") is inproc with fallback for the implementation the suite ships with (the
- * built-in reference; the live system on Windows), batch for a loaded library. */
+ * The default ("auto") is inproc with fallback for the model the suite ships with (the built-in
+ * reference), batch for a loaded library and for the live system. */
 enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
+/* where a running case is, and so which time budget holds: the calls under test (the runner's
+ * --timeout-ms; a case that does not return in it is a TIMEOUT, counted against the target) or its
+ * fixture (reset, setup, teardown, and what a case body asks the target's fixture functions for:
+ * a session, a group enable, events read back). A fixture that does not finish within its own
+ * budget proves nothing about the target: the case is BROKEN, never a TIMEOUT. */
+enum etw_phase { ETW_PHASE_CALL, ETW_PHASE_FIXTURE };
+/* the fixture budget: longer than the longest wait a fixture makes (a live consumer waits up to
+ * 10 s for an event, its enable calls up to 5 s each: harness/tests/unit_livefx.c checks it) */
+#define ETW_FIXTURE_BUDGET_MS 60000u
 struct etw_runner {
     struct etw_target *t;
     unsigned version; /* the version table entry's id (ETW_V6_1, ETW_V10_0_26100): expectations, names */
@@ -304,6 +321,11 @@ struct etw_runner {
     bool fallback; /* in process until a CRASH or TIMEOUT, then batch workers for the rest */
     bool fell_back; /* set by the runner when that happened */
     unsigned timeout_ms;
+    unsigned fixture_ms; /* the fixture budget; 0: ETW_FIXTURE_BUDGET_MS */
+    volatile int phase_now; /* enum etw_phase of the case running in this process */
+    /* told of every phase change of the case running (a worker sends it to the runner) */
+    void (*on_phase)(void *arg, enum etw_phase p);
+    void *phase_arg;
     const char *rerun_prefix; /* "build/etwconf run --target reference --emulate 6.1" */
     /* output */
     FILE *out;
@@ -337,11 +359,23 @@ unsigned etw_runner_key(const struct etw_runner *r);
 void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_result *res);
 /* the body run under the platform guard: fixture setup, the call or .run, checks */
 void etw_case_body(struct etw_ctx *ctx);
+/* the budget of phase p in r, in ms (0: none) */
+unsigned etw_phase_budget_ms(const struct etw_runner *r, enum etw_phase p);
+/* the case enters phase p: its deadline becomes p's budget from now (in a watched run) and
+ * r->on_phase hears of it */
+void etw_phase(struct etw_ctx *ctx, enum etw_phase p);
+/* a case the runner had to end because phase p did not finish within budget_ms: TIMEOUT in the
+ * call, BROKEN in the fixture (mode "fixture-timeout"); how says what was done ("the worker was
+ * killed") */
+void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, enum etw_phase p, unsigned budget_ms, const char *how);
+/* the case accessed past the end of a guarded buffer: a failed GEN.BUFFER_BOUNDS check (got: what
+ * was seen), mode "overrun", the message saying how it was caught */
+void etw_record_overrun(struct etw_ctx *ctx, const char *got, const char *how);
 /* results of a case the platform had to end: CRASH or TIMEOUT */
-void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_status_kind st,
+void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum etw_status_kind st,
                          const char *exception, const char *message);
 /* finish a result: status from the checks, counted, mode, message */
-void etw_result_finish(struct etw_result *res, unsigned version);
+void etw_result_finish(struct etw_result *res);
 
 /* the check API for custom cases is harness/check.h; the harness's own checks of a row's
  * expectation go through the same path, placed at the row */
@@ -377,8 +411,9 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
 void etw_record_case_body(struct etw_json *j, const struct etw_result *res, struct etw_runner *r);
 void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code);
 
-/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/cmd.c) */
+/* ---------------------------------------------------------------- commands beyond run (tools/fuzz/cmd.c, tools/export_wine/) */
 int etw_cmd_fuzz(int argc, char **argv);
+int etw_cmd_export_wine(int argc, char **argv); /* etwconf export-wine (tools/export_wine/) */
 
 /* ---------------------------------------------------------------- guarded buffers and calls (harness/core/guard.c) */
 struct etw_guard {

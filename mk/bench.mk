@@ -1,15 +1,14 @@
-# mk/bench.mk - see the top of the Makefile. Owned by the bench work.
+# mk/bench.mk - the benchmarks (bench/README.md).
 #
 #   make bench   the benchmarks of bench/README.md into $(BUILD)/bench/results.md (under 5 minutes)
 #                BENCH_SKIP_FRESH=1  skips the fresh-clone `make test` figures (they are then reported as
 #                                    "not measured" with that reason)
-#                BENCH_FRESH_LIMIT=S stops each fresh-clone `make test` after S seconds (default 150; 0: no
+#                BENCH_FRESH_LIMIT=S stops the fresh-clone `make test` after S seconds (default 150; 0: no
 #                                    limit) and reports "more than S s"
-#                BENCH_FRESH_BASE=R  the layout the fresh-clone `make test` is compared with (default 58ce05b)
 #                BENCH_ROUNDS=N      rounds per timing (default 7; medians of side-by-side samples)
 BENCH_DIR := $(BUILD)/bench
 BENCH_BIN := $(BENCH_DIR)/bin
-BENCH_PROGS := $(BENCH_BIN)/timeit $(BENCH_BIN)/cti_bench $(BENCH_BIN)/etwconf-proto $(BENCH_BIN)/isobench
+BENCH_PROGS := $(BENCH_BIN)/timeit $(BENCH_BIN)/cti_bench $(BENCH_BIN)/isobench
 MINGW64_CC ?= x86_64-w64-mingw32-gcc
 
 .PHONY: bench bench-progs
@@ -27,19 +26,6 @@ $(BENCH_BIN)/timeit: bench/timeit.c
 $(BENCH_BIN)/cti_bench: bench/cti_bench.c bench/median.h $(BUILD)/libetwref.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(BUILD)/libetwref.a -lpthread
-
-# etwconf with the guarded-buffer allocator proposed in bench/proto_guard.c: the same objects, with the
-# harness's own etw_guard_alloc/etw_guard_free made weak so that the bench's versions replace them
-BENCH_WEAK_PLAT := $(BENCH_DIR)/obj/guard-weak.o
-$(BENCH_WEAK_PLAT): $(BUILD)/obj/harness/core/guard.o
-	@mkdir -p $(dir $@)
-	objcopy --weaken-symbol=etw_guard_alloc --weaken-symbol=etw_guard_free $< $@
-
-$(BENCH_BIN)/etwconf-proto: bench/proto_guard.c $(BENCH_WEAK_PLAT) $(HARNESS_OBJ) $(CASE_OBJ) $(CLI_OBJ) $(BUILD)/libetwref.a $(HEADERS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ bench/proto_guard.c $(BENCH_WEAK_PLAT) \
-	    $(filter-out $(BUILD)/obj/harness/core/guard.o,$(HARNESS_OBJ)) $(CASE_OBJ) $(CLI_OBJ) \
-	    $(BUILD)/libetwref.a $(LDLIBS_HARNESS)
 
 $(BENCH_BIN)/isobench: bench/isobench.c bench/median.h $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $(HEADERS)
 	@mkdir -p $(dir $@)

@@ -1,17 +1,26 @@
-# mk/fleet.mk - running etwconf.exe on real Windows: the CI workflow's Windows job script and the
-# fleet runner (harness/windows/README.md "Running on real Windows: CI and VM fleets").
+# mk/fleet.mk - running etwconf.exe on real Windows: the CI workflow's Windows job script, the
+# Ansible playbook and the SSH fleet runner (harness/windows/README.md "Running on real Windows:
+# CI and VM fleets").
 #
 #   make test-fleet     the "fleet" stage: etwconf-fleet against fake Windows hosts (Wine at
 #                       different versions behind the test's own sshd on 127.0.0.1)
+#   make test-ansible   the "ansible" stage: ansible-lint, --syntax-check, the example inventory,
+#                       and the playbook's run here (its report play; no Windows host to reach)
 #   make test-winci     the "winci" stage: .github/workflows/windows.yml parses and names only
 #                       what exists; its Windows job script runs under Wine and writes what CI uploads
 #
-# Needs: sh .ci/deps.sh windows fleet (mingw-w64, Wine, openssh-server).
-.PHONY: test-fleet test-winci
+# Needs: sh .ci/deps.sh windows fleet (mingw-w64, Wine, openssh-server, PyYAML, Ansible, ansible-lint).
+.PHONY: test-fleet test-winci test-ansible
 TEST_STAGES += fleet
 TEST_DEPS += fleet
 test-fleet: $(BUILD)/etwconf.exe
 	@PYTHON="$(PYTHON)" sh harness/tests/fleet.sh "$(BUILD)"
+
+TEST_STAGES += ansible
+# ansible-lint is most of its CPU, and nothing waits for it
+TEST_NICE += ansible
+test-ansible: all
+	@PYTHON="$(PYTHON)" sh harness/tests/ansible.sh "$(BUILD)"
 
 TEST_STAGES += winci
 test-winci: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe

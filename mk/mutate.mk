@@ -40,8 +40,9 @@ FUZZ_FLAGS := -std=c11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=fuzzer,address,undefi
     -fno-omit-frame-pointer
 
 TEST_STAGES += thirdparty mutate mutate-anchors fuzz sanitize
-# the mutate tool serves the mutate and the fuzz stages
-TEST_PREP += $(BUILD)/mutate/mutate
+# the mutate tool serves the mutate, the fuzz and the emptysets stages; the target that overflows its
+# stack serves the fuzz and the faults stages (two stages' makes must not build one file at once)
+TEST_PREP += $(BUILD)/mutate/mutate $(BUILD)/bad/stack.so
 TEST_DEPS += fuzz
 
 .PHONY: mutate fuzz sanitize test-thirdparty test-mutate test-mutate-anchors test-fuzz test-sanitize
@@ -50,6 +51,13 @@ TEST_DEPS += fuzz
 $(BUILD)/mutate/mutate: tools/mutate/mutate.c tools/mutate/model.c tools/mutate/mutate.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -o $@ $(filter %.c,$^)
+
+# make checks the mutants on every build: every counted rule has a mutant, every tag names a rule and
+# every mutant applies once on its tagged line (a MUST rule without a mutant fails the build)
+all: $(BUILD)/mutants.ok
+$(BUILD)/mutants.ok: $(BUILD)/mutate/mutate tools/mutate/mutants.def $(REF_SRC) $(wildcard reference/*.h) spec/rules.def $(RULE_DEFS)
+	$(BUILD)/mutate/mutate check tools/mutate/mutants.def
+	@touch $@
 
 mutate: all $(BUILD)/mutate/mutate
 	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" MUT_JOBS=$(MUTATE_JOBS) \

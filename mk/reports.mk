@@ -1,8 +1,9 @@
-# mk/reports.mk - see the top of the Makefile. Owned by the reports work.
+# mk/reports.mk - the reports (reports/README.md) and their test stages.
 #
 #   make report        HTML/Markdown/JUnit reports from $(BUILD)/results/*.jsonl into $(BUILD)/report
 #   make test-reports  unit tests of reports/ (ingest, HTML, Markdown, JUnit, diff, expectations)
-#   make test-browser  opens a rendered report in headless Chromium (needs: sh .ci/deps.sh browser)
+#   make test-browser  opens the sample and the build report in headless Chromium through Selenium
+#                      (needs: sh .ci/deps.sh browser: chromium, chromium-driver, python3-selenium)
 #
 # REPORT_EXPECTATIONS: known-failure files passed to the report (only those that exist are used).
 REPORT_DIR := $(BUILD)/report

@@ -8,6 +8,8 @@
 #                   hang, overrun, child isolation, imports, manifest, fingerprint), and the results
 #                   against the known divergences in reports/expectations/wine.json
 #   make run-wine   make wine when Wine is installed (part of make run); otherwise says how to get it
+#   make wine-record  make wine, then record this Wine's results in reports/expectations/wine.json
+#                   and wine-i686.json (etwconf-report update-expectations; README "Your Wine's results")
 #
 # Needs: sh .ci/deps.sh windows (gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 wine wine64).
 
@@ -84,7 +86,7 @@ $(BUILD)/win64/obj/harness/out/record.o $(BUILD)/win32/obj/harness/out/record.o:
 $(BUILD)/win64/etwconf-version.h: harness/etwconf.h
 	@mkdir -p $(dir $@)
 	@v="$(WIN_VERSION)"; n=$$(echo "$$v" | tr . ,); \
-	printf '#define ETWCONF_RC_VERSION %s,0\n#define ETWCONF_RC_VERSION_STR "%s"\n' "$$n" "$$v" >$@
+	printf '#define ETWCONF_RC_VERSION %s,0\n#define ETWCONF_RC_VERSION_STR "%s"\n' "$$n" "$$v" >$@.$$$$ && mv -f $@.$$$$ $@
 
 $(BUILD)/win64/etwconf-res.o: harness/windows/etwconf.rc harness/windows/etwconf.manifest $(BUILD)/win64/etwconf-version.h
 	$(WINDRES64) -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
@@ -97,6 +99,33 @@ $(BUILD)/etwconf.exe: $(WIN64_OBJ) $(BUILD)/win64/etwconf-res.o
 	$(MINGW64) $(WIN_LDFLAGS) -o $@ $^ $(WIN_LIBS)
 
 $(BUILD)/etwconf-i686.exe: $(WIN32_OBJ) $(BUILD)/win32/etwconf-res.o
+	$(MINGW32) $(WIN_LDFLAGS) -Wl,--large-address-aware -o $@ $^ $(WIN_LIBS)
+
+# The Wine stage's copies of the two exes, BUILD/wine-elevated/: the same objects, linked with a
+# manifest that asks for requestedExecutionLevel highestAvailable. The hosted Windows runners run the
+# suite elevated, and so must Wine. Wine 10.0 starts a program with a limited administrator token
+# (server/process.c: the first process gets token_create_admin(..., TokenElevationTypeLimited)), and
+# its loader swaps in the linked full token when the exe's manifest asks for highestAvailable or
+# requireAdministrator (dlls/ntdll/loader.c: needs_elevation(), elevate_token()). Wine 8.0 gives
+# every program a full token, whatever its manifest asks for. highestAvailable, not
+# requireAdministrator: an account that has no full token still runs the program, and its records
+# say which token it got (fingerprint elevation_type, and the reason of each SKIP). The shipped exes
+# stay asInvoker.
+WINE_EXE_DIR := $(BUILD)/wine-elevated
+WINE_EXES := $(WINE_EXE_DIR)/etwconf.exe $(WINE_EXE_DIR)/etwconf-i686.exe
+$(WINE_EXE_DIR)/manifest/etwconf.manifest: harness/windows/etwconf.manifest
+	@mkdir -p $(dir $@)
+	@sed 's/level="asInvoker"/level="highestAvailable"/' $< >$@.$$$$ && grep -q 'level="highestAvailable"' $@.$$$$ && mv $@.$$$$ $@ || \
+	    { rm -f $@.$$$$; echo "$<: no requestedExecutionLevel asInvoker to turn into highestAvailable" >&2; exit 1; }
+
+# $* is 64 or 32; the manifest directory comes first, so windres takes its etwconf.manifest
+$(WINE_EXE_DIR)/win%-res.o: harness/windows/etwconf.rc $(WINE_EXE_DIR)/manifest/etwconf.manifest $(BUILD)/win64/etwconf-version.h
+	$(WINDRES$*) -I $(WINE_EXE_DIR)/manifest -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
+
+$(WINE_EXE_DIR)/etwconf.exe: $(WIN64_OBJ) $(WINE_EXE_DIR)/win64-res.o
+	$(MINGW64) $(WIN_LDFLAGS) -o $@ $^ $(WIN_LIBS)
+
+$(WINE_EXE_DIR)/etwconf-i686.exe: $(WIN32_OBJ) $(WINE_EXE_DIR)/win32-res.o
 	$(MINGW32) $(WIN_LDFLAGS) -Wl,--large-address-aware -o $@ $^ $(WIN_LIBS)
 
 # misbehaving DLL targets for the platform checks of the wine stage
@@ -113,7 +142,7 @@ $(BUILD)/win32/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.
 	$(MINGW32) $(WIN_DLL_CFLAGS) -Winvalid-pch -include $(BUILD)/win32/pch/dll/pch.h -shared -s -Wl,--kill-at -o $@ $<
 
 # ---------------------------------------------------------------- Wine
-wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
+wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WINE_EXES)
 	@sh harness/tests/wine.sh run "$(BUILD)" "$(WINE_VERSIONS)"
 
 TEST_STAGES += winprep wine
@@ -123,19 +152,19 @@ TEST_DEPS += windows
 # prefix (test-prep-wine), while the stages that need no Windows program run; the Wine stages start
 # after it has ended (TEST_AFTER; two makes must not build the same file at once). It counts no
 # test: "winprep: 0 passed, 0 failed", or 1 failed when something could not be built.
-WINPREP_FILES := $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe $(WIN_TEST_DLLS)) \
-    $(if $(shell command -v $(MINGW32) 2>/dev/null),$(BUILD)/etwconf-i686.exe $(WIN32_TEST_DLLS))
+WINPREP_FILES := $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe $(WINE_EXE_DIR)/etwconf.exe $(WIN_TEST_DLLS)) \
+    $(if $(shell command -v $(MINGW32) 2>/dev/null),$(BUILD)/etwconf-i686.exe $(WINE_EXE_DIR)/etwconf-i686.exe $(WIN32_TEST_DLLS))
 TEST_AFTER += $(foreach s,wine winetest faults winci fleet,winprep:$(s))
 .PHONY: test-winprep
 test-winprep:
-	@if $(MAKE) --no-print-directory -s -j3 $(WINPREP_FILES) $(if $(shell command -v wine 2>/dev/null),test-prep-wine); then \
-	    echo "winprep: built $(words $(WINPREP_FILES)) Windows program(s); $(if $(shell command -v wine 2>/dev/null),the suite's Wine prefix is ready,no Wine here)"; \
+	@if $(MAKE) --no-print-directory -s -j3 $(WINPREP_FILES) $(if $(shell command -v "$(or $(WINE),wine)" 2>/dev/null),test-prep-wine); then \
+	    echo "winprep: built $(words $(WINPREP_FILES)) Windows program(s); $(if $(shell command -v "$(or $(WINE),wine)" 2>/dev/null),the suite's Wine prefix is ready,no Wine here)"; \
 	    echo "winprep: 0 passed, 0 failed"; \
 	else echo "winprep: 0 passed, 1 failed"; exit 1; fi
 # the prefix is made (about 5 s of waiting on wineboot) while the executables build (two at a time: the
 # Wine stage is the longest, so it starts first and goes first); the test then finds the prefix
 # current and its wineserver running
-WINE_TEST_FILES := $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WIN_TEST_DLLS)
+WINE_TEST_FILES := $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WINE_EXES) $(WIN_TEST_DLLS)
 # WINE32_INSTALL, a shell command: Wine's 32-bit part is installed when this machine runs i386 code
 # (.ci/deps.sh wine32; a failure only means that the 32-bit runs are skipped, with the reason, and is
 # not retried in this build directory while its log is there). WINE32=0: neither. Only the test target
@@ -161,6 +190,16 @@ test-prep-wine:
 	@mkdir -p $(BUILD)/test/wine; \
 	    sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 || cat $(BUILD)/test/wine/prefix.log; \
 	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true
+
+# This Wine's results into the expectations files, keyed by its version: what it shares with the
+# Wines the files know keeps its why, what differs is new ("TODO: explain") or kept for the others.
+.PHONY: wine-record
+wine-record: wine
+	@$(PYTHON) reports/etwconf-report update-expectations --impl wine --arch x86_64 --out reports/expectations/wine.json \
+	    $(wildcard $(BUILD)/results/wine-*.jsonl)
+	@set -- $(wildcard $(BUILD)/results/wine-i686-*.jsonl); [ $$# = 0 ] || \
+	    $(PYTHON) reports/etwconf-report update-expectations --impl wine --arch i686 --out reports/expectations/wine-i686.json "$$@"
+	@git diff --stat -- reports/expectations/ 2>/dev/null; echo "wine-record: review 'git diff reports/expectations/' and write each \"TODO: explain\""
 
 RUN_EXTRA += run-wine
 RUN_HELP_run-wine = 'make wine' runs it alone (which Wine and prefix: WINE, WINEPREFIX, see harness/tests/wine.sh); 'make run RUN_EXTRA=' leaves it out.

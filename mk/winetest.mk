@@ -1,19 +1,22 @@
 # mk/winetest.mk - Wine's test formats (README "Wine's test formats"):
-#   etwconf run --format winetest [--expect FILE]   harness/out/winetest.c
-#   etwconf export-wine [--out FILE] [--expect FILE] tools/export_wine/
-#   make test-winetest   the "winetest" stage: the format line by line (Linux build, and the exe
-#                        under Wine at win10), and the exported test built with mingw-w64 against
+#   etwconf-report winetest [--expectations FILE] RESULTS.jsonl   reports/etwconf_report/winetest.py
+#   etwconf export-wine [--out FILE] [--todo FILE]                tools/export_wine/
+#   make test-winetest   the "winetest" stage: the format line by line (results of the Linux build,
+#                        and of the exe under Wine at win10), and the exported test built with mingw-w64 against
 #                        harness/windows/winetest/wine/test.h and run under Wine
 #
 # The runner the exported test carries (tools/export_wine/runtime.inc) becomes a C string.
 $(BUILD)/gen/export_wine_runtime.h: tools/export_wine/runtime.inc
 	@mkdir -p $(dir $@)
-	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
+	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.$$$$ && mv -f $@.$$$$ $@
+# the Linux build (stage prep) and the Windows builds (stage winprep) include it: made before they start
+GEN_SHARED += $(BUILD)/gen/export_wine_runtime.h
 $(BUILD)/obj/tools/export_wine/export_wine.o $(BUILD)/win64/obj/tools/export_wine/export_wine.o \
     $(BUILD)/win32/obj/tools/export_wine/export_wine.o: $(BUILD)/gen/export_wine_runtime.h
 
 .PHONY: test-winetest
 TEST_STAGES += winetest
-# etwconf.exe when mingw-w64 is there (the stage says SKIP with the reason when it is not)
-test-winetest: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe)
+# the Wine stage's etwconf.exe (mk/windows.mk) when mingw-w64 is there (the stage says SKIP with the
+# reason when it is not)
+test-winetest: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/wine-elevated/etwconf.exe)
 	@PYTHON="$(PYTHON)" MINGW64="$(MINGW64)" MINGW32="$(MINGW32)" sh harness/tests/winetest.sh "$(BUILD)"

@@ -280,7 +280,7 @@ static etw_status query_groupmask(void *buf, etw_u32 len, etw_u32 *retlen)
     /* no access check for a query (notes GMI-06) */ /* @GMI.QUERY_NO_ACCESS */
     memcpy(gm.EventTraceGroupMasks.Masks, lg->masks, sizeof lg->masks);
     groups_to_flags(gm.EventTraceGroupMasks.Masks); /* @GMI.ENABLE_FLAGS:query */
-    memcpy((etw_u8 *)buf + offsetof(ETW_EVENT_TRACE_GROUPMASK_INFORMATION, EventTraceGroupMasks), &gm.EventTraceGroupMasks, /* @GMI.QUERY */
+    memcpy((etw_u8 *)buf + offsetof(ETW_EVENT_TRACE_GROUPMASK_INFORMATION, EventTraceGroupMasks), &gm.EventTraceGroupMasks, /* @GMI.QUERY @GMI.QUERY_HEADER */
            sizeof gm.EventTraceGroupMasks);
     return ETW_STATUS_SUCCESS;
 }
@@ -304,7 +304,7 @@ ETWREF_EXPORT etw_status ETW_WINAPI NtQuerySystemInformation(etw_u32 SystemInfor
     case ETW_EventTraceTimeProfileInformation:
         if (ReturnLength)
             *ReturnLength = sizeof(ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION); /* @TPI.QUERY:retlen */
-        if (SystemInformationLength != sizeof(ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION)) /* @TPI.QUERY */
+        if (SystemInformationLength != sizeof(ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION)) /* @TPI.QUERY @TPI.QUERY_SIZE */
             return ETW_STATUS_INFO_LENGTH_MISMATCH;
         memcpy(b + offsetof(ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION, ProfileInterval), &ref.timer_interval, 4);
         return ETW_STATUS_SUCCESS;
@@ -357,7 +357,7 @@ static etw_status set_groupmask(const void *buf, etw_u32 len)
         return ETW_STATUS_PRIVILEGE_NOT_HELD; /* @GMI.PROFILE_PRIVILEGE:code */
     bool want_cs = perf_on(m, ETW_PERF_CONTEXT_SWITCH) && perf_on(m, ETW_PERF_COMPACT_CSWITCH);
     bool have_cs = perf_on(lg->masks, ETW_PERF_CONTEXT_SWITCH) && perf_on(lg->masks, ETW_PERF_COMPACT_CSWITCH);
-    if (want_cs && !have_cs && !lg->cswitch_buffers) { /* @GMI.CSWITCH_MEMORY:when */
+    if (want_cs && !have_cs && !lg->cswitch_buffers) { /* @GMI.CSWITCH_MEMORY:when @GMI.CSWITCH_ALREADY_ON */
         /* per-processor buffers for batching context switches (seed 001) */
         lg->cswitch_buffers = ref_alloc(REF_CPUS * 4096);
         if (!lg->cswitch_buffers)

@@ -109,7 +109,7 @@ etw_status ref_ntc_set_traits(struct ref_provider *p, const etw_u8 *blob, etw_u3
         t += ts;
     }
     if (has_group && group_restricted(&group)) /* @TRAITS.GROUP_PERMISSION */
-        return ETW_STATUS_ACCESS_DENIED; /* membership denied (seed 003); code inferred */ /* @TRAITS.GROUP_PERMISSION_CODE */
+        return ETW_STATUS_ACCESS_DENIED; /* membership denied (seed 003); failing the call is inferred */ /* @TRAITS.GROUP_PERMISSION_CODE */
     etw_u8 *copy = ref_alloc(size);
     if (!copy)
         return ETW_STATUS_INSUFFICIENT_RESOURCES;
@@ -140,7 +140,7 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI EtwEventSetInformation(etw_reghandle RegHandle,
     case ETW_EventProviderSetTraits:
         if (!ref_at_least(ETW_V10_0)) /* @ESI.CLASS_VERSION:traits */
             return ETW_ERROR_NOT_SUPPORTED;
-        if (!info || InformationLength < 3 || InformationLength > 0xFFFF) /* @ESI.TRAITS_ARGS */
+        if (!info || InformationLength < 3 || InformationLength > 0xFFFF) /* @ESI.TRAITS_ARGS @ESI.TRAITS_BOUNDS */
             return ETW_ERROR_INVALID_PARAMETER;
         if (!(p = ref_provider_from_handle(RegHandle))) /* @ESI.BAD_HANDLE:traits */
             return ETW_ERROR_INVALID_HANDLE;
@@ -156,7 +156,7 @@ ETWREF_EXPORT etw_u32 ETW_WINAPI EtwEventSetInformation(etw_reghandle RegHandle,
             return ETW_ERROR_INVALID_PARAMETER;
         p->descriptor_type = info[0] != 0;
         return ETW_ERROR_SUCCESS;
-    default: return ETW_ERROR_NOT_SUPPORTED; /* EventProviderSetReserved1 (1) included */ /* @ESI.CLASS */
+    default: return ETW_ERROR_NOT_SUPPORTED; /* EventProviderSetReserved1 (1) included */ /* @ESI.CLASS @ESI.CLASS_RESERVED1 */
     }
 }
 
@@ -180,7 +180,7 @@ ETWREF_EXPORT etw_u32 EtwRef_EnableGroup(etw_tracehandle session, const etw_guid
     if (!lg)
         return ETW_ERROR_WMI_INSTANCE_NOT_FOUND;
     if (lg->mode & ETW_EVENT_TRACE_PRIVATE_LOGGER_MODE) /* @DAL.PRIVATE_SESSION */
-        return ETW_ERROR_NOT_SUPPORTED; /* private sessions cannot control groups; code inferred */ /* @DAL.PRIVATE_SESSION_CODE */
+        return ETW_ERROR_NOT_SUPPORTED; /* private sessions cannot control groups; failing the call is inferred */ /* @DAL.PRIVATE_SESSION_CODE */
     etw_u32 n = 0;
     for (unsigned i = 0; i < REF_MAX_PROVIDERS; i++) {
         const struct ref_provider *p = &ref.providers[i];

@@ -88,9 +88,11 @@ static const struct ref_export exports[] = {
     EXP("advapi32", TraceQueryInformation, ETW_V6_2, ETW_VMAX), /* @EXP.ADVAPI32.TQI */
     EXP("kernelbase", TraceQueryInformation, ETW_V6_2, ETW_V6_2), /* @EXP.KERNELBASE.TQI */
     EXP("sechost", TraceQueryInformation, ETW_V6_3, ETW_VMAX), /* @EXP.SECHOST.TQI */
-    /* notes TSI-01: ADVAPI32 6.1+, implemented in SECHOST from 6.2 */
+    /* notes TSI-01: ADVAPI32 6.1+. Real DLLs' export tables (DynamoRIO/dynamorio#1528,
+     * DynamoRIO/drmemory#1556): KERNELBASE in 6.2 only, SECHOST from 6.3, as Microsoft's page says */
     EXP("advapi32", TraceSetInformation, ETW_V6_1, ETW_VMAX), /* @EXP.ADVAPI32.TSI */
-    EXP("sechost", TraceSetInformation, ETW_V6_2, ETW_VMAX), /* @EXP.SECHOST.TSI */
+    EXP("kernelbase", TraceSetInformation, ETW_V6_2, ETW_V6_2), /* @EXP.KERNELBASE.TSI */
+    EXP("sechost", TraceSetInformation, ETW_V6_3, ETW_VMAX), /* @EXP.SECHOST.TSI */
     /* seed 002 */
     EXP("ntdll", EtwCreateTraceInstanceId, ETW_V5_2, ETW_VMAX), /* @EXP.NTDLL.ETWCTI */
     EXP("advapi32", CreateTraceInstanceId, ETW_V5_2, ETW_VMAX), /* @EXP.ADVAPI32.CTI */

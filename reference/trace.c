@@ -57,6 +57,8 @@ static unsigned later_class_build(etw_u32 k)
         return REF_B_1709; /* @TQI.CLASS.LATER:1709 @TSI.CLASS.LATER:1709 */
     if (k >= ETW_TraceLbrConfigurationInfo && k <= ETW_TraceMaxPmcCounterQuery)
         return REF_B_19H1; /* @TQI.CLASS.LATER:19h1 @TSI.CLASS.LATER:19h1 */
+    if (k == ETW_TraceStackCachingInfo) /* "only supported on Windows 10 19582+" (microsoft/perfview PR #1802): 20H1 */
+        return REF_B_20H1; /* @TSI.CLASS.LATER:20h1 */
     if (k >= ETW_TraceStreamCount && k <= ETW_TraceUnifiedStackCachingInfo)
         return REF_B_21H2; /* @TQI.CLASS.LATER:21h2 @TSI.CLASS.LATER:21h2 */
     if (k == ETW_TracePmcSessionInformation)

@@ -5,7 +5,6 @@
  */
 #include "harness/cli/cli.h"
 #include "harness/scenario.h"
-#include "harness/out/winetest.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +93,19 @@ static void print_versions(bool json)
     etw_json_free(&j);
 }
 
+/* a row enum's name as list --json gives it: LG_NOACCESS -> "noaccess", PRIV_NOT_HELD -> "not-held" */
+static const char *json_name(const char *enum_name, char buf[32])
+{
+    const char *p = enum_name ? strchr(enum_name, '_') : NULL;
+    if (!p)
+        return "?";
+    size_t n = 0;
+    for (p++; *p && n < 31; p++)
+        buf[n++] = *p == '_' ? '-' : (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    buf[n] = 0;
+    return buf;
+}
+
 static void list_cases(bool json, const char *filter)
 {
     struct etw_json j;
@@ -128,27 +140,25 @@ static void list_cases(bool json, const char *filter)
             etw_version_bound_name(c->expect[k].vmax, true, hi, sizeof hi);
             etw_json_str(&j, "from", lo);
             etw_json_str(&j, "to", hi);
-            static const char *const kinds[] = {"call", "skip", "present", "absent"};
-            etw_json_str(&j, "kind", kinds[c->expect[k].kind]);
+            etw_json_str(&j, "kind", etw_xkind_name(c->expect[k].kind));
             etw_json_end(&j);
         }
         etw_json_end(&j);
         /* what the case sets up before its call (struct etw_fixture) and needs from the target, so
            that scripts read it here instead of parsing cases/ */
-        static const char *const loggers[] = {NULL, "kernel", "system", "plain", "noaccess", "private"};
-        static const char *const privs[] = {"any", "held", "not-held"};
         const struct etw_fixture *fx = &c->fx;
+        char n1[32], n2[32], n3[32];
         int nmasks = 0;
         for (int k = 0; k < 8; k++)
             nmasks += fx->masks[k] != 0;
         etw_json_obj(&j, "fixture");
-        etw_json_str(&j, "logger", (unsigned)fx->logger < 6 ? loggers[fx->logger] : "?");
-        etw_json_str(&j, "logger2", (unsigned)fx->logger2 < 6 ? loggers[fx->logger2] : "?");
+        etw_json_str(&j, "logger", fx->logger ? json_name(etw_logger_enum_name(fx->logger), n1) : NULL);
+        etw_json_str(&j, "logger2", fx->logger2 ? json_name(etw_logger_enum_name(fx->logger2), n2) : NULL);
         etw_json_bool(&j, "masks", nmasks > 0);
         etw_json_int(&j, "disallow", fx->ndisallow);
         etw_json_int(&j, "classes", fx->classes);
         etw_json_bool(&j, "provider", fx->provider);
-        etw_json_str(&j, "profile_priv", (unsigned)fx->profile_priv < 3 ? privs[fx->profile_priv] : "?");
+        etw_json_str(&j, "profile_priv", json_name(etw_priv_enum_name(fx->profile_priv), n3));
         etw_json_int(&j, "fail_alloc", fx->fail_alloc);
         etw_json_bool(&j, "foreign_pid", fx->foreign_pid);
         etw_json_bool(&j, "set_counter", fx->set_counter);

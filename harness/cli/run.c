@@ -7,7 +7,6 @@
  * exit, a fatal signal the runner sees as exit) still writes a footer with complete:false.
  */
 #include "harness/cli/cli.h"
-#include "harness/out/winetest.h"
 #include <errno.h>
 #include <stdlib.h>
 #if !defined(_WIN32)
@@ -44,25 +43,23 @@ const char cli_run_help[] =
     "  --filter GLOB     run only cases whose id matches GLOB ('tqi.*'), or that cite a matching rule\n"
     "  --out FILE        write results to FILE (default: stdout; '-' is stdout)\n"
     "  --out-dir DIR     write DIR/TARGET-VERSION.jsonl for each version (needed for several versions)\n"
-    "  --isolation M     auto (default): in process for the suite's own implementation (the built-in\n"
-    "                    reference; the live system on Windows), moving to worker processes after a\n"
-    "                    crash, hang or overrun; a worker process for a loaded library.\n"
+    "  --isolation M     auto (default): in process for the suite's own model (the built-in reference),\n"
+    "                    moving to worker processes after a crash, hang or overrun; a worker process\n"
+    "                    for a loaded library and for the live system on Windows.\n"
     "                    batch: a worker process, replaced after a crash, hang or overrun.\n"
     "                    child: a worker process per case. inproc: no process (cheapest, least safe).\n"
     "                    fallback: auto's policy for the suite's own implementation, for any target\n"
     "                    (builds of the reference: make mutate's mutants): in process until a crash,\n"
     "                    hang or overrun, then worker processes for the rest, later versions included.\n"
     "                    The same on Linux and Windows.\n"
-    "  --timeout-ms N    a case that runs longer is a TIMEOUT (default 5000; 0: no limit)\n"
+    "  --timeout-ms N    a call that runs longer is a TIMEOUT (default 5000; 0: no limit)\n"
+    "  --fixture-timeout-ms N  a case's fixture (reset, setup, teardown, a session, events read\n"
+    "                    back) that runs longer is BROKEN, never a TIMEOUT (default 60000)\n"
     "  --load-timeout-ms N  loading a library target (its constructor or DllMain, tried first in a\n"
     "                    process of its own) may take this long; then the run ends, exit 3 (default 10000)\n"
     "  --quiet           print only the summary line; --verbose prints every case\n"
     "  --stop-on-counted with several versions: stop after the first version whose run counts\n"
     "                    something against the target (its exit status is 1; mutation testing)\n"
-    "  --format F        jsonl (default) or winetest: Wine's test output on stdout (JSON Lines\n"
-    "                    only with --out/--out-dir; exit status = failures, at most 255)\n"
-    "  --expect FILE     with --format winetest: the known divergences of an expectations file\n"
-    "                    (reports/expectations/wine.json) are todo, as todo_wine\n"
     "\n"
     "exit status: 0 conformant (no counted failure, crash or timeout), 1 not conformant,\n"
     "             2 usage error, 3 the run could not start or finish (the results are incomplete)\n";
@@ -74,13 +71,12 @@ struct run_opts {
     enum etw_isolation isolation;
     bool auto_isolation;
     bool fallback; /* --isolation fallback; cleared (batch from then on) once a version fell back */
-    unsigned long timeout;
+    unsigned long timeout, fixture_timeout;
     bool quiet, verbose;
     bool stop_on_counted; /* --stop-on-counted: no later version once one counts a failure */
-    bool winetest; /* --format winetest (harness/out/winetest.c) */
 };
 
-/* this process's stdout for results and Wine's test output, fd 1 pointed away from it so that
+/* this process's stdout for results, fd 1 pointed away from it so that
  * nothing a target prints can reach it */
 static FILE *results_stdout(void)
 {
@@ -110,7 +106,6 @@ static void footer_at_end(void)
     active = NULL;
     ended_during_run = true;
     struct etw_json j;
-    etw_winetest_end(r);
     if (r->out) {
         etw_json_init(&j);
         etw_record_footer(&j, r, 3);
@@ -124,8 +119,6 @@ static void footer_at_end(void)
 
 static bool write_line(struct etw_runner *r, const char *line)
 {
-    if (!r->out)
-        return true; /* --format winetest without --out: no JSON Lines */
     if (fprintf(r->out, "%s\n", line) < 0 || fflush(r->out) != 0) {
         if (!r->out_errno)
             r->out_errno = errno ? errno : EIO;
@@ -144,6 +137,7 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     r.verbose = o->verbose && !o->quiet;
     r.progress = !o->quiet && !r.verbose && stderr_is_tty();
     r.timeout_ms = (unsigned)o->timeout;
+    r.fixture_ms = (unsigned)o->fixture_timeout;
     r.isolation = o->isolation;
     r.plan = plan;
     r.nplan = nplan;
@@ -173,9 +167,7 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         out = path;
     }
     bool to_stdout = !out || !strcmp(out, "-");
-    if (o->winetest && !out)
-        r.out = NULL; /* stdout is Wine's test output; JSON Lines only where --out/--out-dir says */
-    else if (to_stdout)
+    if (to_stdout)
         r.out = results_stdout();
 #if defined(_WIN32)
     else if (!(r.out = fopen(out, "wN"))) { /* N: not inherited by worker processes */
@@ -199,7 +191,6 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         o->fallback = false;
         o->isolation = ISO_BATCH;
     }
-    etw_winetest_end(&r);
     if (r.out_errno)
         prc = 3;
     int code = prc ? 3 : (r.counted_failures || r.counts[R_CRASH] || r.counts[R_TIMEOUT]) ? 1 : 0;
@@ -264,7 +255,7 @@ static int parse_versions(const char *s, unsigned *vs, int max, const char **bad
 int cli_cmd_run(int argc, char **argv)
 {
     struct run_opts o = {.target = ETWCONF_DEFAULT_TARGET, .timeout = 5000, .isolation = ISO_BATCH};
-    const char *emulate = NULL, *iso = "auto", *format = "jsonl", *expect = NULL;
+    const char *emulate = NULL, *iso = "auto";
     o.ids = calloc((size_t)argc + 1, sizeof *o.ids);
     if (!o.ids)
         return 3;
@@ -290,16 +281,18 @@ int cli_cmd_run(int argc, char **argv)
             o.ids[o.nids++] = v;
         else if (OPT("--isolation"))
             iso = v;
-        else if (OPT("--format"))
-            format = v;
-        else if (OPT("--expect"))
-            expect = v;
         else if (OPT("--timeout-ms")) {
             char *end;
             errno = 0;
             o.timeout = strtoul(v, &end, 10);
             if (!*v || *v == '-' || *v == '+' || *end || errno || o.timeout > 3600000)
                 return cli_usage_error("--timeout-ms takes milliseconds (0 to 3600000), not '%s'", v);
+        } else if (OPT("--fixture-timeout-ms")) {
+            char *end;
+            errno = 0;
+            o.fixture_timeout = strtoul(v, &end, 10);
+            if (!*v || *v == '-' || *v == '+' || *end || errno || o.fixture_timeout < 1 || o.fixture_timeout > 3600000)
+                return cli_usage_error("--fixture-timeout-ms takes milliseconds (1 to 3600000), not '%s'", v);
         } else if (OPT("--load-timeout-ms")) {
             char *end;
             errno = 0;
@@ -313,6 +306,9 @@ int cli_cmd_run(int argc, char **argv)
             o.stop_on_counted = true;
         else if (!strcmp(a, "--verbose"))
             o.verbose = true;
+        else if (!strcmp(a, "--format") || !strcmp(a, "--expect"))
+            return cli_usage_error("%s: Wine's test output is made from the results: run with --out FILE, then "
+                                   "reports/etwconf-report winetest [--expectations FILE] FILE", a);
         else
             return cli_usage_error("unknown option '%s' for run (see '" ETWCONF_PROG " run --help')", a);
 #undef OPT
@@ -329,23 +325,6 @@ int cli_cmd_run(int argc, char **argv)
         o.isolation = ISO_INPROC, o.fallback = true;
     else
         return cli_usage_error("--isolation is auto, batch, child, inproc or fallback, not '%s'", iso);
-    if (strcmp(format, "jsonl") && strcmp(format, "winetest"))
-        return cli_usage_error("--format is jsonl or winetest, not '%s'", format);
-    o.winetest = !strcmp(format, "winetest");
-    if (o.winetest && o.out && !strcmp(o.out, "-"))
-        return cli_usage_error("%s", "--format winetest prints Wine's output on stdout: give --out a file for the JSON Lines, not '-'");
-    if (expect && !o.winetest)
-        return cli_usage_error("--expect %s marks known divergences as todo in Wine's format: give --format winetest too", expect);
-    if (o.winetest) {
-        struct etw_xfile *x = NULL;
-        char xerr[512];
-        if (expect && !(x = etw_xfile_load(expect, xerr, sizeof xerr))) {
-            fprintf(stderr, ETWCONF_PROG ": --expect: %s\n", xerr);
-            return 2;
-        }
-        etw_winetest_enable(x); /* lives as long as the process */
-        etw_winetest_output(results_stdout());
-    }
     if (!*o.target)
         return cli_usage_error("--target needs a name or a path, not '%s'", o.target);
     unsigned versions[64] = {0};
@@ -404,8 +383,6 @@ int cli_cmd_run(int argc, char **argv)
     free(plan);
     free(o.ids);
     int code = worst == 130 ? 3 : worst;
-    if (o.winetest && worst < 3)
-        code = etw_winetest_status(); /* a Wine test's exit status: its failures, at most 255 */
     if (strcmp(t->impl, "reference"))
         plat_exit(code); /* the results are complete: a library's destructor must not hang or crash the exit */
     return code;

@@ -3,7 +3,8 @@
  * (Windows): rebuild the runner from the arguments harness/exec/runner.c passes, then run the
  * worker's share of the plan with etw_exec_worker().
  *
- *   __worker --target SPEC --version V --build B --timeout MS --rerun PREFIX --cases I,J,... --chan N
+ *   __worker --target SPEC --version V --build B --timeout MS --fixture-timeout MS --rerun PREFIX --cases I,J,...
+ *            --chan N
  */
 #include "harness/cli/cli.h"
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 
 int cli_cmd_worker(int argc, char **argv)
 {
-    const char *spec = NULL, *version = NULL, *build = "0", *timeout = "0", *rerun = NULL, *cases = NULL, *chan_s = NULL;
+    const char *spec = NULL, *version = NULL, *build = "0", *timeout = "0", *fixture = "0", *rerun = NULL, *cases = NULL, *chan_s = NULL;
     for (int i = 2; i + 1 < argc; i += 2) {
         const char *a = argv[i], *v = argv[i + 1];
         if (!strcmp(a, "--target"))
@@ -22,6 +23,8 @@ int cli_cmd_worker(int argc, char **argv)
             build = v;
         else if (!strcmp(a, "--timeout"))
             timeout = v;
+        else if (!strcmp(a, "--fixture-timeout"))
+            fixture = v;
         else if (!strcmp(a, "--rerun"))
             rerun = v;
         else if (!strcmp(a, "--cases"))
@@ -66,6 +69,7 @@ int cli_cmd_worker(int argc, char **argv)
     r.nplan = n;
     r.isolation = ISO_BATCH;
     r.timeout_ms = (unsigned)strtoul(timeout, NULL, 10);
+    r.fixture_ms = (unsigned)strtoul(fixture, NULL, 10);
     r.quiet = true;
     r.rerun_prefix = rerun;
     /* the results are sent: a target's DLL_PROCESS_DETACH (or destructor) must not hang or crash the

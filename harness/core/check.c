@@ -153,7 +153,10 @@ bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u3
         etw_skip(c, "%s", why);
         return false;
     }
-    switch (etw_fixture_logger(c->t, kind, masks, h, why, sizeof why)) {
+    etw_phase(c, ETW_PHASE_FIXTURE);
+    enum etw_fx fx = etw_fixture_logger(c->t, kind, masks, h, why, sizeof why);
+    etw_phase(c, ETW_PHASE_CALL);
+    switch (fx) {
     case ETW_FX_OK: return true;
     case ETW_FX_SKIP: etw_skip(c, "%s", why); break;
     default: etw_broken(c, "%s", why); break;
@@ -161,3 +164,20 @@ bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u3
     return false;
 }
 
+
+etw_u32 etw_enable_group(struct etw_ctx *c, etw_tracehandle session, const etw_guid *group, etw_u32 *enabled)
+{
+    etw_phase(c, ETW_PHASE_FIXTURE);
+    etw_u32 rc = c->t->enable_group(session, group, enabled);
+    etw_phase(c, ETW_PHASE_CALL);
+    return rc;
+}
+
+enum etw_fx etw_event_traits(struct etw_ctx *c, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
+                             etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len)
+{
+    etw_phase(c, ETW_PHASE_FIXTURE);
+    enum etw_fx fx = c->t->event_traits(c->t, session, provider, reg, out, cap, size, absent, why, len);
+    etw_phase(c, ETW_PHASE_CALL);
+    return fx;
+}

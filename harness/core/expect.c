@@ -37,11 +37,12 @@ static void check_untouched(struct etw_ctx *ctx, const char *what, enum etw_rule
 static void check_rc(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_fn fn, etw_u32 rc)
 {
     bool nt = etw_fn_returns_ntstatus(fn);
-    if (x->fail_rule) { /* the refusal, whatever the code: an error status, or a non-zero Win32 code */
-        bool failed = nt ? (rc & 0x80000000u) != 0 : rc != 0;
+    if (x->fail_rule) { /* the refusal, whatever the code: an error status, or a Win32 error code (non-zero, 16 bits: an
+                         * NTSTATUS returned untranslated is not one) */
+        bool failed = nt ? (rc & 0x80000000u) != 0 : rc != 0 && rc <= 0xFFFFu;
         char g[64];
         etw_format_code(g, sizeof g, rc, nt);
-        etw_check_row(ctx, x->fail_rule, A_RETURN, "return: the call fails", failed, "an error", g);
+        etw_check_row(ctx, x->fail_rule, A_RETURN, "return: the call fails", failed, nt ? "an error status" : "a Win32 error code", g);
     }
     if (x->rc_alt_ok && rc == x->rc_alt) {
         char e[48], g[48], both[112];
@@ -111,6 +112,13 @@ static void check_bounds(struct etw_ctx *ctx, const struct etw_guard *g)
         ok = g->buf[-(long)k] == etw_sentinel[(4 - k % 4) % 4]; /* buf[i] = sentinel[i mod 4] */
     etw_check_row(ctx, RID_GEN_BUFFER_BOUNDS, A_BOUNDS, "bounds: nothing written before the buffer", ok, "sentinel intact",
                   ok ? "sentinel intact" : "bytes before the buffer changed");
+}
+
+bool etw_kernel_refused_overrun(enum etw_fn fn, const struct etw_outcome *o, const struct etw_expect *x)
+{
+    bool guarded = (o->buf && o->len) || (o->out && o->out_len);
+    etw_u32 refused = etw_fn_returns_ntstatus(fn) ? (etw_u32)ETW_STATUS_ACCESS_VIOLATION : ETW_ERROR_NOACCESS;
+    return guarded && o->rc == refused && x->rc != refused && !(x->rc_alt_ok && x->rc_alt == refused);
 }
 
 void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_fn fn, const struct etw_outcome *o)

@@ -99,6 +99,7 @@ static bool need_met(struct etw_target *t, enum etw_need_index i)
     case ETW_NEED_I_NEED_ENABLE_GROUP: return t->enable_group != NULL;
     case ETW_NEED_I_NEED_EVENTS: return t->event_traits != NULL;
     case ETW_NEED_I_NEED_REG_ENTRY_HANDLE: return t->sym && t->sym(t, "EtwRef_RegEntryHandle");
+    case ETW_NEED_I_NEED_PMC_SOURCES: return true; /* a model lists its own; a live system says (its need hook) */
     case ETW_NEED_I_NEED_THREADS: return threads_work();
     case ETW_NEED_COUNT: break;
     }

@@ -1,8 +1,8 @@
 /*
  * harness/core/rowprint.c - the row format's names (from the X-lists of harness/case.h) and the
  * row printer: a struct etw_case printed as the CASE(...) source that compiles back to it. The
- * fuzzer prints its findings with it; harness/tests/unit_rowprint.c prints every printable row
- * of cases/, parses the text back and compares every field.
+ * fuzzer prints its findings with it; harness/tests/rowprint_gen.c prints every printable row of
+ * cases/ as C, the build compiles it, and harness/tests/unit_rowprint.c compares every field.
  */
 #include "harness/etwconf.h"
 #include <stddef.h>

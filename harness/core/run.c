@@ -78,22 +78,106 @@ static struct etw_guard *case_guard(void *arg, size_t len)
     return p ? guard_of(ctx, p) : NULL;
 }
 
+/* a guarded buffer of len bytes holding from (len_from bytes) and, after them, `room` bytes of its
+ * sentinel fill, kept in slack (room bytes) to compare after the call */
+static etw_u8 *roomy(struct etw_ctx *ctx, const etw_u8 *from, size_t len, size_t room, etw_u8 *slack)
+{
+    struct etw_guard *g = case_guard(ctx, len + room);
+    if (!g)
+        return NULL;
+    memcpy(g->buf, from, len);
+    memcpy(slack, g->buf + len, room);
+    return g->buf;
+}
+
+/* the system returned the code of a refused access (etw_kernel_refused_overrun): the same call
+ * again with room after its buffers, the guard pages out of reach. When it then returns another
+ * code, or writes into the room, the guard page was what the system refused; got says what the
+ * second call did. False when the refusal stays: it was not about the buffer's end. */
+static bool overrun_confirmed(struct etw_ctx *ctx, void *fnp, const struct etw_outcome *o, char *got, size_t len)
+{
+    enum { ROOM = 256 };
+    const struct etw_case *c = ctx->c;
+    static etw_u8 slack[ROOM], out_slack[ROOM];
+    etw_u8 *buf = o->buf ? roomy(ctx, o->before, o->len, ROOM, slack) : NULL;
+    etw_u8 *out = o->out ? roomy(ctx, o->out_before, o->out_len, ROOM, out_slack) : NULL;
+    if ((o->buf && !buf) || (o->out && !out))
+        return false;
+    etw_u32 rc = 0, rl = ETW_SENTINEL32;
+    etw_u64 h = etw_call_handle(ctx->t, &ctx->fixture, c->args.handle, c->args.value);
+    etw_call_invoke(c->fn, fnp, h, c->args.cls, buf, (etw_u32)o->len, out, (etw_u32)o->out_len, o->retlen_passed ? &rl : NULL, &rc);
+    size_t past = 0;
+    for (size_t i = 0; i < ROOM; i++)
+        if ((buf && buf[o->len + i] != slack[i]) || (out && out[o->out_len + i] != out_slack[i]))
+            past = i + 1;
+    if (rc == o->rc && !past)
+        return false;
+    char code[64];
+    etw_format_code(code, sizeof code, rc, etw_fn_returns_ntstatus(c->fn));
+    if (past)
+        snprintf(got, len, "an access past the end; with room after the buffer the call wrote %zu byte(s) past it", past);
+    else
+        snprintf(got, len, "an access past the end; with room after the buffer the call returned %s", code);
+    return true;
+}
+
 static void call_and_check(struct etw_ctx *ctx, void *fnp)
 {
     const struct etw_case *c = ctx->c;
     struct etw_outcome o;
-    char why[256] = "";
-    if (etw_call(ctx->t, &ctx->fixture, &c->fx, c->fn, fnp, &c->args, case_guard, ctx, &o, why, sizeof why))
-        etw_expect_call(ctx, ctx->x, c->fn, &o);
-    else
+    char why[256] = "", got[160], how[192], code[64];
+    if (!etw_call(ctx->t, &ctx->fixture, &c->fx, c->fn, fnp, &c->args, case_guard, ctx, &o, why, sizeof why)) {
         etw_broken(ctx, "%s", why);
+    } else if (etw_kernel_refused_overrun(c->fn, &o, ctx->x) && overrun_confirmed(ctx, fnp, &o, got, sizeof got)) {
+        /* the same verdict as a guard page hit in user mode (etw_case_body's caller) */
+        etw_format_code(code, sizeof code, o.rc, etw_fn_returns_ntstatus(c->fn));
+        snprintf(how, sizeof how, "the system refused the access to the guard page right after it (the call returned %s) in", code);
+        etw_record_overrun(ctx, got, how);
+    } else {
+        etw_expect_call(ctx, ctx->x, c->fn, &o);
+    }
     etw_outcome_free(&o);
+}
+
+unsigned etw_phase_budget_ms(const struct etw_runner *r, enum etw_phase p)
+{
+    if (p == ETW_PHASE_FIXTURE)
+        return r->fixture_ms ? r->fixture_ms : ETW_FIXTURE_BUDGET_MS;
+    return r->timeout_ms;
+}
+
+void etw_phase(struct etw_ctx *ctx, enum etw_phase p)
+{
+    struct etw_runner *r = ctx->r;
+    if (!r)
+        return;
+    r->phase_now = (int)p;
+    plat_deadline_ms(etw_phase_budget_ms(r, p));
+    if (r->on_phase)
+        r->on_phase(r->phase_arg, p);
+}
+
+void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, enum etw_phase p, unsigned budget_ms, const char *how)
+{
+    if (p == ETW_PHASE_FIXTURE) {
+        memset(res, 0, sizeof *res);
+        res->c = c;
+        res->status = R_BROKEN;
+        res->mode = "fixture-timeout"; /* not recorded for BROKEN: the runner reads it (the process may be damaged) */
+        snprintf(res->reason, sizeof res->reason, "fixture: the case's fixture did not finish within its budget of %u ms%s%s", budget_ms,
+                 how && how[0] ? "; " : "", how ? how : "");
+        return;
+    }
+    etw_result_abnormal(res, c, R_TIMEOUT, "timeout", NULL);
+    snprintf(res->message, sizeof res->message, "the target did not return within %u ms%s%s", budget_ms, how && how[0] ? "; " : "",
+             how ? how : "");
 }
 
 void etw_case_body(struct etw_ctx *ctx)
 {
     struct etw_target *t = ctx->t;
     const struct etw_case *c = ctx->c;
+    etw_phase(ctx, ETW_PHASE_FIXTURE); /* the reset, the needs and the setup; the call below gets the call's budget */
     if (t->reset)
         t->reset();
     if (t->emulates && t->set_version && t->set_version(ctx->version, ETW_VIS_NT(ctx->version) ? t->build : 0) != 0) {
@@ -101,6 +185,7 @@ void etw_case_body(struct etw_ctx *ctx)
         return;
     }
     if (c->fn == FN_EXPORT) {
+        etw_phase(ctx, ETW_PHASE_CALL);
         if (needs_met(ctx))
             etw_expect_export(ctx, ctx->x, &c->args);
         return;
@@ -110,6 +195,7 @@ void etw_case_body(struct etw_ctx *ctx)
         return;
     if (!needs_met(ctx) || !fixture_setup(ctx))
         return;
+    etw_phase(ctx, ETW_PHASE_CALL);
     if (c->fn == FN_CUSTOM)
         c->run(ctx);
     else
@@ -124,6 +210,7 @@ static int guarded(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exc,
 
 static void teardown_body(struct etw_ctx *ctx)
 {
+    etw_phase(ctx, ETW_PHASE_FIXTURE);
     etw_fixture_teardown(ctx->t, &ctx->fixture);
 }
 
@@ -161,32 +248,42 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         int k = guarded(&ctx, etw_case_body, exc, sizeof exc, &off);
         res->duration_us = plat_now_us() - t0;
         if (k == 1) {
-            char got[64];
+            char got[64], how[96];
             snprintf(got, sizeof got, "a write %ld byte(s) past the end", off + 1);
-            etw_check_row(&ctx, RID_GEN_BUFFER_BOUNDS, A_BOUNDS, "bounds: nothing written past the buffer", false,
-                          "no write past the buffer", got);
-            res->mode = "overrun";
-            snprintf(res->message, sizeof res->message,
-                     "wrote past the end of a %s buffer: the guard page right after it was hit %ld byte(s) in [GEN.BUFFER_BOUNDS]",
-                     etw_fn_name(c->fn), off);
-        } else if (k == 2 || k == 3) {
-            etw_result_abnormal(res, c, r->version, k == 2 ? R_CRASH : R_TIMEOUT, exc, NULL);
+            snprintf(how, sizeof how, "the guard page right after it was hit %ld byte(s) in", off);
+            etw_record_overrun(&ctx, got, how);
+        } else if (k == 2) {
+            etw_result_abnormal(res, c, R_CRASH, exc, NULL);
+        } else if (k == 3) {
+            enum etw_phase p = (enum etw_phase)r->phase_now;
+            etw_result_unfinished(res, c, p, etw_phase_budget_ms(r, p), p == ETW_PHASE_FIXTURE ? "it was interrupted" : NULL);
         }
         if (k == 0 || k == 1) {
             char exc2[48] = "";
             int k2 = guarded(&ctx, teardown_body, exc2, sizeof exc2, &off);
-            if (k2 >= 2 && res->status != R_CRASH)
-                etw_result_abnormal(res, c, r->version, k2 == 2 ? R_CRASH : R_TIMEOUT, exc2, "during fixture teardown");
+            if (k2 == 2 && res->status != R_CRASH)
+                etw_result_abnormal(res, c, R_CRASH, exc2, "during fixture teardown");
+            else if (k2 == 3) /* the teardown's own budget passed: what the case saw stands on a fixture that did not finish */
+                etw_result_unfinished(res, c, ETW_PHASE_FIXTURE, etw_phase_budget_ms(r, ETW_PHASE_FIXTURE), "the teardown was interrupted");
         }
+        r->phase_now = ETW_PHASE_CALL;
     }
     for (int i = 0; i < ctx.nguards; i++) {
         etw_guard_free(ctx.guards[i]);
         free(ctx.guards[i]);
     }
-    etw_result_finish(res, r->version);
+    etw_result_finish(res);
 }
 
-void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsigned version, enum etw_status_kind st,
+void etw_record_overrun(struct etw_ctx *ctx, const char *got, const char *how)
+{
+    etw_check_row(ctx, RID_GEN_BUFFER_BOUNDS, A_BOUNDS, "bounds: nothing written past the buffer", false, "no write past the buffer", got);
+    ctx->res->mode = "overrun";
+    snprintf(ctx->res->message, sizeof ctx->res->message, "wrote past the end of a %s buffer: %s [GEN.BUFFER_BOUNDS]", etw_fn_name(ctx->c->fn),
+             how);
+}
+
+void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum etw_status_kind st,
                          const char *exception, const char *message)
 {
     res->c = c;
@@ -200,12 +297,10 @@ void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, unsig
         snprintf(res->message, sizeof res->message, "the target crashed with %s%s%s", res->exception[0] ? res->exception : "an unknown fault",
                  message ? " " : "", message ? message : "");
     }
-    (void)version;
 }
 
-void etw_result_finish(struct etw_result *res, unsigned version)
+void etw_result_finish(struct etw_result *res)
 {
-    (void)version;
     const struct etw_case *c = res->c;
     if (res->status == R_CRASH || res->status == R_TIMEOUT) {
         res->counted = false;

@@ -16,8 +16,8 @@ bool etw_plan_matches(const struct etw_case *c, const char *glob);
 const struct etw_case **etw_plan_build(const char *const *ids, int nids, const char *filter, size_t *n, char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- running (runner.c) */
-/* settle "auto" for target t: inproc with fallback for the suite's own implementation, batch for
- * a loaded library */
+/* settle "auto" for target t: inproc with fallback for the suite's own model, batch for a loaded
+ * library and for the live system */
 void etw_exec_policy(struct etw_runner *r, bool auto_isolation);
 /* run every case of r->plan with r->isolation, emitting each result: 0 when every case has a
  * record, 3 when the run could not go on, 4 when it was interrupted */
@@ -26,7 +26,7 @@ int etw_exec_run(struct etw_runner *r);
  * of the worker process */
 int etw_exec_worker(struct etw_runner *r, plat_chan chan);
 /* the arguments a worker on a host without fork needs to rebuild r (cli/worker.c reads them):
- * "__worker --target SPEC --version V --build B --timeout MS --rerun PREFIX --cases I,J,..." */
+ * "__worker --target SPEC --version V --build B --timeout MS --fixture-timeout MS --rerun PREFIX --cases I,J,..." */
 #define ETW_WORKER_COMMAND "__worker"
 
 /* ---------------------------------------------------------------- the worker wire format (wire.c) */
@@ -35,11 +35,13 @@ int etw_exec_worker(struct etw_runner *r, plat_chan chan);
 #define ETW_WIRE_MAGIC 0x45574331u /* "EWC1" */
 #define ETW_WIRE_MAX_BODY (256u * 1024u)
 #define ETW_WIRE_MAX_MSG 4096u
-enum etw_wire_kind { ETW_WIRE_START = 1, ETW_WIRE_RESULT = 2 };
+/* PHASE tells the runner which budget the running case is in now (status: enum etw_phase) */
+enum etw_wire_kind { ETW_WIRE_START = 1, ETW_WIRE_RESULT = 2, ETW_WIRE_PHASE = 3 };
 struct etw_wire_head {
     etw_u32 magic, kind, idx, status, counted, body_len, msg_len;
 };
 bool etw_wire_send_start(plat_chan chan, size_t idx);
+bool etw_wire_send_phase(plat_chan chan, size_t idx, enum etw_phase p);
 bool etw_wire_send_result(plat_chan chan, size_t idx, const struct etw_result *res, struct etw_runner *r);
 
 /* the runner's side: bytes in, validated messages out */
@@ -50,7 +52,8 @@ struct etw_wire_rx {
 struct etw_wire_msg {
     enum etw_wire_kind kind;
     size_t idx;
-    enum etw_status_kind status;
+    enum etw_status_kind status; /* RESULT */
+    enum etw_phase phase; /* PHASE */
     bool counted;
     const char *body, *msg; /* NUL-terminated, valid until the next etw_wire_next */
 };

@@ -10,8 +10,9 @@
  *           past --timeout-ms is killed (TIMEOUT); after a crash or a caught overrun it ends
  *           itself. A new worker goes on with the next case.
  *   child   the same with a new worker for every case.
- * CRASH and TIMEOUT records the runner writes itself (a worker that died cannot) are built in
- * one place, emit_abnormal().
+ * The records the runner writes itself (a worker that died or was killed cannot) are built in two
+ * places: emit_crash(), and emit_unfinished() for a case past its budget (a TIMEOUT in the call,
+ * BROKEN in its fixture: the worker tells the runner each phase change).
  */
 #include "harness/exec/exec.h"
 #include "harness/scenario.h"
@@ -25,30 +26,41 @@ void etw_exec_policy(struct etw_runner *r, bool auto_isolation)
 {
     if (!auto_isolation)
         return;
-    const char *impl = r->t->impl;
-    bool own = !strcmp(impl, "reference") || !strcmp(impl, "windows") || !strcmp(impl, "wine");
+    /* The live system runs in worker processes: a hang there ends by terminating the worker, and
+     * the runner stops what the worker started (etw_target.worker_died). Interrupting a thread in
+     * process (SetThreadContext) can block behind a kernel APC, land inside a system call under
+     * WOW64 or abandon a loader or heap lock, and __fastfail bypasses every handler; only the
+     * suite's own model, whose code is all known, runs in process. */
+    bool own = !strcmp(r->t->impl, "reference");
     r->isolation = own ? ISO_INPROC : ISO_BATCH;
     r->fallback = own;
 }
 
-/* a CRASH or TIMEOUT the runner records for case idx of the plan */
-static void emit_abnormal(struct etw_runner *r, size_t idx, enum etw_status_kind st, const char *exc, const char *why)
+/* a CRASH the runner records for case idx of the plan */
+static void emit_crash(struct etw_runner *r, size_t idx, const char *exc, const char *why)
 {
     static struct etw_result res; /* large; never two at once */
     memset(&res, 0, sizeof res);
-    etw_result_abnormal(&res, r->plan[idx], r->version, st, exc, st == R_CRASH ? why : NULL);
-    if (st == R_TIMEOUT)
-        snprintf(res.message, sizeof res.message, "the target did not return within %u ms; %s", r->timeout_ms, why);
-    etw_result_finish(&res, r->version);
+    etw_result_abnormal(&res, r->plan[idx], R_CRASH, exc, why);
+    etw_result_finish(&res);
+    etw_emit(r, &res);
+}
+
+/* case idx did not finish phase p within its budget: TIMEOUT in the call, BROKEN in the fixture */
+static void emit_unfinished(struct etw_runner *r, size_t idx, enum etw_phase p, const char *how)
+{
+    static struct etw_result res;
+    etw_result_unfinished(&res, r->plan[idx], p, etw_phase_budget_ms(r, p), how);
+    etw_result_finish(&res);
     etw_emit(r, &res);
 }
 
 /* after this result the process may be damaged: a crash (other than one the platform knows is
- * harmless), a hang, or a write out of bounds */
+ * harmless), a hang (in the call or in a fixture), or a write out of bounds */
 static bool damaging(const struct etw_result *res)
 {
     return res->status == R_TIMEOUT || (res->status == R_CRASH && !plat_fault_intact(res->exception)) ||
-           (res->mode && !strcmp(res->mode, "overrun"));
+           (res->mode && (!strcmp(res->mode, "overrun") || !strcmp(res->mode, "fixture-timeout")));
 }
 
 /* ---------------------------------------------------------------- in process */
@@ -86,9 +98,9 @@ static void inproc_abandoned(void *p)
     long cur = w->current;
     if (cur < 0)
         return;
-    emit_abnormal(w->r, (size_t)cur, R_TIMEOUT, "timeout",
-                  "the thread was blocked in the system and could not be interrupted: it was left suspended and a new runner thread "
-                  "went on (use --isolation batch for such targets)");
+    emit_unfinished(w->r, (size_t)cur, (enum etw_phase)w->r->phase_now,
+                    "the thread was blocked in the system and could not be interrupted: it was left suspended and a new runner thread "
+                    "went on (use --isolation batch for such targets)");
     w->current = -1;
     w->next = (size_t)cur + 1;
     if (w->r->fallback)
@@ -111,13 +123,29 @@ static int worker_main(void *p, plat_chan chan)
     return etw_exec_worker(r, chan);
 }
 
+struct phase_tell {
+    plat_chan chan;
+    size_t idx;
+};
+
+static void tell_phase(void *arg, enum etw_phase p)
+{
+    struct phase_tell *pt = arg;
+    etw_wire_send_phase(pt->chan, pt->idx, p); /* a channel that broke shows at the result */
+}
+
 int etw_exec_worker(struct etw_runner *r, plat_chan chan)
 {
     struct etw_result *res = malloc(sizeof *res);
     if (!res)
         return 3;
     int rc = 0;
+    static struct phase_tell pt;
+    pt.chan = chan;
+    r->on_phase = tell_phase;
+    r->phase_arg = &pt;
     for (size_t i = 0; i < r->nplan; i++) {
+        pt.idx = i;
         if (!etw_wire_send_start(chan, i)) {
             rc = 3;
             break;
@@ -153,14 +181,15 @@ static char *case_list(struct etw_runner *r, size_t from, size_t to)
 
 static struct plat_proc *start_worker(struct etw_runner *r, struct fork_arg *fa, char *err, size_t errlen)
 {
-    char version[32], build[16], timeout[16];
+    char version[32], build[16], timeout[16], fixture[16];
     snprintf(version, sizeof version, "%s", etw_version_name(r->version));
     snprintf(build, sizeof build, "%u", r->t->build);
     snprintf(timeout, sizeof timeout, "%u", r->timeout_ms);
+    snprintf(fixture, sizeof fixture, "%u", etw_phase_budget_ms(r, ETW_PHASE_FIXTURE));
     char *cases = case_list(r, fa->from, fa->to);
     const char *argv[] = {ETW_WORKER_COMMAND, "--target", r->t->spec ? r->t->spec : "live", "--version", version, "--build", build,
-                          "--timeout", timeout, "--rerun", r->rerun_prefix ? r->rerun_prefix : "etwconf run", "--cases",
-                          cases ? cases : "", NULL};
+                          "--timeout", timeout, "--fixture-timeout", fixture, "--rerun", r->rerun_prefix ? r->rerun_prefix : "etwconf run",
+                          "--cases", cases ? cases : "", NULL};
     struct plat_proc *p = cases ? plat_proc_start(worker_main, fa, argv, err, errlen) : NULL;
     if (!cases)
         snprintf(err, errlen, "out of memory");
@@ -184,6 +213,7 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
     static char chunk[64 * 1024];
     size_t next = from; /* the first case without a record */
     long cur = -1; /* the case started and not finished (plan index) */
+    enum etw_phase phase = ETW_PHASE_FIXTURE; /* of case cur: whose budget runs since the last message */
     uint64_t since = plat_now_us();
     bool corrupt = false, timed_out = false, ended = false;
     while (!ended) {
@@ -200,6 +230,10 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
             size_t idx = from + m.idx;
             if (m.kind == ETW_WIRE_START && cur < 0 && idx == next) {
                 cur = (long)idx;
+                phase = ETW_PHASE_FIXTURE;
+                since = plat_now_us();
+            } else if (m.kind == ETW_WIRE_PHASE && cur == (long)idx) {
+                phase = m.phase;
                 since = plat_now_us();
             } else if (m.kind == ETW_WIRE_RESULT && cur == (long)idx) {
                 etw_emit_body(r, m.status, m.counted, m.body, r->plan[idx], m.msg);
@@ -207,7 +241,8 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
                 cur = -1;
                 since = plat_now_us();
             } else {
-                snprintf(why, sizeof why, "a %s message for case %zu out of order", m.kind == ETW_WIRE_START ? "start" : "result", idx);
+                snprintf(why, sizeof why, "a %s message for case %zu out of order",
+                         m.kind == ETW_WIRE_START ? "start" : m.kind == ETW_WIRE_PHASE ? "phase" : "result", idx);
                 g = ETW_WIRE_CORRUPT;
                 break;
             }
@@ -225,7 +260,8 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
             break;
         }
         uint64_t waited = plat_now_us() - since;
-        if (cur >= 0 && r->timeout_ms && waited > (uint64_t)r->timeout_ms * 1000u) {
+        unsigned budget = etw_phase_budget_ms(r, phase);
+        if (cur >= 0 && budget && waited > (uint64_t)budget * 1000u) {
             timed_out = true;
             break;
         }
@@ -240,17 +276,17 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
         r->t->worker_died(r->t, plat_proc_id(p));
     size_t blame = cur >= 0 ? (size_t)cur : next;
     if (timed_out) {
-        emit_abnormal(r, blame, R_TIMEOUT, "timeout", "the worker was killed");
+        emit_unfinished(r, blame, phase, "the worker was killed");
         return blame + 1;
     }
     if (corrupt && blame < to) {
         char msg[400];
         snprintf(msg, sizeof msg, "(its worker's result channel was corrupted: %s; the worker was killed)", why);
-        emit_abnormal(r, blame, R_CRASH, "bad result", msg);
+        emit_crash(r, blame, "bad result", msg);
         return blame + 1;
     }
     if (cur >= 0) { /* it died inside a case */
-        emit_abnormal(r, (size_t)cur, R_CRASH, how, "(the worker process died)");
+        emit_crash(r, (size_t)cur, how, "(the worker process died)");
         return (size_t)cur + 1;
     }
     return next;
@@ -279,7 +315,7 @@ static int run_workers(struct etw_runner *r, size_t next)
         fprintf(stderr, "etwconf: the worker process ended three times before running a case; the %zu case(s) left are recorded as CRASH\n",
                 r->nplan - next);
         for (; next < r->nplan; next++)
-            emit_abnormal(r, next, R_CRASH, "no start", "(the worker process ended before running the case, three times in a row)");
+            emit_crash(r, next, "no start", "(the worker process ended before running the case, three times in a row)");
     }
     return 0;
 }

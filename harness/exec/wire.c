@@ -19,6 +19,12 @@ bool etw_wire_send_start(plat_chan chan, size_t idx)
     return send_all(chan, &h, NULL, NULL);
 }
 
+bool etw_wire_send_phase(plat_chan chan, size_t idx, enum etw_phase p)
+{
+    struct etw_wire_head h = {.magic = ETW_WIRE_MAGIC, .kind = ETW_WIRE_PHASE, .idx = (etw_u32)idx, .status = (etw_u32)p};
+    return send_all(chan, &h, NULL, NULL);
+}
+
 bool etw_wire_send_result(plat_chan chan, size_t idx, const struct etw_result *res, struct etw_runner *r)
 {
     struct etw_json j;
@@ -73,12 +79,14 @@ enum etw_wire_got etw_wire_next(struct etw_wire_rx *rx, const struct etw_case *c
 #define BAD(...) return (snprintf(why, wlen, __VA_ARGS__), ETW_WIRE_CORRUPT)
     if (h.magic != ETW_WIRE_MAGIC)
         BAD("bad magic 0x%08X", h.magic);
-    if (h.kind != ETW_WIRE_START && h.kind != ETW_WIRE_RESULT)
+    if (h.kind != ETW_WIRE_START && h.kind != ETW_WIRE_RESULT && h.kind != ETW_WIRE_PHASE)
         BAD("unknown message kind %u", h.kind);
     if (h.idx >= n)
         BAD("case index %u out of range (the worker has %zu cases)", h.idx, n);
     if (h.kind == ETW_WIRE_START && (h.status || h.counted || h.body_len || h.msg_len))
         BAD("a start message with a payload");
+    if (h.kind == ETW_WIRE_PHASE && (h.status > ETW_PHASE_FIXTURE || h.counted || h.body_len || h.msg_len))
+        BAD("a phase message with phase %u or a payload", h.status);
     if (h.kind == ETW_WIRE_RESULT && (h.status >= R_COUNT || h.counted > 1))
         BAD("status %u or counted %u out of range", h.status, h.counted);
     if (h.body_len > ETW_WIRE_MAX_BODY || h.msg_len > ETW_WIRE_MAX_MSG)
@@ -107,7 +115,8 @@ enum etw_wire_got etw_wire_next(struct etw_wire_rx *rx, const struct etw_case *c
 #undef BAD
     m->kind = (enum etw_wire_kind)h.kind;
     m->idx = h.idx;
-    m->status = (enum etw_status_kind)h.status;
+    m->status = h.kind == ETW_WIRE_RESULT ? (enum etw_status_kind)h.status : R_PASS;
+    m->phase = h.kind == ETW_WIRE_PHASE ? (enum etw_phase)h.status : ETW_PHASE_CALL;
     m->counted = h.counted != 0;
     m->body = body;
     m->msg = msg;

@@ -1,7 +1,6 @@
 /* harness/out/record.c - the JSON Lines records of harness/RESULTS.md, and emitting them. */
 #include "harness/etwconf.h"
 #include "harness/scenario.h"
-#include "harness/out/winetest.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,7 +191,6 @@ void etw_emit_body(struct etw_runner *r, enum etw_status_kind st, bool counted, 
         if (fprintf(r->out, "{\"type\":\"case\",\"seq\":%lu,%s\n", r->seq, body + 1) < 0 || fflush(r->out) != 0)
             r->out_errno = errno ? errno : EIO;
     }
-    etw_winetest_result(r, st, body, c); /* --format winetest: Wine's test output on stdout */
     report_line(r, st, c, message);
     if (r->progress) {
         fprintf(stderr, "[%lu/%zu] %s  (%lu failed, %lu crashed, %lu timed out)", r->seq, r->nplan, c->id, r->counts[R_FAIL],

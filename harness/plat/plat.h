@@ -81,6 +81,9 @@ bool plat_fault_intact(const char *exception);
  * gives that thread up after a grace period, calls abandoned(arg) from another thread and runs
  * loop(arg) again on a new thread. false if loop could not be started. */
 bool plat_run_watched(void (*loop)(void *arg), void (*abandoned)(void *arg), void *arg, unsigned timeout_ms);
+/* inside a guarded call of a watched run: its deadline becomes ms from now (0: none). Elsewhere
+ * nothing happens. */
+void plat_deadline_ms(unsigned ms);
 /* run fn(arg, i) on n threads at once (i = 0..n-1) and wait for them; false if they could not
  * start. A helper thread that writes into a guard page of the call that started it ends that call. */
 bool plat_threads(int n, void (*fn)(void *arg, int i), void *arg);

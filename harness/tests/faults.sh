@@ -187,7 +187,7 @@ dll_faults() {
     for run in "$@"; do
         dll=${run%%:*}; rest=${run#*:}; iso=${rest%:*}; want=${rest#*:}
         f=$T/w-$label-$dll-$iso
-        timeout 180 "$WINE" "$exe" run --target "$dir/$dll.dll" --case tqi.0b.exact --case tqi.0b.short --isolation "$iso" \
+        wine_run 180 "$exe" run --target "$dir/$dll.dll" --case tqi.0b.exact --case tqi.0b.short --isolation "$iso" \
             --timeout-ms "$tmo" --quiet --out "$f.jsonl" 2>"$f.err"; rc=$?
         tr -d '\r' <"$f.jsonl" >"$f.txt" 2>/dev/null
         h=$(honest "$f.txt" true); hr=$?
@@ -206,7 +206,7 @@ wine_dll_exits() {
 wine_dll_faults() {
     D=$B/win64/tests
     dll_faults "$B/etwconf.exe" "$D" "" 5000 fastfail:auto:CRASH overflow:auto:CRASH
-    timeout 60 "$WINE" "$B/etwconf.exe" run --target "$D/print.dll" --case tqi.0b.exact --case tqi.0b.short --isolation inproc --quiet >"$T/w-print.jsonl" 2>"$T/w-print.err"; rc=$?
+    wine_run 60 "$B/etwconf.exe" run --target "$D/print.dll" --case tqi.0b.exact --case tqi.0b.short --isolation inproc --quiet >"$T/w-print.jsonl" 2>"$T/w-print.err"; rc=$?
     tr -d '\r' <"$T/w-print.jsonl" >"$T/w-print.txt"
     h=$(honest "$T/w-print.txt" true)
     [ $? = 0 ] && [ "$rc" = 1 ] && tr -d '\r' <"$T/w-print.err" | grep -q 'garbage from the target' &&
@@ -216,7 +216,7 @@ wine_dll_faults() {
 # the 32-bit exe against the same DLLs built for 32 bits, where Wine runs 32-bit programs: a fault
 # in process, a hang, a write out of bounds, an exit and a stack overflow end as they do in 64 bits
 wine_i686_faults() {
-    if timeout 60 "$WINE" "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | tr -d '\r' | grep -q '^etwconf '; then
+    if wine_run 60 "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | tr -d '\r' | grep -q '^etwconf '; then
         dll_faults "$B/etwconf-i686.exe" "$B/win32/tests" "i686, " 1000 crash:inproc:CRASH overrun:inproc:FAIL \
             exitprocess:auto:CRASH overflow:batch:CRASH
         # spin.dll keeps a CPU busy until the watchdog stops it: a quarter of a second shows that as well
@@ -236,7 +236,7 @@ wine_dllmain_faults() {
         lt=${dll#*:} dll=${dll%:*}
         echo '{"type":"header","stale":true}' >"$T/w-$dll.jsonl"
         s=$(date +%s)
-        timeout 60 "$WINE" "$B/etwconf.exe" run --target "$D/$dll.dll" --case tqi.0b.exact --load-timeout-ms "$lt" --quiet \
+        wine_run 60 "$B/etwconf.exe" run --target "$D/$dll.dll" --case tqi.0b.exact --load-timeout-ms "$lt" --quiet \
             --out "$T/w-$dll.jsonl" 2>"$T/w-$dll.err"; rc=$?
         took=$(( $(date +%s) - s ))
         msg=$(tr -d '\r' <"$T/w-$dll.err" | tail -n 1)
@@ -245,7 +245,7 @@ wine_dllmain_faults() {
             no "$dll.dll (Wine): exit $rc in ${took}s, $(wc -c <"$T/w-$dll.jsonl") bytes of results: $msg"
     done
     for iso in auto inproc; do
-        timeout 60 "$WINE" "$B/etwconf.exe" run --target "$D/detach_hang.dll" --case tqi.0b.exact --case tqi.0b.short --isolation $iso --quiet \
+        wine_run 60 "$B/etwconf.exe" run --target "$D/detach_hang.dll" --case tqi.0b.exact --case tqi.0b.short --isolation $iso --quiet \
             --out "$T/w-detach-$iso.jsonl" 2>/dev/null; rc=$?
         tr -d '\r' <"$T/w-detach-$iso.jsonl" >"$T/w-detach-$iso.txt" 2>/dev/null
         h=$(honest "$T/w-detach-$iso.txt" true)
@@ -262,7 +262,7 @@ wine_dllmain_faults() {
 # no junctions; the check a new directory passes (run_dir_open_checked) is the one cleanup's refusal
 # of a symlink below exercises. Run in a prefix of its own (its server is stopped and traced).
 wine_private_dir() {
-    tmpw=$(ls -d "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | head -n 1)
+    tmpw=$(wine_temp_dir)
     if ! command -v strace >/dev/null 2>&1; then
         skip "the live target's private directory under Wine: strace is not installed (apt-get install strace), the directory is seen through it"
     elif [ -z "$tmpw" ]; then
@@ -274,7 +274,9 @@ wine_private_dir() {
         timeout 20 "$WINESERVER" -k >/dev/null 2>&1
         timeout 20 "$WINESERVER" -w >/dev/null 2>&1
         mkdir -p "$T/strace"
-        timeout 120 strace -ff -qq --seccomp-bpf -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace/s" "$WINE" "$B/etwconf.exe" run \
+        # the Wine stage's copy (mk/windows.mk WINE_EXE_DIR): starting the kernel logger takes the full
+        # administrator token, which Wine 10 gives only to an exe whose manifest asks for it
+        wine_retry timeout 120 strace -ff -qq --seccomp-bpf -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace/s" "$WINE" "$B/wine-elevated/etwconf.exe" run \
             --case gen.bounds-groupmask --case gmi.set-before-62 --emulate 6.1 --isolation child --quiet --out "$T/w-dir.jsonl" 2>/dev/null
         $PYTHON -S - "$T/strace" "$(ls "$tmpw" | grep -c '^etwconf-')" <<'EOF2'
 import os, re, sys
@@ -306,7 +308,7 @@ EOF2
 # Wine shows as a reparse point) named like one is never entered. Then one live run at a time: a
 # second run while the first holds the system is refused.
 wine_live_runs() {
-    tmpw=$(ls -d "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | head -n 1)
+    tmpw=$(wine_temp_dir)
     if [ -n "$tmpw" ]; then
         h1=00112233445566778899aabbccddeeff h2=ffeeddccbbaa99887766554433221100 h3=0123456789abcdef0123456789abcdef
         mkdir -p "$T/victim" "$tmpw/etwconf-4000000-$h1" "$tmpw/etwconf-4000000-$h2" "$tmpw/etwconf-4000000-short"
@@ -314,29 +316,31 @@ wine_live_runs() {
         touch "$tmpw/etwconf-4000000-$h1/kernel-1.etl" "$tmpw/etwconf-4000000-$h1/kernel-2.etl" "$tmpw/etwconf-4000000-$h2/kernel-1.etl" \
             "$tmpw/etwconf-4000000-$h2/notes.txt" "$tmpw/etwconf-4000000-short/kernel-1.etl"
         ln -s "$T/victim" "$tmpw/etwconf-4000000-$h3"
-        timeout 60 "$WINE" "$B/etwconf.exe" cleanup >"$T/cleanup.out" 2>&1; rc=$?
+        wine_run 60 "$B/etwconf.exe" cleanup >"$T/cleanup.out" 2>&1; rc=$?
         [ ! -e "$tmpw/etwconf-4000000-$h1" ] && [ -f "$tmpw/etwconf-4000000-$h2/notes.txt" ] && [ ! -e "$tmpw/etwconf-4000000-$h2/kernel-1.etl" ] &&
             [ -f "$tmpw/etwconf-4000000-short/kernel-1.etl" ] && [ -L "$tmpw/etwconf-4000000-$h3" ] && [ -f "$T/victim/kernel-1.etl" ] &&
             why=$(tr -d '\r' <"$T/cleanup.out" | sed -n "s/^left alone: .*$h3 (\(.*\))\$/\1/p") && [ -n "$why" ] &&
             ok "cleanup (Wine): a gone process's private directory emptied and removed, one holding a foreign file emptied of ours and kept, a wrongly named one untouched, and a symlink named like one not entered ($why) (exit $rc)" ||
             no "cleanup (Wine): exit $rc: $(tr -d '\r' <"$T/cleanup.out" | tr '\n\\' '|/')" # no backslashes for echo
         rm -rf "$tmpw/etwconf-4000000-"*
+    else
+        no "cleanup (Wine): no Temp directory in $WINEPREFIX (wine_temp_dir, harness/tests/wine-env.sh)"
     fi
     # The second run is started while the first holds the system: the first has claimed it (it
-    # writes its header after the claim) and is held still (SIGSTOP to its processes, found by their
-    # command line: a loader may start the program as a process of its own) until the second has
-    # been answered, then goes on. A first run that ended before it could be held (a busy machine's
-    # scheduling) proves nothing: tried once more.
+    # writes its header after the claim) and is held still (SIGSTOP to the processes of its
+    # background job, found by pid: the loader, and a program it starts as a process of its own)
+    # until the second has been answered, then goes on. A first run that ended before it could be
+    # held (a busy machine's scheduling) proves nothing: tried once more.
     verdict=""
     for attempt in 1 2; do
         rm -f "$T/live-a.jsonl" "$T/live-b.jsonl"
-        timeout 120 "$WINE" "$B/etwconf.exe" run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/live-a.jsonl" 2>/dev/null &
+        wine_run 120 "$B/etwconf.exe" run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/live-a.jsonl" 2>"$T/live-a.err" &
         apid=$!
         within 30000 test -s "$T/live-a.jsonl"
         alive=0
-        wpids=$(pgrep -f -- "etwconf[.]exe run .*$(printf '%s' "$T/live-a.jsonl" | sed 's/[].[*^$\\]/\\&/g')")
+        wpids=$(pid_tree "$apid")
         [ -n "$wpids" ] && kill -STOP $wpids 2>/dev/null && alive=1
-        timeout 60 "$WINE" "$B/etwconf.exe" run --case tqi.0b.exact --quiet --out "$T/live-b.jsonl" 2>"$T/live-b.err"; rc=$?
+        wine_run 60 "$B/etwconf.exe" run --case tqi.0b.exact --quiet --out "$T/live-b.jsonl" 2>"$T/live-b.err"; rc=$?
         [ -n "$wpids" ] && kill -CONT $wpids 2>/dev/null
         wait $apid; arc=$?
         tr -d '\r' <"$T/live-a.jsonl" >"$T/live-a.txt"
@@ -344,7 +348,7 @@ wine_live_runs() {
         if [ "$rc" = 3 ] && tr -d '\r' <"$T/live-b.err" | grep -q 'another etwconf.exe run is testing this system' && [ "$arc" -le 1 ]; then
             verdict="ok two live runs at once (Wine): the second is refused (exit 3), the first completes; $h"; break
         elif [ "$alive" = 1 ]; then
-            verdict="no two live runs at once: second exit $rc ($(tr -d '\r' <"$T/live-b.err" | tail -n 1)) while the first ran, first exit $arc, $h"; break
+            verdict="no two live runs at once: second exit $rc ($(tr -d '\r' <"$T/live-b.err" | tail -n 1)) while the first ran, first exit $arc ($(tr -d '\r' <"$T/live-a.err" | tail -n 1)), $h"; break
         fi
         verdict="skip two live runs at once (Wine): the first run ended before it could be held, twice (attempt $attempt): nothing shows whether the second would have been refused"
     done
@@ -368,7 +372,7 @@ for g in $LINUX_GROUPS; do
     bg="$bg $!"
 done
 groups=$LINUX_GROUPS
-if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
+if command -v "${WINE:-wine}" >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     . harness/tests/wine-env.sh
     suite_prefix=$WINEPREFIX
     # beside the wine stage, not in its prefix (harness/tests/wine-env.sh)
@@ -376,7 +380,7 @@ if command -v wine >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
         (WINEPREFIX=$(cd "$T/prefix-dir" && pwd); export WINEPREFIX; wine_private_dir) >"$T/wine_private_dir.out" 2>&1 &
         bg="$bg $!"
         # Wine's services start once, before the groups' first runs
-        timeout 120 "$WINE" cmd /c exit </dev/null >/dev/null 2>&1
+        wine_run 120 cmd /c exit </dev/null >/dev/null 2>&1
         for g in $WINE_GROUPS; do
             [ "$g" = wine_private_dir ] && continue
             $g >"$T/$g.out" 2>&1 &
@@ -396,8 +400,10 @@ else
     echo "FAIL Wine or $B/etwconf.exe is missing: the DLL faults are not tested (sh .ci/deps.sh windows; make windows)" >"$T/nowine.out"
     groups="$groups nowine"
 fi
+# each group checks something: one that printed no check (it stopped early) is a failure, not silence
 for g in $groups; do
     show "$(cat "$T/$g.out")"
+    grep -q '^\(ok\|FAIL\|skip\) ' "$T/$g.out" || no "$g: the group printed no check (its output: $(head -c 300 "$T/$g.out" | tr '\n' ' '))"
 done
 
 summary faults

@@ -1,6 +1,7 @@
 #!/bin/sh
-# harness/tests/fleet.sh BUILD - the "fleet" test stage (mk/fleet.mk): etwconf-fleet against fake
-# Windows hosts over loopback SSH. Last line: "fleet: N passed, N failed, N skipped".
+# harness/tests/fleet.sh BUILD - the "fleet" test stage (mk/fleet.mk): etwconf-fleet's unit tests
+# (harness/windows/fleet/test_fleet.py), then etwconf-fleet against fake Windows hosts over
+# loopback SSH. Last line: "fleet: N passed, N failed, N skipped".
 #
 # The test starts Debian's OpenSSH server as an instance of its own: its own host key, authorized
 # key and sshd_config in a temporary directory, listening on free ports of 127.0.0.1 only, one
@@ -38,7 +39,7 @@ BA=$(cd "$B" && pwd)
 L=$BA/test/fleet
 rm -rf "$L"
 mkdir -p "$L"
-FLEET="$PYTHON $REPO/reports/etwconf-fleet"
+FLEET="$PYTHON $REPO/harness/windows/fleet/etwconf-fleet"
 T=$(mktemp -d "${TMPDIR:-/tmp}/etwconf-fleet.XXXXXX")
 sshd_pid=""
 ssh_home=$(getent passwd "$(id -u)" | cut -d: -f6)/.ssh
@@ -56,7 +57,7 @@ cleanup() {
     [ "${WINE_PREFIX_SHARED:-0}" = 1 ] ||
         (. harness/tests/wine-env.sh; timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1)
     for p in "$T"/hosts/*/prefix; do    # each fake host's own wineserver (fleet/fakewin.sh)
-        [ -d "$p" ] && (WINEPREFIX=$p; export WINEPREFIX; timeout 20 wineserver -k >/dev/null 2>&1)
+        [ -d "$p" ] && (. harness/tests/wine-env.sh; WINEPREFIX=$p; export WINEPREFIX; timeout 20 "$WINESERVER" -k >/dev/null 2>&1)
     done
     cp -r "$T/out/report" "$L/report" 2>/dev/null
     cp -r "$T/out/logs" "$L/logs" 2>/dev/null
@@ -67,6 +68,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------- without SSH: the command line
+$PYTHON harness/windows/fleet/test_fleet.py >"$T/unit.out" 2>&1
+add_counts "$T/unit.out" || cat "$T/unit.out"
 $FLEET --help >"$T/help.out" 2>&1; rc=$?
 [ "$rc" = 0 ] && grep -q "Exit codes: 0 every host complete" "$T/help.out" && grep -q "transfer=sftp|scp" "$T/help.out" &&
     ok "--help: exit 0, inventory format and exit codes" || no "--help: exit $rc"
@@ -150,11 +153,11 @@ LogLevel VERBOSE
 SetEnv SHLVL=1
 Subsystem sftp $SFTP_SERVER
 Match LocalPort $P7
-    ForceCommand $fake $T/hosts/w7
+    ForceCommand $fake $T/hosts/w7 $T/listener.pid
 Match LocalPort $P81
-    ForceCommand $fake $T/hosts/w81
+    ForceCommand $fake $T/hosts/w81 $T/listener.pid
 Match LocalPort $P10
-    ForceCommand $fake $T/hosts/w10
+    ForceCommand $fake $T/hosts/w10 $T/listener.pid
 EOF
     if ! "$SSHD" -t -f "$T/sshd_config" >"$T/sshd-t.log" 2>&1; then
         no "sshd rejects the test configuration: $(tail -n 2 "$T/sshd-t.log")"
@@ -162,6 +165,7 @@ EOF
     fi
     "$SSHD" -D -e -f "$T/sshd_config" 2>"$T/sshd.log" &
     sshd_pid=$!
+    echo "$sshd_pid" >"$T/listener.pid" # the fake hosts drop a connection through it (fleet/fakewin.sh)
     # listening on its three ports, or gone (the log may not exist yet: grep then counts nothing, 0)
     sshd_settled() { [ "$(cat "$T/sshd.log" 2>/dev/null | grep -c 'Server listening on 127.0.0.1')" -ge 3 ] || ! kill -0 "$sshd_pid" 2>/dev/null; }
     within 30000 sshd_settled

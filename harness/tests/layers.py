@@ -83,6 +83,9 @@ def check(root):
     """returns (passed, [problems])"""
     passed, problems = 0, []
     files = sources(root)
+    if not files:  # no source is nothing checked, never a pass
+        problems.append("no C source under %s (harness, tools, reference, cases, spec): nothing to check" % os.path.abspath(root))
+        return passed, problems
     graph = {}
     for f in files:
         text = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
@@ -174,7 +177,8 @@ def main():
     failed = len(problems)
     for p in problems:
         print("FAIL " + p)
-    print("ok   %d checks hold (include lines, file sizes, no cycle)" % passed)
+    if not problems:
+        print("ok   %d checks hold (include lines, file sizes, no cycle)" % passed)
     passed_total = 1 if not problems else 0
     for ok, msg in self_test(root):
         print(("ok   " if ok else "FAIL ") + msg)

@@ -17,6 +17,15 @@
 #   within MS CMD...   run CMD every 50 ms until it succeeds (status 0) or MS milliseconds have
 #                      passed (status 1): a wait for a condition, not for a fixed time
 #   rc_of FILE         the exit status a background job wrote to FILE, or "?" when it wrote none
+#   every DONE PLANNED WHAT [DETAIL]
+#                      a check over a planned set (versions, cases, hosts, files): "ok WHAT (DONE of
+#                      PLANNED)" when the set is not empty and all of it was done; otherwise a
+#                      failure "WHAT: DONE of PLANNED[; DETAIL]". An empty set is never a pass.
+#   chain_below PID    the processes between PID, an ancestor of this shell, and this shell: from
+#                      PID's child down to this shell's parent, through their parent pids (never
+#                      PID itself); nothing when PID is no ancestor
+#   pid_tree PID       PID and every process descended from it (by parent pid), one a line: a
+#                      background job's own processes, found by pid, never by name or command line
 #
 # The counters are the shell variables pass, fail and skip.
 pass=0
@@ -74,3 +83,33 @@ within() {
     done
 }
 rc_of() { cat "$1" 2>/dev/null || echo "?"; }
+every() {
+    if [ "${2:-0}" -gt 0 ] 2>/dev/null && [ "$1" = "$2" ]; then
+        ok "$3 ($1 of $2)"
+    else
+        no "$3: $1 of ${2:-0}${4:+; $4}"
+    fi
+}
+chain_below() {
+    cb="" cp=$$
+    while :; do
+        pp=$(sed 's/.*) [A-Za-z] \([0-9]*\) .*/\1/' "/proc/$cp/stat" 2>/dev/null)
+        [ -n "$pp" ] && [ "$pp" -gt 1 ] || return 0
+        [ "$cp" = $$ ] || cb="$cb $cp"
+        [ "$pp" = "$1" ] && break
+        cp=$pp
+    done
+    echo $cb
+}
+pid_tree() {
+    ps -e -o pid=,ppid= 2>/dev/null | awk -v root="$1" '
+        { parent[$1] = $2 }
+        END {
+            if (!(root in parent)) exit
+            mine[root] = 1; print root
+            for (grew = 1; grew; ) {
+                grew = 0
+                for (p in parent) if (!(p in mine) && (parent[p] in mine)) { mine[p] = 1; print p; grew = 1 }
+            }
+        }'
+}

@@ -47,8 +47,9 @@ say(cids == set(progs), "the C table and spec/rules.py read the same programs%s"
 bad = [i for i, c in scen.items() if not (c.get("program", {}).get("id") in progs and i.startswith("client.%s." % c["program"]["id"])
        and c["program"].get("name") and ": " in c["program"].get("source", "") and c.get("steps")
        and all(s.get("what") and s.get("consequence") for s in c["steps"]))]
-say(not bad, "list --json: every scenario has its program (id, name, 'repo: path') and steps (what, consequence)%s" % (": " + " ".join(bad) if bad else ""))
-say(not [i for i, c in listed.items() if not i.startswith("client.") and "program" in c], "list --json: ordinary rows carry no program")
+say(scen and not bad, "list --json: every scenario (%d) has its program (id, name, 'repo: path') and steps (what, consequence)%s" % (len(scen), ": " + " ".join(bad) if bad else ""))
+ordinary = [c for i, c in listed.items() if not i.startswith("client.")]
+say(ordinary and not [c for c in ordinary if "program" in c], "list --json: ordinary rows (%d) carry no program" % len(ordinary))
 
 # 2. the reference
 runs = {}
@@ -56,12 +57,13 @@ for f in sorted(glob.glob(os.path.join(T, "ref", "reference-*.jsonl"))):
     runs[f.rsplit("reference-", 1)[1][:-6]] = cases(f)
 say(sorted(runs) == sorted(v["name"] for v in rules.versions()), "reference: results at %s (every entry of spec/versions.def)" % " ".join(sorted(runs)))
 wrong = ["%s@%s %s" % (i, v, r["status"]) for v, cs in runs.items() for i, r in cs.items() if r["status"] not in ("PASS", "SKIP")]
-say(not wrong and all(len(cs) == len(scen) for cs in runs.values()), "reference: every scenario PASSes or does not apply%s" % (": " + ", ".join(wrong) if wrong else ""))
+say(runs and scen and not wrong and all(len(cs) == len(scen) for cs in runs.values()),
+    "reference: every scenario (%d) PASSes or does not apply, at %d version(s)%s" % (len(scen), len(runs), ": " + ", ".join(wrong) if wrong else ""))
 at10 = runs.get("10.0", {})
 say(at10 and all(r["status"] == "PASS" for r in at10.values()), "reference@10.0: all %d scenarios PASS" % len(at10))
 skips = [r for cs in runs.values() for r in cs.values() if r["status"] == "SKIP"]
 say(skips and all("needs Windows" in (r.get("reason") or "") for r in skips), "reference: a scenario SKIPs only where its program does not run (%d, with the reason)" % len(skips))
-say(all(r.get("program", {}).get("id") and "step" not in r for cs in runs.values() for r in cs.values()),
+say(runs and all(r.get("program", {}).get("id") and "step" not in r for cs in runs.values() for r in cs.values()),
     "reference: every record names its program; a PASS or SKIP names no step")
 
 # 3. the hand-broken target

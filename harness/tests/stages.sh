@@ -9,12 +9,16 @@
 # meanwhile (on Linux), and last the total
 # "N passed, N failed, N skipped". Every stage ends its output with a line "[NAME: ]N passed,
 # N failed" (", N skipped" may follow); a stage that exits non-zero without counting a failure
-# counts as one failure. Exit status 0 when nothing failed.
+# counts as one failure, and so does a stage that printed no such line, or one that counted nothing
+# at all (0 passed, 0 failed, 0 skipped: it checked nothing) unless it only builds (TEST_BUILDERS).
+# Wine starts that failed for a reason of the host and were run again (BUILD/test/wine-starts.log,
+# harness/tests/wine-env.sh) are listed after the summary. Exit status 0 when nothing failed.
 #
 # Environment: MAKE (make), BUILD (build), TEST_JOBS (stages at once; default: the number of CPUs),
 # TEST_FIRST (stages to start before the others, longest first, so that the short ones fill the gaps;
 # the printed order stays the named order), TEST_EXCLUSIVE (stages of which at most one runs at a time,
-# e.g. two that use the same Wine prefix), TEST_AFTER (items A:B: stage B starts only after stage A has
+# e.g. two that use the same Wine prefix), TEST_BUILDERS (stages that build and count no check),
+# TEST_AFTER (items A:B: stage B starts only after stage A has
 # ended, and is not run, but counted as skipped with the reason, when A failed; an A that is not among
 # the stages is taken as ended), TEST_NICE (stages run at a lower CPU
 # priority, TEST_NICE_LEVEL, default 5: long CPU-bound ones that fill the time others wait, so that
@@ -122,6 +126,10 @@ flush() {
 }
 
 for st in "$@"; do rm -f "$D/$st.rc" "$D/$st.time" "$D/$st.cpu" "$D/$st.start" "$D/$st.notrun"; done
+STARTS=$(cd "$D" && pwd)/wine-starts.log
+WINE_START_LOG=$STARTS
+export WINE_START_LOG
+rm -f "$STARTS"
 all=" $* "
 # the stages ST comes after (TEST_AFTER), of those being run
 after() {
@@ -190,16 +198,25 @@ wait
 exec 3>&-
 cg_end
 
+# a stage that only builds (TEST_BUILDERS) and counts no check
+builder() { case " ${TEST_BUILDERS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
 tp=0; tf=0; ts=0; bad=""
 summary=""
+rm -f "$D/notes"
 for st in "$@"; do
     log=$D/$st.log
     rc=$(cat "$D/$st.rc" 2>/dev/null || echo 1)
-    line=$(grep -E '^([A-Za-z0-9-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
+    line=$(grep -E '^([A-Za-z0-9-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" 2>/dev/null | tail -n 1)
     p=$(echo "$line" | sed -n 's/.*\b\([0-9][0-9]*\) passed.*/\1/p'); p=${p:-0}
     f=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p'); f=${f:-0}
     s=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) skipped.*/\1/p'); s=${s:-0}
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    # a stage that says nothing of what it checked has checked nothing that anyone can see
+    if [ -z "$line" ] && [ "$f" -eq 0 ]; then
+        f=1; echo "$st: FAIL: the stage printed no count line ('N passed, N failed'): nothing it checked is counted" >>"$D/notes"
+    elif [ $((p + f + s)) -eq 0 ] && ! builder "$st"; then
+        f=1; echo "$st: FAIL: the stage counted no check at all (0 passed, 0 failed, 0 skipped)" >>"$D/notes"
+    fi
     [ "$f" -ne 0 ] && bad="$bad $st"
     tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + s))
     summary="$summary$(printf '  %-14s %5s passed %5s failed %5s skipped  (%ss, %ss CPU, from +%ss)' "$st" "$p" "$f" "$s" \
@@ -214,6 +231,11 @@ if [ -n "$B0" ] && [ -n "$B1" ]; then
     cpu=$(awk -v a="$B0" -v b="$B1" -v t="$(getconf CLK_TCK 2>/dev/null || echo 100)" 'BEGIN { printf ", the machine busy %.1f CPU-s", (b - a) / t }')
 fi
 echo "  $# stages, $JOBS at a time: $(since "$T0")s wall$cpu (logs in $D/)"
+[ -f "$D/notes" ] && cat "$D/notes"
+if [ -s "$STARTS" ]; then
+    echo "Wine starts that failed for a reason of the host and were run again ($(wc -l <"$STARTS"), $STARTS):"
+    sed 's/^/  /' "$STARTS"
+fi
 [ -n "$bad" ] && printf 'failing stages:%s\n' "$bad"
 printf '%d passed, %d failed, %d skipped\n' "$tp" "$tf" "$ts"
 [ "$tf" -eq 0 ]

@@ -3,13 +3,14 @@
 # stages (a stand-in for make that plays each one from a script) and is checked on what make test
 # relies on: the counts added up, a stage that exits non-zero without counting a failure counted as
 # one, TEST_AFTER's order, a stage after a failed one not run but skipped with the reason, at most
-# TEST_JOBS at once, TEST_EXCLUSIVE taking turns, the logs printed whole in the named order, and the
-# exit status. Last line: "scheduler: N passed, N failed".
+# TEST_JOBS at once, TEST_EXCLUSIVE taking turns, the logs printed whole in the named order, a stage
+# that counts nothing (no count line, or nothing counted) failing, the Wine starts run again listed,
+# no file built by two stages that may run at once (stage_builds.py), and the exit status. Last line: "scheduler: N passed, N failed".
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 # make test runs this with its own settings in the environment: each run below sets its own
-unset TEST_FIRST TEST_AFTER TEST_EXCLUSIVE TEST_NICE TEST_NICE_LEVEL TEST_JOBS
+unset TEST_FIRST TEST_AFTER TEST_EXCLUSIVE TEST_NICE TEST_NICE_LEVEL TEST_JOBS TEST_BUILDERS WINE_START_LOG
 T=$(mktemp -d "${TMPDIR:-/tmp}/etwconf-stages.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT
 
@@ -83,5 +84,45 @@ TEST_JOBS=4 run p q
 grep -Eq '^  p +1 passed +0 failed +0 skipped  \([0-9.]+s, [0-9.]+s CPU, from \+[0-9.]+s\)$' "$T/out" && grep -q '^  2 stages, 4 at a time: ' "$T/out" &&
     [ "$(cat "$T/rc")" = 0 ] && ok "the summary gives each stage's wall time, CPU time and start; exit 0 when nothing failed" ||
     no "summary: $(grep -A3 'summary' "$T/out" | tr '\n' '|')"
+
+# 5. a stage that checked nothing fails: no count line (exit 0), or a count of nothing; a stage
+#    that only builds (TEST_BUILDERS) may count nothing
+play silent 'echo "log of silent"'
+play empty 'echo "empty: 0 passed, 0 failed, 0 skipped"'
+play build 'echo "build: 0 passed, 0 failed"'
+TEST_JOBS=4 TEST_BUILDERS="build" run silent empty build p
+[ "$(tail -n 1 "$T/out")" = "1 passed, 2 failed, 0 skipped" ] && [ "$(cat "$T/rc")" = 1 ] && grep -q '^failing stages: silent empty$' "$T/out" &&
+    grep -q "^silent: FAIL: the stage printed no count line" "$T/out" && grep -q "^empty: FAIL: the stage counted no check at all" "$T/out" &&
+    ok "a stage with no count line, and one that counted nothing, each fail (a builder that counts nothing does not)" ||
+    no "stages that checked nothing: $(tail -n 1 "$T/out"), exit $(cat "$T/rc"): $(grep -E '^(silent|empty|failing)' "$T/out" | tr '\n' '|')"
+TEST_JOBS=4 run build
+[ "$(cat "$T/rc")" = 1 ] && ok "without TEST_BUILDERS the same stage that counts nothing fails" || no "an unlisted builder that counts nothing passed"
+
+# 6. the Wine starts that were run again (harness/tests/wine-env.sh) are listed after the summary
+play wine 'echo "12:00:00 start 1 of 3 failed for a reason of the host (exit 1: failed to map the shared user data): wine x.exe" >>"$WINE_START_LOG"; echo "wine: 1 passed, 0 failed"'
+TEST_JOBS=4 run wine p
+grep -q '^Wine starts that failed for a reason of the host and were run again (1, .*/wine-starts.log):$' "$T/out" &&
+    grep -q '^  12:00:00 start 1 of 3 failed .*: wine x.exe$' "$T/out" && [ "$(cat "$T/rc")" = 0 ] &&
+    ok "Wine starts run again for a reason of the host are listed after the summary, and fail nothing" || no "Wine starts: $(tail -n 4 "$T/out" | tr '\n' '|')"
+TEST_JOBS=4 run p
+! grep -q '^Wine starts' "$T/out" && ok "the list starts empty in each make test" || no "a former run's Wine starts were listed"
+
+# 7. no two stages that may run at once build the same file (harness/tests/stage_builds.py): the
+#    suite's own Makefile, then made-up ones with a shared file, and with no stage at all
+PYTHON=${PYTHON:-python3}
+REPO=$(cd "$HERE/../.." && pwd)
+$PYTHON "$HERE/stage_builds.py" "$REPO" >"$T/builds.out" 2>&1 && ok "stage_builds.py: $(tail -n 1 "$T/builds.out" | cut -c6-)" ||
+    no "stage_builds.py: $(grep '^FAIL' "$T/builds.out" | head -n 2 | tr '\n' ' ')"
+mkdir -p "$T/mk" "$T/mk0"
+printf '%s\n' 'TEST_STAGES := a b c d e f g' 'TEST_PREP := build/p' 'TEST_AFTER := f:g' 'test-a: build/shared build/own' 'test-b: build/shared' \
+    'test-c: build/p' 'test-d:' 'test-e:' 'test-f: build/fg' 'test-g: build/fg' 'build/shared build/own build/p build/fg:' '	touch $@' >"$T/mk/Makefile"
+$PYTHON "$HERE/stage_builds.py" "$T/mk" >"$T/builds.out" 2>&1; rc=$?
+[ "$rc" = 1 ] && grep -q '^FAIL no file is built by two stages .*: build/shared (a, b)$' "$T/builds.out" &&
+    ok "stage_builds.py: a file two stages build is named (build/shared (a, b)); one built before them, or by stages that take turns, is not" ||
+    no "stage_builds.py on a shared file: exit $rc: $(tr '\n' ' ' <"$T/builds.out")"
+printf '%s\n' 'all:' >"$T/mk0/Makefile"
+$PYTHON "$HERE/stage_builds.py" "$T/mk0" >"$T/builds.out" 2>&1; rc=$?
+[ "$rc" = 1 ] && grep -q '^FAIL the stages to look at: 0' "$T/builds.out" && ok "stage_builds.py: no stage to look at is a failure" ||
+    no "stage_builds.py with no stage: exit $rc: $(tr '\n' ' ' <"$T/builds.out")"
 
 summary scheduler

@@ -79,7 +79,7 @@ static void test_result_finish(void)
     memset(&r, 0, sizeof r);
     r.c = &c;
     r.status = R_PASS;
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_finish(&r);
     CU_ASSERT_EQUAL(r.status, R_BROKEN);
 
     struct etw_runner run = {0};
@@ -87,7 +87,7 @@ static void test_result_finish(void)
     memset(&r, 0, sizeof r);
     r.c = &c;
     CHECK_U32(&ctx, RID_TQI_RETLEN_FAILURE, A_RETLEN, "return length", 8, 9);
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_finish(&r);
     CU_ASSERT_EQUAL(r.status, R_FAIL);
     CU_ASSERT(!r.counted); /* only an inferred rule failed */
     CU_ASSERT_STRING_EQUAL(r.mode, "return-length");
@@ -95,7 +95,7 @@ static void test_result_finish(void)
     memset(&r, 0, sizeof r);
     r.c = &c;
     CHECK_WIN32(&ctx, RID_PRIMARY, A_RETURN, "return", 24, 0); /* NULL rule: the primary rule */
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_finish(&r);
     CU_ASSERT(r.counted);
     CU_ASSERT_EQUAL(r.checks[0].rule, RID_TQI_0B_EXACT_SIZE);
     CU_ASSERT_EQUAL(r.checks[0].line, __LINE__ - 4); /* the check records its own line */
@@ -103,8 +103,8 @@ static void test_result_finish(void)
     CU_ASSERT(strstr(r.message, "expected 24 (ERROR_BAD_LENGTH), got 0 (ERROR_SUCCESS)") != NULL);
 
     memset(&r, 0, sizeof r);
-    etw_result_abnormal(&r, &c, ETW_V10_0, R_CRASH, "0x80000100", NULL);
-    etw_result_finish(&r, ETW_V10_0);
+    etw_result_abnormal(&r, &c, R_CRASH, "0x80000100", NULL);
+    etw_result_finish(&r);
     CU_ASSERT(r.counted);
     CU_ASSERT_STRING_EQUAL(r.mode, "exception");
 }
@@ -157,6 +157,22 @@ static void where_body(struct etw_ctx *c)
               getpid() != runner_pid ? "another process" : "the runner");
 }
 
+/* a runner of plan[0, n) against the reference, in process or in workers, results to a temporary file */
+static struct etw_runner test_runner(enum etw_isolation iso, const struct etw_case **plan, size_t n, unsigned timeout_ms)
+{
+    struct etw_runner r = {0};
+    r.t = etw_target_reference();
+    r.version = ETW_V10_0;
+    r.isolation = iso;
+    r.quiet = true;
+    r.timeout_ms = timeout_ms;
+    r.plan = plan;
+    r.nplan = n;
+    r.out = tmpfile();
+    runner_pid = getpid();
+    return r;
+}
+
 static void test_fallback_after_crash(void)
 {
     static const struct etw_case crash = {.id = "x.crash", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "crashes", .fn = FN_CUSTOM,
@@ -164,17 +180,8 @@ static void test_fallback_after_crash(void)
     static const struct etw_case after = {.id = "x.after", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "after", .fn = FN_CUSTOM,
                                           .run = where_body, .expect = {ALL()}};
     const struct etw_case *plan[] = {&crash, &after};
-    struct etw_runner r = {0};
-    r.t = etw_target_reference();
-    r.version = ETW_V10_0;
-    r.isolation = ISO_INPROC;
+    struct etw_runner r = test_runner(ISO_INPROC, plan, 2, 5000);
     r.fallback = true;
-    r.quiet = true;
-    r.timeout_ms = 5000;
-    r.plan = plan;
-    r.nplan = 2;
-    r.out = tmpfile();
-    runner_pid = getpid();
     CU_ASSERT_EQUAL(etw_exec_run(&r), 0);
     CU_ASSERT_EQUAL(r.counts[R_CRASH], 1);
     CU_ASSERT_EQUAL(r.counts[R_PASS], 1); /* x.after ran, and not in the runner */
@@ -193,6 +200,102 @@ static void test_reference_target_binding(void)
     t->set_version(ETW_V6_3, 0);
     CU_ASSERT_PTR_NOT_NULL(etw_resolve(t, FN_TQI, &where));
     CU_ASSERT_STRING_EQUAL(where, "advapi32!TraceQueryInformation");
+}
+
+/* ---------------------------------------------------------------- time budgets: the fixture's, the call's */
+static void spin_ms(unsigned ms)
+{
+    uint64_t end = plat_now_us() + (uint64_t)ms * 1000u;
+    while (plat_now_us() < end)
+        ;
+}
+
+/* a fixture that takes 200 ms, then a call that returns at once */
+static void slow_fixture_body(struct etw_ctx *c)
+{
+    etw_phase(c, ETW_PHASE_FIXTURE);
+    spin_ms(200);
+    etw_phase(c, ETW_PHASE_CALL);
+    CHECK(c, RID_GEN_BUFFER_BOUNDS, A_STATE, "state", true, "reached", "reached");
+}
+
+/* a call that takes 200 ms */
+static void slow_call_body(struct etw_ctx *c)
+{
+    spin_ms(200);
+    CHECK(c, RID_GEN_BUFFER_BOUNDS, A_STATE, "state", true, "reached", "reached");
+}
+
+static const struct etw_case slow_fixture = {.id = "x.slow-fixture", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "slow fixture",
+                                             .fn = FN_CUSTOM, .run = slow_fixture_body, .expect = {ALL()}};
+static const struct etw_case slow_call = {.id = "x.slow-call", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "slow call",
+                                          .fn = FN_CUSTOM, .run = slow_call_body, .expect = {ALL()}};
+
+static void budget_run(enum etw_isolation iso, unsigned timeout_ms, unsigned fixture_ms, const struct etw_case *c, enum etw_status_kind want)
+{
+    const struct etw_case *plan[] = {c};
+    struct etw_runner r = test_runner(iso, plan, 1, timeout_ms);
+    r.fixture_ms = fixture_ms;
+    CU_ASSERT_EQUAL(etw_exec_run(&r), 0);
+    CHECKF(r.counts[want] == 1, "%s (%s, timeout %u ms, fixture budget %u ms): not %s (PASS %lu BROKEN %lu TIMEOUT %lu)", c->id,
+           iso == ISO_INPROC ? "in process" : "worker", timeout_ms, fixture_ms, etw_status_name(want), r.counts[R_PASS], r.counts[R_BROKEN],
+           r.counts[R_TIMEOUT]);
+    if (want != R_TIMEOUT) /* a BROKEN fixture counts nothing against the target */
+        CU_ASSERT_EQUAL(r.counted_failures, 0);
+    fclose(r.out);
+}
+
+/* the fixture's time is not the call's: a fixture past its own budget is BROKEN (never a TIMEOUT),
+ * a slow fixture within it does not make the call late, and a late call is a TIMEOUT; the same in
+ * process and in a worker the runner kills */
+static void test_budgets(void)
+{
+    struct etw_runner r = {0};
+    r.timeout_ms = 5000;
+    EQ_U32(etw_phase_budget_ms(&r, ETW_PHASE_CALL), 5000);
+    EQ_U32(etw_phase_budget_ms(&r, ETW_PHASE_FIXTURE), ETW_FIXTURE_BUDGET_MS);
+    r.fixture_ms = 700;
+    EQ_U32(etw_phase_budget_ms(&r, ETW_PHASE_FIXTURE), 700);
+    CU_ASSERT(ETW_FIXTURE_BUDGET_MS > 5000u * 4);
+
+    struct etw_result res;
+    etw_result_unfinished(&res, &slow_fixture, ETW_PHASE_FIXTURE, 700, "the worker was killed");
+    etw_result_finish(&res);
+    CU_ASSERT_EQUAL(res.status, R_BROKEN);
+    CU_ASSERT(!res.counted);
+    CU_ASSERT(strstr(res.reason, "700 ms") && strstr(res.reason, "the worker was killed"));
+    etw_result_unfinished(&res, &slow_call, ETW_PHASE_CALL, 50, NULL);
+    etw_result_finish(&res);
+    CU_ASSERT_EQUAL(res.status, R_TIMEOUT);
+    CU_ASSERT(strstr(res.message, "50 ms") != NULL);
+
+    budget_run(ISO_INPROC, 5000, 50, &slow_fixture, R_BROKEN);
+    budget_run(ISO_INPROC, 100, 5000, &slow_fixture, R_PASS);
+    budget_run(ISO_INPROC, 50, 5000, &slow_call, R_TIMEOUT);
+    budget_run(ISO_BATCH, 5000, 50, &slow_fixture, R_BROKEN);
+    budget_run(ISO_BATCH, 100, 5000, &slow_fixture, R_PASS);
+}
+
+/* a refused access to a guarded buffer (ERROR_NOACCESS, STATUS_ACCESS_VIOLATION for the NT
+ * functions) may be the guard page reached from kernel mode: only when the row had a guarded
+ * buffer and does not expect that code */
+static void test_kernel_refused_overrun(void)
+{
+    struct etw_guard g = {0};
+    struct etw_outcome o = {.rc = ETW_ERROR_NOACCESS, .buf = &g, .len = 16};
+    struct etw_expect x = {.rc = ETW_ERROR_SUCCESS};
+    CU_ASSERT(etw_kernel_refused_overrun(FN_TQI, &o, &x));
+    x.rc = ETW_ERROR_NOACCESS; /* the row expects it: a probe the rule states */
+    CU_ASSERT(!etw_kernel_refused_overrun(FN_TQI, &o, &x));
+    x.rc = ETW_ERROR_SUCCESS, x.rc_alt_ok = true, x.rc_alt = ETW_ERROR_NOACCESS;
+    CU_ASSERT(!etw_kernel_refused_overrun(FN_TQI, &o, &x));
+    x.rc_alt_ok = false;
+    CU_ASSERT(!etw_kernel_refused_overrun(FN_NTQSI, &o, &x)); /* an NT function refuses with a status */
+    o.rc = (etw_u32)ETW_STATUS_ACCESS_VIOLATION;
+    CU_ASSERT(etw_kernel_refused_overrun(FN_NTQSI, &o, &x));
+    CU_ASSERT(!etw_kernel_refused_overrun(FN_TQI, &o, &x));
+    o.rc = ETW_ERROR_NOACCESS, o.buf = NULL, o.len = 0; /* no buffer: nothing it could have run past */
+    CU_ASSERT(!etw_kernel_refused_overrun(FN_TQI, &o, &x));
 }
 
 /* the worker wire format: a valid message passes; every corruption is refused, never trusted */
@@ -228,6 +331,8 @@ static void test_wire(void)
         {"another case", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 23, 0}, "{\"id\":\"y.case\",\"a\":\"b\"}"},
         {"not a record", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 12, 0}, "garbage....."},
         {"NUL", {ETW_WIRE_MAGIC, ETW_WIRE_RESULT, 0, R_PASS, 0, 17, 0}, "{\"id\":\"x.case\"\0}"},
+        {"phase", {ETW_WIRE_MAGIC, ETW_WIRE_PHASE, 0, 2, 0, 0, 0}, ""},
+        {"phase payload", {ETW_WIRE_MAGIC, ETW_WIRE_PHASE, 0, ETW_PHASE_FIXTURE, 0, 2, 0}, "{}"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct etw_wire_rx r2 = {0};
@@ -241,6 +346,11 @@ static void test_wire(void)
         CU_ASSERT(why[0] != 0);
         etw_wire_free(&r2);
     }
+    struct etw_wire_head ph = {ETW_WIRE_MAGIC, ETW_WIRE_PHASE, 0, ETW_PHASE_FIXTURE, 0, 0, 0};
+    etw_wire_feed(&rx, &ph, sizeof ph);
+    CU_ASSERT_EQUAL_FATAL(etw_wire_next(&rx, plan, 1, &m, why, sizeof why), ETW_WIRE_MSG);
+    CU_ASSERT_EQUAL(m.kind, ETW_WIRE_PHASE);
+    CU_ASSERT_EQUAL(m.phase, ETW_PHASE_FIXTURE);
     etw_wire_free(&rx);
 }
 
@@ -294,25 +404,9 @@ static void test_live_names(void)
     CU_ASSERT_EQUAL(etw_live_run_file_seq(L"kernel-03.etl"), 0);
     CU_ASSERT_EQUAL(etw_live_run_file_seq(L"kernel-.etl"), 0);
     CU_ASSERT_EQUAL(etw_live_run_file_seq(L"etwconf-77-3-kernel.etl"), 0);
-    const wchar_t *tmp = L"C:\\Users\\me\\AppData\\Local\\Temp\\";
-    const wchar_t *d = L"etwconf-77-0f2031425364758697a8b9cadbecfd0e";
-    wchar_t path[256];
-    swprintf(path, 256, L"%ls%ls\\kernel-3.etl", tmp, d);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, tmp), 77);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"c:\\users\\ME\\appdata\\local\\temp\\ETWCONF-77-0F2031425364758697A8B9CADBECFD0E\\KERNEL-3.ETL", tmp), 77);
-    /* someone else's trace whose path merely contains the marker: never ours */
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"D:\\traces\\etwconf-77-0f2031425364758697a8b9cadbecfd0e\\kernel-3.etl", tmp), 0);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-3-kernel.etl", tmp), 0);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(L"C:\\Users\\me\\AppData\\Local\\Temp\\sub\\etwconf-77-0f2031425364758697a8b9cadbecfd0e\\kernel-3.etl", tmp), 0);
-    swprintf(path, 256, L"%ls%ls\\sub\\kernel-3.etl", tmp, d);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, tmp), 0);
-    swprintf(path, 256, L"%ls%ls\\other.etl", tmp, d);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, tmp), 0);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, L"C:\\Users\\me\\AppData\\Local\\Temp"), 0); /* no separator */
-    /* a %TEMP% that itself contains the marker does not confuse it */
-    const wchar_t *odd = L"C:\\etwconf-5-00000000000000000000000000000000\\";
-    swprintf(path, 256, L"%ls%ls\\kernel-1.etl", odd, d);
-    CU_ASSERT_EQUAL(etw_live_kernel_file_owner(path, odd), 77);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"private-4.etl"), 4);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"private-4.etl.x"), 0);
+    CU_ASSERT_EQUAL(etw_live_run_file_seq(L"privatekernel-4.etl"), 0);
     /* a directory's final path: exactly the parent's, one separator, the name */
     const wchar_t *fp = L"\\\\?\\C:\\Users\\me\\AppData\\Local\\Temp";
     CU_ASSERT(etw_live_final_path_is(L"\\\\?\\C:\\Users\\me\\AppData\\Local\\Temp\\etwconf-77-ab", fp, L"etwconf-77-ab"));
@@ -338,6 +432,8 @@ void unit_harness_register(void)
     CU_add_test(s, "the reference target resolves by module and version", test_reference_target_binding);
     CU_add_test(s, "auto isolation: after a crash in process the rest runs in a worker", test_fallback_after_crash);
     CU_add_test(s, "the worker wire format refuses corrupt messages", test_wire);
+    CU_add_test(s, "a refused access to a guarded buffer may be its end reached from kernel mode", test_kernel_refused_overrun);
+    CU_add_test(s, "a fixture past its own budget is BROKEN, a call past its deadline a TIMEOUT", test_budgets);
     CU_add_test(s, "plans: ids, globs, no exponential glob", test_plan);
     CU_add_test(s, "the live target recognises only exact names of its own", test_live_names);
 }

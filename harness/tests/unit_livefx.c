@@ -5,6 +5,7 @@
  * others, and the enable-callback log the group cases read (cases/enable_log.h). The values are the
  * Windows SDK's (evntrace.h, evntcons.h). */
 #include "unit.h"
+#include <wchar.h>
 #include "cases/enable_log.h"
 #include "harness/case.h"
 #include "harness/etwconf.h"
@@ -27,9 +28,10 @@ static void test_session_plans(void)
     EQ_U32(ETW_LV_PRIVATE_IN_PROC, 0x20000);
     EQ_U32(ETW_LV_SYSTEM_LOGGER_MODE, ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE);
     CU_ASSERT_FATAL(etw_lv_session_plan(LG_PRIVATE, &p));
-    EQ_U32(p.log_file_mode, 0x800 | 0x20000 | 0x400);
+    EQ_U32(p.log_file_mode, 0x1 | 0x800 | 0x20000); /* documented: sequential file, no buffering, no real time */
+    CU_ASSERT(p.log_file && p.register_guid && p.query_by_handle);
     CU_ASSERT(!(p.log_file_mode & ETW_LV_REAL_TIME_MODE));
-    CU_ASSERT(p.query_by_handle && !p.log_file && !p.deny_enable);
+    CU_ASSERT(!(p.log_file_mode & ETW_LV_BUFFERING_MODE) && !p.deny_enable);
     CU_ASSERT_FATAL(etw_lv_session_plan(LG_NOACCESS, &p));
     EQ_U32(p.log_file_mode, 0x100 | 0x02000000);
     CU_ASSERT(p.deny_enable && !p.query_by_handle && p.min_version == ETW_V6_2);
@@ -89,6 +91,11 @@ static void test_consumer_plan(void)
     CU_ASSERT(!etw_lv_trace_handle_valid(0xFFFFFFFFull));
     CU_ASSERT(etw_lv_trace_handle_valid(0x1FFFFFFFFull));
     CU_ASSERT(etw_lv_trace_handle_valid(0x12));
+    /* every wait of a live fixture fits in the fixture's budget, with room for the machine's load:
+     * a fixture still waiting is BROKEN, and must not be so on a merely slow machine */
+    CHECKF(etw_lv_longest_fixture_wait_ms() * 2 <= ETW_FIXTURE_BUDGET_MS, "the longest fixture wait, %u ms, is over half the budget %u ms",
+           etw_lv_longest_fixture_wait_ms(), ETW_FIXTURE_BUDGET_MS);
+    CU_ASSERT(etw_lv_longest_fixture_wait_ms() >= p.deadline_ms);
 }
 
 static void test_deny_enable_call(void)
@@ -217,6 +224,141 @@ static void test_enable_log(void)
     etw_enable_log_cb(&src, 1, 4, 0xF0, 0, NULL, NULL); /* no context: ignored, no crash */
 }
 
+/* what a query shows decides whose session it is: the log file's identity first, then the logger
+ * id StartTraceW returned; a path string never decides */
+static void test_session_owner(void)
+{
+    const char *why = NULL;
+    struct etw_lv_seen s = {.described = false};
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_GONE); /* Wine: the stubs describe nothing */
+    s = (struct etw_lv_seen){.described = true, .id_started = 0x21, .id_seen = 0x21, .file = ETW_LV_FILE_SAME};
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_OURS);
+    s.file = ETW_LV_FILE_OTHER; /* same id, another file: the id was reused by someone else's logger */
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_NOT_OURS);
+    CU_ASSERT(strstr(why, "another log file") != NULL);
+    s.file = ETW_LV_FILE_UNKNOWN; /* the reported path could not be opened: the id decides */
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_OURS);
+    s.id_seen = 0x22;
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_NOT_OURS);
+    s.id_seen = 0;
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_UNSURE);
+    s = (struct etw_lv_seen){.described = true, .id_started = 0x21, .id_seen = 0x22, .file = ETW_LV_FILE_NONE};
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_NOT_OURS);
+    s.id_seen = 0x21;
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_OURS);
+    /* a private in-process session: its handle is this process's alone, unless it writes elsewhere */
+    s = (struct etw_lv_seen){.described = true, .file = ETW_LV_FILE_UNKNOWN, .in_process = true};
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_OURS);
+    s.file = ETW_LV_FILE_OTHER;
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_NOT_OURS);
+    s.described = false;
+    CU_ASSERT_EQUAL(etw_lv_session_owner(&s, &why), ETW_LV_GONE);
+    EQ_U32(etw_lv_logger_id(0x0000000100000021ull), 0x21);
+
+    struct etw_lv_file_id a = {0x1234ABCDu, 0x10000u, 0x42u}, b = a;
+    CU_ASSERT(etw_lv_same_file(&a, &b));
+    b.index_lo++;
+    CU_ASSERT(!etw_lv_same_file(&a, &b));
+    b = a;
+    b.volume++;
+    CU_ASSERT(!etw_lv_same_file(&a, &b));
+}
+
+/* every form a reported log file path may take becomes one that CreateFileW opens */
+static void test_openable_path(void)
+{
+    wchar_t out[300];
+    static const struct {
+        const wchar_t *in, *out;
+    } ok[] = {
+        {L"C:\\Users\\RUNNER~1\\AppData\\Local\\Temp\\etwconf-1-ab\\kernel-1.etl", L"C:\\Users\\RUNNER~1\\AppData\\Local\\Temp\\etwconf-1-ab\\kernel-1.etl"},
+        {L"\\??\\C:\\T\\kernel-1.etl", L"\\\\?\\C:\\T\\kernel-1.etl"},
+        {L"\\DosDevices\\C:\\T\\kernel-1.etl", L"\\\\?\\C:\\T\\kernel-1.etl"},
+        {L"\\Device\\HarddiskVolume3\\T\\kernel-1.etl", L"\\\\?\\GLOBALROOT\\Device\\HarddiskVolume3\\T\\kernel-1.etl"},
+        {L"\\\\?\\C:\\T\\kernel-1.etl", L"\\\\?\\C:\\T\\kernel-1.etl"},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        CU_ASSERT_FATAL(etw_lv_openable_path(ok[i].in, out, sizeof out / sizeof out[0]));
+        CHECKF(!wcscmp(out, ok[i].out), "path %zu: %.120ls, expected %.120ls", i, out, ok[i].out);
+    }
+    CU_ASSERT(!etw_lv_openable_path(L"", out, 300));
+    CU_ASSERT(!etw_lv_openable_path(L"kernel-1.etl", out, 300)); /* relative: not a form a query gives */
+    CU_ASSERT(!etw_lv_openable_path(L"\\??\\C:\\T\\kernel-1.etl", out, 8)); /* does not fit */
+}
+
+/* the deny entry denies only when it comes before the allow entries that grant the right */
+static void test_dacl_order(void)
+{
+    enum { ENABLE = 0x80 };
+    int deny = 0, allow = 0;
+    struct etw_lv_ace first[] = {{ETW_LV_ACE_DENY, ENABLE, true, false}, {ETW_LV_ACE_ALLOW, 0x1FFF, true, false}};
+    CU_ASSERT(etw_lv_dacl_denies(true, first, 2, ENABLE, &deny, &allow));
+    CU_ASSERT_EQUAL(deny, 0);
+    struct etw_lv_ace after[] = {{ETW_LV_ACE_ALLOW, 0x1FFF, true, false}, {ETW_LV_ACE_DENY, ENABLE, true, false}}; /* Administrators first */
+    CU_ASSERT(!etw_lv_dacl_denies(true, after, 2, ENABLE, &deny, &allow));
+    CU_ASSERT_EQUAL(allow, 0);
+    CU_ASSERT_EQUAL(deny, -1);
+    struct etw_lv_ace other[] = {{ETW_LV_ACE_ALLOW, 0x1FFF, false, false}, {ETW_LV_ACE_DENY, ENABLE, true, false},
+                                 {ETW_LV_ACE_ALLOW, 0x1FFF, true, false}}; /* an allow for someone else does not count */
+    CU_ASSERT(etw_lv_dacl_denies(true, other, 3, ENABLE, &deny, &allow));
+    CU_ASSERT_EQUAL(deny, 1);
+    struct etw_lv_ace inherit[] = {{ETW_LV_ACE_DENY, ENABLE, true, true}, {ETW_LV_ACE_ALLOW, 0x1FFF, true, false}};
+    CU_ASSERT(!etw_lv_dacl_denies(true, inherit, 2, ENABLE, &deny, &allow)); /* inherit-only: not the object's */
+    CU_ASSERT(!etw_lv_dacl_denies(false, NULL, 0, ENABLE, &deny, &allow)); /* no DACL: everything granted */
+    CU_ASSERT(etw_lv_dacl_denies(true, NULL, 0, ENABLE, &deny, &allow)); /* an empty DACL grants nothing */
+    const char *why = NULL;
+    CU_ASSERT(etw_lv_trial_refused(5, &why));
+    CU_ASSERT(!etw_lv_trial_refused(0, &why) && strstr(why, "no effect"));
+    CU_ASSERT(!etw_lv_trial_refused(87, &why) && why);
+}
+
+/* the security values a killed worker left are found by their exact GUID names, ours only */
+static void test_guid_names(void)
+{
+    etw_guid g, mine;
+    etw_lv_session_guid(&mine, 0x00012345u, 7, 0xA1B2C3D4u);
+    wchar_t name[40];
+    swprintf(name, 40, L"%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", mine.Data1, mine.Data2, mine.Data3, mine.Data4[0], mine.Data4[1],
+             mine.Data4[2], mine.Data4[3], mine.Data4[4], mine.Data4[5], mine.Data4[6], mine.Data4[7]);
+    CU_ASSERT_FATAL(etw_lv_parse_guid_name(name, &g));
+    CU_ASSERT(!memcmp(&g, &mine, sizeof g));
+    EQ_U32(etw_lv_guid_pid(&g), 0x12345);
+    CU_ASSERT_FATAL(etw_lv_parse_guid_name(L"E7C0F0F0-0001-2345-9A11-0007D4C3B2A1", &g)); /* any case */
+    EQ_U32(etw_lv_guid_pid(&g), 0x12345);
+    CU_ASSERT_FATAL(etw_lv_parse_guid_name(L"9e814aad-3204-11d2-9a82-006008a86939", &g)); /* SystemTraceControlGuid: not ours */
+    EQ_U32(etw_lv_guid_pid(&g), 0);
+    static const wchar_t *const bad[] = {L"", L"e7c0f0f0-0001-2345-9a11-0007d4c3b2a", L"e7c0f0f0-0001-2345-9a11-0007d4c3b2a1x",
+                                         L"{e7c0f0f0-0001-2345-9a11-0007d4c3b2a1}", L"e7c0f0f0 0001-2345-9a11-0007d4c3b2a1",
+                                         L"e7c0f0f0-0001-2345-9a11-0007d4c3b2g1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECKF(!etw_lv_parse_guid_name(bad[i], &g), "'%ls' was taken for a GUID", bad[i]);
+}
+
+/* the profile sources the kernel lists: those besides the timer are counted, a bad chain is -1 */
+static void test_pmc_source_count(void)
+{
+    etw_u8 b[8 + 3 * 0x20];
+    memset(b, 0, sizeof b);
+    etw_u32 v;
+    /* the timer (0), then source 2, then source 19: 0x20 bytes each, the last NextEntryOffset 0 */
+    for (int i = 0; i < 3; i++) {
+        v = i < 2 ? 0x20 : 0;
+        memcpy(b + 8 + 0x20 * i, &v, 4);
+        v = i == 0 ? 0 : i == 1 ? 2 : 19;
+        memcpy(b + 8 + 0x20 * i + 4, &v, 4);
+    }
+    CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, sizeof b), 2);
+    CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, 8 + 0x20), -1); /* the chain runs past the answer */
+    v = 0;
+    memcpy(b + 8, &v, 4); /* only the timer: a Hyper-V guest */
+    CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, sizeof b), 0);
+    v = 4;
+    memcpy(b + 8, &v, 4); /* a NextEntryOffset inside the record */
+    CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, sizeof b), -1);
+    CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, 8), -1);
+    CU_ASSERT_EQUAL(etw_lv_pmc_sources(NULL, 100), -1);
+}
+
 void unit_livefx_register(void)
 {
     CU_pSuite s = CU_add_suite("live Windows fixtures (setup logic)", NULL, NULL);
@@ -230,4 +372,9 @@ void unit_livefx_register(void)
     CU_add_test(s, "the no-access session adds a DACL entry denying TRACELOG_GUID_ENABLE", test_deny_enable_call);
     CU_add_test(s, "security is changed only for a session GUID this process created", test_session_guids);
     CU_add_test(s, "the PROV_TRAITS extended data item is found and checked", test_find_traits);
+    CU_add_test(s, "a session is ours by its log file's identity and logger id, never a path", test_session_owner);
+    CU_add_test(s, "every form of a reported log file path is made openable", test_openable_path);
+    CU_add_test(s, "a deny entry denies only ahead of the allow entries that grant the right", test_dacl_order);
+    CU_add_test(s, "security values are ours only by their exact GUID names", test_guid_names);
+    CU_add_test(s, "the profile sources besides the timer are counted from the kernel's list", test_pmc_source_count);
 }

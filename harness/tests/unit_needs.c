@@ -125,7 +125,7 @@ static void test_case_needs(void)
     const struct etw_case *perm = etw_case_find("traits.group-permission"), *obj = etw_case_find("ntc.1e.ok");
     CU_ASSERT_PTR_NOT_NULL_FATAL(perm);
     CU_ASSERT_PTR_NOT_NULL_FATAL(obj);
-    EQ_U32(etw_case_needs(perm), NEED_RESTRICT_GROUP);
+    EQ_U32(etw_case_needs(perm), NEED_SYSTEM_SESSION | NEED_RESTRICT_GROUP | NEED_ENABLE_GROUP);
     EQ_U32(etw_case_needs(obj), NEED_REG_ENTRY_HANDLE);
     /* every case: its declared needs are kept, and only needs of the catalogue are declared */
     for (size_t i = 0, n = etw_case_total(); i < n; i++) {
@@ -297,11 +297,20 @@ static enum etw_lv_kernel_state fake_kernel_state(void *arg, unsigned long *who)
     return kl_state;
 }
 
+static int pmc_listed = 2; /* profile sources besides the timer; -1: the list cannot be read */
+static int fake_pmc_sources(void *arg, long *status)
+{
+    (void)arg;
+    *status = pmc_listed < 0 ? (long)0xC0000003L : 0;
+    return pmc_listed;
+}
+
 static struct etw_lv_system live_system(unsigned version)
 {
     return (struct etw_lv_system){.version = version, .admin = true, .elevated = 1, .profile_initial = 0, .token_adjust = true,
-                                  .kernel_state = fake_kernel_state};
+                                  .kernel_state = fake_kernel_state, .pmc_sources = fake_pmc_sources};
 }
+
 
 static bool live(const struct etw_lv_system *s, unsigned need, char *why)
 {
@@ -309,6 +318,25 @@ static bool live(const struct etw_lv_system *s, unsigned need, char *why)
     bool ok = etw_lv_need(s, need, why, 256);
     CHECKF(ok == !why[0], "need 0x%X: %s with reason '%s'", need, ok ? "met" : "unmet", why);
     return ok;
+}
+
+/* a case about listed PMC sources runs only where the system lists one: a Hyper-V guest lists none
+ * (it SKIPs with that reason), and a list that cannot be read proves nothing either */
+static void test_live_pmc_sources(void)
+{
+    char why[256];
+    struct etw_lv_system s = live_system(ETW_V10_0);
+    pmc_listed = 1;
+    CU_ASSERT(live(&s, NEED_PMC_SOURCES, why));
+    pmc_listed = 0;
+    CU_ASSERT(!live(&s, NEED_PMC_SOURCES, why));
+    CHECKF(strstr(why, "lists none") && strstr(why, "Hyper-V"), "no sources: %s", why);
+    pmc_listed = -1;
+    CU_ASSERT(!live(&s, NEED_PMC_SOURCES, why));
+    CHECKF(strstr(why, "could not be read") && strstr(why, "0xC0000003"), "unreadable: %s", why);
+    s.pmc_sources = NULL;
+    CU_ASSERT(!live(&s, NEED_PMC_SOURCES, why));
+    pmc_listed = 2;
 }
 
 static void test_live_admin_and_versions(void)
@@ -330,6 +358,12 @@ static void test_live_admin_and_versions(void)
         if (!ok)
             CHECKF(strstr(why, "needs administrator rights") && strstr(why, "this process is not elevated"), "not admin: %s", why);
     }
+    CHECKF(!strstr(why, "elevation type"), "elevation type unknown: %s", why);
+    /* a limited token of an administrator (UAC, or Wine 10): the reason names its elevation type */
+    s.elevation_type = 3;
+    CU_ASSERT(!live(&s, NEED_PLAIN_SESSION, why));
+    CHECKF(strstr(why, "this process is not elevated, its token's elevation type is limited)"), "limited token: %s", why);
+    s.elevation_type = 0;
     s.elevated = -1;
     CU_ASSERT(!live(&s, NEED_PLAIN_SESSION, why));
     CHECKF(strstr(why, "this account is not an administrator"), "before 6.0: %s", why);
@@ -437,4 +471,5 @@ void unit_needs_register(void)
     CU_add_test(s, "live target: admin rights for sessions, session kinds and group masks by version", test_live_admin_and_versions);
     CU_add_test(s, "live target: the NT Kernel Logger's state for starting one and for expecting none", test_live_kernel_logger);
     CU_add_test(s, "live target: the profile privilege in the token", test_live_profile_privilege);
+    CU_add_test(s, "live target: a case about listed profile sources SKIPs where none is listed", test_live_pmc_sources);
 }

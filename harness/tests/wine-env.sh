@@ -46,11 +46,71 @@ WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-"mscoree,mshtml=;winemenubuilder.exe=d"}
 export WINE WINESERVER WINEPREFIX WINEDEBUG WINEDLLOVERRIDES WINE_OWN_PREFIX
 unset DISPLAY WAYLAND_DISPLAY
 
+# wine_run SECONDS ARG...: "$WINE" ARG... with a time limit, for a result (wine_retry).
+# wine_retry CMD...: a command that starts Wine (a wrapper such as strace around it, say), for a result.
+# Wine can fail to start for a reason of the host, not of the program: the address-space layout the
+# kernel gave the new process ("failed to map the shared user data", in virtual_alloc_first_teb), in
+# the program itself or in a worker process it starts. Such a start is no result about the program:
+# the command is run again, at most WINE_START_TRIES times in all (default 3), and each failed start
+# is recorded as a line in WINE_START_LOG (default B/test/wine-starts.log; make test prints it after
+# its summary). The command's two streams are kept in files and written out when it has ended (a
+# retry must not repeat what the failed start printed). Exit status: the command's, or 125 when every
+# start failed, with a message on stderr that says so.
+WINE_HOST_START_FAILURES='failed to map the shared user data'
+WINE_START_LOG=${WINE_START_LOG:-$(cd "${B:-.}" 2>/dev/null && pwd)/test/wine-starts.log}
+export WINE_START_LOG
+wine_run() {
+    wr_secs=$1
+    shift
+    wine_retry timeout "$wr_secs" "$WINE" "$@"
+}
+wine_retry() {
+    wr_dir=$(mktemp -d "${TMPDIR:-/tmp}/etwconf-wine-run.XXXXXX") || return 125
+    wr_try=1 wr_max=${WINE_START_TRIES:-3}
+    while :; do
+        "$@" >"$wr_dir/out" 2>"$wr_dir/err"
+        wr_rc=$?
+        wr_why=$(tr -d '\r' <"$wr_dir/err" | grep -a -m 1 -F -e "$WINE_HOST_START_FAILURES")
+        [ "$wr_rc" != 0 ] && [ -n "$wr_why" ] || break
+        mkdir -p "$(dirname "$WINE_START_LOG")" 2>/dev/null
+        echo "$(date -u +%H:%M:%S) start $wr_try of $wr_max failed for a reason of the host (exit $wr_rc: $wr_why): $*" >>"$WINE_START_LOG"
+        if [ "$wr_try" -ge "$wr_max" ]; then
+            cat "$wr_dir/err" >&2
+            echo "wine_retry: Wine did not start, $wr_max times, for a reason of this host, not of the program ($wr_why): $*" >&2
+            rm -rf "$wr_dir"
+            return 125
+        fi
+        wr_try=$((wr_try + 1))
+    done
+    cat "$wr_dir/out"
+    cat "$wr_dir/err" >&2
+    rm -rf "$wr_dir"
+    return "$wr_rc"
+}
+
+# wine_text ARGS...: what "$WINE" ARGS prints, stdout and stderr together, without CRs. Wine's own
+# programs print on either stream, and Wine versions differ (winecfg's /? table is on stdout in 8.0
+# and on stderr in 10.0): a reader of their text takes both and picks the lines it knows.
+wine_text() {
+    timeout 60 "$WINE" "$@" </dev/null 2>&1 | tr -d '\r'
+}
+# wine_version: the Wine's version line ("wine-10.0 (Debian 10.0~repack-6)"), from either stream;
+# empty when the loader prints none
+wine_version() {
+    wine_text --version | grep -m 1 '^wine-'
+}
+
+# wine_temp_dir: the Unix path of %TEMP% of the prefix's user: drive_c/users/USER/Temp in Wine 8.0,
+# drive_c/users/USER/AppData/Local/Temp in Wine 10.0; empty when the prefix has neither
+wine_temp_dir() {
+    ls -d "$WINEPREFIX"/drive_c/users/*/AppData/Local/Temp "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | grep -v '/users/Public/' | head -n 1
+}
+
 # wine_version_for EXE VERSION: Wine reports VERSION to programs with EXE's file name (their AppDefaults
 # key, which wins over winecfg's setting for the whole prefix, and is quicker to set than
 # `winecfg -v`); status 0 when it is set
 wine_version_for() {
-    timeout 60 "$WINE" reg add "HKCU\\Software\\Wine\\AppDefaults\\$(basename "$1")" /v Version /t REG_SZ /d "$2" /f </dev/null >/dev/null 2>&1
+    wine_run 60 reg add "HKCU\\Software\\Wine\\AppDefaults\\$(basename "$1")" /v Version /t REG_SZ /d "$2" /f </dev/null >/dev/null 2>&1
 }
 
 # wine_overlay DIR: a prefix of its own over the suite's own prefix, for a test that runs beside the

@@ -8,13 +8,12 @@
       each closing line's counts agree with the lines of its unit; the exit status is Wine's
       (failures + successes inside todo blocks, at most 255)
   winetest_format.py results OUTPUT RESULTS.jsonl [--expect FILE] [--rc N]
-      the output of `etwconf run --format winetest` is exactly what the results file says, with
-      the outcome of each case taken from reports/etwconf_report/expectations.py (the Python
-      reading of the same expectations file): XFAIL -> todo, XPASS -> succeeded inside todo,
-      CHANGED/UNEXPECTED -> failed, SKIP -> skipped
+      the output of `etwconf-report winetest` has a line for each failed check, skip, crash and
+      known divergence of the results file, at its file and line, of the kind the outcome of its
+      case against the expectations calls for (XFAIL -> todo, XPASS -> succeeded inside todo,
+      CHANGED/UNEXPECTED -> failed, SKIP -> skipped), and no other
 Prints "ok   ..." / "FAIL ..." lines; exit 1 if any FAIL.
 """
-import json
 import os
 import re
 import sys
@@ -93,104 +92,51 @@ def grammar(path, want_rc=None, want_failures=None):
 
 
 def results(path, jsonl, expect=None, want_rc=None):
+    """Each case of the results file has the lines its status and its outcome against the
+    expectations (expectations.evaluate, as `etwconf-report check` sees it) call for, at its
+    checks' or its row's file and line (a failed check's line with its case, rule, expected and
+    got), and no other message line is there."""
     from etwconf_report import expectations, ingest
     run = ingest.load(jsonl)
     outcomes = {}
-    exp_path = ""
     if expect:
         exp = expectations.load(expect)
-        exp_path = exp.path
         if exp.applies_to(run):
             outcomes = expectations.evaluate(run, exp)
-    want, failures = [], 0
-
-    def loc(e):
-        return "%s:%d" % (exp_path, e.line) if e.line else exp_path
-    unit = None
-    counts = None
-
-    def close():
-        nonlocal failures
-        if unit is None:
-            return
-        s, f, t, tf, sk = counts
-        want.append("CLOSE:%s: %d tests executed (%d marked as todo, 0 as flaky, %d %s), %d skipped." % (
-            unit, s + f + t + tf, t, f + tf, "failure" if f + tf == 1 else "failures", sk))
-        failures += f + tf
-
+    want = []   # (file:line, kind, case id)
+    failures = 0
     for case in run.cases:
-        u = os.path.splitext(os.path.basename(case["file"]))[0]
-        if u != unit:
-            close()
-            unit, counts = u, [0, 0, 0, 0, 0]   # successes, failures, todo, todo failures, skipped
         oc = outcomes.get(case["id"])
-        kind = oc.kind if oc else {"PASS": "OK", "SKIP": "SKIP"}.get(case["status"], "UNEXPECTED")
-        where = "%s:%d: " % (case["file"], case["line"])
-        st = case["status"]
-        checks = case["checks"]
-        failed = [k for k in checks if not k["ok"]]
-        good = len(checks) - len(failed)
-
-        def check_lines(prefix):
-            for k in failed:
-                want.append("%s:%d: %s%s [%s] %s: expected %s, got %s" % (
-                    k.get("file", case["file"]), k["line"], prefix, case["id"], k["rule"], k["what"],
-                    k["expected"] or "a value", k["got"]))
-        if kind == "CHANGED":
-            e = oc.entry
-            desc = e.describe().replace('observed "', 'observed "')
-            want.append("%s%s: %s lists it as %s; it ended %s" % (where, case["id"], loc(e), desc, st))
-        if st == "PASS":
-            counts[0] += good
-            if kind == "XPASS":
-                counts[0] -= 1 if good else 0
-                counts[3] += 1
-                want.append("%sTest succeeded inside todo block: %s: %s lists it as %s (%s), but it passed" % (
-                    where, case["id"], loc(oc.entry), oc.entry.describe(), oc.entry.why))
+        kind = oc.kind if oc else None
+        st, cid, row = case["status"], case["id"], "%s:%d" % (case["file"], case["line"])
+        bad = "Test marked todo" if kind == "XFAIL" else "Test failed"
+        # a failed check: at its own file and line, "case [rule] what: expected E, got G"
+        failed = [("%s:%d" % (k.get("file", case["file"]), k["line"]),
+                   "%s [%s] %s: expected %s, got %s" % (cid, k["rule"], k["what"], k["expected"] or "a value", k["got"]))
+                  for k in case["checks"] if not k["ok"]]
+        if st == "PASS" and kind == "XPASS":
+            want.append((row, "Test succeeded inside todo block", cid))
         elif st == "FAIL":
-            counts[0] += good
-            if kind == "XFAIL":
-                check_lines("Test marked todo: ")
-                counts[2] += len(failed)
-            else:
-                check_lines("Test failed: ")
-                counts[1] += len(failed)
+            want += [(at, bad, text) for at, text in failed]
+        elif st == "BROKEN" and kind in ("XFAIL", "CHANGED"):
+            want.append((row, bad, cid))
         elif st in ("SKIP", "BROKEN"):
-            tag = "BROKEN: " if st == "BROKEN" else ""
-            if kind == "XFAIL" and st == "BROKEN":
-                want.append("%sTest marked todo: %s: the fixture could not be set up: %s" % (where, case["id"], case["reason"]))
-                counts[2] += 1
-            elif kind == "CHANGED":
-                want.append("%sTest failed: %s: %s%s" % (where, case["id"], tag, case["reason"]))
-                counts[1] += 1
-            else:
-                want.append("%sTests skipped: %s: %s%s" % (where, case["id"], tag, case["reason"]))
-                counts[4] += 1
-        else:  # CRASH, TIMEOUT
-            if st == "CRASH":
-                exc = case.get("exception") or "?"
-                what = "unhandled exception %s in %s (caught; the run went on)" % (exc[2:] if exc.startswith("0x") else exc,
-                                                                                  case["function"])
-            else:
-                what = case.get("message") or "timed out"
-            counts[0] += good
-            if kind == "XFAIL":
-                check_lines("Test marked todo: ")
-                want.append("%sTest marked todo: %s: %s" % (where, case["id"], what))
-                counts[2] += len(failed) + 1
-            else:
-                check_lines("Test failed: ")
-                want.append("%sTest failed: %s: %s" % (where, case["id"], what))
-                counts[1] += len(failed) + 1
-    close()
-    got = [re.sub(r"^[0-9a-f]{4,}:", "CLOSE:", l) if CLOSING.match(l) else l for l in read_lines(path)]
-    first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
-    if first is None and len(got) != len(want):
-        first = min(len(got), len(want))
-    say(first is None, "%s: %d lines, each as %s and the expectations say%s" % (
+            want.append((row, "Test failed" if kind == "CHANGED" else "Tests skipped", cid))
+        elif st in ("CRASH", "TIMEOUT"):
+            want += [(at, bad, text) for at, text in failed] + [(row, bad, cid)]
+    failures = sum(1 for _, k, _ in want if k in ("Test failed", "Test succeeded inside todo block"))
+    got = []
+    for line in read_lines(path):
+        m = MESSAGE.match(line)
+        if m and m.group(3) and m.group(3) != "Test succeeded":
+            msg = m.group(4)
+            key = msg if re.match(r"\S+ \[", msg) else msg.split(" ", 1)[0].rstrip(":")
+            got.append(("%s:%s" % (m.group(1), m.group(2)), m.group(3).rstrip(": "), key))
+    missing = [w for w in want if w not in got]
+    extra = [g for g in got if g not in want]
+    say(sorted(got) == sorted(want), "%s: %d message lines, one per failed check, skip, crash and known divergence of %s%s" % (
         path, len(got), os.path.basename(jsonl),
-        "" if first is None else ": line %d is %r, expected %r" % (first + 1, got[first] if first < len(got) else None,
-                                                                    want[first] if first < len(want) else None)))
+        "" if sorted(got) == sorted(want) else ": missing %s; not expected %s" % (missing[:3], extra[:3])))
     if want_rc is not None:
         say(want_rc == min(failures, 255), "%s: exit status %d (failures %d, at most 255)" % (path, want_rc, failures))
     kinds = {}

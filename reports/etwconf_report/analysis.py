@@ -169,3 +169,128 @@ def totals(summaries):
         for k, v in s.counts.items():
             t[k] += v
     return t
+
+
+# ------------------------------------------------------------------------------ the first screen
+def under_test(summaries):
+    """(targets under test, reference runs). The reference checks the suite itself: when other
+    targets are there, they come first and the reference is summed up per build range. A
+    report of reference runs alone has them as its targets under test."""
+    ref = [s for s in summaries if s.run.impl == "reference"]
+    if len(ref) == len(summaries):
+        return list(summaries), []
+    return [s for s in summaries if s.run.impl != "reference"], ref
+
+
+def build_name(run):
+    """'5.2.3790' from the run's version key, else its version name."""
+    k = run.key()
+    return "%d.%d.%d" % k[:3] if k and k[2] else run.version_name
+
+
+class Range:
+    """Consecutive reference runs (in version order) with the same verdict."""
+
+    def __init__(self, index, runs):
+        self.index = index
+        self.runs = runs           # TargetSummary objects
+
+    @property
+    def verdict(self):
+        return self.runs[0].verdict
+
+    @property
+    def verdict_class(self):
+        return self.runs[0].verdict_class
+
+    def span(self):
+        """'5.2.3790 to 10.0.26100' ('6.1.7601' for one build)."""
+        a, b = build_name(self.runs[0].run), build_name(self.runs[-1].run)
+        return a if len(self.runs) == 1 else "%s to %s" % (a, b)
+
+    def line(self):
+        """'conformant at 14 builds, 5.2.3790 to 10.0.26100'."""
+        return "%s at %s, %s" % (self.verdict, plural(len(self.runs), "build"), self.span())
+
+
+def reference_ranges(ref):
+    """The reference runs as ranges of the same verdict, in version order."""
+    out = []
+    for s in sorted(ref, key=lambda s: (s.run.key() or (99, 99, 0, 0), s.index)):
+        if out and (out[-1].verdict, out[-1].verdict_class) == (s.verdict, s.verdict_class):
+            out[-1].runs.append(s)
+        else:
+            out.append(Range(len(out), [s]))
+    return out
+
+
+class FamilyCell:
+    """The cases of one API family (the case's function) on one target, or summed over the runs
+    of a reference range."""
+    __slots__ = ("n", "bad", "by_status", "divergences", "xfail", "summaries")
+
+    def __init__(self):
+        self.n = self.bad = self.divergences = self.xfail = 0
+        self.by_status = {}
+        self.summaries = []
+
+    @property
+    def state(self):
+        """The cell's colour: the worst status of its counted failures, else DIV (divergences,
+        not counted), BROKEN, PASS, SKIP."""
+        if self.bad:
+            for st in ("CRASH", "TIMEOUT", "FAIL"):
+                if self.by_status.get("bad " + st):
+                    return st
+        if self.divergences:
+            return "DIV"
+        for st in ("BROKEN", "PASS", "SKIP"):
+            if self.by_status.get(st):
+                return st
+        return "na"
+
+    def add(self, other):
+        self.n += other.n
+        self.bad += other.bad
+        self.divergences += other.divergences
+        self.xfail += other.xfail
+        for k, v in other.by_status.items():
+            self.by_status[k] = self.by_status.get(k, 0) + v
+        self.summaries += other.summaries
+        return self
+
+
+def family_of(case):
+    return case.get("function") or "(no function)"
+
+
+def families(summaries, catalog):
+    """(rows, cells): rows are the API families (functions) in rule catalogue order, then the
+    others by name; cells[(family, target index)] is a FamilyCell."""
+    cells, seen = {}, set()
+    for s in summaries:
+        bad = {c["id"] for c in s.bad_cases}
+        for case in s.run.cases:
+            fam = family_of(case)
+            seen.add(fam)
+            cell = cells.get((fam, s.index))
+            if cell is None:
+                cell = cells[(fam, s.index)] = FamilyCell()
+                cell.summaries.append(s)
+            st = case["status"]
+            cell.n += 1
+            cell.by_status[st] = cell.by_status.get(st, 0) + 1
+            if case["id"] in bad:
+                cell.bad += 1
+                cell.by_status["bad " + st] = cell.by_status.get("bad " + st, 0) + 1
+                oc = s.outcomes.get(case["id"])
+                if oc is not None and oc.kind == "XFAIL":
+                    cell.xfail += 1
+            elif st == "FAIL":
+                cell.divergences += 1
+    order = []
+    for r in catalog.rules:
+        if r["function"] in seen and r["function"] not in order:
+            order.append(r["function"])
+    order += sorted(seen - set(order))
+    return order, cells

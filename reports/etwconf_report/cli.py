@@ -1,5 +1,5 @@
 """Command line: etwconf-report report | summary | diff | check | update-expectations |
-calibrate | baseline.
+calibrate | baseline | winetest | winetest-todo.
 
 Exit codes: 0 ok; 1 a regression (diff) or an expectation failure (check); 2 bad input or
 usage; 3 internal error (a bug in etwconf-report). Errors are one line on stderr:
@@ -325,6 +325,25 @@ def cmd_baseline(a):
     return rc
 
 
+def cmd_winetest(a):
+    from . import winetest
+    runs = _load_runs(a.results)
+    exp = _load_exps([a.expectations])[0] if a.expectations else None
+    rc = winetest.write_runs(runs, exp, sys.stdout, warn=_err)
+    _State.rc_on_pipe = rc
+    return rc
+
+
+def cmd_winetest_todo(a):
+    from . import winetest, expectations
+    exp = _load_exps([a.expectations])[0]
+    if a.wine is not None and expectations.wine_key(a.wine) is None:
+        raise InputError(a.expectations, None, "--wine %s is not a Wine version" % a.wine,
+                         "give the Wine version the test runs under, e.g. --wine 10.0")
+    print("\n".join(winetest.todo_lines(exp, a.wine)))
+    return 0
+
+
 # ------------------------------------------------------------------------------ parser
 def build_parser():
     p = Parser(prog=PROG, description="Reports, diffs and expectation checks for etwconf "
@@ -436,6 +455,27 @@ def build_parser():
             x.add_argument("--require", action="store_true",
                            help="a run without a baseline is a failure")
         x.set_defaults(fn=cmd_baseline, require=False)
+
+    w = sub.add_parser("winetest", help="print results in Wine's test output format",
+                       description="Print the results as a Wine conformance test prints them "
+                       "(file:line: Test failed: ..., a closing line per case file), known "
+                       "divergences of --expectations as todo_wine. Exit status: Wine's "
+                       "(failures plus successes inside todo blocks, at most 255). "
+                       "WINETEST_DEBUG=0 and WINETEST_REPORT_SUCCESS=1 work as in Wine.")
+    w.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
+    w.add_argument("--expectations", metavar="FILE",
+                   help="known divergences (reports/expectations/wine.json for Wine)")
+    w.set_defaults(fn=cmd_winetest)
+
+    t = sub.add_parser("winetest-todo", help="known divergences for etwconf export-wine --todo",
+                       description="Print the entries of an expectations file per case and NT "
+                       "version (CASE VERSION STATUS MODE), the input of `etwconf export-wine "
+                       "--todo FILE`.")
+    t.add_argument("expectations", metavar="EXPECTATIONS.json")
+    t.add_argument("--wine", metavar="VERSION",
+                   help="the Wine version whose divergences to list (default: the newest of the "
+                   "file's wine_versions, the Wine a tree's test goes into)")
+    t.set_defaults(fn=cmd_winetest_todo)
     return p
 
 

@@ -9,6 +9,11 @@ check():  every case record of a matching run gets an Outcome:
   UNEXPECTED  FAIL/CRASH/TIMEOUT/BROKEN, no entry  (failure)
 and every entry that names a version of a complete run in which its case does not appear is
 STALE (failure).
+
+Wine files key entries by Wine version too: an entry's optional "wine" (a version "10.0", which
+includes its maintenance releases 10.0.x, a range "8.0-9.22", "10.0+", or a list of these) names
+the Wine versions it holds for; left out, every Wine. A run's Wine version is its fingerprint's
+wine_version. The file's "wine_versions" lists the Wine versions it was made from.
 """
 import json
 import os
@@ -22,11 +27,66 @@ from .analysis import failing_checks
 
 SCHEMA = "etwconf-expectations/1"
 ENTRY_STATUSES = ("FAIL", "CRASH", "TIMEOUT", "SKIP", "BROKEN")
-ENTRY_KEYS = ("case", "versions", "status", "mode", "observed", "why")
+ENTRY_KEYS = ("case", "versions", "wine", "status", "mode", "observed", "why")
 TODO_WHY = "TODO: explain"
 # optional keys of "target" that tie a file to one machine kind (matched against the fingerprint)
 BUILD_KEYS = ("native_arch", "product_type")
 FAILURE_KINDS = ("XPASS", "CHANGED", "UNEXPECTED", "STALE")
+
+
+_WINE_RE = re.compile(r"(?:wine-)?(\d+)\.(\d+)(?:\.(\d+))?(?:-rc(\d+))?")
+
+
+def wine_key(text):
+    """A Wine version as a key: '10.0' -> (10, 0, 0, 0); '10.0.1' -> (10, 0, 1, 0); a release
+    candidate '9.0-rc2' comes before its release: (9, 0, -1, 2). None if not a Wine version."""
+    m = _WINE_RE.fullmatch(text.strip()) if isinstance(text, str) else None
+    if not m:
+        return None
+    if m.group(4) is not None:
+        return (int(m.group(1)), int(m.group(2)), -1, int(m.group(4)))
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0), 0)
+
+
+def _wine_bounds(text):
+    """The keys a Wine version names: 'X.Y' every maintenance release X.Y.z; 'X.Y.Z' that one."""
+    k = wine_key(text)
+    if k is None or k[2] < 0:
+        return None
+    if text.strip().count(".") >= 2:
+        return k, k
+    return (k[0], k[1], 0, 0), (k[0], k[1], 1 << 30, 0)
+
+
+def parse_wine_spec(spec):
+    """A "wine" item: 'V', 'V+', 'A-B' -> (lo, hi) keys (hi None: no upper end); None if malformed."""
+    s = spec.strip() if isinstance(spec, str) else ""
+    if s.endswith("+"):
+        b = _wine_bounds(s[:-1])
+        return (b[0], None) if b else None
+    if "-" in s:
+        lo, hi = (_wine_bounds(x) for x in s.split("-", 1))
+        return (lo[0], hi[1]) if lo and hi and lo[0] <= hi[1] else None
+    return _wine_bounds(s)
+
+
+def run_wine_version(run):
+    """The Wine version a run ran under ('10.0'): its fingerprint's wine_version, else the
+    runner's 'wine-10.0 (Debian ...)'; None for a run that is not Wine's or does not say."""
+    h = getattr(run, "header", None) or {}
+    v = (h.get("fingerprint") or {}).get("wine_version")
+    if not isinstance(v, str) or wine_key(v) is None:
+        rv = (h.get("runner") or {}).get("wine_version")
+        v = rv.split()[0][5:] if isinstance(rv, str) and rv.startswith("wine-") else None
+    return v if wine_key(v) is not None else None
+
+
+def wine_names(specs, version):
+    """Do the parsed "wine" items name this Wine version? (no items: every Wine)"""
+    if specs is None:
+        return True
+    k = wine_key(version) if version else None
+    return k is not None and any(lo <= k and (hi is None or k <= hi) for lo, hi in specs)
 
 
 class Entry:
@@ -45,8 +105,17 @@ class Entry:
         else:
             items = [self.versions] if isinstance(self.versions, str) else self.versions
             self.specs = [parse_version_spec(v) for v in items]
+        w = raw.get("wine")
+        self.wine_specs = None if w is None else [parse_wine_spec(x) for x in ([w] if isinstance(w, str) else w)]
 
-    def names_run(self, run):
+    def names_wine(self, version):
+        """Does the entry hold for this Wine version ('10.0'; None: a run that names none)?"""
+        return wine_names(self.wine_specs, version)
+
+    def names_run(self, run, any_wine=False):
+        """Does the entry name the run's version (and, unless any_wine, its Wine version)?"""
+        if not any_wine and self.wine_specs is not None and not self.names_wine(run_wine_version(run)):
+            return False
         if self.specs is None:
             return True
         names = {n.lower() for n in run.version_names()}
@@ -64,6 +133,8 @@ class Entry:
 
     def describe(self):
         bits = [self.status]
+        if self.raw.get("wine") is not None:
+            bits.append("Wine %s" % (self.raw["wine"] if isinstance(self.raw["wine"], str) else ", ".join(self.raw["wine"])))
         if self.mode:
             bits.append("mode %s" % self.mode)
         if self.observed:
@@ -188,6 +259,18 @@ def parse(doc, path="<expectations>", text=""):
                 if spec is None or spec[0] == "name" and not _known_version(v):
                     bad('%s: unknown version %s (use %s, NT versions like 6.1 or 10.0.19045, '
                         'or a range like "6.2-10.0")' % (label, json.dumps(v), " ".join(NT_WINE.values())), line)
+        ws = raw.get("wine")
+        if ws is not None:
+            items = [ws] if isinstance(ws, str) else ws
+            if target["impl"] != "wine":
+                bad('%s: "wine" (the Wine versions an entry holds for) is for a file of impl wine' % label, line)
+            if not isinstance(items, list) or not items or not all(isinstance(v, str) for v in items):
+                bad('%s: "wine" must be a Wine version ("10.0"), a range ("8.0-9.22", "10.0+") or a list '
+                    'of them' % label, line)
+            for v in items:
+                if parse_wine_spec(v) is None:
+                    bad('%s: "wine": %s is not a Wine version or range (use "10.0", "8.0-9.22" or "10.0+")'
+                        % (label, json.dumps(v)), line)
         entries.append(Entry(raw, i, line))
     return Expectations(path, doc, entries)
 
@@ -310,65 +393,92 @@ def _observed_for(case):
 
 def generate(runs, impl, arch=None, old=None):
     """Build an expectations document from results. Entries of `old` that still match keep
-    their why, observed and extra keys; versions of old entries that were not run are kept."""
+    their why, observed and extra keys; versions of old entries that were not run are kept.
+    For Wine the file is keyed by Wine version too: its wine_versions are old's and the runs';
+    an entry that holds for only some of them gets "wine" (those versions; "X+" when they are
+    the newest ones, so that a newer Wine is held to the newest behaviour seen)."""
     if old is not None and arch is None:
         arch = old.arch
     runs = [r for r in runs if r.impl == impl and (arch is None or r.arch == arch)]
-    # a filtered or incomplete run says nothing about the cases it did not run: their entries stay
-    run_names = {r.version_name for r in runs if r.complete and not r.filtered}
-    partial = [r for r in runs if not r.complete or r.filtered]
-    groups = {}      # key -> [versions, extra keys]
+    wine = impl == "wine"
+
+    def wv(run):
+        return run_wine_version(run) if wine else None
+    run_wines = {wv(r) for r in runs}
+    old_wines = set(run_wines)
+    if wine and old is not None and isinstance(old.doc.get("wine_versions"), list):
+        # what the old file says holds for the Wine versions it was made from
+        old_wines = {w[5:] if w.startswith("wine-") else w for w in old.doc["wine_versions"]
+                     if isinstance(w, str) and wine_key(w[5:] if w.startswith("wine-") else w)}
+    all_wines = sorted(old_wines | run_wines, key=lambda w: wine_key(w) or (-1,))
+    groups = {}      # key -> [{version: {wine versions}}, extra keys]
     order = []
 
-    def add(key, version, extra):
+    def add(key, version, w, extra):
         g = groups.get(key)
         if g is None:
-            g = groups[key] = [[], extra]
+            g = groups[key] = [{}, extra]
             order.append(key)
-        if version not in g[0]:
-            g[0].append(version)
+        g[0].setdefault(version, set()).add(w)
+
+    def covered(w, version, case_id):
+        """A run of Wine w at version says what the case does there (complete, or it ran it)."""
+        return any(wv(r) == w and _same_version(version, r.version_name) and
+                   (r.complete and not r.filtered or case_id in r.by_id) for r in runs)
 
     for run in runs:
         for case in run.cases:
             kept = None
             if old is not None:
-                kept = next((e for e in old.entries_for(run, case["id"])
-                             if entry_matches(e, case)), None)
+                # an old entry of any Wine version that says what this case does here keeps its why
+                kept = next((e for e in old.by_case.get(case["id"], ())
+                             if e.names_run(run, any_wine=True) and entry_matches(e, case)), None)
             if kept is not None:
                 key = (case["id"], kept.status, kept.mode, kept.observed, kept.why)
                 extra = {k: v for k, v in kept.raw.items() if k not in ENTRY_KEYS}
-                add(key, run.version_name, extra)
+                add(key, run.version_name, wv(run), extra)
             elif case["status"] in ("FAIL", "CRASH", "TIMEOUT", "BROKEN"):
                 key = (case["id"], case["status"], case.get("mode") or None, _observed_for(case),
                        TODO_WHY)
-                add(key, run.version_name, {})
+                add(key, run.version_name, wv(run), {})
     if old is not None:
-        # keep what old entries say about versions that were not run this time
+        # keep what old entries say about the versions (and Wine versions) that were not run
         for e in old.entries:
             if e.specs is not None and all(s[0] == "name" for s in e.specs):
                 names = [s[1] for s in e.specs]
             else:
-                names = [v for v in _universe(impl) if e.names_run(_FakeRun(impl, v))]
-            rest = [v for v in names if not any(_same_version(v, rn) for rn in run_names)
-                    and not any(_same_version(v, r.version_name) and e.case in r.by_id
-                                for r in partial)]
-            for v in rest:
-                key = (e.case, e.status, e.mode, e.observed, e.why)
-                extra = {k: v2 for k, v2 in e.raw.items() if k not in ENTRY_KEYS}
-                add(key, v, extra)
+                names = [v for v in _universe(impl) if e.names_run(_FakeRun(impl, v), any_wine=True)]
+            key = (e.case, e.status, e.mode, e.observed, e.why)
+            extra = {k: v2 for k, v2 in e.raw.items() if k not in ENTRY_KEYS}
+            for w in sorted(old_wines, key=lambda w: wine_key(w) or (-1,)):
+                if wine and not e.names_wine(w):
+                    continue
+                for v in names:
+                    if not covered(w, v, e.case):
+                        add(key, v, w, extra)
     entries = []
     for key in order:
         case, status, mode, observed, why = key
-        versions, extra = groups[key]
-        ent = {"case": case, "versions": sorted(versions, key=version_sort_key), "status": status}
-        if mode:
-            ent["mode"] = mode
-        if observed:
-            ent["observed"] = observed
-        ent["why"] = why
-        ent.update(extra)
-        entries.append(ent)
-    entries.sort(key=lambda e: (e["case"], version_sort_key(e["versions"][0])))
+        at, extra = groups[key]
+        # one entry per set of Wine versions it holds for
+        by_wines = {}
+        for v, ws in at.items():
+            by_wines.setdefault(frozenset(ws), []).append(v)
+        for ws, versions in by_wines.items():
+            ent = {"case": case, "versions": sorted(versions, key=version_sort_key)}
+            spec = _wine_spec(ws, all_wines) if wine else None
+            if spec is not None:
+                ent["wine"] = spec
+            ent["status"] = status
+            if mode:
+                ent["mode"] = mode
+            if observed:
+                ent["observed"] = observed
+            ent["why"] = why
+            ent.update(extra)
+            entries.append(ent)
+    entries.sort(key=lambda e: (e["case"], version_sort_key(e["versions"][0]),
+                                wine_key(_first_wine(e.get("wine"))) or (-1,)))
     target = {"impl": impl}
     if arch:
         target["arch"] = arch
@@ -377,8 +487,27 @@ def generate(runs, impl, arch=None, old=None):
         for k, v in old.doc.items():
             if k not in ("schema", "target", "entries"):
                 doc[k] = v
+    if wine and any(all_wines):
+        doc["wine_versions"] = ["wine-" + w for w in all_wines if w]
     doc["entries"] = entries
     return doc
+
+
+def _wine_spec(wines, all_wines):
+    """The "wine" of an entry that holds for the Wine versions `wines` of the file's `all_wines`:
+    None for all of them; "X+" when they are the newest from X on; else the list of them."""
+    ws = [w for w in all_wines if w in wines and w]
+    if len(ws) == len([w for w in all_wines if w]):
+        return None
+    newest = [w for w in all_wines if w]
+    if ws and ws == newest[len(newest) - len(ws):]:
+        return ws[0] + "+"
+    return ws[0] if len(ws) == 1 else ws
+
+
+def _first_wine(spec):
+    s = spec[0] if isinstance(spec, list) and spec else spec
+    return s.rstrip("+").split("-")[0] if isinstance(s, str) else None
 
 
 def _same_version(a, b):

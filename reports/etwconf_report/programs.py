@@ -195,7 +195,7 @@ class ProgramResult:
         return display(case.get("reason")) or "(no reason given)"
 
     def cell_text(self):
-        """The scenario view's word for this program on this target."""
+        """The program matrix's word for this program on this target."""
         if self.state == BROKEN:
             return breaks_at(self.worst()[1])
         return {WORKS: "works", PARTIAL: "works (partly exercised)",
@@ -291,7 +291,7 @@ def per_target(summaries, known):
 
 
 def rows(tps, known):
-    """The scenario view's rows: every program seen on any target (known order, then name)."""
+    """Every program seen on any target (known order, then name)."""
     seen = {}
     for tp in tps.values():
         if not tp.has_scenarios:

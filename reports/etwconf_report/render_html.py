@@ -11,7 +11,7 @@ import time
 
 from . import __version__
 from . import programs as P
-from .analysis import matrix, coverage, totals
+from .analysis import matrix, coverage, totals, under_test, reference_ranges, families
 from .util import BAD, display, shorten, plural
 
 ORDER = ("CRASH", "TIMEOUT", "FAIL", "BROKEN", "PASS", "SKIP")
@@ -32,13 +32,14 @@ CSS = """
 --skip:#555;--skip-bg:#eeeeee;--na:#999;--line:#d0d7de;--head:#f6f8fa}
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;margin:0;color:#1f2328;background:#fff}
-header.top{padding:16px 24px;background:#24292f;color:#fff}
+header.top{padding:10px 24px;background:#24292f;color:#fff}
 header.top h1{margin:0 0 4px;font-size:22px}
 header.top p{margin:2px 0;color:#d0d7de}
+header.top p.meta{font-size:12px}
+nav.toc{margin:6px 0 0;font-size:13px}
+nav.toc a{color:#9ecbff;margin-right:12px;white-space:nowrap}
 main{padding:0 24px 40px}
-nav.toc{margin:16px 0;padding:10px 16px;background:var(--head);border:1px solid var(--line);border-radius:6px}
-nav.toc ol{margin:4px 0;padding-left:22px;columns:2}
-h2{margin:28px 0 8px;padding-bottom:4px;border-bottom:1px solid var(--line);font-size:19px}
+h2{margin:20px 0 6px;padding-bottom:4px;border-bottom:1px solid var(--line);font-size:19px}
 h3{margin:20px 0 6px;font-size:16px}
 table{border-collapse:collapse}
 th,td{border:1px solid var(--line);padding:3px 7px;text-align:left;vertical-align:top}
@@ -62,6 +63,24 @@ td.c-TIMEOUT{background:var(--timeout-bg);color:var(--timeout)}
 td.c-BROKEN{background:var(--broken-bg);color:var(--broken)}
 td.c-SKIP{background:var(--skip-bg);color:var(--skip)}
 td.c-na{color:var(--na)}
+td.c-DIV,.st-DIV{background:#fff4d6;color:#7a4a00}
+table.verdicts td,table.verdicts th{padding:2px 7px}
+table.verdicts .st{min-width:0}
+td.vd{min-width:300px}
+table.verdicts{font-size:13px}
+table.verdicts a.verdict{text-decoration:none}
+td.progs{font-size:12.5px;min-width:280px}
+td.progs a{white-space:nowrap}
+table.verdicts small{font-size:12px}
+td.nw{white-space:nowrap}
+table.verdicts th{max-width:300px;overflow-wrap:break-word}
+details.ref-range{margin:6px 0}
+details.ref-range>summary,details.not-run>summary{cursor:pointer}
+details.not-run>summary{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:100%}
+p.works{margin:4px 0}
+#program-table td.cell{font-size:11px}
+#program-table td.cell small{display:block}
+#program-table th.rid{white-space:normal;min-width:200px;max-width:260px}
 td.cell{white-space:nowrap;font-weight:600;font-size:12px;text-align:center}
 td.cell a{color:inherit}
 td.cell small{font-weight:400;opacity:.8}
@@ -181,6 +200,11 @@ class HtmlReport:
         self.stale = stale or []          # (expectations, entry, run)
         self.rows, self.cells = matrix(summaries, catalog)
         self.cov = coverage(summaries, catalog)
+        self.under, self.ref = under_test(summaries)
+        self.ranges = reference_ranges(self.ref)
+        # every per-target list: the targets under test, then the reference in version order
+        self.order = self.under + [s for r in self.ranges for s in r.runs]
+        self.fam_rows, self.fam_cells = families(summaries, catalog)
         self.rule_index = {}
         for i, r in enumerate(catalog.rules):
             self.rule_index[r["id"]] = i
@@ -234,15 +258,17 @@ class HtmlReport:
             plural(len(self.s), "target"), plural(sum(tot.values()), "case record"),
             ", ".join(esc(x) for x in suites) or "no runs",
             ", ".join("%d %s" % (tot[k], k) for k in ORDER if tot[k]) or "nothing ran"))
-        w('<p>Rule catalogue: %s (%s). Generated %s by etwconf-report %s.</p>' % (
-            esc(_repo_relative(self.cat.path) or "?"), plural(len(self.cat.rules), "rule"), esc(now),
-            esc(__version__)))
+        meta = 'Rule catalogue: %s (%s). Generated %s by etwconf-report %s.' % (
+            esc(_repo_relative(self.cat.path) or "?"), plural(len(self.cat.rules), "rule"),
+            esc(now), esc(__version__))
         if self.exps:
-            w('<p>Expectations: %s</p>' % ", ".join("<code>%s</code> (%s)" % (
-                esc(x.path), plural(len(x.entries), "entry", "entries")) for x in self.exps))
-        w('</header>\n<main>\n')
+            meta += ' Expectations: %s.' % ", ".join("<code>%s</code> (%s)" % (
+                esc(x.path), plural(len(x.entries), "entry", "entries")) for x in self.exps)
+        w('<p class="meta">%s</p>' % meta)
         w(self.toc())
+        w('</header>\n<main>\n')
         w(self.verdicts())
+        w(self.families_section())
         w(self.programs_section())
         w(self.legend())
         w(self.filters())
@@ -261,52 +287,137 @@ class HtmlReport:
         return "".join(out)
 
     def toc(self):
-        items = [("verdicts", "Verdicts per target"), ("programs", "Programs affected"),
-                 ("legend", "Legend"),
-                 ("scenarios", "Scenario view: programs &times; targets"),
+        items = [("verdicts", "What breaks where"), ("families", "API family &times; target"),
+                 ("programs", "Programs affected"), ("legend", "Legend"),
                  ("matrix", "Rule &times; target matrix"),
                  ("failures", "Failures, crashes and divergences")]
         if self.exps:
-            items.append(("expectations", "Expectations (XFAIL / XPASS)"))
-        items += [("skips", "Skipped cases and reasons"), ("coverage", "Coverage"),
+            items.append(("expectations", "Expectations"))
+        items += [("skips", "Skipped cases"), ("coverage", "Coverage"),
                   ("rules", "Rules"), ("targets", "Targets and fingerprints")]
-        return '<nav class="toc" id="toc"><strong>Contents</strong><ol>%s</ol></nav>\n' % "".join(
-            '<li><a href="#%s">%s</a></li>' % (a, t) for a, t in items)
+        return '<nav class="toc" id="toc">%s</nav>' % "".join(
+            '<a href="#%s">%s</a>' % (a, t) for a, t in items)
 
+    # -------------------------------------------------------------------------- first screen
     def verdicts(self):
-        o = ['<section id="verdicts"><h2>Verdicts per target</h2>']
+        o = ['<section id="verdicts"><h2>What breaks where</h2>']
         if not self.s:
             o.append('<p>No results.</p></section>')
             return "".join(o)
-        o.append('<p class="muted">A target is conformant when no case fails a MUST rule '
-                 '(counted) and nothing crashed or timed out. SKIP is never a pass.</p>')
-        o.append('<table class="verdicts"><thead><tr><th>Target</th><th>Verdict</th><th>Cases</th>')
-        for k in ORDER:
-            o.append('<th>%s</th>' % st_badge(k))
-        o.append('<th>Run</th>%s</tr></thead><tbody>' % ('<th>Expectations</th>' if self.exps else ""))
-        for s in self.s:
-            run = s.run
-            o.append('<tr class="verdict-row" data-target="%d"><th><a href="#target-%d">%s</a></th>'
-                     % (s.index, s.index, esc(run.label)))
-            o.append('<td><span class="verdict verdict-%s">%s</span>%s</td>' % (
-                s.verdict_class, esc(s.verdict),
-                '<br><small class="muted">%s</small>' % esc(s.verdict_detail)
-                if s.verdict_detail else ""))
-            o.append('<td>%d</td>' % len(run.cases))
-            for k in ORDER:
-                n = s.counts[k]
-                o.append('<td>%s</td>' % (('<span class="st st-%s">%d</span>' % (k, n)) if n
-                                          else '<span class="muted">0</span>'))
-            if run.complete:
-                o.append('<td>complete</td>')
-            else:
-                o.append('<td><span class="incomplete">INCOMPLETE</span><br><small>%s</small></td>'
-                         % esc(run.incomplete_reason))
-            if self.exps:
-                o.append('<td>%s</td>' % self.exp_summary(s))
-            o.append('</tr>')
-        o.append('</tbody></table></section>\n')
+        o.append('<p class="muted">Conformant: no case fails a MUST rule (counted) and nothing '
+                 'crashed or timed out; SKIP is never a pass.%s</p>' % (
+                     ' The reference (the suite checking itself) is one line per range of '
+                     'builds with the same verdict.' if self.ref else ""))
+        o.append(self.verdict_table(self.under, "under"))
+        for r in self.ranges:
+            o.append('<details class="ref-range" id="reference-%d"><summary>'
+                     '<strong>reference</strong>: <span class="verdict verdict-%s">%s</span> at '
+                     '%s, %s <span class="muted">(each build)</span></summary>%s</details>' % (
+                         r.index, r.verdict_class, esc(r.verdict), plural(len(r.runs), "build"),
+                         esc(r.span()), self.verdict_table(r.runs, "ref")))
+        o.append('</section>\n')
         return "".join(o)
+
+    def verdict_table(self, summaries, kind):
+        o = ['<table class="verdicts verdicts-%s"><thead><tr><th>Target</th><th>Verdict (counted failures)</th>'
+             '<th>Cases</th>%s<th>Programs broken</th></tr></thead><tbody>'
+             % (kind, '<th>Expectations</th>' if self.exps else "")]
+        for s in summaries:
+            run = s.run
+            o.append('<tr class="verdict-row%s" data-target="%d"><th><a href="#target-%d">%s</a>'
+                     '</th>' % (" ref-row" if kind == "ref" else "", s.index, s.index,
+                                esc(run.label)))
+            # the verdict counts the failures and links to them
+            n_div = len(s.divergences)
+            o.append('<td class="vd"><a href="#failures-%d" class="verdict verdict-%s" title="%s">'
+                     '%s</a>%s%s</td>' % (
+                         s.index, s.verdict_class, esc(s.verdict_detail), esc(s.verdict),
+                         ' <small>+%d div.</small>' % n_div if n_div else "",
+                         "" if run.complete else ' <span class="incomplete" title="%s">INCOMPLETE'
+                         '</span>' % esc(run.incomplete_reason)))
+            o.append('<td class="nw">%s</td>' % (" ".join(
+                '<span class="st st-%s">%d %s</span>' % (k, s.counts[k], k)
+                for k in ORDER if s.counts[k])))
+            if self.exps:
+                o.append('<td class="nw"><small>%s</small></td>' % self.exp_summary(s))
+            o.append('<td class="progs">%s</td>' % self.broken_programs(s))
+            o.append('</tr>')
+        o.append('</tbody></table>')
+        return "".join(o)
+
+    def broken_programs(self, s):
+        """The programs a target breaks, each linked to its rows in Programs affected."""
+        tp = self.tps[s.index]
+        if not tp.has_scenarios:
+            return '<span class="muted">no client scenarios</span>'
+        broken = [(k, p) for k, p in enumerate(tp.programs) if p.state == P.BROKEN]
+        if not broken:
+            return '<span class="muted">none of %d</span>' % len(tp.programs)
+        return '%d of %d: %s' % (len(broken), len(tp.programs), ", ".join(
+            '<a href="#p-%d-%d" title="%s">%s</a>' % (s.index, k, esc(p.name), esc(p.id))
+            for k, p in broken))
+
+    def column_heads(self):
+        """The matrix heads of the first screen: targets under test, then reference ranges."""
+        o = [self.target_head(s) for s in self.under]
+        for r in self.ranges:
+            o.append('<th class="tgt" title="%s"><a href="#reference-%d">reference <small>%s'
+                     '</small></a> <small class="verdict-%s">%s</small></th>' % (
+                         esc(r.line()), r.index, esc(r.span()), r.verdict_class,
+                         plural(len(r.runs), "build")))
+        return "".join(o)
+
+    def families_section(self):
+        o = ['<section id="families"><h2>API family &times; target</h2>']
+        if not self.s:
+            o.append('<p>No results.</p></section>\n')
+            return "".join(o)
+        o.append('<p class="muted">Counted failures / cases of each function on each target '
+                 '(a reference column sums its builds); the colour is the worst counted '
+                 'failure, else <span class="st st-DIV">div.</span> divergences (not counted), '
+                 'broken fixtures, passes, skips. A cell links to its failures.</p>')
+        o.append('<div class="matrix-wrap"><table class="matrix" id="family-table"><thead><tr>'
+                 '<th class="rid">API family</th>%s</tr></thead><tbody>' % self.column_heads())
+        from .analysis import FamilyCell
+        for f, fam in enumerate(self.fam_rows):
+            o.append('<tr class="family-row"><th class="rid">%s</th>' % esc(fam))
+            for s in self.under:
+                o.append(self.family_cell(self.fam_cells.get((fam, s.index)), f, s.run.label))
+            for r in self.ranges:
+                cell = FamilyCell()
+                for s in r.runs:
+                    c = self.fam_cells.get((fam, s.index))
+                    if c is not None:
+                        cell.add(c)
+                o.append(self.family_cell(cell if cell.n else None, f, "reference " + r.span(),
+                                          r))
+            o.append('</tr>')
+        o.append('</tbody></table></div></section>\n')
+        return "".join(o)
+
+    def family_cell(self, cell, f, label, rng=None):
+        if cell is None:
+            return '<td class="cell c-na">n/a</td>'
+        st = cell.state
+        link = None
+        for s in cell.summaries:
+            c = self.fam_cells.get((self.fam_rows[f], s.index))
+            if c is not None and (c.bad or c.divergences or c.by_status.get("BROKEN")):
+                link = "ff-%d-%d" % (s.index, f)
+                break
+        if link is None:
+            link = ("reference-%d" % rng.index) if rng is not None else \
+                ("skips-%d" % cell.summaries[0].index) if st == "SKIP" else None
+        text = "%d/%d" % (cell.bad, cell.n)
+        if link:
+            text = '<a href="#%s">%s</a>' % (link, text)
+        if cell.divergences:
+            text += ' <small>+%d div.</small>' % cell.divergences
+        title = "%s: %s counted of %s; %s" % (
+            label, plural(cell.bad, "failure"), plural(cell.n, "case"), ", ".join(
+                "%d %s" % (cell.by_status[k], k) for k in ORDER if cell.by_status.get(k)))
+        xf = " xf" if cell.bad and cell.xfail == cell.bad else ""
+        return '<td class="cell c-%s%s" title="%s">%s</td>' % (st, xf, esc(title), text)
 
     def exp_summary(self, s):
         if not s.outcomes:
@@ -391,30 +502,114 @@ class HtmlReport:
                  'source) in order. A program is <em>broken</em> on a target when one of its '
                  'scenarios fails, crashes or times out (counted or not, as said); <em>works'
                  '</em> when every scenario passed; <em>not exercised</em> when its scenarios '
-                 'were skipped (never a pass).%s</p>' % (
+                 'were skipped (never a pass). The matrix has the programs that break '
+                 'somewhere; below it, each target\'s broken programs, then one line each for '
+                 'those that work, are not exercised (and why) or have no scenario.%s</p>' % (
                      (" Programs listed in <code>%s</code>." % esc(_repo_relative(
                          self.known.path))) if self.known.path else ""))
         if not self.s:
             o.append('<p>No results.</p></section>\n')
             return "".join(o)
-        for s in self.s:
-            tp = self.tps[s.index]
-            o.append('<h3 id="programs-%d">%s <span class="muted">&mdash; %s</span></h3>' % (
-                s.index, esc(s.run.label), esc(tp.headline()) if tp.has_scenarios
-                else "no client scenarios"))
-            if not tp.has_scenarios:
-                o.append('<p class="muted">This run has no client-scenario cases (results of '
-                         'an older suite, or none selected).</p>')
-                continue
+        o.append(self.program_matrix())
+        for s in self.under:
+            o.append(self.program_block(s))
+        if self.ref:
+            o.append('<details class="ref-range" id="programs-reference"><summary><strong>'
+                     'reference</strong>: programs at each build (%s)</summary>%s</details>' % (
+                         plural(len(self.ref), "build"),
+                         "".join(self.program_block(s) for r in self.ranges for s in r.runs)))
+        o.append('</section>\n')
+        return "".join(o)
+
+    def program_block(self, s):
+        """One target's programs: the broken ones in full, the others one line per state."""
+        tp = self.tps[s.index]
+        o = ['<h3 id="programs-%d">%s <span class="muted">&mdash; %s</span></h3>' % (
+            s.index, esc(s.run.label), esc(tp.headline()) if tp.has_scenarios
+            else "no client scenarios")]
+        if not tp.has_scenarios:
+            o.append('<p class="muted">This run has no client-scenario cases (results of '
+                     'an older suite, or none selected).</p>')
+            return "".join(o)
+        broken = [(k, p) for k, p in enumerate(tp.programs) if p.state == P.BROKEN]
+        if broken:
             o.append('<table class="programs" data-target="%d"><thead><tr><th>Program</th>'
                      '<th>State</th><th>Scenario</th><th>Step</th><th>Call made at that step'
                      '</th><th>What the program does then</th></tr></thead><tbody>' % s.index)
-            for k, p in sorted(enumerate(tp.programs),            # broken first
-                               key=lambda kp: P.STATES.index(kp[1].state)):
+            for k, p in broken:
                 o.append(self.program_rows(s, k, p))
             o.append('</tbody></table>')
-        o.append('</section>\n')
+        works = [(k, p) for k, p in enumerate(tp.programs) if p.state in (P.WORKS, P.PARTIAL)]
+        if works:
+            o.append('<p class="works">%s works: %s</p>' % (st_badge("PASS"), "; ".join(
+                '<span id="p-%d-%d">%s%s: %s</span>' % (
+                    s.index, k, esc(p.name), " (partly exercised)" if p.state == P.PARTIAL
+                    else "", ", ".join('<code>%s</code>' % esc(c["id"]) for _, c in p.passed))
+                for k, p in works)))
+        groups = tp.not_run_by_reason()
+        if groups:
+            n_prog = len({p.id for _, pcs in groups for p, _ in pcs})
+            o.append('<details class="not-run"><summary>%s not exercised: %s</summary><ul>%s'
+                     '</ul></details>' % (
+                         plural(n_prog, "program"), esc("; ".join(r for r, _ in groups)),
+                         "".join('<li>%s: %s</li>' % (esc(reason), ", ".join(
+                             '%s %s <code>%s</code>' % (st_badge(c["status"]), esc(p.name),
+                                                        esc(c["id"])) for p, c in pcs))
+                             for reason, pcs in groups)))
+        absent = tp.with_state(P.ABSENT)
+        if absent:
+            o.append('<p class="muted">No scenario in this run: %s</p>' % ", ".join(
+                esc(p.name) for p in absent))
         return "".join(o)
+
+    def program_matrix(self):
+        """Programs that break on some target x the first screen's columns."""
+        if not self.prog_rows:
+            return '<p class="muted">No client-scenario cases in these results.</p>'
+        rows = [row for row in self.prog_rows if any(
+            self.tps[s.index].by_id.get(row.id) is not None
+            and self.tps[s.index].by_id[row.id].state == P.BROKEN for s in self.s)]
+        if not rows:
+            return '<p class="verdict-good">No program breaks on any target.</p>'
+        o = ['<div class="matrix-wrap"><table class="matrix" id="program-table"><thead><tr>'
+             '<th class="rid">Program</th>%s</tr></thead><tbody>' % self.column_heads()]
+        for row in rows:
+            o.append('<tr class="prog-row"><th class="rid" title="%s">%s <small class="muted">'
+                     '(%s)</small></th>' % (esc(row.source or ""), esc(row.name), esc(row.id)))
+            for s in self.under:
+                o.append(self.program_cell(s, row))
+            for r in self.ranges:
+                broken = [s for s in r.runs if self.tps[s.index].by_id.get(row.id) is not None
+                          and self.tps[s.index].by_id[row.id].state == P.BROKEN]
+                o.append(self.program_cell(broken[0] if broken else r.runs[-1], row,
+                                           "at %d of %d" % (len(broken), len(r.runs))
+                                           if broken and len(r.runs) > 1 else None))
+            o.append('</tr>')
+        o.append('</tbody></table></div>')
+        return "".join(o)
+
+    def program_cell(self, s, row, small=None):
+        tp = self.tps[s.index]
+        p = tp.by_id.get(row.id)
+        if p is None or p.state == P.ABSENT:
+            return '<td class="cell c-na">%s</td>' % ("no scenario" if tp.has_scenarios
+                                                      else "n/a")
+        link = "programs-%d" % s.index
+        if p.state == P.BROKEN:
+            i, c = p.worst()
+            cls = "c-%s" % c["status"]
+            if all(s.outcomes.get(f["id"]) is not None
+                   and s.outcomes[f["id"]].kind == "XFAIL" for _, f in p.failing):
+                cls += " xf"          # every failure is a known one
+            link = self.case_anchor.get((s.index, c["id"])) or link
+            count = "%d/%d" % (len(p.failing), len(p.scenarios))
+        elif p.state == P.NOT_EXERCISED:
+            cls, count = "c-SKIP", "0/%d" % len(p.scenarios)
+        else:
+            cls, count = "c-PASS", "%d/%d" % (len(p.passed), len(p.scenarios))
+        return ('<td class="cell %s" title="%s: %s"><a href="#%s">%s</a> <small>%s</small></td>'
+                % (cls, esc(s.run.label), esc(p.value(), 1000), link, esc(p.cell_text()),
+                   esc(small or count)))
 
     def program_rows(self, s, k, p):
         rid = 'p-%d-%d' % (s.index, k)
@@ -456,64 +651,15 @@ class HtmlReport:
                                                                                 cons))
         return "".join(o)
 
-    def scenario_view(self):
-        o = ['<section id="scenarios"><h2>Scenario view: programs &times; targets</h2>']
-        if not self.prog_rows:
-            o.append('<p class="muted">No client-scenario cases in these results.</p>'
-                     '</section>\n')
-            return "".join(o)
-        o.append('<p class="muted">What each program meets on each target: <em>works</em>, '
-                 '<em>breaks at step N</em> (the earliest failing step; the cell links to the '
-                 'failure), <em>not exercised</em> (its scenarios were skipped), or <em>no '
-                 'scenario</em>.</p>')
-        o.append('<div class="matrix-wrap"><table class="matrix" id="scenario-table"><thead>'
-                 '<tr><th class="rid">Program</th><th>Scenarios</th>')
-        for s in self.s:
-            o.append(self.target_head(s))
-        o.append('</tr></thead><tbody>')
-        for row in self.prog_rows:
-            n = max((len(self.tps[s.index].by_id[row.id].scenarios)
-                     for s in self.s if row.id in self.tps[s.index].by_id), default=0)
-            o.append('<tr class="prog-row"><th class="rid" title="%s">%s <small class="muted">'
-                     '(%s)</small></th><td>%d</td>' % (esc(row.source or ""), esc(row.name),
-                                                       esc(row.id), n))
-            for s in self.s:
-                tp = self.tps[s.index]
-                p = tp.by_id.get(row.id)
-                if p is None or p.state == P.ABSENT:
-                    o.append('<td class="cell c-na">%s</td>' % (
-                        "no scenario" if tp.has_scenarios else "n/a"))
-                    continue
-                k = tp.programs.index(p)
-                link = "p-%d-%d" % (s.index, k)
-                title = p.value()
-                if p.state == P.BROKEN:
-                    i, c = p.worst()
-                    cls = "c-%s" % c["status"]
-                    if all(s.outcomes.get(f["id"]) is not None
-                           and s.outcomes[f["id"]].kind == "XFAIL" for _, f in p.failing):
-                        cls += " xf"          # every failure is a known one
-                    link = self.case_anchor.get((s.index, c["id"])) or link
-                    small = "%d/%d" % (len(p.failing), len(p.scenarios))
-                elif p.state == P.NOT_EXERCISED:
-                    cls, small = "c-SKIP", "0/%d" % len(p.scenarios)
-                else:
-                    cls, small = "c-PASS", "%d/%d" % (len(p.passed), len(p.scenarios))
-                o.append('<td class="cell %s" title="%s"><a href="#%s">%s</a> <small>%s</small>'
-                         '</td>' % (cls, esc(title, 1000), link, esc(p.cell_text()), small))
-            o.append('</tr>')
-        o.append('</tbody></table></div></section>\n')
-        return "".join(o)
-
     def matrix_section(self):
-        o = [self.scenario_view(), '<section id="matrix"><h2>Rule &times; target matrix</h2>']
+        o = ['<section id="matrix"><h2>Rule &times; target matrix</h2>']
         if not self.s:
             o.append('<p>No results.</p></section>')
             return "".join(o)
         ncol = 4 + len(self.s)
         o.append('<div class="matrix-wrap"><table class="matrix" id="matrix-table"><thead><tr>'
                  '<th class="rid">Rule</th><th>Strength</th><th>Function</th><th>Cases</th>')
-        for s in self.s:
+        for s in self.order:
             o.append(self.target_head(s))
         o.append('</tr></thead>')
         from .catalog import GROUPS
@@ -541,7 +687,7 @@ class HtmlReport:
                     break
         statuses = set()
         tds = []
-        for s in self.s:
+        for s in self.order:
             c = self.cells.get((rid, s.index))
             if c is None:
                 tds.append('<td class="cell c-na">n/a</td>')
@@ -590,7 +736,7 @@ class HtmlReport:
     def failures(self):
         o = ['<section id="failures"><h2>Failures, crashes and divergences</h2>']
         any_ = False
-        for s in self.s:
+        for s in self.order:
             groups = [
                 ("Failures of MUST rules", [c for c in s.run.cases if c["counted"]
                                             and c["status"] == "FAIL"]),
@@ -612,6 +758,7 @@ class HtmlReport:
                 o.append('<p class="muted">No failures, crashes or divergences.</p>')
                 continue
             any_ = True
+            o.append(self.family_index(s, [c for _, g in groups for c in g]))
             for title, cases in groups:
                 if not cases:
                     continue
@@ -623,6 +770,23 @@ class HtmlReport:
         elif not any_:
             o.append('<p>No failures on any target.</p>')
         o.append('</section>\n')
+        return "".join(o)
+
+    def family_index(self, s, cases):
+        """One line per API family with this target's failures in it, each case linked: the
+        place a cell of the family matrix links to."""
+        from .analysis import family_of
+        by = {}
+        for c in cases:
+            by.setdefault(family_of(c), []).append(c)
+        o = ['<ul class="fam-index">']
+        for f, fam in enumerate(self.fam_rows):
+            if fam in by:
+                o.append('<li id="ff-%d-%d"><strong>%s</strong> (%d): %s</li>' % (
+                    s.index, f, esc(fam), len(by[fam]), ", ".join(
+                        '%s %s' % (st_badge(c["status"]), self.case_link(s, 0, c))
+                        for c in by[fam])))
+        o.append('</ul>')
         return "".join(o)
 
     def case_item(self, s, case):
@@ -712,7 +876,7 @@ class HtmlReport:
             o.append('<h3><code>%s</code> &mdash; target %s%s</h3>' % (
                 esc(x.path), esc(x.impl), (" " + esc(x.arch)) if x.arch else ""))
             rows = []
-            for s in self.s:
+            for s in self.order:
                 if not x.applies_to(s.run):
                     continue
                 for cid, oc in sorted(s.outcomes.items()):
@@ -737,7 +901,7 @@ class HtmlReport:
     def skips(self):
         o = ['<section id="skips"><h2>Skipped cases and reasons</h2>'
              '<p class="muted">Skipped cases are not passes: they did not run.</p>']
-        for s in self.s:
+        for s in self.order:
             o.append('<h3 id="skips-%d">%s <span class="muted">(%d skipped)</span></h3>'
                      % (s.index, esc(s.run.label), len(s.skipped)))
             if not s.skipped:
@@ -796,12 +960,14 @@ class HtmlReport:
 
     def targets(self):
         o = ['<section id="targets"><h2>Targets and fingerprints</h2>']
-        for s in self.s:
+        for s in self.order:
             run, h = s.run, s.run.header
             o.append('<h3 id="target-%d">%s</h3>' % (s.index, esc(run.label)))
             info = [("results file", run.path), ("target_id", run.target_id),
                     ("run", "complete" if run.complete else "INCOMPLETE: %s"
                      % run.incomplete_reason)]
+            info.append(("verdict", s.verdict + ("; " + s.verdict_detail if s.verdict_detail
+                                                 else "")))
             if s.scope:
                 info.append(("cases run", "%s: a filtered run" % s.scope))
             for k in ("started", "isolation", "timeout_ms", "cases_planned"):

@@ -1,13 +1,19 @@
-"""summary.md: a short Markdown summary for CI systems (GitHub-flavoured)."""
+"""summary.md: a short Markdown summary for CI systems (GitHub-flavoured), such as a GitHub step
+summary: lists, not wide tables, and no line longer than WIDTH characters (a word longer than a
+line, such as a URL, stays whole). Targets under test first, the reference one line per range of
+builds with the same verdict."""
+import html
 import re
+import textwrap
 
 from . import programs as P
-from .analysis import failing_checks, totals
+from .analysis import failing_checks, totals, under_test, reference_ranges, families
 from .util import BAD
 from .util import display, plural
 
 ORDER = ("PASS", "FAIL", "CRASH", "TIMEOUT", "BROKEN", "SKIP")
 MAX_ITEMS = 50
+WIDTH = 100
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 
 
@@ -36,51 +42,54 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance s
            known=None):
     stale = stale or []
     known = known if known is not None else P.Known()
+    tps = P.per_target(summaries, known)
+    under, ref = under_test(summaries)
+    fam_rows, fam_cells = families(summaries, catalog)
     o = ["# %s" % md(title), ""]
     tot = totals(summaries)
-    o.append("%s, %s: %s." % (plural(len(summaries), "target"),
-                              plural(sum(tot.values()), "case record"),
-                              ", ".join("%d %s" % (tot[k], k) for k in ORDER if tot[k])
-                              or "nothing ran"))
+    o += wrap("%s, %s: %s." % (plural(len(summaries), "target"),
+                               plural(sum(tot.values()), "case record"),
+                               ", ".join("%d %s" % (tot[k], k) for k in ORDER if tot[k])
+                               or "nothing ran"))
     o.append("")
-    head = "| Target | Verdict | " + " | ".join(ORDER) + " | Run |"
-    if exps:
-        head += " Expectations |"
-    o.append(head)
-    o.append("|" + "---|" * (len(ORDER) + 3 + (1 if exps else 0)))
-    for s in summaries:
-        run = s.run
-        verdict = ("**%s**" if not s.conformant else "%s") % md(s.verdict)
-        if s.verdict_detail:
-            verdict += "; " + md(s.verdict_detail)
-        row = "| %s | %s | %s | %s |" % (code(run.label), verdict,
-                                         " | ".join(str(s.counts[k]) for k in ORDER),
-                                         "complete" if run.complete else
-                                         "**INCOMPLETE**: " + md(run.incomplete_reason))
-        if exps:
-            row += " %s |" % _exp_cell(s, stale)
-        o.append(row)
+    o.append("## Targets under test" if ref else "## Targets")
     o.append("")
-    o.extend(_programs(summaries, known))
-    for s in summaries:
+    for s in under:
+        o += _target(s, tps[s.index], fam_rows, fam_cells, stale)
+    if ref:
+        o += ["", "## Reference", ""]
+        for r in reference_ranges(ref):
+            o += wrap("%s: %s" % (code("reference"), md(r.line())), "- ", "  ")
+            for s in r.runs:
+                if not s.fully_conformant or tps[s.index].with_state(P.BROKEN):
+                    o += _target(s, tps[s.index], fam_rows, fam_cells, stale, "  - ",
+                                 "    ")
+    o.append("")
+    o.extend(_programs(under + [s for s in ref if tps[s.index].with_state(P.BROKEN)], tps))
+    for s in under + ref:
         bad = [c for c in s.run.cases if c["counted"] or c["status"] in ("CRASH", "TIMEOUT")]
         if not bad and s.run.complete and not s.divergences:
             continue
-        o.append("## %s: %s" % (code(s.run.label), md(s.verdict)))
-        o.append("")
+        o += ["### %s" % code(s.run.label, 90), ""] + wrap("%s." % md(s.verdict)) + [""]
         if not s.run.complete:
-            o.append("**INCOMPLETE**: %s" % md(s.run.incomplete_reason))
+            o += wrap("**INCOMPLETE**: %s" % md(s.run.incomplete_reason))
             o.append("")
         if s.must_rules:
-            o.append("Failed MUST rules: %s" % ", ".join(code(r) for r in s.must_rules[:100]))
+            o += wrap("Failed MUST rules: %s" % ", ".join(code(r) for r in s.must_rules[:100]))
             o.append("")
-        for c in bad[:MAX_ITEMS]:
-            o.append("- " + _item(c, s))
-        if len(bad) > MAX_ITEMS:
-            o.append("- ... and %d more (see index.html)" % (len(bad) - MAX_ITEMS))
+        if bad:
+            # an HTML block: its lines may break anywhere but may not be blank
+            o += wrap("<details><summary>%s</summary>" % html.escape(
+                "%s: %s%s" % (s.run.label, plural(len(bad), "counted failure"),
+                              " (the first %d listed)" % MAX_ITEMS if len(bad) > MAX_ITEMS
+                              else ""), quote=False)) + [""]
+            for c in bad[:MAX_ITEMS]:
+                o += wrap(_item(c, s), "- ", "  ")
+            if len(bad) > MAX_ITEMS:
+                o.append("- ... and %d more (see index.html)" % (len(bad) - MAX_ITEMS))
+            o += ["", "</details>", ""]
         if s.divergences:
-            o.append("")
-            o.append("Divergences (not counted): %s" % ", ".join(
+            o += wrap("Divergences (not counted): %s" % ", ".join(
                 code(c["id"]) for c in s.divergences[:MAX_ITEMS]) +
                 (" and %d more" % (len(s.divergences) - MAX_ITEMS)
                  if len(s.divergences) > MAX_ITEMS else ""))
@@ -92,67 +101,92 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance s
         for s in summaries:
             for cid, oc in sorted(s.outcomes.items()):
                 if oc.failed:
-                    lines.append("- %s %s %s: %s" % (oc.kind, code(s.run.label), code(cid),
-                                                     md(oc.detail)))
+                    lines += wrap("%s %s %s: %s" % (oc.kind, code(s.run.label), code(cid),
+                                                    md(oc.detail)), "- ", "  ")
         for (x, e, run) in stale:
-            lines.append("- STALE %s %s: the entry names this target but the case is not in "
-                         "its results (%s)" % (code(run.label), code(e.case), md(e.where(x.path))))
+            lines += wrap("STALE %s %s: the entry names this target but the case is not in "
+                          "its results (%s)" % (code(run.label), code(e.case),
+                                                md(e.where(x.path))), "- ", "  ")
         o.extend(lines or ["Every case matched its expectations."])
         o.append("")
     o.append("Full report: index.html. JUnit: junit.xml.")
     return "\n".join(o) + "\n"
 
 
-def _programs(summaries, known):
-    """The "Programs affected" section: a programs x targets table, then per target the broken
-    programs with step and consequence, the working ones and the ones not exercised. Nothing
-    when no run has client scenarios."""
-    tps = P.per_target(summaries, known)
-    rows = P.rows(tps, known)
-    if not rows:
+def wrap(text, first="", rest=""):
+    """text as lines of at most WIDTH characters, broken at spaces only (a word longer than a
+    line, such as a URL, stays whole)."""
+    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
+
+
+def _target(s, tp, fam_rows, fam_cells, stale, first="- ", rest="  "):
+    """One target: its verdict, then a sublist of its counts and expectations, the programs it
+    breaks and the API families with counted failures."""
+    run = s.run
+    sub, more = rest + "- ", rest + "  "
+    verdict = ("**%s**" if not s.conformant else "%s") % md(s.verdict)
+    o = wrap("%s: %s%s" % (code(run.label), verdict, "" if run.complete else
+                           "; **INCOMPLETE**: " + md(run.incomplete_reason)), first, rest)
+    bits = [", ".join("%d %s" % (s.counts[k], k) for k in ORDER if s.counts[k]) or "no cases"]
+    if s.divergences:
+        bits.append("%s (not counted)" % plural(len(s.divergences), "divergence"))
+    if s.outcomes:
+        bits.append("expectations: " + _exp_cell(s, stale))
+    o += wrap("; ".join(bits), sub, more)
+    if tp.has_scenarios:
+        broken = tp.with_state(P.BROKEN)
+        o += wrap("breaks %d of %d programs%s" % (
+            len(broken), len(tp.programs),
+            ": " + ", ".join(md(p.name, 120) for p in broken) if broken else ""), sub, more)
+    fams = [(f, fam_cells[(f, s.index)]) for f in fam_rows
+            if (f, s.index) in fam_cells and fam_cells[(f, s.index)].bad]
+    if fams:
+        # a no-break space keeps each family with its count
+        o += wrap("counted failures by API: %s" % ", ".join(
+            "%s\u00a0%d/%d" % (md(f), c.bad, c.n) for f, c in fams), sub, more)
+    return o
+
+
+def _programs(summaries, tps):
+    """The "Programs affected" section: per target, each broken program with its step, the
+    call and what the program does then, then one line each for the working ones, the ones
+    not exercised (with the reason) and the ones without a scenario. Nothing when no run has
+    client scenarios."""
+    with_sc = [s for s in summaries if tps[s.index].has_scenarios]
+    if not any(tps[i].has_scenarios for i in tps):
         return []
     o = ["## Programs affected", ""]
-    with_sc = [s for s in summaries if tps[s.index].has_scenarios]
-    o.append("| Program | " + " | ".join(code(s.run.label) for s in with_sc) + " |")
-    o.append("|---|" + "---|" * len(with_sc))
-    for row in rows:
-        cells = []
-        for s in with_sc:
-            p = tps[s.index].by_id.get(row.id)
-            if p is None:
-                cells.append("no scenario")
-            elif p.state == P.BROKEN:
-                cells.append("**%s**" % md(p.cell_text()))
-            else:
-                cells.append(md(p.cell_text()))
-        o.append("| %s (%s) | %s |" % (md(row.name, 80), code(row.id, 60), " | ".join(cells)))
-    o.append("")
+    if not with_sc:
+        o += ["No program breaks on a target under test.", ""]
     for s in with_sc:
         tp = tps[s.index]
-        o.append("### %s: %s" % (code(s.run.label), md(tp.headline())))
-        o.append("")
+        o += ["### %s" % code(s.run.label, 90), ""] + wrap("%s." % md(tp.headline())) + [""]
         for p in tp.with_state(P.BROKEN):
             for i, c in p.failing:
                 step, what, cons = P.failure_parts(c)
                 oc = s.outcomes.get(c["id"])
-                o.append("- **%s** (%s) %s%s: %s. Case [%s](index.html#f-%d-%d) %s, "
-                         "%s%s" % (md(p.name, 120), code(p.id, 60), md(P.breaks_at(c)),
-                                   (" " + code(what)) if what else "", md(cons, 400),
-                                   code(c["id"]), s.index, i, c["status"],
-                                   "counted" if c["counted"] else "not counted",
-                                   " [%s]" % oc.kind if oc is not None and oc.kind not in
-                                   ("OK", "SKIP") else ""))
+                o += wrap("**%s** (%s) %s%s: %s. Case [%s](index.html#f-%d-%d) %s, %s%s" % (
+                    md(p.name, 120), code(p.id, 60), md(P.breaks_at(c)),
+                    (" " + code(what)) if what else "", md(cons, 400), code(c["id"]),
+                    s.index, i, c["status"], "counted" if c["counted"] else "not counted",
+                    " [%s]" % oc.kind if oc is not None and oc.kind not in ("OK", "SKIP")
+                    else ""), "- ", "  ")
         works = tp.with_state(P.WORKS, P.PARTIAL)
         if works:
-            o.append("- Working: %s" % ", ".join(
+            o += wrap("Working: %s" % ", ".join(
                 md(p.name, 120) + (" (partly exercised)" if p.state == P.PARTIAL else "")
-                for p in works))
-        for reason, pcs in tp.not_run_by_reason():
-            o.append("- Not exercised (%s): %s" % (md(reason, 300), ", ".join(
-                "%s %s" % (md(p.name, 120), code(c["id"])) for p, c in pcs)))
+                for p in works), "- ", "  ")
+        groups = tp.not_run_by_reason()
+        if groups:
+            o += wrap("Not exercised: %s" % "; ".join(
+                "%s: %s" % (md(reason, 300), ", ".join(
+                    "%s %s" % (md(p.name, 120), code(c["id"])) for p, c in pcs))
+                for reason, pcs in groups), "- ", "  ")
         absent = tp.with_state(P.ABSENT)
         if absent:
-            o.append("- No scenario in this run: %s" % ", ".join(md(p.name, 120) for p in absent))
+            o += wrap("No scenario in this run: %s" % ", ".join(md(p.name, 120)
+                                                                for p in absent), "- ", "  ")
         o.append("")
     return o
 

@@ -41,6 +41,10 @@ def main(argv):
     broken = [t for t in tests if type(t).__name__ == "_FailedTest"]
     if pats:
         tests = [t for t in tests if any(p in t.id() for p in pats)] + broken
+    if not tests:  # no test run is no pass
+        print("FAIL no test in %s matches %s" % (HERE, " ".join(pats) if pats else "test_*.py"))
+        print("reports: 0 passed, 1 failed, 0 skipped")
+        return 1
     runner = unittest.TextTestRunner(stream=sys.stdout, verbosity=2 if verbose else 1,
                                      resultclass=Result)
     res = runner.run(unittest.TestSuite(tests))

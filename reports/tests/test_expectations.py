@@ -280,6 +280,7 @@ class Update(TmpCase):
         with open(out, "w") as f:
             f.write(open(WINE_EXP).read())
         recs = read_records("wine-win10.jsonl")
+        self.assertTrue(any(r.get("id") == "cti.wrap" for r in recs), "no cti.wrap record to change")
         for r in recs:
             if r.get("id") == "cti.wrap":
                 r.update(status="FAIL", counted=True, mode="return", failed_rules=["CTI.WRAP"],
@@ -315,3 +316,131 @@ class CommittedExpectationFiles(TmpCase):
             with self.subTest(os.path.basename(p)):
                 x = expectations.load(p)
                 self.assertTrue(x.impl)
+
+
+def _json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+class WineVersions(TmpCase):
+    """Entries keyed by Wine version ("wine"), and files made from runs of several Wines."""
+
+    def wine_run(self, name, version, skip_exact=False):
+        """wine-win10.jsonl as a run of Wine `version`; skip_exact: tqi.0b.exact SKIPs there, as
+        a case does whose build the catalogue does not know"""
+        recs = read_records("wine-win10.jsonl")
+        recs[0]["fingerprint"]["wine_version"] = version
+        for r in recs:
+            if skip_exact and r.get("id") == "tqi.0b.exact":
+                for k in ("mode", "exception", "counted", "failed_rules"):
+                    r.pop(k, None)
+                r.update(status="SKIP", checks=[], reason="unknown for 10.0.19043")
+        fix_footer(recs)
+        return self.write(name, dump_records(recs))
+
+    def test_wine_specs(self):
+        spec = expectations.parse_wine_spec
+        self.assertTrue(expectations.wine_names([spec("8.0")], "8.0.2"))
+        self.assertFalse(expectations.wine_names([spec("8.0")], "8.1"))
+        self.assertTrue(expectations.wine_names([spec("8.0-9.22")], "9.0-rc1"))
+        self.assertFalse(expectations.wine_names([spec("8.0-9.22")], "10.0"))
+        self.assertTrue(expectations.wine_names([spec("10.0+")], "11.0"))
+        self.assertFalse(expectations.wine_names([spec("10.0+")], "9.22"))
+        self.assertFalse(expectations.wine_names([spec("10.0+")], None))
+        self.assertTrue(expectations.wine_names(None, None))
+        for bad in ("10", "x", "9.5-8.0", "10.0-rc1+", ""):
+            self.assertIsNone(spec(bad), bad)
+
+    def test_check_keys_entries_by_wine_version(self):
+        w8 = self.wine_run("w8.jsonl", "8.0")
+        w10 = self.wine_run("w10.jsonl", "10.0", skip_exact=True)
+        doc = load_doc()
+        exact = [e for e in doc["entries"] if e["case"] == "tqi.0b.exact"][0]
+        # unkeyed, the Wine 8 entry is held against Wine 10 and fails there
+        rc, out, err = run_cli("check", "--expectations", self.write("a.json", json.dumps(doc)), w8, w10)
+        self.assertEqual(rc, 1, out + err)
+        self.assertRegex(out, r"CHANGED +wine@win10 .*tqi\.0b\.exact")
+        # keyed by Wine version, each run meets its own entry
+        exact["wine"] = "8.0"
+        doc["entries"].append({"case": "tqi.0b.exact", "versions": ["win10"], "wine": "10.0+",
+                               "status": "SKIP", "observed": "unknown for 10.0.19043",
+                               "why": "Wine 10 reports build 19043"})
+        rc, out, err = run_cli("check", "--expectations", self.write("b.json", json.dumps(doc)), w8, w10)
+        self.assertEqual(rc, 0, out + err)
+        # a newer Wine is held to the newest entries ("10.0+"), not to Wine 8's
+        w11 = self.wine_run("w11.jsonl", "11.0", skip_exact=True)
+        rc, out, err = run_cli("check", "--expectations", self.write("c.json", json.dumps(doc)), w11)
+        self.assertEqual(rc, 0, out + err)
+        rc, out, err = run_cli("check", "--expectations", self.write("d.json", json.dumps(doc)),
+                               self.wine_run("w11b.jsonl", "11.0"))
+        self.assertEqual(rc, 1, out + err)
+        self.assertRegex(out, r"CHANGED +wine@win10 tqi\.0b\.exact: expected SKIP, Wine 10\.0\+")
+
+    def test_generate_from_two_wines(self):
+        w8 = self.wine_run("w8.jsonl", "8.0")
+        w10 = self.wine_run("w10.jsonl", "10.0", skip_exact=True)
+        out = os.path.join(self.tmp, "wine.json")
+        with open(out, "w") as f, open(WINE_EXP) as g:
+            f.write(g.read())
+        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out, w8, w10)
+        self.assertEqual(rc, 0, err)
+        new = _json(out)
+        self.assertEqual(new["wine_versions"], ["wine-8.0", "wine-10.0"])
+        exact = [e for e in new["entries"] if e["case"] == "tqi.0b.exact"]
+        self.assertEqual([(e["versions"], e.get("wine"), e["status"]) for e in exact], [(["win10"], "8.0", "CRASH")])
+        self.assertFalse([e for e in new["entries"] if e["case"] != "tqi.0b.exact" and "wine" in e])
+        rc, o, err = run_cli("check", "--expectations", out, w8, w10)
+        self.assertEqual(rc, 0, o + err)
+        # made again from Wine 10 alone: what the file says about Wine 8 stays
+        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out, w10)
+        self.assertEqual(rc, 0, err)
+        again = _json(out)
+        self.assertEqual(again["entries"], new["entries"])
+        # an entry of Wine 8 that Wine 10 no longer meets is kept for Wine 8 only
+        w10b = self.wine_run("w10b.jsonl", "10.0")
+        recs = read_records("wine-win10.jsonl")
+        recs[0]["fingerprint"]["wine_version"] = "10.0"
+        for r in recs:
+            if r.get("id") == "esi.class":
+                r.update(status="PASS", checks=[], failed_rules=[], counted=False)
+                r.pop("mode", None)
+        fix_footer(recs)
+        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out,
+                             self.write("w10c.jsonl", dump_records(recs)))
+        self.assertEqual(rc, 0, err)
+        esi = [e for e in _json(out)["entries"] if e["case"] == "esi.class"]
+        self.assertEqual([(e["versions"], e.get("wine")) for e in esi], [(["win10"], "8.0")])
+        self.assertTrue(w10b)
+
+    def test_bad_wine_keys(self):
+        for bad in ("10", ["8.0", 3], [], "10.0-8.0"):
+            doc = load_doc()
+            doc["entries"][0]["wine"] = bad
+            rc, o, err = run_cli("check", "--expectations", self.write("x.json", json.dumps(doc)), *WINE)
+            self.assertIn('"wine"', self.assertOneLineError(rc, o, err))
+        doc = load_doc()
+        doc["target"]["impl"] = "windows"
+        doc["entries"][0]["wine"] = "8.0"
+        rc, o, err = run_cli("check", "--expectations", self.write("y.json", json.dumps(doc)),
+                             data("reference-6.1.jsonl"))
+        self.assertIn("is for a file of impl wine", self.assertOneLineError(rc, o, err))
+
+    def test_winetest_todo_by_wine_version(self):
+        from etwconf_report import winetest
+        doc = load_doc()
+        doc["wine_versions"] = ["wine-8.0", "wine-10.0"]
+        for e in doc["entries"]:
+            if e["case"] == "tqi.0b.exact":
+                e["wine"] = "8.0"
+        path = self.write("w.json", json.dumps(doc))
+        exp = expectations.load(path)
+        exact = lambda lines: [l for l in lines if l.startswith("tqi.0b.exact ")]
+        self.assertTrue(exact(winetest.todo_lines(exp, "8.0")))
+        self.assertFalse(exact(winetest.todo_lines(exp, "10.0")))
+        self.assertFalse(exact(winetest.todo_lines(exp)))          # the newest: 10.0
+        rc, o, err = run_cli("winetest-todo", "--wine", "8.0", path)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("tqi.0b.exact 10.0 CRASH exception", o)
+        rc, o, err = run_cli("winetest-todo", "--wine", "ten", path)
+        self.assertIn("is not a Wine version", self.assertOneLineError(rc, o, err))

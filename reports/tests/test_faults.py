@@ -352,6 +352,7 @@ class FilteredExpectations(TmpCase):
         self.assertEqual(sorted(map(key, before)), sorted(map(key, after)))
         run = ingest.load(data("wine-win10.jsonl"))
         old_x, new_x = (expectations.load(p) for p in (WINE_EXP, out))
-        for e in old_x.entries:
-            if e.names_run(run):
-                self.assertTrue(new_x.entries_for(run, e.case), e.case)
+        named = [e for e in old_x.entries if e.names_run(run)]
+        self.assertTrue(named, "no entry of %s names the run" % WINE_EXP)
+        for e in named:
+            self.assertTrue(new_x.entries_for(run, e.case), e.case)

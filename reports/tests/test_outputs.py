@@ -1,5 +1,6 @@
 """index.html, summary.md and junit.xml: content, escaping, structure."""
 import base64
+import html
 import hashlib
 import html.parser
 import json
@@ -123,6 +124,7 @@ class Reports(TmpCase):
         self.assertIn("default-src 'none'", csp[0])
 
     def test_no_injected_elements_or_handlers(self):
+        self.assertTrue(self.page.tags, "no element to look at")
         for tag, attrs in self.page.tags:
             self.assertNotIn(tag, ("img", "svg", "iframe", "object", "embed", "b", "i", "link"),
                              "injected <%s>" % tag)
@@ -141,6 +143,7 @@ class Reports(TmpCase):
         self.assertNotIn("\x00", self.raw)
 
     def test_self_contained(self):
+        self.assertTrue(self.page.tags, "no element to look at")
         for tag, attrs in self.page.tags:
             for k, v in attrs:
                 if k in ("href", "src"):
@@ -148,15 +151,18 @@ class Reports(TmpCase):
         self.assertNotRegex(self.raw, r"@import|url\(")
 
     def test_anchor_links_resolve(self):
+        links = 0
         for tag, attrs in self.page.tags:
             href = dict(attrs).get("href")
             if href and href.startswith("#") and len(href) > 1:
                 self.assertIn(href[1:], self.page.ids, "dangling link %s" % href)
+                links += 1
+        self.assertGreater(links, 0, "no anchor link to follow")
 
     # ------------------------------------------------------------------ HTML: content
     def test_verdicts(self):
         t = self.page.alltext
-        self.assertIn("Verdicts per target", t)
+        self.assertIn("What breaks where", t)
         self.assertIn("conformant", t)
         self.assertIn("1 failure of MUST rules (1 case)", t)      # windows
         self.assertIn("1 divergence (not counted)", t)
@@ -217,23 +223,81 @@ class Reports(TmpCase):
         n_filter = sum(1 for t, a in self.page.tags if dict(a).get("data-filter"))
         self.assertGreater(n_filter, 100)
 
+    def test_first_screen_order(self):
+        """Targets under test come first, each with its verdict; the reference is one line per
+        range of builds with the same verdict, its builds folded away in <details>."""
+        sec = self.raw[self.raw.index('<section id="verdicts">'):
+                       self.raw.index('<section id="families">')]
+        first = sec[:sec.index('<details class="ref-range"')]
+        rows = re.findall(r'<tr class="verdict-row" data-target="\d+"><th><a [^>]*>([^<]*)</a>'
+                          r'</th><td class="vd"><a [^>]*class="verdict verdict-(\w+)"', first)
+        labels = [html.unescape(r[0]) for r in rows]
+        self.assertEqual(sorted(labels), sorted(
+            ["wine@win7", "wine@win10", "windows@10.0.19045", "thirdparty@" + HOSTILE]))
+        self.assertNotIn("ref-row", first)
+        ranges = re.findall(r'<details class="ref-range" id="reference-\d+"><summary>(.*?)'
+                            r'</summary>(.*?)</details>', sec, re.S)
+        texts = [" ".join(re.sub(r"<[^>]+>", "", html.unescape(s)).split()) for s, _ in ranges]
+        self.assertEqual(texts, [
+            "reference: conformant at 1 build, 6.1.7601 (each build)",
+            "reference: no failures so far (incomplete run) at 1 build, 6.2.9200 (each build)",
+            "reference: conformant at 1 build, 10.0.19041 (each build)"])
+        for _, body in ranges:     # each build is in its range, folded away
+            self.assertEqual(len(re.findall(r'class="verdict-row ref-row"', body)), 1, body)
+
+    def test_family_matrix(self):
+        """API family x target: counted failures / cases, linked to the family's failures."""
+        sec = self.raw[self.raw.index('<section id="families">'):
+                       self.raw.index('<section id="programs">')]
+        rows = re.findall(r'<tr class="family-row"><th class="rid">([^<]*)</th>(.*?)</tr>', sec)
+        fams = [r[0] for r in rows]
+        self.assertIn("TraceQueryInformation", fams)
+        self.assertIn("NtTraceControl", fams)
+        tqi = dict(rows)["TraceQueryInformation"]
+        cells = re.findall(r'<td class="cell c-(\w+)( xf)?"[^>]*>(?:<a href="#([^"]+)">)?'
+                           r'(\d+/\d+|n/a)', tqi)
+        # thirdparty (whose function is another), windows, wine@win7, wine@win10, then the
+        # three reference ranges
+        self.assertEqual(len(cells), 7, tqi)
+        by_state = [(c[0], c[3]) for c in cells]
+        self.assertEqual(by_state[:2], [("na", "n/a"), ("FAIL", "1/24")])   # TQI.0B.VERSION
+        self.assertEqual(by_state[3], ("CRASH", "22/24"))       # wine@win10: known stubs
+        self.assertEqual(cells[3][1], " xf")
+        self.assertEqual(by_state[4], ("PASS", "0/24"))
+        for c in cells:
+            if not c[3].startswith(("0/", "n/a")):
+                self.assertTrue(c[2].startswith("ff-"), c)
+                self.assertIn(c[2], self.page.ids)
+        # the family's failures: every case of it, linked to its article
+        link = cells[3][2]
+        li = re.search(r'<li id="%s">(.*?)</li>' % link, self.raw).group(1)
+        self.assertEqual(len(re.findall(r'href="#f-\d+-\d+"', li)), 22 + 0, li)
+
     # ------------------------------------------------------------------ Markdown
     def test_markdown(self):
         md = self.md
-        self.assertIn("| Target | Verdict |", md)
-        self.assertIn("`wine@win10`", md)
+        self.assertIn("## Targets under test", md)
+        self.assertIn("- `wine@win10`: **", md)
+        self.assertIn("- `reference`: conformant at 1 build, 6\\.1\\.7601", md)
         self.assertIn("INCOMPLETE", md)
         self.assertNotIn("<script", md)
         self.assertNotIn("<img", md)
         self.assertIn("&lt;script&gt;", md)
-        lines = md.splitlines()
-        start = [i for i, l in enumerate(lines) if l.startswith("| Target")][0]
-        end = lines.index("", start)
-        head, table = lines[start], lines[start + 2:end]
-        self.assertEqual(len(table), 7)
-        bar = re.compile(r"(?<!\\)\|")
-        for line in table:   # pipes inside cells are escaped: every row has the same columns
-            self.assertEqual(len(bar.findall(line)), len(bar.findall(head)), line)
+        under = md[md.index("## Targets under test"):md.index("## Reference")]
+        self.assertEqual(len(re.findall(r"^- ", under, re.M)), 4, under)   # one per target
+        self.assertGreaterEqual(len(re.findall(r"^  - ", under, re.M)), 8, under)
+        self.assertNotIn("reference@", under)
+
+    def test_markdown_fits_100_columns(self):
+        """No line of summary.md is longer than 100 characters, but for a word longer than a line
+        (a URL); hostile strings and rerun commands included."""
+        lines = self.md.splitlines()
+        self.assertGreater(len(lines), 100)
+        self.assertIn("rerun: ", self.md)
+        for line in lines:
+            if len(line) > 100:
+                self.assertEqual(len(line.split()), 1, line)
+        self.assertNotRegex(self.md, r"\n\|")       # no table
 
     # ------------------------------------------------------------------ JUnit
     def test_junit_parses_and_counts(self):
@@ -291,6 +355,7 @@ class JunitWithoutExpectations(TmpCase):
         self.assertEqual(rc, 0, err)
         root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
         recs = {r["id"]: r for r in read_records("wine-win10.jsonl") if r["type"] == "case"}
+        self.assertEqual(len(list(root.iter("testcase"))), len(recs))
         for tc in root.iter("testcase"):
             st = recs[tc.get("name")]["status"]
             child = [c.tag for c in tc if c.tag in ("failure", "error", "skipped")]

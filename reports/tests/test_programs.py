@@ -1,4 +1,4 @@
-"""Programs affected: client-scenario records in every output, the scenario view, diff naming
+"""Programs affected: client-scenario records in every output, the program matrix, diff naming
 programs, spec/programs.def, and results of older runs (no scenario fields) unchanged."""
 import json
 import os
@@ -71,7 +71,7 @@ class Outputs(TmpCase):
     def test_report_ok(self):
         self.assertEqual(self.rc, 0, self.stderr)
         self.assertIn("programs", self.page.ids)
-        self.assertIn("scenarios", self.page.ids)
+        self.assertIn("program-table", self.page.ids)
 
     def test_programs_affected_wine(self):
         t = self.target_block("wine@win10")
@@ -82,7 +82,7 @@ class Outputs(TmpCase):
                      "krabsetw", "throws: the kernel trace does not start", "XFAIL",
                      # a crash in a worker has no step
                      "step unknown", "the scenario crashed (0x80000100)",
-                     "fibratus", "works", "Optick", "no scenario for this program in this run"):
+                     "fibratus", "works", "Optick", "No scenario in this run: Optick"):
             self.assertIn(want, t)
 
     def test_not_counted_and_not_exercised(self):
@@ -106,34 +106,55 @@ class Outputs(TmpCase):
                      "ends the program"):
             self.assertIn(want, art)
 
-    def test_scenario_view(self):
-        sec = self.section("scenarios", "matrix")
-        i = sec.index('id="scenario-table"')
+    def test_program_matrix(self):
+        """Programs x targets, only the programs that break on some target."""
+        sec = self.section("programs", "legend")
+        i = sec.index('id="program-table"')
         rows = []
-        for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", sec[i:], re.S):
+        for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", sec[i:sec.index("</table>", i)], re.S):
             rows.append([self.text_of(c) for c in re.findall(r"<t[hd][^>]*>.*?</t[hd]>", tr,
                                                                re.S)])
         head = rows[0]
-        self.assertEqual(head[:2], ["Program", "Scenarios"])
-        self.assertEqual(len(head), 2 + 7)
+        self.assertEqual(head[0], "Program")
+        self.assertEqual(len(head), 1 + 4 + 3)      # 4 targets under test, 3 reference ranges
         col = {}
-        for j, h in enumerate(head[2:], 2):
+        for j, h in enumerate(head[1:], 1):
             impl, rest = h.split(" ", 1)
             col[impl + "@" + rest.split(" ")[0]] = j
         by = {r[0].split(" (")[0]: r for r in rows[1:]}
+        # every row breaks somewhere; what works or is not exercised everywhere has no row
+        self.assertTrue(by)
+        for name, r in by.items():
+            self.assertTrue(any(c.startswith("breaks") for c in r[1:]), r)
+        for name in ("fibratus", "go-winio", "Optick", "Classic instance ids"):
+            self.assertNotIn(name, by)
         perf = by["PerfView / TraceEvent"]
         self.assertTrue(perf[col["wine@win10"]].startswith("breaks at step 1"), perf)
-        self.assertTrue(perf[col["reference@10.0"]].startswith("works 1/1"), perf)
-        self.assertTrue(perf[col["reference@6.1"]].startswith("not exercised 0/1"), perf)
-        self.assertEqual(perf[col["reference@6.2"]], "n/a")     # no scenarios in that run
+        self.assertTrue(perf[col["reference@10.0.19041"]].startswith("works 1/1"), perf)
+        self.assertTrue(perf[col["reference@6.1.7601"]].startswith("not exercised 0/1"), perf)
+        self.assertEqual(perf[col["reference@6.2.9200"]], "n/a")  # no scenarios in that run
         self.assertTrue(by["pmctrace"][col["wine@win10"]].startswith("breaks (step unknown)"))
         self.assertTrue(by["pmctrace"][col["windows@10.0.19045"]].startswith("not exercised"))
         self.assertTrue(by["miniperf.h"][col["windows@10.0.19045"]].startswith(
             "breaks at step 1"))
-        self.assertEqual(by["Optick"][col["wine@win10"]], "no scenario")
         # known failures are striped like the rule matrix's XFAIL cells
         self.assertRegex(sec, r'class="cell c-CRASH xf"[^>]*><a href="#f-\d+-\d+">breaks at '
                               r'step 1</a>')
+
+    def test_not_exercised_one_line_each(self):
+        """Per target, the scenarios not exercised fold into one line that gives the reasons,
+        and unfold to every scenario with its reason."""
+        sec = self.section("programs", "legend")
+        folds = re.findall(r'<details class="not-run"><summary>(.*?)</summary><ul>(.*?)</ul>',
+                           sec)
+        self.assertGreaterEqual(len(folds), 3)      # windows, wine@win7, reference@6.1
+        for summary, items in folds:
+            for reason in re.findall(r"<li>(.*?): ", items):
+                self.assertIn(reason, summary)
+        win = self.target_block("windows@10.0.19045")
+        self.assertIn("1 program not exercised: SeSystemProfilePrivilege not held (run "
+                      "elevated) SeSystemProfilePrivilege not held (run elevated): SKIP "
+                      "pmctrace client.pmctrace.find-pmc", win)
 
     def test_hostile_program_strings_inert(self):
         t = self.target_block("thirdparty@" + HOSTILE)
@@ -142,6 +163,7 @@ class Outputs(TmpCase):
         self.assertIn(HOSTILE + " `tick` | pipe ]]> \\x1b[31m", t)
         self.assertIn("not exercised: <b>not</b> " + HOSTILE, t)
         self.assertIn("&lt;a href=javascript:alert(4)&gt;src&lt;/a&gt;", self.raw)
+        self.assertTrue(self.page.tags, "no element to look at")
         for tag, attrs in self.page.tags:
             self.assertNotIn(tag, ("img", "b", "i", "svg"), attrs)
             for k, v in attrs:
@@ -150,31 +172,39 @@ class Outputs(TmpCase):
                     self.assertTrue(v.startswith("#"), v)
 
     # ------------------------------------------------------------------ Markdown
+    def md_items(self, text):
+        """The list items and paragraphs of Markdown text, each unwrapped to one line."""
+        out = []
+        for block in re.split(r"\n(?=- )|\n\n", text):
+            out.append(" ".join(l.strip() for l in block.splitlines()))
+        return out
+
     def test_markdown_programs(self):
         md = self.md
         self.assertIn("## Programs affected", md)
-        self.assertLess(md.index("## Programs affected"), md.index("## `wine@win10`"))
-        self.assertIn("### `wine@win10`: 10 programs: 6 broken, 3 work, 1 without a scenario "
-                      "in this run", md)
-        line = [l for l in md.splitlines() if l.startswith("- **PerfView / TraceEvent**")
-                and "index.html#f-6-" in l]
-        self.assertEqual(len(line), 1, md)
+        self.assertLess(md.index("## Programs affected"), md.index("### `wine@win10`"))
+        progs = md[md.index("## Programs affected"):]
+        block = progs[progs.index("### `wine@win10`"):]
+        block = block[:block.index("\n### ")]
+        items = self.md_items(block)
+        self.assertIn("10 programs: 6 broken, 3 work, 1 without a scenario in this run.", items)
+        line = [l for l in items if l.startswith("- **PerfView / TraceEvent**")]
+        self.assertEqual(len(line), 1, items)
         for want in ("breaks at step 1", "TQI\\(0, 0x07, NULL, 0, &amp;len\\)",
                      "the exception 0x80000100 ends the program at its first call",
                      "`client.perfview.profile-sources`", "CRASH, counted", "[XFAIL]"):
             self.assertIn(want, line[0])
-        self.assertIn("breaks \\(step unknown\\)", md)
-        self.assertIn("- Not exercised (SeSystemProfilePrivilege not held \\(run elevated\\)): "
-                      "pmctrace `client.pmctrace.find-pmc`", md)
-        self.assertIn("FAIL, not counted", md)
-        table = [l for l in md.splitlines() if l.startswith("| PerfView / TraceEvent")]
-        self.assertEqual(len(table), 1)
-        self.assertIn("**breaks at step 1**", table[0])
-        bar = re.compile(r"(?<!\\)\|")
-        head = [l for l in md.splitlines() if l.startswith("| Program |")][0]
-        for l in md.splitlines():
-            if l.startswith("| ") and md.index(head) < md.index(l) < md.index("### "):
-                self.assertEqual(len(bar.findall(l)), len(bar.findall(head)), l)
+        self.assertRegex(line[0], r"\(index\.html#f-6-\d+\)")
+        self.assertIn("breaks \\(step unknown\\)", block)
+        all_items = self.md_items(progs)
+        self.assertIn("- Not exercised: SeSystemProfilePrivilege not held \\(run elevated\\): "
+                      "pmctrace `client.pmctrace.find-pmc`", all_items)
+        self.assertIn("FAIL, not counted", " ".join(all_items))
+        # the targets under test name the programs they break, in one line each
+        under = md[md.index("## Targets under test"):md.index("## Reference")]
+        under = under[under.index("- `wine@win10`: **"):]
+        self.assertIn("\n  - breaks 6 of 10 programs: PerfView / TraceEvent, pmctrace,", under)
+        self.assertNotRegex(md, r"\n\|")       # no table, so nothing wider than 100 columns
         self.assertNotIn("<script", md)
         self.assertNotIn("<i>", md)
 

@@ -14,13 +14,15 @@
  *     sessions of other kinds) skipped with the reason; ok() at the row's line with the case id
  *     as context; win_skip() for a missing function; broken() for a second code some Windows
  *     versions return (the row's ALSO()); Wine's stub exception caught so one row cannot end the run;
- *   - with --expect FILE (reports/expectations/wine.json), the known Wine divergences: per row and
- *     version, the check that diverges (by the entry's status and mode) is under todo_wine_if, and
- *     once it has failed the rest of the row (which depends on that result) is not checked.
+ *   - with --todo FILE, the known Wine divergences (`etwconf-report winetest-todo` of
+ *     reports/expectations/wine.json: CASE VERSION STATUS MODE per line): per row and version,
+ *     the check that diverges (by the entry's status and mode) is under todo_wine_if, and once it
+ *     has failed the rest of the row (which depends on that result) is not checked.
  * Custom rows (FN_CUSTOM, several calls in C) are left out; the file names them.
  */
-#include "harness/out/winetest.h"
+#include "harness/etwconf.h"
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,8 +160,73 @@ static void em_function_table(void)
     em("};\n\n");
 }
 
+/* ---------------------------------------------------------------- the known divergences (--todo) */
+struct todo {
+    char case_id[96], version[16], status[16], mode[40];
+};
+static struct {
+    struct todo *v;
+    size_t n;
+    char source[256]; /* the expectations file they come from */
+} X;
+
+/* read the lines of `etwconf-report winetest-todo`; false and err filled when it is not such a list */
+static bool todo_load(const char *path, char *err, size_t errlen)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!f) {
+        snprintf(err, errlen, "cannot open %s; make it with reports/etwconf-report winetest-todo reports/expectations/wine.json", path);
+        return false;
+    }
+    char line[512], impl[32] = "";
+    int ln = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        ln++;
+        if (ln == 1) {
+            if (sscanf(line, "# etwconf-todo/1 %31s %255s", impl, X.source) != 2) {
+                snprintf(err, errlen, "%s is not a list of `etwconf-report winetest-todo` (its first line is not \"# etwconf-todo/1 IMPL FILE\")", path);
+                ok = false;
+            } else if (strcmp(impl, "wine")) {
+                snprintf(err, errlen, "%s lists the divergences of %s, not Wine: make it from Wine's (reports/expectations/wine.json)", path, impl);
+                ok = false;
+            }
+            continue;
+        }
+        struct todo t;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (sscanf(line, "%95s %15s %15s %39s", t.case_id, t.version, t.status, t.mode) != 4) {
+            snprintf(err, errlen, "%s:%d: not CASE VERSION STATUS MODE", path, ln);
+            ok = false;
+            continue;
+        }
+        struct todo *nv = realloc(X.v, (X.n + 1) * sizeof *nv);
+        if (!nv) {
+            snprintf(err, errlen, "out of memory");
+            ok = false;
+            continue;
+        }
+        X.v = nv;
+        X.v[X.n++] = t;
+    }
+    if (ok && ln == 0) {
+        snprintf(err, errlen, "%s is empty; make it with reports/etwconf-report winetest-todo reports/expectations/wine.json", path);
+        ok = false;
+    }
+    if (f != stdin)
+        fclose(f);
+    return ok;
+}
+
+static void todo_free(void)
+{
+    free(X.v);
+    memset(&X, 0, sizeof X);
+}
+
 /* the check a known divergence names: its status and mode */
-static const char *at_of(const struct etw_xentry *e, const struct etw_case *c)
+static const char *at_of(const struct todo *e, const struct etw_case *c)
 {
     if (!strcmp(e->status, "CRASH") || !strcmp(e->status, "TIMEOUT"))
         return "AT_CRASH";
@@ -172,11 +239,11 @@ static const char *at_of(const struct etw_xentry *e, const struct etw_case *c)
     } m[] = {{"return", "AT_RETURN"},     {"return-length", "AT_RETLEN"},     {"output", "AT_OUTPUT"},
              {"sentinel", "AT_SENTINEL"}, {"overrun", "AT_BOUNDS"},          {"missing-export", "AT_EXPORT"},
              {"unexpected-export", "AT_EXPORT"}};
-    for (size_t i = 0; e->mode && i < sizeof m / sizeof m[0]; i++)
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (!strcmp(e->mode, m[i].mode))
             return m[i].at;
     fprintf(stderr, ETWCONF_PROG " export-wine: %s: the entry for %s has mode %s, which no check of a data row has; its return check is todo\n",
-            "expectations", c->id, e->mode ? e->mode : "(none)");
+            X.source, c->id, e->mode);
     return "AT_RETURN";
 }
 
@@ -198,6 +265,8 @@ static const char *cannot_reason(const struct etw_case *c)
         return "needs a classic registration made by another process";
     if (fx->set_counter)
         return "needs the instance-id counter of a class preset, which only the reference implementation can arrange";
+    if (c->needs & NEED_PMC_SOURCES)
+        return "needs a profile source besides the timer listed by the system, which this test does not check";
     return NULL;
 }
 
@@ -214,7 +283,7 @@ static void family_of(const char *id, char *out, size_t len)
     out[n] = 0;
 }
 
-static void em_row(const struct etw_case *c, const struct etw_xfile *x, int idx)
+static void em_row(const struct etw_case *c, bool todo_on, int idx)
 {
     static const char *const hsel[] = {"H_ZERO", "H_LOGGER", "H_LOGGER_HIGH", "H_LOGGER2", "H_MISSING",
                                        "H_VALUE", "H_REG", "H_REG_STALE", "H_CLASS"};
@@ -300,16 +369,16 @@ static void em_row(const struct etw_case *c, const struct etw_xfile *x, int idx)
     }
     em("        },\n");
     /* the known divergences: per version of the table */
-    if (x) {
+    if (todo_on) {
         const char *todo[32] = {NULL};
         bool any = false;
         size_t nf = 0; /* the entries named by their NT version: versions[] of the runner */
         for (size_t vi = 0; vi < etw_version_count && nf < 32; vi++) {
             if (!ETW_VIS_NT(etw_versions[vi].id))
                 continue;
-            for (size_t i = 0; i < x->nentries && !todo[nf]; i++) {
-                const struct etw_xentry *e = &x->entries[i];
-                if (!strcmp(e->case_id, c->id) && etw_xentry_names(e, "wine", etw_versions[vi].id, etw_versions[vi].key, etw_versions[vi].wine))
+            for (size_t i = 0; i < X.n && !todo[nf]; i++) {
+                const struct todo *e = &X.v[i];
+                if (!strcmp(e->case_id, c->id) && !strcmp(e->version, etw_versions[vi].name))
                     any |= (todo[nf] = at_of(e, c)) != NULL;
             }
             nf++;
@@ -318,7 +387,7 @@ static void em_row(const struct etw_case *c, const struct etw_xfile *x, int idx)
             em("        .todo = {");
             for (size_t vi = 0; vi < nf; vi++)
                 em("%s%s", vi ? ", " : "", todo[vi] ? todo[vi] : "AT_NONE");
-            em("},  /* Wine: %s */\n", x->path);
+            em("},  /* Wine: %s */\n", X.source);
         }
     }
     em("    },\n");
@@ -354,39 +423,39 @@ static void em_row_data(const struct etw_case *c, int idx)
 }
 
 static const char help[] =
-    "usage: " ETWCONF_PROG " export-wine [--out FILE] [--expect FILE] [--unit NAME]\n"
+    "usage: " ETWCONF_PROG " export-wine [--out FILE] [--todo FILE] [--unit NAME]\n"
     "\n"
     "Write the case table as a standalone Wine conformance test (C, Wine's wine/test.h API): one\n"
     "unit, a table and a test function per family, every function through GetProcAddress.\n"
     "\n"
     "  --out FILE     write the source to FILE (default: stdout)\n"
-    "  --expect FILE  an expectations file for Wine (reports/expectations/wine.json): its known\n"
-    "                 divergences become todo_wine for the versions it lists\n"
+    "  --todo FILE    the known Wine divergences, todo_wine for the versions listed: the output of\n"
+    "                 reports/etwconf-report winetest-todo reports/expectations/wine.json ('-': stdin)\n"
     "  --unit NAME    the unit name for START_TEST (default etwconf; use the file's base name)\n"
     "\n"
     "Build it outside a Wine tree with the small compatible header of this suite:\n"
     "  x86_64-w64-mingw32-gcc -DSTANDALONE -I harness/windows/winetest -o etwconf_test.exe etwconf.c\n"
     "In a Wine tree: README, \"Dropping the exported test into a Wine tree\".\n"
     "\n"
-    "exit status: 0 written, 2 usage error, 3 the output or the expectations file could not be used\n";
+    "exit status: 0 written, 2 usage error, 3 the output or the --todo list could not be used\n";
 
 int etw_cmd_export_wine(int argc, char **argv)
 {
-    const char *out = NULL, *expect = NULL, *unit = "etwconf";
+    const char *out = NULL, *todo = NULL, *unit = "etwconf";
     for (int i = 2; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(help, stdout);
             return 0;
         }
-        if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--expect") || !strcmp(argv[i], "--unit")) && !v) {
+        if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--todo") || !strcmp(argv[i], "--unit")) && !v) {
             fprintf(stderr, ETWCONF_PROG " export-wine: %s needs a value\nTry '" ETWCONF_PROG " export-wine --help'.\n", argv[i]);
             return 2;
         }
         if (!strcmp(argv[i], "--out"))
             out = argv[++i];
-        else if (!strcmp(argv[i], "--expect"))
-            expect = argv[++i];
+        else if (!strcmp(argv[i], "--todo"))
+            todo = argv[++i];
         else if (!strcmp(argv[i], "--unit"))
             unit = argv[++i];
         else {
@@ -399,17 +468,11 @@ int etw_cmd_export_wine(int argc, char **argv)
             fprintf(stderr, ETWCONF_PROG " export-wine: --unit takes a C identifier in lower case (the test file's base name), not '%s'\n", unit);
             return 2;
         }
-    struct etw_xfile *x = NULL;
-    if (expect) {
+    if (todo) {
         char err[512];
-        if (!(x = etw_xfile_load(expect, err, sizeof err))) {
-            fprintf(stderr, ETWCONF_PROG " export-wine: --expect: %s\n", err);
-            return 3;
-        }
-        if (strcmp(x->impl, "wine")) {
-            fprintf(stderr, ETWCONF_PROG " export-wine: %s lists the divergences of %s, not Wine: give Wine's (reports/expectations/wine.json)\n",
-                    expect, x->impl);
-            etw_xfile_free(x);
+        if (!todo_load(todo, err, sizeof err)) {
+            fprintf(stderr, ETWCONF_PROG " export-wine: --todo: %s\n", err);
+            todo_free();
             return 3;
         }
     }
@@ -422,8 +485,8 @@ int etw_cmd_export_wine(int argc, char **argv)
        " * Generated by `etwconf export-wine` from etwconf %s (%lu rules, %lu cases): each row is a case of\n"
        " * the suite, its id names the case and .rules the documented rules it checks (`etwconf rules`).\n",
        ETWCONF_VERSION, (unsigned long)etw_rule_count, (unsigned long)n);
-    if (x)
-        em(" * Known Wine divergences (todo_wine) come from %s.\n", x->path);
+    if (todo)
+        em(" * Known Wine divergences (todo_wine) come from %s.\n", X.source);
     em(" *\n * Wine's tests carry a copyright line and the LGPL 2.1+ notice: whoever submits this file adds them.\n *\n"
        " * Left out (custom cases: several calls, written in C in etwconf's cases/):");
     int col = 80;
@@ -452,7 +515,7 @@ int etw_cmd_export_wine(int argc, char **argv)
     const char *after = mark ? strchr(mark, '\n') : NULL;
     if (!after) {
         fprintf(stderr, ETWCONF_PROG " export-wine: the runner has no @FUNCTIONS@ line (tools/export_wine/runtime.inc)\n");
-        etw_xfile_free(x);
+        todo_free();
         return 3;
     }
     em("%.*s", (int)(mark - runtime), runtime);
@@ -490,7 +553,7 @@ int etw_cmd_export_wine(int argc, char **argv)
             family_of(c->id, f, sizeof f);
             if (c->fn == FN_CUSTOM || !fn_tag(c->fn) || strcmp(f, fams[k]))
                 continue;
-            em_row(c, x, (int)i);
+            em_row(c, todo != NULL, (int)i);
             ndata++;
             ncannot += cannot_reason(c) != NULL;
         }
@@ -504,13 +567,13 @@ int etw_cmd_export_wine(int argc, char **argv)
     em("    trace(\"%lu rows; %%d did not apply to this version\\n\", not_applicable);\n}\n", (unsigned long)ndata);
     if (O.oom) {
         fprintf(stderr, ETWCONF_PROG " export-wine: out of memory\n");
-        etw_xfile_free(x);
+        todo_free();
         return 3;
     }
     FILE *f = out && strcmp(out, "-") ? fopen(out, "wb") : stdout;
     if (!f) {
         fprintf(stderr, ETWCONF_PROG " export-wine: cannot write '%s'\n", out);
-        etw_xfile_free(x);
+        todo_free();
         return 3;
     }
     fwrite(O.buf, 1, O.len, f);
@@ -521,13 +584,13 @@ int etw_cmd_export_wine(int argc, char **argv)
         fflush(stdout);
     if (bad) {
         fprintf(stderr, ETWCONF_PROG " export-wine: writing '%s' failed\n", out ? out : "stdout");
-        etw_xfile_free(x);
+        todo_free();
         return 3;
     }
     fprintf(stderr, ETWCONF_PROG " export-wine: %lu rows in %d families (%lu skip with the fixture they need), %lu custom cases left out%s%s\n",
             (unsigned long)ndata, nfam, (unsigned long)ncannot, (unsigned long)ncustom, out ? " -> " : "", out ? out : "");
     free(O.buf);
     memset(&O, 0, sizeof O);
-    etw_xfile_free(x);
+    todo_free();
     return 0;
 }

@@ -206,7 +206,13 @@ while IFS='	' read -r id file kind eq desc; do
     echo "| \`$id\` | $kind | $st | $detail |" >>"$rep"
 done <"$list"
 
-score=$(awk -v k="$killed" -v l="$((killed + survived + errors))" 'BEGIN { if (l) printf "%.1f", 100 * k / l; else printf "100.0" }')
+# no mutant run is no score: a filter that matches none, or an empty list, fails
+if [ "$total" -eq 0 ]; then
+    errors=1
+    bad_lines="ERROR    no mutant of $DEF matches MUT_FILTER '$FILTER': nothing was tested
+"
+fi
+score=$(awk -v k="$killed" -v l="$((killed + survived + errors))" 'BEGIN { if (l) printf "%.1f", 100 * k / l; else printf "0.0" }')
 {
     echo
     echo "## Score"

@@ -60,8 +60,13 @@ differing() {
 ids=$("$T" list "$DEF" | cut -f1 | tr '\n' ' ')
 n=$(echo "$ids" | wc -w)
 diffs=$(differing "$DEF" "$ids")
-[ -z "$diffs" ] && ok "all $n mutants give the same code on the edited copy as on reference/ edited afterwards" \
-    || no "mutants whose code differs on the edited copy (a text names a renamed parameter or a comment):" $diffs
+if [ "$n" -eq 0 ]; then
+    no "no mutant listed in $DEF: nothing to compare on the edited copy"
+elif [ -z "$diffs" ]; then
+    ok "all $n mutants give the same code on the edited copy as on reference/ edited afterwards"
+else
+    no "mutants whose code differs on the edited copy (a text names a renamed parameter or a comment):" $diffs
+fi
 
 # 3. the checks can fail
 expect_fail() { # WHAT PATTERN REF DEF: mutate check must fail and say PATTERN

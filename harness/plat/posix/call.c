@@ -137,6 +137,12 @@ enum plat_end plat_guarded_call(struct plat_call *c)
     return (enum plat_end)k;
 }
 
+void plat_deadline_ms(unsigned ms)
+{
+    if (call_active && watched_ms)
+        call_deadline_us = ms ? plat_now_us() + (uint64_t)ms * 1000u : 0;
+}
+
 bool plat_fault_intact(const char *exception)
 {
     (void)exception;

@@ -283,6 +283,13 @@ enum plat_end plat_guarded_call(struct plat_call *c)
     return (enum plat_end)k;
 }
 
+void plat_deadline_ms(unsigned ms)
+{
+    struct gstate *gs = TlsGetValue(tls_guard);
+    if (gs && gs->phase == PH_ACTIVE && watched_ms)
+        gs->deadline_us = ms ? plat_now_us() + (uint64_t)ms * 1000u : 0;
+}
+
 bool plat_fault_intact(const char *exception)
 {
     /* Wine's stub exception is raised on entry, before the unimplemented function does anything */
@@ -415,8 +422,7 @@ static void at_exit(void)
     }
 }
 
-void win_seh_init(void);
-void win_seh_init(void)
+static void seh_init(void)
 {
     tls_guard = TlsAlloc();
     tls_worker = TlsAlloc();
@@ -424,4 +430,13 @@ void win_seh_init(void)
     AddVectoredExceptionHandler(1, first_chance);
     SetUnhandledExceptionFilter(last_chance);
     atexit(at_exit); /* registered before the end hooks: runs after them */
+}
+
+void plat_init(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    win_host_init(seh_init);
 }

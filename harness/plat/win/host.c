@@ -194,20 +194,14 @@ void *plat_lib_sym(void *lib, const char *name)
 }
 
 /* ---------------------------------------------------------------- start-up */
-void win_seh_init(void); /* call.c */
-
-void plat_init(void)
+void win_host_init(void (*exceptions)(void))
 {
-    static bool done;
-    if (done)
-        return;
-    done = true;
     SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX | SEM_NOOPENFILEERRORBOX);
     /* JSON Lines with \n only; progress lines unbuffered */
     _setmode(_fileno(stdout), _O_BINARY);
     _setmode(_fileno(stderr), _O_BINARY);
     setvbuf(stderr, NULL, _IONBF, 0);
-    win_seh_init();
+    exceptions(); /* its atexit hook runs after the end hooks registered below */
     SetConsoleCtrlHandler(on_console, TRUE);
     atexit(win_run_end_fns);
 }

@@ -3,7 +3,8 @@
  * harness/targets/win_live/, may use). Not used on Linux.
  *
  *   host.c    time, names, the console, end-of-process hooks, memory, libraries
- *   call.c    guarded calls (exception capture), the watchdog of in-process runs, threads
+ *   call.c    guarded calls (exception capture), the watchdog of in-process runs, threads,
+ *             start-up (plat_init); it uses host.c, never the other way
  *   proc.c    worker processes: this exe again, a pipe, a job object
  *   sha256.c  SHA-256 of the executable for the fingerprint
  */
@@ -24,6 +25,9 @@ bool win_started_by_runner(void);
 bool win_is_wine(void);
 /* run the plat_at_end() functions now (host.c; the fatal-exception path calls it) */
 void win_run_end_fns(void);
+/* the process's start-up (host.c): error modes, binary streams, then exceptions() (call.c's
+ * handlers, given by plat_init: host.c calls nothing of call.c's), the console and end hooks */
+void win_host_init(void (*exceptions)(void));
 /* hex SHA-256 of a file; false if it cannot be read */
 bool win_sha256_file(const wchar_t *path, char hex[65]);
 

@@ -23,10 +23,14 @@ bool etw_lv_session_plan(unsigned kind, struct etw_lv_session_plan *p)
         p->min_version = ETW_V6_2;
         return true;
     case ETW_LV_PRIVATE:
-        /* in-process private sessions keep their events in memory: real time is not offered to
-         * private loggers on the versions the suite covers, buffering mode needs no file */
-        p->log_file_mode = ETW_LV_PRIVATE_LOGGER_MODE | ETW_LV_PRIVATE_IN_PROC | ETW_LV_BUFFERING_MODE;
+        /* the documented form ("Configuring and Starting a Private Logger Session", "Logging Mode
+         * Constants"): PRIVATE_LOGGER_MODE with PRIVATE_IN_PROC, writing a sequential log file;
+         * real time is not allowed with it, and no page shows buffering mode with it. Wnode.Guid
+         * is a provider GUID this process registered before StartTraceW. */
+        p->log_file_mode = ETW_LV_FILE_MODE_SEQUENTIAL | ETW_LV_PRIVATE_LOGGER_MODE | ETW_LV_PRIVATE_IN_PROC;
+        p->log_file = true;
         p->query_by_handle = true;
+        p->register_guid = true;
         p->min_version = ETW_V6_0; /* PRIVATE_IN_PROC */
         return true;
     default:
@@ -147,4 +151,204 @@ enum etw_lv_event etw_lv_event_traits(const etw_guid *from, const etw_guid *want
     memcpy(out, b, n);
     *size = n;
     return ETW_LV_EV_TRAITS;
+}
+
+/* ---------------------------------------------------------------- what is ours: by identity */
+bool etw_lv_same_file(const struct etw_lv_file_id *a, const struct etw_lv_file_id *b)
+{
+    return a && b && a->volume == b->volume && a->index_hi == b->index_hi && a->index_lo == b->index_lo;
+}
+
+etw_u32 etw_lv_logger_id(etw_u64 handle)
+{
+    return (etw_u32)(handle & 0xFFFFu);
+}
+
+static bool starts(const wchar_t *s, const wchar_t *prefix, bool nocase)
+{
+    for (; *prefix; s++, prefix++) {
+        wchar_t a = *s, b = *prefix;
+        if (nocase) {
+            a = a >= L'A' && a <= L'Z' ? (wchar_t)(a + 32) : a;
+            b = b >= L'A' && b <= L'Z' ? (wchar_t)(b + 32) : b;
+        }
+        if (a != b)
+            return false;
+    }
+    return true;
+}
+
+static bool join(wchar_t *out, size_t cap, const wchar_t *head, const wchar_t *tail)
+{
+    size_t h = wcslen(head), t = wcslen(tail);
+    if (!t || h + t + 1 > cap)
+        return false;
+    memcpy(out, head, h * sizeof *out);
+    memcpy(out + h, tail, (t + 1) * sizeof *out);
+    return true;
+}
+
+bool etw_lv_openable_path(const wchar_t *reported, wchar_t *out, size_t cap)
+{
+    if (!reported || !reported[0] || !out || !cap)
+        return false;
+    if (starts(reported, L"\\??\\", false))
+        return join(out, cap, L"\\\\?\\", reported + 4);
+    if (starts(reported, L"\\DosDevices\\", true))
+        return join(out, cap, L"\\\\?\\", reported + 12);
+    if (starts(reported, L"\\Device\\", true))
+        return join(out, cap, L"\\\\?\\GLOBALROOT", reported);
+    bool drive = ((reported[0] | 32) >= L'a' && (reported[0] | 32) <= L'z') && reported[1] == L':' && (reported[2] == L'\\' || reported[2] == L'/');
+    bool unc = reported[0] == L'\\' && reported[1] == L'\\'; /* "\\?\", "\\.\", "\\server\share" */
+    return (drive || unc) && join(out, cap, L"", reported);
+}
+
+enum etw_lv_owner etw_lv_session_owner(const struct etw_lv_seen *s, const char **why)
+{
+    bool ids = s->id_started && s->id_seen;
+    if (!s->described)
+        return *why = "no session answers the query", ETW_LV_GONE;
+    if (s->in_process && s->file != ETW_LV_FILE_OTHER)
+        return *why = "the private session of this process that its handle names", ETW_LV_OURS;
+    switch (s->file) {
+    case ETW_LV_FILE_SAME:
+        /* the file was created new in the process's private directory: only its session writes it */
+        return *why = "it writes to the log file the suite created", ETW_LV_OURS;
+    case ETW_LV_FILE_OTHER: return *why = "it writes to another log file", ETW_LV_NOT_OURS;
+    case ETW_LV_FILE_UNKNOWN:
+        if (ids && s->id_seen == s->id_started)
+            return *why = "its logger id is the one StartTraceW returned (its log file could not be opened)", ETW_LV_OURS;
+        if (ids)
+            return *why = "its logger id is not the one StartTraceW returned", ETW_LV_NOT_OURS;
+        return *why = "neither its log file nor its logger id could be read", ETW_LV_UNSURE;
+    case ETW_LV_FILE_NONE:
+    default:
+        if (ids && s->id_seen != s->id_started)
+            return *why = "its logger id is not the one StartTraceW returned", ETW_LV_NOT_OURS;
+        return *why = "the session of that name and logger id", ETW_LV_OURS;
+    }
+}
+
+/* ---------------------------------------------------------------- the no-access fixture */
+bool etw_lv_dacl_denies(bool present, const struct etw_lv_ace *aces, int n, etw_u32 rights, int *deny_at, int *allow_at)
+{
+    *deny_at = *allow_at = -1;
+    if (!present)
+        return false; /* a NULL DACL grants every access */
+    etw_u32 granted = 0;
+    for (int i = 0; i < n && (granted & rights) != rights; i++) {
+        const struct etw_lv_ace *a = &aces[i];
+        if (!a->applies || a->inherit_only || !(a->mask & rights))
+            continue;
+        if (a->type == ETW_LV_ACE_DENY && (a->mask & rights & ~granted)) {
+            *deny_at = i;
+            return true;
+        }
+        if (a->type == ETW_LV_ACE_ALLOW) {
+            if (*allow_at < 0)
+                *allow_at = i;
+            granted |= a->mask & rights;
+        }
+    }
+    /* granted in full before any deny entry, or never granted: an empty grant denies too (implicitly) */
+    return (granted & rights) != rights;
+}
+
+void etw_lv_trial_enable_call(struct etw_lv_enable_call *e, bool enable)
+{
+    memset(e, 0, sizeof *e);
+    e->control_code = enable ? ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER : ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER;
+    e->level = enable ? ETW_TRACE_LEVEL_INFORMATION : 0;
+    e->timeout_ms = 0; /* asynchronous: the answer is the access check, no provider is waited for */
+}
+
+bool etw_lv_trial_refused(etw_u32 rc, const char **why)
+{
+    if (rc == 5u) { /* ERROR_ACCESS_DENIED */
+        *why = NULL;
+        return true;
+    }
+    *why = rc == 0 ? "the trial call that needs TRACELOG_GUID_ENABLE was accepted: the deny entry has no effect"
+                   : "the trial call that needs TRACELOG_GUID_ENABLE failed with another error than ERROR_ACCESS_DENIED";
+    return false;
+}
+
+static int hexval(wchar_t c)
+{
+    if (c >= L'0' && c <= L'9')
+        return c - L'0';
+    c = (wchar_t)(c | 32);
+    return c >= L'a' && c <= L'f' ? c - L'a' + 10 : -1;
+}
+
+bool etw_lv_parse_guid_name(const wchar_t *name, etw_guid *g)
+{
+    /* groups of 8-4-4-4-12 hex digits */
+    static const int group[5] = {8, 4, 4, 4, 12};
+    etw_u8 b[16];
+    int nb = 0;
+    const wchar_t *p = name;
+    if (!p)
+        return false;
+    for (int k = 0; k < 5; k++) {
+        if (k && *p++ != L'-')
+            return false;
+        for (int i = 0; i < group[k]; i += 2) {
+            int hi = hexval(p[0]), lo = hi < 0 ? -1 : hexval(p[1]);
+            if (lo < 0)
+                return false;
+            b[nb++] = (etw_u8)(hi << 4 | lo);
+            p += 2;
+        }
+    }
+    if (*p)
+        return false;
+    memset(g, 0, sizeof *g);
+    g->Data1 = (etw_u32)b[0] << 24 | (etw_u32)b[1] << 16 | (etw_u32)b[2] << 8 | b[3];
+    g->Data2 = (etw_u16)(b[4] << 8 | b[5]);
+    g->Data3 = (etw_u16)(b[6] << 8 | b[7]);
+    memcpy(g->Data4, b + 8, 8);
+    return true;
+}
+
+etw_u32 etw_lv_guid_pid(const etw_guid *g)
+{
+    if (!g || g->Data1 != 0xE7C0F0F0u || g->Data4[0] != 0x9a || g->Data4[1] != 0x11)
+        return 0;
+    return (etw_u32)g->Data2 << 16 | g->Data3;
+}
+
+int etw_lv_pmc_sources(const etw_u8 *buf, etw_u32 len)
+{
+    if (!buf || len < 8 + 0x1A)
+        return -1;
+    int n = 0;
+    for (etw_u32 off = 8, k = 0; k < 256; k++) {
+        etw_u32 next, source;
+        if (len - off < 0x1A) /* a record holds at least its header and one character */
+            return -1;
+        memcpy(&next, buf + off, 4);
+        memcpy(&source, buf + off + 4, 4);
+        if (source != 0)
+            n++;
+        if (!next)
+            return n;
+        if (next < 0x1A || next > len - off)
+            return -1;
+        off += next;
+    }
+    return -1;
+}
+
+unsigned etw_lv_longest_fixture_wait_ms(void)
+{
+    struct etw_lv_consumer_plan c;
+    struct etw_lv_enable_call on, off, group;
+    etw_lv_consumer_plan(&c);
+    etw_lv_provider_enable_call(&on, true);
+    etw_lv_provider_enable_call(&off, false);
+    etw_lv_group_enable_call(&group);
+    unsigned consumer = on.timeout_ms + c.deadline_ms + c.write_every_ms + off.timeout_ms + c.join_ms;
+    unsigned groups = group.timeout_ms + ETW_LV_GROUP_SETTLE_MS;
+    return consumer > groups ? consumer : groups;
 }

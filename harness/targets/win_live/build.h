@@ -16,6 +16,7 @@
 #include "spec/abi.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <wchar.h>
 
 #define ETW_LV_REAL_TIME_MODE 0x00000100u /* EVENT_TRACE_REAL_TIME_MODE */
 #define ETW_LV_BUFFERING_MODE 0x00000400u /* EVENT_TRACE_BUFFERING_MODE */
@@ -41,6 +42,7 @@ enum { ETW_LV_KERNEL = 1, ETW_LV_SYSTEM, ETW_LV_PLAIN, ETW_LV_NOACCESS, ETW_LV_P
 struct etw_lv_session_plan {
     etw_u32 log_file_mode;
     bool log_file, query_by_handle, deny_enable;
+    bool register_guid; /* the session's GUID is registered as a provider of this process first */
     unsigned min_version; /* ETW_V*: the oldest Windows where the kind exists */
 };
 /* false for a kind the live target does not start */
@@ -87,6 +89,10 @@ struct etw_lv_consumer_plan {
     etw_u8 event_level; /* of the event written (EVENT_DESCRIPTOR.Level) */
 };
 void etw_lv_consumer_plan(struct etw_lv_consumer_plan *p);
+/* the longest a live fixture may wait, in ms: the consumer's (enable, the deadline and a last
+ * write interval, disable, the join) or a group enable's (its timeout and the settling wait); the
+ * fixture's budget (harness/etwconf.h ETW_FIXTURE_BUDGET_MS) must be longer */
+unsigned etw_lv_longest_fixture_wait_ms(void);
 /* OpenTraceW's answer: INVALID_PROCESSTRACE_HANDLE is (TRACEHANDLE)INVALID_HANDLE_VALUE, and
  * before Windows 8 a 32-bit process can get 0x00000000FFFFFFFF instead (OpenTraceW's page) */
 bool etw_lv_trace_handle_valid(etw_u64 h);
@@ -127,5 +133,89 @@ enum etw_lv_event {
 };
 enum etw_lv_event etw_lv_event_traits(const etw_guid *from, const etw_guid *want, const struct etw_lv_ext_item *items, etw_u32 count,
                                       const void *(*data)(etw_u64 ptr), etw_u8 *out, etw_u32 cap, etw_u32 *size, const char **why);
+
+/* ---------------------------------------------------------------- what is ours: by identity, never by a path string
+ * A path can be spelt many ways (long or 8.3 short, "\??\C:\...", "\Device\HarddiskVolumeN\..."),
+ * and no page documents which one ControlTraceW(QUERY) returns. What cannot be spelt two ways:
+ * the logger id StartTraceW returned (the handle's low 16 bits; WNODE_HEADER.HistoricalContext is
+ * the session's handle on output, "WNODE_HEADER structure" page) and the log file's identity, its
+ * volume serial number and file index from GetFileInformationByHandle, which "uniquely identify a
+ * file on a single computer" ("BY_HANDLE_FILE_INFORMATION structure" page; on ReFS the 64-bit
+ * index is not guaranteed unique, and the suite's %TEMP% is NTFS on every Windows it runs on). */
+struct etw_lv_file_id {
+    etw_u32 volume, index_hi, index_lo;
+};
+bool etw_lv_same_file(const struct etw_lv_file_id *a, const struct etw_lv_file_id *b);
+/* the logger id of a session handle (TRACEHANDLE) */
+etw_u32 etw_lv_logger_id(etw_u64 handle);
+/* a path as ControlTraceW(QUERY) may report it, made into one CreateFileW opens: a DOS path as it
+ * is; "\??\X" and "\DosDevices\X" as "\\?\X"; an NT device path "\Device\..." through
+ * "\\?\GLOBALROOT" (the Win32 namespace's link to the NT root, "Naming Files, Paths, and
+ * Namespaces"). false for an empty or unknown form, or when out (cap characters) is too small. */
+bool etw_lv_openable_path(const wchar_t *reported, wchar_t *out, size_t cap);
+
+/* what a query of a session the suite started shows (by its handle or its exact name) */
+enum etw_lv_file_seen {
+    ETW_LV_FILE_NONE, /* the session has no log file (a real-time or in-memory one) */
+    ETW_LV_FILE_SAME, /* it writes to the very file the suite created for it */
+    ETW_LV_FILE_OTHER, /* it writes to another file */
+    ETW_LV_FILE_UNKNOWN, /* the file it reports could not be opened to read its identity */
+};
+struct etw_lv_seen {
+    bool described; /* the query succeeded and describes a session (BufferSize != 0) */
+    etw_u32 id_started, id_seen; /* logger ids: StartTraceW's handle, the query's; 0 unknown */
+    enum etw_lv_file_seen file;
+    bool in_process; /* a private in-process session: its handle names a session of this process only */
+};
+enum etw_lv_owner {
+    ETW_LV_OURS, /* the session the suite started */
+    ETW_LV_GONE, /* no session answers (Wine's stubs describe none) */
+    ETW_LV_NOT_OURS, /* another session: another log file, or another logger id */
+    ETW_LV_UNSURE, /* neither identity could be read: nothing may be concluded, nothing stopped */
+};
+/* whose session a query shows; why says what decided it */
+enum etw_lv_owner etw_lv_session_owner(const struct etw_lv_seen *s, const char **why);
+
+/* ---------------------------------------------------------------- the no-access fixture proves itself
+ * EventAccessControl's pages do not say where EventSecurityAddDACL puts the new entry, and an
+ * access check reads a DACL in order: an allow entry for a group of the caller that comes before
+ * the deny entry grants the right first ("How DACLs Control Access to an Object"). A GUID without
+ * a descriptor of its own gets one that allows Administrators full access (the Windows Research
+ * Kernel's wmi/secure.c, WmipInitializeSecurity), so an appended deny may deny nothing. The fixture
+ * reads the GUID's security back (EventAccessQuery) and evaluates it in order for this token, and
+ * then makes a trial call that the deny entry must refuse; only both together let a case count. */
+enum { ETW_LV_ACE_ALLOW = 0, ETW_LV_ACE_DENY = 1, ETW_LV_ACE_OTHER = 2 };
+struct etw_lv_ace {
+    int type; /* ETW_LV_ACE_* (ACCESS_ALLOWED_ACE_TYPE 0, ACCESS_DENIED_ACE_TYPE 1) */
+    etw_u32 mask;
+    bool applies; /* its SID is this token's user or one of its enabled groups */
+    bool inherit_only; /* INHERIT_ONLY_ACE: not evaluated for the object itself */
+};
+/* the verdict of an ordered DACL for rights: true when an applying deny entry for any of the
+ * rights comes before allow entries that together grant all of them (no DACL at all grants
+ * everything: present false). *deny_at is the index of the deciding deny entry, or -1, and
+ * *allow_at that of the first applying allow entry granting any of the rights before it, or -1. */
+bool etw_lv_dacl_denies(bool present, const struct etw_lv_ace *aces, int n, etw_u32 rights, int *deny_at, int *allow_at);
+/* the trial call's answer: the no-access fixture holds only when it was refused with
+ * ERROR_ACCESS_DENIED; why says what the trial showed otherwise */
+bool etw_lv_trial_refused(etw_u32 rc, const char **why);
+/* the trial call: EnableTraceEx2(the session, the session's own GUID as a provider, these), which
+ * needs TRACELOG_GUID_ENABLE on that GUID ("EnableTraceEx2": ERROR_ACCESS_DENIED; "EventAccessControl":
+ * TRACELOG_GUID_ENABLE "allows a user to enable the provider"); when it is accepted, the same call
+ * with DISABLE_PROVIDER undoes it */
+void etw_lv_trial_enable_call(struct etw_lv_enable_call *e, bool enable);
+
+/* the profile sources the kernel lists (NtQuerySystemInformation(SystemPerformanceTraceInformation,
+ * EventTraceProfileSourceListInformation): an 8-byte header, then a chain of PROFILE_SOURCE_INFO
+ * records, NextEntryOffset first, Source second, the description at 0x18): how many besides the
+ * timer (ProfileTime, 0), or -1 when the chain is not well formed */
+int etw_lv_pmc_sources(const etw_u8 *buf, etw_u32 len);
+
+/* the name of a value under HKLM\SYSTEM\CurrentControlSet\Control\WMI\Security: a GUID in its
+ * canonical 36-character form, no braces, any case (Windows writes lower case). false for anything
+ * else. */
+bool etw_lv_parse_guid_name(const wchar_t *name, etw_guid *g);
+/* the pid a session GUID of the suite carries (etw_lv_session_guid), 0 when g is not one */
+etw_u32 etw_lv_guid_pid(const etw_guid *g);
 
 #endif

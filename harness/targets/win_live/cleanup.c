@@ -131,11 +131,63 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
     return removed;
 }
 
+typedef ULONG(WINAPI *pfn_EventAccessRemove)(LPGUID);
+
+/* the security entries of the suite's session GUIDs (a no-access session's deny entry) that a
+ * process of the suite left under HKLM\SYSTEM\CurrentControlSet\Control\WMI\Security, where
+ * Windows keeps a GUID's security descriptor as a REG_BINARY value named by the GUID in lower case
+ * without braces (the Windows Research Kernel's wmi/secure.c formats the name with
+ * "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x"; a Process Monitor log of a Windows 10
+ * process shows the same form): of
+ * process pid, or (pid 0) of every process that is gone (all: also of running ones). A value is
+ * the suite's only when its name is exactly a GUID the suite makes (build.h: the pid inside it);
+ * it goes through EventAccessRemove, the API that made it. Returns how many (dry: would go). */
+static int remove_acl_values(DWORD pid, bool all, bool dry, bool verbose, int *failed)
+{
+    HKEY k;
+    if (RegOpenKeyExW(HKEY_LOCAL_MACHINE, L"SYSTEM\\CurrentControlSet\\Control\\WMI\\Security", 0, KEY_QUERY_VALUE, &k) != ERROR_SUCCESS)
+        return 0;
+    enum { MAXV = 256 };
+    static etw_guid found[MAXV];
+    int n = 0;
+    for (DWORD i = 0; n < MAXV; i++) { /* collected first: removing values while enumerating shifts the indices */
+        WCHAR name[64];
+        DWORD nl = sizeof name / sizeof name[0];
+        LONG rc = RegEnumValueW(k, i, name, &nl, NULL, NULL, NULL, NULL);
+        if (rc == ERROR_NO_MORE_ITEMS)
+            break;
+        etw_guid g;
+        if (rc == ERROR_SUCCESS && etw_lv_parse_guid_name(name, &g) && etw_lv_guid_pid(&g))
+            found[n++] = g;
+    }
+    RegCloseKey(k);
+    pfn_EventAccessRemove ear = (pfn_EventAccessRemove)fn_ptr(proc_in(MOD_ADVAPI32, "EventAccessRemove"));
+    int removed = 0;
+    for (int i = 0; i < n; i++) {
+        DWORD owner = etw_lv_guid_pid(&found[i]);
+        if (pid ? owner != pid : (!all && owner != GetCurrentProcessId() && process_alive(owner)))
+            continue;
+        GUID g;
+        memcpy(&g, &found[i], sizeof g);
+        ULONG rc = dry ? 0 : ear ? ear(&g) : ERROR_PROC_NOT_FOUND;
+        if (verbose)
+            printf("%s the security entry of session GUID %08lx-...-%02x%02x (etwconf pid %lu)%s\n",
+                   dry ? "would remove:" : rc == ERROR_SUCCESS ? "removed:" : "could not remove:", (unsigned long)found[i].Data1,
+                   found[i].Data4[6], found[i].Data4[7], (unsigned long)owner, rc == ERROR_SUCCESS ? "" : " (EventAccessRemove failed)");
+        if (rc == ERROR_SUCCESS)
+            removed++;
+        else if (failed)
+            (*failed)++;
+    }
+    return removed;
+}
+
 int win_stop_sessions_of(DWORD pid, bool verbose)
 {
     if (!L.control_trace)
         return 0;
     int r = stop_suite_sessions(pid, false, false, verbose, NULL);
+    remove_acl_values(pid, false, false, verbose, NULL); /* after its sessions stopped */
     remove_run_dirs(pid, false, false, verbose);
     return r < 0 ? 0 : r;
 }
@@ -151,8 +203,9 @@ int win_cmd_cleanup(int argc, char **argv)
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: etwconf.exe cleanup [--all] [--dry-run]\n"
                    "Stops the ETW sessions a killed etwconf.exe left behind (named etwconf-<pid>-<n>, and the NT Kernel Logger\n"
-                   "when it writes to a directory of the suite) and removes the private directories such runs left in %%TEMP%%\n"
-                   "(etwconf-<pid>-<32 hex digits>: only their kernel-<n>.etl files; never through a junction or link).\n"
+                   "when its log file is one of the suite's), removes the security entries of its session GUIDs and the private\n"
+                   "directories such runs left in %%TEMP%%\n"
+                   "(etwconf-<pid>-<32 hex digits>: only their kernel-<n>.etl and private-<n>.etl files; never through a junction or link).\n"
                    "Only what belongs to processes that are gone, unless --all. Run it as administrator.\n"
                    "  --all      also what an etwconf.exe that is still running uses\n"
                    "  --dry-run  list, change nothing\n"
@@ -169,13 +222,15 @@ int win_cmd_cleanup(int argc, char **argv)
         return 3;
     int failed = 0;
     int n = stop_suite_sessions(0, all, dry, true, &failed);
+    int acls = remove_acl_values(0, all, dry, true, &failed);
     int files = remove_run_dirs(0, all, dry, true); /* a log file still in use stays */
     if (n < 0) {
         printf("cleanup: cannot list the ETW sessions (QueryAllTracesW failed): run as administrator; %d file(s) and private "
                "directories %s\n", files, dry ? "to delete" : "deleted");
         return 1;
     }
-    printf("cleanup: %d session(s) %s, %d file(s) and private directories %s, %d failure(s)%s\n", n, dry ? "to stop" : "stopped", files,
-           dry ? "to delete" : "deleted", failed, n || files || failed ? "" : ": nothing left behind");
+    printf("cleanup: %d session(s) %s, %d security entr%s %s, %d file(s) and private directories %s, %d failure(s)%s\n", n,
+           dry ? "to stop" : "stopped", acls, acls == 1 ? "y" : "ies", dry ? "to remove" : "removed", files, dry ? "to delete" : "deleted",
+           failed, n || acls || files || failed ? "" : ": nothing left behind");
     return failed ? 1 : 0;
 }

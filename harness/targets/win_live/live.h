@@ -20,9 +20,9 @@
  * What the suite touches on the machine (harness/windows/README.md says the same to users):
  *  - ETW sessions it starts itself, named "etwconf-<pid>-<n>", and the NT Kernel Logger only when
  *    no one else runs it (started with a log file kernel-<n>.etl in the process's private
- *    directory %TEMP%\etwconf-<pid>-<32 random hex digits>, rundir.c, which is how a later
- *    `etwconf.exe cleanup` recognises it). A session it did not start is never
- *    stopped or changed. Every session is stopped after its case, after a crash or a timeout (at
+ *    directory %TEMP%\etwconf-<pid>-<32 random hex digits>, rundir.c; it is recognised by that
+ *    file's identity, never by the path a query reports, build.h). A session it did not start is
+ *    never stopped or changed. Every session is stopped after its case, after a crash or a timeout (at
  *    the start of the next case), at the end of the run, on Ctrl-C and from the crash handler.
  *  - SeSystemProfilePrivilege of its own token (enabled/disabled per case, restored).
  *  - The sampled-profile timer interval, which one case sets: restored after each case.
@@ -106,7 +106,10 @@ struct session {
     GUID guid;
     etw_tracehandle h;
     WCHAR name[64];
-    WCHAR file[MAX_PATH + 96];
+    WCHAR file[MAX_PATH + 96]; /* its log file, when it has one (the kernel logger, a private session) */
+    struct etw_lv_file_id fid; /* that file's identity: how the session is recognised */
+    bool provider; /* a private session: its GUID is registered as a provider of this process (reg) */
+    etw_u64 reg;
 };
 extern struct session sessions[8];
 #define MOD_ADVAPI32 0
@@ -138,7 +141,7 @@ void props_init(struct props_buf *b);
 const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
 bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out);
 ULONG stop_by_name(const WCHAR *name);
-DWORD kernel_file_owner(const WCHAR *path);
+DWORD kernel_file_owner(const WCHAR *reported);
 void session_stop(struct session *s);
 void stop_all_sessions(void);
 bool masks_set(const etw_u32 m[8]);
@@ -162,9 +165,17 @@ void dll_fingerprint(struct etw_target *t, struct etw_json *j);
 struct etw_target *win_dll_target(const char *path, char *err, size_t errlen);
 /* rundir.c: the private directory %TEMP%\etwconf-<pid>-<random hex> of this process */
 bool run_temp_dir(WCHAR *tmp, DWORD cap); /* %TEMP% ending in a separator */
-/* a new file name (kernel-<n>.etl) in the private directory, created on first use: the file is
- * created (CREATE_NEW) and closed, its full path in path; false and why when it cannot be */
-bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, char *why, size_t len);
+/* a new file name (kernel-<n>.etl, private-<n>.etl) in the private directory, created on first
+ * use: the file is created (CREATE_NEW) and closed, its full path in path, its identity in id;
+ * false and why when it cannot be */
+bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, struct etw_lv_file_id *id, char *why, size_t len);
+/* the identity of the file at path (never through a reparse point), or false */
+bool run_file_identity(const WCHAR *path, struct etw_lv_file_id *id);
+/* the identity of a log file as a session query reports its path (any form: etw_lv_openable_path) */
+bool run_reported_identity(const WCHAR *reported, struct etw_lv_file_id *id);
+/* the pid whose private directory %TEMP%\etwconf-<pid>-<32 hex> holds the file id (one of its
+ * kernel-<n>.etl, private-<n>.etl), 0 when none does */
+DWORD run_file_owner(const struct etw_lv_file_id *id);
 void run_file_delete(const WCHAR *path); /* a file run_file_new created, by exact path */
 void run_dir_remove(void); /* at the end: the files created and not deleted, then the directory */
 /* parent + name opened as a plain directory (never through a reparse point), its final path

@@ -105,7 +105,7 @@ unsigned long etw_live_run_dir_owner(const wchar_t *name)
 unsigned long etw_live_run_file_seq(const wchar_t *name)
 {
     const wchar_t *s = name;
-    if (!s || !literal(&s, L"kernel-"))
+    if (!s || (!literal(&s, L"kernel-") && !literal(&s, L"private-")))
         return 0;
     unsigned long n = number(&s);
     return n && literal(&s, L".etl") && !*s ? n : 0;
@@ -114,19 +114,6 @@ unsigned long etw_live_run_file_seq(const wchar_t *name)
 static bool separator(wchar_t c)
 {
     return c == L'\\' || c == L'/';
-}
-
-unsigned long etw_live_kernel_file_owner(const wchar_t *path, const wchar_t *tmp)
-{
-    if (!path || !tmp || !*tmp || !separator(tmp[wcslen(tmp) - 1]))
-        return 0;
-    const wchar_t *s = path;
-    if (!literal(&s, tmp))
-        return 0;
-    unsigned long pid = run_dir(&s);
-    if (!pid || !separator(*s++))
-        return 0;
-    return etw_live_run_file_seq(s) ? pid : 0;
 }
 
 bool etw_live_final_path_is(const wchar_t *final, const wchar_t *parent, const wchar_t *name)

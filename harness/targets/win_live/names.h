@@ -5,9 +5,9 @@
  * A session of the suite is named exactly "etwconf-<pid>-<n>". Every file a process of the suite
  * writes lives in its private directory "%TEMP%\etwconf-<pid>-<32 hex digits>" (the digits are
  * random bytes from the system's generator, so no other process can predict the name and prepare
- * it); the NT Kernel Logger, whose name is fixed, is ours only when its log file is exactly
- * "<that directory>\kernel-<n>.etl". Anything else, an "etwconf-12-3" anywhere else in a path
- * included, is someone else's and is never stopped or deleted.
+ * it). A session with a log file (the NT Kernel Logger, whose name is fixed; a private session)
+ * is recognised by that file's identity, never by the path its query reports (build.h): these names
+ * only say which directories and files are the suite's to look into and to delete.
  */
 #ifndef ETWCONF_WIN_LIVE_NAMES_H
 #define ETWCONF_WIN_LIVE_NAMES_H
@@ -25,11 +25,8 @@ unsigned long etw_live_session_owner(const wchar_t *name);
 bool etw_live_run_dir_name(wchar_t *out, size_t cap, unsigned long pid, const unsigned char rnd[ETW_LIVE_RUN_RANDOM]);
 /* the pid of a private directory's name (no parent) "etwconf-<pid>-<32 hex digits>", or 0 */
 unsigned long etw_live_run_dir_owner(const wchar_t *name);
-/* n of a file name the suite gives in its directory, "kernel-<n>.etl", or 0 */
+/* n of a file name the suite gives in its directory, "kernel-<n>.etl" or "private-<n>.etl", or 0 */
 unsigned long etw_live_run_file_seq(const wchar_t *name);
-/* the pid of a kernel log file path tmp + "etwconf-<pid>-<32 hex>\kernel-<n>.etl", tmp being
- * exactly the temporary directory (ending in a separator; compared without case), or 0 */
-unsigned long etw_live_kernel_file_owner(const wchar_t *path, const wchar_t *tmp);
 /* true when final, a directory's final path (after every link), is exactly parent's final path
  * followed by one separator and name: the directory is that entry of parent and no reparse point
  * led elsewhere. Compared without case; parent may end in a separator (a drive's root). */

@@ -7,6 +7,7 @@
 #include "harness/targets/win_live/build.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* the needs that start a session */
 #define SESSION_NEEDS                                                                                                                  \
@@ -37,9 +38,15 @@ static unsigned kind_of(unsigned need)
 
 bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t len)
 {
-    if ((need & SESSION_NEEDS) && !s->admin)
-        return no(why, len, "needs administrator rights to start an ETW session (%s): run etwconf.exe from an elevated command prompt",
-                  s->elevated == 0 ? "this process is not elevated" : "this account is not an administrator");
+    if ((need & SESSION_NEEDS) && !s->admin) {
+        /* the token's elevation type tells a limited token of an administrator (UAC, or a Wine that
+         * starts programs with one) from an account that has no full token */
+        static const char *const etypes[] = {"", ", its token's elevation type is default", ", its token's elevation type is full",
+                                             ", its token's elevation type is limited"};
+        return no(why, len, "needs administrator rights to start an ETW session (%s%s): run etwconf.exe from an elevated command prompt",
+                  s->elevated == 0 ? "this process is not elevated" : "this account is not an administrator",
+                  s->elevation_type >= 1 && s->elevation_type <= 3 ? etypes[s->elevation_type] : "");
+    }
     /* a session kind: one the live target starts (build.c's session plans), on a version that has it */
     struct etw_lv_session_plan plan;
     unsigned kind = kind_of(need);
@@ -100,6 +107,21 @@ bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t
         if (!s->token_adjust)
             return no(why, len, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token");
         return true;
+    case NEED_PMC_SOURCES: {
+        /* a Hyper-V guest exposes no hardware counter (BenchmarkDotNet's validators blame missing
+         * PMC names on "Windows 8+ without Hyper-V"; xunit-performance: the PMC metric "only works
+         * with Hyper-V disabled"), and the hosted runners are Hyper-V guests */
+        long st = 0;
+        int n = s->pmc_sources ? s->pmc_sources(s->arg, &st) : -1;
+        if (n < 0)
+            return no(why, len, "needs a profile source besides the timer, and the system's list of profile sources could not be read "
+                                "(NtQuerySystemInformation, EventTraceProfileSourceListInformation: %s 0x%08lX)",
+                      st == -1 ? "a malformed list," : "status", (unsigned long)st);
+        if (n == 0)
+            return no(why, len, "needs a profile source besides the timer, and this system lists none (no hardware counters are exposed: "
+                                "a Hyper-V guest, such as a hosted CI runner, lists none)");
+        return true;
+    }
     case NEED_PROFILE_DROPPED:
         if (!s->token_adjust && s->profile_initial >= 0)
             return no(why, len, "needs SeSystemProfilePrivilege disabled, and this process cannot adjust its token");
@@ -121,14 +143,34 @@ static enum etw_lv_kernel_state kernel_state(void *arg, unsigned long *who)
     return (enum etw_lv_kernel_state)st;
 }
 
+static int pmc_sources(void *arg, long *status)
+{
+    (void)arg;
+    etw_pfn_NtQuerySystemInformation q = (etw_pfn_NtQuerySystemInformation)fn_ptr(proc_in(MOD_NTDLL, "NtQuerySystemInformation"));
+    static etw_u8 buf[0x4000];
+    memset(buf, 0, sizeof buf);
+    etw_u32 cls = ETW_EventTraceProfileSourceListInformation, got = 0;
+    memcpy(buf, &cls, 4);
+    long st = q ? (long)q(ETW_SystemPerformanceTraceInformation, buf, sizeof buf, &got) : (long)0xC0000002L; /* STATUS_NOT_IMPLEMENTED */
+    *status = st;
+    if (st != 0)
+        return -1;
+    int n = etw_lv_pmc_sources(buf, got && got <= sizeof buf ? got : (etw_u32)sizeof buf);
+    if (n < 0)
+        *status = -1;
+    return n;
+}
+
 bool live_need(struct etw_target *t, unsigned need, char *why, size_t len)
 {
     const struct etw_lv_system s = {.version = t->version,
                                     .admin = L.admin,
                                     .elevated = L.elevated,
+                                    .elevation_type = L.elevation_type,
                                     .profile_initial = L.profile_initial,
                                     .token_adjust = L.token_adjust,
-                                    .kernel_state = kernel_state};
+                                    .kernel_state = kernel_state,
+                                    .pmc_sources = pmc_sources};
     return etw_lv_need(&s, need, why, len);
 }
 #endif

@@ -25,10 +25,14 @@ struct etw_lv_system {
     unsigned version; /* ETW_V*: the NT version the system reports */
     bool admin; /* the token can start sessions */
     int elevated; /* 1, 0, -1 unknown (before 6.0) */
+    int elevation_type; /* TokenElevationType: 1 default, 2 full, 3 limited; 0 unknown */
     int profile_initial; /* SeSystemProfilePrivilege in the token: -1 absent, 0 disabled, 1 enabled */
     bool token_adjust; /* the token was opened with TOKEN_ADJUST_PRIVILEGES */
     /* the NT Kernel Logger's state now, asked only for the needs that depend on it */
     enum etw_lv_kernel_state (*kernel_state)(void *arg, unsigned long *who);
+    /* the profile sources the kernel lists besides the timer (etw_lv_pmc_sources), -1 when they
+     * cannot be listed (*status: the NTSTATUS of the query, or -1 when it was made and malformed) */
+    int (*pmc_sources)(void *arg, long *status);
     void *arg;
 };
 

@@ -184,7 +184,78 @@ static bool run_dir(char *why, size_t len)
     return true;
 }
 
-bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, char *why, size_t len)
+static bool handle_identity(HANDLE h, struct etw_lv_file_id *id)
+{
+    BY_HANDLE_FILE_INFORMATION fi;
+    if (!GetFileInformationByHandle(h, &fi))
+        return false;
+    id->volume = fi.dwVolumeSerialNumber;
+    id->index_hi = fi.nFileIndexHigh;
+    id->index_lo = fi.nFileIndexLow;
+    return true;
+}
+
+/* Opened for its attributes only, without following a reparse point: FILE_READ_ATTRIBUTES takes
+ * part in no share-mode check (IoCheckShareAccess checks only read, write, delete and execute
+ * access), so the log file of a running logger opens too. */
+bool run_file_identity(const WCHAR *path, struct etw_lv_file_id *id)
+{
+    HANDLE h = CreateFileW(path, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                           FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+    if (h == INVALID_HANDLE_VALUE)
+        return false;
+    bool ok = handle_identity(h, id);
+    CloseHandle(h);
+    return ok;
+}
+
+bool run_reported_identity(const WCHAR *reported, struct etw_lv_file_id *id)
+{
+    WCHAR path[2 * MAX_PATH + 64];
+    return etw_lv_openable_path(reported, path, sizeof path / sizeof path[0]) && run_file_identity(path, id);
+}
+
+DWORD run_file_owner(const struct etw_lv_file_id *id)
+{
+    WCHAR tmp[MAX_PATH + 1], pat[MAX_PATH + 96];
+    if (!run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]))
+        return 0;
+    _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
+    pat[sizeof pat / sizeof pat[0] - 1] = 0;
+    WIN32_FIND_DATAW fd, ff;
+    HANDLE f = FindFirstFileW(pat, &fd);
+    DWORD owner = 0;
+    if (f == INVALID_HANDLE_VALUE)
+        return 0;
+    do {
+        DWORD pid = (DWORD)etw_live_run_dir_owner(fd.cFileName);
+        char why[200];
+        HANDLE d = pid ? run_dir_open_checked(tmp, fd.cFileName, why, sizeof why) : INVALID_HANDLE_VALUE;
+        if (d == INVALID_HANDLE_VALUE)
+            continue; /* not a directory of the suite's, or not a plain one: never entered */
+        _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls%ls\\*", tmp, fd.cFileName);
+        pat[sizeof pat / sizeof pat[0] - 1] = 0;
+        HANDLE g = FindFirstFileW(pat, &ff);
+        if (g != INVALID_HANDLE_VALUE) {
+            do {
+                WCHAR file[MAX_PATH + 160];
+                struct etw_lv_file_id fid;
+                if (!etw_live_run_file_seq(ff.cFileName))
+                    continue;
+                _snwprintf(file, sizeof file / sizeof file[0] - 1, L"%ls%ls\\%ls", tmp, fd.cFileName, ff.cFileName);
+                file[sizeof file / sizeof file[0] - 1] = 0;
+                if (run_file_identity(file, &fid) && etw_lv_same_file(&fid, id))
+                    owner = pid;
+            } while (!owner && FindNextFileW(g, &ff));
+            FindClose(g);
+        }
+        CloseHandle(d);
+    } while (!owner && FindNextFileW(f, &fd));
+    FindClose(f);
+    return owner;
+}
+
+bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, struct etw_lv_file_id *id, char *why, size_t len)
 {
     if (!run_dir(why, len))
         return false;
@@ -201,7 +272,13 @@ bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, char *why, size_t 
         snprintf(why, len, "creating a file in the private directory (CREATE_NEW) failed (error %lu)", GetLastError());
         return false;
     }
+    bool known = handle_identity(f, id); /* of the very file created: what the session must write to */
     CloseHandle(f);
+    if (!known) {
+        DeleteFileW(path);
+        snprintf(why, len, "GetFileInformationByHandle on the new file failed (error %lu)", GetLastError());
+        return false;
+    }
     wcscpy(R.files[slot], name);
     return true;
 }

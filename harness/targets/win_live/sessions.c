@@ -39,14 +39,42 @@ ULONG stop_by_name(const WCHAR *name)
     return L.control_trace ? L.control_trace(0, name, &b.p, EVENT_TRACE_CONTROL_STOP) : ERROR_PROC_NOT_FOUND;
 }
 
-/* the pid of a kernel log file the suite wrote: exactly kernel-<n>.etl in a private directory
- * %TEMP%\etwconf-<pid>-<32 hex> (names.h), 0 for any other path */
-DWORD kernel_file_owner(const WCHAR *path)
+/* the pid of the suite's process whose private directory holds the log file a query reports, by
+ * the file's identity (the path may be spelt in any form: build.h), 0 for any other file */
+DWORD kernel_file_owner(const WCHAR *reported)
 {
-    WCHAR tmp[MAX_PATH + 2];
-    return run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]) ? (DWORD)etw_live_kernel_file_owner(path, tmp) : 0;
+    struct etw_lv_file_id id;
+    return run_reported_identity(reported, &id) ? run_file_owner(&id) : 0;
 }
 
+/* whose session a query by the handle StartTraceW returned shows now: the decision is
+ * etw_lv_session_owner's (build.c), from the log file's identity and the logger id, and a session
+ * without a log file must also bear the exact name the suite gave it */
+static enum etw_lv_owner session_seen(const struct session *s, ULONG *qrc, const char **why)
+{
+    struct props_buf b;
+    props_init(&b);
+    ULONG rc = L.control_trace ? L.control_trace((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY) : ERROR_PROC_NOT_FOUND;
+    if (qrc)
+        *qrc = rc;
+    struct etw_lv_seen seen = {.described = rc == ERROR_SUCCESS && b.p.BufferSize != 0,
+                               .id_started = etw_lv_logger_id(s->h),
+                               .id_seen = etw_lv_logger_id(b.p.Wnode.HistoricalContext),
+                               .file = ETW_LV_FILE_NONE,
+                               .in_process = s->private_inproc};
+    if (s->file[0]) {
+        struct etw_lv_file_id id;
+        seen.file = !run_reported_identity(props_name(&b.p, b.p.LogFileNameOffset), &id) ? ETW_LV_FILE_UNKNOWN
+                    : etw_lv_same_file(&id, &s->fid)                                       ? ETW_LV_FILE_SAME
+                                                                                           : ETW_LV_FILE_OTHER;
+    }
+    enum etw_lv_owner o = etw_lv_session_owner(&seen, why);
+    if (o == ETW_LV_OURS && seen.file == ETW_LV_FILE_NONE && _wcsicmp(props_name(&b.p, b.p.LoggerNameOffset), s->name)) {
+        *why = "the session answering the handle bears another name";
+        return ETW_LV_NOT_OURS;
+    }
+    return o;
+}
 
 typedef ULONG(WINAPI *pfn_EventAccessControl)(LPGUID, ULONG, PSID, ULONG, BOOLEAN);
 typedef ULONG(WINAPI *pfn_EventAccessRemove)(LPGUID);
@@ -72,6 +100,84 @@ static ULONG deny_enable(struct session *s)
     return eac(&s->guid, a.operation, ((TOKEN_USER *)buf)->User.Sid, a.rights, a.allow ? TRUE : FALSE);
 }
 
+typedef ULONG(WINAPI *pfn_EventAccessQuery)(LPGUID, PSECURITY_DESCRIPTOR, PULONG);
+typedef ULONG(WINAPI *pfn_EnableTraceEx2)(TRACEHANDLE, LPCGUID, ULONG, UCHAR, ULONGLONG, ULONGLONG, ULONG, PENABLE_TRACE_PARAMETERS);
+
+/* where the deny entry landed: the GUID's security read back (EventAccessQuery) and its DACL
+ * evaluated in order for this token (etw_lv_dacl_denies), said in out */
+static void dacl_report(struct session *s, char *out, size_t len)
+{
+    pfn_EventAccessQuery q = (pfn_EventAccessQuery)fn_ptr(proc_in(MOD_ADVAPI32, "EventAccessQuery"));
+    ULONG size = 0;
+    if (!q) {
+        snprintf(out, len, "EventAccessQuery is not exported: the GUID's DACL cannot be read back");
+        return;
+    }
+    q(&s->guid, NULL, &size);
+    void *sd = size && size < (1u << 20) ? malloc(size) : NULL;
+    ULONG rc = sd ? q(&s->guid, sd, &size) : ERROR_NOT_ENOUGH_MEMORY;
+    BOOL present = FALSE, defaulted = FALSE;
+    PACL acl = NULL;
+    if (rc != ERROR_SUCCESS || !GetSecurityDescriptorDacl(sd, &present, &acl, &defaulted)) {
+        snprintf(out, len, "the GUID's security could not be read back (EventAccessQuery returned %lu)", (unsigned long)rc);
+        free(sd);
+        return;
+    }
+    struct etw_lv_ace aces[64];
+    int n = 0;
+    for (DWORD i = 0; present && acl && i < acl->AceCount && n < 64; i++) {
+        ACE_HEADER *h = NULL;
+        if (!GetAce(acl, i, (void **)&h))
+            break;
+        struct etw_lv_ace *a = &aces[n++];
+        memset(a, 0, sizeof *a);
+        a->type = h->AceType == ACCESS_ALLOWED_ACE_TYPE ? ETW_LV_ACE_ALLOW : h->AceType == ACCESS_DENIED_ACE_TYPE ? ETW_LV_ACE_DENY : ETW_LV_ACE_OTHER;
+        a->inherit_only = (h->AceFlags & INHERIT_ONLY_ACE) != 0;
+        if (a->type != ETW_LV_ACE_OTHER) { /* ACCESS_ALLOWED_ACE and ACCESS_DENIED_ACE share their layout */
+            const ACCESS_ALLOWED_ACE *x = (const ACCESS_ALLOWED_ACE *)h;
+            BOOL is = FALSE;
+            a->mask = x->Mask;
+            a->applies = CheckTokenMembership(NULL, (PSID)&x->SidStart, &is) && is;
+        }
+    }
+    int deny = -1, allow = -1;
+    bool denied = etw_lv_dacl_denies(present && acl, aces, n, ETW_LV_TRACELOG_GUID_ENABLE, &deny, &allow);
+    if (denied && deny >= 0)
+        snprintf(out, len, "its DACL (%d entries) denies this token TRACELOG_GUID_ENABLE at entry %d", n, deny);
+    else if (denied)
+        snprintf(out, len, "its DACL (%d entries) grants this token no TRACELOG_GUID_ENABLE", n);
+    else
+        snprintf(out, len, "its DACL (%d entries) grants this token TRACELOG_GUID_ENABLE first (entry %d) and the deny entry comes after it",
+                 n, allow);
+    free(sd);
+}
+
+/* the no-access fixture holds only when a trial call that needs TRACELOG_GUID_ENABLE on the
+ * session's GUID is refused (build.h); why says what was seen when it is not */
+static bool access_denied(struct session *s, char *why, size_t len)
+{
+    FARPROC p = proc_in(MOD_ADVAPI32, "EnableTraceEx2");
+    pfn_EnableTraceEx2 ete = (pfn_EnableTraceEx2)fn_ptr(p ? p : proc_in(MOD_SECHOST, "EnableTraceEx2"));
+    if (!ete) {
+        snprintf(why, len, "fixture: EnableTraceEx2 is not exported: the denial of TRACELOG_GUID_ENABLE cannot be tried");
+        return false;
+    }
+    struct etw_lv_enable_call e;
+    etw_lv_trial_enable_call(&e, true);
+    ULONG rc = ete((TRACEHANDLE)s->h, &s->guid, e.control_code, e.level, e.match_any, e.match_all, e.timeout_ms, NULL);
+    const char *seen = NULL;
+    if (etw_lv_trial_refused(rc, &seen))
+        return true;
+    if (rc == ERROR_SUCCESS) {
+        etw_lv_trial_enable_call(&e, false);
+        ete((TRACEHANDLE)s->h, &s->guid, e.control_code, e.level, e.match_any, e.match_all, e.timeout_ms, NULL);
+    }
+    char dacl[240];
+    dacl_report(s, dacl, sizeof dacl);
+    snprintf(why, len, "fixture: %s (EnableTraceEx2 of the session's own GUID returned %lu); %s", seen, (unsigned long)rc, dacl);
+    return false;
+}
+
 /* what deny_enable added goes: EventAccessRemove deletes the GUID's security entry, which
  * existed only because the suite created the GUID */
 static void remove_acl(struct session *s)
@@ -86,23 +192,30 @@ static void remove_acl(struct session *s)
     s->acl = false;
 }
 
-/* stop a session of ours: by name (a private in-process one by its handle); the kernel logger
- * only if its log file is still ours */
+typedef ULONG(WINAPI *pfn_EventRegister)(LPCGUID, void *, void *, etw_u64 *);
+typedef ULONG(WINAPI *pfn_EventUnregister)(etw_u64);
+
+/* stop a session of ours: a named one by its exact name, one with a log file (the kernel logger, a
+ * private session) by its handle once a query shows it is still the one the suite started */
 void session_stop(struct session *s)
 {
     remove_acl(s);
-    if (s->private_inproc) {
-        struct props_buf b;
-        props_init(&b);
-        if (L.control_trace)
+    if (s->file[0]) {
+        const char *why = NULL;
+        if (L.control_trace && session_seen(s, NULL, &why) == ETW_LV_OURS) {
+            struct props_buf b;
+            props_init(&b);
             L.control_trace((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
-    } else if (s->kernel) {
-        struct props_buf b;
-        if (query_session(KERNEL_LOGGER_W, &b, NULL) && !_wcsicmp(props_name(&b.p, b.p.LogFileNameOffset), s->file))
-            stop_by_name(KERNEL_LOGGER_W);
+        }
         run_file_delete(s->file);
     } else {
         stop_by_name(s->name);
+    }
+    if (s->provider) {
+        pfn_EventUnregister eu = (pfn_EventUnregister)fn_ptr(proc_in(MOD_ADVAPI32, "EventUnregister"));
+        if (eu)
+            eu(s->reg);
+        s->provider = false;
     }
 }
 
@@ -162,6 +275,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     DWORD pid = GetCurrentProcessId();
     s->kernel = kind == LG_KERNEL;
     s->private_inproc = plan.query_by_handle;
+    memset(&s->fid, 0, sizeof s->fid);
     s->acl = false;
     s->h = 0;
     s->file[0] = 0;
@@ -176,7 +290,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         char fwhy[400];
         _snwprintf(fname, sizeof fname / sizeof fname[0] - 1, L"kernel-%ld.etl", (long)n);
         fname[sizeof fname / sizeof fname[0] - 1] = 0;
-        if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], fwhy, sizeof fwhy)) { /* rundir.c */
+        if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy, sizeof fwhy)) { /* rundir.c */
             InterlockedExchange(&s->state, SL_FREE);
             FAIL_FIX("fixture: the NT Kernel Logger's log file: %s", fwhy);
         }
@@ -192,11 +306,41 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         memcpy(&b.p.Wnode.Guid, &g, sizeof g);
         b.p.LogFileMode = plan.log_file_mode;
         b.p.LogFileNameOffset = 0;
+        if (plan.log_file) {
+            WCHAR fname[24];
+            char fwhy[400];
+            _snwprintf(fname, sizeof fname / sizeof fname[0] - 1, L"private-%ld.etl", (long)n);
+            fname[sizeof fname / sizeof fname[0] - 1] = 0;
+            if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy, sizeof fwhy)) {
+                InterlockedExchange(&s->state, SL_FREE);
+                FAIL_FIX("fixture: %s's log file: %s", kind_name(kind), fwhy);
+            }
+            b.p.LogFileNameOffset = offsetof(struct props_buf, file);
+            wcsncpy(b.file, s->file, sizeof b.file / sizeof b.file[0] - 1);
+        }
     }
     s->guid = b.p.Wnode.Guid;
+    s->provider = false;
+    if (plan.register_guid) { /* the session's GUID must be a provider this process registered */
+        pfn_EventRegister er = (pfn_EventRegister)fn_ptr(proc_in(MOD_ADVAPI32, "EventRegister"));
+        ULONG erc = er ? er(&s->guid, NULL, NULL, &s->reg) : ERROR_PROC_NOT_FOUND;
+        if (erc != ERROR_SUCCESS) {
+            run_file_delete(s->file);
+            InterlockedExchange(&s->state, SL_FREE);
+            FAIL_FIX("fixture: EventRegister of %s's GUID returned %lu", kind_name(kind), (unsigned long)erc);
+        }
+        s->provider = true;
+    }
     TRACEHANDLE h = 0;
     ULONG rc = L.start_trace(&h, s->name, &b.p);
     if (rc != ERROR_SUCCESS) {
+        if (s->provider) {
+            pfn_EventUnregister eu = (pfn_EventUnregister)fn_ptr(proc_in(MOD_ADVAPI32, "EventUnregister"));
+            if (eu)
+                eu(s->reg);
+            s->provider = false;
+        }
+        run_file_delete(s->file); /* the new, empty log file: nothing writes it */
         InterlockedExchange(&s->state, SL_FREE);
         struct props_buf q;
         if (s->kernel && rc == ERROR_ALREADY_EXISTS && query_session(KERNEL_LOGGER_W, &q, NULL)) {
@@ -213,26 +357,22 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     }
     s->h = h;
     InterlockedExchange(&s->state, SL_LIVE);
-    /* a session that StartTraceW reports must exist: check it before a case relies on it */
+    /* a session that StartTraceW reports must exist and be the one started: checked by its handle,
+     * log file identity and logger id before a case relies on it (session_seen) */
     ULONG qrc = 0;
-    bool described;
-    if (s->private_inproc) {
-        props_init(&b);
-        qrc = L.control_trace((TRACEHANDLE)h, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY);
-        described = qrc == ERROR_SUCCESS && b.p.BufferSize != 0;
-    } else {
-        described = query_session(s->name, &b, &qrc);
-    }
-    if (!described || (s->kernel && _wcsicmp(props_name(&b.p, b.p.LogFileNameOffset), s->file))) {
+    const char *seen_why = NULL;
+    enum etw_lv_owner owner = session_seen(s, &qrc, &seen_why);
+    if (owner != ETW_LV_OURS) {
         if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
-            session_stop(s);
+            session_stop(s); /* stops only what a query shows is ours */
             InterlockedExchange(&s->state, SL_FREE);
         }
-        if (described)
-            FAIL_FIX("fixture: the NT Kernel Logger that runs after StartTraceW does not write to the suite's log file: someone else's");
-        FAIL_FIX("fixture: StartTraceW for %s returned 0 (handle 0x%llX) but ControlTraceW(QUERY) returned %lu and does not describe "
-                 "it: the session was not started%s",
-                 kind_name(kind), (unsigned long long)h, (unsigned long)qrc, L.wine ? " (Wine: both are stubs that report success)" : "");
+        if (owner == ETW_LV_GONE)
+            FAIL_FIX("fixture: StartTraceW for %s returned 0 (handle 0x%llX) but ControlTraceW(QUERY) by that handle returned %lu and does "
+                     "not describe it: the session was not started%s",
+                     kind_name(kind), (unsigned long long)h, (unsigned long)qrc, L.wine ? " (Wine: both are stubs that report success)" : "");
+        FAIL_FIX("fixture: the session that answers the handle StartTraceW returned for %s is not the one started: %s%s", kind_name(kind),
+                 seen_why, owner == ETW_LV_UNSURE ? " (it was left running: 'etwconf.exe cleanup' recognises the suite's own)" : "");
     }
     if (masks_set(masks)) {
         etw_pfn_TraceSetInformation tsi = (etw_pfn_TraceSetInformation)(void (*)(void))proc_in(MOD_ADVAPI32, "TraceSetInformation");
@@ -259,6 +399,13 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
             }
             FAIL_FIX("fixture: EventAccessControl denying this user TRACELOG_GUID_ENABLE on the session's GUID returned %lu",
                      (unsigned long)rc);
+        }
+        if (!access_denied(s, why, len)) { /* the denial is shown by a refused trial call, or the case counts nothing */
+            if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
+                session_stop(s);
+                InterlockedExchange(&s->state, SL_FREE);
+            }
+            return ETW_FX_BROKEN;
         }
     }
     *handle = h;

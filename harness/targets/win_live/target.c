@@ -111,6 +111,20 @@ static void detect_version(void)
 }
 
 /* ---------------------------------------------------------------- token: elevation, privileges */
+/* SeSystemProfilePrivilege in the token now: 1 enabled, 0 disabled, -1 absent, -2 unreadable */
+static int profile_state(void)
+{
+    char buf[4096];
+    DWORD len = 0;
+    if (!L.token || !GetTokenInformation(L.token, TokenPrivileges, buf, sizeof buf, &len))
+        return -2;
+    const TOKEN_PRIVILEGES *tp = (const TOKEN_PRIVILEGES *)buf;
+    for (DWORD i = 0; i < tp->PrivilegeCount; i++)
+        if (tp->Privileges[i].Luid.LowPart == L.profile_luid.LowPart && tp->Privileges[i].Luid.HighPart == L.profile_luid.HighPart)
+            return (tp->Privileges[i].Attributes & SE_PRIVILEGE_ENABLED) ? 1 : 0;
+    return -1;
+}
+
 static void detect_token(void)
 {
     L.elevated = -1;
@@ -138,13 +152,8 @@ static void detect_token(void)
     /* from 6.0 what counts is an elevated token; before, membership of Administrators */
     L.admin = L.elevated >= 0 ? L.elevated == 1 : L.admin_member;
     if (LookupPrivilegeValueA(NULL, SE_SYSTEM_PROFILE, &L.profile_luid)) {
-        char buf[4096];
-        if (GetTokenInformation(L.token, TokenPrivileges, buf, sizeof buf, &len)) {
-            TOKEN_PRIVILEGES *tp = (TOKEN_PRIVILEGES *)buf;
-            for (DWORD i = 0; i < tp->PrivilegeCount; i++)
-                if (tp->Privileges[i].Luid.LowPart == L.profile_luid.LowPart && tp->Privileges[i].Luid.HighPart == L.profile_luid.HighPart)
-                    L.profile_initial = (tp->Privileges[i].Attributes & SE_PRIVILEGE_ENABLED) ? 1 : 0;
-        }
+        int st = profile_state();
+        L.profile_initial = st >= 0 ? st : -1;
     }
 }
 
@@ -174,6 +183,13 @@ enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int hel
     if (!adjust_profile(held != 0)) {
         snprintf(why, len, "fixture: AdjustTokenPrivileges could not %s SeSystemProfilePrivilege (error %lu)", held ? "enable" : "disable",
                  GetLastError());
+        return ETW_FX_BROKEN;
+    }
+    /* the state the case needs is shown by the token itself, not by the adjusting call's answer */
+    int now = profile_state();
+    if (now != (held ? 1 : 0) && !(now == -1 && !held)) {
+        snprintf(why, len, "fixture: after AdjustTokenPrivileges the token shows SeSystemProfilePrivilege %s, not %s",
+                 now == 1 ? "enabled" : now == 0 ? "disabled" : now == -1 ? "absent" : "unreadable", held ? "enabled" : "disabled");
         return ETW_FX_BROKEN;
     }
     return ETW_FX_OK;

@@ -1,7 +1,8 @@
 #!/bin/sh
-# harness/tests/fleet/fakewin.sh REPO BUILD HOSTDIR - one fake Windows host of the fleet test
-# (harness/tests/fleet.sh): the ForceCommand of one port of the test's own sshd. It does what a
-# Windows OpenSSH server with cmd.exe as its shell does with the commands etwconf-fleet sends:
+# harness/tests/fleet/fakewin.sh REPO BUILD HOSTDIR LISTENER - one fake Windows host of the fleet test
+# (harness/tests/fleet.sh): the ForceCommand of one port of the test's own sshd, whose listening
+# process's pid is in the file LISTENER. It does what a Windows OpenSSH server with cmd.exe as its
+# shell does with the commands etwconf-fleet sends:
 #   the SFTP subsystem (OpenSSH 9 scp)  sftp-server, started in HOSTDIR
 #   scp -t / scp -f (legacy scp, -O)    the scp server side, in HOSTDIR
 #   .\NAME.exe ARGS                     runs HOSTDIR/NAME.exe under Wine at the Windows version in
@@ -18,6 +19,7 @@ set -u
 REPO=$1
 B=$2
 H=$3
+LISTENER=$4
 cmd=${SSH_ORIGINAL_COMMAND:-}
 cd "$H" || exit 1
 case "$cmd" in
@@ -37,6 +39,7 @@ fi
 version=$(cat "$H/version")
 run_exe="${exe%.exe}-$version.exe"
 cp -f "$exe" "$run_exe" || exit 1
+. "$REPO/harness/tests/lib.sh"
 . "$REPO/harness/tests/wine-env.sh"
 # A machine of its own: the exe takes a machine-wide lock for a live run (one etwconf run at a
 # time per Windows), so hosts that shared one wineserver would queue behind each other. Each host
@@ -60,28 +63,30 @@ if [ -f "$H/drop" ] && [ ! -f "$H/dropped" ]; then
     out=""
     prev=""
     for a in "$@"; do [ "$prev" = "--out" ] && out=$a; prev=$a; done
-    "$WINE" "./$run_exe" "$@" &
-    pid=$!
+    wine_run 600 "./$run_exe" "$@" &
+    job=$!
     i=0
-    while [ "$i" -lt 1200 ] && kill -0 "$pid" 2>/dev/null; do
+    while [ "$i" -lt 1200 ] && kill -0 "$job" 2>/dev/null; do
         [ -f "$out" ] && [ "$(grep -c '"type":"case"' "$out")" -ge "$n" ] && break
         sleep 0.1
         i=$((i + 1))
     done
-    kill -KILL "$pid" 2>/dev/null
+    # the exe (the job's processes; Wine starts none the session waits for), then the connection:
+    # each process of the session holds its socket or waits on one that does; the listener, which
+    # serves the other hosts, is not among them
+    kill -KILL $(pid_tree "$job") 2>/dev/null
     : >"$H/dropped"
-    # the connection: the nearest sshd ancestor is this session's process
-    p=$$
-    while [ "$p" -gt 1 ]; do
-        if [ "$(cat "/proc/$p/comm" 2>/dev/null)" = sshd ]; then
-            kill -KILL "$p"
-            break
-        fi
-        p=$(sed 's/.*) [A-Za-z] \([0-9]*\) .*/\1/' "/proc/$p/stat" 2>/dev/null || echo 1)
-    done
+    # this session's processes: those between the listener and this script (OpenSSH's per-connection
+    # processes, whatever it names them: sshd, sshd-session; then the user's shell)
+    chain=$(chain_below "$(cat "$LISTENER" 2>/dev/null)")
+    if [ -z "$chain" ]; then
+        echo "fakewin: the listening sshd (pid file $LISTENER) is no ancestor of this session: the connection cannot be dropped" >&2
+        exit 1
+    fi
+    kill -KILL $chain
     exit 1
 fi
-timeout 600 "$WINE" "./$run_exe" "$@"
+wine_run 600 "./$run_exe" "$@"
 rc=$?
 [ -f "$H/lose-exit" ] && exit 0
 exit $rc

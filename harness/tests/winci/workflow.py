@@ -1,17 +1,12 @@
 #!/usr/bin/env python3
-"""The CI workflow for real Windows (.github/workflows/windows.yml), read without PyYAML.
+"""The CI workflow for real Windows (.github/workflows/windows.yml), read with Debian's PyYAML.
 
   workflow.py check              structural checks; every file, command, make target and
                                  etwconf-report subcommand it names exists; prints ok/FAIL lines
-  workflow.py run-line JOB LABEL the command of JOB's single `run` step, ${{ matrix.runner }} -> LABEL
+  workflow.py run-line JOB LABEL the command of JOB's single `run` step for the runner LABEL
   workflow.py steps JOB          JOB's `run` steps as JSON (a list of strings)
   workflow.py selftest           mutated copies of the workflow must each fail the checks
   workflow.py samples DIR [--worse]  synthetic live-Windows results for the runners' machine kinds
-
-The reader takes the block subset of YAML the workflow uses: mappings, sequences ("- "),
-plain and quoted scalars, literal block scalars ("|"), comments. Anything else (flow
-collections, anchors, tags, folded scalars) is refused with the line, so the workflow stays in
-the subset that this test can check.
 """
 import glob
 import json
@@ -35,146 +30,65 @@ ACTIONS = {"actions/checkout@v4", "actions/upload-artifact@v4", "actions/downloa
 # commands of the host, not of the repository (the Debian container, the runners' shells)
 SYSTEM = {"apt-get", "git", "make", "python3", "cat", "call"}
 PRODUCED = ("build", "out", "results")        # made by the jobs, not in the repository
+# the matrix: the hosted images, or the runners of the workflow_dispatch input `runners`
+MATRIX = re.compile(r"""^\$\{\{ fromJSON\(inputs\.runners \|\| '(\[.*\])'\) \}\}$""")
+# a self-hosted runner as the input names it: its labels
+SELF_HOSTED = ["self-hosted", "windows", "x64"]
+
+
+def expand(text, runner):
+    """What GitHub makes of text for one runner of the matrix (an image name or a list of labels):
+    join() of a list is its items joined, a list in a plain ${{ }} is the text 'Array'."""
+    label = "-".join(runner) if isinstance(runner, list) else runner
+    text = re.sub(r"\$\{\{ join\(matrix\.runner, '([^']*)'\) \}\}",
+                  lambda m: m.group(1).join(runner) if isinstance(runner, list) else runner, text)
+    return text.replace("${{ matrix.runner }}", "Array" if isinstance(runner, list) else label)
+
+
+# Debian's python3-yaml. make test runs Python with -S (no site-packages: the suite's own code uses
+# the standard library only) and the interpreter may not be Debian's (a pyenv one), so Debian's
+# module directory is named here; it goes last, so nothing of the standard library is shadowed.
+DEBIAN_PY = "/usr/lib/python3/dist-packages"
+if os.path.isdir(DEBIAN_PY) and DEBIAN_PY not in sys.path:
+    sys.path.append(DEBIAN_PY)
+try:
+    import yaml
+except ImportError:
+    yaml = None
 
 
 class YamlError(Exception):
     pass
 
 
-# ------------------------------------------------------------------------------ YAML subset
-def _strip_comment(s):
-    out, q = [], None
-    for i, c in enumerate(s):
-        if q:
-            if c == q:
-                q = None
-        elif c in "'\"" and (i == 0 or s[i - 1] in " :-["):
-            q = c
-        elif c == "#" and (i == 0 or s[i - 1] == " "):
-            break
-        out.append(c)
-    return "".join(out).rstrip()
+class _Loader(getattr(yaml, "SafeLoader", object)):
+    """YAML's safe loader, refusing a key that is repeated in a mapping (GitHub refuses it too)."""
 
 
-def _scalar(s, n):
-    s = s.strip()
-    if not s:
-        return None
-    if s[0] in "[{&*!>" or s.startswith("? "):
-        raise YamlError("line %d: %r is outside the YAML subset this test reads" % (n, s))
-    if s[0] == '"':
-        if not s.endswith('"') or len(s) < 2:
-            raise YamlError("line %d: unterminated string" % n)
-        return json.loads(s)
-    if s[0] == "'":
-        if not s.endswith("'") or len(s) < 2:
-            raise YamlError("line %d: unterminated string" % n)
-        return s[1:-1].replace("''", "'")
-    return s
+def _mapping(loader, node):
+    loader.flatten_mapping(node)
+    out = {}
+    for k, v in node.value:
+        key = loader.construct_object(k, deep=True)
+        if key in out:
+            raise YamlError("line %d: key %r repeated" % (k.start_mark.line + 1, key))
+        out[key] = loader.construct_object(v, deep=True)
+    return out
+
+
+if yaml is not None:
+    _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
 def parse(text):
-    raw = text.split("\n")
-    lines = []          # (indent, content, lineno)
-    i = 0
-    while i < len(raw):
-        line = raw[i].rstrip("\r")
-        if "\t" in line[:len(line) - len(line.lstrip())]:
-            raise YamlError("line %d: tab in indentation" % (i + 1))
-        body = _strip_comment(line)
-        if body.strip():
-            lines.append((len(body) - len(body.lstrip()), body.strip(), i + 1, i))
-        i += 1
-    pos = [0]
-
-    def block_scalar(start_index, parent_indent):
-        # the raw lines after start_index that are indented deeper than parent_indent
-        out, ind = [], None
-        j = start_index + 1
-        while j < len(raw):
-            l = raw[j].rstrip("\r")
-            if l.strip():
-                k = len(l) - len(l.lstrip())
-                if k <= parent_indent:
-                    break
-                if ind is None:
-                    ind = k
-                out.append(l[ind:])
-            else:
-                out.append("")
-            j += 1
-        while out and not out[-1]:
-            out.pop()
-        # skip the parsed lines that belong to the scalar
-        while pos[0] < len(lines) and lines[pos[0]][3] < j:
-            pos[0] += 1
-        return "\n".join(out) + "\n"
-
-    def value_after(rest, indent, n, idx):
-        rest = rest.strip()
-        if rest in ("|", "|-", "|+"):
-            v = block_scalar(idx, indent)
-            return v.rstrip("\n") + "\n" if rest != "|-" else v.rstrip("\n")
-        if rest.startswith(">"):
-            raise YamlError("line %d: folded scalars are outside the subset" % n)
-        if rest:
-            return _scalar(rest, n)
-        if pos[0] < len(lines) and lines[pos[0]][0] > indent:
-            return node(lines[pos[0]][0])
-        if pos[0] < len(lines) and lines[pos[0]][0] == indent and lines[pos[0]][1].startswith("- "):
-            return node(indent)          # a sequence at the key's own indentation
-        return None
-
-    def mapping_entry(content, indent, n, idx, m):
-        mm = re.match(r"""((?:"[^"]*"|'[^']*'|[^:#'"][^:]*?)):(?:\s+(.*)|$)""", content)
-        if not mm:
-            raise YamlError("line %d: expected 'key: value', got %r" % (n, content))
-        key = _scalar(mm.group(1), n)
-        if key in m:
-            raise YamlError("line %d: key %r repeated" % (n, key))
-        m[key] = value_after(mm.group(2) or "", indent, n, idx)
-
-    def node(indent):
-        indent0, content, n, idx = lines[pos[0]]
-        if content.startswith("- ") or content == "-":
-            seq = []
-            while pos[0] < len(lines) and lines[pos[0]][0] == indent and \
-                    (lines[pos[0]][1].startswith("- ") or lines[pos[0]][1] == "-"):
-                _, content, n, idx = lines[pos[0]]
-                pos[0] += 1
-                item = content[2:].strip() if content != "-" else ""
-                if not item:
-                    seq.append(node(lines[pos[0]][0]) if pos[0] < len(lines) and
-                               lines[pos[0]][0] > indent else None)
-                elif re.match(r"""(?:"[^"]*"|'[^']*'|[^:#'"\s][^:]*?):(\s|$)""", item):
-                    m = {}
-                    sub = indent + 2
-                    mapping_entry(item, sub, n, idx, m)
-                    while pos[0] < len(lines) and lines[pos[0]][0] == sub and \
-                            not lines[pos[0]][1].startswith("- "):
-                        _, c2, n2, idx2 = lines[pos[0]]
-                        pos[0] += 1
-                        mapping_entry(c2, sub, n2, idx2, m)
-                    seq.append(m)
-                else:
-                    seq.append(_scalar(item, n))
-            return seq
-        m = {}
-        while pos[0] < len(lines) and lines[pos[0]][0] == indent:
-            _, content, n, idx = lines[pos[0]]
-            if content.startswith("- "):
-                break
-            pos[0] += 1
-            mapping_entry(content, indent, n, idx, m)
-        if pos[0] < len(lines) and lines[pos[0]][0] > indent:
-            raise YamlError("line %d: unexpected indentation" % lines[pos[0]][2])
-        return m
-
-    if not lines:
-        return None
-    doc = node(lines[0][0])
-    if pos[0] != len(lines):
-        raise YamlError("line %d: not part of the document" % lines[pos[0]][2])
+    if yaml is None:
+        raise YamlError("PyYAML is missing: install Debian's python3-yaml (sh .ci/deps.sh fleet)")
+    try:
+        doc = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as e:
+        raise YamlError(str(e).replace("\n", " "))
+    if isinstance(doc, dict) and True in doc:
+        doc["on"] = doc.pop(True)       # YAML 1.1 reads the key `on` as true; GitHub reads "on"
     return doc
 
 
@@ -257,10 +171,13 @@ def check(doc):
          "build -> windows -> report (the report also after a failed Windows job)")
     c.ok(str(b.get("runs-on", "")).startswith("ubuntu") and b.get("container") == "debian:12",
          "the exes are built on Linux (Debian 12 container), as on this machine")
-    mat = ((w.get("strategy") or {}).get("matrix") or {}).get("include") or []
-    runners = [m.get("runner") for m in mat if isinstance(m, dict)]
+    m = MATRIX.match(str(((w.get("strategy") or {}).get("matrix") or {}).get("runner", "")))
+    runners = json.loads(m.group(1)) if m else []
     c.ok(tuple(runners) == RUNNERS and w.get("runs-on") == "${{ matrix.runner }}",
-         "Windows runners: %s" % " ".join(str(x) for x in runners))
+         "Windows runners: %s, or those of the input runners" % " ".join(str(x) for x in runners))
+    inp = ((on.get("workflow_dispatch") or {}).get("inputs") or {}).get("runners") or {}
+    c.ok("self-hosted" in str(inp.get("description")) and inp.get("default") == "",
+         "workflow_dispatch takes runners, self-hosted labels documented (%s)" % json.dumps(SELF_HOSTED))
     c.ok((w.get("strategy") or {}).get("fail-fast") is not None and
          str(w["strategy"]["fail-fast"]).lower() == "false", "fail-fast off: every runner reports")
     # uses: only the known actions
@@ -270,7 +187,7 @@ def check(doc):
     wruns = [s for s in w.get("steps") or [] if "run" in s]
     c.ok(len(wruns) == 1 and wruns[0].get("shell") == "cmd", "the Windows job has one run step (shell cmd)")
     line = wruns[0]["run"].strip() if wruns else ""
-    words = line.replace("${{ matrix.runner }}", "RUNNER").split()
+    words = expand(line, "RUNNER").split()
     # no CALL: the runner's cmd wrapper CALLs the step's script already, and Wine's cmd /c turns
     # the exit code of a CALLed batch into 1 (so the Wine run could not check it)
     c.ok(len(words) == 5 and words[0] == r"harness\windows\etwconf-ci.cmd"
@@ -289,7 +206,12 @@ def check(doc):
     wine_mk = open(os.path.join(REPO, "mk", "windows.mk"), encoding="utf-8").read()
     c.ok(re.search(r"^windows: \$\(BUILD\)/etwconf\.exe \$\(BUILD\)/etwconf-i686\.exe", wine_mk, re.M)
          is not None, "make windows makes exactly those two files (mk/windows.mk)")
-    c.ok(bool(ups["windows"]) and ups["windows"][0]["name"] == "results-${{ matrix.runner }}" and
+    names = [expand(ups["windows"][0]["name"], r) for r in runners + [SELF_HOSTED]] if ups["windows"] else []
+    lines = [expand(line, r).split()[2:3] for r in runners + [SELF_HOSTED]]
+    c.ok(len(set(names)) == len(names) == len(runners) + 1 and "Array" not in " ".join(names) and
+         names[-1] == "results-self-hosted-windows-x64" and lines[-1] == ["self-hosted-windows-x64"],
+         "a self-hosted runner's labels make its label and artifact name: %s" % (names[-1:] or "none"))
+    c.ok(bool(ups["windows"]) and ups["windows"][0]["name"].startswith("results-") and
          ups["windows"][0]["path"].rstrip("/") == "out" and ups["windows"][0].get("if") is None and
          any(s.get("if") == "always()" for s in w.get("steps") or [] if "uses" in s and "upload" in s["uses"]),
          "each runner uploads its results (out/, also after a failure) as results-RUNNER")
@@ -347,10 +269,12 @@ def selftest():
         ("a make target that does not exist", "make -j2 windows", "make -j2 windowz"),
         ("a script that does not exist", r"harness\windows\etwconf-ci.cmd", r"harness\windows\nosuch.cmd"),
         ("an etwconf-report subcommand that does not exist", "baseline check", "baseline verify"),
-        ("a runner left out", "          - runner: windows-2025\n", ""),
+        ("a runner left out", '"windows-2022", "windows-2025", ', '"windows-2022", '),
+        ("self-hosted labels in a plain ${{ matrix.runner }}", "results-${{ join(matrix.runner, '-') }}", "results-${{ matrix.runner }}"),
         ("a second run step in the Windows job", "      - uses: actions/upload-artifact@v4\n        if: always()",
          "      - run: echo extra\n        shell: cmd\n      - uses: actions/upload-artifact@v4\n        if: always()"),
-        ("a flow collection (outside the subset)", "  push:\n", "  push: [main]\n"),
+        ("a key repeated", "  push:\n", "  push:\n  push:\n"),
+        ("a YAML syntax error", "  push:\n", "  push: [main\n"),
     ]
     bad = 0
     for what, a, b in mutants:
@@ -406,7 +330,7 @@ def main(argv):
     if argv[:1] == ["run-line"] and len(argv) == 3:
         job = load()["jobs"][argv[1]]
         (line,) = run_steps(job)
-        print(line.strip().replace("${{ matrix.runner }}", argv[2]))
+        print(expand(line.strip(), argv[2]))
         return 0
     if argv[:1] == ["steps"] and len(argv) == 2:
         print(json.dumps(run_steps(load()["jobs"][argv[1]])))

@@ -1,16 +1,22 @@
 """etwconf-fleet without SSH: the inventory, the commands it builds, and the report step (matrix,
 diff against the previous run, baselines) on synthetic runs of real Windows. The SSH side is the
-fleet stage (harness/tests/fleet.sh)."""
+rest of the fleet stage (harness/tests/fleet.sh), which runs this first. Last line:
+"fleet-unit: N passed, N failed, N skipped"."""
 import argparse
 import contextlib
 import io
 import os
 import shutil
+import sys
+import unittest
 
-from common import TmpCase, REPO
-from test_calibrate import live_run
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "reports", "tests"))   # the report tests' sample runs
+sys.path.insert(0, HERE)
+from common import TmpCase, REPO  # noqa: E402
+from test_calibrate import live_run  # noqa: E402
 
-from etwconf_report import fleet
+import fleet  # noqa: E402
 
 
 class InventoryTest(TmpCase):
@@ -119,3 +125,10 @@ class ReportTest(TmpCase):
         # no run folded into the committed baselines: said, not a regression; the cut run is
         self.assertIn("NO BASELINE yet", b)
         self.assertIn("INCOMPLETE run", b)
+
+
+if __name__ == "__main__":
+    res = unittest.TextTestRunner(stream=sys.stdout).run(unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__]))
+    bad = len(res.failures) + len(res.errors)
+    print("fleet-unit: %d passed, %d failed, %d skipped" % (res.testsRun - bad - len(res.skipped), bad, len(res.skipped)))
+    sys.exit(1 if bad else 0)

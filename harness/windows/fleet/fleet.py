@@ -37,9 +37,9 @@ import sys
 import threading
 import time
 
-from . import __version__
-from .ingest import InputError, load as load_results
-from .util import oneline, plural, run_command
+from etwconf_report import __version__
+from etwconf_report.ingest import InputError, load as load_results
+from etwconf_report.util import oneline, plural, run_command
 
 PROG = "etwconf-fleet"
 HOST_OPTIONS = ("port", "identity", "dir", "shell", "transfer", "args", "expect", "timeout",
@@ -420,8 +420,8 @@ def _now():
 # ------------------------------------------------------------------------------ the report
 def text_matrix(runs_by_host, catalog):
     """Rule x host matrix as text: the worst status of the rule's cases (as the HTML report)."""
-    from . import analysis
-    from .ingest import label_runs
+    from etwconf_report import analysis
+    from etwconf_report.ingest import label_runs
     names = list(runs_by_host)
     runs = [runs_by_host[n] for n in names]
     label_runs(runs)
@@ -446,8 +446,8 @@ def text_matrix(runs_by_host, catalog):
 
 
 def report(a, hosts, states):
-    from . import catalog, diff
-    from .cli import main as report_main
+    from etwconf_report import catalog, diff
+    from etwconf_report.cli import main as report_main
     rdir = os.path.join(a.out, "report")
     os.makedirs(rdir, exist_ok=True)
     files = [os.path.join(a.out, "results", h.name + ".jsonl") for h in hosts]
@@ -510,7 +510,7 @@ def report(a, hosts, states):
             f.write("no previous run in %s: nothing to compare (run again with --fresh)\n" % base)
         print("fleet: no previous run to compare with (%s)" % base)
     if a.baseline:
-        from . import calibrate
+        from etwconf_report import calibrate
         live = [r for r in runs.values() if r.impl == "windows"]
         if live:
             with _quiet_stdout() as buf:
