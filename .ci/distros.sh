@@ -27,10 +27,10 @@
 # Then one line per release, PASS, FAIL (which command, its log, the failing stages of make test) or
 # SKIP (Debian's archive cannot be reached: the reason), with the times, and a last line
 # "distros: N passed, N failed, N skipped". Exit status 1 when a release failed, 2 on bad usage.
-# Logs: DISTROS_LOGS/RELEASE/ (DISTROS_LOGS: build/distros). Each command is stopped after
-# DISTROS_TIMEOUT seconds (5400). Everything mounted is unmounted and every process left in the
-# chroot ended (found by its root directory, by pid), also on failure and on Ctrl-C; DISTROS_KEEP=1
-# keeps the unpacked system (unmounted) for a look inside.
+# Logs: DISTROS_LOGS/RELEASE/ (DISTROS_LOGS: build/distros), make test's stage logs in stages/.
+# Each command is stopped after DISTROS_TIMEOUT seconds (5400). Everything mounted is unmounted and
+# every process left in the chroot ended (found by its root directory, by pid), also on failure and
+# on Ctrl-C; DISTROS_KEEP=1 keeps the unpacked system (unmounted) for a look inside.
 #
 # WINE32_ALIGN: the chroots get WINE32_ALIGN=1 unless it is set otherwise here. Wine's 32-bit part
 # needs every multi-arch library at one version in both architectures; where a mirror's i386 index
@@ -343,6 +343,9 @@ test_release() {
         times="$times, $what"
     done
     rm -f "$L/.before"
+    # what is needed to read a failure once the chroot is gone: each stage's log, the 32-bit install
+    mkdir -p "$L/stages"
+    cp "$root"/root/etwconf/build/test/*.log "$L/stages/" 2>/dev/null
     cp "$root/root/etwconf/build/test/wine/wine32-deps.log" "$L/" 2>/dev/null
     i686=$(ls "$root"/root/etwconf/build/results/wine-i686-*.jsonl 2>/dev/null | wc -l)
     case " $I686_RELEASES " in
