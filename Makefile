@@ -8,9 +8,11 @@
 #   make report     HTML/Markdown/JUnit reports from build/results/*.jsonl (mk/reports.mk)
 #   make mutate | fuzz | sanitize   prove the suite catches wrong implementations (mk/mutate.mk)
 #   make bench      benchmarks into build/bench/results.md (mk/bench.mk)
-#   make deps       install the Debian packages the core needs
+#   make deps       install the Debian packages the core needs (DEPS="windows fuzz ...": more groups)
+#   make test-distros   make run, make test, make run in fresh Debian 12 and 13 chroots (mk/distros.mk)
 #
-# Each of `run` and `test` installs what is missing first (.ci/deps.sh).
+# Each of `run` and `test` installs what is missing first (.ci/deps.sh); no other target installs
+# anything: one that lacks a package stops with the command that installs it.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -58,10 +60,10 @@ $(BUILD)/obj/harness/out/record.o: CFLAGS += $(if $(GIT_REV),-DETWCONF_GIT='"$(G
 all: $(BUILD)/etwconf $(BUILD)/libetwref.so $(BUILD)/libetwref.a $(BUILD)/lint.ok
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
-	@sh .ci/deps.sh core
+	@sh .ci/deps.sh core $(DEPS)
 
 # Every rule id as a C identifier, in catalogue order: RULE_ID(TQI_0B_EXACT_SIZE, "TQI.0B.EXACT_SIZE").
 # Code cites rules as RID_TQI_0B_EXACT_SIZE, so a misspelt id is a compile error at its file:line.
@@ -108,12 +110,28 @@ results: all
 	@$(BUILD)/etwconf run --target reference --emulate all --quiet --out-dir $(RESULTS); rc=$$?; \
 	    if [ $$rc -gt 1 ]; then echo "etwconf run failed (exit $$rc)" >&2; exit $$rc; fi
 
+# The main job delivers the reference results and the report. The steps fragments add (RUN_EXTRA, e.g.
+# the Wine runs) are optional: each runs on its own, its output kept in BUILD/run/STEP.log; when one
+# fails, the report is still built from the results that exist, and the last lines name the step, its
+# log and what to do (RUN_HELP_STEP, from its fragment). The exit status is the main job's: 0 when the
+# reference results and the report were made.
+RUN_LOGS := $(BUILD)/run
 run:
 	@sh .ci/deps.sh core
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory results
-	@$(MAKE) --no-print-directory run-extra
-	@$(MAKE) --no-print-directory report
+	@mkdir -p $(RUN_LOGS); failed=""; \
+	    for step in $(RUN_EXTRA); do \
+	        { $(MAKE) --no-print-directory $$step 2>&1; echo $$? >$(RUN_LOGS)/$$step.rc; } | tee $(RUN_LOGS)/$$step.log; \
+	        [ "$$(cat $(RUN_LOGS)/$$step.rc)" = 0 ] || failed="$$failed $$step"; \
+	    done; \
+	    $(MAKE) --no-print-directory report || exit $$?; \
+	    for step in $$failed; do \
+	        echo "run: the optional step '$$step' failed (exit $$(cat $(RUN_LOGS)/$$step.rc); its output: $(RUN_LOGS)/$$step.log)."; \
+	        echo "     The report holds the results that exist; $$step's may be missing or from an earlier run."; \
+	        $(foreach x,$(RUN_EXTRA),[ "$$step" != $(x) ] || echo "     $(RUN_HELP_$(x))";) \
+	    done; \
+	    [ -z "$$failed" ] || echo "run: reference results and report made; optional step(s) failed:$$failed"
 
 # ---------------------------------------------------------------- tests
 # Every test stage is a make target test-NAME; a fragment registers its own (TEST_STAGES += NAME) with
@@ -166,6 +184,7 @@ include mk/core-tests.mk
 include mk/bench.mk
 include mk/layers.mk
 include mk/scenarios.mk
+include mk/distros.mk
 
 # run-extra: fragments add work to the main job (e.g. the Wine run when Wine is installed)
 .PHONY: run-extra

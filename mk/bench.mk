@@ -14,7 +14,7 @@ MINGW64_CC ?= x86_64-w64-mingw32-gcc
 .PHONY: bench bench-progs
 # BENCH_T0: when `make bench` started, so that bench.sh keeps the whole of it under 5 minutes
 bench:
-	@t0=$$(date +%s); sh .ci/deps.sh core bench && $(MAKE) --no-print-directory all bench-progs && \
+	@t0=$$(date +%s); sh .ci/deps.sh --check core bench && $(MAKE) --no-print-directory all bench-progs && \
 	    BENCH_T0=$$t0 BUILD="$(BUILD)" MAKE="$(MAKE)" MINGW64_CC="$(MINGW64_CC)" sh bench/bench.sh
 
 bench-progs: $(BENCH_PROGS)

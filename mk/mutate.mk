@@ -84,7 +84,7 @@ $(BUILD)/fuzz/fuzz_%: harness/tests/fuzz/fuzz_%.c $(FUZZ_REF_OBJ) $(HEADERS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_REF_OBJ) -lpthread
 
 fuzz:
-	@sh .ci/deps.sh fuzz
+	@sh .ci/deps.sh --check fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 	@sh harness/tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
@@ -99,7 +99,7 @@ $(SAN_BUILD)/tsan_cti: harness/tests/tsan_cti.c $(REF_SRC) $(HEADERS)
 	$(FUZZ_CC) $(TSAN_FLAGS) -o $@ $< $(REF_SRC) -lpthread
 
 sanitize:
-	@sh .ci/deps.sh core fuzz
+	@sh .ci/deps.sh --check core fuzz
 	@$(MAKE) --no-print-directory -s BUILD=$(SAN_BUILD) CC="$(SAN_CC)" OPT="$(SAN_OPT)" all $(SAN_BUILD)/unit-tests >/dev/null
 	@$(MAKE) --no-print-directory -s $(SAN_BUILD)/tsan_cti >/dev/null
 	@SAN_FUZZ_SECONDS=$(SAN_FUZZ_SECONDS) SAN_FUZZ_CALLS=$(SAN_FUZZ_CALLS) sh harness/tests/fuzz/sanitize.sh $(SAN_BUILD) $(SAN_BUILD)/tsan_cti

@@ -162,12 +162,13 @@ test-wine test-winetest test-faults test-winci test-fleet: | winprep
 WINE_TEST_FILES := $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WINE_EXES) $(WIN_TEST_DLLS)
 # WINE32_INSTALL, a shell command: Wine's 32-bit part is installed when this machine runs i386 code
 # (.ci/deps.sh wine32; a failure only means that the 32-bit runs are skipped, with the reason, and is
-# not retried in this build directory while its log is there). WINE32=0: neither. The test target
-# (Makefile), the Wine stage and the suite's prefix run it first.
+# not retried in this build directory while its log is there). WINE32=0: neither. Only the test target
+# (Makefile) runs it, before any stage starts: a stage installs nothing (the Wine stage run alone
+# says in its SKIP how to get the 32-bit part).
 WINE32_INSTALL = mkdir -p $(BUILD)/test/wine; [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
     sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1 || true
 test-wine:
-	@mkdir -p $(BUILD)/test/wine; { $(WINE32_INSTALL); \
+	@mkdir -p $(BUILD)/test/wine; { \
 	      sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1; } & p=$$!; \
 	    $(MAKE) --no-print-directory -s $(if $(filter -j%,$(MAKEFLAGS)),,-j2) $(WINE_TEST_FILES) >$(BUILD)/test/wine/build.log 2>&1 || \
 	        cat $(BUILD)/test/wine/build.log; \
@@ -177,11 +178,11 @@ test-wine:
 # The suite's own prefix is made (or found current) by winprep, beside its builds and
 # before the Wine stages start, and its wineserver stopped so that its registry is on disk: faults, winci and winetest
 # run beside the wine stage in prefixes of their own over it (wine_overlay, harness/tests/wine-env.sh).
-# Wine's 32-bit part comes first (the prefix is made with it). With a user's WINEPREFIX: only the
-# server is started and stopped.
+# Wine's 32-bit part is installed before (make test: WINE32_INSTALL), so the prefix is made with it.
+# With a user's WINEPREFIX: only the server is started and stopped.
 .PHONY: test-prep-wine
 test-prep-wine:
-	@$(WINE32_INSTALL); \
+	@mkdir -p $(BUILD)/test/wine; \
 	    sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 || cat $(BUILD)/test/wine/prefix.log; \
 	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true
 
@@ -196,6 +197,7 @@ wine-record: wine
 	@git diff --stat -- reports/expectations/ 2>/dev/null; echo "wine-record: review 'git diff reports/expectations/' and write each \"TODO: explain\""
 
 RUN_EXTRA += run-wine
+RUN_HELP_run-wine = 'make wine' runs it alone (which Wine and prefix: WINE, WINEPREFIX, see harness/tests/wine.sh); 'make run RUN_EXTRA=' leaves it out.
 run-wine:
 	@if command -v "$${WINE:-wine}" >/dev/null 2>&1 && command -v $(MINGW64) >/dev/null 2>&1; then \
 	    $(MAKE) --no-print-directory wine; \

@@ -32,7 +32,9 @@ export ANSIBLE_CONFIG="$(cd "$L" && pwd)/ansible.cfg" ANSIBLE_NOCOLOR=1 ANSIBLE_
 ansible-playbook -i "$D/inventory.example.yml" "$D/etwconf.yml" --syntax-check >"$L/syntax.out" 2>&1 &&
     ok "ansible-playbook --syntax-check passes" || { no "ansible-playbook --syntax-check"; tail -n 5 "$L/syntax.out"; }
 sed 's/^    - name: Copy the exe$/    - name: Copy the exe\n      no_such_keyword: 1/' "$D/etwconf.yml" >"$L/broken.yml"
-! ansible-playbook "$L/broken.yml" --syntax-check >"$L/broken.out" 2>&1 && grep -q "^ERROR!" "$L/broken.out" && grep -q "name: Copy the exe" "$L/broken.out" &&
+# ansible-core 2.14 (Debian 12) says "ERROR! ...", 2.19 (Debian 13) "[ERROR]: ..."
+! ansible-playbook "$L/broken.yml" --syntax-check >"$L/broken.out" 2>&1 && grep -qE '^(ERROR!|\[ERROR\]:)' "$L/broken.out" &&
+    grep -q "name: Copy the exe" "$L/broken.out" &&
     ok "--syntax-check fails on a copy with a broken task, naming it" || no "--syntax-check passed a broken playbook"
 
 # ---------------------------------------------------------------- 2. the example inventory

@@ -91,7 +91,7 @@ i386_probe() {
     # a Wine without its 32-bit part may end without a word and exit 0: the output must be there
     wine_run 60 "$I686" version </dev/null >"$L/i686-version.out" 2>"$L/i686-version.err"
     if ! tr -d '\r' <"$L/i686-version.out" | grep -q '^etwconf '; then
-        I386_WHY="this machine runs i386 code, but $WINE_VERSION does not run etwconf-i686.exe (no output from its 'version' command; Wine's 32-bit part is missing: Debian's wine32:i386, or a WoW64 build of Wine)"
+        I386_WHY="this machine runs i386 code, but $WINE_VERSION does not run etwconf-i686.exe (no output from its 'version' command; Wine's 32-bit part is missing: Debian's wine32:i386, which 'sh .ci/deps.sh wine32' installs as root and make test installs first, or a WoW64 build of Wine)"
         [ -s "$L/wine32-deps.log" ] && I386_WHY="$I386_WHY; .ci/deps.sh wine32 did not install it: $(grep -E '^(E:|deps: wine32)' "$L/wine32-deps.log" | head -n 1)"
         return
     fi
