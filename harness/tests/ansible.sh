@@ -1,6 +1,6 @@
 #!/bin/sh
-# harness/tests/ansible.sh BUILD - the "ansible" test stage (mk/fleet.mk): the Ansible playbook of
-# harness/windows/ansible/, checked as far as this machine can without Windows:
+# harness/tests/ansible.sh BUILD - make test-ansible (mk/fleet.mk; CI runs it after make test): the
+# Ansible playbook of harness/windows/ansible/, checked as far as this machine can without Windows:
 #   1. ansible-lint passes on the playbook and the example inventory; ansible-playbook
 #      --syntax-check passes, and fails on a copy with a broken task
 #   2. the example inventory puts its hosts in the group etwconf, over SSH and WinRM
