@@ -179,6 +179,9 @@ static char *case_list(struct etw_runner *r, size_t from, size_t to)
     return s;
 }
 
+/* how many times a worker process is started before the run gives up (supervise) */
+#define ETW_WORKER_START_TRIES 3
+
 static struct plat_proc *start_worker(struct etw_runner *r, struct fork_arg *fa, char *err, size_t errlen)
 {
     char version[32], build[16], timeout[16], fixture[16];
@@ -203,11 +206,17 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
 {
     struct fork_arg fa = {r, from, to};
     char err[512], how[64], why[256];
-    struct plat_proc *p = start_worker(r, &fa, err, sizeof err);
-    if (!p) {
-        fprintf(stderr, "etwconf: %s\n", err);
-        *rc = 3;
-        return from;
+    /* a worker that cannot be started says nothing about the target: the host can refuse a new
+     * process for a while (Wine, for one, fails a start whose address space the kernel laid out
+     * where it cannot map its shared pages, and CreateProcess returns ERROR_INTERNAL_ERROR), so a
+     * failed start is tried again, a bounded number of times, each try said on stderr */
+    struct plat_proc *p = NULL;
+    for (int tries = 1; !(p = start_worker(r, &fa, err, sizeof err)); tries++) {
+        fprintf(stderr, "etwconf: %s (start %d of %d)\n", err, tries, ETW_WORKER_START_TRIES);
+        if (tries == ETW_WORKER_START_TRIES) {
+            *rc = 3;
+            return from;
+        }
     }
     struct etw_wire_rx rx = {0};
     static char chunk[64 * 1024];

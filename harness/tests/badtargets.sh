@@ -72,4 +72,19 @@ fi
 "$E" run --target "$T/does-not-exist.so" --quiet --out "$T/x.jsonl" 2>"$T/load.err"; rc=$?
 [ "$rc" = 3 ] && grep -q "cannot load target" "$T/load.err" && ok "missing target: exit 3 with 'cannot load target'" || no "missing target: exit $rc"
 
+# 7. a worker process that cannot be started is tried again, a bounded number of times, each failed
+# start said on stderr, then the run ends with exit 3 (a pids control group that allows no new
+# process makes every start fail; where none can be made here, SKIP with the reason)
+cg=/sys/fs/cgroup/pids/etwconf-badtargets-$$
+if mkdir "$cg" 2>/dev/null; then
+    sh -c 'echo $$ >"$1/cgroup.procs" && echo 1 >"$1/pids.max" && shift && exec "$@"' sh "$cg" \
+        "$E" run --target "$B/libetwref.so" --isolation batch --quiet --out "$T/nostart.jsonl" 2>"$T/nostart.err"; rc=$?
+    rmdir "$cg" 2>/dev/null
+    n=$(grep -c 'start [1-3] of 3)$' "$T/nostart.err")
+    [ "$rc" = 3 ] && [ "$n" = 3 ] && ok "a worker that cannot start: 3 starts tried, each said, then exit 3" ||
+        no "a worker that cannot start: exit $rc, $n of 3 starts said: $(tr '\n' '|' <"$T/nostart.err" | cut -c1-300)"
+else
+    skip "a worker that cannot start: no pids control group can be made here (cgroup v1 pids, as root)"
+fi
+
 summary badtargets
