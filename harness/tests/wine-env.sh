@@ -110,7 +110,13 @@ wine_temp_dir() {
 # key, which wins over winecfg's setting for the whole prefix, and is quicker to set than
 # `winecfg -v`); status 0 when it is set
 wine_version_for() {
-    wine_run 60 reg add "HKCU\\Software\\Wine\\AppDefaults\\$(basename "$1")" /v Version /t REG_SZ /d "$2" /f </dev/null >/dev/null 2>&1
+    # a set-up step, no result: a reg.exe that fails to start or to reach the prefix's server (a
+    # fresh overlay prefix's server still starting) is tried again, at most three times in all
+    for wvf_try in 1 2 3; do
+        wine_run 60 reg add "HKCU\\Software\\Wine\\AppDefaults\\$(basename "$1")" /v Version /t REG_SZ /d "$2" /f </dev/null >/dev/null 2>&1 &&
+            return 0
+    done
+    return 1
 }
 
 # wine_overlay DIR: a prefix of its own over the suite's own prefix, for a test that runs beside the
