@@ -44,19 +44,32 @@ def run_script(*args, cwd=None, timeout=60):
     return p.returncode, p.stdout, p.stderr
 
 
-_imported = []
+_warm = []
 
 
-def _import_commands():
-    """Import every module of etwconf_report in this process: the commands import theirs when they
-    run, and a forked child would compile each one from source again (no bytecode is written)."""
+def _warm_up():
+    """Import every module of etwconf_report, build the command line parser and read the default
+    rule catalogue once, in this process: a forked child would compile each module from source
+    again (no bytecode is written), build the parser and parse spec/rules.def again."""
+    import gc
     import pkgutil
     import etwconf_report
+    from etwconf_report import catalog, cli
     for m in pkgutil.iter_modules(etwconf_report.__path__):
         try:
             importlib.import_module("etwconf_report." + m.name)
         except Exception:   # the child's own import then fails, and its test says why
             pass
+    load = catalog.load
+    try:
+        default = load()
+    except Exception:       # the child's own load then fails, and its test says why
+        default = None
+    _warm.append(lambda path=None: default if default and path in (None, catalog.DEFAULT_DEF)
+                 else load(path))
+    parser = cli.build_parser()
+    _warm.append(lambda: parser)
+    gc.freeze()     # the children copy fewer pages when the collector leaves these objects be
 
 
 def run_cli(*args, cwd=None, timeout=60):
@@ -65,10 +78,9 @@ def run_cli(*args, cwd=None, timeout=60):
     working directory and exit status, killed after TIMEOUT seconds (subprocess.TimeoutExpired).
     A new interpreter per call costs ten times more and tests nothing more: the script's own start
     is run_script's (test_cli). Returns (exit status, stdout, stderr)."""
-    from etwconf_report.cli import main
-    if not _imported:
-        _import_commands()
-        _imported.append(True)
+    from etwconf_report import catalog, cli
+    if not _warm:
+        _warm_up()
     sys.stdout.flush()
     sys.stderr.flush()
     r_out, w_out = os.pipe()
@@ -77,6 +89,7 @@ def run_cli(*args, cwd=None, timeout=60):
     if pid == 0:    # the child: never returns into the test
         rc = 1
         try:
+            catalog.load, cli.build_parser = _warm
             os.close(r_out)
             os.close(r_err)
             null = os.open(os.devnull, os.O_RDONLY)
@@ -93,7 +106,7 @@ def run_cli(*args, cwd=None, timeout=60):
             os.chdir(cwd or REPO)
             sys.argv = [TOOL] + list(args)
             try:
-                code = main()
+                code = cli.main()
             except SystemExit as e:
                 code = e.code
             if code is None:
