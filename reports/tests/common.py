@@ -1,5 +1,6 @@
 """Helpers shared by the report tools' tests."""
 import importlib
+import io
 import json
 import os
 import selectors
@@ -49,8 +50,8 @@ _warm = []
 
 def _warm_up():
     """Import every module of etwconf_report, build the command line parser and read the default
-    rule catalogue once, in this process: a forked child would compile each module from source
-    again (no bytecode is written), build the parser and parse spec/rules.def again."""
+    rule catalogue, once: no command of a test compiles a module from source again (no bytecode
+    is written), builds the parser or parses spec/rules.def again, nor does a forked child."""
     import gc
     import pkgutil
     import etwconf_report
@@ -58,13 +59,13 @@ def _warm_up():
     for m in pkgutil.iter_modules(etwconf_report.__path__):
         try:
             importlib.import_module("etwconf_report." + m.name)
-        except Exception:   # the child's own import then fails, and its test says why
+        except Exception:   # the command's own import then fails, and its test says why
             pass
     load = catalog.load
     try:
         default = load()
-    except Exception:       # the child's own load then fails, and its test says why
-        default = None
+    except Exception:
+        default = None     # the command's own load then fails, and its test says why
     _warm.append(lambda path=None: default if default and path in (None, catalog.DEFAULT_DEF)
                  else load(path))
     parser = cli.build_parser()
@@ -72,13 +73,55 @@ def _warm_up():
     gc.freeze()     # the children copy fewer pages when the collector leaves these objects be
 
 
-def run_cli(*args, cwd=None, timeout=60):
-    """etwconf-report ARGS in a process of its own, forked from this one: what etwconf-report does
-    after its imports (sys.exit(main()) with sys.argv set), with its own standard output and error,
-    working directory and exit status, killed after TIMEOUT seconds (subprocess.TimeoutExpired).
-    A new interpreter per call costs ten times more and tests nothing more: the script's own start
-    is run_script's (test_cli). Returns (exit status, stdout, stderr)."""
+def _main(args, out, err):
+    """What etwconf-report does after its imports, sys.exit(main()) with sys.argv set, in REPO
+    with OUT and ERR as its standard output and error: its exit status."""
     from etwconf_report import catalog, cli
+    if not _warm:
+        _warm_up()
+    saved = sys.stdout, sys.stderr, sys.argv, catalog.load, cli.build_parser, os.getcwd()
+    sys.stdout, sys.stderr, sys.argv = out, err, [TOOL] + list(args)
+    catalog.load, cli.build_parser = _warm
+    os.chdir(REPO)
+    try:
+        code = cli.main()
+    except SystemExit as e:
+        code = e.code
+    finally:
+        out.flush()
+        err.flush()
+        sys.stdout, sys.stderr, sys.argv, catalog.load, cli.build_parser, cwd = saved
+        os.chdir(cwd)
+    if code is None or isinstance(code, int):
+        return (code or 0) & 0xff
+    print(code, file=err, flush=True)     # as sys.exit does with a message
+    return 1
+
+
+def _streams(out_fd=None, err_fd=None):
+    """Standard output and error as etwconf-report has them: text in this process's encoding, into
+    the given descriptors or into memory."""
+    enc = sys.stdout.encoding or "utf-8"
+    return (io.TextIOWrapper(io.FileIO(out_fd, "w", closefd=False) if out_fd else io.BytesIO(),
+                             encoding=enc, errors=sys.stdout.errors or "strict"),
+            io.TextIOWrapper(io.FileIO(err_fd, "w", closefd=False) if err_fd else io.BytesIO(),
+                             encoding=enc, errors="backslashreplace", line_buffering=True))
+
+
+def _text(raw):
+    return raw.decode(sys.stdout.encoding or "utf-8", errors="replace")
+
+
+def run_cli(*args, timeout=None):
+    """etwconf-report ARGS, as etwconf-report runs them after its imports, with standard output and
+    error of their own: (exit status, stdout, stderr). In this process; with TIMEOUT (seconds), in
+    a process forked from this one and killed after TIMEOUT (subprocess.TimeoutExpired), for the
+    commands a bug could block (a FIFO). A new interpreter per call costs ten times more and tests
+    nothing more: the script's own start is run_script's (test_cli)."""
+    if timeout is None:
+        out, err = _streams()
+        rc = _main(args, out, err)
+        return rc, _text(out.buffer.getvalue()), _text(err.buffer.getvalue())
     if not _warm:
         _warm_up()
     sys.stdout.flush()
@@ -89,42 +132,16 @@ def run_cli(*args, cwd=None, timeout=60):
     if pid == 0:    # the child: never returns into the test
         rc = 1
         try:
-            catalog.load, cli.build_parser = _warm
             os.close(r_out)
             os.close(r_err)
             null = os.open(os.devnull, os.O_RDONLY)
             os.dup2(null, 0)
-            os.dup2(w_out, 1)
-            os.dup2(w_err, 2)
-            for fd in (null, w_out, w_err):
-                os.close(fd)
-            enc = sys.stdout.encoding
-            sys.stdin = open(0, "r", closefd=False)
-            sys.stdout = open(1, "w", encoding=enc, errors=sys.stdout.errors, closefd=False)
-            sys.stderr = open(2, "w", encoding=enc, errors="backslashreplace", closefd=False,
-                              buffering=1)
-            os.chdir(cwd or REPO)
-            sys.argv = [TOOL] + list(args)
-            try:
-                code = cli.main()
-            except SystemExit as e:
-                code = e.code
-            if code is None:
-                rc = 0
-            elif isinstance(code, int):
-                rc = code & 0xff
-            else:           # as sys.exit does with a message
-                print(code, file=sys.stderr)
-                rc = 1
+            os.close(null)
+            rc = _main(args, *_streams(w_out, w_err))
         except BaseException:
             traceback.print_exc()
-            rc = 1
         finally:
-            try:
-                sys.stdout.flush()
-                sys.stderr.flush()
-            finally:
-                os._exit(rc)
+            os._exit(rc)
     os.close(w_out)
     os.close(w_err)
     bufs = {r_out: [], r_err: []}
@@ -150,11 +167,8 @@ def run_cli(*args, cwd=None, timeout=60):
         os.close(r_out)
         os.close(r_err)
     _, status = os.waitpid(pid, 0)
-    rc = os.waitstatus_to_exitcode(status)
-
-    def text(fd):
-        return b"".join(bufs[fd]).decode(sys.stdout.encoding or "utf-8", errors="replace")
-    return rc, text(r_out), text(r_err)
+    return (os.waitstatus_to_exitcode(status), _text(b"".join(bufs[r_out])),
+            _text(b"".join(bufs[r_err])))
 
 
 def read_records(name):

@@ -1,7 +1,7 @@
 """Command line: help, usage errors, summary, exit codes. The script itself is started in a new
 interpreter (run_script), as a user runs it, once for each kind of outcome (help, version, usage
 error, summary, a closed output); the repeats of a kind (each command's --help, each usage error)
-fork (run_cli), as the other tests do."""
+run in this process (run_cli), as the other tests do."""
 import subprocess
 import sys
 
