@@ -3,7 +3,6 @@ interpreter (run_script), as a user runs it, once for each kind of outcome (help
 error, summary, a closed output); the repeats of a kind (each command's --help, each usage error)
 run in this process (run_cli), as the other tests do."""
 import subprocess
-import sys
 
 from common import TmpCase, data, run_cli, run_script, PY, TOOL, GOOD
 

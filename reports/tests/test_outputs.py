@@ -86,26 +86,31 @@ def parse_page(path):
     return p
 
 
-class Reports(TmpCase):
+class SampleReport(TmpCase):
+    """The report of the samples (GOOD, truncated, hostile) with the sample program list and
+    Wine's expectations, written once (into the samples' directory) for every class that reads
+    it: rc, stdout, stderr, out (the directory), page (parsed), raw, md and junit_path."""
+    _made = {}
+
     @classmethod
     def setUpClass(cls):
-        import tempfile
-        cls.out = tempfile.mkdtemp(prefix="etwconf-report-out-")
-        files = [data(n) for n in GOOD + ["truncated.jsonl", "hostile.jsonl"]]
-        cls.rc, cls.stdout, cls.stderr = run_cli("report", "--out", cls.out, "--expectations",
-                                                 WINE_EXP, *files)
-        cls.page = parse_page(os.path.join(cls.out, "index.html"))
-        with open(os.path.join(cls.out, "index.html"), encoding="utf-8") as f:
-            cls.raw = f.read()
-        with open(os.path.join(cls.out, "summary.md"), encoding="utf-8") as f:
-            cls.md = f.read()
-        cls.junit_path = os.path.join(cls.out, "junit.xml")
+        r = SampleReport._made
+        if not r:
+            r["out"] = data("report")
+            files = [data(n) for n in GOOD + ["truncated.jsonl", "hostile.jsonl"]]
+            r["rc"], r["stdout"], r["stderr"] = run_cli(
+                "report", "--out", r["out"], "--programs", data("programs.def"),
+                "--expectations", WINE_EXP, *files)
+            r["page"] = parse_page(os.path.join(r["out"], "index.html"))
+            for key, name in (("raw", "index.html"), ("md", "summary.md")):
+                with open(os.path.join(r["out"], name), encoding="utf-8") as f:
+                    r[key] = f.read()
+            r["junit_path"] = os.path.join(r["out"], "junit.xml")
+        for k, v in r.items():
+            setattr(cls, k, v)
 
-    @classmethod
-    def tearDownClass(cls):
-        import shutil
-        shutil.rmtree(cls.out, ignore_errors=True)
 
+class Reports(SampleReport):
     def test_exit_and_message(self):
         self.assertEqual(self.rc, 0, self.stderr)
         self.assertIn("index.html", self.stdout)

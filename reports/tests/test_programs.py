@@ -3,14 +3,12 @@ programs, spec/programs.def, and results of older runs (no scenario fields) unch
 import json
 import os
 import re
-import tempfile
-import shutil
 import xml.dom.minidom
 import xml.etree.ElementTree as ET
 
-from common import (TmpCase, data, run_cli, read_records, dump_records, fix_footer, GOOD,
-                    HOSTILE, WINE_EXP)
-from test_outputs import parse_page
+from common import TmpCase, data, run_cli, read_records, dump_records, fix_footer, GOOD, HOSTILE
+from test_outputs import Page, SampleReport, parse_page
+from browser import md_items
 from etwconf_report import programs as P
 
 PROGRAMS_DEF = data("programs.def")
@@ -28,32 +26,17 @@ def strip_scenarios(recs):
     return fix_footer(out)
 
 
-class Outputs(TmpCase):
+class Outputs(SampleReport):
     @classmethod
     def setUpClass(cls):
-        cls.out = tempfile.mkdtemp(prefix="etwconf-report-programs-")
-        files = [data(n) for n in GOOD + ["truncated.jsonl", "hostile.jsonl"]]
-        cls.rc, cls.stdout, cls.stderr = run_cli(
-            "report", "--out", cls.out, "--programs", PROGRAMS_DEF, "--expectations", WINE_EXP,
-            *files)
-        cls.html_path = os.path.join(cls.out, "index.html")
-        cls.page = parse_page(cls.html_path)
-        with open(cls.html_path, encoding="utf-8") as f:
-            cls.raw = f.read()
-        with open(os.path.join(cls.out, "summary.md"), encoding="utf-8") as f:
-            cls.md = f.read()
-        cls.junit = ET.parse(os.path.join(cls.out, "junit.xml")).getroot()
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.out, ignore_errors=True)
+        super().setUpClass()
+        cls.junit = ET.parse(cls.junit_path).getroot()
 
     def section(self, sid, end):
         i = self.raw.index('<section id="%s"' % sid)
         return self.raw[i:self.raw.index('<section id="%s"' % end, i)]
 
     def text_of(self, fragment):
-        from test_outputs import Page
         p = Page()
         p.feed(fragment)
         return " ".join(" ".join(p.text).split())
@@ -172,13 +155,6 @@ class Outputs(TmpCase):
                     self.assertTrue(v.startswith("#"), v)
 
     # ------------------------------------------------------------------ Markdown
-    def md_items(self, text):
-        """The list items and paragraphs of Markdown text, each unwrapped to one line."""
-        out = []
-        for block in re.split(r"\n(?=- )|\n\n", text):
-            out.append(" ".join(l.strip() for l in block.splitlines()))
-        return out
-
     def test_markdown_programs(self):
         md = self.md
         self.assertIn("## Programs affected", md)
@@ -186,7 +162,7 @@ class Outputs(TmpCase):
         progs = md[md.index("## Programs affected"):]
         block = progs[progs.index("### `wine@win10`"):]
         block = block[:block.index("\n### ")]
-        items = self.md_items(block)
+        items = md_items(block)
         self.assertIn("10 programs: 6 broken, 3 work, 1 without a scenario in this run.", items)
         line = [l for l in items if l.startswith("- **PerfView / TraceEvent**")]
         self.assertEqual(len(line), 1, items)
@@ -196,7 +172,7 @@ class Outputs(TmpCase):
             self.assertIn(want, line[0])
         self.assertRegex(line[0], r"\(index\.html#f-6-\d+\)")
         self.assertIn("breaks \\(step unknown\\)", block)
-        all_items = self.md_items(progs)
+        all_items = md_items(progs)
         self.assertIn("- Not exercised: SeSystemProfilePrivilege not held \\(run elevated\\): "
                       "pmctrace `client.pmctrace.find-pmc`", all_items)
         self.assertIn("FAIL, not counted", " ".join(all_items))
@@ -241,11 +217,11 @@ class Outputs(TmpCase):
         self.assertIsNotNone(sk)
 
     def test_junit_hostile_inert(self):
-        xml.dom.minidom.parse(os.path.join(self.out, "junit.xml"))
+        xml.dom.minidom.parse(self.junit_path)
         p = self.props("thirdparty@" + HOSTILE)
         self.assertEqual(p["program.evil<i>x</i>.name"], HOSTILE + " & co")
         self.assertIn("TQI(" + HOSTILE + ")", p["program.evil<i>x</i>"])
-        with open(os.path.join(self.out, "junit.xml"), encoding="utf-8") as f:
+        with open(self.junit_path, encoding="utf-8") as f:
             raw = f.read()
         self.assertNotIn("<script>", raw)
         self.assertNotIn("<i>", raw)
