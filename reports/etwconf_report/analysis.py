@@ -5,6 +5,8 @@ only the rules in failed_rules FAIL and the case's other rules PASS (their check
 the worst status over the rule's cases (CRASH > TIMEOUT > FAIL > BROKEN > PASS > SKIP); "n/a" when
 no case of the rule ran on that target.
 """
+from collections import Counter
+
 from .util import SEVERITY, ERRORS, STATUSES, plural
 
 
@@ -47,6 +49,7 @@ class TargetSummary:
         # a run of part of the suite says how much it ran, and is never plainly "conformant"
         self.scope = run.scope()
         self.verdict, self.verdict_detail = self._verdict()
+        self.kinds = Counter(oc.kind for oc in self.outcomes.values())   # XFAIL, XPASS, ...
 
     @property
     def fully_conformant(self):

@@ -8,6 +8,7 @@ usage; 3 internal error (a bug in etwconf-report). Errors are one line on stderr
 import argparse
 import os
 import sys
+from collections import Counter
 
 from . import __version__
 from .ingest import InputError, load_many
@@ -153,9 +154,7 @@ def cmd_summary(a):
                                      counts or "no cases",
                                      "" if s.run.complete else "; INCOMPLETE")
         if s.outcomes:
-            k = {}
-            for oc in s.outcomes.values():
-                k[oc.kind] = k.get(oc.kind, 0) + 1
+            k = s.kinds
             line += "  expectations: %d XFAIL%s" % (k.get("XFAIL", 0), "".join(
                 ", %d %s" % (k[x], x) for x in ("XPASS", "CHANGED", "UNEXPECTED") if k.get(x)))
         print(line)
@@ -231,9 +230,8 @@ def cmd_check(a):
     problems = []
     for r, x in checked:
         outs = expectations.evaluate(r, x)
-        c = {}
+        c = Counter(oc.kind for oc in outs.values())
         for oc in outs.values():
-            c[oc.kind] = c.get(oc.kind, 0) + 1
             if oc.failed:
                 problems.append("%-10s %s %s: %s" % (oc.kind, oneline(r.label), oneline(oc.case["id"]),
                                                      oneline(oc.detail, 600)))

@@ -205,18 +205,12 @@ class HtmlReport:
         # every per-target list: the targets under test, then the reference in version order
         self.order = self.under + [s for r in self.ranges for s in r.runs]
         self.fam_rows, self.fam_cells = families(summaries, catalog)
-        self.rule_index = {}
-        for i, r in enumerate(catalog.rules):
-            self.rule_index[r["id"]] = i
+        self.rule_index = {r["id"]: i for i, r in enumerate(catalog.rules)}
         self.case_anchor = {}             # (target index, case id) -> anchor id
 
     # -------------------------------------------------------------------------- helpers
-    def strength_key(self, rule_id):
-        r = self.cat.get(rule_id)
-        return r["strength"] if r else "?"
-
     def case_strengths(self, case):
-        return " ".join(sorted({self.strength_key(r) for r in case["rules"]})) or "?"
+        return " ".join(sorted({self.cat.strength(r) for r in case["rules"]})) or "?"
 
     def rule_link(self, rule_id):
         i = self.rule_index.get(rule_id)
@@ -422,9 +416,7 @@ class HtmlReport:
     def exp_summary(self, s):
         if not s.outcomes:
             return '<span class="muted">no expectations for this target</span>'
-        c = {}
-        for oc in s.outcomes.values():
-            c[oc.kind] = c.get(oc.kind, 0) + 1
+        c = s.kinds
         n_stale = sum(1 for (_, _, r) in self.stale if r is s.run)
         parts = ['%d XFAIL' % c.get("XFAIL", 0)]
         for k in ("XPASS", "CHANGED", "UNEXPECTED"):
@@ -721,7 +713,7 @@ class HtmlReport:
         return ('<tr data-filter="1" data-function="%s" data-strength="%s" data-status="%s" '
                 'data-text="%s"><th class="rid" title="%s">%s</th><td class="sg">%s</td><td class="fn">%s</td>'
                 '<td>%d</td>%s</tr>' % (
-                    esc(func), esc(self.strength_key(rid)), esc(" ".join(sorted(statuses))),
+                    esc(func), esc(self.cat.strength(rid)), esc(" ".join(sorted(statuses))),
                     esc(rid.lower()), esc(rtext), self.rule_link(rid), esc(strength), esc(func),
                     self.cov["cases_per_rule"].get(rid, 0), "".join(tds)))
 

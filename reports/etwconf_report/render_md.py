@@ -223,9 +223,7 @@ def _item(c, s):
 def _exp_cell(s, stale):
     if not s.outcomes:
         return "n/a"
-    c = {}
-    for oc in s.outcomes.values():
-        c[oc.kind] = c.get(oc.kind, 0) + 1
+    c = s.kinds
     n_stale = sum(1 for (_, _, r) in stale if r is s.run)
     parts = ["%d XFAIL" % c.get("XFAIL", 0)]
     for k in ("XPASS", "CHANGED", "UNEXPECTED"):
