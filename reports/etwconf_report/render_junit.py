@@ -79,11 +79,19 @@ def _message1(case):
     return _t(case.get("message") or case["status"], 1000)
 
 
+def _count(el, testcases, seconds):
+    """el's tests, failures, errors and skipped (what its testcases hold) and time."""
+    tags = [c.tag for tc in testcases for c in tc]
+    el.set("tests", str(len(testcases)))
+    for attr, tag in (("failures", "failure"), ("errors", "error"), ("skipped", "skipped")):
+        el.set(attr, str(tags.count(tag)))
+    el.set("time", "%.6f" % seconds)
+
+
 def render(summaries, catalog=None, exps=(), stale=None, known=None):
     known = known if known is not None else P.Known()
     tps = P.per_target(summaries, known)
     root = ET.Element("testsuites", name="etwconf")
-    t_tests = t_fail = t_err = t_skip = 0
     t_time = 0.0
     for s in summaries:
         run = s.run
@@ -111,7 +119,6 @@ def render(summaries, catalog=None, exps=(), stale=None, known=None):
                 prop("program.%s.name" % p.id, p.name)
         # CI tools split classnames at dots: keep the target one component
         cls_target = run.target_id.replace(".", "_")
-        tests = fail = err = skip = 0
         dur = 0.0
         for case in run.cases:
             st = case["status"]
@@ -125,51 +132,35 @@ def render(summaries, catalog=None, exps=(), stale=None, known=None):
                 tc.set("file", case["file"])
             if case.get("line") is not None:
                 tc.set("line", str(case["line"]))
-            tests += 1
             if isinstance(case.get("duration_us"), (int, float)):
                 dur += max(case["duration_us"], 0) / 1e6
+            el = None
             if kind == "XFAIL":
                 ET.SubElement(tc, "skipped", message=_t("expected failure (%s): %s"
                                                         % (st, oc.detail), 1000))
-                skip += 1
             elif kind == "XPASS":
                 el = ET.SubElement(tc, "failure", message=_t("XPASS: " + oc.detail, 1000),
                                    type="XPASS")
-                el.text = _details(case)
-                fail += 1
-            elif st == "FAIL":
+            elif st in ("FAIL", "CRASH", "TIMEOUT", "BROKEN"):
                 msg = _message(case)
-                if not case["counted"]:
+                if st == "FAIL" and not case["counted"]:
                     msg = "[not counted] " + msg
                 if kind == "CHANGED":
                     msg = "CHANGED: " + oc.detail + " -- " + msg
                 el = ET.SubElement(tc, "failure", message=_t(msg, 1000),
-                                   type=_t(case.get("mode") or "FAIL", 100))
-                el.text = _details(case)
-                fail += 1
-            elif st in ("CRASH", "TIMEOUT", "BROKEN"):
-                msg = _message(case)
-                if kind == "CHANGED":
-                    msg = "CHANGED: " + oc.detail + " -- " + msg
-                el = ET.SubElement(tc, "error", message=_t(msg, 1000), type=st)
-                el.text = _details(case)
-                err += 1
+                                   type=_t(case.get("mode") or "FAIL", 100)) if st == "FAIL" \
+                    else ET.SubElement(tc, "error", message=_t(msg, 1000), type=st)
+            elif st == "SKIP" and kind == "CHANGED":
+                el = ET.SubElement(tc, "failure", message=_t("CHANGED: " + oc.detail, 1000),
+                                   type="CHANGED")
             elif st == "SKIP":
-                reason = case.get("reason") or "skipped"
-                if kind == "CHANGED":
-                    el = ET.SubElement(tc, "failure", message=_t("CHANGED: " + oc.detail, 1000),
-                                       type="CHANGED")
-                    el.text = _details(case)
-                    fail += 1
-                else:
-                    ET.SubElement(tc, "skipped", message=_t(reason, 1000))
-                    skip += 1
+                ET.SubElement(tc, "skipped", message=_t(case.get("reason") or "skipped", 1000))
+            if el is not None:
+                el.text = _details(case)
         if not run.complete:
             tc = ET.SubElement(suite, "testcase", name="(run incomplete)",
                                classname="etwconf.%s" % cls_target, time="0")
             ET.SubElement(tc, "error", message=_t(run.incomplete_reason, 1000), type="INCOMPLETE")
-            tests += 1
-            err += 1
         for (x, e, r) in (stale or []):
             if r is run:
                 tc = ET.SubElement(suite, "testcase", name=e.case,
@@ -177,26 +168,12 @@ def render(summaries, catalog=None, exps=(), stale=None, known=None):
                 ET.SubElement(tc, "failure", type="STALE", message=_t(
                     "STALE: the expectation entry (%s) names this target but the case is not "
                     "in its results" % e.where(x.path), 1000))
-                tests += 1
-                fail += 1
-        suite.set("tests", str(tests))
-        suite.set("failures", str(fail))
-        suite.set("errors", str(err))
-        suite.set("skipped", str(skip))
-        suite.set("time", "%.6f" % dur)
+        _count(suite, suite.findall("testcase"), dur)
         started = run.header.get("started")
         if isinstance(started, str):
             suite.set("timestamp", started)
-        t_tests += tests
-        t_fail += fail
-        t_err += err
-        t_skip += skip
         t_time += dur
-    root.set("tests", str(t_tests))
-    root.set("failures", str(t_fail))
-    root.set("errors", str(t_err))
-    root.set("skipped", str(t_skip))
-    root.set("time", "%.6f" % t_time)
+    _count(root, list(root.iter("testcase")), t_time)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") \
         + "\n"
