@@ -11,7 +11,7 @@ when `make run`/`make report` wrote one, the build report BUILD/report/index.htm
     (broken programs with step and consequence, one line for those not exercised, with why);
   - that the page's script ran to its end (its ready marker) with no console message (errors,
     CSP violations), that markup planted in a results file stays text, and that the page reads
-    without JavaScript (a copy without its script, in the same browser);
+    without JavaScript (a copy without its script, parsed by the same browser);
   - for the build report's summary.md: Wine at win10's programs, and no line over 100 columns.
 Screenshots are kept in BUILD/report/ (look at them):
   sample-screenshot.png  the report of the sample results (always; -tall.png: 1400x3200)
