@@ -176,6 +176,12 @@ def read_records(name):
         return [json.loads(line) for line in f if line.strip()]
 
 
+def case_of(recs, cid):
+    """The case record CID of a record list (a test that edits a case the samples lack fails)."""
+    (rec,) = [r for r in recs if r.get("id") == cid]
+    return rec
+
+
 def dump_records(recs):
     return "".join(json.dumps(r) + "\n" for r in recs)
 

@@ -2,7 +2,7 @@
 import json
 import os
 
-from common import TmpCase, data, run_cli, read_records, dump_records, fix_footer
+from common import TmpCase, case_of, data, run_cli, read_records, dump_records, fix_footer
 
 
 def _fail(rec, counted=True):
@@ -69,12 +69,10 @@ class Diff(TmpCase):
     def test_fixes_only_exit_0(self):
         old = read_records("wine-win10.jsonl")
         new = read_records("wine-win10.jsonl")
-        self.assertTrue(any(r.get("id") == "esi.class" for r in new), "no esi.class record to change")
-        for r in new:
-            if r.get("id") == "esi.class":
-                r.update(status="PASS", counted=False, mode=None, failed_rules=[],
-                         checks=[{"what": "return", "rule": "ESI.CLASS", "expected": "87",
-                                  "got": "87", "ok": True}])
+        case_of(new, "esi.class").update(
+            status="PASS", counted=False, mode=None, failed_rules=[],
+            checks=[{"what": "return", "rule": "ESI.CLASS", "expected": "87", "got": "87",
+                     "ok": True}])
         fix_footer(new)
         rc, out, err = run_cli("diff", self.write("o.jsonl", dump_records(old)),
                                self.write("n.jsonl", dump_records(new)))
@@ -84,9 +82,7 @@ class Diff(TmpCase):
 
     def test_failure_detail_change_listed(self):
         new = read_records("wine-win10.jsonl")
-        for r in new:
-            if r.get("id") == "tqi.0b.exact":
-                r["exception"] = "0xc0000005"
+        case_of(new, "tqi.0b.exact")["exception"] = "0xc0000005"
         rc, out, err = run_cli("diff", data("wine-win10.jsonl"),
                                self.write("n.jsonl", dump_records(new)))
         self.assertEqual(rc, 0)
@@ -118,9 +114,7 @@ class Diff(TmpCase):
                 with open(os.path.join(d, n), "w") as f:
                     f.write(open(data(n)).read())
         recs = read_records("reference-6.1.jsonl")
-        for r in recs:
-            if r.get("id") == "cti.counter":
-                _fail(r)
+        _fail(case_of(recs, "cti.counter"))
         fix_footer(recs)
         with open(os.path.join(b, "reference-6.1.jsonl"), "w") as f:
             f.write(dump_records(recs))

@@ -3,8 +3,8 @@ import glob
 import json
 import os
 
-from common import TmpCase, data, run_cli, read_records, dump_records, fix_footer, REPORTS, \
-    WINE_EXP
+from common import (TmpCase, case_of, data, run_cli, read_records, dump_records, fix_footer,
+                    REPORTS, WINE_EXP)
 from etwconf_report import expectations, ingest
 from etwconf_report.util import parse_version_spec, nt_tuple, run_key
 
@@ -68,9 +68,9 @@ class Check(TmpCase):
 
     def test_status_changed(self):
         recs = read_records("wine-win10.jsonl")
-        for r in recs:
-            if r.get("id") == "rtg.count-limit":      # TIMEOUT entry, now a CRASH
-                r.update(status="CRASH", mode="exception", exception="0xc0000005")
+        # a TIMEOUT entry, now a CRASH
+        case_of(recs, "rtg.count-limit").update(status="CRASH", mode="exception",
+                                                exception="0xc0000005")
         fix_footer(recs)
         rc, out, err = self.check(load_doc(), self.write("w.jsonl", dump_records(recs)))
         self.assertEqual(rc, 1)
@@ -280,12 +280,9 @@ class Update(TmpCase):
         with open(out, "w") as f:
             f.write(open(WINE_EXP).read())
         recs = read_records("wine-win10.jsonl")
-        self.assertTrue(any(r.get("id") == "cti.wrap" for r in recs), "no cti.wrap record to change")
-        for r in recs:
-            if r.get("id") == "cti.wrap":
-                r.update(status="FAIL", counted=True, mode="return", failed_rules=["CTI.WRAP"],
-                         checks=[{"what": "id", "rule": "CTI.WRAP", "expected": "1",
-                                  "got": "0", "ok": False}])
+        case_of(recs, "cti.wrap").update(
+            status="FAIL", counted=True, mode="return", failed_rules=["CTI.WRAP"],
+            checks=[{"what": "id", "rule": "CTI.WRAP", "expected": "1", "got": "0", "ok": False}])
         fix_footer(recs)
         rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out,
                              self.write("w.jsonl", dump_records(recs)))
@@ -401,10 +398,9 @@ class WineVersions(TmpCase):
         w10b = self.wine_run("w10b.jsonl", "10.0")
         recs = read_records("wine-win10.jsonl")
         recs[0]["fingerprint"]["wine_version"] = "10.0"
-        for r in recs:
-            if r.get("id") == "esi.class":
-                r.update(status="PASS", checks=[], failed_rules=[], counted=False)
-                r.pop("mode", None)
+        esi = case_of(recs, "esi.class")
+        esi.update(status="PASS", checks=[], failed_rules=[], counted=False)
+        esi.pop("mode", None)
         fix_footer(recs)
         rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out,
                              self.write("w10c.jsonl", dump_records(recs)))

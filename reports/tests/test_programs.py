@@ -6,7 +6,8 @@ import re
 import xml.dom.minidom
 import xml.etree.ElementTree as ET
 
-from common import TmpCase, data, run_cli, read_records, dump_records, fix_footer, GOOD, HOSTILE
+from common import (TmpCase, case_of, data, run_cli, read_records, dump_records, fix_footer,
+                    GOOD, HOSTILE)
 from test_outputs import Page, SampleReport, parse_page
 from browser import md_items
 from etwconf_report import programs as P
@@ -305,10 +306,8 @@ class ProgramsDef(TmpCase):
         """A record of a scenario without its program object (a worker crash, an older harness)
         is still a scenario of the program its id names."""
         recs = read_records("wine-win10.jsonl")
-        for r in recs:
-            if r.get("id") == "client.tracy.sampling":
-                for k in SCENARIO_KEYS:
-                    r.pop(k, None)
+        for k in SCENARIO_KEYS:
+            case_of(recs, "client.tracy.sampling").pop(k, None)
         rc, out, err = run_cli("summary", "--programs", "",
                                self.write("w.jsonl", dump_records(recs)))
         self.assertEqual(rc, 0, err)
@@ -320,10 +319,9 @@ class ProgramsDef(TmpCase):
     def test_step_null_and_unknown(self):
         """The harness's form for a step it could not follow: step null, "unknown" texts."""
         recs = read_records("wine-win10.jsonl")
-        for r in recs:
-            if r.get("id") == "client.pmctrace.find-pmc":
-                r.update(step=None, step_what="unknown: the step reached was not passed back",
-                         consequence="unknown")
+        case_of(recs, "client.pmctrace.find-pmc").update(
+            step=None, step_what="unknown: the step reached was not passed back",
+            consequence="unknown")
         rc, out, err = run_cli("summary", "--programs", "",
                                self.write("w.jsonl", dump_records(recs)))
         self.assertEqual(rc, 0, err)
@@ -339,9 +337,7 @@ class BadScenarioFields(TmpCase):
                                  ("step", "2", '"step" is a string')):
             with self.subTest(key=key, value=value):
                 recs = read_records("wine-win10.jsonl")
-                for r in recs:
-                    if r.get("id") == "client.tracy.sampling":
-                        r[key] = value
+                case_of(recs, "client.tracy.sampling")[key] = value
                 p = self.write("b.jsonl", dump_records(recs))
                 rc, out, err = run_cli("report", "--out", os.path.join(self.tmp, "o"), p)
                 line = self.assertOneLineError(rc, out, err, "b.jsonl:")
