@@ -102,10 +102,12 @@ def _streams(out_fd=None, err_fd=None):
     """Standard output and error as etwconf-report has them: text in this process's encoding, into
     the given descriptors or into memory."""
     enc = sys.stdout.encoding or "utf-8"
-    return (io.TextIOWrapper(io.FileIO(out_fd, "w", closefd=False) if out_fd else io.BytesIO(),
-                             encoding=enc, errors=sys.stdout.errors or "strict"),
-            io.TextIOWrapper(io.FileIO(err_fd, "w", closefd=False) if err_fd else io.BytesIO(),
-                             encoding=enc, errors="backslashreplace", line_buffering=True))
+
+    def raw(fd):
+        return io.BytesIO() if fd is None else io.FileIO(fd, "w", closefd=False)
+    return (io.TextIOWrapper(raw(out_fd), encoding=enc, errors=sys.stdout.errors or "strict"),
+            io.TextIOWrapper(raw(err_fd), encoding=enc, errors="backslashreplace",
+                             line_buffering=True))
 
 
 def _text(raw):
@@ -134,10 +136,10 @@ def run_cli(*args, timeout=None):
         try:
             os.close(r_out)
             os.close(r_err)
-            null = os.open(os.devnull, os.O_RDONLY)
-            os.dup2(null, 0)
-            os.close(null)
-            rc = _main(args, *_streams(w_out, w_err))
+            for fd, std in ((os.open(os.devnull, os.O_RDONLY), 0), (w_out, 1), (w_err, 2)):
+                os.dup2(fd, std)
+                os.close(fd)
+            rc = _main(args, *_streams(1, 2))
         except BaseException:
             traceback.print_exc()
         finally:
