@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
-"""harness/tests/winetest_format.py - check Wine's test output, line by line (the winetest stage).
+"""harness/tests/winetest_format.py - the winetest stage's checks of Wine's test output, in one
+process: the commands, one a line, come on stdin (or FILE), shell-quoted.
 
-  winetest_format.py grammar OUTPUT [--failures N] [--rc N]
-      every line is one Wine's test.h prints (file:line: Test failed: / Test marked todo: /
-      Test succeeded inside todo block: / Tests skipped: / Test succeeded / a trace, and the
-      closing "%04x:unit: N tests executed (T marked as todo, 0 as flaky, F failure(s)), S skipped.");
-      each closing line's counts agree with the lines of its unit; the exit status is Wine's
-      (failures + successes inside todo blocks, at most 255)
-  winetest_format.py results OUTPUT RESULTS.jsonl [--expect FILE] [--rc N]
+  report OUT CMD ARG...         `etwconf-report CMD ARG...` (ENV=VALUE words first set the
+                                environment): stdout to OUT, stderr to OUT.err, exit status to OUT.rc
+  grammar OUT [--failures N]    every line is one Wine's test.h prints (file:line: Test failed: /
+      Test marked todo: / Test succeeded inside todo block: / Tests skipped: / Test succeeded / a
+      trace, and the closing "%04x:unit: N tests executed (T marked as todo, 0 as flaky, F
+      failure(s)), S skipped."); each closing line's counts agree with the lines of its unit; the
+      exit status (OUT.rc) is Wine's (failures + successes inside todo blocks, at most 255)
+  results OUT RESULTS.jsonl [--expect FILE]
       the output of `etwconf-report winetest` has a line for each failed check, skip, crash and
       known divergence of the results file, at its file and line, of the kind the outcome of its
       case against the expectations calls for (XFAIL -> todo, XPASS -> succeeded inside todo,
-      CHANGED/UNEXPECTED -> failed, SKIP -> skipped), and no other
+      CHANGED/UNEXPECTED -> failed, SKIP -> skipped), and no other; the exit status (OUT.rc)
+  listed EXPECTATIONS VERSION WINE OUT   the cases EXPECTATIONS lists at VERSION for that Wine, into OUT
+  exported SRC CASES.json EXPECTATIONS   `etwconf export-wine`'s output: a row per data case in
+      table order, each knowing its line, the custom cases named, todo rows only for listed cases
 Prints "ok   ..." / "FAIL ..." lines; exit 1 if any FAIL.
 """
+import contextlib
+import json
 import os
 import re
+import shlex
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,7 +49,8 @@ def read_lines(path):
     return text.replace("\r\n", "\n").split("\n")[:-1] if text.endswith("\n") else text.replace("\r\n", "\n").split("\n")
 
 
-def grammar(path, want_rc=None, want_failures=None):
+def grammar(path, want_failures=None):
+    want_rc = rc_of(path)
     lines = read_lines(path)
     units, unit_counts, problems = [], {"failed": 0, "todo": 0, "todo_ok": 0, "skipped": 0}, []
     total_bad = 0
@@ -86,16 +95,17 @@ def grammar(path, want_rc=None, want_failures=None):
         path, len(lines), len(units), ": " + "; ".join(problems[:5]) if problems else ""))
     if want_failures is not None:
         say(total_bad == want_failures, "%s: %d failures in the closing lines (want %d)" % (path, total_bad, want_failures))
-    if want_rc is not None:
+    if want_rc is not None:  # rc_of said when there is none
         say(want_rc == min(total_bad, 255), "%s: exit status %d = failures %d, at most 255" % (path, want_rc, total_bad))
     return units
 
 
-def results(path, jsonl, expect=None, want_rc=None):
+def results(path, jsonl, expect=None):
     """Each case of the results file has the lines its status and its outcome against the
     expectations (expectations.evaluate, as `etwconf-report check` sees it) call for, at its
     checks' or its row's file and line (a failed check's line with its case, rule, expected and
     got), and no other message line is there."""
+    want_rc = rc_of(path)
     from etwconf_report import expectations, ingest
     run = ingest.load(jsonl)
     outcomes = {}
@@ -142,30 +152,119 @@ def results(path, jsonl, expect=None, want_rc=None):
     kinds = {}
     for oc in outcomes.values():
         kinds[oc.kind] = kinds.get(oc.kind, 0) + 1
-    return kinds
+    if kinds:
+        print("     outcomes: " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
+
+
+
+
+def rc_of(out):
+    """the exit status of the command that wrote OUT (OUT.rc); None, and a failure said, without it"""
+    try:
+        with open(out + ".rc") as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        say(False, "%s: the exit status of the command that wrote it is not in %s.rc" % (out, out))
+        return None
+
+
+def report(out, *words):
+    """etwconf-report in this process (its modules are read once for the stage)"""
+    from etwconf_report.cli import main
+    env = {}
+    while words and re.match(r"[A-Z_]+=", words[0]):
+        k, v = words[0].split("=", 1)
+        env[k] = v
+        words = words[1:]
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        with open(out, "w", encoding="utf-8") as o, open(out + ".err", "w", encoding="utf-8") as e, \
+                contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+            rc = main(list(words))
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    with open(out + ".rc", "w") as f:
+        f.write("%d\n" % (rc or 0))
+
+
+class _Run:
+    """just enough of a run for Entry.names_run(): a version, and the Wine under test"""
+    impl = "wine"
+
+    def __init__(self, version, wine):
+        from etwconf_report import expectations
+        self.x, self.version, self.version_name = expectations, version, version
+        self.header = {"fingerprint": {"wine_version": wine}}
+
+    def version_names(self):
+        return {self.version} | ({self.x.WINE_NT[self.version]} if self.version in self.x.WINE_NT else set())
+
+    def nt(self):
+        return self.x.nt_tuple(self.version)
+
+
+def listed(path, version, wine, out):
+    from etwconf_report import expectations
+    run = _Run(version, wine)
+    with open(out, "w") as f:
+        f.writelines(sorted({e.case + "\n" for e in expectations.load(path).entries if e.names_run(run)}))
+
+
+def exported(src_path, cases_path, wine_path):
+    with open(cases_path) as f:
+        cases = json.load(f)["cases"]
+    with open(src_path) as f:
+        src = f.read()
+    data = [c["id"] for c in cases if c["function"] != "(custom)"]
+    custom = [c["id"] for c in cases if c["function"] == "(custom)"]
+    ids = re.findall(r"\.id = \"([^\"]+)\"", src)
+    say(ids == data, "export-wine: %d rows, one per data case, in table order" % len(ids))
+    head = src.split("*/", 1)[0].split()
+    say(all(c in head for c in custom), "export-wine: the %d custom cases left out are named" % len(custom))
+    lines = src.split("\n")
+    bad = [m.group(1) for m in re.finditer(r"\.id = \"([^\"]+)\", \.line = (\d+)", src)
+           if ".id = \"%s\"" % m.group(1) not in lines[int(m.group(2)) - 1]]
+    say(not bad, "export-wine: each row knows its own line (failures point at the row)%s" % (
+        ": " + " ".join(bad[:5]) if bad else ""))
+    todo = re.findall(r"\.id = \"([^\"]+)\"(?:(?!\.id = ).)*?\.todo = \{([^}]*)\}", src, re.S)
+    with open(wine_path) as f:
+        listed_ids = {e["case"] for e in json.load(f)["entries"]}
+    say(todo and all(i in listed_ids for i, _ in todo),
+        "export-wine: %d rows carry todo_wine versions, all listed in wine.json" % len(todo))
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("grammar", "results"):
-        print(__doc__)
-        return 2
-    opts = {}
-    args = []
-    i = 2
-    while i < len(argv):
-        if argv[i].startswith("--"):
-            opts[argv[i][2:]] = argv[i + 1]
-            i += 2
-        else:
-            args.append(argv[i])
-            i += 1
-    rc = int(opts["rc"]) if "rc" in opts else None
-    if argv[1] == "grammar":
-        grammar(args[0], rc, int(opts["failures"]) if "failures" in opts else None)
-    else:
-        kinds = results(args[0], args[1], opts.get("expect"), rc)
-        if kinds:
-            print("     outcomes: " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
+    src = open(argv[1]) if len(argv) > 1 else sys.stdin
+    for line in src:
+        words = shlex.split(line)
+        if not words:
+            continue
+        cmd, args = words[0], words[1:]
+        opts = {}
+        while len(args) > 2 and args[-2].startswith("--") and cmd != "report":
+            opts[args[-2][2:]] = args[-1]
+            args = args[:-2]
+        try:
+            if cmd == "report":
+                report(*args)
+            elif cmd == "grammar":
+                grammar(args[0], int(opts["failures"]) if "failures" in opts else None)
+            elif cmd == "results":
+                results(args[0], args[1], opts.get("expect"))
+            elif cmd == "listed":
+                listed(*args)
+            elif cmd == "exported":
+                exported(*args)
+            else:
+                say(False, "winetest_format.py: unknown command %r" % line.strip())
+        except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+            say(False, "%s: %s" % (line.strip(), e))
+    sys.stdout.flush()
     return 1 if bad else 0
 
 
