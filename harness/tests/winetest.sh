@@ -11,8 +11,8 @@
 #   4. with Wine: the exported test run at win10 and win7: known Wine divergences are todo, no
 #      failure, exit 0; without the expectations the same test fails exactly where wine.json says
 #      Wine diverges (etwconf.exe's own results in Wine's format: the wine stage)
-# Wine runs in a prefix of its own (BUILD/winetest/prefix, made once per Wine version), or in the
-# user's WINEPREFIX, used as it is; headless (harness/tests/wine-env.sh). Last line: "winetest: N passed, N failed, N skipped".
+# Wine runs in a prefix of its own over the suite's (BUILD/winetest/overlay), or in the user's
+# WINEPREFIX, used as it is; headless (harness/tests/wine-env.sh). Last line: "winetest: N passed, N failed, N skipped".
 set -u
 B=${1:-build}
 PYTHON=${PYTHON:-python3}
@@ -164,32 +164,19 @@ if [ "$cc_ok" != 1 ]; then
     summary winetest; exit $?
 fi
 . harness/tests/wine-env.sh
-# a prefix of the user's (WINEPREFIX) is used as it is; otherwise one of this stage's own, so that it
-# can run beside the wine stage (make test runs the two one after the other when WINEPREFIX is given):
-# over the suite's prefix when that is made (make test makes it first), else made here
-overlay=0
-if [ "$WINE_OWN_PREFIX" = 1 ]; then
-    if wine_overlay "$W/overlay"; then overlay=1; else WINEPREFIX=$(cd "$W" && pwd)/prefix; fi
+stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
+# a prefix of the user's (WINEPREFIX) is used as it is; otherwise one of this stage's own over the
+# suite's (make test makes that first; made here when it is not), so that it runs beside the others
+if [ "$WINE_OWN_PREFIX" = 1 ] && ! wine_overlay "$W/overlay"; then
+    (unset WINEPREFIX; sh harness/tests/wine.sh prefix "$B") >"$T/prefix.log" 2>&1
+    stop_server
+    wine_overlay "$W/overlay" || no "no Wine prefix to run in: $WINEPREFIX could not be made ($T/prefix.log)"
 fi
 export WINEPREFIX
-stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
 trap 'stop_server' EXIT
 trap 'stop_server; exit 130' INT TERM
-# a prefix made before Wine's 32-bit part was installed lacks its syswow64: made again then
-want="$(wine_version)$([ -e /usr/lib/wine/wine ] && echo ' wine32') etwconf-winetest-prefix-1"
-if [ "$WINE_OWN_PREFIX" = 1 ] && [ "$overlay" = 0 ] && { [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; }; then
-    stop_server
-    rm -rf "$WINEPREFIX"
-    mkdir -p "$WINEPREFIX"
-    timeout 30 "$WINESERVER" -p >/dev/null 2>&1
-    echo "winetest: making the prefix $WINEPREFIX ($(wine_version))"
-    timeout 300 "$WINE" wineboot -i >/dev/null 2>&1 &&
-        timeout 60 "$WINE" reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug' /v Debugger /t REG_SZ /d "" /f >/dev/null 2>&1 &&
-        echo "$want" >"$WINEPREFIX/.etwconf-prefix" || no "the Wine prefix $WINEPREFIX could not be made"
-else
-    timeout 30 "$WINESERVER" -p >/dev/null 2>&1
-    timeout 120 "$WINE" cmd /c exit >/dev/null 2>&1 # the services, with stdio on /dev/null
-fi
+timeout 30 "$WINESERVER" -p >/dev/null 2>&1
+timeout 120 "$WINE" cmd /c exit </dev/null >/dev/null 2>&1 # the services, with stdio on /dev/null
 
 # The exported test: todo where wine.json says, no failure, Wine's exit status. The runs go side by
 # side, each executable in a series of its own (the Windows version is set per executable name),
