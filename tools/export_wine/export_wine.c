@@ -108,20 +108,11 @@ static void em_bytes(const etw_u8 *p, size_t n)
 /* the generated test's F_* names, for the functions a data row can call */
 static const char *fn_tag(enum etw_fn fn)
 {
-    switch (fn) {
-    case FN_TQI: return "F_TQI";
-    case FN_TSI: return "F_TSI";
-    case FN_NTQSI: return "F_NTQSI";
-    case FN_NTSSI: return "F_NTSSI";
-    case FN_NTC: return "F_NTC";
-    case FN_ETWCTI: return "F_ETWCTI";
-    case FN_CTI: return "F_CTI";
-    case FN_ESI: return "F_ESI";
-    case FN_ETWESI: return "F_ETWESI";
-    case FN_NTQIP: return "F_NTQIP";
-    case FN_EXPORT: return "F_EXPORT";
-    default: return NULL;
-    }
+    static const char *const tags[] = {[FN_TQI] = "F_TQI",     [FN_TSI] = "F_TSI",     [FN_NTQSI] = "F_NTQSI",
+                                       [FN_NTSSI] = "F_NTSSI", [FN_NTC] = "F_NTC",     [FN_ETWCTI] = "F_ETWCTI",
+                                       [FN_CTI] = "F_CTI",     [FN_ESI] = "F_ESI",     [FN_ETWESI] = "F_ETWESI",
+                                       [FN_NTQIP] = "F_NTQIP", [FN_EXPORT] = "F_EXPORT"};
+    return (size_t)fn < sizeof tags / sizeof tags[0] ? tags[fn] : NULL;
 }
 
 /* the modules the harness looks a function up in, in order: asked of etw_resolve() itself */
