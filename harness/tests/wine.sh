@@ -2,32 +2,26 @@
 # harness/tests/wine.sh run|test|prefix BUILD "VERSIONS" - etwconf.exe under Wine (mk/windows.mk).
 # harness/tests/wine.sh rerun EXE VERSION ARGS... - what a Wine record's "rerun" command calls.
 #
-#   prefix  only set up the prefix, and leave its wineserver running for a minute (make test-wine
-#           does this while the executables build; the test then finds the prefix current)
-#   run     set up the prefix (the suite's own BUILD/wineprefix is made once per Wine version,
-#           headless, no debugger), then for each Windows version V that this Wine knows
-#           (winecfg's table: winxp64 win2003 vista win2008 win7 win2008r2 win8 win81 win10, win11
-#           from Wine 8.1): AppDefaults\\etwconf.exe Version = V; etwconf.exe run ->
-#           BUILD/results/wine-V.jsonl; when the machine runs i386 code and Wine's 32-bit part is
-#           there, the same for etwconf-i686.exe -> BUILD/results/wine-i686-V.jsonl
+#   prefix  only set up the prefix, its wineserver left running for a minute (make test-wine does
+#           this while the executables build)
+#   run     set up the prefix (the suite's own BUILD/wineprefix: made once per Wine version,
+#           headless, no debugger), then for each Windows version V that this Wine knows (winecfg's
+#           table): etwconf.exe run at V -> BUILD/results/wine-V.jsonl; where Wine runs 32-bit
+#           programs, the same for etwconf-i686.exe -> BUILD/results/wine-i686-V.jsonl
 #   test    run, then check the Windows platform layer (imports, manifest, fingerprint, crash, hang,
 #           overrun and child isolation with misbehaving DLLs, cleanup), the rerun commands, the
 #           WINE/WINEPREFIX contract (a wrapper standing in for a build tree's wine), and the
-#           results against the known divergences in reports/expectations/wine.json.
-#           Last line: "wine: N passed, N failed, N skipped".
+#           results against reports/expectations/wine*.json. Last line: "wine: N passed, N failed, N skipped".
 #   rerun   set EXE's Windows version to VERSION in the prefix and run EXE ARGS under Wine
 #
-# Which Wine and which prefix: WINE, WINESERVER, WINEPREFIX, WINEDEBUG as a Wine developer sets them
-# (harness/tests/wine-env.sh); a prefix given in WINEPREFIX is never reset or deleted. The Wine
-# version (WINE --version) goes into every results header ("runner"), and each case's "rerun" is a
-# command that reruns it under the same Wine, prefix and Windows version. WINE_RESULTS: where the
-# results go (default BUILD/results); WINE_LOGS: where the logs go (default BUILD/test/wine).
-# WINE32=0: do not run (or install) the 32-bit part.
-#
-# Traps avoided (../shared/notes/wine-ci.md section 6): no DISPLAY (a crash dialog would hang), AeDebug
-# Debugger="" (no winedbg) in the suite's own prefix, the first wine command gets stdio on /dev/null
-# (background services would hold pipes open), a timeout on every wine command, CRLF stripped, the
-# server killed at the end. WINE_FRESH=1 remakes the suite's own prefix even if it is current.
+# Which Wine and which prefix: WINE, WINESERVER, WINEPREFIX, WINEDEBUG (harness/tests/wine-env.sh);
+# a prefix given in WINEPREFIX is never reset or deleted. Every results header names the Wine
+# ("runner"), and each case's "rerun" reruns it under the same Wine, prefix and Windows version.
+# WINE_RESULTS, WINE_LOGS: where the results and logs go (BUILD/results, BUILD/test/wine). WINE32=0:
+# no 32-bit part. WINE_FRESH=1 remakes the suite's own prefix even if it is current.
+# Traps avoided: no DISPLAY (a crash dialog would hang), no winedbg (AeDebug Debugger=""), the first
+# wine command's stdio on /dev/null (background services would hold pipes open), a timeout on every
+# wine command, CRLF stripped, the server killed at the end.
 set -u
 mode=${1:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -312,7 +306,7 @@ for exe in "$B/etwconf.exe" "$B/etwconf-i686.exe" "$EXE" "$I686"; do
 done
 
 # the suite's own prefix and, beside it, a wrapper standing in for a build tree's wine in a prefix
-# of the user's: started now, checked after the main runs (section 6). The user's prefix is made
+# of the user's: started now, checked after the main runs (section 5). The user's prefix is made
 # the way the other stages make theirs, over the suite's (wine_overlay, wine-env.sh: no second
 # wineboot), or is left for Wine to make when there is no suite's prefix (a user's WINEPREFIX)
 WRAP=$L/wrapper
