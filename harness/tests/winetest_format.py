@@ -14,7 +14,6 @@ process: the commands, one a line, come on stdin (or FILE), shell-quoted.
       known divergence of the results file, at its file and line, of the kind the outcome of its
       case against the expectations calls for (XFAIL -> todo, XPASS -> succeeded inside todo,
       CHANGED/UNEXPECTED -> failed, SKIP -> skipped), and no other; the exit status (OUT.rc)
-  listed EXPECTATIONS VERSION WINE OUT   the cases EXPECTATIONS lists at VERSION for that Wine, into OUT
   exported SRC CASES.json EXPECTATIONS   `etwconf export-wine`'s output: a row per data case in
       table order, each knowing its line, the custom cases named, todo rows only for listed cases
 Prints "ok   ..." / "FAIL ..." lines; exit 1 if any FAIL.
@@ -25,6 +24,7 @@ import os
 import re
 import shlex
 import sys
+from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "reports"))
@@ -45,59 +45,49 @@ def say(ok, msg):
 
 def read_lines(path):
     with open(path, "rb") as f:
-        text = f.read().decode("utf-8", "replace")
-    return text.replace("\r\n", "\n").split("\n")[:-1] if text.endswith("\n") else text.replace("\r\n", "\n").split("\n")
+        text = f.read().decode("utf-8", "replace").replace("\r\n", "\n")
+    return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+
+
+KINDS = {"Test failed: ": "failed", "Test marked todo: ": "todo", "Test succeeded inside todo block: ": "todo_ok",
+         "Tests skipped: ": "skipped"}
 
 
 def grammar(path, want_failures=None):
-    want_rc = rc_of(path)
-    lines = read_lines(path)
-    units, unit_counts, problems = [], {"failed": 0, "todo": 0, "todo_ok": 0, "skipped": 0}, []
-    total_bad = 0
+    want_rc, lines = rc_of(path), read_lines(path)
+    units, problems, total_bad, seen = 0, [], 0, Counter()
     for n, line in enumerate(lines, 1):
         m = CLOSING.match(line)
         if m:
-            pid, unit, executed, todo, flaky, failures, word, skipped = m.groups()
-            failures, todo, skipped = int(failures), int(todo), int(skipped)
-            if word != ("failure" if failures == 1 else "failures"):
-                problems.append("line %d: '%s' with %d" % (n, word, failures))
+            unit, executed, todo, flaky, failures, word, skipped = m.groups()[1:]
+            says = (int(failures), int(todo), int(skipped))
+            lines_say = (seen["failed"] + seen["todo_ok"], seen["todo"], seen["skipped"])
+            if word != ("failure" if says[0] == 1 else "failures"):
+                problems.append("line %d: '%s' with %d" % (n, word, says[0]))
             if flaky != "0":
                 problems.append("line %d: flaky count %s" % (n, flaky))
-            if (failures, todo, skipped) != (unit_counts["failed"] + unit_counts["todo_ok"], unit_counts["todo"],
-                                             unit_counts["skipped"]):
-                problems.append("line %d: %s counts %d failures, %d todo, %d skipped; its lines say %d, %d, %d" % (
-                    n, unit, failures, todo, skipped, unit_counts["failed"] + unit_counts["todo_ok"], unit_counts["todo"],
-                    unit_counts["skipped"]))
-            if int(executed) < failures + todo:
+            if says != lines_say:
+                problems.append("line %d: %s counts %d failures, %d todo, %d skipped; its lines say %d, %d, %d"
+                                % ((n, unit) + says + lines_say))
+            if int(executed) < says[0] + says[1]:
                 problems.append("line %d: fewer tests executed than failures and todos" % n)
-            units.append((unit, int(executed), todo, failures, skipped))
-            total_bad += failures
-            unit_counts = {"failed": 0, "todo": 0, "todo_ok": 0, "skipped": 0}
+            units, total_bad, seen = units + 1, total_bad + says[0], Counter()
             continue
         m = MESSAGE.match(line)
         if not m:
             problems.append("line %d is not a Wine test line: %r" % (n, line[:120]))
-            continue
-        kind = m.group(3) or ""
-        if kind.startswith("Test failed"):
-            unit_counts["failed"] += 1
-        elif kind.startswith("Test marked todo"):
-            unit_counts["todo"] += 1
-        elif kind.startswith("Test succeeded inside"):
-            unit_counts["todo_ok"] += 1
-        elif kind.startswith("Tests skipped"):
-            unit_counts["skipped"] += 1
-        if kind and kind != "Test succeeded" and not m.group(4).strip():
-            problems.append("line %d: %s with no message" % (n, kind.strip()))
-    if any(unit_counts.values()):
+        elif m.group(3) in KINDS:
+            seen[KINDS[m.group(3)]] += 1
+            if not m.group(4).strip():
+                problems.append("line %d: %s with no message" % (n, m.group(3).strip()))
+    if +seen:
         problems.append("lines after the last closing line")
-    say(not problems and bool(units), "%s: %d lines in Wine's format, %d unit(s) closed%s" % (
-        path, len(lines), len(units), ": " + "; ".join(problems[:5]) if problems else ""))
+    say(not problems and units, "%s: %d lines in Wine's format, %d unit(s) closed%s" % (
+        path, len(lines), units, ": " + "; ".join(problems[:5]) if problems else ""))
     if want_failures is not None:
         say(total_bad == want_failures, "%s: %d failures in the closing lines (want %d)" % (path, total_bad, want_failures))
     if want_rc is not None:  # rc_of said when there is none
         say(want_rc == min(total_bad, 255), "%s: exit status %d = failures %d, at most 255" % (path, want_rc, total_bad))
-    return units
 
 
 def results(path, jsonl, expect=None):
@@ -114,7 +104,6 @@ def results(path, jsonl, expect=None):
         if exp.applies_to(run):
             outcomes = expectations.evaluate(run, exp)
     want = []   # (file:line, kind, case id)
-    failures = 0
     for case in run.cases:
         oc = outcomes.get(case["id"])
         kind = oc.kind if oc else None
@@ -142,16 +131,13 @@ def results(path, jsonl, expect=None):
             msg = m.group(4)
             key = msg if re.match(r"\S+ \[", msg) else msg.split(" ", 1)[0].rstrip(":")
             got.append(("%s:%s" % (m.group(1), m.group(2)), m.group(3).rstrip(": "), key))
-    missing = [w for w in want if w not in got]
-    extra = [g for g in got if g not in want]
-    say(sorted(got) == sorted(want), "%s: %d message lines, one per failed check, skip, crash and known divergence of %s%s" % (
-        path, len(got), os.path.basename(jsonl),
-        "" if sorted(got) == sorted(want) else ": missing %s; not expected %s" % (missing[:3], extra[:3])))
+    same = sorted(got) == sorted(want)
+    say(same, "%s: %d message lines, one per failed check, skip, crash and known divergence of %s%s" % (
+        path, len(got), os.path.basename(jsonl), "" if same else ": missing %s; not expected %s" % (
+            [w for w in want if w not in got][:3], [g for g in got if g not in want][:3])))
     if want_rc is not None:
         say(want_rc == min(failures, 255), "%s: exit status %d (failures %d, at most 255)" % (path, want_rc, failures))
-    kinds = {}
-    for oc in outcomes.values():
-        kinds[oc.kind] = kinds.get(oc.kind, 0) + 1
+    kinds = Counter(oc.kind for oc in outcomes.values())
     if kinds:
         print("     outcomes: " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
 
@@ -190,29 +176,6 @@ def report(out, *words):
                 os.environ[k] = v
     with open(out + ".rc", "w") as f:
         f.write("%d\n" % (rc or 0))
-
-
-class _Run:
-    """just enough of a run for Entry.names_run(): a version, and the Wine under test"""
-    impl = "wine"
-
-    def __init__(self, version, wine):
-        from etwconf_report import expectations
-        self.x, self.version, self.version_name = expectations, version, version
-        self.header = {"fingerprint": {"wine_version": wine}}
-
-    def version_names(self):
-        return {self.version} | ({self.x.WINE_NT[self.version]} if self.version in self.x.WINE_NT else set())
-
-    def nt(self):
-        return self.x.nt_tuple(self.version)
-
-
-def listed(path, version, wine, out):
-    from etwconf_report import expectations
-    run = _Run(version, wine)
-    with open(out, "w") as f:
-        f.writelines(sorted({e.case + "\n" for e in expectations.load(path).entries if e.names_run(run)}))
 
 
 def exported(src_path, cases_path, wine_path):
@@ -256,8 +219,6 @@ def main(argv):
                 grammar(args[0], int(opts["failures"]) if "failures" in opts else None)
             elif cmd == "results":
                 results(args[0], args[1], opts.get("expect"))
-            elif cmd == "listed":
-                listed(*args)
             elif cmd == "exported":
                 exported(*args)
             else:
