@@ -479,8 +479,8 @@ for v in $RUN_VERSIONS; do
 done
 exe_sha=$(sha256sum "$EXE" | cut -d' ' -f1)
 exe32_sha=$(sha256sum "$I686" 2>/dev/null | cut -d' ' -f1)
-# the case table of the exe that ran, with each case's fixture (etwconf list --json)
-wine_run 60 "$EXE" list --json >"$L/cases.json" 2>"$L/cases.err" </dev/null || no "etwconf.exe list --json failed: $(tr -d '\r' <"$L/cases.err" | tail -n 1)"
+# the case table, with each case's fixture: the Linux build's, of the same sources (no Wine start)
+"$B/etwconf" list --json >"$L/cases.json" 2>"$L/cases.err" || no "$B/etwconf list --json failed: $(tail -n 1 "$L/cases.err")"
 rm -f "$L/expectations.out" "$L/expectations-i686.out"
 out=$(WINE_VERSION="$WINE_VERSION" WINE_PATH="$WINE_PATH" C_T="$T" C_R="$R" C_L="$L" C_FIRST="$first" C_WP="$wp" \
     $PYTHON - "$exe_sha" "$L/cases.json" "$exe32_sha" $files <<'EOF' 2>&1
