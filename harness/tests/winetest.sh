@@ -28,6 +28,7 @@ mkdir -p "$T" "$W"
 
 . "$(dirname "$0")/lib.sh"
 # fmt: the commands on stdin, in one process of harness/tests/winetest_format.py; its lines counted
+# (never on the right of a pipe: the counts are this shell's)
 fmt() {
     fo=$($PYTHON harness/tests/winetest_format.py 2>&1)
     frc=$?
@@ -117,7 +118,9 @@ grep -q "is for target wine.*nothing is todo" "$T/notwine.txt.err" && ! grep -q 
 
 "$E" export-wine --todo "$T/wine-todo.txt" --out "$T/etwconf.c" 2>"$T/export.err"; rc=$?
 "$E" list --json >"$T/cases.json"
-echo "exported $T/etwconf.c $T/cases.json $WINE_JSON" | fmt
+fmt <<EOF
+exported $T/etwconf.c $T/cases.json $WINE_JSON
+EOF
 [ "$rc" = 0 ] && grep -q '^START_TEST(etwconf)$' "$T/etwconf.c" && ! grep -q '#include "\(harness\|spec\|cases\)/' "$T/etwconf.c" &&
     ok "export-wine: exit 0, START_TEST(etwconf), standalone (no suite header)" || no "export-wine: exit $rc"
 "$E" export-wine --todo "$T/thirdparty-todo.txt" --out "$T/x.c" 2>"$T/export-bad.err"; r1=$?
