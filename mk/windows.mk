@@ -170,7 +170,7 @@ WINE32_INSTALL = mkdir -p $(BUILD)/test/wine; [ "$${WINE32:-1}" = 0 ] || grep -q
 test-wine:
 	@mkdir -p $(BUILD)/test/wine; { \
 	      sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1; } & p=$$!; \
-	    $(MAKE) --no-print-directory -s $(if $(filter -j%,$(MAKEFLAGS)),,-j2) $(WINE_TEST_FILES) >$(BUILD)/test/wine/build.log 2>&1 || \
+	    $(MAKE) --no-print-directory -s $(if $(filter -j%,$(MAKEFLAGS)),,-j2) $(WINE_TEST_FILES) $(BUILD)/etwconf >$(BUILD)/test/wine/build.log 2>&1 || \
 	        cat $(BUILD)/test/wine/build.log; \
 	    wait $$p || cat $(BUILD)/test/wine/prefix.log; \
 	    MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh harness/tests/wine.sh test "$(BUILD)" "$(WINE_VERSIONS)"

@@ -1,8 +1,8 @@
 # mk/winetest.mk - Wine's test formats (README "Wine's test formats"):
 #   etwconf-report winetest [--expectations FILE] RESULTS.jsonl   reports/etwconf_report/winetest.py
 #   etwconf export-wine [--out FILE] [--todo FILE]                tools/export_wine/
-#   make test-winetest   the "winetest" stage: the format line by line (results of the Linux build,
-#                        and of the exe under Wine at win10), and the exported test built with mingw-w64 against
+#   make test-winetest   the "winetest" stage: the format line by line (results of the Linux build),
+#                        and the exported test built with mingw-w64 against
 #                        harness/windows/winetest/wine/test.h and run under Wine
 #
 # The runner the exported test carries (tools/export_wine/runtime.inc) becomes a C string.
@@ -14,7 +14,5 @@ $(BUILD)/obj/tools/export_wine/export_wine.o $(BUILD)/win64/obj/tools/export_win
 
 .PHONY: test-winetest
 TEST_STAGES += winetest
-# the Wine stage's etwconf.exe (mk/windows.mk) when mingw-w64 is there (the stage says SKIP with the
-# reason when it is not)
-test-winetest: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/wine-elevated/etwconf.exe)
+test-winetest: all $(BUILD)/bad/success.so $(BUILD)/bad/crash.so
 	@PYTHON="$(PYTHON)" MINGW64="$(MINGW64)" MINGW32="$(MINGW32)" sh harness/tests/winetest.sh "$(BUILD)"

@@ -169,57 +169,62 @@ for p in $PERSONALITIES; do
 done
 
 # ---------------------------------------------------------------- 4. planted bugs
-# plant NAME FILE CASES... : etwconf.exe built from a copy of FILE (of harness/targets/win_live/)
-# with the text of T/NAME.from replaced by that of T/NAME.to, run on CASES against the twin as
-# documented; the checks above must fail on it
-plant() {
-    pn=$1 f=$2
-    shift 2
-    d=$T/plant-$pn
-    mkdir -p "$d"
-    if ! "$PY" - "harness/targets/win_live/$f" "$T/$pn.from" "$T/$pn.to" "$d/$f" <<'PY'
-import sys
-src, old, new, out = sys.argv[1:]
-text, old, new = (open(p, encoding="utf-8").read() for p in (src, old, new))
-if text.count(old) != 1:
-    sys.exit("the planted text is not once in %s: update the plant in harness/tests/twin.sh" % src)
-open(out, "w", encoding="utf-8").write(text.replace(old, new))
-PY
-    then
-        no "[plant $pn] cannot be planted in harness/targets/win_live/$f"
-        return
-    fi
-    if ! $MAKE --no-print-directory -s twin-plant BUILD="$B" PLANT_SRC="$d/$f" PLANT_DIR="$d" \
-        PLANT_OBJ="$B/win64/obj/harness/targets/win_live/${f%.c}.o" >"$d/build.log" 2>&1; then
-        no "[plant $pn] does not build: $d/build.log"
-        return
-    fi
-    args=""
-    for c in "$@"; do args="$args --case $c"; done
-    twin_run "plant-$pn" 10.0 windows "$d/etwconf.exe" $args
-    if [ ! -s "$T/plant-$pn.jsonl" ]; then
-        no "[plant $pn] the planted exe wrote no results: $T/plant-$pn.err"
-        return
-    fi
-    queue "$pn" plant verdicts "$T/plant-$pn.jsonl" windows
-    queue "$pn" plant leftovers "$T/plant-$pn.state.txt" "$T/plant-$pn.temp.txt"
-}
+# Each plant NAME FILE CASES... (in T/plants.txt): etwconf.exe built from a copy of FILE (of
+# harness/targets/win_live/) with the text of T/NAME.from replaced by that of T/NAME.to (the copies
+# made in one Python process), run on CASES against the twin as documented; the checks above must
+# fail on it
 # a session_stop that never stops the kernel logger (it stops one by its handle once proved ours)
 printf '%s' '            ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
         }
         run_file_delete(s->file);' >"$T/kernel-stop.from"
 printf '%s' '        }
         run_file_delete(s->file);' >"$T/kernel-stop.to"
-plant kernel-stop sessions.c tqi.04.exact
 # a no-access fixture whose entry denies nothing
 printf '%s' '    etw_lv_deny_enable_call(&a);' >"$T/no-deny.from"
 printf '%s' '    etw_lv_deny_enable_call(&a);
     a.allow = true;' >"$T/no-deny.to"
-plant no-deny sessions.c gmi.set-access tsi.04.no-access
 # a consumer that never opens its trace
 printf '%s' '    th = OpenTraceW(&lf);' >"$T/no-open.from"
 printf '%s' '    th = (TRACEHANDLE)INVALID_HANDLE_VALUE;' >"$T/no-open.to"
-plant no-open events.c traits.in-events
+cat >"$T/plants.txt" <<'EOF'
+kernel-stop sessions.c tqi.04.exact
+no-deny sessions.c gmi.set-access tsi.04.no-access
+no-open events.c traits.in-events
+EOF
+"$PY" - "$T" <<'PY'
+import os, sys
+t = sys.argv[1]
+for line in open(t + "/plants.txt"):
+    name, f = line.split()[:2]
+    src = "harness/targets/win_live/" + f
+    text, old, new = (open(p, encoding="utf-8").read() for p in (src, "%s/%s.from" % (t, name), "%s/%s.to" % (t, name)))
+    if text.count(old) != 1:
+        print("%s: the planted text is not once in %s: update the plant in harness/tests/twin.sh" % (name, src))
+        continue
+    os.makedirs("%s/plant-%s" % (t, name), exist_ok=True)
+    open("%s/plant-%s/%s" % (t, name, f), "w", encoding="utf-8").write(text.replace(old, new))
+PY
+while read -r pn f cases; do
+    d=$T/plant-$pn
+    if [ ! -f "$d/$f" ]; then
+        no "[plant $pn] cannot be planted in harness/targets/win_live/$f"
+        continue
+    fi
+    if ! $MAKE --no-print-directory -s twin-plant BUILD="$B" PLANT_SRC="$d/$f" PLANT_DIR="$d" \
+        PLANT_OBJ="$B/win64/obj/harness/targets/win_live/${f%.c}.o" >"$d/build.log" 2>&1; then
+        no "[plant $pn] does not build: $d/build.log"
+        continue
+    fi
+    args=""
+    for c in $cases; do args="$args --case $c"; done
+    twin_run "plant-$pn" 10.0 windows "$d/etwconf.exe" $args
+    if [ ! -s "$T/plant-$pn.jsonl" ]; then
+        no "[plant $pn] the planted exe wrote no results: $T/plant-$pn.err"
+        continue
+    fi
+    queue "$pn" plant verdicts "$T/plant-$pn.jsonl" windows
+    queue "$pn" plant leftovers "$T/plant-$pn.state.txt" "$T/plant-$pn.temp.txt"
+done <"$T/plants.txt"
 
 timeout 20 "$WINESERVER" -k >/dev/null 2>&1
 show "$("$PY" harness/tests/twin_check.py batch "$T/checks.txt" 2>&1)"

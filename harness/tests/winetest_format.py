@@ -1,22 +1,30 @@
 #!/usr/bin/env python3
-"""harness/tests/winetest_format.py - check Wine's test output, line by line (the winetest stage).
+"""harness/tests/winetest_format.py - the winetest stage's checks of Wine's test output, in one
+process: the commands, one a line, come on stdin (or FILE), shell-quoted.
 
-  winetest_format.py grammar OUTPUT [--failures N] [--rc N]
-      every line is one Wine's test.h prints (file:line: Test failed: / Test marked todo: /
-      Test succeeded inside todo block: / Tests skipped: / Test succeeded / a trace, and the
-      closing "%04x:unit: N tests executed (T marked as todo, 0 as flaky, F failure(s)), S skipped.");
-      each closing line's counts agree with the lines of its unit; the exit status is Wine's
-      (failures + successes inside todo blocks, at most 255)
-  winetest_format.py results OUTPUT RESULTS.jsonl [--expect FILE] [--rc N]
+  report OUT CMD ARG...         `etwconf-report CMD ARG...` (ENV=VALUE words first set the
+                                environment): stdout to OUT, stderr to OUT.err, exit status to OUT.rc
+  grammar OUT [--failures N]    every line is one Wine's test.h prints (file:line: Test failed: /
+      Test marked todo: / Test succeeded inside todo block: / Tests skipped: / Test succeeded / a
+      trace, and the closing "%04x:unit: N tests executed (T marked as todo, 0 as flaky, F
+      failure(s)), S skipped."); each closing line's counts agree with the lines of its unit; the
+      exit status (OUT.rc) is Wine's (failures + successes inside todo blocks, at most 255)
+  results OUT RESULTS.jsonl [--expect FILE]
       the output of `etwconf-report winetest` has a line for each failed check, skip, crash and
       known divergence of the results file, at its file and line, of the kind the outcome of its
       case against the expectations calls for (XFAIL -> todo, XPASS -> succeeded inside todo,
-      CHANGED/UNEXPECTED -> failed, SKIP -> skipped), and no other
+      CHANGED/UNEXPECTED -> failed, SKIP -> skipped), and no other; the exit status (OUT.rc)
+  exported SRC CASES.json EXPECTATIONS   `etwconf export-wine`'s output: a row per data case in
+      table order, each knowing its line, the custom cases named, todo rows only for listed cases
 Prints "ok   ..." / "FAIL ..." lines; exit 1 if any FAIL.
 """
+import contextlib
+import json
 import os
 import re
+import shlex
 import sys
+from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "reports"))
@@ -37,65 +45,57 @@ def say(ok, msg):
 
 def read_lines(path):
     with open(path, "rb") as f:
-        text = f.read().decode("utf-8", "replace")
-    return text.replace("\r\n", "\n").split("\n")[:-1] if text.endswith("\n") else text.replace("\r\n", "\n").split("\n")
+        text = f.read().decode("utf-8", "replace").replace("\r\n", "\n")
+    return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
 
 
-def grammar(path, want_rc=None, want_failures=None):
-    lines = read_lines(path)
-    units, unit_counts, problems = [], {"failed": 0, "todo": 0, "todo_ok": 0, "skipped": 0}, []
-    total_bad = 0
+KINDS = {"Test failed: ": "failed", "Test marked todo: ": "todo", "Test succeeded inside todo block: ": "todo_ok",
+         "Tests skipped: ": "skipped"}
+
+
+def grammar(path, want_failures=None):
+    want_rc, lines = rc_of(path), read_lines(path)
+    units, problems, total_bad, seen = 0, [], 0, Counter()
     for n, line in enumerate(lines, 1):
         m = CLOSING.match(line)
         if m:
-            pid, unit, executed, todo, flaky, failures, word, skipped = m.groups()
-            failures, todo, skipped = int(failures), int(todo), int(skipped)
-            if word != ("failure" if failures == 1 else "failures"):
-                problems.append("line %d: '%s' with %d" % (n, word, failures))
+            unit, executed, todo, flaky, failures, word, skipped = m.groups()[1:]
+            says = (int(failures), int(todo), int(skipped))
+            lines_say = (seen["failed"] + seen["todo_ok"], seen["todo"], seen["skipped"])
+            if word != ("failure" if says[0] == 1 else "failures"):
+                problems.append("line %d: '%s' with %d" % (n, word, says[0]))
             if flaky != "0":
                 problems.append("line %d: flaky count %s" % (n, flaky))
-            if (failures, todo, skipped) != (unit_counts["failed"] + unit_counts["todo_ok"], unit_counts["todo"],
-                                             unit_counts["skipped"]):
-                problems.append("line %d: %s counts %d failures, %d todo, %d skipped; its lines say %d, %d, %d" % (
-                    n, unit, failures, todo, skipped, unit_counts["failed"] + unit_counts["todo_ok"], unit_counts["todo"],
-                    unit_counts["skipped"]))
-            if int(executed) < failures + todo:
+            if says != lines_say:
+                problems.append("line %d: %s counts %d failures, %d todo, %d skipped; its lines say %d, %d, %d"
+                                % ((n, unit) + says + lines_say))
+            if int(executed) < says[0] + says[1]:
                 problems.append("line %d: fewer tests executed than failures and todos" % n)
-            units.append((unit, int(executed), todo, failures, skipped))
-            total_bad += failures
-            unit_counts = {"failed": 0, "todo": 0, "todo_ok": 0, "skipped": 0}
+            units, total_bad, seen = units + 1, total_bad + says[0], Counter()
             continue
         m = MESSAGE.match(line)
         if not m:
             problems.append("line %d is not a Wine test line: %r" % (n, line[:120]))
-            continue
-        kind = m.group(3) or ""
-        if kind.startswith("Test failed"):
-            unit_counts["failed"] += 1
-        elif kind.startswith("Test marked todo"):
-            unit_counts["todo"] += 1
-        elif kind.startswith("Test succeeded inside"):
-            unit_counts["todo_ok"] += 1
-        elif kind.startswith("Tests skipped"):
-            unit_counts["skipped"] += 1
-        if kind and kind != "Test succeeded" and not m.group(4).strip():
-            problems.append("line %d: %s with no message" % (n, kind.strip()))
-    if any(unit_counts.values()):
+        elif m.group(3) in KINDS:
+            seen[KINDS[m.group(3)]] += 1
+            if not m.group(4).strip():
+                problems.append("line %d: %s with no message" % (n, m.group(3).strip()))
+    if +seen:
         problems.append("lines after the last closing line")
-    say(not problems and bool(units), "%s: %d lines in Wine's format, %d unit(s) closed%s" % (
-        path, len(lines), len(units), ": " + "; ".join(problems[:5]) if problems else ""))
+    say(not problems and units, "%s: %d lines in Wine's format, %d unit(s) closed%s" % (
+        path, len(lines), units, ": " + "; ".join(problems[:5]) if problems else ""))
     if want_failures is not None:
         say(total_bad == want_failures, "%s: %d failures in the closing lines (want %d)" % (path, total_bad, want_failures))
-    if want_rc is not None:
+    if want_rc is not None:  # rc_of said when there is none
         say(want_rc == min(total_bad, 255), "%s: exit status %d = failures %d, at most 255" % (path, want_rc, total_bad))
-    return units
 
 
-def results(path, jsonl, expect=None, want_rc=None):
+def results(path, jsonl, expect=None):
     """Each case of the results file has the lines its status and its outcome against the
     expectations (expectations.evaluate, as `etwconf-report check` sees it) call for, at its
     checks' or its row's file and line (a failed check's line with its case, rule, expected and
     got), and no other message line is there."""
+    want_rc = rc_of(path)
     from etwconf_report import expectations, ingest
     run = ingest.load(jsonl)
     outcomes = {}
@@ -104,7 +104,6 @@ def results(path, jsonl, expect=None, want_rc=None):
         if exp.applies_to(run):
             outcomes = expectations.evaluate(run, exp)
     want = []   # (file:line, kind, case id)
-    failures = 0
     for case in run.cases:
         oc = outcomes.get(case["id"])
         kind = oc.kind if oc else None
@@ -132,40 +131,101 @@ def results(path, jsonl, expect=None, want_rc=None):
             msg = m.group(4)
             key = msg if re.match(r"\S+ \[", msg) else msg.split(" ", 1)[0].rstrip(":")
             got.append(("%s:%s" % (m.group(1), m.group(2)), m.group(3).rstrip(": "), key))
-    missing = [w for w in want if w not in got]
-    extra = [g for g in got if g not in want]
-    say(sorted(got) == sorted(want), "%s: %d message lines, one per failed check, skip, crash and known divergence of %s%s" % (
-        path, len(got), os.path.basename(jsonl),
-        "" if sorted(got) == sorted(want) else ": missing %s; not expected %s" % (missing[:3], extra[:3])))
+    same = sorted(got) == sorted(want)
+    say(same, "%s: %d message lines, one per failed check, skip, crash and known divergence of %s%s" % (
+        path, len(got), os.path.basename(jsonl), "" if same else ": missing %s; not expected %s" % (
+            [w for w in want if w not in got][:3], [g for g in got if g not in want][:3])))
     if want_rc is not None:
         say(want_rc == min(failures, 255), "%s: exit status %d (failures %d, at most 255)" % (path, want_rc, failures))
-    kinds = {}
-    for oc in outcomes.values():
-        kinds[oc.kind] = kinds.get(oc.kind, 0) + 1
-    return kinds
+    kinds = Counter(oc.kind for oc in outcomes.values())
+    if kinds:
+        print("     outcomes: " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
+
+
+
+
+def rc_of(out):
+    """the exit status of the command that wrote OUT (OUT.rc); None, and a failure said, without it"""
+    try:
+        with open(out + ".rc") as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        say(False, "%s: the exit status of the command that wrote it is not in %s.rc" % (out, out))
+        return None
+
+
+def report(out, *words):
+    """etwconf-report in this process (its modules are read once for the stage)"""
+    from etwconf_report.cli import main
+    env = {}
+    while words and re.match(r"[A-Z_]+=", words[0]):
+        k, v = words[0].split("=", 1)
+        env[k] = v
+        words = words[1:]
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        with open(out, "w", encoding="utf-8") as o, open(out + ".err", "w", encoding="utf-8") as e, \
+                contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+            rc = main(list(words))
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    with open(out + ".rc", "w") as f:
+        f.write("%d\n" % (rc or 0))
+
+
+def exported(src_path, cases_path, wine_path):
+    with open(cases_path) as f:
+        cases = json.load(f)["cases"]
+    with open(src_path) as f:
+        src = f.read()
+    data = [c["id"] for c in cases if c["function"] != "(custom)"]
+    custom = [c["id"] for c in cases if c["function"] == "(custom)"]
+    ids = re.findall(r"\.id = \"([^\"]+)\"", src)
+    say(ids == data, "export-wine: %d rows, one per data case, in table order" % len(ids))
+    head = src.split("*/", 1)[0].split()
+    say(all(c in head for c in custom), "export-wine: the %d custom cases left out are named" % len(custom))
+    lines = src.split("\n")
+    bad = [m.group(1) for m in re.finditer(r"\.id = \"([^\"]+)\", \.line = (\d+)", src)
+           if ".id = \"%s\"" % m.group(1) not in lines[int(m.group(2)) - 1]]
+    say(not bad, "export-wine: each row knows its own line (failures point at the row)%s" % (
+        ": " + " ".join(bad[:5]) if bad else ""))
+    todo = re.findall(r"\.id = \"([^\"]+)\"(?:(?!\.id = ).)*?\.todo = \{([^}]*)\}", src, re.S)
+    with open(wine_path) as f:
+        listed_ids = {e["case"] for e in json.load(f)["entries"]}
+    say(todo and all(i in listed_ids for i, _ in todo),
+        "export-wine: %d rows carry todo_wine versions, all listed in wine.json" % len(todo))
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("grammar", "results"):
-        print(__doc__)
-        return 2
-    opts = {}
-    args = []
-    i = 2
-    while i < len(argv):
-        if argv[i].startswith("--"):
-            opts[argv[i][2:]] = argv[i + 1]
-            i += 2
-        else:
-            args.append(argv[i])
-            i += 1
-    rc = int(opts["rc"]) if "rc" in opts else None
-    if argv[1] == "grammar":
-        grammar(args[0], rc, int(opts["failures"]) if "failures" in opts else None)
-    else:
-        kinds = results(args[0], args[1], opts.get("expect"), rc)
-        if kinds:
-            print("     outcomes: " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
+    src = open(argv[1]) if len(argv) > 1 else sys.stdin
+    for line in src:
+        words = shlex.split(line)
+        if not words:
+            continue
+        cmd, args = words[0], words[1:]
+        opts = {}
+        while len(args) > 2 and args[-2].startswith("--") and cmd != "report":
+            opts[args[-2][2:]] = args[-1]
+            args = args[:-2]
+        try:
+            if cmd == "report":
+                report(*args)
+            elif cmd == "grammar":
+                grammar(args[0], int(opts["failures"]) if "failures" in opts else None)
+            elif cmd == "results":
+                results(args[0], args[1], opts.get("expect"))
+            elif cmd == "exported":
+                exported(*args)
+            else:
+                say(False, "winetest_format.py: unknown command %r" % line.strip())
+        except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+            say(False, "%s: %s" % (line.strip(), e))
+    sys.stdout.flush()
     return 1 if bad else 0
 
 

@@ -1,23 +1,17 @@
 /*
  * tools/export_wine/export_wine.c - `etwconf export-wine`: the case table written out as a
  * standalone Wine conformance test (one unit, START_TEST(etwconf)), for a Wine or ReactOS merge
- * request (README "Dropping the exported test into a Wine tree").
- *
- * What the generated file holds, all from the rows' data so that it stays in step with the table:
- *   - a row per data case: function, fixture, handle, class, length, buffer, input bytes and, per
- *     version range, the expected code, return length and output bytes; one table and one test
- *     function per family (the case id up to its first dot: tqi, esi, exp ...);
- *   - the runner (tools/export_wine/runtime.inc, copied in): every function through
- *     GetProcAddress at run time, the version from RtlGetVersion, fixtures made with the real API
- *     (StartTraceW sessions checked with ControlTraceW, RegisterTraceGuidsW, EventRegister), a
- *     fixture this test cannot make (privileges, fault injection, another process's registration,
- *     sessions of other kinds) skipped with the reason; ok() at the row's line with the case id
- *     as context; win_skip() for a missing function; broken() for a second code some Windows
- *     versions return (the row's ALSO()); Wine's stub exception caught so one row cannot end the run;
- *   - with --todo FILE, the known Wine divergences (`etwconf-report winetest-todo` of
- *     reports/expectations/wine.json: CASE VERSION STATUS MODE per line): per row and version,
- *     the check that diverges (by the entry's status and mode) is under todo_wine_if, and once it
- *     has failed the rest of the row (which depends on that result) is not checked.
+ * request (README "Dropping the exported test into a Wine tree"). All from the rows' data:
+ *   - a row per data case (function, fixture, handle, class, length, buffer, input bytes and, per
+ *     version range, the expected code, return length and output bytes); a table and a test
+ *     function per family (the case id up to its first dot);
+ *   - the runner (runtime.inc, copied in): every function through GetProcAddress, the version from
+ *     RtlGetVersion, fixtures made with the real API, a fixture this test cannot make skipped with
+ *     the reason; ok() at the row's line with the case id as context, win_skip() for a missing
+ *     function, broken() for a row's ALSO() code, Wine's stub exception caught;
+ *   - with --todo FILE (`etwconf-report winetest-todo` of reports/expectations/wine.json: CASE
+ *     VERSION STATUS MODE per line) the check a known Wine divergence names is under todo_wine_if
+ *     at that version, and once it has failed the rest of the row is not checked.
  * Custom rows (FN_CUSTOM, several calls in C) are left out; the file names them.
  */
 #include "tools/tools.h"
@@ -108,20 +102,11 @@ static void em_bytes(const etw_u8 *p, size_t n)
 /* the generated test's F_* names, for the functions a data row can call */
 static const char *fn_tag(enum etw_fn fn)
 {
-    switch (fn) {
-    case FN_TQI: return "F_TQI";
-    case FN_TSI: return "F_TSI";
-    case FN_NTQSI: return "F_NTQSI";
-    case FN_NTSSI: return "F_NTSSI";
-    case FN_NTC: return "F_NTC";
-    case FN_ETWCTI: return "F_ETWCTI";
-    case FN_CTI: return "F_CTI";
-    case FN_ESI: return "F_ESI";
-    case FN_ETWESI: return "F_ETWESI";
-    case FN_NTQIP: return "F_NTQIP";
-    case FN_EXPORT: return "F_EXPORT";
-    default: return NULL;
-    }
+    static const char *const tags[] = {[FN_TQI] = "F_TQI",     [FN_TSI] = "F_TSI",     [FN_NTQSI] = "F_NTQSI",
+                                       [FN_NTSSI] = "F_NTSSI", [FN_NTC] = "F_NTC",     [FN_ETWCTI] = "F_ETWCTI",
+                                       [FN_CTI] = "F_CTI",     [FN_ESI] = "F_ESI",     [FN_ETWESI] = "F_ETWESI",
+                                       [FN_NTQIP] = "F_NTQIP", [FN_EXPORT] = "F_EXPORT"};
+    return (size_t)fn < sizeof tags / sizeof tags[0] ? tags[fn] : NULL;
 }
 
 /* the modules the harness looks a function up in, in order: asked of etw_resolve() itself */
@@ -220,10 +205,14 @@ static bool todo_load(const char *path, char *err, size_t errlen)
     return ok;
 }
 
-static void todo_free(void)
+/* the command's end: what it holds freed, its exit status */
+static int done(int rc)
 {
     free(X.v);
     memset(&X, 0, sizeof X);
+    free(O.buf);
+    memset(&O, 0, sizeof O);
+    return rc;
 }
 
 /* the check a known divergence names: its status and mode */
@@ -282,6 +271,14 @@ static void family_of(const char *id, char *out, size_t len)
     for (; id[n] && id[n] != '.' && n + 1 < len; n++)
         out[n] = (id[n] >= 'a' && id[n] <= 'z') || (id[n] >= '0' && id[n] <= '9') ? id[n] : '_';
     out[n] = 0;
+}
+
+/* a data row of the family fam */
+static bool in_family(const struct etw_case *c, const char *fam)
+{
+    char f[24];
+    family_of(c->id, f, sizeof f);
+    return c->fn != FN_CUSTOM && fn_tag(c->fn) && !strcmp(f, fam);
 }
 
 static void em_row(const struct etw_case *c, bool todo_on, int idx)
@@ -473,8 +470,7 @@ int etw_cmd_export_wine(int argc, char **argv)
         char err[512];
         if (!todo_load(todo, err, sizeof err)) {
             fprintf(stderr, ETWCONF_PROG " export-wine: --todo: %s\n", err);
-            todo_free();
-            return 3;
+            return done(3);
         }
     }
 
@@ -516,8 +512,7 @@ int etw_cmd_export_wine(int argc, char **argv)
     const char *after = mark ? strchr(mark, '\n') : NULL;
     if (!after) {
         fprintf(stderr, ETWCONF_PROG " export-wine: the runner has no @FUNCTIONS@ line (tools/export_wine/runtime.inc)\n");
-        todo_free();
-        return 3;
+        return done(3);
     }
     em("%.*s", (int)(mark - runtime), runtime);
     em_function_table();
@@ -540,19 +535,13 @@ int etw_cmd_export_wine(int argc, char **argv)
     }
     for (int k = 0; k < nfam; k++) {
         em("/* ------------------------------------------------------------------ %s */\n\n", fams[k]);
-        for (size_t i = 0; i < n; i++) {
-            const struct etw_case *c = etw_case_at(i);
-            char f[24];
-            family_of(c->id, f, sizeof f);
-            if (c->fn != FN_CUSTOM && fn_tag(c->fn) && !strcmp(f, fams[k]))
-                em_row_data(c, (int)i);
-        }
+        for (size_t i = 0; i < n; i++)
+            if (in_family(etw_case_at(i), fams[k]))
+                em_row_data(etw_case_at(i), (int)i);
         em("\nstatic const struct row rows_%s[] =\n{\n", fams[k]);
         for (size_t i = 0; i < n; i++) {
             const struct etw_case *c = etw_case_at(i);
-            char f[24];
-            family_of(c->id, f, sizeof f);
-            if (c->fn == FN_CUSTOM || !fn_tag(c->fn) || strcmp(f, fams[k]))
+            if (!in_family(c, fams[k]))
                 continue;
             em_row(c, todo != NULL, (int)i);
             ndata++;
@@ -568,14 +557,12 @@ int etw_cmd_export_wine(int argc, char **argv)
     em("    trace(\"%lu rows; %%d did not apply to this version\\n\", not_applicable);\n}\n", (unsigned long)ndata);
     if (O.oom) {
         fprintf(stderr, ETWCONF_PROG " export-wine: out of memory\n");
-        todo_free();
-        return 3;
+        return done(3);
     }
     FILE *f = out && strcmp(out, "-") ? fopen(out, "wb") : stdout;
     if (!f) {
         fprintf(stderr, ETWCONF_PROG " export-wine: cannot write '%s'\n", out);
-        todo_free();
-        return 3;
+        return done(3);
     }
     fwrite(O.buf, 1, O.len, f);
     bool bad = ferror(f) != 0;
@@ -585,13 +572,9 @@ int etw_cmd_export_wine(int argc, char **argv)
         fflush(stdout);
     if (bad) {
         fprintf(stderr, ETWCONF_PROG " export-wine: writing '%s' failed\n", out ? out : "stdout");
-        todo_free();
-        return 3;
+        return done(3);
     }
     fprintf(stderr, ETWCONF_PROG " export-wine: %lu rows in %d families (%lu skip with the fixture they need), %lu custom cases left out%s%s\n",
             (unsigned long)ndata, nfam, (unsigned long)ncannot, (unsigned long)ncustom, out ? " -> " : "", out ? out : "");
-    free(O.buf);
-    memset(&O, 0, sizeof O);
-    todo_free();
-    return 0;
+    return done(0);
 }

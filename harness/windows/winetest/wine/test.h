@@ -1,30 +1,25 @@
 /*
- * harness/windows/winetest/wine/test.h - a small stand-in for Wine's include/wine/test.h, so that
- * a test written for Wine's tree (the output of `etwconf export-wine`) builds with mingw-w64
- * outside it:
+ * harness/windows/winetest/wine/test.h - a small stand-in for Wine's include/wine/test.h (which no
+ * Debian package ships), so that the output of `etwconf export-wine` builds with mingw-w64 outside
+ * a Wine tree; inside one, Wine's own header is used:
  *
  *   x86_64-w64-mingw32-gcc -DSTANDALONE -I harness/windows/winetest -o etwconf_test.exe etwconf.c
  *   wine etwconf_test.exe etwconf
  *
- * Written from the documented behaviour of Wine's test API (the Wine Developer's Guide, "Writing
- * conformance tests") and the output format its tools read; it is not Wine's file. Inside a
- * Wine tree, Wine's own header is used instead and this one is not needed.
- *
- * The subset: ok(), ok_(file, line)(), todo_if(), todo_wine, todo_wine_if(), broken(), skip(),
- * win_skip(), trace(), winetest_push_context()/winetest_pop_context(), winetest_platform,
- * winetest_debug, winetest_interactive, winetest_report_success, ARRAY_SIZE, START_TEST and, with
- * STANDALONE defined (as Wine's generated testlist.c does), the driver: main(argc, argv) runs the
- * unit named by argv[1] (or the only one) and prints the closing line
+ * Written from the documented test API (Wine Developer's Guide, "Writing conformance tests") and
+ * the output format Wine's tools read. The subset: ok(), ok_(file, line)(), todo_if(), todo_wine,
+ * todo_wine_if(), broken(), skip(), win_skip(), trace(), winetest_push/pop_context(),
+ * winetest_platform, winetest_debug, winetest_interactive, winetest_report_success, ARRAY_SIZE,
+ * START_TEST and, with STANDALONE (as Wine's generated testlist.c defines), the driver: main() runs
+ * the unit argv[1] names (or the only one), prints Wine's lines ("file.c:LINE: Test failed: ...",
+ * "Test succeeded inside todo block: ", "Test marked todo: " when WINETEST_DEBUG > 0, "Tests
+ * skipped: ", "Test succeeded" with WINETEST_REPORT_SUCCESS=1, a trace "file.c:LINE: text") and the
  *   "%04x:%s: %d tests executed (%d marked as todo, %d as flaky, %d failure(s)), %d skipped."
- * and exits with failures plus successes inside todo blocks, at most 255.
- * The lines are Wine's: "file.c:LINE: Test failed: ...", "Test succeeded inside todo block: ",
- * "Test marked todo: " (when WINETEST_DEBUG > 0), "Tests skipped: ", "Test succeeded" (with
- * WINETEST_REPORT_SUCCESS=1), and a trace is "file.c:LINE: text".
- * The platform is "wine" when ntdll exports wine_server_call, else "windows"; WINETEST_PLATFORM
- * overrides it. todo_wine applies on "wine" only, broken() is true on "windows" only, and win_skip()
- * is a skip on Windows but a failure on Wine (a missing function is something Wine should have).
- * Not provided: flaky blocks, subtests, muting after 42 messages, WINETEST_TIME, WINETEST_COLOR,
- * wine_dbgstr_*() and the child-process helpers. Single-threaded tests only.
+ * closing line, and exits with failures plus successes inside todo blocks, at most 255.
+ * The platform is "wine" when ntdll exports wine_server_call (WINETEST_PLATFORM overrides it):
+ * todo_wine applies there only, broken() is true on "windows" only, and win_skip() is a skip on
+ * Windows but a failure on Wine. Not provided: flaky blocks, subtests, muting after 42 messages,
+ * WINETEST_TIME, WINETEST_COLOR, wine_dbgstr_*(), the child-process helpers; one thread only.
  */
 #ifndef ETWCONF_WINETEST_TEST_H
 #define ETWCONF_WINETEST_TEST_H
