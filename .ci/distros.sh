@@ -61,55 +61,15 @@ now() { date +%s; }
 die() { echo "distros: $*" >&2; exit 2; }
 
 # ---------------------------------------------------------------- the mirrors
-# "URI SUITE" for each Debian suite of this host's apt sources (one-line and deb822 files) whose
-# name starts with the host's codename: the mirrors a fresh install of another release would use
+# "URI SUITE" for each Debian suite of this host's apt sources (apt reads every format of them)
+# whose name starts with the host's codename: the mirrors a fresh install of another release would use
 host_sources() {
-    python3 - "$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")" <<'EOF'
-import glob, sys
-code = sys.argv[1]
-out = []
-def add(uri, suite):
-    if code and (suite == code or suite.startswith(code + "-")) and (uri, suite) not in out:
-        out.append((uri.rstrip("/"), suite))
-for f in ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*.list")):
-    try:
-        lines = open(f).read().splitlines()
-    except OSError:
-        continue
-    for line in lines:
-        w = line.split("#")[0].split()
-        if not w or w[0] != "deb":
-            continue
-        w = w[1:]
-        if w and w[0].startswith("["):          # [ options ]
-            while w and not w[0].endswith("]"):
-                w = w[1:]
-            w = w[1:]
-        if len(w) >= 2:
-            add(w[0], w[1])
-for f in sorted(glob.glob("/etc/apt/sources.list.d/*.sources")):
-    try:
-        text = open(f).read()
-    except OSError:
-        continue
-    for stanza in text.split("\n\n"):
-        fields = {}
-        for line in stanza.splitlines():
-            if line.startswith("#") or ":" not in line or line[0].isspace():
-                continue
-            k, v = line.split(":", 1)
-            fields[k.strip().lower()] = v.split()
-        if "deb" not in fields.get("types", []) or fields.get("enabled", ["yes"])[0] == "no":
-            continue
-        for uri in fields.get("uris", []):
-            for suite in fields.get("suites", []):
-                add(uri, suite)
-for uri, suite in out:
-    print(uri, suite)
-EOF
+    apt-get indextargets --format '$(TARGET_OF) $(REPO_URI) $(RELEASE)' 2>/dev/null |
+        awk -v c="$1" '$1 == "deb" && ($3 == c || index($3, c "-") == 1) && !seen[$2 $3]++ {
+            sub(/\/$/, "", $2); print $2, $3 }'
 }
 HOST_CODE=$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")
-SOURCES=$(host_sources 2>/dev/null)
+SOURCES=$([ -z "$HOST_CODE" ] || host_sources "$HOST_CODE")
 [ -n "$SOURCES" ] || SOURCES="http://deb.debian.org/debian $HOST_CODE
 http://deb.debian.org/debian $HOST_CODE-updates
 http://deb.debian.org/debian-security $HOST_CODE-security"
