@@ -32,14 +32,10 @@
 # every process left in the chroot ended (found by its root directory, by pid), also on failure and
 # on Ctrl-C; DISTROS_KEEP=1 keeps the unpacked system (unmounted) for a look inside.
 #
-# WINE32_ALIGN: the chroots get WINE32_ALIGN=1 unless it is set otherwise here. Wine's 32-bit part
-# needs every multi-arch library at one version in both architectures; where a mirror's i386 index
-# of a suite lags its amd64 one (README "Supported platforms"), .ci/deps.sh gets there only by taking
-# a few amd64 libraries back to the version the i386 list has, which it does only with
-# WINE32_ALIGN=1.
-# These chroots are thrown away, as CI's machine is (.ci/run sets it too), so the i686 runs are
-# tested on every release. WINE32_ALIGN=0 runs make test as a user's machine would: the i686 runs
-# are then required only on the releases in DISTROS_I686 (none by default).
+# WINE32_ALIGN (default 1 here, as in .ci/run: the chroots are thrown away) lets .ci/deps.sh take
+# a few amd64 libraries back to the version a lagging i386 mirror index has (README "Supported
+# platforms"), so the i686 runs are required on every release. WINE32_ALIGN=0 runs make test as a
+# user's machine would: the i686 runs are then required only on the releases in DISTROS_I686.
 set -u
 usage() { sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h | --help) usage; exit 0 ;; --sources) ;; -*) usage >&2; exit 2 ;; esac
