@@ -134,7 +134,8 @@ def components(graph):
                     seen.add(w)
                     todo.append(w)
         reach[v] = seen
-    return sorted({tuple(sorted({v} | {w for w in reach[v] if v in reach.get(w, ())})) for v in graph})
+    return sorted({tuple(sorted({v} | {w for w in reach[v] if v in reach.get(w, ())}))
+                   for v in graph})
 
 
 def check_objdir(roots, objdir, planted=None):

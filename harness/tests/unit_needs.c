@@ -44,11 +44,14 @@ static void test_catalogue(void)
     } texts[] = {
         {NEED_SYSTEM_SESSION,
          "needs a system-logger session, and the target has no EtwRef_StartLogger control function"},
-        {NEED_FAULT_INJECTION, "needs allocation fault injection: the target has no EtwRef_FailAllocation"},
-        {NEED_CLASS_COUNTER, "needs to preset the class counter: the target has no EtwRef_SetClassCounter"},
+        {NEED_FAULT_INJECTION,
+         "needs allocation fault injection: the target has no EtwRef_FailAllocation"},
+        {NEED_CLASS_COUNTER,
+         "needs to preset the class counter: the target has no EtwRef_SetClassCounter"},
         {NEED_FOREIGN_REGISTRATION,
          "needs a registration from another process: the target has no EtwRef_SetClassProcessId"},
-        {NEED_PROFILE_HELD, "needs SeSystemProfilePrivilege held: the target has no EtwRef_SetPrivilege"},
+        {NEED_PROFILE_HELD,
+         "needs SeSystemProfilePrivilege held: the target has no EtwRef_SetPrivilege"},
     };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         CU_ASSERT_STRING_EQUAL(etw_need_info(texts[i].need)->reason, texts[i].reason);
@@ -76,7 +79,8 @@ static void test_fixture_needs(void)
         {{.logger = LG_KERNEL, .masks = {0, 4}}, NEED_KERNEL_LOGGER | NEED_GROUP_MASKS},
         {{.logger = LG_SYSTEM, .logger2 = LG_PRIVATE}, NEED_SYSTEM_SESSION | NEED_PRIVATE_SESSION},
         {{.logger = LG_PLAIN, .logger2 = LG_NOACCESS}, NEED_PLAIN_SESSION | NEED_NOACCESS_SESSION},
-        {{.classes = 1, .foreign_pid = true, .set_counter = true}, NEED_FOREIGN_REGISTRATION | NEED_CLASS_COUNTER},
+        {{.classes = 1, .foreign_pid = true, .set_counter = true},
+         NEED_FOREIGN_REGISTRATION | NEED_CLASS_COUNTER},
         {{.foreign_pid = true, .set_counter = true}, 0}, /* no class to apply them to */
         {{.profile_priv = PRIV_HELD}, NEED_PROFILE_HELD},
         {{.profile_priv = PRIV_NOT_HELD}, NEED_PROFILE_DROPPED},
@@ -115,14 +119,16 @@ static void test_case_needs(void)
         {"cti.atomic", NEED_THREADS, 0}, /* declared by the row: its fixture shows no threads */
         {"ntc.no-memory", NEED_SYSTEM_SESSION | NEED_FAULT_INJECTION, 0},
         /* custom bodies that use a control function declare it */
-        {"traits.group-permission", NEED_SYSTEM_SESSION | NEED_RESTRICT_GROUP | NEED_ENABLE_GROUP, 0},
+        {"traits.group-permission",
+         NEED_SYSTEM_SESSION | NEED_RESTRICT_GROUP | NEED_ENABLE_GROUP, 0},
         {"ntc.1e.ok", NEED_REG_ENTRY_HANDLE, 0},
     };
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
         const struct etw_case *c = etw_case_find(named[i].id);
         unsigned got = c ? etw_case_needs(c) : 0, n = named[i].needs;
         CHECKF(c && (named[i].has > 0 ? (got & n) == n : named[i].has < 0 ? !(got & n) : got == n),
-               "%s: needs 0x%X (%s 0x%X)", named[i].id, got, named[i].has ? "about" : "expected", n);
+               "%s: needs 0x%X (%s 0x%X)", named[i].id, got,
+               named[i].has ? "about" : "expected", n);
     }
     /* every case: its declared needs are kept, and only needs of the catalogue are declared */
     for (size_t i = 0, n = etw_case_total(); i < n; i++) {

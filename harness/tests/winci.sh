@@ -100,14 +100,19 @@ PY
             ok "an exe that cannot run is reported (status: results missing) and fails the job (exit 1)" || no "i686: job exit $rc, status: $st"
         skip "etwconf-i686.exe cannot run under this Wine (64-bit only: no wine32); it runs on the runners"
     fi
-    # a missing exe, then no exe at all: one cmd, which says each exit code (delayed expansion)
-    (. harness/tests/wine-env.sh; cd "$J" && wine_run 60 cmd /v:on /c 'harness\windows\etwconf-ci.cmd out3 >usage.out 2>&1 & echo usage !errorlevel! & harness\windows\etwconf-ci.cmd out2 wine build\nosuch.exe >missing.out 2>&1 & echo missing !errorlevel!' >"$T/rcs.out" 2>&1)
+    # no exe at all, then a missing exe: one cmd, which says each exit code (delayed expansion)
+    two='harness\windows\etwconf-ci.cmd out3 >usage.out 2>&1 & echo usage !errorlevel! &'
+    two="$two"' harness\windows\etwconf-ci.cmd out2 wine build\nosuch.exe >missing.out 2>&1'
+    (. harness/tests/wine-env.sh; cd "$J" && wine_run 60 cmd /v:on /c "$two & echo missing !errorlevel!" \
+        >"$T/rcs.out" 2>&1)
     tr -d '\r' <"$J/missing.out" >"$T/missing.out" 2>/dev/null
     tr -d '\r' <"$J/usage.out" >"$T/usage.out" 2>/dev/null
     rc=$(tr -d '\r' <"$T/rcs.out" | sed -n 's/^missing \([0-9]*\) *$/\1/p')
-    [ "$rc" = 1 ] && tr -d '\r' <"$J/out2/wine-status.txt" | grep -q "^nosuch exit none, results missing" && ok "a missing exe: exit 1, named in the status file" || no "missing exe: exit $rc"
+    [ "$rc" = 1 ] && tr -d '\r' <"$J/out2/wine-status.txt" | grep -q "^nosuch exit none, results missing" &&
+        ok "a missing exe: exit 1, named in the status file" || no "missing exe: exit $rc"
     rc=$(tr -d '\r' <"$T/rcs.out" | sed -n 's/^usage \([0-9]*\) *$/\1/p')
-    [ "$rc" = 2 ] && grep -q "^usage: etwconf-ci.cmd OUTDIR LABEL EXE" "$T/usage.out" && ok "no exe given: usage, exit 2" || no "usage: exit $rc"
+    [ "$rc" = 2 ] && grep -q "^usage: etwconf-ci.cmd OUTDIR LABEL EXE" "$T/usage.out" &&
+        ok "no exe given: usage, exit 2" || no "usage: exit $rc"
 fi
 
 # ---------------------------------------------------------------- 3. the report job
@@ -127,7 +132,7 @@ while [ "$i" -lt "$nsteps" ]; do
     run_step "$i" >"$T/report-step$i.out" 2>&1 || { allok=0; echo "step $i failed:"; cat "$T/report-step$i.out"; }
     i=$((i + 1))
 done
-[ "$nsteps" -gt 0 ] || { allok=0; echo "the report job has no run step (workflow.py check wrote none)"; }
+[ "$nsteps" -gt 0 ] || { allok=0; echo "the report job has no run step (workflow.py wrote none)"; }
 [ "$allok" = 1 ] && ok "the report job's $nsteps steps pass on results of the three runners (6 runs)" || no "the report job failed on good results (${nsteps:-no} steps)"
 n=$(grep -o 'windows@10\.0\.[0-9]*' "$R/build/report/index.html" 2>/dev/null | sort -u | wc -l)
 [ -f "$R/build/report/index.html" ] && [ "$n" = 2 ] && grep -q "windows@10.0.26100" "$T/step-summary.md" &&
@@ -141,11 +146,14 @@ last=$((nsteps - 1))
 # one more run, of windows-2022 x64 with a new failure, beside the six folded in: only it regresses
 cp "$WF/worse.jsonl" "$R/results/windows-2022-etwconf-worse.jsonl"
 run_step "$last" >"$T/worse.out" 2>&1; rc=$?
-same='^baseline: windows@.* (results/windows-[a-z0-9-]*etwconf\(-i686\)\{0,1\}\.jsonl) as .*: 0 regressions'
-[ "$(grep -c "$same" "$T/worse.out")" = 6 ] &&
-    ok "the same results against those baselines: no regression" || no "recheck: $(tail -n 1 "$T/worse.out")"
+same='(results/windows-[a-z0-9-]*etwconf\(-i686\)\{0,1\}\.jsonl) as .*: 0 regressions'
+[ "$(grep -c "^baseline: windows@.* $same" "$T/worse.out")" = 6 ] &&
+    ok "the same results against those baselines: no regression" ||
+    no "recheck: $(tail -n 1 "$T/worse.out")"
 new="(results/windows-2022-etwconf-worse.jsonl) as 10.0.20348-server-x86_64: 1 regression"
-[ "$rc" = 1 ] && grep -q "REGRESSION tqi.0b.exact" "$T/worse.out" && grep -qF "$new" "$T/worse.out" &&
+[ "$rc" = 1 ] && grep -q "REGRESSION tqi.0b.exact" "$T/worse.out" &&
+    grep -qF "$new" "$T/worse.out" &&
     grep -q "7 runs checked, 1 regression" "$T/worse.out" &&
-    ok "a new failure on windows-2022 (x64) fails the report job's last step: REGRESSION tqi.0b.exact" || no "regression not caught: exit $rc: $(tail -n 3 "$T/worse.out")"
+    ok "a new failure on windows-2022 (x64) fails the report job's last step: REGRESSION tqi.0b.exact" ||
+    no "regression not caught: exit $rc: $(tail -n 3 "$T/worse.out")"
 finish
