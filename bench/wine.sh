@@ -1,6 +1,6 @@
 # bench/wine.sh - sourced by bench/bench.sh: figures 2 (run under Wine vs hello.exe) and 3 (isolation
-# cost under Wine). Uses its own prefix, $BUILD/bench/wineprefix, set up as shared/notes/wine-ci.md
-# section 1 says, and stops its wineserver at the end (also when the bench is interrupted).
+# cost under Wine). Uses its own prefix, $BUILD/bench/wineprefix, made as the suite makes its own
+# (harness/tests/wine.sh prefix), and stops its wineserver at the end (also when interrupted).
 WINE_REASON=""
 WEXE=$BUILD/etwconf.exe
 HELLO=$BIN/hello.exe
@@ -29,10 +29,11 @@ else
     wine_stop
     rm -rf "$WINEPREFIX"
     say "Wine: fresh prefix"
-    "$TIMEIT" -r 1 -w 0 fresh="sh bench/wine-prefix.sh $HELLO" >"$W/wine-fresh.tsv"
-    fig wine-fresh "Under Wine: fresh prefix cost (wineserver -p, wineboot -i, AeDebug, first hello.exe)" \
+    "$TIMEIT" -r 1 -w 0 fresh="env -u WINEPREFIX sh harness/tests/wine.sh prefix $B" >"$W/wine-fresh.tsv"
+    "$WINESERVER" -p >/dev/null 2>&1 # persistent until wine_stop
+    fig wine-fresh "Under Wine: fresh prefix cost (wineserver -p, wineboot -i, no debugger)" \
         "$(awk -F'\t' '{printf "%.1f s (exit %s)", $2/1e6, $7}' "$W/wine-fresh.tsv")" "(reported)" "-" \
-        "timeit around bench/wine-prefix.sh, once; a warm run needs this only once per machine/job"
+        "timeit around the suite's own recipe (harness/tests/wine.sh prefix), once per machine or job"
 
     "$WINE" winecfg -v win10 </dev/null >/dev/null 2>&1 # the version the warm runs report
     WDEF=$("$WINE" "$WEXE" run --help 2>&1 | tr -d '\r' | help_iso '[a-z]* (default' | cut -d' ' -f1)
