@@ -279,7 +279,7 @@ static void test_runner_skips_first(void)
     etw_run_case(&r, oom, &res);
     CHECKF(res.status == R_SKIP && !strcmp(res.reason, etw_need_info(NEED_FAULT_INJECTION)->reason) && starts == 0,
            "ntc.no-memory without EtwRef_FailAllocation: %s '%s', %d session(s) started", etw_status_name(res.status), res.reason, starts);
-    /* the fixture on its own no longer decides SKIP: set up without its needs, it is BROKEN */
+    /* the fixture does not decide SKIP: set up without its needs, it is BROKEN */
     struct etw_fixture_state st;
     char why[256];
     CU_ASSERT_EQUAL(etw_fixture_setup(&t, NULL, &oom->fx, false, &st, why, sizeof why), ETW_FX_BROKEN);
