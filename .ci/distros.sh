@@ -57,10 +57,12 @@ now() { date +%s; }
 die() { echo "distros: $*" >&2; exit 2; }
 
 # ---------------------------------------------------------------- the mirrors
-# "URI SUITE" for each Debian suite of this host's apt sources (apt reads every format of them)
-# whose name starts with the host's codename: the mirrors a fresh install of another release uses
+# "URI SUITE" for each Debian suite of this host's apt sources (apt reads every format of them,
+# --no-release-info: also before the first apt-get update) whose name starts with the host's
+# codename: the mirrors a fresh install of another release uses
 host_sources() {
-    apt-get indextargets --format '$(TARGET_OF) $(REPO_URI) $(RELEASE)' 2>/dev/null |
+    apt-get indextargets --no-release-info --format '$(TARGET_OF) $(REPO_URI) $(RELEASE)' \
+        2>/dev/null |
         awk -v c="$1" '$1 == "deb" && ($3 == c || index($3, c "-") == 1) && !seen[$2 $3]++ {
             sub(/\/$/, "", $2); print $2, $3 }'
 }
