@@ -28,7 +28,7 @@ pkgs_for() {
         windows) echo "gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 wine wine64 procps strace" ;;
         browser) echo "chromium chromium-driver python3-selenium" ;;
         fuzz) echo "clang libclang-rt-dev" ;;
-        bench) echo "time valgrind" ;;
+        bench) echo "time" ;;
         fleet) echo "openssh-server openssh-client python3-yaml ansible ansible-lint" ;;
         distros) echo "debootstrap" ;;
         wine32)

@@ -32,14 +32,10 @@
 # every process left in the chroot ended (found by its root directory, by pid), also on failure and
 # on Ctrl-C; DISTROS_KEEP=1 keeps the unpacked system (unmounted) for a look inside.
 #
-# WINE32_ALIGN: the chroots get WINE32_ALIGN=1 unless it is set otherwise here. Wine's 32-bit part
-# needs every multi-arch library at one version in both architectures; where a mirror's i386 index
-# of a suite lags its amd64 one (README "Supported platforms"), .ci/deps.sh gets there only by taking
-# a few amd64 libraries back to the version the i386 list has, which it does only with
-# WINE32_ALIGN=1.
-# These chroots are thrown away, as CI's machine is (.ci/run sets it too), so the i686 runs are
-# tested on every release. WINE32_ALIGN=0 runs make test as a user's machine would: the i686 runs
-# are then required only on the releases in DISTROS_I686 (none by default).
+# WINE32_ALIGN (default 1 here, as in .ci/run: the chroots are thrown away) lets .ci/deps.sh take
+# a few amd64 libraries back to the version a lagging i386 mirror index has (README "Supported
+# platforms"), so the i686 runs are required on every release. WINE32_ALIGN=0 runs make test as a
+# user's machine would: the i686 runs are then required only on the releases in DISTROS_I686.
 set -u
 usage() { sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h | --help) usage; exit 0 ;; --sources) ;; -*) usage >&2; exit 2 ;; esac
@@ -61,55 +57,17 @@ now() { date +%s; }
 die() { echo "distros: $*" >&2; exit 2; }
 
 # ---------------------------------------------------------------- the mirrors
-# "URI SUITE" for each Debian suite of this host's apt sources (one-line and deb822 files) whose
-# name starts with the host's codename: the mirrors a fresh install of another release would use
+# "URI SUITE" for each Debian suite of this host's apt sources (apt reads every format of them,
+# --no-release-info: also before the first apt-get update) whose name starts with the host's
+# codename: the mirrors a fresh install of another release uses
 host_sources() {
-    python3 - "$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")" <<'EOF'
-import glob, sys
-code = sys.argv[1]
-out = []
-def add(uri, suite):
-    if code and (suite == code or suite.startswith(code + "-")) and (uri, suite) not in out:
-        out.append((uri.rstrip("/"), suite))
-for f in ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*.list")):
-    try:
-        lines = open(f).read().splitlines()
-    except OSError:
-        continue
-    for line in lines:
-        w = line.split("#")[0].split()
-        if not w or w[0] != "deb":
-            continue
-        w = w[1:]
-        if w and w[0].startswith("["):          # [ options ]
-            while w and not w[0].endswith("]"):
-                w = w[1:]
-            w = w[1:]
-        if len(w) >= 2:
-            add(w[0], w[1])
-for f in sorted(glob.glob("/etc/apt/sources.list.d/*.sources")):
-    try:
-        text = open(f).read()
-    except OSError:
-        continue
-    for stanza in text.split("\n\n"):
-        fields = {}
-        for line in stanza.splitlines():
-            if line.startswith("#") or ":" not in line or line[0].isspace():
-                continue
-            k, v = line.split(":", 1)
-            fields[k.strip().lower()] = v.split()
-        if "deb" not in fields.get("types", []) or fields.get("enabled", ["yes"])[0] == "no":
-            continue
-        for uri in fields.get("uris", []):
-            for suite in fields.get("suites", []):
-                add(uri, suite)
-for uri, suite in out:
-    print(uri, suite)
-EOF
+    apt-get indextargets --no-release-info --format '$(TARGET_OF) $(REPO_URI) $(RELEASE)' \
+        2>/dev/null |
+        awk -v c="$1" '$1 == "deb" && ($3 == c || index($3, c "-") == 1) && !seen[$2 $3]++ {
+            sub(/\/$/, "", $2); print $2, $3 }'
 }
 HOST_CODE=$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")
-SOURCES=$(host_sources 2>/dev/null)
+SOURCES=$([ -z "$HOST_CODE" ] || host_sources "$HOST_CODE")
 [ -n "$SOURCES" ] || SOURCES="http://deb.debian.org/debian $HOST_CODE
 http://deb.debian.org/debian $HOST_CODE-updates
 http://deb.debian.org/debian-security $HOST_CODE-security"

@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "bench/median.h"
 
 #define MAXT 2
 #define MAXR 31
@@ -47,6 +46,18 @@ struct worker {
     size_t failed;
     double t_start, t_end; /* when this thread started and finished its calls */
 };
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 static double now_s(void)
 {

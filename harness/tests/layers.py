@@ -124,31 +124,18 @@ def objects(roots, objdirs):
 
 
 def components(graph):
-    """strongly connected components of graph (Tarjan), each a sorted list"""
-    index, low, on, stack, out = {}, {}, set(), [], []
-
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in sorted(graph.get(v, ())):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while not comp or comp[-1] != v:
-                comp.append(stack.pop())
-                on.discard(comp[-1])
-            out.append(sorted(comp))
-
-    sys.setrecursionlimit(max(1000, 4 * len(graph)))
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return out
+    """strongly connected components of graph: the sets of nodes that reach each other"""
+    reach = {}
+    for v in graph:
+        seen, todo = set(), [v]
+        while todo:
+            for w in graph.get(todo.pop(), ()):
+                if w not in seen:
+                    seen.add(w)
+                    todo.append(w)
+        reach[v] = seen
+    return sorted({tuple(sorted({v} | {w for w in reach[v] if v in reach.get(w, ())}))
+                   for v in graph})
 
 
 def check_objdir(roots, objdir, planted=None):

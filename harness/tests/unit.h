@@ -27,3 +27,13 @@ void unit_needs_register(void);
         etw_u32 g_ = (etw_u32)(got), w_ = (etw_u32)(want);                                                                 \
         CHECKF(g_ == w_, "%s = 0x%X, expected 0x%X", #got, (unsigned)g_, (unsigned)w_);                                   \
     } while (0)
+
+/* the built-in reference, reset, at version v */
+static inline struct etw_target *unit_reference_at(unsigned v)
+{
+    struct etw_target *t = etw_target_reference();
+    t->reset();
+    t->set_version(v, 0);
+    t->version = v;
+    return t;
+}

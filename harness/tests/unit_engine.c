@@ -7,17 +7,9 @@
 #include "unit.h"
 #include <stdlib.h>
 
-static struct etw_target *reference_at(unsigned v)
-{
-    struct etw_target *t = etw_target_reference();
-    t->reset();
-    t->set_version(v, 0);
-    return t;
-}
-
 static void test_fixture_status_and_reason(void)
 {
-    struct etw_target *ref = reference_at(ETW_V10_0), t = *ref;
+    struct etw_target *ref = unit_reference_at(ETW_V10_0), t = *ref;
     struct etw_fixture_state st;
     char why[256] = "";
     const struct etw_fixture logger = {.logger = LG_SYSTEM};
@@ -48,7 +40,7 @@ static void test_fixture_status_and_reason(void)
 
 static void test_fixture_classes(void)
 {
-    struct etw_target *t = reference_at(ETW_V10_0);
+    struct etw_target *t = unit_reference_at(ETW_V10_0);
     struct etw_fixture_state st;
     char why[256] = "";
     const struct etw_fixture fx = {.classes = 2, .set_counter = true, .counter = 7};
@@ -86,7 +78,7 @@ static void release(void)
 
 static void test_call_outcome(void)
 {
-    struct etw_target *t = reference_at(ETW_V10_0);
+    struct etw_target *t = unit_reference_at(ETW_V10_0);
     struct etw_fixture_state st;
     const struct etw_fixture none = {0};
     char why[256] = "";

@@ -8,15 +8,6 @@
 #include "unit.h"
 #include "harness/targets/win_live/needs.h"
 
-static struct etw_target *reference_at(unsigned v)
-{
-    struct etw_target *t = etw_target_reference();
-    t->reset();
-    t->set_version(v, 0);
-    t->version = v;
-    return t;
-}
-
 static unsigned all_needs(void)
 {
     unsigned n = 0;
@@ -46,17 +37,24 @@ static void test_catalogue(void)
     CU_ASSERT_PTR_NULL(etw_need_info(0));
     CU_ASSERT_PTR_NULL(etw_need_info(NEED_THREADS | NEED_FAULT_INJECTION));
     CU_ASSERT_PTR_NULL(etw_need_info(1u << ETW_NEED_COUNT));
-    /* the texts users grep for in results are the ones the fixture gave before the catalogue */
-    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_SYSTEM_SESSION)->reason,
-                           "needs a system-logger session, and the target has no EtwRef_StartLogger control function");
-    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_FAULT_INJECTION)->reason,
-                           "needs allocation fault injection: the target has no EtwRef_FailAllocation");
-    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_CLASS_COUNTER)->reason,
-                           "needs to preset the class counter: the target has no EtwRef_SetClassCounter");
-    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_FOREIGN_REGISTRATION)->reason,
-                           "needs a registration from another process: the target has no EtwRef_SetClassProcessId");
-    CU_ASSERT_STRING_EQUAL(etw_need_info(NEED_PROFILE_HELD)->reason,
-                           "needs SeSystemProfilePrivilege held: the target has no EtwRef_SetPrivilege");
+    /* the texts users grep for in results */
+    static const struct {
+        unsigned need;
+        const char *reason;
+    } texts[] = {
+        {NEED_SYSTEM_SESSION,
+         "needs a system-logger session, and the target has no EtwRef_StartLogger control function"},
+        {NEED_FAULT_INJECTION,
+         "needs allocation fault injection: the target has no EtwRef_FailAllocation"},
+        {NEED_CLASS_COUNTER,
+         "needs to preset the class counter: the target has no EtwRef_SetClassCounter"},
+        {NEED_FOREIGN_REGISTRATION,
+         "needs a registration from another process: the target has no EtwRef_SetClassProcessId"},
+        {NEED_PROFILE_HELD,
+         "needs SeSystemProfilePrivilege held: the target has no EtwRef_SetPrivilege"},
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        CU_ASSERT_STRING_EQUAL(etw_need_info(texts[i].need)->reason, texts[i].reason);
     /* each session kind's reason names the kind as the fixture's messages do */
     static const struct {
         unsigned need;
@@ -73,25 +71,26 @@ static void test_catalogue(void)
 
 static void test_fixture_needs(void)
 {
-    const struct etw_fixture none = {0};
-    EQ_U32(etw_fixture_needs(&none), 0);
-    const struct etw_fixture k = {.logger = LG_KERNEL, .masks = {0, 4}};
-    EQ_U32(etw_fixture_needs(&k), NEED_KERNEL_LOGGER | NEED_GROUP_MASKS);
-    const struct etw_fixture two = {.logger = LG_SYSTEM, .logger2 = LG_PRIVATE};
-    EQ_U32(etw_fixture_needs(&two), NEED_SYSTEM_SESSION | NEED_PRIVATE_SESSION);
-    const struct etw_fixture p = {.logger = LG_PLAIN, .logger2 = LG_NOACCESS};
-    EQ_U32(etw_fixture_needs(&p), NEED_PLAIN_SESSION | NEED_NOACCESS_SESSION);
-    const struct etw_fixture cls = {.classes = 1, .foreign_pid = true, .set_counter = true};
-    EQ_U32(etw_fixture_needs(&cls), NEED_FOREIGN_REGISTRATION | NEED_CLASS_COUNTER);
-    const struct etw_fixture noclass = {.foreign_pid = true, .set_counter = true}; /* nothing to apply them to */
-    EQ_U32(etw_fixture_needs(&noclass), 0);
-    const struct etw_fixture held = {.profile_priv = PRIV_HELD}, dropped = {.profile_priv = PRIV_NOT_HELD};
-    EQ_U32(etw_fixture_needs(&held), NEED_PROFILE_HELD);
-    EQ_U32(etw_fixture_needs(&dropped), NEED_PROFILE_DROPPED);
-    const struct etw_fixture oom = {.fail_alloc = 2, .provider = true, .ndisallow = 1};
-    EQ_U32(etw_fixture_needs(&oom), NEED_FAULT_INJECTION); /* the target's API, not a need: a missing export FAILs */
-    const struct etw_fixture masks_alone = {.masks = {1}}; /* masks without a session: nothing to set them on */
-    EQ_U32(etw_fixture_needs(&masks_alone), 0);
+    static const struct {
+        struct etw_fixture fx;
+        unsigned want;
+    } t[] = {
+        {{0}, 0},
+        {{.logger = LG_KERNEL, .masks = {0, 4}}, NEED_KERNEL_LOGGER | NEED_GROUP_MASKS},
+        {{.logger = LG_SYSTEM, .logger2 = LG_PRIVATE}, NEED_SYSTEM_SESSION | NEED_PRIVATE_SESSION},
+        {{.logger = LG_PLAIN, .logger2 = LG_NOACCESS}, NEED_PLAIN_SESSION | NEED_NOACCESS_SESSION},
+        {{.classes = 1, .foreign_pid = true, .set_counter = true},
+         NEED_FOREIGN_REGISTRATION | NEED_CLASS_COUNTER},
+        {{.foreign_pid = true, .set_counter = true}, 0}, /* no class to apply them to */
+        {{.profile_priv = PRIV_HELD}, NEED_PROFILE_HELD},
+        {{.profile_priv = PRIV_NOT_HELD}, NEED_PROFILE_DROPPED},
+        /* the target's API is no need: a missing export FAILs */
+        {{.fail_alloc = 2, .provider = true, .ndisallow = 1}, NEED_FAULT_INJECTION},
+        {{.masks = {1}}, 0}, /* masks without a session: nothing to set them on */
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        CHECKF(etw_fixture_needs(&t[i].fx) == t[i].want, "fixture %zu: needs 0x%X, expected 0x%X", i,
+               etw_fixture_needs(&t[i].fx), t[i].want);
     EQ_U32(etw_logger_needs(LG_SYSTEM, (const etw_u32[8]){0, 0, 0, 0, 0, 0, 0, 1}), NEED_SYSTEM_SESSION | NEED_GROUP_MASKS);
     EQ_U32(etw_logger_needs(LG_NONE, NULL), 0);
 }
@@ -108,25 +107,29 @@ static void test_case_needs(void)
     EQ_U32(etw_case_needs(&high), NEED_NO_KERNEL_LOGGER);
     EQ_U32(etw_case_needs(&other), 0);
     EQ_U32(etw_case_needs(&zero), 0);
-    const struct etw_case *nf = etw_case_find("gmi.not-found-kernel"), *nfs = etw_case_find("gmi.not-found-kernel-set"),
-                          *kid = etw_case_find("gmi.kernel-logger-id"), *atomic = etw_case_find("cti.atomic"),
-                          *oom = etw_case_find("ntc.no-memory");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(nf);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(nfs);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(kid);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(atomic);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(oom);
-    CU_ASSERT(etw_case_needs(nf) & NEED_NO_KERNEL_LOGGER);
-    CU_ASSERT(etw_case_needs(nfs) & NEED_NO_KERNEL_LOGGER);
-    CU_ASSERT(!(etw_case_needs(kid) & NEED_NO_KERNEL_LOGGER));
-    EQ_U32(etw_case_needs(atomic), NEED_THREADS); /* declared by the row: its fixture shows no threads */
-    EQ_U32(etw_case_needs(oom), NEED_SYSTEM_SESSION | NEED_FAULT_INJECTION);
-    /* custom bodies that use a control function declare it */
-    const struct etw_case *perm = etw_case_find("traits.group-permission"), *obj = etw_case_find("ntc.1e.ok");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(perm);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(obj);
-    EQ_U32(etw_case_needs(perm), NEED_SYSTEM_SESSION | NEED_RESTRICT_GROUP | NEED_ENABLE_GROUP);
-    EQ_U32(etw_case_needs(obj), NEED_REG_ENTRY_HANDLE);
+    /* named cases: exactly these needs (has = 0), or with (has > 0) or without (has < 0) one */
+    static const struct {
+        const char *id;
+        unsigned needs;
+        int has;
+    } named[] = {
+        {"gmi.not-found-kernel", NEED_NO_KERNEL_LOGGER, 1},
+        {"gmi.not-found-kernel-set", NEED_NO_KERNEL_LOGGER, 1},
+        {"gmi.kernel-logger-id", NEED_NO_KERNEL_LOGGER, -1},
+        {"cti.atomic", NEED_THREADS, 0}, /* declared by the row: its fixture shows no threads */
+        {"ntc.no-memory", NEED_SYSTEM_SESSION | NEED_FAULT_INJECTION, 0},
+        /* custom bodies that use a control function declare it */
+        {"traits.group-permission",
+         NEED_SYSTEM_SESSION | NEED_RESTRICT_GROUP | NEED_ENABLE_GROUP, 0},
+        {"ntc.1e.ok", NEED_REG_ENTRY_HANDLE, 0},
+    };
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        const struct etw_case *c = etw_case_find(named[i].id);
+        unsigned got = c ? etw_case_needs(c) : 0, n = named[i].needs;
+        CHECKF(c && (named[i].has > 0 ? (got & n) == n : named[i].has < 0 ? !(got & n) : got == n),
+               "%s: needs 0x%X (%s 0x%X)", named[i].id, got,
+               named[i].has ? "about" : "expected", n);
+    }
     /* every case: its declared needs are kept, and only needs of the catalogue are declared */
     for (size_t i = 0, n = etw_case_total(); i < n; i++) {
         const struct etw_case *c = etw_case_at(i);
@@ -145,7 +148,7 @@ static void *sym_without_reg_entry(struct etw_target *t, const char *name)
  * each with its reason; with every function, every need is met */
 static void test_checker_portable(void)
 {
-    struct etw_target *ref = reference_at(ETW_V10_0);
+    struct etw_target *ref = unit_reference_at(ETW_V10_0);
     char why[256];
     EQ_U32(etw_needs_check(ref, all_needs(), why, sizeof why), 0);
     CU_ASSERT_STRING_EQUAL(why, "");
@@ -220,7 +223,7 @@ static bool hook(struct etw_target *t, unsigned need, char *why, size_t len)
 
 static void test_checker_hook(void)
 {
-    struct etw_target t = *reference_at(ETW_V10_0);
+    struct etw_target t = *unit_reference_at(ETW_V10_0);
     char why[256];
     t.need = hook;
     /* a target without threads: the catalogue's reason when the hook gives none */
@@ -251,7 +254,7 @@ static enum etw_fx counting_start(struct etw_target *t, unsigned kind, const etw
 
 static void test_runner_skips_first(void)
 {
-    struct etw_target t = *reference_at(ETW_V10_0);
+    struct etw_target t = *unit_reference_at(ETW_V10_0);
     t.build = 0;
     real_start = t.start_logger;
     t.start_logger = counting_start;
@@ -276,7 +279,7 @@ static void test_runner_skips_first(void)
     etw_run_case(&r, oom, &res);
     CHECKF(res.status == R_SKIP && !strcmp(res.reason, etw_need_info(NEED_FAULT_INJECTION)->reason) && starts == 0,
            "ntc.no-memory without EtwRef_FailAllocation: %s '%s', %d session(s) started", etw_status_name(res.status), res.reason, starts);
-    /* the fixture on its own no longer decides SKIP: set up without its needs, it is BROKEN */
+    /* the fixture does not decide SKIP: set up without its needs, it is BROKEN */
     struct etw_fixture_state st;
     char why[256];
     CU_ASSERT_EQUAL(etw_fixture_setup(&t, NULL, &oom->fx, false, &st, why, sizeof why), ETW_FX_BROKEN);
