@@ -190,6 +190,9 @@ Host *
     StrictHostKeyChecking yes
     UpdateHostKeys no
     LogLevel ERROR
+    # loopback only: the classic key exchange; OpenSSH's post-quantum default (sntrup761 in 9,
+    # ML-KEM in 10) costs the ssh client most of its CPU here
+    KexAlgorithms curve25519-sha256
 EOF
 U=$(id -un)
 cat >"$T/inv1" <<EOF

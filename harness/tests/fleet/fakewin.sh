@@ -54,9 +54,10 @@ if [ ! -f "$H/prefix/.update-timestamp" ]; then
     WINEPREFIX=$H/prefix timeout 20 "$WINESERVER" -p >/dev/null 2>&1
 fi
 WINEPREFIX=$H/prefix
-if ! wine_version_for "$run_exe" "$version"; then
-    echo "fakewin: cannot set the Windows version $version" >&2
-    exit 1
+# set once per exe name: the host's registry keeps it, as a Windows machine keeps its version
+if [ ! -f "$H/prefix/.version-$run_exe" ]; then
+    wine_version_for "$run_exe" "$version" || { echo "fakewin: cannot set the Windows version $version" >&2; exit 1; }
+    : >"$H/prefix/.version-$run_exe"
 fi
 if [ -f "$H/drop" ] && [ ! -f "$H/dropped" ]; then
     n=$(cat "$H/drop")

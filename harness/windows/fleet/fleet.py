@@ -34,6 +34,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -142,7 +143,7 @@ def sha256(path):
 
 # ------------------------------------------------------------------------------ commands
 class Ssh:
-    def __init__(self, a):
+    def __init__(self, a, ctl_dir=None):
         self.ssh = a.ssh
         self.scp = a.scp
         self.common = []
@@ -152,6 +153,11 @@ class Ssh:
                         "-o", "ServerAliveInterval=10", "-o", "ServerAliveCountMax=3"]
         for o in a.ssh_option or ():
             self.common += ["-o", o]
+        # one connection per host: the upload, the run and the fetch are sessions of it (one key
+        # exchange and login, not three); after a drop the next command connects anew
+        if ctl_dir:
+            self.common += ["-o", "ControlMaster=auto", "-o", "ControlPersist=30",
+                            "-o", "ControlPath=" + os.path.join(ctl_dir, "%C")]
 
     def _opts(self, h, port_flag):
         o = list(self.common)
@@ -193,6 +199,9 @@ class Ssh:
                 line = "cd %s && %s" % (shlex.quote(h.dir), line)
         return [self.ssh] + self._opts(h, "-p") + ["-n", h.dest, line]
 
+    def close(self, h):
+        return [self.ssh] + self._opts(h, "-p") + ["-O", "exit", h.dest]
+
 
 def _cmd_quote(s):
     """Quote one argument for cmd.exe and the MSVCRT argument parser."""
@@ -206,7 +215,8 @@ class Fleet:
     def __init__(self, a, hosts):
         self.a = a
         self.hosts = hosts
-        self.ssh = Ssh(a)
+        self.ctl_dir = tempfile.mkdtemp(prefix="etwconf-fleet-")   # short: a socket's path
+        self.ssh = Ssh(a, self.ctl_dir)
         self.out = a.out
         self.lock = threading.Lock()
         self.stop = threading.Event()
@@ -293,6 +303,12 @@ class Fleet:
                   % (type(e).__name__, e)}
             self.say(h, "FAILED: %s" % st["reason"])
             return st
+        finally:        # the host's shared connection, if one is open
+            try:
+                subprocess.run(self.ssh.close(h), stdin=subprocess.DEVNULL, timeout=15,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            except (OSError, subprocess.SubprocessError):
+                pass
 
     def _host(self, h):
         a = self.a
@@ -608,6 +624,7 @@ def cmd_run(a):
             t.join(15)
         print("fleet: interrupted; rerun the same command to resume")
         return 130
+    shutil.rmtree(fleet.ctl_dir, ignore_errors=True)
     states.update(results)
     # one line per host, then the report
     print("fleet: summary")
