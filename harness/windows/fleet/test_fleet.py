@@ -1,6 +1,6 @@
-"""etwconf-fleet without SSH: the inventory, the commands it builds, and the report step (matrix,
-diff against the previous run, baselines) on synthetic runs of real Windows. The SSH side is the
-rest of the fleet stage (harness/tests/fleet.sh), which runs this first. Last line:
+"""etwconf-fleet without SSH: its command line, the inventory, the commands it builds, and the
+report step (matrix, diff against the previous run, baselines) on synthetic runs of real Windows.
+The SSH side is the rest of the fleet stage (harness/tests/fleet.sh). Last line:
 "fleet-unit: N passed, N failed, N skipped"."""
 import argparse
 import contextlib
@@ -67,6 +67,40 @@ class InventoryTest(TmpCase):
         self.assertEqual(s.run(h, "etwconf.exe", "r.jsonl")[-1],
                          "cd C:/etw && ./etwconf.exe run --quiet --out r.jsonl --filter 'tqi.*'")
         self.assertEqual(fleet._cmd_quote('a b"c'), '"a b\\"c"')
+
+
+class CliTest(TmpCase):
+    def main(self, *argv):
+        with contextlib.redirect_stdout(io.StringIO()) as out, \
+                contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = fleet.main(list(argv))
+        return rc, out.getvalue(), err.getvalue()
+
+    def test_help(self):
+        rc, out, _ = self.main("--help")
+        self.assertEqual(rc, 0)
+        self.assertIn("Exit codes: 0 every host complete", out)
+        self.assertIn("transfer=sftp|scp", out)
+
+    def bad(self, text, want):
+        """A bad inventory: exit 2, one line naming FILE:LINE, nothing written."""
+        self.write("etwconf.exe", b"MZ fake")
+        out = os.path.join(self.tmp, "out")
+        rc, stdout, err = self.main("run", self.write("bad", text), "--out", out,
+                                    "--exe-dir", self.tmp)
+        self.assertEqual((rc, stdout, len(err.splitlines())), (2, "", 1), err)
+        self.assertIn(want, err)
+        self.assertFalse(os.path.exists(out))
+
+    def test_unknown_option(self):
+        self.bad("w1 me@host etwconf.exe colour=red\n", "bad:1: unknown option 'colour=red'")
+
+    def test_host_twice(self):
+        self.bad("w1 me@host etwconf.exe\nw1 me@other etwconf.exe\n",
+                 "bad:2: host w1 is already defined at line 1")
+
+    def test_exe_missing(self):
+        self.bad("w1 me@host nosuch.exe\n", "bad:1: nosuch.exe not found")
 
 
 class VerdictTest(TmpCase):
