@@ -422,17 +422,6 @@ def report(a, hosts, states):
         _write(rdir, "diff.txt", out.getvalue())
         print("fleet: %s (%s)" % (out.getvalue().strip().splitlines()[-1],
                                   os.path.join(rdir, "diff.txt")))
-    if a.baseline:
-        from etwconf_report import calibrate
-        live = [r for r in runs.values() if r.impl == "windows"]
-        if not live:
-            print("fleet: --baseline: no run on real Windows to compare")
-            return regressions
-        with contextlib.redirect_stdout(io.StringIO()) as buf:
-            rc = calibrate.baseline_check(live, a.baseline, False, lambda m: None)
-        _write(rdir, "baseline.txt", buf.getvalue())
-        print("fleet: " + buf.getvalue().strip().splitlines()[-1])
-        regressions += 1 if rc else 0
     return regressions
 
 
@@ -552,12 +541,34 @@ EXE is a local file (relative to the inventory, the current directory or --exe-d
 """
 
 
+RUN_OPTIONS = (     # flag, default (False: a switch, []: repeatable), help
+    ("--out", "build/fleet", "results, state, logs and report"),
+    ("--fresh", False, "start over: the current results become OUT/previous, the diff's base"),
+    ("--host", [], "only this host"),
+    ("--jobs", 0, "hosts at a time (0: all)"),
+    ("--exe-dir", "build", "where EXE names are also looked up"),
+    ("--timeout", 1800, "bound on each host's run, in seconds"),
+    ("--transfer-timeout", 300, "bound on each upload and fetch, in seconds"),
+    ("--connect-timeout", 15, "ssh's ConnectTimeout, in seconds"),
+    ("--fetch-tries", 3, "fetch attempts (after a dropped connection)"),
+    ("--fetch-delay", 2.0, "seconds between them"),
+    ("--progress-interval", 30, "print 'still running' this often, in seconds"),
+    ("--diff-against", None, "results to compare with, as HOST.jsonl (default: OUT/previous)"),
+    ("--expectations", [], "known-failure file for the report"),
+    ("--ssh-config", None, "ssh configuration file (ssh -F)"),
+    ("--ssh-option", [], "ssh/scp -o option for every host"),
+    ("--ssh", os.environ.get("ETWCONF_FLEET_SSH", "ssh"), "the ssh client"),
+    ("--scp", os.environ.get("ETWCONF_FLEET_SCP", "scp"), "the scp client"),
+    ("--dry-run", False, "print the commands, run nothing"),
+)
+
+
 def build_parser():
     p = Parser(prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
                description="Run etwconf.exe on a fleet of Windows machines over SSH, in parallel, "
                "and write one report (rule x host matrix, diff against the previous run).",
                epilog=INVENTORY_HELP + "\nExit codes: 0 every host complete, no regression; "
-               "1 every host complete, a regression against the previous run or the baseline; "
+               "1 every host complete, a regression against the previous run; "
                "2 usage or inventory error; 3 internal error; 4 a host failed or is incomplete "
                "(the others are reported; rerun to resume). A host's own result (0 conformant, 1 "
                "not) comes from its results footer, never from ssh. Documentation: "
@@ -570,41 +581,14 @@ def build_parser():
                        "hosts in parallel; then write the report into OUT/report. A rerun "
                        "resumes: hosts already complete are skipped.")
     r.add_argument("inventory", metavar="INVENTORY")
-    for flag, kw in (
-            ("--out", dict(default="build/fleet", metavar="DIR",
-                           help="results, state, logs and report (default: build/fleet)")),
-            ("--fresh", dict(action="store_true", help="start over: the current results become "
-                             "OUT/previous, the diff's base")),
-            ("--host", dict(action="append", metavar="NAME", help="only this host (repeatable)")),
-            ("--jobs", dict(type=int, default=0, metavar="N",
-                            help="hosts at a time (default: all)")),
-            ("--exe-dir", dict(default="build", metavar="DIR",
-                               help="where EXE names are also looked up (default: build)")),
-            ("--timeout", dict(type=int, default=1800, metavar="S",
-                               help="bound on each host's run (default: 1800)")),
-            ("--transfer-timeout", dict(type=int, default=300, metavar="S",
-                                        help="bound on each upload and fetch (default: 300)")),
-            ("--connect-timeout", dict(type=int, default=15, metavar="S")),
-            ("--fetch-tries", dict(type=int, default=3, metavar="N",
-                                   help="fetch attempts (after a drop) (default: 3)")),
-            ("--fetch-delay", dict(type=float, default=2.0, metavar="S")),
-            ("--progress-interval", dict(type=int, default=30, metavar="S",
-                                         help="print 'still running' this often (default: 30)")),
-            ("--diff-against", dict(metavar="DIR", help="results to compare with, as HOST.jsonl "
-                                    "(default: OUT/previous)")),
-            ("--baseline", dict(metavar="DIR", help="also check runs on real Windows against these "
-                                "baselines (e.g. baselines/windows)")),
-            ("--expectations", dict(action="append", metavar="FILE",
-                                    help="known-failure file for the report (repeatable)")),
-            ("--ssh-config", dict(metavar="FILE", help="ssh configuration file (ssh -F)")),
-            ("--ssh-option", dict(action="append", metavar="OPT",
-                                  help="ssh/scp -o option for every host (repeatable)")),
-            ("--ssh", dict(default=os.environ.get("ETWCONF_FLEET_SSH", "ssh"),
-                           help="the ssh client (default: ssh)")),
-            ("--scp", dict(default=os.environ.get("ETWCONF_FLEET_SCP", "scp"),
-                           help="the scp client (default: scp)")),
-            ("--dry-run", dict(action="store_true", help="print the commands, run nothing"))):
-        r.add_argument(flag, **kw)
+    for flag, default, hlp in RUN_OPTIONS:
+        if default is False:
+            r.add_argument(flag, action="store_true", help=hlp)
+        elif default == []:
+            r.add_argument(flag, action="append", help=hlp + " (repeatable)")
+        else:
+            r.add_argument(flag, default=default, type=type(default) if default else str,
+                           help=hlp + (" (default: %(default)s)" if default else ""))
     r.set_defaults(fn=cmd_run)
     s = sub.add_parser("status", help="the state of every host in OUT",
                        description="Print each host's state from the last run in OUT.")
