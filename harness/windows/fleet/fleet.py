@@ -1,6 +1,6 @@
 """etwconf-fleet: run etwconf.exe on Windows hosts over SSH (the OpenSSH client), in parallel:
 upload, run, fetch the results, judge each host by its results' footer, then one report
-(etwconf-report's, a text rule x host matrix, a diff against the previous round). A host is
+(etwconf-report's, with its rule x host matrix) and a diff against the previous round. A host is
 complete (footer; its exit code is the result, never ssh's), incomplete (no footer: partial
 results kept) or failed (no readable results, another exe or another Windows than expected).
 Layout of --out: results/HOST.jsonl, state/HOST.json, logs/HOST.{out,err}, previous/, report/.
@@ -23,7 +23,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from etwconf_report import __version__, catalog, diff
+from etwconf_report import __version__, diff
 from etwconf_report.ingest import InputError, load as load_results
 from etwconf_report.util import oneline, plural, run_command
 
@@ -349,28 +349,6 @@ def _now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def text_matrix(runs_by_host, cat):
-    """Rule x host matrix as text: the worst status of the rule's cases (as the HTML report)."""
-    from etwconf_report import analysis
-    from etwconf_report.ingest import label_runs
-    names = list(runs_by_host)
-    runs = [runs_by_host[n] for n in names]
-    label_runs(runs)
-    rows, cells = analysis.matrix(analysis.summarize(runs, cat), cat)
-    w = max([len(r) for _, r in rows] + [4])
-    cw = [max(len(n), len(r.target_id), 9) for n, r in zip(names, runs)]
-
-    def line(head, vals):
-        cols = "  ".join("%-*s" % (c, v) for c, v in zip(cw, vals))
-        return ("%-*s  %s" % (w, head, cols)).rstrip()
-    out = [line("host", names), line("target", [r.target_id + ("" if r.complete else "*")
-                                                for r in runs])]
-    for _, rid in rows:
-        out.append(line(rid, [cells[(rid, i)].status if (rid, i) in cells else "n/a"
-                              for i in range(len(runs))]))
-    return "\n".join(out + ["(* incomplete run: cases it did not reach are n/a)", ""])
-
-
 def report(a, hosts, states):
     from etwconf_report.cli import main as report_main
     rdir = os.path.join(a.out, "report")
@@ -386,12 +364,6 @@ def report(a, hosts, states):
     with contextlib.redirect_stdout(io.StringIO()) as buf:
         report_main(argv + list(files.values()))
     print("fleet: " + buf.getvalue().strip())
-    runs = {}
-    for n, f in files.items():
-        with contextlib.suppress(InputError):
-            runs[n] = load_results(f)
-    _write(rdir, "matrix.txt", text_matrix(runs, catalog.load()))
-    print("fleet: rule x host matrix: %s" % os.path.join(rdir, "matrix.txt"))
     base = a.diff_against or os.path.join(a.out, "previous")
     regressions = 0
     if not os.path.isdir(base):
@@ -400,10 +372,13 @@ def report(a, hosts, states):
         print("fleet: no previous run to compare with (%s)" % base)
     else:       # hosts paired by name (a host's target may have changed: an upgraded VM)
         out, pairs, alone = io.StringIO(), [], []
-        for name, new in runs.items():
-            old = None
+        for name, path in files.items():
+            old, old_path = None, os.path.join(base, name + ".jsonl")
             try:
-                old_path = os.path.join(base, name + ".jsonl")
+                new = load_results(path)
+            except InputError:
+                continue                # named by the report
+            try:
                 old = load_results(old_path) if os.path.isfile(old_path) else None
             except InputError as e:
                 out.write("note: %s: %s\n" % (name, e))
