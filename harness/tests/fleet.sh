@@ -137,14 +137,16 @@ Host *
     KexAlgorithms curve25519-sha256
 EOF
 U=$(id -un)
+# half of the cases (t*: TraceQueryInformation, TraceSetInformation, the traits), which fail on
+# every one of these versions
 cat >"$T/inv1" <<EOF
 # the fake hosts (harness/tests/fleet.sh)
-w7     $U@127.0.0.1  etwconf.exe  port=$P7    expect=win7
-w81    $U@127.0.0.1  etwconf.exe  port=$P81   expect=win81  transfer=scp
-w10    $U@127.0.0.1  etwconf.exe  port=$P10   expect=win10  args="--isolation child"
+w7     $U@127.0.0.1  etwconf.exe  port=$P7    expect=win7   args="--filter t*"
+w81    $U@127.0.0.1  etwconf.exe  port=$P81   expect=win81  args="--filter t*"  transfer=scp
+w10    $U@127.0.0.1  etwconf.exe  port=$P10   expect=win10  args="--filter t* --isolation child"
 vista  $U@127.0.0.1  etwconf.exe  port=$PDOWN expect=vista
 EOF
-grep -v '^vista' "$T/inv1" | sed 's/ args="--isolation child"//' >"$T/inv2"
+grep -v '^vista' "$T/inv1" | sed 's/ --isolation child//' >"$T/inv2"
 sed 's/ expect=win7//' "$T/inv2" >"$T/inv3"
 O=$T/out
 fleet() {
@@ -182,8 +184,8 @@ fact() { sed -n "s/^$1 //p" "$T/facts"; } # fact HOST: its line of the last fact
 
 $FLEET run "$T/inv1" --out "$O" --exe-dir "$B" --ssh-config "$T/ssh_config" --dry-run >"$T/dry.out" 2>&1; rc=$?
 [ "$rc" = 0 ] && grep -q "^\[w81\] scp -F $T/ssh_config .* -P $P81 -O " "$T/dry.out" &&
-    grep -q "^\[w7\] ssh .* -p $P7 -n $U@127.0.0.1 '.\\\\etwconf.exe run --quiet --out RESULTS.jsonl'" "$T/dry.out" &&
-    grep -q "^\[w10\] ssh .*'.\\\\etwconf.exe run --quiet --out RESULTS.jsonl --isolation child'" "$T/dry.out" && [ ! -d "$O/results" ] &&
+    grep -q "^\[w7\] ssh .* -p $P7 -n $U@127.0.0.1 '.\\\\etwconf.exe run --quiet --out RESULTS.jsonl --filter t\*'" "$T/dry.out" &&
+    grep -q "^\[w10\] ssh .*'.\\\\etwconf.exe run --quiet --out RESULTS.jsonl --filter t\* --isolation child'" "$T/dry.out" && [ ! -d "$O/results" ] &&
     ok "--dry-run prints the scp/ssh commands (legacy scp -O for w81, cmd-style command line) and runs nothing" || no "--dry-run: exit $rc: $(head -n 3 "$T/dry.out")"
 
 # ---------------------------------------------------------------- run 1
@@ -256,7 +258,7 @@ $FLEET status "$T/inv3" --out "$O" --exe-dir "$B" >"$T/status.out" 2>&1; rc=$?
     ok "status: every host's state from the last run" || no "status: exit $rc: $(head -n 2 "$T/status.out")"
 # run 4: the inventory still says w7 is win7: a host at another version than expected is FAILED
 # (one case shows the version)
-sed 's/expect=win7/& args="--case tqi.0b.exact"/' "$T/inv2" >"$T/inv4"
+sed '/^w7 /s/--filter t\*/--case tqi.0b.exact/' "$T/inv2" >"$T/inv4"
 O=$T/out4 fleet "$T/inv4" --host w7 >"$T/run4.out" 2>&1; rc=$?
 [ "$rc" = 4 ] && grep -q "^\[w7\] FAILED: the host is wine@win10, the inventory expects win7" "$T/run4.out" && [ -f "$T/out4/results/w7.jsonl" ] &&
     ! grep -q "^\[w81\]" "$T/run4.out" &&

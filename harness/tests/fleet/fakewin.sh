@@ -54,8 +54,11 @@ if [ -f "$H/drop" ] && [ ! -f "$H/dropped" ]; then
     for a in "$@"; do [ "$prev" = "--out" ] && out=$a; prev=$a; done
     wine_run 600 "./$run_exe" "$@" &
     job=$!
-    enough() { ! kill -0 "$job" 2>/dev/null || [ "$(cat "$out" 2>/dev/null | grep -c '"type":"case"')" -ge "$n" ]; }
-    within 120000 enough
+    i=0
+    while [ "$i" -lt 600 ] && kill -0 "$job" 2>/dev/null && [ "$(cat "$out" 2>/dev/null | grep -c '"type":"case"')" -lt "$n" ]; do
+        sleep 0.2
+        i=$((i + 1))
+    done
     # the exe (the job's processes; Wine starts none the session waits for), then the connection:
     # each process of the session holds its socket or waits on one that does; the listener, which
     # serves the other hosts, is not among them
