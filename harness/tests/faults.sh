@@ -1,16 +1,12 @@
 #!/bin/sh
 # harness/tests/faults.sh BUILD - fault injection against the runner: targets that print to
 # stdout, fork, leave children behind, scribble on descriptors, exit, end their thread, damage
-# their state after an overrun; results written to a full or limited file; interrupts; bad
-# command lines; and, under Wine, DLLs that end their process in every way Windows offers, in
-# their calls and in DllMain, and the live target's private directory.
-# Each test checks that every case is recorded (or the footer says it is not), that the footer
-# is honest and that the exit status is. Last line: "faults: N passed, N failed".
-#
-# The checks wait for conditions, not for fixed times. The Linux checks and the groups of Wine
-# checks run side by side, each in files of its own; their lines are printed in this file's order
-# once all have ended. Groups that share a Wine prefix share nothing else in it: the DLL targets
-# take no lock and make no files, and the live target's checks run one after another.
+# their state after an overrun; full or limited results files; interrupts; bad command lines; under
+# Wine, DLLs that end their process in every way Windows offers (in their calls and in DllMain),
+# and the live target's private directory. Each checks that every case is recorded (or the footer
+# says it is not) and that the footer and the exit status are honest. Last line: "faults: N
+# passed, N failed". The checks wait for conditions, not for fixed times; the groups below run side
+# by side, each into a file of its own, printed in this file's order once all have ended.
 set -u
 B=${1:-build}
 E=$B/etwconf
@@ -84,12 +80,14 @@ linux_targets() {
     s=$(date +%s)
     FAULT_PIDS="$T/linger.pids" timeout 120 "$E" run --target "$B/bad/linger.so" --filter 'tqi.0b.*' --quiet --out "$T/linger.jsonl" 2>"$T/linger.err"; rc=$?
     took=$(( $(date +%s) - s ))
-    # the children still running; a zombie (killed, not yet reaped by init) is gone
+    # the children still running (their state, from /proc without a process start); a zombie
+    # (killed, not yet reaped by init) is gone
     lingering() {
         left=0
         for p in $(cat "$T/linger.pids" 2>/dev/null); do
-            st=$(ps -o stat= -p "$p" 2>/dev/null | tr -d ' ')
-            [ -n "$st" ] && [ "${st#Z}" = "$st" ] && left=$((left + 1))
+            st=Z
+            [ -r "/proc/$p/stat" ] && read -r _ _ st _ <"/proc/$p/stat" 2>/dev/null
+            [ "$st" = Z ] || left=$((left + 1))
         done
         [ "$left" = 0 ]
     }
@@ -274,12 +272,11 @@ wine_dllmain_faults() {
 }
 
 # the live target's private directory: each process that starts the NT Kernel Logger writes its log
-# file in %TEMP%\etwconf-<pid>-<32 random hex digits>, created new, emptied and removed at its end.
-# Seen in the system calls of Wine (its ACLs are not Windows'), two worker processes (child
-# isolation, two kernel-logger cases that apply to 6.1, whichever version the prefix was left at).
-# A junction prepared at the name cannot be tested: the name is not known beforehand, and Wine makes
-# no junctions; the check a new directory passes (run_dir_open_checked) is the one cleanup's refusal
-# of a symlink below exercises. Run in a prefix of its own (its server is stopped and traced).
+# file in %TEMP%\etwconf-<pid>-<32 random hex digits>, created new, emptied and removed at its end;
+# seen in Wine's system calls, for two worker processes (child isolation, two kernel-logger cases
+# of 6.1), in a prefix of its own whose server is traced. (A junction at the name cannot be tested:
+# the name is not known beforehand and Wine makes none; cleanup's refusal of a symlink below
+# exercises the check a new directory passes, run_dir_open_checked.)
 wine_private_dir() {
     tmpw=$(wine_temp_dir)
     if ! command -v strace >/dev/null 2>&1; then
@@ -287,9 +284,8 @@ wine_private_dir() {
     elif [ -z "$tmpw" ]; then
         no "the live target's private directory: no Temp directory in $WINEPREFIX"
     else
-        # Wine's server creates and deletes files and directories: it starts anew, traced, and
-        # strace ends when it has ended. --seccomp-bpf: the traced processes stop only at the
-        # system calls traced, not at every one (wineboot and Wine's services start in it too)
+        # Wine's server creates and deletes the files: it starts anew, traced (--seccomp-bpf: stopped
+        # only at the calls traced), and strace ends when it has ended
         timeout 20 "$WINESERVER" -k >/dev/null 2>&1
         timeout 20 "$WINESERVER" -w >/dev/null 2>&1
         mkdir -p "$T/strace"
@@ -374,9 +370,10 @@ wine_live_runs() {
 }
 
 # ---------------------------------------------------------------- side by side
-# Each group's lines go to T/GROUP.out. The Wine groups run in the background when the stage has
-# prefixes of its own (wine_overlay): wine_private_dir in one (its server is stopped and traced), the
-# others in another, where they share nothing (see above); in a user's WINEPREFIX, one after another.
+# Each group's lines go to T/GROUP.out. The Wine groups run in the background in prefixes of the
+# stage's own (wine_overlay): wine_private_dir in one, the others in another, where they share
+# nothing (the DLLs take no lock and make no files; the live runs come one after another); in a
+# user's WINEPREFIX one after another.
 LINUX_GROUPS="linux_targets linux_run_ends linux_cli"
 WINE_GROUPS="wine_dll_exits wine_dll_faults wine_i686_faults wine_dllmain_faults wine_private_dir wine_live_runs"
 bg=""
