@@ -180,8 +180,9 @@ class Fleet:
         self.lock = threading.Lock()
         self.stop = threading.Event()
         self.procs = set()
-        self.ctl_dir = tempfile.mkdtemp(prefix="etwconf-fleet-")   # short: a socket's path
-        self.ssh = Ssh(a, self.ctl_dir)
+        self.ctl_dir = tempfile.mkdtemp(prefix="etwconf-fleet-")
+        # the shared connections' sockets, DIR/<40 hex digits>: a socket path has 107 bytes at most
+        self.ssh = Ssh(a, self.ctl_dir if len(self.ctl_dir.encode()) < 60 else None)
         for d in ("results", "state", "logs"):
             os.makedirs(os.path.join(self.out, d), exist_ok=True)
 
