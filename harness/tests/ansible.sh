@@ -1,13 +1,10 @@
 #!/bin/sh
-# harness/tests/ansible.sh BUILD - make test-ansible (mk/fleet.mk; CI runs it after make test): the
-# Ansible playbook of harness/windows/ansible/, checked as far as this machine can without Windows:
-#   1. ansible-lint passes on the playbook and the example inventory; ansible-playbook
-#      --syntax-check passes, and fails on a copy with a broken task
-#   2. the example inventory puts its hosts in the group etwconf, over SSH and WinRM
-#   3. the playbook runs here: its Windows play has no host to reach (Ansible's Windows modules
-#      need PowerShell on the host, which the fleet stage's fake Wine hosts have not), and its
-#      report play on localhost writes one report of the results it finds
-# Last line: "ansible: N passed, N failed, N skipped".
+# harness/tests/ansible.sh BUILD - make test-ansible (mk/fleet.mk): the playbook of
+# harness/windows/ansible/, as far as this machine can check it without Windows: ansible-lint and
+# --syntax-check pass (and the latter fails on a broken copy); the example inventory puts its hosts
+# in the group etwconf over SSH and WinRM; the playbook runs here (its Windows play has no host:
+# Ansible's Windows modules need PowerShell, which the fleet stage's fake hosts lack) and its report
+# play writes one report of the results it finds. Last line: "ansible: N passed, N failed, N skipped".
 set -u
 B=${1:-build}
 PYTHON=${PYTHON:-python3}
@@ -19,8 +16,8 @@ mkdir -p "$L"
 for t in ansible-playbook ansible-inventory ansible-lint; do
     command -v "$t" >/dev/null 2>&1 || { no "$t is missing: 'sh .ci/deps.sh fleet' as root (make test does it)"; summary ansible; exit $?; }
 done
-# no user configuration (an empty one of the stage's own), nothing written to ~/.ansible, no network
-# (--offline: ansible-lint would look for newer versions and collections)
+# no user configuration, nothing written to ~/.ansible, no network (--offline: ansible-lint would
+# look for newer versions and collections)
 : >"$L/ansible.cfg"
 export ANSIBLE_CONFIG="$(cd "$L" && pwd)/ansible.cfg" ANSIBLE_NOCOLOR=1 ANSIBLE_LOCAL_TEMP="$(cd "$L" && pwd)/tmp" ANSIBLE_HOME="$(cd "$L" && pwd)/home"
 

@@ -1,16 +1,12 @@
 #!/bin/sh
 # harness/tests/faults.sh BUILD - fault injection against the runner: targets that print to
 # stdout, fork, leave children behind, scribble on descriptors, exit, end their thread, damage
-# their state after an overrun; results written to a full or limited file; interrupts; bad
-# command lines; and, under Wine, DLLs that end their process in every way Windows offers, in
-# their calls and in DllMain, and the live target's private directory.
-# Each test checks that every case is recorded (or the footer says it is not), that the footer
-# is honest and that the exit status is. Last line: "faults: N passed, N failed".
-#
-# The checks wait for conditions, not for fixed times. The Linux checks and the groups of Wine
-# checks run side by side, each in files of its own; their lines are printed in this file's order
-# once all have ended. Groups that share a Wine prefix share nothing else in it: the DLL targets
-# take no lock and make no files, and the live target's checks run one after another.
+# their state after an overrun; full or limited results files; interrupts; bad command lines; under
+# Wine, DLLs that end their process in every way Windows offers (in their calls and in DllMain),
+# and the live target's private directory. Each checks that every case is recorded (or the footer
+# says it is not) and that the footer and the exit status are honest. Last line: "faults: N
+# passed, N failed". The checks wait for conditions, not for fixed times; the groups below run side
+# by side, each into a file of its own, printed in this file's order once all have ended.
 set -u
 B=${1:-build}
 E=$B/etwconf
@@ -19,33 +15,47 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . harness/tests/lib.sh
 
-# honest FILE COMPLETE: every line JSON, header first, footer last, seq without gaps, each case
-# once; COMPLETE=true: a record for every planned case and complete:true; COMPLETE=false: the
-# footer says complete:false and fewer records than planned. Prints what is wrong.
-honest() {
-    $PYTHON -S - "$1" "$2" <<'EOF'
+# honest FILE COMPLETE RC OK FAIL: a check of a results file, decided once every group has ended
+# (one Python start for all of them, resolve below). It passes when RC (the status of the
+# check's other conditions) is 0 and the file is honest: every line JSON, header first, footer
+# last, seq without gaps, each case once; COMPLETE=true: a record for every planned case and
+# complete:true; COMPLETE=false: complete:false and fewer records than planned. {h} in the
+# messages becomes what the file holds, or what is wrong with it.
+honest() { printf 'HONEST\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5"; }
+resolve() { # resolve FILE...: the honest lines of these check files become ok or FAIL lines
+    $PYTHON -S - "$@" <<'EOF'
 import json, sys
-path, want = sys.argv[1], sys.argv[2] == "true"
-try:
-    recs = [json.loads(l) for l in open(path, encoding="utf-8")]
-except Exception as e:
-    print("not JSON Lines: %s" % e); sys.exit(1)
-if not recs or recs[0].get("type") != "header":
-    print("no header first"); sys.exit(1)
-if recs[-1].get("type") != "footer":
-    print("no footer last"); sys.exit(1)
-cases = [r for r in recs if r.get("type") == "case"]
-if [r["seq"] for r in cases] != list(range(1, len(cases) + 1)):
-    print("seq has gaps"); sys.exit(1)
-ids = [r["id"] for r in cases]
-if len(set(ids)) != len(ids):
-    print("a case recorded twice"); sys.exit(1)
-planned, ft = recs[0]["cases_planned"], recs[-1]
-if ft["total"] != len(cases) or ft["complete"] != (len(cases) == planned):
-    print("the footer does not match the records"); sys.exit(1)
-if ft["complete"] != want:
-    print("complete is %s, %d of %d records" % (ft["complete"], len(cases), planned)); sys.exit(1)
-print("%d of %d cases, complete:%s, exit_code %s" % (len(cases), planned, str(ft["complete"]).lower(), ft["exit_code"]))
+def honest(path, want):
+    try:
+        recs = [json.loads(l) for l in open(path, encoding="utf-8")]
+    except Exception as e:
+        return False, "not JSON Lines: %s" % e
+    if not recs or recs[0].get("type") != "header":
+        return False, "no header first"
+    if recs[-1].get("type") != "footer":
+        return False, "no footer last"
+    cases = [r for r in recs if r.get("type") == "case"]
+    if [r["seq"] for r in cases] != list(range(1, len(cases) + 1)):
+        return False, "seq has gaps"
+    if len({r["id"] for r in cases}) != len(cases):
+        return False, "a case recorded twice"
+    planned, ft = recs[0]["cases_planned"], recs[-1]
+    if ft["total"] != len(cases) or ft["complete"] != (len(cases) == planned):
+        return False, "the footer does not match the records"
+    if ft["complete"] != want:
+        return False, "complete is %s, %d of %d records" % (ft["complete"], len(cases), planned)
+    return True, "%d of %d cases, complete:%s, exit_code %s" % (
+        len(cases), planned, str(ft["complete"]).lower(), ft["exit_code"])
+for out in sys.argv[1:]:
+    with open(out, encoding="utf-8", errors="replace") as f:
+        lines = f.read().split("\n")
+    for i, l in enumerate(lines):
+        if l.startswith("HONEST\t"):
+            _, path, want, rc, good, bad = l.split("\t")
+            ok, h = honest(path, want == "true")
+            lines[i] = ("ok   " + good if ok and rc == "0" else "FAIL " + bad).replace("{h}", h)
+    with open(out, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
 EOF
 }
 count() { grep -c "\"status\":\"$2\"" "$1"; }
@@ -55,62 +65,63 @@ linux_targets() {
     # 1. prints to stdout; results on stdout must stay clean, in process and in a worker
     for iso in inproc batch; do
         "$E" run --target "$B/bad/print.so" --filter 'tqi.0b.*' --isolation $iso --quiet >"$T/print-$iso.jsonl" 2>"$T/print-$iso.err"; rc=$?
-        h=$(honest "$T/print-$iso.jsonl" true)
-        [ $? = 0 ] && [ "$rc" = 1 ] && grep -q 'garbage from the target' "$T/print-$iso.err" &&
-            ok "print.so ($iso): results on stdout stay valid, the target's output went to stderr; $h, exit 1" || no "print.so ($iso): $h, exit $rc"
+        [ "$rc" = 1 ] && grep -q 'garbage from the target' "$T/print-$iso.err"
+        honest "$T/print-$iso.jsonl" true $? "print.so ($iso): results on stdout stay valid, the target's output went to stderr; {h}, exit 1" \
+            "print.so ($iso): {h}, exit $rc"
     done
 
     # 2. forks in every call: the copy runs the worker's loop too; each case recorded once
     s=$(date +%s)
     timeout 120 "$E" run --target "$B/bad/fork.so" --filter 'tqi.0b.*' --quiet --out "$T/fork.jsonl" 2>"$T/fork.err"; rc=$?
-    h=$(honest "$T/fork.jsonl" true)
-    [ $? = 0 ] && [ "$rc" = 1 ] && ok "fork.so: $h in $(( $(date +%s) - s ))s, exit 1" || no "fork.so: $h, exit $rc"
+    [ "$rc" = 1 ]
+    honest "$T/fork.jsonl" true $? "fork.so: {h} in $(( $(date +%s) - s ))s, exit 1" "fork.so: {h}, exit $rc"
 
     # 3. leaves a child behind that holds the result channel: the run does not wait, the child is gone
     s=$(date +%s)
     FAULT_PIDS="$T/linger.pids" timeout 120 "$E" run --target "$B/bad/linger.so" --filter 'tqi.0b.*' --quiet --out "$T/linger.jsonl" 2>"$T/linger.err"; rc=$?
     took=$(( $(date +%s) - s ))
-    h=$(honest "$T/linger.jsonl" true)
-    # the children still running; a zombie (killed, not yet reaped by init) is gone
+    # the children still running (their state, from /proc without a process start); a zombie
+    # (killed, not yet reaped by init) is gone
     lingering() {
         left=0
         for p in $(cat "$T/linger.pids" 2>/dev/null); do
-            st=$(ps -o stat= -p "$p" 2>/dev/null | tr -d ' ')
-            [ -n "$st" ] && [ "${st#Z}" = "$st" ] && left=$((left + 1))
+            st=Z
+            [ -r "/proc/$p/stat" ] && read -r _ _ st _ <"/proc/$p/stat" 2>/dev/null
+            [ "$st" = Z ] || left=$((left + 1))
         done
         [ "$left" = 0 ]
     }
     within 1000 lingering # gone within a second of the run's end
     n=$(wc -l <"$T/linger.pids" 2>/dev/null || echo 0)
-    [ "$h" != "${h#*complete:true}" ] && [ "$rc" = 1 ] && [ "$took" -lt 30 ] && [ "$n" -ge 1 ] && [ "$left" = 0 ] &&
-        ok "linger.so: $h in ${took}s; the $n children left behind were killed with the worker's group" ||
-        no "linger.so: $h, exit $rc, ${took}s, $left of $n children still running"
+    [ "$rc" = 1 ] && [ "$took" -lt 30 ] && [ "$n" -ge 1 ] && [ "$left" = 0 ]
+    honest "$T/linger.jsonl" true $? "linger.so: {h} in ${took}s; the $n children left behind were killed with the worker's group" \
+        "linger.so: {h}, exit $rc, ${took}s, $left of $n children still running"
     for p in $(cat "$T/linger.pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
 
     # 4. scribbles on every descriptor, the result channel too: refused, recorded, the run goes on
     timeout 120 "$E" run --target "$B/bad/scribble.so" --filter 'tqi.0b.*' --quiet --out "$T/scribble.jsonl" 2>"$T/scribble.err"; rc=$?
-    h=$(honest "$T/scribble.jsonl" true)
-    [ $? = 0 ] && [ "$rc" = 1 ] && grep -q '"exception":"bad result"' "$T/scribble.jsonl" &&
-        ok "scribble.so: a corrupt result channel is a CRASH for that case, never trusted; $h" || no "scribble.so: $h, exit $rc"
+    [ "$rc" = 1 ] && grep -q '"exception":"bad result"' "$T/scribble.jsonl"
+    honest "$T/scribble.jsonl" true $? "scribble.so: a corrupt result channel is a CRASH for that case, never trusted; {h}" \
+        "scribble.so: {h}, exit $rc"
 
     # 5. exit(0) and pthread_exit: in a worker each case is a CRASH; in process the footer says
     #    complete:false and the exit status is 3
     for so in exit thread_exit; do
         timeout 60 "$E" run --target "$B/bad/$so.so" --filter 'tqi.0b.*' --quiet --out "$T/$so.jsonl" 2>"$T/$so.err"; rc=$?
-        h=$(honest "$T/$so.jsonl" true)
         n=$(count "$T/$so.jsonl" CRASH)
-        [ $? = 0 ] && [ "$rc" = 1 ] && [ "$n" -ge 5 ] && ok "$so.so (batch): $n CRASH; $h" || no "$so.so (batch): $h, $n CRASH, exit $rc"
+        [ "$rc" = 1 ] && [ "$n" -ge 5 ]
+        honest "$T/$so.jsonl" true $? "$so.so (batch): $n CRASH; {h}" "$so.so (batch): {h}, $n CRASH, exit $rc"
         timeout 60 "$E" run --target "$B/bad/$so.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/$so-inproc.jsonl" 2>"$T/$so-inproc.err"; rc=$?
-        h=$(honest "$T/$so-inproc.jsonl" false)
-        [ $? = 0 ] && [ "$rc" = 3 ] && ok "$so.so (inproc): the process ended inside a case: $h, exit 3" || no "$so.so (inproc): $h, exit $rc"
+        [ "$rc" = 3 ]
+        honest "$T/$so-inproc.jsonl" false $? "$so.so (inproc): the process ended inside a case: {h}, exit 3" "$so.so (inproc): {h}, exit $rc"
     done
 
     # 6. an overrun leaves the target's state damaged: the worker is replaced, no later case hangs
-    timeout 120 "$E" run --target "$B/bad/sticky.so" --filter 'tqi.0b.*' --timeout-ms 2000 --quiet --out "$T/sticky.jsonl" 2>"$T/sticky.err"; rc=$?
-    h=$(honest "$T/sticky.jsonl" true)
-    n=$(grep -c '"mode":"overrun"' "$T/sticky.jsonl")
-    [ $? = 0 ] && [ "$(count "$T/sticky.jsonl" TIMEOUT)" = 0 ] && [ "$n" -ge 3 ] &&
-        ok "sticky.so: a worker whose target wrote out of bounds is replaced: $n overruns, no TIMEOUT; $h" || no "sticky.so: $h, $(count "$T/sticky.jsonl" TIMEOUT) TIMEOUT"
+    timeout 120 "$E" run --target "$B/bad/sticky.so" --filter 'tqi.0b.*' --timeout-ms 2000 --quiet --out "$T/sticky.jsonl" 2>"$T/sticky.err"
+    n=$(grep -c '"mode":"overrun"' "$T/sticky.jsonl") to=$(count "$T/sticky.jsonl" TIMEOUT)
+    [ "$to" = 0 ] && [ "$n" -ge 3 ]
+    honest "$T/sticky.jsonl" true $? "sticky.so: a worker whose target wrote out of bounds is replaced: $n overruns, no TIMEOUT; {h}" \
+        "sticky.so: {h}, $to TIMEOUT, $n overruns"
 }
 
 # ---------------------------------------------------------------- how a run ends
@@ -130,9 +141,9 @@ linux_run_ends() {
         ended=0; grep -q '"type":"footer".*"complete":true' "$T/int.jsonl" && ended=1
         [ "$ended" = 1 ] || break
     done
-    h=$(honest "$T/int.jsonl" false)
-    [ $? = 0 ] && [ "$rc" = 3 ] && ok "SIGINT in an in-process run: $h, exit 3" ||
-        no "SIGINT in process: $h, exit $rc$([ "$ended" = 1 ] && echo " (the run had ended before the signal, twice)")"
+    [ "$rc" = 3 ]
+    honest "$T/int.jsonl" false $? "SIGINT in an in-process run: {h}, exit 3" \
+        "SIGINT in process: {h}, exit $rc$([ "$ended" = 1 ] && echo " (the run had ended before the signal, twice)")"
 
     # 8. a constructor that aborts or calls exit(0): a clear error, exit 3, no old results file left
     #    looking current; a destructor that blocks: the complete run still ends
@@ -144,8 +155,9 @@ linux_run_ends() {
     done
     s=$(date +%s)
     timeout 60 "$E" run --target "$B/bad/dtor_block.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/dtor.jsonl" 2>"$T/dtor.err"; rc=$?
-    h=$(honest "$T/dtor.jsonl" true)
-    [ $? = 0 ] && [ "$rc" = 1 ] && ok "dtor_block.so: the run ends in $(( $(date +%s) - s ))s although the library's destructor blocks; $h" || no "dtor_block.so: exit $rc, $h"
+    [ "$rc" = 1 ]
+    honest "$T/dtor.jsonl" true $? "dtor_block.so: the run ends in $(( $(date +%s) - s ))s although the library's destructor blocks; {h}" \
+        "dtor_block.so: exit $rc, {h}"
 
     "$E" run --filter 'tqi.*' --quiet --out /dev/full 2>"$T/full.err"; rc=$?
     [ "$rc" = 3 ] && grep -q 'writing the results to /dev/full failed' "$T/full.err" && ! grep -q ' -> /dev/full' "$T/full.err" &&
@@ -153,8 +165,8 @@ linux_run_ends() {
     "$E" run --filter 'tqi.*' --quiet 2>"$T/full2.err" >/dev/full; rc=$?
     [ "$rc" = 3 ] && grep -q 'writing the results to stdout failed' "$T/full2.err" && ok "results on stdout to /dev/full: exit 3" || no "stdout to /dev/full: exit $rc"
     (ulimit -f 8; exec "$E" run --emulate 10.0 --quiet --out "$T/limited.jsonl") 2>"$T/limit.err"; rc=$?
-    h=$(honest "$T/limited.jsonl" false 2>&1)
-    [ "$rc" = 3 ] && grep -q 'failed' "$T/limit.err" && ok "a file-size limit (4 KiB): exit 3 and a message; the file holds a readable prefix" ||
+    [ "$rc" = 3 ] && grep -q 'failed' "$T/limit.err" && head -n 1 "$T/limited.jsonl" | grep -q '^{"type":"header"' &&
+        ok "a file-size limit (4 KiB): exit 3 and a message; the file holds a readable prefix" ||
         no "file-size limit: exit $rc: $(tail -n 1 "$T/limit.err")"
     "$E" run --target "$B/bad/crash.so" --filter 'tqi.0b.*' --quiet --out /dev/full 2>"$T/full3.err"; rc=$?
     [ "$rc" = 3 ] && ok "a worker run writing to /dev/full: exit 3" || no "worker run to /dev/full: exit $rc"
@@ -197,11 +209,10 @@ dll_faults() {
         f=$T/w-$label-$dll-$iso
         wine_run 180 "$exe" run --target "$dir/$dll.dll" --case tqi.0b.exact --case tqi.0b.short --isolation "$iso" \
             --timeout-ms "$tmo" --quiet --out "$f.jsonl" 2>"$f.err"; rc=$?
-        tr -d '\r' <"$f.jsonl" >"$f.txt" 2>/dev/null
-        h=$(honest "$f.txt" true); hr=$?
-        n=$(count "$f.txt" "$want")
-        [ "$hr" = 0 ] && [ "$rc" = 1 ] && [ "$n" = 2 ] && ok "$dll.dll ($label$iso, Wine): each case a $want, the run goes on; $h" ||
-            no "$dll.dll ($label$iso, Wine): $h, $n $want, exit $rc"
+        n=$(count "$f.jsonl" "$want")
+        [ "$rc" = 1 ] && [ "$n" = 2 ]
+        honest "$f.jsonl" true $? "$dll.dll ($label$iso, Wine): each case a $want, the run goes on; {h}" \
+            "$dll.dll ($label$iso, Wine): {h}, $n $want, exit $rc"
     done
 }
 
@@ -215,10 +226,9 @@ wine_dll_faults() {
     D=$B/win64/tests
     dll_faults "$B/etwconf.exe" "$D" "" 5000 fastfail:auto:CRASH overflow:auto:CRASH
     wine_run 60 "$B/etwconf.exe" run --target "$D/print.dll" --case tqi.0b.exact --case tqi.0b.short --isolation inproc --quiet >"$T/w-print.jsonl" 2>"$T/w-print.err"; rc=$?
-    tr -d '\r' <"$T/w-print.jsonl" >"$T/w-print.txt"
-    h=$(honest "$T/w-print.txt" true)
-    [ $? = 0 ] && [ "$rc" = 1 ] && tr -d '\r' <"$T/w-print.err" | grep -q 'garbage from the target' &&
-        ok "print.dll (inproc, Wine): results on stdout stay valid, the DLL's output went to stderr; $h" || no "print.dll (inproc, Wine): $h, exit $rc"
+    [ "$rc" = 1 ] && grep -q 'garbage from the target' "$T/w-print.err"
+    honest "$T/w-print.jsonl" true $? "print.dll (inproc, Wine): results on stdout stay valid, the DLL's output went to stderr; {h}" \
+        "print.dll (inproc, Wine): {h}, exit $rc"
 }
 
 # the 32-bit exe against the same DLLs built for 32 bits, where Wine runs 32-bit programs: a fault
@@ -227,8 +237,8 @@ wine_i686_faults() {
     if wine_run 60 "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | tr -d '\r' | grep -q '^etwconf '; then
         dll_faults "$B/etwconf-i686.exe" "$B/win32/tests" "i686, " 1000 crash:inproc:CRASH overrun:inproc:FAIL \
             exitprocess:auto:CRASH overflow:batch:CRASH
-        # spin.dll keeps a CPU busy until the watchdog stops it: a quarter of a second shows that as well
-        dll_faults "$B/etwconf-i686.exe" "$B/win32/tests" "i686, " 250 spin:inproc:TIMEOUT
+        # spin.dll keeps a CPU busy until the watchdog stops it: a tenth of a second shows that as well
+        dll_faults "$B/etwconf-i686.exe" "$B/win32/tests" "i686, " 100 spin:inproc:TIMEOUT
     else
         skip "the 32-bit DLL faults: this Wine does not run 32-bit programs (Wine's 32-bit part: .ci/deps.sh wine32)"
     fi
@@ -255,20 +265,18 @@ wine_dllmain_faults() {
     for iso in auto inproc; do
         wine_run 60 "$B/etwconf.exe" run --target "$D/detach_hang.dll" --case tqi.0b.exact --case tqi.0b.short --isolation $iso --quiet \
             --out "$T/w-detach-$iso.jsonl" 2>/dev/null; rc=$?
-        tr -d '\r' <"$T/w-detach-$iso.jsonl" >"$T/w-detach-$iso.txt" 2>/dev/null
-        h=$(honest "$T/w-detach-$iso.txt" true)
-        [ $? = 0 ] && [ "$rc" = 1 ] && ok "detach_hang.dll ($iso, Wine): the run ends although DLL_PROCESS_DETACH hangs; $h" ||
-            no "detach_hang.dll ($iso, Wine): exit $rc (124: it hung), $h"
+        [ "$rc" = 1 ]
+        honest "$T/w-detach-$iso.jsonl" true $? "detach_hang.dll ($iso, Wine): the run ends although DLL_PROCESS_DETACH hangs; {h}" \
+            "detach_hang.dll ($iso, Wine): exit $rc (124: it hung), {h}"
     done
 }
 
 # the live target's private directory: each process that starts the NT Kernel Logger writes its log
-# file in %TEMP%\etwconf-<pid>-<32 random hex digits>, created new, emptied and removed at its end.
-# Seen in the system calls of Wine (its ACLs are not Windows'), two worker processes (child
-# isolation, two kernel-logger cases that apply to 6.1, whichever version the prefix was left at).
-# A junction prepared at the name cannot be tested: the name is not known beforehand, and Wine makes
-# no junctions; the check a new directory passes (run_dir_open_checked) is the one cleanup's refusal
-# of a symlink below exercises. Run in a prefix of its own (its server is stopped and traced).
+# file in %TEMP%\etwconf-<pid>-<32 random hex digits>, created new, emptied and removed at its end;
+# seen in Wine's system calls, for two worker processes (child isolation, two kernel-logger cases
+# of 6.1), in a prefix of its own whose server is traced. (A junction at the name cannot be tested:
+# the name is not known beforehand and Wine makes none; cleanup's refusal of a symlink below
+# exercises the check a new directory passes, run_dir_open_checked.)
 wine_private_dir() {
     tmpw=$(wine_temp_dir)
     if ! command -v strace >/dev/null 2>&1; then
@@ -276,9 +284,8 @@ wine_private_dir() {
     elif [ -z "$tmpw" ]; then
         no "the live target's private directory: no Temp directory in $WINEPREFIX"
     else
-        # Wine's server creates and deletes files and directories: it starts anew, traced, and
-        # strace ends when it has ended. --seccomp-bpf: the traced processes stop only at the
-        # system calls traced, not at every one (wineboot and Wine's services start in it too)
+        # Wine's server creates and deletes the files: it starts anew, traced (--seccomp-bpf: stopped
+        # only at the calls traced), and strace ends when it has ended
         timeout 20 "$WINESERVER" -k >/dev/null 2>&1
         timeout 20 "$WINESERVER" -w >/dev/null 2>&1
         mkdir -p "$T/strace"
@@ -339,7 +346,6 @@ wine_live_runs() {
     # background job, found by pid: the loader, and a program it starts as a process of its own)
     # until the second has been answered, then goes on. A first run that ended before it could be
     # held (a busy machine's scheduling) proves nothing: tried once more.
-    verdict=""
     for attempt in 1 2; do
         rm -f "$T/live-a.jsonl" "$T/live-b.jsonl"
         wine_run 120 "$B/etwconf.exe" run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/live-a.jsonl" 2>"$T/live-a.err" &
@@ -351,26 +357,23 @@ wine_live_runs() {
         wine_run 60 "$B/etwconf.exe" run --case tqi.0b.exact --quiet --out "$T/live-b.jsonl" 2>"$T/live-b.err"; rc=$?
         [ -n "$wpids" ] && kill -CONT $wpids 2>/dev/null
         wait $apid; arc=$?
-        tr -d '\r' <"$T/live-a.jsonl" >"$T/live-a.txt"
-        h=$(honest "$T/live-a.txt" true)
-        if [ "$rc" = 3 ] && tr -d '\r' <"$T/live-b.err" | grep -q 'another etwconf.exe run is testing this system' && [ "$arc" -le 1 ]; then
-            verdict="ok two live runs at once (Wine): the second is refused (exit 3), the first completes; $h"; break
+        if [ "$rc" = 3 ] && grep -q 'another etwconf.exe run is testing this system' "$T/live-b.err" && [ "$arc" -le 1 ]; then
+            honest "$T/live-a.jsonl" true 0 "two live runs at once (Wine): the second is refused (exit 3), the first completes; {h}" \
+                "two live runs at once (Wine): the second is refused, the first's results: {h}"
+            return
         elif [ "$alive" = 1 ]; then
-            verdict="no two live runs at once: second exit $rc ($(tr -d '\r' <"$T/live-b.err" | tail -n 1)) while the first ran, first exit $arc ($(tr -d '\r' <"$T/live-a.err" | tail -n 1)), $h"; break
+            honest "$T/live-a.jsonl" true 1 "" "two live runs at once: second exit $rc ($(tr -d '\r' <"$T/live-b.err" | tail -n 1)) while the first ran, first exit $arc ($(tr -d '\r' <"$T/live-a.err" | tail -n 1)), {h}"
+            return
         fi
-        verdict="skip two live runs at once (Wine): the first run ended before it could be held, twice (attempt $attempt): nothing shows whether the second would have been refused"
     done
-    case $verdict in
-        ok\ *) ok "${verdict#ok }" ;;
-        no\ *) no "${verdict#no }" ;;
-        *) skip "${verdict#skip }" ;;
-    esac
+    skip "two live runs at once (Wine): the first run ended before it could be held, twice: nothing shows whether the second would have been refused"
 }
 
 # ---------------------------------------------------------------- side by side
-# Each group's lines go to T/GROUP.out. The Wine groups run in the background when the stage has
-# prefixes of its own (wine_overlay): wine_private_dir in one (its server is stopped and traced), the
-# others in another, where they share nothing (see above); in a user's WINEPREFIX, one after another.
+# Each group's lines go to T/GROUP.out. The Wine groups run in the background in prefixes of the
+# stage's own (wine_overlay): wine_private_dir in one, the others in another, where they share
+# nothing (the DLLs take no lock and make no files; the live runs come one after another); in a
+# user's WINEPREFIX one after another.
 LINUX_GROUPS="linux_targets linux_run_ends linux_cli"
 WINE_GROUPS="wine_dll_exits wine_dll_faults wine_i686_faults wine_dllmain_faults wine_private_dir wine_live_runs"
 bg=""
@@ -408,6 +411,9 @@ else
     echo "FAIL Wine or $B/etwconf.exe is missing: the DLL faults are not tested (sh .ci/deps.sh windows; make windows)" >"$T/nowine.out"
     groups="$groups nowine"
 fi
+set --
+for g in $groups; do set -- "$@" "$T/$g.out"; done
+resolve "$@"
 # each group checks something: one that printed no check (it stopped early) is a failure, not silence
 for g in $groups; do
     show "$(cat "$T/$g.out")"

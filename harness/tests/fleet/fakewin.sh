@@ -1,20 +1,13 @@
 #!/bin/sh
 # harness/tests/fleet/fakewin.sh REPO BUILD HOSTDIR LISTENER - one fake Windows host of the fleet test
 # (harness/tests/fleet.sh): the ForceCommand of one port of the test's own sshd, whose listening
-# process's pid is in the file LISTENER. It does what a Windows OpenSSH server with cmd.exe as its
-# shell does with the commands etwconf-fleet sends:
-#   the SFTP subsystem (OpenSSH 9 scp)  sftp-server, started in HOSTDIR
-#   scp -t / scp -f (legacy scp, -O)    the scp server side, in HOSTDIR
-#   .\NAME.exe ARGS                     runs HOSTDIR/NAME.exe under Wine at the Windows version in
-#                                       HOSTDIR/version; an unknown program answers as cmd does
-#                                       ("is not recognized", exit 9009)
-# Each host runs its exe under a name of its own (NAME-VERSION.exe), in a prefix of its own over
-# the shared prefix's drive_c (its own users folder), with the Windows version set per exe name
-# (HKCU\Software\Wine\AppDefaults\NAME). Behaviour files in HOSTDIR, written by the test:
+# process's pid is in the file LISTENER. It answers etwconf-fleet's commands as a Windows OpenSSH
+# server with cmd.exe does: the SFTP subsystem and legacy scp (-t/-f) in HOSTDIR; .\NAME.exe ARGS
+# runs HOSTDIR/NAME.exe under Wine at the version in HOSTDIR/version (an unknown program: cmd's
+# "is not recognized", exit 9009). Behaviour files in HOSTDIR, written by the test:
 #   drop       N: once (until HOSTDIR/dropped exists), after N case records kill the exe and
 #              this SSH session: the connection drops mid-run
 #   lose-exit  exit 0 whatever the exe returned, as a remote shell that loses the exit code
-#              (the fleet must take the result from the results footer)
 set -u
 REPO=$1
 B=$2
@@ -41,34 +34,29 @@ run_exe="${exe%.exe}-$version.exe"
 cp -f "$exe" "$run_exe" || exit 1
 . "$REPO/harness/tests/lib.sh"
 . "$REPO/harness/tests/wine-env.sh"
-# A machine of its own: the exe takes a machine-wide lock for a live run (one etwconf run at a
-# time per Windows), so hosts that shared one wineserver would queue behind each other. Each host
-# gets a prefix of its own (its own wineserver, registry and %TEMP%) over the shared prefix's drive_c
-# (wine_overlay_of, harness/tests/wine-env.sh).
-# The host's server and services stay up between its SSH sessions, as a Windows machine's do (Wine
-# would stop them 3 s after the last program and start them again for the next): the test stops
-# every host's server at its end.
+# A machine of its own: a live run takes a machine-wide lock, so hosts sharing one wineserver would
+# queue. Each host has its own prefix (server, registry, %TEMP%) over the shared prefix's drive_c
+# (wine_overlay_of); the exe runs as NAME-VERSION.exe, the AppDefaults key that sets its version.
+# The server stays up between SSH sessions, as a Windows machine does (the test stops it at its end).
 if [ ! -f "$H/prefix/.update-timestamp" ]; then
     wine_overlay_of "$WINEPREFIX" "$H/prefix" ||
         { echo "fakewin: the shared prefix $WINEPREFIX has no registry on disk" >&2; exit 1; }
     WINEPREFIX=$H/prefix timeout 20 "$WINESERVER" -p >/dev/null 2>&1
 fi
 WINEPREFIX=$H/prefix
-if ! wine_version_for "$run_exe" "$version"; then
-    echo "fakewin: cannot set the Windows version $version" >&2
-    exit 1
+# set once per exe name: the host's registry keeps it, as a Windows machine keeps its version
+if [ ! -f "$H/prefix/.version-$run_exe" ]; then
+    wine_version_for "$run_exe" "$version" || { echo "fakewin: cannot set the Windows version $version" >&2; exit 1; }
+    : >"$H/prefix/.version-$run_exe"
 fi
 if [ -f "$H/drop" ] && [ ! -f "$H/dropped" ]; then
-    n=$(cat "$H/drop")
-    out=""
-    prev=""
+    n=$(cat "$H/drop") out="" prev=""
     for a in "$@"; do [ "$prev" = "--out" ] && out=$a; prev=$a; done
     wine_run 600 "./$run_exe" "$@" &
     job=$!
     i=0
-    while [ "$i" -lt 1200 ] && kill -0 "$job" 2>/dev/null; do
-        [ -f "$out" ] && [ "$(grep -c '"type":"case"' "$out")" -ge "$n" ] && break
-        sleep 0.1
+    while [ "$i" -lt 600 ] && kill -0 "$job" 2>/dev/null && [ "$(cat "$out" 2>/dev/null | grep -c '"type":"case"')" -lt "$n" ]; do
+        sleep 0.2
         i=$((i + 1))
     done
     # the exe (the job's processes; Wine starts none the session waits for), then the connection:

@@ -1,28 +1,12 @@
-"""etwconf-fleet: run etwconf.exe on a fleet of Windows machines over SSH, in parallel, and
-report them together (Python standard library plus the OpenSSH client).
-
-For each host of an inventory: upload the exe (scp; SFTP protocol by default, as OpenSSH 9's scp,
-or the legacy scp protocol with transfer=scp), run it (`etwconf.exe run --quiet --out FILE`),
-fetch the results file, and read it. A host is
-
-  complete     the results have their footer; its exit code (0 conformant, 1 not) is the host's
-               result. ssh's own exit status is not used: it is the remote code modulo 256, and
-               255 when the connection dropped, so it says nothing reliable about the run;
-  incomplete   results without a footer (the connection or the process died midway): the
-               partial file is kept, and the reports mark it INCOMPLETE;
-  failed       no readable results (unreachable, upload failed, the exe did not start), or
-               results from another exe or another Windows version than the inventory says.
-
-Then one report over every host (etwconf-report's HTML/Markdown/JUnit report and a text
-rule x host matrix) and a diff against the previous run (or --diff-against DIR, and the
-baselines of real Windows with --baseline DIR). A rerun resumes: hosts already complete with the
-same exe and arguments are skipped; --fresh starts over and keeps the last results as the
-previous run.
-
-Layout of --out DIR: results/HOST.jsonl, state/HOST.json, logs/HOST.{out,err}, previous/,
-report/{index.html,summary.md,junit.xml,matrix.txt,diff.txt}.
+"""etwconf-fleet: run etwconf.exe on Windows hosts over SSH (the OpenSSH client), in parallel:
+upload, run, fetch the results, judge each host by its results' footer, then one report
+(etwconf-report's, with its rule x host matrix) and a diff against the previous round. A host is
+complete (footer; its exit code is the result, never ssh's), incomplete (no footer: partial
+results kept) or failed (no readable results, another exe or another Windows than expected).
+Layout of --out: results/HOST.jsonl, state/HOST.json, logs/HOST.{out,err}, previous/, report/.
 """
 import argparse
+import contextlib
 import datetime
 import hashlib
 import io
@@ -34,39 +18,45 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
-from etwconf_report import __version__
+from etwconf_report import __version__, diff
 from etwconf_report.ingest import InputError, load as load_results
 from etwconf_report.util import oneline, plural, run_command
 
 PROG = "etwconf-fleet"
-HOST_OPTIONS = ("port", "identity", "dir", "shell", "transfer", "args", "expect", "timeout",
-                "ssh_option")
 EXIT = {"ok": 0, "regression": 1, "usage": 2, "internal": 3, "hosts": 4}
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+# option: (check, what the error says)
+HOST_OPTIONS = {
+    "port": (str.isdigit, "is not a number"), "identity": (None, ""), "dir": (None, ""),
+    "shell": (("cmd", "sh").__contains__, ": use cmd (Windows OpenSSH's default) or sh"),
+    "transfer": (("sftp", "scp").__contains__,
+                 ": use sftp (the default) or scp (the legacy protocol, scp -O)"),
+    "args": (None, ""), "expect": (None, ""),
+    "timeout": (str.isdigit, "is not a number of seconds"), "ssh_option": (None, ""),
+}
 
 
 class UsageError(Exception):
     pass
 
 
-# ------------------------------------------------------------------------------ inventory
 class Host:
-    def __init__(self, name, dest, exe, opts, where):
-        self.name, self.dest, self.exe, self.where = name, dest, exe, where
-        self.port = opts.get("port")
-        self.identity = opts.get("identity")
+    def __init__(self, name, dest, exe, opts):
+        self.name, self.dest, self.exe = name, dest, exe
+        self.port, self.identity, self.expect = (opts.get(k) for k in ("port", "identity",
+                                                                          "expect"))
         self.dir = opts.get("dir", "")
         self.shell = opts.get("shell", "cmd")
         self.transfer = opts.get("transfer", "sftp")
         self.args = shlex.split(opts.get("args", ""))
-        self.expect = opts.get("expect")
         self.timeout = int(opts.get("timeout", 0)) or None
         self.ssh_options = opts.get("ssh_option", [])
-        self.exe_path = None            # resolved local path
-        self.exe_sha = None
+        self.exe_path = self.exe_sha = None
 
 
 def parse_inventory(path, exe_dir):
@@ -80,21 +70,22 @@ def parse_inventory(path, exe_dir):
     base = os.path.dirname(os.path.abspath(path))
     for n, line in enumerate(lines, 1):
         where = "%s:%d" % (path, n)
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
         try:
-            words = shlex.split(text, comments=True)
+            words = shlex.split(line, comments=True)
         except ValueError as e:
             raise UsageError("%s: %s (quote values with spaces: args=\"--case x\")" % (where, e))
+        if not words:
+            continue
         if len(words) < 3:
             raise UsageError("%s: expected NAME DESTINATION EXE [key=value...], got %r"
-                             % (where, text))
+                             % (where, line.strip()))
         name, dest, exe = words[:3]
         if not NAME_RE.fullmatch(name):
-            raise UsageError("%s: host name %r: use letters, digits, '.', '_' and '-'" % (where, name))
+            raise UsageError("%s: host name %r: use letters, digits, '.', '_' and '-'"
+                             % (where, name))
         if name in names:
-            raise UsageError("%s: host %s is already defined at line %d" % (where, name, names[name]))
+            raise UsageError("%s: host %s is already defined at line %d"
+                             % (where, name, names[name]))
         names[name] = n
         opts = {"ssh_option": []}
         for w in words[3:]:
@@ -102,24 +93,14 @@ def parse_inventory(path, exe_dir):
             if not eq or k not in HOST_OPTIONS:
                 raise UsageError("%s: unknown option %r (options: %s, as key=value)"
                                  % (where, w, " ".join(HOST_OPTIONS)))
+            check, why = HOST_OPTIONS[k]
+            if check and not check(v):
+                raise UsageError("%s: %s=%s%s%s" % (where, k, v, " " if why[0] != ":" else "", why))
             if k == "ssh_option":
                 opts[k].append(v)
             else:
                 opts[k] = v
-        if opts.get("port") and not opts["port"].isdigit():
-            raise UsageError("%s: port=%s is not a number" % (where, opts["port"]))
-        if opts.get("timeout") and not opts["timeout"].isdigit():
-            raise UsageError("%s: timeout=%s is not a number of seconds" % (where, opts["timeout"]))
-        if opts.get("shell", "cmd") not in ("cmd", "sh"):
-            raise UsageError("%s: shell=%s: use cmd (Windows OpenSSH's default) or sh"
-                             % (where, opts["shell"]))
-        if opts.get("transfer", "sftp") not in ("sftp", "scp"):
-            raise UsageError("%s: transfer=%s: use sftp (the default) or scp (the legacy "
-                             "protocol, scp -O)" % (where, opts["transfer"]))
-        try:
-            h = Host(name, dest, exe, opts, where)
-        except ValueError as e:
-            raise UsageError("%s: %s" % (where, e))
+        h = Host(name, dest, exe, opts)
         cands = [exe] if os.path.isabs(exe) else [os.path.join(base, exe), exe,
                                                    os.path.join(exe_dir, exe)]
         h.exe_path = next((c for c in cands if os.path.isfile(c)), None)
@@ -132,52 +113,42 @@ def parse_inventory(path, exe_dir):
     return hosts
 
 
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-# ------------------------------------------------------------------------------ commands
 class Ssh:
-    def __init__(self, a):
-        self.ssh = a.ssh
-        self.scp = a.scp
-        self.common = []
-        if a.ssh_config:
-            self.common += ["-F", a.ssh_config]
-        self.common += ["-o", "BatchMode=yes", "-o", "ConnectTimeout=%d" % a.connect_timeout,
-                        "-o", "ServerAliveInterval=10", "-o", "ServerAliveCountMax=3"]
-        for o in a.ssh_option or ():
+    """The scp and ssh command lines for a host."""
+    def __init__(self, a, ctl_dir=None):
+        self.ssh, self.scp = a.ssh, a.scp
+        self.common = ["-F", a.ssh_config] if a.ssh_config else []
+        opts = ["BatchMode=yes", "ConnectTimeout=%d" % a.connect_timeout,
+                "ServerAliveInterval=10", "ServerAliveCountMax=3"] + (a.ssh_option or [])
+        # one connection per host: the upload, the run and the fetch are sessions of it (one key
+        # exchange and login, not three); after a drop the next command connects anew
+        if ctl_dir:
+            opts += ["ControlMaster=auto", "ControlPersist=30",
+                     "ControlPath=" + os.path.join(ctl_dir, "%C")]
+        for o in opts:
             self.common += ["-o", o]
 
     def _opts(self, h, port_flag):
         o = list(self.common)
         for x in h.ssh_options:
             o += ["-o", x]
-        if h.port:
-            o += [port_flag, h.port]
-        if h.identity:
-            o += ["-i", h.identity]
-        return o
+        o += [port_flag, h.port] if h.port else []
+        return o + (["-i", h.identity] if h.identity else [])
 
     def remote_path(self, h, name):
         d = h.dir.replace("\\", "/").rstrip("/")
-        if not d:
-            return name
         if h.transfer == "sftp" and re.match(r"[A-Za-z]:", d):
             d = "/" + d                    # Windows OpenSSH's SFTP names C:/x as /C:/x
-        return d + "/" + name
+        return d + "/" + name if d else name
+
+    def _scp(self, h):
+        return [self.scp] + self._opts(h, "-P") + (["-O"] if h.transfer == "scp" else [])
 
     def upload(self, h, remote):
-        return [self.scp] + self._opts(h, "-P") + (["-O"] if h.transfer == "scp" else []) + \
-            [h.exe_path, "%s:%s" % (h.dest, self.remote_path(h, remote))]
+        return self._scp(h) + [h.exe_path, "%s:%s" % (h.dest, self.remote_path(h, remote))]
 
     def fetch(self, h, remote, local):
-        return [self.scp] + self._opts(h, "-P") + (["-O"] if h.transfer == "scp" else []) + \
-            ["%s:%s" % (h.dest, self.remote_path(h, remote)), local]
+        return self._scp(h) + ["%s:%s" % (h.dest, self.remote_path(h, remote)), local]
 
     def run(self, h, exe, results):
         argv = [exe, "run", "--quiet", "--out", results] + h.args
@@ -187,11 +158,13 @@ class Ssh:
             if h.dir:
                 line = 'cd /d %s && %s' % (_cmd_quote(h.dir.replace("/", "\\")), line)
         else:
-            argv[0] = "./" + exe
-            line = " ".join(shlex.quote(x) for x in argv)
+            line = " ".join(shlex.quote(x) for x in ["./" + exe] + argv[1:])
             if h.dir:
                 line = "cd %s && %s" % (shlex.quote(h.dir), line)
         return [self.ssh] + self._opts(h, "-p") + ["-n", h.dest, line]
+
+    def close(self, h):
+        return [self.ssh] + self._opts(h, "-p") + ["-O", "exit", h.dest]
 
 
 def _cmd_quote(s):
@@ -201,87 +174,61 @@ def _cmd_quote(s):
     return '"' + s.replace('"', '\\"') + '"'
 
 
-# ------------------------------------------------------------------------------ one host
 class Fleet:
-    def __init__(self, a, hosts):
-        self.a = a
-        self.hosts = hosts
-        self.ssh = Ssh(a)
-        self.out = a.out
+    def __init__(self, a):
+        self.a, self.out = a, a.out
         self.lock = threading.Lock()
         self.stop = threading.Event()
         self.procs = set()
+        self.ctl_dir = tempfile.mkdtemp(prefix="etwconf-fleet-")
+        # the shared connections' sockets, DIR/<40 hex digits>: a socket path has 107 bytes at most
+        self.ssh = Ssh(a, self.ctl_dir if len(self.ctl_dir.encode()) < 60 else None)
         for d in ("results", "state", "logs"):
             os.makedirs(os.path.join(self.out, d), exist_ok=True)
 
     def say(self, h, msg):
         with self.lock:
-            print("[%s] %s" % (h.name, msg))
-            sys.stdout.flush()
+            print("[%s] %s" % (h.name, msg), flush=True)
 
-    def state_path(self, h):
-        return os.path.join(self.out, "state", h.name + ".json")
+    def path(self, kind, h):
+        return os.path.join(self.out, kind, h.name + {"state": ".json", "results": ".jsonl",
+                                                      "logs": ""}[kind])
 
-    def results_path(self, h):
-        return os.path.join(self.out, "results", h.name + ".jsonl")
-
-    def load_state(self, h):
-        try:
-            with open(self.state_path(h), encoding="utf-8") as f:
-                return json.load(f)
-        except (OSError, ValueError):
-            return None
-
-    def save_state(self, h, st):
-        tmp = self.state_path(h) + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(st, f, indent=1, sort_keys=True)
-            f.write("\n")
-        os.replace(tmp, self.state_path(h))
-
-    def call(self, h, argv, timeout, log=None, heartbeat=None):
-        """Run a command with a bound on its time; (rc, stderr tail). rc None: timed out."""
+    def call(self, h, argv, timeout, stdout=False, heartbeat=None):
+        """Run a command with a bound on its time: (rc, stderr lines); rc None: timed out.
+        Its stderr (and with stdout its stdout) is added to the host's logs."""
         if self.stop.is_set():
-            return None, "interrupted"
-        out = open(log + ".out", "ab") if log else subprocess.DEVNULL
-        err_path = (log + ".err") if log else None
-        err = open(err_path, "ab") if log else subprocess.PIPE
-        start = time.monotonic()
-        try:
-            p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-        except OSError as e:
-            return 127, "cannot run %s: %s" % (argv[0], e.strerror or e)
-        with self.lock:
-            self.procs.add(p)
-        try:
+            return None, ["interrupted"]
+        log = self.path("logs", h)
+        with open(log + ".err", "ab") as err, \
+                open(log + ".out", "ab") if stdout else open(os.devnull, "wb") as out:
+            mark = err.tell()
+            start = time.monotonic()
+            try:
+                p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+            except OSError as e:
+                return 127, ["cannot run %s: %s" % (argv[0], e.strerror or e)]
+            with self.lock:
+                self.procs.add(p)
             rc = None
-            while True:
+            while rc is None and not self.stop.is_set():
                 left = timeout - (time.monotonic() - start)
-                if left <= 0 or self.stop.is_set():
-                    p.kill()
-                    p.wait(10)
-                    rc = None
+                if left <= 0:
                     break
                 try:
                     rc = p.wait(min(left, heartbeat or left))
-                    break
                 except subprocess.TimeoutExpired:
                     if heartbeat:
                         self.say(h, "still running (%ds)" % (time.monotonic() - start))
-            if log:
-                out.close()
-                err.close()
-                with open(err_path, "rb") as f:
-                    f.seek(max(0, os.path.getsize(err_path) - 4096))
-                    tail = f.read().decode("utf-8", "replace")
-            else:
-                tail = p.stderr.read().decode("utf-8", "replace")
-                p.stderr.close()
-        finally:
+            if rc is None:
+                p.kill()
+                p.wait(10)
             with self.lock:
                 self.procs.discard(p)
-        lines = [l.strip() for l in tail.replace("\r", "").splitlines() if l.strip()]
-        return rc, lines
+        with open(log + ".err", "rb") as f:
+            f.seek(max(mark, os.path.getsize(log + ".err") - 4096))
+            tail = f.read().decode("utf-8", "replace")
+        return rc, [l.strip() for l in tail.replace("\r", "").splitlines() if l.strip()]
 
     def host(self, h):
         try:
@@ -293,94 +240,76 @@ class Fleet:
                   % (type(e).__name__, e)}
             self.say(h, "FAILED: %s" % st["reason"])
             return st
+        finally:        # the host's shared connection, if one is open
+            with contextlib.suppress(OSError, subprocess.SubprocessError):
+                subprocess.run(self.ssh.close(h), stdin=subprocess.DEVNULL, timeout=15,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 
     def _host(self, h):
         a = self.a
-        st = {"host": h.name, "destination": h.dest, "exe": os.path.basename(h.exe_path),
-              "exe_sha256": h.exe_sha, "args": h.args, "status": "failed", "reason": None,
-              "started": _now(), "finished": None, "ssh_exit": None, "exit_code": None,
-              "cases": None, "planned": None, "target_id": None}
-        rpath = self.results_path(h)
-        log = os.path.join(self.out, "logs", h.name)
-        for ext in (".out", ".err"):
-            try:
-                os.remove(log + ext)
-            except OSError:
-                pass
-        stem = os.path.splitext(os.path.basename(h.exe_path))[0]
         exe = os.path.basename(h.exe_path)
-        remote = "%s-%s-%04x.jsonl" % (stem, time.strftime("%Y%m%d%H%M%S"),
-                                      random.randrange(0x10000))
-        st["remote_results"] = remote
+        remote = "%s-%s-%04x.jsonl" % (os.path.splitext(exe)[0], time.strftime("%Y%m%d%H%M%S"),
+                                       random.randrange(0x10000))
+        st = {"host": h.name, "destination": h.dest, "exe": exe, "exe_sha256": h.exe_sha,
+              "args": h.args, "status": "failed", "reason": None, "started": _now(),
+              "finished": None, "ssh_exit": None, "exit_code": None, "cases": None,
+              "planned": None, "target_id": None, "remote_results": remote}
+        for ext in (".out", ".err"):
+            with contextlib.suppress(OSError):
+                os.remove(self.path("logs", h) + ext)
         self.save_state(h, st)
-        # 1. upload
         self.say(h, "upload %s to %s (%s)" % (exe, h.dest, h.transfer))
         rc, err = self.call(h, self.ssh.upload(h, exe), a.transfer_timeout)
         if rc != 0:
-            st["reason"] = "upload failed (%s): %s" % (
-                "timed out" if rc is None else "scp exit %d" % rc, _last(err))
-            return self.finish(h, st)
-        # 2. run
+            return self.finish(h, st, "upload failed (%s): %s" % (
+                "timed out" if rc is None else "scp exit %d" % rc, _last(err)))
         self.say(h, "run %s" % " ".join([exe, "run", "--out", remote] + h.args))
         t0 = time.monotonic()
-        rc, err = self.call(h, self.ssh.run(h, exe, remote), h.timeout or a.timeout, log=log,
+        rc, err = self.call(h, self.ssh.run(h, exe, remote), h.timeout or a.timeout, stdout=True,
                             heartbeat=a.progress_interval)
         st["ssh_exit"] = rc
-        run_note = None
-        if rc is None:
-            run_note = "no answer within %ds: stopped" % (h.timeout or a.timeout)
-        elif rc == 255:
-            run_note = "the SSH connection failed or dropped (ssh exit 255): %s" % _last(err)
+        note = ("no answer within %ds: stopped" % (h.timeout or a.timeout) if rc is None else
+                "the SSH connection failed or dropped (ssh exit 255): %s" % _last(err)
+                if rc == 255 else None)
         summary = next((l for l in reversed(err) if re.match(r"\S+@\S+: \d+ cases", l)), None)
-        self.say(h, "run ended after %.1fs: %s" % (time.monotonic() - t0, run_note or
-                                                   "ssh exit %d%s" % (rc, ": " + summary if summary
-                                                                      else "")))
-        # 3. fetch (also after a drop: whatever the exe flushed is kept)
-        tmp = rpath + ".part"
-        fetched = False
-        for attempt in range(1, a.fetch_tries + 1):
+        self.say(h, "run ended after %.1fs: %s" % (time.monotonic() - t0, note or "ssh exit %d%s"
+                                                   % (rc, ": " + summary if summary else "")))
+        # the fetch, also after a drop: whatever the exe flushed is kept
+        rpath, tmp = self.path("results", h), self.path("results", h) + ".part"
+        for attempt in range(a.fetch_tries):
+            if attempt and not self.stop.is_set():
+                time.sleep(a.fetch_delay)
             rc2, err2 = self.call(h, self.ssh.fetch(h, remote, tmp), a.transfer_timeout)
             if rc2 == 0 and os.path.isfile(tmp):
-                fetched = True
                 break
-            if attempt < a.fetch_tries and not self.stop.is_set():
-                time.sleep(a.fetch_delay)
-        if not fetched:
-            st["reason"] = "no results fetched (%s)%s" % (_last(err2), "; " + run_note
-                                                          if run_note else "")
-            if os.path.exists(rpath):
+        else:
+            with contextlib.suppress(OSError):
                 os.remove(rpath)
-            return self.finish(h, st)
+            return self.finish(h, st, "no results fetched (%s)%s" % (
+                _last(err2), "; " + note if note else ""))
         os.replace(tmp, rpath)
-        # 4. read them: the footer decides
-        try:
+        try:                            # the footer decides
             run = load_results(rpath)
         except InputError as e:
-            st["reason"] = "unreadable results: %s" % e
-            return self.finish(h, st)
-        st["target_id"] = run.target_id
-        st["cases"] = len(run.cases)
-        st["planned"] = run.planned
-        st["filtered"] = run.scope() if run.filtered else None
-        fp = run.header.get("fingerprint") or {}
-        if fp.get("exe_sha256") and fp["exe_sha256"] != h.exe_sha:
-            st["reason"] = "the results are from another exe (SHA-256 %s, uploaded %s)" % (
-                fp["exe_sha256"][:12], h.exe_sha[:12])
-            return self.finish(h, st)
+            return self.finish(h, st, "unreadable results: %s" % e)
+        st.update(target_id=run.target_id, cases=len(run.cases), planned=run.planned,
+                  filtered=run.scope() if run.filtered else None)
+        got = (run.header.get("fingerprint") or {}).get("exe_sha256")
+        if got and got != h.exe_sha:
+            return self.finish(h, st, "the results are from another exe (SHA-256 %s, uploaded %s)"
+                               % (got[:12], h.exe_sha[:12]))
         if h.expect and h.expect.lower() not in {n.lower() for n in run.version_names()} \
                 and not run.target_id.lower().startswith(h.expect.lower()):
-            st["reason"] = "the host is %s, the inventory expects %s" % (run.target_id, h.expect)
-            return self.finish(h, st)
+            return self.finish(h, st, "the host is %s, the inventory expects %s"
+                               % (run.target_id, h.expect))
         if run.complete:
-            st["status"] = "complete"
-            st["exit_code"] = run.footer.get("exit_code")
-        else:
-            st["status"] = "incomplete"
-            st["reason"] = "%s%s" % (run.incomplete_reason, "; " + run_note if run_note else "")
-        return self.finish(h, st)
+            st.update(status="complete", exit_code=run.footer.get("exit_code"))
+            return self.finish(h, st, None)
+        st["status"] = "incomplete"
+        return self.finish(h, st, run.incomplete_reason + ("; " + note if note else ""))
 
-    def finish(self, h, st):
-        st["finished"] = _now()
+    def finish(self, h, st, reason):
+        st.update(reason=reason, finished=_now())
         self.save_state(h, st)
         if st["status"] == "complete":
             code = st["exit_code"]
@@ -389,11 +318,17 @@ class Fleet:
                 "" if st["ssh_exit"] == code else "; ssh said %s, not used" % st["ssh_exit"]))
         elif st["status"] == "incomplete":
             self.say(h, "INCOMPLETE: %s: %s of %s cases kept in %s; %s" % (
-                st["target_id"], st["cases"], st["planned"] if st["planned"] is not None else "?",
-                self.results_path(h), st["reason"]))
+                st["target_id"], st["cases"], "?" if st["planned"] is None else st["planned"],
+                self.path("results", h), reason))
         else:
-            self.say(h, "FAILED: %s" % st["reason"])
+            self.say(h, "FAILED: %s" % reason)
         return st
+
+    def save_state(self, h, st):
+        tmp = self.path("state", h) + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(st, f, indent=1, sort_keys=True)
+        os.replace(tmp, self.path("state", h))
 
 
 def verdict(st):
@@ -407,141 +342,74 @@ def verdict(st):
 
 def _last(lines):
     """The telling line of ssh's or scp's stderr: ssh's own error if there is one."""
-    if not lines:
-        return "no message"
-    own = [l for l in lines if l.startswith("ssh: ")]
-    return oneline(own[-1] if own else lines[-1], 300)
+    own = [l for l in lines if l.startswith("ssh: ")] or lines
+    return oneline(own[-1], 300) if own else "no message"
 
 
 def _now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-# ------------------------------------------------------------------------------ the report
-def text_matrix(runs_by_host, catalog):
-    """Rule x host matrix as text: the worst status of the rule's cases (as the HTML report)."""
-    from etwconf_report import analysis
-    from etwconf_report.ingest import label_runs
-    names = list(runs_by_host)
-    runs = [runs_by_host[n] for n in names]
-    label_runs(runs)
-    summaries = analysis.summarize(runs, catalog)
-    rows, cells = analysis.matrix(summaries, catalog)
-    w = max([len(r) for _, r in rows] + [4])
-    cw = [max(len(n), len(runs_by_host[n].target_id), 9) for n in names]
-    out = io.StringIO()
-    out.write("%-*s  %s\n" % (w, "host", "  ".join("%-*s" % (c, n) for c, n in zip(cw, names))))
-    out.write("%-*s  %s\n" % (w, "target", "  ".join("%-*s" % (c, runs_by_host[n].target_id +
-                                                             ("" if runs_by_host[n].complete
-                                                              else "*"))
-                                                      for c, n in zip(cw, names))))
-    for group, rid in rows:
-        vals = []
-        for i, c in enumerate(cw):
-            cell = cells.get((rid, i))
-            vals.append("%-*s" % (c, (cell.status if cell else "n/a")))
-        out.write("%-*s  %s\n" % (w, rid, "  ".join(vals)))
-    out.write("(* incomplete run: cases it did not reach are n/a)\n")
-    return "\n".join(l.rstrip() for l in out.getvalue().split("\n"))
-
-
 def report(a, hosts, states):
-    from etwconf_report import catalog, diff
     from etwconf_report.cli import main as report_main
     rdir = os.path.join(a.out, "report")
     os.makedirs(rdir, exist_ok=True)
-    files = [os.path.join(a.out, "results", h.name + ".jsonl") for h in hosts]
-    files = [f for f in files if os.path.isfile(f)]
-    regressions = 0
+    files = {h.name: os.path.join(a.out, "results", h.name + ".jsonl") for h in hosts}
+    files = {n: f for n, f in files.items() if os.path.isfile(f)}
     if not files:
         print("fleet: no results to report")
-        return regressions
+        return 0
     argv = ["report", "--skip-bad", "--out", rdir, "--title", "etwconf fleet report"]
     for x in a.expectations or ():
         argv += ["--expectations", x]
-    with _quiet_stdout() as buf:
-        report_main(argv + files)
+    with contextlib.redirect_stdout(io.StringIO()) as buf:
+        report_main(argv + list(files.values()))
     print("fleet: " + buf.getvalue().strip())
-    runs = {}
-    for h in hosts:
-        p = os.path.join(a.out, "results", h.name + ".jsonl")
-        if os.path.isfile(p):
-            try:
-                runs[h.name] = load_results(p)
-            except InputError:
-                pass
-    cat = catalog.load()
-    with open(os.path.join(rdir, "matrix.txt"), "w", encoding="utf-8") as f:
-        f.write(text_matrix(runs, cat))
-    print("fleet: rule x host matrix: %s" % os.path.join(rdir, "matrix.txt"))
-    # diff against the previous run (or --diff-against): hosts paired by name
     base = a.diff_against or os.path.join(a.out, "previous")
-    dpath = os.path.join(rdir, "diff.txt")
-    if os.path.isdir(base):
-        out = io.StringIO()
-        pairs, alone = [], []
-        for name, new in runs.items():
-            old_path = os.path.join(base, name + ".jsonl")
+    regressions = 0
+    if not os.path.isdir(base):
+        _write(rdir, "diff.txt", "no previous run in %s: nothing to compare (run again with "
+               "--fresh)\n" % base)
+        print("fleet: no previous run to compare with (%s)" % base)
+    else:       # hosts paired by name (a host's target may have changed: an upgraded VM)
+        out, pairs, alone = io.StringIO(), [], []
+        for name, path in files.items():
+            old, old_path = None, os.path.join(base, name + ".jsonl")
+            try:
+                new = load_results(path)
+            except InputError:
+                continue                # named by the report
             try:
                 old = load_results(old_path) if os.path.isfile(old_path) else None
             except InputError as e:
                 out.write("note: %s: %s\n" % (name, e))
-                old = None
             if old is None:
                 alone.append(new)
                 continue
-            changes, unchanged = diff.diff_runs(old, new)      # as diff.run_diff pairs them
+            changes, unchanged = diff.diff_runs(old, new)
             pairs.append((old, new, changes, unchanged, diff.program_changes(old, new, changes)))
+            reg = [c.id for c in changes if c.kind == "regression"]
+            if reg:
+                print("fleet: [%s] %s against the previous run: %s%s" % (
+                    name, plural(len(reg), "regression"), " ".join(reg[:8]),
+                    " ..." if len(reg) > 8 else ""))
         regressions = diff.render_text(pairs, alone, ["diff against %s, hosts paired by name"
                                                       % base], out)
-        with open(dpath, "w", encoding="utf-8") as f:
-            f.write(out.getvalue())
-        last = out.getvalue().strip().splitlines()[-1]
-        print("fleet: %s (%s)" % (last, dpath))
-        for old, new, changes, *_ in pairs:
-            reg = [c for c in changes if c.kind == "regression"]
-            if reg:
-                name = os.path.splitext(os.path.basename(new.path))[0]
-                print("fleet: [%s] %s against the previous run: %s%s" % (
-                    name, plural(len(reg), "regression"), " ".join(c.id for c in reg[:8]),
-                    " ..." if len(reg) > 8 else ""))
-    else:
-        with open(dpath, "w", encoding="utf-8") as f:
-            f.write("no previous run in %s: nothing to compare (run again with --fresh)\n" % base)
-        print("fleet: no previous run to compare with (%s)" % base)
-    if a.baseline:
-        from etwconf_report import calibrate
-        live = [r for r in runs.values() if r.impl == "windows"]
-        if live:
-            with _quiet_stdout() as buf:
-                rc = calibrate.baseline_check(live, a.baseline, False, lambda m: None)
-            with open(os.path.join(rdir, "baseline.txt"), "w", encoding="utf-8") as f:
-                f.write(buf.getvalue())
-            print("fleet: " + buf.getvalue().strip().splitlines()[-1])
-            if rc:
-                regressions += 1
-        else:
-            print("fleet: --baseline: no run on real Windows to compare")
+        _write(rdir, "diff.txt", out.getvalue())
+        print("fleet: %s (%s)" % (out.getvalue().strip().splitlines()[-1],
+                                  os.path.join(rdir, "diff.txt")))
     return regressions
 
 
-class _quiet_stdout:
-    def __enter__(self):
-        self.buf = io.StringIO()
-        self.old = sys.stdout
-        sys.stdout = self.buf
-        return self.buf
-
-    def __exit__(self, *exc):
-        sys.stdout = self.old
-        return False
+def _write(d, name, text):
+    with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+        f.write(text)
 
 
-# ------------------------------------------------------------------------------ run
 def cmd_run(a):
     hosts = parse_inventory(a.inventory, a.exe_dir)
     if a.host:
-        unknown = [n for n in a.host if n not in {h.name for h in hosts}]
+        unknown = sorted(set(a.host) - {h.name for h in hosts})
         if unknown:
             raise UsageError("--host %s: not in %s" % (" ".join(unknown), a.inventory))
         hosts = [h for h in hosts if h.name in a.host]
@@ -550,7 +418,17 @@ def cmd_run(a):
             raise UsageError("%s not found: install the OpenSSH client (Debian: apt-get install "
                              "openssh-client) or pass --ssh/--scp" % tool)
     for h in hosts:
-        h.exe_sha = sha256(h.exe_path)
+        with open(h.exe_path, "rb") as f:
+            h.exe_sha = hashlib.sha256(f.read()).hexdigest()
+    if a.dry_run:
+        s = Ssh(a)
+        for h in hosts:
+            exe = os.path.basename(h.exe_path)
+            for argv in (s.upload(h, exe), s.run(h, exe, "RESULTS.jsonl"),
+                         s.fetch(h, "RESULTS.jsonl", os.path.join(a.out, "results", h.name
+                                                                   + ".jsonl"))):
+                print("[%s] %s" % (h.name, " ".join(shlex.quote(x) for x in argv)))
+        return 0
     res_dir = os.path.join(a.out, "results")
     if a.fresh and os.path.isdir(res_dir):
         prev = os.path.join(a.out, "previous")
@@ -558,69 +436,42 @@ def cmd_run(a):
         os.replace(res_dir, prev)
         shutil.rmtree(os.path.join(a.out, "state"), ignore_errors=True)
         print("fleet: --fresh: the last results are now %s (the diff compares with them)" % prev)
-    if a.dry_run:
-        s = Ssh(a)
-        for h in hosts:
-            print("[%s] %s" % (h.name, " ".join(shlex.quote(x) for x in s.upload(h, os.path.basename(h.exe_path)))))
-            print("[%s] %s" % (h.name, " ".join(shlex.quote(x) for x in s.run(h, os.path.basename(h.exe_path), "RESULTS.jsonl"))))
-            print("[%s] %s" % (h.name, " ".join(shlex.quote(x) for x in s.fetch(h, "RESULTS.jsonl", a.out + "/results/" + h.name + ".jsonl"))))
-        return 0
-    fleet = Fleet(a, hosts)
+    fleet = Fleet(a)
     todo, states = [], {}
     for h in hosts:
-        old = fleet.load_state(h)
+        old = load_state(a.out, h)
         if old and old.get("status") == "complete" and old.get("exe_sha256") == h.exe_sha \
-                and old.get("args") == h.args and os.path.isfile(fleet.results_path(h)):
+                and old.get("args") == h.args and os.path.isfile(fleet.path("results", h)):
             states[h.name] = old
             print("[%s] already complete (%s, exit %s): skipped; --fresh runs it again" % (
                 h.name, old.get("target_id"), old.get("exit_code")))
         else:
             todo.append(h)
     print("fleet: %s, %d to run, %d already complete; results in %s" % (
-        plural(len(hosts), "host"), len(todo), len(hosts) - len(todo),
-        os.path.join(a.out, "results")))
-    threads = []
-    results = {}
-
-    def work(h):
-        results[h.name] = fleet.host(h)
-
-    sem = threading.Semaphore(a.jobs or len(todo) or 1)
-
-    def limited(h):
-        with sem:
-            work(h)
-
-    for h in todo:
-        t = threading.Thread(target=limited, args=(h,), name="host-" + h.name, daemon=True)
-        t.start()
-        threads.append(t)
+        plural(len(hosts), "host"), len(todo), len(hosts) - len(todo), res_dir))
+    pool = ThreadPoolExecutor(a.jobs or len(todo) or 1)
     try:
-        for t in threads:
-            while t.is_alive():
-                t.join(0.5)
+        states.update(zip([h.name for h in todo], pool.map(fleet.host, todo)))
     except KeyboardInterrupt:
         fleet.stop.set()
         with fleet.lock:
-            for p in list(fleet.procs):
+            for p in fleet.procs:
                 p.kill()
-        for t in threads:
-            t.join(15)
         print("fleet: interrupted; rerun the same command to resume")
         return 130
-    states.update(results)
-    # one line per host, then the report
+    finally:
+        pool.shutdown()
+        shutil.rmtree(fleet.ctl_dir, ignore_errors=True)
     print("fleet: summary")
     for h in hosts:
-        st = states.get(h.name) or {"status": "failed", "reason": "no state"}
-        code = st.get("exit_code")
-        print("  %-16s %-11s %-24s %s" % (h.name, st["status"].upper() if st["status"] !=
-                                         "complete" else "complete", st.get("target_id") or "-",
-                                         ("exit %s (footer): %s" % (code, verdict(st)))
-                                         if st["status"] == "complete" else
-                                         oneline(st.get("reason") or "", 200)))
+        st = states[h.name]
+        done = st["status"] == "complete"
+        print("  %-16s %-11s %-24s %s" % (
+            h.name, st["status"] if done else st["status"].upper(), st.get("target_id") or "-",
+            "exit %s (footer): %s" % (st.get("exit_code"), verdict(st)) if done
+            else oneline(st.get("reason") or "", 200)))
     regressions = report(a, hosts, states)
-    bad = [h.name for h in hosts if (states.get(h.name) or {}).get("status") != "complete"]
+    bad = [h.name for h in hosts if states[h.name]["status"] != "complete"]
     if bad:
         print("fleet: %s not complete (%s): rerun the same command to resume them" % (
             plural(len(bad), "host"), " ".join(bad)))
@@ -628,21 +479,22 @@ def cmd_run(a):
     return EXIT["regression"] if regressions else EXIT["ok"]
 
 
+def load_state(out, h):
+    try:
+        with open(os.path.join(out, "state", h.name + ".json"), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
 def cmd_status(a):
-    hosts = parse_inventory(a.inventory, a.exe_dir)
-    sdir = os.path.join(a.out, "state")
-    for h in hosts:
-        try:
-            with open(os.path.join(sdir, h.name + ".json"), encoding="utf-8") as f:
-                st = json.load(f)
-        except (OSError, ValueError):
-            st = {"status": "not run"}
+    for h in parse_inventory(a.inventory, a.exe_dir):
+        st = load_state(a.out, h) or {"status": "not run"}
         print("%-16s %-11s %-24s %s" % (h.name, st.get("status"), st.get("target_id") or "-",
                                         oneline(st.get("reason") or "", 200)))
     return 0
 
 
-# ------------------------------------------------------------------------------ parser
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError("%s; see `%s --help`" % (message, self.prog))
@@ -665,57 +517,54 @@ EXE is a local file (relative to the inventory, the current directory or --exe-d
 """
 
 
+RUN_OPTIONS = (     # flag, default (False: a switch, []: repeatable), help
+    ("--out", "build/fleet", "results, state, logs and report"),
+    ("--fresh", False, "start over: the current results become OUT/previous, the diff's base"),
+    ("--host", [], "only this host"),
+    ("--jobs", 0, "hosts at a time (0: all)"),
+    ("--exe-dir", "build", "where EXE names are also looked up"),
+    ("--timeout", 1800, "bound on each host's run, in seconds"),
+    ("--transfer-timeout", 300, "bound on each upload and fetch, in seconds"),
+    ("--connect-timeout", 15, "ssh's ConnectTimeout, in seconds"),
+    ("--fetch-tries", 3, "fetch attempts (after a dropped connection)"),
+    ("--fetch-delay", 2.0, "seconds between them"),
+    ("--progress-interval", 30, "print 'still running' this often, in seconds"),
+    ("--diff-against", None, "results to compare with, as HOST.jsonl (default: OUT/previous)"),
+    ("--expectations", [], "known-failure file for the report"),
+    ("--ssh-config", None, "ssh configuration file (ssh -F)"),
+    ("--ssh-option", [], "ssh/scp -o option for every host"),
+    ("--ssh", os.environ.get("ETWCONF_FLEET_SSH", "ssh"), "the ssh client"),
+    ("--scp", os.environ.get("ETWCONF_FLEET_SCP", "scp"), "the scp client"),
+    ("--dry-run", False, "print the commands, run nothing"),
+)
+
+
 def build_parser():
     p = Parser(prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
                description="Run etwconf.exe on a fleet of Windows machines over SSH, in parallel, "
                "and write one report (rule x host matrix, diff against the previous run).",
-               epilog=INVENTORY_HELP + "\nExit codes: 0 every host complete, no regression; 1 every "
-               "host complete, a regression against the previous run or the baseline; 2 usage or "
-               "inventory error; 3 internal error; 4 a host failed or is incomplete (the others "
-               "are reported; rerun to resume). A host's own result (0 conformant, 1 not) comes "
-               "from its results footer, never from ssh. Documentation: harness/windows/README.md.")
+               epilog=INVENTORY_HELP + "\nExit codes: 0 every host complete, no regression; "
+               "1 every host complete, a regression against the previous run; "
+               "2 usage or inventory error; 3 internal error; 4 a host failed or is incomplete "
+               "(the others are reported; rerun to resume). A host's own result (0 conformant, 1 "
+               "not) comes from its results footer, never from ssh. Documentation: "
+               "harness/windows/README.md.")
     p.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=Parser)
     r = sub.add_parser("run", help="upload, run, fetch on every host; then the report",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=INVENTORY_HELP,
                        description="Upload the exe to every host, run it, fetch the results, all "
                        "hosts in parallel; then write the report into OUT/report. A rerun "
-                       "resumes: hosts already complete are skipped.", epilog=INVENTORY_HELP)
+                       "resumes: hosts already complete are skipped.")
     r.add_argument("inventory", metavar="INVENTORY")
-    r.add_argument("--out", default="build/fleet", metavar="DIR",
-                   help="results, state, logs and report (default: build/fleet)")
-    r.add_argument("--fresh", action="store_true",
-                   help="start over: the current results become OUT/previous, the diff's base")
-    r.add_argument("--host", action="append", metavar="NAME", help="only this host (repeatable)")
-    r.add_argument("--jobs", type=int, default=0, metavar="N",
-                   help="hosts at a time (default: all)")
-    r.add_argument("--exe-dir", default="build", metavar="DIR",
-                   help="where EXE names are also looked up (default: build)")
-    r.add_argument("--timeout", type=int, default=1800, metavar="S",
-                   help="bound on each host's run (default: 1800)")
-    r.add_argument("--transfer-timeout", type=int, default=300, metavar="S",
-                   help="bound on each upload and fetch (default: 300)")
-    r.add_argument("--connect-timeout", type=int, default=15, metavar="S")
-    r.add_argument("--fetch-tries", type=int, default=3, metavar="N",
-                   help="fetch attempts (after a dropped connection) (default: 3)")
-    r.add_argument("--fetch-delay", type=float, default=2.0, metavar="S")
-    r.add_argument("--progress-interval", type=int, default=30, metavar="S",
-                   help="print 'still running' this often (default: 30)")
-    r.add_argument("--diff-against", metavar="DIR",
-                   help="results to compare with, as HOST.jsonl (default: OUT/previous)")
-    r.add_argument("--baseline", metavar="DIR",
-                   help="also check runs on real Windows against these baselines "
-                   "(e.g. baselines/windows)")
-    r.add_argument("--expectations", action="append", metavar="FILE",
-                   help="known-failure file for the report (repeatable)")
-    r.add_argument("--ssh-config", metavar="FILE", help="ssh configuration file (ssh -F)")
-    r.add_argument("--ssh-option", action="append", metavar="OPT",
-                   help="ssh/scp -o option for every host (repeatable)")
-    r.add_argument("--ssh", default=os.environ.get("ETWCONF_FLEET_SSH", "ssh"),
-                   help="the ssh client (default: ssh)")
-    r.add_argument("--scp", default=os.environ.get("ETWCONF_FLEET_SCP", "scp"),
-                   help="the scp client (default: scp)")
-    r.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
+    for flag, default, hlp in RUN_OPTIONS:
+        if default is False:
+            r.add_argument(flag, action="store_true", help=hlp)
+        elif default == []:
+            r.add_argument(flag, action="append", help=hlp + " (repeatable)")
+        else:
+            r.add_argument(flag, default=default, type=type(default) if default else str,
+                           help=hlp + (" (default: %(default)s)" if default else ""))
     r.set_defaults(fn=cmd_run)
     s = sub.add_parser("status", help="the state of every host in OUT",
                        description="Print each host's state from the last run in OUT.")
@@ -727,5 +576,6 @@ def build_parser():
 
 
 def main(argv=None):
-    return run_command(PROG, build_parser, sys.argv[1:] if argv is None else argv, (UsageError, InputError),
-                       exit_usage=EXIT["usage"], exit_internal=EXIT["internal"])
+    return run_command(PROG, build_parser, sys.argv[1:] if argv is None else argv,
+                       (UsageError, InputError), exit_usage=EXIT["usage"],
+                       exit_internal=EXIT["internal"])

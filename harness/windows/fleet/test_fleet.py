@@ -1,19 +1,18 @@
-"""etwconf-fleet without SSH: the inventory, the commands it builds, and the report step (matrix,
-diff against the previous run, baselines) on synthetic runs of real Windows. The SSH side is the
-rest of the fleet stage (harness/tests/fleet.sh), which runs this first. Last line:
+"""etwconf-fleet without SSH: its command line, the inventory, the commands it builds, and the
+report step (the report, the diff against the previous run) on synthetic runs of real Windows.
+The SSH side is the rest of the fleet stage (harness/tests/fleet.sh). Last line:
 "fleet-unit: N passed, N failed, N skipped"."""
 import argparse
 import contextlib
 import io
 import os
-import shutil
 import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "reports", "tests"))   # the report tests' sample runs
 sys.path.insert(0, HERE)
-from common import TmpCase, REPO  # noqa: E402
+from common import TmpCase  # noqa: E402
 from test_calibrate import live_run  # noqa: E402
 
 import fleet  # noqa: E402
@@ -69,6 +68,40 @@ class InventoryTest(TmpCase):
         self.assertEqual(fleet._cmd_quote('a b"c'), '"a b\\"c"')
 
 
+class CliTest(TmpCase):
+    def main(self, *argv):
+        with contextlib.redirect_stdout(io.StringIO()) as out, \
+                contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = fleet.main(list(argv))
+        return rc, out.getvalue(), err.getvalue()
+
+    def test_help(self):
+        rc, out, _ = self.main("--help")
+        self.assertEqual(rc, 0)
+        self.assertIn("Exit codes: 0 every host complete", out)
+        self.assertIn("transfer=sftp|scp", out)
+
+    def bad(self, text, want):
+        """A bad inventory: exit 2, one line naming FILE:LINE, nothing written."""
+        self.write("etwconf.exe", b"MZ fake")
+        out = os.path.join(self.tmp, "out")
+        rc, stdout, err = self.main("run", self.write("bad", text), "--out", out,
+                                    "--exe-dir", self.tmp)
+        self.assertEqual((rc, stdout, len(err.splitlines())), (2, "", 1), err)
+        self.assertIn(want, err)
+        self.assertFalse(os.path.exists(out))
+
+    def test_unknown_option(self):
+        self.bad("w1 me@host etwconf.exe colour=red\n", "bad:1: unknown option 'colour=red'")
+
+    def test_host_twice(self):
+        self.bad("w1 me@host etwconf.exe\nw1 me@other etwconf.exe\n",
+                 "bad:2: host w1 is already defined at line 1")
+
+    def test_exe_missing(self):
+        self.bad("w1 me@host nosuch.exe\n", "bad:1: nosuch.exe not found")
+
+
 class VerdictTest(TmpCase):
     def test_filtered_run_is_never_plainly_conformant(self):
         self.assertEqual(fleet.verdict({"exit_code": 0}), "conformant")
@@ -81,54 +114,41 @@ class VerdictTest(TmpCase):
 
 
 class ReportTest(TmpCase):
-    def args(self, **kw):
-        d = dict(out=os.path.join(self.tmp, "out"), expectations=None, diff_against=None,
-                 baseline=None)
-        d.update(kw)
-        return argparse.Namespace(**d)
-
-    def hosts(self, *names):
-        return [argparse.Namespace(name=n) for n in names]
-
     def put(self, where, name, text):
-        d = os.path.join(self.tmp, "out", where)
-        os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, name + ".jsonl"), "w", encoding="utf-8") as f:
-            f.write(text)
+        os.makedirs(os.path.join(self.tmp, "out", where), exist_ok=True)
+        self.write(os.path.join("out", where, name + ".jsonl"), text)
 
-    def test_matrix_diff_baseline(self):
+    def read(self, name):
+        with open(os.path.join(self.tmp, "out", "report", name), encoding="utf-8") as f:
+            return f.read()
+
+    def test_matrix_and_diff(self):
         self.put("previous", "srv22", live_run())
         self.put("previous", "w11", live_run(build=26100, product="workstation"))
         self.put("results", "srv22", live_run(override={"tqi.0b.exact": "fail:TQI.0B.RETLEN"}))
         self.put("results", "w11", live_run(build=26100, product="workstation", complete=False))
-        base = os.path.join(self.tmp, "baselines")
-        shutil.copytree(os.path.join(REPO, "baselines", "windows"), base)
+        a = argparse.Namespace(out=os.path.join(self.tmp, "out"), expectations=None,
+                               diff_against=None)
         with contextlib.redirect_stdout(io.StringIO()) as out, \
                 contextlib.redirect_stderr(io.StringIO()):
-            n = fleet.report(self.args(baseline=base), self.hosts("srv22", "w11"), {})
+            n = fleet.report(a, [argparse.Namespace(name=n) for n in ("srv22", "w11")], {})
         self.assertIn("[srv22] 1 regression against the previous run: tqi.0b.exact", out.getvalue())
         self.assertGreaterEqual(n, 1)
-        rdir = os.path.join(self.tmp, "out", "report")
-        for f in ("index.html", "summary.md", "junit.xml", "matrix.txt", "diff.txt", "baseline.txt"):
-            self.assertTrue(os.path.isfile(os.path.join(rdir, f)), f)
-        with open(os.path.join(rdir, "matrix.txt"), encoding="utf-8") as f:
-            m = f.read().splitlines()
-        self.assertEqual(m[0].split(), ["host", "srv22", "w11"])
-        self.assertEqual(m[1].split(), ["target", "windows@10.0.20348", "windows@10.0.26100*"])
-        row = next(l for l in m if l.startswith("TQI.0B.RETLEN "))
-        self.assertEqual(row.split()[1:], ["FAIL", "PASS"])
-        with open(os.path.join(rdir, "diff.txt"), encoding="utf-8") as f:
-            d = f.read()
-        self.assertIn("tqi.0b.exact", d.split("regressions (1):")[1])
-        with open(os.path.join(rdir, "baseline.txt"), encoding="utf-8") as f:
-            b = f.read()
-        # no run folded into the committed baselines: said, not a regression; the cut run is
-        self.assertIn("NO BASELINE yet", b)
-        self.assertIn("INCOMPLETE run", b)
+        for f in ("summary.md", "junit.xml"):
+            self.assertTrue(self.read(f), f)
+        # the rule x host matrix of the report: a cell per host, the incomplete run marked
+        page = self.read("index.html")
+        row = page.split('data-text="tqi.0b.retlen"', 1)[1].split("</tr>", 1)[0]
+        self.assertRegex(row, r'c-FAIL" title="windows@10\.0\.20348\b.*c-PASS" title="windows@10'
+                         r'\.0\.26100\b')
+        self.assertIn("INCOMPLETE", page)
+        self.assertIn("tqi.0b.exact", self.read("diff.txt").split("regressions (1):")[1])
 
 
 if __name__ == "__main__":
-    res = unittest.TextTestRunner(stream=sys.stdout).run(unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__]))
+    res = unittest.TextTestRunner(stream=sys.stdout).run(
+        unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__]))
     bad = len(res.failures) + len(res.errors)
-    print("fleet-unit: %d passed, %d failed, %d skipped" % (res.testsRun - bad - len(res.skipped), bad, len(res.skipped)))
+    print("fleet-unit: %d passed, %d failed, %d skipped"
+          % (res.testsRun - bad - len(res.skipped), bad, len(res.skipped)))
     sys.exit(1 if bad else 0)
