@@ -29,8 +29,8 @@ fails() {
 [ "$(grep -c '^FAIL the runs at every version: ' "$T/every.out")" = 3 ] && grep -qx 'ok   the runs at every version (3 of 3)' "$T/every.out" &&
     ok "every: 0 of 0, 2 of 3 and nothing planned fail; 3 of 3 passes" || no "every: $(tr '\n' '|' <"$T/every.out")"
 
-# wine.sh: its checks of the results (the Python part of section 3) when Wine ran nothing
-sed -n '/^out=$(WINE_VERSION=/,/^EOF$/p' "$HERE/wine.sh" | sed '1d;$d' >"$T/wine-results.py"
+# wine.sh: its checks of the results (the Python part of section 6) when Wine ran nothing
+sed -n '/^out=$(WINE_VERSION=/,/^EOF$/p' "$HERE/wine.sh" | sed '1,/<<.EOF/d;$d' >"$T/wine-results.py"
 $PYTHON - "$T/cases.json" <<'PY'
 import json, sys
 cases = [{"id": "x.%d" % i, "fixture": {"logger": True, "logger2": False}} for i in range(40)]
