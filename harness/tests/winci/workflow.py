@@ -19,7 +19,6 @@ import re
 import shlex
 import subprocess
 import sys
-import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -286,11 +285,6 @@ def samples(out_dir):
     sample style of reports/tests (test_calibrate.live_run), and beside them worse.jsonl: the x64
     exe on windows-2022 with one more failure (tqi.0b.exact)."""
     sys.path.insert(0, os.path.join(REPO, "reports", "tests"))
-    # test_calibrate's `common` writes every sample file of the report tests when imported (0.15
-    # CPU-s); live_run uses none of what it takes from there
-    common = types.ModuleType("common")
-    common.TmpCase, common.data, common.run_cli, common.REPO = object, None, None, REPO
-    sys.modules.setdefault("common", common)
     from test_calibrate import live_run
     os.makedirs(out_dir, exist_ok=True)
     runs = [(os.path.join(out_dir, "%s-%s.jsonl" % (runner, stem)), ver, product, native, arch,
