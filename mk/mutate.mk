@@ -65,8 +65,8 @@ mutate test-mutate: all $(BUILD)/mutate/mutate
 	    MUT_FILTER='$(MUTATE_FILTER)' MUT_FIRST='$(MUTATE_FIRST)' sh tools/mutate/run.sh
 
 # the mutants are anchored to tags, not to text: a rename and a comment reflow break none
-test-mutate-anchors: $(BUILD)/mutate/mutate
-	@sh tools/mutate/test-anchors.sh $(BUILD)
+test-mutate-anchors:
+	@$(PYTHON) tools/mutate/test-anchors.py $(BUILD)
 
 # ---------------------------------------------------------------- the example third-party target
 $(BUILD)/thirdparty/minimal.so: harness/tests/thirdparty/minimal.c

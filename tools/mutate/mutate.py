@@ -123,6 +123,10 @@ class Model:
         self.texts = [read(p) for p in self.paths]
         self.codes = [code_only(text) for text in self.texts]
         self.tags = [t for s, text in enumerate(self.texts) for t in find_tags(text, s, self.codes[s])]
+        self.named, self.on_line = {}, {}
+        for t in self.tags:
+            self.named.setdefault(t.name, []).append(t)
+            self.on_line.setdefault((t.src, t.line), []).append(t)
         self.mutants, self.problems, self.def_path, self.done, self.found = [], 0, None, {}, {}
 
     def bad(self, msg):
@@ -178,12 +182,11 @@ class Model:
         """the source that M's changes are in (every change of a mutant is in one file)"""
         s = None
         for at, *_, lineno in m.edits:
-            for t in self.tags:
-                if t.name == at:
-                    if s is not None and s != t.src:
-                        raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: its changes are in two "
-                                     f"files ({self.paths[s]}, {self.paths[t.src]})")
-                    s = t.src
+            for t in self.named.get(at, []):
+                if s is not None and s != t.src:
+                    raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: its changes are in two "
+                                 f"files ({self.paths[s]}, {self.paths[t.src]})")
+                s = t.src
         if s is None:
             raise Broken(f"{self.def_path}:{m.line}: mutant {m.id}: no tag @{m.edits[0][0] if m.edits else '?'} "
                          f"in {self.ref_dir}/*.c; tag the reference line or fix its 'at' line")
@@ -232,9 +235,8 @@ class Model:
     def anchored(self, m):
         """the tags on the lines that M's changes are anchored to"""
         for at, *_ in m.edits:
-            for t in self.tags:
-                if t.name == at:
-                    yield from (u for u in self.tags if u.src == t.src and u.line == t.line)
+            for t in self.named.get(at, []):
+                yield from self.on_line[(t.src, t.line)]
 
     def check(self):
         seen = {}
@@ -262,11 +264,13 @@ class Model:
                 self.bad(f"{self.def_path}: counted rule {r} has no mutant: tag the reference line that implements "
                          "it and add a mutant with an 'at' line on it")
         if self.problems:
-            fail(f"mutate check: {self.problems} problem(s) in {self.def_path} against {self.ref_dir}/*.c", 1)
+            print(f"mutate check: {self.problems} problem(s) in {self.def_path} against {self.ref_dir}/*.c", file=sys.stderr)
+            return False
         eq = sum(m.equivalent is not None for m in self.mutants)
         print(f"mutate check: {len(self.mutants)} mutants ({eq} listed as equivalent), each applies exactly once to "
               f"{self.ref_dir}/*.c; {len(self.tags)} tags, each names a rule; {len(counted)} counted rules, each "
               "with a mutant")
+        return True
 
 
 def statement_end(text, code, i):
@@ -584,12 +588,10 @@ def main(argv):
     model = Model(ref_dir, rules_path)
     model.parse(def_path)
     if cmd in ("check", "run"):
-        try:
-            model.check()
-        except SystemExit as e:
+        if not model.check():
             if cmd == "run":
                 print("mutate: 0 passed, 1 failed")
-            return e.code
+            return 1
         return run(model, os.environ) if cmd == "run" else 0
     if model.problems:
         fail(f"mutate: {model.problems} problem(s) in {def_path} (run 'mutate check {def_path}')", 1)
