@@ -9,20 +9,16 @@ mutant. 'run' is make mutate: every mutant built into one library and run at eve
 Exit status: 0 ok, 1 a mutant, tag or rule is broken (the message says which and what to do),
 2 usage or an unreadable file.
 """
-import concurrent.futures
-import difflib
-import fnmatch
 import glob
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
 
 USAGE = """usage: mutate [--ref DIR] [--rules FILE] COMMAND DEF [ARGS]
-  check DEF            every tag in DIR names a catalogue rule and occurs once; every mutant applies
-                       exactly once on its tagged line; every counted rule has a mutant
+  check DEF            every tag in DIR names a catalogue rule and occurs once; every mutant
+                       applies exactly once on its tagged line; every counted rule has a mutant
   list DEF             one line per mutant: id TAB file TAB kind TAB equivalent(0|1) TAB description
   apply DEF ID OUT     write the file of mutant ID, with the mutation applied, to OUT
   apply-each DEF DIR [ID...]  the same for each mutant (or each ID) into DIR/ID/FILE.c
@@ -35,10 +31,11 @@ options: --ref DIR     the reference sources (default: reference)
          --rules FILE  the rule catalogue (default: spec/rules.def)
 A counted rule is one of strength MUST whose provenance is not INFERRED.
 """
+REOPEN = "; tag the reference line or fix its 'at' line"
 
 
 class Broken(Exception):
-    """A mutant that does not apply; the message says where and why."""
+    """a mutant that does not apply; the message says where and why"""
 
 
 def fail(msg, status=2):
@@ -46,16 +43,22 @@ def fail(msg, status=2):
     sys.exit(status)
 
 
-def read(path, what=None):
+def read(path):
     try:
         with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
             return f.read()
     except OSError:
-        fail(f"mutate: cannot read {what or path}")
+        fail(f"mutate: cannot read {path}")
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(text)
 
 
 def read_rules(path, depth=0):
-    """{id: counted} of the RULE("ID", STRENGTH, PROVENANCE, ...) entries of PATH and its #includes"""
+    """{id: counted} of the RULE("ID", STRENGTH, PROVENANCE, ...) of PATH and of its #includes"""
     if depth > 4 or not os.path.isfile(path):
         fail(f"mutate: cannot read the rule catalogue {path} (give it with --rules FILE)")
     rules = {}
@@ -69,26 +72,27 @@ def read_rules(path, depth=0):
     return rules
 
 
-# strings and character literals (kept), then comments (masked)
-LEXEME = re.compile(r'"(?:\\[\s\S]|[^"\\\n])*"?|\'(?:\\[\s\S]|[^\'\\\n])*\'?|/\*[\s\S]*?(?:\*/|\Z)|//[^\n]*')
+LEXEME = re.compile(r'"(?:\\[\s\S]|[^"\\\n])*"?' r"|'(?:\\[\s\S]|[^'\\\n])*'?"
+                    r"|/\*[\s\S]*?(?:\*/|\Z)|//[^\n]*")
 
 
 def code_only(text):
     """TEXT with every comment (delimiters included) made 0x01 bytes, newlines kept: code is
     matched in it, so no mutant reaches into a comment and comment edits break none"""
-    return LEXEME.sub(lambda m: m[0] if m[0][0] in "\"'" else "\n".join("\x01" * len(p) for p in m[0].split("\n")),
-                      text)
+    def blank(m):
+        return m[0] if m[0][0] in "\"'" else "\n".join("\x01" * len(p) for p in m[0].split("\n"))
+    return LEXEME.sub(blank, text)
 
 
 class Tag:
     def __init__(self, name, rule, src, start, end, line):
-        self.name, self.rule, self.src, self.start, self.end, self.line = name, rule, src, start, end, line
+        self.name, self.rule, self.src, self.line = name, rule, src, line
+        self.start, self.end = start, end  # the tagged line, its newline excluded
 
 
-def find_tags(text, src=0, code=None):
-    """the @RULE.ID[:suffix] tags of TEXT, inside comments only (a sentence's full stop is not
-    part of one; a rule id has a dot)"""
-    code = code if code is not None else code_only(text)
+def find_tags(text, src, code):
+    """the @RULE.ID[:suffix] tags of TEXT, in comments only (a sentence's full stop is not part
+    of one; a rule id has a dot)"""
     tags, line, pos = [], 1, 0
     for m in re.finditer(r"@([A-Z][A-Z0-9_.]*)", text):
         if code[m.start()] != "\x01":
@@ -96,33 +100,33 @@ def find_tags(text, src=0, code=None):
         line, pos = line + text.count("\n", pos, m.start()), m.start()
         rule = m[1].rstrip(".")
         end = m.start() + 1 + len(rule)
-        if rule == m[1]:
-            s = re.match(r":[A-Za-z0-9_.\-]+", text[end:])
-            end += len(s[0]) if s else 0
-        if "." not in rule:
-            continue
-        start = text.rfind("\n", 0, m.start()) + 1
-        eol = text.find("\n", m.start())
-        tags.append(Tag(text[m.start() + 1:end], rule, src, start, len(text) if eol < 0 else eol, line))
+        suffix = re.match(r":[A-Za-z0-9_.\-]+", text[end:end + 100])
+        end += len(suffix[0]) if suffix and rule == m[1] else 0
+        if "." in rule:
+            eol = text.find("\n", m.start())
+            tags.append(Tag(text[m.start() + 1:end], rule, src, text.rfind("\n", 0, m.start()) + 1,
+                            len(text) if eol < 0 else eol, line))
     return tags
 
 
 class Mutant:
     def __init__(self, mid, kind, desc, line):
         self.id, self.kind, self.desc, self.line = mid, kind, desc, line
-        self.equivalent, self.edits = None, []
+        self.equivalent, self.edits = None, []  # edits: (tag, move after tag, from, to, line)
 
 
 class Model:
+    """the rule catalogue, the reference sources and their tags, and the mutants of one list"""
+
     def __init__(self, ref_dir, rules_path):
         self.ref_dir, self.rules = ref_dir, read_rules(rules_path)
         if not os.path.isdir(ref_dir):
             fail(f"mutate: cannot open the reference directory {ref_dir} (give it with --ref DIR)")
-        names = sorted(n for n in os.listdir(ref_dir) if len(n) > 2 and n.endswith(".c"))
-        self.paths = [f"{ref_dir}/{n}" for n in names]
+        self.paths = [f"{ref_dir}/{n}" for n in sorted(os.listdir(ref_dir)) if n.endswith(".c")]
         self.texts = [read(p) for p in self.paths]
         self.codes = [code_only(text) for text in self.texts]
-        self.tags = [t for s, text in enumerate(self.texts) for t in find_tags(text, s, self.codes[s])]
+        self.tags = [t for s, text in enumerate(self.texts)
+                     for t in find_tags(text, s, self.codes[s])]
         self.named, self.on_line = {}, {}
         for t in self.tags:
             self.named.setdefault(t.name, []).append(t)
@@ -134,49 +138,50 @@ class Model:
         self.problems += 1
 
     def parse(self, path):
-        """the mutants of PATH: a header line each, its changes and its equivalence reason indented"""
+        """the mutants of PATH: a header line each, its changes and equivalence reason indented"""
         self.def_path, m = path, None
         for lineno, line in enumerate(read(path).split("\n"), 1):
             line = line.rstrip("\r")
-            v = line.lstrip(" \t")
+            v, where = line.lstrip(" \t"), f"{path}:{lineno}"
             if line.startswith("#") or not v:
                 continue
-            where = f"{path}:{lineno}"
             if line.startswith("["):
                 h = re.match(r"\[([^\]]*)\] (.+?): (.+)", line)
-                if not h:
+                m = h and Mutant(h[1], h[2], h[3], lineno)
+                if m:
+                    self.mutants.append(m)
+                else:
                     self.bad(f"{where}: a mutant starts with '[id] kind: description'")
-                    m = None
-                    continue
-                m = Mutant(h[1], h[2], h[3], lineno)
-                self.mutants.append(m)
             elif not m or v == line:
                 self.bad(f"{where}: expected '[id] kind: description' or an indented line under it")
             elif v.startswith("equivalent: "):
                 if m.equivalent:
                     self.bad(f"{where}: a second 'equivalent:' line")
-                else:
-                    m.equivalent = v[12:]
+                m.equivalent = m.equivalent or v[12:]
             elif not v.startswith("at "):
                 self.bad(f"{where}: expected 'at TAG: `FROM` -> `TO`', 'at TAG: move after TAG2' "
                          "or 'equivalent: REASON'")
             else:
                 e = re.fullmatch(r"(.*?): (?:move after (.+)|`(.*?)` -> `(.*)`)", v[3:])
                 if not e:
-                    self.bad(f"{where}: a change is 'at TAG: `FROM` -> `TO`' or 'at TAG: move after TAG2'")
+                    self.bad(f"{where}: a change is 'at TAG: `FROM` -> `TO`' or "
+                             "'at TAG: move after TAG2'")
                     continue
                 m.edits.append((e[1], e[2], e[3], e[4], lineno))
-                err = ("the tag after 'at' is empty" if not e[1] else None if e[2] else "'from' is empty"
-                       if not e[3] else "'to' is the same as 'from'" if e[3] == e[4] else None)
-                if err:
-                    self.bad(f"{where}: mutant {m.id}: {err}")
-        seen = {}
+        first = {}
         for m in self.mutants:
             if not m.edits:
                 self.bad(f"{path}:{m.line}: mutant {m.id} has no change ('at TAG: ...' under it)")
-            if m.id in seen:
-                self.bad(f"{path}:{m.line}: duplicate mutant id {m.id} (first at line {seen[m.id]})")
-            seen.setdefault(m.id, m.line)
+            for at, after, frm, to, lineno in m.edits:
+                err = ("the tag after 'at' is empty" if not at else None if after
+                       else "'from' is empty" if not frm
+                       else "'to' is the same as 'from'" if frm == to else None)
+                if err:
+                    self.bad(f"{path}:{lineno}: mutant {m.id}: {err}")
+            if m.id in first:
+                self.bad(f"{path}:{m.line}: duplicate mutant id {m.id} "
+                         f"(first at line {first[m.id]})")
+            first.setdefault(m.id, m.line)
 
     def src_of(self, m):
         """the source that M's changes are in (every change of a mutant is in one file)"""
@@ -188,25 +193,26 @@ class Model:
                                  f"files ({self.paths[s]}, {self.paths[t.src]})")
                 s = t.src
         if s is None:
-            raise Broken(f"{self.def_path}:{m.line}: mutant {m.id}: no tag @{m.edits[0][0] if m.edits else '?'} "
-                         f"in {self.ref_dir}/*.c; tag the reference line or fix its 'at' line")
+            raise Broken(f"{self.def_path}:{m.line}: mutant {m.id}: no tag "
+                         f"@{m.edits[0][0] if m.edits else '?'} in {self.ref_dir}/*.c{REOPEN}")
         return s
 
     def locate(self, text, code, name, m, lineno):
+        """the one tag NAME of TEXT"""
         if text not in self.found:
             self.found[text] = find_tags(text, 0, code)
         hits = [t for t in self.found[text] if t.name == name]
-        msg = "; tag the reference line or fix its 'at' line"
         if len(hits) != 1:
-            raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: the tag @{name} occurs {len(hits)} times in its "
-                         f"file (must be exactly once){'' if hits else msg}")
+            raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: the tag @{name} occurs "
+                         f"{len(hits)} times in its file (must be exactly once)"
+                         + ("" if hits else REOPEN))
         return hits[0]
 
     def mutated(self, m):
-        """(source index, the mutated text of M's file); Broken when it does not apply"""
-        if m.id not in self.done:
-            self.done[m.id] = self.apply(m)
-        return self.done[m.id]
+        """(source index, the text of M's file with M applied); Broken when it does not apply"""
+        if m not in self.done:
+            self.done[m] = self.apply(m)
+        return self.done[m]
 
     def apply(self, m):
         s = self.src_of(m)
@@ -219,16 +225,18 @@ class Model:
                 a0, b0 = t.start, u.start
                 a1, b1 = statement_end(text, code, a0), statement_end(text, code, b0)
                 if a1 > b0 and b1 > a0:
-                    raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: the statements at @{at} and @{after} overlap")
+                    raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: the statements at "
+                                 f"@{at} and @{after} overlap")
                 # the statement at A moves to just after B: the pieces [lo, mid) and [mid, hi) swap
                 lo, mid, hi = (a0, a1, b1) if a0 < b0 else (b1, a0, a1)
                 text = text[:lo] + text[mid:hi] + text[lo:mid] + text[hi:]
                 continue
             hits = [i for i in range(t.start, t.end - len(frm) + 1) if code.startswith(frm, i)]
             if len(hits) != 1:
-                raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: 'from' occurs {len(hits)} times in the code "
-                             f"of the line tagged @{at} (must be exactly once)"
-                             f"{'; make it longer' if hits else '; the tagged line changed: update the mutant'}")
+                raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: 'from' occurs {len(hits)} "
+                             f"times in the code of the line tagged @{at} (must be exactly once)"
+                             + ("; make it longer" if hits
+                                else "; the tagged line changed: update the mutant"))
             text = text[:hits[0]] + to + text[hits[0] + len(frm):]
         return s, text
 
@@ -239,18 +247,20 @@ class Model:
                 yield from self.on_line[(t.src, t.line)]
 
     def check(self):
-        seen = {}
+        """every tag names a rule and occurs once, every mutant applies, every counted rule has a
+        mutant; prints the problems (and counts them with the parse's), or a summary"""
+        first = {}
         for t in self.tags:
             where = f"{self.paths[t.src]}:{t.line}: tag @{t.name}"
             if t.rule not in self.rules:
-                self.bad(f"{where}: no rule {t.rule} in the catalogue; use a rule id of spec/rules/*.def")
-            if t.name in seen:
-                f = seen[t.name]
-                self.bad(f"{where} also at {self.paths[f.src]}:{f.line}; make it unique with a suffix (@{t.name}:NAME)")
-            seen.setdefault(t.name, t)
-        for m in self.mutants:
-            if not m.edits:
-                continue  # reported by parse
+                self.bad(f"{where}: no rule {t.rule} in the catalogue; use a rule id of "
+                         "spec/rules/*.def")
+            if t.name in first:
+                f = first[t.name]
+                self.bad(f"{where} also at {self.paths[f.src]}:{f.line}; make it unique with a "
+                         f"suffix (@{t.name}:NAME)")
+            first.setdefault(t.name, t)
+        for m in (m for m in self.mutants if m.edits):
             try:
                 s, text = self.mutated(m)
                 if text == self.texts[s]:
@@ -259,17 +269,17 @@ class Model:
                 self.bad(str(e))
         hit = {t.rule for m in self.mutants for t in self.anchored(m)}
         counted = [r for r, c in self.rules.items() if c]
-        for r in counted:
-            if r not in hit:
-                self.bad(f"{self.def_path}: counted rule {r} has no mutant: tag the reference line that implements "
-                         "it and add a mutant with an 'at' line on it")
+        for r in (r for r in counted if r not in hit):
+            self.bad(f"{self.def_path}: counted rule {r} has no mutant: tag the reference line "
+                     "that implements it and add a mutant with an 'at' line on it")
         if self.problems:
-            print(f"mutate check: {self.problems} problem(s) in {self.def_path} against {self.ref_dir}/*.c", file=sys.stderr)
+            print(f"mutate check: {self.problems} problem(s) in {self.def_path} against "
+                  f"{self.ref_dir}/*.c", file=sys.stderr)
             return False
-        eq = sum(m.equivalent is not None for m in self.mutants)
-        print(f"mutate check: {len(self.mutants)} mutants ({eq} listed as equivalent), each applies exactly once to "
-              f"{self.ref_dir}/*.c; {len(self.tags)} tags, each names a rule; {len(counted)} counted rules, each "
-              "with a mutant")
+        print(f"mutate check: {len(self.mutants)} mutants "
+              f"({sum(m.equivalent is not None for m in self.mutants)} listed as equivalent), each "
+              f"applies exactly once to {self.ref_dir}/*.c; {len(self.tags)} tags, each names a "
+              f"rule; {len(counted)} counted rules, each with a mutant")
         return True
 
 
@@ -288,10 +298,8 @@ def statement_end(text, code, i):
         elif ch in ")]}":
             depth -= 1
             if depth <= 0 and ch == "}":
-                j = i + 1
-                while j < len(code) and code[j] in " \t\n\x01":
-                    j += 1
-                if code[j:j + 1] not in (";", ",", ")"):
+                after = re.match(r"[ \t\n\x01]*(.?)", code[i + 1:])
+                if after[1] not in (";", ",", ")"):
                     break
         elif ch == ";" and depth == 0:
             break
@@ -300,19 +308,22 @@ def statement_end(text, code, i):
     return len(text) if eol < 0 else eol + 1
 
 
+# ---------------------------------------------------------------- mutant schemata
 def masked(text):
-    """code_only(TEXT) with string and character literals and preprocessor lines masked too"""
-    code = re.sub(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', lambda m: "_" * len(m[0]), code_only(text))
+    """code_only(TEXT) with its string and character literals and preprocessor lines masked too"""
+    literal = r'"(?:\\.|[^"\\\n])*"' r"|'(?:\\.|[^'\\\n])*'"
+    code = re.sub(literal, lambda m: "_" * len(m[0]), code_only(text))
     return re.sub(r"^[ \t]*#(?:\\\n|.)*", lambda m: re.sub("[^\n]", " ", m[0]), code, flags=re.M)
 
 
 def items(code):
-    """the top-level declarations and function definitions of CODE: (start, end, body start or None)"""
+    """the file-scope declarations and function definitions of CODE: (start, end, body or None)"""
     out, depth, start, body = [], 0, None, None
     for m in re.finditer(r"[()\[\]{};]", code):
         i, ch = m.start(), m[0]
         if depth == 0 and start is None:
-            start, body = re.compile(r"[^ \t\n\x01]").search(code, out[-1][1] if out else 0).start(), None
+            start = re.compile(r"[^ \t\n\x01]").search(code, out[-1][1] if out else 0).start()
+            body = None
         if ch in "([{":
             if ch == "{" and depth == 0 and code[:i].rstrip(" \t\n\x01").endswith(")"):
                 body = i
@@ -329,60 +340,65 @@ def items(code):
 
 
 def blocks(code, its):
-    """the compound statements of CODE's functions, as (start, end), that can be put in an if: not an
-    initializer, and without a case label of an enclosing switch (conservatively: without any)"""
+    """the compound statements of CODE's functions that can be made a branch of an if, (start, end):
+    a function's body, or a block that is no initializer and holds no case label (conservatively:
+    of any switch)"""
     out = []
     for _, e, b in (it for it in its if it[2] is not None):
-        stack, closed = [], ""  # open brackets: (bracket, position, statement block | word before it)
+        stack, closed = [], ""  # open brackets: ("(", the word before it) or ("{", a statement?)
         for m in re.finditer(r"[{}()]", code[b:e]):
-            i, ch, prev = b + m.start(), m[0], code[b:b + m.start()].rstrip(" \t\n\x01")
-            if ch == "(":
-                stack.append(("(", i, re.search(r"\w*$", prev)[0]))
-            elif ch == ")":
-                closed = stack.pop()[2]
-            elif ch == "{":
-                stack.append(("{", i, i == b or stack[-1][:1] == ("{",) and stack[-1][2] is True and (
+            i, prev = b + m.start(), code[b:b + m.start()].rstrip(" \t\n\x01")
+            if m[0] == "(":
+                stack.append(("(", re.search(r"\w*$", prev)[0], i))
+            elif m[0] == ")":
+                closed = stack.pop()[1]
+            elif m[0] == "{":
+                stack.append(("{", i == b or stack[-1][:2] == ("{", True) and (
                     prev[-1] in ";{}:" or re.search(r"\b(else|do)$", prev) is not None
-                    or prev[-1] == ")" and closed in ("if", "for", "while", "switch"))))
+                    or prev[-1] == ")" and closed in ("if", "for", "while", "switch")), i))
             else:
-                _, s, stmt = stack.pop()
-                if stmt is True and not re.search(r"\b(case\b|default\s*:)", code[s + 1:i]) or s == b:
+                _, statement, s = stack.pop()
+                if s == b or statement and not re.search(r"\b(case\b|default\s*:)", code[s:i]):
                     out.append((s, i + 1))
     return out
 
 
 def schema(orig, variants):
-    """ORIG with every mutant of VARIANTS [(number, mutated text)] selectable at run time through
-    etwref_mutant_: the innermost block of a function that holds all a mutant's changes gets the
-    mutated block as a branch in front of it; a file-scope object that a mutant changes gets a
+    """ORIG with every mutant of VARIANTS [(number, mutated text)] selectable at run time by
+    etwref_mutant_: the innermost block of a function that holds all of a mutant's changes gets
+    the mutated block as a branch in front of it; a file-scope object that a mutant changes gets a
     renamed copy, and its name becomes a macro that picks one. Returns the text and the numbers of
     the mutants that change anything else (those are built on their own)."""
     code = masked(orig)
     its, alone, branches, copies = items(code), [], {}, {}
-    blks = sorted(blocks(code, its), key=lambda se: se[1] - se[0])
-    gaps = [orig[a:b] for a, b in zip([0] + [e for _, e, _ in its], [s for s, _, _ in its] + [len(orig)])]
+    candidates = sorted(blocks(code, its), key=lambda se: se[1] - se[0])
+    cuts = [0] + [x for s, e, _ in its for x in (s, e)] + [len(orig)]
+    gaps = [orig[a:b] for a, b in zip(cuts[::2], cuts[1::2])]
     for k, text in variants:
         head = len(os.path.commonprefix([orig, text]))
-        tail = len(os.path.commonprefix([orig[:head - 1:-1], text[:head - 1:-1]]))
-        blk = next(((s, e) for s, e in blks if s < head and e > len(orig) - tail), None)
+        tail = len(os.path.commonprefix([orig[head:][::-1], text[head:][::-1]]))
+        blk = next(((s, e) for s, e in candidates if s < head and e > len(orig) - tail), None)
         if blk:
-            branches.setdefault(blk, []).append(f"if (etwref_mutant_ == {k}) {text[blk[0]:len(text) - len(orig) + blk[1]]}"
-                                                "\nelse ")
+            mutated = text[blk[0]:len(text) - len(orig) + blk[1]]
+            branches.setdefault(blk, []).append(f"if (etwref_mutant_ == {k}) {mutated}\nelse ")
             continue
         mits, changes = items(masked(text)), []
-        mgaps = [text[a:b] for a, b in zip([0] + [e for _, e, _ in mits], [s for s, _, _ in mits] + [len(text)])]
-        for i, ((s, e, b), (ms, me, mb)) in enumerate(zip(its, mits) if gaps == mgaps else []):
-            name = re.match(r"[^=,;]*?(\w+)\s*(?:\[[^\]]*\]\s*)*=", text[ms:me])
-            if orig[s:e] == text[ms:me]:
-                continue
-            if not (b is None and mb is None and name and re.match(rf"[^=]*\b{name[1]}\b", orig[s:e])):
-                break
+        mcuts = [0] + [x for s, e, _ in mits for x in (s, e)] + [len(text)]
+        same_gaps = gaps == [text[a:b] for a, b in zip(mcuts[::2], mcuts[1::2])]
+        for i, ((s, e, b), (ms, me, mb)) in enumerate(zip(its, mits) if same_gaps else []):
             decl = text[ms:me]
-            changes.append((i, (name[1], k, decl[:name.start(1)] + f"{name[1]}__m{k}" + decl[name.end(1):])))
+            name = re.match(r"[^=,;]*?(\w+)\s*(?:\[[^\]]*\]\s*)*=", decl)
+            if orig[s:e] == decl:
+                continue
+            if b is not None or mb is not None or not name \
+                    or not re.match(rf"[^=]*\b{name[1]}\b", orig[s:e]):
+                break
+            copy = f"{decl[:name.start(1)]}{name[1]}__m{k}{decl[name.end(1):]}"
+            changes.append((i, (name[1], k, copy)))
         else:
+            for i, c in changes:
+                copies.setdefault(i, []).append(c)
             if changes:
-                for i, c in changes:
-                    copies.setdefault(i, []).append(c)
                 continue
         alone.append(k)
 
@@ -391,7 +407,7 @@ def schema(orig, variants):
         out = []
         for s, e in sorted(blk for blk in branches if a <= blk[0] and blk[1] <= b):
             if s >= a:
-                out += [orig[a:s], "{\n", *branches[(s, e)], emit(s + 1, e - 1).join("{}"), "\n}"]
+                out += [orig[a:s], "{\n", *branches[(s, e)], "{", emit(s + 1, e - 1), "}\n}"]
                 a = e
         return "".join(out + [orig[a:b]])
 
@@ -401,11 +417,12 @@ def schema(orig, variants):
         if i in copies:
             name = copies[i][0][0]
             pick = "".join(f"etwref_mutant_ == {k} ? &{n}__m{k} : " for n, k, _ in copies[i])
-            out += [*(f"\n{decl}" for _, _, decl in copies[i]), f"\n#define {name} (*({pick}&{name}))\n"]
+            out += [f"\n{decl}" for _, _, decl in copies[i]]
+            out.append(f"\n#define {name} (*({pick}&{name}))\n")
     return "".join(out + [gaps[-1]]), alone
 
 
-# the mutant number a build of the schemata runs, from the environment, before any other constructor
+# the mutant a build of the schemata runs: ETWREF_MUTANT, read before any other constructor runs
 SELECTOR = """#include <stdlib.h>
 int etwref_mutant_;
 __attribute__((constructor(101))) static void etwref_mutant_init_(void)
@@ -416,15 +433,9 @@ __attribute__((constructor(101))) static void etwref_mutant_init_(void)
 """
 
 
-def write(path, text):
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(text)
-
-
-def build(model, selected, w, cc_flags, ref_objs):
+def build(model, selected, w, cc, ref_objs):
     """{mutant number: (library, build error or None)}: the schemata of every file in one library,
-    and a library of its own for each mutant that changes more than function bodies"""
+    as build/libetwref.so is linked; a library of its own for a mutant that no schema can hold"""
     mutant, files = dict(selected), {}
     for k, m in selected:
         files.setdefault(model.src_of(m), []).append(k)
@@ -437,217 +448,243 @@ def build(model, selected, w, cc_flags, ref_objs):
         shared[shared.index(obj)] = f"{w}/{name}"
         for k in alone:
             write(f"{w}/{k}/{name}", model.mutated(mutant[k])[1])
-            libs.append(([k], f"{w}/{k}/mutant.so", [f"{w}/{k}/{name}"] + [o for o in ref_objs if o != obj]))
+            others = [o for o in ref_objs if o != obj]
+            libs.append(([k], f"{w}/{k}/mutant.so", [f"{w}/{k}/{name}"] + others))
     write(f"{w}/selector.c", SELECTOR)
     alone = {k for ks, _, _ in libs for k in ks}
-    libs.append(([k for k, _ in selected if k not in alone], f"{w}/mutants.so", shared + [f"{w}/selector.c"]))
+    ks = [k for k, _ in selected if k not in alone]
+    libs.append((ks, f"{w}/mutants.so", shared + [f"{w}/selector.c"]))
     built = {}
     for ks, lib, inputs in libs:
-        p = subprocess.run(cc_flags + ["-o", lib] + inputs + ["-lpthread"], capture_output=True, text=True)
-        err = p.returncode and next((ln for ln in p.stderr.split("\n") if "error" in ln.lower()), p.stderr[:200])
+        p = subprocess.run(cc + ["-o", lib] + inputs + ["-lpthread"], capture_output=True,
+                           text=True)
+        errors = [ln for ln in p.stderr.split("\n") if "error" in ln.lower()] + [p.stderr]
+        err = p.returncode and errors[0]
         built.update({k: (lib, err) for k in ks})
     return built
 
 
-KILL = re.compile(r'^\{"type":"case","seq":[0-9]*,"id":"([^"]*)".*"status":"(FAIL|CRASH|TIMEOUT)","counted":(true|false)')
+KILL = re.compile(r'\{"type":"case","seq":[0-9]*,"id":"([^"]*)".*"status":"(FAIL|CRASH|TIMEOUT)",'
+                  r'"counted":(true|false)')
 
 
 def run_one(etwconf, vlist, k, lib, err, d):
-    """build mutant K's verdict: (STATUS, failing case runs, detail)"""
+    """mutant K's verdict: (STATUS, failing case runs, detail). Its versions run in one etwconf
+    run, in the order of VLIST, until one counts a failure: a mutant is killed by its first counted
+    failure, and a survivor runs at every version. In process, as the built-in reference runs,
+    until a crash, hang or overrun; in worker processes from then on."""
     if err:
         return "ERROR", 0, f"does not build: {err}"
-    os.makedirs(d, exist_ok=True)
-    with open(f"{d}/run.log", "w") as log:
-        rc = subprocess.run([etwconf, "run", "--target", lib, "--emulate", vlist, "--quiet", "--isolation", "fallback",
-                             "--timeout-ms", "2000", "--stop-on-counted", "--out-dir", f"{d}/out"],
-                            stdout=subprocess.DEVNULL, stderr=log, env=dict(os.environ, ETWREF_MUTANT=str(k))).returncode
-    # the versions in one run, newest first, until one counts a failure: a mutant is killed by its
-    # first counted failure (a survivor runs at every version). In process, as the built-in
-    # reference runs, until a crash, hang or overrun; worker processes from then on
-    # the versions whose summary line (stderr) counts no failure, crash or timeout are not read
-    with open(f"{d}/run.log", encoding="utf-8", errors="replace") as log:
-        clean = re.findall(r" 0 failed, .* 0 crashed, 0 timed out; .* -> (.*)", log.read())
+    os.makedirs(d)
+    with open(f"{d}/run.log", "w+") as log:
+        rc = subprocess.run([etwconf, "run", "--target", lib, "--emulate", vlist, "--quiet",
+                             "--isolation", "fallback", "--timeout-ms", "2000", "--stop-on-counted",
+                             "--out-dir", f"{d}/out"], stdout=subprocess.DEVNULL, stderr=log,
+                            env=dict(os.environ, ETWREF_MUTANT=str(k)))
+        log.seek(0)
+        # a version whose summary line counts no failure, crash or timeout is not read
+        clean = set(re.findall(r" 0 failed, .* 0 crashed, 0 timed out; .* -> (.*)", log.read()))
     kills, n, counted = [], 0, 0
-    for path in sorted(set(glob.glob(f"{d}/out/*.jsonl")) - set(clean)):
+    for path in sorted(set(glob.glob(f"{d}/out/*.jsonl")) - clean):
         version = re.sub(r"^.*?\.so-|\.jsonl$", "", os.path.basename(path))
         with open(path, "rb") as f:
             data = f.read()
-        lines = {data.rfind(b"\n", 0, m.start()) + 1 for m in re.finditer(rb'"status":"(FAIL|CRASH|TIMEOUT)"', data)}
-        for start in sorted(lines):
-            end = data.find(b"\n", start)
-            r = KILL.match(data[start:end if end >= 0 else None].decode("utf-8", "replace"))
+        found = re.finditer(rb'"status":"(FAIL|CRASH|TIMEOUT)"', data)
+        for start in sorted({data.rfind(b"\n", 0, m.start()) + 1 for m in found}):
+            r = KILL.match(data[start:].split(b"\n", 1)[0].decode("utf-8", "replace"))
             if r:
                 n += 1
                 counted += r[3] == "true"
                 if n <= 3:
                     kills.append(f" {r[1]}@{version}({r[2]}{',counted' if r[3] == 'true' else ''})")
-    if rc > 1 and n == 0:
-        return "ERROR", 0, f"etwconf run exited {rc}"
+    if rc.returncode > 1 and n == 0:
+        return "ERROR", 0, f"etwconf run exited {rc.returncode}"
     if n:
         return "KILLED", n, ("counted:" if counted else "uncounted:") + "".join(kills)
     return "SURVIVED", 0, ""
 
 
+def versions(b, env):
+    """the versions a mutant runs at, in order: MUT_VLIST, or MUT_FIRST (the versions that kill the
+    most mutants) and then the others of MUT_VERSIONS (default: all) newest first"""
+    if env.get("MUT_VLIST"):
+        return env["MUT_VLIST"]
+    listed = subprocess.run([f"{b}/etwconf", "versions"], capture_output=True, text=True).stdout
+    listed = [ln.split()[0] for ln in reversed(listed.split("\n")) if ln.strip()]
+    wanted = listed if env.get("MUT_VERSIONS", "all") == "all" else env["MUT_VERSIONS"].split()
+    first = env.get("MUT_FIRST", "").split()
+    unknown = set(first) - set(listed) or not listed and {"(none listed)"}
+    if unknown:
+        print(f"ERROR    versions that {b}/etwconf versions does not list: "
+              + " ".join(sorted(unknown)))
+        return None
+    return ",".join([v for v in first if v in wanted] + [v for v in wanted if v not in first])
+
+
 def run(model, env):
-    """make mutate: every mutant wanted (MUT_FILTER) built and run; the score and build/mutate/report.md"""
-    b, def_path = env.get("MUT_BUILD", "build"), model.def_path
-    cflags = env.get("MUT_CFLAGS", "-std=c11 -O2 -I. -D_GNU_SOURCE -fPIC -fvisibility=hidden -w")
-    versions, filt = env.get("MUT_VERSIONS", "all"), env.get("MUT_FILTER", "*")
-    vlist = env.get("MUT_VLIST")
+    """make mutate: every mutant wanted (MUT_FILTER) built and run; the score and report.md"""
+    import concurrent.futures
+    import fnmatch
+    import shutil
+    b, def_path, start = env.get("MUT_BUILD", "build"), model.def_path, time.time()
+    vlist, w, filt = versions(b, env), f"{b}/mutate/work", env.get("MUT_FILTER", "*")
     if not vlist:
-        # the versions of MUT_FIRST first (those that kill the most mutants), then the others newest first
-        listed = subprocess.run([f"{b}/etwconf", "versions"], capture_output=True, text=True).stdout.split("\n")
-        listed = [ln.split()[0] for ln in reversed(listed) if ln.strip()]
-        wanted, first = listed if versions == "all" else versions.split(), env.get("MUT_FIRST", "").split()
-        if set(first) - set(listed):
-            print(f"ERROR    MUT_FIRST names versions that etwconf versions does not: {set(first) - set(listed)}")
-            print("mutate: 0 passed, 1 failed")
-            return 1
-        first = [v for v in first if v in wanted]
-        vlist = ",".join(first + [v for v in wanted if v not in first])
-    start, w = time.time(), f"{b}/mutate/work"
+        print("mutate: 0 passed, 1 failed")
+        return 1
     shutil.rmtree(w, ignore_errors=True)
     os.makedirs(w)
+    selected = [(k, m) for k, m in enumerate(model.mutants, 1)
+                if any(fnmatch.fnmatchcase(m.id, p) for p in filt.split())]
+    cc = (env.get("MUT_CC", "cc").split() + env.get("MUT_CFLAGS", "-std=c11 -I. -fPIC -w").split()
+          + ["-pipe", "-shared", "-Wl,-Bsymbolic"] + env.get("MUT_LDFLAGS", "").split())
+    objs = sorted(glob.glob(f"{b}/obj/reference/*.o"))
+    built = build(model, selected, w, cc, objs) if selected else {}
     # the equivalent ones first: they run at every version, the longest jobs, so they do not come
     # last and leave a CPU idle at the end
-    selected = [(k, m) for k, m in enumerate(model.mutants, 1) if any(fnmatch.fnmatchcase(m.id, p) for p in filt.split())]
-    cc_flags = env.get("MUT_CC", "cc").split() + cflags.split() + ["-pipe", "-shared", "-Wl,-Bsymbolic"] + \
-        env.get("MUT_LDFLAGS", "").split()
-    built = build(model, selected, w, cc_flags, sorted(glob.glob(f"{b}/obj/reference/*.o"))) if selected else {}
     order = sorted(selected, key=lambda km: km[1].equivalent is None)
     with concurrent.futures.ThreadPoolExecutor(int(env.get("MUT_JOBS", "1"))) as pool:
-        verdict = dict(zip([m.id for _, m in order], pool.map(
-            lambda km: run_one(f"{b}/etwconf", vlist, km[0], *built[km[0]], f"{w}/{km[1].id}"), order)))
+        results = pool.map(lambda km: run_one(f"{b}/etwconf", vlist, km[0], *built[km[0]],
+                                              f"{w}/{km[1].id}"), order)
+        verdict = dict(zip((m.id for _, m in order), results))
     for lib in {lib for lib, err in built.values() if not err}:
         os.remove(lib)
 
-    rep = [f"# Mutation testing report\n\nMutants: `{def_path}`. Each was run as a target at: {vlist} (in that "
-           "order, until a version counts a failure).\nKILLED = some case FAILed, CRASHed or TIMED OUT at some "
-           "version (counted: a counted failure among them).\n\n| mutant | kind | result | first kills |\n|---|---|---|---|"]
-    count = dict.fromkeys(["killed", "counted", "survived", "eqs", "eqkilled", "errors"], 0)
+    rep = [f"# Mutation testing report\n\nMutants: `{def_path}`. Each was run as a target at: "
+           f"{vlist} (in that order, until a version counts a failure).\n"
+           "KILLED = some case FAILed, CRASHed or TIMED OUT at some version (counted: a counted "
+           "failure among them).\n\n"
+           "| mutant | kind | result | first kills |\n|---|---|---|---|"]
+    c = dict.fromkeys(["killed", "counted", "survived", "eqs", "eqkilled", "errors"], 0)
     surv, eqs, bad = [], [], []
     for k, m in selected:
         st, n, detail = verdict[m.id]
         eq = m.equivalent is not None
         if st == "KILLED" and eq:
-            count["eqkilled"] += 1
-            bad.append(f"EQUIV-KILLED {m.id}: listed as equivalent, but killed by{detail}")
-            line = bad[-1]
+            c["eqkilled"] += 1
+            line = f"EQUIV-KILLED {m.id}: listed as equivalent, but killed by{detail}"
         elif st == "KILLED":
-            count["killed"] += 1
-            count["counted"] += detail.startswith("counted:")
-            kind, kills = detail.split(":", 1)
-            line = f"KILLED   {m.id} ({n} failing case runs; {kind}):{kills}"
+            c["killed"] += 1
+            c["counted"] += detail.startswith("counted:")
+            line = f"KILLED   {m.id} ({n} failing case runs; {detail.replace(':', '):', 1)}"
         elif st == "SURVIVED" and eq:
-            count["eqs"] += 1
+            c["eqs"] += 1
             line = f"EQUIV    {m.id}: {m.equivalent}"
             eqs.append(f"- `{m.id}` ({m.desc}): {m.equivalent}")
         elif st == "SURVIVED":
-            count["survived"] += 1
+            c["survived"] += 1
             line = f"SURVIVED {m.id} ({m.kind}): {m.desc}"
             surv.append(f"- `{m.id}` ({m.kind}, {model.paths[model.src_of(m)]}): {m.desc}")
-            bad.append(line)
         else:
-            count["errors"] += 1
+            c["errors"] += 1
             line = f"ERROR    {m.id}: {detail}"
-            bad.append(line)
         print(line)
-        rep.append(f"| `{m.id}` | {m.kind} | {st}{' (equivalent)' if eq else ''} | {detail.replace('|', chr(92) + '|')} |")
+        bad += [line] if line.startswith(("EQUIV-", "SURVIVED", "ERROR")) else []
+        cell = detail.replace("|", "\\|")
+        rep.append(f"| `{m.id}` | {m.kind} | {st}{' (equivalent)' if eq else ''} | {cell} |")
     # no mutant run is no score: a filter that matches none, or an empty list, fails
     if not selected:
-        count["errors"] = 1
-        bad.append(f"ERROR    no mutant of {def_path} matches MUT_FILTER '{filt}': nothing was tested")
-    c = count
+        c["errors"] = 1
+        bad.append(f"ERROR    no mutant of {def_path} matches MUT_FILTER '{filt}': "
+                   "nothing was tested")
     scored = c["killed"] + c["survived"] + c["errors"]
     score = f"{100 * c['killed'] / scored:.1f}" if scored else "0.0"
-    rep += ["", "## Score", "", f"{c['killed']} of {scored} non-equivalent mutants killed ({score}%); {c['counted']} of "
-            "them by a counted failure.", f"{c['eqs']} mutants listed as equivalent (not in the score).", "",
-            "## Survivors", "", *(surv or ["None."]), "", "## Equivalent mutants", "", *(eqs or ["None."])]
+    rep += ["", "## Score", "", f"{c['killed']} of {scored} non-equivalent mutants killed "
+            f"({score}%); {c['counted']} of them by a counted failure.",
+            f"{c['eqs']} mutants listed as equivalent (not in the score).", "", "## Survivors", "",
+            *(surv or ["None."]), "", "## Equivalent mutants", "", *(eqs or ["None."])]
     write(f"{b}/mutate/report.md", "\n".join(rep) + "\n")
     failed = c["survived"] + c["eqkilled"] + c["errors"]
-    print(f"\nmutation score: {c['killed']}/{scored} non-equivalent mutants killed ({score}%), {c['counted']} by a "
-          f"counted failure; {c['eqs']} equivalent; {int(time.time() - start)}s")
-    print("problems:\n" + "\n".join(bad) if bad else "", end="\n" if bad else "")
-    print(f"report: {b}/mutate/report.md\nmutate: {c['killed']} passed, {failed} failed, {c['eqs']} skipped")
+    print(f"\nmutation score: {c['killed']}/{scored} non-equivalent mutants killed ({score}%), "
+          f"{c['counted']} by a counted failure; {c['eqs']} equivalent; "
+          f"{int(time.time() - start)}s")
+    print("".join(f"{x}\n" for x in ["problems:"] + bad) if bad else "", end="")
+    print(f"report: {b}/mutate/report.md")
+    print(f"mutate: {c['killed']} passed, {failed} failed, {c['eqs']} skipped")
     return 1 if failed else 0
 
 
+def command(model, cmd, def_path, args):
+    """the commands but check and run"""
+    if cmd == "list":
+        for m in model.mutants:
+            eq = int(m.equivalent is not None)
+            print(f"{m.id}\t{model.paths[model.src_of(m)]}\t{m.kind}\t{eq}\t"
+                  + re.sub("[\t\n]", " ", m.desc))
+    elif cmd == "tags":
+        for t in model.tags:
+            ids = "".join(f" {m.id}" for m in model.mutants for u in model.anchored(m) if u is t)
+            print(f"{t.name}\t{model.paths[t.src]}:{t.line}\t{ids}")
+    elif cmd == "coverage":
+        for r in (r for r, counted in model.rules.items() if counted):
+            ids = "".join(f" {m.id}" for m in model.mutants
+                          for u in model.anchored(m) if u.rule == r)
+            print(f"{r}\t{ids}")
+    elif cmd == "apply-each":
+        if not args:
+            fail("mutate apply-each: needs an output directory")
+        for m in (m for m in model.mutants if m.id in args[1:] or not args[1:]):
+            s, text = model.mutated(m)
+            write(f"{args[0]}/{m.id}/{os.path.basename(model.paths[s])}", text)
+        missing = set(args[1:]) - {m.id for m in model.mutants}
+        if missing:
+            fail(f"mutate: {len(missing)} of the ids given are not in {def_path}", 1)
+    else:
+        if not args:
+            fail(f"mutate {cmd}: needs a mutant id")
+        m = next((m for m in model.mutants if m.id == args[0]), None)
+        if not m:
+            fail(f"mutate: no mutant '{args[0]}' in {def_path}")
+        if cmd == "why":
+            print(m.equivalent or "", end="\n" if m.equivalent else "")
+            return 0
+        s, text = model.mutated(m)
+        if cmd == "show":
+            # the lines that differ, between the common head and tail
+            o, h = model.texts[s], len(os.path.commonprefix([model.texts[s], text]))
+            h = o.rfind("\n", 0, h) + 1
+            t = len(os.path.commonprefix([o[h:][::-1], text[h:][::-1]]))
+            while t and o[len(o) - t] != "\n":
+                t -= 1
+            print(f"{m.id} ({m.kind}, at @{m.edits[0][0]} in {model.paths[s]}): {m.desc}")
+            for sign, x in (("-", o), ("+", text)):
+                for line in x[h:len(x) - t].split("\n") if h < len(x) - t else []:
+                    print(f"  {sign} {line}")
+        elif cmd == "apply" and len(args) > 1:
+            write(args[1], text)
+        else:
+            fail("mutate apply: needs an output file" if cmd == "apply"
+                 else f"mutate: unknown command '{cmd}'\n{USAGE}")
+    return 0
+
+
 def main(argv):
-    ref_dir, rules_path, a = "reference", "spec/rules.def", 1
+    opts, a = {"--ref": "reference", "--rules": "spec/rules.def"}, 1
     while a < len(argv) and argv[a].startswith("-"):
         if argv[a] in ("--help", "-h"):
             print(USAGE, end="")
             return 0
-        if a + 1 >= len(argv) or argv[a] not in ("--ref", "--rules"):
+        if a + 1 >= len(argv) or argv[a] not in opts:
             fail(f"mutate: unknown option '{argv[a]}'\n{USAGE}")
-        ref_dir, rules_path = (argv[a + 1], rules_path) if argv[a] == "--ref" else (ref_dir, argv[a + 1])
+        opts[argv[a]] = argv[a + 1]
         a += 2
     if len(argv) - a < 2:
         fail(USAGE.rstrip("\n"))
-    cmd, def_path, args = argv[a], argv[a + 1], argv[a + 2:]
-    model = Model(ref_dir, rules_path)
+    cmd, def_path = argv[a], argv[a + 1]
+    model = Model(opts["--ref"], opts["--rules"])
     model.parse(def_path)
     if cmd in ("check", "run"):
-        if not model.check():
-            if cmd == "run":
-                print("mutate: 0 passed, 1 failed")
-            return 1
-        return run(model, os.environ) if cmd == "run" else 0
-    if model.problems:
-        fail(f"mutate: {model.problems} problem(s) in {def_path} (run 'mutate check {def_path}')", 1)
-    try:
-        if cmd == "list":
-            for m in model.mutants:
-                desc = re.sub("[\t\n]", " ", m.desc)
-                print(f"{m.id}\t{model.paths[model.src_of(m)]}\t{m.kind}\t{int(m.equivalent is not None)}\t{desc}")
-        elif cmd == "tags":
-            for t in model.tags:
-                ids = "".join(f" {m.id}" for m in model.mutants for u in model.anchored(m) if u is t)
-                print(f"{t.name}\t{model.paths[t.src]}:{t.line}\t{ids}")
-        elif cmd == "coverage":
-            for r in (r for r, counted in model.rules.items() if counted):
-                print(f"{r}\t" + "".join(f" {m.id}" for m in model.mutants for u in model.anchored(m) if u.rule == r))
-        elif cmd == "apply-each":
-            if not args:
-                fail("mutate apply-each: needs an output directory")
-            ids, bad = set(args[1:]), 0
-            for m in model.mutants:
-                if m.id in ids or not ids:
-                    try:
-                        s, text = model.mutated(m)
-                        write(f"{args[0]}/{m.id}/{os.path.basename(model.paths[s])}", text)
-                    except (Broken, OSError) as e:
-                        print(e, file=sys.stderr)
-                        bad = 1
-            missing = ids - {m.id for m in model.mutants}
-            if missing:
-                print(f"mutate: {len(missing)} of the ids given are not in {def_path}", file=sys.stderr)
-            return 1 if bad or missing else 0
-        else:
-            if not args:
-                fail(f"mutate {cmd}: needs a mutant id")
-            m = next((m for m in model.mutants if m.id == args[0]), None)
-            if not m:
-                fail(f"mutate: no mutant '{args[0]}' in {def_path}")
-            if cmd == "why":
-                print(m.equivalent, end="\n") if m.equivalent else None
-                return 0
-            s, text = model.mutated(m)
-            if cmd == "show":
-                print(f"{m.id} ({m.kind}, at @{m.edits[0][0]} in {model.paths[s]}): {m.desc}")
-                for line in difflib.unified_diff(model.texts[s].split("\n"), text.split("\n"), n=0, lineterm=""):
-                    if line[:1] in "+-" and line[:3] not in ("+++", "---"):
-                        print(f"  {line[0]} {line[1:]}")
-            elif cmd == "apply":
-                if len(args) < 2:
-                    fail("mutate apply: needs an output file")
-                write(args[1], text)
-            else:
-                fail(f"mutate: unknown command '{cmd}'\n{USAGE}")
-    except Broken as e:
-        print(e, file=sys.stderr)
+        if model.check():
+            return run(model, os.environ) if cmd == "run" else 0
+        if cmd == "run":
+            print("mutate: 0 passed, 1 failed")
         return 1
-    return 0
+    if model.problems:
+        fail(f"mutate: {model.problems} problem(s) in {def_path} "
+             f"(run 'mutate check {def_path}')", 1)
+    try:
+        return command(model, cmd, def_path, argv[a + 2:])
+    except Broken as e:
+        fail(str(e), 1)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mutate  # noqa: E402
 
-DEF, W = "tools/mutate/mutants.def", os.path.join(sys.argv[1] if len(sys.argv) > 1 else "build", "mutate/anchors")
+DEF = "tools/mutate/mutants.def"
+W = os.path.join(sys.argv[1] if len(sys.argv) > 1 else "build", "mutate/anchors")
 counts = {"passed": 0, "failed": 0}
 
 
@@ -42,17 +43,18 @@ def edit(text):
     return "\n".join(map(edit_line, text.split("\n")))
 
 
-def model(ref, def_path=DEF, extra="", check=True):
-    """the mutate model of REF and DEF (plus EXTRA mutants), its messages, and whether its check passed"""
+def model(ref, def_path=DEF, extra="", checked=True):
+    """the mutate model of REF and DEF (and the EXTRA mutants), what its check said, and whether
+    the check passed"""
     if extra:
-        with open(f"{W}/extra.def", "w") as f:
-            f.write(open(def_path).read() + extra)
+        with open(def_path) as f, open(f"{W}/extra.def", "w") as g:
+            g.write(f.read() + extra)
         def_path = f"{W}/extra.def"
     out = io.StringIO()
     with contextlib.redirect_stderr(out), contextlib.redirect_stdout(out):
         m = mutate.Model(ref, "spec/rules.def")
         m.parse(def_path)
-        ok = check and m.check()
+        ok = checked and m.check()
     return m, out.getvalue(), ok
 
 
@@ -74,38 +76,46 @@ os.makedirs(f"{W}/ref")
 for name in os.listdir("reference"):
     with open(f"reference/{name}") as f, open(f"{W}/ref/{name}", "w") as g:
         g.write(edit(f.read()) if name.endswith(".c") else f.read())
-copy = "".join(open(f"{W}/ref/{n}").read() for n in sorted(os.listdir(f"{W}/ref")) if n.endswith(".c"))
+copy = "".join(open(f"{W}/ref/{n}").read() for n in os.listdir(f"{W}/ref") if n.endswith(".c"))
 if "InformationLength" in copy or not re.search(r"^ \*  [A-Z]", copy, re.M):
     check(False, "the edits did not change the copy as intended")
 
 # 1. every mutant is found in the edited copy
-orig = model("reference", check=False)[0]
+orig = model("reference", checked=False)[0]
 edited, out, ok = model(f"{W}/ref")
-check(ok, "mutate check against the renamed and reflowed copy: " + out.strip().replace("mutate check: ", "", 1))
+check(ok, "mutate check against the renamed and reflowed copy: "
+      + out.strip().replace("mutate check: ", "", 1))
 
 # 2. applying a mutant commutes with the edits
 diffs = differing(orig, edited)
 if not orig.mutants:
     check(False, f"no mutant listed in {DEF}: nothing to compare on the edited copy")
+elif diffs:
+    check(False, "mutants whose code differs on the edited copy (a text names a renamed parameter "
+          "or a comment): " + " ".join(diffs))
 else:
-    check(not diffs, f"all {len(orig.mutants)} mutants give the same code on the edited copy as on reference/ edited "
-          "afterwards" if not diffs else "mutants whose code differs on the edited copy (a text names a renamed "
-          "parameter or a comment): " + " ".join(diffs))
+    check(True, f"all {len(orig.mutants)} mutants give the same code on the edited copy as on "
+          "reference/ edited afterwards")
 
 
 # 3. the checks can fail
 def expect_fail(what, pattern, ref, def_path=DEF):
+    """mutate check must fail and say PATTERN"""
     _, out, ok = model(ref, def_path)
     said = [ln for ln in out.split("\n") if pattern in ln]
-    check(not ok and said, f"{what}: " + ("mutate check passed" if ok else re.sub(r"^\S* ", "", said[0]) if said
-                                          else f"mutate check failed without saying '{pattern}': {out[:300]}"))
+    if ok or not said:
+        check(False, f"{what}: " + ("mutate check passed" if ok else
+                                    f"mutate check failed without saying '{pattern}': {out[:300]}"))
+    else:
+        check(True, f"{what}: " + re.sub(r"^\S* ", "", said[0]))
 
 
 def broken(name, old, new):
-    """a copy of the edited reference with OLD replaced by NEW on trace.c's line that holds MARK"""
+    """a copy of the edited reference with the first match of OLD in trace.c replaced by NEW"""
     shutil.copytree(f"{W}/ref", f"{W}/{name}")
-    text = open(f"{W}/ref/trace.c").read()
-    changed = re.sub(old, new, text, count=1, flags=re.M)
+    with open(f"{W}/ref/trace.c") as f:
+        text = f.read()
+    changed = re.sub(old, new, text, count=1)
     if changed == text:
         check(False, f"{name}: the replacement changed nothing")
     with open(f"{W}/{name}/trace.c", "w") as f:
@@ -113,16 +123,21 @@ def broken(name, old, new):
     return f"{W}/{name}"
 
 
-expect_fail("a misspelt tag", "no rule TQI.04.MIN_SZE", broken("misspelt", r"@TQI\.04\.MIN_SIZE ", "@TQI.04.MIN_SZE "))
+expect_fail("a misspelt tag", "no rule TQI.04.MIN_SZE",
+            broken("misspelt", r"@TQI\.04\.MIN_SIZE ", "@TQI.04.MIN_SZE "))
 expect_fail("a tag given twice", "tag @TQI.04.RETLEN also at",
             broken("duplicated", r"@TQI\.05\.RETLEN ", "@TQI.05.RETLEN @TQI.04.RETLEN "))
-expect_fail("a changed tagged line", "'from' occurs 0 times in the code of the line tagged @TQI.CLASS.SET:04",
+expect_fail("a changed tagged line",
+            "'from' occurs 0 times in the code of the line tagged @TQI.CLASS.SET:04",
             broken("changed", r"ETW_V6_2(.*@TQI\.CLASS\.SET:04)", r"ETW_V6_3\1"))
 with open(DEF) as f, open(f"{W}/no-wrap.def", "w") as g:
     g.write(re.sub(r"^\[cti\.zero-not-skipped\][^\[]*", "", f.read(), flags=re.M))
-expect_fail("a counted rule without a mutant", "counted rule CTI.WRAP has no mutant", f"{W}/ref", f"{W}/no-wrap.def")
-probe = "\n[probe.names-a-parameter] size-off-by-one: probe\n    at TQI.04.MIN_SIZE: `<` -> `< InformationLength + 0 *`\n"
-diffs = differing(model("reference", extra=probe, check=False)[0], model(f"{W}/ref", extra=probe, check=False)[0])
+expect_fail("a counted rule without a mutant", "counted rule CTI.WRAP has no mutant",
+            f"{W}/ref", f"{W}/no-wrap.def")
+probe = ("\n[probe.names-a-parameter] size-off-by-one: probe\n"
+         "    at TQI.04.MIN_SIZE: `<` -> `< InformationLength + 0 *`\n")
+diffs = differing(model("reference", extra=probe, checked=False)[0],
+                  model(f"{W}/ref", extra=probe, checked=False)[0])
 check(diffs == ["probe.names-a-parameter"], "a mutant whose TO names InformationLength is "
       + ("reported" if diffs == ["probe.names-a-parameter"] else f"not reported ({diffs})"))
 print(f"mutate-anchors: {counts['passed']} passed, {counts['failed']} failed, 0 skipped")
