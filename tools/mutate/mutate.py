@@ -363,6 +363,15 @@ def blocks(code, its):
     return out
 
 
+def common_prefix(a, b):
+    """the length of the common prefix of A and B, found by halves"""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if a[lo:mid] == b[lo:mid] else (lo, mid - 1)
+    return lo
+
+
 def schema(orig, variants):
     """ORIG with every mutant of VARIANTS [(number, mutated text)] selectable at run time by
     etwref_mutant_: the innermost block of a function that holds all of a mutant's changes gets
@@ -375,12 +384,12 @@ def schema(orig, variants):
     cuts = [0] + [x for s, e, _ in its for x in (s, e)] + [len(orig)]
     gaps = [orig[a:b] for a, b in zip(cuts[::2], cuts[1::2])]
     for k, text in variants:
-        head = len(os.path.commonprefix([orig, text]))
-        tail = len(os.path.commonprefix([orig[head:][::-1], text[head:][::-1]]))
+        head = common_prefix(orig, text)
+        tail = common_prefix(orig[head:][::-1], text[head:][::-1])
         blk = next(((s, e) for s, e in candidates if s < head and e > len(orig) - tail), None)
         if blk:
             mutated = text[blk[0]:len(text) - len(orig) + blk[1]]
-            branches.setdefault(blk, []).append(f"if (etwref_mutant_ == {k}) {mutated}\nelse ")
+            branches.setdefault(blk, []).append((k, mutated))
             continue
         mits, changes = items(masked(text)), []
         mcuts = [0] + [x for s, e, _ in mits for x in (s, e)] + [len(text)]
@@ -403,15 +412,18 @@ def schema(orig, variants):
         alone.append(k)
 
     def emit(a, b):
-        """ORIG[a:b] with the branches of the blocks in it"""
+        """ORIG[a:b] with the branches of the blocks in it, each block marked reached on entry"""
         out = []
         for s, e in sorted(blk for blk in branches if a <= blk[0] and blk[1] <= b):
             if s >= a:
-                out += [orig[a:s], "{\n", *branches[(s, e)], "{", emit(s + 1, e - 1), "}\n}"]
+                ks = branches[(s, e)]
+                out += [orig[a:s], "{\n", *(f"etwref_reach_({k});\n" for k, _ in ks),
+                        *(f"if (etwref_mutant_ == {k}) {text}\nelse " for k, text in ks),
+                        "{", emit(s + 1, e - 1), "}\n}"]
                 a = e
         return "".join(out + [orig[a:b]])
 
-    out = ["extern int etwref_mutant_;\n"]
+    out = ["extern int etwref_mutant_;\nvoid etwref_reach_(int);\n"]
     for i, (s, e, _) in enumerate(its):
         out += [gaps[i], emit(s, e)]
         if i in copies:
@@ -419,16 +431,29 @@ def schema(orig, variants):
             pick = "".join(f"etwref_mutant_ == {k} ? &{n}__m{k} : " for n, k, _ in copies[i])
             out += [f"\n{decl}" for _, _, decl in copies[i]]
             out.append(f"\n#define {name} (*({pick}&{name}))\n")
-    return "".join(out + [gaps[-1]]), alone
+    return "".join(out + [gaps[-1]]), alone, {k for v in branches.values() for k, _ in v}
 
 
-# the mutant a build of the schemata runs: ETWREF_MUTANT, read before any other constructor runs
-SELECTOR = """#include <stdlib.h>
+# the mutant a build of the schemata runs: ETWREF_MUTANT, read before any other constructor runs;
+# the number of each mutant whose block is entered is appended to ETWREF_REACH the first time
+SELECTOR = """#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 int etwref_mutant_;
+static int reach_fd = -1;
+static unsigned char reached[%d];
 __attribute__((constructor(101))) static void etwref_mutant_init_(void)
 {
-    const char *s = getenv("ETWREF_MUTANT");
+    const char *s = getenv("ETWREF_MUTANT"), *r = getenv("ETWREF_REACH");
     etwref_mutant_ = s ? atoi(s) : 0;
+    reach_fd = r ? open(r, O_WRONLY | O_APPEND | O_CREAT, 0644) : -1;
+}
+void etwref_reach_(int k)
+{
+    char b[16];
+    if (reach_fd >= 0 && !reached[k] && write(reach_fd, b, snprintf(b, sizeof b, "%%d\\n", k)))
+        reached[k] = 1;
 }
 """
 
@@ -439,18 +464,20 @@ def build(model, selected, w, cc, ref_objs):
     mutant, files = dict(selected), {}
     for k, m in selected:
         files.setdefault(model.src_of(m), []).append(k)
-    libs, shared = [], list(ref_objs)
+    libs, shared, selectable = [], list(ref_objs), set()
     for s, ks in sorted(files.items()):
         name = os.path.basename(model.paths[s])
         obj = f"{os.path.dirname(ref_objs[0])}/{name[:-2]}.o"
-        text, alone = schema(model.texts[s], [(k, model.mutated(mutant[k])[1]) for k in ks])
+        variants = [(k, model.mutated(mutant[k])[1]) for k in ks]
+        text, alone, branched = schema(model.texts[s], variants)
+        selectable |= branched
         write(f"{w}/{name}", text)
         shared[shared.index(obj)] = f"{w}/{name}"
         for k in alone:
             write(f"{w}/{k}/{name}", model.mutated(mutant[k])[1])
             others = [o for o in ref_objs if o != obj]
             libs.append(([k], f"{w}/{k}/mutant.so", [f"{w}/{k}/{name}"] + others))
-    write(f"{w}/selector.c", SELECTOR)
+    write(f"{w}/selector.c", SELECTOR % (max(mutant) + 1))
     alone = {k for ks, _, _ in libs for k in ks}
     ks = [k for k, _ in selected if k not in alone]
     libs.append((ks, f"{w}/mutants.so", shared + [f"{w}/selector.c"]))
@@ -461,7 +488,7 @@ def build(model, selected, w, cc, ref_objs):
         errors = [ln for ln in p.stderr.split("\n") if "error" in ln.lower()] + [p.stderr]
         err = p.returncode and errors[0]
         built.update({k: (lib, err) for k in ks})
-    return built
+    return built, selectable
 
 
 KILL = re.compile(r'\{"type":"case","seq":[0-9]*,"id":"([^"]*)".*"status":"(FAIL|CRASH|TIMEOUT)",'
@@ -475,6 +502,8 @@ def run_one(etwconf, vlist, k, lib, err, d):
     until a crash, hang or overrun; in worker processes from then on."""
     if err:
         return "ERROR", 0, f"does not build: {err}"
+    if not vlist:
+        return "SURVIVED", 0, ""  # its code is run at no version
     os.makedirs(d)
     with open(f"{d}/run.log", "w+") as log:
         rc = subprocess.run([etwconf, "run", "--target", lib, "--emulate", vlist, "--quiet",
@@ -482,26 +511,58 @@ def run_one(etwconf, vlist, k, lib, err, d):
                              "--out-dir", f"{d}/out"], stdout=subprocess.DEVNULL, stderr=log,
                             env=dict(os.environ, ETWREF_MUTANT=str(k)))
         log.seek(0)
-        # a version whose summary line counts no failure, crash or timeout is not read
-        clean = set(re.findall(r" 0 failed, .* 0 crashed, 0 timed out; .* -> (.*)", log.read()))
+        # each version's summary line: its failures, crashes and timeouts, and how many count
+        lines = re.finditer(r"(\d+) failed, .* (\d+) crashed, (\d+) timed out; (\d+) count against "
+                            r"it -> .*/(.*)", log.read())
+        summary = {m[5]: (int(m[1]) + int(m[2]) + int(m[3]), int(m[4])) for m in lines}
     kills, n, counted = [], 0, 0
-    for path in sorted(set(glob.glob(f"{d}/out/*.jsonl")) - clean):
-        version = re.sub(r"^.*?\.so-|\.jsonl$", "", os.path.basename(path))
+    for path in sorted(glob.glob(f"{d}/out/*.jsonl")):
+        # a results file is read for its first failures, or for its counts when it has no summary
+        name = os.path.basename(path)
+        if name in summary:
+            n, counted = n + summary[name][0], counted + summary[name][1]
+            if len(kills) == 3 or not summary[name][0]:
+                continue
+        version = re.sub(r"^.*?\.so-|\.jsonl$", "", name)
         with open(path, "rb") as f:
             data = f.read()
-        found = re.finditer(rb'"status":"(FAIL|CRASH|TIMEOUT)"', data)
-        for start in sorted({data.rfind(b"\n", 0, m.start()) + 1 for m in found}):
+        starts = set()
+        for status in (b'"status":"FAIL"', b'"status":"CRASH"', b'"status":"TIMEOUT"'):
+            at = data.find(status)
+            while at >= 0:
+                starts.add(data.rfind(b"\n", 0, at) + 1)
+                at = data.find(status, at + 1)
+        for start in sorted(starts):
             r = KILL.match(data[start:].split(b"\n", 1)[0].decode("utf-8", "replace"))
-            if r:
-                n += 1
-                counted += r[3] == "true"
-                if n <= 3:
-                    kills.append(f" {r[1]}@{version}({r[2]}{',counted' if r[3] == 'true' else ''})")
+            if r and name not in summary:
+                n, counted = n + 1, counted + (r[3] == "true")
+            if r and len(kills) < 3:
+                kills.append(f" {r[1]}@{version}({r[2]}{',counted' if r[3] == 'true' else ''})")
     if rc.returncode > 1 and n == 0:
         return "ERROR", 0, f"etwconf run exited {rc.returncode}"
     if n:
         return "KILLED", n, ("counted:" if counted else "uncounted:") + "".join(kills)
     return "SURVIVED", 0, ""
+
+
+def reached(etwconf, lib, vlist, d):
+    """{version: the mutants whose block the library LIB enters there with no mutant selected}, and
+    the versions at which it is not conformant. Every case starts from a reset, so a mutant's run
+    at a version is the reference's run there up to the first time its block is entered: where the
+    reference never enters it, the mutant cannot fail."""
+    reach, unfit = {}, []
+    os.makedirs(d)
+    for v in vlist.split(","):
+        rc = subprocess.run([etwconf, "run", "--target", lib, "--emulate", v, "--quiet",
+                             "--isolation", "fallback", "--out-dir", f"{d}/{v}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ, ETWREF_MUTANT="0", ETWREF_REACH=f"{d}/{v}.txt"))
+        if rc.returncode:
+            unfit.append(v)
+        elif os.path.exists(f"{d}/{v}.txt"):
+            with open(f"{d}/{v}.txt") as f:
+                reach[v] = {int(k) for k in f.read().split()}
+    return reach, unfit
 
 
 def versions(b, env):
@@ -538,14 +599,20 @@ def run(model, env):
     cc = (env.get("MUT_CC", "cc").split() + env.get("MUT_CFLAGS", "-std=c11 -I. -fPIC -w").split()
           + ["-pipe", "-shared", "-Wl,-Bsymbolic"] + env.get("MUT_LDFLAGS", "").split())
     objs = sorted(glob.glob(f"{b}/obj/reference/*.o"))
-    built = build(model, selected, w, cc, objs) if selected else {}
+    built, selectable = build(model, selected, w, cc, objs) if selected else ({}, set())
+    lib, err = built.get(min(selectable, default=0), (None, "no schema"))
+    reach, unfit = ({}, []) if err else reached(f"{b}/etwconf", lib, vlist, f"{w}/reach")
+
+    def run_at(k, m):
+        """mutant K at the versions where the reference enters its block (or it is not known)"""
+        at = [v for v in vlist.split(",") if k not in selectable or v not in reach or k in reach[v]]
+        return run_one(f"{b}/etwconf", ",".join(at), k, *built[k], f"{w}/{m.id}")
+
     # the equivalent ones first: they run at every version, the longest jobs, so they do not come
     # last and leave a CPU idle at the end
     order = sorted(selected, key=lambda km: km[1].equivalent is None)
     with concurrent.futures.ThreadPoolExecutor(int(env.get("MUT_JOBS", "1"))) as pool:
-        results = pool.map(lambda km: run_one(f"{b}/etwconf", vlist, km[0], *built[km[0]],
-                                              f"{w}/{km[1].id}"), order)
-        verdict = dict(zip((m.id for _, m in order), results))
+        verdict = dict(zip((m.id for _, m in order), pool.map(lambda km: run_at(*km), order)))
     for lib in {lib for lib, err in built.values() if not err}:
         os.remove(lib)
 
@@ -586,6 +653,9 @@ def run(model, env):
         c["errors"] = 1
         bad.append(f"ERROR    no mutant of {def_path} matches MUT_FILTER '{filt}': "
                    "nothing was tested")
+    # the library of the schemata is the reference when no mutant is selected
+    if unfit:
+        bad.append(f"ERROR    {w}/mutants.so with no mutant selected fails at {','.join(unfit)}")
     scored = c["killed"] + c["survived"] + c["errors"]
     score = f"{100 * c['killed'] / scored:.1f}" if scored else "0.0"
     rep += ["", "## Score", "", f"{c['killed']} of {scored} non-equivalent mutants killed "
@@ -593,7 +663,7 @@ def run(model, env):
             f"{c['eqs']} mutants listed as equivalent (not in the score).", "", "## Survivors", "",
             *(surv or ["None."]), "", "## Equivalent mutants", "", *(eqs or ["None."])]
     write(f"{b}/mutate/report.md", "\n".join(rep) + "\n")
-    failed = c["survived"] + c["eqkilled"] + c["errors"]
+    failed = c["survived"] + c["eqkilled"] + c["errors"] + bool(unfit)
     print(f"\nmutation score: {c['killed']}/{scored} non-equivalent mutants killed ({score}%), "
           f"{c['counted']} by a counted failure; {c['eqs']} equivalent; "
           f"{int(time.time() - start)}s")
@@ -640,9 +710,9 @@ def command(model, cmd, def_path, args):
         s, text = model.mutated(m)
         if cmd == "show":
             # the lines that differ, between the common head and tail
-            o, h = model.texts[s], len(os.path.commonprefix([model.texts[s], text]))
-            h = o.rfind("\n", 0, h) + 1
-            t = len(os.path.commonprefix([o[h:][::-1], text[h:][::-1]]))
+            o = model.texts[s]
+            h = o.rfind("\n", 0, common_prefix(o, text)) + 1
+            t = common_prefix(o[h:][::-1], text[h:][::-1])
             while t and o[len(o) - t] != "\n":
                 t -= 1
             print(f"{m.id} ({m.kind}, at @{m.edits[0][0]} in {model.paths[s]}): {m.desc}")
