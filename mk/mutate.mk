@@ -1,7 +1,7 @@
 # mk/mutate.mk - proving that the suite catches wrong implementations.
 #
-#   make mutate     mutation testing: every mutant of tools/mutate/mutants.def is built as a
-#                   target and run at every version; prints the score and the survivors
+#   make mutate     mutation testing: every mutant of tools/mutate/mutants.def is run as a
+#                   target at every version; prints the score and the survivors
 #                   (MUTATE_FILTER='tqi.* cti.*' for a subset, MUTATE_JOBS in parallel)
 #   make fuzz       the libFuzzer targets of harness/tests/fuzz on the reference, FUZZ_SECONDS
 #                   in all (default 60), under ASan and UBSan
@@ -15,9 +15,8 @@
 # hangs), sanitize.
 MUTATE_JOBS ?= 2
 MUTATE_FILTER ?= *
-# the versions a mutant runs at first, until one counts a failure: those that kill the most mutants
-# first (the order that kills them all soonest, measured over mutants.def); the others follow,
-# newest first, and a survivor runs at every version
+# the versions a mutant runs at first, until one counts a failure: the order that kills all the
+# mutants of mutants.def soonest; the others follow, newest first (a survivor runs at all)
 MUTATE_FIRST ?= 10.0.26100 6.3 6.1.7601-esi 6.2 10.0.17763 5.2 10.0.14393 6.0 6.1.7600 10.0
 FUZZ_SECONDS ?= 60
 # make test's libFuzzer pass is a short smoke run of FUZZ_TEST_RUNS inputs per target with a fixed
@@ -53,16 +52,18 @@ $(BUILD)/mutate/mutate: tools/mutate/mutate.py
 	@mkdir -p $(dir $@)
 	cp $< $@ && chmod +x $@
 
-# make checks the mutants on every build: every counted rule has a mutant, every tag names a rule and
-# every mutant applies once on its tagged line (a MUST rule without a mutant fails the build)
+# make checks the mutants on every build: every counted rule has a mutant, every tag names a rule
+# and every mutant applies once on its tagged line (a MUST rule without a mutant fails the build)
 all: $(BUILD)/mutants.ok
-$(BUILD)/mutants.ok: $(BUILD)/mutate/mutate tools/mutate/mutants.def $(REF_SRC) $(wildcard reference/*.h) spec/rules.def $(RULE_DEFS)
+$(BUILD)/mutants.ok: $(BUILD)/mutate/mutate tools/mutate/mutants.def $(REF_SRC) \
+    $(wildcard reference/*.h) spec/rules.def $(RULE_DEFS)
 	$(BUILD)/mutate/mutate check tools/mutate/mutants.def
 	@touch $@
 
 mutate test-mutate: all $(BUILD)/mutate/mutate
-	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" MUT_JOBS=$(MUTATE_JOBS) \
-	    MUT_FILTER='$(MUTATE_FILTER)' MUT_FIRST='$(MUTATE_FIRST)' sh tools/mutate/run.sh
+	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" \
+	    MUT_JOBS=$(MUTATE_JOBS) MUT_FILTER='$(MUTATE_FILTER)' MUT_FIRST='$(MUTATE_FIRST)' \
+	    sh tools/mutate/run.sh
 
 # the mutants are anchored to tags, not to text: a rename and a comment reflow break none
 test-mutate-anchors:

@@ -1,27 +1,11 @@
 #!/usr/bin/env python3
 """tools/mutate/mutate.py - the mutants of tools/mutate/mutants.def (tools/mutate/README.md).
 
-A mutant is anchored to a tag, "@TQI.04.MIN_SIZE" in a comment on the reference line that
-implements a rule of the catalogue (spec/rules.def), and changes the code of that line, not a
-piece of surrounding text: renaming a parameter, editing a comment or moving a function breaks no
-mutant. 'run' is make mutate: every mutant built into one library and run at every version.
-
-Exit status: 0 ok, 1 a mutant, tag or rule is broken (the message says which and what to do),
-2 usage or an unreadable file.
-"""
-import glob
-import os
-import re
-import subprocess
-import sys
-import time
-
-USAGE = """usage: mutate [--ref DIR] [--rules FILE] COMMAND DEF [ARGS]
+usage: mutate [--ref DIR] [--rules FILE] COMMAND DEF [ARGS]
   check DEF            every tag in DIR names a catalogue rule and occurs once; every mutant
                        applies exactly once on its tagged line; every counted rule has a mutant
   list DEF             one line per mutant: id TAB file TAB kind TAB equivalent(0|1) TAB description
   apply DEF ID OUT     write the file of mutant ID, with the mutation applied, to OUT
-  apply-each DEF DIR [ID...]  the same for each mutant (or each ID) into DIR/ID/FILE.c
   show DEF ID          the mutant as a small diff
   why DEF ID           the equivalence reason (empty when the mutant is not equivalent)
   tags DEF             every tag: tag TAB file:line TAB the ids of the mutants anchored on its line
@@ -30,7 +14,19 @@ USAGE = """usage: mutate [--ref DIR] [--rules FILE] COMMAND DEF [ARGS]
 options: --ref DIR     the reference sources (default: reference)
          --rules FILE  the rule catalogue (default: spec/rules.def)
 A counted rule is one of strength MUST whose provenance is not INFERRED.
+Exit status: 0 ok, 1 a mutant, tag or rule is broken (the message says which and what to do),
+2 usage or an unreadable file.
 """
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+import time
+import types
+
+USAGE = __doc__.split("\n\n", 1)[1]
 REOPEN = "; tag the reference line or fix its 'at' line"
 
 
@@ -84,10 +80,8 @@ def code_only(text):
     return LEXEME.sub(blank, text)
 
 
-class Tag:
-    def __init__(self, name, rule, src, start, end, line):
-        self.name, self.rule, self.src, self.line = name, rule, src, line
-        self.start, self.end = start, end  # the tagged line, its newline excluded
+# a tag: start and end are those of its line (its newline excluded)
+Tag = collections.namedtuple("Tag", "name rule src start end line")
 
 
 def find_tags(text, src, code):
@@ -107,12 +101,6 @@ def find_tags(text, src, code):
             tags.append(Tag(text[m.start() + 1:end], rule, src, text.rfind("\n", 0, m.start()) + 1,
                             len(text) if eol < 0 else eol, line))
     return tags
-
-
-class Mutant:
-    def __init__(self, mid, kind, desc, line):
-        self.id, self.kind, self.desc, self.line = mid, kind, desc, line
-        self.equivalent, self.edits = None, []  # edits: (tag, move after tag, from, to, line)
 
 
 class Model:
@@ -147,7 +135,9 @@ class Model:
                 continue
             if line.startswith("["):
                 h = re.match(r"\[([^\]]*)\] (.+?): (.+)", line)
-                m = h and Mutant(h[1], h[2], h[3], lineno)
+                # edits: (tag, move after tag, from, to, line)
+                m = h and types.SimpleNamespace(id=h[1], kind=h[2], desc=h[3], line=lineno,
+                                                equivalent=None, edits=[])
                 if m:
                     self.mutants.append(m)
                 else:
@@ -210,9 +200,9 @@ class Model:
 
     def mutated(self, m):
         """(source index, the text of M's file with M applied); Broken when it does not apply"""
-        if m not in self.done:
-            self.done[m] = self.apply(m)
-        return self.done[m]
+        if id(m) not in self.done:
+            self.done[id(m)] = self.apply(m)
+        return self.done[id(m)]
 
     def apply(self, m):
         s = self.src_of(m)
@@ -491,6 +481,7 @@ def build(model, selected, w, cc, ref_objs):
     return built, selectable
 
 
+FAILED = re.compile(r'"status":"(FAIL|CRASH|TIMEOUT)"')
 KILL = re.compile(r'\{"type":"case","seq":[0-9]*,"id":"([^"]*)".*"status":"(FAIL|CRASH|TIMEOUT)",'
                   r'"counted":(true|false)')
 
@@ -519,25 +510,17 @@ def run_one(etwconf, vlist, k, lib, err, d):
     for path in sorted(glob.glob(f"{d}/out/*.jsonl")):
         # a results file is read for its first failures, or for its counts when it has no summary
         name = os.path.basename(path)
-        if name in summary:
-            n, counted = n + summary[name][0], counted + summary[name][1]
-            if len(kills) == 3 or not summary[name][0]:
-                continue
-        version = re.sub(r"^.*?\.so-|\.jsonl$", "", name)
-        with open(path, "rb") as f:
-            data = f.read()
-        starts = set()
-        for status in (b'"status":"FAIL"', b'"status":"CRASH"', b'"status":"TIMEOUT"'):
-            at = data.find(status)
-            while at >= 0:
-                starts.add(data.rfind(b"\n", 0, at) + 1)
-                at = data.find(status, at + 1)
-        for start in sorted(starts):
-            r = KILL.match(data[start:].split(b"\n", 1)[0].decode("utf-8", "replace"))
-            if r and name not in summary:
-                n, counted = n + 1, counted + (r[3] == "true")
-            if r and len(kills) < 3:
-                kills.append(f" {r[1]}@{version}({r[2]}{',counted' if r[3] == 'true' else ''})")
+        fails, counts = summary.get(name, (None, 0))
+        n, counted = n + (fails or 0), counted + counts
+        if fails == 0 or fails and len(kills) >= 3:
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for r in filter(None, (KILL.match(ln) for ln in f if FAILED.search(ln))):
+                if fails is None:
+                    n, counted = n + 1, counted + (r[3] == "true")
+                version = re.sub(r"^.*?\.so-|\.jsonl$", "", name)
+                kills += [f" {r[1]}@{version}({r[2]}{',counted' if r[3] == 'true' else ''})"]
+    kills = kills[:3]
     if rc.returncode > 1 and n == 0:
         return "ERROR", 0, f"etwconf run exited {rc.returncode}"
     if n:
@@ -689,15 +672,6 @@ def command(model, cmd, def_path, args):
             ids = "".join(f" {m.id}" for m in model.mutants
                           for u in model.anchored(m) if u.rule == r)
             print(f"{r}\t{ids}")
-    elif cmd == "apply-each":
-        if not args:
-            fail("mutate apply-each: needs an output directory")
-        for m in (m for m in model.mutants if m.id in args[1:] or not args[1:]):
-            s, text = model.mutated(m)
-            write(f"{args[0]}/{m.id}/{os.path.basename(model.paths[s])}", text)
-        missing = set(args[1:]) - {m.id for m in model.mutants}
-        if missing:
-            fail(f"mutate: {len(missing)} of the ids given are not in {def_path}", 1)
     else:
         if not args:
             fail(f"mutate {cmd}: needs a mutant id")

@@ -1,14 +1,11 @@
 """tools/mutate/test-anchors.py BUILD - the mutants are anchored to tags, not to text.
 
-A copy of reference/ is edited without changing its behaviour: InformationLength renamed to
-Length, SessionHandle to Session and ReturnLength to RetLen, and every block-comment line
-reflowed (split after its first sentence). Then:
-  - 'mutate check' against the copy finds every mutant, exactly once on its tagged line;
-  - every mutant applied to the copy gives the same code as the mutant applied to reference/
-    and then edited the same way (so no 'TO' text names a renamed parameter either);
-and the checks can fail: a misspelt tag, a duplicated tag, a changed tagged line, a mutant
-naming a parameter and a counted rule left without a mutant are each reported.
-Last line: "mutate-anchors: N passed, N failed, 0 skipped".
+A copy of reference/ is edited without changing its behaviour (InformationLength renamed to
+Length, SessionHandle to Session, ReturnLength to RetLen, and every block-comment line split after
+its first sentence): 'mutate check' must pass on it, and every mutant applied to it must give the
+code of the mutant applied to reference/ and edited afterwards (so no 'TO' names a parameter).
+And the checks can fail: a misspelt tag, a duplicated tag, a changed tagged line, a mutant naming
+a parameter and a counted rule left without a mutant are each reported.
 """
 import contextlib
 import functools
@@ -58,17 +55,16 @@ def model(ref, def_path=DEF, extra="", checked=True):
     return m, out.getvalue(), ok
 
 
+def same(orig, a, edited, b):
+    try:
+        return edit(orig.mutated(a)[1]) == edited.mutated(b)[1]
+    except mutate.Broken:
+        return False
+
+
 def differing(orig, edited):
     """the ids of the mutants whose code on the edited copy is not the edited code of reference/"""
-    ids = []
-    for a, b in zip(orig.mutants, edited.mutants):
-        try:
-            if edit(orig.mutated(a)[1]) == edited.mutated(b)[1]:
-                continue
-        except mutate.Broken:
-            pass
-        ids.append(a.id)
-    return ids
+    return [a.id for a, b in zip(orig.mutants, edited.mutants) if not same(orig, a, edited, b)]
 
 
 shutil.rmtree(W, ignore_errors=True)
@@ -102,12 +98,9 @@ else:
 def expect_fail(what, pattern, ref, def_path=DEF):
     """mutate check must fail and say PATTERN"""
     _, out, ok = model(ref, def_path)
-    said = [ln for ln in out.split("\n") if pattern in ln]
-    if ok or not said:
-        check(False, f"{what}: " + ("mutate check passed" if ok else
-                                    f"mutate check failed without saying '{pattern}': {out[:300]}"))
-    else:
-        check(True, f"{what}: " + re.sub(r"^\S* ", "", said[0]))
+    said = [re.sub(r"^\S* ", "", ln) for ln in out.split("\n") if pattern in ln]
+    check(not ok and said, f"{what}: " + ("mutate check passed" if ok else said[0] if said else
+                                          f"mutate check failed without saying '{pattern}': {out}"))
 
 
 def broken(name, old, new):
