@@ -15,8 +15,7 @@
 # hangs), sanitize.
 MUTATE_JOBS ?= 2
 MUTATE_FILTER ?= *
-# the versions a mutant runs at first, until one counts a failure: the order that kills all the
-# mutants of mutants.def soonest; the others follow, newest first (a survivor runs at all)
+# the versions run first, in the order that kills the mutants of mutants.def soonest
 MUTATE_FIRST ?= 10.0.26100 6.3 6.1.7601-esi 6.2 10.0.17763 5.2 10.0.14393 6.0 6.1.7600 10.0
 FUZZ_SECONDS ?= 60
 # make test's libFuzzer pass is a short smoke run of FUZZ_TEST_RUNS inputs per target with a fixed

@@ -330,9 +330,8 @@ def items(code):
 
 
 def blocks(code, its):
-    """the compound statements of CODE's functions that can be made a branch of an if, (start, end):
-    a function's body, or a block that is no initializer and holds no case label (conservatively:
-    of any switch)"""
+    """the compound statements of CODE's functions that can be a branch of an if, (start, end):
+    a function's body, or a block that is no initializer and holds no case label of any switch"""
     out = []
     for _, e, b in (it for it in its if it[2] is not None):
         stack, closed = [], ""  # open brackets: ("(", the word before it) or ("{", a statement?)
@@ -487,10 +486,8 @@ KILL = re.compile(r'\{"type":"case","seq":[0-9]*,"id":"([^"]*)".*"status":"(FAIL
 
 
 def run_one(etwconf, vlist, k, lib, err, d):
-    """mutant K's verdict: (STATUS, failing case runs, detail). Its versions run in one etwconf
-    run, in the order of VLIST, until one counts a failure: a mutant is killed by its first counted
-    failure, and a survivor runs at every version. In process, as the built-in reference runs,
-    until a crash, hang or overrun; in worker processes from then on."""
+    """mutant K's verdict: (STATUS, failing case runs, detail), from one etwconf run of VLIST in
+    that order until a version counts a failure (in process until a crash, hang or overrun)"""
     if err:
         return "ERROR", 0, f"does not build: {err}"
     if not vlist:
@@ -529,10 +526,9 @@ def run_one(etwconf, vlist, k, lib, err, d):
 
 
 def reached(etwconf, lib, vlist, d):
-    """{version: the mutants whose block the library LIB enters there with no mutant selected}, and
-    the versions at which it is not conformant. Every case starts from a reset, so a mutant's run
-    at a version is the reference's run there up to the first time its block is entered: where the
-    reference never enters it, the mutant cannot fail."""
+    """{version: the mutants whose block LIB with no mutant selected enters there}, and the
+    versions where it fails. Every case starts from a reset, so a mutant's run is the reference's
+    up to the first entry into its block: where the reference never enters it, it cannot fail."""
     reach, unfit = {}, []
     os.makedirs(d)
     for v in vlist.split(","):

@@ -44,8 +44,7 @@ def model(ref, def_path=DEF, extra="", checked=True):
     """the mutate model of REF and DEF (and the EXTRA mutants), what its check said, and whether
     the check passed"""
     if extra:
-        with open(def_path) as f, open(f"{W}/extra.def", "w") as g:
-            g.write(f.read() + extra)
+        mutate.write(f"{W}/extra.def", mutate.read(def_path) + extra)
         def_path = f"{W}/extra.def"
     out = io.StringIO()
     with contextlib.redirect_stderr(out), contextlib.redirect_stdout(out):
@@ -70,9 +69,9 @@ def differing(orig, edited):
 shutil.rmtree(W, ignore_errors=True)
 os.makedirs(f"{W}/ref")
 for name in os.listdir("reference"):
-    with open(f"reference/{name}") as f, open(f"{W}/ref/{name}", "w") as g:
-        g.write(edit(f.read()) if name.endswith(".c") else f.read())
-copy = "".join(open(f"{W}/ref/{n}").read() for n in os.listdir(f"{W}/ref") if n.endswith(".c"))
+    text = mutate.read(f"reference/{name}")
+    mutate.write(f"{W}/ref/{name}", edit(text) if name.endswith(".c") else text)
+copy = "".join(mutate.read(f"{W}/ref/{n}") for n in os.listdir(f"{W}/ref") if n.endswith(".c"))
 if "InformationLength" in copy or not re.search(r"^ \*  [A-Z]", copy, re.M):
     check(False, "the edits did not change the copy as intended")
 
@@ -106,13 +105,10 @@ def expect_fail(what, pattern, ref, def_path=DEF):
 def broken(name, old, new):
     """a copy of the edited reference with the first match of OLD in trace.c replaced by NEW"""
     shutil.copytree(f"{W}/ref", f"{W}/{name}")
-    with open(f"{W}/ref/trace.c") as f:
-        text = f.read()
-    changed = re.sub(old, new, text, count=1)
-    if changed == text:
+    text = mutate.read(f"{W}/ref/trace.c")
+    if re.sub(old, new, text, count=1) == text:
         check(False, f"{name}: the replacement changed nothing")
-    with open(f"{W}/{name}/trace.c", "w") as f:
-        f.write(changed)
+    mutate.write(f"{W}/{name}/trace.c", re.sub(old, new, text, count=1))
     return f"{W}/{name}"
 
 
@@ -123,8 +119,8 @@ expect_fail("a tag given twice", "tag @TQI.04.RETLEN also at",
 expect_fail("a changed tagged line",
             "'from' occurs 0 times in the code of the line tagged @TQI.CLASS.SET:04",
             broken("changed", r"ETW_V6_2(.*@TQI\.CLASS\.SET:04)", r"ETW_V6_3\1"))
-with open(DEF) as f, open(f"{W}/no-wrap.def", "w") as g:
-    g.write(re.sub(r"^\[cti\.zero-not-skipped\][^\[]*", "", f.read(), flags=re.M))
+no_wrap = re.sub(r"^\[cti\.zero-not-skipped\][^\[]*", "", mutate.read(DEF), flags=re.M)
+mutate.write(f"{W}/no-wrap.def", no_wrap)
 expect_fail("a counted rule without a mutant", "counted rule CTI.WRAP has no mutant",
             f"{W}/ref", f"{W}/no-wrap.def")
 probe = ("\n[probe.names-a-parameter] size-off-by-one: probe\n"
