@@ -412,7 +412,7 @@ def schema(orig, variants):
                 a = e
         return "".join(out + [orig[a:b]])
 
-    out = ["extern int etwref_mutant_;\nvoid etwref_reach_(int);\n"]
+    out = ["extern int etwref_mutant_;\nvoid etwref_reach_(int), etwref_case_(void);\n"]
     for i, (s, e, _) in enumerate(its):
         out += [gaps[i], emit(s, e)]
         if i in copies:
@@ -424,10 +424,12 @@ def schema(orig, variants):
 
 
 # the mutant a build of the schemata runs: ETWREF_MUTANT, read before any other constructor runs;
-# the number of each mutant whose block is entered is appended to ETWREF_REACH the first time
+# ETWREF_REACH gets an R line when a case starts (EtwRef_Reset), then the number of each mutant
+# whose block the case enters
 SELECTOR = """#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 int etwref_mutant_;
 static int reach_fd = -1;
@@ -444,13 +446,19 @@ void etwref_reach_(int k)
     if (reach_fd >= 0 && !reached[k] && write(reach_fd, b, snprintf(b, sizeof b, "%%d\\n", k)))
         reached[k] = 1;
 }
+void etwref_case_(void)
+{
+    if (reach_fd >= 0 && write(reach_fd, "R\\n", 2))
+        memset(reached, 0, sizeof reached);
+}
 """
+RESET = "EtwRef_Reset(void)\n{"
 
 
 def build(model, selected, w, cc, ref_objs):
     """{mutant number: (library, build error or None)}: the schemata of every file in one library,
     as build/libetwref.so is linked; a library of its own for a mutant that no schema can hold"""
-    mutant, files = dict(selected), {}
+    mutant, files = dict(selected), {s: [] for s, t in enumerate(model.texts) if RESET in t}
     for k, m in selected:
         files.setdefault(model.src_of(m), []).append(k)
     libs, shared, selectable = [], list(ref_objs), set()
@@ -460,7 +468,7 @@ def build(model, selected, w, cc, ref_objs):
         variants = [(k, model.mutated(mutant[k])[1]) for k in ks]
         text, alone, branched = schema(model.texts[s], variants)
         selectable |= branched
-        write(f"{w}/{name}", text)
+        write(f"{w}/{name}", text.replace(RESET, RESET + "\n    etwref_case_();", 1))
         shared[shared.index(obj)] = f"{w}/{name}"
         for k in alone:
             write(f"{w}/{k}/{name}", model.mutated(mutant[k])[1])
@@ -485,7 +493,7 @@ KILL = re.compile(r'\{"type":"case","seq":[0-9]*,"id":"([^"]*)".*"status":"(FAIL
                   r'"counted":(true|false)')
 
 
-def run_one(etwconf, vlist, k, lib, err, d):
+def run_one(etwconf, vlist, cases, k, lib, err, d):
     """mutant K's verdict: (STATUS, failing case runs, detail), from one etwconf run of VLIST in
     that order until a version counts a failure (in process until a crash, hang or overrun)"""
     if err:
@@ -496,7 +504,8 @@ def run_one(etwconf, vlist, k, lib, err, d):
     with open(f"{d}/run.log", "w+") as log:
         rc = subprocess.run([etwconf, "run", "--target", lib, "--emulate", vlist, "--quiet",
                              "--isolation", "fallback", "--timeout-ms", "2000", "--stop-on-counted",
-                             "--out-dir", f"{d}/out"], stdout=subprocess.DEVNULL, stderr=log,
+                             "--out-dir", f"{d}/out", *cases], stdout=subprocess.DEVNULL,
+                            stderr=log,
                             env=dict(os.environ, ETWREF_MUTANT=str(k)))
         log.seek(0)
         # each version's summary line: its failures, crashes and timeouts, and how many count
@@ -526,9 +535,11 @@ def run_one(etwconf, vlist, k, lib, err, d):
 
 
 def reached(etwconf, lib, vlist, d):
-    """{version: the mutants whose block LIB with no mutant selected enters there}, and the
-    versions where it fails. Every case starts from a reset, so a mutant's run is the reference's
-    up to the first entry into its block: where the reference never enters it, it cannot fail."""
+    """{version: {mutant: the ids of the cases that enter its block, or None: any}} of LIB with
+    no mutant selected, and the versions where it does not pass. Every case starts from a reset,
+    so a mutant's run is the reference's up to the first entry into its block: a case that never
+    enters it passes. A case is taken with the skipped ones after it, and a block entered before
+    the first case is entered by any."""
     reach, unfit = {}, []
     os.makedirs(d)
     for v in vlist.split(","):
@@ -536,11 +547,25 @@ def reached(etwconf, lib, vlist, d):
                              "--isolation", "fallback", "--out-dir", f"{d}/{v}"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env=dict(os.environ, ETWREF_MUTANT="0", ETWREF_REACH=f"{d}/{v}.txt"))
-        if rc.returncode:
-            unfit.append(v)
-        elif os.path.exists(f"{d}/{v}.txt"):
-            with open(f"{d}/{v}.txt") as f:
-                reach[v] = {int(k) for k in f.read().split()}
+        groups, fails = [[]], rc.returncode != 0
+        for path in glob.glob(f"{d}/{v}/*.jsonl"):
+            for c in re.finditer(r'^\{"type":"case",.*?"id":"([^"]*)".*"status":"(\w+)"',
+                                 read(path), re.M):
+                groups += [[]] if c[2] != "SKIP" else []
+                groups[-1].append(c[1])
+                fails |= c[2] in ("FAIL", "CRASH", "TIMEOUT")
+        if fails or not os.path.exists(f"{d}/{v}.txt"):
+            unfit += [v] if fails else []
+            continue
+        at, case = {}, 0
+        for word in read(f"{d}/{v}.txt").split():
+            case += word == "R"
+            k = 0 if word == "R" else int(word)
+            if k and (case == 0 or case >= len(groups)):
+                at[k] = None
+            elif k and at.get(k, set()) is not None:
+                at[k] = at.get(k, set()) | set(groups[case])
+        reach[v] = at if case == len(groups) - 1 else dict.fromkeys(at)
     return reach, unfit
 
 
@@ -583,9 +608,13 @@ def run(model, env):
     reach, unfit = ({}, []) if err else reached(f"{b}/etwconf", lib, vlist, f"{w}/reach")
 
     def run_at(k, m):
-        """mutant K at the versions where the reference enters its block (or it is not known)"""
+        """mutant K in the cases and at the versions where the reference enters its block (or
+        where that is not known)"""
         at = [v for v in vlist.split(",") if k not in selectable or v not in reach or k in reach[v]]
-        return run_one(f"{b}/etwconf", ",".join(at), k, *built[k], f"{w}/{m.id}")
+        cases = [reach.get(v, {}).get(k) if k in selectable else None for v in at]
+        cases = [] if None in cases else sorted(set().union(*cases))
+        return run_one(f"{b}/etwconf", ",".join(at), [x for c in cases for x in ("--case", c)], k,
+                       *built[k], f"{w}/{m.id}")
 
     # the equivalent ones first: they run at every version, the longest jobs, so they do not come
     # last and leave a CPU idle at the end
