@@ -15,8 +15,6 @@
 # hangs), sanitize.
 MUTATE_JOBS ?= 2
 MUTATE_FILTER ?= *
-# the versions run first, in the order that kills the mutants of mutants.def soonest
-MUTATE_FIRST ?= 10.0.26100 6.3 6.1.7601-esi 6.2 10.0.17763 5.2 10.0.14393 6.0 6.1.7600 10.0
 FUZZ_SECONDS ?= 60
 # make test's libFuzzer pass is a short smoke run of FUZZ_TEST_RUNS inputs per target with a fixed
 # seed (make fuzz is the long one, bounded by the clock); the differential fuzzer of the fuzz stage
@@ -61,8 +59,7 @@ $(BUILD)/mutants.ok: $(BUILD)/mutate/mutate tools/mutate/mutants.def $(REF_SRC) 
 
 mutate test-mutate: all $(BUILD)/mutate/mutate
 	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" \
-	    MUT_JOBS=$(MUTATE_JOBS) MUT_FILTER='$(MUTATE_FILTER)' MUT_FIRST='$(MUTATE_FIRST)' \
-	    sh tools/mutate/run.sh
+	    MUT_JOBS=$(MUTATE_JOBS) MUT_FILTER='$(MUTATE_FILTER)' sh tools/mutate/run.sh
 
 # the mutants are anchored to tags, not to text: a rename and a comment reflow break none
 test-mutate-anchors:
