@@ -239,17 +239,14 @@ class Model:
     def check(self):
         """every tag names a rule and occurs once, every mutant applies, every counted rule has a
         mutant; prints the problems (and counts them with the parse's), or a summary"""
-        first = {}
         for t in self.tags:
-            where = f"{self.paths[t.src]}:{t.line}: tag @{t.name}"
+            where, f = f"{self.paths[t.src]}:{t.line}: tag @{t.name}", self.named[t.name][0]
             if t.rule not in self.rules:
                 self.bad(f"{where}: no rule {t.rule} in the catalogue; use a rule id of "
                          "spec/rules/*.def")
-            if t.name in first:
-                f = first[t.name]
+            if f is not t:
                 self.bad(f"{where} also at {self.paths[f.src]}:{f.line}; make it unique with a "
                          f"suffix (@{t.name}:NAME)")
-            first.setdefault(t.name, t)
         for m in (m for m in self.mutants if m.edits):
             try:
                 s, text = self.mutated(m)
@@ -313,7 +310,6 @@ def items(code):
         i, ch = m.start(), m[0]
         if depth == 0 and start is None:
             start = re.compile(r"[^ \t\n\x01]").search(code, out[-1][1] if out else 0).start()
-            body = None
         if ch in "([{":
             if ch == "{" and depth == 0 and code[:i].rstrip(" \t\n\x01").endswith(")"):
                 body = i
@@ -322,10 +318,10 @@ def items(code):
             depth -= 1
             if depth == 0 and ch == "}" and body is not None:
                 out.append((start, i + 1, body))
-                start = None
+                start = body = None
         elif depth == 0:
             out.append((start, i + 1, None))
-            start = None
+            start = body = None
     return out
 
 
@@ -456,8 +452,8 @@ RESET = "EtwRef_Reset(void)\n{"
 
 
 def build(model, selected, w, cc, ref_objs):
-    """{mutant number: (library, build error or None)}: the schemata of every file in one library,
-    as build/libetwref.so is linked; a library of its own for a mutant that no schema can hold"""
+    """{mutant number: (library, build error)}: the schemata of every file in one library, as
+    build/libetwref.so is linked (a mutant that no schema can hold gets a library of its own)"""
     mutant, files = dict(selected), {s: [] for s, t in enumerate(model.texts) if RESET in t}
     for k, m in selected:
         files.setdefault(model.src_of(m), []).append(k)
@@ -501,30 +497,17 @@ def run_one(etwconf, vlist, cases, k, lib, err, d):
     if not vlist:
         return "SURVIVED", 0, ""  # its code is run at no version
     os.makedirs(d)
-    with open(f"{d}/run.log", "w+") as log:
+    with open(f"{d}/run.log", "w") as log:
         rc = subprocess.run([etwconf, "run", "--target", lib, "--emulate", vlist, "--quiet",
                              "--isolation", "fallback", "--timeout-ms", "2000", "--stop-on-counted",
                              "--out-dir", f"{d}/out", *cases], stdout=subprocess.DEVNULL,
-                            stderr=log,
-                            env=dict(os.environ, ETWREF_MUTANT=str(k)))
-        log.seek(0)
-        # each version's summary line: its failures, crashes and timeouts, and how many count
-        lines = re.finditer(r"(\d+) failed, .* (\d+) crashed, (\d+) timed out; (\d+) count against "
-                            r"it -> .*/(.*)", log.read())
-        summary = {m[5]: (int(m[1]) + int(m[2]) + int(m[3]), int(m[4])) for m in lines}
+                            stderr=log, env=dict(os.environ, ETWREF_MUTANT=str(k)))
     kills, n, counted = [], 0, 0
     for path in sorted(glob.glob(f"{d}/out/*.jsonl")):
-        # a results file is read for its first failures, or for its counts when it has no summary
-        name = os.path.basename(path)
-        fails, counts = summary.get(name, (None, 0))
-        n, counted = n + (fails or 0), counted + counts
-        if fails == 0 or fails and len(kills) >= 3:
-            continue
+        version = re.sub(r"^.*?\.so-|\.jsonl$", "", os.path.basename(path))
         with open(path, encoding="utf-8", errors="replace") as f:
             for r in filter(None, (KILL.match(ln) for ln in f if FAILED.search(ln))):
-                if fails is None:
-                    n, counted = n + 1, counted + (r[3] == "true")
-                version = re.sub(r"^.*?\.so-|\.jsonl$", "", name)
+                n, counted = n + 1, counted + (r[3] == "true")
                 kills += [f" {r[1]}@{version}({r[2]}{',counted' if r[3] == 'true' else ''})"]
     kills = kills[:3]
     if rc.returncode > 1 and n == 0:
@@ -535,11 +518,9 @@ def run_one(etwconf, vlist, cases, k, lib, err, d):
 
 
 def reached(etwconf, lib, vlist, d):
-    """{version: {mutant: the ids of the cases that enter its block, or None: any}} of LIB with
-    no mutant selected, and the versions where it does not pass. Every case starts from a reset,
-    so a mutant's run is the reference's up to the first entry into its block: a case that never
-    enters it passes. A case is taken with the skipped ones after it, and a block entered before
-    the first case is entered by any."""
+    """{version: {mutant: the cases that enter its block (with the skipped ones after each), or
+    None: any}} of LIB with no mutant selected, and the versions where it fails. Every case starts
+    from a reset, so a case that never enters a mutant's block runs as the reference's does."""
     reach, unfit = {}, []
     os.makedirs(d)
     for v in vlist.split(","):
