@@ -1,7 +1,7 @@
 # mk/mutate.mk - proving that the suite catches wrong implementations.
 #
-#   make mutate     mutation testing: every mutant of tools/mutate/mutants.def is built as a
-#                   target and run at every version; prints the score and the survivors
+#   make mutate     mutation testing: every mutant of tools/mutate/mutants.def is run as a
+#                   target at every version; prints the score and the survivors
 #                   (MUTATE_FILTER='tqi.* cti.*' for a subset, MUTATE_JOBS in parallel)
 #   make fuzz       the libFuzzer targets of harness/tests/fuzz on the reference, FUZZ_SECONDS
 #                   in all (default 60), under ASan and UBSan
@@ -45,24 +45,25 @@ TEST_DEPS += fuzz
 .PHONY: mutate fuzz sanitize test-thirdparty test-mutate test-mutate-anchors test-fuzz test-sanitize
 
 # ---------------------------------------------------------------- mutation testing
-$(BUILD)/mutate/mutate: tools/mutate/mutate.c tools/mutate/model.c tools/mutate/mutate.h
+$(BUILD)/mutate/mutate: tools/mutate/mutate.py
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -o $@ $(filter %.c,$^)
+	cp $< $@ && chmod +x $@
 
-# make checks the mutants on every build: every counted rule has a mutant, every tag names a rule and
-# every mutant applies once on its tagged line (a MUST rule without a mutant fails the build)
+# make checks the mutants on every build: every counted rule has a mutant, every tag names a rule
+# and every mutant applies once on its tagged line (a MUST rule without a mutant fails the build)
 all: $(BUILD)/mutants.ok
-$(BUILD)/mutants.ok: $(BUILD)/mutate/mutate tools/mutate/mutants.def $(REF_SRC) $(wildcard reference/*.h) spec/rules.def $(RULE_DEFS)
+$(BUILD)/mutants.ok: $(BUILD)/mutate/mutate tools/mutate/mutants.def $(REF_SRC) \
+    $(wildcard reference/*.h) spec/rules.def $(RULE_DEFS)
 	$(BUILD)/mutate/mutate check tools/mutate/mutants.def
 	@touch $@
 
 mutate test-mutate: all $(BUILD)/mutate/mutate
-	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" MUT_JOBS=$(MUTATE_JOBS) \
-	    MUT_FILTER='$(MUTATE_FILTER)' sh tools/mutate/run.sh
+	@MUT_BUILD=$(BUILD) MUT_CC="$(CC)" MUT_CFLAGS="$(CFLAGS_PIC) $(CFLAGS) -w -O0 -g0" \
+	    MUT_JOBS=$(MUTATE_JOBS) MUT_FILTER='$(MUTATE_FILTER)' sh tools/mutate/run.sh
 
 # the mutants are anchored to tags, not to text: a rename and a comment reflow break none
-test-mutate-anchors: $(BUILD)/mutate/mutate
-	@sh tools/mutate/test-anchors.sh $(BUILD)
+test-mutate-anchors:
+	@$(PYTHON) tools/mutate/test-anchors.py $(BUILD)
 
 # ---------------------------------------------------------------- the example third-party target
 $(BUILD)/thirdparty/minimal.so: harness/tests/thirdparty/minimal.c
