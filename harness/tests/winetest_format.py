@@ -142,8 +142,6 @@ def results(path, jsonl, expect=None):
         print("     outcomes: " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
 
 
-
-
 def rc_of(out):
     """the exit status of the command that wrote OUT (OUT.rc); None, and a failure said, without it"""
     try:
@@ -157,23 +155,16 @@ def rc_of(out):
 def report(out, *words):
     """etwconf-report in this process (its modules are read once for the stage)"""
     from etwconf_report.cli import main
-    env = {}
-    while words and re.match(r"[A-Z_]+=", words[0]):
-        k, v = words[0].split("=", 1)
-        env[k] = v
-        words = words[1:]
-    saved = {k: os.environ.get(k) for k in env}
+    env = dict(w.split("=", 1) for w in words if re.match(r"[A-Z_]+=", w))
+    saved = dict(os.environ)
     os.environ.update(env)
     try:
         with open(out, "w", encoding="utf-8") as o, open(out + ".err", "w", encoding="utf-8") as e, \
                 contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
-            rc = main(list(words))
+            rc = main(list(words[len(env):]))
     finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        os.environ.clear()
+        os.environ.update(saved)
     with open(out + ".rc", "w") as f:
         f.write("%d\n" % (rc or 0))
 
