@@ -27,22 +27,18 @@ def honest(path, want):
         recs = [json.loads(l) for l in open(path, encoding="utf-8")]
     except Exception as e:
         return False, "not JSON Lines: %s" % e
-    if not recs or recs[0].get("type") != "header":
-        return False, "no header first"
-    if recs[-1].get("type") != "footer":
-        return False, "no footer last"
+    h, ft = (recs or [{}])[0], (recs or [{}])[-1]
     cases = [r for r in recs if r.get("type") == "case"]
-    if [r["seq"] for r in cases] != list(range(1, len(cases) + 1)):
-        return False, "seq has gaps"
-    if len({r["id"] for r in cases}) != len(cases):
-        return False, "a case recorded twice"
-    planned, ft = recs[0]["cases_planned"], recs[-1]
-    if ft["total"] != len(cases) or ft["complete"] != (len(cases) == planned):
-        return False, "the footer does not match the records"
-    if ft["complete"] != want:
-        return False, "complete is %s, %d of %d records" % (ft["complete"], len(cases), planned)
-    return True, "%d of %d cases, complete:%s, exit_code %s" % (
-        len(cases), planned, str(ft["complete"]).lower(), ft["exit_code"])
+    n, planned, done = len(cases), h.get("cases_planned"), ft.get("complete")
+    for bad, why in ((h.get("type") != "header", "no header first"),
+                     (ft.get("type") != "footer", "no footer last"),
+                     ([r.get("seq") for r in cases] != list(range(1, n + 1)), "seq has gaps"),
+                     (len({r.get("id") for r in cases}) != n, "a case recorded twice"),
+                     (ft.get("total") != n or done != (n == planned), "the footer does not match the records"),
+                     (done != want, "complete is %s, %d of %d records" % (done, n, planned or 0))):
+        if bad:
+            return False, why
+    return True, "%d of %d cases, complete:%s, exit_code %s" % (n, planned, str(done).lower(), ft.get("exit_code"))
 for out in sys.argv[1:]:
     with open(out, encoding="utf-8", errors="replace") as f:
         lines = f.read().split("\n")
