@@ -37,11 +37,9 @@ static struct {
     bool oom;
 } O;
 
-static void em(const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
+__attribute__((format(printf, 1, 2)))
 #endif
-    ;
 static void em(const char *fmt, ...)
 {
     va_list ap;
