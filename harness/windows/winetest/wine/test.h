@@ -1,26 +1,17 @@
 /*
  * harness/windows/winetest/wine/test.h - a small stand-in for Wine's include/wine/test.h (which no
  * Debian package ships), so that the output of `etwconf export-wine` builds with mingw-w64 outside
- * a Wine tree; inside one, Wine's own header is used:
- *
- *   x86_64-w64-mingw32-gcc -DSTANDALONE -I harness/windows/winetest -o etwconf_test.exe etwconf.c
- *   wine etwconf_test.exe etwconf
- *
- * Written from the documented test API (Wine Developer's Guide, "Writing conformance tests") and
- * the output format Wine's tools read. The subset: ok(), ok_(file, line)(), todo_if(), todo_wine,
+ * a Wine tree (README "Wine's test formats"), written from the documented test API and the output
+ * format Wine's tools read. The subset: ok(), ok_(file, line)(), todo_if(), todo_wine,
  * todo_wine_if(), broken(), skip(), win_skip(), trace(), winetest_push/pop_context(),
  * winetest_platform, winetest_debug, ARRAY_SIZE, START_TEST and, with STANDALONE (as Wine's
- * generated testlist.c defines), the driver: main() runs the unit argv[1] names (or the only one),
- * prints Wine's lines ("file.c:LINE: Test failed: ...", "Test succeeded inside todo block: ", "Test
- * marked todo: " when WINETEST_DEBUG > 0, "Tests skipped: ", "Test succeeded" with
- * WINETEST_REPORT_SUCCESS=1, a trace "file.c:LINE: text") and the closing line
- *   "%04x:%s: %d tests executed (%d marked as todo, %d as flaky, %d failure(s)), %d skipped."
- * and exits with failures plus successes inside todo blocks, at most 255.
- * The platform is "wine" when ntdll exports wine_server_call (WINETEST_PLATFORM overrides it):
- * todo_wine applies there only, broken() is true on "windows" only, and win_skip() is a skip on
- * Windows but a failure on Wine. Not provided: flaky blocks, subtests, muting after 42 messages,
- * --list, WINETEST_INTERACTIVE, WINETEST_TIME, WINETEST_COLOR, wine_dbgstr_*(), the child-process
- * helpers, the report of an unhandled exception; one thread only.
+ * testlist.c defines), the driver: main() runs the unit argv[1] names (or the only one), prints
+ * Wine's lines (WINETEST_DEBUG, WINETEST_REPORT_SUCCESS) and closing line, and exits with failures
+ * plus successes inside todo blocks, at most 255. The platform is "wine" when ntdll exports
+ * wine_server_call (WINETEST_PLATFORM overrides it): todo_wine applies there only, broken() is true
+ * on "windows" only, win_skip() is a skip on Windows but a failure on Wine. Not provided: flaky
+ * blocks, subtests, muting, --list, WINETEST_INTERACTIVE, WINETEST_TIME, WINETEST_COLOR,
+ * wine_dbgstr_*(), the child-process helpers, a report of unhandled exceptions; one thread only.
  */
 #ifndef ETWCONF_WINETEST_TEST_H
 #define ETWCONF_WINETEST_TEST_H
