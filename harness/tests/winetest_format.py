@@ -53,8 +53,9 @@ KINDS = {"Test failed: ": "failed", "Test marked todo: ": "todo", "Test succeede
          "Tests skipped: ": "skipped"}
 
 
-def grammar(path, want_failures=None):
+def grammar(path, failures=None):
     want_rc, lines = rc_of(path), read_lines(path)
+    want_failures = None if failures is None else int(failures)
     units, problems, total_bad, seen = 0, [], 0, Counter()
     for n, line in enumerate(lines, 1):
         m = CLOSING.match(line)
@@ -192,6 +193,9 @@ def exported(src_path, cases_path, wine_path):
         "export-wine: %d rows carry todo_wine versions, all listed in wine.json" % len(todo))
 
 
+COMMANDS = {"report": report, "grammar": grammar, "results": results, "exported": exported}
+
+
 def main(argv):
     src = open(argv[1]) if len(argv) > 1 else sys.stdin
     for line in src:
@@ -204,14 +208,8 @@ def main(argv):
             opts[args[-2][2:]] = args[-1]
             args = args[:-2]
         try:
-            if cmd == "report":
-                report(*args)
-            elif cmd == "grammar":
-                grammar(args[0], int(opts["failures"]) if "failures" in opts else None)
-            elif cmd == "results":
-                results(args[0], args[1], opts.get("expect"))
-            elif cmd == "exported":
-                exported(*args)
+            if cmd in COMMANDS:
+                COMMANDS[cmd](*args, **opts)
             else:
                 say(False, "winetest_format.py: unknown command %r" % line.strip())
         except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
