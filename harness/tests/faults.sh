@@ -34,11 +34,13 @@ def honest(path, want):
                      (ft.get("type") != "footer", "no footer last"),
                      ([r.get("seq") for r in cases] != list(range(1, n + 1)), "seq has gaps"),
                      (len({r.get("id") for r in cases}) != n, "a case recorded twice"),
-                     (ft.get("total") != n or done != (n == planned), "the footer does not match the records"),
+                     (ft.get("total") != n or done != (n == planned),
+                      "the footer does not match the records"),
                      (done != want, "complete is %s, %d of %d records" % (done, n, planned or 0))):
         if bad:
             return False, why
-    return True, "%d of %d cases, complete:%s, exit_code %s" % (n, planned, str(done).lower(), ft.get("exit_code"))
+    return True, "%d of %d cases, complete:%s, exit_code %s" % (
+        n, planned, str(done).lower(), ft.get("exit_code"))
 for out in sys.argv[1:]:
     with open(out, encoding="utf-8", errors="replace") as f:
         lines = f.read().split("\n")

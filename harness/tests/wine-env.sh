@@ -46,7 +46,7 @@ unset DISPLAY WAYLAND_DISPLAY
 # layout the kernel gave the process or a worker it starts) is no result about the program: the
 # command is run again, at most WINE_START_TRIES times in all (default 3), each failed start a line
 # in WINE_START_LOG (default B/test/wine-starts.log). The two streams are written out once it has
-# ended, so a retry does not repeat them. Exit status: the command's, or 125 when every start failed.
+# ended, so a retry does not repeat them. Exit status: the command's, or 125 if no start worked.
 WINE_HOST_START_FAILURES='failed to map the shared user data'
 WINE_START_LOG=${WINE_START_LOG:-$(cd "${B:-.}" 2>/dev/null && pwd)/test/wine-starts.log}
 export WINE_START_LOG
@@ -104,7 +104,7 @@ wine_version_for() {
     return 1
 }
 
-# wine_overlay DIR: a prefix of its own over the suite's own, for a test that runs beside the others:
+# wine_overlay DIR: a prefix of its own over the suite's, for a test that runs beside the others:
 # DIR (made afresh) links the suite prefix's drive_c but for a copy of its users folder (its own
 # %TEMP%), and holds a copy of its registry: its own wineserver, registry, named objects and
 # temporary files. WINEPREFIX becomes DIR. The suite's prefix must be made, its registry on disk

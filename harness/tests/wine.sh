@@ -9,7 +9,8 @@
 #           -> BUILD/results/wine-i686-V.jsonl
 #   test    run, then check the platform layer with misbehaving DLLs, the rerun commands, the
 #           WINE/WINEPREFIX contract (a wrapper standing in for a build tree's wine) and the results
-#           against reports/expectations/wine*.json. Last line: "wine: N passed, N failed, N skipped".
+#           against reports/expectations/wine*.json. Last line: "wine: N passed, N failed, N
+#           skipped".
 #   rerun   set EXE's Windows version to VERSION in the prefix and run EXE ARGS under Wine
 # WINE, WINESERVER, WINEPREFIX (never reset or deleted), WINEDEBUG: harness/tests/wine-env.sh.
 # WINE_RESULTS, WINE_LOGS: where the results and logs go (BUILD/results, BUILD/test/wine). WINE32=0:
@@ -261,7 +262,7 @@ fi
 OBJDUMP=${OBJDUMP:-x86_64-w64-mingw32-objdump}
 D=$B/win64/tests
 
-# 1. the executables: format, imports, manifest (asInvoker; the Wine stage's copies highestAvailable)
+# 1. the executables: format, imports, manifest (asInvoker; the stage's copies highestAvailable)
 for exe in "$B/etwconf.exe" "$B/etwconf-i686.exe" "$EXE" "$I686"; do
     if [ ! -f "$exe" ]; then no "$exe was not built"; continue; fi
     fmt=$($OBJDUMP -f "$exe" 2>/dev/null | sed -n 's/.*file format //p' | head -n 1)
