@@ -94,8 +94,10 @@ static const char *q(const char *s)
 static void em_bytes(const char *pre, const etw_u8 *p, size_t n)
 {
     em("%s(const BYTE[]){", pre);
-    for (size_t i = 0; i < n; i++)
-        em("%s0x%02x", i % 12 ? ", " : n > 12 ? &",\n                "[!i] : "", p[i]);
+    for (size_t i = 0; i < n; i++) {
+        em("%s", i ? "," : "");
+        em("%s0x%02x", n > 12 && i % 12 == 0 ? "\n                " : i ? " " : "", p[i]);
+    }
     em("}");
 }
 
@@ -345,7 +347,8 @@ static void em_row(const struct etw_case *c, bool todo_on)
             if (e->out) {
                 em(", .out = %s", outs[e->out]);
                 if (e->out_len && !cannot) {
-                    em(", .out_size = %lu, .out_off = %lu", (unsigned long)e->out_len, (unsigned long)e->out_off);
+                    em(", .out_size = %lu, .out_off = %lu", (unsigned long)e->out_len,
+                       (unsigned long)e->out_off);
                     em_bytes(", .out_bytes = ", e->out_bytes, e->out_len);
                 }
             }
@@ -408,8 +411,8 @@ int etw_cmd_export_wine(int argc, char **argv)
         while (k < 3 && strcmp(argv[i], names[k]))
             k++;
         if (k == 3 || i + 1 == argc) {
-            fprintf(stderr, k == 3 ? ETWCONF_PROG " export-wine: unknown option '%s'\n" : ETWCONF_PROG " export-wine: %s needs a value\n",
-                    argv[i]);
+            fprintf(stderr, k == 3 ? ETWCONF_PROG " export-wine: unknown option '%s'\n"
+                                   : ETWCONF_PROG " export-wine: %s needs a value\n", argv[i]);
             fputs("Try '" ETWCONF_PROG " export-wine --help'.\n", stderr);
             return 2;
         }
