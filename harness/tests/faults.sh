@@ -271,8 +271,7 @@ wine_private_dir() {
         no "the live target's private directory: no Temp directory in $WINEPREFIX"
     else
         # Wine's server creates and deletes the files: it starts anew, traced
-        timeout 20 "$WINESERVER" -k >/dev/null 2>&1
-        timeout 20 "$WINESERVER" -w >/dev/null 2>&1
+        wine_stop
         mkdir -p "$T/strace"
         # the Wine stage's copy: the kernel logger takes the full token (mk/windows.mk WINE_EXE_DIR)
         wine_retry timeout 120 strace -ff -qq --seccomp-bpf -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace/s" "$WINE" "$B/wine-elevated/etwconf.exe" run \

@@ -79,6 +79,9 @@ wine_retry() {
     return "$wr_rc"
 }
 
+# wine_stop: end the prefix's wineserver and wait for its end
+wine_stop() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
+
 # wine_text ARGS...: what "$WINE" ARGS prints on both streams (Wine versions differ), without CRs
 wine_text() {
     timeout 60 "$WINE" "$@" </dev/null 2>&1 | tr -d '\r'

@@ -58,11 +58,10 @@ WINE_VERSION=$(wine_version)
 WINE_PATH=$(command -v "$WINE")
 case $WINE_PATH in /*) ;; *) WINE_PATH=$(pwd)/$WINE_PATH ;; esac
 
-stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
 complete() { tail -n 1 "$1" 2>/dev/null | grep -q '"type":"footer".*"complete":true'; }
 if [ "$mode" != prefix ]; then
-    trap 'stop_server' EXIT
-    trap 'stop_server; exit 130' INT TERM
+    trap 'wine_stop' EXIT
+    trap 'wine_stop; exit 130' INT TERM
     if [ ! -f "$EXE" ]; then
         no "$EXE is missing: run 'make wine' (it builds the Wine stage's copies of the exes)"
         finish
@@ -91,7 +90,7 @@ prefix_up() {
         # remade when Wine changes, also when Debian's 32-bit part comes (the prefix then gets syswow64)
         want="$WINE_VERSION $WINE_PATH$([ -e /usr/lib/wine/wine ] && echo ' wine32') etwconf-prefix-2"
         if [ "${WINE_FRESH:-0}" = 1 ] || [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; then
-            stop_server
+            wine_stop
             rm -rf "$WINEPREFIX"
         fi
     fi
@@ -224,11 +223,11 @@ run_all() {
     pid32=""
     if [ "$I386" = 1 ] && [ "$WINE_OWN_PREFIX" = 1 ]; then
         # the overlay copies the registry from disk: a prefix just made has it only in its server
-        [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || stop_server
+        [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || wine_stop
         (
             wine_overlay "$B/wineprefix-i686" || { echo "wine: cannot make the prefix $B/wineprefix-i686 over $WINEPREFIX" >&2; exit 1; }
             run_series "$I686" i686-; b32=$?
-            stop_server
+            wine_stop
             exit $b32
         ) >"$L/series-i686.out" 2>&1 &
         pid32=$!
@@ -254,7 +253,7 @@ fi
 if [ "$mode" = run ]; then
     run_all
     rc=$?
-    stop_server
+    wine_stop
     exit $rc
 fi
 
@@ -293,7 +292,7 @@ done
 WRAP=$L/wrapper
 rm -rf "$WRAP"
 mkdir -p "$WRAP"
-[ "$WINE_OWN_PREFIX" = 1 ] && { [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || stop_server; }
+[ "$WINE_OWN_PREFIX" = 1 ] && { [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || wine_stop; }
 (wine_overlay "$WRAP/prefix") || mkdir -p "$WRAP/prefix"
 echo "a file of the user's" >"$WRAP/prefix/user-file"
 cat >"$WRAP/wine" <<EOF
@@ -447,13 +446,14 @@ for v in $RUN_VERSIONS; do
     files="$files $R/wine-$v.jsonl"
     [ "$I386" = 1 ] && files="$files $R/wine-i686-$v.jsonl"
 done
-exe_sha=$(sha256sum "$EXE" | cut -d' ' -f1)
-exe32_sha=$(sha256sum "$I686" 2>/dev/null | cut -d' ' -f1)
+sha=$(sha256sum "$EXE" | cut -d' ' -f1)
+sha32=$(sha256sum "$I686" 2>/dev/null | cut -d' ' -f1)
 # the case table, with each case's fixture: the Linux build's, of the same sources (no Wine start)
 "$B/etwconf" list --json >"$L/cases.json" 2>"$L/cases.err" || no "$B/etwconf list --json failed: $(tail -n 1 "$L/cases.err")"
 rm -f "$L/expectations.out" "$L/expectations-i686.out"
-out=$(WINE_VERSION="$WINE_VERSION" WINE_PATH="$WINE_PATH" C_T="$T" C_R="$R" C_L="$L" C_FIRST="$first" C_WP="$wp" \
-    $PYTHON - "$exe_sha" "$L/cases.json" "$exe32_sha" $files <<'EOF' 2>&1
+# (the test-emptysets stage runs this Python alone: its first line is all of the command)
+export WINE_PATH C_T="$T" C_R="$R" C_L="$L" C_FIRST="$first" C_WP="$wp"
+out=$(WINE_VERSION=$WINE_VERSION $PYTHON - "$sha" "$L/cases.json" "$sha32" $files <<'EOF' 2>&1
 import json, os, sys
 sha = sys.argv[1]
 sha32 = sys.argv[3]

@@ -158,16 +158,15 @@ if [ "$cc_ok" != 1 ]; then
     summary winetest; exit $?
 fi
 . harness/tests/wine-env.sh
-stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
 # a prefix of the user's is used as it is; otherwise one over the suite's (made here if need be)
 if [ "$WINE_OWN_PREFIX" = 1 ] && ! wine_overlay "$W/overlay"; then
     (unset WINEPREFIX; sh harness/tests/wine.sh prefix "$B") >"$T/prefix.log" 2>&1
-    stop_server
+    wine_stop
     wine_overlay "$W/overlay" || no "no Wine prefix to run in: $WINEPREFIX could not be made ($T/prefix.log)"
 fi
 export WINEPREFIX
-trap 'stop_server' EXIT
-trap 'stop_server; exit 130' INT TERM
+trap 'wine_stop' EXIT
+trap 'wine_stop; exit 130' INT TERM
 timeout 30 "$WINESERVER" -p >/dev/null 2>&1
 timeout 120 "$WINE" cmd /c exit </dev/null >/dev/null 2>&1 # the services, with stdio on /dev/null
 
@@ -185,7 +184,7 @@ run32=0
 [ "$run32" = 1 ] && runx "$W/etwconf_test-i686.exe" win10 "$T/export-i686.txt" &
 runx "$W/etwconf_notodo_test.exe" win10 "$T/export-notodo.txt"
 wait
-stop_server
+wine_stop
 fmt <<EOF
 grammar $T/export-win10.txt --failures 0
 grammar $T/export-win7.txt --failures 0
