@@ -1,26 +1,23 @@
 #!/bin/sh
-# harness/tests/faults.sh BUILD - fault injection against the runner: targets that print to
-# stdout, fork, leave children behind, scribble on descriptors, exit, end their thread, damage
-# their state after an overrun; full or limited results files; interrupts; bad command lines; under
-# Wine, DLLs that end their process in every way Windows offers (in their calls and in DllMain),
-# and the live target's private directory. Each checks that every case is recorded (or the footer
-# says it is not) and that the footer and the exit status are honest. Last line: "faults: N
-# passed, N failed". The checks wait for conditions, not for fixed times; the groups below run side
-# by side, each into a file of its own, printed in this file's order once all have ended.
+# harness/tests/faults.sh BUILD - fault injection against the runner: misbehaving targets, full or
+# limited results files, interrupts, bad command lines; under Wine, DLLs that end their process in
+# every way Windows offers, and the live target's private directory. Each checks that every case is
+# recorded (or the footer says it is not) and that the footer and the exit status are honest. Last
+# line: "faults: N passed, N failed". The groups below run side by side, each into a file of its
+# own, printed in this file's order once all have ended.
 set -u
 B=${1:-build}
 E=$B/etwconf
-PYTHON=${PYTHON:-python3} # its checks below run with -S (standard library only: a quicker start)
+PYTHON=${PYTHON:-python3} # run with -S below: a quicker start
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . harness/tests/lib.sh
 
-# honest FILE COMPLETE RC OK FAIL: a check of a results file, decided once every group has ended
-# (one Python start for all of them, resolve below). It passes when RC (the status of the
-# check's other conditions) is 0 and the file is honest: every line JSON, header first, footer
-# last, seq without gaps, each case once; COMPLETE=true: a record for every planned case and
-# complete:true; COMPLETE=false: complete:false and fewer records than planned. {h} in the
-# messages becomes what the file holds, or what is wrong with it.
+# honest FILE COMPLETE RC OK FAIL: a check of a results file, decided by resolve once every group
+# has ended (one Python start). It passes when RC (the check's other conditions) is 0 and the file
+# is honest: every line JSON, header first, footer last, seq without gaps, each case once, and a
+# record for every planned case and complete:true (COMPLETE=true) or complete:false and fewer
+# (COMPLETE=false). {h} in the messages becomes what the file holds, or what is wrong with it.
 honest() { printf 'HONEST\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5"; }
 resolve() { # resolve FILE...: the honest lines of these check files become ok or FAIL lines
     $PYTHON -S - "$@" <<'EOF'
@@ -30,22 +27,20 @@ def honest(path, want):
         recs = [json.loads(l) for l in open(path, encoding="utf-8")]
     except Exception as e:
         return False, "not JSON Lines: %s" % e
-    if not recs or recs[0].get("type") != "header":
-        return False, "no header first"
-    if recs[-1].get("type") != "footer":
-        return False, "no footer last"
+    h, ft = (recs or [{}])[0], (recs or [{}])[-1]
     cases = [r for r in recs if r.get("type") == "case"]
-    if [r["seq"] for r in cases] != list(range(1, len(cases) + 1)):
-        return False, "seq has gaps"
-    if len({r["id"] for r in cases}) != len(cases):
-        return False, "a case recorded twice"
-    planned, ft = recs[0]["cases_planned"], recs[-1]
-    if ft["total"] != len(cases) or ft["complete"] != (len(cases) == planned):
-        return False, "the footer does not match the records"
-    if ft["complete"] != want:
-        return False, "complete is %s, %d of %d records" % (ft["complete"], len(cases), planned)
+    n, planned, done = len(cases), h.get("cases_planned"), ft.get("complete")
+    for bad, why in ((h.get("type") != "header", "no header first"),
+                     (ft.get("type") != "footer", "no footer last"),
+                     ([r.get("seq") for r in cases] != list(range(1, n + 1)), "seq has gaps"),
+                     (len({r.get("id") for r in cases}) != n, "a case recorded twice"),
+                     (ft.get("total") != n or done != (n == planned),
+                      "the footer does not match the records"),
+                     (done != want, "complete is %s, %d of %d records" % (done, n, planned or 0))):
+        if bad:
+            return False, why
     return True, "%d of %d cases, complete:%s, exit_code %s" % (
-        len(cases), planned, str(ft["complete"]).lower(), ft["exit_code"])
+        n, planned, str(done).lower(), ft.get("exit_code"))
 for out in sys.argv[1:]:
     with open(out, encoding="utf-8", errors="replace") as f:
         lines = f.read().split("\n")
@@ -80,8 +75,7 @@ linux_targets() {
     s=$(date +%s)
     FAULT_PIDS="$T/linger.pids" timeout 120 "$E" run --target "$B/bad/linger.so" --filter 'tqi.0b.*' --quiet --out "$T/linger.jsonl" 2>"$T/linger.err"; rc=$?
     took=$(( $(date +%s) - s ))
-    # the children still running (their state, from /proc without a process start); a zombie
-    # (killed, not yet reaped by init) is gone
+    # the children still running (from /proc); a zombie is gone
     lingering() {
         left=0
         for p in $(cat "$T/linger.pids" 2>/dev/null); do
@@ -104,8 +98,7 @@ linux_targets() {
     honest "$T/scribble.jsonl" true $? "scribble.so: a corrupt result channel is a CRASH for that case, never trusted; {h}" \
         "scribble.so: {h}, exit $rc"
 
-    # 5. exit(0) and pthread_exit: in a worker each case is a CRASH; in process the footer says
-    #    complete:false and the exit status is 3
+    # 5. exit(0) and pthread_exit: a CRASH each in a worker; in process complete:false, exit 3
     for so in exit thread_exit; do
         timeout 60 "$E" run --target "$B/bad/$so.so" --filter 'tqi.0b.*' --quiet --out "$T/$so.jsonl" 2>"$T/$so.err"; rc=$?
         n=$(count "$T/$so.jsonl" CRASH)
@@ -128,16 +121,14 @@ linux_targets() {
 # an interrupt, a library that ends the process or blocks its end, output errors
 linux_run_ends() {
     # 7. SIGINT during an in-process run: footer complete:false, exit 3. A run that had ended before
-    # the signal came (a busy machine's scheduling) proves nothing: tried once more
+    # the signal came proves nothing: tried once more
     for attempt in 1 2; do
         rm -f "$T/int.jsonl"
         "$E" run --target "$B/bad/hang.so" --filter 'tqi.*' --isolation inproc --timeout-ms 500 --quiet --out "$T/int.jsonl" 2>"$T/int.err" &
         pid=$!
-        # the run is in its hanging cases: one has been recorded as a TIMEOUT, the next hangs (the
-        # header is written by then: a SIGINT before it would meet the ignored SIGINT of a background job)
+        # in its hanging cases (after the header: before it, a background job ignores SIGINT)
         within 30000 grep -q '"status":"TIMEOUT"' "$T/int.jsonl"
         kill -INT $pid 2>/dev/null; wait $pid; rc=$?
-        # ended on its own: its footer says the run is complete
         ended=0; grep -q '"type":"footer".*"complete":true' "$T/int.jsonl" && ended=1
         [ "$ended" = 1 ] || break
     done
@@ -216,8 +207,7 @@ dll_faults() {
     done
 }
 
-# the 64-bit exe: DLLs that end their process or thread, or overflow their stack, in their calls;
-# a DLL that prints to stdout
+# the 64-bit exe: DLLs that end their process or thread, or overflow their stack; one that prints
 wine_dll_exits() {
     dll_faults "$B/etwconf.exe" "$B/win64/tests" "" 5000 exitprocess:auto:CRASH exitprocess:child:CRASH exitthread:auto:CRASH \
         terminate:auto:CRASH
@@ -231,25 +221,22 @@ wine_dll_faults() {
         "print.dll (inproc, Wine): {h}, exit $rc"
 }
 
-# the 32-bit exe against the same DLLs built for 32 bits, where Wine runs 32-bit programs: a fault
-# in process, a hang, a write out of bounds, an exit and a stack overflow end as they do in 64 bits
+# the 32-bit exe against the same DLLs built for 32 bits, where Wine runs 32-bit programs
 wine_i686_faults() {
     if wine_run 60 "$B/etwconf-i686.exe" version </dev/null 2>/dev/null | tr -d '\r' | grep -q '^etwconf '; then
         dll_faults "$B/etwconf-i686.exe" "$B/win32/tests" "i686, " 1000 crash:inproc:CRASH overrun:inproc:FAIL \
             exitprocess:auto:CRASH overflow:batch:CRASH
-        # spin.dll keeps a CPU busy until the watchdog stops it: a tenth of a second shows that as well
+        # spin.dll keeps a CPU busy until the watchdog stops it: a tenth of a second is enough
         dll_faults "$B/etwconf-i686.exe" "$B/win32/tests" "i686, " 100 spin:inproc:TIMEOUT
     else
         skip "the 32-bit DLL faults: this Wine does not run 32-bit programs (Wine's 32-bit part: .ci/deps.sh wine32)"
     fi
 }
 
-# a DllMain that ends the process, crashes or hangs while the DLL loads: loaded in a probe process
-# first, the run ends with exit 3 and a message, and no old results file stays; a
-# DllMain(DLL_PROCESS_DETACH) that never returns: the run completes and every process ends
+# a DllMain that ends the process, crashes or hangs while loading: exit 3, a message, no old
+# results file; a DLL_PROCESS_DETACH that never returns: the run completes, every process ends
 wine_dllmain_faults() {
     D=$B/win64/tests
-    # (the hang is waited for: one second shows it as well as more)
     for dll in dllmain_exit:2000 dllmain_crash:2000 dllmain_hang:1000; do
         lt=${dll#*:} dll=${dll%:*}
         echo '{"type":"header","stale":true}' >"$T/w-$dll.jsonl"
@@ -273,10 +260,9 @@ wine_dllmain_faults() {
 
 # the live target's private directory: each process that starts the NT Kernel Logger writes its log
 # file in %TEMP%\etwconf-<pid>-<32 random hex digits>, created new, emptied and removed at its end;
-# seen in Wine's system calls, for two worker processes (child isolation, two kernel-logger cases
-# of 6.1), in a prefix of its own whose server is traced. (A junction at the name cannot be tested:
-# the name is not known beforehand and Wine makes none; cleanup's refusal of a symlink below
-# exercises the check a new directory passes, run_dir_open_checked.)
+# seen in the system calls of a traced wineserver, for two worker processes (child isolation, two
+# kernel-logger cases of 6.1). cleanup's refusal of a symlink below exercises the check a new
+# directory passes (run_dir_open_checked).
 wine_private_dir() {
     tmpw=$(wine_temp_dir)
     if ! command -v strace >/dev/null 2>&1; then
@@ -284,13 +270,10 @@ wine_private_dir() {
     elif [ -z "$tmpw" ]; then
         no "the live target's private directory: no Temp directory in $WINEPREFIX"
     else
-        # Wine's server creates and deletes the files: it starts anew, traced (--seccomp-bpf: stopped
-        # only at the calls traced), and strace ends when it has ended
-        timeout 20 "$WINESERVER" -k >/dev/null 2>&1
-        timeout 20 "$WINESERVER" -w >/dev/null 2>&1
+        # Wine's server creates and deletes the files: it starts anew, traced
+        wine_stop
         mkdir -p "$T/strace"
-        # the Wine stage's copy (mk/windows.mk WINE_EXE_DIR): starting the kernel logger takes the full
-        # administrator token, which Wine 10 gives only to an exe whose manifest asks for it
+        # the Wine stage's copy: the kernel logger takes the full token (mk/windows.mk WINE_EXE_DIR)
         wine_retry timeout 120 strace -ff -qq --seccomp-bpf -e trace=mkdir,mkdirat,openat,unlink,unlinkat,rmdir -o "$T/strace/s" "$WINE" "$B/wine-elevated/etwconf.exe" run \
             --case gen.bounds-groupmask --case gmi.set-before-62 --emulate 6.1 --isolation child --quiet --out "$T/w-dir.jsonl" 2>/dev/null
         $PYTHON -S - "$T/strace" "$(ls "$tmpw" | grep -c '^etwconf-')" <<'EOF2'
@@ -319,9 +302,8 @@ EOF2
     fi
 }
 
-# cleanup: leftovers of a process that is gone, recognised by exact name; a Unix symlink (which
-# Wine shows as a reparse point) named like one is never entered. Then one live run at a time: a
-# second run while the first holds the system is refused.
+# cleanup: leftovers of a process that is gone, by exact name; a symlink named like one is never
+# entered. Then one live run at a time: a second run while the first holds the system is refused.
 wine_live_runs() {
     tmpw=$(wine_temp_dir)
     if [ -n "$tmpw" ]; then
@@ -341,11 +323,9 @@ wine_live_runs() {
     else
         no "cleanup (Wine): no Temp directory in $WINEPREFIX (wine_temp_dir, harness/tests/wine-env.sh)"
     fi
-    # The second run is started while the first holds the system: the first has claimed it (it
-    # writes its header after the claim) and is held still (SIGSTOP to the processes of its
-    # background job, found by pid: the loader, and a program it starts as a process of its own)
-    # until the second has been answered, then goes on. A first run that ended before it could be
-    # held (a busy machine's scheduling) proves nothing: tried once more.
+    # The first run, once it has claimed the system (its header is written after the claim), is
+    # held (SIGSTOP to its job's processes, by pid) until the second has been answered. A first run
+    # that ended before it could be held proves nothing: tried once more.
     for attempt in 1 2; do
         rm -f "$T/live-a.jsonl" "$T/live-b.jsonl"
         wine_run 120 "$B/etwconf.exe" run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/live-a.jsonl" 2>"$T/live-a.err" &
@@ -371,9 +351,8 @@ wine_live_runs() {
 
 # ---------------------------------------------------------------- side by side
 # Each group's lines go to T/GROUP.out. The Wine groups run in the background in prefixes of the
-# stage's own (wine_overlay): wine_private_dir in one, the others in another, where they share
-# nothing (the DLLs take no lock and make no files; the live runs come one after another); in a
-# user's WINEPREFIX one after another.
+# stage's own (wine_overlay): wine_private_dir in one, the others in another; in a user's
+# WINEPREFIX one after another.
 LINUX_GROUPS="linux_targets linux_run_ends linux_cli"
 WINE_GROUPS="wine_dll_exits wine_dll_faults wine_i686_faults wine_dllmain_faults wine_private_dir wine_live_runs"
 bg=""

@@ -5,15 +5,12 @@
 # and run. Exit status 0 and "i386 code runs here" when it did; 1 and the reason when it did not.
 # Used by .ci/deps.sh (group wine32) and harness/tests/wine.sh.
 set -u
-dir=${1:-}
 tmp=""
-if [ -z "$dir" ]; then
-    tmp=$(mktemp -d) || { echo "cannot make a temporary directory"; exit 1; }
-    dir=$tmp
-fi
+[ -n "${1:-}" ] || tmp=$(mktemp -d) || { echo "cannot make a temporary directory"; exit 1; }
+dir=${1:-$tmp}
 mkdir -p "$dir"
 elf=$dir/i386-probe
-trap '[ -n "$tmp" ] && rm -rf "$tmp"' EXIT
+trap '[ -z "$tmp" ] || rm -rf "$tmp"' EXIT
 case $(uname -m) in
     x86_64 | i?86) ;;
     *) echo "this machine is $(uname -m), not x86"; exit 1 ;;

@@ -1,23 +1,17 @@
-# harness/tests/wine-env.sh - the environment for headless Wine (shared/notes/wine-ci.md sections 1
-# and 6), sourced by harness/tests/wine.sh and bench/wine.sh with B set to the build directory.
-#
-# The Wine to use, as a Wine developer sets it:
-#   WINE=PATH        the loader: Debian's `wine`, or a build tree's `wine` (default: wine from PATH;
-#                    with Debian's, its 64-bit loader: below). The scripts run Wine as "$WINE".
+# harness/tests/wine-env.sh - the environment for headless Wine, sourced by the test scripts and
+# bench/wine.sh with B set to the build directory. The Wine to use, as a Wine developer sets it:
+#   WINE=PATH        the loader (default: wine from PATH; Debian's 64-bit loader, below)
 #   WINESERVER=PATH  its server (default: server/wineserver or wineserver beside a WINE given as a
 #                    path, else wineserver from PATH)
 #   WINEPREFIX=DIR   the user's prefix: used as it is, never reset or deleted (WINE_OWN_PREFIX=0).
-#                    Without it, the suite's own prefix B/wineprefix (WINE_OWN_PREFIX=1), which the
-#                    suite may make, and remake when Wine changed.
-#   WINEDEBUG        kept when set (default -all: no debug spam)
-# Also: no Mono/Gecko/menu installs, no display (a display makes crashes hang on winedbg's dialog);
-# WINEARCH=win64 only for a prefix the suite makes itself.
+#                    Without it, the suite's own prefix B/wineprefix (WINE_OWN_PREFIX=1).
+#   WINEDEBUG        kept when set (default -all)
+# No Mono/Gecko/menu installs, no display (crashes would hang on winedbg's dialog).
 if [ -z "${WINE:-}" ]; then
     WINE=wine
-    # Debian's `wine` is a script that picks the 32-bit loader once Wine's 32-bit part is installed,
-    # and that loader hands every 64-bit program to start.exe: a second Windows process, 0.05 to 0.1
-    # CPU-s more per start, and a program that is no child of the command that started it. The 64-bit
-    # loader runs 64-bit programs itself and 32-bit ones through the 32-bit loader.
+    # Debian's `wine` script picks the 32-bit loader once Wine's 32-bit part is installed, which
+    # hands every 64-bit program to start.exe (one more process per start); the 64-bit loader runs
+    # 64-bit programs itself and 32-bit ones through the 32-bit loader.
     if [ -x /usr/lib/wine/wine64 ] && [ "$(command -v wine 2>/dev/null)" = /usr/bin/wine ]; then
         WINE=/usr/lib/wine/wine64
     fi
@@ -46,16 +40,13 @@ WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-"mscoree,mshtml=;winemenubuilder.exe=d"}
 export WINE WINESERVER WINEPREFIX WINEDEBUG WINEDLLOVERRIDES WINE_OWN_PREFIX
 unset DISPLAY WAYLAND_DISPLAY
 
-# wine_run SECONDS ARG...: "$WINE" ARG... with a time limit, for a result (wine_retry).
-# wine_retry CMD...: a command that starts Wine (a wrapper such as strace around it, say), for a result.
-# Wine can fail to start for a reason of the host, not of the program: the address-space layout the
-# kernel gave the new process ("failed to map the shared user data", in virtual_alloc_first_teb), in
-# the program itself or in a worker process it starts. Such a start is no result about the program:
-# the command is run again, at most WINE_START_TRIES times in all (default 3), and each failed start
-# is recorded as a line in WINE_START_LOG (default B/test/wine-starts.log; make test prints it after
-# its summary). The command's two streams are kept in files and written out when it has ended (a
-# retry must not repeat what the failed start printed). Exit status: the command's, or 125 when every
-# start failed, with a message on stderr that says so.
+# wine_run SECONDS ARG...: "$WINE" ARG... with a time limit (wine_retry).
+# wine_retry CMD...: a command that starts Wine (a wrapper such as strace around it, say). A start
+# that failed for a reason of the host ("failed to map the shared user data": the address-space
+# layout the kernel gave the process or a worker it starts) is no result about the program: the
+# command is run again, at most WINE_START_TRIES times in all (default 3), each failed start a line
+# in WINE_START_LOG (default B/test/wine-starts.log). The two streams are written out once it has
+# ended, so a retry does not repeat them. Exit status: the command's, or 125 if no start worked.
 WINE_HOST_START_FAILURES='failed to map the shared user data'
 WINE_START_LOG=${WINE_START_LOG:-$(cd "${B:-.}" 2>/dev/null && pwd)/test/wine-starts.log}
 export WINE_START_LOG
@@ -88,30 +79,27 @@ wine_retry() {
     return "$wr_rc"
 }
 
-# wine_text ARGS...: what "$WINE" ARGS prints, stdout and stderr together, without CRs. Wine's own
-# programs print on either stream, and Wine versions differ (winecfg's /? table is on stdout in 8.0
-# and on stderr in 10.0): a reader of their text takes both and picks the lines it knows.
+# wine_stop: end the prefix's wineserver and wait for its end
+wine_stop() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
+
+# wine_text ARGS...: what "$WINE" ARGS prints on both streams (Wine versions differ), without CRs
 wine_text() {
     timeout 60 "$WINE" "$@" </dev/null 2>&1 | tr -d '\r'
 }
-# wine_version: the Wine's version line ("wine-10.0 (Debian 10.0~repack-6)"), from either stream;
-# empty when the loader prints none
+# wine_version: the Wine's version line ("wine-10.0 (Debian 10.0~repack-6)"), or nothing
 wine_version() {
     wine_text --version | grep -m 1 '^wine-'
 }
 
-# wine_temp_dir: the Unix path of %TEMP% of the prefix's user: drive_c/users/USER/Temp in Wine 8.0,
-# drive_c/users/USER/AppData/Local/Temp in Wine 10.0; empty when the prefix has neither
+# wine_temp_dir: the Unix path of %TEMP% of the prefix's user (Wine 10.0's, Wine 8.0's), or nothing
 wine_temp_dir() {
     ls -d "$WINEPREFIX"/drive_c/users/*/AppData/Local/Temp "$WINEPREFIX"/drive_c/users/*/Temp 2>/dev/null | grep -v '/users/Public/' | head -n 1
 }
 
-# wine_version_for EXE VERSION: Wine reports VERSION to programs with EXE's file name (their AppDefaults
-# key, which wins over winecfg's setting for the whole prefix, and is quicker to set than
-# `winecfg -v`); status 0 when it is set
+# wine_version_for EXE VERSION: Wine reports VERSION to programs with EXE's file name (AppDefaults,
+# which wins over winecfg's setting); status 0 when it is set. A reg.exe that fails to start or to
+# reach a fresh prefix's server is tried again, three times in all.
 wine_version_for() {
-    # a set-up step, no result: a reg.exe that fails to start or to reach the prefix's server (a
-    # fresh overlay prefix's server still starting) is tried again, at most three times in all
     for wvf_try in 1 2 3; do
         wine_run 60 reg add "HKCU\\Software\\Wine\\AppDefaults\\$(basename "$1")" /v Version /t REG_SZ /d "$2" /f </dev/null >/dev/null 2>&1 &&
             return 0
@@ -119,15 +107,12 @@ wine_version_for() {
     return 1
 }
 
-# wine_overlay DIR: a prefix of its own over the suite's own prefix, for a test that runs beside the
-# others: DIR (made afresh) links the suite prefix's drive_c but for a copy of its users folder (each
-# prefix its own %TEMP%, where a live run makes its private directory and `cleanup` looks), and holds a
-# copy of its registry, so it has its own wineserver, registry, named objects and temporary files
-# (an etwconf.exe live run there locks or removes nothing of another stage). WINEPREFIX becomes DIR.
-# The suite's prefix must be made (make test makes it before the stages start, and stops its server
-# so that its registry is on disk; Wine replaces a registry file whole when it saves, so a copy is
-# never half written). Returns 1, WINEPREFIX unchanged, with a user's WINEPREFIX or when the suite's
-# prefix is not made.
+# wine_overlay DIR: a prefix of its own over the suite's, for a test that runs beside the others:
+# DIR (made afresh) links the suite prefix's drive_c but for a copy of its users folder (its own
+# %TEMP%), and holds a copy of its registry: its own wineserver, registry, named objects and
+# temporary files. WINEPREFIX becomes DIR. The suite's prefix must be made, its registry on disk
+# (Wine replaces a registry file whole). Returns 1, WINEPREFIX unchanged, with a user's WINEPREFIX
+# or when the suite's prefix is not made.
 wine_overlay() {
     [ "$WINE_OWN_PREFIX" = 1 ] && [ -f "$WINEPREFIX/.etwconf-prefix" ] || return 1
     wine_overlay_of "$WINEPREFIX" "$1" || return 1

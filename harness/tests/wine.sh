@@ -2,26 +2,21 @@
 # harness/tests/wine.sh run|test|prefix BUILD "VERSIONS" - etwconf.exe under Wine (mk/windows.mk).
 # harness/tests/wine.sh rerun EXE VERSION ARGS... - what a Wine record's "rerun" command calls.
 #
-#   prefix  only set up the prefix, its wineserver left running for a minute (make test-wine does
-#           this while the executables build)
+#   prefix  only set up the prefix, its wineserver left running for a minute
 #   run     set up the prefix (the suite's own BUILD/wineprefix: made once per Wine version,
-#           headless, no debugger), then for each Windows version V that this Wine knows (winecfg's
-#           table): etwconf.exe run at V -> BUILD/results/wine-V.jsonl; where Wine runs 32-bit
-#           programs, the same for etwconf-i686.exe -> BUILD/results/wine-i686-V.jsonl
-#   test    run, then check the Windows platform layer (imports, manifest, fingerprint, crash, hang,
-#           overrun and child isolation with misbehaving DLLs, cleanup), the rerun commands, the
-#           WINE/WINEPREFIX contract (a wrapper standing in for a build tree's wine), and the
-#           results against reports/expectations/wine*.json. Last line: "wine: N passed, N failed, N skipped".
+#           headless, no debugger), then run etwconf.exe at each Windows version V this Wine knows
+#           -> BUILD/results/wine-V.jsonl, and etwconf-i686.exe where Wine runs 32-bit programs
+#           -> BUILD/results/wine-i686-V.jsonl
+#   test    run, then check the platform layer with misbehaving DLLs, the rerun commands, the
+#           WINE/WINEPREFIX contract (a wrapper standing in for a build tree's wine) and the results
+#           against reports/expectations/wine*.json. Last line: "wine: N passed, N failed, N
+#           skipped".
 #   rerun   set EXE's Windows version to VERSION in the prefix and run EXE ARGS under Wine
-#
-# Which Wine and which prefix: WINE, WINESERVER, WINEPREFIX, WINEDEBUG (harness/tests/wine-env.sh);
-# a prefix given in WINEPREFIX is never reset or deleted. Every results header names the Wine
-# ("runner"), and each case's "rerun" reruns it under the same Wine, prefix and Windows version.
+# WINE, WINESERVER, WINEPREFIX (never reset or deleted), WINEDEBUG: harness/tests/wine-env.sh.
 # WINE_RESULTS, WINE_LOGS: where the results and logs go (BUILD/results, BUILD/test/wine). WINE32=0:
 # no 32-bit part. WINE_FRESH=1 remakes the suite's own prefix even if it is current.
-# Traps avoided: no DISPLAY (a crash dialog would hang), no winedbg (AeDebug Debugger=""), the first
-# wine command's stdio on /dev/null (background services would hold pipes open), a timeout on every
-# wine command, CRLF stripped, the server killed at the end.
+# No DISPLAY, no winedbg, the first wine command's stdio on /dev/null (background services would
+# hold pipes open), a timeout on every wine command, CRLF stripped, the server killed at the end.
 set -u
 mode=${1:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -40,9 +35,7 @@ fi
 B=${2:-build}
 VERSIONS=${3:-$(awk -F'"' '/^VERSION/ { print $4 }' spec/versions.def)}
 PYTHON=${PYTHON:-python3}
-# the Wine stage's copies of the exes: manifest highestAvailable, so that a Wine that starts programs
-# with a limited token gives these its full one (mk/windows.mk WINE_EXE_DIR); the shipped exes,
-# asInvoker, are checked in section 1
+# the Wine stage's copies of the exes, manifest highestAvailable: the full token (mk/windows.mk)
 EXE=$B/wine-elevated/etwconf.exe
 I686=$B/wine-elevated/etwconf-i686.exe
 R=${WINE_RESULTS:-$B/results}
@@ -65,17 +58,16 @@ WINE_VERSION=$(wine_version)
 WINE_PATH=$(command -v "$WINE")
 case $WINE_PATH in /*) ;; *) WINE_PATH=$(pwd)/$WINE_PATH ;; esac
 
-stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
+complete() { tail -n 1 "$1" 2>/dev/null | grep -q '"type":"footer".*"complete":true'; }
 if [ "$mode" != prefix ]; then
-    trap 'stop_server' EXIT
-    trap 'stop_server; exit 130' INT TERM
+    trap 'wine_stop' EXIT
+    trap 'wine_stop; exit 130' INT TERM
     if [ ! -f "$EXE" ]; then
         no "$EXE is missing: run 'make wine' (it builds the Wine stage's copies of the exes)"
         finish
     fi
 fi
 
-# ---------------------------------------------------------------- i386
 # Does this machine run i386 code, and does this Wine run 32-bit programs? I386_WHY says why not.
 I386=0 I386_WHY=""
 i386_probe() {
@@ -92,14 +84,13 @@ i386_probe() {
     I386=1
 }
 
-# ---------------------------------------------------------------- the prefix
 # prefix_up [SECONDS]: the wineserver stays up SECONDS after its last client (default: until stopped)
 prefix_up() {
     if [ "$WINE_OWN_PREFIX" = 1 ]; then
         # remade when Wine changes, also when Debian's 32-bit part comes (the prefix then gets syswow64)
         want="$WINE_VERSION $WINE_PATH$([ -e /usr/lib/wine/wine ] && echo ' wine32') etwconf-prefix-2"
         if [ "${WINE_FRESH:-0}" = 1 ] || [ ! -f "$WINEPREFIX/system.reg" ] || [ "$(cat "$WINEPREFIX/.etwconf-prefix" 2>/dev/null)" != "$want" ]; then
-            stop_server
+            wine_stop
             rm -rf "$WINEPREFIX"
         fi
     fi
@@ -136,10 +127,8 @@ known_versions() {
     cat "$kv"
 }
 
-# stamp: every results file that run_version listed in $L/stamp.txt (FILE VERSION EXE PREFIX, one
-# a line) gets in its header "runner" (which Wine, which prefix, which Windows version), and every
-# case's "rerun" becomes a command that reruns it under that Wine, in that prefix, at that version,
-# as printed; one Python process for the whole sweep
+# stamp: each results file in $L/stamp.txt (FILE VERSION EXE PREFIX) gets the "runner" in its
+# header, and each case's "rerun" reruns it under that Wine, in that prefix, at that version
 stamp() {
     [ -s "$L/stamp.txt" ] || return 0
     $PYTHON - "$L/stamp.txt" "$WINE_PATH" "$WINESERVER" "$WINEDEBUG" "$WINE_VERSION" "$HERE/wine.sh" "$WINE_OWN_PREFIX" <<'EOF'
@@ -170,12 +159,9 @@ for line in open(runs, encoding="utf-8"):
 EOF
 }
 
-# ---------------------------------------------------------------- one version
 # run_version EXE V OUT
 run_version() {
     x=$1 v=$2 out=$3
-    # the version for this exe only (AppDefaults wins over the prefix's winecfg setting): 0.4 s,
-    # where 'winecfg -v' takes 2 s and was 95% of the sweep (bench/)
     if ! wine_version_for "$x" "$v"; then
         echo "wine: setting the Windows version $v for $(basename "$x") failed" >&2
         return 1
@@ -184,14 +170,13 @@ run_version() {
     wine_run 300 "$x" run --quiet --out "$out" 2>"$err" </dev/null
     rc=$?
     summary=$(tr -d '\r' <"$err" | grep -a '^wine@' | tail -n 1)
-    # the token the run had (the header's fingerprint): a Wine that gives no full token says so here
     tok=$(head -n 1 "$out" 2>/dev/null | grep -o '"elevation_type":"[a-z]*"' | cut -d'"' -f4)
     echo "  $(basename "$x"): ${summary:-wine@$v: no summary (exit $rc; see $err)} (token: ${tok:-unknown})"
     if [ "$rc" -gt 1 ]; then
         echo "wine: $(basename "$x") run at $v exited $rc (see $err)" >&2
         return 1
     fi
-    if ! tail -n 1 "$out" | grep -q '"type":"footer".*"complete":true'; then
+    if ! complete "$out"; then
         echo "wine: $out has no complete footer" >&2
         return 1
     fi
@@ -231,20 +216,18 @@ run_all() {
     bad=0
     check_versions || bad=1
     [ -n "$RUN_VERSIONS" ] || return 1
-    # A run spends most of its time waiting on Wine, not on the CPU, but one system takes one live run
-    # at a time (etwconf.exe refuses a second). In the suite's own prefix the 32-bit series runs
-    # beside the 64-bit one in a prefix of its own over it (BUILD/wineprefix-i686: its own server,
-    # the "system" its records' rerun commands name), and prints after it; in a user's prefix the two
-    # series take turns.
+    # One system takes one live run at a time: in the suite's own prefix the 32-bit series runs
+    # beside the 64-bit one in a prefix of its own over it (BUILD/wineprefix-i686); in a user's
+    # prefix the two take turns.
     i386_probe
     pid32=""
     if [ "$I386" = 1 ] && [ "$WINE_OWN_PREFIX" = 1 ]; then
         # the overlay copies the registry from disk: a prefix just made has it only in its server
-        [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || stop_server
+        [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || wine_stop
         (
             wine_overlay "$B/wineprefix-i686" || { echo "wine: cannot make the prefix $B/wineprefix-i686 over $WINEPREFIX" >&2; exit 1; }
             run_series "$I686" i686-; b32=$?
-            stop_server
+            wine_stop
             exit $b32
         ) >"$L/series-i686.out" 2>&1 &
         pid32=$!
@@ -270,7 +253,7 @@ fi
 if [ "$mode" = run ]; then
     run_all
     rc=$?
-    stop_server
+    wine_stop
     exit $rc
 fi
 
@@ -278,8 +261,7 @@ fi
 OBJDUMP=${OBJDUMP:-x86_64-w64-mingw32-objdump}
 D=$B/win64/tests
 
-# 1. the executables: format, imports, manifest (the shipped ones run as the invoker; the Wine stage's
-# copies ask for the highest token the account has)
+# 1. the executables: format, imports, manifest (asInvoker; the stage's copies highestAvailable)
 for exe in "$B/etwconf.exe" "$B/etwconf-i686.exe" "$EXE" "$I686"; do
     if [ ! -f "$exe" ]; then no "$exe was not built"; continue; fi
     fmt=$($OBJDUMP -f "$exe" 2>/dev/null | sed -n 's/.*file format //p' | head -n 1)
@@ -291,7 +273,6 @@ for exe in "$B/etwconf.exe" "$B/etwconf-i686.exe" "$EXE" "$I686"; do
     imports=$(pe_imports "$exe")
     etw=$(printf '%s\n' "$imports" |
         grep -xE 'TraceQueryInformation|TraceSetInformation|EventSetInformation|CreateTraceInstanceId|EventRegister|EventUnregister|RegisterTraceGuids[AW]|UnregisterTraceGuids|StartTrace[AW]|ControlTrace[AW]|QueryAllTraces[AW]|Etw[A-Za-z]*|Nt[A-Z][A-Za-z]*|Zw[A-Z][A-Za-z]*|RtlGetVersion|IsWow64Process2?' | tr '\n' ' ')
-    # the imports are read at all: GetProcAddress, through which everything under test is found, is one
     if ! printf '%s\n' "$imports" | grep -qx GetProcAddress; then
         no "$exe: $OBJDUMP -p lists $(printf '%s\n' "$imports" | grep -c .) imported functions, GetProcAddress not among them: its import table could not be read"
     elif [ -z "$etw" ]; then ok "$exe: no static import of an API under test among its $(printf '%s\n' "$imports" | grep -c .) imports (all through GetProcAddress)"
@@ -305,16 +286,13 @@ for exe in "$B/etwconf.exe" "$B/etwconf-i686.exe" "$EXE" "$I686"; do
     [ "$n" = 6 ] && ok "$exe: manifest with the supportedOS GUIDs Vista..10 and $level" || no "$exe: manifest incomplete ($n of 6 markers, level $level)"
 done
 
-# the suite's own prefix and, beside it, a wrapper standing in for a build tree's wine in a prefix
-# of the user's: started now, checked after the main runs (section 5). The user's prefix is made
-# the way the other stages make theirs, over the suite's (wine_overlay, wine-env.sh: no second
-# wineboot), or is left for Wine to make when there is no suite's prefix (a user's WINEPREFIX)
+# a wrapper standing in for a build tree's wine, in a prefix of the user's (over the suite's, or
+# made by Wine), runs beside the main runs; checked in section 5. The overlay copies the registry
+# from disk: a prefix just made has it only in its server.
 WRAP=$L/wrapper
 rm -rf "$WRAP"
 mkdir -p "$WRAP"
-# the overlay copies the registry from disk: a prefix just made (make test-wine alone) has it only in
-# its server
-[ "$WINE_OWN_PREFIX" = 1 ] && { [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || stop_server; }
+[ "$WINE_OWN_PREFIX" = 1 ] && { [ -f "$WINEPREFIX/system.reg" ] && [ -f "$WINEPREFIX/user.reg" ] || wine_stop; }
 (wine_overlay "$WRAP/prefix") || mkdir -p "$WRAP/prefix"
 echo "a file of the user's" >"$WRAP/prefix/user-file"
 cat >"$WRAP/wine" <<EOF
@@ -332,13 +310,10 @@ chmod +x "$WRAP/wine"
 ) &
 WRAP_PID=$!
 
-# 2. every version
-# complete_runs PREFIX: how many of RUN_VERSIONS have a complete R/wine-PREFIXVERSION.jsonl
+# 2. every version; complete_runs PREFIX: how many of RUN_VERSIONS have a complete results file
 complete_runs() {
     cr=0
-    for v in $RUN_VERSIONS; do
-        tail -n 1 "$R/wine-$1$v.jsonl" 2>/dev/null | grep -q '"type":"footer".*"complete":true' && cr=$((cr + 1))
-    done
+    for v in $RUN_VERSIONS; do complete "$R/wine-$1$v.jsonl" && cr=$((cr + 1)); done
     echo "$cr"
 }
 run_all; all_rc=$?
@@ -356,15 +331,13 @@ fi
 # 3. the platform layer with misbehaving targets (Wine is at the last version now)
 W() { wine_run 120 "$EXE" "$@" </dev/null; }
 status() { grep -o "\"status\":\"$2\"" "$1" | wc -l | tr -d ' '; }
-complete() { tail -n 1 "$1" | grep -q '"type":"footer".*"complete":true'; }
 T=$L/platform
 mkdir -p "$T"
 for dll in crash stub overrun handled refused slowreset spin block; do
     [ -f "$D/$dll.dll" ] || no "$D/$dll.dll was not built"
 done
-# the runs side by side (each has its own files; most of a run's time is Wine's waiting), then the checks
-# bg NAME ARGS...: etwconf.exe ARGS in the background, --out T/NAME.jsonl, stderr T/NAME.err, exit
-# status in T/NAME.rc, the start and end seconds in T/NAME.time
+# bg NAME ARGS...: etwconf.exe ARGS in the background (most of a run's time is Wine's waiting),
+# --out T/NAME.jsonl, stderr T/NAME.err, exit status T/NAME.rc, start and end seconds T/NAME.time
 bg() {
     name=$1; shift
     rm -f "$T/$name.jsonl" "$T/$name.rc"
@@ -438,7 +411,6 @@ W help 2>/dev/null | tr -d '\r' | grep -q "^  cleanup " && ok "help lists the cl
 # 4. the version names
 first=$(echo $RUN_VERSIONS | cut -d' ' -f1)
 if [ -n "$first" ]; then
-    # the versions it knows; and a name it does not know is a clear error, not a silent run
     printf '%s\n' $(known_versions) | grep -qx win2003 && ok "winecfg's version names are accepted: $(known_versions | tr '\n' ' ')" \
         || no "could not read the version names of $WINE_VERSION"
     WINE_RESULTS=$T/unknown sh "$HERE/wine.sh" run "$B" "win9000" >"$T/unknown.out" 2>&1; rc=$?
@@ -446,8 +418,7 @@ if [ -n "$first" ]; then
         ok "an unknown version name is an error naming the ones $WINE_VERSION knows (exit $rc)" || no "unknown version name: exit $rc: $(tail -n 1 "$T/unknown.out")"
 fi
 
-# 5. the wrapper: make wine WINE=wrapper WINEPREFIX=DIR used that binary and that prefix, kept the
-# user's file, wrote no stamp of the suite's own prefix there, and recorded it all in the results
+# 5. the wrapper: make wine WINE=wrapper WINEPREFIX=DIR used that binary and that prefix
 wait "$WRAP_PID"
 wrc=$(rc_of "$WRAP/make.rc")
 wp=$(cd "$WRAP" && pwd)
@@ -460,8 +431,7 @@ calls=${calls:-0} others=${others:-0} runs=${runs:-0}
 [ "$wrc" = 0 ] && [ "$calls" -ge 4 ] && [ "$others" = 0 ] && [ "$runs" = $((1 + retried)) ] &&
     ok "make wine WINE=wrapper WINEPREFIX=DIR: all $calls Wine calls went through the wrapper, in DIR, with the user's WINEDEBUG ($runs runs)" ||
     no "make wine WINE=wrapper WINEPREFIX=DIR: exit $wrc, $calls calls through the wrapper in DIR, $others elsewhere, $runs runs ($retried retried): $(tail -n 2 "$WRAP/make.log" | tr '\n' ' ')"
-# Wine wrote the version of the last run into that prefix's registry (the suite's own sweep sets no
-# win2008r2), saved when make wine stopped its server
+# Wine saved the last run's version (no run of the suite's own sweep sets win2008r2) in its registry
 [ -f "$WRAP/prefix/user-file" ] && grep -qF '"Version"="win2008r2"' "$WRAP/prefix/user.reg" 2>/dev/null && [ ! -f "$WRAP/prefix/.etwconf-prefix" ] &&
     ok "the user's prefix is used as it is: their file kept, Wine's registry there holds the run's version, no stamp of the suite's own prefix" ||
     no "the user's prefix was changed or not used"
@@ -469,21 +439,21 @@ WINEPREFIX=$wp/prefix timeout 20 "$WINESERVER" -k >/dev/null 2>&1
 rm -rf "$WRAP/prefix"
 
 # 6. the results in one Python process: the files, the fingerprint, what Wine is known to do, the
-# child and in-process runs, a record's rerun command, the wrapper's results, etwconf.exe's results
-# in Wine's test format (harness/tests/winetest_format.py), and the results against the known
-# divergences (reports/expectations/wine.json, and wine-i686.json for the 32-bit runs)
+# child and in-process runs, the rerun command, the wrapper's results, Wine's test format, and the
+# results against the known divergences (reports/expectations/wine.json, wine-i686.json)
 files=""
 for v in $RUN_VERSIONS; do
     files="$files $R/wine-$v.jsonl"
     [ "$I386" = 1 ] && files="$files $R/wine-i686-$v.jsonl"
 done
-exe_sha=$(sha256sum "$EXE" | cut -d' ' -f1)
-exe32_sha=$(sha256sum "$I686" 2>/dev/null | cut -d' ' -f1)
+sha=$(sha256sum "$EXE" | cut -d' ' -f1)
+sha32=$(sha256sum "$I686" 2>/dev/null | cut -d' ' -f1)
 # the case table, with each case's fixture: the Linux build's, of the same sources (no Wine start)
 "$B/etwconf" list --json >"$L/cases.json" 2>"$L/cases.err" || no "$B/etwconf list --json failed: $(tail -n 1 "$L/cases.err")"
 rm -f "$L/expectations.out" "$L/expectations-i686.out"
-out=$(WINE_VERSION="$WINE_VERSION" WINE_PATH="$WINE_PATH" C_T="$T" C_R="$R" C_L="$L" C_FIRST="$first" C_WP="$wp" \
-    $PYTHON - "$exe_sha" "$L/cases.json" "$exe32_sha" $files <<'EOF' 2>&1
+# (the test-emptysets stage runs this Python alone: its first line is all of the command)
+export WINE_PATH C_T="$T" C_R="$R" C_L="$L" C_FIRST="$first" C_WP="$wp"
+out=$(WINE_VERSION=$WINE_VERSION $PYTHON - "$sha" "$L/cases.json" "$sha32" $files <<'EOF' 2>&1
 import json, os, sys
 sha = sys.argv[1]
 sha32 = sys.argv[3]

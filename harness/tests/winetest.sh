@@ -1,18 +1,15 @@
 #!/bin/sh
 # harness/tests/winetest.sh BUILD - the "winetest" stage (mk/winetest.mk): Wine's test formats.
 #
-#   1. `etwconf-report winetest` on results of the Linux build against the reference and
-#      misbehaving libraries, with and without an expectations file: every line in Wine's format
-#      (harness/tests/winetest_format.py), a line for each failed check, skip, crash and known
-#      divergence the results and expectations say; the exit status; WINETEST_DEBUG=0; usage errors
-#   2. `etwconf export-wine --todo` (the divergences from `etwconf-report winetest-todo`): every
-#      data row exported, custom rows named, bad input refused
+#   1. `etwconf-report winetest` on results of the Linux build (reference and misbehaving
+#      libraries, with and without expectations): Wine's format (winetest_format.py), a line for
+#      each failed check, skip, crash and known divergence; the exit status; usage errors
+#   2. `etwconf export-wine --todo`: every data row exported, custom rows named, bad input refused
 #   3. with mingw-w64: the exported test compiles with -Werror against harness/windows/winetest
-#   4. with Wine: the exported test run at win10 and win7: known Wine divergences are todo, no
-#      failure, exit 0; without the expectations the same test fails exactly where wine.json says
-#      Wine diverges (etwconf.exe's own results in Wine's format: the wine stage)
+#   4. with Wine, at win10 and win7: known Wine divergences are todo, no failure, exit 0; without
+#      the expectations the test fails exactly where wine.json says Wine diverges
 # Wine runs in a prefix of its own over the suite's (BUILD/winetest/overlay), or in the user's
-# WINEPREFIX, used as it is; headless (harness/tests/wine-env.sh). Last line: "winetest: N passed, N failed, N skipped".
+# WINEPREFIX. Last line: "winetest: N passed, N failed, N skipped".
 set -u
 B=${1:-build}
 PYTHON=${PYTHON:-python3}
@@ -27,8 +24,7 @@ WINE_JSON=reports/expectations/wine.json
 mkdir -p "$T" "$W"
 
 . "$(dirname "$0")/lib.sh"
-# fmt: the commands on stdin, in one process of harness/tests/winetest_format.py; its lines counted
-# (never on the right of a pipe: the counts are this shell's)
+# fmt: the commands on stdin, in one winetest_format.py; its lines counted (never after a pipe)
 fmt() {
     fo=$($PYTHON harness/tests/winetest_format.py 2>&1)
     frc=$?
@@ -37,9 +33,6 @@ fmt() {
 }
 
 # ---------------------------------------------------------------- 1, 2. the report and export-wine
-# the results of the Linux build against the reference and misbehaving libraries, formatted with
-# and without an expectations file: the reports and the checks of their lines in one Python process
-# (winetest_format.py takes its commands on stdin)
 "$E" run --filter 'tqi.0b.*' --out "$T/ref.jsonl" >/dev/null 2>&1
 head -n 1 "$T/ref.jsonl" >"$T/header.json"
 cat >"$T/thirdparty.json" <<'EOF'
@@ -57,8 +50,7 @@ EOF
 "$E" run --emulate 6.1 --filter 'tqi.0b.*' --out "$T/skip.jsonl" >/dev/null 2>&1
 rm -rf "$T/all"
 "$E" run --target "$B/bad/success.so" --emulate all --out-dir "$T/all" >/dev/null 2>&1
-# the Wine this stage runs the exported test under ("10.0"; empty without Wine): its divergences are
-# the todo_wine ones (wine.json keys entries by Wine version)
+# the Wine this stage runs the exported test under ("10.0"; empty without Wine): its todo_wine
 WV=$( (B=$B; . harness/tests/wine-env.sh; command -v "$WINE" >/dev/null 2>&1 && wine_version) | sed -n 's/^wine-\([^ ]*\).*/\1/p')
 fmt <<EOF
 report $T/ref.txt winetest $T/ref.jsonl
@@ -142,8 +134,7 @@ fi
 CFLAGS="-std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Werror -O1 -I harness/windows/winetest"
 cc_ok=1
 $MINGW64 $CFLAGS -DSTANDALONE -o "$W/etwconf_test.exe" "$T/etwconf.c" 2>"$T/etwconf.cc.err" || { cc_ok=0; head -n 20 "$T/etwconf.cc.err"; }
-# without todo_wine, as in a Wine tree: the unit on its own, the driver in a generated testlist.c
-# that defines STANDALONE
+# without todo_wine, as in a Wine tree: the driver in a testlist.c that defines STANDALONE
 printf '#define STANDALONE\n#include "wine/test.h"\nextern void func_etwconf(void);\nconst struct test winetest_testlist[] = {{"etwconf", func_etwconf}, {0, 0}};\n' >"$T/testlist.c"
 $MINGW64 $CFLAGS -o "$W/etwconf_notodo_test.exe" "$T/etwconf-notodo.c" "$T/testlist.c" 2>"$T/tree.cc.err" &&
     ok "the exported test builds as a unit of a Wine tree does (no STANDALONE; the driver in testlist.c)" ||
@@ -167,23 +158,20 @@ if [ "$cc_ok" != 1 ]; then
     summary winetest; exit $?
 fi
 . harness/tests/wine-env.sh
-stop_server() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
-# a prefix of the user's (WINEPREFIX) is used as it is; otherwise one of this stage's own over the
-# suite's (make test makes that first; made here when it is not), so that it runs beside the others
+# a prefix of the user's is used as it is; otherwise one over the suite's (made here if need be)
 if [ "$WINE_OWN_PREFIX" = 1 ] && ! wine_overlay "$W/overlay"; then
     (unset WINEPREFIX; sh harness/tests/wine.sh prefix "$B") >"$T/prefix.log" 2>&1
-    stop_server
+    wine_stop
     wine_overlay "$W/overlay" || no "no Wine prefix to run in: $WINEPREFIX could not be made ($T/prefix.log)"
 fi
 export WINEPREFIX
-trap 'stop_server' EXIT
-trap 'stop_server; exit 130' INT TERM
+trap 'wine_stop' EXIT
+trap 'wine_stop; exit 130' INT TERM
 timeout 30 "$WINESERVER" -p >/dev/null 2>&1
 timeout 120 "$WINE" cmd /c exit </dev/null >/dev/null 2>&1 # the services, with stdio on /dev/null
 
-# The exported test: todo where wine.json says, no failure, Wine's exit status. The runs go side by
-# side, each executable in a series of its own (the Windows version is set per executable name),
-# and are checked after.
+# The runs go side by side, each executable in a series of its own (the Windows version is set per
+# executable name), and are checked after.
 runx() { # EXE VERSION OUT: OUT, OUT.err, and the exit status in OUT.rc
     wine_version_for "$1" "$2"
     wine_run 300 "$1" etwconf >"$3" 2>"$3.err"
@@ -196,15 +184,14 @@ run32=0
 [ "$run32" = 1 ] && runx "$W/etwconf_test-i686.exe" win10 "$T/export-i686.txt" &
 runx "$W/etwconf_notodo_test.exe" win10 "$T/export-notodo.txt"
 wait
-stop_server
+wine_stop
 fmt <<EOF
 grammar $T/export-win10.txt --failures 0
 grammar $T/export-win7.txt --failures 0
 $([ "$run32" = 1 ] && echo "grammar $T/export-i686.txt --failures 0")
 grammar $T/export-notodo.txt
 EOF
-# the cases wine.json lists at a Windows version for the Wine under test (its todo list, by the
-# version table's name: spec/versions.def)
+# the cases wine.json lists at a Windows version (by spec/versions.def's name) for this Wine
 for v in win10 win7; do
     nt=$(awk -F'"' -v w=$v '/^VERSION/ && $4 == w { print $2 }' spec/versions.def)
     awk -v v="$nt" 'NR > 1 && $2 == v { print $1 }' "$T/wine-todo.txt" | sort -u >"$T/listed-$v"

@@ -53,8 +53,9 @@ KINDS = {"Test failed: ": "failed", "Test marked todo: ": "todo", "Test succeede
          "Tests skipped: ": "skipped"}
 
 
-def grammar(path, want_failures=None):
+def grammar(path, failures=None):
     want_rc, lines = rc_of(path), read_lines(path)
+    want_failures = None if failures is None else int(failures)
     units, problems, total_bad, seen = 0, [], 0, Counter()
     for n, line in enumerate(lines, 1):
         m = CLOSING.match(line)
@@ -142,8 +143,6 @@ def results(path, jsonl, expect=None):
         print("     outcomes: " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
 
 
-
-
 def rc_of(out):
     """the exit status of the command that wrote OUT (OUT.rc); None, and a failure said, without it"""
     try:
@@ -157,23 +156,16 @@ def rc_of(out):
 def report(out, *words):
     """etwconf-report in this process (its modules are read once for the stage)"""
     from etwconf_report.cli import main
-    env = {}
-    while words and re.match(r"[A-Z_]+=", words[0]):
-        k, v = words[0].split("=", 1)
-        env[k] = v
-        words = words[1:]
-    saved = {k: os.environ.get(k) for k in env}
+    env = dict(w.split("=", 1) for w in words if re.match(r"[A-Z_]+=", w))
+    saved = dict(os.environ)
     os.environ.update(env)
     try:
         with open(out, "w", encoding="utf-8") as o, open(out + ".err", "w", encoding="utf-8") as e, \
                 contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
-            rc = main(list(words))
+            rc = main(list(words[len(env):]))
     finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        os.environ.clear()
+        os.environ.update(saved)
     with open(out + ".rc", "w") as f:
         f.write("%d\n" % (rc or 0))
 
@@ -201,6 +193,9 @@ def exported(src_path, cases_path, wine_path):
         "export-wine: %d rows carry todo_wine versions, all listed in wine.json" % len(todo))
 
 
+COMMANDS = {"report": report, "grammar": grammar, "results": results, "exported": exported}
+
+
 def main(argv):
     src = open(argv[1]) if len(argv) > 1 else sys.stdin
     for line in src:
@@ -213,14 +208,8 @@ def main(argv):
             opts[args[-2][2:]] = args[-1]
             args = args[:-2]
         try:
-            if cmd == "report":
-                report(*args)
-            elif cmd == "grammar":
-                grammar(args[0], int(opts["failures"]) if "failures" in opts else None)
-            elif cmd == "results":
-                results(args[0], args[1], opts.get("expect"))
-            elif cmd == "exported":
-                exported(*args)
+            if cmd in COMMANDS:
+                COMMANDS[cmd](*args, **opts)
             else:
                 say(False, "winetest_format.py: unknown command %r" % line.strip())
         except (OSError, ValueError, KeyError, IndexError, TypeError) as e:

@@ -37,11 +37,9 @@ static struct {
     bool oom;
 } O;
 
-static void em(const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
+__attribute__((format(printf, 1, 2)))
 #endif
-    ;
 static void em(const char *fmt, ...)
 {
     va_list ap;
@@ -68,33 +66,38 @@ static void em(const char *fmt, ...)
     O.len += (size_t)n;
 }
 
-/* a C string literal */
-static void em_str(const char *s)
+/* s as a C string literal, in one of four buffers that the next calls reuse */
+static const char *q(const char *s)
 {
-    if (!s) {
-        em("NULL");
-        return;
-    }
-    em("\"");
-    for (; *s; s++) {
+    static char ring[4][4096];
+    static int next;
+    char *start = ring[next++ % 4], *o = start, *end = o + sizeof ring[0] - 10;
+    if (!s)
+        return "NULL";
+    *o++ = '"';
+    for (; *s && o < end; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
-            em("\\%c", c);
+            o += sprintf(o, "\\%c", c);
         else if (c == '\n')
-            em("\\n");
+            o += sprintf(o, "\\n");
         else if (c < 0x20 || c >= 0x7f)
-            em("\\%03o", c);
+            o += sprintf(o, "\\%03o", c);
         else
-            em("%c", c);
+            *o++ = (char)c;
     }
-    em("\"");
+    strcpy(o, *s ? "...\"" : "\"");
+    return start;
 }
 
-static void em_bytes(const etw_u8 *p, size_t n)
+/* a byte array in the row, after the text pre; more than 12 bytes on lines of their own */
+static void em_bytes(const char *pre, const etw_u8 *p, size_t n)
 {
-    em("{");
-    for (size_t i = 0; i < n; i++)
-        em("%s0x%02x", i ? (i % 16 ? ", " : ",\n    ") : "", p[i]);
+    em("%s(const BYTE[]){", pre);
+    for (size_t i = 0; i < n; i++) {
+        em("%s", i ? "," : "");
+        em("%s0x%02x", n > 12 && i % 12 == 0 ? "\n                " : i ? " " : "", p[i]);
+    }
     em("}");
 }
 
@@ -159,50 +162,35 @@ static struct {
 /* read the lines of `etwconf-report winetest-todo`; false and err filled when it is not such a list */
 static bool todo_load(const char *path, char *err, size_t errlen)
 {
+#define MAKE_IT "; make it with reports/etwconf-report winetest-todo reports/expectations/wine.json"
     FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
     if (!f) {
-        snprintf(err, errlen, "cannot open %s; make it with reports/etwconf-report winetest-todo reports/expectations/wine.json", path);
+        snprintf(err, errlen, "cannot open %s" MAKE_IT, path);
         return false;
     }
     char line[512], impl[32] = "";
     int ln = 0;
-    bool ok = true;
-    while (ok && fgets(line, sizeof line, f)) {
-        ln++;
-        if (ln == 1) {
-            if (sscanf(line, "# etwconf-todo/1 %31s %255s", impl, X.source) != 2) {
-                snprintf(err, errlen, "%s is not a list of `etwconf-report winetest-todo` (its first line is not \"# etwconf-todo/1 IMPL FILE\")", path);
-                ok = false;
-            } else if (strcmp(impl, "wine")) {
-                snprintf(err, errlen, "%s lists the divergences of %s, not Wine: make it from Wine's (reports/expectations/wine.json)", path, impl);
-                ok = false;
-            }
+    *err = 0;
+    while (!*err && fgets(line, sizeof line, f)) {
+        struct todo t, *nv = NULL;
+        if (++ln == 1 && sscanf(line, "# etwconf-todo/1 %31s %255s", impl, X.source) != 2)
+            snprintf(err, errlen, "%s is not a list of `etwconf-report winetest-todo` (its first line is not \"# etwconf-todo/1 IMPL FILE\")", path);
+        else if (ln == 1 && strcmp(impl, "wine"))
+            snprintf(err, errlen, "%s lists the divergences of %s, not Wine: make it from Wine's (reports/expectations/wine.json)", path, impl);
+        else if (ln == 1 || line[0] == '#' || line[0] == '\n')
             continue;
-        }
-        struct todo t;
-        if (line[0] == '#' || line[0] == '\n')
-            continue;
-        if (sscanf(line, "%95s %15s %15s %39s", t.case_id, t.version, t.status, t.mode) != 4) {
+        else if (sscanf(line, "%95s %15s %15s %39s", t.case_id, t.version, t.status, t.mode) != 4)
             snprintf(err, errlen, "%s:%d: not CASE VERSION STATUS MODE", path, ln);
-            ok = false;
-            continue;
-        }
-        struct todo *nv = realloc(X.v, (X.n + 1) * sizeof *nv);
-        if (!nv) {
+        else if (!(nv = realloc(X.v, (X.n + 1) * sizeof *nv)))
             snprintf(err, errlen, "out of memory");
-            ok = false;
-            continue;
-        }
-        X.v = nv;
-        X.v[X.n++] = t;
+        else
+            (X.v = nv)[X.n++] = t;
     }
-    if (ok && ln == 0) {
-        snprintf(err, errlen, "%s is empty; make it with reports/etwconf-report winetest-todo reports/expectations/wine.json", path);
-        ok = false;
-    }
+    if (!*err && ln == 0)
+        snprintf(err, errlen, "%s is empty" MAKE_IT, path);
     if (f != stdin)
         fclose(f);
-    return ok;
+    return !*err;
 }
 
 /* the command's end: what it holds freed, its exit status */
@@ -281,7 +269,7 @@ static bool in_family(const struct etw_case *c, const char *fam)
     return c->fn != FN_CUSTOM && fn_tag(c->fn) && !strcmp(f, fam);
 }
 
-static void em_row(const struct etw_case *c, bool todo_on, int idx)
+static void em_row(const struct etw_case *c, bool todo_on)
 {
     static const char *const hsel[] = {"H_ZERO", "H_LOGGER", "H_LOGGER_HIGH", "H_LOGGER2", "H_MISSING",
                                        "H_VALUE", "H_REG", "H_REG_STALE", "H_CLASS"};
@@ -292,26 +280,17 @@ static void em_row(const struct etw_case *c, bool todo_on, int idx)
     const struct etw_args *a = &c->args;
     const struct etw_fixture *fx = &c->fx;
     em("    /* %s */\n", c->title);
-    em("    {\n        .id = ");
-    em_str(c->id);
-    em(", .line = %d,\n        .rules = \"", O.line);
+    em("    {\n        .id = %s, .line = %d,\n        .rules = \"", q(c->id), O.line + 1);
     for (int k = 0; etw_case_rule(c, k); k++)
         em("%s%s", k ? " " : "", etw_rule_name(etw_case_rule(c, k)));
     em("\",\n        .fn = %s,", fn_tag(c->fn));
-    if (c->fn == FN_EXPORT) {
-        em(" .module = ");
-        em_str(a->module);
-        em(", .export_name = ");
-        em_str(a->export_name);
-        em(",");
-    }
+    if (c->fn == FN_EXPORT)
+        em(" .module = %s, .export_name = %s,", q(a->module), q(a->export_name));
     em("\n");
     const char *cannot = cannot_reason(c);
-    if (cannot) {
-        em("        .cannot = ");
-        em_str(cannot);
-        em(",\n");
-    } else if (c->fn != FN_EXPORT) {
+    if (cannot)
+        em("        .cannot = %s,\n", q(cannot));
+    else if (c->fn != FN_EXPORT) {
         bool masks = false;
         for (int i = 0; i < 8; i++)
             masks |= fx->masks[i] != 0;
@@ -325,7 +304,14 @@ static void em_row(const struct etw_case *c, bool todo_on, int idx)
                 em(" .masks = {0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x},", fx->masks[0], fx->masks[1], fx->masks[2],
                    fx->masks[3], fx->masks[4], fx->masks[5], fx->masks[6], fx->masks[7]);
             if (fx->ndisallow)
-                em(" .disallow = disallow_%d, .ndisallow = %d,", idx, fx->ndisallow);
+                em(" .ndisallow = %d, .disallow = (const GUID[]){", fx->ndisallow);
+            for (int i = 0; i < fx->ndisallow; i++) {
+                const etw_guid *g = &fx->disallow[i];
+                em("\n            {0x%08x, 0x%04x, 0x%04x, {", g->Data1, g->Data2, g->Data3);
+                for (int k = 0; k < 8; k++)
+                    em("%s0x%02x", k ? ", " : "", g->Data4[k]);
+                em("}}%s", i + 1 < fx->ndisallow ? "," : "},");
+            }
             if (fx->classes)
                 em(" .classes = %d,", fx->classes);
             if (fx->provider)
@@ -335,8 +321,11 @@ static void em_row(const struct etw_case *c, bool todo_on, int idx)
         int len = a->len + (a->len_rel ? etw_call_natural_size(c->fn, a) : 0);
         em("        .handle = %s, .value = 0x%llx, .cls = 0x%x, .len = %d,%s%s", hsel[a->handle], (unsigned long long)a->value, a->cls,
            len < 0 ? 0 : len, a->buf == B_NULL ? " .null_buf = TRUE," : "", a->retlen_null ? " .retlen_null = TRUE," : "");
-        if (a->in_len)
-            em(" .in = in_%d, .in_size = %lu,", idx, (unsigned long)a->in_len);
+        if (a->in_len) {
+            em(" .in_size = %lu,", (unsigned long)a->in_len);
+            em_bytes(" .in = ", a->in, a->in_len);
+            em(",");
+        }
         if (a->patch)
             em(" .patch = %s, .patch_off = %d,", patches[a->patch], a->patch_off);
         if (c->fn == FN_NTC)
@@ -347,10 +336,8 @@ static void em_row(const struct etw_case *c, bool todo_on, int idx)
     for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
         const struct etw_expect *e = &c->expect[k];
         em("            {0x%08x, 0x%08x, %s", e->vmin, e->vmax, kinds[e->kind]);
-        if (e->kind == XK_SKIP) {
-            em(", .why = ");
-            em_str(e->why);
-        }
+        if (e->kind == XK_SKIP)
+            em(", .why = %s", q(e->why));
         if (e->kind == XK_CALL) {
             em(", .rc = 0x%x", e->rc);
             if (e->rc_alt_ok)
@@ -359,8 +346,11 @@ static void em_row(const struct etw_case *c, bool todo_on, int idx)
                 em(", .rl = %s, .rl_value = 0x%x", rls[e->rl], e->rl_value);
             if (e->out) {
                 em(", .out = %s", outs[e->out]);
-                if (e->out_len && !cannot)
-                    em(", .out_bytes = out_%d_%d, .out_size = %lu, .out_off = %lu", idx, k, (unsigned long)e->out_len, (unsigned long)e->out_off);
+                if (e->out_len && !cannot) {
+                    em(", .out_size = %lu, .out_off = %lu", (unsigned long)e->out_len,
+                       (unsigned long)e->out_off);
+                    em_bytes(", .out_bytes = ", e->out_bytes, e->out_len);
+                }
             }
         }
         em("},\n");
@@ -391,35 +381,6 @@ static void em_row(const struct etw_case *c, bool todo_on, int idx)
     em("    },\n");
 }
 
-/* the byte arrays and GUID lists a row refers to, before its table */
-static void em_row_data(const struct etw_case *c, int idx)
-{
-    if (c->fn == FN_CUSTOM || cannot_reason(c))
-        return;
-    if (c->args.in_len) {
-        em("static const BYTE in_%d[] = ", idx);
-        em_bytes(c->args.in, c->args.in_len);
-        em(";\n");
-    }
-    if (c->fx.ndisallow) {
-        em("static const GUID disallow_%d[] = {", idx);
-        for (int i = 0; i < c->fx.ndisallow; i++) {
-            const etw_guid *g = &c->fx.disallow[i];
-            em("%s{0x%08x, 0x%04x, 0x%04x, {", i ? ", " : "", g->Data1, g->Data2, g->Data3);
-            for (int k = 0; k < 8; k++)
-                em("%s0x%02x", k ? ", " : "", g->Data4[k]);
-            em("}}");
-        }
-        em("};\n");
-    }
-    for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++)
-        if (c->expect[k].kind == XK_CALL && c->expect[k].out && c->expect[k].out_len) {
-            em("static const BYTE out_%d_%d[] = ", idx, k);
-            em_bytes(c->expect[k].out_bytes, c->expect[k].out_len);
-            em(";\n");
-        }
-}
-
 static const char help[] =
     "usage: " ETWCONF_PROG " export-wine [--out FILE] [--todo FILE] [--unit NAME]\n"
     "\n"
@@ -439,28 +400,25 @@ static const char help[] =
 
 int etw_cmd_export_wine(int argc, char **argv)
 {
-    const char *out = NULL, *todo = NULL, *unit = "etwconf";
+    const char *opt[3] = {NULL, NULL, "etwconf"}, *const names[3] = {"--out", "--todo", "--unit"};
+    const char *out, *todo, *unit;
     for (int i = 2; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int k = 0;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(help, stdout);
             return 0;
         }
-        if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--todo") || !strcmp(argv[i], "--unit")) && !v) {
-            fprintf(stderr, ETWCONF_PROG " export-wine: %s needs a value\nTry '" ETWCONF_PROG " export-wine --help'.\n", argv[i]);
+        while (k < 3 && strcmp(argv[i], names[k]))
+            k++;
+        if (k == 3 || i + 1 == argc) {
+            fprintf(stderr, k == 3 ? ETWCONF_PROG " export-wine: unknown option '%s'\n"
+                                   : ETWCONF_PROG " export-wine: %s needs a value\n", argv[i]);
+            fputs("Try '" ETWCONF_PROG " export-wine --help'.\n", stderr);
             return 2;
         }
-        if (!strcmp(argv[i], "--out"))
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--todo"))
-            todo = argv[++i];
-        else if (!strcmp(argv[i], "--unit"))
-            unit = argv[++i];
-        else {
-            fprintf(stderr, ETWCONF_PROG " export-wine: unknown option '%s'\nTry '" ETWCONF_PROG " export-wine --help'.\n", argv[i]);
-            return 2;
-        }
+        opt[k] = argv[++i];
     }
+    out = opt[0], todo = opt[1], unit = opt[2];
     for (const char *p = unit; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) {
             fprintf(stderr, ETWCONF_PROG " export-wine: --unit takes a C identifier in lower case (the test file's base name), not '%s'\n", unit);
@@ -535,15 +493,12 @@ int etw_cmd_export_wine(int argc, char **argv)
     }
     for (int k = 0; k < nfam; k++) {
         em("/* ------------------------------------------------------------------ %s */\n\n", fams[k]);
-        for (size_t i = 0; i < n; i++)
-            if (in_family(etw_case_at(i), fams[k]))
-                em_row_data(etw_case_at(i), (int)i);
-        em("\nstatic const struct row rows_%s[] =\n{\n", fams[k]);
+        em("static const struct row rows_%s[] =\n{\n", fams[k]);
         for (size_t i = 0; i < n; i++) {
             const struct etw_case *c = etw_case_at(i);
             if (!in_family(c, fams[k]))
                 continue;
-            em_row(c, todo != NULL, (int)i);
+            em_row(c, todo != NULL);
             ndata++;
             ncannot += cannot_reason(c) != NULL;
         }

@@ -1,25 +1,17 @@
 /*
  * harness/windows/winetest/wine/test.h - a small stand-in for Wine's include/wine/test.h (which no
  * Debian package ships), so that the output of `etwconf export-wine` builds with mingw-w64 outside
- * a Wine tree; inside one, Wine's own header is used:
- *
- *   x86_64-w64-mingw32-gcc -DSTANDALONE -I harness/windows/winetest -o etwconf_test.exe etwconf.c
- *   wine etwconf_test.exe etwconf
- *
- * Written from the documented test API (Wine Developer's Guide, "Writing conformance tests") and
- * the output format Wine's tools read. The subset: ok(), ok_(file, line)(), todo_if(), todo_wine,
+ * a Wine tree (README "Wine's test formats"), written from the documented test API and the output
+ * format Wine's tools read. The subset: ok(), ok_(file, line)(), todo_if(), todo_wine,
  * todo_wine_if(), broken(), skip(), win_skip(), trace(), winetest_push/pop_context(),
- * winetest_platform, winetest_debug, winetest_interactive, winetest_report_success, ARRAY_SIZE,
- * START_TEST and, with STANDALONE (as Wine's generated testlist.c defines), the driver: main() runs
- * the unit argv[1] names (or the only one), prints Wine's lines ("file.c:LINE: Test failed: ...",
- * "Test succeeded inside todo block: ", "Test marked todo: " when WINETEST_DEBUG > 0, "Tests
- * skipped: ", "Test succeeded" with WINETEST_REPORT_SUCCESS=1, a trace "file.c:LINE: text") and the
- *   "%04x:%s: %d tests executed (%d marked as todo, %d as flaky, %d failure(s)), %d skipped."
- * closing line, and exits with failures plus successes inside todo blocks, at most 255.
- * The platform is "wine" when ntdll exports wine_server_call (WINETEST_PLATFORM overrides it):
- * todo_wine applies there only, broken() is true on "windows" only, and win_skip() is a skip on
- * Windows but a failure on Wine. Not provided: flaky blocks, subtests, muting after 42 messages,
- * WINETEST_TIME, WINETEST_COLOR, wine_dbgstr_*(), the child-process helpers; one thread only.
+ * winetest_platform, winetest_debug, ARRAY_SIZE, START_TEST and, with STANDALONE (as Wine's
+ * testlist.c defines), the driver: main() runs the unit argv[1] names (or the only one), prints
+ * Wine's lines (WINETEST_DEBUG, WINETEST_REPORT_SUCCESS) and closing line, and exits with failures
+ * plus successes inside todo blocks, at most 255. The platform is "wine" when ntdll exports
+ * wine_server_call (WINETEST_PLATFORM overrides it): todo_wine applies there only, broken() is true
+ * on "windows" only, win_skip() is a skip on Windows but a failure on Wine. Not provided: flaky
+ * blocks, subtests, muting, --list, WINETEST_INTERACTIVE, WINETEST_TIME, WINETEST_COLOR,
+ * wine_dbgstr_*(), the child-process helpers, a report of unhandled exceptions; one thread only.
  */
 #ifndef ETWCONF_WINETEST_TEST_H
 #define ETWCONF_WINETEST_TEST_H
@@ -42,8 +34,6 @@
 #endif
 
 extern int winetest_debug;
-extern int winetest_interactive;
-extern int winetest_report_success;
 extern const char *winetest_platform;
 
 void winetest_set_location(const char *file, int line);
@@ -79,25 +69,21 @@ struct test {
     void (*func)(void);
 };
 
-#ifdef STANDALONE
+#ifndef STANDALONE
+#define START_TEST(name) void func_##name(void)
+#else
 #define START_TEST(name)                                                              \
     static void func_##name(void);                                                    \
     const struct test winetest_testlist[] = {{#name, func_##name}, {NULL, NULL}};     \
     static void func_##name(void)
-#else
-#define START_TEST(name) void func_##name(void)
-#endif
 
-#ifdef STANDALONE
 extern const struct test winetest_testlist[];
 
 int winetest_debug = 1;
-int winetest_interactive = 0;
-int winetest_report_success = 0;
 const char *winetest_platform = "windows";
 
-static const struct test *winetest_current;
 static LONG winetest_successes, winetest_failures, winetest_todo_successes, winetest_todo_failures, winetest_skipped;
+static int winetest_report_success;
 static const char *winetest_file = "";
 static int winetest_line;
 static unsigned int winetest_todo_level; /* one bit per nested todo block, the innermost lowest */
@@ -115,12 +101,13 @@ void winetest_set_location(const char *file, int line)
     winetest_line = line;
 }
 
-static void winetest_prefix(const char *kind)
+static void winetest_print(const char *kind, const char *msg, va_list ap)
 {
     unsigned int i;
     printf("%s:%d: %s", winetest_file, winetest_line, kind);
     for (i = 0; i < winetest_context_count && i < ARRAY_SIZE(winetest_context); i++)
         printf("%s: ", winetest_context[i]);
+    vprintf(msg, ap);
 }
 
 int broken(int condition)
@@ -132,21 +119,17 @@ int winetest_vok(int condition, const char *msg, va_list ap)
 {
     if (winetest_todo_level & 1) {
         if (condition) {
-            winetest_prefix("Test succeeded inside todo block: ");
-            vprintf(msg, ap);
+            winetest_print("Test succeeded inside todo block: ", msg, ap);
             winetest_todo_failures++;
             return 0;
         }
-        if (winetest_debug > 0) {
-            winetest_prefix("Test marked todo: ");
-            vprintf(msg, ap);
-        }
+        if (winetest_debug > 0)
+            winetest_print("Test marked todo: ", msg, ap);
         winetest_todo_successes++;
         return 1;
     }
     if (!condition) {
-        winetest_prefix("Test failed: ");
-        vprintf(msg, ap);
+        winetest_print("Test failed: ", msg, ap);
         winetest_failures++;
         return 0;
     }
@@ -156,61 +139,49 @@ int winetest_vok(int condition, const char *msg, va_list ap)
     return 1;
 }
 
+/* the functions that take "..." hand their arguments to one that takes a va_list */
+#define WINETEST_VA(last, call) \
+    do {                        \
+        va_list ap;             \
+        va_start(ap, last);     \
+        call;                   \
+        va_end(ap);             \
+    } while (0)
+
 void winetest_ok(int condition, const char *msg, ...)
 {
-    va_list ap;
-    va_start(ap, msg);
-    winetest_vok(condition, msg, ap);
-    va_end(ap);
-}
-
-static void winetest_vskip(const char *msg, va_list ap)
-{
-    winetest_prefix("Tests skipped: ");
-    vprintf(msg, ap);
-    winetest_skipped++;
+    WINETEST_VA(msg, winetest_vok(condition, msg, ap));
 }
 
 void winetest_skip(const char *msg, ...)
 {
-    va_list ap;
-    va_start(ap, msg);
-    winetest_vskip(msg, ap);
-    va_end(ap);
+    WINETEST_VA(msg, winetest_print("Tests skipped: ", msg, ap));
+    winetest_skipped++;
 }
 
 void winetest_win_skip(const char *msg, ...)
 {
-    va_list ap;
-    va_start(ap, msg);
-    if (!strcmp(winetest_platform, "windows"))
-        winetest_vskip(msg, ap);
-    else
-        winetest_vok(0, msg, ap);
-    va_end(ap);
+    if (strcmp(winetest_platform, "windows"))
+        WINETEST_VA(msg, winetest_vok(0, msg, ap));
+    else {
+        WINETEST_VA(msg, winetest_print("Tests skipped: ", msg, ap));
+        winetest_skipped++;
+    }
 }
 
 void winetest_trace(const char *msg, ...)
 {
-    va_list ap;
-    if (winetest_debug <= 0)
-        return;
-    winetest_prefix("");
-    va_start(ap, msg);
-    vprintf(msg, ap);
-    va_end(ap);
+    if (winetest_debug > 0)
+        WINETEST_VA(msg, winetest_print("", msg, ap));
 }
 
 void winetest_push_context(const char *fmt, ...)
 {
-    va_list ap;
-    if (winetest_context_count < ARRAY_SIZE(winetest_context)) {
-        va_start(ap, fmt);
-        vsnprintf(winetest_context[winetest_context_count], sizeof(winetest_context[0]), fmt, ap);
-        va_end(ap);
-        winetest_context[winetest_context_count][sizeof(winetest_context[0]) - 1] = 0;
+    unsigned int i = winetest_context_count++;
+    if (i < ARRAY_SIZE(winetest_context)) {
+        WINETEST_VA(fmt, vsnprintf(winetest_context[i], sizeof(winetest_context[i]), fmt, ap));
+        winetest_context[i][sizeof(winetest_context[i]) - 1] = 0;
     }
-    winetest_context_count++;
 }
 
 void winetest_pop_context(void)
@@ -237,16 +208,6 @@ void winetest_end_todo(void)
     winetest_todo_level >>= 1;
 }
 
-static LONG CALLBACK winetest_unhandled(EXCEPTION_POINTERS *ep)
-{
-    if (winetest_line)
-        printf("%s:%d: this is the last test seen before the exception\n", winetest_file, winetest_line);
-    printf("%04x:%s: unhandled exception %08lx at %p\n", (unsigned int)GetCurrentProcessId(), winetest_current ? winetest_current->name : "?",
-           (unsigned long)ep->ExceptionRecord->ExceptionCode, ep->ExceptionRecord->ExceptionAddress);
-    fflush(stdout);
-    return EXCEPTION_EXECUTE_HANDLER;
-}
-
 static int winetest_env(const char *name, int dflt)
 {
     char buf[32];
@@ -258,7 +219,7 @@ int main(int argc, char **argv)
     static char platform[64];
     const struct test *t;
     HMODULE ntdll = GetModuleHandleA("ntdll.dll");
-    LONG status;
+    LONG bad;
     (void)argc;
     setvbuf(stdout, NULL, _IONBF, 0);
     if (GetEnvironmentVariableA("WINETEST_PLATFORM", platform, sizeof(platform)))
@@ -266,19 +227,9 @@ int main(int argc, char **argv)
     else if (ntdll && GetProcAddress(ntdll, "wine_server_call"))
         winetest_platform = "wine";
     winetest_debug = winetest_env("WINETEST_DEBUG", 1);
-    winetest_interactive = winetest_env("WINETEST_INTERACTIVE", 0);
     winetest_report_success = winetest_env("WINETEST_REPORT_SUCCESS", 0);
-    if (!strcmp(winetest_platform, "windows"))
-        SetUnhandledExceptionFilter(winetest_unhandled);
-    if (!winetest_interactive)
-        SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
+    SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
 
-    if (argv[1] && !strcmp(argv[1], "--list")) {
-        printf("Valid test names:\n");
-        for (t = winetest_testlist; t->name; t++)
-            printf("    %s\n", t->name);
-        return 0;
-    }
     for (t = winetest_testlist; t->name; t++)
         if (!argv[1] || !strcmp(argv[1], t->name))
             break;
@@ -286,16 +237,14 @@ int main(int argc, char **argv)
         printf("Fatal: test '%s' does not exist.\n", argv[1] ? argv[1] : "");
         return 1;
     }
-    winetest_current = t;
     t->func();
-    if (winetest_debug) {
-        LONG bad = winetest_failures + winetest_todo_failures;
-        printf("%04x:%s: %ld tests executed (%ld marked as todo, 0 as flaky, %ld %s), %ld skipped.\n", (unsigned int)GetCurrentProcessId(),
-               t->name, (long)(winetest_successes + winetest_failures + winetest_todo_successes + winetest_todo_failures),
+    bad = winetest_failures + winetest_todo_failures;
+    if (winetest_debug)
+        printf("%04x:%s: %ld tests executed (%ld marked as todo, 0 as flaky, %ld %s), %ld skipped.\n",
+               (unsigned int)GetCurrentProcessId(), t->name,
+               (long)(winetest_successes + winetest_failures + winetest_todo_successes + winetest_todo_failures),
                (long)winetest_todo_successes, (long)bad, bad != 1 ? "failures" : "failure", (long)winetest_skipped);
-    }
-    status = winetest_failures + winetest_todo_failures;
-    return status > 255 ? 255 : (int)status;
+    return bad > 255 ? 255 : (int)bad;
 }
 #endif /* STANDALONE */
 
