@@ -30,7 +30,7 @@ fails() {
     ok "every: 0 of 0, 2 of 3 and nothing planned fail; 3 of 3 passes" || no "every: $(tr '\n' '|' <"$T/every.out")"
 
 # wine.sh: its checks of the results (the Python part of section 6) when Wine ran nothing
-sed -n '/^out=$(WINE_VERSION=/,/^EOF$/p' "$HERE/wine.sh" | sed '1,/<<.EOF/d;$d' >"$T/wine-results.py"
+sed -n '/^out=$(WINE_VERSION=/,/^EOF$/p' "$HERE/wine.sh" | sed '0,/<<.EOF/d;$d' >"$T/wine-results.py"
 $PYTHON - "$T/cases.json" <<'PY'
 import json, sys
 cases = [{"id": "x.%d" % i, "fixture": {"logger": True, "logger2": False}} for i in range(40)]
