@@ -1,11 +1,7 @@
 /*
- * harness/core/call.c - one call of the API under test, as a row describes it (struct etw_args):
- * the handle chosen from the fixture state, the length (absolute or relative to the class's
- * natural size), sentinel-filled guarded buffers with the input bytes and the handle patch, the
- * call itself with allocation fault injection around it, and the outcome: return code, what
- * ReturnLength holds, the buffers and their bytes before the call. The expectation checks
- * (harness/core/expect.c) read the outcome; the fuzzer (tools/fuzz) uses the same handle, fill and
- * invoke steps on its own buffers.
+ * harness/core/call.c - one call of the API under test as a row describes it (struct etw_args),
+ * and its outcome for the checks of expect.c. The fuzzer (tools/fuzz) uses the same handle, fill
+ * and invoke steps on its own buffers.
  */
 #include "harness/core/core.h"
 #include <stdlib.h>

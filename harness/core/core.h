@@ -1,11 +1,7 @@
 /*
- * harness/core/core.h - the core: one case run against a target. The rule catalogue, codes and
- * versions, the row printer, what the core asks of a target, results, the call engine (fixtures,
- * calls, expectations, needs), running one case, guarded buffers. The case-level headers
- * (harness/case.h, check.h, scenario.h) are the part of the core that case files see. The core
- * uses only itself and the platform (harness/plat/plat.h); the layers above are harness/suite/
- * (every case table), harness/out/ (JSON and records), harness/targets/, harness/exec/ (the
- * runner), tools/ and harness/cli/ (README "How it fits together").
+ * harness/core/core.h - the core: one case run against a target (README "How it fits together").
+ * Case files see its part in harness/case.h, check.h and scenario.h. It uses only itself and the
+ * platform (harness/plat/plat.h).
  */
 #ifndef ETWCONF_CORE_H
 #define ETWCONF_CORE_H
@@ -50,15 +46,11 @@ bool etw_row_printable(const struct etw_case *c);
 /* print c as the CASE(...) source that compiles back to it, each line after indent; false (and
  * nothing printed) when it is not printable */
 bool etw_row_print(FILE *f, const struct etw_case *c, const char *indent);
-/* a rule as rows cite it: "RID_TQI_0B_EXACT_SIZE" (RID_NONE for none) */
-const char *etw_rule_rid(enum etw_rule_id r, char *buf, size_t len);
 
 /* ---------------------------------------------------------------- codes (harness/core/codes.c) */
 const char *etw_win32_name(etw_u32 code);
 const char *etw_ntstatus_name(etw_u32 status);
 void etw_format_code(char *buf, size_t len, etw_u32 v, bool ntstatus); /* "24 (ERROR_BAD_LENGTH)" */
-/* the value of a name etw_win32_name / etw_ntstatus_name gives ("ERROR_BAD_LENGTH"); false if unknown */
-bool etw_code_parse(const char *name, bool ntstatus, etw_u32 *v);
 /* ---------------------------------------------------------------- versions (harness/core/versions.c) */
 /* the version table (spec/versions.def), oldest first */
 struct etw_version_info {
@@ -282,12 +274,7 @@ void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_f
 void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const struct etw_args *a);
 
 /* ---------------------------------------------------------------- running (harness/core/run.c) */
-/* how cases are isolated from the runner; the same on every host (harness/exec/runner.c):
- *   batch   a worker process runs the cases in order; it is replaced after a crash or a hang
- *   child   a new worker process for every case
- *   inproc  no process: faults and hangs are caught in this process
- * The default ("auto") is inproc with fallback for the model the suite ships with (the built-in
- * reference), batch for a loaded library and for the live system. */
+/* how cases are isolated from the runner, the same on every host (harness/exec/runner.c) */
 enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
 /* where a running case is, and so which time budget holds: the calls under test (the runner's
  * --timeout-ms; a case that does not return in it is a TIMEOUT, counted against the target) or its
@@ -343,8 +330,6 @@ struct etw_ctx {
 unsigned etw_runner_key(const struct etw_runner *r);
 /* run one case to a result: fixture, call, checks, teardown (isolation: harness/exec/) */
 void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_result *res);
-/* the body run under the platform guard: fixture setup, the call or .run, checks */
-void etw_case_body(struct etw_ctx *ctx);
 /* the budget of phase p in r, in ms (0: none) */
 unsigned etw_phase_budget_ms(const struct etw_runner *r, enum etw_phase p);
 /* the case enters phase p: its deadline becomes p's budget from now (in a watched run) and
@@ -354,9 +339,6 @@ void etw_phase(struct etw_ctx *ctx, enum etw_phase p);
  * call, BROKEN in the fixture (mode "fixture-timeout"); how says what was done ("the worker was
  * killed") */
 void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, enum etw_phase p, unsigned budget_ms, const char *how);
-/* the case accessed past the end of a guarded buffer: a failed GEN.BUFFER_BOUNDS check (got: what
- * was seen), mode "overrun", the message saying how it was caught */
-void etw_record_overrun(struct etw_ctx *ctx, const char *got, const char *how);
 /* results of a case the platform had to end: CRASH or TIMEOUT */
 void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum etw_status_kind st,
                          const char *exception, const char *message);
@@ -371,9 +353,6 @@ bool etw_check_row(struct etw_ctx *c, enum etw_rule_id rule, enum etw_aspect asp
 /* ---------------------------------------------------------------- guarded buffers and calls (harness/core/guard.c) */
 #define ETW_SENTINEL32 0xDEADBEEFu
 extern const etw_u8 etw_sentinel[4]; /* DE AD BE EF, repeated through every buffer */
-/* fill n bytes from start with the sentinel, start being at phase 0 of the pattern: a guarded
- * buffer is filled from buf - ETW_PRE_ZONE, so that buf[i] = etw_sentinel[i mod 4] */
-void etw_sentinel_fill(etw_u8 *start, size_t n);
 
 struct etw_guard {
     etw_u8 *map; /* whole mapping */
@@ -384,10 +363,6 @@ struct etw_guard {
     size_t guard_len;
 };
 #define ETW_PRE_ZONE 64 /* sentinel bytes before each buffer, checked for underruns */
-size_t etw_guard_body(size_t len, size_t page); /* bytes before the guard page */
-etw_u8 *etw_guard_pool_take(size_t map_len); /* a kept mapping of that size, or NULL */
-bool etw_guard_pool_put(etw_u8 *map, size_t map_len); /* keep it; false: the caller unmaps */
-void etw_guard_place(struct etw_guard *g, etw_u8 *map, size_t len, size_t page); /* lay out and fill */
 /* a sentinel-filled buffer of len bytes ending at an inaccessible page (plat_map_guarded) */
 bool etw_guard_alloc(struct etw_guard *g, size_t len);
 void etw_guard_free(struct etw_guard *g);

@@ -1,12 +1,7 @@
 /*
- * harness/core/needs.c - the prerequisites of a case (harness/case.h ETW_NEED_LIST), checked in
- * one place before its fixture is set up: which needs a fixture implies, and whether a target
- * meets each one. A need is met when its portable check holds (the target has the control
- * function it takes, this process can start threads) and the target, asked through its need
- * hook, does not say otherwise (the live system answers for admin rights, its version, the NT
- * Kernel Logger and its token: harness/targets/win_live/needs.c). The first unmet need, in the
- * list's order, gives the SKIP reason. Used by the case runner (core/run.c), the check API's
- * session start (core/check.c) and the fuzzer (tools/fuzz/exec.c).
+ * harness/core/needs.c - the prerequisites of a case (harness/case.h ETW_NEED_LIST). A need is met
+ * when its portable check holds and the target's need hook does not say otherwise (the live
+ * system: harness/targets/win_live/needs.c); the first unmet one gives the SKIP reason.
  */
 #include "harness/core/core.h"
 #include <string.h>

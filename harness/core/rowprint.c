@@ -37,7 +37,8 @@ const char *etw_version_enum_name(unsigned key, bool hi)
 }
 
 /* ---------------------------------------------------------------- the printer */
-const char *etw_rule_rid(enum etw_rule_id r, char *buf, size_t len)
+/* a rule as rows cite it: "RID_TQI_0B_EXACT_SIZE" (RID_NONE for none) */
+static const char *rule_rid(enum etw_rule_id r, char *buf, size_t len)
 {
     if (!r) {
         snprintf(buf, len, "RID_NONE");
@@ -79,7 +80,7 @@ static void bytes(FILE *f, const etw_u8 *p, size_t n)
 static void rid(FILE *f, enum etw_rule_id r)
 {
     char b[96];
-    fputs(etw_rule_rid(r, b, sizeof b), f);
+    fputs(rule_rid(r, b, sizeof b), f);
 }
 
 /* a range bound as AT() takes it: a name, an NT version (0x0A01u) or a key; a hi bound whose

@@ -24,7 +24,6 @@
 /* the host's start-up: fault handlers, console, error modes. Call once, first. */
 void plat_init(void);
 uint64_t plat_now_us(void); /* monotonic */
-void plat_sleep_ms(unsigned ms);
 const char *plat_host_os(void); /* "linux", "windows" */
 /* architectures, named once: the host's (native) and this process's */
 enum plat_arch { PLAT_ARCH_UNKNOWN, PLAT_ARCH_X86_64, PLAT_ARCH_I686, PLAT_ARCH_AARCH64, PLAT_ARCH_ARM, PLAT_ARCH_IA64 };

@@ -28,12 +28,6 @@ const wchar_t *win_exe_path(void)
     return path;
 }
 
-bool win_is_wine(void)
-{
-    HMODULE nt = GetModuleHandleW(L"ntdll.dll");
-    return nt && GetProcAddress(nt, "wine_get_version") != NULL;
-}
-
 uint64_t plat_now_us(void)
 {
     static LARGE_INTEGER freq;
@@ -43,11 +37,6 @@ uint64_t plat_now_us(void)
     QueryPerformanceCounter(&c);
     uint64_t q = (uint64_t)c.QuadPart, f = (uint64_t)freq.QuadPart;
     return q / f * 1000000u + q % f * 1000000u / f;
-}
-
-void plat_sleep_ms(unsigned ms)
-{
-    Sleep(ms);
 }
 
 const char *plat_host_os(void)

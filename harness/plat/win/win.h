@@ -21,8 +21,6 @@ const wchar_t *win_exe_path(void);
 /* true when this process was started by plat_proc_start (a worker or a probe: its command line
  * ends in "--chan N"); its parent already loaded what it loads in a probe process */
 bool win_started_by_runner(void);
-/* true when ntdll exports wine_get_version */
-bool win_is_wine(void);
 /* run the plat_at_end() functions now (host.c; the fatal-exception path calls it) */
 void win_run_end_fns(void);
 /* the process's start-up (host.c): error modes, binary streams, then exceptions() (call.c's
