@@ -241,24 +241,19 @@ int main(int argc, char **argv)
         printf("etwconf %s (%zu rules, %zu cases)\n", ETWCONF_VERSION, etw_rule_count, etw_case_total());
         return 0;
     }
-    if (!strcmp(cmd, "rules")) {
+    if (!strcmp(cmd, "rules") || !strcmp(cmd, "versions")) {
+        bool rules = cmd[0] == 'r';
         if (help) {
-            fputs(rules_help, stdout);
+            fputs(rules ? rules_help : versions_help, stdout);
             return 0;
         }
         if (argc > 2 && !json)
-            return cli_usage_error("rules takes only --json, not '%s'", argv[2]);
-        rules_print(stdout, json);
-        return 0;
-    }
-    if (!strcmp(cmd, "versions")) {
-        if (help) {
-            fputs(versions_help, stdout);
-            return 0;
-        }
-        if (argc > 2 && !json)
-            return cli_usage_error("versions takes only --json, not '%s'", argv[2]);
-        print_versions(json);
+            return cli_usage_error(rules ? "rules takes only --json, not '%s'" : "versions takes only --json, not '%s'",
+                                   argv[2]);
+        if (rules)
+            rules_print(stdout, json);
+        else
+            print_versions(json);
         return 0;
     }
     if (!strcmp(cmd, "list")) {

@@ -252,6 +252,18 @@ static int parse_versions(const char *s, unsigned *vs, int max, const char **bad
     return n;
 }
 
+/* a --*-timeout-ms value: min to 3600000 ms, else a usage error (exit 2) */
+static unsigned long ms_arg(const char *name, const char *v, unsigned long min)
+{
+    char *end, fmt[96];
+    errno = 0;
+    unsigned long ms = strtoul(v, &end, 10);
+    if (*v && *v != '-' && *v != '+' && !*end && !errno && ms >= min && ms <= 3600000)
+        return ms;
+    snprintf(fmt, sizeof fmt, "%s takes milliseconds (%lu to 3600000), not '%%s'", name, min);
+    exit(cli_usage_error(fmt, v));
+}
+
 int cli_cmd_run(int argc, char **argv)
 {
     struct run_opts o = {.target = ETWCONF_DEFAULT_TARGET, .timeout = 5000, .isolation = ISO_BATCH};
@@ -281,26 +293,13 @@ int cli_cmd_run(int argc, char **argv)
             o.ids[o.nids++] = v;
         else if (OPT("--isolation"))
             iso = v;
-        else if (OPT("--timeout-ms")) {
-            char *end;
-            errno = 0;
-            o.timeout = strtoul(v, &end, 10);
-            if (!*v || *v == '-' || *v == '+' || *end || errno || o.timeout > 3600000)
-                return cli_usage_error("--timeout-ms takes milliseconds (0 to 3600000), not '%s'", v);
-        } else if (OPT("--fixture-timeout-ms")) {
-            char *end;
-            errno = 0;
-            o.fixture_timeout = strtoul(v, &end, 10);
-            if (!*v || *v == '-' || *v == '+' || *end || errno || o.fixture_timeout < 1 || o.fixture_timeout > 3600000)
-                return cli_usage_error("--fixture-timeout-ms takes milliseconds (1 to 3600000), not '%s'", v);
-        } else if (OPT("--load-timeout-ms")) {
-            char *end;
-            errno = 0;
-            unsigned long ms = strtoul(v, &end, 10);
-            if (!*v || *v == '-' || *v == '+' || *end || errno || ms < 1 || ms > 3600000)
-                return cli_usage_error("--load-timeout-ms takes milliseconds (1 to 3600000), not '%s'", v);
-            etw_target_load_ms = (unsigned)ms;
-        } else if (!strcmp(a, "--quiet"))
+        else if (OPT("--timeout-ms"))
+            o.timeout = ms_arg(a, v, 0);
+        else if (OPT("--fixture-timeout-ms"))
+            o.fixture_timeout = ms_arg(a, v, 1);
+        else if (OPT("--load-timeout-ms"))
+            etw_target_load_ms = (unsigned)ms_arg(a, v, 1);
+        else if (!strcmp(a, "--quiet"))
             o.quiet = true;
         else if (!strcmp(a, "--stop-on-counted"))
             o.stop_on_counted = true;

@@ -131,7 +131,7 @@ struct phase_tell {
 static void tell_phase(void *arg, enum etw_phase p)
 {
     struct phase_tell *pt = arg;
-    etw_wire_send_phase(pt->chan, pt->idx, p); /* a channel that broke shows at the result */
+    etw_wire_send_mark(pt->chan, ETW_WIRE_PHASE, pt->idx, (unsigned)p); /* a channel that broke shows at the result */
 }
 
 int etw_exec_worker(struct etw_runner *r, plat_chan chan)
@@ -146,7 +146,7 @@ int etw_exec_worker(struct etw_runner *r, plat_chan chan)
     r->phase_arg = &pt;
     for (size_t i = 0; i < r->nplan; i++) {
         pt.idx = i;
-        if (!etw_wire_send_start(chan, i)) {
+        if (!etw_wire_send_mark(chan, ETW_WIRE_START, i, 0)) {
             rc = 3;
             break;
         }

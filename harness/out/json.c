@@ -131,22 +131,20 @@ void etw_json_str(struct etw_json *j, const char *k, const char *v)
         puts_(j, "null");
 }
 
-void etw_json_int(struct etw_json *j, const char *k, long long v)
-{
-    char b[32];
-    key(j, k);
-    snprintf(b, sizeof b, "%lld", v);
-    puts_(j, b);
-}
-
-void etw_json_bool(struct etw_json *j, const char *k, bool v)
-{
-    key(j, k);
-    puts_(j, v ? "true" : "false");
-}
-
 void etw_json_raw(struct etw_json *j, const char *k, const char *raw)
 {
     key(j, k);
     puts_(j, raw);
+}
+
+void etw_json_int(struct etw_json *j, const char *k, long long v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%lld", v);
+    etw_json_raw(j, k, b);
+}
+
+void etw_json_bool(struct etw_json *j, const char *k, bool v)
+{
+    etw_json_raw(j, k, v ? "true" : "false");
 }
