@@ -67,8 +67,7 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
     WCHAR tmp[MAX_PATH + 1], pat[MAX_PATH + 64];
     if (!run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]))
         return 0;
-    _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
-    pat[sizeof pat / sizeof pat[0] - 1] = 0;
+    WFMT(pat, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
     WIN32_FIND_DATAW fd;
     HANDLE f = FindFirstFileW(pat, &fd);
     if (f == INVALID_HANDLE_VALUE)
@@ -80,8 +79,7 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
             continue; /* not named as the suite names its directories, another process's, or its run goes on */
         char nm[MAX_PATH * 3], why[200];
         WCHAR dir[MAX_PATH + 64], file[MAX_PATH + 96];
-        _snwprintf(dir, sizeof dir / sizeof dir[0] - 1, L"%ls%ls", tmp, fd.cFileName);
-        dir[sizeof dir / sizeof dir[0] - 1] = 0;
+        WFMT(dir, L"%ls%ls", tmp, fd.cFileName);
         utf8(nm, sizeof nm, dir);
         /* checked on the opened handle, not on what the listing said: the entry may change between the two */
         HANDLE h = run_dir_open_checked(tmp, fd.cFileName, why, sizeof why);
@@ -91,8 +89,7 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
             continue;
         }
         WIN32_FIND_DATAW ff;
-        _snwprintf(file, sizeof file / sizeof file[0] - 1, L"%ls\\*", dir);
-        file[sizeof file / sizeof file[0] - 1] = 0;
+        WFMT(file, L"%ls\\*", dir);
         HANDLE g = FindFirstFileW(file, &ff);
         bool other = false;
         if (g != INVALID_HANDLE_VALUE) {
@@ -103,8 +100,7 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
                     other = true; /* not a name the suite gives: not ours to delete */
                     continue;
                 }
-                _snwprintf(file, sizeof file / sizeof file[0] - 1, L"%ls\\%ls", dir, ff.cFileName);
-                file[sizeof file / sizeof file[0] - 1] = 0;
+                WFMT(file, L"%ls\\%ls", dir, ff.cFileName);
                 if (dry || DeleteFileW(file)) { /* a file in use cannot be deleted: it stays */
                     removed++;
                     if (verbose) {

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- DLL targets */
 static void *dll_sym(struct etw_target *t, const char *name)
 {
     return fn_ptr(GetProcAddress((HMODULE)t->handle, name));
@@ -81,10 +80,8 @@ static int probe(const char *path, DWORD *code, char *why, size_t len)
 struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
 {
     char local[MAX_PATH + 8], why[300];
-    if (!strpbrk(path, "\\/")) /* a name alone is looked for in the current directory only */
-        snprintf(local, sizeof local, ".\\%s", path);
-    else
-        snprintf(local, sizeof local, "%s", path);
+    /* a name alone is looked for in the current directory only */
+    snprintf(local, sizeof local, "%s%s", strpbrk(path, "\\/") ? "" : ".\\", path);
     DWORD code = 0;
     int probed = win_started_by_runner() ? 1 : probe(local, &code, why, sizeof why);
     if (probed < 0) {
@@ -107,9 +104,8 @@ struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
                  path, (unsigned long)code);
         return NULL;
     }
-    if (!L.open && !mod_handles[MOD_NTDLL]) {
+    if (!L.open && !mod_handles[MOD_NTDLL])
         open_common(); /* version and token of the host, for the fingerprint */
-    }
     struct etw_target *t = calloc(1, sizeof *t);
     if (!t) {
         snprintf(err, errlen, "out of memory");

@@ -111,8 +111,7 @@ static PSECURITY_DESCRIPTOR private_sd(void)
     CloseHandle(tok);
     if (!ok)
         return NULL;
-    _snwprintf(sddl, sizeof sddl / sizeof sddl[0] - 1, L"D:P(A;OICI;FA;;;%ls)(A;OICI;FA;;;BA)(A;OICI;FA;;;SY)", sid);
-    sddl[sizeof sddl / sizeof sddl[0] - 1] = 0;
+    WFMT(sddl, L"D:P(A;OICI;FA;;;%ls)(A;OICI;FA;;;BA)(A;OICI;FA;;;SY)", sid);
     LocalFree(sid);
     if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, &sd, NULL))
         return NULL;
@@ -144,8 +143,7 @@ static bool run_dir(char *why, size_t len)
             break;
         }
         etw_live_run_dir_name(name, sizeof name / sizeof name[0], GetCurrentProcessId(), rnd);
-        _snwprintf(R.path, sizeof R.path / sizeof R.path[0] - 1, L"%ls%ls", R.parent, name);
-        R.path[sizeof R.path / sizeof R.path[0] - 1] = 0;
+        WFMT(R.path, L"%ls%ls", R.parent, name);
         if (!CreateDirectoryW(R.path, &sa)) { /* an existing name of any kind: another name */
             err = GetLastError();
             snprintf(e, sizeof e, "CreateDirectoryW failed (error %lu)", (unsigned long)err);
@@ -184,7 +182,7 @@ static bool handle_identity(HANDLE h, struct etw_lv_file_id *id)
 /* Opened for its attributes only, without following a reparse point: FILE_READ_ATTRIBUTES takes
  * part in no share-mode check (IoCheckShareAccess checks only read, write, delete and execute
  * access), so the log file of a running logger opens too. */
-bool run_file_identity(const WCHAR *path, struct etw_lv_file_id *id)
+static bool run_file_identity(const WCHAR *path, struct etw_lv_file_id *id)
 {
     HANDLE h = CreateFileW(path, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
                            FILE_FLAG_OPEN_REPARSE_POINT, NULL);
@@ -206,8 +204,7 @@ DWORD run_file_owner(const struct etw_lv_file_id *id)
     WCHAR tmp[MAX_PATH + 1], pat[MAX_PATH + 96];
     if (!run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]))
         return 0;
-    _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
-    pat[sizeof pat / sizeof pat[0] - 1] = 0;
+    WFMT(pat, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
     WIN32_FIND_DATAW fd, ff;
     HANDLE f = FindFirstFileW(pat, &fd);
     DWORD owner = 0;
@@ -219,8 +216,7 @@ DWORD run_file_owner(const struct etw_lv_file_id *id)
         HANDLE d = pid ? run_dir_open_checked(tmp, fd.cFileName, why, sizeof why) : INVALID_HANDLE_VALUE;
         if (d == INVALID_HANDLE_VALUE)
             continue; /* not a directory of the suite's, or not a plain one: never entered */
-        _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls%ls\\*", tmp, fd.cFileName);
-        pat[sizeof pat / sizeof pat[0] - 1] = 0;
+        WFMT(pat, L"%ls%ls\\*", tmp, fd.cFileName);
         HANDLE g = FindFirstFileW(pat, &ff);
         if (g != INVALID_HANDLE_VALUE) {
             do {
@@ -228,8 +224,7 @@ DWORD run_file_owner(const struct etw_lv_file_id *id)
                 struct etw_lv_file_id fid;
                 if (!etw_live_run_file_seq(ff.cFileName))
                     continue;
-                _snwprintf(file, sizeof file / sizeof file[0] - 1, L"%ls%ls\\%ls", tmp, fd.cFileName, ff.cFileName);
-                file[sizeof file / sizeof file[0] - 1] = 0;
+                WFMT(file, L"%ls%ls\\%ls", tmp, fd.cFileName, ff.cFileName);
                 if (run_file_identity(file, &fid) && etw_lv_same_file(&fid, id))
                     owner = pid;
             } while (!owner && FindNextFileW(g, &ff));
@@ -286,8 +281,7 @@ void run_dir_remove(void)
     WCHAR p[MAX_PATH + 96];
     for (size_t i = 0; i < sizeof R.files / sizeof R.files[0]; i++)
         if (R.files[i][0]) {
-            _snwprintf(p, sizeof p / sizeof p[0] - 1, L"%ls\\%ls", R.path, R.files[i]);
-            p[sizeof p / sizeof p[0] - 1] = 0;
+            WFMT(p, L"%ls\\%ls", R.path, R.files[i]);
             if (DeleteFileW(p))
                 R.files[i][0] = 0;
         }

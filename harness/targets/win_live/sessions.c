@@ -23,7 +23,7 @@ const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off)
 
 /* query a session by name; true when it exists (the answer describes a session: a real QUERY
  * always reports its buffer size). Wine's ControlTraceW returns 0 and fills in nothing. */
-bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out)
+static bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out)
 {
     props_init(b);
     ULONG rc = ControlTraceW(0, name, &b->p, EVENT_TRACE_CONTROL_QUERY);
@@ -182,7 +182,7 @@ static void remove_acl(struct session *s)
 
 /* stop a session of ours: a named one by its exact name, one with a log file (the kernel logger, a
  * private session) by its handle once a query shows it is still the one the suite started */
-void session_stop(struct session *s)
+static void session_stop(struct session *s)
 {
     remove_acl(s);
     if (s->file[0]) {
@@ -216,7 +216,17 @@ void stop_all_sessions(void)
     }
 }
 
-bool masks_set(const etw_u32 m[8])
+/* stop a live session of ours unless another thread is stopping it; true when this one did */
+static bool release(struct session *s)
+{
+    if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) != SL_LIVE)
+        return false;
+    session_stop(s);
+    InterlockedExchange(&s->state, SL_FREE);
+    return true;
+}
+
+static bool masks_set(const etw_u32 m[8])
 {
     for (int i = 0; i < 8; i++)
         if (m && m[i])
@@ -224,7 +234,7 @@ bool masks_set(const etw_u32 m[8])
     return false;
 }
 
-const char *kind_name(unsigned kind)
+static const char *kind_name(unsigned kind)
 {
     static const char *const n[] = {"", "the NT Kernel Logger", "a system-logger session", "a plain session", "a no-access session",
                                     "a private session"};
@@ -268,39 +278,27 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     b.p.Wnode.ClientContext = 1; /* QueryPerformanceCounter timestamps */
     b.p.BufferSize = 64;
     b.p.FlushTimer = 1;
-    if (s->kernel) {
+    if (s->kernel || plan.log_file) {
         WCHAR fname[24];
         char fwhy[400];
-        _snwprintf(fname, sizeof fname / sizeof fname[0] - 1, L"kernel-%ld.etl", (long)n);
-        fname[sizeof fname / sizeof fname[0] - 1] = 0;
+        WFMT(fname, s->kernel ? L"kernel-%ld.etl" : L"private-%ld.etl", (long)n);
         if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy, sizeof fwhy)) { /* rundir.c */
             InterlockedExchange(&s->state, SL_FREE);
-            FAIL_FIX("fixture: the NT Kernel Logger's log file: %s", fwhy);
+            FAIL_FIX("fixture: %s's log file: %s", kind_name(kind), fwhy);
         }
+        wcsncpy(b.file, s->file, sizeof b.file / sizeof b.file[0] - 1);
+    } else {
+        b.p.LogFileNameOffset = 0;
+    }
+    b.p.LogFileMode = plan.log_file_mode;
+    if (s->kernel) {
         wcscpy(s->name, KERNEL_LOGGER_W);
         b.p.Wnode.Guid = system_trace_control_guid;
-        b.p.LogFileMode = plan.log_file_mode;
-        wcsncpy(b.file, s->file, sizeof b.file / sizeof b.file[0] - 1);
-        b.p.EnableFlags = 0; /* masks, if any, are set below */
     } else {
         _snwprintf(s->name, sizeof s->name / sizeof s->name[0] - 1, WIN_SESSION_PREFIXW L"%lu-%ld", (unsigned long)pid, (long)n);
         etw_guid g;
         etw_lv_session_guid(&g, (etw_u32)pid, (etw_u32)n, (etw_u32)GetTickCount());
         memcpy(&b.p.Wnode.Guid, &g, sizeof g);
-        b.p.LogFileMode = plan.log_file_mode;
-        b.p.LogFileNameOffset = 0;
-        if (plan.log_file) {
-            WCHAR fname[24];
-            char fwhy[400];
-            _snwprintf(fname, sizeof fname / sizeof fname[0] - 1, L"private-%ld.etl", (long)n);
-            fname[sizeof fname / sizeof fname[0] - 1] = 0;
-            if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy, sizeof fwhy)) {
-                InterlockedExchange(&s->state, SL_FREE);
-                FAIL_FIX("fixture: %s's log file: %s", kind_name(kind), fwhy);
-            }
-            b.p.LogFileNameOffset = offsetof(struct props_buf, file);
-            wcsncpy(b.file, s->file, sizeof b.file / sizeof b.file[0] - 1);
-        }
     }
     s->guid = b.p.Wnode.Guid;
     s->provider = false;
@@ -343,10 +341,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     const char *seen_why = NULL;
     enum etw_lv_owner owner = session_seen(s, &qrc, &seen_why);
     if (owner != ETW_LV_OURS) {
-        if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
-            session_stop(s); /* stops only what a query shows is ours */
-            InterlockedExchange(&s->state, SL_FREE);
-        }
+        release(s); /* stops only what a query shows is ours */
         if (owner == ETW_LV_GONE)
             FAIL_FIX("fixture: StartTraceW for %s returned 0 (handle 0x%llX) but ControlTraceW(QUERY) by that handle returned %lu and does "
                      "not describe it: the session was not started%s",
@@ -359,10 +354,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         memcpy(m, masks, sizeof m);
         rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof m);
         if (rc != ERROR_SUCCESS) {
-            if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
-                session_stop(s);
-                InterlockedExchange(&s->state, SL_FREE);
-            }
+            release(s);
             FAIL_FIX("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
                      kind_name(kind), LB_HAVE(TraceSetInformation) ? "returned" : "is not exported:", (unsigned long)rc);
         }
@@ -370,18 +362,12 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     if (plan.deny_enable) {
         rc = deny_enable(s);
         if (rc != ERROR_SUCCESS) {
-            if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
-                session_stop(s);
-                InterlockedExchange(&s->state, SL_FREE);
-            }
+            release(s);
             FAIL_FIX("fixture: EventAccessControl denying this user TRACELOG_GUID_ENABLE on the session's GUID returned %lu",
                      (unsigned long)rc);
         }
         if (!access_denied(s, why, len)) { /* the denial is shown by a refused trial call, or the case counts nothing */
-            if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
-                session_stop(s);
-                InterlockedExchange(&s->state, SL_FREE);
-            }
+            release(s);
             return ETW_FX_BROKEN;
         }
     }
@@ -394,11 +380,8 @@ int live_stop_logger(etw_tracehandle h)
 {
     for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++) {
         struct session *s = &sessions[i];
-        if (s->h == h && InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
-            session_stop(s);
-            InterlockedExchange(&s->state, SL_FREE);
+        if (s->h == h && release(s))
             return 0;
-        }
     }
     return -1;
 }

@@ -6,12 +6,12 @@
 #include <string.h>
 
 /* a function of module by name, as the bound system answers (GetProcAddress, forwarders included) */
-void *live_proc(const char *module, const char *name)
+static void *live_proc(const char *module, const char *name)
 {
     return lb_proc(module, name);
 }
 
-void *live_sym(struct etw_target *t, const char *name)
+static void *live_sym(struct etw_target *t, const char *name)
 {
     (void)t;
     for (size_t i = 0; i < NMODS; i++) {
@@ -24,7 +24,7 @@ void *live_sym(struct etw_target *t, const char *name)
 
 /* ---------------------------------------------------------------- reset and restore */
 /* before every case: what a crashed or timed-out case left behind goes */
-int live_reset(void)
+static int live_reset(void)
 {
     stop_all_sessions();
     tpi_restore();
@@ -32,7 +32,9 @@ int live_reset(void)
     return 0;
 }
 
-void win_restore_all(void)
+/* stop every session this process started and still runs; restore what the cases changed.
+ * Safe to call more than once and from handlers. */
+static void win_restore_all(void)
 {
     if (!L.open)
         return;
@@ -80,7 +82,7 @@ static void live_worker_died(struct etw_target *t, unsigned long pid)
     win_stop_sessions_of((DWORD)pid, false);
 }
 
-struct etw_target *win_live_target(char *err, size_t errlen)
+static struct etw_target *win_live_target(char *err, size_t errlen)
 {
     if (L.open)
         return &L.t;
@@ -95,7 +97,6 @@ struct etw_target *win_live_target(char *err, size_t errlen)
     t->arch = plat_process_arch();
     t->sym = live_sym;
     t->proc = live_proc;
-    t->emulates = false;
     t->version_label = L.wine ? wine_label(t->version) : NULL;
     t->reset = live_reset;
     t->start_logger = live_start_logger;
