@@ -77,10 +77,11 @@ static void bytes(FILE *f, const etw_u8 *p, size_t n)
         fprintf(f, "%s0x%02x", i ? ", " : "", p[i]);
 }
 
-static void rid(FILE *f, enum etw_rule_id r)
+/* pre, the rule as rows cite it, post */
+static void rid(FILE *f, const char *pre, enum etw_rule_id r, const char *post)
 {
     char b[96];
-    fputs(rule_rid(r, b, sizeof b), f);
+    fprintf(f, "%s%s%s", pre, rule_rid(r, b, sizeof b), post);
 }
 
 /* a range bound as AT() takes it: a name, an NT version (0x0A01u) or a key; a hi bound whose
@@ -212,8 +213,7 @@ static void output(FILE *f, enum etw_fn fn, const struct etw_expect *x)
         fprintf(f, "offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), ");
     else if (x->out_off)
         fprintf(f, "%zu, ", x->out_off);
-    rid(f, x->out_rule);
-    fprintf(f, ", ");
+    rid(f, "", x->out_rule, ", ");
     if (id) {
         etw_u32 v;
         memcpy(&v, x->out_bytes, 4);
@@ -226,20 +226,16 @@ static void output(FILE *f, enum etw_fn fn, const struct etw_expect *x)
 
 static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
 {
+    fprintf(f, x->kind == XK_SKIP ? "NA(" : "AT(");
+    version(f, x->vmin, false);
+    fprintf(f, ", ");
+    version(f, x->vmax, true);
     if (x->kind == XK_SKIP) {
-        fprintf(f, "NA(");
-        version(f, x->vmin, false);
-        fprintf(f, ", ");
-        version(f, x->vmax, true);
         fprintf(f, ", ");
         str(f, x->why ? x->why : "");
         fprintf(f, ")");
         return;
     }
-    fprintf(f, "AT(");
-    version(f, x->vmin, false);
-    fprintf(f, ", ");
-    version(f, x->vmax, true);
     if (x->kind == XK_PRESENT || x->kind == XK_ABSENT)
         fprintf(f, ", %s", x->kind == XK_PRESENT ? "PRESENT" : "ABSENT");
     if (x->why) {
@@ -255,29 +251,18 @@ static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
         code(f, fn, x->rc_alt);
         fprintf(f, ")");
     }
-    if (x->rc_rule) {
-        fprintf(f, ", RC_RULE(");
-        rid(f, x->rc_rule);
-        fprintf(f, ")");
-    }
-    if (x->fail_rule) {
-        fprintf(f, ", FAILS(");
-        rid(f, x->fail_rule);
-        fprintf(f, ")");
-    }
+    if (x->rc_rule)
+        rid(f, ", RC_RULE(", x->rc_rule, ")");
+    if (x->fail_rule)
+        rid(f, ", FAILS(", x->fail_rule, ")");
     if (x->rl == RL_EQ) {
         fprintf(f, ", RETLEN(%u, ", x->rl_value);
-        rid(f, x->rl_rule);
-        fprintf(f, ")");
+        rid(f, "", x->rl_rule, ")");
     } else {
-        if (x->rl == RL_UNTOUCHED) {
-            fprintf(f, ", RETLEN_KEPT(");
-            rid(f, x->rl_rule);
-            fprintf(f, ")");
-        } else if (x->rl_rule) {
-            fprintf(f, ", .rl_rule = ");
-            rid(f, x->rl_rule);
-        }
+        if (x->rl == RL_UNTOUCHED)
+            rid(f, ", RETLEN_KEPT(", x->rl_rule, ")");
+        else if (x->rl_rule)
+            rid(f, ", .rl_rule = ", x->rl_rule, "");
         if (x->rl_value)
             fprintf(f, ", .rl_value = %u", x->rl_value);
     }
@@ -285,16 +270,12 @@ static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
         output(f, fn, x);
     } else {
         if (x->out == OUT_UNTOUCHED) {
-            fprintf(f, ", UNTOUCHED(");
-            rid(f, x->out_rule);
-            fprintf(f, ")");
+            rid(f, ", UNTOUCHED(", x->out_rule, ")");
         } else {
             if (x->out)
                 fprintf(f, ", .out = %s", x->out == OUT_BYTES ? "OUT_BYTES" : "OUT_PREFIX");
-            if (x->out_rule) {
-                fprintf(f, ", .out_rule = ");
-                rid(f, x->out_rule);
-            }
+            if (x->out_rule)
+                rid(f, ", .out_rule = ", x->out_rule, "");
         }
         if (x->out_off)
             fprintf(f, ", .out_off = %zu", x->out_off);
@@ -310,10 +291,8 @@ bool etw_row_print(FILE *f, const struct etw_case *c, const char *indent)
     fprintf(f, "%sCASE(.id = ", indent);
     str(f, c->id ? c->id : "");
     fprintf(f, ", .rules = RULES(");
-    for (int i = 0; i < ETW_MAX_RULES && c->rules[i]; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        rid(f, c->rules[i]);
-    }
+    for (int i = 0; i < ETW_MAX_RULES && c->rules[i]; i++)
+        rid(f, i ? ", " : "", c->rules[i], "");
     fprintf(f, "),\n%s     .title = ", indent);
     str(f, c->title ? c->title : "");
     fprintf(f, ",\n%s     .fn = %s,", indent, fn ? fn : "FN_NONE");
