@@ -1,11 +1,6 @@
-/*
- * harness/cli/worker.c - the hidden command a worker process runs where the runner cannot fork
- * (Windows): rebuild the runner from the arguments harness/exec/runner.c passes, then run the
- * worker's share of the plan with etw_exec_worker().
- *
- *   __worker --target SPEC --version V --build B --timeout MS --fixture-timeout MS --rerun PREFIX --cases I,J,...
- *            --chan N
- */
+/* harness/cli/worker.c - the hidden command of a worker process where the runner cannot fork
+ * (Windows): the runner rebuilt from the arguments harness/exec/runner.c passes (exec.h), then
+ * the worker's share of the plan (etw_exec_worker). */
 #include "harness/cli/cli.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,18 +1,13 @@
 /*
  * harness/exec/runner.c - the one plan loop and the one isolation policy, on every host.
  *
- *   inproc  the cases run in this process (plat_run_watched: a fault or a hang ends the case, not
- *           the run). With fallback (the default for the suite's own implementation), the first
- *           CRASH, TIMEOUT or caught overrun moves the rest of the run to batch workers: the
- *           process may be damaged.
- *   batch   a worker process (plat_proc_start) runs the cases in order and sends each result on
- *           its channel (wire.c). A worker that dies inside a case leaves a CRASH, one that runs
- *           past --timeout-ms is killed (TIMEOUT); after a crash or a caught overrun it ends
- *           itself. A new worker goes on with the next case.
+ *   inproc  the cases run in this process (plat_run_watched). With fallback, the first CRASH,
+ *           TIMEOUT or caught overrun moves the rest to batch workers: the process may be damaged.
+ *   batch   a worker process runs the cases in order and sends each result (wire.c). One that dies
+ *           in a case leaves a CRASH, one past its budget is killed; after a crash or an overrun it
+ *           ends itself, and a new worker goes on with the next case.
  *   child   the same with a new worker for every case.
- * The records the runner writes itself (a worker that died or was killed cannot) are built in two
- * places: emit_crash(), and emit_unfinished() for a case past its budget (a TIMEOUT in the call,
- * BROKEN in its fixture: the worker tells the runner each phase change).
+ * The records of a worker that died or was killed are the runner's: emit_crash(), emit_unfinished().
  */
 #include "harness/exec/exec.h"
 #include "harness/scenario.h"

@@ -1,12 +1,6 @@
 /*
- * harness/plat/win/win.h - what the Windows platform files share (and the live Windows target,
- * harness/targets/win_live/, may use). Not used on Linux.
- *
- *   host.c    time, names, the console, end-of-process hooks, memory, libraries
- *   call.c    guarded calls (exception capture), the watchdog of in-process runs, threads,
- *             start-up (plat_init); it uses host.c, never the other way
- *   proc.c    worker processes: this exe again, a pipe, a job object
- *   sha256.c  SHA-256 of the executable for the fingerprint
+ * harness/plat/win/win.h - what the Windows platform files share (and harness/targets/win_live/
+ * may use): host.c, call.c (which uses host.c, never the other way), proc.c, sha256.c.
  */
 #ifndef ETWCONF_WIN_H
 #define ETWCONF_WIN_H

@@ -127,15 +127,12 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
     return removed;
 }
 
-/* the security entries of the suite's session GUIDs (a no-access session's deny entry) that a
- * process of the suite left under HKLM\SYSTEM\CurrentControlSet\Control\WMI\Security, where
- * Windows keeps a GUID's security descriptor as a REG_BINARY value named by the GUID in lower case
- * without braces (the Windows Research Kernel's wmi/secure.c formats the name with
+/* the security entries (a no-access session's deny entry) of the suite's session GUIDs under
+ * HKLM\SYSTEM\CurrentControlSet\Control\WMI\Security: REG_BINARY values named by the GUID in
+ * lower case without braces (the Windows Research Kernel's wmi/secure.c formats the name with
  * "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x"; a Process Monitor log of a Windows 10
- * process shows the same form): of
- * process pid, or (pid 0) of every process that is gone (all: also of running ones). A value is
- * the suite's only when its name is exactly a GUID the suite makes (build.h: the pid inside it);
- * it goes through EventAccessRemove, the API that made it. Returns how many (dry: would go). */
+ * process shows the same form). Whose, as remove_run_dirs; only a name that is exactly a GUID the
+ * suite makes counts (build.h), removed by EventAccessRemove, the API that made it. */
 static int remove_acl_values(DWORD pid, bool all, bool dry, bool verbose, int *failed)
 {
     HKEY k;

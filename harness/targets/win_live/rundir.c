@@ -1,18 +1,12 @@
 /*
- * harness/targets/win_live/rundir.c - the private directory of a process of the suite: every
- * file the process writes (the NT Kernel Logger's log files) lives in it, never at a path of
- * %TEMP% another process could predict and prepare as a junction or symbolic link for an elevated
- * run to delete or write through.
- *
- * The directory is %TEMP%\etwconf-<pid>-<32 hex digits> (names.h), the digits random bytes from
- * the system's generator (RtlGenRandom, in advapi32 since Windows XP; BCryptGenRandom otherwise).
- * It is created by CreateDirectoryW, which fails on any existing name, with a protected DACL that
- * grants access to this user, Administrators and SYSTEM only (nothing inherited from %TEMP%, which
- * may be world-writable), and is used only after it has been opened without following a reparse
- * point and found to be a plain directory whose final path is exactly that entry of %TEMP%. The
- * handle stays open, without FILE_SHARE_DELETE, until the end: the directory cannot be renamed or
- * replaced meanwhile. Its files are created with CREATE_NEW; at the end the files this process
- * created, by exact name, are deleted, then the directory (RemoveDirectoryW: only if empty).
+ * harness/targets/win_live/rundir.c - the private directory of a process of the suite, where every
+ * file it writes lives: never at a %TEMP% path another process could predict and prepare as a
+ * link for an elevated run to write through. %TEMP%\etwconf-<pid>-<32 random hex digits>
+ * (RtlGenRandom, else BCryptGenRandom) is made by CreateDirectoryW (fails on any existing name)
+ * with a protected DACL for this user, Administrators and SYSTEM only, and used once opened
+ * without following a reparse point and found a plain directory at exactly that entry. Its handle
+ * stays open without FILE_SHARE_DELETE until the end; its files are CREATE_NEW; at the end the
+ * files this process created go by exact name, then the directory (only if empty).
  */
 #include "harness/targets/win_live/live.h"
 #include <sddl.h>
