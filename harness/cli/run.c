@@ -141,17 +141,13 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     r.isolation = o->isolation;
     r.plan = plan;
     r.nplan = nplan;
-    if (t->emulates) {
-        if (t->set_version(version, 0) != 0) {
-            fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
-            return 3;
-        }
+    if (t->emulates && t->set_version(version, 0) != 0) {
+        fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
+        return 3;
+    }
+    if (t->emulates || version) { /* one that cannot emulate claims to implement version */
         const struct etw_version_info *e = etw_version_info(version);
         t->version = e->nt, t->build = e->build, t->update = e->update;
-    } else if (version) {
-        const struct etw_version_info *e = etw_version_info(version);
-        t->version = e->nt; /* the version the target claims to implement */
-        t->build = e->build, t->update = e->update;
     }
     r.t = t;
     r.version = version ? version : t->version; /* a version table entry's id */
