@@ -83,30 +83,18 @@ static void deadline_timer(unsigned timeout_ms)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-static const char *signame(int sig)
-{
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGILL: return "SIGILL";
-    case SIGFPE: return "SIGFPE";
-    case SIGABRT: return "SIGABRT";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGSYS: return "SIGSYS";
-    case SIGKILL: return "SIGKILL";
-    case SIGALRM: return "SIGALRM";
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGXFSZ: return "SIGXFSZ";
-    default: return "signal";
-    }
-}
-
-const char *plat_signal_name(int sig); /* harness/plat/posix/proc.c */
+const char *plat_signal_name(int sig); /* also harness/plat/posix/proc.c's */
 const char *plat_signal_name(int sig)
 {
-    return signame(sig);
+#define SIGNAME_(s)                                                                                                    \
+    case s: return #s;
+    switch (sig) {
+        SIGNAME_(SIGSEGV) SIGNAME_(SIGBUS) SIGNAME_(SIGILL) SIGNAME_(SIGFPE) SIGNAME_(SIGABRT) SIGNAME_(SIGTRAP)
+        SIGNAME_(SIGSYS) SIGNAME_(SIGKILL) SIGNAME_(SIGALRM) SIGNAME_(SIGTERM) SIGNAME_(SIGINT) SIGNAME_(SIGPIPE)
+        SIGNAME_(SIGXFSZ)
+    default: return "signal";
+    }
+#undef SIGNAME_
 }
 
 enum plat_end plat_guarded_call(struct plat_call *c)
@@ -131,7 +119,7 @@ enum plat_end plat_guarded_call(struct plat_call *c)
     if (k == PLAT_GUARD_HIT)
         c->offset = fault_off;
     else if (k == PLAT_FAULT)
-        snprintf(c->exception, sizeof c->exception, "%s", signame(fault_sig));
+        snprintf(c->exception, sizeof c->exception, "%s", plat_signal_name(fault_sig));
     else if (k == PLAT_TIMEOUT)
         snprintf(c->exception, sizeof c->exception, "timeout");
     return (enum plat_end)k;

@@ -10,15 +10,11 @@
 static ULONG enable_call(etw_tracehandle session, const etw_guid *provider, const struct etw_lv_enable_call *e,
                          const struct etw_lv_enable_params *params)
 {
-    ENABLE_TRACE_PARAMETERS ep;
-    memset(&ep, 0, sizeof ep);
+    ENABLE_TRACE_PARAMETERS ep = {0}; /* EnableFilterDesc NULL */
     if (params) {
-        ep.Version = params->version;
-        ep.EnableProperty = params->enable_property;
-        ep.ControlFlags = params->control_flags;
+        ep = (ENABLE_TRACE_PARAMETERS){.Version = params->version, .EnableProperty = params->enable_property,
+                                       .ControlFlags = params->control_flags, .FilterDescCount = params->filter_desc_count};
         memcpy(&ep.SourceId, &params->source_id, sizeof ep.SourceId);
-        ep.EnableFilterDesc = NULL;
-        ep.FilterDescCount = params->filter_desc_count;
     }
     GUID g;
     memcpy(&g, provider, sizeof g);
@@ -138,14 +134,8 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
     etw_lv_provider_enable_call(&on, true);
     etw_lv_provider_enable_call(&off, false);
 
-    memset(k.traits, 0, sizeof k.traits);
-    k.provider = *provider;
-    k.outcome = ETW_LV_EV_OTHER;
-    k.events = 0;
-    k.size = 0;
-    k.absent = NULL;
-    k.pumped = 0;
-    k.pump_rc = 0;
+    HANDLE arrived = k.arrived; /* made once; busy is 0 here, outcome ETW_LV_EV_OTHER */
+    k = (struct consumer){.provider = *provider, .arrived = arrived};
     if (!k.arrived)
         k.arrived = CreateEventW(NULL, TRUE, FALSE, NULL);
     if (!k.arrived) {
