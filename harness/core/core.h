@@ -185,9 +185,8 @@ struct etw_result {
 };
 
 /* ---------------------------------------------------------------- the call engine (harness/core/fixture.c, call.c)
- * One engine for rows, custom cases and the fuzzer: a fixture is set up into a state, a call is
- * prepared from struct etw_args against that state and made, and its outcome is kept for the
- * expectation checks (harness/core/expect.c) or for comparison (tools/fuzz). */
+ * One engine for rows, custom cases and the fuzzer: a fixture set up into a state, a call made
+ * from struct etw_args against it, its outcome kept for expect.c or for comparison (tools/fuzz). */
 struct etw_fixture_state {
     etw_tracehandle logger, logger2; /* the sessions of .logger and .logger2 */
     bool have_logger, have_logger2;
@@ -261,12 +260,10 @@ bool etw_call(struct etw_target *t, const struct etw_fixture_state *st, const st
 void etw_outcome_free(struct etw_outcome *o);
 struct etw_ctx;
 /* may the system have refused, from kernel mode, an access past the end of the row's guarded
- * buffer? Windows reads and writes a caller's buffer in kernel mode inside try/except (the
- * "ProbeForRead" and "ProbeForWrite" pages: "Drivers must call ProbeForRead inside a try/except
- * block"; the fault becomes STATUS_ACCESS_VIOLATION, ERROR_NOACCESS for the Win32 functions), so
- * the guard page after the buffer shows as that code, where Wine's user-mode code faults on it.
- * True when the call had a guarded buffer and returned that code, and the row does not expect it;
- * the runner then proves it by the same call with room after the buffer (core/run.c). */
+ * buffer? Windows reads a caller's buffer in kernel mode inside try/except ("Drivers must call
+ * ProbeForRead inside a try/except block", the "ProbeForRead" and "ProbeForWrite" pages), so the
+ * guard page shows as STATUS_ACCESS_VIOLATION (ERROR_NOACCESS for the Win32 functions). True when
+ * the call had a guarded buffer and returned that code unexpected; core/run.c then proves it. */
 bool etw_kernel_refused_overrun(enum etw_fn fn, const struct etw_outcome *o, const struct etw_expect *x);
 /* the checks of a row's expectation x against the outcome of its call (harness/core/expect.c) */
 void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_fn fn, const struct etw_outcome *o);
@@ -276,11 +273,9 @@ void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const st
 /* ---------------------------------------------------------------- running (harness/core/run.c) */
 /* how cases are isolated from the runner, the same on every host (harness/exec/runner.c) */
 enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
-/* where a running case is, and so which time budget holds: the calls under test (the runner's
- * --timeout-ms; a case that does not return in it is a TIMEOUT, counted against the target) or its
- * fixture (reset, setup, teardown, and what a case body asks the target's fixture functions for:
- * a session, a group enable, events read back). A fixture that does not finish within its own
- * budget proves nothing about the target: the case is BROKEN, never a TIMEOUT. */
+/* which time budget holds for a running case: its calls under test (--timeout-ms: a TIMEOUT,
+ * counted) or its fixture (reset, setup, teardown, a session, a group enable, events read back):
+ * a fixture past its budget proves nothing about the target, the case is BROKEN. */
 enum etw_phase { ETW_PHASE_CALL, ETW_PHASE_FIXTURE };
 /* the fixture budget: longer than the longest wait a fixture makes (a live consumer waits up to
  * 10 s for an event, its enable calls up to 5 s each: harness/tests/unit_livefx.c checks it) */

@@ -1,14 +1,8 @@
 /*
- * harness/targets/win_live/build.h - the portable half of the live fixtures: what goes into the
- * structures the live target hands to Windows, decided here without windows.h so that the unit
- * tests check it on Linux too (harness/tests/unit_livefx.c). sessions.c copies the session plan,
- * the session GUID and the deny-enable call into the real EVENT_TRACE_PROPERTIES and
- * EventAccessControl call; events.c the group-enable call and the real-time consumer, whose
- * decisions (the EnableTraceEx2 arguments, the consumer's mode and deadlines, which event is
- * the provider's and the PROV_TRAITS item it carries) are made here.
- *
- * Constants are the SDK's (evntrace.h, evntcons.h, evntprov.h of the Windows 10 SDK), not
- * mingw's or Wine's: each is checked against the SDK value in the unit test.
+ * harness/targets/win_live/build.h - the portable half of the live fixtures: what the live target
+ * hands to Windows (sessions.c, events.c), decided without windows.h so that
+ * harness/tests/unit_livefx.c checks it on Linux. Constants are the Windows 10 SDK's (evntrace.h,
+ * evntcons.h, evntprov.h), not mingw's or Wine's: the unit test checks each against the SDK value.
  */
 #ifndef ETWCONF_WIN_LIVE_BUILD_H
 #define ETWCONF_WIN_LIVE_BUILD_H
@@ -36,9 +30,8 @@
 /* the session kinds the live target starts (harness/case.h LG_*), by their number there */
 enum { ETW_LV_KERNEL = 1, ETW_LV_SYSTEM, ETW_LV_PLAIN, ETW_LV_NOACCESS, ETW_LV_PRIVATE };
 
-/* the session properties a kind needs: LogFileMode, and whether it writes to a log file (else
- * LogFileNameOffset is 0), is checked by a query by name (a private session is queried by its
- * handle: its name is not in the global session list), and gets the deny ACE after it starts */
+/* what a kind of session needs: LogFileMode; a log file (else LogFileNameOffset 0); a query by its
+ * handle (a private session's name is not in the global list); the deny ACE after it starts */
 struct etw_lv_session_plan {
     etw_u32 log_file_mode;
     bool log_file, query_by_handle, deny_enable;
@@ -135,13 +128,12 @@ enum etw_lv_event etw_lv_event_traits(const etw_guid *from, const etw_guid *want
                                       const void *(*data)(etw_u64 ptr), etw_u8 *out, etw_u32 cap, etw_u32 *size, const char **why);
 
 /* ---------------------------------------------------------------- what is ours: by identity, never by a path string
- * A path can be spelt many ways (long or 8.3 short, "\??\C:\...", "\Device\HarddiskVolumeN\..."),
- * and no page documents which one ControlTraceW(QUERY) returns. What cannot be spelt two ways:
- * the logger id StartTraceW returned (the handle's low 16 bits; WNODE_HEADER.HistoricalContext is
- * the session's handle on output, "WNODE_HEADER structure" page) and the log file's identity, its
- * volume serial number and file index from GetFileInformationByHandle, which "uniquely identify a
- * file on a single computer" ("BY_HANDLE_FILE_INFORMATION structure" page; on ReFS the 64-bit
- * index is not guaranteed unique, and the suite's %TEMP% is NTFS on every Windows it runs on). */
+ * A path can be spelt many ways (8.3, "\??\C:\...", "\Device\HarddiskVolumeN\...") and no page
+ * says which one ControlTraceW(QUERY) returns. What cannot: the logger id StartTraceW returned
+ * (the handle's low 16 bits; HistoricalContext is the session's handle on output, "WNODE_HEADER
+ * structure" page) and the log file's volume serial number and file index, which "uniquely
+ * identify a file on a single computer" ("BY_HANDLE_FILE_INFORMATION structure" page; not on ReFS,
+ * and the suite's %TEMP% is NTFS on every Windows it runs on). */
 struct etw_lv_file_id {
     etw_u32 volume, index_hi, index_lo;
 };
@@ -177,13 +169,12 @@ enum etw_lv_owner {
 enum etw_lv_owner etw_lv_session_owner(const struct etw_lv_seen *s, const char **why);
 
 /* ---------------------------------------------------------------- the no-access fixture proves itself
- * EventAccessControl's pages do not say where EventSecurityAddDACL puts the new entry, and an
- * access check reads a DACL in order: an allow entry for a group of the caller that comes before
- * the deny entry grants the right first ("How DACLs Control Access to an Object"). A GUID without
- * a descriptor of its own gets one that allows Administrators full access (the Windows Research
- * Kernel's wmi/secure.c, WmipInitializeSecurity), so an appended deny may deny nothing. The fixture
- * reads the GUID's security back (EventAccessQuery) and evaluates it in order for this token, and
- * then makes a trial call that the deny entry must refuse; only both together let a case count. */
+ * EventAccessControl's pages do not say where EventSecurityAddDACL puts the entry, and an access
+ * check reads a DACL in order: an earlier allow entry for a group of the caller grants first ("How
+ * DACLs Control Access to an Object"). A GUID without a descriptor gets one that allows
+ * Administrators full access (the Windows Research Kernel's wmi/secure.c, WmipInitializeSecurity),
+ * so an appended deny may deny nothing. The fixture reads the DACL back (EventAccessQuery), evaluates
+ * it for this token, then makes a trial call the entry must refuse: both, or no case counts. */
 enum { ETW_LV_ACE_ALLOW = 0, ETW_LV_ACE_DENY = 1, ETW_LV_ACE_OTHER = 2 };
 struct etw_lv_ace {
     int type; /* ETW_LV_ACE_* (ACCESS_ALLOWED_ACE_TYPE 0, ACCESS_DENIED_ACE_TYPE 1) */
