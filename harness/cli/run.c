@@ -9,19 +9,19 @@
 #include "harness/cli/cli.h"
 #include <errno.h>
 #include <stdlib.h>
-#if !defined(_WIN32)
-#include <unistd.h>
-#endif
 #include <string.h>
 #if defined(_WIN32)
 #include <direct.h>
 #include <io.h>
 #define stderr_is_tty() _isatty(_fileno(stderr))
 #define make_dir(p) _mkdir(p)
+#define RESULTS_MODE "wN" /* N: not inherited by worker processes */
 #else
 #include <sys/stat.h>
+#include <unistd.h>
 #define stderr_is_tty() isatty(2)
 #define make_dir(p) mkdir((p), 0777)
+#define RESULTS_MODE "we" /* e: not inherited by programs a target starts */
 #endif
 
 const char cli_run_help[] =
@@ -132,15 +132,10 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
                        char **argv)
 {
     static struct etw_runner r;
-    memset(&r, 0, sizeof r);
-    r.quiet = o->quiet;
-    r.verbose = o->verbose && !o->quiet;
-    r.progress = !o->quiet && !r.verbose && stderr_is_tty();
-    r.timeout_ms = (unsigned)o->timeout;
-    r.fixture_ms = (unsigned)o->fixture_timeout;
-    r.isolation = o->isolation;
-    r.plan = plan;
-    r.nplan = nplan;
+    bool verbose = o->verbose && !o->quiet;
+    r = (struct etw_runner){.quiet = o->quiet, .verbose = verbose, .progress = !o->quiet && !verbose && stderr_is_tty(),
+                            .timeout_ms = (unsigned)o->timeout, .fixture_ms = (unsigned)o->fixture_timeout,
+                            .isolation = o->isolation, .plan = plan, .nplan = nplan};
     if (t->emulates && t->set_version(version, 0) != 0) {
         fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
         return 3;
@@ -165,11 +160,7 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     bool to_stdout = !out || !strcmp(out, "-");
     if (to_stdout)
         r.out = results_stdout();
-#if defined(_WIN32)
-    else if (!(r.out = fopen(out, "wN"))) { /* N: not inherited by worker processes */
-#else
-    else if (!(r.out = fopen(out, "we"))) { /* e: not inherited by programs a target starts */
-#endif
+    else if (!(r.out = fopen(out, RESULTS_MODE))) {
         fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
         return 3;
     }
@@ -356,11 +347,7 @@ int cli_cmd_run(int argc, char **argv)
         fclose(f);
     }
     struct etw_target *t = etw_target_open(o.target, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, ETWCONF_PROG ": %s\n", err);
-        return 3;
-    }
-    if (t->claim && !t->claim(t, err, sizeof err)) {
+    if (!t || (t->claim && !t->claim(t, err, sizeof err))) {
         fprintf(stderr, ETWCONF_PROG ": %s\n", err);
         return 3;
     }
