@@ -241,19 +241,17 @@ int main(int argc, char **argv)
         printf("etwconf %s (%zu rules, %zu cases)\n", ETWCONF_VERSION, etw_rule_count, etw_case_total());
         return 0;
     }
+    static const char *const helps[][2] = {{"rules", rules_help}, {"versions", versions_help},
+                                           {"lint", lint_help}};
+    for (size_t i = 0; help && i < sizeof helps / sizeof helps[0]; i++)
+        if (!strcmp(cmd, helps[i][0]))
+            return fputs(helps[i][1], stdout), 0;
     if (!strcmp(cmd, "rules") || !strcmp(cmd, "versions")) {
         bool rules = cmd[0] == 'r';
-        if (help) {
-            fputs(rules ? rules_help : versions_help, stdout);
-            return 0;
-        }
         if (argc > 2 && !json)
-            return cli_usage_error(rules ? "rules takes only --json, not '%s'" : "versions takes only --json, not '%s'",
-                                   argv[2]);
-        if (rules)
-            rules_print(stdout, json);
-        else
-            print_versions(json);
+            return cli_usage_error(rules ? "rules takes only --json, not '%s'"
+                                         : "versions takes only --json, not '%s'", argv[2]);
+        rules ? rules_print(stdout, json) : print_versions(json);
         return 0;
     }
     if (!strcmp(cmd, "list")) {
@@ -274,10 +272,6 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "lint")) {
-        if (help) {
-            fputs(lint_help, stdout);
-            return 0;
-        }
         int p = etw_lint(stderr);
         if (p) {
             fprintf(stderr, ETWCONF_PROG " lint: %d problem(s)\n", p);

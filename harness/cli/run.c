@@ -133,8 +133,10 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
 {
     static struct etw_runner r;
     bool verbose = o->verbose && !o->quiet;
-    r = (struct etw_runner){.quiet = o->quiet, .verbose = verbose, .progress = !o->quiet && !verbose && stderr_is_tty(),
-                            .timeout_ms = (unsigned)o->timeout, .fixture_ms = (unsigned)o->fixture_timeout,
+    r = (struct etw_runner){.quiet = o->quiet, .verbose = verbose,
+                            .progress = !o->quiet && !verbose && stderr_is_tty(),
+                            .timeout_ms = (unsigned)o->timeout,
+                            .fixture_ms = (unsigned)o->fixture_timeout,
                             .isolation = o->isolation, .plan = plan, .nplan = nplan};
     if (t->emulates && t->set_version(version, 0) != 0) {
         fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));

@@ -7,15 +7,15 @@
 
 int cli_cmd_worker(int argc, char **argv)
 {
-    static const char *const opts[] = {"--target", "--version", "--build", "--timeout", "--fixture-timeout", "--rerun",
-                                       "--cases", "--chan"};
+    static const char *const opts[] = {"--target", "--version", "--build", "--timeout",
+                                       "--fixture-timeout", "--rerun", "--cases", "--chan"};
     const char *val[] = {NULL, NULL, "0", "0", "0", NULL, NULL, NULL};
     for (int i = 2; i + 1 < argc; i += 2)
         for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
             if (!strcmp(argv[i], opts[k]))
                 val[k] = argv[i + 1];
-    const char *spec = val[0], *version = val[1], *build = val[2], *timeout = val[3], *fixture = val[4], *rerun = val[5],
-               *cases = val[6], *chan_s = val[7];
+    const char *spec = val[0], *version = val[1], *build = val[2], *timeout = val[3];
+    const char *fixture = val[4], *rerun = val[5], *cases = val[6], *chan_s = val[7];
     plat_chan chan;
     unsigned v = version ? etw_version_parse(version) : 0;
     if (!spec || !v || !cases || !chan_s || !plat_chan_parse(chan_s, &chan)) {

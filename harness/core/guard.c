@@ -40,7 +40,8 @@ bool etw_guard_alloc(struct etw_guard *g, size_t len)
         }
     if (!m && !(m = plat_map_guarded(body)))
         return false;
-    *g = (struct etw_guard){.map = m, .map_len = body + page, .guard = m + body, .guard_len = page, .len = len};
+    *g = (struct etw_guard){.map = m, .map_len = body + page, .guard = m + body, .guard_len = page,
+                            .len = len};
     g->buf = g->guard - len;
     sentinel_fill(g->buf - ETW_PRE_ZONE, ETW_PRE_ZONE + len);
     return true;
@@ -48,7 +49,7 @@ bool etw_guard_alloc(struct etw_guard *g, size_t len)
 
 void etw_guard_free(struct etw_guard *g)
 {
-    if (g->map && pooled < GUARD_POOL && g->map_len <= GUARD_POOL_MAX) /* kept, its guard page intact */
+    if (g->map && pooled < GUARD_POOL && g->map_len <= GUARD_POOL_MAX) /* kept, guard page intact */
         pool[pooled++] = (struct pooled){g->map, g->map_len};
     else if (g->map)
         plat_unmap_guarded(g->map, g->map_len - g->guard_len);

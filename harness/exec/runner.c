@@ -7,7 +7,7 @@
  *           in a case leaves a CRASH, one past its budget is killed; after a crash or an overrun it
  *           ends itself, and a new worker goes on with the next case.
  *   child   the same with a new worker for every case.
- * The records of a worker that died or was killed are the runner's: emit_crash(), emit_unfinished().
+ * The records of a worker that died or was killed are the runner's (emit_crash, emit_unfinished).
  */
 #include "harness/exec/exec.h"
 #include "harness/scenario.h"
@@ -126,7 +126,8 @@ struct phase_tell {
 static void tell_phase(void *arg, enum etw_phase p)
 {
     struct phase_tell *pt = arg;
-    etw_wire_send_mark(pt->chan, ETW_WIRE_PHASE, pt->idx, (unsigned)p); /* a channel that broke shows at the result */
+    /* a channel that broke shows at the result */
+    etw_wire_send_mark(pt->chan, ETW_WIRE_PHASE, pt->idx, (unsigned)p);
 }
 
 int etw_exec_worker(struct etw_runner *r, plat_chan chan)

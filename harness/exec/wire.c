@@ -15,7 +15,8 @@ static bool send_all(plat_chan chan, const struct etw_wire_head *h, const char *
 
 bool etw_wire_send_mark(plat_chan chan, enum etw_wire_kind kind, size_t idx, unsigned status)
 {
-    struct etw_wire_head h = {.magic = ETW_WIRE_MAGIC, .kind = kind, .idx = (etw_u32)idx, .status = status};
+    struct etw_wire_head h = {.magic = ETW_WIRE_MAGIC, .kind = kind, .idx = (etw_u32)idx,
+                              .status = status};
     return send_all(chan, &h, NULL, NULL);
 }
 

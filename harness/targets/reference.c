@@ -12,7 +12,8 @@ static void *ref_sym(struct etw_target *t, const char *name)
 struct etw_target *etw_target_reference(void)
 {
     static struct etw_target t;
-    t = (struct etw_target){.spec = "reference", .impl = "reference", .name = "reference", .sym = ref_sym};
+    t = (struct etw_target){.spec = "reference", .impl = "reference", .name = "reference",
+                            .sym = ref_sym};
     etw_target_bind_control(&t);
     t.version = ETW_V10_0;
     return &t;

@@ -86,12 +86,11 @@ static void deadline_timer(unsigned timeout_ms)
 const char *plat_signal_name(int sig); /* also harness/plat/posix/proc.c's */
 const char *plat_signal_name(int sig)
 {
-#define SIGNAME_(s)                                                                                                    \
-    case s: return #s;
+#define SIGNAME_(s) case s: return #s;
     switch (sig) {
-        SIGNAME_(SIGSEGV) SIGNAME_(SIGBUS) SIGNAME_(SIGILL) SIGNAME_(SIGFPE) SIGNAME_(SIGABRT) SIGNAME_(SIGTRAP)
-        SIGNAME_(SIGSYS) SIGNAME_(SIGKILL) SIGNAME_(SIGALRM) SIGNAME_(SIGTERM) SIGNAME_(SIGINT) SIGNAME_(SIGPIPE)
-        SIGNAME_(SIGXFSZ)
+        SIGNAME_(SIGSEGV) SIGNAME_(SIGBUS) SIGNAME_(SIGILL) SIGNAME_(SIGFPE) SIGNAME_(SIGABRT)
+        SIGNAME_(SIGTRAP) SIGNAME_(SIGSYS) SIGNAME_(SIGKILL) SIGNAME_(SIGALRM) SIGNAME_(SIGTERM)
+        SIGNAME_(SIGINT) SIGNAME_(SIGPIPE) SIGNAME_(SIGXFSZ)
     default: return "signal";
     }
 #undef SIGNAME_

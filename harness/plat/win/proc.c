@@ -79,7 +79,8 @@ struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *ar
     HANDLE err_inh = NULL;
     DuplicateHandle(GetCurrentProcess(), GetStdHandle(STD_ERROR_HANDLE), GetCurrentProcess(), &err_inh, 0, TRUE, DUPLICATE_SAME_ACCESS);
     /* no stdin; what a target prints never reaches the results */
-    STARTUPINFOW si = {.cb = sizeof si, .dwFlags = STARTF_USESTDHANDLES, .hStdOutput = err_inh, .hStdError = err_inh};
+    STARTUPINFOW si = {.cb = sizeof si, .dwFlags = STARTF_USESTDHANDLES, .hStdOutput = err_inh,
+                       .hStdError = err_inh};
     PROCESS_INFORMATION pi;
     fflush(NULL);
     BOOL ok = CreateProcessW(exe, cmd, NULL, NULL, TRUE, CREATE_NO_WINDOW | CREATE_SUSPENDED, NULL, NULL, &si, &pi);
@@ -96,8 +97,9 @@ struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *ar
      * inside another job) the worker runs without one */
     p->job = CreateJobObjectW(NULL, NULL);
     if (p->job) {
-        JOBOBJECT_EXTENDED_LIMIT_INFORMATION li = {.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE |
-                                                                           JOB_OBJECT_LIMIT_DIE_ON_UNHANDLED_EXCEPTION};
+        JOBOBJECT_EXTENDED_LIMIT_INFORMATION li = {
+            .BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE |
+                                                JOB_OBJECT_LIMIT_DIE_ON_UNHANDLED_EXCEPTION};
         if (!SetInformationJobObject(p->job, JobObjectExtendedLimitInformation, &li, sizeof li) ||
             !AssignProcessToJobObject(p->job, pi.hProcess)) {
             CloseHandle(p->job);

@@ -173,8 +173,9 @@ enum etw_lv_owner etw_lv_session_owner(const struct etw_lv_seen *s, const char *
  * check reads a DACL in order: an earlier allow entry for a group of the caller grants first ("How
  * DACLs Control Access to an Object"). A GUID without a descriptor gets one that allows
  * Administrators full access (the Windows Research Kernel's wmi/secure.c, WmipInitializeSecurity),
- * so an appended deny may deny nothing. The fixture reads the DACL back (EventAccessQuery), evaluates
- * it for this token, then makes a trial call the entry must refuse: both, or no case counts. */
+ * so an appended deny may deny nothing. The fixture reads the DACL back (EventAccessQuery),
+ * evaluates it for this token, then makes a trial call the entry must refuse: both, or no case
+ * counts. */
 enum { ETW_LV_ACE_ALLOW = 0, ETW_LV_ACE_DENY = 1, ETW_LV_ACE_OTHER = 2 };
 struct etw_lv_ace {
     int type; /* ETW_LV_ACE_* (ACCESS_ALLOWED_ACE_TYPE 0, ACCESS_DENIED_ACE_TYPE 1) */

@@ -12,8 +12,10 @@ static ULONG enable_call(etw_tracehandle session, const etw_guid *provider, cons
 {
     ENABLE_TRACE_PARAMETERS ep = {0}; /* EnableFilterDesc NULL */
     if (params) {
-        ep = (ENABLE_TRACE_PARAMETERS){.Version = params->version, .EnableProperty = params->enable_property,
-                                       .ControlFlags = params->control_flags, .FilterDescCount = params->filter_desc_count};
+        ep = (ENABLE_TRACE_PARAMETERS){.Version = params->version,
+                                       .EnableProperty = params->enable_property,
+                                       .ControlFlags = params->control_flags,
+                                       .FilterDescCount = params->filter_desc_count};
         memcpy(&ep.SourceId, &params->source_id, sizeof ep.SourceId);
     }
     GUID g;
