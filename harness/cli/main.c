@@ -1,8 +1,5 @@
-/*
- * harness/cli/main.c - the etwconf command line: the commands and their help. Portable: the same
- * files build etwconf (Linux) and etwconf.exe (Windows). The run command is run.c; the runner is
- * harness/exec/.
- */
+/* harness/cli/main.c - the etwconf command line (etwconf and etwconf.exe): the commands and their
+ * help; run is run.c. */
 #include "harness/cli/cli.h"
 #include "tools/tools.h"
 #include "harness/scenario.h"

@@ -103,9 +103,8 @@ struct etw_target {
     unsigned version, build; /* the version expectations are chosen for: NT version (ETW_V6_1), build */
     unsigned update; /* and update level (spec/versions.def): the key is ETW_VKEY(version, build, update) */
     const char *version_label; /* target_id version part (wine: "win10"); NULL = etw_version_name */
-    /* control API (reference/etwref.h); NULL where the target lacks it. The fixture functions
-     * say why they failed: ETW_FX_SKIP (cannot be set up here) or ETW_FX_BROKEN, with why filled;
-     * a library's EtwRef_* functions, which return an int, are adapted (harness/targets/target.c) */
+    /* control API (reference/etwref.h), NULL where the target lacks it; the fixture functions say
+     * why they failed (a library's EtwRef_* functions are adapted: harness/targets/target.c) */
     int (*reset)(void);
     int (*set_version)(unsigned version, unsigned build);
     enum etw_fx (*start_logger)(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
@@ -116,25 +115,20 @@ struct etw_target {
     int (*set_class_counter)(etw_handle h, etw_u32 value);
     int (*set_class_pid)(etw_handle h, etw_u32 pid);
     int (*restrict_group)(const etw_guid *group);
-    /* enable a provider group on a session with ETW_GROUP_ENABLE_LEVEL and ETW_GROUP_ENABLE_KEYWORDS
-     * (spec/abi.h): a Win32 code; each enabled member's enable callback has been called when it
-     * returns. *enabled: the members enabled, or ETW_ENABLED_UNKNOWN when the target cannot count
-     * them (live Windows: the members' callbacks are what shows it) */
+    /* enable a provider group on a session with ETW_GROUP_ENABLE_LEVEL and _KEYWORDS (spec/abi.h):
+     * a Win32 code, the members' enable callbacks called by its return; *enabled: how many, or
+     * ETW_ENABLED_UNKNOWN (live Windows: the callbacks show it) */
     etw_u32 (*enable_group)(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
-    /* the provider traits an event carries: the target enables provider on session, has reg write
-     * events and reads one back as a real-time consumer of the session. ETW_FX_OK when one of the
-     * provider's events was read: its EVENT_HEADER_EXT_TYPE_PROV_TRAITS data in out (*size bytes),
-     * or *size 0 and *absent saying why it carries none; ETW_FX_SKIP or ETW_FX_BROKEN with why.
-     * NULL: the target does not model the events written (a library without EtwRef_EventTraits). */
+    /* the provider traits an event of reg, read back by a real-time consumer of session, carries:
+     * ETW_FX_OK with its PROV_TRAITS data in out (*size bytes), or *size 0 and *absent saying why;
+     * SKIP or BROKEN with why. NULL: the target does not model events (no EtwRef_EventTraits). */
     enum etw_fx (*event_traits)(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
                                 etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
     /* platform extras: fingerprint fields for the results header (may be NULL) */
     void (*fingerprint)(struct etw_target *t, struct etw_json *j);
-    /* a need (one bit of enum etw_need) the target has its own answer for, asked after the
-     * portable check of harness/core/needs.c passed (the live system: admin rights, the session
-     * kinds of its version, the NT Kernel Logger's state, its token): false and why filled to
-     * SKIP (why left empty: the need's reason in harness/case.h). May be NULL: every need whose
-     * portable check holds is met. */
+    /* the target's own answer on a need (one bit of enum etw_need) whose portable check passed (the
+     * live system: rights, session kinds, the kernel logger, its token): false to SKIP, why filled
+     * or left empty for the need's reason. May be NULL. */
     bool (*need)(struct etw_target *t, unsigned need, char *why, size_t len);
     /* a target that changes system-wide state takes it for the whole run (the runner calls this
      * once, workers do not): false, why filled, when another run holds it. May be NULL. */

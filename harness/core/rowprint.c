@@ -1,9 +1,5 @@
-/*
- * harness/core/rowprint.c - the row format's names (from the X-lists of harness/case.h) and the
- * row printer: a struct etw_case printed as the CASE(...) source that compiles back to it. The
- * fuzzer prints its findings with it; harness/tests/rowprint_gen.c prints every printable row of
- * cases/ as C, the build compiles it, and harness/tests/unit_rowprint.c compares every field.
- */
+/* harness/core/rowprint.c - the row format's names (the X-lists of harness/case.h) and the row
+ * printer: a case as the CASE(...) source that compiles back to it (tests/unit_rowprint.c). */
 #include "harness/core/core.h"
 #include <stddef.h>
 #include <string.h>

@@ -1,8 +1,5 @@
-/*
- * harness/exec/exec.h - the runner: the plan, the one plan loop, the isolation policy and the
- * worker protocol, over the platform primitives of harness/plat/plat.h. The same code on every
- * host; `batch`, `child` and `inproc` mean the same on Linux and Windows (harness/core/core.h).
- */
+/* harness/exec/exec.h - the runner: the plan, the one plan loop, the isolation policy and the
+ * worker protocol over harness/plat/plat.h, the same on every host. */
 #ifndef ETWCONF_EXEC_H
 #define ETWCONF_EXEC_H
 

@@ -1,8 +1,5 @@
-/*
- * harness/exec/wire.c - the one wire format between a worker and the runner, the same on a POSIX
- * pipe and a Windows pipe. The runner trusts nothing it reads: a worker runs a target that may
- * write anywhere, so every field is checked before a record is written from it.
- */
+/* harness/exec/wire.c - the one wire format between a worker and the runner. The runner trusts
+ * nothing it reads (a target may write anywhere): every field is checked before it is used. */
 #include "harness/exec/exec.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,5 @@
-/*
- * harness/targets/target.c - binding a library's control API (the EtwRef_* functions of
- * reference/etwref.h, looked up by name) to the internal target interface, whose fixture
- * functions also say why they failed. The exported ABI stays what it is: adapters sit between.
- */
+/* harness/targets/target.c - a library's control API (the EtwRef_* functions of reference/etwref.h)
+ * bound to the target interface, whose fixture functions also say why they failed (adapters). */
 #include "harness/targets/targets.h"
 #include <string.h>
 

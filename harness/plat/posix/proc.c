@@ -1,8 +1,5 @@
-/*
- * harness/plat/posix/proc.c - worker processes on Linux: fork, a pipe as the result channel, a
- * process group of its own (killed when the worker ends, so that what a target leaves running
- * goes with it), and reaping with a deadline.
- */
+/* harness/plat/posix/proc.c - worker processes on Linux: fork, a pipe as the channel, a process
+ * group of its own (killed with the worker: what a target left running goes too), reaping. */
 #include "harness/plat/plat.h"
 #include <errno.h>
 #include <fcntl.h>

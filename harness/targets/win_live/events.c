@@ -1,8 +1,6 @@
-/* harness/targets/win_live/events.c - the live fixtures that make Windows deliver something back:
- * enabling a provider group on a session (its members' enable callbacks are the observation), and
- * reading the provider traits an event carries with a real-time consumer of the case's session.
- * The arguments, the consumer's mode and deadlines and the reading of an event's extended data are
- * decided in build.c (unit-tested on Linux); this file only makes the calls. */
+/* harness/targets/win_live/events.c - a provider group enabled on a session, and the traits an
+ * event carries read back by a real-time consumer: the calls only (build.c decides their
+ * arguments, deadlines and the reading of an event's extended data). */
 #include "harness/targets/win_live/live.h"
 #include <stdint.h>
 #include <string.h>

@@ -32,9 +32,7 @@
 #include "harness/targets/win_live/bind.h"
 #include <wchar.h>
 
-/* every ETW session the suite starts is named SESSION_PREFIX "<pid>-<n>"; the NT Kernel Logger,
- * whose name is fixed, is started with a log file in the private directory instead (names.h) */
-#define WIN_SESSION_PREFIX "etwconf-"
+/* every ETW session the suite starts is named SESSION_PREFIXW "<pid>-<n>" (names.h) */
 #define WIN_SESSION_PREFIXW L"etwconf-"
 
 #define KERNEL_LOGGER_W L"NT Kernel Logger"
@@ -100,13 +98,9 @@ extern struct session sessions[8];
 extern const char *const mod_names[NMODS]; /* advapi32 sechost kernelbase ntdll kernel32 */
 extern HMODULE mod_handles[NMODS]; /* loaded by load_modules, NULL where absent */
 void load_modules(void);
-HMODULE load_system_module(const char *name);
-HMODULE module_of(const char *name);
 void *fn_ptr(FARPROC p);
 void utf8(char *out, size_t cap, const WCHAR *w);
-/* state.c */
-/* the modules, the bound table (its error printed), the version and the token; again in a process
- * that opened a DLL target first */
+/* state.c; open_common: the modules, the bound table (its error printed), the version, the token */
 void open_common(void);
 enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len);
 bool tpi_query(etw_u32 *v);
@@ -114,14 +108,12 @@ void tpi_restore(void);
 void restore_privilege(void);
 /* rundir.c: the private directory %TEMP%\etwconf-<pid>-<random hex> of this process */
 bool run_temp_dir(WCHAR *tmp, DWORD cap); /* %TEMP% ending in a separator */
-/* a new file name (kernel-<n>.etl, private-<n>.etl) in the private directory, created on first
- * use: the file is created (CREATE_NEW) and closed, its full path in path, its identity in id;
- * false and why when it cannot be */
+/* a new file (kernel-<n>.etl, private-<n>.etl) in the private directory, made on first use: its
+ * full path in path, its identity in id; false and why when it cannot be */
 bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, struct etw_lv_file_id *id, char *why, size_t len);
 /* the identity of a log file as a session query reports its path (any form: etw_lv_openable_path) */
 bool run_reported_identity(const WCHAR *reported, struct etw_lv_file_id *id);
-/* the pid whose private directory %TEMP%\etwconf-<pid>-<32 hex> holds the file id (one of its
- * kernel-<n>.etl, private-<n>.etl), 0 when none does */
+/* the pid whose private directory holds the file id as one of its files, 0 when none does */
 DWORD run_file_owner(const struct etw_lv_file_id *id);
 void run_file_delete(const WCHAR *path); /* a file run_file_new created, by exact path */
 void run_dir_remove(void); /* at the end: the files created and not deleted, then the directory */

@@ -1,7 +1,5 @@
 /* harness/targets/win_live/needs.c - what a case needs that a live system may not give (needs.h):
- * admin rights, the session kinds of its version, a free NT Kernel Logger (or none running at
- * all, for a case that expects 0xFFFF to name nothing), the profile privilege. The decisions are
- * portable; the target's need hook at the end describes this system to them. */
+ * portable decisions, and the target's need hook at the end that describes this system to them. */
 #include "harness/targets/win_live/needs.h"
 #include "harness/targets/targets.h"
 #include "harness/targets/win_live/build.h"

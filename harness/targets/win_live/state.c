@@ -1,7 +1,5 @@
-/* harness/targets/win_live/state.c - the live target's shared state (struct live, live.h): what
- * opening the system finds (its modules and the bound table, version, token and privileges) and
- * what a case changes of it (the profile privilege, the sampled-profile interval) and how it is
- * restored. */
+/* harness/targets/win_live/state.c - the live target's shared state (struct live): what opening
+ * the system finds, and what a case changes (the profile privilege and interval) restored. */
 #include "harness/targets/win_live/live.h"
 #include <string.h>
 
