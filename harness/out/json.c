@@ -48,13 +48,9 @@ static void quoted(struct etw_json *j, const char *s)
     while (*p) {
         unsigned char ch = *p;
         char esc[8];
-        if (ch == '"' || ch == '\\') {
-            esc[0] = '\\', esc[1] = (char)ch;
-            put(j, esc, 2);
-            p++;
-        } else if (ch < 0x20 || ch == 0x7F) {
-            snprintf(esc, sizeof esc, "\\u%04x", ch);
-            put(j, esc, 6);
+        if (ch == '"' || ch == '\\' || ch < 0x20 || ch == 0x7F) {
+            bool ctl = ch < 0x20 || ch == 0x7F;
+            put(j, esc, (size_t)snprintf(esc, sizeof esc, ctl ? "\\u%04x" : "\\%c", ch));
             p++;
         } else if (ch < 0x80) {
             /* a run of plain characters at once */

@@ -5,23 +5,19 @@
 
 unsigned etw_target_load_ms = 10000;
 
-static void set_why(char *why, size_t len, const char *text)
-{
-    if (why && len)
-        snprintf(why, len, "%s", text);
-}
-
 /* EtwRef_StartLogger returns 0 or -1 and has no way to say why: the case says what failed */
 static enum etw_fx ref_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *h, char *why,
                                     size_t len)
 {
-    set_why(why, len, "");
+    if (why && len)
+        why[0] = 0;
     return t->ref_start_logger(kind, masks, h) == 0 ? ETW_FX_OK : ETW_FX_BROKEN;
 }
 
 static enum etw_fx ref_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len)
 {
-    set_why(why, len, "");
+    if (why && len)
+        why[0] = 0;
     return t->ref_set_privilege(privilege, held) == 0 ? ETW_FX_OK : ETW_FX_BROKEN;
 }
 
