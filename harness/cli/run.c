@@ -1,10 +1,7 @@
 /*
- * harness/cli/run.c - the run command: options, the plan, one results file per version (header,
- * the cases through harness/exec/, footer) and the summary line.
- *
- * The results are trusted only when every write reached the file: a write, flush or close error
- * stops the run with exit 3 and says so. Whatever ends the process during a run (a target calling
- * exit, a fatal signal the runner sees as exit) still writes a footer with complete:false.
+ * harness/cli/run.c - the run command: options, the plan, one results file per version and the
+ * summary line. A write, flush or close error stops the run with exit 3 and says so; whatever ends
+ * the process during a run (a target calling exit) still writes a footer with complete:false.
  */
 #include "harness/cli/cli.h"
 #include <errno.h>

@@ -21,11 +21,10 @@ void etw_exec_policy(struct etw_runner *r, bool auto_isolation)
 {
     if (!auto_isolation)
         return;
-    /* The live system runs in worker processes: a hang there ends by terminating the worker, and
-     * the runner stops what the worker started (etw_target.worker_died). Interrupting a thread in
-     * process (SetThreadContext) can block behind a kernel APC, land inside a system call under
-     * WOW64 or abandon a loader or heap lock, and __fastfail bypasses every handler; only the
-     * suite's own model, whose code is all known, runs in process. */
+    /* Only the suite's own model, whose code is all known, runs in process: interrupting a thread
+     * (SetThreadContext) can block behind a kernel APC, land inside a system call under WOW64 or
+     * abandon a loader or heap lock, and __fastfail bypasses every handler. A worker that hangs is
+     * terminated, and the runner stops what it started (etw_target.worker_died). */
     bool own = !strcmp(r->t->impl, "reference");
     r->isolation = own ? ISO_INPROC : ISO_BATCH;
     r->fallback = own;

@@ -1,10 +1,8 @@
 /*
- * harness/plat/posix/call.c - guarded calls on Linux: faults are caught with sigsetjmp, and in a
- * watched run (plat_run_watched) one periodic timer ends a call that passes its deadline.
- *
- * A guarded call costs no system call: sigsetjmp does not save the mask (the handlers run with
- * SA_NODEFER and an empty mask, so the mask is only restored on the rare fault path), and the
- * periodic tick checks a per-call deadline.
+ * harness/plat/posix/call.c - guarded calls on Linux: faults caught with sigsetjmp; in a watched
+ * run a periodic timer ends a call past its deadline. A call costs no system call: sigsetjmp does
+ * not save the mask (the handlers run with SA_NODEFER and an empty mask; the fault path restores
+ * it), and the tick checks a per-call deadline.
  */
 #include "harness/plat/plat.h"
 #include <setjmp.h>

@@ -147,6 +147,12 @@ static DWORD WINAPI restore_main(void *p)
     return 0;
 }
 
+static void park(void)
+{
+    for (;;)
+        Sleep(INFINITE);
+}
+
 /* the process cannot go on: run the end hooks (they stop the suite's sessions and write a
  * footer), end with the code (never a dialog or debugger).
  * The clean-up runs on its own thread, given 5 s: the faulting thread may hold a lock it needs. */
@@ -159,8 +165,7 @@ static void fatal_exit(DWORD code)
             WaitForSingleObject(th, 5000);
     }
     TerminateProcess(GetCurrentProcess(), code ? code : 3);
-    for (;;)
-        Sleep(INFINITE);
+    park();
 }
 
 static LONG CALLBACK first_chance(EXCEPTION_POINTERS *ep)
@@ -217,12 +222,6 @@ static LONG WINAPI last_chance(EXCEPTION_POINTERS *ep)
     return EXCEPTION_EXECUTE_HANDLER;
 }
 
-static void park(void)
-{
-    for (;;)
-        Sleep(INFINITE);
-}
-
 enum plat_end plat_guarded_call(struct plat_call *c)
 {
     struct gstate *volatile gs = this_gstate();
@@ -242,15 +241,13 @@ enum plat_end plat_guarded_call(struct plat_call *c)
         gs->start_sp = sp;
     }
     __builtin_setjmp(gs->jb);
-#else
-    RtlCaptureContext(&gs->saved);
-#endif
-#if defined(__i386__)
     /* resumed from deeper down: the frames the target or the dispatcher registered are gone */
     {
         void *seh = gs->seh;
         __asm__ volatile("movl %0, %%fs:0" : : "r"(seh) : "memory");
     }
+#else
+    RtlCaptureContext(&gs->saved);
 #endif
     if (gs->kind == 0) { /* the first return; a handler or the watchdog resumes here with kind set */
         InterlockedExchange(&gs->phase, PH_ACTIVE);

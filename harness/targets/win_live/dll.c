@@ -9,12 +9,11 @@ static void *dll_sym(struct etw_target *t, const char *name)
 }
 
 /* ---------------------------------------------------------------- the probe
- * A DLL is loaded in a probe process first (this exe again, with the hidden command below): a
- * DllMain that ends the process (ExitProcess, TerminateProcess, __fastfail), crashes or never
- * returns ends or blocks that process, not the run, which stops with exit 3 and a message before
- * it writes any result. The probe reports "loaded" or "failed" on its channel once LoadLibrary
- * returns, then ends without DLL_PROCESS_DETACH; a process that ends without saying so, ExitProcess(0)
- * included, did not load it. Workers (started by the runner after the probe) do not probe again. */
+ * A DLL is loaded in a probe process first (this exe with the hidden command below): a DllMain
+ * that ends the process, crashes or never returns stops the run with exit 3 before any result.
+ * The probe says "loaded" or "failed" once LoadLibrary returns, then ends without
+ * DLL_PROCESS_DETACH; one that ends without saying so (ExitProcess(0) too) did not load it.
+ * Workers, started after the probe, do not probe again. */
 const char win_probe_command[] = "__probe";
 
 static HMODULE load(const char *path)
