@@ -314,19 +314,16 @@ struct etw_ctx {
     bool stop; /* a SKIP/BROKEN/missing export ended the case */
 };
 
-/* the version key the cases' expectations are picked by: the entry's, or for a live target the
- * build (and update level) it reports under the entry's NT version */
+/* the key expectations are picked by: the entry's, or a live target's reported build and update */
 unsigned etw_runner_key(const struct etw_runner *r);
 /* run one case to a result: fixture, call, checks, teardown (isolation: harness/exec/) */
 void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_result *res);
 /* the budget of phase p in r, in ms (0: none) */
 unsigned etw_phase_budget_ms(const struct etw_runner *r, enum etw_phase p);
-/* the case enters phase p: its deadline becomes p's budget from now (in a watched run) and
- * r->on_phase hears of it */
+/* the case enters phase p: its deadline is p's budget from now, and r->on_phase hears of it */
 void etw_phase(struct etw_ctx *ctx, enum etw_phase p);
-/* a case the runner had to end because phase p did not finish within budget_ms: TIMEOUT in the
- * call, BROKEN in the fixture (mode "fixture-timeout"); how says what was done ("the worker was
- * killed") */
+/* a case ended because phase p passed budget_ms: TIMEOUT in the call, BROKEN (mode
+ * "fixture-timeout") in the fixture; how says what was done ("the worker was killed") */
 void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, enum etw_phase p, unsigned budget_ms, const char *how);
 /* results of a case the platform had to end: CRASH or TIMEOUT */
 void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum etw_status_kind st,
@@ -334,8 +331,7 @@ void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum 
 /* finish a result: status from the checks, counted, mode, message */
 void etw_result_finish(struct etw_result *res);
 
-/* the check API for custom cases is harness/check.h; the harness's own checks of a row's
- * expectation go through the same path, placed at the row */
+/* a check of the row's expectation, through the path of the check API (harness/check.h) */
 bool etw_check_row(struct etw_ctx *c, enum etw_rule_id rule, enum etw_aspect asp, const char *what, bool ok, const char *expected,
                    const char *got);
 
@@ -355,9 +351,8 @@ struct etw_guard {
 /* a sentinel-filled buffer of len bytes ending at an inaccessible page (plat_map_guarded) */
 bool etw_guard_alloc(struct etw_guard *g, size_t len);
 void etw_guard_free(struct etw_guard *g);
-/* run fn(ctx) under plat_guarded_call(), the guard pages being those of ctx->guards: returns 0
- * when fn returned, 1 for a write into a guard page (*fault_offset: how far past the buffer), 2
- * for any other fault (exception filled), 3 for a hang past the in-process deadline */
+/* fn(ctx) under plat_guarded_call() with ctx->guards' guard pages: 0 returned, 1 a write into a
+ * guard page (*fault_offset past the buffer), 2 another fault (exception filled), 3 a hang */
 int etw_guarded_call(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exception, size_t exlen, long *fault_offset);
 
 #endif

@@ -41,15 +41,13 @@ struct etw_lv_session_plan {
 /* false for a kind the live target does not start */
 bool etw_lv_session_plan(unsigned kind, struct etw_lv_session_plan *p);
 
-/* ENABLE_TRACE_PARAMETERS (evntrace.h), field for field; on Windows the pointer member is a
- * real pointer, the values are these */
+/* ENABLE_TRACE_PARAMETERS (evntrace.h) field for field, but for its pointer member */
 struct etw_lv_enable_params {
     etw_u32 version, enable_property, control_flags;
     etw_guid source_id;
     etw_u32 filter_desc_count;
 };
-/* the parameters for enabling a provider group (the GUID passed to EnableTraceEx2 is the
- * group's): version 2, EVENT_ENABLE_PROPERTY_PROVIDER_GROUP, no filters */
+/* enabling a provider group (by the group's GUID): version 2, PROPERTY_PROVIDER_GROUP, no filter */
 void etw_lv_group_enable_params(struct etw_lv_enable_params *p);
 
 /* the other arguments of an EnableTraceEx2 call: ControlCode, Level, MatchAnyKeyword,
@@ -60,31 +58,25 @@ struct etw_lv_enable_call {
     etw_u64 match_any, match_all;
     etw_u32 timeout_ms;
 };
-/* enabling a provider group: ENABLE_PROVIDER with the suite's ETW_GROUP_ENABLE_LEVEL and
- * ETW_GROUP_ENABLE_KEYWORDS (spec/abi.h), which every enabled member's callback must see */
+/* a group's enable: ENABLE_PROVIDER with ETW_GROUP_ENABLE_LEVEL and _KEYWORDS (spec/abi.h) */
 void etw_lv_group_enable_call(struct etw_lv_enable_call *e);
-/* after a group enable returns, the fixture waits this long more before the case looks at the
- * members' callbacks: the timeout covers the callbacks Windows waits for, this one a member's
- * notification delivered after the call returned (a group is not one provider) */
+/* waited after a group enable returns, for a member's notification delivered after the call (the
+ * timeout covers only the callbacks Windows waits for: a group is not one provider) */
 #define ETW_LV_GROUP_SETTLE_MS 250u
-/* enabling (enable true) or disabling the one provider whose events the consumer reads: every
- * level and keyword */
+/* enabling (or not) the provider whose events the consumer reads: every level and keyword */
 void etw_lv_provider_enable_call(struct etw_lv_enable_call *e, bool enable);
 
-/* the real-time consumer that reads a provider's events back from a session (consumer.c):
- * OpenTraceW with process_trace_mode, ProcessTrace on a thread; the provider writes an event
- * every write_every_ms (the consumer may connect after the first) and the session is flushed,
- * until one of the provider's events arrived or deadline_ms passed; CloseTrace, and the thread
- * is waited for join_ms */
+/* the real-time consumer of events.c: OpenTraceW, ProcessTrace on a thread; the provider writes
+ * an event and the session is flushed every write_every_ms until one arrived or deadline_ms
+ * passed; CloseTrace, and the thread is waited for join_ms */
 struct etw_lv_consumer_plan {
     etw_u32 process_trace_mode;
     unsigned deadline_ms, write_every_ms, join_ms;
     etw_u8 event_level; /* of the event written (EVENT_DESCRIPTOR.Level) */
 };
 void etw_lv_consumer_plan(struct etw_lv_consumer_plan *p);
-/* the longest a live fixture may wait, in ms: the consumer's (enable, the deadline and a last
- * write interval, disable, the join) or a group enable's (its timeout and the settling wait); the
- * fixture's budget (harness/core/core.h ETW_FIXTURE_BUDGET_MS) must be longer */
+/* the longest a live fixture may wait, in ms (the consumer's or a group enable's), which
+ * ETW_FIXTURE_BUDGET_MS (harness/core/core.h) must exceed */
 unsigned etw_lv_longest_fixture_wait_ms(void);
 /* OpenTraceW's answer: INVALID_PROCESSTRACE_HANDLE is (TRACEHANDLE)INVALID_HANDLE_VALUE, and
  * before Windows 8 a 32-bit process can get 0x00000000FFFFFFFF instead (OpenTraceW's page) */
@@ -103,18 +95,16 @@ void etw_lv_deny_enable_call(struct etw_lv_access_call *a);
 void etw_lv_session_guid(etw_guid *g, etw_u32 pid, etw_u32 n, etw_u32 tick);
 bool etw_lv_guid_is_ours(const etw_guid *g, etw_u32 pid);
 
-/* EVENT_HEADER_EXTENDED_DATA_ITEM (evntcons.h): 16 bytes on every Windows ABI (DataPtr is a
- * ULONGLONG) */
+/* EVENT_HEADER_EXTENDED_DATA_ITEM (evntcons.h): 16 bytes on every ABI (DataPtr is a ULONGLONG) */
 struct etw_lv_ext_item {
     etw_u16 reserved1, ext_type;
     etw_u16 linkage; /* Linkage:1, Reserved2:15 */
     etw_u16 data_size;
     etw_u64 data_ptr;
 };
-/* the provider traits an event carries: the PROV_TRAITS item among count items, checked to be
- * a well-formed traits blob (its leading UINT16 is the item's size, a NUL-terminated provider
- * name follows within it). Returns the blob and *size, NULL when no item is one, or when the
- * item is malformed (*why says how). data(ptr) maps a DataPtr to memory (identity on Windows). */
+/* the PROV_TRAITS item among count items, a well-formed blob (its leading UINT16 the item's size,
+ * then a NUL-terminated provider name) and *size; NULL when none is, or malformed (*why says how).
+ * data(ptr) maps a DataPtr to memory (identity on Windows). */
 const etw_u8 *etw_lv_find_traits(const struct etw_lv_ext_item *items, etw_u32 count, const void *(*data)(etw_u64 ptr),
                                  etw_u32 *size, const char **why);
 
