@@ -11,16 +11,10 @@
  * twin of Windows can answer instead: harness/twin/), the version comes from RtlGetVersion, and the fixtures are real
  * ETW sessions that the suite starts itself and always stops.
  *
- * What the suite touches on the machine (harness/windows/README.md says the same to users):
- *  - ETW sessions it starts itself, named "etwconf-<pid>-<n>", and the NT Kernel Logger only when
- *    no one else runs it (started with a log file kernel-<n>.etl in the process's private
- *    directory %TEMP%\etwconf-<pid>-<32 random hex digits>, rundir.c; it is recognised by that
- *    file's identity, never by the path a query reports, build.h). A session it did not start is
- *    never stopped or changed. Every session is stopped after its case, after a crash or a timeout (at
- *    the start of the next case), at the end of the run, on Ctrl-C and from the crash handler.
- *  - SeSystemProfilePrivilege of its own token (enabled/disabled per case, restored).
- *  - The sampled-profile timer interval, which one case sets: restored after each case.
- *  - Provider registrations (EventRegister, RegisterTraceGuidsW) of its own process.
+ * What it touches on the machine (harness/windows/README.md): sessions it starts itself, and the
+ * NT Kernel Logger only when no one else runs it (never one it did not start), each stopped after
+ * its case, after a crash or timeout, at the end, on Ctrl-C and from the crash handler; its own
+ * token's SeSystemProfilePrivilege and the sampled-profile interval, restored after each case.
  */
 #ifndef ETWCONF_WIN_LIVE_H
 #define ETWCONF_WIN_LIVE_H
