@@ -22,14 +22,6 @@ static const struct etw_expect *pick(const struct etw_case *c, unsigned v)
     return NULL;
 }
 
-static struct etw_guard *guard_of(struct etw_ctx *c, const void *p)
-{
-    for (int i = 0; i < c->nguards; i++)
-        if (c->guards[i]->buf == p)
-            return c->guards[i];
-    return NULL;
-}
-
 /* ---------------------------------------------------------------- needs, fixture and call (harness/core/needs.c, fixture.c, call.c, expect.c) */
 /* after the case's function is resolved (a missing export is the target's failure, whatever the
  * case needs) and before anything is set up */
@@ -59,8 +51,7 @@ static bool fixture_setup(struct etw_ctx *ctx)
 static struct etw_guard *case_guard(void *arg, size_t len)
 {
     struct etw_ctx *ctx = arg;
-    void *p = etw_guarded(ctx, len);
-    return p ? guard_of(ctx, p) : NULL;
+    return etw_guarded(ctx, len) ? ctx->guards[ctx->nguards - 1] : NULL; /* the one it added */
 }
 
 /* a guarded buffer of len bytes holding from (len_from bytes) and, after them, `room` bytes of its
