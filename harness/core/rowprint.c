@@ -108,6 +108,8 @@ static void code(FILE *f, enum etw_fn fn, etw_u32 v)
 
 /* ", " between the items of a braced list */
 #define SEP(any) ((any) ? ", " : ((any) = true, ""))
+/* a field of a braced list, printed when cond holds */
+#define FIELD(cond, ...) ((cond) ? (fputs(SEP(any), f), fprintf(f, __VA_ARGS__)) : 0)
 
 static void fixture(FILE *f, const struct etw_fixture *fx)
 {
@@ -116,10 +118,8 @@ static void fixture(FILE *f, const struct etw_fixture *fx)
         return;
     bool any = false;
     fprintf(f, " .fx = {");
-    if (fx->logger)
-        fprintf(f, "%s.logger = %s", SEP(any), etw_logger_enum_name(fx->logger));
-    if (fx->logger2)
-        fprintf(f, "%s.logger2 = %s", SEP(any), etw_logger_enum_name(fx->logger2));
+    FIELD(fx->logger, ".logger = %s", etw_logger_enum_name(fx->logger));
+    FIELD(fx->logger2, ".logger2 = %s", etw_logger_enum_name(fx->logger2));
     bool masks = false;
     for (int i = 0; i < 8; i++)
         masks |= fx->masks[i] != 0;
@@ -139,22 +139,14 @@ static void fixture(FILE *f, const struct etw_fixture *fx)
         }
         fprintf(f, "}");
     }
-    if (fx->ndisallow)
-        fprintf(f, "%s.ndisallow = %d", SEP(any), fx->ndisallow);
-    if (fx->classes)
-        fprintf(f, "%s.classes = %d", SEP(any), fx->classes);
-    if (fx->foreign_pid)
-        fprintf(f, "%s.foreign_pid = true", SEP(any));
-    if (fx->set_counter)
-        fprintf(f, "%s.set_counter = true", SEP(any));
-    if (fx->set_counter || fx->counter)
-        fprintf(f, "%s.counter = 0x%X", SEP(any), fx->counter);
-    if (fx->provider)
-        fprintf(f, "%s.provider = true", SEP(any));
-    if (fx->profile_priv)
-        fprintf(f, "%s.profile_priv = %s", SEP(any), etw_priv_enum_name(fx->profile_priv));
-    if (fx->fail_alloc)
-        fprintf(f, "%s.fail_alloc = %d", SEP(any), fx->fail_alloc);
+    FIELD(fx->ndisallow, ".ndisallow = %d", fx->ndisallow);
+    FIELD(fx->classes, ".classes = %d", fx->classes);
+    FIELD(fx->foreign_pid, ".foreign_pid = true");
+    FIELD(fx->set_counter, ".set_counter = true");
+    FIELD(fx->set_counter || fx->counter, ".counter = 0x%X", fx->counter);
+    FIELD(fx->provider, ".provider = true");
+    FIELD(fx->profile_priv, ".profile_priv = %s", etw_priv_enum_name(fx->profile_priv));
+    FIELD(fx->fail_alloc, ".fail_alloc = %d", fx->fail_alloc);
     fprintf(f, "},");
 }
 
@@ -162,33 +154,25 @@ static void args(FILE *f, enum etw_fn fn, const struct etw_args *a)
 {
     bool any = false, row = etw_call_row_fn(fn);
     fprintf(f, ".args = {");
-    if (a->handle != H_ZERO)
-        fprintf(f, "%s.handle = %s", SEP(any), etw_hsel_enum_name(a->handle));
+    FIELD(a->handle != H_ZERO, ".handle = %s", etw_hsel_enum_name(a->handle));
     if (a->value || a->handle == H_VALUE || a->handle == H_LOGGER_HIGH || a->handle == H_CLASS)
         fprintf(f, "%s.value = 0x%llx", SEP(any), (unsigned long long)a->value);
-    if (a->cls || (row && fn != FN_ETWCTI && fn != FN_CTI))
-        fprintf(f, "%s.cls = 0x%X", SEP(any), a->cls);
-    if (a->buf != B_GUARDED)
-        fprintf(f, "%s.buf = %s", SEP(any), etw_bsel_enum_name(a->buf));
+    FIELD(a->cls || (row && fn != FN_ETWCTI && fn != FN_CTI), ".cls = 0x%X", a->cls);
+    FIELD(a->buf != B_GUARDED, ".buf = %s", etw_bsel_enum_name(a->buf));
     if (a->len_rel)
         fprintf(f, "%s.len = EXACT(%d)", SEP(any), a->len);
     else if (a->len || row)
         fprintf(f, "%s.len = %d", SEP(any), a->len);
-    if (a->retlen_null)
-        fprintf(f, "%s.retlen_null = true", SEP(any));
+    FIELD(a->retlen_null, ".retlen_null = true");
     if (a->in_len) {
         fprintf(f, "%sIN(", SEP(any));
         bytes(f, a->in, a->in_len);
         fprintf(f, ")");
     }
-    if (a->patch)
-        fprintf(f, "%s.patch = %s", SEP(any), etw_patch_enum_name(a->patch));
-    if (a->patch || a->patch_off)
-        fprintf(f, "%s.patch_off = %d", SEP(any), a->patch_off);
-    if (a->out_buf != B_GUARDED)
-        fprintf(f, "%s.out_buf = %s", SEP(any), etw_bsel_enum_name(a->out_buf));
-    if (a->out_len || fn == FN_NTC)
-        fprintf(f, "%s.out_len = %d", SEP(any), a->out_len);
+    FIELD(a->patch, ".patch = %s", etw_patch_enum_name(a->patch));
+    FIELD(a->patch || a->patch_off, ".patch_off = %d", a->patch_off);
+    FIELD(a->out_buf != B_GUARDED, ".out_buf = %s", etw_bsel_enum_name(a->out_buf));
+    FIELD(a->out_len || fn == FN_NTC, ".out_len = %d", a->out_len);
     if (a->module) {
         fprintf(f, "%s.module = ", SEP(any));
         str(f, a->module);
