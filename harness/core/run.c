@@ -14,14 +14,6 @@ unsigned etw_runner_key(const struct etw_runner *r)
     return e ? e->key : ETW_VLO(r->version);
 }
 
-static const struct etw_expect *pick(const struct etw_case *c, unsigned v)
-{
-    for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++)
-        if (v >= c->expect[k].vmin && v <= c->expect[k].vmax)
-            return &c->expect[k];
-    return NULL;
-}
-
 /* ---------------------------------------------------------------- needs, fixture and call (harness/core/needs.c, fixture.c, call.c, expect.c) */
 /* after the case's function is resolved (a missing export is the target's failure, whatever the
  * case needs) and before anything is set up */
@@ -184,7 +176,10 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
     res->status = R_PASS;
     struct etw_ctx ctx = {.r = r, .t = r->t, .c = c, .res = res, .version = r->version};
     unsigned key = etw_runner_key(r);
-    const struct etw_expect *x = pick(c, key);
+    const struct etw_expect *x = NULL; /* the first expectation whose range holds key */
+    for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin && !x; k++)
+        if (key >= c->expect[k].vmin && key <= c->expect[k].vmax)
+            x = &c->expect[k];
     char here[32];
     etw_version_key_name(key, here, sizeof here);
     if (!x) {

@@ -100,21 +100,16 @@ static DWORD WINAPI pump(void *arg)
     return rc;
 }
 
-static const struct session *session_of(etw_tracehandle h)
-{
-    for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++)
-        if (sessions[i].state == SL_LIVE && sessions[i].h == h)
-            return &sessions[i];
-    return NULL;
-}
-
 enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
                               etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len)
 {
     (void)t;
     *size = 0;
     *absent = NULL;
-    const struct session *s = session_of(session);
+    const struct session *s = NULL;
+    for (size_t i = 0; i < sizeof sessions / sizeof sessions[0] && !s; i++)
+        if (sessions[i].state == SL_LIVE && sessions[i].h == session)
+            s = &sessions[i];
     if (!s || s->kernel || s->private_inproc) {
         snprintf(why, len, "fixture: the events of a provider are read from a real-time session the suite started, and the case's session "
                            "is not one");

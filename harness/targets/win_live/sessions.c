@@ -226,14 +226,6 @@ static bool release(struct session *s)
     return true;
 }
 
-static bool masks_set(const etw_u32 m[8])
-{
-    for (int i = 0; i < 8; i++)
-        if (m && m[i])
-            return true;
-    return false;
-}
-
 static const char *kind_name(unsigned kind)
 {
     static const char *const n[] = {"", "the NT Kernel Logger", "a system-logger session", "a plain session", "a no-access session",
@@ -349,7 +341,10 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         FAIL_FIX("fixture: the session that answers the handle StartTraceW returned for %s is not the one started: %s%s", kind_name(kind),
                  seen_why, owner == ETW_LV_UNSURE ? " (it was left running: 'etwconf.exe cleanup' recognises the suite's own)" : "");
     }
-    if (masks_set(masks)) {
+    bool any_mask = false;
+    for (int i = 0; masks && i < 8; i++)
+        any_mask |= masks[i] != 0;
+    if (any_mask) {
         etw_u32 m[8];
         memcpy(m, masks, sizeof m);
         rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof m);

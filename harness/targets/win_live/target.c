@@ -45,12 +45,6 @@ static void win_restore_all(void)
 }
 
 /* ---------------------------------------------------------------- opening */
-static const char *wine_label(unsigned v)
-{
-    const struct etw_version_info *i = etw_version_info(v);
-    return i ? i->wine : "win10";
-}
-
 /* one run at a time on a system: the cases change system-wide settings (the sampled-profile
  * interval, the NT Kernel Logger), and two runs would restore each other's values wrongly. A
  * named mutex, held until this process ends (an abandoned one, of a killed run, is taken over). */
@@ -97,7 +91,8 @@ static struct etw_target *win_live_target(char *err, size_t errlen)
     t->arch = plat_process_arch();
     t->sym = live_sym;
     t->proc = live_proc;
-    t->version_label = L.wine ? wine_label(t->version) : NULL;
+    const struct etw_version_info *vi = etw_version_info(t->version);
+    t->version_label = !L.wine ? NULL : vi ? vi->wine : "win10";
     t->reset = live_reset;
     t->start_logger = live_start_logger;
     t->stop_logger = live_stop_logger;
