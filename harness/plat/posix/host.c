@@ -51,9 +51,7 @@ static void on_interrupt(int sig)
 
 void plat_catch_interrupts(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt; /* no SA_RESTART: a waiting poll returns EINTR */
+    struct sigaction sa = {.sa_handler = on_interrupt}; /* no SA_RESTART: a poll returns EINTR */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);

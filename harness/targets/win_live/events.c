@@ -141,12 +141,8 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
 
     static WCHAR name[64];
     wcsncpy(name, s->name, sizeof name / sizeof name[0] - 1);
-    EVENT_TRACE_LOGFILEW lf;
-    memset(&lf, 0, sizeof lf);
-    lf.LoggerName = name;
-    lf.ProcessTraceMode = plan.process_trace_mode;
-    lf.EventRecordCallback = on_event;
-    lf.Context = &k;
+    EVENT_TRACE_LOGFILEW lf = {.LoggerName = name, .ProcessTraceMode = plan.process_trace_mode,
+                               .EventRecordCallback = on_event, .Context = &k};
     static TRACEHANDLE th;
     th = OpenTraceW(&lf);
     if (!etw_lv_trace_handle_valid((etw_u64)th)) {
@@ -169,10 +165,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         fx = ETW_FX_BROKEN;
     } else {
         /* the consumer may connect after the first event: write one, flush, wait a little, again */
-        EVENT_DESCRIPTOR d;
-        memset(&d, 0, sizeof d);
-        d.Id = 1;
-        d.Level = plan.event_level;
+        EVENT_DESCRIPTOR d = {.Id = 1, .Level = plan.event_level};
         DWORD start = GetTickCount();
         ULONG wrc = ERROR_SUCCESS;
         while (k.outcome == ETW_LV_EV_OTHER && GetTickCount() - start < plan.deadline_ms) {
