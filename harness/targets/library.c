@@ -67,11 +67,8 @@ struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
         return NULL;
     }
     const char *base = strrchr(spec, '/');
-    t->spec = spec;
-    t->impl = "thirdparty";
-    t->name = base ? base + 1 : spec;
-    t->handle = h;
-    t->sym = lib_sym;
+    *t = (struct etw_target){.spec = spec, .impl = "thirdparty", .name = base ? base + 1 : spec,
+                             .handle = h, .sym = lib_sym};
     etw_target_bind_control(t);
     t->version = ETW_V10_0;
     return t;

@@ -112,12 +112,8 @@ struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
     }
     const char *b1 = strrchr(path, '\\'), *b2 = strrchr(path, '/');
     const char *base = b1 > b2 ? b1 : b2;
-    t->spec = path;
-    t->impl = "thirdparty";
-    t->name = base ? base + 1 : path;
-    t->arch = plat_process_arch();
-    t->handle = h;
-    t->sym = dll_sym;
+    *t = (struct etw_target){.spec = path, .impl = "thirdparty", .name = base ? base + 1 : path,
+                             .arch = plat_process_arch(), .handle = h, .sym = dll_sym};
     etw_target_bind_control(t);
     t->version = ETW_V10_0;
     t->fingerprint = dll_fingerprint;

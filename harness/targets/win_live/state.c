@@ -94,10 +94,7 @@ static bool adjust_profile(bool enable)
 {
     if (!L.token || !L.token_adjust || L.profile_initial < 0)
         return false;
-    TOKEN_PRIVILEGES tp;
-    tp.PrivilegeCount = 1;
-    tp.Privileges[0].Luid = L.profile_luid;
-    tp.Privileges[0].Attributes = enable ? SE_PRIVILEGE_ENABLED : 0;
+    TOKEN_PRIVILEGES tp = {1, {{L.profile_luid, enable ? SE_PRIVILEGE_ENABLED : 0}}};
     if (!AdjustTokenPrivileges(L.token, FALSE, &tp, 0, NULL, NULL))
         return false;
     return GetLastError() == ERROR_SUCCESS; /* not ERROR_NOT_ALL_ASSIGNED */
