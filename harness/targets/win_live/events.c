@@ -110,19 +110,13 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
     for (size_t i = 0; i < sizeof sessions / sizeof sessions[0] && !s; i++)
         if (sessions[i].state == SL_LIVE && sessions[i].h == session)
             s = &sessions[i];
-    if (!s || s->kernel || s->private_inproc) {
-        snprintf(why, len, "fixture: the events of a provider are read from a real-time session the suite started, and the case's session "
-                           "is not one");
-        return ETW_FX_BROKEN;
-    }
-    if (k.busy) {
-        snprintf(why, len, "fixture: the real-time consumer of an earlier case has not ended");
-        return ETW_FX_BROKEN;
-    }
-    if (!LB_HAVE(OpenTraceW) || !LB_HAVE(CloseTrace) || !LB_HAVE(EventWrite) || !LB_HAVE(ProcessTrace) || !LB_HAVE(EnableTraceEx2)) {
-        snprintf(why, len, "fixture: advapi32 does not export OpenTraceW, ProcessTrace, CloseTrace, EventWrite and EnableTraceEx2");
-        return ETW_FX_BROKEN;
-    }
+    if (!s || s->kernel || s->private_inproc)
+        FX_BROKEN("fixture: the events of a provider are read from a real-time session the suite started, and the case's session "
+                  "is not one");
+    if (k.busy)
+        FX_BROKEN("fixture: the real-time consumer of an earlier case has not ended");
+    if (!LB_HAVE(OpenTraceW) || !LB_HAVE(CloseTrace) || !LB_HAVE(EventWrite) || !LB_HAVE(ProcessTrace) || !LB_HAVE(EnableTraceEx2))
+        FX_BROKEN("fixture: advapi32 does not export OpenTraceW, ProcessTrace, CloseTrace, EventWrite and EnableTraceEx2");
     struct etw_lv_consumer_plan plan;
     struct etw_lv_enable_call on, off;
     etw_lv_consumer_plan(&plan);
@@ -133,10 +127,8 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
     k = (struct consumer){.provider = *provider, .arrived = arrived};
     if (!k.arrived)
         k.arrived = CreateEventW(NULL, TRUE, FALSE, NULL);
-    if (!k.arrived) {
-        snprintf(why, len, "fixture: CreateEventW failed with %lu", (unsigned long)GetLastError());
-        return ETW_FX_BROKEN;
-    }
+    if (!k.arrived)
+        FX_BROKEN("fixture: CreateEventW failed with %lu", (unsigned long)GetLastError());
     ResetEvent(k.arrived);
 
     static WCHAR name[64];
@@ -145,18 +137,15 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
                                .EventRecordCallback = on_event, .Context = &k};
     static TRACEHANDLE th;
     th = OpenTraceW(&lf);
-    if (!etw_lv_trace_handle_valid((etw_u64)th)) {
-        snprintf(why, len, "fixture: OpenTraceW on the case's session (real time, event records) failed with %lu",
-                 (unsigned long)GetLastError());
-        return ETW_FX_BROKEN;
-    }
+    if (!etw_lv_trace_handle_valid((etw_u64)th))
+        FX_BROKEN("fixture: OpenTraceW on the case's session (real time, event records) failed with %lu",
+                  (unsigned long)GetLastError());
     InterlockedExchange(&k.busy, 1);
     HANDLE thread = CreateThread(NULL, 0, pump, &th, 0, NULL);
     if (!thread) {
         InterlockedExchange(&k.busy, 0);
         CloseTrace(th);
-        snprintf(why, len, "fixture: CreateThread for ProcessTrace failed with %lu", (unsigned long)GetLastError());
-        return ETW_FX_BROKEN;
+        FX_BROKEN("fixture: CreateThread for ProcessTrace failed with %lu", (unsigned long)GetLastError());
     }
     enum etw_fx fx = ETW_FX_OK;
     ULONG rc = enable_call(session, provider, &on, NULL);

@@ -238,24 +238,19 @@ static const char *kind_name(unsigned kind)
 enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len)
 {
     (void)t;
-#define FAIL_FIX(...)                                                                                                        \
-    do {                                                                                                                     \
-        snprintf(why, len, __VA_ARGS__);                                                                                     \
-        return ETW_FX_BROKEN;                                                                                                \
-    } while (0)
     struct etw_lv_session_plan plan;
     if (!etw_lv_session_plan(kind, &plan)) {
         snprintf(why, len, "needs %s, which etwconf.exe does not set up on a live system", kind_name(kind));
         return ETW_FX_SKIP;
     }
     if (!LB_HAVE(StartTraceW) || !LB_HAVE(ControlTraceW))
-        FAIL_FIX("fixture: advapi32 does not export StartTraceW and ControlTraceW");
+        FX_BROKEN("fixture: advapi32 does not export StartTraceW and ControlTraceW");
     struct session *s = NULL;
     for (size_t i = 0; i < sizeof sessions / sizeof sessions[0] && !s; i++)
         if (InterlockedCompareExchange(&sessions[i].state, SL_STARTING, SL_FREE) == SL_FREE)
             s = &sessions[i];
     if (!s)
-        FAIL_FIX("fixture: more than %u sessions at once", (unsigned)(sizeof sessions / sizeof sessions[0]));
+        FX_BROKEN("fixture: more than %u sessions at once", (unsigned)(sizeof sessions / sizeof sessions[0]));
     LONG n = InterlockedIncrement(&L.session_seq);
     DWORD pid = GetCurrentProcessId();
     s->kernel = kind == LG_KERNEL;
@@ -276,7 +271,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         WFMT(fname, s->kernel ? L"kernel-%ld.etl" : L"private-%ld.etl", (long)n);
         if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy, sizeof fwhy)) { /* rundir.c */
             InterlockedExchange(&s->state, SL_FREE);
-            FAIL_FIX("fixture: %s's log file: %s", kind_name(kind), fwhy);
+            FX_BROKEN("fixture: %s's log file: %s", kind_name(kind), fwhy);
         }
         wcsncpy(b.file, s->file, sizeof b.file / sizeof b.file[0] - 1);
     } else {
@@ -299,7 +294,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         if (erc != ERROR_SUCCESS) {
             run_file_delete(s->file);
             InterlockedExchange(&s->state, SL_FREE);
-            FAIL_FIX("fixture: EventRegister of %s's GUID returned %lu", kind_name(kind), (unsigned long)erc);
+            FX_BROKEN("fixture: EventRegister of %s's GUID returned %lu", kind_name(kind), (unsigned long)erc);
         }
         s->provider = true;
     }
@@ -319,11 +314,11 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
             return ETW_FX_SKIP;
         }
         if (s->kernel && rc == ERROR_ALREADY_EXISTS) /* none runs: the existing (empty, new) log file is what it refused */
-            FAIL_FIX("fixture: StartTraceW for the NT Kernel Logger returned ERROR_ALREADY_EXISTS (183) while none runs: it refused the log "
-                     "file the suite created for it");
+            FX_BROKEN("fixture: StartTraceW for the NT Kernel Logger returned ERROR_ALREADY_EXISTS (183) while none runs: it refused the log "
+                      "file the suite created for it");
         if (rc == ERROR_ACCESS_DENIED)
-            FAIL_FIX("fixture: StartTraceW for %s returned ERROR_ACCESS_DENIED (5): administrator rights are needed", kind_name(kind));
-        FAIL_FIX("fixture: StartTraceW for %s returned %lu", kind_name(kind), (unsigned long)rc);
+            FX_BROKEN("fixture: StartTraceW for %s returned ERROR_ACCESS_DENIED (5): administrator rights are needed", kind_name(kind));
+        FX_BROKEN("fixture: StartTraceW for %s returned %lu", kind_name(kind), (unsigned long)rc);
     }
     s->h = h;
     InterlockedExchange(&s->state, SL_LIVE);
@@ -335,11 +330,11 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     if (owner != ETW_LV_OURS) {
         release(s); /* stops only what a query shows is ours */
         if (owner == ETW_LV_GONE)
-            FAIL_FIX("fixture: StartTraceW for %s returned 0 (handle 0x%llX) but ControlTraceW(QUERY) by that handle returned %lu and does "
-                     "not describe it: the session was not started%s",
-                     kind_name(kind), (unsigned long long)h, (unsigned long)qrc, L.wine ? " (Wine: both are stubs that report success)" : "");
-        FAIL_FIX("fixture: the session that answers the handle StartTraceW returned for %s is not the one started: %s%s", kind_name(kind),
-                 seen_why, owner == ETW_LV_UNSURE ? " (it was left running: 'etwconf.exe cleanup' recognises the suite's own)" : "");
+            FX_BROKEN("fixture: StartTraceW for %s returned 0 (handle 0x%llX) but ControlTraceW(QUERY) by that handle returned %lu and does "
+                      "not describe it: the session was not started%s",
+                      kind_name(kind), (unsigned long long)h, (unsigned long)qrc, L.wine ? " (Wine: both are stubs that report success)" : "");
+        FX_BROKEN("fixture: the session that answers the handle StartTraceW returned for %s is not the one started: %s%s", kind_name(kind),
+                  seen_why, owner == ETW_LV_UNSURE ? " (it was left running: 'etwconf.exe cleanup' recognises the suite's own)" : "");
     }
     bool any_mask = false;
     for (int i = 0; masks && i < 8; i++)
@@ -350,16 +345,16 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof m);
         if (rc != ERROR_SUCCESS) {
             release(s);
-            FAIL_FIX("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
-                     kind_name(kind), LB_HAVE(TraceSetInformation) ? "returned" : "is not exported:", (unsigned long)rc);
+            FX_BROKEN("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
+                      kind_name(kind), LB_HAVE(TraceSetInformation) ? "returned" : "is not exported:", (unsigned long)rc);
         }
     }
     if (plan.deny_enable) {
         rc = deny_enable(s);
         if (rc != ERROR_SUCCESS) {
             release(s);
-            FAIL_FIX("fixture: EventAccessControl denying this user TRACELOG_GUID_ENABLE on the session's GUID returned %lu",
-                     (unsigned long)rc);
+            FX_BROKEN("fixture: EventAccessControl denying this user TRACELOG_GUID_ENABLE on the session's GUID returned %lu",
+                      (unsigned long)rc);
         }
         if (!access_denied(s, why, len)) { /* the denial is shown by a refused trial call, or the case counts nothing */
             release(s);
@@ -368,7 +363,6 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     }
     *handle = h;
     return ETW_FX_OK;
-#undef FAIL_FIX
 }
 
 int live_stop_logger(etw_tracehandle h)

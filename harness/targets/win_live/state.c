@@ -103,25 +103,19 @@ static bool adjust_profile(bool enable)
 enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len)
 {
     (void)t;
-    if (privilege != 1) {
-        snprintf(why, len, "fixture: unknown privilege %u", privilege);
-        return ETW_FX_BROKEN;
-    }
+    if (privilege != 1)
+        FX_BROKEN("fixture: unknown privilege %u", privilege);
     if (!held && L.profile_initial < 0)
         return ETW_FX_OK; /* not in the token: not held */
     InterlockedExchange(&L.profile_changed, 1);
-    if (!adjust_profile(held != 0)) {
-        snprintf(why, len, "fixture: AdjustTokenPrivileges could not %s SeSystemProfilePrivilege (error %lu)", held ? "enable" : "disable",
-                 GetLastError());
-        return ETW_FX_BROKEN;
-    }
+    if (!adjust_profile(held != 0))
+        FX_BROKEN("fixture: AdjustTokenPrivileges could not %s SeSystemProfilePrivilege (error %lu)", held ? "enable" : "disable",
+                  GetLastError());
     /* the state the case needs is shown by the token itself, not by the adjusting call's answer */
     int now = profile_state();
-    if (now != (held ? 1 : 0) && !(now == -1 && !held)) {
-        snprintf(why, len, "fixture: after AdjustTokenPrivileges the token shows SeSystemProfilePrivilege %s, not %s",
-                 now == 1 ? "enabled" : now == 0 ? "disabled" : now == -1 ? "absent" : "unreadable", held ? "enabled" : "disabled");
-        return ETW_FX_BROKEN;
-    }
+    if (now != (held ? 1 : 0) && !(now == -1 && !held))
+        FX_BROKEN("fixture: after AdjustTokenPrivileges the token shows SeSystemProfilePrivilege %s, not %s",
+                  now == 1 ? "enabled" : now == 0 ? "disabled" : now == -1 ? "absent" : "unreadable", held ? "enabled" : "disabled");
     return ETW_FX_OK;
 }
 
