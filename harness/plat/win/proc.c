@@ -52,10 +52,8 @@ struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *ar
 {
     (void)fn, (void)arg; /* no fork here: the new process runs the worker command of argv */
     const wchar_t *exe = win_exe_path();
-    if (!exe[0]) {
-        snprintf(err, errlen, "cannot find the path of this executable to start a worker");
-        return NULL;
-    }
+    if (!exe[0])
+        return snprintf(err, errlen, "cannot find the path of this executable to start a worker"), NULL;
     struct plat_proc *p = calloc(1, sizeof *p);
     static wchar_t cmd[32768];
     if (!p)

@@ -83,20 +83,17 @@ struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
     snprintf(local, sizeof local, "%s%s", strpbrk(path, "\\/") ? "" : ".\\", path);
     DWORD code = 0;
     int probed = win_started_by_runner() ? 1 : probe(local, &code, why, sizeof why);
-    if (probed < 0) {
-        snprintf(err, errlen, "cannot load target '%s': %s. etwconf.exe did not load it into itself and wrote no results: fix the DLL's "
-                              "DllMain, or test another DLL", path, why);
-        return NULL;
-    }
+    if (probed < 0)
+        return snprintf(err, errlen, "cannot load target '%s': %s. etwconf.exe did not load it into "
+                                     "itself and wrote no results: fix the DLL's DllMain, or test "
+                                     "another DLL", path, why), NULL;
     HMODULE h = probed ? load(local) : NULL; /* what failed in the probe is not tried here */
     if (!h) {
         if (probed)
             code = GetLastError();
-        if (code == ERROR_DLL_INIT_FAILED || code == ERROR_NOACCESS) {
-            snprintf(err, errlen, "cannot load target '%s' (error %lu): its DllMain failed or crashed%s", path,
-                     (unsigned long)code, probed ? "" : " (in a probe process: not loaded into etwconf.exe)");
-            return NULL;
-        }
+        if (code == ERROR_DLL_INIT_FAILED || code == ERROR_NOACCESS)
+            return snprintf(err, errlen, "cannot load target '%s' (error %lu): its DllMain failed or crashed%s", path,
+                            (unsigned long)code, probed ? "" : " (in a probe process: not loaded into etwconf.exe)"), NULL;
         snprintf(err, errlen,
                  "cannot load target '%s' (error %lu): a target is 'live' (this system, the default) or a DLL exporting the API under "
                  "its Windows names",
@@ -106,10 +103,8 @@ struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
     if (!L.open && !mod_handles[MOD_NTDLL])
         open_common(); /* version and token of the host, for the fingerprint */
     struct etw_target *t = calloc(1, sizeof *t);
-    if (!t) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
+    if (!t)
+        return snprintf(err, errlen, "out of memory"), NULL;
     const char *b1 = strrchr(path, '\\'), *b2 = strrchr(path, '/');
     const char *base = b1 > b2 ? b1 : b2;
     *t = (struct etw_target){.spec = path, .impl = "thirdparty", .name = base ? base + 1 : path,

@@ -117,11 +117,9 @@ struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
 {
     if (!spec || !strcmp(spec, "live") || !strcmp(spec, "windows") || !strcmp(spec, "wine"))
         return win_live_target(err, errlen);
-    if (!strcmp(spec, "reference")) {
-        snprintf(err, errlen,
-                 "the reference implementation is not part of etwconf.exe: it tests this system (leave out --target, or give "
-                 "--target live) or a DLL that exports the API under its Windows names");
-        return NULL;
-    }
+    if (!strcmp(spec, "reference"))
+        return snprintf(err, errlen, "the reference implementation is not part of etwconf.exe: it "
+                                     "tests this system (leave out --target, or give --target live) "
+                                     "or a DLL that exports the API under its Windows names"), NULL;
     return win_dll_target(spec, err, errlen);
 }
