@@ -117,14 +117,10 @@ bool etw_call_invoke(enum etw_fn fn, void *fnp, etw_u64 h, etw_u32 cls, etw_u8 *
 /* a guarded buffer of len bytes and a copy of its bytes (as the call will get them) */
 static bool buffer(struct etw_guard **g, etw_u8 **before, size_t len, etw_guard_fn guard, void *arg, char *why, size_t wlen)
 {
-    if (!(*g = guard(arg, len))) {
-        snprintf(why, wlen, "could not map a guarded buffer of %zu bytes", len);
-        return false;
-    }
-    if (!(*before = malloc(len + 1))) {
-        snprintf(why, wlen, "out of memory");
-        return false;
-    }
+    if (!(*g = guard(arg, len)))
+        return snprintf(why, wlen, "could not map a guarded buffer of %zu bytes", len), false;
+    if (!(*before = malloc(len + 1)))
+        return snprintf(why, wlen, "out of memory"), false;
     return true;
 }
 

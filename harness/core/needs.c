@@ -109,10 +109,8 @@ unsigned etw_needs_check(struct etw_target *t, unsigned needs, char *why, size_t
         const struct etw_need_info *n = &etw_need_infos[i];
         if (!(needs & n->bit))
             continue;
-        if (!need_met(t, (enum etw_need_index)i)) {
-            snprintf(why, len, "%s", n->reason);
-            return n->bit;
-        }
+        if (!need_met(t, (enum etw_need_index)i))
+            return snprintf(why, len, "%s", n->reason), n->bit;
         if (t->need && !t->need(t, n->bit, why, len)) {
             if (!why[0])
                 snprintf(why, len, "%s", n->reason);

@@ -30,10 +30,8 @@ static enum etw_fx ref_event_traits(struct etw_target *t, etw_tracehandle sessio
     *size = 0;
     *absent = "the registration's events carry no PROV_TRAITS item (EtwRef_EventTraits gave 0 bytes)";
     int rc = t->ref_event_traits(reg, out, cap, size);
-    if (rc) {
-        snprintf(why, len, "EtwRef_EventTraits returned %d", rc);
-        return ETW_FX_BROKEN;
-    }
+    if (rc)
+        return snprintf(why, len, "EtwRef_EventTraits returned %d", rc), ETW_FX_BROKEN;
     return ETW_FX_OK;
 }
 

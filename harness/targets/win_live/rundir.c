@@ -54,16 +54,12 @@ static bool final_path(HANDLE h, WCHAR *out, DWORD cap)
 HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, size_t len)
 {
     WCHAR path[MAX_PATH + 64];
-    if (_snwprintf(path, sizeof path / sizeof path[0], L"%ls%ls", parent, name) < 0) {
-        snprintf(why, len, "the path is too long");
-        return INVALID_HANDLE_VALUE;
-    }
+    if (_snwprintf(path, sizeof path / sizeof path[0], L"%ls%ls", parent, name) < 0)
+        return snprintf(why, len, "the path is too long"), INVALID_HANDLE_VALUE;
     HANDLE h = CreateFileW(path, FILE_READ_ATTRIBUTES | SYNCHRONIZE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
                            FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
-    if (h == INVALID_HANDLE_VALUE) {
-        snprintf(why, len, "cannot open it (error %lu)", GetLastError());
-        return h;
-    }
+    if (h == INVALID_HANDLE_VALUE)
+        return snprintf(why, len, "cannot open it (error %lu)", GetLastError()), h;
     BY_HANDLE_FILE_INFORMATION fi;
     WCHAR fin[2 * MAX_PATH + 64], pfin[2 * MAX_PATH + 64];
     const char *bad = NULL;
@@ -117,10 +113,8 @@ static bool run_dir(char *why, size_t len)
 {
     if (R.h != INVALID_HANDLE_VALUE)
         return true;
-    if (!run_temp_dir(R.parent, sizeof R.parent / sizeof R.parent[0])) {
-        snprintf(why, len, "no temporary directory (GetTempPathW)");
-        return false;
-    }
+    if (!run_temp_dir(R.parent, sizeof R.parent / sizeof R.parent[0]))
+        return snprintf(why, len, "no temporary directory (GetTempPathW)"), false;
     PSECURITY_DESCRIPTOR sd = private_sd();
     if (!sd) {
         snprintf(why, len, "cannot build a private security descriptor (error %lu)", GetLastError());
