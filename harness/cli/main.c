@@ -270,10 +270,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "lint")) {
         int p = etw_lint(stderr);
-        if (p) {
-            fprintf(stderr, ETWCONF_PROG " lint: %d problem(s)\n", p);
-            return 1;
-        }
+        if (p)
+            return fprintf(stderr, ETWCONF_PROG " lint: %d problem(s)\n", p), 1;
         printf(ETWCONF_PROG " lint: %zu rules, %zu cases, every rule has a case\n", etw_rule_count, etw_case_total());
         return 0;
     }

@@ -332,24 +332,18 @@ int cli_cmd_run(int argc, char **argv)
     const struct etw_case **plan = etw_plan_build(o.ids, o.nids, o.filter, &nplan, err, sizeof err);
     if (!plan)
         return cli_usage_error("%s (see '" ETWCONF_PROG " list')", err);
-    if (o.out_dir && make_dir(o.out_dir) != 0 && errno != EEXIST) {
-        fprintf(stderr, ETWCONF_PROG ": cannot create '%s': %s\n", o.out_dir, strerror(errno));
-        return 3;
-    }
+    if (o.out_dir && make_dir(o.out_dir) != 0 && errno != EEXIST)
+        return fprintf(stderr, ETWCONF_PROG ": cannot create '%s': %s\n", o.out_dir, strerror(errno)), 3;
     plat_at_end(status_at_end);
     if (o.out && strcmp(o.out, "-")) { /* a run that fails from here on must not leave an old file looking current */
         FILE *f = fopen(o.out, "w");
-        if (!f) {
-            fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", o.out, strerror(errno));
-            return 3;
-        }
+        if (!f)
+            return fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", o.out, strerror(errno)), 3;
         fclose(f);
     }
     struct etw_target *t = etw_target_open(o.target, err, sizeof err);
-    if (!t || (t->claim && !t->claim(t, err, sizeof err))) {
-        fprintf(stderr, ETWCONF_PROG ": %s\n", err);
-        return 3;
-    }
+    if (!t || (t->claim && !t->claim(t, err, sizeof err)))
+        return fprintf(stderr, ETWCONF_PROG ": %s\n", err), 3;
     if (!emulate)
         versions[0] = t->emulates ? ETW_V10_0 : 0; /* 0: keep what the target says it is */
     plat_at_end(footer_at_end);

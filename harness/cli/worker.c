@@ -35,17 +35,13 @@ int cli_cmd_worker(int argc, char **argv)
     }
     char err[512] = "";
     struct etw_target *t = etw_target_open(spec, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, ETWCONF_PROG " worker: %s\n", err);
-        return 3;
-    }
+    if (!t)
+        return fprintf(stderr, ETWCONF_PROG " worker: %s\n", err), 3;
     t->version = ETW_VNT(v); /* v: the version table entry's id */
     t->build = (unsigned)strtoul(build, NULL, 10);
     t->update = etw_version_info(v)->update;
-    if (t->emulates && t->set_version(v, ETW_VIS_NT(v) ? t->build : 0) != 0) {
-        fprintf(stderr, ETWCONF_PROG " worker: the target cannot emulate %s\n", version);
-        return 3;
-    }
+    if (t->emulates && t->set_version(v, ETW_VIS_NT(v) ? t->build : 0) != 0)
+        return fprintf(stderr, ETWCONF_PROG " worker: the target cannot emulate %s\n", version), 3;
     static struct etw_runner r;
     r.t = t;
     r.version = v;

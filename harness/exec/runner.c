@@ -343,10 +343,8 @@ int etw_exec_run(struct etw_runner *r)
     size_t next = 0;
     if (r->isolation == ISO_INPROC) {
         struct inproc w = {.r = r, .current = -1};
-        if (!plat_run_watched(inproc_loop, inproc_abandoned, &w, r->timeout_ms)) {
-            fprintf(stderr, "etwconf: cannot start the in-process runner\n");
-            return 3;
-        }
+        if (!plat_run_watched(inproc_loop, inproc_abandoned, &w, r->timeout_ms))
+            return fprintf(stderr, "etwconf: cannot start the in-process runner\n"), 3;
         next = w.next;
         if (r->out_errno)
             return 3;
