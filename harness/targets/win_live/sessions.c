@@ -239,10 +239,8 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
 {
     (void)t;
     struct etw_lv_session_plan plan;
-    if (!etw_lv_session_plan(kind, &plan)) {
-        snprintf(why, len, "needs %s, which etwconf.exe does not set up on a live system", kind_name(kind));
-        return ETW_FX_SKIP;
-    }
+    if (!etw_lv_session_plan(kind, &plan))
+        return snprintf(why, len, "needs %s, which etwconf.exe does not set up on a live system", kind_name(kind)), ETW_FX_SKIP;
     if (!LB_HAVE(StartTraceW) || !LB_HAVE(ControlTraceW))
         FX_BROKEN("fixture: advapi32 does not export StartTraceW and ControlTraceW");
     struct session *s = NULL;
