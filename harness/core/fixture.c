@@ -13,7 +13,6 @@ const etw_guid etw_fixture_provider_guid = {0xE7C0F001, 0x7E57, 0x4E7C, {0x9a, 0
 
 static etw_u32 ETW_WINAPI request_cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
 {
-    (void)code, (void)ctx, (void)size, (void)buf;
     return 0;
 }
 

@@ -62,7 +62,6 @@ unsigned etw_case_needs(const struct etw_case *c)
 
 static void thread_probe(void *arg, int i)
 {
-    (void)arg, (void)i;
 }
 
 /* can this process run a function on several threads at once? (asked once) */

@@ -5,7 +5,6 @@
 
 static void *ref_sym(struct etw_target *t, const char *name)
 {
-    (void)t;
     return EtwRef_Symbol(name);
 }
 

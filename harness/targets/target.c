@@ -26,7 +26,6 @@ static enum etw_fx ref_set_privilege(struct etw_target *t, unsigned privilege, i
 static enum etw_fx ref_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg,
                                     etw_u8 *out, etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len)
 {
-    (void)session, (void)provider;
     *size = 0;
     *absent = "the registration's events carry no PROV_TRAITS item (EtwRef_EventTraits gave 0 bytes)";
     int rc = t->ref_event_traits(reg, out, cap, size);

@@ -22,7 +22,6 @@ static sigset_t base_mask;
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
-    (void)uc;
     if (sig == SIGALRM) { /* the periodic deadline check */
         if (call_active && call_deadline_us && plat_now_us() >= call_deadline_us) {
             call_active = 0;
@@ -127,7 +126,6 @@ void plat_deadline_ms(unsigned ms)
 
 bool plat_fault_intact(const char *exception)
 {
-    (void)exception;
     return false; /* a signal may have left anything behind */
 }
 

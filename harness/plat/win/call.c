@@ -142,7 +142,6 @@ static bool guard_hit(struct plat_call *c, ULONG_PTR a, long *off)
 
 static DWORD WINAPI restore_main(void *p)
 {
-    (void)p;
     win_run_end_fns();
     return 0;
 }

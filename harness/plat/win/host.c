@@ -155,13 +155,11 @@ void *plat_map_guarded(size_t len)
 
 void plat_unmap_guarded(void *map, size_t len)
 {
-    (void)len;
     VirtualFree(map, 0, MEM_RELEASE);
 }
 
 void *plat_shared_alloc(size_t len)
 {
-    (void)len;
     return NULL; /* a worker is this exe started again: nothing is inherited */
 }
 

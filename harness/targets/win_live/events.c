@@ -103,7 +103,6 @@ static DWORD WINAPI pump(void *arg)
 enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
                               etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len)
 {
-    (void)t;
     *size = 0;
     *absent = NULL;
     const struct session *s = NULL;

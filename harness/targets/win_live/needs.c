@@ -133,7 +133,6 @@ bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t
 
 static enum etw_lv_kernel_state kernel_state(void *arg, unsigned long *who)
 {
-    (void)arg;
     DWORD pid = 0;
     int st = kernel_logger_state(&pid);
     if (who)
@@ -143,7 +142,6 @@ static enum etw_lv_kernel_state kernel_state(void *arg, unsigned long *who)
 
 static int pmc_sources(void *arg, long *status)
 {
-    (void)arg;
     static etw_u8 buf[0x4000];
     memset(buf, 0, sizeof buf);
     etw_u32 cls = ETW_EventTraceProfileSourceListInformation;

@@ -237,7 +237,6 @@ static const char *kind_name(unsigned kind)
  * system cannot give the case what it needs, ETW_FX_BROKEN when setting it up failed */
 enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len)
 {
-    (void)t;
     struct etw_lv_session_plan plan;
     if (!etw_lv_session_plan(kind, &plan))
         return snprintf(why, len, "needs %s, which etwconf.exe does not set up on a live system", kind_name(kind)), ETW_FX_SKIP;

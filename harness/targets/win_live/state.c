@@ -102,7 +102,6 @@ static bool adjust_profile(bool enable)
 
 enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len)
 {
-    (void)t;
     if (privilege != 1)
         FX_BROKEN("fixture: unknown privilege %u", privilege);
     if (!held && L.profile_initial < 0)

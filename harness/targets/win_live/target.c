@@ -13,7 +13,6 @@ static void *live_proc(const char *module, const char *name)
 
 static void *live_sym(struct etw_target *t, const char *name)
 {
-    (void)t;
     for (size_t i = 0; i < NMODS; i++) {
         void *p = lb_proc(mod_names[i], name);
         if (p)
@@ -50,7 +49,6 @@ static void win_restore_all(void)
  * named mutex, held until this process ends (an abandoned one, of a killed run, is taken over). */
 static bool live_claim(struct etw_target *t, char *why, size_t len)
 {
-    (void)t;
     static HANDLE m;
     if (m)
         return true;
@@ -72,7 +70,6 @@ static bool live_claim(struct etw_target *t, char *why, size_t len)
 
 static void live_worker_died(struct etw_target *t, unsigned long pid)
 {
-    (void)t;
     win_stop_sessions_of((DWORD)pid, false);
 }
 
