@@ -4,7 +4,6 @@
  * system: harness/targets/win_live/needs.c); the first unmet one gives the SKIP reason.
  */
 #include "harness/core/core.h"
-#include <string.h>
 
 #define NEED_INFO_(name, text, reason) {name, #name, text, reason},
 const struct etw_need_info etw_need_infos[ETW_NEED_COUNT] = {ETW_NEED_LIST(NEED_INFO_)};

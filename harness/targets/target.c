@@ -1,7 +1,6 @@
 /* harness/targets/target.c - a library's control API (the EtwRef_* functions of reference/etwref.h)
  * bound to the target interface, whose fixture functions also say why they failed (adapters). */
 #include "harness/targets/targets.h"
-#include <string.h>
 
 unsigned etw_target_load_ms = 10000;
 

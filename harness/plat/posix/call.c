@@ -7,7 +7,6 @@
 #include "harness/plat/plat.h"
 #include <setjmp.h>
 #include <signal.h>
-#include <string.h>
 #include <sys/time.h>
 
 static sigjmp_buf call_jmp;

@@ -3,7 +3,6 @@
  * (Ctrl-C), end-of-process hooks, the private stdout, guarded mappings (VirtualAlloc) and DLLs.
  */
 #include "harness/plat/win/win.h"
-#include <errno.h>
 #include <fcntl.h>
 #include <io.h>
 #include <stdlib.h>

@@ -1,6 +1,5 @@
 /* harness/targets/win_live/fingerprint.c - the fingerprint of the system and the executable in the results header. */
 #include "harness/targets/win_live/live.h"
-#include <stdlib.h>
 #include <string.h>
 
 static bool reg_string(HKEY k, const WCHAR *name, char *out, size_t cap)

@@ -10,7 +10,6 @@
  */
 #include "harness/targets/win_live/live.h"
 #include <sddl.h>
-#include <stdlib.h>
 #include <string.h>
 
 

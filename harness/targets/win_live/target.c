@@ -2,7 +2,6 @@
  * target (its hooks are the other files' functions), reset between cases and restored at the end,
  * and opening any Windows target (live.h describes the folder). */
 #include "harness/targets/win_live/live.h"
-#include <stdlib.h>
 #include <string.h>
 
 /* a function of module by name, as the bound system answers (GetProcAddress, forwarders included) */
