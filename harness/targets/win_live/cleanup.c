@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- cleanup */
 static bool process_alive(DWORD pid)
 {
     HANDLE h = OpenProcess(SYNCHRONIZE, FALSE, pid);

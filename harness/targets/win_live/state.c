@@ -140,14 +140,12 @@ void tpi_restore(void)
         InterlockedExchange(&L.profile_changed, 1);
 }
 
-/* ---------------------------------------------------------------- restoring */
 void restore_privilege(void)
 {
     if (InterlockedExchange(&L.profile_changed, 0) && L.profile_initial >= 0)
         adjust_profile(L.profile_initial == 1);
 }
 
-/* ---------------------------------------------------------------- opening */
 void open_common(void)
 {
     load_modules();
