@@ -132,20 +132,12 @@ struct etw_fixture {
 };
 
 /*
- * What a case needs from the target beyond its function (LTP's .needs_*): the prerequisites,
- * declared once here and checked in one place, before the fixture is set up
- * (harness/core/needs.c, etw_needs_check). An unmet need SKIPs the case with a reason.
- *
- *   X(NAME, "name", "reason")   name: `etwconf list --json`; reason: the SKIP reason when the
- *                               target lacks what the need asks for (a target may give its own)
- *
- * A case's needs are those its fixture implies (etw_case_needs: a session of a kind needs
- * EtwRef_StartLogger, .fail_alloc needs EtwRef_FailAllocation...) and the ones its row declares
- * in .needs for what the fixture does not show (NEED_THREADS for a custom body that starts
- * threads, NEED_RESTRICT_GROUP for one that calls EtwRef_RestrictGroup). The list is in the
- * order they are checked: the first unmet need gives the reason. Adding a need: an entry here,
- * its check in harness/core/needs.c (need_met), where it comes from (etw_fixture_needs, or rows'
- * .needs), and what a live target says (win_live/needs.c).
+ * What a case needs from the target beyond its function (LTP's .needs_*), checked before the
+ * fixture is set up (harness/core/needs.c); the first unmet need, in this order, SKIPs the case.
+ * X(NAME, "name" for `etwconf list --json`, "the SKIP reason"). A case's needs are those its
+ * fixture implies (etw_case_needs) and those its row declares in .needs (NEED_THREADS for a body
+ * that starts threads). Adding one: an entry here, its check in need_met (core/needs.c), where
+ * it comes from, and what a live target says (win_live/needs.c).
  */
 #define ETW_NEED_LIST(X)                                                                                                                   \
     X(NEED_PRIVATE_SESSION, "private-session", "needs a private session, and the target has no EtwRef_StartLogger control function")       \

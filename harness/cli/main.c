@@ -1,8 +1,5 @@
-/*
- * harness/cli/main.c - the etwconf command line: the commands and their help. Portable: the same
- * files build etwconf (Linux) and etwconf.exe (Windows). The run command is run.c; the runner is
- * harness/exec/.
- */
+/* harness/cli/main.c - the etwconf command line (etwconf and etwconf.exe): the commands and their
+ * help; run is run.c. */
 #include "harness/cli/cli.h"
 #include "tools/tools.h"
 #include "harness/scenario.h"
@@ -241,24 +238,17 @@ int main(int argc, char **argv)
         printf("etwconf %s (%zu rules, %zu cases)\n", ETWCONF_VERSION, etw_rule_count, etw_case_total());
         return 0;
     }
-    if (!strcmp(cmd, "rules")) {
-        if (help) {
-            fputs(rules_help, stdout);
-            return 0;
-        }
+    static const char *const helps[][2] = {{"rules", rules_help}, {"versions", versions_help},
+                                           {"lint", lint_help}};
+    for (size_t i = 0; help && i < sizeof helps / sizeof helps[0]; i++)
+        if (!strcmp(cmd, helps[i][0]))
+            return fputs(helps[i][1], stdout), 0;
+    if (!strcmp(cmd, "rules") || !strcmp(cmd, "versions")) {
+        bool rules = cmd[0] == 'r';
         if (argc > 2 && !json)
-            return cli_usage_error("rules takes only --json, not '%s'", argv[2]);
-        rules_print(stdout, json);
-        return 0;
-    }
-    if (!strcmp(cmd, "versions")) {
-        if (help) {
-            fputs(versions_help, stdout);
-            return 0;
-        }
-        if (argc > 2 && !json)
-            return cli_usage_error("versions takes only --json, not '%s'", argv[2]);
-        print_versions(json);
+            return cli_usage_error(rules ? "rules takes only --json, not '%s'"
+                                         : "versions takes only --json, not '%s'", argv[2]);
+        rules ? rules_print(stdout, json) : print_versions(json);
         return 0;
     }
     if (!strcmp(cmd, "list")) {
@@ -279,15 +269,9 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "lint")) {
-        if (help) {
-            fputs(lint_help, stdout);
-            return 0;
-        }
         int p = etw_lint(stderr);
-        if (p) {
-            fprintf(stderr, ETWCONF_PROG " lint: %d problem(s)\n", p);
-            return 1;
-        }
+        if (p)
+            return fprintf(stderr, ETWCONF_PROG " lint: %d problem(s)\n", p), 1;
         printf(ETWCONF_PROG " lint: %zu rules, %zu cases, every rule has a case\n", etw_rule_count, etw_case_total());
         return 0;
     }

@@ -1,27 +1,24 @@
 /*
- * harness/cli/run.c - the run command: options, the plan, one results file per version (header,
- * the cases through harness/exec/, footer) and the summary line.
- *
- * The results are trusted only when every write reached the file: a write, flush or close error
- * stops the run with exit 3 and says so. Whatever ends the process during a run (a target calling
- * exit, a fatal signal the runner sees as exit) still writes a footer with complete:false.
+ * harness/cli/run.c - the run command: options, the plan, one results file per version and the
+ * summary line. A write, flush or close error stops the run with exit 3 and says so; whatever ends
+ * the process during a run (a target calling exit) still writes a footer with complete:false.
  */
 #include "harness/cli/cli.h"
 #include <errno.h>
 #include <stdlib.h>
-#if !defined(_WIN32)
-#include <unistd.h>
-#endif
 #include <string.h>
 #if defined(_WIN32)
 #include <direct.h>
 #include <io.h>
 #define stderr_is_tty() _isatty(_fileno(stderr))
 #define make_dir(p) _mkdir(p)
+#define RESULTS_MODE "wN" /* N: not inherited by worker processes */
 #else
 #include <sys/stat.h>
+#include <unistd.h>
 #define stderr_is_tty() isatty(2)
 #define make_dir(p) mkdir((p), 0777)
+#define RESULTS_MODE "we" /* e: not inherited by programs a target starts */
 #endif
 
 const char cli_run_help[] =
@@ -132,26 +129,19 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
                        char **argv)
 {
     static struct etw_runner r;
-    memset(&r, 0, sizeof r);
-    r.quiet = o->quiet;
-    r.verbose = o->verbose && !o->quiet;
-    r.progress = !o->quiet && !r.verbose && stderr_is_tty();
-    r.timeout_ms = (unsigned)o->timeout;
-    r.fixture_ms = (unsigned)o->fixture_timeout;
-    r.isolation = o->isolation;
-    r.plan = plan;
-    r.nplan = nplan;
-    if (t->emulates) {
-        if (t->set_version(version, 0) != 0) {
-            fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
-            return 3;
-        }
+    bool verbose = o->verbose && !o->quiet;
+    r = (struct etw_runner){.quiet = o->quiet, .verbose = verbose,
+                            .progress = !o->quiet && !verbose && stderr_is_tty(),
+                            .timeout_ms = (unsigned)o->timeout,
+                            .fixture_ms = (unsigned)o->fixture_timeout,
+                            .isolation = o->isolation, .plan = plan, .nplan = nplan};
+    if (t->emulates && t->set_version(version, 0) != 0) {
+        fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
+        return 3;
+    }
+    if (t->emulates || version) { /* one that cannot emulate claims to implement version */
         const struct etw_version_info *e = etw_version_info(version);
         t->version = e->nt, t->build = e->build, t->update = e->update;
-    } else if (version) {
-        const struct etw_version_info *e = etw_version_info(version);
-        t->version = e->nt; /* the version the target claims to implement */
-        t->build = e->build, t->update = e->update;
     }
     r.t = t;
     r.version = version ? version : t->version; /* a version table entry's id */
@@ -169,11 +159,7 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     bool to_stdout = !out || !strcmp(out, "-");
     if (to_stdout)
         r.out = results_stdout();
-#if defined(_WIN32)
-    else if (!(r.out = fopen(out, "wN"))) { /* N: not inherited by worker processes */
-#else
-    else if (!(r.out = fopen(out, "we"))) { /* e: not inherited by programs a target starts */
-#endif
+    else if (!(r.out = fopen(out, RESULTS_MODE))) {
         fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
         return 3;
     }
@@ -252,6 +238,18 @@ static int parse_versions(const char *s, unsigned *vs, int max, const char **bad
     return n;
 }
 
+/* a --*-timeout-ms value: min to 3600000 ms, else a usage error (exit 2) */
+static unsigned long ms_arg(const char *name, const char *v, unsigned long min)
+{
+    char *end, fmt[96];
+    errno = 0;
+    unsigned long ms = strtoul(v, &end, 10);
+    if (*v && *v != '-' && *v != '+' && !*end && !errno && ms >= min && ms <= 3600000)
+        return ms;
+    snprintf(fmt, sizeof fmt, "%s takes milliseconds (%lu to 3600000), not '%%s'", name, min);
+    exit(cli_usage_error(fmt, v));
+}
+
 int cli_cmd_run(int argc, char **argv)
 {
     struct run_opts o = {.target = ETWCONF_DEFAULT_TARGET, .timeout = 5000, .isolation = ISO_BATCH};
@@ -281,26 +279,13 @@ int cli_cmd_run(int argc, char **argv)
             o.ids[o.nids++] = v;
         else if (OPT("--isolation"))
             iso = v;
-        else if (OPT("--timeout-ms")) {
-            char *end;
-            errno = 0;
-            o.timeout = strtoul(v, &end, 10);
-            if (!*v || *v == '-' || *v == '+' || *end || errno || o.timeout > 3600000)
-                return cli_usage_error("--timeout-ms takes milliseconds (0 to 3600000), not '%s'", v);
-        } else if (OPT("--fixture-timeout-ms")) {
-            char *end;
-            errno = 0;
-            o.fixture_timeout = strtoul(v, &end, 10);
-            if (!*v || *v == '-' || *v == '+' || *end || errno || o.fixture_timeout < 1 || o.fixture_timeout > 3600000)
-                return cli_usage_error("--fixture-timeout-ms takes milliseconds (1 to 3600000), not '%s'", v);
-        } else if (OPT("--load-timeout-ms")) {
-            char *end;
-            errno = 0;
-            unsigned long ms = strtoul(v, &end, 10);
-            if (!*v || *v == '-' || *v == '+' || *end || errno || ms < 1 || ms > 3600000)
-                return cli_usage_error("--load-timeout-ms takes milliseconds (1 to 3600000), not '%s'", v);
-            etw_target_load_ms = (unsigned)ms;
-        } else if (!strcmp(a, "--quiet"))
+        else if (OPT("--timeout-ms"))
+            o.timeout = ms_arg(a, v, 0);
+        else if (OPT("--fixture-timeout-ms"))
+            o.fixture_timeout = ms_arg(a, v, 1);
+        else if (OPT("--load-timeout-ms"))
+            etw_target_load_ms = (unsigned)ms_arg(a, v, 1);
+        else if (!strcmp(a, "--quiet"))
             o.quiet = true;
         else if (!strcmp(a, "--stop-on-counted"))
             o.stop_on_counted = true;
@@ -347,28 +332,18 @@ int cli_cmd_run(int argc, char **argv)
     const struct etw_case **plan = etw_plan_build(o.ids, o.nids, o.filter, &nplan, err, sizeof err);
     if (!plan)
         return cli_usage_error("%s (see '" ETWCONF_PROG " list')", err);
-    if (o.out_dir && make_dir(o.out_dir) != 0 && errno != EEXIST) {
-        fprintf(stderr, ETWCONF_PROG ": cannot create '%s': %s\n", o.out_dir, strerror(errno));
-        return 3;
-    }
+    if (o.out_dir && make_dir(o.out_dir) != 0 && errno != EEXIST)
+        return fprintf(stderr, ETWCONF_PROG ": cannot create '%s': %s\n", o.out_dir, strerror(errno)), 3;
     plat_at_end(status_at_end);
     if (o.out && strcmp(o.out, "-")) { /* a run that fails from here on must not leave an old file looking current */
         FILE *f = fopen(o.out, "w");
-        if (!f) {
-            fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", o.out, strerror(errno));
-            return 3;
-        }
+        if (!f)
+            return fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", o.out, strerror(errno)), 3;
         fclose(f);
     }
     struct etw_target *t = etw_target_open(o.target, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, ETWCONF_PROG ": %s\n", err);
-        return 3;
-    }
-    if (t->claim && !t->claim(t, err, sizeof err)) {
-        fprintf(stderr, ETWCONF_PROG ": %s\n", err);
-        return 3;
-    }
+    if (!t || (t->claim && !t->claim(t, err, sizeof err)))
+        return fprintf(stderr, ETWCONF_PROG ": %s\n", err), 3;
     if (!emulate)
         versions[0] = t->emulates ? ETW_V10_0 : 0; /* 0: keep what the target says it is */
     plat_at_end(footer_at_end);

@@ -1,37 +1,21 @@
-/*
- * harness/cli/worker.c - the hidden command a worker process runs where the runner cannot fork
- * (Windows): rebuild the runner from the arguments harness/exec/runner.c passes, then run the
- * worker's share of the plan with etw_exec_worker().
- *
- *   __worker --target SPEC --version V --build B --timeout MS --fixture-timeout MS --rerun PREFIX --cases I,J,...
- *            --chan N
- */
+/* harness/cli/worker.c - the hidden command of a worker process where the runner cannot fork
+ * (Windows): the runner rebuilt from the arguments harness/exec/runner.c passes (exec.h), then
+ * the worker's share of the plan (etw_exec_worker). */
 #include "harness/cli/cli.h"
 #include <stdlib.h>
 #include <string.h>
 
 int cli_cmd_worker(int argc, char **argv)
 {
-    const char *spec = NULL, *version = NULL, *build = "0", *timeout = "0", *fixture = "0", *rerun = NULL, *cases = NULL, *chan_s = NULL;
-    for (int i = 2; i + 1 < argc; i += 2) {
-        const char *a = argv[i], *v = argv[i + 1];
-        if (!strcmp(a, "--target"))
-            spec = v;
-        else if (!strcmp(a, "--version"))
-            version = v;
-        else if (!strcmp(a, "--build"))
-            build = v;
-        else if (!strcmp(a, "--timeout"))
-            timeout = v;
-        else if (!strcmp(a, "--fixture-timeout"))
-            fixture = v;
-        else if (!strcmp(a, "--rerun"))
-            rerun = v;
-        else if (!strcmp(a, "--cases"))
-            cases = v;
-        else if (!strcmp(a, "--chan"))
-            chan_s = v;
-    }
+    static const char *const opts[] = {"--target", "--version", "--build", "--timeout",
+                                       "--fixture-timeout", "--rerun", "--cases", "--chan"};
+    const char *val[] = {NULL, NULL, "0", "0", "0", NULL, NULL, NULL};
+    for (int i = 2; i + 1 < argc; i += 2)
+        for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+            if (!strcmp(argv[i], opts[k]))
+                val[k] = argv[i + 1];
+    const char *spec = val[0], *version = val[1], *build = val[2], *timeout = val[3];
+    const char *fixture = val[4], *rerun = val[5], *cases = val[6], *chan_s = val[7];
     plat_chan chan;
     unsigned v = version ? etw_version_parse(version) : 0;
     if (!spec || !v || !cases || !chan_s || !plat_chan_parse(chan_s, &chan)) {
@@ -51,17 +35,13 @@ int cli_cmd_worker(int argc, char **argv)
     }
     char err[512] = "";
     struct etw_target *t = etw_target_open(spec, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, ETWCONF_PROG " worker: %s\n", err);
-        return 3;
-    }
+    if (!t)
+        return fprintf(stderr, ETWCONF_PROG " worker: %s\n", err), 3;
     t->version = ETW_VNT(v); /* v: the version table entry's id */
     t->build = (unsigned)strtoul(build, NULL, 10);
     t->update = etw_version_info(v)->update;
-    if (t->emulates && t->set_version(v, ETW_VIS_NT(v) ? t->build : 0) != 0) {
-        fprintf(stderr, ETWCONF_PROG " worker: the target cannot emulate %s\n", version);
-        return 3;
-    }
+    if (t->emulates && t->set_version(v, ETW_VIS_NT(v) ? t->build : 0) != 0)
+        return fprintf(stderr, ETWCONF_PROG " worker: the target cannot emulate %s\n", version), 3;
     static struct etw_runner r;
     r.t = t;
     r.version = v;

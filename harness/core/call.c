@@ -1,11 +1,7 @@
 /*
- * harness/core/call.c - one call of the API under test, as a row describes it (struct etw_args):
- * the handle chosen from the fixture state, the length (absolute or relative to the class's
- * natural size), sentinel-filled guarded buffers with the input bytes and the handle patch, the
- * call itself with allocation fault injection around it, and the outcome: return code, what
- * ReturnLength holds, the buffers and their bytes before the call. The expectation checks
- * (harness/core/expect.c) read the outcome; the fuzzer (tools/fuzz) uses the same handle, fill and
- * invoke steps on its own buffers.
+ * harness/core/call.c - one call of the API under test as a row describes it (struct etw_args),
+ * and its outcome for the checks of expect.c. The fuzzer (tools/fuzz) uses the same handle, fill
+ * and invoke steps on its own buffers.
  */
 #include "harness/core/core.h"
 #include <stdlib.h>
@@ -121,14 +117,10 @@ bool etw_call_invoke(enum etw_fn fn, void *fnp, etw_u64 h, etw_u32 cls, etw_u8 *
 /* a guarded buffer of len bytes and a copy of its bytes (as the call will get them) */
 static bool buffer(struct etw_guard **g, etw_u8 **before, size_t len, etw_guard_fn guard, void *arg, char *why, size_t wlen)
 {
-    if (!(*g = guard(arg, len))) {
-        snprintf(why, wlen, "could not map a guarded buffer of %zu bytes", len);
-        return false;
-    }
-    if (!(*before = malloc(len + 1))) {
-        snprintf(why, wlen, "out of memory");
-        return false;
-    }
+    if (!(*g = guard(arg, len)))
+        return snprintf(why, wlen, "could not map a guarded buffer of %zu bytes", len), false;
+    if (!(*before = malloc(len + 1)))
+        return snprintf(why, wlen, "out of memory"), false;
     return true;
 }
 

@@ -5,7 +5,6 @@
 #include "harness/core/core.h"
 #include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
 
 const char *etw_aspect_mode(enum etw_aspect a)
 {

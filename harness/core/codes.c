@@ -1,6 +1,5 @@
 /* harness/core/codes.c - names for Win32 codes and NTSTATUS values, and their formatting. */
 #include "harness/core/core.h"
-#include <string.h>
 
 #define C(n) {ETW_ERROR_##n, "ERROR_" #n}
 static const struct {
@@ -39,15 +38,6 @@ const char *etw_ntstatus_name(etw_u32 status)
         if (ntstatus[i].v == status)
             return ntstatus[i].name;
     return NULL;
-}
-
-bool etw_code_parse(const char *name, bool nt, etw_u32 *v)
-{
-    size_t n = nt ? sizeof ntstatus / sizeof ntstatus[0] : sizeof win32 / sizeof win32[0];
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(nt ? ntstatus[i].name : win32[i].name, name))
-            return *v = nt ? ntstatus[i].v : win32[i].v, true;
-    return false;
 }
 
 void etw_format_code(char *buf, size_t len, etw_u32 v, bool nt)

@@ -1,11 +1,7 @@
 /*
- * harness/core/core.h - the core: one case run against a target. The rule catalogue, codes and
- * versions, the row printer, what the core asks of a target, results, the call engine (fixtures,
- * calls, expectations, needs), running one case, guarded buffers. The case-level headers
- * (harness/case.h, check.h, scenario.h) are the part of the core that case files see. The core
- * uses only itself and the platform (harness/plat/plat.h); the layers above are harness/suite/
- * (every case table), harness/out/ (JSON and records), harness/targets/, harness/exec/ (the
- * runner), tools/ and harness/cli/ (README "How it fits together").
+ * harness/core/core.h - the core: one case run against a target (README "How it fits together").
+ * Case files see its part in harness/case.h, check.h and scenario.h. It uses only itself and the
+ * platform (harness/plat/plat.h).
  */
 #ifndef ETWCONF_CORE_H
 #define ETWCONF_CORE_H
@@ -50,15 +46,11 @@ bool etw_row_printable(const struct etw_case *c);
 /* print c as the CASE(...) source that compiles back to it, each line after indent; false (and
  * nothing printed) when it is not printable */
 bool etw_row_print(FILE *f, const struct etw_case *c, const char *indent);
-/* a rule as rows cite it: "RID_TQI_0B_EXACT_SIZE" (RID_NONE for none) */
-const char *etw_rule_rid(enum etw_rule_id r, char *buf, size_t len);
 
 /* ---------------------------------------------------------------- codes (harness/core/codes.c) */
 const char *etw_win32_name(etw_u32 code);
 const char *etw_ntstatus_name(etw_u32 status);
 void etw_format_code(char *buf, size_t len, etw_u32 v, bool ntstatus); /* "24 (ERROR_BAD_LENGTH)" */
-/* the value of a name etw_win32_name / etw_ntstatus_name gives ("ERROR_BAD_LENGTH"); false if unknown */
-bool etw_code_parse(const char *name, bool ntstatus, etw_u32 *v);
 /* ---------------------------------------------------------------- versions (harness/core/versions.c) */
 /* the version table (spec/versions.def), oldest first */
 struct etw_version_info {
@@ -111,9 +103,8 @@ struct etw_target {
     unsigned version, build; /* the version expectations are chosen for: NT version (ETW_V6_1), build */
     unsigned update; /* and update level (spec/versions.def): the key is ETW_VKEY(version, build, update) */
     const char *version_label; /* target_id version part (wine: "win10"); NULL = etw_version_name */
-    /* control API (reference/etwref.h); NULL where the target lacks it. The fixture functions
-     * say why they failed: ETW_FX_SKIP (cannot be set up here) or ETW_FX_BROKEN, with why filled;
-     * a library's EtwRef_* functions, which return an int, are adapted (harness/targets/target.c) */
+    /* control API (reference/etwref.h), NULL where the target lacks it; the fixture functions say
+     * why they failed (a library's EtwRef_* functions are adapted: harness/targets/target.c) */
     int (*reset)(void);
     int (*set_version)(unsigned version, unsigned build);
     enum etw_fx (*start_logger)(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
@@ -124,25 +115,20 @@ struct etw_target {
     int (*set_class_counter)(etw_handle h, etw_u32 value);
     int (*set_class_pid)(etw_handle h, etw_u32 pid);
     int (*restrict_group)(const etw_guid *group);
-    /* enable a provider group on a session with ETW_GROUP_ENABLE_LEVEL and ETW_GROUP_ENABLE_KEYWORDS
-     * (spec/abi.h): a Win32 code; each enabled member's enable callback has been called when it
-     * returns. *enabled: the members enabled, or ETW_ENABLED_UNKNOWN when the target cannot count
-     * them (live Windows: the members' callbacks are what shows it) */
+    /* enable a provider group on a session with ETW_GROUP_ENABLE_LEVEL and _KEYWORDS (spec/abi.h):
+     * a Win32 code, the members' enable callbacks called by its return; *enabled: how many, or
+     * ETW_ENABLED_UNKNOWN (live Windows: the callbacks show it) */
     etw_u32 (*enable_group)(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
-    /* the provider traits an event carries: the target enables provider on session, has reg write
-     * events and reads one back as a real-time consumer of the session. ETW_FX_OK when one of the
-     * provider's events was read: its EVENT_HEADER_EXT_TYPE_PROV_TRAITS data in out (*size bytes),
-     * or *size 0 and *absent saying why it carries none; ETW_FX_SKIP or ETW_FX_BROKEN with why.
-     * NULL: the target does not model the events written (a library without EtwRef_EventTraits). */
+    /* the provider traits an event of reg, read back by a real-time consumer of session, carries:
+     * ETW_FX_OK with its PROV_TRAITS data in out (*size bytes), or *size 0 and *absent saying why;
+     * SKIP or BROKEN with why. NULL: the target does not model events (no EtwRef_EventTraits). */
     enum etw_fx (*event_traits)(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
                                 etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
     /* platform extras: fingerprint fields for the results header (may be NULL) */
     void (*fingerprint)(struct etw_target *t, struct etw_json *j);
-    /* a need (one bit of enum etw_need) the target has its own answer for, asked after the
-     * portable check of harness/core/needs.c passed (the live system: admin rights, the session
-     * kinds of its version, the NT Kernel Logger's state, its token): false and why filled to
-     * SKIP (why left empty: the need's reason in harness/case.h). May be NULL: every need whose
-     * portable check holds is met. */
+    /* the target's own answer on a need (one bit of enum etw_need) whose portable check passed (the
+     * live system: rights, session kinds, the kernel logger, its token): false to SKIP, why filled
+     * or left empty for the need's reason. May be NULL. */
     bool (*need)(struct etw_target *t, unsigned need, char *why, size_t len);
     /* a target that changes system-wide state takes it for the whole run (the runner calls this
      * once, workers do not): false, why filled, when another run holds it. May be NULL. */
@@ -193,9 +179,8 @@ struct etw_result {
 };
 
 /* ---------------------------------------------------------------- the call engine (harness/core/fixture.c, call.c)
- * One engine for rows, custom cases and the fuzzer: a fixture is set up into a state, a call is
- * prepared from struct etw_args against that state and made, and its outcome is kept for the
- * expectation checks (harness/core/expect.c) or for comparison (tools/fuzz). */
+ * One engine for rows, custom cases and the fuzzer: a fixture set up into a state, a call made
+ * from struct etw_args against it, its outcome kept for expect.c or for comparison (tools/fuzz). */
 struct etw_fixture_state {
     etw_tracehandle logger, logger2; /* the sessions of .logger and .logger2 */
     bool have_logger, have_logger2;
@@ -269,12 +254,10 @@ bool etw_call(struct etw_target *t, const struct etw_fixture_state *st, const st
 void etw_outcome_free(struct etw_outcome *o);
 struct etw_ctx;
 /* may the system have refused, from kernel mode, an access past the end of the row's guarded
- * buffer? Windows reads and writes a caller's buffer in kernel mode inside try/except (the
- * "ProbeForRead" and "ProbeForWrite" pages: "Drivers must call ProbeForRead inside a try/except
- * block"; the fault becomes STATUS_ACCESS_VIOLATION, ERROR_NOACCESS for the Win32 functions), so
- * the guard page after the buffer shows as that code, where Wine's user-mode code faults on it.
- * True when the call had a guarded buffer and returned that code, and the row does not expect it;
- * the runner then proves it by the same call with room after the buffer (core/run.c). */
+ * buffer? Windows reads a caller's buffer in kernel mode inside try/except ("Drivers must call
+ * ProbeForRead inside a try/except block", the "ProbeForRead" and "ProbeForWrite" pages), so the
+ * guard page shows as STATUS_ACCESS_VIOLATION (ERROR_NOACCESS for the Win32 functions). True when
+ * the call had a guarded buffer and returned that code unexpected; core/run.c then proves it. */
 bool etw_kernel_refused_overrun(enum etw_fn fn, const struct etw_outcome *o, const struct etw_expect *x);
 /* the checks of a row's expectation x against the outcome of its call (harness/core/expect.c) */
 void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_fn fn, const struct etw_outcome *o);
@@ -282,18 +265,11 @@ void etw_expect_call(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_f
 void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const struct etw_args *a);
 
 /* ---------------------------------------------------------------- running (harness/core/run.c) */
-/* how cases are isolated from the runner; the same on every host (harness/exec/runner.c):
- *   batch   a worker process runs the cases in order; it is replaced after a crash or a hang
- *   child   a new worker process for every case
- *   inproc  no process: faults and hangs are caught in this process
- * The default ("auto") is inproc with fallback for the model the suite ships with (the built-in
- * reference), batch for a loaded library and for the live system. */
+/* how cases are isolated from the runner, the same on every host (harness/exec/runner.c) */
 enum etw_isolation { ISO_BATCH, ISO_CHILD, ISO_INPROC };
-/* where a running case is, and so which time budget holds: the calls under test (the runner's
- * --timeout-ms; a case that does not return in it is a TIMEOUT, counted against the target) or its
- * fixture (reset, setup, teardown, and what a case body asks the target's fixture functions for:
- * a session, a group enable, events read back). A fixture that does not finish within its own
- * budget proves nothing about the target: the case is BROKEN, never a TIMEOUT. */
+/* which time budget holds for a running case: its calls under test (--timeout-ms: a TIMEOUT,
+ * counted) or its fixture (reset, setup, teardown, a session, a group enable, events read back):
+ * a fixture past its budget proves nothing about the target, the case is BROKEN. */
 enum etw_phase { ETW_PHASE_CALL, ETW_PHASE_FIXTURE };
 /* the fixture budget: longer than the longest wait a fixture makes (a live consumer waits up to
  * 10 s for an event, its enable calls up to 5 s each: harness/tests/unit_livefx.c checks it) */
@@ -338,42 +314,30 @@ struct etw_ctx {
     bool stop; /* a SKIP/BROKEN/missing export ended the case */
 };
 
-/* the version key the cases' expectations are picked by: the entry's, or for a live target the
- * build (and update level) it reports under the entry's NT version */
+/* the key expectations are picked by: the entry's, or a live target's reported build and update */
 unsigned etw_runner_key(const struct etw_runner *r);
 /* run one case to a result: fixture, call, checks, teardown (isolation: harness/exec/) */
 void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_result *res);
-/* the body run under the platform guard: fixture setup, the call or .run, checks */
-void etw_case_body(struct etw_ctx *ctx);
 /* the budget of phase p in r, in ms (0: none) */
 unsigned etw_phase_budget_ms(const struct etw_runner *r, enum etw_phase p);
-/* the case enters phase p: its deadline becomes p's budget from now (in a watched run) and
- * r->on_phase hears of it */
+/* the case enters phase p: its deadline is p's budget from now, and r->on_phase hears of it */
 void etw_phase(struct etw_ctx *ctx, enum etw_phase p);
-/* a case the runner had to end because phase p did not finish within budget_ms: TIMEOUT in the
- * call, BROKEN in the fixture (mode "fixture-timeout"); how says what was done ("the worker was
- * killed") */
+/* a case ended because phase p passed budget_ms: TIMEOUT in the call, BROKEN (mode
+ * "fixture-timeout") in the fixture; how says what was done ("the worker was killed") */
 void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, enum etw_phase p, unsigned budget_ms, const char *how);
-/* the case accessed past the end of a guarded buffer: a failed GEN.BUFFER_BOUNDS check (got: what
- * was seen), mode "overrun", the message saying how it was caught */
-void etw_record_overrun(struct etw_ctx *ctx, const char *got, const char *how);
 /* results of a case the platform had to end: CRASH or TIMEOUT */
 void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum etw_status_kind st,
                          const char *exception, const char *message);
 /* finish a result: status from the checks, counted, mode, message */
 void etw_result_finish(struct etw_result *res);
 
-/* the check API for custom cases is harness/check.h; the harness's own checks of a row's
- * expectation go through the same path, placed at the row */
+/* a check of the row's expectation, through the path of the check API (harness/check.h) */
 bool etw_check_row(struct etw_ctx *c, enum etw_rule_id rule, enum etw_aspect asp, const char *what, bool ok, const char *expected,
                    const char *got);
 
 /* ---------------------------------------------------------------- guarded buffers and calls (harness/core/guard.c) */
 #define ETW_SENTINEL32 0xDEADBEEFu
 extern const etw_u8 etw_sentinel[4]; /* DE AD BE EF, repeated through every buffer */
-/* fill n bytes from start with the sentinel, start being at phase 0 of the pattern: a guarded
- * buffer is filled from buf - ETW_PRE_ZONE, so that buf[i] = etw_sentinel[i mod 4] */
-void etw_sentinel_fill(etw_u8 *start, size_t n);
 
 struct etw_guard {
     etw_u8 *map; /* whole mapping */
@@ -384,16 +348,11 @@ struct etw_guard {
     size_t guard_len;
 };
 #define ETW_PRE_ZONE 64 /* sentinel bytes before each buffer, checked for underruns */
-size_t etw_guard_body(size_t len, size_t page); /* bytes before the guard page */
-etw_u8 *etw_guard_pool_take(size_t map_len); /* a kept mapping of that size, or NULL */
-bool etw_guard_pool_put(etw_u8 *map, size_t map_len); /* keep it; false: the caller unmaps */
-void etw_guard_place(struct etw_guard *g, etw_u8 *map, size_t len, size_t page); /* lay out and fill */
 /* a sentinel-filled buffer of len bytes ending at an inaccessible page (plat_map_guarded) */
 bool etw_guard_alloc(struct etw_guard *g, size_t len);
 void etw_guard_free(struct etw_guard *g);
-/* run fn(ctx) under plat_guarded_call(), the guard pages being those of ctx->guards: returns 0
- * when fn returned, 1 for a write into a guard page (*fault_offset: how far past the buffer), 2
- * for any other fault (exception filled), 3 for a hang past the in-process deadline */
+/* fn(ctx) under plat_guarded_call() with ctx->guards' guard pages: 0 returned, 1 a write into a
+ * guard page (*fault_offset past the buffer), 2 another fault (exception filled), 3 a hang */
 int etw_guarded_call(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exception, size_t exlen, long *fault_offset);
 
 #endif

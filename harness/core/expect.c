@@ -1,9 +1,5 @@
-/*
- * harness/core/expect.c - a row's expectation (struct etw_expect) against what its call did
- * (struct etw_outcome, harness/core/call.c): the return code, ReturnLength, the output bytes,
- * the bytes that must stay untouched and the bytes before each buffer; and the export checks of
- * FN_EXPORT rows. Every check is recorded at the row through the check API (harness/core/check.c).
- */
+/* harness/core/expect.c - a row's expectation (struct etw_expect) against what its call did
+ * (struct etw_outcome), and FN_EXPORT rows; every check is recorded at the row (check.c). */
 #include "harness/core/core.h"
 #include <string.h>
 

@@ -1,14 +1,8 @@
 /*
- * harness/core/fixture.c - sets a row's fixture (struct etw_fixture) up on a target and tears it
- * down: sessions, a disallow list, a classic registration with its classes, an EventRegister
- * provider, the profile privilege, allocation fault injection. What the target must have for a
- * fixture (its control functions, and what a live system must allow) is a need, checked before
- * the setup (harness/core/needs.c); the setup only sets up. It returns what happened and why
- * (enum etw_fx): BROKEN when a step fails, MISSING when the target lacks an API function the
- * fixture calls, SKIP only when the target's own fixture function says the system cannot give it
- * now (a live NT Kernel Logger someone else started meanwhile). The caller decides what that
- * means: the case runner SKIPs or BREAKs the case, the fuzzer drops or reports the program. Used
- * by harness/core/run.c and tools/fuzz.
+ * harness/core/fixture.c - a row's fixture (struct etw_fixture) set up on a target and torn down.
+ * Its needs are checked before (needs.c); the setup says what happened (enum etw_fx): BROKEN when a
+ * step fails, MISSING when the target lacks a function it calls, SKIP only when the target's own
+ * fixture function says the system cannot give it now. The caller (core/run.c, tools/fuzz) decides.
  */
 #include "harness/core/core.h"
 #include <stdarg.h>
@@ -19,7 +13,6 @@ const etw_guid etw_fixture_provider_guid = {0xE7C0F001, 0x7E57, 0x4E7C, {0x9a, 0
 
 static etw_u32 ETW_WINAPI request_cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
 {
-    (void)code, (void)ctx, (void)size, (void)buf;
     return 0;
 }
 

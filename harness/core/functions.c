@@ -48,23 +48,19 @@ void *etw_resolve(struct etw_target *t, enum etw_fn fn, const char **where)
     static _Thread_local char w[96];
     if (fn >= FN_COUNT || !fns[fn].name)
         return NULL;
+    if (where)
+        *where = w;
     if (!t->proc) {
         snprintf(w, sizeof w, "%s", fns[fn].name);
-        if (where)
-            *where = w;
         return t->sym(t, fns[fn].name);
     }
     for (int i = 0; i < 3 && fns[fn].modules[i]; i++) {
         void *p = t->proc(fns[fn].modules[i], fns[fn].name);
         if (p) {
             snprintf(w, sizeof w, "%s!%s", fns[fn].modules[i], fns[fn].name);
-            if (where)
-                *where = w;
             return p;
         }
     }
     snprintf(w, sizeof w, "%s!%s", fns[fn].modules[0], fns[fn].name);
-    if (where)
-        *where = w;
     return NULL;
 }

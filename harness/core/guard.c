@@ -1,21 +1,16 @@
 /*
- * harness/core/guard.c - guarded buffers and guarded calls, over the platform's primitives
- * (harness/plat/plat.h: a mapping with an inaccessible page after it; a call that a fault ends).
- *
- * Guarded buffers: a pool of mappings for reuse, and the layout and sentinel fill of a buffer
- * inside its mapping. Mapping and unmapping per buffer cost most of a case (a TLB shootdown on
- * the other CPU at every munmap, measured by bench/), so a freed mapping is kept, its guard page
- * still inaccessible.
- *
- * Guarded calls: etw_guarded_call() runs a case body under plat_guarded_call(), telling the
- * platform which addresses are the case's guard pages.
+ * harness/core/guard.c - guarded buffers and guarded calls over the platform's primitives. Mapping
+ * and unmapping per buffer cost most of a case (a TLB shootdown on the other CPU at every munmap,
+ * measured by bench/), so a freed mapping is kept in a pool, its guard page still inaccessible.
  */
 #include "harness/core/core.h"
 #include <string.h>
 
 const etw_u8 etw_sentinel[4] = {0xDE, 0xAD, 0xBE, 0xEF};
 
-void etw_sentinel_fill(etw_u8 *start, size_t n)
+/* fill n bytes from start with the sentinel, start being at phase 0 of the pattern: a guarded
+ * buffer is filled from buf - ETW_PRE_ZONE, so that buf[i] = etw_sentinel[i mod 4] */
+static void sentinel_fill(etw_u8 *start, size_t n)
 {
     etw_u8 block[64];
     for (int i = 0; i < 64; i++)
@@ -27,64 +22,36 @@ void etw_sentinel_fill(etw_u8 *start, size_t n)
 
 #define GUARD_POOL 32
 #define GUARD_POOL_MAX (4u << 20) /* larger mappings are unmapped, not kept */
-static struct {
+static struct pooled {
     etw_u8 *map;
     size_t map_len;
 } pool[GUARD_POOL];
 static int pooled;
 
-etw_u8 *etw_guard_pool_take(size_t map_len)
-{
-    for (int i = 0; i < pooled; i++)
-        if (pool[i].map_len == map_len) {
-            etw_u8 *m = pool[i].map;
-            pool[i] = pool[--pooled];
-            return m;
-        }
-    return NULL;
-}
-
-bool etw_guard_pool_put(etw_u8 *map, size_t map_len)
-{
-    if (!map || pooled >= GUARD_POOL || map_len > GUARD_POOL_MAX)
-        return false;
-    pool[pooled].map = map;
-    pool[pooled++].map_len = map_len;
-    return true;
-}
-
-size_t etw_guard_body(size_t len, size_t page)
-{
-    return (ETW_PRE_ZONE + len + page - 1) / page * page;
-}
-
-void etw_guard_place(struct etw_guard *g, etw_u8 *map, size_t len, size_t page)
-{
-    size_t body = etw_guard_body(len, page);
-    g->map = map;
-    g->map_len = body + page;
-    g->guard = map + body;
-    g->guard_len = page;
-    g->len = len;
-    g->buf = g->guard - len;
-    etw_sentinel_fill(g->buf - ETW_PRE_ZONE, ETW_PRE_ZONE + len);
-}
-
 bool etw_guard_alloc(struct etw_guard *g, size_t len)
 {
     size_t page = plat_page_size();
-    size_t body = etw_guard_body(len, page);
-    etw_u8 *m = etw_guard_pool_take(body + page);
+    size_t body = (ETW_PRE_ZONE + len + page - 1) / page * page; /* before the guard page */
+    etw_u8 *m = NULL;
+    for (int i = 0; i < pooled && !m; i++)
+        if (pool[i].map_len == body + page) {
+            m = pool[i].map;
+            pool[i] = pool[--pooled];
+        }
     if (!m && !(m = plat_map_guarded(body)))
         return false;
-    memset(g, 0, sizeof *g);
-    etw_guard_place(g, m, len, page);
+    *g = (struct etw_guard){.map = m, .map_len = body + page, .guard = m + body, .guard_len = page,
+                            .len = len};
+    g->buf = g->guard - len;
+    sentinel_fill(g->buf - ETW_PRE_ZONE, ETW_PRE_ZONE + len);
     return true;
 }
 
 void etw_guard_free(struct etw_guard *g)
 {
-    if (g->map && !etw_guard_pool_put(g->map, g->map_len))
+    if (g->map && pooled < GUARD_POOL && g->map_len <= GUARD_POOL_MAX) /* kept, guard page intact */
+        pool[pooled++] = (struct pooled){g->map, g->map_len};
+    else if (g->map)
         plat_unmap_guarded(g->map, g->map_len - g->guard_len);
     memset(g, 0, sizeof *g);
 }

@@ -1,15 +1,9 @@
 /*
- * harness/core/needs.c - the prerequisites of a case (harness/case.h ETW_NEED_LIST), checked in
- * one place before its fixture is set up: which needs a fixture implies, and whether a target
- * meets each one. A need is met when its portable check holds (the target has the control
- * function it takes, this process can start threads) and the target, asked through its need
- * hook, does not say otherwise (the live system answers for admin rights, its version, the NT
- * Kernel Logger and its token: harness/targets/win_live/needs.c). The first unmet need, in the
- * list's order, gives the SKIP reason. Used by the case runner (core/run.c), the check API's
- * session start (core/check.c) and the fuzzer (tools/fuzz/exec.c).
+ * harness/core/needs.c - the prerequisites of a case (harness/case.h ETW_NEED_LIST). A need is met
+ * when its portable check holds and the target's need hook does not say otherwise (the live
+ * system: harness/targets/win_live/needs.c); the first unmet one gives the SKIP reason.
  */
 #include "harness/core/core.h"
-#include <string.h>
 
 #define NEED_INFO_(name, text, reason) {name, #name, text, reason},
 const struct etw_need_info etw_need_infos[ETW_NEED_COUNT] = {ETW_NEED_LIST(NEED_INFO_)};
@@ -67,7 +61,6 @@ unsigned etw_case_needs(const struct etw_case *c)
 
 static void thread_probe(void *arg, int i)
 {
-    (void)arg, (void)i;
 }
 
 /* can this process run a function on several threads at once? (asked once) */
@@ -114,10 +107,8 @@ unsigned etw_needs_check(struct etw_target *t, unsigned needs, char *why, size_t
         const struct etw_need_info *n = &etw_need_infos[i];
         if (!(needs & n->bit))
             continue;
-        if (!need_met(t, (enum etw_need_index)i)) {
-            snprintf(why, len, "%s", n->reason);
-            return n->bit;
-        }
+        if (!need_met(t, (enum etw_need_index)i))
+            return snprintf(why, len, "%s", n->reason), n->bit;
         if (t->need && !t->need(t, n->bit, why, len)) {
             if (!why[0])
                 snprintf(why, len, "%s", n->reason);

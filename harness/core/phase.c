@@ -1,8 +1,5 @@
-/*
- * harness/core/phase.c - where a running case is (its fixture or its calls under test) and so which
- * time budget holds. The case body (run.c) and the check API (check.c, which runs a custom body's
- * fixture requests) both move a case between phases, so the phase lives below both of them.
- */
+/* harness/core/phase.c - where a running case is (fixture or calls) and so which budget holds;
+ * below both run.c and check.c, which move a case between phases. */
 #include "harness/core/core.h"
 
 unsigned etw_phase_budget_ms(const struct etw_runner *r, enum etw_phase p)

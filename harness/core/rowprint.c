@@ -1,9 +1,5 @@
-/*
- * harness/core/rowprint.c - the row format's names (from the X-lists of harness/case.h) and the
- * row printer: a struct etw_case printed as the CASE(...) source that compiles back to it. The
- * fuzzer prints its findings with it; harness/tests/rowprint_gen.c prints every printable row of
- * cases/ as C, the build compiles it, and harness/tests/unit_rowprint.c compares every field.
- */
+/* harness/core/rowprint.c - the row format's names (the X-lists of harness/case.h) and the row
+ * printer: a case as the CASE(...) source that compiles back to it (tests/unit_rowprint.c). */
 #include "harness/core/core.h"
 #include <stddef.h>
 #include <string.h>
@@ -37,7 +33,8 @@ const char *etw_version_enum_name(unsigned key, bool hi)
 }
 
 /* ---------------------------------------------------------------- the printer */
-const char *etw_rule_rid(enum etw_rule_id r, char *buf, size_t len)
+/* a rule as rows cite it: "RID_TQI_0B_EXACT_SIZE" (RID_NONE for none) */
+static const char *rule_rid(enum etw_rule_id r, char *buf, size_t len)
 {
     if (!r) {
         snprintf(buf, len, "RID_NONE");
@@ -76,10 +73,11 @@ static void bytes(FILE *f, const etw_u8 *p, size_t n)
         fprintf(f, "%s0x%02x", i ? ", " : "", p[i]);
 }
 
-static void rid(FILE *f, enum etw_rule_id r)
+/* pre, the rule as rows cite it, post */
+static void rid(FILE *f, const char *pre, enum etw_rule_id r, const char *post)
 {
     char b[96];
-    fputs(etw_rule_rid(r, b, sizeof b), f);
+    fprintf(f, "%s%s%s", pre, rule_rid(r, b, sizeof b), post);
 }
 
 /* a range bound as AT() takes it: a name, an NT version (0x0A01u) or a key; a hi bound whose
@@ -110,6 +108,8 @@ static void code(FILE *f, enum etw_fn fn, etw_u32 v)
 
 /* ", " between the items of a braced list */
 #define SEP(any) ((any) ? ", " : ((any) = true, ""))
+/* a field of a braced list, printed when cond holds */
+#define FIELD(cond, ...) ((cond) ? (fputs(SEP(any), f), fprintf(f, __VA_ARGS__)) : 0)
 
 static void fixture(FILE *f, const struct etw_fixture *fx)
 {
@@ -118,10 +118,8 @@ static void fixture(FILE *f, const struct etw_fixture *fx)
         return;
     bool any = false;
     fprintf(f, " .fx = {");
-    if (fx->logger)
-        fprintf(f, "%s.logger = %s", SEP(any), etw_logger_enum_name(fx->logger));
-    if (fx->logger2)
-        fprintf(f, "%s.logger2 = %s", SEP(any), etw_logger_enum_name(fx->logger2));
+    FIELD(fx->logger, ".logger = %s", etw_logger_enum_name(fx->logger));
+    FIELD(fx->logger2, ".logger2 = %s", etw_logger_enum_name(fx->logger2));
     bool masks = false;
     for (int i = 0; i < 8; i++)
         masks |= fx->masks[i] != 0;
@@ -141,22 +139,14 @@ static void fixture(FILE *f, const struct etw_fixture *fx)
         }
         fprintf(f, "}");
     }
-    if (fx->ndisallow)
-        fprintf(f, "%s.ndisallow = %d", SEP(any), fx->ndisallow);
-    if (fx->classes)
-        fprintf(f, "%s.classes = %d", SEP(any), fx->classes);
-    if (fx->foreign_pid)
-        fprintf(f, "%s.foreign_pid = true", SEP(any));
-    if (fx->set_counter)
-        fprintf(f, "%s.set_counter = true", SEP(any));
-    if (fx->set_counter || fx->counter)
-        fprintf(f, "%s.counter = 0x%X", SEP(any), fx->counter);
-    if (fx->provider)
-        fprintf(f, "%s.provider = true", SEP(any));
-    if (fx->profile_priv)
-        fprintf(f, "%s.profile_priv = %s", SEP(any), etw_priv_enum_name(fx->profile_priv));
-    if (fx->fail_alloc)
-        fprintf(f, "%s.fail_alloc = %d", SEP(any), fx->fail_alloc);
+    FIELD(fx->ndisallow, ".ndisallow = %d", fx->ndisallow);
+    FIELD(fx->classes, ".classes = %d", fx->classes);
+    FIELD(fx->foreign_pid, ".foreign_pid = true");
+    FIELD(fx->set_counter, ".set_counter = true");
+    FIELD(fx->set_counter || fx->counter, ".counter = 0x%X", fx->counter);
+    FIELD(fx->provider, ".provider = true");
+    FIELD(fx->profile_priv, ".profile_priv = %s", etw_priv_enum_name(fx->profile_priv));
+    FIELD(fx->fail_alloc, ".fail_alloc = %d", fx->fail_alloc);
     fprintf(f, "},");
 }
 
@@ -164,33 +154,25 @@ static void args(FILE *f, enum etw_fn fn, const struct etw_args *a)
 {
     bool any = false, row = etw_call_row_fn(fn);
     fprintf(f, ".args = {");
-    if (a->handle != H_ZERO)
-        fprintf(f, "%s.handle = %s", SEP(any), etw_hsel_enum_name(a->handle));
+    FIELD(a->handle != H_ZERO, ".handle = %s", etw_hsel_enum_name(a->handle));
     if (a->value || a->handle == H_VALUE || a->handle == H_LOGGER_HIGH || a->handle == H_CLASS)
         fprintf(f, "%s.value = 0x%llx", SEP(any), (unsigned long long)a->value);
-    if (a->cls || (row && fn != FN_ETWCTI && fn != FN_CTI))
-        fprintf(f, "%s.cls = 0x%X", SEP(any), a->cls);
-    if (a->buf != B_GUARDED)
-        fprintf(f, "%s.buf = %s", SEP(any), etw_bsel_enum_name(a->buf));
+    FIELD(a->cls || (row && fn != FN_ETWCTI && fn != FN_CTI), ".cls = 0x%X", a->cls);
+    FIELD(a->buf != B_GUARDED, ".buf = %s", etw_bsel_enum_name(a->buf));
     if (a->len_rel)
         fprintf(f, "%s.len = EXACT(%d)", SEP(any), a->len);
     else if (a->len || row)
         fprintf(f, "%s.len = %d", SEP(any), a->len);
-    if (a->retlen_null)
-        fprintf(f, "%s.retlen_null = true", SEP(any));
+    FIELD(a->retlen_null, ".retlen_null = true");
     if (a->in_len) {
         fprintf(f, "%sIN(", SEP(any));
         bytes(f, a->in, a->in_len);
         fprintf(f, ")");
     }
-    if (a->patch)
-        fprintf(f, "%s.patch = %s", SEP(any), etw_patch_enum_name(a->patch));
-    if (a->patch || a->patch_off)
-        fprintf(f, "%s.patch_off = %d", SEP(any), a->patch_off);
-    if (a->out_buf != B_GUARDED)
-        fprintf(f, "%s.out_buf = %s", SEP(any), etw_bsel_enum_name(a->out_buf));
-    if (a->out_len || fn == FN_NTC)
-        fprintf(f, "%s.out_len = %d", SEP(any), a->out_len);
+    FIELD(a->patch, ".patch = %s", etw_patch_enum_name(a->patch));
+    FIELD(a->patch || a->patch_off, ".patch_off = %d", a->patch_off);
+    FIELD(a->out_buf != B_GUARDED, ".out_buf = %s", etw_bsel_enum_name(a->out_buf));
+    FIELD(a->out_len || fn == FN_NTC, ".out_len = %d", a->out_len);
     if (a->module) {
         fprintf(f, "%s.module = ", SEP(any));
         str(f, a->module);
@@ -211,8 +193,7 @@ static void output(FILE *f, enum etw_fn fn, const struct etw_expect *x)
         fprintf(f, "offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), ");
     else if (x->out_off)
         fprintf(f, "%zu, ", x->out_off);
-    rid(f, x->out_rule);
-    fprintf(f, ", ");
+    rid(f, "", x->out_rule, ", ");
     if (id) {
         etw_u32 v;
         memcpy(&v, x->out_bytes, 4);
@@ -225,20 +206,16 @@ static void output(FILE *f, enum etw_fn fn, const struct etw_expect *x)
 
 static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
 {
+    fprintf(f, x->kind == XK_SKIP ? "NA(" : "AT(");
+    version(f, x->vmin, false);
+    fprintf(f, ", ");
+    version(f, x->vmax, true);
     if (x->kind == XK_SKIP) {
-        fprintf(f, "NA(");
-        version(f, x->vmin, false);
-        fprintf(f, ", ");
-        version(f, x->vmax, true);
         fprintf(f, ", ");
         str(f, x->why ? x->why : "");
         fprintf(f, ")");
         return;
     }
-    fprintf(f, "AT(");
-    version(f, x->vmin, false);
-    fprintf(f, ", ");
-    version(f, x->vmax, true);
     if (x->kind == XK_PRESENT || x->kind == XK_ABSENT)
         fprintf(f, ", %s", x->kind == XK_PRESENT ? "PRESENT" : "ABSENT");
     if (x->why) {
@@ -254,29 +231,18 @@ static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
         code(f, fn, x->rc_alt);
         fprintf(f, ")");
     }
-    if (x->rc_rule) {
-        fprintf(f, ", RC_RULE(");
-        rid(f, x->rc_rule);
-        fprintf(f, ")");
-    }
-    if (x->fail_rule) {
-        fprintf(f, ", FAILS(");
-        rid(f, x->fail_rule);
-        fprintf(f, ")");
-    }
+    if (x->rc_rule)
+        rid(f, ", RC_RULE(", x->rc_rule, ")");
+    if (x->fail_rule)
+        rid(f, ", FAILS(", x->fail_rule, ")");
     if (x->rl == RL_EQ) {
         fprintf(f, ", RETLEN(%u, ", x->rl_value);
-        rid(f, x->rl_rule);
-        fprintf(f, ")");
+        rid(f, "", x->rl_rule, ")");
     } else {
-        if (x->rl == RL_UNTOUCHED) {
-            fprintf(f, ", RETLEN_KEPT(");
-            rid(f, x->rl_rule);
-            fprintf(f, ")");
-        } else if (x->rl_rule) {
-            fprintf(f, ", .rl_rule = ");
-            rid(f, x->rl_rule);
-        }
+        if (x->rl == RL_UNTOUCHED)
+            rid(f, ", RETLEN_KEPT(", x->rl_rule, ")");
+        else if (x->rl_rule)
+            rid(f, ", .rl_rule = ", x->rl_rule, "");
         if (x->rl_value)
             fprintf(f, ", .rl_value = %u", x->rl_value);
     }
@@ -284,16 +250,12 @@ static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
         output(f, fn, x);
     } else {
         if (x->out == OUT_UNTOUCHED) {
-            fprintf(f, ", UNTOUCHED(");
-            rid(f, x->out_rule);
-            fprintf(f, ")");
+            rid(f, ", UNTOUCHED(", x->out_rule, ")");
         } else {
             if (x->out)
                 fprintf(f, ", .out = %s", x->out == OUT_BYTES ? "OUT_BYTES" : "OUT_PREFIX");
-            if (x->out_rule) {
-                fprintf(f, ", .out_rule = ");
-                rid(f, x->out_rule);
-            }
+            if (x->out_rule)
+                rid(f, ", .out_rule = ", x->out_rule, "");
         }
         if (x->out_off)
             fprintf(f, ", .out_off = %zu", x->out_off);
@@ -309,10 +271,8 @@ bool etw_row_print(FILE *f, const struct etw_case *c, const char *indent)
     fprintf(f, "%sCASE(.id = ", indent);
     str(f, c->id ? c->id : "");
     fprintf(f, ", .rules = RULES(");
-    for (int i = 0; i < ETW_MAX_RULES && c->rules[i]; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        rid(f, c->rules[i]);
-    }
+    for (int i = 0; i < ETW_MAX_RULES && c->rules[i]; i++)
+        rid(f, i ? ", " : "", c->rules[i], "");
     fprintf(f, "),\n%s     .title = ", indent);
     str(f, c->title ? c->title : "");
     fprintf(f, ",\n%s     .fn = %s,", indent, fn ? fn : "FN_NONE");

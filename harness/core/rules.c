@@ -2,15 +2,7 @@
 #include "harness/core/core.h"
 #include <string.h>
 
-#define MUST S_MUST
-#define SHOULD S_SHOULD
-#define MAY S_MAY
-#define INFO S_INFO
-#define SEED P_SEED
-#define DOC P_DOC
-#define OBSERVED P_OBSERVED
-#define INFERRED P_INFERRED
-#define RULE(id, st, pr, ver, fn, codes, src, text, note) {id, st, pr, ver, fn, codes, src, text, note},
+#define RULE(id, st, pr, ver, fn, codes, src, text, note) {id, S_##st, P_##pr, ver, fn, codes, src, text, note},
 const struct etw_rule etw_rules[] = {
 #include "spec/rules.def"
 };

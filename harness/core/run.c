@@ -1,9 +1,6 @@
 /*
- * harness/core/run.c - runs one case against a target: picks the expectation for the version, then,
- * under the platform's guard, checks the case's needs (core/needs.c: SKIP with the first unmet
- * one's reason), sets the fixture up (core/fixture.c), makes the row's call
- * (core/call.c) and checks its outcome (core/expect.c) or runs the custom body, and tears the
- * fixture down; finishes the result. Portable C; the platform layer supplies guard pages and isolation.
+ * harness/core/run.c - one case against a target: the expectation for the version, then under the
+ * platform's guard its needs, fixture, the row's call and checks (or the custom body), teardown.
  */
 #include "harness/core/core.h"
 #include <stdlib.h>
@@ -15,22 +12,6 @@ unsigned etw_runner_key(const struct etw_runner *r)
     if (!r->t->emulates && r->t->build) /* a live system: the build (and update) it reports */
         return ETW_VKEY(ETW_VNT(r->version), r->t->build, r->t->update);
     return e ? e->key : ETW_VLO(r->version);
-}
-
-static const struct etw_expect *pick(const struct etw_case *c, unsigned v)
-{
-    for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++)
-        if (v >= c->expect[k].vmin && v <= c->expect[k].vmax)
-            return &c->expect[k];
-    return NULL;
-}
-
-static struct etw_guard *guard_of(struct etw_ctx *c, const void *p)
-{
-    for (int i = 0; i < c->nguards; i++)
-        if (c->guards[i]->buf == p)
-            return c->guards[i];
-    return NULL;
 }
 
 /* ---------------------------------------------------------------- needs, fixture and call (harness/core/needs.c, fixture.c, call.c, expect.c) */
@@ -62,8 +43,7 @@ static bool fixture_setup(struct etw_ctx *ctx)
 static struct etw_guard *case_guard(void *arg, size_t len)
 {
     struct etw_ctx *ctx = arg;
-    void *p = etw_guarded(ctx, len);
-    return p ? guard_of(ctx, p) : NULL;
+    return etw_guarded(ctx, len) ? ctx->guards[ctx->nguards - 1] : NULL; /* the one it added */
 }
 
 /* a guarded buffer of len bytes holding from (len_from bytes) and, after them, `room` bytes of its
@@ -109,6 +89,16 @@ static bool overrun_confirmed(struct etw_ctx *ctx, void *fnp, const struct etw_o
     return true;
 }
 
+/* the case accessed past the end of a guarded buffer: a failed GEN.BUFFER_BOUNDS check (got: what
+ * was seen), mode "overrun", the message saying how it was caught */
+static void record_overrun(struct etw_ctx *ctx, const char *got, const char *how)
+{
+    etw_check_row(ctx, RID_GEN_BUFFER_BOUNDS, A_BOUNDS, "bounds: nothing written past the buffer", false, "no write past the buffer", got);
+    ctx->res->mode = "overrun";
+    snprintf(ctx->res->message, sizeof ctx->res->message, "wrote past the end of a %s buffer: %s [GEN.BUFFER_BOUNDS]", etw_fn_name(ctx->c->fn),
+             how);
+}
+
 static void call_and_check(struct etw_ctx *ctx, void *fnp)
 {
     const struct etw_case *c = ctx->c;
@@ -117,10 +107,10 @@ static void call_and_check(struct etw_ctx *ctx, void *fnp)
     if (!etw_call(ctx->t, &ctx->fixture, &c->fx, c->fn, fnp, &c->args, case_guard, ctx, &o, why, sizeof why)) {
         etw_broken(ctx, "%s", why);
     } else if (etw_kernel_refused_overrun(c->fn, &o, ctx->x) && overrun_confirmed(ctx, fnp, &o, got, sizeof got)) {
-        /* the same verdict as a guard page hit in user mode (etw_case_body's caller) */
+        /* the same verdict as a guard page hit in user mode (etw_run_case) */
         etw_format_code(code, sizeof code, o.rc, etw_fn_returns_ntstatus(c->fn));
         snprintf(how, sizeof how, "the system refused the access to the guard page right after it (the call returned %s) in", code);
-        etw_record_overrun(ctx, got, how);
+        record_overrun(ctx, got, how);
     } else {
         etw_expect_call(ctx, ctx->x, c->fn, &o);
     }
@@ -143,7 +133,8 @@ void etw_result_unfinished(struct etw_result *res, const struct etw_case *c, enu
              how ? how : "");
 }
 
-void etw_case_body(struct etw_ctx *ctx)
+/* the body run under the platform guard: fixture setup, the call or .run, checks */
+static void case_body(struct etw_ctx *ctx)
 {
     struct etw_target *t = ctx->t;
     const struct etw_case *c = ctx->c;
@@ -172,12 +163,6 @@ void etw_case_body(struct etw_ctx *ctx)
         call_and_check(ctx, fnp);
 }
 
-/* the one call into the platform's guard: a write past a buffer gives 1, a fault 2, a hang 3 */
-static int guarded(struct etw_ctx *ctx, void (*fn)(struct etw_ctx *), char *exc, size_t exlen, long *off)
-{
-    return etw_guarded_call(ctx, fn, exc, exlen, off);
-}
-
 static void teardown_body(struct etw_ctx *ctx)
 {
     etw_phase(ctx, ETW_PHASE_FIXTURE);
@@ -191,7 +176,10 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
     res->status = R_PASS;
     struct etw_ctx ctx = {.r = r, .t = r->t, .c = c, .res = res, .version = r->version};
     unsigned key = etw_runner_key(r);
-    const struct etw_expect *x = pick(c, key);
+    const struct etw_expect *x = NULL; /* the first expectation whose range holds key */
+    for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin && !x; k++)
+        if (key >= c->expect[k].vmin && key <= c->expect[k].vmax)
+            x = &c->expect[k];
     char here[32];
     etw_version_key_name(key, here, sizeof here);
     if (!x) {
@@ -215,13 +203,13 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         char exc[48] = "";
         long off = 0;
         uint64_t t0 = plat_now_us();
-        int k = guarded(&ctx, etw_case_body, exc, sizeof exc, &off);
+        int k = etw_guarded_call(&ctx, case_body, exc, sizeof exc, &off);
         res->duration_us = plat_now_us() - t0;
         if (k == 1) {
             char got[64], how[96];
             snprintf(got, sizeof got, "a write %ld byte(s) past the end", off + 1);
             snprintf(how, sizeof how, "the guard page right after it was hit %ld byte(s) in", off);
-            etw_record_overrun(&ctx, got, how);
+            record_overrun(&ctx, got, how);
         } else if (k == 2) {
             etw_result_abnormal(res, c, R_CRASH, exc, NULL);
         } else if (k == 3) {
@@ -230,7 +218,7 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         }
         if (k == 0 || k == 1) {
             char exc2[48] = "";
-            int k2 = guarded(&ctx, teardown_body, exc2, sizeof exc2, &off);
+            int k2 = etw_guarded_call(&ctx, teardown_body, exc2, sizeof exc2, &off);
             if (k2 == 2 && res->status != R_CRASH)
                 etw_result_abnormal(res, c, R_CRASH, exc2, "during fixture teardown");
             else if (k2 == 3) /* the teardown's own budget passed: what the case saw stands on a fixture that did not finish */
@@ -243,14 +231,6 @@ void etw_run_case(struct etw_runner *r, const struct etw_case *c, struct etw_res
         free(ctx.guards[i]);
     }
     etw_result_finish(res);
-}
-
-void etw_record_overrun(struct etw_ctx *ctx, const char *got, const char *how)
-{
-    etw_check_row(ctx, RID_GEN_BUFFER_BOUNDS, A_BOUNDS, "bounds: nothing written past the buffer", false, "no write past the buffer", got);
-    ctx->res->mode = "overrun";
-    snprintf(ctx->res->message, sizeof ctx->res->message, "wrote past the end of a %s buffer: %s [GEN.BUFFER_BOUNDS]", etw_fn_name(ctx->c->fn),
-             how);
 }
 
 void etw_result_abnormal(struct etw_result *res, const struct etw_case *c, enum etw_status_kind st,

@@ -1,8 +1,5 @@
-/*
- * harness/core/scenario.c - client scenarios (harness/scenario.h): the program table of
- * spec/programs.def, the step slot, running a scenario. Their JSON fields: harness/out/scenario.c;
- * their lint: harness/suite/registry.c.
- */
+/* harness/core/scenario.c - client scenarios (harness/scenario.h): the program table of
+ * spec/programs.def, the step slot, running a scenario. */
 #include "harness/scenario.h"
 #include <string.h>
 

@@ -62,9 +62,7 @@ void etw_version_bound_name(unsigned key, bool hi, char *buf, size_t len)
             return;
         }
     unsigned nt = ETW_VKEY_NT(key);
-    if (!hi && (key & 0xFFFFFu) == 0)
-        snprintf(buf, len, "%u.%u", nt >> 8, nt & 0xFF);
-    else if (hi && (key & 0xFFFFFu) == 0xFFFFFu)
+    if ((key & 0xFFFFFu) == (hi ? 0xFFFFFu : 0))
         snprintf(buf, len, "%u.%u", nt >> 8, nt & 0xFF);
     else
         etw_version_key_name(hi ? key & ~0xFu : key, buf, len);

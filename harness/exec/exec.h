@@ -1,8 +1,5 @@
-/*
- * harness/exec/exec.h - the runner: the plan, the one plan loop, the isolation policy and the
- * worker protocol, over the platform primitives of harness/plat/plat.h. The same code on every
- * host; `batch`, `child` and `inproc` mean the same on Linux and Windows (harness/core/core.h).
- */
+/* harness/exec/exec.h - the runner: the plan, the one plan loop, the isolation policy and the
+ * worker protocol over harness/plat/plat.h, the same on every host. */
 #ifndef ETWCONF_EXEC_H
 #define ETWCONF_EXEC_H
 
@@ -40,8 +37,8 @@ enum etw_wire_kind { ETW_WIRE_START = 1, ETW_WIRE_RESULT = 2, ETW_WIRE_PHASE = 3
 struct etw_wire_head {
     etw_u32 magic, kind, idx, status, counted, body_len, msg_len;
 };
-bool etw_wire_send_start(plat_chan chan, size_t idx);
-bool etw_wire_send_phase(plat_chan chan, size_t idx, enum etw_phase p);
+/* START (status 0) or PHASE (status: the phase) */
+bool etw_wire_send_mark(plat_chan chan, enum etw_wire_kind kind, size_t idx, unsigned status);
 bool etw_wire_send_result(plat_chan chan, size_t idx, const struct etw_result *res, struct etw_runner *r);
 
 /* the runner's side: bytes in, validated messages out */

@@ -40,16 +40,12 @@ bool etw_plan_matches(const struct etw_case *c, const char *glob)
 const struct etw_case **etw_plan_build(const char *const *ids, int nids, const char *filter, size_t *n, char *err, size_t errlen)
 {
     for (int k = 0; k < nids; k++)
-        if (!etw_case_find(ids[k])) {
-            snprintf(err, errlen, "no case '%s'", ids[k]);
-            return NULL;
-        }
+        if (!etw_case_find(ids[k]))
+            return snprintf(err, errlen, "no case '%s'", ids[k]), NULL;
     size_t total = etw_case_total(), np = 0;
     const struct etw_case **plan = calloc(total + 1, sizeof *plan);
-    if (!plan) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
+    if (!plan)
+        return snprintf(err, errlen, "out of memory"), NULL;
     for (size_t i = 0; i < total; i++) {
         const struct etw_case *c = etw_case_at(i);
         bool in = !nids && !filter;

@@ -1,18 +1,13 @@
 /*
  * harness/exec/runner.c - the one plan loop and the one isolation policy, on every host.
  *
- *   inproc  the cases run in this process (plat_run_watched: a fault or a hang ends the case, not
- *           the run). With fallback (the default for the suite's own implementation), the first
- *           CRASH, TIMEOUT or caught overrun moves the rest of the run to batch workers: the
- *           process may be damaged.
- *   batch   a worker process (plat_proc_start) runs the cases in order and sends each result on
- *           its channel (wire.c). A worker that dies inside a case leaves a CRASH, one that runs
- *           past --timeout-ms is killed (TIMEOUT); after a crash or a caught overrun it ends
- *           itself. A new worker goes on with the next case.
+ *   inproc  the cases run in this process (plat_run_watched). With fallback, the first CRASH,
+ *           TIMEOUT or caught overrun moves the rest to batch workers: the process may be damaged.
+ *   batch   a worker process runs the cases in order and sends each result (wire.c). One that dies
+ *           in a case leaves a CRASH, one past its budget is killed; after a crash or an overrun it
+ *           ends itself, and a new worker goes on with the next case.
  *   child   the same with a new worker for every case.
- * The records the runner writes itself (a worker that died or was killed cannot) are built in two
- * places: emit_crash(), and emit_unfinished() for a case past its budget (a TIMEOUT in the call,
- * BROKEN in its fixture: the worker tells the runner each phase change).
+ * The records of a worker that died or was killed are the runner's (emit_crash, emit_unfinished).
  */
 #include "harness/exec/exec.h"
 #include "harness/scenario.h"
@@ -26,11 +21,10 @@ void etw_exec_policy(struct etw_runner *r, bool auto_isolation)
 {
     if (!auto_isolation)
         return;
-    /* The live system runs in worker processes: a hang there ends by terminating the worker, and
-     * the runner stops what the worker started (etw_target.worker_died). Interrupting a thread in
-     * process (SetThreadContext) can block behind a kernel APC, land inside a system call under
-     * WOW64 or abandon a loader or heap lock, and __fastfail bypasses every handler; only the
-     * suite's own model, whose code is all known, runs in process. */
+    /* Only the suite's own model, whose code is all known, runs in process: interrupting a thread
+     * (SetThreadContext) can block behind a kernel APC, land inside a system call under WOW64 or
+     * abandon a loader or heap lock, and __fastfail bypasses every handler. A worker that hangs is
+     * terminated, and the runner stops what it started (etw_target.worker_died). */
     bool own = !strcmp(r->t->impl, "reference");
     r->isolation = own ? ISO_INPROC : ISO_BATCH;
     r->fallback = own;
@@ -131,7 +125,8 @@ struct phase_tell {
 static void tell_phase(void *arg, enum etw_phase p)
 {
     struct phase_tell *pt = arg;
-    etw_wire_send_phase(pt->chan, pt->idx, p); /* a channel that broke shows at the result */
+    /* a channel that broke shows at the result */
+    etw_wire_send_mark(pt->chan, ETW_WIRE_PHASE, pt->idx, (unsigned)p);
 }
 
 int etw_exec_worker(struct etw_runner *r, plat_chan chan)
@@ -146,7 +141,7 @@ int etw_exec_worker(struct etw_runner *r, plat_chan chan)
     r->phase_arg = &pt;
     for (size_t i = 0; i < r->nplan; i++) {
         pt.idx = i;
-        if (!etw_wire_send_start(chan, i)) {
+        if (!etw_wire_send_mark(chan, ETW_WIRE_START, i, 0)) {
             rc = 3;
             break;
         }
@@ -348,10 +343,8 @@ int etw_exec_run(struct etw_runner *r)
     size_t next = 0;
     if (r->isolation == ISO_INPROC) {
         struct inproc w = {.r = r, .current = -1};
-        if (!plat_run_watched(inproc_loop, inproc_abandoned, &w, r->timeout_ms)) {
-            fprintf(stderr, "etwconf: cannot start the in-process runner\n");
-            return 3;
-        }
+        if (!plat_run_watched(inproc_loop, inproc_abandoned, &w, r->timeout_ms))
+            return fprintf(stderr, "etwconf: cannot start the in-process runner\n"), 3;
         next = w.next;
         if (r->out_errno)
             return 3;

@@ -1,8 +1,5 @@
-/*
- * harness/exec/wire.c - the one wire format between a worker and the runner, the same on a POSIX
- * pipe and a Windows pipe. The runner trusts nothing it reads: a worker runs a target that may
- * write anywhere, so every field is checked before a record is written from it.
- */
+/* harness/exec/wire.c - the one wire format between a worker and the runner. The runner trusts
+ * nothing it reads (a target may write anywhere): every field is checked before it is used. */
 #include "harness/exec/exec.h"
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +10,10 @@ static bool send_all(plat_chan chan, const struct etw_wire_head *h, const char *
            (!h->msg_len || plat_chan_write(chan, msg, h->msg_len));
 }
 
-bool etw_wire_send_start(plat_chan chan, size_t idx)
+bool etw_wire_send_mark(plat_chan chan, enum etw_wire_kind kind, size_t idx, unsigned status)
 {
-    struct etw_wire_head h = {.magic = ETW_WIRE_MAGIC, .kind = ETW_WIRE_START, .idx = (etw_u32)idx};
-    return send_all(chan, &h, NULL, NULL);
-}
-
-bool etw_wire_send_phase(plat_chan chan, size_t idx, enum etw_phase p)
-{
-    struct etw_wire_head h = {.magic = ETW_WIRE_MAGIC, .kind = ETW_WIRE_PHASE, .idx = (etw_u32)idx, .status = (etw_u32)p};
+    struct etw_wire_head h = {.magic = ETW_WIRE_MAGIC, .kind = kind, .idx = (etw_u32)idx,
+                              .status = status};
     return send_all(chan, &h, NULL, NULL);
 }
 
@@ -35,13 +27,9 @@ bool etw_wire_send_result(plat_chan chan, size_t idx, const struct etw_result *r
     if (mlen > ETW_WIRE_MAX_MSG)
         mlen = ETW_WIRE_MAX_MSG;
     bool ok = !j.oom && j.len <= ETW_WIRE_MAX_BODY;
-    struct etw_wire_head h = {.magic = ETW_WIRE_MAGIC,
-                              .kind = ETW_WIRE_RESULT,
-                              .idx = (etw_u32)idx,
-                              .status = (etw_u32)res->status,
-                              .counted = res->counted,
-                              .body_len = (etw_u32)j.len,
-                              .msg_len = (etw_u32)mlen};
+    struct etw_wire_head h = {.magic = ETW_WIRE_MAGIC, .kind = ETW_WIRE_RESULT, .idx = (etw_u32)idx,
+                              .status = (etw_u32)res->status, .counted = res->counted,
+                              .body_len = (etw_u32)j.len, .msg_len = (etw_u32)mlen};
     ok = ok && send_all(chan, &h, j.buf, msg);
     etw_json_free(&j);
     return ok;
@@ -60,12 +48,6 @@ bool etw_wire_feed(struct etw_wire_rx *rx, const void *data, size_t n)
     memcpy(rx->buf + rx->len, data, n);
     rx->len += n;
     return true;
-}
-
-static void consume(struct etw_wire_rx *rx, size_t n)
-{
-    memmove(rx->buf, rx->buf + n, rx->len - n);
-    rx->len -= n;
 }
 
 enum etw_wire_got etw_wire_next(struct etw_wire_rx *rx, const struct etw_case *const *plan, size_t n, struct etw_wire_msg *m, char *why,
@@ -98,7 +80,8 @@ enum etw_wire_got etw_wire_next(struct etw_wire_rx *rx, const struct etw_case *c
     body[h.body_len] = 0;
     memcpy(msg, rx->buf + sizeof h + h.body_len, h.msg_len);
     msg[h.msg_len] = 0;
-    consume(rx, total);
+    memmove(rx->buf, rx->buf + total, rx->len - total);
+    rx->len -= total;
     if (h.kind == ETW_WIRE_RESULT) {
         /* a record of this very case: {"id":"<id>", ... } with no NUL inside */
         const char *id = plan[h.idx]->id;

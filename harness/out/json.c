@@ -48,13 +48,9 @@ static void quoted(struct etw_json *j, const char *s)
     while (*p) {
         unsigned char ch = *p;
         char esc[8];
-        if (ch == '"' || ch == '\\') {
-            esc[0] = '\\', esc[1] = (char)ch;
-            put(j, esc, 2);
-            p++;
-        } else if (ch < 0x20 || ch == 0x7F) {
-            snprintf(esc, sizeof esc, "\\u%04x", ch);
-            put(j, esc, 6);
+        if (ch == '"' || ch == '\\' || ch < 0x20 || ch == 0x7F) {
+            bool ctl = ch < 0x20 || ch == 0x7F;
+            put(j, esc, (size_t)snprintf(esc, sizeof esc, ctl ? "\\u%04x" : "\\%c", ch));
             p++;
         } else if (ch < 0x80) {
             /* a run of plain characters at once */
@@ -131,22 +127,20 @@ void etw_json_str(struct etw_json *j, const char *k, const char *v)
         puts_(j, "null");
 }
 
-void etw_json_int(struct etw_json *j, const char *k, long long v)
-{
-    char b[32];
-    key(j, k);
-    snprintf(b, sizeof b, "%lld", v);
-    puts_(j, b);
-}
-
-void etw_json_bool(struct etw_json *j, const char *k, bool v)
-{
-    key(j, k);
-    puts_(j, v ? "true" : "false");
-}
-
 void etw_json_raw(struct etw_json *j, const char *k, const char *raw)
 {
     key(j, k);
     puts_(j, raw);
+}
+
+void etw_json_int(struct etw_json *j, const char *k, long long v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%lld", v);
+    etw_json_raw(j, k, b);
+}
+
+void etw_json_bool(struct etw_json *j, const char *k, bool v)
+{
+    etw_json_raw(j, k, v ? "true" : "false");
 }

@@ -1,7 +1,5 @@
-/*
- * harness/out/out.h - output: JSON (json.c), the JSON Lines records of a run (record.c, harness/
- * RESULTS.md), the scenario fields of records and lists (scenario.c). Uses the suite and the core.
- */
+/* harness/out/out.h - output: JSON (json.c), the records of a run (record.c, harness/RESULTS.md),
+ * the scenario fields of records and lists (scenario.c). */
 #ifndef ETWCONF_OUT_H
 #define ETWCONF_OUT_H
 

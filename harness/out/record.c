@@ -6,6 +6,10 @@
 #include <string.h>
 #include <time.h>
 
+#ifndef ETWCONF_GIT /* the commit, from the build (null outside a git checkout) */
+#define ETWCONF_GIT NULL
+#endif
+
 static void iso_now(char *buf, size_t len)
 {
     time_t now = time(NULL);
@@ -34,11 +38,7 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
     etw_json_obj(j, "suite");
     etw_json_str(j, "name", "etwconf");
     etw_json_str(j, "version", ETWCONF_VERSION);
-#ifdef ETWCONF_GIT
     etw_json_str(j, "git", ETWCONF_GIT);
-#else
-    etw_json_str(j, "git", NULL);
-#endif
     etw_json_int(j, "rules", (long long)etw_rule_count);
     etw_json_int(j, "cases", (long long)etw_case_total());
     etw_json_end(j);

@@ -51,6 +51,9 @@ static bool rule_cited_by(enum etw_rule_id id, const struct etw_case *c)
     return false;
 }
 
+/* one problem of etw_lint's, printed to f and counted */
+#define PROBLEM(...) (fprintf(f, __VA_ARGS__), problems++)
+
 static int scenario_lint(FILE *f);
 
 int etw_lint(FILE *f)
@@ -60,49 +63,35 @@ int etw_lint(FILE *f)
     for (size_t i = 0; i < n; i++) {
         const struct etw_case *c = etw_case_at(i);
         if (!c->id || !*c->id || !c->title) {
-            fprintf(f, "%s:%d: case needs .id, .title and .rules\n", c->file, c->line);
-            problems++;
+            PROBLEM("%s:%d: case needs .id, .title and .rules\n", c->file, c->line);
             continue;
         }
         for (const char *p = c->id; *p; p++)
             if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '.' || *p == '-' || *p == '_')) {
-                fprintf(f, "%s:%d: case id %s: use lower case, digits, '.', '-' and '_'\n", c->file, c->line, c->id);
-                problems++;
+                PROBLEM("%s:%d: case id %s: use lower case, digits, '.', '-' and '_'\n", c->file, c->line, c->id);
                 break;
             }
         for (size_t j = 0; j < i; j++)
-            if (!strcmp(etw_case_at(j)->id, c->id)) {
-                fprintf(f, "%s:%d: duplicate case id %s (first at %s:%d)\n", c->file, c->line, c->id, etw_case_at(j)->file,
+            if (!strcmp(etw_case_at(j)->id, c->id))
+                PROBLEM("%s:%d: duplicate case id %s (first at %s:%d)\n", c->file, c->line, c->id, etw_case_at(j)->file,
                         etw_case_at(j)->line);
-                problems++;
-            }
-        if (!etw_case_rule(c, 0)) {
-            fprintf(f, "%s:%d: case %s cites no rule\n", c->file, c->line, c->id);
-            problems++;
-        }
-        if (!c->expect[0].vmin) {
-            fprintf(f, "%s:%d: case %s has no expectation\n", c->file, c->line, c->id);
-            problems++;
-        }
-        if ((c->fn == FN_CUSTOM) != (c->run != NULL)) {
-            fprintf(f, "%s:%d: case %s: .run goes with .fn = FN_CUSTOM\n", c->file, c->line, c->id);
-            problems++;
-        }
+        if (!etw_case_rule(c, 0))
+            PROBLEM("%s:%d: case %s cites no rule\n", c->file, c->line, c->id);
+        if (!c->expect[0].vmin)
+            PROBLEM("%s:%d: case %s has no expectation\n", c->file, c->line, c->id);
+        if ((c->fn == FN_CUSTOM) != (c->run != NULL))
+            PROBLEM("%s:%d: case %s: .run goes with .fn = FN_CUSTOM\n", c->file, c->line, c->id);
         for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
             const struct etw_expect *x = &c->expect[k];
-            if (x->vmin > x->vmax) {
-                fprintf(f, "%s:%d: case %s: expectation %d has an empty version range\n", c->file, c->line, c->id, k + 1);
-                problems++;
-            }
+            if (x->vmin > x->vmax)
+                PROBLEM("%s:%d: case %s: expectation %d has an empty version range\n", c->file, c->line, c->id, k + 1);
             /* ranges may overlap only where an earlier one lies inside a later one: the build
              * (6.1.7601 with an update) before the NT version that holds it (6.1) */
             for (int m = 0; m < k; m++)
                 if (!(x->vmax < c->expect[m].vmin || x->vmin > c->expect[m].vmax) &&
-                    !(c->expect[m].vmin >= x->vmin && c->expect[m].vmax <= x->vmax)) {
-                    fprintf(f, "%s:%d: case %s: expectations %d and %d overlap (a narrower range may come first)\n", c->file, c->line,
+                    !(c->expect[m].vmin >= x->vmin && c->expect[m].vmax <= x->vmax))
+                    PROBLEM("%s:%d: case %s: expectations %d and %d overlap (a narrower range may come first)\n", c->file, c->line,
                             c->id, m + 1, k + 1);
-                    problems++;
-                }
         }
     }
     /* the generated ids must name the catalogue's rules in its order (harness/rule_id.h) */
@@ -113,23 +102,17 @@ int etw_lint(FILE *f)
     };
     for (size_t i = 0; i < etw_rule_count; i++) {
         const struct etw_rule *r = &etw_rules[i];
-        if (i >= sizeof generated / sizeof generated[0] || strcmp(generated[i], r->id)) {
-            fprintf(f, "spec: rule %s: the generated rule ids are out of date (make clean, then make)\n", r->id);
-            problems++;
-        }
+        if (i >= sizeof generated / sizeof generated[0] || strcmp(generated[i], r->id))
+            PROBLEM("spec: rule %s: the generated rule ids are out of date (make clean, then make)\n", r->id);
         bool cited = false;
         for (size_t k = 0; k < n && !cited; k++)
             cited = rule_cited_by((enum etw_rule_id)(i + 1), etw_case_at(k));
         bool exempt = r->strength == S_INFO && !strncmp(r->note, "Not testable", 12);
-        if (!cited && !exempt) {
-            fprintf(f, "spec: rule %s has no case; add one in cases/ that cites it\n", r->id);
-            problems++;
-        }
+        if (!cited && !exempt)
+            PROBLEM("spec: rule %s has no case; add one in cases/ that cites it\n", r->id);
         for (size_t j = 0; j < i; j++)
-            if (!strcmp(etw_rules[j].id, r->id)) {
-                fprintf(f, "spec: duplicate rule id %s\n", r->id);
-                problems++;
-            }
+            if (!strcmp(etw_rules[j].id, r->id))
+                PROBLEM("spec: duplicate rule id %s\n", r->id);
     }
     problems += scenario_lint(f); /* client scenarios: programs, ids, steps */
     return problems;
@@ -146,50 +129,35 @@ static int scenario_lint(FILE *f)
             const struct etw_scenario *sc = etw_scenario_of(etw_case_at(k));
             has = sc && sc->program && !strcmp(sc->program, p->id);
         }
-        if (!has) {
-            fprintf(f, "spec/programs.def: program %s has no scenario; add one in cases/clients.c\n", p->id);
-            problems++;
-        }
+        if (!has)
+            PROBLEM("spec/programs.def: program %s has no scenario; add one in cases/clients.c\n", p->id);
         for (size_t k = 0; k < i; k++)
-            if (!strcmp(etw_programs[k].id, p->id)) {
-                fprintf(f, "spec/programs.def: duplicate program id %s\n", p->id);
-                problems++;
-            }
+            if (!strcmp(etw_programs[k].id, p->id))
+                PROBLEM("spec/programs.def: duplicate program id %s\n", p->id);
     }
     for (size_t k = 0; k < n; k++) {
         const struct etw_case *c = etw_case_at(k);
         const struct etw_scenario *sc = etw_scenario_of(c);
         bool client_id = c->id && !strncmp(c->id, "client.", 7);
         if (!sc) {
-            if (client_id) {
-                fprintf(f, "%s:%d: case %s: a client.* case must be a SCENARIO(...) row\n", c->file, c->line, c->id);
-                problems++;
-            }
+            if (client_id)
+                PROBLEM("%s:%d: case %s: a client.* case must be a SCENARIO(...) row\n", c->file, c->line, c->id);
             continue;
         }
         char prefix[96];
         snprintf(prefix, sizeof prefix, "client.%s.", sc->program ? sc->program : "?");
-        if (!etw_program_find(sc->program)) {
-            fprintf(f, "%s:%d: case %s: program '%s' is not in spec/programs.def\n", c->file, c->line, c->id, sc->program ? sc->program : "");
-            problems++;
-        } else if (strncmp(c->id, prefix, strlen(prefix))) {
-            fprintf(f, "%s:%d: case %s: a scenario id starts with %s\n", c->file, c->line, c->id, prefix);
-            problems++;
-        }
-        if (!sc->source || !*sc->source || etw_scenario_nsteps(sc) == 0) {
-            fprintf(f, "%s:%d: case %s: a scenario needs its source file and at least one STEP\n", c->file, c->line, c->id);
-            problems++;
-        }
-        if (sc->logger && (sc->logger_step < 2 || sc->logger_step > etw_scenario_nsteps(sc))) {
-            fprintf(f, "%s:%d: case %s: .logger_step must name a step from 2 on (a session needed from step 1 is the row's .fx)\n", c->file,
+        if (!etw_program_find(sc->program))
+            PROBLEM("%s:%d: case %s: program '%s' is not in spec/programs.def\n", c->file, c->line, c->id, sc->program ? sc->program : "");
+        else if (strncmp(c->id, prefix, strlen(prefix)))
+            PROBLEM("%s:%d: case %s: a scenario id starts with %s\n", c->file, c->line, c->id, prefix);
+        if (!sc->source || !*sc->source || etw_scenario_nsteps(sc) == 0)
+            PROBLEM("%s:%d: case %s: a scenario needs its source file and at least one STEP\n", c->file, c->line, c->id);
+        if (sc->logger && (sc->logger_step < 2 || sc->logger_step > etw_scenario_nsteps(sc)))
+            PROBLEM("%s:%d: case %s: .logger_step must name a step from 2 on (a session needed from step 1 is the row's .fx)\n", c->file,
                     c->line, c->id);
-            problems++;
-        }
         for (int i = 0; sc->steps[i].what; i++)
-            if (!sc->steps[i].consequence || !*sc->steps[i].consequence) {
-                fprintf(f, "%s:%d: case %s: step %d says no consequence\n", c->file, c->line, c->id, i + 1);
-                problems++;
-            }
+            if (!sc->steps[i].consequence || !*sc->steps[i].consequence)
+                PROBLEM("%s:%d: case %s: step %d says no consequence\n", c->file, c->line, c->id, i + 1);
     }
     return problems;
 }

@@ -1,8 +1,5 @@
-/*
- * harness/suite/suite.h - the suite: every case table (each cases/ file has one), the lookups over
- * them, and the cross-checks between rules, cases and scenarios (etwconf lint). Above the cases
- * and the core; used by harness/out/, harness/exec/, tools/ and harness/cli/.
- */
+/* harness/suite/suite.h - every case table (one per cases/ file), the lookups over them, and the
+ * cross-checks between rules, cases and scenarios (etwconf lint). */
 #ifndef ETWCONF_SUITE_H
 #define ETWCONF_SUITE_H
 

@@ -49,10 +49,8 @@ struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
         return etw_target_reference();
     char path[4096], why[512];
     snprintf(path, sizeof path, "%s%s", strchr(spec, '/') ? "" : "./", spec);
-    if (!probe(path, why, sizeof why)) {
-        snprintf(err, errlen, "cannot load target '%s': %s", spec, why);
-        return NULL;
-    }
+    if (!probe(path, why, sizeof why))
+        return snprintf(err, errlen, "cannot load target '%s': %s", spec, why), NULL;
     void *h = plat_lib_open(path, why, sizeof why);
     if (!h) {
         snprintf(err, errlen, "cannot load target '%s': %s (a target is 'reference' or a shared library built with -shared -fPIC%s)", spec,
@@ -62,16 +60,11 @@ struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
     /* kept for the life of the process, workers included (LeakSanitizer sees it as reachable) */
     static struct etw_target *opened;
     struct etw_target *t = opened = calloc(1, sizeof *t);
-    if (!t) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
+    if (!t)
+        return snprintf(err, errlen, "out of memory"), NULL;
     const char *base = strrchr(spec, '/');
-    t->spec = spec;
-    t->impl = "thirdparty";
-    t->name = base ? base + 1 : spec;
-    t->handle = h;
-    t->sym = lib_sym;
+    *t = (struct etw_target){.spec = spec, .impl = "thirdparty", .name = base ? base + 1 : spec,
+                             .handle = h, .sym = lib_sym};
     etw_target_bind_control(t);
     t->version = ETW_V10_0;
     return t;

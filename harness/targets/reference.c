@@ -2,23 +2,17 @@
  * build only: etwconf.exe tests the system it runs on or a DLL). */
 #include "harness/targets/targets.h"
 #include "reference/etwref.h"
-#include <string.h>
 
 static void *ref_sym(struct etw_target *t, const char *name)
 {
-    (void)t;
     return EtwRef_Symbol(name);
 }
 
 struct etw_target *etw_target_reference(void)
 {
     static struct etw_target t;
-    memset(&t, 0, sizeof t);
-    t.spec = "reference";
-    t.impl = "reference";
-    t.name = "reference";
-    t.arch = NULL;
-    t.sym = ref_sym;
+    t = (struct etw_target){.spec = "reference", .impl = "reference", .name = "reference",
+                            .sym = ref_sym};
     etw_target_bind_control(&t);
     t.version = ETW_V10_0;
     return &t;

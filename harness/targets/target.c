@@ -1,30 +1,22 @@
-/*
- * harness/targets/target.c - binding a library's control API (the EtwRef_* functions of
- * reference/etwref.h, looked up by name) to the internal target interface, whose fixture
- * functions also say why they failed. The exported ABI stays what it is: adapters sit between.
- */
+/* harness/targets/target.c - a library's control API (the EtwRef_* functions of reference/etwref.h)
+ * bound to the target interface, whose fixture functions also say why they failed (adapters). */
 #include "harness/targets/targets.h"
-#include <string.h>
 
 unsigned etw_target_load_ms = 10000;
-
-static void set_why(char *why, size_t len, const char *text)
-{
-    if (why && len)
-        snprintf(why, len, "%s", text);
-}
 
 /* EtwRef_StartLogger returns 0 or -1 and has no way to say why: the case says what failed */
 static enum etw_fx ref_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *h, char *why,
                                     size_t len)
 {
-    set_why(why, len, "");
+    if (why && len)
+        why[0] = 0;
     return t->ref_start_logger(kind, masks, h) == 0 ? ETW_FX_OK : ETW_FX_BROKEN;
 }
 
 static enum etw_fx ref_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len)
 {
-    set_why(why, len, "");
+    if (why && len)
+        why[0] = 0;
     return t->ref_set_privilege(privilege, held) == 0 ? ETW_FX_OK : ETW_FX_BROKEN;
 }
 
@@ -33,14 +25,11 @@ static enum etw_fx ref_set_privilege(struct etw_target *t, unsigned privilege, i
 static enum etw_fx ref_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg,
                                     etw_u8 *out, etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len)
 {
-    (void)session, (void)provider;
     *size = 0;
     *absent = "the registration's events carry no PROV_TRAITS item (EtwRef_EventTraits gave 0 bytes)";
     int rc = t->ref_event_traits(reg, out, cap, size);
-    if (rc) {
-        snprintf(why, len, "EtwRef_EventTraits returned %d", rc);
-        return ETW_FX_BROKEN;
-    }
+    if (rc)
+        return snprintf(why, len, "EtwRef_EventTraits returned %d", rc), ETW_FX_BROKEN;
     return ETW_FX_OK;
 }
 

@@ -1,8 +1,5 @@
-/*
- * harness/targets/targets.h - the targets: the built-in reference (reference.c), a library loaded
- * from a path (library.c), the live Windows system (win_live/), and what they share (target.c).
- * Each fills a struct etw_target (harness/core/core.h) for the core to call.
- */
+/* harness/targets/targets.h - the targets, each a struct etw_target for the core: the built-in
+ * reference, a library from a path, the live Windows system (win_live/); target.c is shared. */
 #ifndef ETWCONF_TARGETS_H
 #define ETWCONF_TARGETS_H
 

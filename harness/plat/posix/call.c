@@ -1,15 +1,12 @@
 /*
- * harness/plat/posix/call.c - guarded calls on Linux: faults are caught with sigsetjmp, and in a
- * watched run (plat_run_watched) one periodic timer ends a call that passes its deadline.
- *
- * A guarded call costs no system call: sigsetjmp does not save the mask (the handlers run with
- * SA_NODEFER and an empty mask, so the mask is only restored on the rare fault path), and the
- * periodic tick checks a per-call deadline.
+ * harness/plat/posix/call.c - guarded calls on Linux: faults caught with sigsetjmp; in a watched
+ * run a periodic timer ends a call past its deadline. A call costs no system call: sigsetjmp does
+ * not save the mask (the handlers run with SA_NODEFER and an empty mask; the fault path restores
+ * it), and the tick checks a per-call deadline.
  */
 #include "harness/plat/plat.h"
 #include <setjmp.h>
 #include <signal.h>
-#include <string.h>
 #include <sys/time.h>
 
 static sigjmp_buf call_jmp;
@@ -24,7 +21,6 @@ static sigset_t base_mask;
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
-    (void)uc;
     if (sig == SIGALRM) { /* the periodic deadline check */
         if (call_active && call_deadline_us && plat_now_us() >= call_deadline_us) {
             call_active = 0;
@@ -58,10 +54,7 @@ static void install_handlers(bool ticks)
         sigaltstack(&ss, NULL);
         sigprocmask(SIG_SETMASK, NULL, &base_mask);
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    struct sigaction sa = {.sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER};
     sigemptyset(&sa.sa_mask);
     int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
@@ -83,30 +76,17 @@ static void deadline_timer(unsigned timeout_ms)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-static const char *signame(int sig)
-{
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGILL: return "SIGILL";
-    case SIGFPE: return "SIGFPE";
-    case SIGABRT: return "SIGABRT";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGSYS: return "SIGSYS";
-    case SIGKILL: return "SIGKILL";
-    case SIGALRM: return "SIGALRM";
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGXFSZ: return "SIGXFSZ";
-    default: return "signal";
-    }
-}
-
-const char *plat_signal_name(int sig); /* harness/plat/posix/proc.c */
+const char *plat_signal_name(int sig); /* also harness/plat/posix/proc.c's */
 const char *plat_signal_name(int sig)
 {
-    return signame(sig);
+#define SIGNAME_(s) case s: return #s;
+    switch (sig) {
+        SIGNAME_(SIGSEGV) SIGNAME_(SIGBUS) SIGNAME_(SIGILL) SIGNAME_(SIGFPE) SIGNAME_(SIGABRT)
+        SIGNAME_(SIGTRAP) SIGNAME_(SIGSYS) SIGNAME_(SIGKILL) SIGNAME_(SIGALRM) SIGNAME_(SIGTERM)
+        SIGNAME_(SIGINT) SIGNAME_(SIGPIPE) SIGNAME_(SIGXFSZ)
+    default: return "signal";
+    }
+#undef SIGNAME_
 }
 
 enum plat_end plat_guarded_call(struct plat_call *c)
@@ -131,7 +111,7 @@ enum plat_end plat_guarded_call(struct plat_call *c)
     if (k == PLAT_GUARD_HIT)
         c->offset = fault_off;
     else if (k == PLAT_FAULT)
-        snprintf(c->exception, sizeof c->exception, "%s", signame(fault_sig));
+        snprintf(c->exception, sizeof c->exception, "%s", plat_signal_name(fault_sig));
     else if (k == PLAT_TIMEOUT)
         snprintf(c->exception, sizeof c->exception, "timeout");
     return (enum plat_end)k;
@@ -145,7 +125,6 @@ void plat_deadline_ms(unsigned ms)
 
 bool plat_fault_intact(const char *exception)
 {
-    (void)exception;
     return false; /* a signal may have left anything behind */
 }
 

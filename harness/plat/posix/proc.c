@@ -1,8 +1,5 @@
-/*
- * harness/plat/posix/proc.c - worker processes on Linux: fork, a pipe as the result channel, a
- * process group of its own (killed when the worker ends, so that what a target leaves running
- * goes with it), and reaping with a deadline.
- */
+/* harness/plat/posix/proc.c - worker processes on Linux: fork, a pipe as the channel, a process
+ * group of its own (killed with the worker: what a target left running goes too), reaping. */
 #include "harness/plat/plat.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
@@ -133,17 +131,24 @@ long plat_proc_read(struct plat_proc *p, void *buf, size_t cap, unsigned ms)
     return 0;
 }
 
+static void sleep_10ms(void)
+{
+    struct timespec ts = {0, 10000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
 bool plat_proc_end(struct plat_proc *p, char *how, size_t len)
 {
     bool killed = false;
     for (int i = 0; p->eof && i < 200 && !reap(p, false); i++) /* the channel closed: the worker is ending */
-        plat_sleep_ms(10);
+        sleep_10ms();
     if (!reap(p, false)) {
         kill(-p->pid, SIGKILL);
         kill(p->pid, SIGKILL);
         killed = true;
         for (int i = 0; i < 500 && !reap(p, false); i++) /* 5 s: a killed process goes at once */
-            plat_sleep_ms(10);
+            sleep_10ms();
     }
     kill(-p->pid, SIGKILL); /* whatever the worker left in its group */
     bool clean = false;

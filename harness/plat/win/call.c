@@ -2,25 +2,18 @@
  * harness/plat/win/call.c - guarded calls on Windows (and Wine): exception capture, the watchdog
  * of in-process runs, and threads that report to the call that started them.
  *
- * Exception capture (measured in ../shared/notes/wine-ci.md section 4):
- *   Every guarded call records its starting point with RtlCaptureContext (i386: __builtin_setjmp,
- *   see resume_at_start). A fault ends the call by resuming that point with a result set:
- *   - a vectored handler (first chance) takes writes into a guard page (overrun) and Wine's
- *     EXCEPTION_WINE_STUB (0x80000100, raised by unimplemented functions; never handled), and
- *     resumes by returning EXCEPTION_CONTINUE_EXECUTION with the captured context;
- *   - every other exception is left to the code that raised it: an API may catch its own
- *     exceptions (a probe of a bad pointer that ends in ERROR_NOACCESS is not a crash). Only an
- *     exception that nobody handles reaches the unhandled-exception filter, which resumes the
- *     captured context with NtContinue: the call ends as a fault with the exception code.
- *   Outside a guarded call the filter runs the end-of-process hooks and ends the process with
- *   TerminateProcess(exception code): no debugger, no error dialog. A worker process that dies
- *   so tells the runner the code.
+ * A guarded call records its start with RtlCaptureContext (i386: __builtin_setjmp, see
+ * resume_at_start); a fault ends it by resuming there with a result set. A vectored handler takes
+ * writes into a guard page and Wine's stub exception 0x80000100; every other exception is left to
+ * the code that raised it (an API may catch its own: ERROR_NOACCESS is not a crash), and only one
+ * nobody handles reaches the unhandled-exception filter, which resumes the start with NtContinue.
+ * Outside a guarded call the filter runs the end hooks and ends the process with the exception
+ * code (no debugger, no dialog), which a worker's runner then reads.
  *
- * Watched runs (plat_run_watched): the loop runs on a runner thread while the calling thread is a
- *   watchdog. A call that runs past its deadline is interrupted by redirecting the runner thread
- *   to its captured context (SuspendThread/SetThreadContext). A thread blocked in the kernel
- *   cannot be redirected: after a grace period the watchdog gives it up (it stays suspended),
- *   reports through abandoned() and starts a new runner thread.
+ * Watched runs: the loop runs on a runner thread, the caller is its watchdog. A call past its
+ * deadline is redirected to its start (SuspendThread/SetThreadContext); a thread blocked in the
+ * kernel cannot be, so after a grace period it is given up (left suspended), abandoned() is told
+ * and a new runner thread starts.
  */
 #include "harness/plat/win/win.h"
 #include <stdlib.h>
@@ -149,9 +142,14 @@ static bool guard_hit(struct plat_call *c, ULONG_PTR a, long *off)
 
 static DWORD WINAPI restore_main(void *p)
 {
-    (void)p;
     win_run_end_fns();
     return 0;
+}
+
+static void park(void)
+{
+    for (;;)
+        Sleep(INFINITE);
 }
 
 /* the process cannot go on: run the end hooks (they stop the suite's sessions and write a
@@ -166,8 +164,7 @@ static void fatal_exit(DWORD code)
             WaitForSingleObject(th, 5000);
     }
     TerminateProcess(GetCurrentProcess(), code ? code : 3);
-    for (;;)
-        Sleep(INFINITE);
+    park();
 }
 
 static LONG CALLBACK first_chance(EXCEPTION_POINTERS *ep)
@@ -224,12 +221,6 @@ static LONG WINAPI last_chance(EXCEPTION_POINTERS *ep)
     return EXCEPTION_EXECUTE_HANDLER;
 }
 
-static void park(void)
-{
-    for (;;)
-        Sleep(INFINITE);
-}
-
 enum plat_end plat_guarded_call(struct plat_call *c)
 {
     struct gstate *volatile gs = this_gstate();
@@ -249,15 +240,13 @@ enum plat_end plat_guarded_call(struct plat_call *c)
         gs->start_sp = sp;
     }
     __builtin_setjmp(gs->jb);
-#else
-    RtlCaptureContext(&gs->saved);
-#endif
-#if defined(__i386__)
     /* resumed from deeper down: the frames the target or the dispatcher registered are gone */
     {
         void *seh = gs->seh;
         __asm__ volatile("movl %0, %%fs:0" : : "r"(seh) : "memory");
     }
+#else
+    RtlCaptureContext(&gs->saved);
 #endif
     if (gs->kind == 0) { /* the first return; a handler or the watchdog resumes here with kind set */
         InterlockedExchange(&gs->phase, PH_ACTIVE);

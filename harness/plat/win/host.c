@@ -3,7 +3,6 @@
  * (Ctrl-C), end-of-process hooks, the private stdout, guarded mappings (VirtualAlloc) and DLLs.
  */
 #include "harness/plat/win/win.h"
-#include <errno.h>
 #include <fcntl.h>
 #include <io.h>
 #include <stdlib.h>
@@ -28,12 +27,6 @@ const wchar_t *win_exe_path(void)
     return path;
 }
 
-bool win_is_wine(void)
-{
-    HMODULE nt = GetModuleHandleW(L"ntdll.dll");
-    return nt && GetProcAddress(nt, "wine_get_version") != NULL;
-}
-
 uint64_t plat_now_us(void)
 {
     static LARGE_INTEGER freq;
@@ -43,11 +36,6 @@ uint64_t plat_now_us(void)
     QueryPerformanceCounter(&c);
     uint64_t q = (uint64_t)c.QuadPart, f = (uint64_t)freq.QuadPart;
     return q / f * 1000000u + q % f * 1000000u / f;
-}
-
-void plat_sleep_ms(unsigned ms)
-{
-    Sleep(ms);
 }
 
 const char *plat_host_os(void)
@@ -166,13 +154,11 @@ void *plat_map_guarded(size_t len)
 
 void plat_unmap_guarded(void *map, size_t len)
 {
-    (void)len;
     VirtualFree(map, 0, MEM_RELEASE);
 }
 
 void *plat_shared_alloc(size_t len)
 {
-    (void)len;
     return NULL; /* a worker is this exe started again: nothing is inherited */
 }
 

@@ -1,18 +1,10 @@
 /*
- * harness/plat/win/pch.h - the part of the Windows build that gcc precompiles: <windows.h>, which
- * is most of the compile time of every file that includes it (about 0.35 s of parsing each).
- *
- * mk/windows.mk copies this header into the build directory, precompiles it there once per
- * architecture and set of flags (the exe's, the test DLLs'), and gives it with -include to each
- * file that includes windows.h (through win.h, live.h or bad.h): windows.h then comes first, and
- * its include guard makes the file's own #include <windows.h> a no-op. The generated code is the
- * same as without it; a precompiled header gcc finds unusable (other flags, another compiler) is
- * reported (-Winvalid-pch) and this text is parsed instead.
+ * harness/plat/win/pch.h - <windows.h>, precompiled once per architecture and set of flags by
+ * mk/windows.mk and given with -include to every file that includes windows.h (through win.h,
+ * live.h or bad.h). The code generated is the same; an unusable one is reported (-Winvalid-pch).
  */
 #include <windows.h>
 
-/* windows.h defines IN, OUT and OPTIONAL as empty parameter annotations, each only if it is not
- * defined yet; harness/case.h defines IN(...) for the rows. live.h includes case.h before
- * windows.h, so there case.h's IN is the one in force; with windows.h first, case.h would redefine
- * it. Nothing here uses the annotations: IN is left undefined for case.h. */
+/* windows.h defines IN (an empty annotation) unless it is defined; harness/case.h defines IN(...)
+ * for the rows and would redefine it. Nothing here uses the annotations. */
 #undef IN

@@ -52,10 +52,8 @@ struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *ar
 {
     (void)fn, (void)arg; /* no fork here: the new process runs the worker command of argv */
     const wchar_t *exe = win_exe_path();
-    if (!exe[0]) {
-        snprintf(err, errlen, "cannot find the path of this executable to start a worker");
-        return NULL;
-    }
+    if (!exe[0])
+        return snprintf(err, errlen, "cannot find the path of this executable to start a worker"), NULL;
     struct plat_proc *p = calloc(1, sizeof *p);
     static wchar_t cmd[32768];
     if (!p)
@@ -78,13 +76,9 @@ struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *ar
     quote_acp(cmd, sizeof cmd / sizeof cmd[0], chan);
     HANDLE err_inh = NULL;
     DuplicateHandle(GetCurrentProcess(), GetStdHandle(STD_ERROR_HANDLE), GetCurrentProcess(), &err_inh, 0, TRUE, DUPLICATE_SAME_ACCESS);
-    STARTUPINFOW si;
-    memset(&si, 0, sizeof si);
-    si.cb = sizeof si;
-    si.dwFlags = STARTF_USESTDHANDLES;
-    si.hStdInput = NULL;
-    si.hStdOutput = err_inh; /* what a target prints never reaches the results */
-    si.hStdError = err_inh;
+    /* no stdin; what a target prints never reaches the results */
+    STARTUPINFOW si = {.cb = sizeof si, .dwFlags = STARTF_USESTDHANDLES, .hStdOutput = err_inh,
+                       .hStdError = err_inh};
     PROCESS_INFORMATION pi;
     fflush(NULL);
     BOOL ok = CreateProcessW(exe, cmd, NULL, NULL, TRUE, CREATE_NO_WINDOW | CREATE_SUSPENDED, NULL, NULL, &si, &pi);
@@ -101,9 +95,9 @@ struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *ar
      * inside another job) the worker runs without one */
     p->job = CreateJobObjectW(NULL, NULL);
     if (p->job) {
-        JOBOBJECT_EXTENDED_LIMIT_INFORMATION li;
-        memset(&li, 0, sizeof li);
-        li.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE | JOB_OBJECT_LIMIT_DIE_ON_UNHANDLED_EXCEPTION;
+        JOBOBJECT_EXTENDED_LIMIT_INFORMATION li = {
+            .BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE |
+                                                JOB_OBJECT_LIMIT_DIE_ON_UNHANDLED_EXCEPTION};
         if (!SetInformationJobObject(p->job, JobObjectExtendedLimitInformation, &li, sizeof li) ||
             !AssignProcessToJobObject(p->job, pi.hProcess)) {
             CloseHandle(p->job);

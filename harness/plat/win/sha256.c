@@ -43,14 +43,6 @@ static void compress(struct sha256 *s, const uint8_t *p)
         s->h[i] += a[i];
 }
 
-static void sha_init(struct sha256 *s)
-{
-    static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    memcpy(s->h, h0, sizeof h0);
-    s->fill = 0;
-    s->bytes = 0;
-}
-
 static void sha_update(struct sha256 *s, const uint8_t *p, size_t n)
 {
     s->bytes += n;
@@ -87,20 +79,13 @@ bool win_sha256_file(const wchar_t *path, char hex[65])
     HANDLE f = CreateFileW(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING, 0, NULL);
     if (f == INVALID_HANDLE_VALUE)
         return false;
-    struct sha256 s;
-    sha_init(&s);
+    struct sha256 s = {{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c,
+                        0x1f83d9ab, 0x5be0cd19}};
     static uint8_t buf[65536];
     DWORD n;
-    bool ok = true;
-    for (;;) {
-        if (!ReadFile(f, buf, sizeof buf, &n, NULL)) {
-            ok = false;
-            break;
-        }
-        if (!n)
-            break;
+    bool ok;
+    while ((ok = ReadFile(f, buf, sizeof buf, &n, NULL)) && n)
         sha_update(&s, buf, n);
-    }
     CloseHandle(f);
     if (ok)
         sha_final(&s, hex);

@@ -1,12 +1,6 @@
 /*
- * harness/plat/win/win.h - what the Windows platform files share (and the live Windows target,
- * harness/targets/win_live/, may use). Not used on Linux.
- *
- *   host.c    time, names, the console, end-of-process hooks, memory, libraries
- *   call.c    guarded calls (exception capture), the watchdog of in-process runs, threads,
- *             start-up (plat_init); it uses host.c, never the other way
- *   proc.c    worker processes: this exe again, a pipe, a job object
- *   sha256.c  SHA-256 of the executable for the fingerprint
+ * harness/plat/win/win.h - what the Windows platform files share (and harness/targets/win_live/
+ * may use): host.c, call.c (which uses host.c, never the other way), proc.c, sha256.c.
  */
 #ifndef ETWCONF_WIN_H
 #define ETWCONF_WIN_H
@@ -21,8 +15,6 @@ const wchar_t *win_exe_path(void);
 /* true when this process was started by plat_proc_start (a worker or a probe: its command line
  * ends in "--chan N"); its parent already loaded what it loads in a probe process */
 bool win_started_by_runner(void);
-/* true when ntdll exports wine_get_version */
-bool win_is_wine(void);
 /* run the plat_at_end() functions now (host.c; the fatal-exception path calls it) */
 void win_run_end_fns(void);
 /* the process's start-up (host.c): error modes, binary streams, then exceptions() (call.c's

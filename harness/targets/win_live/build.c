@@ -8,30 +8,29 @@ bool etw_lv_session_plan(unsigned kind, struct etw_lv_session_plan *p)
     memset(p, 0, sizeof *p);
     switch (kind) {
     case ETW_LV_KERNEL:
-        p->log_file_mode = ETW_LV_FILE_MODE_SEQUENTIAL;
-        p->log_file = true;
-        p->min_version = ETW_V5_2;
+        *p = (struct etw_lv_session_plan){.log_file_mode = ETW_LV_FILE_MODE_SEQUENTIAL,
+                                          .log_file = true, .min_version = ETW_V5_2};
         return true;
     case ETW_LV_PLAIN:
-        p->log_file_mode = ETW_LV_REAL_TIME_MODE;
-        p->min_version = ETW_V5_2;
+        *p = (struct etw_lv_session_plan){.log_file_mode = ETW_LV_REAL_TIME_MODE,
+                                          .min_version = ETW_V5_2};
         return true;
     case ETW_LV_SYSTEM:
     case ETW_LV_NOACCESS:
-        p->log_file_mode = ETW_LV_REAL_TIME_MODE | ETW_LV_SYSTEM_LOGGER_MODE;
-        p->deny_enable = kind == ETW_LV_NOACCESS;
-        p->min_version = ETW_V6_2;
+        *p = (struct etw_lv_session_plan){
+            .log_file_mode = ETW_LV_REAL_TIME_MODE | ETW_LV_SYSTEM_LOGGER_MODE,
+            .deny_enable = kind == ETW_LV_NOACCESS, .min_version = ETW_V6_2};
         return true;
     case ETW_LV_PRIVATE:
         /* the documented form ("Configuring and Starting a Private Logger Session", "Logging Mode
          * Constants"): PRIVATE_LOGGER_MODE with PRIVATE_IN_PROC, writing a sequential log file;
          * real time is not allowed with it, and no page shows buffering mode with it. Wnode.Guid
          * is a provider GUID this process registered before StartTraceW. */
-        p->log_file_mode = ETW_LV_FILE_MODE_SEQUENTIAL | ETW_LV_PRIVATE_LOGGER_MODE | ETW_LV_PRIVATE_IN_PROC;
-        p->log_file = true;
-        p->query_by_handle = true;
-        p->register_guid = true;
-        p->min_version = ETW_V6_0; /* PRIVATE_IN_PROC */
+        *p = (struct etw_lv_session_plan){
+            .log_file_mode =
+                ETW_LV_FILE_MODE_SEQUENTIAL | ETW_LV_PRIVATE_LOGGER_MODE | ETW_LV_PRIVATE_IN_PROC,
+            .log_file = true, .query_by_handle = true, .register_guid = true,
+            .min_version = ETW_V6_0 /* PRIVATE_IN_PROC */};
         return true;
     default:
         return false;
@@ -40,36 +39,32 @@ bool etw_lv_session_plan(unsigned kind, struct etw_lv_session_plan *p)
 
 void etw_lv_group_enable_params(struct etw_lv_enable_params *p)
 {
-    memset(p, 0, sizeof *p);
-    p->version = ETW_LV_ENABLE_PARAMS_VERSION_2;
-    p->enable_property = ETW_LV_PROPERTY_PROVIDER_GROUP;
+    *p = (struct etw_lv_enable_params){.version = ETW_LV_ENABLE_PARAMS_VERSION_2,
+                                       .enable_property = ETW_LV_PROPERTY_PROVIDER_GROUP};
 }
 
 void etw_lv_group_enable_call(struct etw_lv_enable_call *e)
 {
-    memset(e, 0, sizeof *e);
-    e->control_code = ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER;
-    e->level = ETW_GROUP_ENABLE_LEVEL;
-    e->match_any = ETW_GROUP_ENABLE_KEYWORDS;
-    e->timeout_ms = 5000;
+    *e = (struct etw_lv_enable_call){.control_code = ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+                                     .level = ETW_GROUP_ENABLE_LEVEL,
+                                     .match_any = ETW_GROUP_ENABLE_KEYWORDS, .timeout_ms = 5000};
 }
 
 void etw_lv_provider_enable_call(struct etw_lv_enable_call *e, bool enable)
 {
-    memset(e, 0, sizeof *e);
-    e->control_code = enable ? ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER : ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER;
-    e->level = enable ? ETW_TRACE_LEVEL_VERBOSE : 0;
-    e->timeout_ms = 5000;
+    *e = (struct etw_lv_enable_call){
+        .control_code = enable ? ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER : ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER,
+        .level = enable ? ETW_TRACE_LEVEL_VERBOSE : 0, .timeout_ms = 5000};
 }
 
 void etw_lv_consumer_plan(struct etw_lv_consumer_plan *p)
 {
-    memset(p, 0, sizeof *p);
-    p->process_trace_mode = ETW_LV_PROCESS_TRACE_MODE_REAL_TIME | ETW_LV_PROCESS_TRACE_MODE_EVENT_RECORD;
-    p->deadline_ms = 10000; /* the sessions flush every second (FlushTimer 1) */
-    p->write_every_ms = 250;
-    p->join_ms = 5000;
-    p->event_level = ETW_TRACE_LEVEL_INFORMATION; /* within the consumer's enable (verbose) */
+    /* the sessions flush every second (FlushTimer 1); the event's level is within the enable's */
+    *p = (struct etw_lv_consumer_plan){
+        .process_trace_mode =
+            ETW_LV_PROCESS_TRACE_MODE_REAL_TIME | ETW_LV_PROCESS_TRACE_MODE_EVENT_RECORD,
+        .deadline_ms = 10000, .write_every_ms = 250, .join_ms = 5000,
+        .event_level = ETW_TRACE_LEVEL_INFORMATION};
 }
 
 bool etw_lv_trace_handle_valid(etw_u64 h)
@@ -79,21 +74,14 @@ bool etw_lv_trace_handle_valid(etw_u64 h)
 
 void etw_lv_deny_enable_call(struct etw_lv_access_call *a)
 {
-    a->operation = ETW_LV_SECURITY_ADD_DACL;
-    a->rights = ETW_LV_TRACELOG_GUID_ENABLE;
-    a->allow = false;
+    *a = (struct etw_lv_access_call){.operation = ETW_LV_SECURITY_ADD_DACL,
+                                     .rights = ETW_LV_TRACELOG_GUID_ENABLE, .allow = false};
 }
 
 void etw_lv_session_guid(etw_guid *g, etw_u32 pid, etw_u32 n, etw_u32 tick)
 {
-    memset(g, 0, sizeof *g);
-    g->Data1 = 0xE7C0F0F0u;
-    g->Data2 = (etw_u16)(pid >> 16);
-    g->Data3 = (etw_u16)pid;
-    g->Data4[0] = 0x9a;
-    g->Data4[1] = 0x11;
-    g->Data4[2] = (etw_u8)(n >> 8);
-    g->Data4[3] = (etw_u8)n;
+    *g = (etw_guid){0xE7C0F0F0u, (etw_u16)(pid >> 16), (etw_u16)pid,
+                    {0x9a, 0x11, (etw_u8)(n >> 8), (etw_u8)n}};
     memcpy(g->Data4 + 4, &tick, 4);
 }
 
@@ -256,10 +244,10 @@ bool etw_lv_dacl_denies(bool present, const struct etw_lv_ace *aces, int n, etw_
 
 void etw_lv_trial_enable_call(struct etw_lv_enable_call *e, bool enable)
 {
-    memset(e, 0, sizeof *e);
-    e->control_code = enable ? ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER : ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER;
-    e->level = enable ? ETW_TRACE_LEVEL_INFORMATION : 0;
-    e->timeout_ms = 0; /* asynchronous: the answer is the access check, no provider is waited for */
+    /* timeout 0, asynchronous: the answer is the access check, no provider is waited for */
+    *e = (struct etw_lv_enable_call){
+        .control_code = enable ? ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER : ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER,
+        .level = enable ? ETW_TRACE_LEVEL_INFORMATION : 0};
 }
 
 bool etw_lv_trial_refused(etw_u32 rc, const char **why)

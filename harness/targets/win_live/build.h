@@ -1,14 +1,8 @@
 /*
- * harness/targets/win_live/build.h - the portable half of the live fixtures: what goes into the
- * structures the live target hands to Windows, decided here without windows.h so that the unit
- * tests check it on Linux too (harness/tests/unit_livefx.c). sessions.c copies the session plan,
- * the session GUID and the deny-enable call into the real EVENT_TRACE_PROPERTIES and
- * EventAccessControl call; events.c the group-enable call and the real-time consumer, whose
- * decisions (the EnableTraceEx2 arguments, the consumer's mode and deadlines, which event is
- * the provider's and the PROV_TRAITS item it carries) are made here.
- *
- * Constants are the SDK's (evntrace.h, evntcons.h, evntprov.h of the Windows 10 SDK), not
- * mingw's or Wine's: each is checked against the SDK value in the unit test.
+ * harness/targets/win_live/build.h - the portable half of the live fixtures: what the live target
+ * hands to Windows (sessions.c, events.c), decided without windows.h so that
+ * harness/tests/unit_livefx.c checks it on Linux. Constants are the Windows 10 SDK's (evntrace.h,
+ * evntcons.h, evntprov.h), not mingw's or Wine's: the unit test checks each against the SDK value.
  */
 #ifndef ETWCONF_WIN_LIVE_BUILD_H
 #define ETWCONF_WIN_LIVE_BUILD_H
@@ -36,9 +30,8 @@
 /* the session kinds the live target starts (harness/case.h LG_*), by their number there */
 enum { ETW_LV_KERNEL = 1, ETW_LV_SYSTEM, ETW_LV_PLAIN, ETW_LV_NOACCESS, ETW_LV_PRIVATE };
 
-/* the session properties a kind needs: LogFileMode, and whether it writes to a log file (else
- * LogFileNameOffset is 0), is checked by a query by name (a private session is queried by its
- * handle: its name is not in the global session list), and gets the deny ACE after it starts */
+/* what a kind of session needs: LogFileMode; a log file (else LogFileNameOffset 0); a query by its
+ * handle (a private session's name is not in the global list); the deny ACE after it starts */
 struct etw_lv_session_plan {
     etw_u32 log_file_mode;
     bool log_file, query_by_handle, deny_enable;
@@ -48,15 +41,13 @@ struct etw_lv_session_plan {
 /* false for a kind the live target does not start */
 bool etw_lv_session_plan(unsigned kind, struct etw_lv_session_plan *p);
 
-/* ENABLE_TRACE_PARAMETERS (evntrace.h), field for field; on Windows the pointer member is a
- * real pointer, the values are these */
+/* ENABLE_TRACE_PARAMETERS (evntrace.h) field for field, but for its pointer member */
 struct etw_lv_enable_params {
     etw_u32 version, enable_property, control_flags;
     etw_guid source_id;
     etw_u32 filter_desc_count;
 };
-/* the parameters for enabling a provider group (the GUID passed to EnableTraceEx2 is the
- * group's): version 2, EVENT_ENABLE_PROPERTY_PROVIDER_GROUP, no filters */
+/* enabling a provider group (by the group's GUID): version 2, PROPERTY_PROVIDER_GROUP, no filter */
 void etw_lv_group_enable_params(struct etw_lv_enable_params *p);
 
 /* the other arguments of an EnableTraceEx2 call: ControlCode, Level, MatchAnyKeyword,
@@ -67,31 +58,25 @@ struct etw_lv_enable_call {
     etw_u64 match_any, match_all;
     etw_u32 timeout_ms;
 };
-/* enabling a provider group: ENABLE_PROVIDER with the suite's ETW_GROUP_ENABLE_LEVEL and
- * ETW_GROUP_ENABLE_KEYWORDS (spec/abi.h), which every enabled member's callback must see */
+/* a group's enable: ENABLE_PROVIDER with ETW_GROUP_ENABLE_LEVEL and _KEYWORDS (spec/abi.h) */
 void etw_lv_group_enable_call(struct etw_lv_enable_call *e);
-/* after a group enable returns, the fixture waits this long more before the case looks at the
- * members' callbacks: the timeout covers the callbacks Windows waits for, this one a member's
- * notification delivered after the call returned (a group is not one provider) */
+/* waited after a group enable returns, for a member's notification delivered after the call (the
+ * timeout covers only the callbacks Windows waits for: a group is not one provider) */
 #define ETW_LV_GROUP_SETTLE_MS 250u
-/* enabling (enable true) or disabling the one provider whose events the consumer reads: every
- * level and keyword */
+/* enabling (or not) the provider whose events the consumer reads: every level and keyword */
 void etw_lv_provider_enable_call(struct etw_lv_enable_call *e, bool enable);
 
-/* the real-time consumer that reads a provider's events back from a session (consumer.c):
- * OpenTraceW with process_trace_mode, ProcessTrace on a thread; the provider writes an event
- * every write_every_ms (the consumer may connect after the first) and the session is flushed,
- * until one of the provider's events arrived or deadline_ms passed; CloseTrace, and the thread
- * is waited for join_ms */
+/* the real-time consumer of events.c: OpenTraceW, ProcessTrace on a thread; the provider writes
+ * an event and the session is flushed every write_every_ms until one arrived or deadline_ms
+ * passed; CloseTrace, and the thread is waited for join_ms */
 struct etw_lv_consumer_plan {
     etw_u32 process_trace_mode;
     unsigned deadline_ms, write_every_ms, join_ms;
     etw_u8 event_level; /* of the event written (EVENT_DESCRIPTOR.Level) */
 };
 void etw_lv_consumer_plan(struct etw_lv_consumer_plan *p);
-/* the longest a live fixture may wait, in ms: the consumer's (enable, the deadline and a last
- * write interval, disable, the join) or a group enable's (its timeout and the settling wait); the
- * fixture's budget (harness/core/core.h ETW_FIXTURE_BUDGET_MS) must be longer */
+/* the longest a live fixture may wait, in ms (the consumer's or a group enable's), which
+ * ETW_FIXTURE_BUDGET_MS (harness/core/core.h) must exceed */
 unsigned etw_lv_longest_fixture_wait_ms(void);
 /* OpenTraceW's answer: INVALID_PROCESSTRACE_HANDLE is (TRACEHANDLE)INVALID_HANDLE_VALUE, and
  * before Windows 8 a 32-bit process can get 0x00000000FFFFFFFF instead (OpenTraceW's page) */
@@ -110,18 +95,16 @@ void etw_lv_deny_enable_call(struct etw_lv_access_call *a);
 void etw_lv_session_guid(etw_guid *g, etw_u32 pid, etw_u32 n, etw_u32 tick);
 bool etw_lv_guid_is_ours(const etw_guid *g, etw_u32 pid);
 
-/* EVENT_HEADER_EXTENDED_DATA_ITEM (evntcons.h): 16 bytes on every Windows ABI (DataPtr is a
- * ULONGLONG) */
+/* EVENT_HEADER_EXTENDED_DATA_ITEM (evntcons.h): 16 bytes on every ABI (DataPtr is a ULONGLONG) */
 struct etw_lv_ext_item {
     etw_u16 reserved1, ext_type;
     etw_u16 linkage; /* Linkage:1, Reserved2:15 */
     etw_u16 data_size;
     etw_u64 data_ptr;
 };
-/* the provider traits an event carries: the PROV_TRAITS item among count items, checked to be
- * a well-formed traits blob (its leading UINT16 is the item's size, a NUL-terminated provider
- * name follows within it). Returns the blob and *size, NULL when no item is one, or when the
- * item is malformed (*why says how). data(ptr) maps a DataPtr to memory (identity on Windows). */
+/* the PROV_TRAITS item among count items, a well-formed blob (its leading UINT16 the item's size,
+ * then a NUL-terminated provider name) and *size; NULL when none is, or malformed (*why says how).
+ * data(ptr) maps a DataPtr to memory (identity on Windows). */
 const etw_u8 *etw_lv_find_traits(const struct etw_lv_ext_item *items, etw_u32 count, const void *(*data)(etw_u64 ptr),
                                  etw_u32 *size, const char **why);
 
@@ -135,13 +118,12 @@ enum etw_lv_event etw_lv_event_traits(const etw_guid *from, const etw_guid *want
                                       const void *(*data)(etw_u64 ptr), etw_u8 *out, etw_u32 cap, etw_u32 *size, const char **why);
 
 /* ---------------------------------------------------------------- what is ours: by identity, never by a path string
- * A path can be spelt many ways (long or 8.3 short, "\??\C:\...", "\Device\HarddiskVolumeN\..."),
- * and no page documents which one ControlTraceW(QUERY) returns. What cannot be spelt two ways:
- * the logger id StartTraceW returned (the handle's low 16 bits; WNODE_HEADER.HistoricalContext is
- * the session's handle on output, "WNODE_HEADER structure" page) and the log file's identity, its
- * volume serial number and file index from GetFileInformationByHandle, which "uniquely identify a
- * file on a single computer" ("BY_HANDLE_FILE_INFORMATION structure" page; on ReFS the 64-bit
- * index is not guaranteed unique, and the suite's %TEMP% is NTFS on every Windows it runs on). */
+ * A path can be spelt many ways (8.3, "\??\C:\...", "\Device\HarddiskVolumeN\...") and no page
+ * says which one ControlTraceW(QUERY) returns. What cannot: the logger id StartTraceW returned
+ * (the handle's low 16 bits; HistoricalContext is the session's handle on output, "WNODE_HEADER
+ * structure" page) and the log file's volume serial number and file index, which "uniquely
+ * identify a file on a single computer" ("BY_HANDLE_FILE_INFORMATION structure" page; not on ReFS,
+ * and the suite's %TEMP% is NTFS on every Windows it runs on). */
 struct etw_lv_file_id {
     etw_u32 volume, index_hi, index_lo;
 };
@@ -177,13 +159,13 @@ enum etw_lv_owner {
 enum etw_lv_owner etw_lv_session_owner(const struct etw_lv_seen *s, const char **why);
 
 /* ---------------------------------------------------------------- the no-access fixture proves itself
- * EventAccessControl's pages do not say where EventSecurityAddDACL puts the new entry, and an
- * access check reads a DACL in order: an allow entry for a group of the caller that comes before
- * the deny entry grants the right first ("How DACLs Control Access to an Object"). A GUID without
- * a descriptor of its own gets one that allows Administrators full access (the Windows Research
- * Kernel's wmi/secure.c, WmipInitializeSecurity), so an appended deny may deny nothing. The fixture
- * reads the GUID's security back (EventAccessQuery) and evaluates it in order for this token, and
- * then makes a trial call that the deny entry must refuse; only both together let a case count. */
+ * EventAccessControl's pages do not say where EventSecurityAddDACL puts the entry, and an access
+ * check reads a DACL in order: an earlier allow entry for a group of the caller grants first ("How
+ * DACLs Control Access to an Object"). A GUID without a descriptor gets one that allows
+ * Administrators full access (the Windows Research Kernel's wmi/secure.c, WmipInitializeSecurity),
+ * so an appended deny may deny nothing. The fixture reads the DACL back (EventAccessQuery),
+ * evaluates it for this token, then makes a trial call the entry must refuse: both, or no case
+ * counts. */
 enum { ETW_LV_ACE_ALLOW = 0, ETW_LV_ACE_DENY = 1, ETW_LV_ACE_OTHER = 2 };
 struct etw_lv_ace {
     int type; /* ETW_LV_ACE_* (ACCESS_ALLOWED_ACE_TYPE 0, ACCESS_DENIED_ACE_TYPE 1) */

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- cleanup */
 static bool process_alive(DWORD pid)
 {
     HANDLE h = OpenProcess(SYNCHRONIZE, FALSE, pid);
@@ -67,8 +66,7 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
     WCHAR tmp[MAX_PATH + 1], pat[MAX_PATH + 64];
     if (!run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]))
         return 0;
-    _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
-    pat[sizeof pat / sizeof pat[0] - 1] = 0;
+    WFMT(pat, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
     WIN32_FIND_DATAW fd;
     HANDLE f = FindFirstFileW(pat, &fd);
     if (f == INVALID_HANDLE_VALUE)
@@ -80,8 +78,7 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
             continue; /* not named as the suite names its directories, another process's, or its run goes on */
         char nm[MAX_PATH * 3], why[200];
         WCHAR dir[MAX_PATH + 64], file[MAX_PATH + 96];
-        _snwprintf(dir, sizeof dir / sizeof dir[0] - 1, L"%ls%ls", tmp, fd.cFileName);
-        dir[sizeof dir / sizeof dir[0] - 1] = 0;
+        WFMT(dir, L"%ls%ls", tmp, fd.cFileName);
         utf8(nm, sizeof nm, dir);
         /* checked on the opened handle, not on what the listing said: the entry may change between the two */
         HANDLE h = run_dir_open_checked(tmp, fd.cFileName, why, sizeof why);
@@ -91,8 +88,7 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
             continue;
         }
         WIN32_FIND_DATAW ff;
-        _snwprintf(file, sizeof file / sizeof file[0] - 1, L"%ls\\*", dir);
-        file[sizeof file / sizeof file[0] - 1] = 0;
+        WFMT(file, L"%ls\\*", dir);
         HANDLE g = FindFirstFileW(file, &ff);
         bool other = false;
         if (g != INVALID_HANDLE_VALUE) {
@@ -103,8 +99,7 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
                     other = true; /* not a name the suite gives: not ours to delete */
                     continue;
                 }
-                _snwprintf(file, sizeof file / sizeof file[0] - 1, L"%ls\\%ls", dir, ff.cFileName);
-                file[sizeof file / sizeof file[0] - 1] = 0;
+                WFMT(file, L"%ls\\%ls", dir, ff.cFileName);
                 if (dry || DeleteFileW(file)) { /* a file in use cannot be deleted: it stays */
                     removed++;
                     if (verbose) {
@@ -131,15 +126,12 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
     return removed;
 }
 
-/* the security entries of the suite's session GUIDs (a no-access session's deny entry) that a
- * process of the suite left under HKLM\SYSTEM\CurrentControlSet\Control\WMI\Security, where
- * Windows keeps a GUID's security descriptor as a REG_BINARY value named by the GUID in lower case
- * without braces (the Windows Research Kernel's wmi/secure.c formats the name with
+/* the security entries (a no-access session's deny entry) of the suite's session GUIDs under
+ * HKLM\SYSTEM\CurrentControlSet\Control\WMI\Security: REG_BINARY values named by the GUID in
+ * lower case without braces (the Windows Research Kernel's wmi/secure.c formats the name with
  * "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x"; a Process Monitor log of a Windows 10
- * process shows the same form): of
- * process pid, or (pid 0) of every process that is gone (all: also of running ones). A value is
- * the suite's only when its name is exactly a GUID the suite makes (build.h: the pid inside it);
- * it goes through EventAccessRemove, the API that made it. Returns how many (dry: would go). */
+ * process shows the same form). Whose, as remove_run_dirs; only a name that is exactly a GUID the
+ * suite makes counts (build.h), removed by EventAccessRemove, the API that made it. */
 static int remove_acl_values(DWORD pid, bool all, bool dry, bool verbose, int *failed)
 {
     HKEY k;

@@ -3,19 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- DLL targets */
 static void *dll_sym(struct etw_target *t, const char *name)
 {
     return fn_ptr(GetProcAddress((HMODULE)t->handle, name));
 }
 
 /* ---------------------------------------------------------------- the probe
- * A DLL is loaded in a probe process first (this exe again, with the hidden command below): a
- * DllMain that ends the process (ExitProcess, TerminateProcess, __fastfail), crashes or never
- * returns ends or blocks that process, not the run, which stops with exit 3 and a message before
- * it writes any result. The probe reports "loaded" or "failed" on its channel once LoadLibrary
- * returns, then ends without DLL_PROCESS_DETACH; a process that ends without saying so, ExitProcess(0)
- * included, did not load it. Workers (started by the runner after the probe) do not probe again. */
+ * A DLL is loaded in a probe process first (this exe with the hidden command below): a DllMain
+ * that ends the process, crashes or never returns stops the run with exit 3 before any result.
+ * The probe says "loaded" or "failed" once LoadLibrary returns, then ends without
+ * DLL_PROCESS_DETACH; one that ends without saying so (ExitProcess(0) too) did not load it.
+ * Workers, started after the probe, do not probe again. */
 const char win_probe_command[] = "__probe";
 
 static HMODULE load(const char *path)
@@ -81,48 +79,36 @@ static int probe(const char *path, DWORD *code, char *why, size_t len)
 struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
 {
     char local[MAX_PATH + 8], why[300];
-    if (!strpbrk(path, "\\/")) /* a name alone is looked for in the current directory only */
-        snprintf(local, sizeof local, ".\\%s", path);
-    else
-        snprintf(local, sizeof local, "%s", path);
+    /* a name alone is looked for in the current directory only */
+    snprintf(local, sizeof local, "%s%s", strpbrk(path, "\\/") ? "" : ".\\", path);
     DWORD code = 0;
     int probed = win_started_by_runner() ? 1 : probe(local, &code, why, sizeof why);
-    if (probed < 0) {
-        snprintf(err, errlen, "cannot load target '%s': %s. etwconf.exe did not load it into itself and wrote no results: fix the DLL's "
-                              "DllMain, or test another DLL", path, why);
-        return NULL;
-    }
+    if (probed < 0)
+        return snprintf(err, errlen, "cannot load target '%s': %s. etwconf.exe did not load it into "
+                                     "itself and wrote no results: fix the DLL's DllMain, or test "
+                                     "another DLL", path, why), NULL;
     HMODULE h = probed ? load(local) : NULL; /* what failed in the probe is not tried here */
     if (!h) {
         if (probed)
             code = GetLastError();
-        if (code == ERROR_DLL_INIT_FAILED || code == ERROR_NOACCESS) {
-            snprintf(err, errlen, "cannot load target '%s' (error %lu): its DllMain failed or crashed%s", path,
-                     (unsigned long)code, probed ? "" : " (in a probe process: not loaded into etwconf.exe)");
-            return NULL;
-        }
+        if (code == ERROR_DLL_INIT_FAILED || code == ERROR_NOACCESS)
+            return snprintf(err, errlen, "cannot load target '%s' (error %lu): its DllMain failed or crashed%s", path,
+                            (unsigned long)code, probed ? "" : " (in a probe process: not loaded into etwconf.exe)"), NULL;
         snprintf(err, errlen,
                  "cannot load target '%s' (error %lu): a target is 'live' (this system, the default) or a DLL exporting the API under "
                  "its Windows names",
                  path, (unsigned long)code);
         return NULL;
     }
-    if (!L.open && !mod_handles[MOD_NTDLL]) {
+    if (!L.open && !mod_handles[MOD_NTDLL])
         open_common(); /* version and token of the host, for the fingerprint */
-    }
     struct etw_target *t = calloc(1, sizeof *t);
-    if (!t) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
+    if (!t)
+        return snprintf(err, errlen, "out of memory"), NULL;
     const char *b1 = strrchr(path, '\\'), *b2 = strrchr(path, '/');
     const char *base = b1 > b2 ? b1 : b2;
-    t->spec = path;
-    t->impl = "thirdparty";
-    t->name = base ? base + 1 : path;
-    t->arch = plat_process_arch();
-    t->handle = h;
-    t->sym = dll_sym;
+    *t = (struct etw_target){.spec = path, .impl = "thirdparty", .name = base ? base + 1 : path,
+                             .arch = plat_process_arch(), .handle = h, .sym = dll_sym};
     etw_target_bind_control(t);
     t->version = ETW_V10_0;
     t->fingerprint = dll_fingerprint;

@@ -1,8 +1,6 @@
-/* harness/targets/win_live/events.c - the live fixtures that make Windows deliver something back:
- * enabling a provider group on a session (its members' enable callbacks are the observation), and
- * reading the provider traits an event carries with a real-time consumer of the case's session.
- * The arguments, the consumer's mode and deadlines and the reading of an event's extended data are
- * decided in build.c (unit-tested on Linux); this file only makes the calls. */
+/* harness/targets/win_live/events.c - a provider group enabled on a session, and the traits an
+ * event carries read back by a real-time consumer: the calls only (build.c decides their
+ * arguments, deadlines and the reading of an event's extended data). */
 #include "harness/targets/win_live/live.h"
 #include <stdint.h>
 #include <string.h>
@@ -10,15 +8,13 @@
 static ULONG enable_call(etw_tracehandle session, const etw_guid *provider, const struct etw_lv_enable_call *e,
                          const struct etw_lv_enable_params *params)
 {
-    ENABLE_TRACE_PARAMETERS ep;
-    memset(&ep, 0, sizeof ep);
+    ENABLE_TRACE_PARAMETERS ep = {0}; /* EnableFilterDesc NULL */
     if (params) {
-        ep.Version = params->version;
-        ep.EnableProperty = params->enable_property;
-        ep.ControlFlags = params->control_flags;
+        ep = (ENABLE_TRACE_PARAMETERS){.Version = params->version,
+                                       .EnableProperty = params->enable_property,
+                                       .ControlFlags = params->control_flags,
+                                       .FilterDescCount = params->filter_desc_count};
         memcpy(&ep.SourceId, &params->source_id, sizeof ep.SourceId);
-        ep.EnableFilterDesc = NULL;
-        ep.FilterDescCount = params->filter_desc_count;
     }
     GUID g;
     memcpy(&g, provider, sizeof g);
@@ -104,78 +100,51 @@ static DWORD WINAPI pump(void *arg)
     return rc;
 }
 
-static const struct session *session_of(etw_tracehandle h)
-{
-    for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++)
-        if (sessions[i].state == SL_LIVE && sessions[i].h == h)
-            return &sessions[i];
-    return NULL;
-}
-
 enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
                               etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len)
 {
-    (void)t;
     *size = 0;
     *absent = NULL;
-    const struct session *s = session_of(session);
-    if (!s || s->kernel || s->private_inproc) {
-        snprintf(why, len, "fixture: the events of a provider are read from a real-time session the suite started, and the case's session "
-                           "is not one");
-        return ETW_FX_BROKEN;
-    }
-    if (k.busy) {
-        snprintf(why, len, "fixture: the real-time consumer of an earlier case has not ended");
-        return ETW_FX_BROKEN;
-    }
-    if (!LB_HAVE(OpenTraceW) || !LB_HAVE(CloseTrace) || !LB_HAVE(EventWrite) || !LB_HAVE(ProcessTrace) || !LB_HAVE(EnableTraceEx2)) {
-        snprintf(why, len, "fixture: advapi32 does not export OpenTraceW, ProcessTrace, CloseTrace, EventWrite and EnableTraceEx2");
-        return ETW_FX_BROKEN;
-    }
+    const struct session *s = NULL;
+    for (size_t i = 0; i < sizeof sessions / sizeof sessions[0] && !s; i++)
+        if (sessions[i].state == SL_LIVE && sessions[i].h == session)
+            s = &sessions[i];
+    if (!s || s->kernel || s->private_inproc)
+        FX_BROKEN("fixture: the events of a provider are read from a real-time session the suite started, and the case's session "
+                  "is not one");
+    if (k.busy)
+        FX_BROKEN("fixture: the real-time consumer of an earlier case has not ended");
+    if (!LB_HAVE(OpenTraceW) || !LB_HAVE(CloseTrace) || !LB_HAVE(EventWrite) || !LB_HAVE(ProcessTrace) || !LB_HAVE(EnableTraceEx2))
+        FX_BROKEN("fixture: advapi32 does not export OpenTraceW, ProcessTrace, CloseTrace, EventWrite and EnableTraceEx2");
     struct etw_lv_consumer_plan plan;
     struct etw_lv_enable_call on, off;
     etw_lv_consumer_plan(&plan);
     etw_lv_provider_enable_call(&on, true);
     etw_lv_provider_enable_call(&off, false);
 
-    memset(k.traits, 0, sizeof k.traits);
-    k.provider = *provider;
-    k.outcome = ETW_LV_EV_OTHER;
-    k.events = 0;
-    k.size = 0;
-    k.absent = NULL;
-    k.pumped = 0;
-    k.pump_rc = 0;
+    HANDLE arrived = k.arrived; /* made once; busy is 0 here, outcome ETW_LV_EV_OTHER */
+    k = (struct consumer){.provider = *provider, .arrived = arrived};
     if (!k.arrived)
         k.arrived = CreateEventW(NULL, TRUE, FALSE, NULL);
-    if (!k.arrived) {
-        snprintf(why, len, "fixture: CreateEventW failed with %lu", (unsigned long)GetLastError());
-        return ETW_FX_BROKEN;
-    }
+    if (!k.arrived)
+        FX_BROKEN("fixture: CreateEventW failed with %lu", (unsigned long)GetLastError());
     ResetEvent(k.arrived);
 
     static WCHAR name[64];
     wcsncpy(name, s->name, sizeof name / sizeof name[0] - 1);
-    EVENT_TRACE_LOGFILEW lf;
-    memset(&lf, 0, sizeof lf);
-    lf.LoggerName = name;
-    lf.ProcessTraceMode = plan.process_trace_mode;
-    lf.EventRecordCallback = on_event;
-    lf.Context = &k;
+    EVENT_TRACE_LOGFILEW lf = {.LoggerName = name, .ProcessTraceMode = plan.process_trace_mode,
+                               .EventRecordCallback = on_event, .Context = &k};
     static TRACEHANDLE th;
     th = OpenTraceW(&lf);
-    if (!etw_lv_trace_handle_valid((etw_u64)th)) {
-        snprintf(why, len, "fixture: OpenTraceW on the case's session (real time, event records) failed with %lu",
-                 (unsigned long)GetLastError());
-        return ETW_FX_BROKEN;
-    }
+    if (!etw_lv_trace_handle_valid((etw_u64)th))
+        FX_BROKEN("fixture: OpenTraceW on the case's session (real time, event records) failed with %lu",
+                  (unsigned long)GetLastError());
     InterlockedExchange(&k.busy, 1);
     HANDLE thread = CreateThread(NULL, 0, pump, &th, 0, NULL);
     if (!thread) {
         InterlockedExchange(&k.busy, 0);
         CloseTrace(th);
-        snprintf(why, len, "fixture: CreateThread for ProcessTrace failed with %lu", (unsigned long)GetLastError());
-        return ETW_FX_BROKEN;
+        FX_BROKEN("fixture: CreateThread for ProcessTrace failed with %lu", (unsigned long)GetLastError());
     }
     enum etw_fx fx = ETW_FX_OK;
     ULONG rc = enable_call(session, provider, &on, NULL);
@@ -184,10 +153,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         fx = ETW_FX_BROKEN;
     } else {
         /* the consumer may connect after the first event: write one, flush, wait a little, again */
-        EVENT_DESCRIPTOR d;
-        memset(&d, 0, sizeof d);
-        d.Id = 1;
-        d.Level = plan.event_level;
+        EVENT_DESCRIPTOR d = {.Id = 1, .Level = plan.event_level};
         DWORD start = GetTickCount();
         ULONG wrc = ERROR_SUCCESS;
         while (k.outcome == ETW_LV_EV_OTHER && GetTickCount() - start < plan.deadline_ms) {

@@ -1,6 +1,5 @@
 /* harness/targets/win_live/fingerprint.c - the fingerprint of the system and the executable in the results header. */
 #include "harness/targets/win_live/live.h"
-#include <stdlib.h>
 #include <string.h>
 
 static bool reg_string(HKEY k, const WCHAR *name, char *out, size_t cap)
@@ -66,7 +65,6 @@ static bool module_file_version(HMODULE h, char *buf, size_t len)
 
 void live_fingerprint(struct etw_target *t, struct etw_json *j)
 {
-    (void)t;
     char buf[512];
     /* the DLLs the API lives in: a patch changes exports without changing the build */
     etw_json_obj(j, "dll_versions");
@@ -162,7 +160,6 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
 /* a DLL target: the host it ran on, and the suite */
 void dll_fingerprint(struct etw_target *t, struct etw_json *j)
 {
-    (void)t;
     char buf[64];
     rtl_version(buf, sizeof buf);
     etw_json_str(j, "host_rtl_version", buf);

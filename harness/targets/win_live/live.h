@@ -2,41 +2,19 @@
  * harness/targets/win_live/live.h - the live Windows target's shared state and functions (the
  * files of this folder only). Not used on Linux.
  *
- * Its files use one another in one direction only, each the files listed below it (checked on the
- * objects by harness/tests/layers.py):
- *
- *   target.c       the live system registered as a target, reset between cases, restored at the
- *                  end; opening any Windows target (the live system or dll.c)
- *   cleanup.c      stopping what a killed run left behind; the cleanup command
- *   events.c       a provider group enabled on a session; the traits an event carries (a real-time consumer)
- *   needs.c        what a case needs that this system may not give (admin, the kernel logger...):
- *                  portable answers (needs.h, unit-tested on Linux) and the target's need hook
- *   fingerprint.c  the results header's fingerprint of the system and the exe
- *   dll.c          a DLL as a target
- *   sessions.c     the ETW sessions the suite starts, stops and recognises
- *   rundir.c       the process's private directory for the files it writes
- *   state.c        the shared state (struct live): version, token and privileges, the profile
- *                  interval; found when the system is opened, restored after the cases
- *   bind.c         the modules the API lives in, and the Windows functions looked up at run time:
- *                  one table (bind.def), the system's or a twin's
- *   build.c        the portable half of the fixtures (mode bits, parameters; unit-tested on Linux)
- *   names.c        the exact names of what the suite creates (portable, unit-tested on Linux)
+ * Its files use one another in one direction only, each the files after it (checked on the
+ * objects by harness/tests/layers.py): target.c, cleanup.c, events.c, needs.c, fingerprint.c,
+ * dll.c, sessions.c, rundir.c, state.c, bind.c, build.c, names.c.
  *
  * The live system as a target: every API is looked up with GetProcAddress in the module that exports it (never imported statically: the exe must load on
  * every version from 5.2 on; the fixtures' functions through the one table of bind.def, which a
  * twin of Windows can answer instead: harness/twin/), the version comes from RtlGetVersion, and the fixtures are real
  * ETW sessions that the suite starts itself and always stops.
  *
- * What the suite touches on the machine (harness/windows/README.md says the same to users):
- *  - ETW sessions it starts itself, named "etwconf-<pid>-<n>", and the NT Kernel Logger only when
- *    no one else runs it (started with a log file kernel-<n>.etl in the process's private
- *    directory %TEMP%\etwconf-<pid>-<32 random hex digits>, rundir.c; it is recognised by that
- *    file's identity, never by the path a query reports, build.h). A session it did not start is
- *    never stopped or changed. Every session is stopped after its case, after a crash or a timeout (at
- *    the start of the next case), at the end of the run, on Ctrl-C and from the crash handler.
- *  - SeSystemProfilePrivilege of its own token (enabled/disabled per case, restored).
- *  - The sampled-profile timer interval, which one case sets: restored after each case.
- *  - Provider registrations (EventRegister, RegisterTraceGuidsW) of its own process.
+ * What it touches on the machine (harness/windows/README.md): sessions it starts itself, and the
+ * NT Kernel Logger only when no one else runs it (never one it did not start), each stopped after
+ * its case, after a crash or timeout, at the end, on Ctrl-C and from the crash handler; its own
+ * token's SeSystemProfilePrivilege and the sampled-profile interval, restored after each case.
  */
 #ifndef ETWCONF_WIN_LIVE_H
 #define ETWCONF_WIN_LIVE_H
@@ -48,9 +26,7 @@
 #include "harness/targets/win_live/bind.h"
 #include <wchar.h>
 
-/* every ETW session the suite starts is named SESSION_PREFIX "<pid>-<n>"; the NT Kernel Logger,
- * whose name is fixed, is started with a log file in the private directory instead (names.h) */
-#define WIN_SESSION_PREFIX "etwconf-"
+/* every ETW session the suite starts is named SESSION_PREFIXW "<pid>-<n>" (names.h) */
 #define WIN_SESSION_PREFIXW L"etwconf-"
 
 #define KERNEL_LOGGER_W L"NT Kernel Logger"
@@ -60,6 +36,11 @@
 #define EVENT_TRACE_CONTROL_STOP 1
 #endif
 #define WIN_ERROR_WMI_INSTANCE_NOT_FOUND 4201u
+/* in a fixture function with why and len: say why, and return ETW_FX_BROKEN */
+#define FX_BROKEN(...) return (snprintf(why, len, __VA_ARGS__), ETW_FX_BROKEN)
+/* _snwprintf into a WCHAR array, always NUL-terminated */
+#define WFMT(buf, ...) (_snwprintf((buf), sizeof(buf) / sizeof (buf)[0] - 1, __VA_ARGS__), \
+                        (buf)[sizeof(buf) / sizeof (buf)[0] - 1] = 0)
 
 /* ---------------------------------------------------------------- the modules the API lives in */
 #define NMODS 5
@@ -113,13 +94,9 @@ extern struct session sessions[8];
 extern const char *const mod_names[NMODS]; /* advapi32 sechost kernelbase ntdll kernel32 */
 extern HMODULE mod_handles[NMODS]; /* loaded by load_modules, NULL where absent */
 void load_modules(void);
-HMODULE load_system_module(const char *name);
-HMODULE module_of(const char *name);
 void *fn_ptr(FARPROC p);
 void utf8(char *out, size_t cap, const WCHAR *w);
-/* state.c */
-/* the modules, the bound table (its error printed), the version and the token; again in a process
- * that opened a DLL target first */
+/* state.c; open_common: the modules, the bound table (its error printed), the version, the token */
 void open_common(void);
 enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len);
 bool tpi_query(etw_u32 *v);
@@ -127,16 +104,12 @@ void tpi_restore(void);
 void restore_privilege(void);
 /* rundir.c: the private directory %TEMP%\etwconf-<pid>-<random hex> of this process */
 bool run_temp_dir(WCHAR *tmp, DWORD cap); /* %TEMP% ending in a separator */
-/* a new file name (kernel-<n>.etl, private-<n>.etl) in the private directory, created on first
- * use: the file is created (CREATE_NEW) and closed, its full path in path, its identity in id;
- * false and why when it cannot be */
+/* a new file (kernel-<n>.etl, private-<n>.etl) in the private directory, made on first use: its
+ * full path in path, its identity in id; false and why when it cannot be */
 bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, struct etw_lv_file_id *id, char *why, size_t len);
-/* the identity of the file at path (never through a reparse point), or false */
-bool run_file_identity(const WCHAR *path, struct etw_lv_file_id *id);
 /* the identity of a log file as a session query reports its path (any form: etw_lv_openable_path) */
 bool run_reported_identity(const WCHAR *reported, struct etw_lv_file_id *id);
-/* the pid whose private directory %TEMP%\etwconf-<pid>-<32 hex> holds the file id (one of its
- * kernel-<n>.etl, private-<n>.etl), 0 when none does */
+/* the pid whose private directory holds the file id as one of its files, 0 when none does */
 DWORD run_file_owner(const struct etw_lv_file_id *id);
 void run_file_delete(const WCHAR *path); /* a file run_file_new created, by exact path */
 void run_dir_remove(void); /* at the end: the files created and not deleted, then the directory */
@@ -146,13 +119,9 @@ HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, s
 /* sessions.c */
 void props_init(struct props_buf *b);
 const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
-bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out);
 ULONG stop_by_name(const WCHAR *name);
 DWORD kernel_file_owner(const WCHAR *reported);
-void session_stop(struct session *s);
 void stop_all_sessions(void);
-bool masks_set(const etw_u32 m[8]);
-const char *kind_name(unsigned kind);
 struct props_buf *all_sessions(ULONG *count);
 int kernel_logger_state(DWORD *who);
 enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
@@ -172,14 +141,5 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
 /* cleanup.c: stop the sessions a (dead) process pid of this suite left behind; returns how many */
 int win_stop_sessions_of(DWORD pid, bool verbose);
 int win_cmd_cleanup(int argc, char **argv); /* etwconf.exe cleanup [--all] [--dry-run] */
-/* target.c */
-void *live_proc(const char *module, const char *name);
-void *live_sym(struct etw_target *t, const char *name);
-int live_reset(void);
-/* the live OS as a target; NULL and err filled when it cannot be set up */
-struct etw_target *win_live_target(char *err, size_t errlen);
-/* stop every session this process started and still runs; restore what the cases changed
- * (privileges, the profile interval). Safe to call more than once and from handlers. */
-void win_restore_all(void);
 
 #endif

@@ -1,13 +1,9 @@
 /*
- * harness/targets/win_live/names.h - recognising what the suite created on a live system, by
- * exact name. Portable (no windows.h): the unit tests check it on Linux too.
- *
- * A session of the suite is named exactly "etwconf-<pid>-<n>". Every file a process of the suite
- * writes lives in its private directory "%TEMP%\etwconf-<pid>-<32 hex digits>" (the digits are
- * random bytes from the system's generator, so no other process can predict the name and prepare
- * it). A session with a log file (the NT Kernel Logger, whose name is fixed; a private session)
- * is recognised by that file's identity, never by the path its query reports (build.h): these names
- * only say which directories and files are the suite's to look into and to delete.
+ * harness/targets/win_live/names.h - what the suite created on a live system, by exact name
+ * (portable: unit-tested on Linux). Sessions are "etwconf-<pid>-<n>"; a process's files live in
+ * "%TEMP%\etwconf-<pid>-<32 random hex digits>" (unpredictable). A session with a log file is
+ * recognised by the file's identity (build.h); these names only say which directories and files
+ * are the suite's to look into and to delete.
  */
 #ifndef ETWCONF_WIN_LIVE_NAMES_H
 #define ETWCONF_WIN_LIVE_NAMES_H

@@ -1,7 +1,5 @@
 /* harness/targets/win_live/needs.c - what a case needs that a live system may not give (needs.h):
- * admin rights, the session kinds of its version, a free NT Kernel Logger (or none running at
- * all, for a case that expects 0xFFFF to name nothing), the profile privilege. The decisions are
- * portable; the target's need hook at the end describes this system to them. */
+ * portable decisions, and the target's need hook at the end that describes this system to them. */
 #include "harness/targets/win_live/needs.h"
 #include "harness/targets/targets.h"
 #include "harness/targets/win_live/build.h"
@@ -135,7 +133,6 @@ bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t
 
 static enum etw_lv_kernel_state kernel_state(void *arg, unsigned long *who)
 {
-    (void)arg;
     DWORD pid = 0;
     int st = kernel_logger_state(&pid);
     if (who)
@@ -145,7 +142,6 @@ static enum etw_lv_kernel_state kernel_state(void *arg, unsigned long *who)
 
 static int pmc_sources(void *arg, long *status)
 {
-    (void)arg;
     static etw_u8 buf[0x4000];
     memset(buf, 0, sizeof buf);
     etw_u32 cls = ETW_EventTraceProfileSourceListInformation;
@@ -163,13 +159,10 @@ static int pmc_sources(void *arg, long *status)
 
 bool live_need(struct etw_target *t, unsigned need, char *why, size_t len)
 {
-    const struct etw_lv_system s = {.version = t->version,
-                                    .admin = L.admin,
-                                    .elevated = L.elevated,
+    const struct etw_lv_system s = {.version = t->version, .admin = L.admin, .elevated = L.elevated,
                                     .elevation_type = L.elevation_type,
                                     .profile_initial = L.profile_initial,
-                                    .token_adjust = L.token_adjust,
-                                    .kernel_state = kernel_state,
+                                    .token_adjust = L.token_adjust, .kernel_state = kernel_state,
                                     .pmc_sources = pmc_sources};
     return etw_lv_need(&s, need, why, len);
 }

@@ -1,10 +1,7 @@
 /*
  * harness/targets/win_live/needs.h - the live system's answers to a case's needs (harness/case.h
- * ETW_NEED_LIST), in one place: administrator rights for any session, the session kinds and the
- * group masks its version has, the NT Kernel Logger's state, the profile privilege in its token.
- * Portable (no windows.h): the answers are decided from a description of the system, which the
- * live target fills (needs.c, the target's need hook), so the unit tests check every answer on
- * Linux (harness/tests/unit_needs.c).
+ * ETW_NEED_LIST), decided from a description of the system that needs.c fills: portable, so
+ * harness/tests/unit_needs.c checks every answer on Linux.
  */
 #ifndef ETWCONF_WIN_LIVE_NEEDS_H
 #define ETWCONF_WIN_LIVE_NEEDS_H

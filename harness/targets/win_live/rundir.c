@@ -1,22 +1,15 @@
 /*
- * harness/targets/win_live/rundir.c - the private directory of a process of the suite: every
- * file the process writes (the NT Kernel Logger's log files) lives in it, never at a path of
- * %TEMP% another process could predict and prepare as a junction or symbolic link for an elevated
- * run to delete or write through.
- *
- * The directory is %TEMP%\etwconf-<pid>-<32 hex digits> (names.h), the digits random bytes from
- * the system's generator (RtlGenRandom, in advapi32 since Windows XP; BCryptGenRandom otherwise).
- * It is created by CreateDirectoryW, which fails on any existing name, with a protected DACL that
- * grants access to this user, Administrators and SYSTEM only (nothing inherited from %TEMP%, which
- * may be world-writable), and is used only after it has been opened without following a reparse
- * point and found to be a plain directory whose final path is exactly that entry of %TEMP%. The
- * handle stays open, without FILE_SHARE_DELETE, until the end: the directory cannot be renamed or
- * replaced meanwhile. Its files are created with CREATE_NEW; at the end the files this process
- * created, by exact name, are deleted, then the directory (RemoveDirectoryW: only if empty).
+ * harness/targets/win_live/rundir.c - the private directory of a process of the suite, where every
+ * file it writes lives: never at a %TEMP% path another process could predict and prepare as a
+ * link for an elevated run to write through. %TEMP%\etwconf-<pid>-<32 random hex digits>
+ * (RtlGenRandom, else BCryptGenRandom) is made by CreateDirectoryW (fails on any existing name)
+ * with a protected DACL for this user, Administrators and SYSTEM only, and used once opened
+ * without following a reparse point and found a plain directory at exactly that entry. Its handle
+ * stays open without FILE_SHARE_DELETE until the end; its files are CREATE_NEW; at the end the
+ * files this process created go by exact name, then the directory (only if empty).
  */
 #include "harness/targets/win_live/live.h"
 #include <sddl.h>
-#include <stdlib.h>
 #include <string.h>
 
 
@@ -60,16 +53,12 @@ static bool final_path(HANDLE h, WCHAR *out, DWORD cap)
 HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, size_t len)
 {
     WCHAR path[MAX_PATH + 64];
-    if (_snwprintf(path, sizeof path / sizeof path[0], L"%ls%ls", parent, name) < 0) {
-        snprintf(why, len, "the path is too long");
-        return INVALID_HANDLE_VALUE;
-    }
+    if (_snwprintf(path, sizeof path / sizeof path[0], L"%ls%ls", parent, name) < 0)
+        return snprintf(why, len, "the path is too long"), INVALID_HANDLE_VALUE;
     HANDLE h = CreateFileW(path, FILE_READ_ATTRIBUTES | SYNCHRONIZE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
                            FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
-    if (h == INVALID_HANDLE_VALUE) {
-        snprintf(why, len, "cannot open it (error %lu)", GetLastError());
-        return h;
-    }
+    if (h == INVALID_HANDLE_VALUE)
+        return snprintf(why, len, "cannot open it (error %lu)", GetLastError()), h;
     BY_HANDLE_FILE_INFORMATION fi;
     WCHAR fin[2 * MAX_PATH + 64], pfin[2 * MAX_PATH + 64];
     const char *bad = NULL;
@@ -111,8 +100,7 @@ static PSECURITY_DESCRIPTOR private_sd(void)
     CloseHandle(tok);
     if (!ok)
         return NULL;
-    _snwprintf(sddl, sizeof sddl / sizeof sddl[0] - 1, L"D:P(A;OICI;FA;;;%ls)(A;OICI;FA;;;BA)(A;OICI;FA;;;SY)", sid);
-    sddl[sizeof sddl / sizeof sddl[0] - 1] = 0;
+    WFMT(sddl, L"D:P(A;OICI;FA;;;%ls)(A;OICI;FA;;;BA)(A;OICI;FA;;;SY)", sid);
     LocalFree(sid);
     if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, &sd, NULL))
         return NULL;
@@ -124,10 +112,8 @@ static bool run_dir(char *why, size_t len)
 {
     if (R.h != INVALID_HANDLE_VALUE)
         return true;
-    if (!run_temp_dir(R.parent, sizeof R.parent / sizeof R.parent[0])) {
-        snprintf(why, len, "no temporary directory (GetTempPathW)");
-        return false;
-    }
+    if (!run_temp_dir(R.parent, sizeof R.parent / sizeof R.parent[0]))
+        return snprintf(why, len, "no temporary directory (GetTempPathW)"), false;
     PSECURITY_DESCRIPTOR sd = private_sd();
     if (!sd) {
         snprintf(why, len, "cannot build a private security descriptor (error %lu)", GetLastError());
@@ -144,8 +130,7 @@ static bool run_dir(char *why, size_t len)
             break;
         }
         etw_live_run_dir_name(name, sizeof name / sizeof name[0], GetCurrentProcessId(), rnd);
-        _snwprintf(R.path, sizeof R.path / sizeof R.path[0] - 1, L"%ls%ls", R.parent, name);
-        R.path[sizeof R.path / sizeof R.path[0] - 1] = 0;
+        WFMT(R.path, L"%ls%ls", R.parent, name);
         if (!CreateDirectoryW(R.path, &sa)) { /* an existing name of any kind: another name */
             err = GetLastError();
             snprintf(e, sizeof e, "CreateDirectoryW failed (error %lu)", (unsigned long)err);
@@ -184,7 +169,7 @@ static bool handle_identity(HANDLE h, struct etw_lv_file_id *id)
 /* Opened for its attributes only, without following a reparse point: FILE_READ_ATTRIBUTES takes
  * part in no share-mode check (IoCheckShareAccess checks only read, write, delete and execute
  * access), so the log file of a running logger opens too. */
-bool run_file_identity(const WCHAR *path, struct etw_lv_file_id *id)
+static bool run_file_identity(const WCHAR *path, struct etw_lv_file_id *id)
 {
     HANDLE h = CreateFileW(path, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
                            FILE_FLAG_OPEN_REPARSE_POINT, NULL);
@@ -206,8 +191,7 @@ DWORD run_file_owner(const struct etw_lv_file_id *id)
     WCHAR tmp[MAX_PATH + 1], pat[MAX_PATH + 96];
     if (!run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]))
         return 0;
-    _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
-    pat[sizeof pat / sizeof pat[0] - 1] = 0;
+    WFMT(pat, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
     WIN32_FIND_DATAW fd, ff;
     HANDLE f = FindFirstFileW(pat, &fd);
     DWORD owner = 0;
@@ -219,8 +203,7 @@ DWORD run_file_owner(const struct etw_lv_file_id *id)
         HANDLE d = pid ? run_dir_open_checked(tmp, fd.cFileName, why, sizeof why) : INVALID_HANDLE_VALUE;
         if (d == INVALID_HANDLE_VALUE)
             continue; /* not a directory of the suite's, or not a plain one: never entered */
-        _snwprintf(pat, sizeof pat / sizeof pat[0] - 1, L"%ls%ls\\*", tmp, fd.cFileName);
-        pat[sizeof pat / sizeof pat[0] - 1] = 0;
+        WFMT(pat, L"%ls%ls\\*", tmp, fd.cFileName);
         HANDLE g = FindFirstFileW(pat, &ff);
         if (g != INVALID_HANDLE_VALUE) {
             do {
@@ -228,8 +211,7 @@ DWORD run_file_owner(const struct etw_lv_file_id *id)
                 struct etw_lv_file_id fid;
                 if (!etw_live_run_file_seq(ff.cFileName))
                     continue;
-                _snwprintf(file, sizeof file / sizeof file[0] - 1, L"%ls%ls\\%ls", tmp, fd.cFileName, ff.cFileName);
-                file[sizeof file / sizeof file[0] - 1] = 0;
+                WFMT(file, L"%ls%ls\\%ls", tmp, fd.cFileName, ff.cFileName);
                 if (run_file_identity(file, &fid) && etw_lv_same_file(&fid, id))
                     owner = pid;
             } while (!owner && FindNextFileW(g, &ff));
@@ -286,8 +268,7 @@ void run_dir_remove(void)
     WCHAR p[MAX_PATH + 96];
     for (size_t i = 0; i < sizeof R.files / sizeof R.files[0]; i++)
         if (R.files[i][0]) {
-            _snwprintf(p, sizeof p / sizeof p[0] - 1, L"%ls\\%ls", R.path, R.files[i]);
-            p[sizeof p / sizeof p[0] - 1] = 0;
+            WFMT(p, L"%ls\\%ls", R.path, R.files[i]);
             if (DeleteFileW(p))
                 R.files[i][0] = 0;
         }

@@ -6,7 +6,6 @@
 struct session sessions[8];
 static const GUID system_trace_control_guid = {0x9e814aad, 0x3204, 0x11d2, {0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39}};
 
-/* ---------------------------------------------------------------- sessions */
 void props_init(struct props_buf *b)
 {
     memset(b, 0, sizeof *b);
@@ -23,7 +22,7 @@ const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off)
 
 /* query a session by name; true when it exists (the answer describes a session: a real QUERY
  * always reports its buffer size). Wine's ControlTraceW returns 0 and fills in nothing. */
-bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out)
+static bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out)
 {
     props_init(b);
     ULONG rc = ControlTraceW(0, name, &b->p, EVENT_TRACE_CONTROL_QUERY);
@@ -182,7 +181,7 @@ static void remove_acl(struct session *s)
 
 /* stop a session of ours: a named one by its exact name, one with a log file (the kernel logger, a
  * private session) by its handle once a query shows it is still the one the suite started */
-void session_stop(struct session *s)
+static void session_stop(struct session *s)
 {
     remove_acl(s);
     if (s->file[0]) {
@@ -216,15 +215,17 @@ void stop_all_sessions(void)
     }
 }
 
-bool masks_set(const etw_u32 m[8])
+/* stop a live session of ours unless another thread is stopping it; true when this one did */
+static bool release(struct session *s)
 {
-    for (int i = 0; i < 8; i++)
-        if (m && m[i])
-            return true;
-    return false;
+    if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) != SL_LIVE)
+        return false;
+    session_stop(s);
+    InterlockedExchange(&s->state, SL_FREE);
+    return true;
 }
 
-const char *kind_name(unsigned kind)
+static const char *kind_name(unsigned kind)
 {
     static const char *const n[] = {"", "the NT Kernel Logger", "a system-logger session", "a plain session", "a no-access session",
                                     "a private session"};
@@ -235,25 +236,17 @@ const char *kind_name(unsigned kind)
  * system cannot give the case what it needs, ETW_FX_BROKEN when setting it up failed */
 enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len)
 {
-    (void)t;
-#define FAIL_FIX(...)                                                                                                        \
-    do {                                                                                                                     \
-        snprintf(why, len, __VA_ARGS__);                                                                                     \
-        return ETW_FX_BROKEN;                                                                                                \
-    } while (0)
     struct etw_lv_session_plan plan;
-    if (!etw_lv_session_plan(kind, &plan)) {
-        snprintf(why, len, "needs %s, which etwconf.exe does not set up on a live system", kind_name(kind));
-        return ETW_FX_SKIP;
-    }
+    if (!etw_lv_session_plan(kind, &plan))
+        return snprintf(why, len, "needs %s, which etwconf.exe does not set up on a live system", kind_name(kind)), ETW_FX_SKIP;
     if (!LB_HAVE(StartTraceW) || !LB_HAVE(ControlTraceW))
-        FAIL_FIX("fixture: advapi32 does not export StartTraceW and ControlTraceW");
+        FX_BROKEN("fixture: advapi32 does not export StartTraceW and ControlTraceW");
     struct session *s = NULL;
     for (size_t i = 0; i < sizeof sessions / sizeof sessions[0] && !s; i++)
         if (InterlockedCompareExchange(&sessions[i].state, SL_STARTING, SL_FREE) == SL_FREE)
             s = &sessions[i];
     if (!s)
-        FAIL_FIX("fixture: more than %u sessions at once", (unsigned)(sizeof sessions / sizeof sessions[0]));
+        FX_BROKEN("fixture: more than %u sessions at once", (unsigned)(sizeof sessions / sizeof sessions[0]));
     LONG n = InterlockedIncrement(&L.session_seq);
     DWORD pid = GetCurrentProcessId();
     s->kernel = kind == LG_KERNEL;
@@ -268,39 +261,27 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     b.p.Wnode.ClientContext = 1; /* QueryPerformanceCounter timestamps */
     b.p.BufferSize = 64;
     b.p.FlushTimer = 1;
-    if (s->kernel) {
+    if (s->kernel || plan.log_file) {
         WCHAR fname[24];
         char fwhy[400];
-        _snwprintf(fname, sizeof fname / sizeof fname[0] - 1, L"kernel-%ld.etl", (long)n);
-        fname[sizeof fname / sizeof fname[0] - 1] = 0;
+        WFMT(fname, s->kernel ? L"kernel-%ld.etl" : L"private-%ld.etl", (long)n);
         if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy, sizeof fwhy)) { /* rundir.c */
             InterlockedExchange(&s->state, SL_FREE);
-            FAIL_FIX("fixture: the NT Kernel Logger's log file: %s", fwhy);
+            FX_BROKEN("fixture: %s's log file: %s", kind_name(kind), fwhy);
         }
+        wcsncpy(b.file, s->file, sizeof b.file / sizeof b.file[0] - 1);
+    } else {
+        b.p.LogFileNameOffset = 0;
+    }
+    b.p.LogFileMode = plan.log_file_mode;
+    if (s->kernel) {
         wcscpy(s->name, KERNEL_LOGGER_W);
         b.p.Wnode.Guid = system_trace_control_guid;
-        b.p.LogFileMode = plan.log_file_mode;
-        wcsncpy(b.file, s->file, sizeof b.file / sizeof b.file[0] - 1);
-        b.p.EnableFlags = 0; /* masks, if any, are set below */
     } else {
         _snwprintf(s->name, sizeof s->name / sizeof s->name[0] - 1, WIN_SESSION_PREFIXW L"%lu-%ld", (unsigned long)pid, (long)n);
         etw_guid g;
         etw_lv_session_guid(&g, (etw_u32)pid, (etw_u32)n, (etw_u32)GetTickCount());
         memcpy(&b.p.Wnode.Guid, &g, sizeof g);
-        b.p.LogFileMode = plan.log_file_mode;
-        b.p.LogFileNameOffset = 0;
-        if (plan.log_file) {
-            WCHAR fname[24];
-            char fwhy[400];
-            _snwprintf(fname, sizeof fname / sizeof fname[0] - 1, L"private-%ld.etl", (long)n);
-            fname[sizeof fname / sizeof fname[0] - 1] = 0;
-            if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy, sizeof fwhy)) {
-                InterlockedExchange(&s->state, SL_FREE);
-                FAIL_FIX("fixture: %s's log file: %s", kind_name(kind), fwhy);
-            }
-            b.p.LogFileNameOffset = offsetof(struct props_buf, file);
-            wcsncpy(b.file, s->file, sizeof b.file / sizeof b.file[0] - 1);
-        }
     }
     s->guid = b.p.Wnode.Guid;
     s->provider = false;
@@ -309,7 +290,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         if (erc != ERROR_SUCCESS) {
             run_file_delete(s->file);
             InterlockedExchange(&s->state, SL_FREE);
-            FAIL_FIX("fixture: EventRegister of %s's GUID returned %lu", kind_name(kind), (unsigned long)erc);
+            FX_BROKEN("fixture: EventRegister of %s's GUID returned %lu", kind_name(kind), (unsigned long)erc);
         }
         s->provider = true;
     }
@@ -329,11 +310,11 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
             return ETW_FX_SKIP;
         }
         if (s->kernel && rc == ERROR_ALREADY_EXISTS) /* none runs: the existing (empty, new) log file is what it refused */
-            FAIL_FIX("fixture: StartTraceW for the NT Kernel Logger returned ERROR_ALREADY_EXISTS (183) while none runs: it refused the log "
-                     "file the suite created for it");
+            FX_BROKEN("fixture: StartTraceW for the NT Kernel Logger returned ERROR_ALREADY_EXISTS (183) while none runs: it refused the log "
+                      "file the suite created for it");
         if (rc == ERROR_ACCESS_DENIED)
-            FAIL_FIX("fixture: StartTraceW for %s returned ERROR_ACCESS_DENIED (5): administrator rights are needed", kind_name(kind));
-        FAIL_FIX("fixture: StartTraceW for %s returned %lu", kind_name(kind), (unsigned long)rc);
+            FX_BROKEN("fixture: StartTraceW for %s returned ERROR_ACCESS_DENIED (5): administrator rights are needed", kind_name(kind));
+        FX_BROKEN("fixture: StartTraceW for %s returned %lu", kind_name(kind), (unsigned long)rc);
     }
     s->h = h;
     InterlockedExchange(&s->state, SL_LIVE);
@@ -343,62 +324,49 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     const char *seen_why = NULL;
     enum etw_lv_owner owner = session_seen(s, &qrc, &seen_why);
     if (owner != ETW_LV_OURS) {
-        if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
-            session_stop(s); /* stops only what a query shows is ours */
-            InterlockedExchange(&s->state, SL_FREE);
-        }
+        release(s); /* stops only what a query shows is ours */
         if (owner == ETW_LV_GONE)
-            FAIL_FIX("fixture: StartTraceW for %s returned 0 (handle 0x%llX) but ControlTraceW(QUERY) by that handle returned %lu and does "
-                     "not describe it: the session was not started%s",
-                     kind_name(kind), (unsigned long long)h, (unsigned long)qrc, L.wine ? " (Wine: both are stubs that report success)" : "");
-        FAIL_FIX("fixture: the session that answers the handle StartTraceW returned for %s is not the one started: %s%s", kind_name(kind),
-                 seen_why, owner == ETW_LV_UNSURE ? " (it was left running: 'etwconf.exe cleanup' recognises the suite's own)" : "");
+            FX_BROKEN("fixture: StartTraceW for %s returned 0 (handle 0x%llX) but ControlTraceW(QUERY) by that handle returned %lu and does "
+                      "not describe it: the session was not started%s",
+                      kind_name(kind), (unsigned long long)h, (unsigned long)qrc, L.wine ? " (Wine: both are stubs that report success)" : "");
+        FX_BROKEN("fixture: the session that answers the handle StartTraceW returned for %s is not the one started: %s%s", kind_name(kind),
+                  seen_why, owner == ETW_LV_UNSURE ? " (it was left running: 'etwconf.exe cleanup' recognises the suite's own)" : "");
     }
-    if (masks_set(masks)) {
+    bool any_mask = false;
+    for (int i = 0; masks && i < 8; i++)
+        any_mask |= masks[i] != 0;
+    if (any_mask) {
         etw_u32 m[8];
         memcpy(m, masks, sizeof m);
         rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof m);
         if (rc != ERROR_SUCCESS) {
-            if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
-                session_stop(s);
-                InterlockedExchange(&s->state, SL_FREE);
-            }
-            FAIL_FIX("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
-                     kind_name(kind), LB_HAVE(TraceSetInformation) ? "returned" : "is not exported:", (unsigned long)rc);
+            release(s);
+            FX_BROKEN("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
+                      kind_name(kind), LB_HAVE(TraceSetInformation) ? "returned" : "is not exported:", (unsigned long)rc);
         }
     }
     if (plan.deny_enable) {
         rc = deny_enable(s);
         if (rc != ERROR_SUCCESS) {
-            if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
-                session_stop(s);
-                InterlockedExchange(&s->state, SL_FREE);
-            }
-            FAIL_FIX("fixture: EventAccessControl denying this user TRACELOG_GUID_ENABLE on the session's GUID returned %lu",
-                     (unsigned long)rc);
+            release(s);
+            FX_BROKEN("fixture: EventAccessControl denying this user TRACELOG_GUID_ENABLE on the session's GUID returned %lu",
+                      (unsigned long)rc);
         }
         if (!access_denied(s, why, len)) { /* the denial is shown by a refused trial call, or the case counts nothing */
-            if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
-                session_stop(s);
-                InterlockedExchange(&s->state, SL_FREE);
-            }
+            release(s);
             return ETW_FX_BROKEN;
         }
     }
     *handle = h;
     return ETW_FX_OK;
-#undef FAIL_FIX
 }
 
 int live_stop_logger(etw_tracehandle h)
 {
     for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++) {
         struct session *s = &sessions[i];
-        if (s->h == h && InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) == SL_LIVE) {
-            session_stop(s);
-            InterlockedExchange(&s->state, SL_FREE);
+        if (s->h == h && release(s))
             return 0;
-        }
     }
     return -1;
 }

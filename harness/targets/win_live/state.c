@@ -1,7 +1,5 @@
-/* harness/targets/win_live/state.c - the live target's shared state (struct live, live.h): what
- * opening the system finds (its modules and the bound table, version, token and privileges) and
- * what a case changes of it (the profile privilege, the sampled-profile interval) and how it is
- * restored. */
+/* harness/targets/win_live/state.c - the live target's shared state (struct live): what opening
+ * the system finds, and what a case changes (the profile privilege and interval) restored. */
 #include "harness/targets/win_live/live.h"
 #include <string.h>
 
@@ -96,10 +94,7 @@ static bool adjust_profile(bool enable)
 {
     if (!L.token || !L.token_adjust || L.profile_initial < 0)
         return false;
-    TOKEN_PRIVILEGES tp;
-    tp.PrivilegeCount = 1;
-    tp.Privileges[0].Luid = L.profile_luid;
-    tp.Privileges[0].Attributes = enable ? SE_PRIVILEGE_ENABLED : 0;
+    TOKEN_PRIVILEGES tp = {1, {{L.profile_luid, enable ? SE_PRIVILEGE_ENABLED : 0}}};
     if (!AdjustTokenPrivileges(L.token, FALSE, &tp, 0, NULL, NULL))
         return false;
     return GetLastError() == ERROR_SUCCESS; /* not ERROR_NOT_ALL_ASSIGNED */
@@ -107,26 +102,19 @@ static bool adjust_profile(bool enable)
 
 enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len)
 {
-    (void)t;
-    if (privilege != 1) {
-        snprintf(why, len, "fixture: unknown privilege %u", privilege);
-        return ETW_FX_BROKEN;
-    }
+    if (privilege != 1)
+        FX_BROKEN("fixture: unknown privilege %u", privilege);
     if (!held && L.profile_initial < 0)
         return ETW_FX_OK; /* not in the token: not held */
     InterlockedExchange(&L.profile_changed, 1);
-    if (!adjust_profile(held != 0)) {
-        snprintf(why, len, "fixture: AdjustTokenPrivileges could not %s SeSystemProfilePrivilege (error %lu)", held ? "enable" : "disable",
-                 GetLastError());
-        return ETW_FX_BROKEN;
-    }
+    if (!adjust_profile(held != 0))
+        FX_BROKEN("fixture: AdjustTokenPrivileges could not %s SeSystemProfilePrivilege (error %lu)", held ? "enable" : "disable",
+                  GetLastError());
     /* the state the case needs is shown by the token itself, not by the adjusting call's answer */
     int now = profile_state();
-    if (now != (held ? 1 : 0) && !(now == -1 && !held)) {
-        snprintf(why, len, "fixture: after AdjustTokenPrivileges the token shows SeSystemProfilePrivilege %s, not %s",
-                 now == 1 ? "enabled" : now == 0 ? "disabled" : now == -1 ? "absent" : "unreadable", held ? "enabled" : "disabled");
-        return ETW_FX_BROKEN;
-    }
+    if (now != (held ? 1 : 0) && !(now == -1 && !held))
+        FX_BROKEN("fixture: after AdjustTokenPrivileges the token shows SeSystemProfilePrivilege %s, not %s",
+                  now == 1 ? "enabled" : now == 0 ? "disabled" : now == -1 ? "absent" : "unreadable", held ? "enabled" : "disabled");
     return ETW_FX_OK;
 }
 
@@ -152,14 +140,12 @@ void tpi_restore(void)
         InterlockedExchange(&L.profile_changed, 1);
 }
 
-/* ---------------------------------------------------------------- restoring */
 void restore_privilege(void)
 {
     if (InterlockedExchange(&L.profile_changed, 0) && L.profile_initial >= 0)
         adjust_profile(L.profile_initial == 1);
 }
 
-/* ---------------------------------------------------------------- opening */
 void open_common(void)
 {
     load_modules();

@@ -2,18 +2,16 @@
  * target (its hooks are the other files' functions), reset between cases and restored at the end,
  * and opening any Windows target (live.h describes the folder). */
 #include "harness/targets/win_live/live.h"
-#include <stdlib.h>
 #include <string.h>
 
 /* a function of module by name, as the bound system answers (GetProcAddress, forwarders included) */
-void *live_proc(const char *module, const char *name)
+static void *live_proc(const char *module, const char *name)
 {
     return lb_proc(module, name);
 }
 
-void *live_sym(struct etw_target *t, const char *name)
+static void *live_sym(struct etw_target *t, const char *name)
 {
-    (void)t;
     for (size_t i = 0; i < NMODS; i++) {
         void *p = lb_proc(mod_names[i], name);
         if (p)
@@ -24,7 +22,7 @@ void *live_sym(struct etw_target *t, const char *name)
 
 /* ---------------------------------------------------------------- reset and restore */
 /* before every case: what a crashed or timed-out case left behind goes */
-int live_reset(void)
+static int live_reset(void)
 {
     stop_all_sessions();
     tpi_restore();
@@ -32,7 +30,9 @@ int live_reset(void)
     return 0;
 }
 
-void win_restore_all(void)
+/* stop every session this process started and still runs; restore what the cases changed.
+ * Safe to call more than once and from handlers. */
+static void win_restore_all(void)
 {
     if (!L.open)
         return;
@@ -43,18 +43,11 @@ void win_restore_all(void)
 }
 
 /* ---------------------------------------------------------------- opening */
-static const char *wine_label(unsigned v)
-{
-    const struct etw_version_info *i = etw_version_info(v);
-    return i ? i->wine : "win10";
-}
-
 /* one run at a time on a system: the cases change system-wide settings (the sampled-profile
  * interval, the NT Kernel Logger), and two runs would restore each other's values wrongly. A
  * named mutex, held until this process ends (an abandoned one, of a killed run, is taken over). */
 static bool live_claim(struct etw_target *t, char *why, size_t len)
 {
-    (void)t;
     static HANDLE m;
     if (m)
         return true;
@@ -76,11 +69,10 @@ static bool live_claim(struct etw_target *t, char *why, size_t len)
 
 static void live_worker_died(struct etw_target *t, unsigned long pid)
 {
-    (void)t;
     win_stop_sessions_of((DWORD)pid, false);
 }
 
-struct etw_target *win_live_target(char *err, size_t errlen)
+static struct etw_target *win_live_target(char *err, size_t errlen)
 {
     if (L.open)
         return &L.t;
@@ -95,8 +87,8 @@ struct etw_target *win_live_target(char *err, size_t errlen)
     t->arch = plat_process_arch();
     t->sym = live_sym;
     t->proc = live_proc;
-    t->emulates = false;
-    t->version_label = L.wine ? wine_label(t->version) : NULL;
+    const struct etw_version_info *vi = etw_version_info(t->version);
+    t->version_label = !L.wine ? NULL : vi ? vi->wine : "win10";
     t->reset = live_reset;
     t->start_logger = live_start_logger;
     t->stop_logger = live_stop_logger;
@@ -121,11 +113,9 @@ struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
 {
     if (!spec || !strcmp(spec, "live") || !strcmp(spec, "windows") || !strcmp(spec, "wine"))
         return win_live_target(err, errlen);
-    if (!strcmp(spec, "reference")) {
-        snprintf(err, errlen,
-                 "the reference implementation is not part of etwconf.exe: it tests this system (leave out --target, or give "
-                 "--target live) or a DLL that exports the API under its Windows names");
-        return NULL;
-    }
+    if (!strcmp(spec, "reference"))
+        return snprintf(err, errlen, "the reference implementation is not part of etwconf.exe: it "
+                                     "tests this system (leave out --target, or give --target live) "
+                                     "or a DLL that exports the API under its Windows names"), NULL;
     return win_dll_target(spec, err, errlen);
 }
