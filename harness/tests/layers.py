@@ -1,27 +1,21 @@
 #!/usr/bin/env python3
 """harness/tests/layers.py [--root DIR] OBJDIR... - the layering of the C code, checked on the built
-objects (README "How it fits together"). `nm` says which object defines each symbol and which
-objects use it; each object is its source file, each file is in one layer by its path:
+objects (README "How it fits together"). Each object is its source file, each file is in one layer
+by its path, and `nm` says which file defines each symbol and which files use it:
 
     cli -> tools -> exec -> targets -> out -> suite -> cases -> core -> plat
     (each may use the layers to its right that USES lists); reference -> reference only
 
-A file uses another when it uses a symbol the other defines. Two checks:
-  - a file uses only its own layer and those its layer may use (no upward call);
-  - no circle: no two files of harness/, reference/ or tools/ use each other, directly or through
-    other files (strongly connected components of the "uses" graph).
-No C source of the harness or the tools is over 800 lines. A path that no layer maps is an error,
-so is a layer's folder that holds no C file, and so is an object directory without objects: the
-check does not pass on nothing. An object of no source in the tree (generated, or its source is
-gone) is skipped and named; one older than its source fails (run make).
+A file uses only its own layer and those its layer may use, and no files of harness/, reference/
+or tools/ use each other, directly or through others (no circle). No C source of the harness or
+the tools is over 800 lines. A path no layer maps, a layer's folder without C files and an object
+directory without objects are errors: the check does not pass on nothing. An object of no source
+in the tree is skipped and named; one older than its source fails (run make).
 
-Then the checker proves it can fail: in a scratch copy it compiles an upward call, two files that
-use each other and a file no layer maps, checks their objects with the real ones, and each must
-be reported; a layer's folder that is gone and an empty object directory must fail too. When the
-Windows objects are given, a file of the live target that target.c uses is replaced by one that
-also calls up into target.c, and that circle must be reported.
-
-Last line: "layers: N passed, N failed".
+The self-test plants faults among the real objects (an upward call, two files that use each other,
+a file no layer maps, and with the Windows objects a file of the live target that calls up into
+target.c) and each must be reported; a layer's folder that is gone and an empty object directory
+must fail too. Last line: "layers: N passed, N failed".
 """
 import os
 import re
@@ -194,46 +188,33 @@ def check_objdir(roots, objdir, planted=None):
 
 def check_sizes(root):
     passed, problems = 0, []
-    for top in SIZED:
-        for d, _, files in os.walk(os.path.join(root, top)):
-            for f in files:
-                if f.endswith((".c", ".h")):
-                    path = os.path.join(d, f)
-                    n = open(path, encoding="utf-8", errors="replace").read().count("\n")
-                    rel = os.path.relpath(path, root)
-                    if n > MAX_LINES:
-                        problems.append("%s: %d lines, over %d: split it by job" % (rel, n, MAX_LINES))
-                    else:
-                        passed += 1
+    for d, _, files in (w for top in SIZED for w in os.walk(os.path.join(root, top))):
+        for path in (os.path.join(d, f) for f in files if f.endswith((".c", ".h"))):
+            n = open(path, encoding="utf-8", errors="replace").read().count("\n")
+            if n > MAX_LINES:
+                problems.append("%s: %d lines, over %d: split it by job"
+                                % (os.path.relpath(path, root), n, MAX_LINES))
+            else:
+                passed += 1
     return passed, problems
 
 
 def check_mapping(root):
     """every prefix of LAYERS names C files of the tree: a folder that is gone fails"""
-    passed, problems = 0, []
-    for prefix, name in LAYERS:
-        top = os.path.join(root, prefix)
-        has = any(f.endswith(".c") for _, _, files in os.walk(top) for f in files)
-        if has:
-            passed += 1
-        else:
-            problems.append("LAYERS maps %s to %s, and it holds no C file: remove or correct it" % (prefix, name))
-    return passed, problems
+    gone = [(prefix, name) for prefix, name in LAYERS
+            if not any(f.endswith(".c") for _, _, fs in os.walk(os.path.join(root, prefix))
+                       for f in fs)]
+    return len(LAYERS) - len(gone), ["LAYERS maps %s to %s, and it holds no C file: remove or "
+                                     "correct it" % g for g in gone]
 
 
 def check(root, objdirs):
-    passed, problems, notes = check_sizes(root) + ([],)
-    p, pr = check_mapping(root)
-    passed += p
-    problems += pr
+    runs = [check_sizes(root) + ([],), check_mapping(root) + ([],)]
+    runs += [check_objdir([root], o) for o in objdirs]
     if not objdirs:
-        problems.append("no object directory given: nothing to check")
-    for objdir in objdirs:
-        p, pr, no = check_objdir([root], objdir)
-        passed += p
-        problems += pr
-        notes += no
-    return passed, problems, notes
+        runs.append((0, ["no object directory given: nothing to check"], []))
+    return (sum(r[0] for r in runs), [p for r in runs for p in r[1]],
+            [n for r in runs for n in r[2]])
 
 
 # the planted files of the self-test: a platform file calling the core (an upward call; the core
