@@ -1,12 +1,9 @@
 /*
  * harness/tests/unit_rowprint.c - the row printer (harness/core/rowprint.c) against the compiler:
- * harness/tests/rowprint_gen.c prints every printable row of cases/ and the rows of
- * rowprint_synthetic.h as C, the build compiles that text (BUILD/gen/rows_printed.c) into this
- * program, and each compiled row must equal the row it was printed from in every byte: pointers
- * are compared by what they point to and then blanked, the rest of struct etw_case is compared
- * with memcmp, so a field the printer drops (or a field added to the format and not printed)
- * fails. The synthetic rows set every field to a value no default has, so fields no row of cases/
- * uses are covered too.
+ * rowprint_gen.c prints every printable row of cases/ and of rowprint_synthetic.h (whose rows set
+ * every field to a value no default has) as C, the build compiles it (BUILD/gen/rows_printed.c)
+ * into this program, and each compiled row must equal its original in every byte, so a field the
+ * printer drops fails.
  */
 #include "unit.h"
 #include "rowprint_synthetic.h"
