@@ -85,11 +85,10 @@ def nm_symbols(objs):
         for line in out.stdout.splitlines():
             obj, sep, rest = line.partition(": ")
             parts = rest.split()
-            if not sep or obj not in _NM or len(parts) < 2:
+            # .NAME: the linker's own (mingw's .refptr.NAME stubs, one per object that uses NAME)
+            if not sep or obj not in _NM or len(parts) < 2 or parts[0].startswith("."):
                 continue
             name, kind = parts[0], parts[1]
-            if name.startswith("."):
-                continue  # the linker's own: mingw's .refptr.NAME stubs, one per object that uses NAME
             if kind == "U":
                 _NM[obj][1].add(name)
             elif kind in "TDBRCVWGS":  # global text, data, bss, read-only, common, weak, small data
@@ -102,10 +101,7 @@ def objects(roots, objdirs):
     roots that has it), and problems"""
     found, problems, skipped = {}, [], []
     for objdir, d, files in ((o, d, f) for o in objdirs for d, _, f in os.walk(o)):
-        for f in files:
-            if not f.endswith(".o"):
-                continue
-            obj = os.path.join(d, f)
+        for obj in (os.path.join(d, f) for f in files if f.endswith(".o")):
             src = os.path.relpath(obj, objdir)[:-2].replace(os.sep, "/") + ".c"
             path = next((os.path.join(r, src) for r in roots if os.path.exists(os.path.join(r, src))), None)
             if path is None:
@@ -312,9 +308,8 @@ def self_test(root, objdirs, cc):
     """the checker must catch each planted fault among the real objects, and must fail on
     an empty object directory and on a layer's folder that is gone; (ok, message) each, ok None
     for a case that was not tried (and why)"""
-    results = []
-    for what, files, expect in CASES:
-        results.append(planted_case(root, objdirs[0], cc, what, {f: PLANTED[f] for f in files}, [expect]))
+    results = [planted_case(root, objdirs[0], cc, what, {f: PLANTED[f] for f in files}, [expect])
+               for what, files, expect in CASES]
     live = live_plant(root, objdirs)
     what = "a call from a file of the live target up to %s" % LIVE_TOP
     if live is None:
