@@ -27,22 +27,12 @@ import tempfile
 MAX_LINES = 800
 SIZED = ("harness/", "tools/")
 
-# the layer of a source path (first match wins); a path no prefix maps is an error
-LAYERS = [
-    ("harness/cli/", "cli"),
-    ("harness/exec/", "exec"),
-    ("harness/targets/", "targets"),
-    ("harness/out/", "out"),
-    ("harness/suite/", "suite"),
-    ("harness/core/", "core"),
-    ("harness/plat/", "plat"),
-    # the Windows twin: a model of Windows for the live target under Wine, built into its own DLL;
-    # no part of the runner, it uses only the reference model
-    ("harness/twin/", "twin"),
-    ("tools/", "tools"),
-    ("cases/", "cases"),
-    ("reference/", "reference"),
-]
+# the layer of a source path: its folder's name (first match wins); a path no prefix maps is an
+# error. harness/twin/ is the Windows twin: a model of Windows for the live target under Wine,
+# built into its own DLL; no part of the runner, it uses only the reference model.
+LAYERS = [(d + "/", d.rsplit("/", 1)[-1]) for d in (
+    "harness/cli", "harness/exec", "harness/targets", "harness/out", "harness/suite", "harness/core",
+    "harness/plat", "harness/twin", "tools", "cases", "reference")]
 # what each layer's files may use besides their own layer
 USES = {
     "cli": {"tools", "exec", "targets", "out", "suite", "core", "plat"},
