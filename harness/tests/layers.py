@@ -31,8 +31,8 @@ SIZED = ("harness/", "tools/")
 # error. harness/twin/ is the Windows twin: a model of Windows for the live target under Wine,
 # built into its own DLL; no part of the runner, it uses only the reference model.
 LAYERS = [(d + "/", d.rsplit("/", 1)[-1]) for d in (
-    "harness/cli", "harness/exec", "harness/targets", "harness/out", "harness/suite", "harness/core",
-    "harness/plat", "harness/twin", "tools", "cases", "reference")]
+    "harness/cli", "harness/exec", "harness/targets", "harness/out", "harness/suite",
+    "harness/core", "harness/plat", "harness/twin", "tools", "cases", "reference")]
 # what each layer's files may use besides their own layer
 USES = {
     "cli": {"tools", "exec", "targets", "out", "suite", "core", "plat"},
