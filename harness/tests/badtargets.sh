@@ -61,11 +61,9 @@ pid=$!
 i=0; while [ ! -s "$T/killed.jsonl" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 2; kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null
 lines=$(wc -l < "$T/killed.jsonl")
-if [ "$lines" -ge 1 ] && python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/killed.jsonl" 2>/dev/null; then
-    ok "killed run: $lines complete JSON line(s) survive"
-else
+[ "$lines" -ge 1 ] && python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' \
+    "$T/killed.jsonl" 2>/dev/null && ok "killed run: $lines complete JSON line(s) survive" ||
     no "killed run: results file unreadable"
-fi
 
 # 6. a target that cannot be loaded: a clear error, exit 3
 "$E" run --target "$T/does-not-exist.so" --quiet --out "$T/x.jsonl" 2>"$T/load.err"; rc=$?

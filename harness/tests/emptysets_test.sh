@@ -57,11 +57,8 @@ S=$T/scen-build
 mkdir -p "$S/scen" "$S/bad"
 : >"$S/scen/noprobe.so"
 : >"$S/bad/crash.so"
-{
-    echo '#!/bin/sh'
-    echo 'case $1 in list) echo "{\"cases\": []}" ;; esac'
-    echo 'prev=""; for a in "$@"; do case $prev in --out) : >"$a" ;; --out-dir) mkdir -p "$a" ;; esac; prev=$a; done'
-} >"$S/etwconf"
+printf '%s\n' '#!/bin/sh' 'case $1 in list) echo "{\"cases\": []}" ;; esac' \
+    'prev=""; for a in "$@"; do case $prev in --out) : >"$a" ;; --out-dir) mkdir -p "$a" ;; esac; prev=$a; done' >"$S/etwconf"
 chmod +x "$S/etwconf"
 PYTHON=$PYTHON sh "$HERE/scenarios.sh" "$S" >"$T/scen.out" 2>&1
 fails "scenarios.sh with no scenario and no run" "$T/scen.out" "list --json: every scenario \(0\)" "list --json: ordinary rows \(0\)" \

@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.join(REPO, "spec"))
 import rules  # noqa: E402
 
 passed = failed = 0
+SUCCESS = ("ERROR_SUCCESS", "STATUS_SUCCESS")
 
 
 def ok(cond, label, detail=""):
@@ -41,10 +42,7 @@ def ok(cond, label, detail=""):
 def audit_rows(path):
     """The audit table's rows by rule, the rules named twice, and the table's lines (its planned
     size): the table is the one whose header starts "| rule |"."""
-    rows = {}
-    dups = []
-    lines = 0
-    in_table = False
+    rows, dups, lines, in_table = {}, [], 0, False
     with open(path, encoding="utf-8") as f:
         for line in f:
             if line.startswith("| rule |"):
@@ -84,25 +82,21 @@ def main(argv):
         p = subprocess.run([etwconf, "run", "--emulate", "all", "--quiet", "--out-dir", d], capture_output=True, text=True,
                            timeout=300)
         ok(p.returncode == 0, "the reference run for the code check", p.stderr.strip()[-300:])
-        bad = {}
-        nchecks = 0
+        bad, nchecks = set(), 0
         for f in sorted(os.listdir(d)):
             for line in open(os.path.join(d, f), encoding="utf-8"):
                 rec = json.loads(line)
                 if rec.get("type") != "case":
                     continue
                 for k in rec["checks"]:
-                    if k.get("aspect") != "return":
-                        continue
                     rule = by_id.get(k["rule"])
-                    if not rule or not rules.counted(rule):
+                    if k.get("aspect") != "return" or not rule or not rules.counted(rule):
                         continue
                     nchecks += 1
                     for name in re.findall(r"\(([A-Z][A-Z0-9_]+)\)", k["expected"]):
-                        if name in ("ERROR_SUCCESS", "STATUS_SUCCESS"):
-                            continue
-                        if name not in rule["codes"]:
-                            bad.setdefault("%s expects %s, which %s does not name" % (rec["id"], name, rule["id"]), 0)
+                        if name not in SUCCESS and name not in rule["codes"]:
+                            bad.add("%s expects %s, which %s does not name"
+                                    % (rec["id"], name, rule["id"]))
         ok(nchecks > 100, "the run has counted return-code checks to look at (%d)" % nchecks)
         ok(not bad, "every counted return-code check expects a code its rule names", "; ".join(sorted(bad)[:8]))
     print("grading: %d passed, %d failed" % (passed, failed))

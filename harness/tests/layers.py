@@ -1,27 +1,21 @@
 #!/usr/bin/env python3
 """harness/tests/layers.py [--root DIR] OBJDIR... - the layering of the C code, checked on the built
-objects (README "How it fits together"). `nm` says which object defines each symbol and which
-objects use it; each object is its source file, each file is in one layer by its path:
+objects (README "How it fits together"). Each object is its source file, each file is in one layer
+by its path, and `nm` says which file defines each symbol and which files use it:
 
     cli -> tools -> exec -> targets -> out -> suite -> cases -> core -> plat
     (each may use the layers to its right that USES lists); reference -> reference only
 
-A file uses another when it uses a symbol the other defines. Two checks:
-  - a file uses only its own layer and those its layer may use (no upward call);
-  - no circle: no two files of harness/, reference/ or tools/ use each other, directly or through
-    other files (strongly connected components of the "uses" graph).
-No C source of the harness or the tools is over 800 lines. A path that no layer maps is an error,
-so is a layer's folder that holds no C file, and so is an object directory without objects: the
-check does not pass on nothing. An object of no source in the tree (generated, or its source is
-gone) is skipped and named; one older than its source fails (run make).
+A file uses only its own layer and those its layer may use, and no files of harness/, reference/
+or tools/ use each other, directly or through others (no circle). No C source of the harness or
+the tools is over 800 lines. A path no layer maps, a layer's folder without C files and an object
+directory without objects are errors: the check does not pass on nothing. An object of no source
+in the tree is skipped and named; one older than its source fails (run make).
 
-Then the checker proves it can fail: in a scratch copy it compiles an upward call, two files that
-use each other and a file no layer maps, checks their objects with the real ones, and each must
-be reported; a layer's folder that is gone and an empty object directory must fail too. When the
-Windows objects are given, a file of the live target that target.c uses is replaced by one that
-also calls up into target.c, and that circle must be reported.
-
-Last line: "layers: N passed, N failed".
+The self-test plants faults among the real objects (an upward call, two files that use each other,
+a file no layer maps, and with the Windows objects a file of the live target that calls up into
+target.c) and each must be reported; a layer's folder that is gone and an empty object directory
+must fail too. Last line: "layers: N passed, N failed".
 """
 import os
 import re
@@ -33,22 +27,12 @@ import tempfile
 MAX_LINES = 800
 SIZED = ("harness/", "tools/")
 
-# the layer of a source path (first match wins); a path no prefix maps is an error
-LAYERS = [
-    ("harness/cli/", "cli"),
-    ("harness/exec/", "exec"),
-    ("harness/targets/", "targets"),
-    ("harness/out/", "out"),
-    ("harness/suite/", "suite"),
-    ("harness/core/", "core"),
-    ("harness/plat/", "plat"),
-    # the Windows twin: a model of Windows for the live target under Wine, built into its own DLL;
-    # no part of the runner, it uses only the reference model
-    ("harness/twin/", "twin"),
-    ("tools/", "tools"),
-    ("cases/", "cases"),
-    ("reference/", "reference"),
-]
+# the layer of a source path: its folder's name (first match wins); a path no prefix maps is an
+# error. harness/twin/ is the Windows twin: a model of Windows for the live target under Wine,
+# built into its own DLL; no part of the runner, it uses only the reference model.
+LAYERS = [(d + "/", d.rsplit("/", 1)[-1]) for d in (
+    "harness/cli", "harness/exec", "harness/targets", "harness/out", "harness/suite",
+    "harness/core", "harness/plat", "harness/twin", "tools", "cases", "reference")]
 # what each layer's files may use besides their own layer
 USES = {
     "cli": {"tools", "exec", "targets", "out", "suite", "core", "plat"},
@@ -91,11 +75,10 @@ def nm_symbols(objs):
         for line in out.stdout.splitlines():
             obj, sep, rest = line.partition(": ")
             parts = rest.split()
-            if not sep or obj not in _NM or len(parts) < 2:
+            # .NAME: the linker's own (mingw's .refptr.NAME stubs, one per object that uses NAME)
+            if not sep or obj not in _NM or len(parts) < 2 or parts[0].startswith("."):
                 continue
             name, kind = parts[0], parts[1]
-            if name.startswith("."):
-                continue  # the linker's own: mingw's .refptr.NAME stubs, one per object that uses NAME
             if kind == "U":
                 _NM[obj][1].add(name)
             elif kind in "TDBRCVWGS":  # global text, data, bss, read-only, common, weak, small data
@@ -108,10 +91,7 @@ def objects(roots, objdirs):
     roots that has it), and problems"""
     found, problems, skipped = {}, [], []
     for objdir, d, files in ((o, d, f) for o in objdirs for d, _, f in os.walk(o)):
-        for f in files:
-            if not f.endswith(".o"):
-                continue
-            obj = os.path.join(d, f)
+        for obj in (os.path.join(d, f) for f in files if f.endswith(".o")):
             src = os.path.relpath(obj, objdir)[:-2].replace(os.sep, "/") + ".c"
             path = next((os.path.join(r, src) for r in roots if os.path.exists(os.path.join(r, src))), None)
             if path is None:
@@ -194,46 +174,33 @@ def check_objdir(roots, objdir, planted=None):
 
 def check_sizes(root):
     passed, problems = 0, []
-    for top in SIZED:
-        for d, _, files in os.walk(os.path.join(root, top)):
-            for f in files:
-                if f.endswith((".c", ".h")):
-                    path = os.path.join(d, f)
-                    n = open(path, encoding="utf-8", errors="replace").read().count("\n")
-                    rel = os.path.relpath(path, root)
-                    if n > MAX_LINES:
-                        problems.append("%s: %d lines, over %d: split it by job" % (rel, n, MAX_LINES))
-                    else:
-                        passed += 1
+    for d, _, files in (w for top in SIZED for w in os.walk(os.path.join(root, top))):
+        for path in (os.path.join(d, f) for f in files if f.endswith((".c", ".h"))):
+            n = open(path, encoding="utf-8", errors="replace").read().count("\n")
+            if n > MAX_LINES:
+                problems.append("%s: %d lines, over %d: split it by job"
+                                % (os.path.relpath(path, root), n, MAX_LINES))
+            else:
+                passed += 1
     return passed, problems
 
 
 def check_mapping(root):
     """every prefix of LAYERS names C files of the tree: a folder that is gone fails"""
-    passed, problems = 0, []
-    for prefix, name in LAYERS:
-        top = os.path.join(root, prefix)
-        has = any(f.endswith(".c") for _, _, files in os.walk(top) for f in files)
-        if has:
-            passed += 1
-        else:
-            problems.append("LAYERS maps %s to %s, and it holds no C file: remove or correct it" % (prefix, name))
-    return passed, problems
+    gone = [(prefix, name) for prefix, name in LAYERS
+            if not any(f.endswith(".c") for _, _, fs in os.walk(os.path.join(root, prefix))
+                       for f in fs)]
+    return len(LAYERS) - len(gone), ["LAYERS maps %s to %s, and it holds no C file: remove or "
+                                     "correct it" % g for g in gone]
 
 
 def check(root, objdirs):
-    passed, problems, notes = check_sizes(root) + ([],)
-    p, pr = check_mapping(root)
-    passed += p
-    problems += pr
+    runs = [check_sizes(root) + ([],), check_mapping(root) + ([],)]
+    runs += [check_objdir([root], o) for o in objdirs]
     if not objdirs:
-        problems.append("no object directory given: nothing to check")
-    for objdir in objdirs:
-        p, pr, no = check_objdir([root], objdir)
-        passed += p
-        problems += pr
-        notes += no
-    return passed, problems, notes
+        runs.append((0, ["no object directory given: nothing to check"], []))
+    return (sum(r[0] for r in runs), [p for r in runs for p in r[1]],
+            [n for r in runs for n in r[2]])
 
 
 # the planted files of the self-test: a platform file calling the core (an upward call; the core
@@ -331,9 +298,8 @@ def self_test(root, objdirs, cc):
     """the checker must catch each planted fault among the real objects, and must fail on
     an empty object directory and on a layer's folder that is gone; (ok, message) each, ok None
     for a case that was not tried (and why)"""
-    results = []
-    for what, files, expect in CASES:
-        results.append(planted_case(root, objdirs[0], cc, what, {f: PLANTED[f] for f in files}, [expect]))
+    results = [planted_case(root, objdirs[0], cc, what, {f: PLANTED[f] for f in files}, [expect])
+               for what, files, expect in CASES]
     live = live_plant(root, objdirs)
     what = "a call from a file of the live target up to %s" % LIVE_TOP
     if live is None:

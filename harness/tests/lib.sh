@@ -1,56 +1,38 @@
-# harness/tests/lib.sh - the shared part of the test stage scripts, sourced by each of them
-# (harness/tests/*.sh, harness/tests/*/*.sh). It keeps the counts and prints the closing line
+# harness/tests/lib.sh - the shared part of the test stage scripts, sourced by each of them. It
+# keeps the counts (the shell variables pass, fail and skip) and prints the closing line
 # "NAME: N passed, N failed, N skipped" that harness/tests/stages.sh adds up.
 #
-#   ok MSG...          a check that held:   "ok   MSG"
-#   no MSG...          a check that failed: "FAIL MSG"
-#   skip MSG...        a check that could not run here, with the reason: "skip MSG"
-#   tally TEXT         count the "ok " / "FAIL " / "skip " lines of TEXT (checks printed by a helper,
-#                      e.g. an embedded Python script); the caller prints TEXT itself
-#   show TEXT          print TEXT and tally it
-#   add_counts FILE    add the last "[NAME: ]N passed, N failed[, N skipped]" line of FILE (a tool
-#                      with its own counts); 1 failure when FILE has no such line
-#   part LOG CMD...    run a program with its own counts: its output goes to LOG and is printed
-#                      whole, its closing line is added (add_counts); a non-zero exit with no
-#                      failure counted is one failure
-#   summary NAME       print the closing line; its status is 0 when nothing failed
-#   within MS CMD...   run CMD every 50 ms until it succeeds (status 0) or MS milliseconds have
-#                      passed (status 1): a wait for a condition, not for a fixed time
-#   rc_of FILE         the exit status a background job wrote to FILE, or "?" when it wrote none
+#   ok / no / skip MSG   a check that held ("ok   MSG"), failed ("FAIL MSG"), or could not run here
+#                        (MSG gives the reason: "skip MSG")
+#   show TEXT            print TEXT (checks a helper printed) and count its ok / FAIL / skip lines
+#   add_counts FILE      add FILE's last "[NAME: ]N passed, N failed[, N skipped]" line (a tool with
+#                        its own counts); 1 failure when FILE has no such line
+#   part LOG CMD...      run CMD, its output to LOG and printed whole, and add its counts; a
+#                        non-zero exit with no failure counted is one failure
+#   summary NAME         print the closing line; status 0 when nothing failed
+#   within MS CMD...     run CMD every 50 ms until it succeeds (0) or MS milliseconds passed (1)
+#   rc_of FILE           the exit status a background job wrote to FILE, or "?"
 #   every DONE PLANNED WHAT [DETAIL]
-#                      a check over a planned set (versions, cases, hosts, files): "ok WHAT (DONE of
-#                      PLANNED)" when the set is not empty and all of it was done; otherwise a
-#                      failure "WHAT: DONE of PLANNED[; DETAIL]". An empty set is never a pass.
-#   chain_below PID    the processes between PID, an ancestor of this shell, and this shell: from
-#                      PID's child down to this shell's parent, through their parent pids (never
-#                      PID itself); nothing when PID is no ancestor
-#   pid_tree PID       PID and every process descended from it (by parent pid), one a line: a
-#                      background job's own processes, found by pid, never by name or command line
-#   pe_imports EXE     the functions a PE file imports by name, one a line, from $OBJDUMP -p (default
-#                      x86_64-w64-mingw32-objdump; it reads i386 files too): binutils 2.40 writes an
-#                      import as "vma hint name", 2.44 as "vma <none> hint name"; nothing when the
-#                      tool is missing or the file has no import table
-#
-# The counters are the shell variables pass, fail and skip.
+#                        a check over a planned set: "ok WHAT (DONE of PLANNED)" when the set is not
+#                        empty and all of it was done, else "FAIL WHAT: DONE of PLANNED[; DETAIL]"
+#   chain_below PID      the processes between PID, an ancestor of this shell, and this shell (by
+#                        parent pid, PID itself not); nothing when PID is no ancestor
+#   pid_tree PID         PID and every process descended from it, one a line, found by parent pid
+#   pe_imports EXE       the functions a PE file imports by name, one a line, from $OBJDUMP -p
+#                        (x86_64-w64-mingw32-objdump; it reads i386 files too), in binutils 2.40's
+#                        "vma hint name" and 2.44's "vma <none> hint name"; nothing without the tool
+#                        or an import table
 pass=0
 fail=0
 skip=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 no() { fail=$((fail + 1)); echo "FAIL $*"; }
 skip() { skip=$((skip + 1)); echo "skip $*"; }
-tally() {
+show() {
+    printf '%s\n' "$1"
     pass=$((pass + $(printf '%s\n' "$1" | grep -c '^ok ')))
     fail=$((fail + $(printf '%s\n' "$1" | grep -c '^FAIL ')))
     skip=$((skip + $(printf '%s\n' "$1" | grep -c '^skip ')))
-}
-show() {
-    printf '%s\n' "$1"
-    tally "$1"
-}
-# the counts of a closing line: "P F S" (S is 0 when the line has no skipped part)
-count_line() {
-    printf '%s\n' "$1" | sed -n 's/^\([A-Za-z0-9-]*: \)\{0,1\}\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed\(, \([0-9][0-9]*\) skipped\)\{0,1\}$/\2 \3 \5/p' |
-        awk 'NF { print $1, $2, ($3 == "" ? 0 : $3) }'
 }
 add_counts() {
     l=$(grep -E '^([A-Za-z0-9-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$1" 2>/dev/null | tail -n 1)
@@ -58,7 +40,7 @@ add_counts() {
         no "$1: no count line"
         return 1
     fi
-    set -- $(count_line "$l")
+    set -- $(printf '%s\n' "$l" | sed 's/^[A-Za-z0-9-]*: //; s/[^0-9][^0-9]*/ /g') 0
     pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + $3))
 }
 part() {

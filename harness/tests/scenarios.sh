@@ -87,6 +87,5 @@ for name in ("worker", "inproc"):
     say(bool(good), "crash.so (%s): %d scenario CRASHes, each with the step it crashed at" % (name, len(crashed)))
 PYEOF
 )
-echo "$out"
-pass=$((pass + $(echo "$out" | grep -c '^ok '))); fail=$((fail + $(echo "$out" | grep -c '^FAIL ')))
+show "$out"
 summary scenarios

@@ -1,16 +1,13 @@
 #!/usr/bin/env python3
 """harness/tests/stage_builds.py [MAKEFILE-DIR] - make test's stages build no file twice at once.
 
-`make test` makes every stage in one make (mk/stages.mk), which builds each file among the stages'
-prerequisites once. What that make cannot see is a build that a stage's recipe starts itself
-($(MAKE) FILE...): what such a build makes must be made before the stage starts (among its
-prerequisites), or be the stage's alone (no other stage that may run beside it needs it or builds
-it). And every stage comes after TEST_PREP (a fragment included after mk/stages.mk would not).
-
-This reads make's database (make -pnq) of the Makefile in MAKEFILE-DIR (default: .): each target's
-prerequisites (order-only too), the recipes of the stage targets, and the variables their $(MAKE)
-lines name ($(V) and $(V:a=b); other functions are left out), and prints one "ok"/"FAIL" line per
-check. Exit status 1 on a failure.
+`make test` makes every stage in one make (mk/stages.mk), which builds each prerequisite once. It
+cannot see a build that a stage's recipe starts itself ($(MAKE) FILE...): what that makes must be
+among the stage's prerequisites, or be the stage's alone (no stage that may run beside it needs or
+builds it). And every stage comes after TEST_PREP. Read from make's database (make -pnq) of the
+Makefile in MAKEFILE-DIR (default .): prerequisites (order-only too), the stages' recipes and the
+variables their $(MAKE) lines name ($(V) and $(V:a=b) only). One "ok"/"FAIL" line per check;
+exit status 1 on a failure.
 """
 import re
 import subprocess

@@ -2,29 +2,25 @@
 # harness/tests/stages.sh - the two parts of `make test` that make itself does not do (mk/stages.mk).
 #
 # stages.sh NAME [AFTER...] -c LINE
-#   make's shell for each recipe line of the stage target test-NAME (its .SHELLFLAGS; AFTER: the
-#   stages among its prerequisites). Without STAGE_LOGS (`make test-NAME` by hand) it is sh -c LINE.
-#   With STAGE_LOGS=DIR (make test) the line's output goes to DIR/NAME.log; DIR/NAME.rc, .time, .cpu
-#   and .start get its exit status, wall and CPU seconds (the CPU in a cpuacct control group of its
-#   own where one can be made, which also counts the daemons it starts; otherwise its waited-for
-#   processes) and its start, seconds after DIR/t0. NAME in TEST_NICE runs at nice level
-#   TEST_NICE_LEVEL (5); NAME in TEST_EXCLUSIVE holds DIR/exclusive.lock (flock) while it runs. It
-#   exits 0, so that make goes on: a stage after one that failed or was not run is not run either,
-#   and its log says why (it counts as skipped); a line after a failed line of the stage is not run.
+#   make's shell for each recipe line of the stage target test-NAME (AFTER: the stages among its
+#   prerequisites). Without STAGE_LOGS (`make test-NAME` by hand) it is sh -c LINE. With
+#   STAGE_LOGS=DIR (make test) the line's output goes to DIR/NAME.log; DIR/NAME.rc, .time, .cpu and
+#   .start get its exit status, wall and CPU seconds (in a cpuacct control group of its own where
+#   one can be made, which also counts the daemons it starts; else its waited-for processes) and its
+#   start after DIR/t0. NAME in TEST_NICE runs at nice level TEST_NICE_LEVEL (5); NAME in
+#   TEST_EXCLUSIVE holds DIR/exclusive.lock (flock). It exits 0, so that make goes on: a stage after
+#   one that failed or was not run is not run (its log says why; it counts as skipped), nor is a
+#   line after a failed line of the stage.
 #
 # stages.sh --start NAME...
-#   before the stages: removes their files of a former make test, and notes the time and the busy
-#   CPU time of the machine (DIR/t0).
+#   removes the stages' files of a former make test; notes the time and the machine's busy CPU time.
 #
 # stages.sh --summary MAKE-RC NAME...
-#   prints each stage's log whole, in the named order ("===== stage NAME ====="), a summary with each
-#   stage's counts, times and start, the wall time and the CPU time the machine was busy, the Wine
-#   starts run again for a reason of the host (DIR/wine-starts.log, harness/tests/wine-env.sh), the
-#   failing stages, and last "N passed, N failed, N skipped". Every stage ends its output with
-#   "[NAME: ]N passed, N failed[, N skipped]"; a stage that exits non-zero without counting a
-#   failure counts one, and so does one that printed no such line or counted nothing at all. A stage
-#   that make did not run (what it needs could not be built: MAKE-RC is then not 0, and counts one
-#   failure) is skipped with that reason. Exit status 0 when nothing failed.
+#   prints each stage's log whole, in the named order, a summary with each stage's counts, times and
+#   start, the Wine starts run again (DIR/wine-starts.log), the failing stages, and last "N passed,
+#   N failed, N skipped". A stage that exits non-zero without counting a failure counts one, and so
+#   does one that printed no count line or counted nothing. A stage that make did not run (what it
+#   needs could not be built: MAKE-RC is not 0, one failure) is skipped with that reason.
 set -u
 now() { date +%s.%N | cut -c1-14; }
 # the busy CPU ticks of the whole machine (Linux /proc/stat; empty elsewhere)

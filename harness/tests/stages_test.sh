@@ -1,14 +1,8 @@
 #!/bin/sh
 # harness/tests/stages_test.sh - the "scheduler" test stage: make test's way of running the stages
-# (mk/stages.mk, harness/tests/stages.sh) on a made-up Makefile that includes mk/stages.mk, checked
-# on what make test relies on: TEST_PREP before every stage, the logs printed whole in the named
-# order, the counts added up, a stage that exits non-zero without counting a failure counted as one,
-# a stage after a failed one not run but skipped with the reason (and the one after it), a line
-# after a failed line not run, a stage whose prerequisite cannot be built skipped and make's
-# failure counted, a stage that counts nothing (no count line, or nothing counted) failing,
-# TEST_NICE and TEST_EXCLUSIVE, the Wine starts run again listed, the exit status, a stage made by
-# hand printing to the terminal, and no file built twice at once (stage_builds.py).
-# Last line: "scheduler: N passed, N failed".
+# (mk/stages.mk, harness/tests/stages.sh), on a made-up Makefile that includes mk/stages.mk, checked
+# on what make test relies on (each numbered part below says what), and stage_builds.py (no file
+# built twice at once). Last line: "scheduler: N passed, N failed".
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)

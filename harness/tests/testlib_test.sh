@@ -1,10 +1,8 @@
 #!/bin/sh
-# harness/tests/testlib_test.sh - the "testlib" test stage: the helpers the test stages share, on
-# made-up commands: wine_retry (harness/tests/wine-env.sh) runs a Wine start that failed for a reason
-# of the host again, within its bound, records each, and runs nothing else again; pid_tree
-# and chain_below (harness/tests/lib.sh) find processes by pid; add_counts fails on a log with
-# no count line; pe_imports reads the import tables of both binutils layouts. Last line:
-# "testlib: N passed, N failed".
+# harness/tests/testlib_test.sh - the "testlib" test stage: the helpers the test stages share
+# (wine_retry and wine_run of harness/tests/wine-env.sh; pid_tree, chain_below, pe_imports and
+# add_counts of harness/tests/lib.sh), on made-up commands.
+# Last line: "testlib: N passed, N failed".
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
@@ -17,19 +15,19 @@ WINE=true
 
 # fake-wine: fails to start, as Wine does when the host's address-space layout is in the way, the
 # first FAILS times (counted in T/starts), then prints to both streams and exits 7
-{
-    echo '#!/bin/sh'
-    echo "n=\$(( \$(cat '$T/starts' 2>/dev/null || echo 0) + 1 ))"
-    echo "echo \"\$n\" >'$T/starts'"
-    echo 'if [ "$n" -le "$FAILS" ]; then'
-    echo '    echo "partial output of a failed start"'
-    echo '    echo "err:virtual:virtual_alloc_first_teb wine: failed to map the shared user data: c0000018" >&2'
-    echo '    exit 1'
-    echo 'fi'
-    echo "echo \"the program's output\""
-    echo "echo \"the program's message\" >&2"
-    echo 'exit 7'
-} >"$T/fake-wine"
+cat >"$T/fake-wine" <<EOF
+#!/bin/sh
+n=\$(( \$(cat '$T/starts' 2>/dev/null || echo 0) + 1 ))
+echo "\$n" >'$T/starts'
+if [ "\$n" -le "\$FAILS" ]; then
+  echo "partial output of a failed start"
+  echo "err:virtual:virtual_alloc_first_teb wine: failed to map the shared user data: c0000018" >&2
+  exit 1
+fi
+echo "the program's output"
+echo "the program's message" >&2
+exit 7
+EOF
 chmod +x "$T/fake-wine"
 try() { # FAILS: wine_retry over fake-wine; T/out, T/err, T/rc; T/starts: how many starts
     rm -f "$T/starts" "$WINE_START_LOG"

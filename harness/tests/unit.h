@@ -37,3 +37,12 @@ static inline struct etw_target *unit_reference_at(unsigned v)
     t->version = v;
     return t;
 }
+/* r runs the built-in reference in process at version v, as that entry's build */
+static inline void unit_runner_at(struct etw_runner *r, unsigned v)
+{
+    const struct etw_version_info *e = etw_version_info(v);
+    r->t = etw_target_reference();
+    CHECKF(r->t->set_version(v, 0) == 0, "the reference cannot emulate %s", etw_version_name(v));
+    r->t->version = e->nt, r->t->build = e->build, r->t->update = e->update;
+    r->version = v, r->timeout_ms = 5000, r->isolation = ISO_INPROC;
+}

@@ -5,13 +5,7 @@
 static void run_version(unsigned v)
 {
     struct etw_runner r = {0};
-    const struct etw_version_info *e = etw_version_info(v);
-    r.t = etw_target_reference();
-    CHECKF(r.t->set_version(v, 0) == 0, "the reference cannot emulate %s", etw_version_name(v));
-    r.t->version = e->nt, r.t->build = e->build, r.t->update = e->update;
-    r.version = v;
-    r.timeout_ms = 5000;
-    r.isolation = ISO_INPROC;
+    unit_runner_at(&r, v);
     size_t n = etw_case_total(), pass = 0, skip = 0;
     for (size_t i = 0; i < n; i++) {
         const struct etw_case *c = etw_case_at(i);
@@ -46,16 +40,12 @@ static void test_card_examples(void)
         {"gmi.set-before-62", ETW_V6_1, (etw_u32)ETW_STATUS_NOT_IMPLEMENTED}, /* set rejected before 6.2 */
     };
     struct etw_runner r = {0};
-    r.t = etw_target_reference();
-    r.isolation = ISO_INPROC;
     for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
         const struct etw_case *c = etw_case_find(ex[i].id);
         CHECKF(c != NULL, "no case %s", ex[i].id);
         if (!c)
             continue;
-        r.t->set_version(ex[i].v, 0);
-        r.t->version = ex[i].v, r.t->build = etw_version_info(ex[i].v)->build, r.t->update = 0;
-        r.version = ex[i].v;
+        unit_runner_at(&r, ex[i].v);
         struct etw_result res;
         etw_run_case(&r, c, &res);
         CHECKF(res.status == R_PASS, "%s: %s %s", ex[i].id, etw_status_name(res.status), res.message);

@@ -1,8 +1,6 @@
 /*
  * harness/tests/unit_engine.c - the call engine on its own (harness/core/fixture.c, call.c):
- * fixture setup reports its status and reason instead of marking a case, handles come from the
- * fixture state, and a row's call fills its outcome (return code, ReturnLength, buffers and
- * their bytes before the call).
+ * fixture status and reason, handles from the fixture state, a row's call and its outcome.
  */
 #include "unit.h"
 #include <stdlib.h>

@@ -75,25 +75,20 @@ static void test_case_rule_split(void)
 static void test_result_finish(void)
 {
     static const struct etw_case c = {.id = "x", .rules = RULES(RID_TQI_0B_EXACT_SIZE, RID_TQI_RETLEN_FAILURE)};
-    struct etw_result r;
-    memset(&r, 0, sizeof r);
-    r.c = &c;
-    r.status = R_PASS;
+    struct etw_result r = {.c = &c, .status = R_PASS};
     etw_result_finish(&r);
     CU_ASSERT_EQUAL(r.status, R_BROKEN);
 
     struct etw_runner run = {0};
     struct etw_ctx ctx = {.r = &run, .c = &c, .res = &r};
-    memset(&r, 0, sizeof r);
-    r.c = &c;
+    r = (struct etw_result){.c = &c};
     CHECK_U32(&ctx, RID_TQI_RETLEN_FAILURE, A_RETLEN, "return length", 8, 9);
     etw_result_finish(&r);
     CU_ASSERT_EQUAL(r.status, R_FAIL);
     CU_ASSERT(!r.counted); /* only an inferred rule failed */
     CU_ASSERT_STRING_EQUAL(r.mode, "return-length");
 
-    memset(&r, 0, sizeof r);
-    r.c = &c;
+    r = (struct etw_result){.c = &c};
     CHECK_WIN32(&ctx, RID_PRIMARY, A_RETURN, "return", 24, 0); /* NULL rule: the primary rule */
     etw_result_finish(&r);
     CU_ASSERT(r.counted);

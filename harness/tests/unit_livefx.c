@@ -1,9 +1,6 @@
 /* harness/tests/unit_livefx.c - the live Windows fixtures' setup logic (harness/targets/win_live/
- * build.c), checked here: mode bits per session kind, the group-enable parameters and call, the
- * deny-ACE call, the session GUIDs whose security may be changed, the real-time consumer's plan,
- * finding the provider traits in an event's extended data and telling the provider's events from
- * others, and the enable-callback log the group cases read (cases/enable_log.h). The values are the
- * Windows SDK's (evntrace.h, evntcons.h). */
+ * build.c) and the enable-callback log the group cases read (cases/enable_log.h), against the
+ * Windows SDK's values (evntrace.h, evntcons.h). */
 #include "unit.h"
 #include <wchar.h>
 #include "cases/enable_log.h"

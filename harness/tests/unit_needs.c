@@ -1,9 +1,7 @@
 /*
  * harness/tests/unit_needs.c - the prerequisites of a case (harness/case.h ETW_NEED_LIST,
- * harness/core/needs.c): the catalogue, the needs a fixture implies, the one checker (portable
- * checks, the target's need hook, the first unmet need's reason), the runner SKIPping before any
- * setup, and the live Windows target's answers (harness/targets/win_live/needs.c) from a
- * described system.
+ * harness/core/needs.c): catalogue, fixture needs, the one checker, the runner SKIPping before
+ * any setup, and the live Windows target's answers (win_live/needs.c) from a described system.
  */
 #include "unit.h"
 #include "harness/targets/win_live/needs.h"

@@ -1,12 +1,9 @@
 /*
  * harness/tests/unit_rowprint.c - the row printer (harness/core/rowprint.c) against the compiler:
- * harness/tests/rowprint_gen.c prints every printable row of cases/ and the rows of
- * rowprint_synthetic.h as C, the build compiles that text (BUILD/gen/rows_printed.c) into this
- * program, and each compiled row must equal the row it was printed from in every byte: pointers
- * are compared by what they point to and then blanked, the rest of struct etw_case is compared
- * with memcmp, so a field the printer drops (or a field added to the format and not printed)
- * fails. The synthetic rows set every field to a value no default has, so fields no row of cases/
- * uses are covered too.
+ * rowprint_gen.c prints every printable row of cases/ and of rowprint_synthetic.h (whose rows set
+ * every field to a value no default has) as C, the build compiles it (BUILD/gen/rows_printed.c)
+ * into this program, and each compiled row must equal its original in every byte, so a field the
+ * printer drops fails.
  */
 #include "unit.h"
 #include "rowprint_synthetic.h"
@@ -123,10 +120,14 @@ static void test_every_field_compiles_back(void)
     free(text);
 }
 
-#define DIFF_IS(row, want)                                                                                                  \
-    do {                                                                                                                    \
-        const char *d_ = diff_rows(&rowprint_synthetic[0], (row));                                                          \
-        CHECKF(d_ && !strcmp(d_, (want)), "the difference found: %s; expected: %s", d_ ? d_ : "none", (want));              \
+/* the synthetic row compiled back, with one change: the comparison finds a difference in want */
+#define CHANGED_IS(change, want)                                                                   \
+    do {                                                                                           \
+        struct etw_case t;                                                                         \
+        memcpy(&t, back, sizeof t), change;                                                        \
+        const char *d_ = diff_rows(&rowprint_synthetic[0], &t);                                    \
+        CHECKF(d_ && !strcmp(d_, (want)), "%s: the difference found: %s; expected: %s", #change,   \
+               d_ ? d_ : "none", (want));                                                          \
     } while (0)
 
 /* the comparison is not vacuous: a row that differs in one field does not pass as the original */
@@ -135,21 +136,13 @@ static void test_a_dropped_field_is_caught(void)
     CU_ASSERT_FATAL(rowprint_printed_count >= NSYN);
     const struct etw_case *back = &rowprint_printed[rowprint_printed_count - NSYN];
     CU_ASSERT_PTR_NULL(diff_rows(&rowprint_synthetic[0], back));
-    struct etw_case t;
-    memcpy(&t, back, sizeof t), t.fx.counter = 0;
-    DIFF_IS(&t, "fx");
-    memcpy(&t, back, sizeof t), t.args.len_rel = false;
-    DIFF_IS(&t, "args");
-    memcpy(&t, back, sizeof t), t.expect[2].rl_value = 0;
-    DIFF_IS(&t, "expect");
-    memcpy(&t, back, sizeof t), t.expect[1].rc_alt_ok = false; /* a printer that loses ALSO() */
-    DIFF_IS(&t, "expect");
-    memcpy(&t, back, sizeof t), t.rules[1] = RID_NONE;
-    DIFF_IS(&t, "a field of struct etw_case");
-    memcpy(&t, back, sizeof t), t.needs = 0;
-    DIFF_IS(&t, "a field of struct etw_case");
-    memcpy(&t, back, sizeof t), t.expect[1].out_bytes = (const etw_u8[]){7, 9};
-    DIFF_IS(&t, "expect[].out_bytes");
+    CHANGED_IS(t.fx.counter = 0, "fx");
+    CHANGED_IS(t.args.len_rel = false, "args");
+    CHANGED_IS(t.expect[2].rl_value = 0, "expect");
+    CHANGED_IS(t.expect[1].rc_alt_ok = false, "expect"); /* a printer that loses ALSO() */
+    CHANGED_IS(t.rules[1] = RID_NONE, "a field of struct etw_case");
+    CHANGED_IS(t.needs = 0, "a field of struct etw_case");
+    CHANGED_IS((t.expect[1].out_bytes = (const etw_u8[]){7, 9}), "expect[].out_bytes");
 }
 
 void unit_rowprint_register(void)

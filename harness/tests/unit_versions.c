@@ -97,9 +97,6 @@ static void test_reference_by_build(void)
 static void test_unknown_names_the_build(void)
 {
     struct etw_runner r = {0};
-    r.t = etw_target_reference();
-    r.isolation = ISO_INPROC;
-    r.timeout_ms = 5000;
     const struct etw_case *c = etw_case_find("exp.ntdll.etwesi"), *a = etw_case_find("exp.advapi32.esi");
     CU_ASSERT_FATAL(c != NULL && a != NULL);
     static const struct {
@@ -112,9 +109,7 @@ static void test_unknown_names_the_build(void)
               {ETW_V10_0_26100, R_PASS, R_PASS, NULL}};
     for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
         const struct etw_version_info *e = etw_version_info(at[i].v);
-        CU_ASSERT_FATAL(e != NULL && r.t->set_version(at[i].v, 0) == 0);
-        r.t->version = e->nt, r.t->build = e->build, r.t->update = e->update;
-        r.version = at[i].v;
+        unit_runner_at(&r, at[i].v);
         struct etw_result res;
         etw_run_case(&r, c, &res);
         CHECKF(res.status == at[i].ntdll, "exp.ntdll.etwesi at %s: %s %s", e->name, etw_status_name(res.status), res.reason);
@@ -123,8 +118,7 @@ static void test_unknown_names_the_build(void)
         etw_run_case(&r, a, &res);
         CHECKF(res.status == at[i].advapi32, "exp.advapi32.esi at %s: %s %s", e->name, etw_status_name(res.status), res.reason);
     }
-    r.t->set_version(ETW_V10_0, 0);
-    r.t->version = ETW_V10_0, r.t->build = 10240, r.t->update = 0;
+    unit_runner_at(&r, ETW_V10_0);
 }
 
 void unit_versions_register(void)

@@ -1,14 +1,10 @@
 #!/bin/sh
 # harness/tests/winci.sh BUILD - the "winci" test stage (mk/fleet.mk): the CI workflow for real
-# Windows, .github/workflows/windows.yml, checked here without Windows.
-#   1. the workflow parses (harness/tests/winci/workflow.py, with Debian's PyYAML), takes
-#      self-hosted runners' labels, and names only files, commands, make targets and etwconf-report
-#      subcommands that exist; mutated copies must fail those checks
-#   2. the Windows job's one script runs under Wine with the exact command line of the workflow
-#      (label "wine"), and writes what CI uploads
-#   3. the report job's steps run on synthetic live-Windows results of the three runners: with the
-#      committed (empty) baselines they pass; with a baseline folded in, a regression fails them
-# Last line: "winci: N passed, N failed, N skipped".
+# Windows, .github/workflows/windows.yml, checked without Windows: 1. winci/workflow.py checks it;
+# 2. the Windows job's one script runs under Wine with the workflow's command line (label "wine")
+# and writes what CI uploads; 3. the report job's steps run on synthetic results of the three
+# runners: with the committed (empty) baselines they pass; with a baseline folded in, a regression
+# fails them. Last line: "winci: N passed, N failed, N skipped".
 set -u
 B=${1:-build}
 PYTHON=${PYTHON:-python3}
@@ -124,10 +120,8 @@ run_step() { # run_step N: the report job's N-th run step, as the runner runs it
     (cd "$R" && GITHUB_STEP_SUMMARY="$T/step-summary.md" timeout 120 bash -e "$WF/report-$1.sh")
 }
 allok=1
-i=0
-while [ "$i" -lt "$nsteps" ]; do
+for i in $(seq 0 $((nsteps - 1))); do
     run_step "$i" >"$T/report-step$i.out" 2>&1 || { allok=0; echo "step $i failed:"; cat "$T/report-step$i.out"; }
-    i=$((i + 1))
 done
 [ "$nsteps" -gt 0 ] || { allok=0; echo "the report job has no run step (workflow.py wrote none)"; }
 [ "$allok" = 1 ] && ok "the report job's $nsteps steps pass on results of the three runners (6 runs)" || no "the report job failed on good results (${nsteps:-no} steps)"

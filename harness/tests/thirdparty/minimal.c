@@ -1,25 +1,9 @@
 /*
- * harness/tests/thirdparty/minimal.c - a minimal third-party implementation, to show how to
- * validate one (harness/tests/thirdparty/README.md).
- *
- * It implements a few functions plausibly, and one of them slightly wrong on purpose:
- *   TraceQueryInformation   classes 0x05 (TraceSampledProfileIntervalInfo) and 0x0B
- *                           (TraceVersionInfo); every other class is "not supported".
- *                           DIVERGENCE: class 0x0B accepts a buffer LARGER than 8 bytes (the rule
- *                           TQI.0B.EXACT_SIZE wants exactly 8).
- *   EtwCreateTraceInstanceId DIVERGENCE: the counter does not skip zero when it wraps
- *                           (CTI.WRAP). The suite needs the EtwRef_SetClassCounter control
- *                           function to get near the wrap; this library has no control API,
- *                           so that case is skipped, with the reason.
- *   RegisterTraceGuidsW / UnregisterTraceGuids: enough for the instance-id cases.
- * Nothing else is exported: the report lists those functions as missing exports, and the cases
- * that need a control function (sessions, fault injection...) are skipped with the reason.
- *
- * Build:  cc -shared -fPIC -o minimal.so harness/tests/thirdparty/minimal.c
- * Run:    build/etwconf run --target ./minimal.so --out minimal.jsonl
- *
- * Only <stdint.h>-style types are used, to show that nothing of etwconf is needed: the ABI is
- * the Windows one (spec/abi.h), with the native calling convention on Linux.
+ * harness/tests/thirdparty/minimal.c - a minimal third-party implementation, plausible and wrong on
+ * purpose where marked DIVERGENCE, with no control API: what it implements and how to build and
+ * run it are in harness/tests/thirdparty/README.md. It uses only <stdint.h> types, to show that
+ * nothing of etwconf is needed: the ABI is the Windows one (spec/abi.h), with the native calling
+ * convention on Linux.
  */
 #include <stdatomic.h>
 #include <stddef.h>

@@ -2,12 +2,10 @@
 """The CI workflow for real Windows (.github/workflows/windows.yml), read with Debian's PyYAML.
 
   workflow.py check DIR   structural checks; every file, command, make target and etwconf-report
-                          subcommand it names exists; mutated copies of the workflow must each fail
-                          those checks; prints ok/FAIL lines and "workflow: N passed, N failed".
+                          subcommand it names exists; mutated copies must each fail those checks.
                           Then writes into DIR what harness/tests/winci.sh runs: windows.line (the
-                          Windows job's command for the runner label "wine"), report-N.sh (the
-                          report job's run steps), synthetic live-Windows results of the runners'
-                          machine kinds in results/, and worse.jsonl (one of them, one more failure)
+                          Windows job's command, runner label "wine"), report-N.sh (the report job's
+                          run steps), synthetic results of the runners in results/, and worse.jsonl
 """
 import contextlib
 import functools
@@ -38,9 +36,8 @@ MATRIX = re.compile(r"""^\$\{\{ fromJSON\(inputs\.runners \|\| '(\[.*\])'\) \}\}
 # a self-hosted runner as the input names it: its labels
 SELF_HOSTED = ["self-hosted", "windows", "x64"]
 
-# Debian's python3-yaml. make test runs Python with -S (no site-packages: the suite's own code uses
-# the standard library only) and the interpreter may not be Debian's (a pyenv one), so Debian's
-# module directory is named here; it goes last, so nothing of the standard library is shadowed.
+# Debian's python3-yaml: make test runs Python with -S (no site-packages), maybe not Debian's; its
+# module directory goes last, so nothing of the standard library is shadowed.
 DEBIAN_PY = "/usr/lib/python3/dist-packages"
 if os.path.isdir(DEBIAN_PY) and DEBIAN_PY not in sys.path:
     sys.path.append(DEBIAN_PY)
