@@ -75,9 +75,10 @@ test-thirdparty: all $(BUILD)/thirdparty/minimal.so
 	@sh harness/tests/thirdparty/test.sh $(BUILD)
 
 # ---------------------------------------------------------------- libFuzzer targets
-# the reference is compiled once (instrumented for coverage and the sanitizers) for every target
-FUZZ_REF_OBJ := $(REF_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
-$(BUILD)/fuzz/obj/%.o: %.c $(HEADERS)
+# the reference is compiled once (instrumented for coverage and the sanitizers) for every target,
+# as one translation unit (Makefile: unity builds)
+FUZZ_REF_OBJ := $(BUILD)/fuzz/reference.o
+$(FUZZ_REF_OBJ): $(BUILD)/unity/reference.c $(REF_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
 
@@ -96,14 +97,15 @@ test-fuzz: all $(BUILD)/mutate/mutate $(BUILD)/bad/hang.so $(BUILD)/bad/stack.so
 	@CC="$(CC)" sh harness/tests/fuzz/test.sh $(BUILD) $(FUZZ_TEST_RUNS) $(FUZZ_TARGETS)
 
 # ---------------------------------------------------------------- sanitizers
-$(SAN_BUILD)/tsan_cti: harness/tests/tsan_cti.c $(REF_SRC) $(HEADERS)
+$(SAN_BUILD)/tsan_cti: harness/tests/tsan_cti.c $(BUILD)/unity/reference.c $(REF_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(TSAN_FLAGS) -o $@ $< $(REF_SRC) -lpthread
+	$(FUZZ_CC) $(TSAN_FLAGS) -o $@ $< $(BUILD)/unity/reference.c -lpthread
 
-# only what sanitize.sh runs is built instrumented (not the lint and mutant checks of `all`)
+# only what sanitize.sh runs is built instrumented (not the lint and mutant checks of `all`), the
+# harness and the reference each as one translation unit (Makefile: unity builds)
 sanitize:
 	@sh .ci/deps.sh --check core fuzz
-	@$(MAKE) --no-print-directory -s BUILD=$(SAN_BUILD) SAN_BUILD=$(SAN_BUILD) CC="$(SAN_CC)" OPT="$(SAN_OPT)" \
+	@$(MAKE) --no-print-directory -s BUILD=$(SAN_BUILD) SAN_BUILD=$(SAN_BUILD) CC="$(SAN_CC)" OPT="$(SAN_OPT)" UNITY=1 \
 	    $(addprefix $(SAN_BUILD)/,etwconf libetwref.so unit-tests tsan_cti) >/dev/null
 	@SAN_FUZZ_SECONDS=$(SAN_FUZZ_SECONDS) SAN_FUZZ_CALLS=$(SAN_FUZZ_CALLS) SAN_FUZZ_SEED=$(SAN_FUZZ_SEED) \
 	    sh harness/tests/fuzz/sanitize.sh $(SAN_BUILD) $(SAN_BUILD)/tsan_cti

@@ -41,7 +41,7 @@ static bool uses_handle(const struct fz_prog *p, int h)
 
 /* false with why when the side could not set the fixture up: the shared fixture, then what rows
  * cannot express (EtwRef_RestrictGroup) */
-static bool fixture(struct fz_side *s, const struct fz_prog *p, char *why, size_t len)
+static bool set_fixture(struct fz_side *s, const struct fz_prog *p, char *why, size_t len)
 {
     struct etw_target *t = s->t;
     memset(s->seqreg, 0, sizeof s->seqreg);
@@ -277,7 +277,7 @@ static void run_body(struct etw_ctx *unused)
         s->dirty = fz.control && !pure;
         char why[200] = "";
         fz_watch_enter();
-        bool fixed = fixture(s, p, why, sizeof why);
+        bool fixed = set_fixture(s, p, why, sizeof why);
         fz_watch_leave();
         if (!fixed) {
             s->dirty = fz.control;
