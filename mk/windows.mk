@@ -41,7 +41,8 @@ WIN_VERSION := $(shell sed -n 's/^\#define ETWCONF_VERSION "\([0-9.]*\)".*/\1/p'
 WIN64_OBJ := $(WIN_SRC:%.c=$(BUILD)/win64/obj/%.o)
 UNITY_win := $(WIN_SRC)
 WIN32_OBJ := $(BUILD)/win32/etwconf.o
-WIN_TEST_DLLS := $(patsubst harness/windows/tests/%.c,$(BUILD)/win64/tests/%.dll,$(wildcard harness/windows/tests/*.c))
+# the misbehaving DLL targets of harness/windows/tests/bad.c, one per name of its list BAD_DLLS
+WIN_TEST_DLLS := $(patsubst %,$(BUILD)/win64/tests/%.dll,$(shell sed -n 's/^ *X(\([a-z_]*\)).*/\1/p' harness/windows/tests/bad.c))
 # 32-bit builds of the DLLs that the faults stage runs with etwconf-i686.exe where Wine runs 32-bit
 # programs (wine_i686_faults in harness/tests/faults.sh: a DLL named there and missing here fails it);
 # any other builds with make BUILD/win32/tests/NAME.dll
@@ -51,23 +52,16 @@ WIN32_TEST_DLLS := $(WIN32_FAULT_DLLS:%=$(BUILD)/win32/tests/%.dll)
 .PHONY: windows wine test-wine run-wine
 windows: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
 
-# <windows.h> precompiled (harness/plat/win/pch.h) for etwconf.exe's per-file objects, and once per
-# architecture for the test DLLs' flags (gcc uses a precompiled header only with the flags it was made with). The
-# files that include windows.h, through win.h or live.h, are given it first with -include; the others
-# (the portable ones) never see windows.h. A file missing from this list still builds right, only slower.
+# <windows.h> precompiled (harness/plat/win/pch.h) for etwconf.exe's per-file objects. The files that
+# include windows.h, through win.h or live.h, are given it first with -include; the others (the
+# portable ones) never see windows.h. A file missing from this list still builds right, only slower.
 WIN_PCH_SRC := $(shell grep -l -e '^\#include <windows.h>' -e '^\#include "harness/plat/win/win.h"' \
     -e '^\#include "harness/targets/win_live/live.h"' $(WIN_SRC))
-WIN_DLL_CFLAGS := -std=gnu11 $(WARN) -O1 -I. -DWIN32_LEAN_AND_MEAN
 # $* is 64 or 32: the compiler is MINGW64 or MINGW32
 $(BUILD)/win%/pch/exe/pch.h.gch: harness/plat/win/pch.h
 	@mkdir -p $(dir $@)
 	@cp $< $(dir $@)pch.h
 	$(MINGW$*) $(WIN_CFLAGS) -x c-header -o $@ $(dir $@)pch.h
-
-$(BUILD)/win%/pch/dll/pch.h.gch: harness/plat/win/pch.h
-	@mkdir -p $(dir $@)
-	@cp $< $(dir $@)pch.h
-	$(MINGW$*) $(WIN_DLL_CFLAGS) -x c-header -o $@ $(dir $@)pch.h
 
 $(WIN_PCH_SRC:%.c=$(BUILD)/win64/obj/%.o): $(BUILD)/win64/pch/exe/pch.h.gch
 $(WIN_PCH_SRC:%.c=$(BUILD)/win64/obj/%.o): WIN_PCH_USE := -Winvalid-pch -include $(BUILD)/win64/pch/exe/pch.h
@@ -130,18 +124,23 @@ $(WINE_EXE_DIR)/etwconf.exe: $(WIN64_OBJ) $(WINE_EXE_DIR)/win64-res.o
 $(WINE_EXE_DIR)/etwconf-i686.exe: $(WIN32_OBJ) $(WINE_EXE_DIR)/win32-res.o
 	$(MINGW32) $(WIN_LDFLAGS) -Wl,--large-address-aware -o $@ $^ $(WIN_LIBS)
 
-# misbehaving DLL targets for the platform checks of the wine stage
-# (bad.h includes windows.h: each is given the precompiled one first)
-$(WIN_TEST_DLLS): $(BUILD)/win64/pch/dll/pch.h.gch
-$(WIN32_TEST_DLLS): $(BUILD)/win32/pch/dll/pch.h.gch
-$(BUILD)/win64/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h
+# the misbehaving DLL targets for the platform checks of the wine and faults stages: one object per
+# architecture, linked under each name (it does what its name says); slowreset.dll alone also
+# exports EtwRef_Reset. 32-bit: stdcall exports under their plain names (--kill-at), as Windows'
+# own DLLs export them.
+WIN_DLL_CFLAGS := -std=gnu11 $(WARN) -O1 -I. -DWIN32_LEAN_AND_MEAN
+.SECONDARY: $(BUILD)/win64/tests/bad.o $(BUILD)/win32/tests/bad.o
+$(BUILD)/win%/tests/bad.o: harness/windows/tests/bad.c spec/abi.h
 	@mkdir -p $(dir $@)
-	$(MINGW64) $(WIN_DLL_CFLAGS) -Winvalid-pch -include $(BUILD)/win64/pch/dll/pch.h -shared -s -o $@ $<
-
-# 32-bit: stdcall exports under their plain names (--kill-at), as Windows' own DLLs export them
-$(BUILD)/win32/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h $(BUILD)/win32/pch/dll/pch.h.gch
-	@mkdir -p $(dir $@)
-	$(MINGW32) $(WIN_DLL_CFLAGS) -Winvalid-pch -include $(BUILD)/win32/pch/dll/pch.h -shared -s -Wl,--kill-at -o $@ $<
+	$(MINGW$*) $(WIN_DLL_CFLAGS) -c -o $@ $<
+$(BUILD)/win%/tests/reset.def:
+	@mkdir -p $(dir $@); printf 'EXPORTS\nEtwRef_Reset\n' >$@
+$(BUILD)/win64/tests/slowreset.dll: $(BUILD)/win64/tests/reset.def
+$(BUILD)/win32/tests/slowreset.dll: $(BUILD)/win32/tests/reset.def
+$(BUILD)/win64/tests/%.dll: $(BUILD)/win64/tests/bad.o
+	$(MINGW64) -shared -s -o $@ $^
+$(BUILD)/win32/tests/%.dll: $(BUILD)/win32/tests/bad.o
+	$(MINGW32) -shared -s -Wl,--kill-at -o $@ $^
 
 # ---------------------------------------------------------------- Wine
 wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WINE_EXES)

@@ -2,9 +2,9 @@
  * harness/plat/win/pch.h - the part of the Windows build that gcc precompiles: <windows.h>, which
  * is most of the compile time of every file that includes it (about 0.35 s of parsing each).
  *
- * mk/windows.mk copies this header into the build directory, precompiles it there once per
- * architecture and set of flags (the exe's, the test DLLs'), and gives it with -include to each
- * file that includes windows.h (through win.h, live.h or bad.h): windows.h then comes first, and
+ * mk/windows.mk copies this header into the build directory, precompiles it there with the flags
+ * of etwconf.exe's per-file objects, and gives it with -include to each file that includes
+ * windows.h (through win.h or live.h): windows.h then comes first, and
  * its include guard makes the file's own #include <windows.h> a no-op. The generated code is the
  * same as without it; a precompiled header gcc finds unusable (other flags, another compiler) is
  * reported (-Winvalid-pch) and this text is parsed instead.
