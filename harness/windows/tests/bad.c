@@ -9,56 +9,26 @@
 #include <stdio.h>
 #include <string.h>
 
-#define BAD_DLLS(X)                                                                                \
-    /* never returns, blocked in the system: the thread cannot be redirected, it is given up ->   \
-     * TIMEOUT */                                                                                  \
-    X(block)                                                                                       \
-    /* writes to address 0x10: EXCEPTION_ACCESS_VIOLATION nobody handles -> CRASH 0xC0000005 */    \
-    X(crash)                                                                                       \
-    /* a well-behaved target until the process ends: DllMain(DLL_PROCESS_DETACH) never returns.   \
-     * The run completes, and etwconf.exe and its workers end anyway (results complete, then no   \
-     * DLL detach) */                                                                              \
-    X(detach_hang)                                                                                 \
-    /* writes to address 0x10 in DllMain(DLL_PROCESS_ATTACH): the load crashes (or, where the     \
-     * loader catches it, fails); either way the run ends with exit 3 and a message */             \
-    X(dllmain_crash)                                                                               \
-    /* ends the process with ExitProcess(0) in DllMain(DLL_PROCESS_ATTACH), while it is being     \
-     * loaded: the probe process dies before the load returns, the run ends with exit 3 */         \
-    X(dllmain_exit)                                                                                \
-    /* never returns from DllMain(DLL_PROCESS_ATTACH), holding the loader lock: the probe process \
-     * is killed at its deadline, and the run ends with exit 3 and a message */                    \
-    X(dllmain_hang)                                                                                \
-    /* ExitProcess(0) in every call: out of process (the default for a DLL) each case is a CRASH  \
-     * ("exit 0") and the run goes on */                                                           \
-    X(exitprocess)                                                                                 \
-    /* ends the calling thread with ExitThread(0) in every call -> CRASH, the run goes on */       \
-    X(exitthread)                                                                                  \
-    /* __fastfail: the process ends at once with STATUS_STACK_BUFFER_OVERRUN (0xC0000409), no     \
-     * handler runs -> CRASH, the run goes on */                                                   \
-    X(fastfail)                                                                                    \
-    /* faults and handles its own fault (like an API probing a bad pointer): not a crash. The     \
-     * case sees ERROR_NOACCESS (998) and FAILs on the return code. x86_64 only */                 \
-    X(handled)                                                                                     \
-    /* recurses until the stack is exhausted (EXCEPTION_STACK_OVERFLOW, 0xC00000FD) -> CRASH */    \
-    X(overflow)                                                                                    \
-    /* writes 4 bytes past the end of the buffer: the guard page -> FAIL, mode overrun */          \
-    X(overrun)                                                                                     \
-    /* prints to stdout in every call, through the CRT and through the Win32 handle: results on   \
-     * stdout must stay valid JSON Lines, in process too */                                        \
-    X(print)                                                                                       \
-    /* refuses a write past the buffer's end with a code, as Windows does (refused() below) */     \
-    X(refused)                                                                                     \
-    /* its reset before every case (part of the case's fixture) takes 1.5 s, its calls return at  \
-     * once: with --timeout-ms shorter than that, the reset's time must not make the call a       \
-     * TIMEOUT; with --fixture-timeout-ms shorter, the case is BROKEN, never a TIMEOUT */           \
-    X(slowreset)                                                                                   \
-    /* never returns, busy in user mode: the watchdog redirects the thread -> TIMEOUT */           \
-    X(spin)                                                                                        \
-    /* raises what Wine's unimplemented functions raise: EXCEPTION_WINE_STUB (non-continuable)    \
-     * with the module and function names as its two parameters -> CRASH 0x80000100 */            \
-    X(stub)                                                                                        \
-    /* TerminateProcess on its own process in every call (no clean-up runs) -> CRASH */            \
-    X(terminate)
+/* each name and what etwconf.exe must make of it */
+#define BAD_DLLS(X) \
+    X(block)         /* blocked in the system: the thread cannot be redirected -> TIMEOUT */ \
+    X(crash)         /* writes to 0x10, nobody handles it -> CRASH 0xC0000005 */ \
+    X(detach_hang)   /* DLL_PROCESS_DETACH never returns: the run ends anyway */ \
+    X(dllmain_crash) /* writes to 0x10 in DLL_PROCESS_ATTACH -> exit 3, with a message */ \
+    X(dllmain_exit)  /* ExitProcess(0) while it is loaded -> exit 3, with a message */ \
+    X(dllmain_hang)  /* holds the loader lock forever -> exit 3 at the deadline */ \
+    X(exitprocess)   /* ExitProcess(0) in every call -> CRASH ("exit 0"), the run goes on */ \
+    X(exitthread)    /* ExitThread(0) in every call -> CRASH, the run goes on */ \
+    X(fastfail)      /* __fastfail, no handler runs -> CRASH 0xC0000409 */ \
+    X(handled)       /* handles its own fault -> not a crash: FAIL on 998 (x86_64 only) */ \
+    X(overflow)      /* recurses until the stack is exhausted -> CRASH 0xC00000FD */ \
+    X(overrun)       /* writes 4 bytes past the buffer: the guard page -> FAIL, mode overrun */ \
+    X(print)         /* prints to stdout (CRT, Win32): results stay valid JSON Lines */ \
+    X(refused)       /* refuses a write past the buffer with a code, as Windows does */ \
+    X(slowreset)     /* EtwRef_Reset takes 1.5 s: the fixture's time, not the call's */ \
+    X(spin)          /* busy in user mode forever: the watchdog redirects it -> TIMEOUT */ \
+    X(stub)          /* raises Wine's EXCEPTION_WINE_STUB -> CRASH 0x80000100 */ \
+    X(terminate)     /* TerminateProcess on itself (no clean-up runs) -> CRASH */
 
 #define BAD_ENUM(name) BAD_##name,
 #define BAD_NAME(name) L## #name L".dll",
@@ -73,7 +43,8 @@ LONG handled_filter(EXCEPTION_POINTERS *ep, void *frame);
 LONG handled_filter(EXCEPTION_POINTERS *ep, void *frame)
 {
     (void)frame;
-    return ep->ExceptionRecord->ExceptionCode == EXCEPTION_ACCESS_VIOLATION ? EXCEPTION_EXECUTE_HANDLER : EXCEPTION_CONTINUE_SEARCH;
+    BOOL av = ep->ExceptionRecord->ExceptionCode == EXCEPTION_ACCESS_VIOLATION;
+    return av ? EXCEPTION_EXECUTE_HANDLER : EXCEPTION_CONTINUE_SEARCH;
 }
 
 static etw_u32 handled(void)
@@ -121,9 +92,9 @@ static etw_u32 refused(void *b, etw_u32 l, etw_u32 code)
     if (!b)
         return 0;
     char *end = (char *)b + l;
-    if (!VirtualQuery(end, &mbi, sizeof mbi) || mbi.State != MEM_COMMIT || (mbi.Protect & (PAGE_NOACCESS | PAGE_GUARD)) ||
-        !VirtualQuery(end + 3, &mbi, sizeof mbi) || mbi.State != MEM_COMMIT || (mbi.Protect & (PAGE_NOACCESS | PAGE_GUARD)))
-        return code;
+    for (int i = 0; i < 4; i += 3)
+        if (!VirtualQuery(end + i, &mbi, sizeof mbi) || mbi.State != MEM_COMMIT || (mbi.Protect & (PAGE_NOACCESS | PAGE_GUARD)))
+            return code;
     memset(b, 0, (size_t)l + 4);
     return 0;
 }
@@ -172,7 +143,8 @@ static etw_u32 misbehave(const char *fn, void *b, etw_u32 l, etw_u32 *r, etw_u32
     return 0;
 }
 
-__declspec(dllexport) etw_u32 ETW_WINAPI TraceQueryInformation(etw_tracehandle h, etw_u32 c, void *b, etw_u32 l, etw_u32 *r)
+__declspec(dllexport) etw_u32 ETW_WINAPI TraceQueryInformation(etw_tracehandle h, etw_u32 c, void *b, etw_u32 l,
+                                                               etw_u32 *r)
 {
     (void)h, (void)c;
     return misbehave(__func__, b, l, r, 998u);
