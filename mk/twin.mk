@@ -7,7 +7,7 @@
 #   make test-twin  the "twin" test stage (harness/tests/twin.sh): the live target against the twin
 #                   under Wine at several builds and with each personality, and planted bugs
 TWIN_SRC := $(filter-out harness/twin/ctl.c,$(sort $(wildcard harness/twin/*.c)))
-TWIN_CFLAGS := -std=gnu11 $(WARN) -O1 -I. -I$(BUILD)/gen -D_WIN32_WINNT=0x0A00 -DWINVER=0x0A00 -DWIN32_LEAN_AND_MEAN
+TWIN_CFLAGS := -std=gnu11 $(WARN) -O1 -I. -I$(BUILD)/gen -D_WIN32_WINNT=0x0A00 -DWINVER=0x0A00 $(WIN_LEAN)
 TWIN_OBJ := $(TWIN_SRC:%.c=$(BUILD)/twin/obj/%.o) $(REF_SRC:%.c=$(BUILD)/twin/obj/%.o)
 TWIN_HEADERS := $(wildcard harness/twin/*.h harness/twin/*.def reference/*.h) spec/abi.h spec/versions.def
 
