@@ -43,6 +43,8 @@ WIN_VERSION := $(shell sed -n 's/^\#define ETWCONF_VERSION "\([0-9.]*\)".*/\1/p'
 WIN64_OBJ := $(WIN_SRC:%.c=$(BUILD)/win64/obj/%.o)
 UNITY_win := $(WIN_SRC)
 WIN32_OBJ := $(BUILD)/win32/etwconf.o
+# the Wine stages' copies of the exes (below)
+WINE_EXE_DIR := $(BUILD)/wine-elevated
 # the misbehaving DLL targets of harness/windows/tests/bad.c, one per name of its list BAD_DLLS
 WIN_TEST_DLLS := $(patsubst %,$(BUILD)/win64/tests/%.dll,$(shell sed -n 's/^ *X(\([a-z_]*\)).*/\1/p' harness/windows/tests/bad.c))
 # 32-bit builds of the DLLs that the faults stage runs with etwconf-i686.exe where Wine runs 32-bit
@@ -86,17 +88,16 @@ $(BUILD)/win64/etwconf-version.h: harness/core/core.h
 	@v="$(WIN_VERSION)"; n=$$(echo "$$v" | tr . ,); \
 	printf '#define ETWCONF_RC_VERSION %s,0\n#define ETWCONF_RC_VERSION_STR "%s"\n' "$$n" "$$v" >$@.$$$$ && mv -f $@.$$$$ $@
 
-$(BUILD)/win64/etwconf-res.o: harness/windows/etwconf.rc harness/windows/etwconf.manifest $(BUILD)/win64/etwconf-version.h
-	$(WINDRES64) -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
-
-$(BUILD)/win32/etwconf-res.o: harness/windows/etwconf.rc harness/windows/etwconf.manifest $(BUILD)/win64/etwconf-version.h
+# $* is 64 or 32
+$(BUILD)/win%/etwconf-res.o: harness/windows/etwconf.rc harness/windows/etwconf.manifest $(BUILD)/win64/etwconf-version.h
 	@mkdir -p $(dir $@)
-	$(WINDRES32) -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
+	$(WINDRES$*) -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
 
-$(BUILD)/etwconf.exe: $(WIN64_OBJ) $(BUILD)/win64/etwconf-res.o
+$(BUILD)/etwconf.exe: $(BUILD)/win64/etwconf-res.o
+$(BUILD)/etwconf-i686.exe: $(BUILD)/win32/etwconf-res.o
+$(BUILD)/etwconf.exe $(WINE_EXE_DIR)/etwconf.exe: $(WIN64_OBJ)
 	$(MINGW64) $(WIN_LDFLAGS) -o $@ $^ $(WIN_LIBS)
-
-$(BUILD)/etwconf-i686.exe: $(WIN32_OBJ) $(BUILD)/win32/etwconf-res.o
+$(BUILD)/etwconf-i686.exe $(WINE_EXE_DIR)/etwconf-i686.exe: $(WIN32_OBJ)
 	$(MINGW32) $(WIN_LDFLAGS) -Wl,--large-address-aware -o $@ $^ $(WIN_LIBS)
 
 # The Wine stage's copies of the two exes, BUILD/wine-elevated/: the same objects, linked with a
@@ -109,7 +110,6 @@ $(BUILD)/etwconf-i686.exe: $(WIN32_OBJ) $(BUILD)/win32/etwconf-res.o
 # requireAdministrator: an account that has no full token still runs the program, and its records
 # say which token it got (fingerprint elevation_type, and the reason of each SKIP). The shipped exes
 # stay asInvoker.
-WINE_EXE_DIR := $(BUILD)/wine-elevated
 WINE_EXES := $(WINE_EXE_DIR)/etwconf.exe $(WINE_EXE_DIR)/etwconf-i686.exe
 $(WINE_EXE_DIR)/manifest/etwconf.manifest: harness/windows/etwconf.manifest
 	@mkdir -p $(dir $@)
@@ -120,11 +120,8 @@ $(WINE_EXE_DIR)/manifest/etwconf.manifest: harness/windows/etwconf.manifest
 $(WINE_EXE_DIR)/win%-res.o: harness/windows/etwconf.rc $(WINE_EXE_DIR)/manifest/etwconf.manifest $(BUILD)/win64/etwconf-version.h
 	$(WINDRES$*) -I $(WINE_EXE_DIR)/manifest -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
 
-$(WINE_EXE_DIR)/etwconf.exe: $(WIN64_OBJ) $(WINE_EXE_DIR)/win64-res.o
-	$(MINGW64) $(WIN_LDFLAGS) -o $@ $^ $(WIN_LIBS)
-
-$(WINE_EXE_DIR)/etwconf-i686.exe: $(WIN32_OBJ) $(WINE_EXE_DIR)/win32-res.o
-	$(MINGW32) $(WIN_LDFLAGS) -Wl,--large-address-aware -o $@ $^ $(WIN_LIBS)
+$(WINE_EXE_DIR)/etwconf.exe: $(WINE_EXE_DIR)/win64-res.o
+$(WINE_EXE_DIR)/etwconf-i686.exe: $(WINE_EXE_DIR)/win32-res.o
 
 # the misbehaving DLL targets for the platform checks of the wine and faults stages: one object per
 # architecture, linked under each name (it does what its name says); slowreset.dll alone also
