@@ -108,34 +108,32 @@ static bool fz_differ(const struct fz_call *c, const struct fz_out *t, const str
     return false;
 }
 
+/* the bytes of the two sides first differ at +at: say where and what, eight bytes of each */
+static bool bytes_dis(struct fz_dis *d, enum aspect a, const char *what, size_t at, const etw_u8 *t, const etw_u8 *o, size_t len)
+{
+    char x[40], y[40];
+    size_t n = len - at < 8 ? len - at : 8;
+    hexs(x, sizeof x, t + at, n);
+    hexs(y, sizeof y, o + at, n);
+    d->aspect = a;
+    snprintf(d->detail, sizeof d->detail, "%s at +%zu: target %s, reference %s (sentinel: deadbeef)", what, at, x, y);
+    return true;
+}
+
 /* after the oracle's call: compare its buffers with the target's snapshot */
-static bool fz_differ_bytes(const struct fz_call *c, const struct fz_out *o, struct fz_dis *d, int idx)
+static bool fz_differ_bytes(const struct fz_call *c, struct fz_dis *d, int idx)
 {
     size_t at = 0;
     d->call = idx;
     if (!c->buf_null && c->fn != FN_EVENTREGISTER && c->fn != FN_REGISTERTRACEGUIDS) {
         bool patched = c->patch != PATCH_NONE || (c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
         if (!same_bytes(fz.t_after, patched ? fz.t_before : NULL, fz_in_buf(c->len), patched ? fz.o_before : NULL, c->len, &at)) {
-            char a[40], b[40];
-            size_t n = c->len - at < 8 ? c->len - at : 8;
-            hexs(a, sizeof a, fz.t_after + at, n);
-            hexs(b, sizeof b, fz_in_buf(c->len) + at, n);
-            d->aspect = fz_is_query(c->fn) && c->fn != FN_NTC ? FA_OUTPUT : FA_INPUT;
-            snprintf(d->detail, sizeof d->detail, "%s at +%zu: target %s, reference %s (sentinel: deadbeef)",
-                     d->aspect == FA_OUTPUT ? "output" : "input buffer written", at, a, b);
-            return true;
+            enum aspect a = fz_is_query(c->fn) && c->fn != FN_NTC ? FA_OUTPUT : FA_INPUT;
+            return bytes_dis(d, a, a == FA_OUTPUT ? "output" : "input buffer written", at, fz.t_after, fz_in_buf(c->len), c->len);
         }
     }
-    if (c->fn == FN_NTC && !c->out_null && !same_bytes(fz.t_out_after, NULL, fz_out_buf(c->out_len), NULL, c->out_len, &at)) {
-        char a[40], b[40];
-        size_t n = c->out_len - at < 8 ? c->out_len - at : 8;
-        hexs(a, sizeof a, fz.t_out_after + at, n);
-        hexs(b, sizeof b, fz_out_buf(c->out_len) + at, n);
-        d->aspect = FA_OUTPUT;
-        snprintf(d->detail, sizeof d->detail, "OutBuffer at +%zu: target %s, reference %s (sentinel: deadbeef)", at, a, b);
-        return true;
-    }
-    (void)o;
+    if (c->fn == FN_NTC && !c->out_null && !same_bytes(fz.t_out_after, NULL, fz_out_buf(c->out_len), NULL, c->out_len, &at))
+        return bytes_dis(d, FA_OUTPUT, "OutBuffer", at, fz.t_out_after, fz_out_buf(c->out_len), c->out_len);
     return false;
 }
 /* ---------------------------------------------------------------- exports */
@@ -515,7 +513,7 @@ static void run_body(struct etw_ctx *unused)
         fz.last_out[SIDE_T] = to;
         fz.last_out[SIDE_O] = oo;
         fz.last_ran = true;
-        if (fz_differ(c, &to, &oo, &fz.dis, i) || fz_differ_bytes(c, &oo, &fz.dis, i)) {
+        if (fz_differ(c, &to, &oo, &fz.dis, i) || fz_differ_bytes(c, &fz.dis, i)) {
             fz.found = true;
             T->dirty = O->dirty = fz.control;
             return;
