@@ -22,14 +22,17 @@
 #include <signal.h>
 #endif
 
-/* run loop(arg) on one thread and a watchdog on another. A call into a side that
- * does not return within timeout_ms, or a run still going at end_us (0: none), is reported as a
- * TIMEOUT disagreement with its replay command and the process ends with exit status 1 (a thread
- * blocked in a library cannot be taken back). Returns loop's status; -1 when the threads could
- * not start (the caller runs loop itself). */
+/* the run: what the command line asks for, and what the watchdog needs. fz_watched() runs loop(w)
+ * on one thread and a watchdog on another. A call into a side that does not return within
+ * timeout_ms, or a run still going at end_us (0: none), is reported as a TIMEOUT disagreement with
+ * its replay command and the process ends with exit status 1 (a thread blocked in a library cannot
+ * be taken back). Returns loop's status; -1 when the threads could not start (the caller runs loop
+ * itself). */
 struct fz_watch {
     const char *target;
     etw_u64 seed;
+    unsigned long long only_prog, max_calls, max_dis;
+    bool have_prog;
     unsigned timeout_ms;
     uint64_t t0_us, stop_us, end_us; /* the start, the end of --seconds, that plus the grace (0: none) */
     int status; /* set by loop */
@@ -237,20 +240,12 @@ struct seen {
     enum aspect a;
 };
 
-/* what the fuzz loop needs from the command line */
-struct fz_loop {
-    const char *target;
-    unsigned long long seed, only_prog, max_calls, max_dis;
-    bool have_prog;
-};
-static const struct fz_loop *loop_args;
-
 /* the programs of the seed, each disagreement reduced and printed; runs under the watchdog */
 static void fuzz_loop(struct fz_watch *w)
 {
-    const char *target = loop_args->target;
-    unsigned long long seed = loop_args->seed, only_prog = loop_args->only_prog, max_dis = loop_args->max_dis;
-    bool have_prog = loop_args->have_prog;
+    const char *target = w->target;
+    unsigned long long seed = w->seed, only_prog = w->only_prog, max_dis = w->max_dis;
+    bool have_prog = w->have_prog;
     int ndis = 0;
     static struct seen seen[FZ_MAXDIS];
     int nseen = 0;
@@ -261,7 +256,7 @@ static void fuzz_loop(struct fz_watch *w)
     uint64_t t0 = w->t0_us, deadline = w->stop_us;
     clock_t c0 = clock();
     fz.seed = seed;
-    fz.max_calls = loop_args->max_calls;
+    fz.max_calls = w->max_calls;
     fz.next = have_prog ? only_prog : 0;
     while (ndis < (int)max_dis) {
         if (deadline && plat_now_us() >= deadline)
@@ -484,9 +479,8 @@ int etw_cmd_fuzz(int argc, char **argv)
         fflush(stdout);
     }
 
-    struct fz_loop L = {target, seed, only_prog, max_calls, max_dis, have_prog};
-    loop_args = &L;
-    struct fz_watch w = {.target = target, .seed = seed, .timeout_ms = (unsigned)timeout_ms, .t0_us = plat_now_us()};
+    struct fz_watch w = {.target = target, .seed = seed, .only_prog = only_prog, .max_calls = max_calls, .max_dis = max_dis,
+                         .have_prog = have_prog, .timeout_ms = (unsigned)timeout_ms, .t0_us = plat_now_us()};
     if (seconds) {
         w.stop_us = w.t0_us + seconds * 1000000ull;
         w.end_us = w.stop_us + timeout_ms * 1000ull + 2000000ull;

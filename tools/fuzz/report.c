@@ -5,6 +5,9 @@
 #include "tools/fuzz/fuzz.h"
 #include <string.h>
 
+static const char *const aspect_name[] = {"none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
+                                          "bytes before the buffer", "returned handle", "last error", "fault", "fixture", "export"};
+
 static const char *fn_prefix(enum etw_fn fn)
 {
     static const char *const prefix[FN_COUNT] = {
@@ -245,7 +248,7 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
         oracle_outcome(p, fz_versions[i], &w->ro[i]);
     }
     snprintf(w->id, sizeof w->id, "fuzz.%s.%llx", fn_prefix(c->fn), prog_no);
-    snprintf(w->title, sizeof w->title, "found by etwconf fuzz (%s)", fz_aspect_name[a]);
+    snprintf(w->title, sizeof w->title, "found by etwconf fuzz (%s)", aspect_name[a]);
     struct etw_case *k = &w->c;
     k->file = "(etwconf fuzz)";
     k->id = w->id;
