@@ -196,6 +196,13 @@ static const char fuzz_usage[] =
     "\n"
     "exit status: 0 no disagreement, 1 disagreement(s), 2 usage, 3 the target cannot be used\n";
 
+/* "etwconf fuzz: WHY" on stderr; returns rc */
+static int fz_fail(int rc, const char *why, const char *arg)
+{
+    fprintf(stderr, "etwconf fuzz: %s%s\n", why, arg);
+    return rc;
+}
+
 static int fz_die(const char *fmt, const char *arg)
 {
     fprintf(stderr, "etwconf fuzz: ");
@@ -406,29 +413,21 @@ int etw_cmd_fuzz(int argc, char **argv)
 
     char err[512] = "";
     struct etw_target *t = etw_target_open(target, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, "etwconf fuzz: %s\n", err);
-        return 3;
-    }
+    if (!t)
+        return fz_fail(3, err, "");
     memset(&fz, 0, sizeof fz);
     fz.side[SIDE_T].name = "target";
     fz.side[SIDE_T].t = t;
     fz.side[SIDE_O].name = "reference";
     fz.side[SIDE_O].t = oracle ? etw_target_open(oracle, err, sizeof err) : etw_target_reference();
-    if (!fz.side[SIDE_O].t) {
-        fprintf(stderr, "etwconf fuzz: the oracle: %s\n", err);
-        return 3;
-    }
-    if (fz.side[SIDE_O].t == t) {
-        fprintf(stderr, "etwconf fuzz: the target is the oracle itself\n");
-        return 2;
-    }
-    if (!fz.side[SIDE_O].t->reset || !fz.side[SIDE_O].t->set_version || !fz.side[SIDE_O].t->sym(fz.side[SIDE_O].t, "TraceQueryInformation")) {
-        fprintf(stderr, "etwconf fuzz: the oracle must be the reference implementation, with its control API: this etwconf has no "
-                        "built-in reference (etwconf.exe tests the live system); give one with --oracle (a build of reference/ as a "
-                        "library)\n");
-        return 3;
-    }
+    if (!fz.side[SIDE_O].t)
+        return fz_fail(3, "the oracle: ", err);
+    if (fz.side[SIDE_O].t == t)
+        return fz_fail(2, "the target is the oracle itself", "");
+    if (!fz.side[SIDE_O].t->reset || !fz.side[SIDE_O].t->set_version || !fz.side[SIDE_O].t->sym(fz.side[SIDE_O].t, "TraceQueryInformation"))
+        return fz_fail(3, "the oracle must be the reference implementation, with its control API: this etwconf has no "
+                          "built-in reference (etwconf.exe tests the live system); give one with --oracle (a build of "
+                          "reference/ as a library)", "");
     fz.control = t->reset && t->set_version && t->start_logger;
     fz.emulate_all = !ver && t->set_version;
     fz.fixed_version = ver ? ver : t->set_version ? ETW_V10_0 : ETW_V10_0;
@@ -443,20 +442,16 @@ int etw_cmd_fuzz(int argc, char **argv)
     fz.ctx.r = &fz.runner;
     fz.ctx.t = t;
     if (!guard(&fz.gin, FZ_BUF_MAX) || !guard(&fz.gout, FZ_OUT_MAX) || !guard(&fz.grl, 4) ||
-        !guard(&fz.gaux, FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION))) {
-        fprintf(stderr, "etwconf fuzz: could not map the guarded buffers\n");
-        return 3;
-    }
+        !guard(&fz.gaux, FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION)))
+        return fz_fail(3, "could not map the guarded buffers", "");
     size_t pl = ETW_PRE_ZONE + FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION);
     fz.pattern = malloc(pl);
     fz.t_after = malloc(FZ_BUF_MAX);
     fz.t_out_after = malloc(FZ_OUT_MAX);
     fz.t_before = malloc(FZ_BUF_MAX + ETW_PRE_ZONE);
     fz.o_before = malloc(FZ_BUF_MAX + ETW_PRE_ZONE);
-    if (!fz.pattern || !fz.t_after || !fz.t_out_after || !fz.t_before || !fz.o_before) {
-        fprintf(stderr, "etwconf fuzz: out of memory\n");
-        return 3;
-    }
+    if (!fz.pattern || !fz.t_after || !fz.t_out_after || !fz.t_before || !fz.o_before)
+        return fz_fail(3, "out of memory", "");
     for (size_t i = 0; i < pl; i++)
         fz.pattern[i] = etw_sentinel[i % 4]; /* ETW_PRE_ZONE is a multiple of 4: buf[0] gets sentinel[0] */
     fz.t_before += ETW_PRE_ZONE;
