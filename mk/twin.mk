@@ -7,11 +7,14 @@
 #   make test-twin  the "twin" test stage (harness/tests/twin.sh): the live target against the twin
 #                   under Wine at several builds and with each personality, and planted bugs
 TWIN_SRC := $(filter-out harness/twin/ctl.c,$(sort $(wildcard harness/twin/*.c)))
-TWIN_CFLAGS := -std=gnu11 $(WARN) -O1 -I. -I$(BUILD)/gen -D_WIN32_WINNT=0x0A00 -DWINVER=0x0A00 -DWIN32_LEAN_AND_MEAN
+TWIN_CFLAGS := -std=gnu11 $(WARN) -O1 -I. -I$(BUILD)/gen -D_WIN32_WINNT=0x0A00 -DWINVER=0x0A00 $(WIN_LEAN)
 TWIN_OBJ := $(TWIN_SRC:%.c=$(BUILD)/twin/obj/%.o) $(REF_SRC:%.c=$(BUILD)/twin/obj/%.o)
 TWIN_HEADERS := $(wildcard harness/twin/*.h harness/twin/*.def reference/*.h) spec/abi.h spec/versions.def
 
-TWIN32_OBJ := $(TWIN_SRC:%.c=$(BUILD)/twin/win32/obj/%.o) $(REF_SRC:%.c=$(BUILD)/twin/win32/obj/%.o)
+# the i686 DLL is built from two unity builds (Makefile), the reference's and the twin's own files;
+# the layers stage reads the per-file objects of the x86_64 one
+UNITY_twin := $(TWIN_SRC)
+TWIN32_OBJ := $(BUILD)/twin/win32/reference.o $(BUILD)/twin/win32/twin.o
 
 .PHONY: twin test-twin
 twin: $(BUILD)/twin/etwtwin.dll $(BUILD)/twin/etwtwin-i686.dll $(BUILD)/twin/twinctl.exe
@@ -29,11 +32,11 @@ $(BUILD)/twin/etwtwin.dll: $(TWIN_OBJ)
 	$(MINGW64) -shared -static -s -o $@ $^ -ladvapi32
 
 # the same for etwconf-i686.exe (32-bit Windows, WOW64)
-$(BUILD)/twin/win32/obj/reference/%.o: reference/%.c $(TWIN_HEADERS)
+$(BUILD)/twin/win32/reference.o: $(BUILD)/unity/reference.c $(REF_SRC) $(TWIN_HEADERS)
 	@mkdir -p $(dir $@)
 	$(MINGW32) $(TWIN_CFLAGS) -include harness/twin/rename.h -c -o $@ $<
 
-$(BUILD)/twin/win32/obj/harness/twin/%.o: harness/twin/%.c $(TWIN_HEADERS)
+$(BUILD)/twin/win32/twin.o: $(BUILD)/unity/twin.c $(TWIN_SRC) $(TWIN_HEADERS)
 	@mkdir -p $(dir $@)
 	$(MINGW32) $(TWIN_CFLAGS) -c -o $@ $<
 

@@ -25,19 +25,28 @@ WIN_HEADERS := $(HEADERS)
 # _WIN32_WINNT 0x0502: nothing newer than Server 2003 can be imported by accident; newer APIs
 # are looked up with GetProcAddress. The reference implementation is not linked: the exe tests
 # the system it runs on (or a DLL given with --target).
-# WIN32_LEAN_AND_MEAN halves the compile time (windows.h is most of it) and changes no generated
-# code: nothing here uses the headers it leaves out. -O1: the exe's time goes to the system it tests
-# (it holds no reference to fuzz), and -O2 costs a third more to compile, twice, in every make test.
+# WIN_LEAN: windows.h is most of the compile time; WIN32_LEAN_AND_MEAN halves it, and the x86_64
+# winnt.h's x86intrin.h and emmintrin.h (three quarters of what is left: every x86 intrinsic),
+# marked as read by their include guards, are not read. Neither changes the generated code: nothing
+# here uses what they leave out (a use would not compile). -O1: the exe's time goes to the system it
+# tests (it holds no reference to fuzz), and -O2 costs a third more to compile.
+WIN_LEAN := -DWIN32_LEAN_AND_MEAN -D_X86INTRIN_H_INCLUDED -D_EMMINTRIN_H_INCLUDED
 WIN_CFLAGS := -std=c11 $(WARN) -Werror=int-conversion -O1 -I. -I$(BUILD)/gen -D_GNU_SOURCE -D_WIN32_WINNT=0x0502 -DWINVER=0x0502 \
-    -DWIN32_LEAN_AND_MEAN \
-    -DETWCONF_DEFAULT_TARGET='"live"'
+    $(WIN_LEAN) -DETWCONF_DEFAULT_TARGET='"live"'
 WIN_LDFLAGS := -static -s
 WIN_LIBS := -ladvapi32
 WIN_VERSION := $(shell sed -n 's/^\#define ETWCONF_VERSION "\([0-9.]*\)".*/\1/p' harness/core/core.h)
 
+# etwconf.exe is linked from per-file objects (the layers stage reads them, the twin stage's planted
+# bugs replace one); etwconf-i686.exe, of the same files, from one unity build (Makefile), which
+# takes half the compile time: the portable files come first, windows.h is read once, after them
 WIN64_OBJ := $(WIN_SRC:%.c=$(BUILD)/win64/obj/%.o)
-WIN32_OBJ := $(WIN_SRC:%.c=$(BUILD)/win32/obj/%.o)
-WIN_TEST_DLLS := $(patsubst harness/windows/tests/%.c,$(BUILD)/win64/tests/%.dll,$(wildcard harness/windows/tests/*.c))
+UNITY_win := $(WIN_SRC)
+WIN32_OBJ := $(BUILD)/win32/etwconf.o
+# the Wine stages' copies of the exes (below)
+WINE_EXE_DIR := $(BUILD)/wine-elevated
+# the misbehaving DLL targets of harness/windows/tests/bad.c, one per name of its list BAD_DLLS
+WIN_TEST_DLLS := $(patsubst %,$(BUILD)/win64/tests/%.dll,$(shell sed -n 's/^ *X(\([a-z_]*\)).*/\1/p' harness/windows/tests/bad.c))
 # 32-bit builds of the DLLs that the faults stage runs with etwconf-i686.exe where Wine runs 32-bit
 # programs (wine_i686_faults in harness/tests/faults.sh: a DLL named there and missing here fails it);
 # any other builds with make BUILD/win32/tests/NAME.dll
@@ -47,40 +56,31 @@ WIN32_TEST_DLLS := $(WIN32_FAULT_DLLS:%=$(BUILD)/win32/tests/%.dll)
 .PHONY: windows wine test-wine run-wine
 windows: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe
 
-# <windows.h> precompiled (harness/plat/win/pch.h): once per architecture for the exe's flags, and once
-# for the test DLLs' flags (gcc uses a precompiled header only with the flags it was made with). The
-# files that include windows.h, through win.h or live.h, are given it first with -include; the others
-# (the portable ones) never see windows.h. A file missing from this list still builds right, only slower.
+# <windows.h> precompiled (harness/plat/win/pch.h) for etwconf.exe's per-file objects. The files that
+# include windows.h, through win.h or live.h, are given it first with -include; the others (the
+# portable ones) never see windows.h. A file missing from this list still builds right, only slower.
 WIN_PCH_SRC := $(shell grep -l -e '^\#include <windows.h>' -e '^\#include "harness/plat/win/win.h"' \
     -e '^\#include "harness/targets/win_live/live.h"' $(WIN_SRC))
-WIN_DLL_CFLAGS := -std=gnu11 $(WARN) -O1 -I. -DWIN32_LEAN_AND_MEAN
 # $* is 64 or 32: the compiler is MINGW64 or MINGW32
 $(BUILD)/win%/pch/exe/pch.h.gch: harness/plat/win/pch.h
 	@mkdir -p $(dir $@)
 	@cp $< $(dir $@)pch.h
 	$(MINGW$*) $(WIN_CFLAGS) -x c-header -o $@ $(dir $@)pch.h
 
-$(BUILD)/win%/pch/dll/pch.h.gch: harness/plat/win/pch.h
-	@mkdir -p $(dir $@)
-	@cp $< $(dir $@)pch.h
-	$(MINGW$*) $(WIN_DLL_CFLAGS) -x c-header -o $@ $(dir $@)pch.h
-
 $(WIN_PCH_SRC:%.c=$(BUILD)/win64/obj/%.o): $(BUILD)/win64/pch/exe/pch.h.gch
 $(WIN_PCH_SRC:%.c=$(BUILD)/win64/obj/%.o): WIN_PCH_USE := -Winvalid-pch -include $(BUILD)/win64/pch/exe/pch.h
-$(WIN_PCH_SRC:%.c=$(BUILD)/win32/obj/%.o): $(BUILD)/win32/pch/exe/pch.h.gch
-$(WIN_PCH_SRC:%.c=$(BUILD)/win32/obj/%.o): WIN_PCH_USE := -Winvalid-pch -include $(BUILD)/win32/pch/exe/pch.h
 
 $(BUILD)/win64/obj/%.o: %.c $(WIN_HEADERS)
 	@mkdir -p $(dir $@)
 	$(MINGW64) $(WIN_CFLAGS) $(WIN_PCH_USE) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf.exe"' -c -o $@ $<
 
-$(BUILD)/win32/obj/%.o: %.c $(WIN_HEADERS)
+$(WIN32_OBJ): $(BUILD)/unity/win.c $(WIN_SRC) $(WIN_HEADERS) $(BUILD)/gen/export_wine_runtime.h
 	@mkdir -p $(dir $@)
-	$(MINGW32) $(WIN_CFLAGS) $(WIN_PCH_USE) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf-i686.exe"' -c -o $@ $<
+	$(MINGW32) $(WIN_CFLAGS) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf-i686.exe"' -c -o $@ $<
 
 # the commit in the results header (suite.git), as for the Linux build (Makefile: GIT_REV)
-$(BUILD)/win64/obj/harness/out/record.o $(BUILD)/win32/obj/harness/out/record.o: $(BUILD)/gitrev.txt
-$(BUILD)/win64/obj/harness/out/record.o $(BUILD)/win32/obj/harness/out/record.o: WIN_EXTRA += $(if $(GIT_REV),-DETWCONF_GIT='"$(GIT_REV)"')
+$(BUILD)/win64/obj/harness/out/record.o $(WIN32_OBJ): $(BUILD)/gitrev.txt
+$(BUILD)/win64/obj/harness/out/record.o $(WIN32_OBJ): WIN_EXTRA += $(if $(GIT_REV),-DETWCONF_GIT='"$(GIT_REV)"')
 
 # the resource script reads its version numbers from a generated header
 $(BUILD)/win64/etwconf-version.h: harness/core/core.h
@@ -88,17 +88,16 @@ $(BUILD)/win64/etwconf-version.h: harness/core/core.h
 	@v="$(WIN_VERSION)"; n=$$(echo "$$v" | tr . ,); \
 	printf '#define ETWCONF_RC_VERSION %s,0\n#define ETWCONF_RC_VERSION_STR "%s"\n' "$$n" "$$v" >$@.$$$$ && mv -f $@.$$$$ $@
 
-$(BUILD)/win64/etwconf-res.o: harness/windows/etwconf.rc harness/windows/etwconf.manifest $(BUILD)/win64/etwconf-version.h
-	$(WINDRES64) -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
-
-$(BUILD)/win32/etwconf-res.o: harness/windows/etwconf.rc harness/windows/etwconf.manifest $(BUILD)/win64/etwconf-version.h
+# $* is 64 or 32
+$(BUILD)/win%/etwconf-res.o: harness/windows/etwconf.rc harness/windows/etwconf.manifest $(BUILD)/win64/etwconf-version.h
 	@mkdir -p $(dir $@)
-	$(WINDRES32) -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
+	$(WINDRES$*) -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
 
-$(BUILD)/etwconf.exe: $(WIN64_OBJ) $(BUILD)/win64/etwconf-res.o
+$(BUILD)/etwconf.exe: $(BUILD)/win64/etwconf-res.o
+$(BUILD)/etwconf-i686.exe: $(BUILD)/win32/etwconf-res.o
+$(BUILD)/etwconf.exe $(WINE_EXE_DIR)/etwconf.exe: $(WIN64_OBJ)
 	$(MINGW64) $(WIN_LDFLAGS) -o $@ $^ $(WIN_LIBS)
-
-$(BUILD)/etwconf-i686.exe: $(WIN32_OBJ) $(BUILD)/win32/etwconf-res.o
+$(BUILD)/etwconf-i686.exe $(WINE_EXE_DIR)/etwconf-i686.exe: $(WIN32_OBJ)
 	$(MINGW32) $(WIN_LDFLAGS) -Wl,--large-address-aware -o $@ $^ $(WIN_LIBS)
 
 # The Wine stage's copies of the two exes, BUILD/wine-elevated/: the same objects, linked with a
@@ -111,7 +110,6 @@ $(BUILD)/etwconf-i686.exe: $(WIN32_OBJ) $(BUILD)/win32/etwconf-res.o
 # requireAdministrator: an account that has no full token still runs the program, and its records
 # say which token it got (fingerprint elevation_type, and the reason of each SKIP). The shipped exes
 # stay asInvoker.
-WINE_EXE_DIR := $(BUILD)/wine-elevated
 WINE_EXES := $(WINE_EXE_DIR)/etwconf.exe $(WINE_EXE_DIR)/etwconf-i686.exe
 $(WINE_EXE_DIR)/manifest/etwconf.manifest: harness/windows/etwconf.manifest
 	@mkdir -p $(dir $@)
@@ -122,24 +120,26 @@ $(WINE_EXE_DIR)/manifest/etwconf.manifest: harness/windows/etwconf.manifest
 $(WINE_EXE_DIR)/win%-res.o: harness/windows/etwconf.rc $(WINE_EXE_DIR)/manifest/etwconf.manifest $(BUILD)/win64/etwconf-version.h
 	$(WINDRES$*) -I $(WINE_EXE_DIR)/manifest -I harness/windows -I $(BUILD)/win64 -O coff -o $@ $<
 
-$(WINE_EXE_DIR)/etwconf.exe: $(WIN64_OBJ) $(WINE_EXE_DIR)/win64-res.o
-	$(MINGW64) $(WIN_LDFLAGS) -o $@ $^ $(WIN_LIBS)
+$(WINE_EXE_DIR)/etwconf.exe: $(WINE_EXE_DIR)/win64-res.o
+$(WINE_EXE_DIR)/etwconf-i686.exe: $(WINE_EXE_DIR)/win32-res.o
 
-$(WINE_EXE_DIR)/etwconf-i686.exe: $(WIN32_OBJ) $(WINE_EXE_DIR)/win32-res.o
-	$(MINGW32) $(WIN_LDFLAGS) -Wl,--large-address-aware -o $@ $^ $(WIN_LIBS)
-
-# misbehaving DLL targets for the platform checks of the wine stage
-# (bad.h includes windows.h: each is given the precompiled one first)
-$(WIN_TEST_DLLS): $(BUILD)/win64/pch/dll/pch.h.gch
-$(WIN32_TEST_DLLS): $(BUILD)/win32/pch/dll/pch.h.gch
-$(BUILD)/win64/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h
+# the misbehaving DLL targets for the platform checks of the wine and faults stages: one object per
+# architecture, linked under each name (it does what its name says); slowreset.dll alone also
+# exports EtwRef_Reset. 32-bit: stdcall exports under their plain names (--kill-at), as Windows'
+# own DLLs export them.
+WIN_DLL_CFLAGS := -std=gnu11 $(WARN) -O1 -I. $(WIN_LEAN)
+.SECONDARY: $(BUILD)/win64/tests/bad.o $(BUILD)/win32/tests/bad.o
+$(BUILD)/win%/tests/bad.o: harness/windows/tests/bad.c spec/abi.h
 	@mkdir -p $(dir $@)
-	$(MINGW64) $(WIN_DLL_CFLAGS) -Winvalid-pch -include $(BUILD)/win64/pch/dll/pch.h -shared -s -o $@ $<
-
-# 32-bit: stdcall exports under their plain names (--kill-at), as Windows' own DLLs export them
-$(BUILD)/win32/tests/%.dll: harness/windows/tests/%.c harness/windows/tests/bad.h spec/abi.h $(BUILD)/win32/pch/dll/pch.h.gch
-	@mkdir -p $(dir $@)
-	$(MINGW32) $(WIN_DLL_CFLAGS) -Winvalid-pch -include $(BUILD)/win32/pch/dll/pch.h -shared -s -Wl,--kill-at -o $@ $<
+	$(MINGW$*) $(WIN_DLL_CFLAGS) -c -o $@ $<
+$(BUILD)/win%/tests/reset.def:
+	@mkdir -p $(dir $@); printf 'EXPORTS\nEtwRef_Reset\n' >$@
+$(BUILD)/win64/tests/slowreset.dll: $(BUILD)/win64/tests/reset.def
+$(BUILD)/win32/tests/slowreset.dll: $(BUILD)/win32/tests/reset.def
+$(BUILD)/win64/tests/%.dll: $(BUILD)/win64/tests/bad.o
+	$(MINGW64) -shared -s -o $@ $^
+$(BUILD)/win32/tests/%.dll: $(BUILD)/win32/tests/bad.o
+	$(MINGW32) -shared -s -Wl,--kill-at -o $@ $^
 
 # ---------------------------------------------------------------- Wine
 wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WINE_EXES)

@@ -1,10 +1,177 @@
 /*
- * tools/fuzz/cmd.c - the command line of etwconf fuzz.
+ * tools/fuzz/cmd.c - the command line of etwconf fuzz, its loop, and its watchdog.
+ *
+ * The fuzz loop calls both sides in this process (under etw_guarded_call, which catches faults
+ * but has no deadline outside a conformance run), so a call that never returns would keep
+ * `etwconf fuzz` running forever. The loop runs on one thread; the watchdog on another samples
+ * the beat that each call into a side advances. A call that has not returned after the per-call
+ * timeout, or a run still going at its end (--seconds plus a grace), is printed as a TIMEOUT
+ * disagreement with the call and its replay command, and the process ends at once (exit 1,
+ * without running library destructors): a thread blocked in a library cannot be taken back.
+ * The watchdog reads the program being run while the fuzz thread is blocked in the target, so
+ * nothing it reads is being written.
  */
 #include "tools/fuzz/fuzz.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <errno.h>
+#include <signal.h>
+#endif
+
+/* the run: what the command line asks for, and what the watchdog needs. fz_watched() runs loop(w)
+ * on one thread and a watchdog on another. A call into a side that does not return within
+ * timeout_ms, or a run still going at end_us (0: none), is reported as a TIMEOUT disagreement with
+ * its replay command and the process ends with exit status 1 (a thread blocked in a library cannot
+ * be taken back). Returns loop's status; -1 when the threads could not start (the caller runs loop
+ * itself). */
+struct fz_watch {
+    const char *target;
+    etw_u64 seed;
+    unsigned long long only_prog, max_calls, max_dis;
+    bool have_prog;
+    unsigned timeout_ms;
+    uint64_t t0_us, stop_us, end_us; /* the start, the end of --seconds, that plus the grace (0: none) */
+    int status; /* set by loop */
+};
+
+#define WATCH_TICK_MS 20
+
+static void nap_ms(unsigned ms)
+{
+#if defined(_WIN32)
+    Sleep(ms);
+#else
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+#endif
+}
+
+struct watch_run {
+    void (*loop)(struct fz_watch *w);
+    struct fz_watch *w;
+    atomic_int done;
+};
+
+static void hung(struct fz_watch *w, bool in_call)
+{
+    const struct fz_prog *p = atomic_load_explicit(&fz.w_progp, memory_order_acquire);
+    unsigned long long k = atomic_load_explicit(&fz.w_prog, memory_order_relaxed);
+    int call = fz.cur_call, n = atomic_load_explicit(&fz.w_ndis, memory_order_relaxed) + 1;
+    const char *who = fz.cur_side == SIDE_T ? "target" : "reference";
+    fflush(stdout);
+    if (p) {
+        fprintf(stdout, "\nDISAGREEMENT %d (seed %llu, program %llu, version %s): TIMEOUT: the %s ", n, (unsigned long long)w->seed,
+                k, etw_version_name(p->version), who);
+        if (!in_call)
+            fprintf(stdout, "was still running the program %.1f s after --seconds ended (the grace is %.1f s)",
+                    (plat_now_us() - w->stop_us) / 1e6, (w->end_us - w->stop_us) / 1e6);
+        else if (call < 0)
+            fprintf(stdout, "hung setting up the fixture (no return after %u ms)", w->timeout_ms);
+        else
+            fprintf(stdout, "hung at call %d of the program (no return after %u ms)", call + 1, w->timeout_ms);
+        if (fz.cur_side == SIDE_O)
+            fprintf(stdout, " [a bug of the reference: please report it]");
+        fprintf(stdout, "\n");
+        if (in_call && call >= 0 && call < p->ncalls) {
+            fprintf(stdout, "  call: ");
+            fz_describe_call(stdout, &p->calls[call]);
+            fprintf(stdout, "\n");
+        }
+        fprintf(stdout, "  the fuzzer stops here: a thread blocked in the %s cannot be taken back\n", who);
+        fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu --timeout-ms %u\n", w->target,
+                (unsigned long long)w->seed, k, w->timeout_ms);
+    } else {
+        fprintf(stdout, "\nDISAGREEMENT %d: TIMEOUT: the fuzzer did not end within its time and grace, before any program ran\n", n);
+    }
+    double secs = (plat_now_us() - w->t0_us) / 1e6;
+    fprintf(stdout, "\nfuzz: %llu calls in %llu programs, %.1f s, seed %llu: %d disagreement(s); the %s hung\n", fz.calls, fz.programs,
+            secs, (unsigned long long)w->seed, n, p ? who : "fuzzer");
+    fflush(stdout);
+    fflush(stderr);
+    _Exit(1);
+}
+
+static void noop(struct etw_ctx *ctx)
+{
+    (void)ctx;
+}
+
+/* the loop's thread calls the target: a stack overflow there raises SIGSEGV on a stack that has
+ * no room left, and the guarded call's handler (installed SA_ONSTACK) can run only on an alternate
+ * signal stack of that thread. A new thread has none (the one the platform sets up belongs to the
+ * thread that made the first guarded call), so the loop's thread gets its own. */
+#if !defined(_WIN32)
+static stack_t old_stack;
+#endif
+
+static void alternate_stack(bool on)
+{
+#if !defined(_WIN32)
+    static char stack[64 * 1024]; /* one loop thread at a time */
+    stack_t ss = {.ss_sp = stack, .ss_size = sizeof stack, .ss_flags = 0};
+    if (on)
+        sigaltstack(&ss, &old_stack);
+    else
+        sigaltstack(&old_stack, NULL); /* what the thread had (a sanitizer frees its own at the thread's end) */
+#else
+    (void)on;
+#endif
+}
+
+static void watch_thread(void *arg, int i)
+{
+    struct watch_run *r = arg;
+    if (i == 0) {
+        alternate_stack(true);
+        r->loop(r->w);
+        alternate_stack(false);
+        atomic_store(&r->done, 1);
+        return;
+    }
+    struct fz_watch *w = r->w;
+    unsigned long last = atomic_load(&fz.w_beat);
+    uint64_t since = plat_now_us();
+    for (;;) {
+        nap_ms(WATCH_TICK_MS);
+        if (atomic_load(&r->done))
+            return;
+        uint64_t now = plat_now_us();
+        unsigned long beat = atomic_load_explicit(&fz.w_beat, memory_order_relaxed);
+        bool in_call = atomic_load_explicit(&fz.w_in_call, memory_order_acquire);
+        if (beat != last) {
+            last = beat;
+            since = now;
+        }
+        if (in_call && w->timeout_ms && now - since >= (uint64_t)w->timeout_ms * 1000u)
+            hung(w, true);
+        if (w->end_us && now >= w->end_us)
+            hung(w, in_call);
+    }
+}
+
+static int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w)
+{
+    static struct watch_run r;
+    r.loop = loop;
+    r.w = w;
+    atomic_store(&r.done, 0);
+    /* the platform sets its fault handling up on the first guarded call: here, once, before the
+     * threads start (the loop's thread gets its alternate signal stack in watch_thread) */
+    char exc[48];
+    long off;
+    etw_guarded_call(&fz.ctx, noop, exc, sizeof exc, &off);
+    if (!plat_threads(2, watch_thread, &r)) {
+        if (atomic_load(&r.done))
+            return w->status;
+        return -1;
+    }
+    return w->status;
+}
 
 static const char fuzz_usage[] =
     "usage: etwconf fuzz --target LIB [--seconds N | --calls N] [--seed S] [--emulate V] [--max N] [--oracle LIB]\n"
@@ -28,6 +195,13 @@ static const char fuzz_usage[] =
     "  --quiet        print only disagreements and the summary\n"
     "\n"
     "exit status: 0 no disagreement, 1 disagreement(s), 2 usage, 3 the target cannot be used\n";
+
+/* "etwconf fuzz: WHY" on stderr; returns rc */
+static int fz_fail(int rc, const char *why, const char *arg)
+{
+    fprintf(stderr, "etwconf fuzz: %s%s\n", why, arg);
+    return rc;
+}
 
 static int fz_die(const char *fmt, const char *arg)
 {
@@ -73,21 +247,12 @@ struct seen {
     enum aspect a;
 };
 
-/* what the fuzz loop needs from the command line */
-struct fz_loop {
-    const char *target;
-    unsigned long long seed, only_prog, max_calls, max_dis;
-    bool have_prog;
-};
-static const struct fz_loop *loop_args;
-
 /* the programs of the seed, each disagreement reduced and printed; runs under the watchdog */
 static void fuzz_loop(struct fz_watch *w)
 {
-    const struct fz_loop *a = loop_args;
-    const char *target = a->target;
-    unsigned long long seed = a->seed, only_prog = a->only_prog, max_calls = a->max_calls, max_dis = a->max_dis;
-    bool have_prog = a->have_prog;
+    const char *target = w->target;
+    unsigned long long seed = w->seed, only_prog = w->only_prog, max_dis = w->max_dis;
+    bool have_prog = w->have_prog;
     int ndis = 0;
     static struct seen seen[FZ_MAXDIS];
     int nseen = 0;
@@ -98,12 +263,12 @@ static void fuzz_loop(struct fz_watch *w)
     uint64_t t0 = w->t0_us, deadline = w->stop_us;
     clock_t c0 = clock();
     fz.seed = seed;
-    fz.max_calls = max_calls;
+    fz.max_calls = w->max_calls;
     fz.next = have_prog ? only_prog : 0;
     while (ndis < (int)max_dis) {
         if (deadline && plat_now_us() >= deadline)
             break;
-        if (max_calls && fz.calls >= max_calls)
+        if (fz.max_calls && fz.calls >= fz.max_calls)
             break;
         if (have_prog && fz.next != only_prog)
             break;
@@ -188,6 +353,19 @@ int etw_cmd_fuzz(int argc, char **argv)
     const char *target = NULL, *emulate = NULL, *oracle = NULL;
     unsigned long long seconds = 0, max_calls = 0, seed = 0, only_prog = 0, max_dis = 5, timeout_ms = 5000;
     bool have_seed = false, quiet = false, have_prog = false;
+    const struct num_opt {
+        const char *name;
+        unsigned long long *v, lo, hi;
+        bool *have;
+        const char *takes;
+    } nums[] = {
+        {"--seconds", &seconds, 1, 86400 * 7, NULL, "1 to 604800"},
+        {"--calls", &max_calls, 1, ~0ull, NULL, "a positive number"},
+        {"--seed", &seed, 0, ~0ull, &have_seed, "a number"},
+        {"--program", &only_prog, 0, ~0ull, &have_prog, "a number"},
+        {"--timeout-ms", &timeout_ms, 1, 3600000, NULL, "1 to 3600000"},
+        {"--max", &max_dis, 1, FZ_MAXDIS, NULL, "1 to 64"},
+    };
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -201,34 +379,23 @@ int etw_cmd_fuzz(int argc, char **argv)
         if (!v)
             return fz_die("%s needs a value", a);
         i++;
+        const struct num_opt *o = nums;
+        while (o < nums + sizeof nums / sizeof nums[0] && strcmp(a, o->name))
+            o++;
         if (!strcmp(a, "--target"))
             target = v;
         else if (!strcmp(a, "--oracle"))
             oracle = v;
         else if (!strcmp(a, "--emulate"))
             emulate = v;
-        else if (!strcmp(a, "--seconds")) {
-            if (!parse_u64(v, &seconds) || !seconds || seconds > 86400 * 7)
-                return fz_die("--seconds takes 1 to 604800, not '%s'", v);
-        } else if (!strcmp(a, "--calls")) {
-            if (!parse_u64(v, &max_calls) || !max_calls)
-                return fz_die("--calls takes a positive number, not '%s'", v);
-        } else if (!strcmp(a, "--seed")) {
-            if (!parse_u64(v, &seed))
-                return fz_die("--seed takes a number, not '%s'", v);
-            have_seed = true;
-        } else if (!strcmp(a, "--program")) {
-            if (!parse_u64(v, &only_prog))
-                return fz_die("--program takes a number, not '%s'", v);
-            have_prog = true;
-        } else if (!strcmp(a, "--timeout-ms")) {
-            if (!parse_u64(v, &timeout_ms) || !timeout_ms || timeout_ms > 3600000)
-                return fz_die("--timeout-ms takes 1 to 3600000, not '%s'", v);
-        } else if (!strcmp(a, "--max")) {
-            if (!parse_u64(v, &max_dis) || !max_dis || max_dis > FZ_MAXDIS)
-                return fz_die("--max takes 1 to 64, not '%s'", v);
-        } else
+        else if (o == nums + sizeof nums / sizeof nums[0])
             return fz_die("unknown option '%s'", a);
+        else if (!parse_u64(v, o->v) || *o->v < o->lo || *o->v > o->hi) {
+            char fmt[80];
+            snprintf(fmt, sizeof fmt, "%s takes %s, not '%%s'", o->name, o->takes);
+            return fz_die(fmt, v);
+        } else if (o->have)
+            *o->have = true;
     }
     if (!target)
         return fz_die("%s", "--target LIB is required (the built-in reference is the oracle)");
@@ -246,29 +413,21 @@ int etw_cmd_fuzz(int argc, char **argv)
 
     char err[512] = "";
     struct etw_target *t = etw_target_open(target, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, "etwconf fuzz: %s\n", err);
-        return 3;
-    }
+    if (!t)
+        return fz_fail(3, err, "");
     memset(&fz, 0, sizeof fz);
     fz.side[SIDE_T].name = "target";
     fz.side[SIDE_T].t = t;
     fz.side[SIDE_O].name = "reference";
     fz.side[SIDE_O].t = oracle ? etw_target_open(oracle, err, sizeof err) : etw_target_reference();
-    if (!fz.side[SIDE_O].t) {
-        fprintf(stderr, "etwconf fuzz: the oracle: %s\n", err);
-        return 3;
-    }
-    if (fz.side[SIDE_O].t == t) {
-        fprintf(stderr, "etwconf fuzz: the target is the oracle itself\n");
-        return 2;
-    }
-    if (!fz.side[SIDE_O].t->reset || !fz.side[SIDE_O].t->set_version || !fz.side[SIDE_O].t->sym(fz.side[SIDE_O].t, "TraceQueryInformation")) {
-        fprintf(stderr, "etwconf fuzz: the oracle must be the reference implementation, with its control API: this etwconf has no "
-                        "built-in reference (etwconf.exe tests the live system); give one with --oracle (a build of reference/ as a "
-                        "library)\n");
-        return 3;
-    }
+    if (!fz.side[SIDE_O].t)
+        return fz_fail(3, "the oracle: ", err);
+    if (fz.side[SIDE_O].t == t)
+        return fz_fail(2, "the target is the oracle itself", "");
+    if (!fz.side[SIDE_O].t->reset || !fz.side[SIDE_O].t->set_version || !fz.side[SIDE_O].t->sym(fz.side[SIDE_O].t, "TraceQueryInformation"))
+        return fz_fail(3, "the oracle must be the reference implementation, with its control API: this etwconf has no "
+                          "built-in reference (etwconf.exe tests the live system); give one with --oracle (a build of "
+                          "reference/ as a library)", "");
     fz.control = t->reset && t->set_version && t->start_logger;
     fz.emulate_all = !ver && t->set_version;
     fz.fixed_version = ver ? ver : t->set_version ? ETW_V10_0 : ETW_V10_0;
@@ -283,20 +442,16 @@ int etw_cmd_fuzz(int argc, char **argv)
     fz.ctx.r = &fz.runner;
     fz.ctx.t = t;
     if (!guard(&fz.gin, FZ_BUF_MAX) || !guard(&fz.gout, FZ_OUT_MAX) || !guard(&fz.grl, 4) ||
-        !guard(&fz.gaux, FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION))) {
-        fprintf(stderr, "etwconf fuzz: could not map the guarded buffers\n");
-        return 3;
-    }
+        !guard(&fz.gaux, FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION)))
+        return fz_fail(3, "could not map the guarded buffers", "");
     size_t pl = ETW_PRE_ZONE + FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION);
     fz.pattern = malloc(pl);
     fz.t_after = malloc(FZ_BUF_MAX);
     fz.t_out_after = malloc(FZ_OUT_MAX);
     fz.t_before = malloc(FZ_BUF_MAX + ETW_PRE_ZONE);
     fz.o_before = malloc(FZ_BUF_MAX + ETW_PRE_ZONE);
-    if (!fz.pattern || !fz.t_after || !fz.t_out_after || !fz.t_before || !fz.o_before) {
-        fprintf(stderr, "etwconf fuzz: out of memory\n");
-        return 3;
-    }
+    if (!fz.pattern || !fz.t_after || !fz.t_out_after || !fz.t_before || !fz.o_before)
+        return fz_fail(3, "out of memory", "");
     for (size_t i = 0; i < pl; i++)
         fz.pattern[i] = etw_sentinel[i % 4]; /* ETW_PRE_ZONE is a multiple of 4: buf[0] gets sentinel[0] */
     fz.t_before += ETW_PRE_ZONE;
@@ -319,9 +474,8 @@ int etw_cmd_fuzz(int argc, char **argv)
         fflush(stdout);
     }
 
-    struct fz_loop L = {target, seed, only_prog, max_calls, max_dis, have_prog};
-    loop_args = &L;
-    struct fz_watch w = {.target = target, .seed = seed, .timeout_ms = (unsigned)timeout_ms, .t0_us = plat_now_us()};
+    struct fz_watch w = {.target = target, .seed = seed, .only_prog = only_prog, .max_calls = max_calls, .max_dis = max_dis,
+                         .have_prog = have_prog, .timeout_ms = (unsigned)timeout_ms, .t0_us = plat_now_us()};
     if (seconds) {
         w.stop_us = w.t0_us + seconds * 1000000ull;
         w.end_us = w.stop_us + timeout_ms * 1000ull + 2000000ull;
@@ -334,4 +488,3 @@ int etw_cmd_fuzz(int argc, char **argv)
     }
     return rc;
 }
-

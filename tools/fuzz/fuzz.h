@@ -22,11 +22,11 @@
  * Programs are a pure function of (seed, program number): --seed S --program K replays program K.
  * Portable C over the harness API: it builds for Windows too.
  *
- * The files, one job each: state.c (the state and data they all share), rng.c (random numbers and
- * the generators' building blocks), gen.c (programs), exec.c (fixtures and calls on both sides,
- * under the platform guard), compare.c (the two sides' outcomes, and exports by version), reduce.c
- * (minimal programs), report.c (rules, descriptions and case rows for a finding), cmd.c (the
- * command line). No two of them use each other (the layers stage checks it).
+ * The files, one job each: state.c (the state and data they all share), gen.c (programs), exec.c
+ * (fixtures and calls on both sides, under the platform guard; their outcomes compared, and the
+ * exports by version), report.c (a finding reduced to a minimal program; its rule, description
+ * and case row), cmd.c (the command line, the loop and its watchdog). No two of them use each
+ * other (the layers stage checks it).
  *
  * Exit status: 0 no disagreement, 1 disagreement(s) found, 2 usage, 3 the target cannot be used.
  */
@@ -55,18 +55,11 @@ enum { FH_SEQREG = 100, FH_SEQCLASS, FH_SEQCLASSIC, FH_FIXCLASSIC };
 /* EventRegister / RegisterTraceGuidsW NULL-argument bits */
 enum { N_REQ = 1, N_CTL = 2, N_REGS = 4, N_OUT = 8, N_GUID = 16, N_PROV = 32 };
 enum aspect { FA_NONE, FA_RC, FA_RETLEN, FA_OUTPUT, FA_INPUT, FA_BOUNDS, FA_HANDLE, FA_LASTERR, FA_FAULT, FA_FIXTURE, FA_EXPORT };
-extern const char *const fz_aspect_name[];
 
 extern const unsigned fz_versions[FZ_NV];
 extern const etw_guid fz_dal_guids[3];
 extern const etw_guid fz_group_guid;
 extern const etw_guid fz_seq_guids[4];
-
-/* ---------------------------------------------------------------- random numbers (splitmix64) */
-struct rng {
-    etw_u64 s;
-};
-#define RPICK(r, arr) ((arr)[fz_rbelow((r), (etw_u32)(sizeof(arr) / sizeof((arr)[0])))])
 
 /* ---------------------------------------------------------------- programs */
 struct fz_call {
@@ -188,22 +181,6 @@ struct fz_export {
 extern const struct fz_export fz_export_list[];
 extern const size_t fz_export_count;
 
-/* rng.c */
-etw_u64 fz_rnext(struct rng *r);
-etw_u32 fz_rbelow(struct rng *r, etw_u32 n);
-bool fz_rpct(struct rng *r, unsigned pct);
-etw_u32 fz_pick_len(struct rng *r, etw_u32 natural);
-void fz_put32(struct fz_call *c, int off, etw_u32 v);
-void fz_put_bytes(struct fz_call *c, int off, const void *p, size_t n);
-void fz_rand_bytes(struct rng *r, etw_u8 *p, size_t n);
-etw_u32 fz_rand_mask(struct rng *r);
-void fz_rand_masks(struct rng *r, etw_u32 m[8]);
-int fz_pick_logger_handle(struct rng *r, struct fz_call *c, const struct fz_prog *p);
-void fz_zero_handle_or_value(struct rng *r, struct fz_call *c);
-void fz_gen_guid_entries(struct rng *r, struct fz_call *c, etw_u32 n, size_t size);
-etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap);
-void fz_pick_reg_handle(struct rng *r, struct fz_call *c, const struct fz_prog *p, int nseqreg);
-
 /* gen.c */
 void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p);
 
@@ -218,37 +195,14 @@ void fz_prepare(etw_u8 *buf, const struct fz_call *c, etw_u64 h);
 void fz_batch_body(struct etw_ctx *unused);
 bool fz_run_prog(const struct fz_prog *p, int upto);
 void fz_fault_dis(int k, const char *exc, long off);
-
-/* compare.c */
 bool fz_is_query(enum etw_fn fn);
-bool fz_differ(const struct fz_call *c, const struct fz_out *t, const struct fz_out *o, struct fz_dis *d, int idx);
-bool fz_differ_bytes(const struct fz_call *c, const struct fz_out *o, struct fz_dis *d, int idx);
 int fz_compare_exports(FILE *f, int *ndis, int max);
 
-/* reduce.c */
-void fz_reduce(struct fz_prog *p, int at);
-
 /* report.c */
+void fz_reduce(struct fz_prog *p, int at);
 etw_u32 fz_kclass_of(const struct fz_call *c);
 enum etw_rule_id fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v);
 void fz_describe_call(FILE *f, const struct fz_call *c);
 void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no);
-
-/* watch.c: run loop(arg) on one thread and a watchdog on another. A call into a side that
- * does not return within timeout_ms, or a run still going at end_us (0: none), is reported as a
- * TIMEOUT disagreement with its replay command and the process ends with exit status 1 (a thread
- * blocked in a library cannot be taken back). Returns loop's status; -1 when the threads could
- * not start (the caller runs loop itself). */
-struct fz_watch {
-    const char *target;
-    etw_u64 seed;
-    unsigned timeout_ms;
-    uint64_t t0_us, stop_us, end_us; /* the start, the end of --seconds, that plus the grace (0: none) */
-    int status; /* set by loop */
-};
-int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w);
-
-/* cmd.c */
-
 
 #endif

@@ -6,9 +6,6 @@
 #include "tools/fuzz/fuzz.h"
 #include "cases/common.h"
 
-const char *const fz_aspect_name[] = {"none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
-                                          "bytes before the buffer", "returned handle", "last error", "fault", "fixture", "export"};
-
 const unsigned fz_versions[FZ_NV] = {
 #define VERSION(sym, nt, build, update, name, wine, label, aliases, kb) ETW_##sym,
 #include "spec/versions.def"

@@ -1,7 +1,7 @@
 /*
  * harness/plat/win/pch.h - <windows.h>, precompiled once per architecture and set of flags by
- * mk/windows.mk and given with -include to every file that includes windows.h (through win.h,
- * live.h or bad.h). The code generated is the same; an unusable one is reported (-Winvalid-pch).
+ * mk/windows.mk and given with -include to every file that includes windows.h (through win.h or
+ * live.h). The code generated is the same; an unusable one is reported (-Winvalid-pch).
  */
 #include <windows.h>
 

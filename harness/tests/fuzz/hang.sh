@@ -16,7 +16,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # start NAME ARGS...: etwconf fuzz under timeout(1) in the background, its exit status and run time
 # in ms to $W/NAME.rc; judge NAME LIMIT_S waits for it and sets rc and ms (1: it was killed or took
-# longer than LIMIT_S, which fails the check). run NAME LIMIT_S ARGS... is the two in one.
+# longer than LIMIT_S, which fails the check)
 start() {
     name=$1
     shift
@@ -29,24 +29,10 @@ start() {
     eval "pid_$name=\$! args_$name=\"\$*\""
 }
 judge() {
-    name=$1 limit=$2 args=""
-    eval "wait \$pid_$name; args=\$args_$name"
-    read -r rc ms <"$W/$name.rc" || { rc=137 ms=0; }
-    if [ "$rc" -eq 137 ]; then
-        no "$name: etwconf fuzz $args did not end within 30 s (killed)"
-        return 1
-    fi
-    if [ "$ms" -gt $((limit * 1000)) ]; then
-        no "$name: etwconf fuzz $args took $ms ms, more than $limit s"
-        return 1
-    fi
-    return 0
-}
-run() {
-    name=$1 limit=$2
-    shift 2
-    start "$name" "$@"
-    judge "$name" "$limit"
+    eval "wait \$pid_$1; args=\$args_$1"
+    read -r rc ms <"$W/$1.rc" || rc=137 ms=0
+    [ "$rc" -ne 137 ] || { no "$1: etwconf fuzz $args did not end within 30 s (killed)"; return 1; }
+    [ "$ms" -le $(($2 * 1000)) ] || { no "$1: etwconf fuzz $args took $ms ms, over $2 s"; return 1; }
 }
 
 # 3 starts first, in the background: it waits out the default per-call timeout (5 s) while the
@@ -54,7 +40,8 @@ run() {
 start default --target "$B/bad/hang.so" --seconds 1 --seed 7 --quiet
 
 # 1. a hang at the first call it makes: reported within the per-call timeout
-if run first 10 --target "$B/bad/hang.so" --seconds 2 --seed 1 --timeout-ms 500; then
+start first --target "$B/bad/hang.so" --seconds 2 --seed 1 --timeout-ms 500
+if judge first 10; then
     if [ "$rc" -eq 1 ] && grep -q '^DISAGREEMENT 1 (seed 1, program [0-9]*, version [0-9.]*): TIMEOUT: the target hung at call [0-9]* of the program (no return after 500 ms)' "$W/first.txt" &&
        grep -q '^  call: \(TraceQueryInformation\|NtQuerySystemInformation\)(' "$W/first.txt" &&
        grep -q "^  replay: etwconf fuzz --target $B/bad/hang.so --seed 1 --program [0-9]* --timeout-ms 500\$" "$W/first.txt" &&
@@ -68,7 +55,7 @@ fi
 # 2. the replay command it printed reproduces the same hung call
 replay=$(sed -n 's/^  replay: etwconf fuzz //p' "$W/first.txt")
 call=$(grep -m1 '^  call: ' "$W/first.txt")
-if [ -n "$replay" ] && run replay 10 $replay; then
+if [ -n "$replay" ] && start replay $replay && judge replay 10; then
     if [ "$rc" -eq 1 ] && grep -q 'TIMEOUT: the target hung at call' "$W/replay.txt" && grep -qF -- "$call" "$W/replay.txt"; then
         ok "the replay command reproduces the hung call ($ms ms)"
     else
@@ -79,7 +66,8 @@ elif [ -z "$replay" ]; then
 fi
 
 # 4. a target that returns is not cut short by the watchdog: all its calls, none a TIMEOUT
-if run reference 15 --target "$B/libetwref.so" --calls 200000 --seed 3 --timeout-ms 1000 --quiet; then
+start reference --target "$B/libetwref.so" --calls 200000 --seed 3 --timeout-ms 1000 --quiet
+if judge reference 15; then
     if [ "$rc" -eq 0 ] && ! grep -q TIMEOUT "$W/reference.txt" && grep -q '^fuzz: [0-9]\{6,\} calls' "$W/reference.txt"; then
         ok "the reference library makes its $(sed -n 's/^fuzz: \([0-9]*\) calls.*/\1/p' "$W/reference.txt") calls under a 1000 ms watchdog without a TIMEOUT"
     else
@@ -95,7 +83,8 @@ rc=$?
 
 # 6. a target that overflows its stack on the fuzz loop's thread: a crash disagreement with its
 #    replay command, not a process killed by SIGSEGV without a word
-if run stack 15 --target "$B/bad/stack.so" --seconds 1 --seed 1 --quiet; then
+start stack --target "$B/bad/stack.so" --seconds 1 --seed 1 --quiet
+if judge stack 15; then
     if [ "$rc" -eq 1 ] && grep -q 'CRASH on the target at [0-9.]*: the target crashed with SIGSEGV' "$W/stack.txt" &&
        grep -q "^  replay: etwconf fuzz --target $B/bad/stack.so --seed 1 --program [0-9]*\$" "$W/stack.txt" &&
        grep -q '^fuzz: .*seed 1: [1-9][0-9]* disagreement(s)' "$W/stack.txt"; then

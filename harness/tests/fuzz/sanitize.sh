@@ -3,7 +3,7 @@
 # reference were built with ASan and UBSan into SANBUILD and the ThreadSanitizer test into TSAN_BIN:
 # the unit tests and the conformance run (every version, batch isolation, against the built-in
 # reference and against SANBUILD/libetwref.so; one process per target), a short differential fuzz
-# under ASan (SAN_FUZZ_SECONDS, default 5; or SAN_FUZZ_CALLS calls), and the TSan test. A sanitizer
+# under ASan (SAN_FUZZ_SECONDS, default 5; or SAN_FUZZ_CALLS calls of seed SAN_FUZZ_SEED), and the TSan test. A sanitizer
 # report aborts the process that made it, so it shows as a failure below.
 # Last line: "sanitize: N passed, N failed, N skipped".
 set -u
@@ -57,7 +57,7 @@ done
 # 3. the differential fuzzer, the reference under ASan on both sides
 if [ -n "${SAN_FUZZ_CALLS:-}" ]; then bound="--calls $SAN_FUZZ_CALLS"; else bound="--seconds ${SAN_FUZZ_SECONDS:-5}"; fi
 # shellcheck disable=SC2086
-"$S/etwconf" fuzz --target "$S/libetwref.so" $bound --seed 2 --quiet >"$W/fuzz.log" 2>&1
+"$S/etwconf" fuzz --target "$S/libetwref.so" $bound --seed "${SAN_FUZZ_SEED:-2}" --quiet >"$W/fuzz.log" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && [ -z "$(sanreport "$W/fuzz.log")" ] && ok "etwconf fuzz under ASan+UBSan: $(tail -n 1 "$W/fuzz.log")" \
     || no "etwconf fuzz under ASan+UBSan (exit $rc): $(sanreport "$W/fuzz.log") $(grep -m1 DISAGREEMENT "$W/fuzz.log")"
