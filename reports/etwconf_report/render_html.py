@@ -47,21 +47,11 @@ thead th{background:var(--head)}
 code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 pre{white-space:pre-wrap;word-break:break-all;background:var(--head);padding:6px 8px;border:1px solid var(--line);border-radius:4px;margin:4px 0}
 .st{display:inline-block;min-width:4.6em;padding:0 5px;border-radius:3px;font-weight:600;font-size:12px;text-align:center}
-.st-PASS{color:var(--pass);background:var(--pass-bg)}
-.st-FAIL{color:var(--fail);background:var(--fail-bg)}
-.st-CRASH{color:var(--crash);background:var(--crash-bg)}
-.st-TIMEOUT{color:var(--timeout);background:var(--timeout-bg)}
-.st-BROKEN{color:var(--broken);background:var(--broken-bg)}
-.st-SKIP{color:var(--skip);background:var(--skip-bg)}
+%(st)s
 .st-na{color:var(--na);background:#fff;font-weight:400}
 .st-XFAIL{color:#5a3e00;background:repeating-linear-gradient(45deg,#fff1c2,#fff1c2 4px,#ffe08a 4px,#ffe08a 8px)}
 .st-XPASS,.st-CHANGED,.st-UNEXPECTED,.st-STALE{color:#fff;background:#8250df}
-td.c-PASS{background:var(--pass-bg);color:var(--pass)}
-td.c-FAIL{background:var(--fail-bg);color:var(--fail)}
-td.c-CRASH{background:var(--crash-bg);color:var(--crash)}
-td.c-TIMEOUT{background:var(--timeout-bg);color:var(--timeout)}
-td.c-BROKEN{background:var(--broken-bg);color:var(--broken)}
-td.c-SKIP{background:var(--skip-bg);color:var(--skip)}
+%(td)s
 td.c-na{color:var(--na)}
 td.c-DIV,.st-DIV{background:#fff4d6;color:#7a4a00}
 table.verdicts td,table.verdicts th{padding:2px 7px}
@@ -76,7 +66,7 @@ td.nw{white-space:nowrap}
 table.verdicts th{max-width:300px;overflow-wrap:break-word}
 details.ref-range{margin:6px 0}
 details.ref-range>summary,details.not-run>summary{cursor:pointer}
-details.not-run>summary{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:100%}
+details.not-run>summary{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:100%%}
 p.works{margin:4px 0}
 #program-table td.cell{font-size:11px}
 #program-table td.cell small{display:block}
@@ -119,7 +109,10 @@ ul.rules{margin:4px 0;padding-left:18px}
 .legend span.st{margin-right:6px}
 [hidden]{display:none!important}
 #js-note{color:#656d76}
-"""
+""" % {k: "\n".join(fmt % ((x.upper(),) + (x,) * 2) for x in
+                  ("pass", "fail", "crash", "timeout", "broken", "skip"))
+       for k, fmt in (("st", ".st-%s{color:var(--%s);background:var(--%s-bg)}"),
+                      ("td", "td.c-%s{background:var(--%s-bg);color:var(--%s)}"))}
 
 # Filters and the "ready" marker. Small, no dependencies; the page is complete without it.
 JS = """(function(){
