@@ -1,14 +1,6 @@
-"""Known-failure (expectations) files, schema etwconf-expectations/1. Format: reports/README.md.
-
-check():  every case record of a matching run gets an Outcome:
-  OK          PASS, no entry                      (passed)
-  XFAIL       failed exactly as an entry says      (passed)
-  SKIP        SKIP, no entry                       (skipped)
-  XPASS       an entry, but the case passed        (failure)
-  CHANGED     an entry, but the failure differs    (failure)
-  UNEXPECTED  FAIL/CRASH/TIMEOUT/BROKEN, no entry  (failure)
-and every entry that names a version of a complete run in which its case does not appear is
-STALE (failure).
+"""Known-failure (expectations) files, schema etwconf-expectations/1: the format and the
+outcomes check() gives each case (OK, XFAIL, SKIP, XPASS, CHANGED, UNEXPECTED, STALE) are in
+reports/README.md, "Expectations".
 
 Wine files key entries by Wine version too: an entry's optional "wine" (a version "10.0", which
 includes its maintenance releases 10.0.x, a range "8.0-9.22", "10.0+", or a list of these) names

@@ -1,18 +1,8 @@
-"""Programs affected: what the client-scenario cases say about real programs, per target.
-
-A client scenario replays one real program's calls in order (cases "client.<program-id>.*",
-records with a "program" object; harness/RESULTS.md). Per target, each program is:
-
-  broken          at least one of its scenarios FAILed, CRASHed or TIMED OUT (counted or not);
-                  each failure names the step, the call made there and what the program does then
-  works           every scenario of it ran and passed
-  partly exercised  the scenarios that ran passed; others were skipped or broken (not a pass)
-  not exercised   none of its scenarios ran (SKIP with the reason, or BROKEN fixtures)
-  absent          spec/programs.def lists it but the run has no scenario for it
-
-spec/programs.def (PROGRAM(id, name, repository, source, note) lines) is optional: it gives
-names and the programs a run did not exercise; without it the records alone are used. It is read
-with spec/rules.py's programs() reader, the one parser of that file.
+"""Programs affected: what the client-scenario cases ("client.<program-id>.*", records with a
+"program" object; harness/RESULTS.md) say about real programs, per target. The states (broken,
+works, partly exercised, not exercised, absent) are defined in reports/README.md, "Programs
+affected". spec/programs.def is optional and read with spec/rules.py's programs() reader, the
+one parser of that file.
 """
 import os
 
