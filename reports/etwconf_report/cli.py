@@ -1,9 +1,6 @@
 """Command line: etwconf-report report | summary | diff | check | update-expectations |
-calibrate | baseline | winetest | winetest-todo.
-
-Exit codes: 0 ok; 1 a regression (diff) or an expectation failure (check); 2 bad input or
-usage; 3 internal error (a bug in etwconf-report). Errors are one line on stderr:
-    etwconf-report: FILE:LINE: what is wrong; what to do
+calibrate | baseline | winetest | winetest-todo. Exit codes and the one-line errors on stderr:
+reports/README.md, "Exit codes and errors".
 """
 import argparse
 import os

@@ -1,11 +1,6 @@
-"""Which cases changed status between two runs (same implementation, two versions or builds).
-
-A regression is a case that did not fail before and now does (FAIL, CRASH or TIMEOUT), or that
-failed before and now crashes or times out. Fixed: failed before, passes now.
-
-Client scenarios name programs: a program is broken by the change when one of its scenarios did
-not fail before and fails now (a regression, so the exit status is 1), and fixed when one of its
-scenarios failed before and passes now; each says what the program was before and is now.
+"""Which cases changed status between two runs (same implementation, two versions or builds),
+and the programs the change breaks or fixes: reports/README.md, "diff OLD NEW", says which
+change is a regression (exit status 1).
 """
 import glob
 import json
