@@ -219,6 +219,15 @@ class TmpCase(unittest.TestCase):
             f.write(content)
         return path
 
+    def assertRan(self, result, rc, out=(), err=()):
+        """A command's (exit status, stdout, stderr): the status is rc, and stdout and stderr
+        hold each text of out and err. Returns (stdout, stderr)."""
+        got, o, e = result
+        self.assertEqual(got, rc, "exit status\nstdout: %s\nstderr: %s" % (o, e))
+        for want, stream, name in [(t, o, "stdout") for t in out] + [(t, e, "stderr") for t in err]:
+            self.assertIn(want, stream, name)
+        return o, e
+
     def assertOneLineError(self, rc, out, err, path_part=None):
         self.assertEqual(rc, 2, "exit code\nstdout: %s\nstderr: %s" % (out, err))
         self.assertNotIn("Traceback", err + out)

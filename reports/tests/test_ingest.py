@@ -35,9 +35,8 @@ class GoodFiles(TmpCase):
         self.assertTrue(any("cut short" in w for w in run.warnings))
 
     def test_truncated_cli_reports_incomplete(self):
-        rc, out, err = run_cli("summary", data("truncated.jsonl"))
-        self.assertEqual(rc, 0, err)
-        self.assertIn("INCOMPLETE", out)
+        out, err = self.assertRan(run_cli("summary", data("truncated.jsonl")), 0,
+                                  out=["INCOMPLETE"])
         self.assertNotIn("Traceback", err)
         self.assertIn("incomplete run", err)
 
