@@ -228,7 +228,8 @@ class TmpCase(unittest.TestCase):
             self.assertIn(want, stream, name)
         return o, e
 
-    def assertOneLineError(self, rc, out, err, path_part=None):
+    def assertOneLineError(self, result, path_part=None):
+        rc, out, err = result
         self.assertEqual(rc, 2, "exit code\nstdout: %s\nstderr: %s" % (out, err))
         self.assertNotIn("Traceback", err + out)
         lines = [l for l in err.splitlines() if l.strip()]

@@ -25,7 +25,7 @@ class Cli(TmpCase):
                 self.assertEqual(rc, 2)
                 self.assertNotIn("Traceback", err)
                 if args:
-                    self.assertOneLineError(rc, out, err)
+                    self.assertOneLineError((rc, out, err))
 
     def test_summary(self):
         rc, out, err = run_script("summary", *[data(n) for n in GOOD + ["truncated.jsonl"]])

@@ -123,10 +123,8 @@ class Diff(TmpCase):
         for old, new in ((data("foreign.jsonl"), data("reference-6.1.jsonl")),
                          (data("reference-6.1.jsonl"), data("malformed.jsonl")),
                          (data("reference-6.1.jsonl"), os.path.join(self.tmp, "missing.jsonl"))):
-            rc, out, err = run_cli("diff", old, new)
-            self.assertOneLineError(rc, out, err)
-        rc, out, err = run_cli("diff", data("reference-6.1.jsonl"))
-        self.assertOneLineError(rc, out, err)
+            self.assertOneLineError(run_cli("diff", old, new))
+        self.assertOneLineError(run_cli("diff", data("reference-6.1.jsonl")))
 
     def test_different_impls_noted(self):
         self.assertRan(run_cli("diff", data("reference-10.0.jsonl"), data("wine-win10.jsonl")), 1,

@@ -151,8 +151,7 @@ class Check(TmpCase):
     def test_arch(self):
         doc = load_doc()
         doc["target"]["arch"] = "i686"
-        rc, out, err = self.check(doc)
-        self.assertIn("arch i686", self.assertOneLineError(rc, out, err))
+        self.assertIn("arch i686", self.assertOneLineError(self.check(doc)))
         del doc["target"]["arch"]
         self.assertRan(self.check(doc), 0)
 
@@ -186,14 +185,12 @@ class Check(TmpCase):
         for name, text, must in cases:
             with self.subTest(name):
                 p = self.write(name + ".json", text)
-                rc, out, err = run_cli("check", "--expectations", p, *WINE)
-                line = self.assertOneLineError(rc, out, err, p)
+                line = self.assertOneLineError(run_cli("check", "--expectations", p, *WINE), p)
                 self.assertIn(must, line)
         rc, out, err = run_cli("check", "--expectations", os.path.join(self.tmp, "none.json"),
                                *WINE)
-        self.assertIn("update-expectations", self.assertOneLineError(rc, out, err))
-        rc, out, err = run_cli("check", *WINE)
-        self.assertOneLineError(rc, out, err)
+        self.assertIn("update-expectations", self.assertOneLineError((rc, out, err)))
+        self.assertOneLineError(run_cli("check", *WINE))
 
     def test_report_shows_xfail_and_xpass(self):
         doc = load_doc()
@@ -286,10 +283,10 @@ class Update(TmpCase):
     def test_wrong_impl(self):
         rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out",
                              os.path.join(self.tmp, "x.json"), data("reference-6.1.jsonl"))
-        self.assertIn("no results for impl wine", self.assertOneLineError(rc, o, err))
+        self.assertIn("no results for impl wine", self.assertOneLineError((rc, o, err)))
         rc, o, err = run_cli("update-expectations", "--out", os.path.join(self.tmp, "x.json"),
                              data("reference-6.1.jsonl"))
-        self.assertOneLineError(rc, o, err)
+        self.assertOneLineError((rc, o, err))
 
 
 class CommittedExpectationFiles(TmpCase):
@@ -401,13 +398,13 @@ class WineVersions(TmpCase):
             doc = load_doc()
             doc["entries"][0]["wine"] = bad
             rc, o, err = run_cli("check", "--expectations", self.write("x.json", json.dumps(doc)), *WINE)
-            self.assertIn('"wine"', self.assertOneLineError(rc, o, err))
+            self.assertIn('"wine"', self.assertOneLineError((rc, o, err)))
         doc = load_doc()
         doc["target"]["impl"] = "windows"
         doc["entries"][0]["wine"] = "8.0"
         rc, o, err = run_cli("check", "--expectations", self.write("y.json", json.dumps(doc)),
                              data("reference-6.1.jsonl"))
-        self.assertIn("is for a file of impl wine", self.assertOneLineError(rc, o, err))
+        self.assertIn("is for a file of impl wine", self.assertOneLineError((rc, o, err)))
 
     def test_winetest_todo_by_wine_version(self):
         from etwconf_report import winetest
@@ -425,4 +422,4 @@ class WineVersions(TmpCase):
         self.assertRan(run_cli("winetest-todo", "--wine", "8.0", path), 0,
                        out=["tqi.0b.exact 10.0 CRASH exception"])
         rc, o, err = run_cli("winetest-todo", "--wine", "ten", path)
-        self.assertIn("is not a Wine version", self.assertOneLineError(rc, o, err))
+        self.assertIn("is not a Wine version", self.assertOneLineError((rc, o, err)))

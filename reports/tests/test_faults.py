@@ -173,8 +173,7 @@ class Utf8Damage(Outputs):
 
     def test_header_that_cannot_be_read_refuses_the_file(self):
         path = self.write("header.jsonl", _damage(0, b'"schema"', b'\xff"schema"'))
-        rc, out, err = _cli("summary", path)
-        line = self.assertOneLineError(rc, out, err, "header.jsonl:1:")
+        line = self.assertOneLineError(_cli("summary", path), "header.jsonl:1:")
         self.assertIn("invalid UTF-8 (byte 0xff", line)
 
     def test_damage_on_every_line_is_bounded_and_named(self):
@@ -225,8 +224,7 @@ class NotAFile(TmpCase):
                      ("update-expectations", "--impl", "wine", "--out",
                       os.path.join(self.tmp, "x.json"), self.fifo)):
             with self.subTest(args[0] + " " + " ".join(a for a in args[1:] if a.startswith("-"))):
-                rc, o, e = _cli(*args)
-                line = self.assertOneLineError(rc, o, e, self.fifo)
+                line = self.assertOneLineError(_cli(*args), self.fifo)
                 self.assertIn("FIFO", line)
                 self.assertFalse(os.path.exists(os.path.join(out, "index.html")))
 
@@ -243,8 +241,7 @@ class NotAFile(TmpCase):
             if not os.path.exists(path):
                 continue
             with self.subTest(path):
-                rc, o, e = _cli("summary", path)
-                self.assertIn(what, self.assertOneLineError(rc, o, e, path))
+                self.assertIn(what, self.assertOneLineError(_cli("summary", path), path))
         self.assertTrue(stat.S_ISFIFO(os.stat(self.fifo).st_mode))
 
 

@@ -275,7 +275,7 @@ class Summary(TmpCase):
     def test_programs_option_errors(self):
         rc, out, err = run_cli("summary", "--programs", os.path.join(self.tmp, "none.def"),
                                data("wine-win10.jsonl"))
-        self.assertIn("--programs", self.assertOneLineError(rc, out, err, "none.def"))
+        self.assertIn("--programs", self.assertOneLineError((rc, out, err), "none.def"))
         bad = self.write("bad.def", 'PROGRAM("a", "A", "r", "s")\nPROGRAM(b, "B", "r", "s", "n")'
                          '\nPROGRAM("perfview", "PerfView", "r", "s", "n")\n')
         # a bad list is a warning: the records still name the programs
@@ -341,7 +341,7 @@ class BadScenarioFields(TmpCase):
                 case_of(recs, "client.tracy.sampling")[key] = value
                 p = self.write("b.jsonl", dump_records(recs))
                 rc, out, err = run_cli("report", "--out", os.path.join(self.tmp, "o"), p)
-                line = self.assertOneLineError(rc, out, err, "b.jsonl:")
+                line = self.assertOneLineError((rc, out, err), "b.jsonl:")
                 self.assertIn("client.tracy.sampling", line)
                 self.assertIn(want, line)
 
