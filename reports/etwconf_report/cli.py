@@ -9,7 +9,7 @@ from collections import Counter
 
 from . import __version__
 from .ingest import InputError, load_many
-from .util import oneline, plural, run_command
+from .util import oneline, plural, run_command, write_file
 
 PROG = "etwconf-report"
 
@@ -94,13 +94,6 @@ def _load_known(path):
     return known
 
 
-def _write(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 # ------------------------------------------------------------------------------ subcommands
 def cmd_report(a):
     from . import catalog, analysis, render_html, render_md, render_junit
@@ -115,9 +108,8 @@ def cmd_report(a):
     junit = render_junit.render(summaries, cat, exps, stale, known=known)
     try:
         os.makedirs(a.out, exist_ok=True)
-        _write(os.path.join(a.out, "index.html"), page)
-        _write(os.path.join(a.out, "summary.md"), md)
-        _write(os.path.join(a.out, "junit.xml"), junit)
+        for name, text in (("index.html", page), ("summary.md", md), ("junit.xml", junit)):
+            write_file(os.path.join(a.out, name), text)
     except OSError as e:
         raise InputError(a.out, None, "cannot write the report: %s" % (e.strerror or e),
                          "choose a writable --out directory")
@@ -247,11 +239,7 @@ def cmd_check(a):
              % oneline(r.incomplete_reason, 300))
             + ("; filtered run, %s: stale entries not checked" % oneline(r.scope(), 200)
                if r.filtered else "")))
-    xs = []
-    for _, x in checked:
-        if x not in xs:
-            xs.append(x)
-    for x in xs:
+    for x in {id(x): x for _, x in checked}.values():
         for e, r in expectations.stale([r for r, xx in checked if xx is x], x):
             problems.append("%-10s %s %s: the entry names %s but the case is not in its "
                             "results; remove the entry or fix its case id or versions (%s)" % (

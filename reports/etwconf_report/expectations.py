@@ -13,8 +13,7 @@ import re
 
 from .ingest import InputError
 from .util import read_regular, NotRegular, parse_version_spec, nt_tuple, run_key, version_bounds, WINE_NT, NT_ORDER, NT_WINE, \
-    version_sort_key, \
-    display, oneline
+    version_sort_key, display, oneline, write_file
 from .analysis import failing_checks
 
 SCHEMA = "etwconf-expectations/1"
@@ -548,10 +547,5 @@ def dumps(doc):
 
 
 def write(doc, path):
-    text = dumps(doc)
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    write_file(path, dumps(doc))
