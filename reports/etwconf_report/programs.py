@@ -95,9 +95,8 @@ def step_text(case):
 
 def breaks_at(case):
     """'breaks at step 3' or 'breaks (step unknown)'."""
-    st = case.get("step")
-    return ("breaks at step %d" % st) if isinstance(st, int) and not isinstance(st, bool) \
-        else "breaks (step unknown)"
+    step = step_text(case)
+    return "breaks (%s)" % step if step == "step unknown" else "breaks at " + step
 
 
 def what_went_wrong(case):
@@ -194,11 +193,9 @@ class ProgramResult:
     def value(self):
         """A one-line description (JUnit property value, summary lines)."""
         if self.state == BROKEN:
-            bits = []
-            for _, c in self.failing:
-                bits.append("%s (%s %s, %s)" % (failure_line(c), c["id"], c["status"],
-                                                 "counted" if c["counted"] else "not counted"))
-            return "broken: " + " | ".join(bits)
+            return "broken: " + " | ".join("%s (%s %s, %s)" % (
+                failure_line(c), c["id"], c["status"], "counted" if c["counted"] else "not counted")
+                for _, c in self.failing)
         if self.state == WORKS:
             return "works: %d of %d scenarios passed" % (len(self.passed), len(self.scenarios))
         if self.state in (PARTIAL, NOT_EXERCISED):
@@ -243,10 +240,7 @@ class TargetPrograms:
         return [p for p in self.programs if p.state in states]
 
     def counts(self):
-        c = dict.fromkeys(STATES, 0)
-        for p in self.programs:
-            c[p.state] += 1
-        return c
+        return {st: sum(1 for p in self.programs if p.state == st) for st in STATES}
 
     def not_run_by_reason(self):
         """[(reason, [(program, case)])] for the scenarios that did not run, reasons in order
@@ -260,17 +254,10 @@ class TargetPrograms:
     def headline(self):
         """'2 programs broken, 5 work, 1 partly exercised, 1 not exercised'."""
         c = self.counts()
-        parts = []
-        if c[BROKEN]:
-            parts.append("%d broken" % c[BROKEN])
-        if c[WORKS]:
-            parts.append("%d work%s" % (c[WORKS], "s" if c[WORKS] == 1 else ""))
-        if c[PARTIAL]:
-            parts.append("%d partly exercised" % c[PARTIAL])
-        if c[NOT_EXERCISED]:
-            parts.append("%d not exercised" % c[NOT_EXERCISED])
-        if c[ABSENT]:
-            parts.append("%d without a scenario in this run" % c[ABSENT])
+        words = ((BROKEN, "broken"), (WORKS, "works" if c[WORKS] == 1 else "work"),
+                 (PARTIAL, "partly exercised"), (NOT_EXERCISED, "not exercised"),
+                 (ABSENT, "without a scenario in this run"))
+        parts = ["%d %s" % (c[k], w) for k, w in words if c[k]]
         n = len(self.programs)
         return "%d program%s: %s" % (n, "" if n == 1 else "s", ", ".join(parts) or "none")
 
@@ -284,9 +271,7 @@ def rows(tps, known):
     """Every program seen on any target (known order, then name)."""
     seen = {}
     for tp in tps.values():
-        if not tp.has_scenarios:
-            continue
-        for p in tp.programs:
+        for p in tp.programs if tp.has_scenarios else ():
             seen.setdefault(p.id, p)
     big = len(known.programs) + 1
     return sorted(seen.values(), key=lambda p: (known.order.get(p.id, big), p.name.lower(), p.id))
