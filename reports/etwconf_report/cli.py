@@ -227,14 +227,10 @@ def cmd_check(a):
             elif a.verbose and oc.kind == "XFAIL":
                 print("XFAIL      %s %s: %s" % (oneline(r.label), oneline(oc.case["id"]),
                                                 oneline(oc.detail, 300)))
-        p = c.get("OK", 0) + c.get("XFAIL", 0)
-        f = sum(c.get(k, 0) for k in ("XPASS", "CHANGED", "UNEXPECTED"))
-        sk = c.get("SKIP", 0)
-        passed += p
-        failed += f
-        skipped += sk
+        p, f, sk = c["OK"] + c["XFAIL"], c["XPASS"] + c["CHANGED"] + c["UNEXPECTED"], c["SKIP"]
+        passed, failed, skipped = passed + p, failed + f, skipped + sk
         print("check: %s (%s): %d passed (%d XFAIL), %d failed, %d skipped%s" % (
-            oneline(r.label), oneline(r.path), p, c.get("XFAIL", 0), f, sk,
+            oneline(r.label), oneline(r.path), p, c["XFAIL"], f, sk,
             ("" if r.complete else "; INCOMPLETE run (%s): stale entries not checked"
              % oneline(r.incomplete_reason, 300))
             + ("; filtered run, %s: stale entries not checked" % oneline(r.scope(), 200)
