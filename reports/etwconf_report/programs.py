@@ -16,6 +16,9 @@ BROKEN, WORKS, PARTIAL, NOT_EXERCISED, ABSENT = (
     "broken", "works", "partly exercised", "not exercised", "absent")
 STATES = (BROKEN, PARTIAL, WORKS, NOT_EXERCISED, ABSENT)
 FIELDS = ("id", "name", "repository", "source", "note")
+# what a state is called in the reports (the program matrix says "breaks at step N" instead)
+WORDS = {BROKEN: "broken", WORKS: "works", PARTIAL: "works (partly exercised)",
+         NOT_EXERCISED: "not exercised", ABSENT: "no scenario"}
 
 
 # ------------------------------------------------------------------------------ programs.def
@@ -185,10 +188,7 @@ class ProgramResult:
 
     def cell_text(self):
         """The program matrix's word for this program on this target."""
-        if self.state == BROKEN:
-            return breaks_at(self.worst()[1])
-        return {WORKS: "works", PARTIAL: "works (partly exercised)",
-                NOT_EXERCISED: "not exercised", ABSENT: "no scenario"}[self.state]
+        return breaks_at(self.worst()[1]) if self.state == BROKEN else WORDS[self.state]
 
     def value(self):
         """A one-line description (JUnit property value, summary lines)."""

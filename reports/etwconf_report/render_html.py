@@ -609,8 +609,7 @@ class HtmlReport:
         if p.state == P.ABSENT:
             lines.append(("", "", "", '<span class="muted">no scenario for this program in '
                           'this run</span>'))
-        word = {P.BROKEN: "broken", P.WORKS: "works", P.PARTIAL: "works (partly exercised)",
-                P.NOT_EXERCISED: "not exercised", P.ABSENT: "no scenario"}[p.state]
+        word = P.WORDS[p.state]
         o = []
         for j, (scen, step, call, cons) in enumerate(lines):
             o.append('<tr%s class="prog-%s">' % (' id="%s"' % rid if j == 0 else "",
