@@ -80,6 +80,11 @@ def wine_names(specs, version):
     return k is not None and any(lo <= k and (hi is None or k <= hi) for lo, hi in specs)
 
 
+def _items(value):
+    """A "versions" or "wine" value as a list: one string, or a list of them."""
+    return [value] if isinstance(value, str) else value
+
+
 class Entry:
     def __init__(self, raw, index, line):
         self.raw = raw
@@ -91,13 +96,10 @@ class Entry:
         self.mode = raw.get("mode")
         self.observed = raw.get("observed")
         self.why = raw.get("why", "")
-        if self.versions is None:
-            self.specs = None
-        else:
-            items = [self.versions] if isinstance(self.versions, str) else self.versions
-            self.specs = [parse_version_spec(v) for v in items]
+        self.specs = None if self.versions is None else \
+            [parse_version_spec(v) for v in _items(self.versions)]
         w = raw.get("wine")
-        self.wine_specs = None if w is None else [parse_wine_spec(x) for x in ([w] if isinstance(w, str) else w)]
+        self.wine_specs = None if w is None else [parse_wine_spec(x) for x in _items(w)]
 
     def names_wine(self, version):
         """Does the entry hold for this Wine version ('10.0'; None: a run that names none)?"""
@@ -125,7 +127,7 @@ class Entry:
     def describe(self):
         bits = [self.status]
         if self.raw.get("wine") is not None:
-            bits.append("Wine %s" % (self.raw["wine"] if isinstance(self.raw["wine"], str) else ", ".join(self.raw["wine"])))
+            bits.append("Wine %s" % ", ".join(_items(self.raw["wine"])))
         if self.mode:
             bits.append("mode %s" % self.mode)
         if self.observed:
@@ -240,7 +242,7 @@ def parse(doc, path="<expectations>", text=""):
             bad('%s: "why" is missing; say why the failure is expected' % label, line)
         vs = raw.get("versions")
         if vs is not None:
-            items = [vs] if isinstance(vs, str) else vs
+            items = _items(vs)
             if not isinstance(items, list) or not items or \
                     not all(isinstance(v, str) for v in items):
                 bad('%s: "versions" must be a list of version names, a range "6.2-10.0", '
@@ -252,7 +254,7 @@ def parse(doc, path="<expectations>", text=""):
                         'or a range like "6.2-10.0")' % (label, json.dumps(v), " ".join(NT_WINE.values())), line)
         ws = raw.get("wine")
         if ws is not None:
-            items = [ws] if isinstance(ws, str) else ws
+            items = _items(ws)
             if target["impl"] != "wine":
                 bad('%s: "wine" (the Wine versions an entry holds for) is for a file of impl wine' % label, line)
             if not isinstance(items, list) or not items or not all(isinstance(v, str) for v in items):
