@@ -34,17 +34,12 @@ class TargetSummary:
         self.divergences = [c for c in cases if c["status"] == "FAIL" and not c["counted"]]
         self.broken = [c for c in cases if c["status"] == "BROKEN"]
         self.skipped = [c for c in cases if c["status"] == "SKIP"]
-        must = set()
-        for c in self.counted:
-            for rid in (c["failed_rules"] or c["rules"]):
-                if catalog.counted(rid) is not False:     # MUST (not inferred), or unknown
-                    must.add(rid)
-        self.must_rules = sorted(must)
+        # the rules counted failures broke: MUST (not inferred), or not in the catalogue
+        self.must_rules = sorted({rid for c in self.counted for rid in
+                                  (c["failed_rules"] or c["rules"])
+                                  if catalog.counted(rid) is not False})
         # cases that make the target non-conformant: counted failures plus every crash/timeout
-        bad = {c["id"]: c for c in self.counted}
-        for c in self.crashes:
-            bad[c["id"]] = c
-        self.bad_cases = list(bad.values())
+        self.bad_cases = list({c["id"]: c for c in self.counted + self.crashes}.values())
         self.conformant = not self.bad_cases
         # a run of part of the suite says how much it ran, and is never plainly "conformant"
         self.scope = run.scope()
@@ -106,27 +101,21 @@ class Cell:
     __slots__ = ("status", "n", "by_status", "worst_case", "xfail", "xpass")
 
     def __init__(self):
-        self.status = None
-        self.n = 0
+        self.status = self.worst_case = None
+        self.n = self.xfail = self.xpass = 0
         self.by_status = {}
-        self.worst_case = None
-        self.xfail = 0
-        self.xpass = 0
 
 
 def matrix(summaries, catalog):
     """Returns (rows, cells): rows is a list of (group, rule_id) in catalogue order, then rules
     that only the results name; cells[(rule_id, target_index)] is a Cell."""
     cells = {}
-    seen_rules = []
-    seen = set()
+    seen_rules = {}
     for s in summaries:
         for case in s.run.cases:
             outcome = s.outcomes.get(case["id"])
             for rid in case["rules"]:
-                if rid not in seen:
-                    seen.add(rid)
-                    seen_rules.append(rid)
+                seen_rules.setdefault(rid)
                 st = rule_status(case, rid)
                 cell = cells.get((rid, s.index))
                 if cell is None:
@@ -291,9 +280,6 @@ def families(summaries, catalog):
                     cell.xfail += 1
             elif st == "FAIL":
                 cell.divergences += 1
-    order = []
-    for r in catalog.rules:
-        if r["function"] in seen and r["function"] not in order:
-            order.append(r["function"])
+    order = list(dict.fromkeys(r["function"] for r in catalog.rules if r["function"] in seen))
     order += sorted(seen - set(order))
     return order, cells

@@ -76,15 +76,16 @@ class Kind:
 
 
 def live_runs(runs, note):
-    """The runs of real Windows; others are named and left out."""
-    live = []
+    """The runs of real Windows; others are named and left out. None at all is an error."""
     for r in runs:
-        if r.impl == "windows":
-            live.append(r)
-        else:
+        if r.impl != "windows":
             note("note: %s (%s) left out: calibration needs runs on real Windows "
                  "(target.impl windows), this is %s" % (oneline(r.label), oneline(r.path),
                                                          oneline(r.impl)))
+    live = [r for r in runs if r.impl == "windows"]
+    if not live:
+        raise InputError(runs[0].path, None, "none of the results files is a run on real Windows "
+                         "(target.impl windows)", "pass the results of etwconf.exe run on Windows")
     return live
 
 
@@ -106,11 +107,8 @@ def case_evidence(case):
     st = case["status"]
     ev = {}
     if st == "PASS":
-        for rid in case["rules"]:
-            ev[rid] = "confirmed"
-        for c in case.get("checks") or ():
-            if c.get("rule"):
-                ev[c["rule"]] = "confirmed"
+        ev = dict.fromkeys(case["rules"] + [c["rule"] for c in case.get("checks") or ()
+                                            if c.get("rule")], "confirmed")
     elif st == "FAIL":
         for c in case.get("checks") or ():
             rid = c.get("rule")
@@ -119,8 +117,7 @@ def case_evidence(case):
         for rid in case.get("failed_rules") or ():
             ev[rid] = "contradicted"
     elif st in ("CRASH", "TIMEOUT"):
-        for rid in case["rules"]:
-            ev[rid] = "contradicted"
+        ev = dict.fromkeys(case["rules"], "contradicted")
     return ev
 
 
@@ -191,15 +188,6 @@ def expectation_doc(kind, runs, old=None):
     return doc
 
 
-def empty_doc(target):
-    return {"schema": expectations.SCHEMA, "target": target, "note": NO_RUN_NOTE, "runs": [],
-            "entries": []}
-
-
-def write_doc(doc, path):
-    expectations.write(doc, path)
-
-
 def load_old(path):
     if not os.path.exists(path):
         return None
@@ -216,9 +204,6 @@ def calibrate(runs, catalog, out_dir, write, note):
     """Print the per-rule table and the lists; write DIR/KEY.json per machine kind.
     Returns the number of counted rules contradicted."""
     live = live_runs(runs, note)
-    if not live:
-        raise InputError(runs[0].path, None, "none of the results files is a run on real Windows "
-                         "(target.impl windows)", "pass the results of etwconf.exe run on Windows")
     for r in live:
         if not r.complete:
             note("warning: %s is incomplete (%s): cases it did not reach count as not exercised"
@@ -282,7 +267,7 @@ def calibrate(runs, catalog, out_dir, write, note):
             path = os.path.join(out_dir, k.key + ".json")
             old = load_old(path)
             doc = expectation_doc(k, [r for r in rs if r.complete] or rs, old)
-            write_doc(doc, path)
+            expectations.write(doc, path)
             todo = sum(1 for e in doc["entries"]
                        if e["why"].startswith(expectations.TODO_WHY))
             print("calibrate: wrote %s: %s (%d need a why); check with `etwconf-report check "
@@ -293,18 +278,13 @@ def calibrate(runs, catalog, out_dir, write, note):
 
 def baseline_update(runs, base_dir, note):
     live = live_runs(runs, note)
-    if not live:
-        raise InputError(runs[0].path, None, "none of the results files is a run on real Windows",
-                         "pass the results of etwconf.exe run on Windows")
     done = 0
     for k, rs in group_by_kind(live):
-        good = []
         for r in rs:
-            if r.complete:
-                good.append(r)
-            else:
+            if not r.complete:
                 note("warning: %s is incomplete (%s): not folded in; run it again"
                      % (r.path, r.incomplete_reason))
+        good = [r for r in rs if r.complete]
         if not good:
             continue
         path = os.path.join(base_dir, k.key + ".json")
@@ -313,7 +293,7 @@ def baseline_update(runs, base_dir, note):
             old = None                      # an empty placeholder: nothing to keep
         doc = expectation_doc(k, good, old)
         os.makedirs(base_dir, exist_ok=True)
-        write_doc(doc, path)
+        expectations.write(doc, path)
         done += 1
         print("baseline: %s %s: %s from %s; review the whys, then commit it" % (
             "updated" if old else "wrote", path, plural(len(doc["entries"]), "entry", "entries"),
@@ -327,9 +307,6 @@ def baseline_update(runs, base_dir, note):
 def baseline_check(runs, base_dir, require, note):
     """Exit 1 on a regression (or an incomplete run); 0 otherwise."""
     live = live_runs(runs, note)
-    if not live:
-        raise InputError(runs[0].path, None, "none of the results files is a run on real Windows",
-                         "pass the results of etwconf.exe run on Windows")
     regressions = improved = nobase = incomplete = checked = 0
     for r in live:
         k = Kind(r)
@@ -389,6 +366,7 @@ def baseline_init(base_dir, specs):
             print("baseline: %s exists; left alone" % path)
             continue
         os.makedirs(base_dir, exist_ok=True)
-        write_doc(empty_doc(t), path)
+        expectations.write({"schema": expectations.SCHEMA, "target": t, "note": NO_RUN_NOTE,
+                            "runs": [], "entries": []}, path)
         print("baseline: wrote %s (no run folded in yet)" % path)
     return 0

@@ -1,9 +1,6 @@
 """Command line: etwconf-report report | summary | diff | check | update-expectations |
-calibrate | baseline | winetest | winetest-todo.
-
-Exit codes: 0 ok; 1 a regression (diff) or an expectation failure (check); 2 bad input or
-usage; 3 internal error (a bug in etwconf-report). Errors are one line on stderr:
-    etwconf-report: FILE:LINE: what is wrong; what to do
+calibrate | baseline | winetest | winetest-todo. Exit codes and the one-line errors on stderr:
+reports/README.md, "Exit codes and errors".
 """
 import argparse
 import os
@@ -12,7 +9,7 @@ from collections import Counter
 
 from . import __version__
 from .ingest import InputError, load_many
-from .util import oneline, plural, run_command
+from .util import oneline, plural, run_command, write_file
 
 PROG = "etwconf-report"
 
@@ -97,13 +94,6 @@ def _load_known(path):
     return known
 
 
-def _write(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 # ------------------------------------------------------------------------------ subcommands
 def cmd_report(a):
     from . import catalog, analysis, render_html, render_md, render_junit
@@ -118,9 +108,8 @@ def cmd_report(a):
     junit = render_junit.render(summaries, cat, exps, stale, known=known)
     try:
         os.makedirs(a.out, exist_ok=True)
-        _write(os.path.join(a.out, "index.html"), page)
-        _write(os.path.join(a.out, "summary.md"), md)
-        _write(os.path.join(a.out, "junit.xml"), junit)
+        for name, text in (("index.html", page), ("summary.md", md), ("junit.xml", junit)):
+            write_file(os.path.join(a.out, name), text)
     except OSError as e:
         raise InputError(a.out, None, "cannot write the report: %s" % (e.strerror or e),
                          "choose a writable --out directory")
@@ -238,23 +227,15 @@ def cmd_check(a):
             elif a.verbose and oc.kind == "XFAIL":
                 print("XFAIL      %s %s: %s" % (oneline(r.label), oneline(oc.case["id"]),
                                                 oneline(oc.detail, 300)))
-        p = c.get("OK", 0) + c.get("XFAIL", 0)
-        f = sum(c.get(k, 0) for k in ("XPASS", "CHANGED", "UNEXPECTED"))
-        sk = c.get("SKIP", 0)
-        passed += p
-        failed += f
-        skipped += sk
+        p, f, sk = c["OK"] + c["XFAIL"], c["XPASS"] + c["CHANGED"] + c["UNEXPECTED"], c["SKIP"]
+        passed, failed, skipped = passed + p, failed + f, skipped + sk
         print("check: %s (%s): %d passed (%d XFAIL), %d failed, %d skipped%s" % (
-            oneline(r.label), oneline(r.path), p, c.get("XFAIL", 0), f, sk,
+            oneline(r.label), oneline(r.path), p, c["XFAIL"], f, sk,
             ("" if r.complete else "; INCOMPLETE run (%s): stale entries not checked"
              % oneline(r.incomplete_reason, 300))
             + ("; filtered run, %s: stale entries not checked" % oneline(r.scope(), 200)
                if r.filtered else "")))
-    xs = []
-    for _, x in checked:
-        if x not in xs:
-            xs.append(x)
-    for x in xs:
+    for x in {id(x): x for _, x in checked}.values():
         for e, r in expectations.stale([r for r, xx in checked if xx is x], x):
             problems.append("%-10s %s %s: the entry names %s but the case is not in its "
                             "results; remove the entry or fix its case id or versions (%s)" % (
@@ -343,6 +324,109 @@ def cmd_winetest_todo(a):
 
 
 # ------------------------------------------------------------------------------ parser
+def _opt(*names, **kw):
+    return names, kw
+
+
+RESULTS = _opt("results", nargs="*", metavar="RESULTS.jsonl")
+RULES = _opt("--rules", metavar="RULES.def", help="rule catalogue (default: spec/rules.def)")
+EXPS = _opt("--expectations", action="append", metavar="FILE")
+
+# name, function, help, description, arguments
+COMMANDS = (
+    ("report", cmd_report, "write index.html, summary.md and junit.xml",
+     "Write an HTML report (index.html), a Markdown summary (summary.md) and JUnit XML "
+     "(junit.xml) for one or more results files.",
+     [RESULTS,
+      _opt("--out", default="build/report", metavar="DIR",
+           help="output directory (default: build/report)"),
+      _opt("--expectations", action="append", metavar="FILE",
+           help="known-failure file; shows XFAIL/XPASS (may be repeated)"),
+      RULES, _opt("--title", default="etwconf conformance report"),
+      _opt("--programs", metavar="PROGRAMS.def", help="program list for the programs-affected "
+           "section (default: spec/programs.def when it exists; '' for none)"),
+      _opt("--skip-bad", action="store_true", help="leave out unreadable results files (with an "
+           "error line) instead of stopping")]),
+    ("summary", cmd_summary, "print a short text summary",
+     "Print one line per target: verdict and counts; then the failed MUST rules and, for runs "
+     "with client scenarios, the programs affected (broken at which step and what the program "
+     "does then, working, not exercised).",
+     [RESULTS, EXPS, RULES,
+      _opt("--programs", metavar="PROGRAMS.def",
+           help="program list (default: spec/programs.def when it exists; '' for none)")]),
+    ("diff", cmd_diff, "cases that changed status between two runs",
+     "List the cases whose status changed between OLD and NEW (regressions first), and the "
+     "cases added or removed; for client scenarios, the programs the change breaks or fixes. "
+     "OLD and NEW are results files, or directories of them (targets paired by target_id). "
+     "Exit 1 when there is a regression (a program broken is one).",
+     [_opt("old", metavar="OLD"), _opt("new", metavar="NEW"),
+      _opt("--json", action="store_true", help="machine-readable output")]),
+    ("check", cmd_check, "check results against an expectations file",
+     "Check results against known-failure files: XFAIL is fine; XPASS, CHANGED, UNEXPECTED and "
+     "STALE are failures (exit 1).",
+     [RESULTS, _opt("--expectations", action="append", required=True, metavar="FILE"),
+      _opt("-v", "--verbose", action="store_true", help="also list XFAILs")]),
+    ("update-expectations", cmd_update, "write an expectations file from results",
+     "Write (or rewrite) an expectations file from results: one entry per failing case, "
+     "versions merged. Entries of an existing --out file that still match keep their why, "
+     "observed and extra keys; versions that were not run are kept. New entries get why "
+     "\"TODO: explain\".",
+     [RESULTS, _opt("--impl", required=True, help="implementation (e.g. wine)"),
+      _opt("--arch", help="only runs of this arch (target.arch)"),
+      _opt("--out", required=True, metavar="FILE")]),
+    ("calibrate", cmd_calibrate, "what real Windows runs say about each rule",
+     "For runs on real Windows (target.impl windows): print per rule and machine kind (build, "
+     "product type, arch) whether the run confirmed it, contradicted it or did not exercise "
+     "it; list the OBSERVED and INFERRED rules confirmed (promotion candidates) and the "
+     "counted rules contradicted; write one expectations file per machine kind into --out-dir "
+     "(accepted by `check`; an existing file keeps its whys).",
+     [RESULTS, _opt("--out-dir", default="build/calibrate", metavar="DIR",
+                    help="where the per-build expectation files go (default: build/calibrate)"),
+      _opt("--no-write", action="store_true", help="only print"), RULES]),
+    ("baseline", None, "per-build baselines of real Windows: check, update",
+     "Baselines of real Windows, one file per machine kind (build, product type, arch): "
+     "DIR/KIND.json, in the expectations format. See `%s baseline ACTION --help`." % PROG, []),
+    ("winetest", cmd_winetest, "print results in Wine's test output format",
+     "Print the results as a Wine conformance test prints them (file:line: Test failed: ..., "
+     "a closing line per case file), known divergences of --expectations as todo_wine. Exit "
+     "status: Wine's (failures plus successes inside todo blocks, at most 255). "
+     "WINETEST_DEBUG=0 and WINETEST_REPORT_SUCCESS=1 work as in Wine.",
+     [RESULTS, _opt("--expectations", metavar="FILE", help="known divergences "
+                    "(reports/expectations/wine.json for Wine)")]),
+    ("winetest-todo", cmd_winetest_todo, "known divergences for etwconf export-wine --todo",
+     "Print the entries of an expectations file per case and NT version (CASE VERSION STATUS "
+     "MODE), the input of `etwconf export-wine --todo FILE`.",
+     [_opt("expectations", metavar="EXPECTATIONS.json"),
+      _opt("--wine", metavar="VERSION", help="the Wine version whose divergences to list "
+           "(default: the newest of the file's wine_versions, the Wine a tree's test goes "
+           "into)")]),
+)
+BASELINE_DIR = _opt("--dir", default="baselines/windows", metavar="DIR",
+                    help="the baselines (default: baselines/windows)")
+BASELINE = (
+    ("check", "compare runs with their baselines (exit 1 on a regression)",
+     "Compare runs on real Windows with the baseline of their machine kind: a case that fails "
+     "where the baseline has no entry, or fails differently, is a regression (exit 1), as is an "
+     "incomplete run. A kind without a baseline (or with no run folded in yet) is reported, and "
+     "is a failure only with --require. A case that now passes is reported (fold it in with "
+     "update).",
+     [RESULTS, BASELINE_DIR,
+      _opt("--require", action="store_true", help="a run without a baseline is a failure")]),
+    ("update", "fold complete runs into their baselines",
+     "Fold complete runs on real Windows into the baselines of their machine kinds (written "
+     "when missing; entries that still match keep their why).", [RESULTS, BASELINE_DIR]),
+    ("init", "write empty placeholders",
+     "Write an empty baseline (no run folded in) for each VERSION,PRODUCT_TYPE,ARCH"
+     "[,NATIVE_ARCH], e.g. 10.0.20348,server,i686,x86_64.",
+     [_opt("results", nargs="*", metavar="KIND"), BASELINE_DIR]),
+)
+
+
+def _add(parser, args):
+    for names, kw in args:
+        parser.add_argument(*names, **kw)
+
+
 def build_parser():
     p = Parser(prog=PROG, description="Reports, diffs and expectation checks for etwconf "
                "results files (JSON Lines, schema etwconf-results/1).",
@@ -350,130 +434,16 @@ def build_parser():
                "2 bad input or usage; 3 internal error. See reports/README.md.")
     p.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=Parser)
-
-    r = sub.add_parser("report", help="write index.html, summary.md and junit.xml",
-                       description="Write an HTML report (index.html), a Markdown summary "
-                       "(summary.md) and JUnit XML (junit.xml) for one or more results files.")
-    r.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
-    r.add_argument("--out", default="build/report", metavar="DIR",
-                   help="output directory (default: build/report)")
-    r.add_argument("--expectations", action="append", metavar="FILE",
-                   help="known-failure file; shows XFAIL/XPASS (may be repeated)")
-    r.add_argument("--rules", metavar="RULES.def", help="rule catalogue (default: spec/rules.def)")
-    r.add_argument("--title", default="etwconf conformance report")
-    r.add_argument("--programs", metavar="PROGRAMS.def",
-                   help="program list for the programs-affected section (default: "
-                   "spec/programs.def when it exists; '' for none)")
-    r.add_argument("--skip-bad", action="store_true",
-                   help="leave out unreadable results files (with an error line) instead of "
-                   "stopping")
-    r.set_defaults(fn=cmd_report)
-
-    s = sub.add_parser("summary", help="print a short text summary",
-                       description="Print one line per target: verdict and counts; then the "
-                       "failed MUST rules and, for runs with client scenarios, the programs "
-                       "affected (broken at which step and what the program does then, "
-                       "working, not exercised).")
-    s.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
-    s.add_argument("--expectations", action="append", metavar="FILE")
-    s.add_argument("--rules", metavar="RULES.def")
-    s.add_argument("--programs", metavar="PROGRAMS.def",
-                   help="program list (default: spec/programs.def when it exists; '' for none)")
-    s.set_defaults(fn=cmd_summary)
-
-    d = sub.add_parser("diff", help="cases that changed status between two runs",
-                       description="List the cases whose status changed between OLD and NEW "
-                       "(regressions first), and the cases added or removed; for client "
-                       "scenarios, the programs the change breaks or fixes. OLD and NEW are "
-                       "results files, or directories of them (targets paired by target_id). "
-                       "Exit 1 when there is a regression (a program broken is one).")
-    d.add_argument("old", metavar="OLD")
-    d.add_argument("new", metavar="NEW")
-    d.add_argument("--json", action="store_true", help="machine-readable output")
-    d.set_defaults(fn=cmd_diff)
-
-    c = sub.add_parser("check", help="check results against an expectations file",
-                       description="Check results against known-failure files: XFAIL is fine; "
-                       "XPASS, CHANGED, UNEXPECTED and STALE are failures (exit 1).")
-    c.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
-    c.add_argument("--expectations", action="append", required=True, metavar="FILE")
-    c.add_argument("-v", "--verbose", action="store_true", help="also list XFAILs")
-    c.set_defaults(fn=cmd_check)
-
-    u = sub.add_parser("update-expectations", help="write an expectations file from results",
-                       description="Write (or rewrite) an expectations file from results: one "
-                       "entry per failing case, versions merged. Entries of an existing --out "
-                       "file that still match keep their why, observed and extra keys; "
-                       "versions that were not run are kept. New entries get why \"TODO: "
-                       "explain\".")
-    u.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
-    u.add_argument("--impl", required=True, help="implementation (e.g. wine)")
-    u.add_argument("--arch", help="only runs of this arch (target.arch)")
-    u.add_argument("--out", required=True, metavar="FILE")
-    u.set_defaults(fn=cmd_update)
-
-    k = sub.add_parser("calibrate", help="what real Windows runs say about each rule",
-                       description="For runs on real Windows (target.impl windows): print per "
-                       "rule and machine kind (build, product type, arch) whether the run "
-                       "confirmed it, contradicted it or did not exercise it; list the OBSERVED "
-                       "and INFERRED rules confirmed (promotion candidates) and the counted rules "
-                       "contradicted; write one expectations file per machine kind into "
-                       "--out-dir (accepted by `check`; an existing file keeps its whys).")
-    k.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
-    k.add_argument("--out-dir", default="build/calibrate", metavar="DIR",
-                   help="where the per-build expectation files go (default: build/calibrate)")
-    k.add_argument("--no-write", action="store_true", help="only print")
-    k.add_argument("--rules", metavar="RULES.def", help="rule catalogue (default: spec/rules.def)")
-    k.set_defaults(fn=cmd_calibrate)
-
-    b = sub.add_parser("baseline", help="per-build baselines of real Windows: check, update",
-                       description="Baselines of real Windows, one file per machine kind "
-                       "(build, product type, arch): DIR/KIND.json, in the expectations format. "
-                       "See `%s baseline ACTION --help`." % PROG)
-    bsub = b.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
+    for name, fn, hlp, desc, args in COMMANDS:
+        c = sub.add_parser(name, help=hlp, description=desc)
+        _add(c, args)
+        c.set_defaults(fn=fn)
+    bsub = sub.choices["baseline"].add_subparsers(dest="action", metavar="ACTION",
+                                                  parser_class=Parser)
     bsub.required = True
-    for name, hlp, desc in (
-            ("check", "compare runs with their baselines (exit 1 on a regression)",
-             "Compare runs on real Windows with the baseline of their machine kind: a case that "
-             "fails where the baseline has no entry, or fails differently, is a regression "
-             "(exit 1), as is an incomplete run. A kind without a baseline (or with no run "
-             "folded in yet) is reported, and is a failure only with --require. A case that "
-             "now passes is reported (fold it in with update)."),
-            ("update", "fold complete runs into their baselines",
-             "Fold complete runs on real Windows into the baselines of their machine kinds "
-             "(written when missing; entries that still match keep their why)."),
-            ("init", "write empty placeholders",
-             "Write an empty baseline (no run folded in) for each VERSION,PRODUCT_TYPE,ARCH"
-             "[,NATIVE_ARCH], e.g. 10.0.20348,server,i686,x86_64.")):
-        x = bsub.add_parser(name, help=hlp, description=desc)
-        x.add_argument("results", nargs="*", metavar="KIND" if name == "init" else "RESULTS.jsonl")
-        x.add_argument("--dir", default="baselines/windows", metavar="DIR",
-                       help="the baselines (default: baselines/windows)")
-        if name == "check":
-            x.add_argument("--require", action="store_true",
-                           help="a run without a baseline is a failure")
-        x.set_defaults(fn=cmd_baseline, require=False)
-
-    w = sub.add_parser("winetest", help="print results in Wine's test output format",
-                       description="Print the results as a Wine conformance test prints them "
-                       "(file:line: Test failed: ..., a closing line per case file), known "
-                       "divergences of --expectations as todo_wine. Exit status: Wine's "
-                       "(failures plus successes inside todo blocks, at most 255). "
-                       "WINETEST_DEBUG=0 and WINETEST_REPORT_SUCCESS=1 work as in Wine.")
-    w.add_argument("results", nargs="*", metavar="RESULTS.jsonl")
-    w.add_argument("--expectations", metavar="FILE",
-                   help="known divergences (reports/expectations/wine.json for Wine)")
-    w.set_defaults(fn=cmd_winetest)
-
-    t = sub.add_parser("winetest-todo", help="known divergences for etwconf export-wine --todo",
-                       description="Print the entries of an expectations file per case and NT "
-                       "version (CASE VERSION STATUS MODE), the input of `etwconf export-wine "
-                       "--todo FILE`.")
-    t.add_argument("expectations", metavar="EXPECTATIONS.json")
-    t.add_argument("--wine", metavar="VERSION",
-                   help="the Wine version whose divergences to list (default: the newest of the "
-                   "file's wine_versions, the Wine a tree's test goes into)")
-    t.set_defaults(fn=cmd_winetest_todo)
+    for name, hlp, desc, args in BASELINE:
+        _add(bsub.add_parser(name, help=hlp, description=desc), args)
+    sub.choices["baseline"].set_defaults(fn=cmd_baseline, require=False)
     return p
 
 

@@ -1,11 +1,6 @@
-"""Which cases changed status between two runs (same implementation, two versions or builds).
-
-A regression is a case that did not fail before and now does (FAIL, CRASH or TIMEOUT), or that
-failed before and now crashes or times out. Fixed: failed before, passes now.
-
-Client scenarios name programs: a program is broken by the change when one of its scenarios did
-not fail before and fails now (a regression, so the exit status is 1), and fixed when one of its
-scenarios failed before and passes now; each says what the program was before and is now.
+"""Which cases changed status between two runs (same implementation, two versions or builds),
+and the programs the change breaks or fixes: reports/README.md, "diff OLD NEW", says which
+change is a regression (exit status 1).
 """
 import glob
 import json
@@ -132,23 +127,17 @@ def program_changes(old, new, changes):
     scenario that failed and now passes), broken first, then by name."""
     groups = {}
     for c in changes:
-        if c.old is None or c.new is None or not P.is_scenario(c.new):
-            continue
-        if c.kind == "regression" and c.old["status"] not in BAD:
-            kind = "broken"
-        elif c.kind == "fixed":
-            kind = "fixed"
-        else:
-            continue
-        groups.setdefault((kind, P.program_id(c.new)), []).append(c)
+        kind = "broken" if c.kind == "regression" and c.old and c.old["status"] not in BAD \
+            else "fixed" if c.kind == "fixed" else None
+        if kind and c.old is not None and c.new is not None and P.is_scenario(c.new):
+            groups.setdefault((kind, P.program_id(c.new)), []).append(c)
     if not groups:
         return []
     known = P.Known()
     before, after = P.TargetPrograms(old, known), P.TargetPrograms(new, known)
     res = []
     for (kind, pid), cs in groups.items():
-        a = after.by_id.get(pid)
-        b = before.by_id.get(pid)
+        a, b = after.by_id.get(pid), before.by_id.get(pid)
         name = (a or b).name if (a or b) else pid
         res.append(ProgramChange(kind, pid, name, cs, b, a))
     res.sort(key=lambda p: (p.kind != "broken", p.name.lower(), p.id))
@@ -298,29 +287,24 @@ def render_text(results, alone, notes, out):
     return tot["regression"] + n_broken
 
 
+def _side_json(run):
+    return {"target_id": run.target_id, "path": run.path, "complete": run.complete,
+            "incomplete_reason": run.incomplete_reason, "filtered": run.scope()}
+
+
 def render_json(results, alone, notes, out):
     doc = {"schema": "etwconf-diff/1", "notes": notes, "pairs": []}
-    n_reg = 0
-    n_broken = n_fixed = 0
+    n_reg = n_broken = n_fixed = 0
     for old, new, changes, unchanged, progs in results:
         n_reg += sum(1 for c in changes if c.kind == "regression")
         n_broken += sum(1 for p in progs if p.kind == "broken")
         n_fixed += sum(1 for p in progs if p.kind == "fixed")
-        doc["pairs"].append({"old": {"target_id": old.target_id, "path": old.path,
-                                     "complete": old.complete,
-                                     "incomplete_reason": old.incomplete_reason,
-                                     "filtered": old.scope()},
-                             "new": {"target_id": new.target_id, "path": new.path,
-                                     "complete": new.complete,
-                                     "incomplete_reason": new.incomplete_reason,
-                                     "filtered": new.scope()},
+        doc["pairs"].append({"old": _side_json(old), "new": _side_json(new),
                              "unchanged": unchanged,
                              "changes": [c.as_dict() for c in changes],
                              "programs": [p.as_dict() for p in progs]})
-    doc["unpaired"] = [{"target_id": r.target_id, "path": r.path} for r in alone]
-    doc["regressions"] = n_reg
-    doc["programs_broken"] = n_broken
-    doc["programs_fixed"] = n_fixed
+    doc.update(unpaired=[{"target_id": r.target_id, "path": r.path} for r in alone],
+               regressions=n_reg, programs_broken=n_broken, programs_fixed=n_fixed)
     out.write(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     return n_reg + n_broken
 

@@ -1,14 +1,6 @@
-"""Known-failure (expectations) files, schema etwconf-expectations/1. Format: reports/README.md.
-
-check():  every case record of a matching run gets an Outcome:
-  OK          PASS, no entry                      (passed)
-  XFAIL       failed exactly as an entry says      (passed)
-  SKIP        SKIP, no entry                       (skipped)
-  XPASS       an entry, but the case passed        (failure)
-  CHANGED     an entry, but the failure differs    (failure)
-  UNEXPECTED  FAIL/CRASH/TIMEOUT/BROKEN, no entry  (failure)
-and every entry that names a version of a complete run in which its case does not appear is
-STALE (failure).
+"""Known-failure (expectations) files, schema etwconf-expectations/1: the format and the
+outcomes check() gives each case (OK, XFAIL, SKIP, XPASS, CHANGED, UNEXPECTED, STALE) are in
+reports/README.md, "Expectations".
 
 Wine files key entries by Wine version too: an entry's optional "wine" (a version "10.0", which
 includes its maintenance releases 10.0.x, a range "8.0-9.22", "10.0+", or a list of these) names
@@ -21,8 +13,7 @@ import re
 
 from .ingest import InputError
 from .util import read_regular, NotRegular, parse_version_spec, nt_tuple, run_key, version_bounds, WINE_NT, NT_ORDER, NT_WINE, \
-    version_sort_key, \
-    display, oneline
+    version_sort_key, display, oneline, write_file
 from .analysis import failing_checks
 
 SCHEMA = "etwconf-expectations/1"
@@ -89,6 +80,11 @@ def wine_names(specs, version):
     return k is not None and any(lo <= k and (hi is None or k <= hi) for lo, hi in specs)
 
 
+def _items(value):
+    """A "versions" or "wine" value as a list: one string, or a list of them."""
+    return [value] if isinstance(value, str) else value
+
+
 class Entry:
     def __init__(self, raw, index, line):
         self.raw = raw
@@ -100,13 +96,10 @@ class Entry:
         self.mode = raw.get("mode")
         self.observed = raw.get("observed")
         self.why = raw.get("why", "")
-        if self.versions is None:
-            self.specs = None
-        else:
-            items = [self.versions] if isinstance(self.versions, str) else self.versions
-            self.specs = [parse_version_spec(v) for v in items]
+        self.specs = None if self.versions is None else \
+            [parse_version_spec(v) for v in _items(self.versions)]
         w = raw.get("wine")
-        self.wine_specs = None if w is None else [parse_wine_spec(x) for x in ([w] if isinstance(w, str) else w)]
+        self.wine_specs = None if w is None else [parse_wine_spec(x) for x in _items(w)]
 
     def names_wine(self, version):
         """Does the entry hold for this Wine version ('10.0'; None: a run that names none)?"""
@@ -134,7 +127,7 @@ class Entry:
     def describe(self):
         bits = [self.status]
         if self.raw.get("wine") is not None:
-            bits.append("Wine %s" % (self.raw["wine"] if isinstance(self.raw["wine"], str) else ", ".join(self.raw["wine"])))
+            bits.append("Wine %s" % ", ".join(_items(self.raw["wine"])))
         if self.mode:
             bits.append("mode %s" % self.mode)
         if self.observed:
@@ -249,7 +242,7 @@ def parse(doc, path="<expectations>", text=""):
             bad('%s: "why" is missing; say why the failure is expected' % label, line)
         vs = raw.get("versions")
         if vs is not None:
-            items = [vs] if isinstance(vs, str) else vs
+            items = _items(vs)
             if not isinstance(items, list) or not items or \
                     not all(isinstance(v, str) for v in items):
                 bad('%s: "versions" must be a list of version names, a range "6.2-10.0", '
@@ -261,7 +254,7 @@ def parse(doc, path="<expectations>", text=""):
                         'or a range like "6.2-10.0")' % (label, json.dumps(v), " ".join(NT_WINE.values())), line)
         ws = raw.get("wine")
         if ws is not None:
-            items = [ws] if isinstance(ws, str) else ws
+            items = _items(ws)
             if target["impl"] != "wine":
                 bad('%s: "wine" (the Wine versions an entry holds for) is for a file of impl wine' % label, line)
             if not isinstance(items, list) or not items or not all(isinstance(v, str) for v in items):
@@ -556,10 +549,5 @@ def dumps(doc):
 
 
 def write(doc, path):
-    text = dumps(doc)
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    write_file(path, dumps(doc))

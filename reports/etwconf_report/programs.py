@@ -1,18 +1,8 @@
-"""Programs affected: what the client-scenario cases say about real programs, per target.
-
-A client scenario replays one real program's calls in order (cases "client.<program-id>.*",
-records with a "program" object; harness/RESULTS.md). Per target, each program is:
-
-  broken          at least one of its scenarios FAILed, CRASHed or TIMED OUT (counted or not);
-                  each failure names the step, the call made there and what the program does then
-  works           every scenario of it ran and passed
-  partly exercised  the scenarios that ran passed; others were skipped or broken (not a pass)
-  not exercised   none of its scenarios ran (SKIP with the reason, or BROKEN fixtures)
-  absent          spec/programs.def lists it but the run has no scenario for it
-
-spec/programs.def (PROGRAM(id, name, repository, source, note) lines) is optional: it gives
-names and the programs a run did not exercise; without it the records alone are used. It is read
-with spec/rules.py's programs() reader, the one parser of that file.
+"""Programs affected: what the client-scenario cases ("client.<program-id>.*", records with a
+"program" object; harness/RESULTS.md) say about real programs, per target. The states (broken,
+works, partly exercised, not exercised, absent) are defined in reports/README.md, "Programs
+affected". spec/programs.def is optional and read with spec/rules.py's programs() reader, the
+one parser of that file.
 """
 import os
 
@@ -26,6 +16,9 @@ BROKEN, WORKS, PARTIAL, NOT_EXERCISED, ABSENT = (
     "broken", "works", "partly exercised", "not exercised", "absent")
 STATES = (BROKEN, PARTIAL, WORKS, NOT_EXERCISED, ABSENT)
 FIELDS = ("id", "name", "repository", "source", "note")
+# what a state is called in the reports (the program matrix says "breaks at step N" instead)
+WORDS = {BROKEN: "broken", WORKS: "works", PARTIAL: "works (partly exercised)",
+         NOT_EXERCISED: "not exercised", ABSENT: "no scenario"}
 
 
 # ------------------------------------------------------------------------------ programs.def
@@ -105,9 +98,8 @@ def step_text(case):
 
 def breaks_at(case):
     """'breaks at step 3' or 'breaks (step unknown)'."""
-    st = case.get("step")
-    return ("breaks at step %d" % st) if isinstance(st, int) and not isinstance(st, bool) \
-        else "breaks (step unknown)"
+    step = step_text(case)
+    return "breaks (%s)" % step if step == "step unknown" else "breaks at " + step
 
 
 def what_went_wrong(case):
@@ -196,19 +188,14 @@ class ProgramResult:
 
     def cell_text(self):
         """The program matrix's word for this program on this target."""
-        if self.state == BROKEN:
-            return breaks_at(self.worst()[1])
-        return {WORKS: "works", PARTIAL: "works (partly exercised)",
-                NOT_EXERCISED: "not exercised", ABSENT: "no scenario"}[self.state]
+        return breaks_at(self.worst()[1]) if self.state == BROKEN else WORDS[self.state]
 
     def value(self):
         """A one-line description (JUnit property value, summary lines)."""
         if self.state == BROKEN:
-            bits = []
-            for _, c in self.failing:
-                bits.append("%s (%s %s, %s)" % (failure_line(c), c["id"], c["status"],
-                                                 "counted" if c["counted"] else "not counted"))
-            return "broken: " + " | ".join(bits)
+            return "broken: " + " | ".join("%s (%s %s, %s)" % (
+                failure_line(c), c["id"], c["status"], "counted" if c["counted"] else "not counted")
+                for _, c in self.failing)
         if self.state == WORKS:
             return "works: %d of %d scenarios passed" % (len(self.passed), len(self.scenarios))
         if self.state in (PARTIAL, NOT_EXERCISED):
@@ -253,10 +240,7 @@ class TargetPrograms:
         return [p for p in self.programs if p.state in states]
 
     def counts(self):
-        c = dict.fromkeys(STATES, 0)
-        for p in self.programs:
-            c[p.state] += 1
-        return c
+        return {st: sum(1 for p in self.programs if p.state == st) for st in STATES}
 
     def not_run_by_reason(self):
         """[(reason, [(program, case)])] for the scenarios that did not run, reasons in order
@@ -270,17 +254,10 @@ class TargetPrograms:
     def headline(self):
         """'2 programs broken, 5 work, 1 partly exercised, 1 not exercised'."""
         c = self.counts()
-        parts = []
-        if c[BROKEN]:
-            parts.append("%d broken" % c[BROKEN])
-        if c[WORKS]:
-            parts.append("%d work%s" % (c[WORKS], "s" if c[WORKS] == 1 else ""))
-        if c[PARTIAL]:
-            parts.append("%d partly exercised" % c[PARTIAL])
-        if c[NOT_EXERCISED]:
-            parts.append("%d not exercised" % c[NOT_EXERCISED])
-        if c[ABSENT]:
-            parts.append("%d without a scenario in this run" % c[ABSENT])
+        words = ((BROKEN, "broken"), (WORKS, "works" if c[WORKS] == 1 else "work"),
+                 (PARTIAL, "partly exercised"), (NOT_EXERCISED, "not exercised"),
+                 (ABSENT, "without a scenario in this run"))
+        parts = ["%d %s" % (c[k], w) for k, w in words if c[k]]
         n = len(self.programs)
         return "%d program%s: %s" % (n, "" if n == 1 else "s", ", ".join(parts) or "none")
 
@@ -294,9 +271,7 @@ def rows(tps, known):
     """Every program seen on any target (known order, then name)."""
     seen = {}
     for tp in tps.values():
-        if not tp.has_scenarios:
-            continue
-        for p in tp.programs:
+        for p in tp.programs if tp.has_scenarios else ():
             seen.setdefault(p.id, p)
     big = len(known.programs) + 1
     return sorted(seen.values(), key=lambda p: (known.order.get(p.id, big), p.name.lower(), p.id))

@@ -47,21 +47,11 @@ thead th{background:var(--head)}
 code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 pre{white-space:pre-wrap;word-break:break-all;background:var(--head);padding:6px 8px;border:1px solid var(--line);border-radius:4px;margin:4px 0}
 .st{display:inline-block;min-width:4.6em;padding:0 5px;border-radius:3px;font-weight:600;font-size:12px;text-align:center}
-.st-PASS{color:var(--pass);background:var(--pass-bg)}
-.st-FAIL{color:var(--fail);background:var(--fail-bg)}
-.st-CRASH{color:var(--crash);background:var(--crash-bg)}
-.st-TIMEOUT{color:var(--timeout);background:var(--timeout-bg)}
-.st-BROKEN{color:var(--broken);background:var(--broken-bg)}
-.st-SKIP{color:var(--skip);background:var(--skip-bg)}
+%(st)s
 .st-na{color:var(--na);background:#fff;font-weight:400}
 .st-XFAIL{color:#5a3e00;background:repeating-linear-gradient(45deg,#fff1c2,#fff1c2 4px,#ffe08a 4px,#ffe08a 8px)}
 .st-XPASS,.st-CHANGED,.st-UNEXPECTED,.st-STALE{color:#fff;background:#8250df}
-td.c-PASS{background:var(--pass-bg);color:var(--pass)}
-td.c-FAIL{background:var(--fail-bg);color:var(--fail)}
-td.c-CRASH{background:var(--crash-bg);color:var(--crash)}
-td.c-TIMEOUT{background:var(--timeout-bg);color:var(--timeout)}
-td.c-BROKEN{background:var(--broken-bg);color:var(--broken)}
-td.c-SKIP{background:var(--skip-bg);color:var(--skip)}
+%(td)s
 td.c-na{color:var(--na)}
 td.c-DIV,.st-DIV{background:#fff4d6;color:#7a4a00}
 table.verdicts td,table.verdicts th{padding:2px 7px}
@@ -76,7 +66,7 @@ td.nw{white-space:nowrap}
 table.verdicts th{max-width:300px;overflow-wrap:break-word}
 details.ref-range{margin:6px 0}
 details.ref-range>summary,details.not-run>summary{cursor:pointer}
-details.not-run>summary{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:100%}
+details.not-run>summary{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:100%%}
 p.works{margin:4px 0}
 #program-table td.cell{font-size:11px}
 #program-table td.cell small{display:block}
@@ -119,7 +109,10 @@ ul.rules{margin:4px 0;padding-left:18px}
 .legend span.st{margin-right:6px}
 [hidden]{display:none!important}
 #js-note{color:#656d76}
-"""
+""" % {k: "\n".join(fmt % ((x.upper(),) + (x,) * 2) for x in
+                  ("pass", "fail", "crash", "timeout", "broken", "skip"))
+       for k, fmt in (("st", ".st-%s{color:var(--%s);background:var(--%s-bg)}"),
+                      ("td", "td.c-%s{background:var(--%s-bg);color:var(--%s)}"))}
 
 # Filters and the "ready" marker. Small, no dependencies; the page is complete without it.
 JS = """(function(){
@@ -353,13 +346,11 @@ class HtmlReport:
 
     def column_heads(self):
         """The matrix heads of the first screen: targets under test, then reference ranges."""
-        o = [self.target_head(s) for s in self.under]
-        for r in self.ranges:
-            o.append('<th class="tgt" title="%s"><a href="#reference-%d">reference <small>%s'
-                     '</small></a> <small class="verdict-%s">%s</small></th>' % (
-                         esc(r.line()), r.index, esc(r.span()), r.verdict_class,
-                         plural(len(r.runs), "build")))
-        return "".join(o)
+        return "".join([self.target_head(s) for s in self.under] + [
+            '<th class="tgt" title="%s"><a href="#reference-%d">reference <small>%s</small></a> '
+            '<small class="verdict-%s">%s</small></th>' % (
+                esc(r.line()), r.index, esc(r.span()), r.verdict_class,
+                plural(len(r.runs), "build")) for r in self.ranges])
 
     def families_section(self):
         o = ['<section id="families"><h2>API family &times; target</h2>']
@@ -375,8 +366,8 @@ class HtmlReport:
         from .analysis import FamilyCell
         for f, fam in enumerate(self.fam_rows):
             o.append('<tr class="family-row"><th class="rid">%s</th>' % esc(fam))
-            for s in self.under:
-                o.append(self.family_cell(self.fam_cells.get((fam, s.index)), f, s.run.label))
+            o += [self.family_cell(self.fam_cells.get((fam, s.index)), f, s.run.label)
+                  for s in self.under]
             for r in self.ranges:
                 cell = FamilyCell()
                 for s in r.runs:
@@ -416,15 +407,11 @@ class HtmlReport:
     def exp_summary(self, s):
         if not s.outcomes:
             return '<span class="muted">no expectations for this target</span>'
-        c = s.kinds
-        n_stale = sum(1 for (_, _, r) in self.stale if r is s.run)
-        parts = ['%d XFAIL' % c.get("XFAIL", 0)]
-        for k in ("XPASS", "CHANGED", "UNEXPECTED"):
-            if c.get(k):
-                parts.append('<span class="st st-%s">%d %s</span>' % (k, c[k], k))
-        if n_stale:
-            parts.append('<span class="st st-STALE">%d STALE</span>' % n_stale)
-        bad = sum(c.get(k, 0) for k in ("XPASS", "CHANGED", "UNEXPECTED")) + n_stale
+        c = dict(s.kinds, STALE=sum(1 for (_, _, r) in self.stale if r is s.run))
+        bad = ("XPASS", "CHANGED", "UNEXPECTED", "STALE")
+        parts = ['%d XFAIL' % c.get("XFAIL", 0)] + [
+            '<span class="st st-%s">%d %s</span>' % (k, c[k], k) for k in bad if c.get(k)]
+        bad = sum(c.get(k, 0) for k in bad)
         parts.append('<span class="%s">%s</span>' % (
             "verdict-good" if not bad else "verdict-bad",
             "as expected" if not bad else plural(bad, "problem")))
@@ -436,8 +423,7 @@ class HtmlReport:
                 "BROKEN": "the fixture could not be set up (suite or environment)",
                 "SKIP": "does not apply or cannot run here (never a pass)"}
         o = ['<section id="legend" class="legend"><h2>Legend</h2><p>']
-        for k in ORDER:
-            o.append('%s %s. ' % (st_badge(k), desc[k]))
+        o += ['%s %s. ' % (st_badge(k), desc[k]) for k in ORDER]
         o.append('<span class="st st-na">n/a</span> no case of the rule ran on that target.</p>')
         o.append('<p>A matrix cell shows the worst status over the rule\'s cases on that target '
                  '(CRASH &gt; TIMEOUT &gt; FAIL &gt; BROKEN &gt; PASS &gt; SKIP) and how many of '
@@ -457,9 +443,7 @@ class HtmlReport:
         funcs = sorted({r["function"] for r in self.cat.rules} |
                        {c.get("function") for s in self.s for c in s.run.cases
                         if c.get("function")})
-        statuses = list(ORDER)
-        if self.exps:
-            statuses += ["XFAIL", "XPASS", "CHANGED", "UNEXPECTED"]
+        statuses = list(ORDER) + (["XFAIL", "XPASS", "CHANGED", "UNEXPECTED"] if self.exps else [])
         o = ['<div class="filters" id="filters" hidden>']
         o.append('<label>Function <select id="f-function"><option value="">all</option>%s'
                  '</select></label>' % "".join('<option value="%s">%s</option>' % (esc(f), esc(f))
@@ -503,8 +487,7 @@ class HtmlReport:
             o.append('<p>No results.</p></section>\n')
             return "".join(o)
         o.append(self.program_matrix())
-        for s in self.under:
-            o.append(self.program_block(s))
+        o += [self.program_block(s) for s in self.under]
         if self.ref:
             o.append('<details class="ref-range" id="programs-reference"><summary><strong>'
                      'reference</strong>: programs at each build (%s)</summary>%s</details>' % (
@@ -528,9 +511,7 @@ class HtmlReport:
             o.append('<table class="programs" data-target="%d"><thead><tr><th>Program</th>'
                      '<th>State</th><th>Scenario</th><th>Step</th><th>Call made at that step'
                      '</th><th>What the program does then</th></tr></thead><tbody>' % s.index)
-            for k, p in broken:
-                o.append(self.program_rows(s, k, p))
-            o.append('</tbody></table>')
+            o += [self.program_rows(s, k, p) for k, p in broken] + ['</tbody></table>']
         works = [(k, p) for k, p in enumerate(tp.programs) if p.state in (P.WORKS, P.PARTIAL)]
         if works:
             o.append('<p class="works">%s works: %s</p>' % (st_badge("PASS"), "; ".join(
@@ -568,8 +549,7 @@ class HtmlReport:
         for row in rows:
             o.append('<tr class="prog-row"><th class="rid" title="%s">%s <small class="muted">'
                      '(%s)</small></th>' % (esc(row.source or ""), esc(row.name), esc(row.id)))
-            for s in self.under:
-                o.append(self.program_cell(s, row))
+            o += [self.program_cell(s, row) for s in self.under]
             for r in self.ranges:
                 broken = [s for s in r.runs if self.tps[s.index].by_id.get(row.id) is not None
                           and self.tps[s.index].by_id[row.id].state == P.BROKEN]
@@ -629,8 +609,7 @@ class HtmlReport:
         if p.state == P.ABSENT:
             lines.append(("", "", "", '<span class="muted">no scenario for this program in '
                           'this run</span>'))
-        word = {P.BROKEN: "broken", P.WORKS: "works", P.PARTIAL: "works (partly exercised)",
-                P.NOT_EXERCISED: "not exercised", P.ABSENT: "no scenario"}[p.state]
+        word = P.WORDS[p.state]
         o = []
         for j, (scen, step, call, cons) in enumerate(lines):
             o.append('<tr%s class="prog-%s">' % (' id="%s"' % rid if j == 0 else "",
@@ -651,9 +630,7 @@ class HtmlReport:
         ncol = 4 + len(self.s)
         o.append('<div class="matrix-wrap"><table class="matrix" id="matrix-table"><thead><tr>'
                  '<th class="rid">Rule</th><th>Strength</th><th>Function</th><th>Cases</th>')
-        for s in self.order:
-            o.append(self.target_head(s))
-        o.append('</tr></thead>')
+        o += [self.target_head(s) for s in self.order] + ['</tr></thead>']
         from .catalog import GROUPS
         for gkey, gtitle in GROUPS:
             rows = [rid for g, rid in self.rows if g == gkey]
@@ -662,9 +639,7 @@ class HtmlReport:
             o.append('<tbody class="group-%s"><tr class="group"><th colspan="%d">%s '
                      '<span class="muted">(%d)</span></th></tr>' % (gkey, ncol, esc(gtitle),
                                                                    len(rows)))
-            for rid in rows:
-                o.append(self.matrix_row(rid))
-            o.append('</tbody>')
+            o += [self.matrix_row(rid) for rid in rows] + ['</tbody>']
         o.append('</table></div></section>\n')
         return "".join(o)
 
@@ -755,8 +730,7 @@ class HtmlReport:
                 if not cases:
                     continue
                 o.append('<h4>%s (%d)</h4>' % (esc(title), len(cases)))
-                for case in cases:
-                    o.append(self.case_item(s, case))
+                o += [self.case_item(s, case) for case in cases]
         if not self.s:
             o.append('<p>No results.</p>')
         elif not any_:
@@ -793,16 +767,12 @@ class HtmlReport:
              'data-status="%s" data-strength="%s" data-text="%s">' % (
                  esc(st), esc(idx), esc(case.get("function") or ""), esc(" ".join(statuses)),
                  esc(self.case_strengths(case)), esc(text, 2000))]
-        tags = []
-        if st in BAD:
-            tags.append('<span class="tag">%s</span>' % ("counted" if case["counted"]
-                                                         else "not counted"))
-        if case.get("mode"):
-            tags.append('<span class="tag">mode: %s</span>' % esc(case["mode"]))
-        if oc is not None and oc.kind not in ("OK", "SKIP"):
-            tags.append(st_badge(oc.kind))
+        tags = ('<span class="tag">%s</span>' % ("counted" if case["counted"] else "not counted")
+                if st in BAD else "")
+        tags += '<span class="tag">mode: %s</span>' % esc(case["mode"]) if case.get("mode") else ""
+        tags += st_badge(oc.kind) if oc is not None and oc.kind not in ("OK", "SKIP") else ""
         o.append('<h4>%s <code>%s</code> %s %s</h4>' % (
-            st_badge(st), esc(case["id"]), esc(case.get("title") or ""), "".join(tags)))
+            st_badge(st), esc(case["id"]), esc(case.get("title") or ""), tags))
         o.append('<dl><dt>Target</dt><dd>%s</dd>' % esc(s.run.label))
         loc = case.get("file") or "?"
         if case.get("line") is not None:
@@ -834,14 +804,12 @@ class HtmlReport:
         if case["checks"]:
             o.append('<table class="checks"><thead><tr><th>check</th><th>rule</th><th>expected'
                      '</th><th>observed</th><th></th></tr></thead><tbody>')
-            for c in case["checks"]:
-                ok = c.get("ok")
-                o.append('<tr><td>%s</td><td>%s</td><td class="mono">%s</td>'
-                         '<td class="mono%s">%s</td><td>%s</td></tr>' % (
-                             esc(c.get("what")), esc(c.get("rule")), esc(c.get("expected")),
-                             "" if ok else " bad", esc(c.get("got")),
-                             st_badge("PASS") if ok else st_badge("FAIL")))
-            o.append('</tbody></table>')
+            o += ['<tr><td>%s</td><td>%s</td><td class="mono">%s</td><td class="mono%s">%s</td>'
+                  '<td>%s</td></tr>' % (esc(c.get("what")), esc(c.get("rule")),
+                                        esc(c.get("expected")), "" if c.get("ok") else " bad",
+                                        esc(c.get("got")), st_badge("PASS" if c.get("ok")
+                                                                    else "FAIL"))
+                  for c in case["checks"]] + ['</tbody></table>']
         shown = case["failed_rules"] if st == "FAIL" and case["failed_rules"] else case["rules"]
         if shown:
             o.append('<ul class="rules">')
@@ -917,10 +885,9 @@ class HtmlReport:
         o = ['<section id="coverage"><h2>Coverage</h2><h3>Rules per function</h3>'
              '<table><thead><tr><th>function</th><th>rules</th><th>rules with a case</th>'
              '<th>cases</th></tr></thead><tbody>']
-        for f, d in sorted(cov["functions"].items()):
-            o.append('<tr><td><code>%s</code></td><td>%d</td><td>%d</td><td>%d</td></tr>' % (
-                esc(f), d["rules"], d["covered"], len(d["cases"])))
-        o.append('</tbody></table>')
+        o += ['<tr><td><code>%s</code></td><td>%d</td><td>%d</td><td>%d</td></tr>' % (
+            esc(f), d["rules"], d["covered"], len(d["cases"]))
+            for f, d in sorted(cov["functions"].items())] + ['</tbody></table>']
         o.append('<h3>Rules with no case in these results (%d)</h3>' % len(cov["uncovered"]))
         if cov["uncovered"]:
             o.append('<ul>')
@@ -957,18 +924,15 @@ class HtmlReport:
             o.append('<h3 id="target-%d">%s</h3>' % (s.index, esc(run.label)))
             info = [("results file", run.path), ("target_id", run.target_id),
                     ("run", "complete" if run.complete else "INCOMPLETE: %s"
-                     % run.incomplete_reason)]
-            info.append(("verdict", s.verdict + ("; " + s.verdict_detail if s.verdict_detail
-                                                 else "")))
+                     % run.incomplete_reason),
+                    ("verdict", s.verdict + ("; " + s.verdict_detail if s.verdict_detail
+                                             else ""))]
             if s.scope:
                 info.append(("cases run", "%s: a filtered run" % s.scope))
-            for k in ("started", "isolation", "timeout_ms", "cases_planned"):
-                if h.get(k) is not None:
-                    info.append((k, h[k]))
-            if run.footer:
-                for k in ("finished", "duration_ms", "exit_code"):
-                    if run.footer.get(k) is not None:
-                        info.append((k, run.footer[k]))
+            info += [(k, h[k]) for k in ("started", "isolation", "timeout_ms", "cases_planned")
+                     if h.get(k) is not None]
+            info += [(k, run.footer[k]) for k in ("finished", "duration_ms", "exit_code")
+                     if (run.footer or {}).get(k) is not None]
             if isinstance(h.get("argv"), list):
                 info.append(("argv", " ".join(display(a) for a in h["argv"])))
             info += _flatten(h.get("suite") or {}, "suite")

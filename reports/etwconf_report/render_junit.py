@@ -1,10 +1,5 @@
-"""junit.xml: one <testsuite> per target, one <testcase> per case record.
-
-FAIL -> <failure>, CRASH/TIMEOUT/BROKEN -> <error>, SKIP -> <skipped message=reason>.
-With expectations: XFAIL -> <skipped message="expected failure: why">, XPASS -> <failure>,
-CHANGED/UNEXPECTED keep their failure or error. An incomplete run gets an extra testcase
-"(run incomplete)" with an <error>, so CI notices.
-(CUnit 2.1-3's own JUnit output is broken, so this is written with xml.etree.)
+"""junit.xml: one <testsuite> per target, one <testcase> per case record; the mapping of
+statuses and expectation outcomes is in reports/README.md, "report". Written with xml.etree.
 """
 import xml.etree.ElementTree as ET
 

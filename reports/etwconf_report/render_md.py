@@ -17,12 +17,14 @@ WIDTH = 100
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 
 
+def _line(text, limit):
+    s = display(text).replace("\r", " ").replace("\n", " ")
+    return s[:limit] + "..." if len(s) > limit else s
+
+
 def md(text, limit=300):
     """Plain text safe in Markdown (and in a table cell): no markup, no HTML, one line."""
-    s = display(text).replace("\r", " ").replace("\n", " ")
-    if len(s) > limit:
-        s = s[:limit] + "..."
-    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    s = _line(text, limit).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MD_SPECIAL.sub(r"\\\1", s)
 
 
@@ -30,9 +32,7 @@ def code(text, limit=300):
     """An inline code span for plain strings (ids, commands); pipes escaped for tables.
     A string with markup characters or backticks is written as escaped text instead, since
     not every Markdown renderer keeps HTML inside code spans inert."""
-    s = display(text).replace("\r", " ").replace("\n", " ")
-    if len(s) > limit:
-        s = s[:limit] + "..."
+    s = _line(text, limit)
     if not s.strip() or any(c in s for c in "<>&`"):
         return md(s, limit)
     return "`%s`" % s.replace("|", "\\|")
@@ -223,12 +223,6 @@ def _item(c, s):
 def _exp_cell(s, stale):
     if not s.outcomes:
         return "n/a"
-    c = s.kinds
-    n_stale = sum(1 for (_, _, r) in stale if r is s.run)
-    parts = ["%d XFAIL" % c.get("XFAIL", 0)]
-    for k in ("XPASS", "CHANGED", "UNEXPECTED"):
-        if c.get(k):
-            parts.append("**%d %s**" % (c[k], k))
-    if n_stale:
-        parts.append("**%d STALE**" % n_stale)
-    return ", ".join(parts)
+    c = dict(s.kinds, STALE=sum(1 for (_, _, r) in stale if r is s.run))
+    return ", ".join(["%d XFAIL" % c.get("XFAIL", 0)] + [
+        "**%d %s**" % (c[k], k) for k in ("XPASS", "CHANGED", "UNEXPECTED", "STALE") if c.get(k)])

@@ -169,6 +169,14 @@ def shorten(s, limit=4000):
     return s
 
 
+def write_file(path, text):
+    """Write text to path through a temporary file: a reader never sees half of it."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def plural(n, word, words=None):
     return "%d %s" % (n, word if n == 1 else (words or word + "s"))
 

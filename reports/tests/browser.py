@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The browser stage: open rendered reports in headless Chromium, driven by Selenium (Debian's
-python3-selenium with chromium-driver).
+"""The browser stage: open rendered reports in headless Chromium through Selenium (see
+reports/README.md, "Tests": the pages, the screenshots, CHROMIUM and CHROMEDRIVER, why Debian's
+dist-packages is added to sys.path under -S).
 
-For the report of the sample results (reports/tests/samples.py, written into BUILD/test) and,
-when `make run`/`make report` wrote one, the build report BUILD/report/index.html, it checks:
+For the sample report and the build report (when there is one) it checks:
   - the first screen (a 1400x1000 viewport): every target under test with its verdict, and of the
     reference nothing but its one line per range of builds (each build folded away);
   - the API family matrix, the rule x target matrix, the verdicts;
@@ -13,18 +13,8 @@ when `make run`/`make report` wrote one, the build report BUILD/report/index.htm
     CSP violations), that markup planted in a results file stays text, and that the page reads
     without JavaScript (a copy without its script, parsed by the same browser);
   - for the build report's summary.md: Wine at win10's programs, and no line over 100 columns.
-Screenshots are kept in BUILD/report/ (look at them):
-  sample-screenshot.png  the report of the sample results (always; -tall.png: 1400x3200)
-  screenshot.png         BUILD/report/index.html, when there is one
-One Chromium serves the whole stage; Selenium's own timeouts bound every wait, and the driver's
-process group (chromedriver, Chromium and its helpers) is killed at the end.
-
-make test runs Python with -S (no site-packages, see the Makefile). Debian installs
-python3-selenium into /usr/lib/python3/dist-packages, which only the site module adds to sys.path;
-so this script adds that directory itself when selenium is not importable otherwise. The report
-under test is still rendered by the suite's interpreter as started here (-S under make test).
+One Chromium serves the whole stage; the driver's process group is killed at the end.
 The last line is "browser: N passed, N failed, N skipped"; exit 1 when a check failed.
-Usage: browser.py [--build BUILD]
 """
 import argparse
 import html

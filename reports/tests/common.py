@@ -193,15 +193,8 @@ def fix_footer(recs):
     cases = [r for r in recs if r.get("type") == "case"]
     for i, r in enumerate(cases, 1):
         r["seq"] = i
-    counts = dict.fromkeys(("PASS", "FAIL", "SKIP", "BROKEN", "CRASH", "TIMEOUT"), 0)
-    for r in cases:
-        counts[r["status"]] += 1
-    counted = sum(1 for r in cases if r.get("counted"))
-    foot = [r for r in recs if r.get("type") == "footer"]
-    if foot:
-        f = foot[0]
-        f.update(counts=counts, total=len(cases), counted_failures=counted,
-                 exit_code=1 if counted or counts["CRASH"] or counts["TIMEOUT"] else 0)
+    for f in [r for r in recs if r.get("type") == "footer"][:1]:
+        f.update(samples.sums(cases))
     return recs
 
 
@@ -219,7 +212,17 @@ class TmpCase(unittest.TestCase):
             f.write(content)
         return path
 
-    def assertOneLineError(self, rc, out, err, path_part=None):
+    def assertRan(self, result, rc, out=(), err=()):
+        """A command's (exit status, stdout, stderr): the status is rc, and stdout and stderr
+        hold each text of out and err. Returns (stdout, stderr)."""
+        got, o, e = result
+        self.assertEqual(got, rc, "exit status\nstdout: %s\nstderr: %s" % (o, e))
+        for want, stream, name in [(t, o, "stdout") for t in out] + [(t, e, "stderr") for t in err]:
+            self.assertIn(want, stream, name)
+        return o, e
+
+    def assertOneLineError(self, result, path_part=None):
+        rc, out, err = result
         self.assertEqual(rc, 2, "exit code\nstdout: %s\nstderr: %s" % (out, err))
         self.assertNotIn("Traceback", err + out)
         lines = [l for l in err.splitlines() if l.strip()]

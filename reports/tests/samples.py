@@ -302,17 +302,22 @@ def make_run(impl, version, tid, behave, rerun_fmt, fingerprint=None, emulated=T
     return finish(recs)
 
 
+def sums(cases):
+    """The footer fields that add up the case records."""
+    counts = {st: sum(1 for r in cases if r["status"] == st)
+              for st in ("PASS", "FAIL", "SKIP", "BROKEN", "CRASH", "TIMEOUT")}
+    counted = sum(1 for r in cases if r.get("counted"))
+    return {"counts": counts, "total": len(cases), "counted_failures": counted,
+            "exit_code": 1 if counted or counts["CRASH"] or counts["TIMEOUT"] else 0}
+
+
 def finish(recs, complete=True):
     cases = [r for r in recs if r["type"] == "case"]
-    counts = dict.fromkeys(("PASS", "FAIL", "SKIP", "BROKEN", "CRASH", "TIMEOUT"), 0)
-    for r in cases:
-        counts[r["status"]] += 1
-    counted = sum(1 for r in cases if r["counted"])
-    bad = counted or counts["CRASH"] or counts["TIMEOUT"]
-    recs.append({"type": "footer", "counts": counts, "total": len(cases),
-                 "counted_failures": counted, "finished": "2026-11-22T10:00:01Z",
-                 "duration_ms": 40 + len(cases), "complete": complete,
-                 "exit_code": 1 if bad else 0})
+    foot = {"type": "footer", "counts": None, "total": None, "counted_failures": None,
+            "finished": "2026-11-22T10:00:01Z", "duration_ms": 40 + len(cases),
+            "complete": complete}
+    foot.update(sums(cases))
+    recs.append(foot)
     return recs
 
 

@@ -72,8 +72,7 @@ class CalibrateTest(TmpCase):
         self.out = os.path.join(self.tmp, "cal")
 
     def calibrate(self, *files):
-        rc, out, err = run_cli("calibrate", "--out-dir", self.out, *files)
-        self.assertEqual(rc, 0, out + err)
+        out, err = self.assertRan(run_cli("calibrate", "--out-dir", self.out, *files), 0)
         return out
 
     def row(self, out, rule):
@@ -133,29 +132,22 @@ class CalibrateTest(TmpCase):
         self.assertEqual(len(doc["runs"]), 1)
         # each file with its own results, and all of them at once
         for f, r in ((files[1], self.x64), (files[0], self.x86)):
-            rc, out, err = run_cli("check", "--expectations", f, r)
-            self.assertEqual(rc, 0, out + err)
-            self.assertIn("expectations: 5 passed, 0 failed, 1 skipped", out)
+            self.assertRan(run_cli("check", "--expectations", f, r), 0,
+                           out=["expectations: 5 passed, 0 failed, 1 skipped"])
         args = []
         for f in files:
             args += ["--expectations", f]
-        rc, out, err = run_cli("check", *args, self.x64, self.x86)
-        self.assertEqual(rc, 0, out + err)
-        self.assertIn("expectations: 10 passed, 0 failed, 2 skipped", out)
+        self.assertRan(run_cli("check", *args, self.x64, self.x86), 0,
+                       out=["expectations: 10 passed, 0 failed, 2 skipped"])
         # the quirk is accepted from real Windows of that build only: not from another build,
         # not from another product type, not from Wine
         other = self.write("w11.jsonl", live_run(build=26100, product="workstation"))
-        rc, out, err = run_cli("check", "--expectations", files[1], other)
-        self.assertEqual(rc, 2, out + err)
-        self.assertIn("not checked", out)
+        self.assertRan(run_cli("check", "--expectations", files[1], other), 2, out=["not checked"])
         wine = self.write("wine.jsonl", live_run().replace('"impl": "windows"', '"impl": "wine"'))
-        rc, out, err = run_cli("check", "--expectations", files[1], wine)
-        self.assertEqual(rc, 2, out + err)
+        self.assertRan(run_cli("check", "--expectations", files[1], wine), 2)
         # a new failure on that build is not absorbed
         worse = self.write("worse.jsonl", live_run(override={"tqi.0b.exact": "fail:TQI.0B.RETLEN"}))
-        rc, out, err = run_cli("check", "--expectations", files[1], worse)
-        self.assertEqual(rc, 1, out + err)
-        self.assertIn("UNEXPECTED", out)
+        self.assertRan(run_cli("check", "--expectations", files[1], worse), 1, out=["UNEXPECTED"])
 
     def test_rerun_keeps_whys(self):
         self.calibrate(self.x64)
@@ -192,21 +184,14 @@ class BaselineTest(TmpCase):
         return run_cli("baseline", *args[:1], "--dir", self.dir, *args[1:])
 
     def test_cycle(self):
-        rc, out, err = self.base("init", "10.0.20348,server,x86_64")
-        self.assertEqual(rc, 0, out + err)
+        self.assertRan(self.base("init", "10.0.20348,server,x86_64"), 0)
         path = os.path.join(self.dir, "10.0.20348-server-x86_64.json")
-        rc, out, err = run_cli("check", "--expectations", path, self.run1)
-        self.assertEqual(rc, 1, out + err)             # a placeholder accepts no failure
-        rc, out, err = self.base("check", self.run1)
-        self.assertEqual(rc, 0, out + err)
-        self.assertIn("NO BASELINE yet", out)
-        rc, out, err = self.base("check", "--require", self.run1)
-        self.assertEqual(rc, 1, out + err)
-        rc, out, err = self.base("update", self.run1)
-        self.assertEqual(rc, 0, out + err)
-        rc, out, err = self.base("check", self.run1)
-        self.assertEqual(rc, 0, out + err)
-        self.assertIn("0 regressions", out)
+        # a placeholder accepts no failure
+        self.assertRan(run_cli("check", "--expectations", path, self.run1), 1)
+        self.assertRan(self.base("check", self.run1), 0, out=["NO BASELINE yet"])
+        self.assertRan(self.base("check", "--require", self.run1), 1)
+        self.assertRan(self.base("update", self.run1), 0)
+        self.assertRan(self.base("check", self.run1), 0, out=["0 regressions"])
         # a regression: a case that passed now fails; another fails differently
         worse = self.write("r2.jsonl", live_run(override={"tqi.0b.exact": "fail:TQI.0B.RETLEN",
                                                           "esi.class": "crash"}))
@@ -217,16 +202,11 @@ class BaselineTest(TmpCase):
         self.assertIn("rerun: etwconf.exe run --case tqi.0b.exact", out)
         # fixed: reported, not a failure
         better = self.write("r3.jsonl", live_run(override={"tsi.05.handle": "pass"}))
-        rc, out, err = self.base("check", better)
-        self.assertEqual(rc, 0, out + err)
-        self.assertIn("now passes tsi.05.handle", out)
+        self.assertRan(self.base("check", better), 0, out=["now passes tsi.05.handle"])
         # an incomplete run fails the check and is not folded in
         cut = self.write("r4.jsonl", live_run(complete=False))
-        rc, out, err = self.base("check", cut)
-        self.assertEqual(rc, 1, out + err)
-        self.assertIn("INCOMPLETE", out)
-        rc, out, err = self.base("update", cut)
-        self.assertEqual(rc, 2, out + err)
+        self.assertRan(self.base("check", cut), 1, out=["INCOMPLETE"])
+        self.assertRan(self.base("update", cut), 2)
 
     def test_committed_baselines_are_valid(self):
         files = sorted(glob.glob(os.path.join(REPO, "baselines", "windows", "*.json")))

@@ -9,16 +9,11 @@ from common import TmpCase, data, run_cli, run_script, PY, TOOL, GOOD
 
 class Cli(TmpCase):
     def test_help(self):
-        rc, out, err = run_script("--help")
-        self.assertEqual(rc, 0)
+        out, err = self.assertRan(run_script("--help"), 0)
         for cmd in ("report", "summary", "diff", "check", "update-expectations"):
             self.assertIn(cmd, out)
-            rc, out2, err2 = run_cli(cmd, "--help")
-            self.assertEqual(rc, 0, err2)
-            self.assertIn("usage: etwconf-report %s" % cmd, out2)
-        rc, out, err = run_script("--version")
-        self.assertEqual(rc, 0)
-        self.assertIn("etwconf-report", out)
+            self.assertRan(run_cli(cmd, "--help"), 0, out=["usage: etwconf-report %s" % cmd])
+        self.assertRan(run_script("--version"), 0, out=["etwconf-report"])
 
     def test_usage_errors_one_line(self):
         for run, args in ((run_script, []), (run_script, ["bogus"]),
@@ -30,7 +25,7 @@ class Cli(TmpCase):
                 self.assertEqual(rc, 2)
                 self.assertNotIn("Traceback", err)
                 if args:
-                    self.assertOneLineError(rc, out, err)
+                    self.assertOneLineError((rc, out, err))
 
     def test_summary(self):
         rc, out, err = run_script("summary", *[data(n) for n in GOOD + ["truncated.jsonl"]])

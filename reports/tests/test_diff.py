@@ -35,8 +35,7 @@ class Diff(TmpCase):
 
     def test_changes_named_regressions_first(self):
         old, new = self.make_pair()
-        rc, out, err = run_cli("diff", old, new)
-        self.assertEqual(rc, 1, out + err)
+        out, err = self.assertRan(run_cli("diff", old, new), 1)
         lines = out.splitlines()
         i_reg = lines.index("regressions (2):")
         i_fix = lines.index("fixed (1):")
@@ -62,9 +61,8 @@ class Diff(TmpCase):
         rc, out, err = run_cli("diff", new, old)   # reversed: fixes only, plus a new failure?
         # new->old turns tqi.05.exact FAIL->PASS and ntc.unknown-code PASS->FAIL: a regression
         self.assertEqual(rc, 1)
-        rc, out, err = run_cli("diff", data("reference-10.0.jsonl"), data("reference-10.0.jsonl"))
-        self.assertEqual(rc, 0, err)
-        self.assertIn("0 regressions", out)
+        self.assertRan(run_cli("diff", data("reference-10.0.jsonl"), data("reference-10.0.jsonl")),
+                       0, out=["0 regressions"])
 
     def test_fixes_only_exit_0(self):
         old = read_records("wine-win10.jsonl")
@@ -91,8 +89,7 @@ class Diff(TmpCase):
 
     def test_json_output(self):
         old, new = self.make_pair()
-        rc, out, err = run_cli("diff", "--json", old, new)
-        self.assertEqual(rc, 1)
+        out, err = self.assertRan(run_cli("diff", "--json", old, new), 1)
         doc = json.loads(out)
         self.assertEqual(doc["regressions"], 2)
         kinds = [c["kind"] for c in doc["pairs"][0]["changes"]]
@@ -118,8 +115,7 @@ class Diff(TmpCase):
         fix_footer(recs)
         with open(os.path.join(b, "reference-6.1.jsonl"), "w") as f:
             f.write(dump_records(recs))
-        rc, out, err = run_cli("diff", a, b)
-        self.assertEqual(rc, 1, out + err)
+        out, err = self.assertRan(run_cli("diff", a, b), 1)
         self.assertEqual(out.count("diff: OLD"), 2)
         self.assertRegex(out, r"cti\.counter\s+PASS\s+-> FAIL")
 
@@ -127,12 +123,9 @@ class Diff(TmpCase):
         for old, new in ((data("foreign.jsonl"), data("reference-6.1.jsonl")),
                          (data("reference-6.1.jsonl"), data("malformed.jsonl")),
                          (data("reference-6.1.jsonl"), os.path.join(self.tmp, "missing.jsonl"))):
-            rc, out, err = run_cli("diff", old, new)
-            self.assertOneLineError(rc, out, err)
-        rc, out, err = run_cli("diff", data("reference-6.1.jsonl"))
-        self.assertOneLineError(rc, out, err)
+            self.assertOneLineError(run_cli("diff", old, new))
+        self.assertOneLineError(run_cli("diff", data("reference-6.1.jsonl")))
 
     def test_different_impls_noted(self):
-        rc, out, err = run_cli("diff", data("reference-10.0.jsonl"), data("wine-win10.jsonl"))
-        self.assertEqual(rc, 1)
-        self.assertIn("note: comparing different implementations", out)
+        self.assertRan(run_cli("diff", data("reference-10.0.jsonl"), data("wine-win10.jsonl")), 1,
+                       out=["note: comparing different implementations"])

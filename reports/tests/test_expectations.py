@@ -24,16 +24,14 @@ class Check(TmpCase):
         return run_cli("check", "--expectations", self.exp(doc), *(results or WINE))
 
     def test_samples_match(self):
-        rc, out, err = run_cli("check", "--expectations", WINE_EXP, *WINE)
-        self.assertEqual(rc, 0, out + err)
+        out, err = self.assertRan(run_cli("check", "--expectations", WINE_EXP, *WINE), 0)
         self.assertRegex(out.splitlines()[-1], r"^expectations: \d+ passed, 0 failed, \d+ skipped$")
         self.assertIn("(33 XFAIL)", out)      # 27 cases and 6 client scenarios
 
     def test_unexpected_failure(self):
         doc = load_doc()
         doc["entries"] = [e for e in doc["entries"] if e["case"] != "esi.class"]
-        rc, out, err = self.check(doc)
-        self.assertEqual(rc, 1)
+        out, err = self.assertRan(self.check(doc), 1)
         lines = [l for l in out.splitlines() if l.startswith("UNEXPECTED")]
         self.assertEqual(len(lines), 1)
         self.assertIn("wine@win10 esi.class", lines[0])
@@ -45,8 +43,7 @@ class Check(TmpCase):
         doc = load_doc()
         doc["entries"].append({"case": "cti.counter", "versions": ["win10"], "status": "FAIL",
                                "why": "was broken"})
-        rc, out, err = self.check(doc)
-        self.assertEqual(rc, 1)
+        out, err = self.assertRan(self.check(doc), 1)
         line = [l for l in out.splitlines() if l.startswith("XPASS")][0]
         self.assertIn("wine@win10 cti.counter", line)
         self.assertIn("passed", line)
@@ -58,8 +55,7 @@ class Check(TmpCase):
                 e["observed"] = "0xc0000005"
             if e["case"] == "esi.class":
                 e["mode"] = "output"
-        rc, out, err = self.check(doc)
-        self.assertEqual(rc, 1)
+        out, err = self.assertRan(self.check(doc), 1)
         ch = [l for l in out.splitlines() if l.startswith("CHANGED")]
         self.assertEqual(len(ch), 2, out)
         tqi = [l for l in ch if "tqi.0b.exact" in l][0]
@@ -72,8 +68,8 @@ class Check(TmpCase):
         case_of(recs, "rtg.count-limit").update(status="CRASH", mode="exception",
                                                 exception="0xc0000005")
         fix_footer(recs)
-        rc, out, err = self.check(load_doc(), self.write("w.jsonl", dump_records(recs)))
-        self.assertEqual(rc, 1)
+        path = self.write("w.jsonl", dump_records(recs))
+        out, err = self.assertRan(self.check(load_doc(), path), 1)
         self.assertRegex(out, r"CHANGED +wine@win10 rtg\.count-limit: expected TIMEOUT")
 
     def test_stale_entry(self):
@@ -82,8 +78,7 @@ class Check(TmpCase):
                                "status": "CRASH", "why": "renamed long ago"})
         doc["entries"].append({"case": "tqi.also-gone", "versions": ["win81"],
                                "status": "CRASH", "why": "no win81 run given: not checked"})
-        rc, out, err = self.check(doc)
-        self.assertEqual(rc, 1)
+        out, err = self.assertRan(self.check(doc), 1)
         st = [l for l in out.splitlines() if l.startswith("STALE")]
         self.assertEqual(len(st), 1, out)
         self.assertIn("wine@win10 tqi.no-such-case", st[0])
@@ -156,11 +151,9 @@ class Check(TmpCase):
     def test_arch(self):
         doc = load_doc()
         doc["target"]["arch"] = "i686"
-        rc, out, err = self.check(doc)
-        self.assertIn("arch i686", self.assertOneLineError(rc, out, err))
+        self.assertIn("arch i686", self.assertOneLineError(self.check(doc)))
         del doc["target"]["arch"]
-        rc, out, err = self.check(doc)
-        self.assertEqual(rc, 0, out)
+        self.assertRan(self.check(doc), 0)
 
     def test_other_impls_noted_not_checked(self):
         rc, out, err = run_cli("check", "--expectations", WINE_EXP, data("reference-6.1.jsonl"),
@@ -192,22 +185,19 @@ class Check(TmpCase):
         for name, text, must in cases:
             with self.subTest(name):
                 p = self.write(name + ".json", text)
-                rc, out, err = run_cli("check", "--expectations", p, *WINE)
-                line = self.assertOneLineError(rc, out, err, p)
+                line = self.assertOneLineError(run_cli("check", "--expectations", p, *WINE), p)
                 self.assertIn(must, line)
         rc, out, err = run_cli("check", "--expectations", os.path.join(self.tmp, "none.json"),
                                *WINE)
-        self.assertIn("update-expectations", self.assertOneLineError(rc, out, err))
-        rc, out, err = run_cli("check", *WINE)
-        self.assertOneLineError(rc, out, err)
+        self.assertIn("update-expectations", self.assertOneLineError((rc, out, err)))
+        self.assertOneLineError(run_cli("check", *WINE))
 
     def test_report_shows_xfail_and_xpass(self):
         doc = load_doc()
         doc["entries"].append({"case": "cti.counter", "versions": ["win10"], "status": "FAIL",
                                "why": "was broken"})
-        rc, out, err = run_cli("report", "--out", self.tmp, "--expectations", self.exp(doc),
-                               *WINE)
-        self.assertEqual(rc, 0, err)
+        self.assertRan(run_cli("report", "--out", self.tmp, "--expectations", self.exp(doc),
+                               *WINE), 0)
         page = open(os.path.join(self.tmp, "index.html")).read()
         self.assertIn("XFAIL", page)
         self.assertIn("XPASS", page)
@@ -221,8 +211,7 @@ class Check(TmpCase):
 class Update(TmpCase):
     def test_generate_then_check_clean(self):
         out = os.path.join(self.tmp, "wine.json")
-        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out, *WINE)
-        self.assertEqual(rc, 0, err)
+        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, *WINE), 0)
         doc = json.load(open(out))
         self.assertEqual(doc["schema"], "etwconf-expectations/1")
         self.assertEqual(doc["target"], {"impl": "wine"})
@@ -238,8 +227,7 @@ class Update(TmpCase):
         self.assertEqual(lines[0], '{"schema": "etwconf-expectations/1",')
         self.assertEqual(len([l for l in lines if l.lstrip().startswith('{"case"')]),
                          len(doc["entries"]))
-        rc, o, err = run_cli("check", "--expectations", out, *WINE)
-        self.assertEqual(rc, 0, o + err)
+        self.assertRan(run_cli("check", "--expectations", out, *WINE), 0)
 
     def test_keeps_why_observed_and_versions_not_run(self):
         out = os.path.join(self.tmp, "wine.json")
@@ -272,8 +260,7 @@ class Update(TmpCase):
         self.assertEqual(w81[0]["why"], "only seen on win81")
         # no TODO: every failure had an entry
         self.assertFalse([e for e in new["entries"] if e["why"] == "TODO: explain"])
-        rc, o, err = run_cli("check", "--expectations", out, *WINE)
-        self.assertEqual(rc, 0, o + err)
+        self.assertRan(run_cli("check", "--expectations", out, *WINE), 0)
 
     def test_new_failure_gets_todo(self):
         out = os.path.join(self.tmp, "wine.json")
@@ -296,10 +283,10 @@ class Update(TmpCase):
     def test_wrong_impl(self):
         rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out",
                              os.path.join(self.tmp, "x.json"), data("reference-6.1.jsonl"))
-        self.assertIn("no results for impl wine", self.assertOneLineError(rc, o, err))
+        self.assertIn("no results for impl wine", self.assertOneLineError((rc, o, err)))
         rc, o, err = run_cli("update-expectations", "--out", os.path.join(self.tmp, "x.json"),
                              data("reference-6.1.jsonl"))
-        self.assertOneLineError(rc, o, err)
+        self.assertOneLineError((rc, o, err))
 
 
 class CommittedExpectationFiles(TmpCase):
@@ -380,18 +367,15 @@ class WineVersions(TmpCase):
         out = os.path.join(self.tmp, "wine.json")
         with open(out, "w") as f, open(WINE_EXP) as g:
             f.write(g.read())
-        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out, w8, w10)
-        self.assertEqual(rc, 0, err)
+        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, w8, w10), 0)
         new = _json(out)
         self.assertEqual(new["wine_versions"], ["wine-8.0", "wine-10.0"])
         exact = [e for e in new["entries"] if e["case"] == "tqi.0b.exact"]
         self.assertEqual([(e["versions"], e.get("wine"), e["status"]) for e in exact], [(["win10"], "8.0", "CRASH")])
         self.assertFalse([e for e in new["entries"] if e["case"] != "tqi.0b.exact" and "wine" in e])
-        rc, o, err = run_cli("check", "--expectations", out, w8, w10)
-        self.assertEqual(rc, 0, o + err)
+        self.assertRan(run_cli("check", "--expectations", out, w8, w10), 0)
         # made again from Wine 10 alone: what the file says about Wine 8 stays
-        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out, w10)
-        self.assertEqual(rc, 0, err)
+        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, w10), 0)
         again = _json(out)
         self.assertEqual(again["entries"], new["entries"])
         # an entry of Wine 8 that Wine 10 no longer meets is kept for Wine 8 only
@@ -414,13 +398,13 @@ class WineVersions(TmpCase):
             doc = load_doc()
             doc["entries"][0]["wine"] = bad
             rc, o, err = run_cli("check", "--expectations", self.write("x.json", json.dumps(doc)), *WINE)
-            self.assertIn('"wine"', self.assertOneLineError(rc, o, err))
+            self.assertIn('"wine"', self.assertOneLineError((rc, o, err)))
         doc = load_doc()
         doc["target"]["impl"] = "windows"
         doc["entries"][0]["wine"] = "8.0"
         rc, o, err = run_cli("check", "--expectations", self.write("y.json", json.dumps(doc)),
                              data("reference-6.1.jsonl"))
-        self.assertIn("is for a file of impl wine", self.assertOneLineError(rc, o, err))
+        self.assertIn("is for a file of impl wine", self.assertOneLineError((rc, o, err)))
 
     def test_winetest_todo_by_wine_version(self):
         from etwconf_report import winetest
@@ -435,8 +419,7 @@ class WineVersions(TmpCase):
         self.assertTrue(exact(winetest.todo_lines(exp, "8.0")))
         self.assertFalse(exact(winetest.todo_lines(exp, "10.0")))
         self.assertFalse(exact(winetest.todo_lines(exp)))          # the newest: 10.0
-        rc, o, err = run_cli("winetest-todo", "--wine", "8.0", path)
-        self.assertEqual(rc, 0, err)
-        self.assertIn("tqi.0b.exact 10.0 CRASH exception", o)
+        self.assertRan(run_cli("winetest-todo", "--wine", "8.0", path), 0,
+                       out=["tqi.0b.exact 10.0 CRASH exception"])
         rc, o, err = run_cli("winetest-todo", "--wine", "ten", path)
-        self.assertIn("is not a Wine version", self.assertOneLineError(rc, o, err))
+        self.assertIn("is not a Wine version", self.assertOneLineError((rc, o, err)))

@@ -69,14 +69,9 @@ class LyingFooter(Outputs):
 
     def test_every_output_says_incomplete(self):
         r = self.outputs(self.path)
-        rc, out, err = r["summary"]
-        self.assertEqual(rc, 0, err)
-        self.assertIn("INCOMPLETE", out)
-        self.assertIn("3 of the 221 planned", err)
+        out, err = self.assertRan(r["summary"], 0, out=["INCOMPLETE"], err=["3 of the 221 planned"])
         self.assertNotIn(": 1 conformant", out)
-        rc, out, err = r["report"]
-        self.assertEqual(rc, 0, err)
-        self.assertIn("1 incomplete", out)
+        self.assertRan(r["report"], 0, out=["1 incomplete"])
         self.assertIn("INCOMPLETE", r["index.html"])
         self.assertIn("3 of the 221 planned", r["index.html"])
         self.assertIn("**INCOMPLETE**", r["summary.md"])
@@ -123,10 +118,8 @@ class Utf8Damage(Outputs):
         self.assertTrue(run.cases[2]["title"].startswith("\\xff"), run.cases[2]["title"])
         self.assertTrue(any(":4: invalid UTF-8 (byte 0xff" in w and '"title"' in w
                             for w in run.warnings), run.warnings)
-        rc, out, err = _cli("summary", path)
-        self.assertEqual(rc, 0, err)
-        self.assertIn("field.jsonl:4: invalid UTF-8 (byte 0xff", err)
-        self.assertIn('"title"', err)
+        out, err = self.assertRan(_cli("summary", path), 0,
+                                  err=["field.jsonl:4: invalid UTF-8 (byte 0xff", '"title"'])
         self.assertNotIn("INCOMPLETE", out)
 
     def test_bad_byte_between_fields_drops_one_record(self):
@@ -138,11 +131,9 @@ class Utf8Damage(Outputs):
         self.assertIn("damaged file: line 6 (invalid UTF-8 (byte 0xfe", run.incomplete_reason)
         self.assertIn("57 case records read of the 58 the footer counts", run.incomplete_reason)
         r = self.outputs(path)
-        rc, out, err = r["summary"]
-        self.assertEqual(rc, 0, err)
-        self.assertIn("record.jsonl:6: invalid UTF-8 (byte 0xfe at column", err)
-        self.assertIn("the record is dropped, the rest of the file is read", err)
-        self.assertIn("INCOMPLETE", out)
+        self.assertRan(r["summary"], 0, out=["INCOMPLETE"],
+                       err=["record.jsonl:6: invalid UTF-8 (byte 0xfe at column",
+                            "the record is dropped, the rest of the file is read"])
         self.assertEqual(r["report"][0], 0, r["report"][2])
         for name in ("index.html", "summary.md"):
             self.assertIn("damaged file: line 6", r[name], name)
@@ -182,8 +173,7 @@ class Utf8Damage(Outputs):
 
     def test_header_that_cannot_be_read_refuses_the_file(self):
         path = self.write("header.jsonl", _damage(0, b'"schema"', b'\xff"schema"'))
-        rc, out, err = _cli("summary", path)
-        line = self.assertOneLineError(rc, out, err, "header.jsonl:1:")
+        line = self.assertOneLineError(_cli("summary", path), "header.jsonl:1:")
         self.assertIn("invalid UTF-8 (byte 0xff", line)
 
     def test_damage_on_every_line_is_bounded_and_named(self):
@@ -194,8 +184,7 @@ class Utf8Damage(Outputs):
         run = ingest.load(path)
         self.assertEqual(len(run.cases), 0)
         self.assertIn("and 55 more", run.incomplete_reason)
-        rc, out, err = _cli("report", "--out", os.path.join(self.tmp, "r"), path)
-        self.assertEqual(rc, 0, err)
+        out, err = self.assertRan(_cli("report", "--out", os.path.join(self.tmp, "r"), path), 0)
         self.assertNotIn("Traceback", err)
 
 
@@ -235,8 +224,7 @@ class NotAFile(TmpCase):
                      ("update-expectations", "--impl", "wine", "--out",
                       os.path.join(self.tmp, "x.json"), self.fifo)):
             with self.subTest(args[0] + " " + " ".join(a for a in args[1:] if a.startswith("-"))):
-                rc, o, e = _cli(*args)
-                line = self.assertOneLineError(rc, o, e, self.fifo)
+                line = self.assertOneLineError(_cli(*args), self.fifo)
                 self.assertIn("FIFO", line)
                 self.assertFalse(os.path.exists(os.path.join(out, "index.html")))
 
@@ -253,8 +241,7 @@ class NotAFile(TmpCase):
             if not os.path.exists(path):
                 continue
             with self.subTest(path):
-                rc, o, e = _cli("summary", path)
-                self.assertIn(what, self.assertOneLineError(rc, o, e, path))
+                self.assertIn(what, self.assertOneLineError(_cli("summary", path), path))
         self.assertTrue(stat.S_ISFIFO(os.stat(self.fifo).st_mode))
 
 
@@ -277,16 +264,13 @@ class Filtered(Outputs):
         self.assertTrue(run.filtered)
         self.assertEqual(run.scope(), "4 of 221 cases (--filter tqi)")
         r = self.outputs(path)
-        rc, out, err = r["summary"]
-        self.assertEqual(rc, 0, err)
+        out, err = self.assertRan(r["summary"], 0)
         self.assertIn("no failures in 4 of 221 cases (--filter tqi) (a filtered run: no verdict "
                       "on the whole suite)", out)
         self.assertIn("0 conformant", out)
         self.assertIn("1 filtered without failures", out)
         self.assertNotRegex(out, r"(?m)^\S+\s+conformant\b")
-        rc, out, err = r["report"]
-        self.assertEqual(rc, 0, err)
-        self.assertIn("(0 conformant, 0 not, 1 filtered)", out)
+        self.assertRan(r["report"], 0, out=["(0 conformant, 0 not, 1 filtered)"])
         for name in ("index.html", "summary.md"):
             self.assertIn("4 of 221 cases", r[name], name)
         self.assertNotIn('class="verdict verdict-good"', r["index.html"])
@@ -305,29 +289,25 @@ class Filtered(Outputs):
 
     def test_plan_smaller_than_the_suite(self):
         path = self.filtered(3, suite={"name": "etwconf", "cases": 221})
-        rc, out, err = _cli("summary", path)
-        self.assertEqual(rc, 0, err)
-        self.assertIn("no failures in 3 of 221 cases (a filtered run", out)
+        self.assertRan(_cli("summary", path), 0,
+                       out=["no failures in 3 of 221 cases (a filtered run"])
 
     def test_case_option_without_suite_count(self):
         path = self.filtered(1, argv=["etwconf.exe", "run", "--case", "exp.advapi32.tqi"])
-        rc, out, err = _cli("summary", path)
-        self.assertEqual(rc, 0, err)
-        self.assertIn("no failures in 1 case (--case exp.advapi32.tqi)", out)
+        self.assertRan(_cli("summary", path), 0,
+                       out=["no failures in 1 case (--case exp.advapi32.tqi)"])
 
     def test_failures_in_a_filtered_run(self):
         recs = read_records("wine-win10.jsonl")
         recs = fix_footer(recs[:4] + recs[-1:])     # PASS, SKIP, FAIL (counted)
         recs[0].update(cases_planned=3, suite={"cases": 221})
         path = self.write("ffail.jsonl", dump_records(recs))
-        rc, out, err = _cli("summary", path)
-        self.assertEqual(rc, 0, err)
-        self.assertIn("(1 case), in 3 of 221 cases (a filtered run)", out)
+        self.assertRan(_cli("summary", path), 0,
+                       out=["(1 case), in 3 of 221 cases (a filtered run)"])
 
     def test_whole_suite_is_not_filtered(self):
         path = self.filtered(4, suite={"name": "etwconf", "cases": 4})
-        rc, out, err = _cli("summary", path)
-        self.assertEqual(rc, 0, err)
+        out, err = self.assertRan(_cli("summary", path), 0)
         self.assertRegex(out, r"(?m)^\S+\s+conformant\s")
         self.assertIn("1 conformant", out)
 
@@ -343,9 +323,8 @@ class FilteredExpectations(TmpCase):
         path = self.write("f.jsonl", dump_records(recs))
         out = self.write("exp.json", open(WINE_EXP, encoding="utf-8").read())
         before = json.load(open(out, encoding="utf-8"))["entries"]
-        rc, o, e = _cli("update-expectations", "--impl", "wine", "--out", out, path)
-        self.assertEqual(rc, 0, e)
-        self.assertIn("a filtered run (2 of 221 cases)", e)
+        self.assertRan(_cli("update-expectations", "--impl", "wine", "--out", out, path), 0,
+                       err=["a filtered run (2 of 221 cases)"])
         after = json.load(open(out, encoding="utf-8"))["entries"]
         def key(x):
             return (x["case"], x["status"], x.get("mode"), x["why"])

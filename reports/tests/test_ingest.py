@@ -35,9 +35,8 @@ class GoodFiles(TmpCase):
         self.assertTrue(any("cut short" in w for w in run.warnings))
 
     def test_truncated_cli_reports_incomplete(self):
-        rc, out, err = run_cli("summary", data("truncated.jsonl"))
-        self.assertEqual(rc, 0, err)
-        self.assertIn("INCOMPLETE", out)
+        out, err = self.assertRan(run_cli("summary", data("truncated.jsonl")), 0,
+                                  out=["INCOMPLETE"])
         self.assertNotIn("Traceback", err)
         self.assertIn("incomplete run", err)
 
@@ -179,20 +178,19 @@ class BadFiles(TmpCase):
                     args = [cmd, path] + (["--out", os.path.join(self.tmp, "out")]
                                           if cmd == "report" else [])
                     rc, out, err = run_cli(*args)
-                    line = self.assertOneLineError(rc, out, err, path)
+                    line = self.assertOneLineError((rc, out, err), path)
                     self.assertIn(must, line)
                     self.assertRegex(line, r"^etwconf-report: \S+(:\d+)?: .+")
                 self.assertFalse(os.path.exists(os.path.join(self.tmp, "out", "index.html")))
 
     def test_missing_file_and_directory(self):
         rc, out, err = run_cli("summary", os.path.join(self.tmp, "nope.jsonl"))
-        self.assertIn("no such file", self.assertOneLineError(rc, out, err))
-        rc, out, err = run_cli("summary", self.tmp)
-        self.assertIn("directory", self.assertOneLineError(rc, out, err))
+        self.assertIn("no such file", self.assertOneLineError((rc, out, err)))
+        self.assertIn("directory", self.assertOneLineError(run_cli("summary", self.tmp)))
 
     def test_unmatched_glob(self):
         rc, out, err = run_cli("report", "--out", self.tmp, "build/no-such-dir/*.jsonl")
-        self.assertIn("make results", self.assertOneLineError(rc, out, err))
+        self.assertIn("make results", self.assertOneLineError((rc, out, err)))
 
     def test_several_bad_files_each_named(self):
         rc, out, err = run_cli("report", "--out", self.tmp, data("foreign.jsonl"),

@@ -356,8 +356,7 @@ class Reports(SampleReport):
 
 class JunitWithoutExpectations(TmpCase):
     def test_fail_crash_timeout_skip(self):
-        rc, out, err = run_cli("report", "--out", self.tmp, data("wine-win10.jsonl"))
-        self.assertEqual(rc, 0, err)
+        self.assertRan(run_cli("report", "--out", self.tmp, data("wine-win10.jsonl")), 0)
         root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
         recs = {r["id"]: r for r in read_records("wine-win10.jsonl") if r["type"] == "case"}
         self.assertEqual(len(list(root.iter("testcase"))), len(recs))

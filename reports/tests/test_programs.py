@@ -275,11 +275,12 @@ class Summary(TmpCase):
     def test_programs_option_errors(self):
         rc, out, err = run_cli("summary", "--programs", os.path.join(self.tmp, "none.def"),
                                data("wine-win10.jsonl"))
-        self.assertIn("--programs", self.assertOneLineError(rc, out, err, "none.def"))
+        self.assertIn("--programs", self.assertOneLineError((rc, out, err), "none.def"))
         bad = self.write("bad.def", 'PROGRAM("a", "A", "r", "s")\nPROGRAM(b, "B", "r", "s", "n")'
                          '\nPROGRAM("perfview", "PerfView", "r", "s", "n")\n')
-        rc, out, err = run_cli("summary", "--programs", bad, data("wine-win10.jsonl"))
-        self.assertEqual(rc, 0, err)          # a bad list is a warning: the records still name
+        # a bad list is a warning: the records still name the programs
+        res = run_cli("summary", "--programs", bad, data("wine-win10.jsonl"))
+        out, err = self.assertRan(res, 0)
         self.assertRegex(err, r"etwconf-report: warning: .*bad\.def:1")
         self.assertIn("[perfview]: step 1", out)
         self.assertNotIn("Traceback", err)
@@ -340,7 +341,7 @@ class BadScenarioFields(TmpCase):
                 case_of(recs, "client.tracy.sampling")[key] = value
                 p = self.write("b.jsonl", dump_records(recs))
                 rc, out, err = run_cli("report", "--out", os.path.join(self.tmp, "o"), p)
-                line = self.assertOneLineError(rc, out, err, "b.jsonl:")
+                line = self.assertOneLineError((rc, out, err), "b.jsonl:")
                 self.assertIn("client.tracy.sampling", line)
                 self.assertIn(want, line)
 
@@ -356,8 +357,7 @@ class OlderRuns(TmpCase):
 
     def test_report_summary_junit(self):
         files = self.files()
-        rc, out, err = run_cli("report", "--out", self.tmp, "--programs", PROGRAMS_DEF, *files)
-        self.assertEqual(rc, 0, err)
+        self.assertRan(run_cli("report", "--out", self.tmp, "--programs", PROGRAMS_DEF, *files), 0)
         page = parse_page(os.path.join(self.tmp, "index.html"))
         self.assertIn("This run has no client-scenario cases", page.alltext)
         self.assertIn("No client-scenario cases in these results.", page.alltext)
@@ -367,15 +367,13 @@ class OlderRuns(TmpCase):
         root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
         self.assertFalse([p for p in root.iter("property") if p.get("name").startswith(
             "program")])
-        rc, out, err = run_cli("summary", "--programs", PROGRAMS_DEF, *files)
-        self.assertEqual(rc, 0, err)
+        out, err = self.assertRan(run_cli("summary", "--programs", PROGRAMS_DEF, *files), 0)
         self.assertNotIn("program", out)
         self.assertEqual(len(out.splitlines()), 4)    # two targets, a MUST line, the total
 
     def test_diff(self):
         a, b = self.files()
-        rc, out, err = run_cli("diff", a, b)
-        self.assertEqual(rc, 1)
+        out, err = self.assertRan(run_cli("diff", a, b), 1)
         self.assertNotIn("program", out)
         self.assertRegex(out.splitlines()[-1], r"^diff: \d+ regressions, .* \d+ unchanged$")
 
@@ -402,8 +400,7 @@ class DiffPrograms(TmpCase):
 
     def test_broken_by_a_change(self):
         old, new = self.pair(self.break_perfview)
-        rc, out, err = run_cli("diff", old, new)
-        self.assertEqual(rc, 1, out + err)
+        out, err = self.assertRan(run_cli("diff", old, new), 1)
         lines = out.splitlines()
         i = lines.index("programs broken by this change (1):")
         self.assertEqual(lines[i + 1], "  PerfView / TraceEvent [perfview]: "
@@ -413,8 +410,7 @@ class DiffPrograms(TmpCase):
         reg = lines[lines.index("regressions (1):") + 1]
         self.assertIn("step 2 TQI(0, 0x07, buf, len, &len) -> throws", reg)
         self.assertTrue(lines[-1].endswith("; 1 program broken, 0 fixed"), lines[-1])
-        rc, out, err = run_cli("diff", "--json", old, new)
-        self.assertEqual(rc, 1)
+        out, err = self.assertRan(run_cli("diff", "--json", old, new), 1)
         doc = json.loads(out)
         self.assertEqual((doc["programs_broken"], doc["programs_fixed"]), (1, 0))
         (prog,) = doc["pairs"][0]["programs"]
@@ -424,8 +420,7 @@ class DiffPrograms(TmpCase):
 
     def test_fixed_by_a_change(self):
         old, new = self.pair(None, self.break_perfview)
-        rc, out, err = run_cli("diff", old, new)
-        self.assertEqual(rc, 0, out + err)
+        out, err = self.assertRan(run_cli("diff", old, new), 0)
         self.assertIn("programs fixed by this change (1):\n  PerfView / TraceEvent [perfview]: "
                       "client.perfview.profile-sources FAIL -> PASS; now works", out)
         self.assertNotIn("programs broken by", out)
@@ -437,17 +432,15 @@ class DiffPrograms(TmpCase):
                 status="CRASH", counted=True, mode="exception", exception="0xc0000005",
                 failed_rules=["TQI.07.FORMAT"], checks=[], step=1)
         old, new = self.pair(crash, self.break_perfview)
-        rc, out, err = run_cli("diff", old, new)
-        self.assertEqual(rc, 1)                  # FAIL -> CRASH is a regression ...
+        # FAIL -> CRASH is a regression ...
+        out, err = self.assertRan(run_cli("diff", old, new), 1)
         self.assertNotIn("programs broken by", out)  # ... but the program was broken already
         self.assertTrue(out.splitlines()[-1].endswith("; 0 programs broken, 0 fixed"))
 
     def test_step_change_is_a_changed_failure(self):
         old, new = self.pair(lambda by: self.break_perfview(by, 3), self.break_perfview)
-        rc, out, err = run_cli("diff", old, new)
-        self.assertEqual(rc, 0, out)
-        self.assertIn("same status, different failure (1):", out)
-        self.assertIn("step 3", out)
+        self.assertRan(run_cli("diff", old, new), 0, out=["same status, different failure (1):",
+                                                          "step 3"])
 
     def test_fixed_but_still_broken(self):
         def two(recs, fail_first):
@@ -462,13 +455,11 @@ class DiffPrograms(TmpCase):
         old = self.write("o.jsonl", dump_records(two(read_records("reference-10.0.jsonl"), True)))
         new = self.write("n.jsonl", dump_records(two(read_records("reference-10.0.jsonl"),
                                                      False)))
-        rc, out, err = run_cli("diff", old, new)
-        self.assertEqual(rc, 0, out)
+        out, err = self.assertRan(run_cli("diff", old, new), 0)
         self.assertIn("  PerfView / TraceEvent [perfview]: client.perfview.profile-sources FAIL -> "
                       "PASS; still broken: client.perfview.kernel-provider step 3 TQI(0, 0x07, "
                       "buf, len, &len) -> throws: profile-source discovery fails", out)
-        rc, out, err = run_cli("diff", new, old)
-        self.assertEqual(rc, 1)
+        out, err = self.assertRan(run_cli("diff", new, old), 1)
         self.assertIn("PASS -> FAIL at step 2 TQI(0, 0x07, buf, len, &len) -> throws: "
                       "profile-source discovery fails; already broken before "
                       "(client.perfview.kernel-provider)", out)
