@@ -92,13 +92,15 @@ fi
 echo "deps: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 added_i386=0
-case "$missing " in *":i386 "*) i386_on || { $SUDO dpkg --add-architecture i386 && added_i386=1; } ;; esac
+case "$missing " in
+    *":i386 "*) i386_on || { $SUDO dpkg --add-architecture i386 && added_i386=1; } ;;
+esac
 # An old package list may not know the packages; refresh it once, retrying a flaky mirror.
 $SUDO apt-get update -qq >/dev/null 2>&1 || { sleep 5; $SUDO apt-get update -qq >/dev/null 2>&1 || true; }
 u=$(unknown_here)
-[ -z "$u" ] || echo "deps: apt on this system offers no version of$u (apt-get update did not bring" \
-    "one: is the archive reachable, and are these names in this Debian release? apt-cache policy" \
-    "NAME shows it)" >&2
+[ -z "$u" ] || echo "deps: apt on this system offers no version of$u (apt-get update did not" \
+    "bring one: is the archive reachable, and are these names in this Debian release?" \
+    "apt-cache policy NAME shows it)" >&2
 # --no-remove: never take an installed package away to make room (a stale i386 index can ask for
 # wine64 to go)
 install() { $SUDO apt-get install -y -qq --no-install-recommends --no-remove "$@" >"$LOG" 2>&1; }
@@ -116,8 +118,9 @@ aligned() {
             dpkg --compare-versions "$new" lt "$old" && echo "$pk $old -> $new"
         done)
     if [ -n "$down" ] && [ "${WINE32_ALIGN:-0}" != 1 ]; then
-        echo "deps: wine32:i386 not installed: this system's i386 package list lags its amd64" \
-            "one; installing$missing means taking these packages back to the i386 list's version:" >&2
+        echo "deps: wine32:i386 not installed: this system's i386 package list lags its" \
+            "amd64 one; installing$missing means taking these packages back to the i386" \
+            "list's version:" >&2
         echo "$down" | sed 's/^/deps:   /' >&2
         echo "deps: to do it: WINE32_ALIGN=1 (or run: apt-get install --allow-downgrades --no-remove $args)" >&2
         return 1
