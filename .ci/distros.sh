@@ -204,10 +204,10 @@ fail_or_skip() {
     if why=$(reachable "$rel"); then result FAIL "$rel" "$1"
     else result SKIP "$rel" "Debian's archive could not be reached $2: $why"; fi
 }
-# problem TEXT: what makes the release fail, said at once (the result line sums it up)
+# problem TEXT...: what makes the release fail, said at once (the result line sums it up)
 problem() {
-    bad="$bad; $1"
-    say "[$rel] problem: $1"
+    bad="$bad; $*"
+    say "[$rel] problem: $*"
 }
 
 # the bare system of rel unpacked in root, with make, git and the clone; status 1 on failure
@@ -299,8 +299,8 @@ test_release() {
     cp "$root/root/etwconf/build/test/wine/wine32-deps.log" "$L/" 2>/dev/null
     i686=$(ls "$root"/root/etwconf/build/results/wine-i686-*.jsonl 2>/dev/null | wc -l)
     case " $I686_RELEASES " in *" $rel "*)
-        [ "$i686" -gt 0 ] || problem "no i686 Wine run executed (build/results/wine-i686-*.jsonl:\
- none; Wine's 32-bit part: $L/wine32-deps.log)"
+        [ "$i686" -gt 0 ] || problem "no i686 Wine run executed (build/results/wine-i686-*.jsonl:" \
+            "none; Wine's 32-bit part: $L/wine32-deps.log)"
         i686="$i686 of them required" ;;
     esac
     summary="${times#, }; i686 Wine results: $i686; setup ${t_setup}s, base ${t_base}s ($BASE_HOW)"
