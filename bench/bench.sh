@@ -1,11 +1,6 @@
 #!/bin/sh
-# bench/bench.sh - the benchmarks of bench/README.md, run by `make bench` (mk/bench.mk) once the
-# suite and bench/ programs are built. Writes $BUILD/bench/results.md.
-#
-# Every figure is a ratio (or a difference) of commands timed next to each other in the same run,
-# round by round (bench/timeit.c rotates their order every round), and the median over the rounds:
-# absolute times drift on a shared machine, ratios much less. Absolute medians are listed too.
-#
+# bench/bench.sh - the benchmarks of bench/README.md (which says how they are timed), run by
+# `make bench` once the suite and bench/ programs are built. Writes $BUILD/bench/results.md.
 # Environment: BUILD (build), MAKE (make), BENCH_ROUNDS (7), MINGW64_CC.
 set -u
 BUILD=${BUILD:-build}

@@ -5,18 +5,14 @@
  *   cti_bench [ROUNDS] [CALLS]
  *   cti_bench selftest      checks the id checker itself: it must flag a duplicate, a zero and a gap
  *
- * Each round measures, next to each other: atomic x1, cti x1, atomic x2, cti x2; every loop does
- * the same work around the increment (store the id into the thread's own array). CALLS (default
- * 8,000,000: long enough for the threads to overlap on a busy machine) is the total number of calls
- * per measurement, split evenly over the threads. After each cti measurement every id is checked:
- * each of 1..CALLS exactly once (no duplicate, no gap, no zero), and every call returned ERROR_SUCCESS.
- *
- * Output, tab-separated, one line per thread count:
+ * Each round measures, next to each other: atomic x1, cti x1, atomic x2, cti x2; every loop stores
+ * the id into the thread's own array. CALLS (default 8,000,000, split over the threads: long enough
+ * for the threads to overlap on a busy machine) per measurement, timed from the threads' release to
+ * the last join. After each cti measurement each of 1..CALLS must be there exactly once and every
+ * call must have returned ERROR_SUCCESS. Output, tab-separated, one line per thread count:
  *   cti  THREADS  atomic_Mops  cti_Mops  ratio  duplicates  bad_ids  failed_calls  rounds  overlap_pct
- * rates are medians over the rounds; ratio is the median of the per-round ratios cti/atomic; overlap_pct
- * the median share of a cti measurement during which all its threads were making calls at once (on a busy
- * machine a thread may be descheduled: then the threads did not really contend).
- * Timing: CLOCK_MONOTONIC from the moment every thread is released to the last join.
+ * rates and the per-round ratio cti/atomic are medians over the rounds; overlap_pct is the median
+ * share of a cti measurement during which all its threads were making calls at once.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

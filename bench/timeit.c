@@ -3,16 +3,11 @@
  *
  *   timeit [-r ROUNDS] [-w WARMUP] [-s SAMPLES] LABEL=CMD [LABEL=CMD ...]
  *
- * CMD is split on spaces into an argv (no quoting). Each round runs every LABEL once, in an order
- * that rotates from round to round, so that a load change on a shared machine hits every command
- * alike. Commands run with stdin, stdout and stderr on /dev/null.
- *
- * One line per LABEL on stdout, tab-separated:
- *   LABEL  median_us  min_us  max_us  rounds  maxrss_kb  worst_exit
- * maxrss_kb is the largest ru_maxrss of the command (wait4), worst_exit the highest exit status
- * seen (128+N for a signal N). Samples are clock_gettime(CLOCK_MONOTONIC).
- * -s SAMPLES writes every sample as "LABEL ROUND US" lines, so that a ratio can be taken round by
- * round (two commands measured next to each other) and its median reported.
+ * CMD is split on spaces (no quoting) and run with stdio on /dev/null. Each round runs every LABEL
+ * once, in an order that rotates from round to round, so that a load change on a shared machine
+ * hits every command alike. Output, one tab-separated line per LABEL:
+ *   LABEL  median_us  min_us  max_us  rounds  maxrss_kb  worst_exit (128+N for signal N)
+ * -s SAMPLES writes every sample as "LABEL ROUND US", for ratios taken round by round.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

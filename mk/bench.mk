@@ -1,7 +1,5 @@
-# mk/bench.mk - the benchmarks (bench/README.md).
-#
-#   make bench   the benchmarks of bench/README.md into $(BUILD)/bench/results.md
-#                BENCH_ROUNDS=N  rounds per timing (default 7; medians of side-by-side samples)
+# mk/bench.mk - make bench [BENCH_ROUNDS=7]: the benchmarks of bench/README.md into
+# $(BUILD)/bench/results.md.
 BENCH_BIN := $(BUILD)/bench/bin
 MINGW64_CC ?= x86_64-w64-mingw32-gcc
 

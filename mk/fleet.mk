@@ -1,12 +1,10 @@
 # mk/fleet.mk - etwconf.exe on real Windows (harness/windows/README.md "Running on real Windows"):
-#   make test-fleet     the "fleet" stage: etwconf-fleet against fake Windows hosts (Wine at
-#                       different versions behind the test's own sshd on 127.0.0.1)
-#   make test-ansible   the playbook: ansible-lint, --syntax-check, the example inventory and its
-#                       report play; not in make test (ansible-lint costs as much CPU as a stage,
-#                       for a playbook that changes seldom): .ci/run runs it after make test
-#   make test-winci     the "winci" stage: .github/workflows/windows.yml names only what exists;
-#                       its Windows job script runs under Wine and writes what CI uploads
-# Needs: sh .ci/deps.sh windows fleet (mingw-w64, Wine, openssh-server, PyYAML, Ansible, ansible-lint).
+#   make test-fleet     stage: etwconf-fleet against fake Windows hosts (Wine behind its own sshd)
+#   make test-ansible   the playbook: ansible-lint, --syntax-check, the example inventory's report
+#                       play; .ci/run runs it after make test (ansible-lint costs a stage's CPU,
+#                       for a playbook that changes seldom)
+#   make test-winci     stage: the workflow names only what exists; its Windows job under Wine
+# Needs: sh .ci/deps.sh windows fleet.
 .PHONY: test-fleet test-winci test-ansible
 TEST_STAGES += fleet
 TEST_DEPS += fleet

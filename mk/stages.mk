@@ -1,15 +1,12 @@
 # mk/stages.mk - the test stages in one make (included after every fragment that registers a stage).
 #
-# A stage is a target test-NAME (TEST_STAGES += NAME). `make test` runs TEST_RUN: one make of every
-# stage, TEST_JOBS jobs at a time, then the summary (harness/tests/stages.sh --summary). That make
-# builds each stage's prerequisites once, before the stage starts, and TEST_PREP before any stage;
-# a stage that has another stage among its prerequisites (test-B: | test-A) starts after it, and is
-# not run, but counted as skipped with the reason, when that one failed or was not run. -k: a stage
-# whose prerequisites cannot be built stops no other.
-#
-# Each recipe line of a stage runs through stages.sh (its .SHELLFLAGS; `private`: not the lines of
-# its prerequisites): by hand as sh -c LINE, under make test (STAGE_LOGS) with its output into
-# BUILD/test/NAME.log and its exit status and times beside it (TEST_NICE, TEST_EXCLUSIVE: nice, flock).
+# A stage is a target test-NAME (TEST_STAGES += NAME). `make test` runs TEST_RUN: one make -k of
+# every stage, TEST_JOBS jobs at a time, TEST_PREP first, then the summary (stages.sh --summary).
+# A stage with another among its prerequisites (test-B: | test-A) starts after it, and is counted
+# as skipped, with the reason, when that one failed or did not run.
+# Each recipe line of a stage (`private`: not its prerequisites' lines) runs through stages.sh: by
+# hand as sh -c LINE, under make test (STAGE_LOGS) into BUILD/test/NAME.log with its exit status
+# and times beside it (TEST_NICE, TEST_EXCLUSIVE: nice, flock).
 STAGES_SH ?= harness/tests/stages.sh
 test-%: private .SHELLFLAGS = $(if $(filter $(@:test-%=%),$(TEST_STAGES)),$(STAGES_SH) $(@:test-%=%) \
     $(patsubst test-%,%,$(filter $(TEST_STAGES:%=test-%),$^ $|))) -c

@@ -2,14 +2,12 @@
 rem etwconf-ci.cmd OUTDIR LABEL EXE... - the Windows job of .github/workflows/windows.yml, and a
 rem way to run the whole suite on any Windows machine by hand (run it from an elevated prompt).
 rem
-rem For each EXE (etwconf.exe, etwconf-i686.exe): EXE run --out OUTDIR\LABEL-NAME.jsonl, its
-rem messages in OUTDIR\LABEL-NAME.stderr.txt, then EXE cleanup (stops any etwconf-* session a
-rem crash left behind). OUTDIR\LABEL-status.txt gets one line per exe: NAME exit CODE, results
-rem complete or missing. Conformance is not this script's business (etwconf exits 1 when
-rem Windows differs from the model, which is what the runs are for; the report job compares with
-rem the baselines). It exits 1 when an exe could not run to the end (exit code other than 0 or 1,
-rem or no results file), 2 on a usage error, 0 otherwise.
-rem Only cmd built-ins are used, so that it runs the same under Wine (make test, stage winci).
+rem For each EXE: EXE run --out OUTDIR\LABEL-NAME.jsonl, its messages in
+rem OUTDIR\LABEL-NAME.stderr.txt, then EXE cleanup (stops what a crash left behind);
+rem OUTDIR\LABEL-status.txt gets "NAME exit CODE, results written|missing" per exe. Exit 1 when an
+rem exe did not run to the end (exit code not 0 or 1, or no results), 2 on a usage error, else 0:
+rem conformance is the report job's business. Only cmd built-ins, so that it runs the same under
+rem Wine (make test, stage winci).
 setlocal EnableExtensions EnableDelayedExpansion
 if "%~1"=="" goto usage
 if "%~2"=="" goto usage
@@ -25,7 +23,6 @@ set "STATUS=%OUT%\%LABEL%-status.txt"
 type nul > "%STATUS%"
 set BAD=0
 set COUNT=0
-:next
 shift
 shift
 :loop
