@@ -225,6 +225,16 @@ static const char *at_of(const struct todo *e, const struct etw_case *c)
     return "AT_RETURN";
 }
 
+/* the check the first known divergence of case c at version names, or NULL */
+static const char *todo_at(const struct etw_case *c, const char *version)
+{
+    const char *at = NULL;
+    for (size_t i = 0; i < X.n && !at; i++)
+        if (!strcmp(X.v[i].case_id, c->id) && !strcmp(X.v[i].version, version))
+            at = at_of(&X.v[i], c);
+    return at;
+}
+
 static const char *cannot_reason(const struct etw_case *c)
 {
     const struct etw_fixture *fx = &c->fx;
@@ -253,20 +263,14 @@ static const char *logger_tag(enum etw_logger_kind k)
     return k == LG_KERNEL ? "LG_KERNEL" : k == LG_SYSTEM ? "LG_SYSTEM" : k == LG_PLAIN ? "LG_PLAIN" : "LG_NONE";
 }
 
-static void family_of(const char *id, char *out, size_t len)
+/* whether c is a data row; its family in fam: the case id up to its first dot, as an identifier */
+static bool data_row(const struct etw_case *c, char fam[24])
 {
     size_t n = 0;
-    for (; id[n] && id[n] != '.' && n + 1 < len; n++)
-        out[n] = (id[n] >= 'a' && id[n] <= 'z') || (id[n] >= '0' && id[n] <= '9') ? id[n] : '_';
-    out[n] = 0;
-}
-
-/* a data row of the family fam */
-static bool in_family(const struct etw_case *c, const char *fam)
-{
-    char f[24];
-    family_of(c->id, f, sizeof f);
-    return c->fn != FN_CUSTOM && fn_tag(c->fn) && !strcmp(f, fam);
+    for (const char *id = c->id; id[n] && id[n] != '.' && n < 23; n++)
+        fam[n] = (id[n] >= 'a' && id[n] <= 'z') || (id[n] >= '0' && id[n] <= '9') ? id[n] : '_';
+    fam[n] = 0;
+    return c->fn != FN_CUSTOM && fn_tag(c->fn);
 }
 
 static void em_row(const struct etw_case *c, bool todo_on)
@@ -356,27 +360,18 @@ static void em_row(const struct etw_case *c, bool todo_on)
         em("},\n");
     }
     em("        },\n");
-    /* the known divergences: per version of the table */
-    if (todo_on) {
-        const char *todo[32] = {NULL};
-        bool any = false;
-        size_t nf = 0; /* the entries named by their NT version: versions[] of the runner */
-        for (size_t vi = 0; vi < etw_version_count && nf < 32; vi++) {
-            if (!ETW_VIS_NT(etw_versions[vi].id))
-                continue;
-            for (size_t i = 0; i < X.n && !todo[nf]; i++) {
-                const struct todo *e = &X.v[i];
-                if (!strcmp(e->case_id, c->id) && !strcmp(e->version, etw_versions[vi].name))
-                    any |= (todo[nf] = at_of(e, c)) != NULL;
-            }
-            nf++;
-        }
-        if (any) {
-            em("        .todo = {");
-            for (size_t vi = 0; vi < nf; vi++)
-                em("%s%s", vi ? ", " : "", todo[vi] ? todo[vi] : "AT_NONE");
-            em("},  /* Wine: %s */\n", X.source);
-        }
+    /* the known divergences, per NT version: versions[] of the runner */
+    const char *todo[32];
+    size_t nf = 0;
+    bool any = false;
+    for (size_t vi = 0; todo_on && vi < etw_version_count && nf < 32; vi++)
+        if (ETW_VIS_NT(etw_versions[vi].id))
+            any |= (todo[nf++] = todo_at(c, etw_versions[vi].name)) != NULL;
+    if (any) {
+        em("        .todo = {");
+        for (size_t vi = 0; vi < nf; vi++)
+            em("%s%s", vi ? ", " : "", todo[vi] ? todo[vi] : "AT_NONE");
+        em("},  /* Wine: %s */\n", X.source);
     }
     em("    },\n");
 }
@@ -477,26 +472,23 @@ int etw_cmd_export_wine(int argc, char **argv)
     em("%s\n", after + 1);
 
     /* families, in table order */
-    char fams[64][24];
+    char fams[64][24], fam[24];
     int nfam = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct etw_case *c = etw_case_at(i);
-        if (c->fn == FN_CUSTOM || !fn_tag(c->fn))
+        if (!data_row(etw_case_at(i), fam))
             continue;
-        char f[24];
-        family_of(c->id, f, sizeof f);
         int k = 0;
-        while (k < nfam && strcmp(fams[k], f))
+        while (k < nfam && strcmp(fams[k], fam))
             k++;
         if (k == nfam && nfam < 64)
-            memcpy(fams[nfam++], f, sizeof f);
+            memcpy(fams[nfam++], fam, sizeof fam);
     }
     for (int k = 0; k < nfam; k++) {
         em("/* ------------------------------------------------------------------ %s */\n\n", fams[k]);
         em("static const struct row rows_%s[] =\n{\n", fams[k]);
         for (size_t i = 0; i < n; i++) {
             const struct etw_case *c = etw_case_at(i);
-            if (!in_family(c, fams[k]))
+            if (!data_row(c, fam) || strcmp(fam, fams[k]))
                 continue;
             em_row(c, todo != NULL);
             ndata++;
@@ -519,8 +511,7 @@ int etw_cmd_export_wine(int argc, char **argv)
         fprintf(stderr, ETWCONF_PROG " export-wine: cannot write '%s'\n", out);
         return done(3);
     }
-    fwrite(O.buf, 1, O.len, f);
-    bool bad = ferror(f) != 0;
+    bool bad = fwrite(O.buf, 1, O.len, f) != O.len || ferror(f);
     if (f != stdout)
         bad |= fclose(f) != 0;
     else

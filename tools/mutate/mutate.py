@@ -127,7 +127,7 @@ class Model:
 
     def parse(self, path):
         """the mutants of PATH: a header line each, its changes and equivalence reason indented"""
-        self.def_path, m = path, None
+        self.def_path, m, first = path, None, {}
         for lineno, line in enumerate(read(path).split("\n"), 1):
             line = line.rstrip("\r")
             v, where = line.lstrip(" \t"), f"{path}:{lineno}"
@@ -138,10 +138,13 @@ class Model:
                 # edits: (tag, move after tag, from, to, line)
                 m = h and types.SimpleNamespace(id=h[1], kind=h[2], desc=h[3], line=lineno,
                                                 equivalent=None, edits=[])
-                if m:
-                    self.mutants.append(m)
-                else:
+                if not m:
                     self.bad(f"{where}: a mutant starts with '[id] kind: description'")
+                    continue
+                if m.id in first:
+                    self.bad(f"{where}: duplicate mutant id {m.id} (first at line {first[m.id]})")
+                first.setdefault(m.id, lineno)
+                self.mutants.append(m)
             elif not m or v == line:
                 self.bad(f"{where}: expected '[id] kind: description' or an indented line under it")
             elif v.startswith("equivalent: "):
@@ -157,21 +160,17 @@ class Model:
                     self.bad(f"{where}: a change is 'at TAG: `FROM` -> `TO`' or "
                              "'at TAG: move after TAG2'")
                     continue
-                m.edits.append((e[1], e[2], e[3], e[4], lineno))
-        first = {}
-        for m in self.mutants:
-            if not m.edits:
-                self.bad(f"{path}:{m.line}: mutant {m.id} has no change ('at TAG: ...' under it)")
-            for at, after, frm, to, lineno in m.edits:
-                err = ("the tag after 'at' is empty" if not at else None if after
-                       else "'from' is empty" if not frm
-                       else "'to' is the same as 'from'" if frm == to else None)
+                err = ("the tag after 'at' is empty" if not e[1] else None if e[2]
+                       else "'from' is empty" if not e[3]
+                       else "'to' is the same as 'from'" if e[3] == e[4] else None)
                 if err:
-                    self.bad(f"{path}:{lineno}: mutant {m.id}: {err}")
-            if m.id in first:
-                self.bad(f"{path}:{m.line}: duplicate mutant id {m.id} "
-                         f"(first at line {first[m.id]})")
-            first.setdefault(m.id, m.line)
+                    self.bad(f"{where}: mutant {m.id}: {err}")
+                m.edits.append((e[1], e[2], e[3], e[4], lineno))
+        for m in (m for m in self.mutants if not m.edits):
+            self.bad(f"{path}:{m.line}: mutant {m.id} has no change ('at TAG: ...' under it)")
+
+    def broken(self, m, lineno, msg):
+        return Broken(f"{self.def_path}:{lineno}: mutant {m.id}: {msg}")
 
     def src_of(self, m):
         """the source that M's changes are in (every change of a mutant is in one file)"""
@@ -179,12 +178,12 @@ class Model:
         for at, *_, lineno in m.edits:
             for t in self.named.get(at, []):
                 if s is not None and s != t.src:
-                    raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: its changes are in two "
-                                 f"files ({self.paths[s]}, {self.paths[t.src]})")
+                    raise self.broken(m, lineno, f"its changes are in two files ({self.paths[s]}, "
+                                      f"{self.paths[t.src]})")
                 s = t.src
         if s is None:
-            raise Broken(f"{self.def_path}:{m.line}: mutant {m.id}: no tag "
-                         f"@{m.edits[0][0] if m.edits else '?'} in {self.ref_dir}/*.c{REOPEN}")
+            raise self.broken(m, m.line, f"no tag @{m.edits[0][0] if m.edits else '?'} in "
+                              f"{self.ref_dir}/*.c{REOPEN}")
         return s
 
     def locate(self, text, code, name, m, lineno):
@@ -193,9 +192,8 @@ class Model:
             self.found[text] = find_tags(text, 0, code)
         hits = [t for t in self.found[text] if t.name == name]
         if len(hits) != 1:
-            raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: the tag @{name} occurs "
-                         f"{len(hits)} times in its file (must be exactly once)"
-                         + ("" if hits else REOPEN))
+            raise self.broken(m, lineno, f"the tag @{name} occurs {len(hits)} times in its file "
+                              "(must be exactly once)" + ("" if hits else REOPEN))
         return hits[0]
 
     def mutated(self, m):
@@ -215,18 +213,17 @@ class Model:
                 a0, b0 = t.start, u.start
                 a1, b1 = statement_end(text, code, a0), statement_end(text, code, b0)
                 if a1 > b0 and b1 > a0:
-                    raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: the statements at "
-                                 f"@{at} and @{after} overlap")
+                    raise self.broken(m, lineno, f"the statements at @{at} and @{after} overlap")
                 # the statement at A moves to just after B: the pieces [lo, mid) and [mid, hi) swap
                 lo, mid, hi = (a0, a1, b1) if a0 < b0 else (b1, a0, a1)
                 text = text[:lo] + text[mid:hi] + text[lo:mid] + text[hi:]
                 continue
             hits = [i for i in range(t.start, t.end - len(frm) + 1) if code.startswith(frm, i)]
             if len(hits) != 1:
-                raise Broken(f"{self.def_path}:{lineno}: mutant {m.id}: 'from' occurs {len(hits)} "
-                             f"times in the code of the line tagged @{at} (must be exactly once)"
-                             + ("; make it longer" if hits
-                                else "; the tagged line changed: update the mutant"))
+                raise self.broken(m, lineno, f"'from' occurs {len(hits)} times in the code of the "
+                                  f"line tagged @{at} (must be exactly once)"
+                                  + ("; make it longer" if hits
+                                     else "; the tagged line changed: update the mutant"))
             text = text[:hits[0]] + to + text[hits[0] + len(frm):]
         return s, text
 
@@ -606,30 +603,26 @@ def run(model, env):
            "failure among them).\n\n"
            "| mutant | kind | result | first kills |\n|---|---|---|---|"]
     c = dict.fromkeys(["killed", "counted", "survived", "eqs", "eqkilled", "errors"], 0)
-    surv, eqs, bad = [], [], []
+    listed = {"survived": [], "eqs": []}  # the report's lists of survivors and equivalents
+    bad = []
     for k, m in selected:
         st, n, detail = verdict[m.id]
         eq = m.equivalent is not None
-        if st == "KILLED" and eq:
-            c["eqkilled"] += 1
-            line = f"EQUIV-KILLED {m.id}: listed as equivalent, but killed by{detail}"
-        elif st == "KILLED":
-            c["killed"] += 1
-            c["counted"] += detail.startswith("counted:")
-            line = f"KILLED   {m.id} ({n} failing case runs; {detail.replace(':', '):', 1)}"
-        elif st == "SURVIVED" and eq:
-            c["eqs"] += 1
-            line = f"EQUIV    {m.id}: {m.equivalent}"
-            eqs.append(f"- `{m.id}` ({m.desc}): {m.equivalent}")
-        elif st == "SURVIVED":
-            c["survived"] += 1
-            line = f"SURVIVED {m.id} ({m.kind}): {m.desc}"
-            surv.append(f"- `{m.id}` ({m.kind}, {model.paths[model.src_of(m)]}): {m.desc}")
-        else:
-            c["errors"] += 1
-            line = f"ERROR    {m.id}: {detail}"
+        key = {"KILLED": "eqkilled" if eq else "killed",
+               "SURVIVED": "eqs" if eq else "survived"}.get(st, "errors")
+        c[key] += 1
+        c["counted"] += key == "killed" and detail.startswith("counted:")
+        line = {"eqkilled": f"EQUIV-KILLED {m.id}: listed as equivalent, but killed by{detail}",
+                "killed": f"KILLED   {m.id} ({n} failing case runs; "
+                          f"{detail.replace(':', '):', 1)}",
+                "eqs": f"EQUIV    {m.id}: {m.equivalent}",
+                "survived": f"SURVIVED {m.id} ({m.kind}): {m.desc}",
+                "errors": f"ERROR    {m.id}: {detail}"}[key]
+        if key in listed:
+            where = m.desc if eq else f"{m.kind}, {model.paths[model.src_of(m)]}"
+            listed[key].append(f"- `{m.id}` ({where}): {m.equivalent if eq else m.desc}")
         print(line)
-        bad += [line] if line.startswith(("EQUIV-", "SURVIVED", "ERROR")) else []
+        bad += [line] if key in ("eqkilled", "survived", "errors") else []
         cell = detail.replace("|", "\\|")
         rep.append(f"| `{m.id}` | {m.kind} | {st}{' (equivalent)' if eq else ''} | {cell} |")
     # no mutant run is no score: a filter that matches none, or an empty list, fails
@@ -645,7 +638,8 @@ def run(model, env):
     rep += ["", "## Score", "", f"{c['killed']} of {scored} non-equivalent mutants killed "
             f"({score}%); {c['counted']} of them by a counted failure.",
             f"{c['eqs']} mutants listed as equivalent (not in the score).", "", "## Survivors", "",
-            *(surv or ["None."]), "", "## Equivalent mutants", "", *(eqs or ["None."])]
+            *(listed["survived"] or ["None."]), "", "## Equivalent mutants", "",
+            *(listed["eqs"] or ["None."])]
     write(f"{b}/mutate/report.md", "\n".join(rep) + "\n")
     failed = c["survived"] + c["eqkilled"] + c["errors"] + bool(unfit)
     print(f"\nmutation score: {c['killed']}/{scored} non-equivalent mutants killed ({score}%), "
@@ -657,48 +651,44 @@ def run(model, env):
     return 1 if failed else 0
 
 
-def command(model, cmd, def_path, args):
+def command(model, cmd, args):
     """the commands but check and run"""
     if cmd == "list":
         for m in model.mutants:
             eq = int(m.equivalent is not None)
             print(f"{m.id}\t{model.paths[model.src_of(m)]}\t{m.kind}\t{eq}\t"
                   + re.sub("[\t\n]", " ", m.desc))
-    elif cmd == "tags":
-        for t in model.tags:
-            ids = "".join(f" {m.id}" for m in model.mutants for u in model.anchored(m) if u is t)
-            print(f"{t.name}\t{model.paths[t.src]}:{t.line}\t{ids}")
-    elif cmd == "coverage":
-        for r in (r for r, counted in model.rules.items() if counted):
-            ids = "".join(f" {m.id}" for m in model.mutants
-                          for u in model.anchored(m) if u.rule == r)
-            print(f"{r}\t{ids}")
-    else:
-        if not args:
-            fail(f"mutate {cmd}: needs a mutant id")
-        m = next((m for m in model.mutants if m.id == args[0]), None)
-        if not m:
-            fail(f"mutate: no mutant '{args[0]}' in {def_path}")
-        if cmd == "why":
-            print(m.equivalent or "", end="\n" if m.equivalent else "")
-            return 0
-        s, text = model.mutated(m)
-        if cmd == "show":
-            # the lines that differ, between the common head and tail
-            o = model.texts[s]
-            h = o.rfind("\n", 0, common_prefix(o, text)) + 1
-            t = common_prefix(o[h:][::-1], text[h:][::-1])
-            while t and o[len(o) - t] != "\n":
-                t -= 1
-            print(f"{m.id} ({m.kind}, at @{m.edits[0][0]} in {model.paths[s]}): {m.desc}")
-            for sign, x in (("-", o), ("+", text)):
-                for line in x[h:len(x) - t].split("\n") if h < len(x) - t else []:
-                    print(f"  {sign} {line}")
-        elif cmd == "apply" and len(args) > 1:
-            write(args[1], text)
-        else:
-            fail("mutate apply: needs an output file" if cmd == "apply"
-                 else f"mutate: unknown command '{cmd}'\n{USAGE}")
+        return 0
+    if cmd in ("tags", "coverage"):
+        on = [(m.id, u) for m in model.mutants for u in model.anchored(m)]
+        for t in model.tags if cmd == "tags" else [r for r, c in model.rules.items() if c]:
+            head = f"{t.name}\t{model.paths[t.src]}:{t.line}" if cmd == "tags" else t
+            print(f"{head}\t" + "".join(f" {i}" for i, u in on if (u is t or u.rule == t)))
+        return 0
+    if not args:
+        fail(f"mutate {cmd}: needs a mutant id")
+    m = next((m for m in model.mutants if m.id == args[0]), None)
+    if not m:
+        fail(f"mutate: no mutant '{args[0]}' in {model.def_path}")
+    if cmd == "why":
+        print(m.equivalent or "", end="\n" if m.equivalent else "")
+        return 0
+    s, text = model.mutated(m)
+    if cmd == "apply" and len(args) > 1:
+        write(args[1], text)
+    elif cmd != "show":
+        fail("mutate apply: needs an output file" if cmd == "apply"
+             else f"mutate: unknown command '{cmd}'\n{USAGE}")
+    else:  # the lines that differ, between the common head and tail
+        o = model.texts[s]
+        h = o.rfind("\n", 0, common_prefix(o, text)) + 1
+        t = common_prefix(o[h:][::-1], text[h:][::-1])
+        while t and o[len(o) - t] != "\n":
+            t -= 1
+        print(f"{m.id} ({m.kind}, at @{m.edits[0][0]} in {model.paths[s]}): {m.desc}")
+        for sign, x in (("-", o), ("+", text)):
+            for line in x[h:len(x) - t].split("\n") if h < len(x) - t else []:
+                print(f"  {sign} {line}")
     return 0
 
 
@@ -718,16 +708,15 @@ def main(argv):
     model = Model(opts["--ref"], opts["--rules"])
     model.parse(def_path)
     if cmd in ("check", "run"):
-        if model.check():
-            return run(model, os.environ) if cmd == "run" else 0
-        if cmd == "run":
+        ok = model.check()
+        if cmd == "run" and not ok:
             print("mutate: 0 passed, 1 failed")
-        return 1
+        return run(model, os.environ) if cmd == "run" and ok else int(not ok)
     if model.problems:
         fail(f"mutate: {model.problems} problem(s) in {def_path} "
              f"(run 'mutate check {def_path}')", 1)
     try:
-        return command(model, cmd, def_path, argv[a + 2:])
+        return command(model, cmd, argv[a + 2:])
     except Broken as e:
         fail(str(e), 1)
 
