@@ -60,8 +60,7 @@ case $WINE_PATH in /*) ;; *) WINE_PATH=$(pwd)/$WINE_PATH ;; esac
 
 complete() { tail -n 1 "$1" 2>/dev/null | grep -q '"type":"footer".*"complete":true'; }
 if [ "$mode" != prefix ]; then
-    trap 'wine_stop' EXIT
-    trap 'wine_stop; exit 130' INT TERM
+    wine_stop_at_exit
     if [ ! -f "$EXE" ]; then
         no "$EXE is missing: run 'make wine' (it builds the Wine stage's copies of the exes)"
         finish
@@ -435,7 +434,7 @@ calls=${calls:-0} others=${others:-0} runs=${runs:-0}
 [ -f "$WRAP/prefix/user-file" ] && grep -qF '"Version"="win2008r2"' "$WRAP/prefix/user.reg" 2>/dev/null && [ ! -f "$WRAP/prefix/.etwconf-prefix" ] &&
     ok "the user's prefix is used as it is: their file kept, Wine's registry there holds the run's version, no stamp of the suite's own prefix" ||
     no "the user's prefix was changed or not used"
-WINEPREFIX=$wp/prefix timeout 20 "$WINESERVER" -k >/dev/null 2>&1
+(WINEPREFIX=$wp/prefix; wine_stop)
 rm -rf "$WRAP/prefix"
 
 # 6. the results in one Python process: the files, the fingerprint, what Wine is known to do, the
