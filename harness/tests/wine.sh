@@ -454,8 +454,7 @@ rm -f "$L/expectations.out" "$L/expectations-i686.out"
 export WINE_PATH C_T="$T" C_R="$R" C_L="$L" C_FIRST="$first" C_WP="$wp"
 out=$(WINE_VERSION=$WINE_VERSION $PYTHON - "$sha" "$L/cases.json" "$sha32" $files <<'EOF' 2>&1
 import json, os, sys
-sha = sys.argv[1]
-sha32 = sys.argv[3]
+sha, sha32 = sys.argv[1], sys.argv[3]
 # the version table (spec/versions.def): winecfg name -> NT version; winecfg's other names
 # (dlls/ntdll/version.c) name the same NT versions, and etwconf.exe reports them by the table's name
 sys.path.insert(0, "spec")
@@ -478,9 +477,8 @@ say(len(sys.argv) > 4, "Wine results to check: %d file(s)" % (len(sys.argv) - 4)
 runs = {}
 tokens = {}  # run -> "elevated/elevation type" of its token
 for f in sys.argv[4:]:
-    v = f.rsplit("wine-", 1)[1][:-6]
-    i686 = v.startswith("i686-")
-    v = v[5:] if i686 else v
+    i686 = "/wine-i686-" in f
+    v = f.rsplit("-", 1)[1][:-6]
     try:
         recs = [json.loads(l) for l in open(f, encoding="utf-8")]
     except Exception as e:
