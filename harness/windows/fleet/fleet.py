@@ -48,11 +48,9 @@ class UsageError(Exception):
 class Host:
     def __init__(self, name, dest, exe, opts):
         self.name, self.dest, self.exe = name, dest, exe
-        self.port, self.identity, self.expect = (opts.get(k) for k in ("port", "identity",
-                                                                          "expect"))
-        self.dir = opts.get("dir", "")
-        self.shell = opts.get("shell", "cmd")
-        self.transfer = opts.get("transfer", "sftp")
+        self.port, self.identity, self.expect = map(opts.get, ("port", "identity", "expect"))
+        self.dir, self.shell, self.transfer = (opts.get(k, d) for k, d in
+                                               (("dir", ""), ("shell", "cmd"), ("transfer", "sftp")))
         self.args = shlex.split(opts.get("args", ""))
         self.timeout = int(opts.get("timeout", 0)) or None
         self.ssh_options = opts.get("ssh_option", [])
@@ -117,7 +115,6 @@ class Ssh:
     """The scp and ssh command lines for a host."""
     def __init__(self, a, ctl_dir=None):
         self.ssh, self.scp = a.ssh, a.scp
-        self.common = ["-F", a.ssh_config] if a.ssh_config else []
         opts = ["BatchMode=yes", "ConnectTimeout=%d" % a.connect_timeout,
                 "ServerAliveInterval=10", "ServerAliveCountMax=3"] + (a.ssh_option or [])
         # one connection per host: the upload, the run and the fetch are sessions of it (one key
@@ -125,15 +122,11 @@ class Ssh:
         if ctl_dir:
             opts += ["ControlMaster=auto", "ControlPersist=30",
                      "ControlPath=" + os.path.join(ctl_dir, "%C")]
-        for o in opts:
-            self.common += ["-o", o]
+        self.common = (["-F", a.ssh_config] if a.ssh_config else []) + _dash_o(opts)
 
     def _opts(self, h, port_flag):
-        o = list(self.common)
-        for x in h.ssh_options:
-            o += ["-o", x]
-        o += [port_flag, h.port] if h.port else []
-        return o + (["-i", h.identity] if h.identity else [])
+        return (self.common + _dash_o(h.ssh_options) + ([port_flag, h.port] if h.port else [])
+                + (["-i", h.identity] if h.identity else []))
 
     def remote_path(self, h, name):
         d = h.dir.replace("\\", "/").rstrip("/")
@@ -165,6 +158,10 @@ class Ssh:
 
     def close(self, h):
         return [self.ssh] + self._opts(h, "-p") + ["-O", "exit", h.dest]
+
+
+def _dash_o(opts):
+    return [w for o in opts for w in ("-o", o)]
 
 
 def _cmd_quote(s):
