@@ -94,10 +94,7 @@ def parse_inventory(path, exe_dir):
             check, why = HOST_OPTIONS[k]
             if check and not check(v):
                 raise UsageError("%s: %s=%s%s%s" % (where, k, v, " " if why[0] != ":" else "", why))
-            if k == "ssh_option":
-                opts[k].append(v)
-            else:
-                opts[k] = v
+            opts[k] = opts[k] + [v] if k == "ssh_option" else v
         h = Host(name, dest, exe, opts)
         cands = [exe] if os.path.isabs(exe) else [os.path.join(base, exe), exe,
                                                    os.path.join(exe_dir, exe)]
@@ -365,8 +362,7 @@ def report(a, hosts, states):
     base = a.diff_against or os.path.join(a.out, "previous")
     regressions = 0
     if not os.path.isdir(base):
-        _write(rdir, "diff.txt", "no previous run in %s: nothing to compare (run again with "
-               "--fresh)\n" % base)
+        text = "no previous run in %s: nothing to compare (run again with --fresh)\n" % base
         print("fleet: no previous run to compare with (%s)" % base)
     else:       # hosts paired by name (a host's target may have changed: an upgraded VM)
         out, pairs, alone = io.StringIO(), [], []
@@ -392,15 +388,11 @@ def report(a, hosts, states):
                     " ..." if len(reg) > 8 else ""))
         regressions = diff.render_text(pairs, alone, ["diff against %s, hosts paired by name"
                                                       % base], out)
-        _write(rdir, "diff.txt", out.getvalue())
-        print("fleet: %s (%s)" % (out.getvalue().strip().splitlines()[-1],
-                                  os.path.join(rdir, "diff.txt")))
-    return regressions
-
-
-def _write(d, name, text):
-    with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+        text = out.getvalue()
+        print("fleet: %s (%s)" % (text.strip().splitlines()[-1], os.path.join(rdir, "diff.txt")))
+    with open(os.path.join(rdir, "diff.txt"), "w", encoding="utf-8") as f:
         f.write(text)
+    return regressions
 
 
 def cmd_run(a):
