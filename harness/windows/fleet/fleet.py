@@ -141,16 +141,12 @@ class Ssh:
         return self._scp(h) + ["%s:%s" % (h.dest, self.remote_path(h, remote)), local]
 
     def run(self, h, exe, results):
-        argv = [exe, "run", "--quiet", "--out", results] + h.args
-        if h.shell == "cmd":
-            argv[0] = ".\\" + exe         # the login directory; PowerShell needs the .\ too
-            line = " ".join(_cmd_quote(x) for x in argv)
-            if h.dir:
-                line = 'cd /d %s && %s' % (_cmd_quote(h.dir.replace("/", "\\")), line)
-        else:
-            line = " ".join(shlex.quote(x) for x in ["./" + exe] + argv[1:])
-            if h.dir:
-                line = "cd %s && %s" % (shlex.quote(h.dir), line)
+        # the exe in the login directory (PowerShell needs the .\ too), or in dir=
+        cmd = h.shell == "cmd"
+        quote, here, cd = (_cmd_quote, ".\\", "cd /d ") if cmd else (shlex.quote, "./", "cd ")
+        line = " ".join(map(quote, [here + exe, "run", "--quiet", "--out", results] + h.args))
+        if h.dir:
+            line = "%s%s && %s" % (cd, quote(h.dir.replace("/", "\\") if cmd else h.dir), line)
         return [self.ssh] + self._opts(h, "-p") + ["-n", h.dest, line]
 
     def close(self, h):
