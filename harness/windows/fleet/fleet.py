@@ -49,8 +49,8 @@ class Host:
     def __init__(self, name, dest, exe, opts):
         self.name, self.dest, self.exe = name, dest, exe
         self.port, self.identity, self.expect = map(opts.get, ("port", "identity", "expect"))
-        self.dir, self.shell, self.transfer = (opts.get(k, d) for k, d in
-                                               (("dir", ""), ("shell", "cmd"), ("transfer", "sftp")))
+        self.dir, self.shell, self.transfer = (
+            opts.get(k, d) for k, d in (("dir", ""), ("shell", "cmd"), ("transfer", "sftp")))
         self.args = shlex.split(opts.get("args", ""))
         self.timeout = int(opts.get("timeout", 0)) or None
         self.ssh_options = opts.get("ssh_option", [])
