@@ -383,8 +383,8 @@ if command -v "${WINE:-wine}" >/dev/null 2>&1 && [ -f "$B/etwconf.exe" ]; then
     fi
     groups="$groups $WINE_GROUPS"
     wait
-    timeout 20 "$WINESERVER" -k >/dev/null 2>&1
-    [ ! -d "$T/prefix-dir" ] || WINEPREFIX=$T/prefix-dir timeout 20 "$WINESERVER" -k >/dev/null 2>&1
+    wine_stop
+    [ ! -d "$T/prefix-dir" ] || (WINEPREFIX=$T/prefix-dir; wine_stop)
 else
     wait
     echo "FAIL Wine or $B/etwconf.exe is missing: the DLL faults are not tested (sh .ci/deps.sh windows; make windows)" >"$T/nowine.out"

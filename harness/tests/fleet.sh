@@ -41,10 +41,9 @@ home_state() {
 before=$(home_state)
 cleanup() {
     [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null
-    [ "${WINE_PREFIX_SHARED:-0}" = 1 ] ||
-        (. harness/tests/wine-env.sh; timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1)
+    [ "${WINE_PREFIX_SHARED:-0}" = 1 ] || (. harness/tests/wine-env.sh; wine_stop)
     for p in "$T"/hosts/*/prefix; do    # each fake host's own wineserver (fleet/fakewin.sh)
-        [ -d "$p" ] && (. harness/tests/wine-env.sh; WINEPREFIX=$p; export WINEPREFIX; timeout 20 "$WINESERVER" -k >/dev/null 2>&1)
+        [ -d "$p" ] && (. harness/tests/wine-env.sh; WINEPREFIX=$p; wine_stop)
     done
     cp -r "$T/out/report" "$T/out/logs" "$T/sshd.log" "$T/sshd_config" "$T"/run*.out "$L/" 2>/dev/null
     rm -rf "$T"
@@ -65,8 +64,7 @@ fi
 # its server is stopped; under make test (WINE_PREFIX_SHARED=1) that was done before the stages,
 # and the wine stage may be using it now: left alone
 [ "${WINE_PREFIX_SHARED:-0}" = 1 ] ||
-    (. harness/tests/wine-env.sh; timeout 120 "$WINE" cmd /c exit >/dev/null 2>&1; timeout 20 "$WINESERVER" -k >/dev/null 2>&1;
-        timeout 30 "$WINESERVER" -w >/dev/null 2>&1)
+    (. harness/tests/wine-env.sh; timeout 120 "$WINE" cmd /c exit >/dev/null 2>&1; wine_stop)
 
 # ---------------------------------------------------------------- sshd on 127.0.0.1
 ssh-keygen -q -t ed25519 -N '' -C etwconf-fleet-test-host -f "$T/hostkey" &&

@@ -81,6 +81,8 @@ wine_retry() {
 
 # wine_stop: end the prefix's wineserver and wait for its end
 wine_stop() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1; }
+# wine_stop_at_exit: wine_stop when the script ends, also on an interrupt (exit 130)
+wine_stop_at_exit() { trap 'wine_stop' EXIT; trap 'wine_stop; exit 130' INT TERM; }
 
 # wine_text ARGS...: what "$WINE" ARGS prints on both streams (Wine versions differ), without CRs
 wine_text() {

@@ -60,8 +60,7 @@ case $WINE_PATH in /*) ;; *) WINE_PATH=$(pwd)/$WINE_PATH ;; esac
 
 complete() { tail -n 1 "$1" 2>/dev/null | grep -q '"type":"footer".*"complete":true'; }
 if [ "$mode" != prefix ]; then
-    trap 'wine_stop' EXIT
-    trap 'wine_stop; exit 130' INT TERM
+    wine_stop_at_exit
     if [ ! -f "$EXE" ]; then
         no "$EXE is missing: run 'make wine' (it builds the Wine stage's copies of the exes)"
         finish
@@ -435,7 +434,7 @@ calls=${calls:-0} others=${others:-0} runs=${runs:-0}
 [ -f "$WRAP/prefix/user-file" ] && grep -qF '"Version"="win2008r2"' "$WRAP/prefix/user.reg" 2>/dev/null && [ ! -f "$WRAP/prefix/.etwconf-prefix" ] &&
     ok "the user's prefix is used as it is: their file kept, Wine's registry there holds the run's version, no stamp of the suite's own prefix" ||
     no "the user's prefix was changed or not used"
-WINEPREFIX=$wp/prefix timeout 20 "$WINESERVER" -k >/dev/null 2>&1
+(WINEPREFIX=$wp/prefix; wine_stop)
 rm -rf "$WRAP/prefix"
 
 # 6. the results in one Python process: the files, the fingerprint, what Wine is known to do, the
@@ -455,8 +454,7 @@ rm -f "$L/expectations.out" "$L/expectations-i686.out"
 export WINE_PATH C_T="$T" C_R="$R" C_L="$L" C_FIRST="$first" C_WP="$wp"
 out=$(WINE_VERSION=$WINE_VERSION $PYTHON - "$sha" "$L/cases.json" "$sha32" $files <<'EOF' 2>&1
 import json, os, sys
-sha = sys.argv[1]
-sha32 = sys.argv[3]
+sha, sha32 = sys.argv[1], sys.argv[3]
 # the version table (spec/versions.def): winecfg name -> NT version; winecfg's other names
 # (dlls/ntdll/version.c) name the same NT versions, and etwconf.exe reports them by the table's name
 sys.path.insert(0, "spec")
@@ -479,9 +477,8 @@ say(len(sys.argv) > 4, "Wine results to check: %d file(s)" % (len(sys.argv) - 4)
 runs = {}
 tokens = {}  # run -> "elevated/elevation type" of its token
 for f in sys.argv[4:]:
-    v = f.rsplit("wine-", 1)[1][:-6]
-    i686 = v.startswith("i686-")
-    v = v[5:] if i686 else v
+    i686 = "/wine-i686-" in f
+    v = f.rsplit("-", 1)[1][:-6]
     try:
         recs = [json.loads(l) for l in open(f, encoding="utf-8")]
     except Exception as e:

@@ -165,8 +165,7 @@ if [ "$WINE_OWN_PREFIX" = 1 ] && ! wine_overlay "$W/overlay"; then
     wine_overlay "$W/overlay" || no "no Wine prefix to run in: $WINEPREFIX could not be made ($T/prefix.log)"
 fi
 export WINEPREFIX
-trap 'wine_stop' EXIT
-trap 'wine_stop; exit 130' INT TERM
+wine_stop_at_exit
 timeout 30 "$WINESERVER" -p >/dev/null 2>&1
 timeout 120 "$WINE" cmd /c exit </dev/null >/dev/null 2>&1 # the services, with stdio on /dev/null
 

@@ -48,11 +48,9 @@ class UsageError(Exception):
 class Host:
     def __init__(self, name, dest, exe, opts):
         self.name, self.dest, self.exe = name, dest, exe
-        self.port, self.identity, self.expect = (opts.get(k) for k in ("port", "identity",
-                                                                          "expect"))
-        self.dir = opts.get("dir", "")
-        self.shell = opts.get("shell", "cmd")
-        self.transfer = opts.get("transfer", "sftp")
+        self.port, self.identity, self.expect = map(opts.get, ("port", "identity", "expect"))
+        self.dir, self.shell, self.transfer = (
+            opts.get(k, d) for k, d in (("dir", ""), ("shell", "cmd"), ("transfer", "sftp")))
         self.args = shlex.split(opts.get("args", ""))
         self.timeout = int(opts.get("timeout", 0)) or None
         self.ssh_options = opts.get("ssh_option", [])
@@ -96,10 +94,7 @@ def parse_inventory(path, exe_dir):
             check, why = HOST_OPTIONS[k]
             if check and not check(v):
                 raise UsageError("%s: %s=%s%s%s" % (where, k, v, " " if why[0] != ":" else "", why))
-            if k == "ssh_option":
-                opts[k].append(v)
-            else:
-                opts[k] = v
+            opts[k] = opts[k] + [v] if k == "ssh_option" else v
         h = Host(name, dest, exe, opts)
         cands = [exe] if os.path.isabs(exe) else [os.path.join(base, exe), exe,
                                                    os.path.join(exe_dir, exe)]
@@ -117,7 +112,6 @@ class Ssh:
     """The scp and ssh command lines for a host."""
     def __init__(self, a, ctl_dir=None):
         self.ssh, self.scp = a.ssh, a.scp
-        self.common = ["-F", a.ssh_config] if a.ssh_config else []
         opts = ["BatchMode=yes", "ConnectTimeout=%d" % a.connect_timeout,
                 "ServerAliveInterval=10", "ServerAliveCountMax=3"] + (a.ssh_option or [])
         # one connection per host: the upload, the run and the fetch are sessions of it (one key
@@ -125,15 +119,11 @@ class Ssh:
         if ctl_dir:
             opts += ["ControlMaster=auto", "ControlPersist=30",
                      "ControlPath=" + os.path.join(ctl_dir, "%C")]
-        for o in opts:
-            self.common += ["-o", o]
+        self.common = (["-F", a.ssh_config] if a.ssh_config else []) + _dash_o(opts)
 
     def _opts(self, h, port_flag):
-        o = list(self.common)
-        for x in h.ssh_options:
-            o += ["-o", x]
-        o += [port_flag, h.port] if h.port else []
-        return o + (["-i", h.identity] if h.identity else [])
+        return (self.common + _dash_o(h.ssh_options) + ([port_flag, h.port] if h.port else [])
+                + (["-i", h.identity] if h.identity else []))
 
     def remote_path(self, h, name):
         d = h.dir.replace("\\", "/").rstrip("/")
@@ -151,20 +141,20 @@ class Ssh:
         return self._scp(h) + ["%s:%s" % (h.dest, self.remote_path(h, remote)), local]
 
     def run(self, h, exe, results):
-        argv = [exe, "run", "--quiet", "--out", results] + h.args
-        if h.shell == "cmd":
-            argv[0] = ".\\" + exe         # the login directory; PowerShell needs the .\ too
-            line = " ".join(_cmd_quote(x) for x in argv)
-            if h.dir:
-                line = 'cd /d %s && %s' % (_cmd_quote(h.dir.replace("/", "\\")), line)
-        else:
-            line = " ".join(shlex.quote(x) for x in ["./" + exe] + argv[1:])
-            if h.dir:
-                line = "cd %s && %s" % (shlex.quote(h.dir), line)
+        # the exe in the login directory (PowerShell needs the .\ too), or in dir=
+        cmd = h.shell == "cmd"
+        quote, here, cd = (_cmd_quote, ".\\", "cd /d ") if cmd else (shlex.quote, "./", "cd ")
+        line = " ".join(map(quote, [here + exe, "run", "--quiet", "--out", results] + h.args))
+        if h.dir:
+            line = "%s%s && %s" % (cd, quote(h.dir.replace("/", "\\") if cmd else h.dir), line)
         return [self.ssh] + self._opts(h, "-p") + ["-n", h.dest, line]
 
     def close(self, h):
         return [self.ssh] + self._opts(h, "-p") + ["-O", "exit", h.dest]
+
+
+def _dash_o(opts):
+    return [w for o in opts for w in ("-o", o)]
 
 
 def _cmd_quote(s):
@@ -368,8 +358,7 @@ def report(a, hosts, states):
     base = a.diff_against or os.path.join(a.out, "previous")
     regressions = 0
     if not os.path.isdir(base):
-        _write(rdir, "diff.txt", "no previous run in %s: nothing to compare (run again with "
-               "--fresh)\n" % base)
+        text = "no previous run in %s: nothing to compare (run again with --fresh)\n" % base
         print("fleet: no previous run to compare with (%s)" % base)
     else:       # hosts paired by name (a host's target may have changed: an upgraded VM)
         out, pairs, alone = io.StringIO(), [], []
@@ -395,15 +384,11 @@ def report(a, hosts, states):
                     " ..." if len(reg) > 8 else ""))
         regressions = diff.render_text(pairs, alone, ["diff against %s, hosts paired by name"
                                                       % base], out)
-        _write(rdir, "diff.txt", out.getvalue())
-        print("fleet: %s (%s)" % (out.getvalue().strip().splitlines()[-1],
-                                  os.path.join(rdir, "diff.txt")))
-    return regressions
-
-
-def _write(d, name, text):
-    with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+        text = out.getvalue()
+        print("fleet: %s (%s)" % (text.strip().splitlines()[-1], os.path.join(rdir, "diff.txt")))
+    with open(os.path.join(rdir, "diff.txt"), "w", encoding="utf-8") as f:
         f.write(text)
+    return regressions
 
 
 def cmd_run(a):

@@ -81,25 +81,21 @@ class CliTest(TmpCase):
         self.assertIn("Exit codes: 0 every host complete", out)
         self.assertIn("transfer=sftp|scp", out)
 
-    def bad(self, text, want):
+    def test_bad_inventory(self):
         """A bad inventory: exit 2, one line naming FILE:LINE, nothing written."""
         self.write("etwconf.exe", b"MZ fake")
         out = os.path.join(self.tmp, "out")
-        rc, stdout, err = self.main("run", self.write("bad", text), "--out", out,
-                                    "--exe-dir", self.tmp)
-        self.assertEqual((rc, stdout, len(err.splitlines())), (2, "", 1), err)
-        self.assertIn(want, err)
-        self.assertFalse(os.path.exists(out))
-
-    def test_unknown_option(self):
-        self.bad("w1 me@host etwconf.exe colour=red\n", "bad:1: unknown option 'colour=red'")
-
-    def test_host_twice(self):
-        self.bad("w1 me@host etwconf.exe\nw1 me@other etwconf.exe\n",
-                 "bad:2: host w1 is already defined at line 1")
-
-    def test_exe_missing(self):
-        self.bad("w1 me@host nosuch.exe\n", "bad:1: nosuch.exe not found")
+        for text, want in (("w1 me@host etwconf.exe colour=red\n",
+                            "bad:1: unknown option 'colour=red'"),
+                           ("w1 me@host etwconf.exe\nw1 me@other etwconf.exe\n",
+                            "bad:2: host w1 is already defined at line 1"),
+                           ("w1 me@host nosuch.exe\n", "bad:1: nosuch.exe not found")):
+            with self.subTest(want=want):
+                rc, stdout, err = self.main("run", self.write("bad", text), "--out", out,
+                                            "--exe-dir", self.tmp)
+                self.assertEqual((rc, stdout, len(err.splitlines())), (2, "", 1), err)
+                self.assertIn(want, err)
+                self.assertFalse(os.path.exists(out))
 
 
 class VerdictTest(TmpCase):
