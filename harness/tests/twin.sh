@@ -129,6 +129,7 @@ if [ "$WINEPREFIX" != "$BASE_PREFIX" ]; then
             WINEPREFIX=$(cd "$T/prefix-$p" && pwd)
             export WINEPREFIX
             TEMPDIR=$(temp_dir)
+            timeout 120 "$WINE" cmd /c exit </dev/null >/dev/null 2>&1 # its services start first, as above
             twin_run "p-$p" 10.0 "$p" "$X/etwconf.exe" $(personality_cases "$p")
             wine_stop
         else
