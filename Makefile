@@ -176,6 +176,8 @@ TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 TEST_NICE := mutate sanitize reports
 # what every stage may use without naming it: built before any stage starts
 TEST_PREP := all
+# built before the stages start too (mk/stages.mk), but needed only by the stages that name them
+TEST_SETUP := winprep
 # stages that take turns in one Wine prefix. The wine stage runs in the suite's own prefix; faults,
 # winci, winetest and fleet's fake hosts run in prefixes of their own over it, made before they start
 # (winprep, mk/windows.mk; WINE_PREFIX_SHARED=1 tells fleet to leave the suite's wineserver alone).
