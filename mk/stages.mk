@@ -18,5 +18,5 @@ $(TEST_STAGES:%=test-%): | $(TEST_PREP)
 TEST_RUN = export STAGE_LOGS=$(abspath $(BUILD))/test; sh $(STAGES_SH) --start $(TEST_STAGES); \
     $(MAKE) -k -s -j$(TEST_JOBS) --no-print-directory $(TEST_PREP) $(TEST_SETUP) >$$STAGE_LOGS/setup.log 2>&1; \
     TEST_NICE="$(TEST_NICE)" TEST_EXCLUSIVE="$(TEST_EXCLUSIVE)" WINE_START_LOG=$$STAGE_LOGS/wine-starts.log \
-        $(MAKE) -k -s -j$(TEST_JOBS) --output-sync=target --no-print-directory $(TEST_STAGES:%=test-%); \
+        $(MAKE) -k -s -j$(TEST_JOBS) --output-sync=target --no-print-directory TEST_SETUP_DONE=1 $(TEST_STAGES:%=test-%); \
     TEST_JOBS=$(TEST_JOBS) sh $(STAGES_SH) --summary $$? $(TEST_STAGES)

@@ -181,10 +181,11 @@ test-wine:
 # Wine's 32-bit part is installed before (make test: WINE32_INSTALL), so the prefix is made with it.
 # With a user's WINEPREFIX: only the server is started and stopped.
 .PHONY: test-prep-wine
+# (under make test the set-up make has done it: TEST_SETUP_DONE, mk/stages.mk)
 test-prep-wine:
-	@mkdir -p $(BUILD)/test/wine; \
+	@[ -n "$(TEST_SETUP_DONE)" ] || { mkdir -p $(BUILD)/test/wine; \
 	    sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 || cat $(BUILD)/test/wine/prefix.log; \
-	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true
+	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true; }
 
 # This Wine's results into the expectations files, keyed by its version: what it shares with the
 # Wines the files know keeps its why, what differs is new ("TODO: explain") or kept for the others.
