@@ -88,7 +88,8 @@ PY
     fi
     tr -d '\r' <"$O/wine-etwconf.stderr.txt" 2>/dev/null | grep -q "^wine@.*: [0-9]* cases: " && tr -d '\r' <"$O/wine-etwconf.stderr.txt" | grep -q "nothing left behind" &&
         ok "out/wine-etwconf.stderr.txt: the run's summary, then cleanup's 'nothing left behind'" || no "out/wine-etwconf.stderr.txt: $(tr -d '\r' <"$O/wine-etwconf.stderr.txt" 2>&1 | tail -n 2)"
-    tr -d '\r' <"$T/job.out" | grep -q '^etwconf-ci: build\\etwconf.exe run --out out\\wine-etwconf.jsonl$' && ok "the job's log names each command" || no "job log: $(head -n 2 "$T/job.out")"
+    tr -d '\r' <"$T/job.out" | grep -q '^etwconf-ci: build\\etwconf.exe run --out out\\wine-etwconf.jsonl$' && ok "the job's log names each command" ||
+        no "job log (exit $rc): $(head -n 2 "$T/job.out" | tr '\n' ' ')stderr: $(tr -d '\r' <"$T/job.err" | tail -n 3 | tr '\n' ' ')"
     if [ -f "$O/wine-etwconf-i686.jsonl" ] && echo "$st" | grep -q "^etwconf-i686 exit [01], results written"; then
         [ "$rc" = 0 ] && ok "etwconf-i686.exe ran under this Wine too; the job exits 0" || no "both exes ran, but the job exited $rc"
     else
