@@ -22,12 +22,7 @@
 #include <signal.h>
 #endif
 
-/* the run: what the command line asks for, and what the watchdog needs. fz_watched() runs loop(w)
- * on one thread and a watchdog on another. A call into a side that does not return within
- * timeout_ms, or a run still going at end_us (0: none), is reported as a TIMEOUT disagreement with
- * its replay command and the process ends with exit status 1 (a thread blocked in a library cannot
- * be taken back). Returns loop's status; -1 when the threads could not start (the caller runs loop
- * itself). */
+/* the run: what the command line asks for, and what the watchdog needs */
 struct fz_watch {
     const char *target;
     etw_u64 seed;
@@ -154,6 +149,7 @@ static void watch_thread(void *arg, int i)
     }
 }
 
+/* loop(w) on one thread, the watchdog on another: loop's status */
 static int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w)
 {
     static struct watch_run r;
@@ -165,11 +161,8 @@ static int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w)
     char exc[48];
     long off;
     etw_guarded_call(&fz.ctx, noop, exc, sizeof exc, &off);
-    if (!plat_threads(2, watch_thread, &r)) {
-        if (atomic_load(&r.done))
-            return w->status;
-        return -1;
-    }
+    if (!plat_threads(2, watch_thread, &r) && !atomic_load(&r.done))
+        return -1; /* the threads could not start: the caller runs loop itself */
     return w->status;
 }
 
@@ -280,17 +273,11 @@ static void fuzz_loop(struct fz_watch *w)
         if (have_prog) {
             fz_gen_prog(seed, fz.next, &prog);
             fprintf(stdout, "program %llu (version %s):\n", fz.next, etw_version_name(prog.version));
-            for (int i = 0; i < prog.ncalls; i++) {
-                fprintf(stdout, "  %d. ", i + 1);
-                fz_describe_call(stdout, &prog.calls[i]);
-                fprintf(stdout, "\n");
-            }
+            fz_describe_calls(stdout, &prog, "  ");
         }
         int kf = etw_guarded_call(&fz.ctx, fz_batch_body, exc, sizeof exc, &off);
-        if (kf) {
-            /* the fault ended program fz.next in the middle: say so as run_prog would */
+        if (kf) /* the fault ended program fz.next in the middle: say so as run_prog would */
             fz_fault_dis(kf, exc, off);
-        }
         if (!fz.found)
             continue; /* the batch ran out, or the call budget did */
         unsigned long long k = fz.next;

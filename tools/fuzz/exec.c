@@ -3,6 +3,7 @@
  * the guard), comparing the two sides' outcomes of each call, and the exports by version.
  */
 #include "tools/fuzz/fuzz.h"
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,69 +56,78 @@ static bool rc_accepted(const struct fz_call *c, etw_u32 t, etw_u32 o)
     return (c->fn == FN_ESI || c->fn == FN_ETWESI) && o == ETW_ERROR_INVALID_HANDLE && t == ETW_ERROR_INVALID_PARAMETER;
 }
 
-static bool fz_differ(const struct fz_call *c, const struct fz_out *t, const struct fz_out *o, struct fz_dis *d, int idx)
+/* record the disagreement d: its aspect and what differs */
+static bool dis(struct fz_dis *d, enum aspect a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    d->aspect = a;
+    vsnprintf(d->detail, sizeof d->detail, fmt, ap);
+    va_end(ap);
+    return true;
+}
+
+static const char *tok_name(etw_u32 x)
+{
+    static const char *const tk[] = {"?", "not written", "0", "the handle given", "a non-zero value"};
+    return x < 5 ? tk[x] : "?";
+}
+
+static const char *reg_tok_name(etw_u32 x, int i)
+{
+    return !x ? "NULL" : x == 100u + (etw_u32)i ? "a new handle" : "the same as an earlier entry";
+}
+
+static bool fz_differ(const struct fz_call *c, const struct fz_out *t, const struct fz_out *o,
+                      struct fz_dis *d, int idx)
 {
     char a[64], b[64];
     d->call = idx;
     if (t->rc != o->rc && !rc_accepted(c, t->rc, o->rc)) {
         fmt_code(a, sizeof a, c, t->rc);
         fmt_code(b, sizeof b, c, o->rc);
-        d->aspect = FA_RC;
-        snprintf(d->detail, sizeof d->detail, "return code: target %s, reference %s", a, b);
-        return true;
+        return dis(d, FA_RC, "return code: target %s, reference %s", a, b);
     }
-    if (!c->retlen_null && t->rl != o->rl && (c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC)) {
-        d->aspect = FA_RETLEN;
-        snprintf(d->detail, sizeof d->detail, "ReturnLength: target %s%u (0x%X), reference %s%u (0x%X)",
-                 t->rl == ETW_SENTINEL32 ? "not written, " : "", t->rl, t->rl, o->rl == ETW_SENTINEL32 ? "not written, " : "", o->rl,
-                 o->rl);
-        return true;
-    }
-    if (t->pre_in != o->pre_in || t->pre_out != o->pre_out || t->pre_aux != o->pre_aux) {
-        d->aspect = FA_BOUNDS;
-        snprintf(d->detail, sizeof d->detail, "bytes before the %s buffer: %s by the target, %s by the reference",
-                 t->pre_in != o->pre_in ? "input" : t->pre_out != o->pre_out ? "output" : "TraceGuidReg",
-                 (t->pre_in && t->pre_out && t->pre_aux) ? "left alone" : "changed", (o->pre_in && o->pre_out && o->pre_aux) ? "left alone" : "changed");
-        return true;
-    }
-    if (c->fn == FZ_ENABLE_GROUP && t->tok[0] != o->tok[0]) {
-        d->aspect = FA_OUTPUT;
-        snprintf(d->detail, sizeof d->detail, "members a group enable reached: target %u, reference %u", t->tok[0], o->tok[0]);
-        return true;
-    }
+    const char *nw = "not written, ";
+    if (!c->retlen_null && t->rl != o->rl && (c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC))
+        return dis(d, FA_RETLEN, "ReturnLength: target %s%u (0x%X), reference %s%u (0x%X)",
+                   t->rl == ETW_SENTINEL32 ? nw : "", t->rl, t->rl,
+                   o->rl == ETW_SENTINEL32 ? nw : "", o->rl, o->rl);
+    if (t->pre_in != o->pre_in || t->pre_out != o->pre_out || t->pre_aux != o->pre_aux)
+        return dis(d, FA_BOUNDS, "bytes before the %s buffer: %s by the target, %s by the reference",
+                   t->pre_in != o->pre_in ? "input" : t->pre_out != o->pre_out ? "output" : "TraceGuidReg",
+                   (t->pre_in && t->pre_out && t->pre_aux) ? "left alone" : "changed",
+                   (o->pre_in && o->pre_out && o->pre_aux) ? "left alone" : "changed");
+    if (c->fn == FZ_ENABLE_GROUP && t->tok[0] != o->tok[0])
+        return dis(d, FA_OUTPUT, "members a group enable reached: target %u, reference %u", t->tok[0],
+                   o->tok[0]);
     if (t->ntok != o->ntok || memcmp(t->tok, o->tok, sizeof t->tok[0] * (size_t)t->ntok)) {
-        static const char *const tk[] = {"?", "not written", "0", "the handle given", "a non-zero value"};
-        d->aspect = FA_HANDLE;
         int i = 0;
         while (i < t->ntok && i < o->ntok && t->tok[i] == o->tok[i])
             i++;
         etw_u32 x = i < t->ntok ? t->tok[i] : 0, y = i < o->ntok ? o->tok[i] : 0;
-        snprintf(d->detail, sizeof d->detail, "returned handle #%d: target %s, reference %s", i + 1,
-                 x < 5 ? tk[x] : x >= 100 ? "a RegHandle" : "?", y < 5 ? tk[y] : y >= 100 ? "a RegHandle" : "?");
         if (x >= 100 || y >= 100)
-            snprintf(d->detail, sizeof d->detail, "TraceGuidReg[%d].RegHandle: target %s, reference %s", i,
-                     !x ? "NULL" : x == 100u + (etw_u32)i ? "a new handle" : "the same as an earlier entry", !y ? "NULL" : y == 100u + (etw_u32)i ? "a new handle" : "the same as an earlier entry");
-        return true;
+            return dis(d, FA_HANDLE, "TraceGuidReg[%d].RegHandle: target %s, reference %s", i,
+                       reg_tok_name(x, i), reg_tok_name(y, i));
+        return dis(d, FA_HANDLE, "returned handle #%d: target %s, reference %s", i + 1, tok_name(x),
+                   tok_name(y));
     }
-    if ((c->fn == FN_ETWCTI || c->fn == FN_CTI) && t->le != o->le && fz.lasterr) {
-        d->aspect = FA_LASTERR;
-        snprintf(d->detail, sizeof d->detail, "last error: target %u (0x%X), reference %u (0x%X) (0xE7E7E7E7: left alone)", t->le, t->le,
-                 o->le, o->le);
-        return true;
-    }
+    if ((c->fn == FN_ETWCTI || c->fn == FN_CTI) && t->le != o->le && fz.lasterr)
+        return dis(d, FA_LASTERR,
+                   "last error: target %u (0x%X), reference %u (0x%X) (0xE7E7E7E7: left alone)", t->le,
+                   t->le, o->le, o->le);
     return false;
 }
 
 /* the bytes of the two sides first differ at +at: say where and what, eight bytes of each */
-static bool bytes_dis(struct fz_dis *d, enum aspect a, const char *what, size_t at, const etw_u8 *t, const etw_u8 *o, size_t len)
+static bool bytes_dis(struct fz_dis *d, enum aspect a, const char *what, size_t at, const etw_u8 *t,
+                      const etw_u8 *o, size_t len)
 {
     char x[40], y[40];
     size_t n = len - at < 8 ? len - at : 8;
     hexs(x, sizeof x, t + at, n);
     hexs(y, sizeof y, o + at, n);
-    d->aspect = a;
-    snprintf(d->detail, sizeof d->detail, "%s at +%zu: target %s, reference %s (sentinel: deadbeef)", what, at, x, y);
-    return true;
+    return dis(d, a, "%s at +%zu: target %s, reference %s (sentinel: deadbeef)", what, at, x, y);
 }
 
 /* after the oracle's call: compare its buffers with the target's snapshot */
@@ -169,14 +179,12 @@ int fz_compare_exports(FILE *f, int *ndis, int max)
         (*ndis)++;
         enum etw_rule_id rule = etw_fn_export_rule(fz_export_list[e].fn);
         fprintf(f, "\nDISAGREEMENT %d: %s!%s is exported at:", *ndis, fz_export_list[e].module, fz_export_list[e].name);
-        fprintf(f, "\n  target:   ");
-        for (int i = 0; i < FZ_NV; i++)
-            if (t_has[i])
-                fprintf(f, " %s", etw_version_name(fz_versions[i]));
-        fprintf(f, "\n  reference:");
-        for (int i = 0; i < FZ_NV; i++)
-            if (o_has[i])
-                fprintf(f, " %s", etw_version_name(fz_versions[i]));
+        for (int k = 0; k < 2; k++) {
+            fprintf(f, k ? "\n  reference:" : "\n  target:   ");
+            for (int i = 0; i < FZ_NV; i++)
+                if (k ? o_has[i] : t_has[i])
+                    fprintf(f, " %s", etw_version_name(fz_versions[i]));
+        }
         fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n", etw_rule_name(rule));
         char id[96], title[160];
         snprintf(id, sizeof id, "fuzz.exp.%s.%s", fz_export_list[e].module, fz_export_list[e].name);

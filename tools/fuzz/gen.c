@@ -41,14 +41,6 @@ static etw_u32 fz_pick_len(struct rng *r, etw_u32 natural)
     }
 }
 
-static void fz_put32(struct fz_call *c, int off, etw_u32 v)
-{
-    if (off + 4 <= FZ_IN_MAX) {
-        memcpy(c->in + off, &v, 4);
-        if ((etw_u32)(off + 4) > c->in_len)
-            c->in_len = (etw_u32)(off + 4);
-    }
-}
 static void fz_put_bytes(struct fz_call *c, int off, const void *p, size_t n)
 {
     if (off + n <= FZ_IN_MAX) {
@@ -56,6 +48,10 @@ static void fz_put_bytes(struct fz_call *c, int off, const void *p, size_t n)
         if (off + n > c->in_len)
             c->in_len = (etw_u32)(off + n);
     }
+}
+static void fz_put32(struct fz_call *c, int off, etw_u32 v)
+{
+    fz_put_bytes(c, off, &v, 4);
 }
 static void fz_rand_bytes(struct rng *r, etw_u8 *p, size_t n)
 {
@@ -130,6 +126,12 @@ static void fz_gen_guid_entries(struct rng *r, struct fz_call *c, etw_u32 n, siz
     }
 }
 
+static void put16(etw_u8 *b, etw_u32 v)
+{
+    etw_u16 x = (etw_u16)v;
+    memcpy(b, &x, 2);
+}
+
 static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
 {
     etw_u32 n = 2;
@@ -157,8 +159,7 @@ static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
             fz_rand_bytes(r, b + n, dl);
             n += dl;
         }
-        etw_u16 ts = (etw_u16)(n - start);
-        memcpy(b + start, &ts, 2);
+        put16(b + start, n - start);
         b[start + 2] = type;
     }
     if (fz_rpct(r, 4) && cap >= 300) { /* a long custom trait, as traits.large */
@@ -166,16 +167,14 @@ static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
         if (n + 3 + dl <= cap) {
             memset(b + n + 3, 0x42, dl);
             n += 3 + dl;
-            etw_u16 ts = (etw_u16)(n - start);
-            memcpy(b + start, &ts, 2);
+            put16(b + start, n - start);
             b[start + 2] = 201;
         }
     }
-    etw_u16 total = (etw_u16)n;
-    memcpy(b, &total, 2);
+    put16(b, n);
     if (fz_rpct(r, 45)) { /* break it */
         switch (fz_rbelow(r, 8)) {
-        case 0: total = (etw_u16)(total + (fz_rpct(r, 50) ? 1 : -1)); memcpy(b, &total, 2); break;
+        case 0: put16(b, n + (fz_rpct(r, 50) ? 1 : -1)); break;
         case 1: memset(b + 2, 'x', namelen + 1); break; /* the name loses its NUL */
         case 2:
             if (ntraits) { /* a trait's size: off by one, 0, 1, 2, or far too big */
@@ -187,10 +186,18 @@ static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
                 memcpy(b + t, &ts, 2);
             }
             break;
-        case 3: b[n++] = (etw_u8)fz_rnext(r); if (fz_rpct(r, 50)) b[n++] = 0; total = (etw_u16)n; memcpy(b, &total, 2); break;
+        case 3:
+            b[n++] = (etw_u8)fz_rnext(r);
+            if (fz_rpct(r, 50))
+                b[n++] = 0;
+            put16(b, n);
+            break;
         case 4: b[n++] = 0x01; break; /* a trailing byte TraitsSize does not count */
         case 5: if (n > 3) n -= 1 + fz_rbelow(r, n - 3); break; /* truncated */
-        case 6: b[n++] = 2; b[n++] = 0; total = (etw_u16)n; memcpy(b, &total, 2); break; /* a 2-byte trait at the end */
+        case 6: /* a 2-byte trait at the end */
+            b[n++] = 2, b[n++] = 0;
+            put16(b, n);
+            break;
         default: /* a 2-byte trait between the name and a well-formed trait */
             memmove(b + 5 + namelen, b + 3 + namelen, n - 3 - namelen);
             b[3 + namelen] = 2, b[4 + namelen] = 0;
@@ -198,8 +205,7 @@ static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
             if (n == 5 + namelen) { /* no trait after it: add one */
                 b[n++] = 3, b[n++] = 0, b[n++] = 200;
             }
-            total = (etw_u16)n;
-            memcpy(b, &total, 2);
+            put16(b, n);
             break;
         }
     }

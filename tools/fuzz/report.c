@@ -152,6 +152,15 @@ void fz_describe_call(FILE *f, const struct fz_call *c)
     fprintf(f, ")");
 }
 
+void fz_describe_calls(FILE *f, const struct fz_prog *p, const char *indent)
+{
+    for (int i = 0; i < p->ncalls; i++) {
+        fprintf(f, "%s%d. ", indent, i + 1);
+        fz_describe_call(f, &p->calls[i]);
+        fprintf(f, "\n");
+    }
+}
+
 /* the reference's outcome of the last call of p at version v (false: not run there) */
 struct ref_outcome {
     bool ran;
@@ -345,11 +354,7 @@ void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect
     build_row(&w, p, rule, a, prog_no);
     if (!w.data_row) {
         fprintf(f, "  case row: this needs a FN_CUSTOM case (%s); the calls, in order:\n", w.why_custom);
-        for (int i = 0; i < p->ncalls; i++) {
-            fprintf(f, "    %d. ", i + 1);
-            fz_describe_call(f, &p->calls[i]);
-            fprintf(f, "\n");
-        }
+        fz_describe_calls(f, p, "    ");
         if (p->restrict_group)
             fprintf(f, "    (after EtwRef_RestrictGroup of the group GUID 6e0b0c00-1234-4abc-8001-020304050607)\n");
         fprintf(f, "  sketch of the last call as a row (the reference's outcome after the calls before it):\n");
