@@ -130,14 +130,26 @@ static bool bytes_dis(struct fz_dis *d, enum aspect a, const char *what, size_t 
     return dis(d, a, "%s at +%zu: target %s, reference %s (sentinel: deadbeef)", what, at, x, y);
 }
 
+/* the call's buffer is compared byte for byte (the registrations' outputs are compared as tokens) */
+static bool snapped(const struct fz_call *c)
+{
+    return !c->buf_null && c->fn != FN_EVENTREGISTER && c->fn != FN_REGISTERTRACEGUIDS;
+}
+/* each side's buffer holds its own handle or pointer before the call */
+static bool patched(const struct fz_call *c)
+{
+    return c->patch != PATCH_NONE || (c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
+}
+
 /* after the oracle's call: compare its buffers with the target's snapshot */
 static bool fz_differ_bytes(const struct fz_call *c, struct fz_dis *d, int idx)
 {
     size_t at = 0;
     d->call = idx;
-    if (!c->buf_null && c->fn != FN_EVENTREGISTER && c->fn != FN_REGISTERTRACEGUIDS) {
-        bool patched = c->patch != PATCH_NONE || (c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
-        if (!same_bytes(fz.t_after, patched ? fz.t_before : NULL, fz_in_buf(c->len), patched ? fz.o_before : NULL, c->len, &at)) {
+    if (snapped(c)) {
+        bool p = patched(c);
+        if (!same_bytes(fz.t_after, p ? fz.t_before : NULL, fz_in_buf(c->len), p ? fz.o_before : NULL,
+                        c->len, &at)) {
             enum aspect a = fz_is_query(c->fn) && c->fn != FN_NTC ? FA_OUTPUT : FA_INPUT;
             return bytes_dis(d, a, a == FA_OUTPUT ? "output" : "input buffer written", at, fz.t_after, fz_in_buf(c->len), c->len);
         }
@@ -323,14 +335,6 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
     if (c->fail_alloc && s->t->fail_alloc)
         s->t->fail_alloc((unsigned)c->fail_alloc);
     switch (c->fn) {
-    case FN_TQI:
-    case FN_TSI:
-    case FN_NTQSI:
-    case FN_NTSSI:
-    case FN_NTC:
-    case FN_NTQIP:
-    case FN_ESI:
-    case FN_ETWESI: etw_call_invoke(c->fn, fnp, h, c->cls, buf, c->len, out, c->out_len, rl, &o->rc); break;
     case FN_ETWCTI:
     case FN_CTI: {
         /* as a row's call, with the last error set before and read after it */
@@ -424,7 +428,10 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
         }
         break;
     }
-    default: o->rc = 0xFFFFFFFFu; break;
+    default: /* a function a data row calls */
+        if (!etw_call_invoke(c->fn, fnp, h, c->cls, buf, c->len, out, c->out_len, rl, &o->rc))
+            o->rc = 0xFFFFFFFFu;
+        break;
     }
     if (c->fail_alloc && s->t->fail_alloc)
         s->t->fail_alloc(0);
@@ -496,31 +503,26 @@ static void run_body(struct etw_ctx *unused)
         const struct fz_call *c = &p->calls[i];
         struct fz_out to, oo;
         fz.cur_call = i;
-        if (!both) {
-            fz.cur_side = SIDE_O;
-            run_call(O, c, &oo);
-            fz.last_out[SIDE_O] = oo;
-            fz.last_ran = true;
-            continue;
-        }
-        fz.cur_side = SIDE_T;
-        run_call(T, c, &to);
-        bool snap = !c->buf_null && c->fn != FN_EVENTREGISTER && c->fn != FN_REGISTERTRACEGUIDS;
-        bool patched = c->patch != PATCH_NONE || (c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
-        if (snap)
-            memcpy(fz.t_after, fz_in_buf(c->len), c->len);
-        if (c->fn == FN_NTC && !c->out_null)
-            memcpy(fz.t_out_after, fz_out_buf(c->out_len), c->out_len);
-        if (snap && patched) {
-            fz_prepare(fz.t_before, c, fz_handle_of(T, c));
-            fz_prepare(fz.o_before, c, fz_handle_of(O, c));
+        if (both) {
+            fz.cur_side = SIDE_T;
+            run_call(T, c, &to);
+            if (snapped(c))
+                memcpy(fz.t_after, fz_in_buf(c->len), c->len);
+            if (c->fn == FN_NTC && !c->out_null)
+                memcpy(fz.t_out_after, fz_out_buf(c->out_len), c->out_len);
+            if (snapped(c) && patched(c)) {
+                fz_prepare(fz.t_before, c, fz_handle_of(T, c));
+                fz_prepare(fz.o_before, c, fz_handle_of(O, c));
+            }
         }
         fz.cur_side = SIDE_O;
         run_call(O, c, &oo);
-        fz.calls++;
-        fz.last_out[SIDE_T] = to;
         fz.last_out[SIDE_O] = oo;
         fz.last_ran = true;
+        if (!both)
+            continue;
+        fz.calls++;
+        fz.last_out[SIDE_T] = to;
         if (fz_differ(c, &to, &oo, &fz.dis, i) || fz_differ_bytes(c, &fz.dis, i)) {
             fz.found = true;
             T->dirty = O->dirty = fz.control;

@@ -258,30 +258,18 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
     }
     snprintf(w->id, sizeof w->id, "fuzz.%s.%llx", fn_prefix(c->fn), prog_no);
     snprintf(w->title, sizeof w->title, "found by etwconf fuzz (%s)", aspect_name[a]);
-    struct etw_case *k = &w->c;
-    k->file = "(etwconf fuzz)";
-    k->id = w->id;
-    memset(k->rules, 0, sizeof k->rules);
-    k->rules[0] = rule;
-    k->title = w->title;
-    k->fn = fe ? c->fn : FN_CUSTOM;
-    k->fx = p->fx;
-    k->fx.fail_alloc = c->fail_alloc;
-    k->args.handle = c->h <= H_CLASS ? (enum etw_hsel)c->h : H_ZERO;
-    k->args.value = c->hval;
-    k->args.cls = c->cls;
-    k->args.buf = c->buf_null ? B_NULL : B_GUARDED;
-    k->args.len = (int)c->len;
-    if (c->fn == FN_ETWCTI || c->fn == FN_CTI)
-        k->args.len = 0, k->args.len_rel = true;
-    k->args.retlen_null = c->retlen_null;
+    bool cti = c->fn == FN_ETWCTI || c->fn == FN_CTI;
     etw_u32 in_n = c->in_len < c->len ? c->in_len : c->len;
-    k->args.in = in_n && !c->buf_null ? c->in : NULL;
-    k->args.in_len = k->args.in ? in_n : 0;
-    k->args.patch = c->patch;
-    k->args.patch_off = c->patch_off;
-    k->args.out_buf = c->out_null ? B_NULL : B_GUARDED;
-    k->args.out_len = (int)c->out_len;
+    struct etw_case *k = &w->c;
+    *k = (struct etw_case){.file = "(etwconf fuzz)", .id = w->id, .rules = {rule}, .title = w->title,
+                           .fn = fe ? c->fn : FN_CUSTOM, .fx = p->fx};
+    k->fx.fail_alloc = c->fail_alloc;
+    k->args = (struct etw_args){
+        .handle = c->h <= H_CLASS ? (enum etw_hsel)c->h : H_ZERO, .value = c->hval, .cls = c->cls,
+        .buf = c->buf_null ? B_NULL : B_GUARDED, .len = cti ? 0 : (int)c->len, .len_rel = cti,
+        .retlen_null = c->retlen_null, .in = in_n && !c->buf_null ? c->in : NULL,
+        .in_len = in_n && !c->buf_null ? in_n : 0, .patch = c->patch, .patch_off = c->patch_off,
+        .out_buf = c->out_null ? B_NULL : B_GUARDED, .out_len = (int)c->out_len};
     int nexp = 0;
     for (int i = 0; i < FZ_NV;) {
         if (!w->ro[i].ran) {
@@ -302,7 +290,7 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
             x->rl_value = x->rl == RL_EQ ? o->rl : 0;
             x->rl_rule = rule;
         }
-        if (c->fn == FN_ETWCTI || c->fn == FN_CTI) {
+        if (cti) {
             if (!o->rc && !c->buf_null) {
                 x->out = OUT_PREFIX;
                 x->out_off = offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId);
