@@ -244,27 +244,20 @@ struct seen {
 static void fuzz_loop(struct fz_watch *w)
 {
     const char *target = w->target;
-    unsigned long long seed = w->seed, only_prog = w->only_prog, max_dis = w->max_dis;
+    unsigned long long seed = w->seed, only_prog = w->only_prog;
     bool have_prog = w->have_prog;
-    int ndis = 0;
+    int ndis = 0, nseen = 0;
     static struct seen seen[FZ_MAXDIS];
-    int nseen = 0;
-    if (!have_prog)
-        fz_compare_exports(stdout, &ndis, (int)max_dis);
-    atomic_store(&fz.w_ndis, ndis);
     static struct fz_prog prog;
-    uint64_t t0 = w->t0_us, deadline = w->stop_us;
+    if (!have_prog)
+        fz_compare_exports(stdout, &ndis, (int)w->max_dis);
+    atomic_store(&fz.w_ndis, ndis);
     clock_t c0 = clock();
     fz.seed = seed;
     fz.max_calls = w->max_calls;
     fz.next = have_prog ? only_prog : 0;
-    while (ndis < (int)max_dis) {
-        if (deadline && plat_now_us() >= deadline)
-            break;
-        if (fz.max_calls && fz.calls >= fz.max_calls)
-            break;
-        if (have_prog && fz.next != only_prog)
-            break;
+    while (ndis < (int)w->max_dis && !(w->stop_us && plat_now_us() >= w->stop_us) &&
+           !(fz.max_calls && fz.calls >= fz.max_calls) && !(have_prog && fz.next != only_prog)) {
         /* a batch of programs under one guard; a fault or a disagreement ends it early */
         fz.batch_left = have_prog ? 1 : 64;
         fz.found = false;
@@ -327,11 +320,9 @@ static void fuzz_loop(struct fz_watch *w)
         fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu\n", target, seed, k);
         fflush(stdout);
     }
-    unsigned long long programs = fz.programs;
-    uint64_t el = plat_now_us() - t0;
-    double secs = el / 1e6, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    double secs = (plat_now_us() - w->t0_us) / 1e6, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
     fprintf(stdout, "\nfuzz: %llu calls in %llu programs, %.1f s (%.0f calls/s; %.0f calls per CPU second), seed %llu: %d disagreement(s)\n",
-            fz.calls, programs, secs, secs > 0 ? (double)fz.calls / secs : 0.0, cpu > 0 ? (double)fz.calls / cpu : 0.0, seed, ndis);
+            fz.calls, fz.programs, secs, secs > 0 ? (double)fz.calls / secs : 0.0, cpu > 0 ? (double)fz.calls / cpu : 0.0, seed, ndis);
     w->status = ndis ? 1 : 0;
 }
 
@@ -403,9 +394,7 @@ int etw_cmd_fuzz(int argc, char **argv)
     if (!t)
         return fz_fail(3, err, "");
     memset(&fz, 0, sizeof fz);
-    fz.side[SIDE_T].name = "target";
     fz.side[SIDE_T].t = t;
-    fz.side[SIDE_O].name = "reference";
     fz.side[SIDE_O].t = oracle ? etw_target_open(oracle, err, sizeof err) : etw_target_reference();
     if (!fz.side[SIDE_O].t)
         return fz_fail(3, "the oracle: ", err);

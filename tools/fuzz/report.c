@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *const aspect_name[] = {"none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
-                                          "bytes before the buffer", "returned handle", "last error", "fault", "fixture", "export"};
+                                          "bytes before the buffer", "returned handle", "last error", "fault", "fixture"};
 
 static const char *fn_prefix(enum etw_fn fn)
 {
