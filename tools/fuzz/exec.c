@@ -12,11 +12,6 @@ bool fz_is_query(enum etw_fn fn)
     return fn == FN_TQI || fn == FN_NTQSI || fn == FN_NTC || fn == FN_ETWCTI || fn == FN_CTI || fn == FN_NTQIP;
 }
 
-static void fmt_code(char *b, size_t n, const struct fz_call *c, etw_u32 v)
-{
-    etw_format_code(b, n, v, etw_fn_returns_ntstatus(c->fn));
-}
-
 static void hexs(char *out, size_t cap, const etw_u8 *p, size_t n)
 {
     size_t o = 0;
@@ -49,13 +44,6 @@ static bool same_bytes(const etw_u8 *ta, const etw_u8 *tb, const etw_u8 *oa, con
     return true;
 }
 
-/* return codes a rule accepts in place of the reference's */
-static bool rc_accepted(const struct fz_call *c, etw_u32 t, etw_u32 o)
-{
-    /* ESI.BAD_HANDLE: ERROR_INVALID_HANDLE as implemented or ERROR_INVALID_PARAMETER as documented (C-3) */
-    return (c->fn == FN_ESI || c->fn == FN_ETWESI) && o == ETW_ERROR_INVALID_HANDLE && t == ETW_ERROR_INVALID_PARAMETER;
-}
-
 /* record the disagreement d: its aspect and what differs */
 static bool dis(struct fz_dis *d, enum aspect a, const char *fmt, ...)
 {
@@ -83,9 +71,12 @@ static bool fz_differ(const struct fz_call *c, const struct fz_out *t, const str
 {
     char a[64], b[64];
     d->call = idx;
-    if (t->rc != o->rc && !rc_accepted(c, t->rc, o->rc)) {
-        fmt_code(a, sizeof a, c, t->rc);
-        fmt_code(b, sizeof b, c, o->rc);
+    /* ESI.BAD_HANDLE accepts ERROR_INVALID_PARAMETER (as documented) for ERROR_INVALID_HANDLE */
+    bool esi = c->fn == FN_ESI || c->fn == FN_ETWESI;
+    if (t->rc != o->rc &&
+        !(esi && o->rc == ETW_ERROR_INVALID_HANDLE && t->rc == ETW_ERROR_INVALID_PARAMETER)) {
+        etw_format_code(a, sizeof a, t->rc, etw_fn_returns_ntstatus(c->fn));
+        etw_format_code(b, sizeof b, o->rc, etw_fn_returns_ntstatus(c->fn));
         return dis(d, FA_RC, "return code: target %s, reference %s", a, b);
     }
     const char *nw = "not written, ";
@@ -242,14 +233,6 @@ static etw_u32 ETW_WINAPI fz_request_cb(etw_u32 code, void *ctx, etw_u32 *size, 
     return 0;
 }
 
-static bool uses_handle(const struct fz_prog *p, int h)
-{
-    for (int i = 0; i < p->ncalls; i++)
-        if (p->calls[i].h == h)
-            return true;
-    return false;
-}
-
 /* false with why when the side could not set the fixture up: the shared fixture, then what rows
  * cannot express (EtwRef_RestrictGroup) */
 static bool set_fixture(struct fz_side *s, const struct fz_prog *p, char *why, size_t len)
@@ -260,7 +243,10 @@ static bool set_fixture(struct fz_side *s, const struct fz_prog *p, char *why, s
     memset(&s->fx, 0, sizeof s->fx);
     if (etw_needs_check(t, etw_fixture_needs(&p->fx), why, len)) /* the target cannot give this fixture */
         return false;
-    enum etw_fx r = etw_fixture_setup(t, s->fn[fz_vindex(s->cur_version)], &p->fx, uses_handle(p, H_REG_STALE), &s->fx, why, len);
+    bool stale = false;
+    for (int i = 0; i < p->ncalls; i++)
+        stale |= p->calls[i].h == H_REG_STALE;
+    enum etw_fx r = etw_fixture_setup(t, s->fn[fz_vindex(s->cur_version)], &p->fx, stale, &s->fx, why, len);
     if (r == ETW_FX_MISSING)
         snprintf(why, len, "the target does not export %s, which the fixture calls", etw_fn_name(s->fx.missing));
     if (r != ETW_FX_OK)
@@ -445,24 +431,6 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
 }
 
 /* ---------------------------------------------------------------- running a program on both sides */
-static void set_side_version(struct fz_side *s, unsigned v)
-{
-    if (s->t->set_version && s->cur_version != v)
-        s->t->set_version(v, 0);
-    s->cur_version = v;
-}
-
-static bool pure_call(const struct fz_call *c)
-{
-    return (c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTQIP) && !c->fail_alloc;
-}
-
-static bool fixture_empty(const struct fz_prog *p)
-{
-    static const struct etw_fixture none;
-    return !memcmp(&p->fx, &none, sizeof none) && !p->restrict_group;
-}
-
 static void run_body(struct etw_ctx *unused)
 {
     (void)unused;
@@ -470,14 +438,19 @@ static void run_body(struct etw_ctx *unused)
     struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
     bool both = !fz.oracle_only;
     /* a program that sets nothing up and only reads leaves the state as it found it */
-    bool pure = fixture_empty(p);
-    for (int i = 0; i < fz.upto && i < p->ncalls && pure; i++)
-        pure = pure_call(&p->calls[i]);
+    static const struct etw_fixture none;
+    bool pure = !memcmp(&p->fx, &none, sizeof none) && !p->restrict_group;
+    for (int i = 0; i < fz.upto && i < p->ncalls && pure; i++) {
+        enum etw_fn fn = p->calls[i].fn;
+        pure = (fn == FN_TQI || fn == FN_NTQSI || fn == FN_NTQIP) && !p->calls[i].fail_alloc;
+    }
     fz.cur_call = -1;
     for (int k = both ? 0 : 1; k < 2; k++) {
         struct fz_side *s = &fz.side[k];
         fz.cur_side = k;
-        set_side_version(s, p->version);
+        if (s->t->set_version && s->cur_version != p->version)
+            s->t->set_version(p->version, 0);
+        s->cur_version = p->version;
         if (fz.control && s->dirty)
             s->t->reset();
         s->dirty = fz.control && !pure;

@@ -432,11 +432,9 @@ void fz_reduce(struct fz_prog *p, int at)
     TRY(q.fx.profile_priv = PRIV_ANY);
     TRY(q.fx.foreign_pid = false);
     TRY((q.fx.set_counter = false, q.fx.counter = 0));
-    while (p->fx.classes > 1) {
-        int before = p->fx.classes;
+    for (int before = -1; p->fx.classes > 1 && p->fx.classes != before;) {
+        before = p->fx.classes;
         TRY(q.fx.classes--);
-        if (p->fx.classes == before)
-            break;
     }
     TRY((q.fx.classes = 0, q.fx.foreign_pid = false, q.fx.set_counter = false));
     TRY(q.fx.provider = false);
@@ -451,14 +449,12 @@ void fz_reduce(struct fz_prog *p, int at)
     if (p->calls[last].h == H_LOGGER_HIGH || p->calls[last].h == H_VALUE)
         TRY(q.calls[last].hval = p->calls[last].h == H_VALUE ? 1 : 0x10000);
     /* shorten the input, then zero its bytes */
-    while (p->calls[last].in_len) {
-        etw_u32 before = p->calls[last].in_len;
+    for (etw_u32 before = 0; p->calls[last].in_len && p->calls[last].in_len != before;) {
+        before = p->calls[last].in_len;
         TRY(q.calls[last].in_len = 0);
         TRY(q.calls[last].in_len /= 2);
         if (p->calls[last].in_len)
             TRY(q.calls[last].in_len--);
-        if (p->calls[last].in_len == before)
-            break;
     }
     for (etw_u32 i = 0; i < p->calls[last].in_len; i++)
         if (p->calls[last].in[i])
