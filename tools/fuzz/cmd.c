@@ -322,7 +322,8 @@ static void fuzz_loop(struct fz_watch *w)
     }
     double secs = (plat_now_us() - w->t0_us) / 1e6, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
     fprintf(stdout, "\nfuzz: %llu calls in %llu programs, %.1f s (%.0f calls/s; %.0f calls per CPU second), seed %llu: %d disagreement(s)\n",
-            fz.calls, fz.programs, secs, secs > 0 ? (double)fz.calls / secs : 0.0, cpu > 0 ? (double)fz.calls / cpu : 0.0, seed, ndis);
+            fz.calls, fz.programs, secs, secs > 0 ? (double)fz.calls / secs : 0.0,
+            cpu > 0 ? (double)fz.calls / cpu : 0.0, seed, ndis);
     w->status = ndis ? 1 : 0;
 }
 

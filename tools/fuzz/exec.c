@@ -57,7 +57,8 @@ static bool dis(struct fz_dis *d, enum aspect a, const char *fmt, ...)
 
 static const char *tok_name(etw_u32 x)
 {
-    static const char *const tk[] = {"?", "not written", "0", "the handle given", "a non-zero value"};
+    static const char *const tk[] = {"?", "not written", "0", "the handle given",
+                                     "a non-zero value"};
     return x < 5 ? tk[x] : "?";
 }
 
@@ -80,18 +81,20 @@ static bool fz_differ(const struct fz_call *c, const struct fz_out *t, const str
         return dis(d, FA_RC, "return code: target %s, reference %s", a, b);
     }
     const char *nw = "not written, ";
-    if (!c->retlen_null && t->rl != o->rl && (c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC))
+    bool has_rl = c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC;
+    if (!c->retlen_null && t->rl != o->rl && has_rl)
         return dis(d, FA_RETLEN, "ReturnLength: target %s%u (0x%X), reference %s%u (0x%X)",
                    t->rl == ETW_SENTINEL32 ? nw : "", t->rl, t->rl,
                    o->rl == ETW_SENTINEL32 ? nw : "", o->rl, o->rl);
     if (t->pre_in != o->pre_in || t->pre_out != o->pre_out || t->pre_aux != o->pre_aux)
-        return dis(d, FA_BOUNDS, "bytes before the %s buffer: %s by the target, %s by the reference",
-                   t->pre_in != o->pre_in ? "input" : t->pre_out != o->pre_out ? "output" : "TraceGuidReg",
+        return dis(d, FA_BOUNDS, "bytes before the %s buffer: %s by the target, %s by the "
+                   "reference", t->pre_in != o->pre_in ? "input"
+                   : t->pre_out != o->pre_out ? "output" : "TraceGuidReg",
                    (t->pre_in && t->pre_out && t->pre_aux) ? "left alone" : "changed",
                    (o->pre_in && o->pre_out && o->pre_aux) ? "left alone" : "changed");
     if (c->fn == FZ_ENABLE_GROUP && t->tok[0] != o->tok[0])
-        return dis(d, FA_OUTPUT, "members a group enable reached: target %u, reference %u", t->tok[0],
-                   o->tok[0]);
+        return dis(d, FA_OUTPUT, "members a group enable reached: target %u, reference %u",
+                   t->tok[0], o->tok[0]);
     if (t->ntok != o->ntok || memcmp(t->tok, o->tok, sizeof t->tok[0] * (size_t)t->ntok)) {
         int i = 0;
         while (i < t->ntok && i < o->ntok && t->tok[i] == o->tok[i])
@@ -104,9 +107,8 @@ static bool fz_differ(const struct fz_call *c, const struct fz_out *t, const str
                    tok_name(y));
     }
     if ((c->fn == FN_ETWCTI || c->fn == FN_CTI) && t->le != o->le && fz.lasterr)
-        return dis(d, FA_LASTERR,
-                   "last error: target %u (0x%X), reference %u (0x%X) (0xE7E7E7E7: left alone)", t->le,
-                   t->le, o->le, o->le);
+        return dis(d, FA_LASTERR, "last error: target %u (0x%X), reference %u (0x%X) "
+                   "(0xE7E7E7E7: left alone)", t->le, t->le, o->le, o->le);
     return false;
 }
 
@@ -121,7 +123,7 @@ static bool bytes_dis(struct fz_dis *d, enum aspect a, const char *what, size_t 
     return dis(d, a, "%s at +%zu: target %s, reference %s (sentinel: deadbeef)", what, at, x, y);
 }
 
-/* the call's buffer is compared byte for byte (the registrations' outputs are compared as tokens) */
+/* the call's buffer is compared byte for byte (a registration's outputs are compared as tokens) */
 static bool snapped(const struct fz_call *c)
 {
     return !c->buf_null && c->fn != FN_EVENTREGISTER && c->fn != FN_REGISTERTRACEGUIDS;
@@ -139,8 +141,8 @@ static bool fz_differ_bytes(const struct fz_call *c, struct fz_dis *d, int idx)
     d->call = idx;
     if (snapped(c)) {
         bool p = patched(c);
-        if (!same_bytes(fz.t_after, p ? fz.t_before : NULL, fz_in_buf(c->len), p ? fz.o_before : NULL,
-                        c->len, &at)) {
+        if (!same_bytes(fz.t_after, p ? fz.t_before : NULL, fz_in_buf(c->len),
+                        p ? fz.o_before : NULL, c->len, &at)) {
             enum aspect a = fz_is_query(c->fn) && c->fn != FN_NTC ? FA_OUTPUT : FA_INPUT;
             return bytes_dis(d, a, a == FA_OUTPUT ? "output" : "input buffer written", at, fz.t_after, fz_in_buf(c->len), c->len);
         }
@@ -246,7 +248,8 @@ static bool set_fixture(struct fz_side *s, const struct fz_prog *p, char *why, s
     bool stale = false;
     for (int i = 0; i < p->ncalls; i++)
         stale |= p->calls[i].h == H_REG_STALE;
-    enum etw_fx r = etw_fixture_setup(t, s->fn[fz_vindex(s->cur_version)], &p->fx, stale, &s->fx, why, len);
+    void **fns = s->fn[fz_vindex(s->cur_version)];
+    enum etw_fx r = etw_fixture_setup(t, fns, &p->fx, stale, &s->fx, why, len);
     if (r == ETW_FX_MISSING)
         snprintf(why, len, "the target does not export %s, which the fixture calls", etw_fn_name(s->fx.missing));
     if (r != ETW_FX_OK)

@@ -48,7 +48,10 @@ enum { FH_SEQREG = 100, FH_SEQCLASS, FH_SEQCLASSIC, FH_FIXCLASSIC };
 #define FZ_ENABLE_GROUP ((enum etw_fn)FN_COUNT)
 /* EventRegister / RegisterTraceGuidsW NULL-argument bits */
 enum { N_REQ = 1, N_CTL = 2, N_REGS = 4, N_OUT = 8, N_GUID = 16, N_PROV = 32 };
-enum aspect { FA_NONE, FA_RC, FA_RETLEN, FA_OUTPUT, FA_INPUT, FA_BOUNDS, FA_HANDLE, FA_LASTERR, FA_FAULT, FA_FIXTURE };
+enum aspect {
+    FA_NONE, FA_RC, FA_RETLEN, FA_OUTPUT, FA_INPUT, FA_BOUNDS, FA_HANDLE, FA_LASTERR, FA_FAULT,
+    FA_FIXTURE
+};
 
 extern const unsigned fz_versions[FZ_NV];
 extern const etw_guid fz_dal_guids[3];

@@ -5,8 +5,9 @@
 #include "tools/fuzz/fuzz.h"
 #include <string.h>
 
-static const char *const aspect_name[] = {"none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
-                                          "bytes before the buffer", "returned handle", "last error", "fault", "fixture"};
+static const char *const aspect_name[] = {
+    "none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
+    "bytes before the buffer", "returned handle", "last error", "fault", "fixture"};
 
 static const char *fn_prefix(enum etw_fn fn)
 {
@@ -261,8 +262,8 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
     bool cti = c->fn == FN_ETWCTI || c->fn == FN_CTI;
     etw_u32 in_n = c->in_len < c->len ? c->in_len : c->len;
     struct etw_case *k = &w->c;
-    *k = (struct etw_case){.file = "(etwconf fuzz)", .id = w->id, .rules = {rule}, .title = w->title,
-                           .fn = fe ? c->fn : FN_CUSTOM, .fx = p->fx};
+    *k = (struct etw_case){.file = "(etwconf fuzz)", .id = w->id, .rules = {rule},
+                           .title = w->title, .fn = fe ? c->fn : FN_CUSTOM, .fx = p->fx};
     k->fx.fail_alloc = c->fail_alloc;
     k->args = (struct etw_args){
         .handle = c->h <= H_CLASS ? (enum etw_hsel)c->h : H_ZERO, .value = c->hval, .cls = c->cls,
