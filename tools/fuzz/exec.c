@@ -536,7 +536,9 @@ void fz_batch_body(struct etw_ctx *unused)
         if (!batch_prog.ncalls)
             continue;
         fz.prog = &batch_prog;
-        fz_watch_prog(fz.next, &batch_prog);
+        /* the program the fuzz thread runs now: its number in the seed (for the replay command) */
+        atomic_store_explicit(&fz.w_prog, fz.next, memory_order_relaxed);
+        atomic_store_explicit(&fz.w_progp, &batch_prog, memory_order_release);
         fz.upto = batch_prog.ncalls;
         fz.found = false;
         fz.last_ran = false;

@@ -162,12 +162,6 @@ static inline void fz_watch_leave(void)
 {
     atomic_store_explicit(&fz.w_in_call, 0, memory_order_relaxed);
 }
-/* the program the fuzz thread runs now: its number in the seed (for the replay command) */
-static inline void fz_watch_prog(unsigned long long k, const struct fz_prog *p)
-{
-    atomic_store_explicit(&fz.w_prog, k, memory_order_relaxed);
-    atomic_store_explicit(&fz.w_progp, p, memory_order_release);
-}
 
 struct fz_export {
     const char *module, *name;

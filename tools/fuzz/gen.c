@@ -254,6 +254,9 @@ static void gen_tqi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
         c->fail_alloc = 1;
 }
 
+/* profile intervals, for the buffers of TraceSetInformation and the kernel classes */
+static const etw_u32 intervals[] = {0, 1, 1221, 10000, 20000, 1000000, 1000001, 0xFFFFFFFF};
+
 static void gen_tsi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
 {
     static const etw_u32 classes[] = {3, 4, 4, 5, 6, 8, 9, 0x0A, 0x0A};
@@ -279,8 +282,7 @@ static void gen_tsi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
         static const etw_u32 srcs[] = {0, 0, 1, 2, 19, 24, 0xFFFF};
         c->len = fz_pick_len(r, 8);
         fz_put32(c, 0, RPICK(r, srcs));
-        static const etw_u32 ivs[] = {0, 1, 1221, 10000, 20000, 1000000, 1000001, 0xFFFFFFFF};
-        fz_put32(c, 4, RPICK(r, ivs));
+        fz_put32(c, 4, RPICK(r, intervals));
         break;
     }
     case 6:
@@ -335,10 +337,8 @@ static void gen_ksi(struct rng *r, struct fz_call *c, const struct fz_prog *p, b
         fz_put32(c, 12, 0);
         for (int i = 0; i < 8; i++)
             fz_put32(c, 0x10 + 4 * i, k == 1 ? (fz_rpct(r, 50) ? 0 : fz_rand_mask(r)) : fz_rbelow(r, 25));
-    } else if (k == 3) {
-        static const etw_u32 ivs[] = {0, 1, 1221, 10000, 20000, 1000000, 1000001, 0xFFFFFFFF};
-        fz_put32(c, 4, RPICK(r, ivs));
-    }
+    } else if (k == 3)
+        fz_put32(c, 4, RPICK(r, intervals));
     c->buf_null = fz_rpct(r, 4);
     c->retlen_null = !set && fz_rpct(r, 15);
     if (set && k == 1 && fz_rpct(r, 6))
@@ -596,8 +596,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
         case FN_ETWESI: gen_esi(&r, c, p, nseqreg); break;
         default: continue;
         }
-        if (c->fail_alloc && !ctl)
-            c->fail_alloc = 0;
+        c->fail_alloc = ctl ? c->fail_alloc : 0;
         if (c->len > FZ_BUF_MAX)
             c->len = FZ_BUF_MAX;
         if (c->fn == FN_NTC && c->out_len > FZ_OUT_MAX)
