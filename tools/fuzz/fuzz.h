@@ -18,11 +18,8 @@
  * without the control API is fuzzed with the calls that need no fixture and change no global
  * state. Programs are a pure function of (seed, program number). Portable C over the harness API.
  *
- * The files, one job each: state.c (the state and data they all share), gen.c (programs), exec.c
- * (fixtures and calls on both sides, under the platform guard; their outcomes compared, and the
- * exports by version), report.c (a finding reduced to a minimal program; its rule, description
- * and case row), cmd.c (the command line, the loop and its watchdog). No two of them use each
- * other (the layers stage checks it).
+ * Each file says its job at its top; no two of them use each other, directly or through others
+ * (the layers stage checks it).
  */
 #ifndef ETWCONF_FUZZ_H
 #define ETWCONF_FUZZ_H
