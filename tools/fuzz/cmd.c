@@ -395,26 +395,28 @@ int etw_cmd_fuzz(int argc, char **argv)
     if (!t)
         return fz_fail(3, err, "");
     memset(&fz, 0, sizeof fz);
-    fz.side[SIDE_T].t = t;
-    fz.side[SIDE_O].t = oracle ? etw_target_open(oracle, err, sizeof err) : etw_target_reference();
-    if (!fz.side[SIDE_O].t)
+    struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
+    struct etw_target *o = oracle ? etw_target_open(oracle, err, sizeof err) : etw_target_reference();
+    T->t = t;
+    O->t = o;
+    if (!o)
         return fz_fail(3, "the oracle: ", err);
-    if (fz.side[SIDE_O].t == t)
+    if (o == t)
         return fz_fail(2, "the target is the oracle itself", "");
-    if (!fz.side[SIDE_O].t->reset || !fz.side[SIDE_O].t->set_version || !fz.side[SIDE_O].t->sym(fz.side[SIDE_O].t, "TraceQueryInformation"))
+    if (!o->reset || !o->set_version || !o->sym(o, "TraceQueryInformation"))
         return fz_fail(3, "the oracle must be the reference implementation, with its control API: this etwconf has no "
                           "built-in reference (etwconf.exe tests the live system); give one with --oracle (a build of "
                           "reference/ as a library)", "");
     fz.control = t->reset && t->set_version && t->start_logger;
     fz.emulate_all = !ver && t->set_version;
-    fz.fixed_version = ver ? ver : t->set_version ? ETW_V10_0 : ETW_V10_0;
+    fz.fixed_version = ver ? ver : ETW_V10_0;
     if (ver && !t->set_version)
         fprintf(stderr, "etwconf fuzz: the target cannot emulate: it is taken to implement %s\n", emulate);
-    bind_side(&fz.side[SIDE_T]);
-    bind_side(&fz.side[SIDE_O]);
+    bind_side(T);
+    bind_side(O);
     fz.lasterr = true;
     for (int vi = 0; vi < FZ_NV; vi++)
-        fz.lasterr &= fz.side[SIDE_T].gle[vi] && fz.side[SIDE_T].sle[vi] && fz.side[SIDE_O].gle[vi] && fz.side[SIDE_O].sle[vi];
+        fz.lasterr &= T->gle[vi] && T->sle[vi] && O->gle[vi] && O->sle[vi];
     fz.runner.timeout_ms = 0;
     fz.ctx.r = &fz.runner;
     fz.ctx.t = t;
@@ -433,7 +435,7 @@ int etw_cmd_fuzz(int argc, char **argv)
         fz.pattern[i] = etw_sentinel[i % 4]; /* ETW_PRE_ZONE is a multiple of 4: buf[0] gets sentinel[0] */
     fz.t_before += ETW_PRE_ZONE;
     fz.o_before += ETW_PRE_ZONE;
-    fz.side[SIDE_T].dirty = fz.side[SIDE_O].dirty = true;
+    T->dirty = O->dirty = true;
 
     if (!quiet) {
         fprintf(stdout, "etwconf fuzz: target %s against the reference, seed %llu, %s, %s\n", target, seed,
@@ -444,7 +446,7 @@ int etw_cmd_fuzz(int argc, char **argv)
         int vi = fz_vindex(fz.emulate_all ? ETW_V10_0 : fz.fixed_version);
         for (size_t e = 0; e < fz_export_count; e++) {
             enum etw_fn fn = fz_export_list[e].fn;
-            if (!fz.side[SIDE_T].fn[vi][fn] && fz.side[SIDE_O].fn[vi][fn] && (e == 0 || fz_export_list[e - 1].fn != fn))
+            if (!T->fn[vi][fn] && O->fn[vi][fn] && (e == 0 || fz_export_list[e - 1].fn != fn))
                 fprintf(stdout, " %s", etw_fn_name(fn)), nmiss++;
         }
         fprintf(stdout, "%s\n", nmiss ? "" : " none");
