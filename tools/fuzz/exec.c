@@ -163,27 +163,26 @@ const struct fz_export fz_export_list[] = {
 };
 const size_t fz_export_count = sizeof fz_export_list / sizeof fz_export_list[0];
 
-int fz_compare_exports(FILE *f, int *ndis, int max)
+void fz_compare_exports(FILE *f, int *ndis, int max)
 {
     struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
     if (!T->t->proc || !fz.emulate_all)
-        return 0;
-    int found = 0;
-    for (size_t e = 0; e < fz_export_count && *ndis < max; e++) {
+        return;
+    for (const struct fz_export *x = fz_export_list; x < fz_export_list + fz_export_count; x++) {
+        if (*ndis >= max)
+            break;
         bool t_has[FZ_NV], o_has[FZ_NV], differ_any = false;
         for (int i = 0; i < FZ_NV; i++) {
             T->t->set_version(fz_versions[i], 0);
             O->t->set_version(fz_versions[i], 0);
-            t_has[i] = T->t->proc(fz_export_list[e].module, fz_export_list[e].name) != NULL;
-            o_has[i] = O->t->proc(fz_export_list[e].module, fz_export_list[e].name) != NULL;
+            t_has[i] = T->t->proc(x->module, x->name) != NULL;
+            o_has[i] = O->t->proc(x->module, x->name) != NULL;
             differ_any |= t_has[i] != o_has[i];
         }
         if (!differ_any)
             continue;
-        found++;
-        (*ndis)++;
-        enum etw_rule_id rule = etw_fn_export_rule(fz_export_list[e].fn);
-        fprintf(f, "\nDISAGREEMENT %d: %s!%s is exported at:", *ndis, fz_export_list[e].module, fz_export_list[e].name);
+        enum etw_rule_id rule = etw_fn_export_rule(x->fn);
+        fprintf(f, "\nDISAGREEMENT %d: %s!%s is exported at:", ++*ndis, x->module, x->name);
         for (int k = 0; k < 2; k++) {
             fprintf(f, k ? "\n  reference:" : "\n  target:   ");
             for (int i = 0; i < FZ_NV; i++)
@@ -192,21 +191,22 @@ int fz_compare_exports(FILE *f, int *ndis, int max)
         }
         fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n", etw_rule_name(rule));
         char id[96], title[160];
-        snprintf(id, sizeof id, "fuzz.exp.%s.%s", fz_export_list[e].module, fz_export_list[e].name);
-        snprintf(title, sizeof title, "found by etwconf fuzz: %s!%s by version", fz_export_list[e].module, fz_export_list[e].name);
-        struct etw_case row = {.file = "(etwconf fuzz)", .id = id, .rules = {rule}, .title = title, .fn = FN_EXPORT,
-                               .args = {.module = fz_export_list[e].module, .export_name = fz_export_list[e].name}};
+        snprintf(id, sizeof id, "fuzz.exp.%s.%s", x->module, x->name);
+        snprintf(title, sizeof title, "found by etwconf fuzz: %s!%s by version", x->module, x->name);
+        struct etw_case row = {.file = "(etwconf fuzz)", .id = id, .rules = {rule}, .title = title,
+                               .fn = FN_EXPORT, .args = {.module = x->module, .export_name = x->name}};
         for (int i = 0, k = 0; i < FZ_NV && k < ETW_MAX_EXPECT; k++) {
             int j = i;
             while (j + 1 < FZ_NV && o_has[j + 1] == o_has[i])
                 j++;
-            row.expect[k] = (struct etw_expect){.vmin = ETW_VLO(fz_versions[i]), .vmax = ETW_VHI(fz_versions[j]), .kind = o_has[i] ? XK_PRESENT : XK_ABSENT};
+            row.expect[k] = (struct etw_expect){.vmin = ETW_VLO(fz_versions[i]),
+                                                .vmax = ETW_VHI(fz_versions[j]),
+                                                .kind = o_has[i] ? XK_PRESENT : XK_ABSENT};
             i = j + 1;
         }
         etw_row_print(f, &row, "    ");
     }
     T->cur_version = O->cur_version = 0;
-    return found;
 }
 
 static etw_u32 *rl_ptr(void)

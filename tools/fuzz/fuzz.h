@@ -182,7 +182,7 @@ void fz_batch_body(struct etw_ctx *unused);
 bool fz_run_prog(const struct fz_prog *p, int upto);
 void fz_fault_dis(int k, const char *exc, long off);
 bool fz_is_query(enum etw_fn fn);
-int fz_compare_exports(FILE *f, int *ndis, int max);
+void fz_compare_exports(FILE *f, int *ndis, int max);
 
 /* report.c */
 void fz_reduce(struct fz_prog *p, int at);
