@@ -53,14 +53,13 @@ judge first 10 && {
 # 2. the replay command it printed reproduces the same hung call
 replay=$(sed -n 's/^  replay: etwconf fuzz //p' "$W/first.txt")
 call=$(grep -m1 '^  call: ' "$W/first.txt")
-if [ -n "$replay" ] && start replay $replay && judge replay 10; then
-    if [ "$rc" -eq 1 ] && grep -q 'TIMEOUT: the target hung at call' "$W/replay.txt" && grep -qF -- "$call" "$W/replay.txt"; then
-        ok "the replay command reproduces the hung call ($ms ms)"
-    else
-        no "replay '$replay': exit $rc, $(head -c 600 "$W/replay.txt")"
-    fi
-elif [ -z "$replay" ]; then
+if [ -z "$replay" ]; then
     no "no replay command printed"
+elif start replay $replay && judge replay 10; then
+    [ "$rc" -eq 1 ] && grep -q 'TIMEOUT: the target hung at call' "$W/replay.txt" &&
+    grep -qF -- "$call" "$W/replay.txt" &&
+        ok "the replay command reproduces the hung call ($ms ms)" ||
+        no "replay '$replay': exit $rc, $(head -c 600 "$W/replay.txt")"
 fi
 
 # 4. a target that returns is not cut short by the watchdog: all its calls, none a TIMEOUT
