@@ -19,12 +19,6 @@ static const char *fn_prefix(enum etw_fn fn)
     return fn < FN_COUNT && prefix[fn] ? prefix[fn] : "x";
 }
 
-/* the function's name in a row, when a row can call it */
-static const char *fn_enum(enum etw_fn fn)
-{
-    return etw_call_row_fn(fn) ? etw_fn_enum_name(fn) : NULL;
-}
-
 etw_u32 fz_kclass_of(const struct fz_call *c)
 {
     etw_u32 k = 0xFFFFFFFFu;
@@ -245,7 +239,7 @@ struct row {
 static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no)
 {
     const struct fz_call *c = &p->calls[p->ncalls - 1];
-    const char *fe = fn_enum(c->fn);
+    bool fe = etw_call_row_fn(c->fn); /* a row can call the function */
     memset(w, 0, sizeof *w);
     w->data_row = fe && a != FA_LASTERR && p->ncalls == 1 && c->h <= H_CLASS && !p->restrict_group && !(c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
     w->why_custom = p->ncalls > 1 ? "a sequence of calls"
@@ -317,11 +311,8 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
 /* run the row as a case, with the harness, against a target at version v: its status */
 static enum etw_status_kind run_row(const struct row *w, struct etw_target *t, unsigned v, char *msg, size_t len)
 {
-    struct etw_runner r;
+    struct etw_runner r = {.t = t, .version = v};
     struct etw_result res;
-    memset(&r, 0, sizeof r);
-    r.t = t;
-    r.version = v;
     unsigned saved = t->version;
     t->version = v;
     fz_watch_enter(); /* the watchdog covers the row check's calls too */
