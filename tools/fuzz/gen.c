@@ -332,9 +332,7 @@ static void gen_ksi(struct rng *r, struct fz_call *c, const struct fz_prog *p, b
     if (k == 1 || k == 6 || k == 0x0C || k == 0x0E || k == 0x0F) {
         fz_pick_logger_handle(r, c, p);
         c->patch = PATCH_HANDLE64;
-        c->patch_off = 8;
-        fz_put32(c, 8, 0);
-        fz_put32(c, 12, 0);
+        c->patch_off = 8; /* the TraceHandle, then eight masks or sources */
         for (int i = 0; i < 8; i++)
             fz_put32(c, 0x10 + 4 * i, k == 1 ? (fz_rpct(r, 50) ? 0 : fz_rand_mask(r)) : fz_rbelow(r, 25));
     } else if (k == 3)
@@ -390,8 +388,7 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         fz_pick_logger_handle(r, c, p);
         c->patch = PATCH_HANDLE64;
         c->len = RPICK(r, lens);
-        fz_put32(c, 0, 0);
-        fz_put32(c, 4, 0);
+        c->in_len = 8; /* the TraceHandle, patched in */
         c->out_null = fz_rpct(r, 10);
         c->out_len = RPICK(r, outs);
         break;
@@ -400,8 +397,7 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         etw_u32 n = fz_rbelow(r, 4), cnt = fz_rpct(r, 80) ? n : fz_rbelow(r, 4);
         static const int deltas[] = {0, 0, 0, 0, 16, -4, -8};
         fz_pick_logger_handle(r, c, p);
-        c->patch = PATCH_LOGGER32;
-        fz_put32(c, 0, 0);
+        c->patch = PATCH_LOGGER32; /* the logger id at 0, then the count */
         fz_put32(c, 4, cnt);
         for (etw_u32 i = 0; i < n; i++)
             fz_put_bytes(c, 8 + 16 * (int)i, &fz_dal_guids[fz_rbelow(r, 3)], 16);
@@ -419,11 +415,9 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         c->len = RPICK(r, lens);
         c->aux_len = fz_gen_traits(r, c->aux, FZ_IN_MAX);
         c->traits_ptr = fz_rpct(r, 90);
-        fz_put32(c, 8, 0);
-        fz_put32(c, 12, 0);
-        etw_u16 ts = (etw_u16)(fz_rpct(r, 85) ? c->aux_len : fz_rbelow(r, c->aux_len + 1));
-        fz_put32(c, 16, ts);
-        fz_put32(c, 20, 0);
+        /* {RegEntryHandle (patched in), Traits (fz_prepare sets it), TraitsSize} */
+        fz_put32(c, 16, (etw_u16)(fz_rpct(r, 85) ? c->aux_len : fz_rbelow(r, c->aux_len + 1)));
+        c->in_len = 24;
         c->out_null = fz_rpct(r, 10);
         c->out_len = RPICK(r, outs);
         break;
