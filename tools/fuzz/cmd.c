@@ -396,7 +396,8 @@ int etw_cmd_fuzz(int argc, char **argv)
         return fz_fail(3, err, "");
     memset(&fz, 0, sizeof fz);
     struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
-    struct etw_target *o = oracle ? etw_target_open(oracle, err, sizeof err) : etw_target_reference();
+    struct etw_target *o =
+        oracle ? etw_target_open(oracle, err, sizeof err) : etw_target_reference();
     T->t = t;
     O->t = o;
     if (!o)

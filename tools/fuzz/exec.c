@@ -192,9 +192,11 @@ void fz_compare_exports(FILE *f, int *ndis, int max)
         fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n", etw_rule_name(rule));
         char id[96], title[160];
         snprintf(id, sizeof id, "fuzz.exp.%s.%s", x->module, x->name);
-        snprintf(title, sizeof title, "found by etwconf fuzz: %s!%s by version", x->module, x->name);
+        snprintf(title, sizeof title, "found by etwconf fuzz: %s!%s by version", x->module,
+                 x->name);
         struct etw_case row = {.file = "(etwconf fuzz)", .id = id, .rules = {rule}, .title = title,
-                               .fn = FN_EXPORT, .args = {.module = x->module, .export_name = x->name}};
+                               .fn = FN_EXPORT,
+                               .args = {.module = x->module, .export_name = x->name}};
         for (int i = 0, k = 0; i < FZ_NV && k < ETW_MAX_EXPECT; k++) {
             int j = i;
             while (j + 1 < FZ_NV && o_has[j + 1] == o_has[i])
