@@ -160,7 +160,6 @@ void fz_describe_calls(FILE *f, const struct fz_prog *p, const char *indent)
 struct ref_outcome {
     bool ran;
     etw_u32 rc, rl;
-    bool rl_null;
     etw_u32 off, n; /* the changed bytes of the output buffer: [off, off + n) */
     etw_u8 bytes[64];
     bool changed, too_long;
@@ -170,55 +169,50 @@ struct ref_outcome {
 static void oracle_outcome(struct fz_prog *p, unsigned v, struct ref_outcome *ro)
 {
     memset(ro, 0, sizeof *ro);
-    unsigned saved = p->version;
     const struct fz_call *c = &p->calls[p->ncalls - 1];
-    p->version = v;
     for (int i = 0; i < p->ncalls; i++)
         if (p->calls[i].fn != FZ_ENABLE_GROUP && !fz.side[SIDE_O].fn[fz_vindex(v)][p->calls[i].fn])
-            goto out;
-    {
-        /* run the program on the oracle alone */
-        fz.oracle_only = true;
-        fz_run_prog(p, p->ncalls);
-        fz.oracle_only = false;
-        if (!fz.last_ran || fz.dis.call == -2 || fz.found)
-            goto out;
-        const struct fz_out *o = &fz.last_out[SIDE_O];
-        ro->ran = true;
-        ro->rc = o->rc;
-        ro->rl = o->rl;
-        ro->rl_null = c->retlen_null;
-        const etw_u8 *after = NULL, *before = NULL;
-        size_t len = 0;
-        static etw_u8 pre[FZ_BUF_MAX + ETW_PRE_ZONE];
-        if (c->fn == FN_NTC && !c->out_null) {
-            after = fz_out_buf(c->out_len);
-            len = c->out_len;
-            memcpy(pre + ETW_PRE_ZONE, fz.pattern + ETW_PRE_ZONE, len);
-            before = pre + ETW_PRE_ZONE;
-        } else if (!c->buf_null && fz_is_query(c->fn) && c->fn != FN_NTC) {
-            after = fz_in_buf(c->len);
-            len = c->len;
-            fz_prepare(pre + ETW_PRE_ZONE, c, fz_handle_of(&fz.side[SIDE_O], c));
-            before = pre + ETW_PRE_ZONE;
-        }
-        if ((c->fn == FN_ETWCTI || c->fn == FN_CTI) && after && len >= sizeof(ETW_EVENT_INSTANCE_INFO))
-            memcpy(&ro->instance_id, after + offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), 4);
-        if (after) {
-            size_t lo = 0, hi = len;
-            while (lo < len && after[lo] == before[lo])
-                lo++;
-            while (hi > lo && after[hi - 1] == before[hi - 1])
-                hi--;
-            ro->changed = hi > lo;
-            ro->off = (etw_u32)lo;
-            ro->n = (etw_u32)(hi - lo);
-            ro->too_long = ro->n > sizeof ro->bytes;
-            memcpy(ro->bytes, after + lo, ro->n < sizeof ro->bytes ? ro->n : sizeof ro->bytes);
-        }
-    }
-out:
+            return;
+    /* run the program on the oracle alone */
+    unsigned saved = p->version;
+    p->version = v;
+    fz.oracle_only = true;
+    fz_run_prog(p, p->ncalls);
+    fz.oracle_only = false;
     p->version = saved;
+    if (!fz.last_ran || fz.dis.call == -2 || fz.found)
+        return;
+    const struct fz_out *o = &fz.last_out[SIDE_O];
+    ro->ran = true;
+    ro->rc = o->rc;
+    ro->rl = o->rl;
+    const etw_u8 *after = NULL;
+    size_t len = 0;
+    static etw_u8 pre[FZ_BUF_MAX + ETW_PRE_ZONE];
+    etw_u8 *before = pre + ETW_PRE_ZONE;
+    if (c->fn == FN_NTC && !c->out_null) {
+        after = fz_out_buf(c->out_len);
+        len = c->out_len;
+        memcpy(before, fz.pattern + ETW_PRE_ZONE, len);
+    } else if (!c->buf_null && fz_is_query(c->fn) && c->fn != FN_NTC) {
+        after = fz_in_buf(c->len);
+        len = c->len;
+        fz_prepare(before, c, fz_handle_of(&fz.side[SIDE_O], c));
+    }
+    if (!after)
+        return;
+    if ((c->fn == FN_ETWCTI || c->fn == FN_CTI) && len >= sizeof(ETW_EVENT_INSTANCE_INFO))
+        memcpy(&ro->instance_id, after + offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), 4);
+    size_t lo = 0, hi = len;
+    while (lo < len && after[lo] == before[lo])
+        lo++;
+    while (hi > lo && after[hi - 1] == before[hi - 1])
+        hi--;
+    ro->changed = hi > lo;
+    ro->off = (etw_u32)lo;
+    ro->n = (etw_u32)(hi - lo);
+    ro->too_long = ro->n > sizeof ro->bytes;
+    memcpy(ro->bytes, after + lo, ro->n < sizeof ro->bytes ? ro->n : sizeof ro->bytes);
 }
 
 static bool same_outcome(const struct ref_outcome *a, const struct ref_outcome *b)
