@@ -149,7 +149,8 @@ static void watch_thread(void *arg, int i)
     }
 }
 
-/* loop(w) on one thread, the watchdog on another: loop's status */
+/* loop(w) on one thread, the watchdog on another (or loop alone, if the threads cannot start):
+ * loop's status */
 static int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w)
 {
     static struct watch_run r;
@@ -161,8 +162,11 @@ static int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w)
     char exc[48];
     long off;
     etw_guarded_call(&fz.ctx, noop, exc, sizeof exc, &off);
-    if (!plat_threads(2, watch_thread, &r) && !atomic_load(&r.done))
-        return -1; /* the threads could not start: the caller runs loop itself */
+    if (!plat_threads(2, watch_thread, &r) && !atomic_load(&r.done)) {
+        fprintf(stderr, "etwconf fuzz: could not start the watchdog thread: a target that hangs "
+                        "will not be stopped\n");
+        loop(w);
+    }
     return w->status;
 }
 
@@ -460,11 +464,5 @@ int etw_cmd_fuzz(int argc, char **argv)
         w.stop_us = w.t0_us + seconds * 1000000ull;
         w.end_us = w.stop_us + timeout_ms * 1000ull + 2000000ull;
     }
-    int rc = fz_watched(fuzz_loop, &w);
-    if (rc < 0) {
-        fprintf(stderr, "etwconf fuzz: could not start the watchdog thread: a target that hangs will not be stopped\n");
-        fuzz_loop(&w);
-        rc = w.status;
-    }
-    return rc;
+    return fz_watched(fuzz_loop, &w);
 }
