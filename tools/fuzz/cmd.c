@@ -22,12 +22,7 @@
 #include <signal.h>
 #endif
 
-/* the run: what the command line asks for, and what the watchdog needs. fz_watched() runs loop(w)
- * on one thread and a watchdog on another. A call into a side that does not return within
- * timeout_ms, or a run still going at end_us (0: none), is reported as a TIMEOUT disagreement with
- * its replay command and the process ends with exit status 1 (a thread blocked in a library cannot
- * be taken back). Returns loop's status; -1 when the threads could not start (the caller runs loop
- * itself). */
+/* the run: what the command line asks for, and what the watchdog needs */
 struct fz_watch {
     const char *target;
     etw_u64 seed;
@@ -154,6 +149,8 @@ static void watch_thread(void *arg, int i)
     }
 }
 
+/* loop(w) on one thread, the watchdog on another (or loop alone, if the threads cannot start):
+ * loop's status */
 static int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w)
 {
     static struct watch_run r;
@@ -165,10 +162,10 @@ static int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w)
     char exc[48];
     long off;
     etw_guarded_call(&fz.ctx, noop, exc, sizeof exc, &off);
-    if (!plat_threads(2, watch_thread, &r)) {
-        if (atomic_load(&r.done))
-            return w->status;
-        return -1;
+    if (!plat_threads(2, watch_thread, &r) && !atomic_load(&r.done)) {
+        fprintf(stderr, "etwconf fuzz: could not start the watchdog thread: a target that hangs "
+                        "will not be stopped\n");
+        loop(w);
     }
     return w->status;
 }
@@ -251,27 +248,20 @@ struct seen {
 static void fuzz_loop(struct fz_watch *w)
 {
     const char *target = w->target;
-    unsigned long long seed = w->seed, only_prog = w->only_prog, max_dis = w->max_dis;
+    unsigned long long seed = w->seed, only_prog = w->only_prog;
     bool have_prog = w->have_prog;
-    int ndis = 0;
+    int ndis = 0, nseen = 0;
     static struct seen seen[FZ_MAXDIS];
-    int nseen = 0;
-    if (!have_prog)
-        fz_compare_exports(stdout, &ndis, (int)max_dis);
-    atomic_store(&fz.w_ndis, ndis);
     static struct fz_prog prog;
-    uint64_t t0 = w->t0_us, deadline = w->stop_us;
+    if (!have_prog)
+        fz_compare_exports(stdout, &ndis, (int)w->max_dis);
+    atomic_store(&fz.w_ndis, ndis);
     clock_t c0 = clock();
     fz.seed = seed;
     fz.max_calls = w->max_calls;
     fz.next = have_prog ? only_prog : 0;
-    while (ndis < (int)max_dis) {
-        if (deadline && plat_now_us() >= deadline)
-            break;
-        if (fz.max_calls && fz.calls >= fz.max_calls)
-            break;
-        if (have_prog && fz.next != only_prog)
-            break;
+    while (ndis < (int)w->max_dis && !(w->stop_us && plat_now_us() >= w->stop_us) &&
+           !(fz.max_calls && fz.calls >= fz.max_calls) && !(have_prog && fz.next != only_prog)) {
         /* a batch of programs under one guard; a fault or a disagreement ends it early */
         fz.batch_left = have_prog ? 1 : 64;
         fz.found = false;
@@ -280,17 +270,11 @@ static void fuzz_loop(struct fz_watch *w)
         if (have_prog) {
             fz_gen_prog(seed, fz.next, &prog);
             fprintf(stdout, "program %llu (version %s):\n", fz.next, etw_version_name(prog.version));
-            for (int i = 0; i < prog.ncalls; i++) {
-                fprintf(stdout, "  %d. ", i + 1);
-                fz_describe_call(stdout, &prog.calls[i]);
-                fprintf(stdout, "\n");
-            }
+            fz_describe_calls(stdout, &prog, "  ");
         }
         int kf = etw_guarded_call(&fz.ctx, fz_batch_body, exc, sizeof exc, &off);
-        if (kf) {
-            /* the fault ended program fz.next in the middle: say so as run_prog would */
+        if (kf) /* the fault ended program fz.next in the middle: say so as run_prog would */
             fz_fault_dis(kf, exc, off);
-        }
         if (!fz.found)
             continue; /* the batch ran out, or the call budget did */
         unsigned long long k = fz.next;
@@ -340,11 +324,10 @@ static void fuzz_loop(struct fz_watch *w)
         fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu\n", target, seed, k);
         fflush(stdout);
     }
-    unsigned long long programs = fz.programs;
-    uint64_t el = plat_now_us() - t0;
-    double secs = el / 1e6, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    double secs = (plat_now_us() - w->t0_us) / 1e6, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
     fprintf(stdout, "\nfuzz: %llu calls in %llu programs, %.1f s (%.0f calls/s; %.0f calls per CPU second), seed %llu: %d disagreement(s)\n",
-            fz.calls, programs, secs, secs > 0 ? (double)fz.calls / secs : 0.0, cpu > 0 ? (double)fz.calls / cpu : 0.0, seed, ndis);
+            fz.calls, fz.programs, secs, secs > 0 ? (double)fz.calls / secs : 0.0,
+            cpu > 0 ? (double)fz.calls / cpu : 0.0, seed, ndis);
     w->status = ndis ? 1 : 0;
 }
 
@@ -416,28 +399,29 @@ int etw_cmd_fuzz(int argc, char **argv)
     if (!t)
         return fz_fail(3, err, "");
     memset(&fz, 0, sizeof fz);
-    fz.side[SIDE_T].name = "target";
-    fz.side[SIDE_T].t = t;
-    fz.side[SIDE_O].name = "reference";
-    fz.side[SIDE_O].t = oracle ? etw_target_open(oracle, err, sizeof err) : etw_target_reference();
-    if (!fz.side[SIDE_O].t)
+    struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
+    struct etw_target *o =
+        oracle ? etw_target_open(oracle, err, sizeof err) : etw_target_reference();
+    T->t = t;
+    O->t = o;
+    if (!o)
         return fz_fail(3, "the oracle: ", err);
-    if (fz.side[SIDE_O].t == t)
+    if (o == t)
         return fz_fail(2, "the target is the oracle itself", "");
-    if (!fz.side[SIDE_O].t->reset || !fz.side[SIDE_O].t->set_version || !fz.side[SIDE_O].t->sym(fz.side[SIDE_O].t, "TraceQueryInformation"))
+    if (!o->reset || !o->set_version || !o->sym(o, "TraceQueryInformation"))
         return fz_fail(3, "the oracle must be the reference implementation, with its control API: this etwconf has no "
                           "built-in reference (etwconf.exe tests the live system); give one with --oracle (a build of "
                           "reference/ as a library)", "");
     fz.control = t->reset && t->set_version && t->start_logger;
     fz.emulate_all = !ver && t->set_version;
-    fz.fixed_version = ver ? ver : t->set_version ? ETW_V10_0 : ETW_V10_0;
+    fz.fixed_version = ver ? ver : ETW_V10_0;
     if (ver && !t->set_version)
         fprintf(stderr, "etwconf fuzz: the target cannot emulate: it is taken to implement %s\n", emulate);
-    bind_side(&fz.side[SIDE_T]);
-    bind_side(&fz.side[SIDE_O]);
+    bind_side(T);
+    bind_side(O);
     fz.lasterr = true;
     for (int vi = 0; vi < FZ_NV; vi++)
-        fz.lasterr &= fz.side[SIDE_T].gle[vi] && fz.side[SIDE_T].sle[vi] && fz.side[SIDE_O].gle[vi] && fz.side[SIDE_O].sle[vi];
+        fz.lasterr &= T->gle[vi] && T->sle[vi] && O->gle[vi] && O->sle[vi];
     fz.runner.timeout_ms = 0;
     fz.ctx.r = &fz.runner;
     fz.ctx.t = t;
@@ -456,7 +440,7 @@ int etw_cmd_fuzz(int argc, char **argv)
         fz.pattern[i] = etw_sentinel[i % 4]; /* ETW_PRE_ZONE is a multiple of 4: buf[0] gets sentinel[0] */
     fz.t_before += ETW_PRE_ZONE;
     fz.o_before += ETW_PRE_ZONE;
-    fz.side[SIDE_T].dirty = fz.side[SIDE_O].dirty = true;
+    T->dirty = O->dirty = true;
 
     if (!quiet) {
         fprintf(stdout, "etwconf fuzz: target %s against the reference, seed %llu, %s, %s\n", target, seed,
@@ -467,7 +451,7 @@ int etw_cmd_fuzz(int argc, char **argv)
         int vi = fz_vindex(fz.emulate_all ? ETW_V10_0 : fz.fixed_version);
         for (size_t e = 0; e < fz_export_count; e++) {
             enum etw_fn fn = fz_export_list[e].fn;
-            if (!fz.side[SIDE_T].fn[vi][fn] && fz.side[SIDE_O].fn[vi][fn] && (e == 0 || fz_export_list[e - 1].fn != fn))
+            if (!T->fn[vi][fn] && O->fn[vi][fn] && (e == 0 || fz_export_list[e - 1].fn != fn))
                 fprintf(stdout, " %s", etw_fn_name(fn)), nmiss++;
         }
         fprintf(stdout, "%s\n", nmiss ? "" : " none");
@@ -480,11 +464,5 @@ int etw_cmd_fuzz(int argc, char **argv)
         w.stop_us = w.t0_us + seconds * 1000000ull;
         w.end_us = w.stop_us + timeout_ms * 1000ull + 2000000ull;
     }
-    int rc = fz_watched(fuzz_loop, &w);
-    if (rc < 0) {
-        fprintf(stderr, "etwconf fuzz: could not start the watchdog thread: a target that hangs will not be stopped\n");
-        fuzz_loop(&w);
-        rc = w.status;
-    }
-    return rc;
+    return fz_watched(fuzz_loop, &w);
 }

@@ -3,17 +3,13 @@
  * the guard), comparing the two sides' outcomes of each call, and the exports by version.
  */
 #include "tools/fuzz/fuzz.h"
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 bool fz_is_query(enum etw_fn fn)
 {
     return fn == FN_TQI || fn == FN_NTQSI || fn == FN_NTC || fn == FN_ETWCTI || fn == FN_CTI || fn == FN_NTQIP;
-}
-
-static void fmt_code(char *b, size_t n, const struct fz_call *c, etw_u32 v)
-{
-    etw_format_code(b, n, v, etw_fn_returns_ntstatus(c->fn));
 }
 
 static void hexs(char *out, size_t cap, const etw_u8 *p, size_t n)
@@ -48,76 +44,94 @@ static bool same_bytes(const etw_u8 *ta, const etw_u8 *tb, const etw_u8 *oa, con
     return true;
 }
 
-/* return codes a rule accepts in place of the reference's */
-static bool rc_accepted(const struct fz_call *c, etw_u32 t, etw_u32 o)
+/* record the disagreement d: its aspect and what differs */
+static bool dis(struct fz_dis *d, enum aspect a, const char *fmt, ...)
 {
-    /* ESI.BAD_HANDLE: ERROR_INVALID_HANDLE as implemented or ERROR_INVALID_PARAMETER as documented (C-3) */
-    return (c->fn == FN_ESI || c->fn == FN_ETWESI) && o == ETW_ERROR_INVALID_HANDLE && t == ETW_ERROR_INVALID_PARAMETER;
+    va_list ap;
+    va_start(ap, fmt);
+    d->aspect = a;
+    vsnprintf(d->detail, sizeof d->detail, fmt, ap);
+    va_end(ap);
+    return true;
 }
 
-static bool fz_differ(const struct fz_call *c, const struct fz_out *t, const struct fz_out *o, struct fz_dis *d, int idx)
+static const char *tok_name(etw_u32 x)
+{
+    static const char *const tk[] = {"?", "not written", "0", "the handle given",
+                                     "a non-zero value"};
+    return x < 5 ? tk[x] : "?";
+}
+
+static const char *reg_tok_name(etw_u32 x, int i)
+{
+    return !x ? "NULL" : x == 100u + (etw_u32)i ? "a new handle" : "the same as an earlier entry";
+}
+
+static bool fz_differ(const struct fz_call *c, const struct fz_out *t, const struct fz_out *o,
+                      struct fz_dis *d, int idx)
 {
     char a[64], b[64];
     d->call = idx;
-    if (t->rc != o->rc && !rc_accepted(c, t->rc, o->rc)) {
-        fmt_code(a, sizeof a, c, t->rc);
-        fmt_code(b, sizeof b, c, o->rc);
-        d->aspect = FA_RC;
-        snprintf(d->detail, sizeof d->detail, "return code: target %s, reference %s", a, b);
-        return true;
+    /* ESI.BAD_HANDLE accepts ERROR_INVALID_PARAMETER (as documented) for ERROR_INVALID_HANDLE */
+    bool esi = c->fn == FN_ESI || c->fn == FN_ETWESI;
+    if (t->rc != o->rc &&
+        !(esi && o->rc == ETW_ERROR_INVALID_HANDLE && t->rc == ETW_ERROR_INVALID_PARAMETER)) {
+        etw_format_code(a, sizeof a, t->rc, etw_fn_returns_ntstatus(c->fn));
+        etw_format_code(b, sizeof b, o->rc, etw_fn_returns_ntstatus(c->fn));
+        return dis(d, FA_RC, "return code: target %s, reference %s", a, b);
     }
-    if (!c->retlen_null && t->rl != o->rl && (c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC)) {
-        d->aspect = FA_RETLEN;
-        snprintf(d->detail, sizeof d->detail, "ReturnLength: target %s%u (0x%X), reference %s%u (0x%X)",
-                 t->rl == ETW_SENTINEL32 ? "not written, " : "", t->rl, t->rl, o->rl == ETW_SENTINEL32 ? "not written, " : "", o->rl,
-                 o->rl);
-        return true;
-    }
-    if (t->pre_in != o->pre_in || t->pre_out != o->pre_out || t->pre_aux != o->pre_aux) {
-        d->aspect = FA_BOUNDS;
-        snprintf(d->detail, sizeof d->detail, "bytes before the %s buffer: %s by the target, %s by the reference",
-                 t->pre_in != o->pre_in ? "input" : t->pre_out != o->pre_out ? "output" : "TraceGuidReg",
-                 (t->pre_in && t->pre_out && t->pre_aux) ? "left alone" : "changed", (o->pre_in && o->pre_out && o->pre_aux) ? "left alone" : "changed");
-        return true;
-    }
-    if (c->fn == FZ_ENABLE_GROUP && t->tok[0] != o->tok[0]) {
-        d->aspect = FA_OUTPUT;
-        snprintf(d->detail, sizeof d->detail, "members a group enable reached: target %u, reference %u", t->tok[0], o->tok[0]);
-        return true;
-    }
+    const char *nw = "not written, ";
+    bool has_rl = c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC;
+    if (!c->retlen_null && t->rl != o->rl && has_rl)
+        return dis(d, FA_RETLEN, "ReturnLength: target %s%u (0x%X), reference %s%u (0x%X)",
+                   t->rl == ETW_SENTINEL32 ? nw : "", t->rl, t->rl,
+                   o->rl == ETW_SENTINEL32 ? nw : "", o->rl, o->rl);
+    if (t->pre_in != o->pre_in || t->pre_out != o->pre_out || t->pre_aux != o->pre_aux)
+        return dis(d, FA_BOUNDS, "bytes before the %s buffer: %s by the target, %s by the "
+                   "reference", t->pre_in != o->pre_in ? "input"
+                   : t->pre_out != o->pre_out ? "output" : "TraceGuidReg",
+                   (t->pre_in && t->pre_out && t->pre_aux) ? "left alone" : "changed",
+                   (o->pre_in && o->pre_out && o->pre_aux) ? "left alone" : "changed");
+    if (c->fn == FZ_ENABLE_GROUP && t->tok[0] != o->tok[0])
+        return dis(d, FA_OUTPUT, "members a group enable reached: target %u, reference %u",
+                   t->tok[0], o->tok[0]);
     if (t->ntok != o->ntok || memcmp(t->tok, o->tok, sizeof t->tok[0] * (size_t)t->ntok)) {
-        static const char *const tk[] = {"?", "not written", "0", "the handle given", "a non-zero value"};
-        d->aspect = FA_HANDLE;
         int i = 0;
         while (i < t->ntok && i < o->ntok && t->tok[i] == o->tok[i])
             i++;
         etw_u32 x = i < t->ntok ? t->tok[i] : 0, y = i < o->ntok ? o->tok[i] : 0;
-        snprintf(d->detail, sizeof d->detail, "returned handle #%d: target %s, reference %s", i + 1,
-                 x < 5 ? tk[x] : x >= 100 ? "a RegHandle" : "?", y < 5 ? tk[y] : y >= 100 ? "a RegHandle" : "?");
         if (x >= 100 || y >= 100)
-            snprintf(d->detail, sizeof d->detail, "TraceGuidReg[%d].RegHandle: target %s, reference %s", i,
-                     !x ? "NULL" : x == 100u + (etw_u32)i ? "a new handle" : "the same as an earlier entry", !y ? "NULL" : y == 100u + (etw_u32)i ? "a new handle" : "the same as an earlier entry");
-        return true;
+            return dis(d, FA_HANDLE, "TraceGuidReg[%d].RegHandle: target %s, reference %s", i,
+                       reg_tok_name(x, i), reg_tok_name(y, i));
+        return dis(d, FA_HANDLE, "returned handle #%d: target %s, reference %s", i + 1, tok_name(x),
+                   tok_name(y));
     }
-    if ((c->fn == FN_ETWCTI || c->fn == FN_CTI) && t->le != o->le && fz.lasterr) {
-        d->aspect = FA_LASTERR;
-        snprintf(d->detail, sizeof d->detail, "last error: target %u (0x%X), reference %u (0x%X) (0xE7E7E7E7: left alone)", t->le, t->le,
-                 o->le, o->le);
-        return true;
-    }
+    if ((c->fn == FN_ETWCTI || c->fn == FN_CTI) && t->le != o->le && fz.lasterr)
+        return dis(d, FA_LASTERR, "last error: target %u (0x%X), reference %u (0x%X) "
+                   "(0xE7E7E7E7: left alone)", t->le, t->le, o->le, o->le);
     return false;
 }
 
 /* the bytes of the two sides first differ at +at: say where and what, eight bytes of each */
-static bool bytes_dis(struct fz_dis *d, enum aspect a, const char *what, size_t at, const etw_u8 *t, const etw_u8 *o, size_t len)
+static bool bytes_dis(struct fz_dis *d, enum aspect a, const char *what, size_t at, const etw_u8 *t,
+                      const etw_u8 *o, size_t len)
 {
     char x[40], y[40];
     size_t n = len - at < 8 ? len - at : 8;
     hexs(x, sizeof x, t + at, n);
     hexs(y, sizeof y, o + at, n);
-    d->aspect = a;
-    snprintf(d->detail, sizeof d->detail, "%s at +%zu: target %s, reference %s (sentinel: deadbeef)", what, at, x, y);
-    return true;
+    return dis(d, a, "%s at +%zu: target %s, reference %s (sentinel: deadbeef)", what, at, x, y);
+}
+
+/* the call's buffer is compared byte for byte (a registration's outputs are compared as tokens) */
+static bool snapped(const struct fz_call *c)
+{
+    return !c->buf_null && c->fn != FN_EVENTREGISTER && c->fn != FN_REGISTERTRACEGUIDS;
+}
+/* each side's buffer holds its own handle or pointer before the call */
+static bool patched(const struct fz_call *c)
+{
+    return c->patch != PATCH_NONE || (c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
 }
 
 /* after the oracle's call: compare its buffers with the target's snapshot */
@@ -125,9 +139,10 @@ static bool fz_differ_bytes(const struct fz_call *c, struct fz_dis *d, int idx)
 {
     size_t at = 0;
     d->call = idx;
-    if (!c->buf_null && c->fn != FN_EVENTREGISTER && c->fn != FN_REGISTERTRACEGUIDS) {
-        bool patched = c->patch != PATCH_NONE || (c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
-        if (!same_bytes(fz.t_after, patched ? fz.t_before : NULL, fz_in_buf(c->len), patched ? fz.o_before : NULL, c->len, &at)) {
+    if (snapped(c)) {
+        bool p = patched(c);
+        if (!same_bytes(fz.t_after, p ? fz.t_before : NULL, fz_in_buf(c->len),
+                        p ? fz.o_before : NULL, c->len, &at)) {
             enum aspect a = fz_is_query(c->fn) && c->fn != FN_NTC ? FA_OUTPUT : FA_INPUT;
             return bytes_dis(d, a, a == FA_OUTPUT ? "output" : "input buffer written", at, fz.t_after, fz_in_buf(c->len), c->len);
         }
@@ -148,52 +163,52 @@ const struct fz_export fz_export_list[] = {
 };
 const size_t fz_export_count = sizeof fz_export_list / sizeof fz_export_list[0];
 
-int fz_compare_exports(FILE *f, int *ndis, int max)
+void fz_compare_exports(FILE *f, int *ndis, int max)
 {
     struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
     if (!T->t->proc || !fz.emulate_all)
-        return 0;
-    int found = 0;
-    for (size_t e = 0; e < fz_export_count && *ndis < max; e++) {
+        return;
+    for (const struct fz_export *x = fz_export_list; x < fz_export_list + fz_export_count; x++) {
+        if (*ndis >= max)
+            break;
         bool t_has[FZ_NV], o_has[FZ_NV], differ_any = false;
         for (int i = 0; i < FZ_NV; i++) {
             T->t->set_version(fz_versions[i], 0);
             O->t->set_version(fz_versions[i], 0);
-            t_has[i] = T->t->proc(fz_export_list[e].module, fz_export_list[e].name) != NULL;
-            o_has[i] = O->t->proc(fz_export_list[e].module, fz_export_list[e].name) != NULL;
+            t_has[i] = T->t->proc(x->module, x->name) != NULL;
+            o_has[i] = O->t->proc(x->module, x->name) != NULL;
             differ_any |= t_has[i] != o_has[i];
         }
         if (!differ_any)
             continue;
-        found++;
-        (*ndis)++;
-        enum etw_rule_id rule = etw_fn_export_rule(fz_export_list[e].fn);
-        fprintf(f, "\nDISAGREEMENT %d: %s!%s is exported at:", *ndis, fz_export_list[e].module, fz_export_list[e].name);
-        fprintf(f, "\n  target:   ");
-        for (int i = 0; i < FZ_NV; i++)
-            if (t_has[i])
-                fprintf(f, " %s", etw_version_name(fz_versions[i]));
-        fprintf(f, "\n  reference:");
-        for (int i = 0; i < FZ_NV; i++)
-            if (o_has[i])
-                fprintf(f, " %s", etw_version_name(fz_versions[i]));
+        enum etw_rule_id rule = etw_fn_export_rule(x->fn);
+        fprintf(f, "\nDISAGREEMENT %d: %s!%s is exported at:", ++*ndis, x->module, x->name);
+        for (int k = 0; k < 2; k++) {
+            fprintf(f, k ? "\n  reference:" : "\n  target:   ");
+            for (int i = 0; i < FZ_NV; i++)
+                if (k ? o_has[i] : t_has[i])
+                    fprintf(f, " %s", etw_version_name(fz_versions[i]));
+        }
         fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n", etw_rule_name(rule));
         char id[96], title[160];
-        snprintf(id, sizeof id, "fuzz.exp.%s.%s", fz_export_list[e].module, fz_export_list[e].name);
-        snprintf(title, sizeof title, "found by etwconf fuzz: %s!%s by version", fz_export_list[e].module, fz_export_list[e].name);
-        struct etw_case row = {.file = "(etwconf fuzz)", .id = id, .rules = {rule}, .title = title, .fn = FN_EXPORT,
-                               .args = {.module = fz_export_list[e].module, .export_name = fz_export_list[e].name}};
+        snprintf(id, sizeof id, "fuzz.exp.%s.%s", x->module, x->name);
+        snprintf(title, sizeof title, "found by etwconf fuzz: %s!%s by version", x->module,
+                 x->name);
+        struct etw_case row = {.file = "(etwconf fuzz)", .id = id, .rules = {rule}, .title = title,
+                               .fn = FN_EXPORT,
+                               .args = {.module = x->module, .export_name = x->name}};
         for (int i = 0, k = 0; i < FZ_NV && k < ETW_MAX_EXPECT; k++) {
             int j = i;
             while (j + 1 < FZ_NV && o_has[j + 1] == o_has[i])
                 j++;
-            row.expect[k] = (struct etw_expect){.vmin = ETW_VLO(fz_versions[i]), .vmax = ETW_VHI(fz_versions[j]), .kind = o_has[i] ? XK_PRESENT : XK_ABSENT};
+            row.expect[k] = (struct etw_expect){.vmin = ETW_VLO(fz_versions[i]),
+                                                .vmax = ETW_VHI(fz_versions[j]),
+                                                .kind = o_has[i] ? XK_PRESENT : XK_ABSENT};
             i = j + 1;
         }
         etw_row_print(f, &row, "    ");
     }
     T->cur_version = O->cur_version = 0;
-    return found;
 }
 
 static etw_u32 *rl_ptr(void)
@@ -222,14 +237,6 @@ static etw_u32 ETW_WINAPI fz_request_cb(etw_u32 code, void *ctx, etw_u32 *size, 
     return 0;
 }
 
-static bool uses_handle(const struct fz_prog *p, int h)
-{
-    for (int i = 0; i < p->ncalls; i++)
-        if (p->calls[i].h == h)
-            return true;
-    return false;
-}
-
 /* false with why when the side could not set the fixture up: the shared fixture, then what rows
  * cannot express (EtwRef_RestrictGroup) */
 static bool set_fixture(struct fz_side *s, const struct fz_prog *p, char *why, size_t len)
@@ -240,7 +247,11 @@ static bool set_fixture(struct fz_side *s, const struct fz_prog *p, char *why, s
     memset(&s->fx, 0, sizeof s->fx);
     if (etw_needs_check(t, etw_fixture_needs(&p->fx), why, len)) /* the target cannot give this fixture */
         return false;
-    enum etw_fx r = etw_fixture_setup(t, s->fn[fz_vindex(s->cur_version)], &p->fx, uses_handle(p, H_REG_STALE), &s->fx, why, len);
+    bool stale = false;
+    for (int i = 0; i < p->ncalls; i++)
+        stale |= p->calls[i].h == H_REG_STALE;
+    void **fns = s->fn[fz_vindex(s->cur_version)];
+    enum etw_fx r = etw_fixture_setup(t, fns, &p->fx, stale, &s->fx, why, len);
     if (r == ETW_FX_MISSING)
         snprintf(why, len, "the target does not export %s, which the fixture calls", etw_fn_name(s->fx.missing));
     if (r != ETW_FX_OK)
@@ -315,14 +326,6 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
     if (c->fail_alloc && s->t->fail_alloc)
         s->t->fail_alloc((unsigned)c->fail_alloc);
     switch (c->fn) {
-    case FN_TQI:
-    case FN_TSI:
-    case FN_NTQSI:
-    case FN_NTSSI:
-    case FN_NTC:
-    case FN_NTQIP:
-    case FN_ESI:
-    case FN_ETWESI: etw_call_invoke(c->fn, fnp, h, c->cls, buf, c->len, out, c->out_len, rl, &o->rc); break;
     case FN_ETWCTI:
     case FN_CTI: {
         /* as a row's call, with the last error set before and read after it */
@@ -416,7 +419,10 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
         }
         break;
     }
-    default: o->rc = 0xFFFFFFFFu; break;
+    default: /* a function a data row calls */
+        if (!etw_call_invoke(c->fn, fnp, h, c->cls, buf, c->len, out, c->out_len, rl, &o->rc))
+            o->rc = 0xFFFFFFFFu;
+        break;
     }
     if (c->fail_alloc && s->t->fail_alloc)
         s->t->fail_alloc(0);
@@ -430,24 +436,6 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
 }
 
 /* ---------------------------------------------------------------- running a program on both sides */
-static void set_side_version(struct fz_side *s, unsigned v)
-{
-    if (s->t->set_version && s->cur_version != v)
-        s->t->set_version(v, 0);
-    s->cur_version = v;
-}
-
-static bool pure_call(const struct fz_call *c)
-{
-    return (c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTQIP) && !c->fail_alloc;
-}
-
-static bool fixture_empty(const struct fz_prog *p)
-{
-    static const struct etw_fixture none;
-    return !memcmp(&p->fx, &none, sizeof none) && !p->restrict_group;
-}
-
 static void run_body(struct etw_ctx *unused)
 {
     (void)unused;
@@ -455,14 +443,19 @@ static void run_body(struct etw_ctx *unused)
     struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
     bool both = !fz.oracle_only;
     /* a program that sets nothing up and only reads leaves the state as it found it */
-    bool pure = fixture_empty(p);
-    for (int i = 0; i < fz.upto && i < p->ncalls && pure; i++)
-        pure = pure_call(&p->calls[i]);
+    static const struct etw_fixture none;
+    bool pure = !memcmp(&p->fx, &none, sizeof none) && !p->restrict_group;
+    for (int i = 0; i < fz.upto && i < p->ncalls && pure; i++) {
+        enum etw_fn fn = p->calls[i].fn;
+        pure = (fn == FN_TQI || fn == FN_NTQSI || fn == FN_NTQIP) && !p->calls[i].fail_alloc;
+    }
     fz.cur_call = -1;
     for (int k = both ? 0 : 1; k < 2; k++) {
         struct fz_side *s = &fz.side[k];
         fz.cur_side = k;
-        set_side_version(s, p->version);
+        if (s->t->set_version && s->cur_version != p->version)
+            s->t->set_version(p->version, 0);
+        s->cur_version = p->version;
         if (fz.control && s->dirty)
             s->t->reset();
         s->dirty = fz.control && !pure;
@@ -488,31 +481,26 @@ static void run_body(struct etw_ctx *unused)
         const struct fz_call *c = &p->calls[i];
         struct fz_out to, oo;
         fz.cur_call = i;
-        if (!both) {
-            fz.cur_side = SIDE_O;
-            run_call(O, c, &oo);
-            fz.last_out[SIDE_O] = oo;
-            fz.last_ran = true;
-            continue;
-        }
-        fz.cur_side = SIDE_T;
-        run_call(T, c, &to);
-        bool snap = !c->buf_null && c->fn != FN_EVENTREGISTER && c->fn != FN_REGISTERTRACEGUIDS;
-        bool patched = c->patch != PATCH_NONE || (c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
-        if (snap)
-            memcpy(fz.t_after, fz_in_buf(c->len), c->len);
-        if (c->fn == FN_NTC && !c->out_null)
-            memcpy(fz.t_out_after, fz_out_buf(c->out_len), c->out_len);
-        if (snap && patched) {
-            fz_prepare(fz.t_before, c, fz_handle_of(T, c));
-            fz_prepare(fz.o_before, c, fz_handle_of(O, c));
+        if (both) {
+            fz.cur_side = SIDE_T;
+            run_call(T, c, &to);
+            if (snapped(c))
+                memcpy(fz.t_after, fz_in_buf(c->len), c->len);
+            if (c->fn == FN_NTC && !c->out_null)
+                memcpy(fz.t_out_after, fz_out_buf(c->out_len), c->out_len);
+            if (snapped(c) && patched(c)) {
+                fz_prepare(fz.t_before, c, fz_handle_of(T, c));
+                fz_prepare(fz.o_before, c, fz_handle_of(O, c));
+            }
         }
         fz.cur_side = SIDE_O;
         run_call(O, c, &oo);
-        fz.calls++;
-        fz.last_out[SIDE_T] = to;
         fz.last_out[SIDE_O] = oo;
         fz.last_ran = true;
+        if (!both)
+            continue;
+        fz.calls++;
+        fz.last_out[SIDE_T] = to;
         if (fz_differ(c, &to, &oo, &fz.dis, i) || fz_differ_bytes(c, &fz.dis, i)) {
             fz.found = true;
             T->dirty = O->dirty = fz.control;
@@ -550,7 +538,9 @@ void fz_batch_body(struct etw_ctx *unused)
         if (!batch_prog.ncalls)
             continue;
         fz.prog = &batch_prog;
-        fz_watch_prog(fz.next, &batch_prog);
+        /* the program the fuzz thread runs now: its number in the seed (for the replay command) */
+        atomic_store_explicit(&fz.w_prog, fz.next, memory_order_relaxed);
+        atomic_store_explicit(&fz.w_progp, &batch_prog, memory_order_release);
         fz.upto = batch_prog.ncalls;
         fz.found = false;
         fz.last_ran = false;

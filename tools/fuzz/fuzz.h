@@ -1,7 +1,6 @@
 /*
- * tools/fuzz/fuzz.h - etwconf fuzz: differential fuzzing of a target against the reference.
- *
- *   etwconf fuzz --target T [--seconds N | --calls N] [--seed S] [--emulate V] [--max N] [--quiet]
+ * tools/fuzz/fuzz.h - etwconf fuzz: differential fuzzing of a target against the reference (its
+ * options and exit status: the usage text in cmd.c).
  *
  * The built-in reference (etw_target_reference(), statically linked) is the oracle. The fuzzer
  * makes random programs: a fixture (sessions, group masks, disallow lists, classic registrations,
@@ -14,21 +13,13 @@
  * (normalised: opaque values are compared by what they are, not their bits) and, for
  * CreateTraceInstanceId, the last error.
  *
- * A disagreement is reduced to a minimal program (calls dropped, fixture simplified, input
- * shortened and zeroed) and printed with the rule it touches and a case row for cases/, whose
- * expectations are the reference's outcome at every version. A target without the control API is
- * fuzzed with the calls that need no fixture and change no global state.
+ * A disagreement is reduced to a minimal program and printed with the rule it touches and a case
+ * row for cases/ whose expectations are the reference's outcome at every version. A target
+ * without the control API is fuzzed with the calls that need no fixture and change no global
+ * state. Programs are a pure function of (seed, program number). Portable C over the harness API.
  *
- * Programs are a pure function of (seed, program number): --seed S --program K replays program K.
- * Portable C over the harness API: it builds for Windows too.
- *
- * The files, one job each: state.c (the state and data they all share), gen.c (programs), exec.c
- * (fixtures and calls on both sides, under the platform guard; their outcomes compared, and the
- * exports by version), report.c (a finding reduced to a minimal program; its rule, description
- * and case row), cmd.c (the command line, the loop and its watchdog). No two of them use each
- * other (the layers stage checks it).
- *
- * Exit status: 0 no disagreement, 1 disagreement(s) found, 2 usage, 3 the target cannot be used.
+ * Each file says its job at its top; no two of them use each other, directly or through others
+ * (the layers stage checks it).
  */
 #ifndef ETWCONF_FUZZ_H
 #define ETWCONF_FUZZ_H
@@ -54,7 +45,10 @@ enum { FH_SEQREG = 100, FH_SEQCLASS, FH_SEQCLASSIC, FH_FIXCLASSIC };
 #define FZ_ENABLE_GROUP ((enum etw_fn)FN_COUNT)
 /* EventRegister / RegisterTraceGuidsW NULL-argument bits */
 enum { N_REQ = 1, N_CTL = 2, N_REGS = 4, N_OUT = 8, N_GUID = 16, N_PROV = 32 };
-enum aspect { FA_NONE, FA_RC, FA_RETLEN, FA_OUTPUT, FA_INPUT, FA_BOUNDS, FA_HANDLE, FA_LASTERR, FA_FAULT, FA_FIXTURE, FA_EXPORT };
+enum aspect {
+    FA_NONE, FA_RC, FA_RETLEN, FA_OUTPUT, FA_INPUT, FA_BOUNDS, FA_HANDLE, FA_LASTERR, FA_FAULT,
+    FA_FIXTURE
+};
 
 extern const unsigned fz_versions[FZ_NV];
 extern const etw_guid fz_dal_guids[3];
@@ -91,7 +85,6 @@ struct fz_prog {
 
 /* ---------------------------------------------------------------- the two sides */
 struct fz_side {
-    const char *name;
     struct etw_target *t;
     void *fn[FZ_NV][FN_COUNT];
     etw_pfn_GetLastError gle[FZ_NV];
@@ -128,7 +121,7 @@ struct fz_state {
     struct etw_ctx ctx;
     struct etw_runner runner;
     etw_u8 *pattern; /* sentinel bytes, buf-aligned, for refilling */
-    etw_u8 *t_after, *t_out_after, *t_aux_after, *t_before, *o_before;
+    etw_u8 *t_after, *t_out_after, *t_before, *o_before;
     bool control; /* both sides have the control API */
     bool emulate_all;
     unsigned fixed_version;
@@ -146,7 +139,7 @@ struct fz_state {
     long batch_left;
     struct fz_out last_out[2];
     bool last_ran;
-    /* what the watchdog (watch.c) reads from its own thread: a beat per call into a side, whether
+    /* what the watchdog (cmd.c) reads from its own thread: a beat per call into a side, whether
      * such a call (or a side's fixture) is running, and the program being run */
     atomic_ulong w_beat;
     atomic_int w_in_call;
@@ -166,14 +159,7 @@ static inline void fz_watch_leave(void)
 {
     atomic_store_explicit(&fz.w_in_call, 0, memory_order_relaxed);
 }
-/* the program the fuzz thread runs now: its number in the seed (for the replay command) */
-static inline void fz_watch_prog(unsigned long long k, const struct fz_prog *p)
-{
-    atomic_store_explicit(&fz.w_prog, k, memory_order_relaxed);
-    atomic_store_explicit(&fz.w_progp, p, memory_order_release);
-}
 
-/* the exports compared by version */
 struct fz_export {
     const char *module, *name;
     enum etw_fn fn;
@@ -196,13 +182,14 @@ void fz_batch_body(struct etw_ctx *unused);
 bool fz_run_prog(const struct fz_prog *p, int upto);
 void fz_fault_dis(int k, const char *exc, long off);
 bool fz_is_query(enum etw_fn fn);
-int fz_compare_exports(FILE *f, int *ndis, int max);
+void fz_compare_exports(FILE *f, int *ndis, int max);
 
 /* report.c */
 void fz_reduce(struct fz_prog *p, int at);
 etw_u32 fz_kclass_of(const struct fz_call *c);
 enum etw_rule_id fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v);
 void fz_describe_call(FILE *f, const struct fz_call *c);
+void fz_describe_calls(FILE *f, const struct fz_prog *p, const char *indent); /* numbered */
 void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no);
 
 #endif

@@ -41,14 +41,6 @@ static etw_u32 fz_pick_len(struct rng *r, etw_u32 natural)
     }
 }
 
-static void fz_put32(struct fz_call *c, int off, etw_u32 v)
-{
-    if (off + 4 <= FZ_IN_MAX) {
-        memcpy(c->in + off, &v, 4);
-        if ((etw_u32)(off + 4) > c->in_len)
-            c->in_len = (etw_u32)(off + 4);
-    }
-}
 static void fz_put_bytes(struct fz_call *c, int off, const void *p, size_t n)
 {
     if (off + n <= FZ_IN_MAX) {
@@ -56,6 +48,10 @@ static void fz_put_bytes(struct fz_call *c, int off, const void *p, size_t n)
         if (off + n > c->in_len)
             c->in_len = (etw_u32)(off + n);
     }
+}
+static void fz_put32(struct fz_call *c, int off, etw_u32 v)
+{
+    fz_put_bytes(c, off, &v, 4);
 }
 static void fz_rand_bytes(struct rng *r, etw_u8 *p, size_t n)
 {
@@ -130,6 +126,12 @@ static void fz_gen_guid_entries(struct rng *r, struct fz_call *c, etw_u32 n, siz
     }
 }
 
+static void put16(etw_u8 *b, etw_u32 v)
+{
+    etw_u16 x = (etw_u16)v;
+    memcpy(b, &x, 2);
+}
+
 static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
 {
     etw_u32 n = 2;
@@ -157,8 +159,7 @@ static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
             fz_rand_bytes(r, b + n, dl);
             n += dl;
         }
-        etw_u16 ts = (etw_u16)(n - start);
-        memcpy(b + start, &ts, 2);
+        put16(b + start, n - start);
         b[start + 2] = type;
     }
     if (fz_rpct(r, 4) && cap >= 300) { /* a long custom trait, as traits.large */
@@ -166,16 +167,14 @@ static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
         if (n + 3 + dl <= cap) {
             memset(b + n + 3, 0x42, dl);
             n += 3 + dl;
-            etw_u16 ts = (etw_u16)(n - start);
-            memcpy(b + start, &ts, 2);
+            put16(b + start, n - start);
             b[start + 2] = 201;
         }
     }
-    etw_u16 total = (etw_u16)n;
-    memcpy(b, &total, 2);
+    put16(b, n);
     if (fz_rpct(r, 45)) { /* break it */
         switch (fz_rbelow(r, 8)) {
-        case 0: total = (etw_u16)(total + (fz_rpct(r, 50) ? 1 : -1)); memcpy(b, &total, 2); break;
+        case 0: put16(b, n + (fz_rpct(r, 50) ? 1 : -1)); break;
         case 1: memset(b + 2, 'x', namelen + 1); break; /* the name loses its NUL */
         case 2:
             if (ntraits) { /* a trait's size: off by one, 0, 1, 2, or far too big */
@@ -187,10 +186,18 @@ static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
                 memcpy(b + t, &ts, 2);
             }
             break;
-        case 3: b[n++] = (etw_u8)fz_rnext(r); if (fz_rpct(r, 50)) b[n++] = 0; total = (etw_u16)n; memcpy(b, &total, 2); break;
+        case 3:
+            b[n++] = (etw_u8)fz_rnext(r);
+            if (fz_rpct(r, 50))
+                b[n++] = 0;
+            put16(b, n);
+            break;
         case 4: b[n++] = 0x01; break; /* a trailing byte TraitsSize does not count */
         case 5: if (n > 3) n -= 1 + fz_rbelow(r, n - 3); break; /* truncated */
-        case 6: b[n++] = 2; b[n++] = 0; total = (etw_u16)n; memcpy(b, &total, 2); break; /* a 2-byte trait at the end */
+        case 6: /* a 2-byte trait at the end */
+            b[n++] = 2, b[n++] = 0;
+            put16(b, n);
+            break;
         default: /* a 2-byte trait between the name and a well-formed trait */
             memmove(b + 5 + namelen, b + 3 + namelen, n - 3 - namelen);
             b[3 + namelen] = 2, b[4 + namelen] = 0;
@@ -198,8 +205,7 @@ static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
             if (n == 5 + namelen) { /* no trait after it: add one */
                 b[n++] = 3, b[n++] = 0, b[n++] = 200;
             }
-            total = (etw_u16)n;
-            memcpy(b, &total, 2);
+            put16(b, n);
             break;
         }
     }
@@ -248,6 +254,9 @@ static void gen_tqi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
         c->fail_alloc = 1;
 }
 
+/* profile intervals, for the buffers of TraceSetInformation and the kernel classes */
+static const etw_u32 intervals[] = {0, 1, 1221, 10000, 20000, 1000000, 1000001, 0xFFFFFFFF};
+
 static void gen_tsi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
 {
     static const etw_u32 classes[] = {3, 4, 4, 5, 6, 8, 9, 0x0A, 0x0A};
@@ -273,8 +282,7 @@ static void gen_tsi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
         static const etw_u32 srcs[] = {0, 0, 1, 2, 19, 24, 0xFFFF};
         c->len = fz_pick_len(r, 8);
         fz_put32(c, 0, RPICK(r, srcs));
-        static const etw_u32 ivs[] = {0, 1, 1221, 10000, 20000, 1000000, 1000001, 0xFFFFFFFF};
-        fz_put32(c, 4, RPICK(r, ivs));
+        fz_put32(c, 4, RPICK(r, intervals));
         break;
     }
     case 6:
@@ -324,15 +332,11 @@ static void gen_ksi(struct rng *r, struct fz_call *c, const struct fz_prog *p, b
     if (k == 1 || k == 6 || k == 0x0C || k == 0x0E || k == 0x0F) {
         fz_pick_logger_handle(r, c, p);
         c->patch = PATCH_HANDLE64;
-        c->patch_off = 8;
-        fz_put32(c, 8, 0);
-        fz_put32(c, 12, 0);
+        c->patch_off = 8; /* the TraceHandle, then eight masks or sources */
         for (int i = 0; i < 8; i++)
             fz_put32(c, 0x10 + 4 * i, k == 1 ? (fz_rpct(r, 50) ? 0 : fz_rand_mask(r)) : fz_rbelow(r, 25));
-    } else if (k == 3) {
-        static const etw_u32 ivs[] = {0, 1, 1221, 10000, 20000, 1000000, 1000001, 0xFFFFFFFF};
-        fz_put32(c, 4, RPICK(r, ivs));
-    }
+    } else if (k == 3)
+        fz_put32(c, 4, RPICK(r, intervals));
     c->buf_null = fz_rpct(r, 4);
     c->retlen_null = !set && fz_rpct(r, 15);
     if (set && k == 1 && fz_rpct(r, 6))
@@ -384,8 +388,7 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         fz_pick_logger_handle(r, c, p);
         c->patch = PATCH_HANDLE64;
         c->len = RPICK(r, lens);
-        fz_put32(c, 0, 0);
-        fz_put32(c, 4, 0);
+        c->in_len = 8; /* the TraceHandle, patched in */
         c->out_null = fz_rpct(r, 10);
         c->out_len = RPICK(r, outs);
         break;
@@ -394,8 +397,7 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         etw_u32 n = fz_rbelow(r, 4), cnt = fz_rpct(r, 80) ? n : fz_rbelow(r, 4);
         static const int deltas[] = {0, 0, 0, 0, 16, -4, -8};
         fz_pick_logger_handle(r, c, p);
-        c->patch = PATCH_LOGGER32;
-        fz_put32(c, 0, 0);
+        c->patch = PATCH_LOGGER32; /* the logger id at 0, then the count */
         fz_put32(c, 4, cnt);
         for (etw_u32 i = 0; i < n; i++)
             fz_put_bytes(c, 8 + 16 * (int)i, &fz_dal_guids[fz_rbelow(r, 3)], 16);
@@ -413,11 +415,9 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         c->len = RPICK(r, lens);
         c->aux_len = fz_gen_traits(r, c->aux, FZ_IN_MAX);
         c->traits_ptr = fz_rpct(r, 90);
-        fz_put32(c, 8, 0);
-        fz_put32(c, 12, 0);
-        etw_u16 ts = (etw_u16)(fz_rpct(r, 85) ? c->aux_len : fz_rbelow(r, c->aux_len + 1));
-        fz_put32(c, 16, ts);
-        fz_put32(c, 20, 0);
+        /* {RegEntryHandle (patched in), Traits (fz_prepare sets it), TraitsSize} */
+        fz_put32(c, 16, (etw_u16)(fz_rpct(r, 85) ? c->aux_len : fz_rbelow(r, c->aux_len + 1)));
+        c->in_len = 24;
         c->out_null = fz_rpct(r, 10);
         c->out_len = RPICK(r, outs);
         break;
@@ -590,8 +590,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
         case FN_ETWESI: gen_esi(&r, c, p, nseqreg); break;
         default: continue;
         }
-        if (c->fail_alloc && !ctl)
-            c->fail_alloc = 0;
+        c->fail_alloc = ctl ? c->fail_alloc : 0;
         if (c->len > FZ_BUF_MAX)
             c->len = FZ_BUF_MAX;
         if (c->fn == FN_NTC && c->out_len > FZ_OUT_MAX)

@@ -5,8 +5,9 @@
 #include "tools/fuzz/fuzz.h"
 #include <string.h>
 
-static const char *const aspect_name[] = {"none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
-                                          "bytes before the buffer", "returned handle", "last error", "fault", "fixture", "export"};
+static const char *const aspect_name[] = {
+    "none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
+    "bytes before the buffer", "returned handle", "last error", "fault", "fixture"};
 
 static const char *fn_prefix(enum etw_fn fn)
 {
@@ -16,12 +17,6 @@ static const char *fn_prefix(enum etw_fn fn)
         [FN_REGISTERTRACEGUIDS] = "rtg", [FN_UNREGISTERTRACEGUIDS] = "rtg", [FN_EVENTREGISTER] = "er",
         [FN_EVENTUNREGISTER] = "er"};
     return fn < FN_COUNT && prefix[fn] ? prefix[fn] : "x";
-}
-
-/* the function's name in a row, when a row can call it */
-static const char *fn_enum(enum etw_fn fn)
-{
-    return etw_call_row_fn(fn) ? etw_fn_enum_name(fn) : NULL;
 }
 
 etw_u32 fz_kclass_of(const struct fz_call *c)
@@ -152,11 +147,19 @@ void fz_describe_call(FILE *f, const struct fz_call *c)
     fprintf(f, ")");
 }
 
+void fz_describe_calls(FILE *f, const struct fz_prog *p, const char *indent)
+{
+    for (int i = 0; i < p->ncalls; i++) {
+        fprintf(f, "%s%d. ", indent, i + 1);
+        fz_describe_call(f, &p->calls[i]);
+        fprintf(f, "\n");
+    }
+}
+
 /* the reference's outcome of the last call of p at version v (false: not run there) */
 struct ref_outcome {
     bool ran;
     etw_u32 rc, rl;
-    bool rl_null;
     etw_u32 off, n; /* the changed bytes of the output buffer: [off, off + n) */
     etw_u8 bytes[64];
     bool changed, too_long;
@@ -166,55 +169,50 @@ struct ref_outcome {
 static void oracle_outcome(struct fz_prog *p, unsigned v, struct ref_outcome *ro)
 {
     memset(ro, 0, sizeof *ro);
-    unsigned saved = p->version;
     const struct fz_call *c = &p->calls[p->ncalls - 1];
-    p->version = v;
     for (int i = 0; i < p->ncalls; i++)
         if (p->calls[i].fn != FZ_ENABLE_GROUP && !fz.side[SIDE_O].fn[fz_vindex(v)][p->calls[i].fn])
-            goto out;
-    {
-        /* run the program on the oracle alone */
-        fz.oracle_only = true;
-        fz_run_prog(p, p->ncalls);
-        fz.oracle_only = false;
-        if (!fz.last_ran || fz.dis.call == -2 || fz.found)
-            goto out;
-        const struct fz_out *o = &fz.last_out[SIDE_O];
-        ro->ran = true;
-        ro->rc = o->rc;
-        ro->rl = o->rl;
-        ro->rl_null = c->retlen_null;
-        const etw_u8 *after = NULL, *before = NULL;
-        size_t len = 0;
-        static etw_u8 pre[FZ_BUF_MAX + ETW_PRE_ZONE];
-        if (c->fn == FN_NTC && !c->out_null) {
-            after = fz_out_buf(c->out_len);
-            len = c->out_len;
-            memcpy(pre + ETW_PRE_ZONE, fz.pattern + ETW_PRE_ZONE, len);
-            before = pre + ETW_PRE_ZONE;
-        } else if (!c->buf_null && fz_is_query(c->fn) && c->fn != FN_NTC) {
-            after = fz_in_buf(c->len);
-            len = c->len;
-            fz_prepare(pre + ETW_PRE_ZONE, c, fz_handle_of(&fz.side[SIDE_O], c));
-            before = pre + ETW_PRE_ZONE;
-        }
-        if ((c->fn == FN_ETWCTI || c->fn == FN_CTI) && after && len >= sizeof(ETW_EVENT_INSTANCE_INFO))
-            memcpy(&ro->instance_id, after + offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), 4);
-        if (after) {
-            size_t lo = 0, hi = len;
-            while (lo < len && after[lo] == before[lo])
-                lo++;
-            while (hi > lo && after[hi - 1] == before[hi - 1])
-                hi--;
-            ro->changed = hi > lo;
-            ro->off = (etw_u32)lo;
-            ro->n = (etw_u32)(hi - lo);
-            ro->too_long = ro->n > sizeof ro->bytes;
-            memcpy(ro->bytes, after + lo, ro->n < sizeof ro->bytes ? ro->n : sizeof ro->bytes);
-        }
-    }
-out:
+            return;
+    /* run the program on the oracle alone */
+    unsigned saved = p->version;
+    p->version = v;
+    fz.oracle_only = true;
+    fz_run_prog(p, p->ncalls);
+    fz.oracle_only = false;
     p->version = saved;
+    if (!fz.last_ran || fz.dis.call == -2 || fz.found)
+        return;
+    const struct fz_out *o = &fz.last_out[SIDE_O];
+    ro->ran = true;
+    ro->rc = o->rc;
+    ro->rl = o->rl;
+    const etw_u8 *after = NULL;
+    size_t len = 0;
+    static etw_u8 pre[FZ_BUF_MAX + ETW_PRE_ZONE];
+    etw_u8 *before = pre + ETW_PRE_ZONE;
+    if (c->fn == FN_NTC && !c->out_null) {
+        after = fz_out_buf(c->out_len);
+        len = c->out_len;
+        memcpy(before, fz.pattern + ETW_PRE_ZONE, len);
+    } else if (!c->buf_null && fz_is_query(c->fn) && c->fn != FN_NTC) {
+        after = fz_in_buf(c->len);
+        len = c->len;
+        fz_prepare(before, c, fz_handle_of(&fz.side[SIDE_O], c));
+    }
+    if (!after)
+        return;
+    if ((c->fn == FN_ETWCTI || c->fn == FN_CTI) && len >= sizeof(ETW_EVENT_INSTANCE_INFO))
+        memcpy(&ro->instance_id, after + offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), 4);
+    size_t lo = 0, hi = len;
+    while (lo < len && after[lo] == before[lo])
+        lo++;
+    while (hi > lo && after[hi - 1] == before[hi - 1])
+        hi--;
+    ro->changed = hi > lo;
+    ro->off = (etw_u32)lo;
+    ro->n = (etw_u32)(hi - lo);
+    ro->too_long = ro->n > sizeof ro->bytes;
+    memcpy(ro->bytes, after + lo, ro->n < sizeof ro->bytes ? ro->n : sizeof ro->bytes);
 }
 
 static bool same_outcome(const struct ref_outcome *a, const struct ref_outcome *b)
@@ -235,7 +233,7 @@ struct row {
 static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no)
 {
     const struct fz_call *c = &p->calls[p->ncalls - 1];
-    const char *fe = fn_enum(c->fn);
+    bool fe = etw_call_row_fn(c->fn); /* a row can call the function */
     memset(w, 0, sizeof *w);
     w->data_row = fe && a != FA_LASTERR && p->ncalls == 1 && c->h <= H_CLASS && !p->restrict_group && !(c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS);
     w->why_custom = p->ncalls > 1 ? "a sequence of calls"
@@ -249,30 +247,18 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
     }
     snprintf(w->id, sizeof w->id, "fuzz.%s.%llx", fn_prefix(c->fn), prog_no);
     snprintf(w->title, sizeof w->title, "found by etwconf fuzz (%s)", aspect_name[a]);
-    struct etw_case *k = &w->c;
-    k->file = "(etwconf fuzz)";
-    k->id = w->id;
-    memset(k->rules, 0, sizeof k->rules);
-    k->rules[0] = rule;
-    k->title = w->title;
-    k->fn = fe ? c->fn : FN_CUSTOM;
-    k->fx = p->fx;
-    k->fx.fail_alloc = c->fail_alloc;
-    k->args.handle = c->h <= H_CLASS ? (enum etw_hsel)c->h : H_ZERO;
-    k->args.value = c->hval;
-    k->args.cls = c->cls;
-    k->args.buf = c->buf_null ? B_NULL : B_GUARDED;
-    k->args.len = (int)c->len;
-    if (c->fn == FN_ETWCTI || c->fn == FN_CTI)
-        k->args.len = 0, k->args.len_rel = true;
-    k->args.retlen_null = c->retlen_null;
+    bool cti = c->fn == FN_ETWCTI || c->fn == FN_CTI;
     etw_u32 in_n = c->in_len < c->len ? c->in_len : c->len;
-    k->args.in = in_n && !c->buf_null ? c->in : NULL;
-    k->args.in_len = k->args.in ? in_n : 0;
-    k->args.patch = c->patch;
-    k->args.patch_off = c->patch_off;
-    k->args.out_buf = c->out_null ? B_NULL : B_GUARDED;
-    k->args.out_len = (int)c->out_len;
+    struct etw_case *k = &w->c;
+    *k = (struct etw_case){.file = "(etwconf fuzz)", .id = w->id, .rules = {rule},
+                           .title = w->title, .fn = fe ? c->fn : FN_CUSTOM, .fx = p->fx};
+    k->fx.fail_alloc = c->fail_alloc;
+    k->args = (struct etw_args){
+        .handle = c->h <= H_CLASS ? (enum etw_hsel)c->h : H_ZERO, .value = c->hval, .cls = c->cls,
+        .buf = c->buf_null ? B_NULL : B_GUARDED, .len = cti ? 0 : (int)c->len, .len_rel = cti,
+        .retlen_null = c->retlen_null, .in = in_n && !c->buf_null ? c->in : NULL,
+        .in_len = in_n && !c->buf_null ? in_n : 0, .patch = c->patch, .patch_off = c->patch_off,
+        .out_buf = c->out_null ? B_NULL : B_GUARDED, .out_len = (int)c->out_len};
     int nexp = 0;
     for (int i = 0; i < FZ_NV;) {
         if (!w->ro[i].ran) {
@@ -293,7 +279,7 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
             x->rl_value = x->rl == RL_EQ ? o->rl : 0;
             x->rl_rule = rule;
         }
-        if (c->fn == FN_ETWCTI || c->fn == FN_CTI) {
+        if (cti) {
             if (!o->rc && !c->buf_null) {
                 x->out = OUT_PREFIX;
                 x->out_off = offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId);
@@ -319,11 +305,8 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
 /* run the row as a case, with the harness, against a target at version v: its status */
 static enum etw_status_kind run_row(const struct row *w, struct etw_target *t, unsigned v, char *msg, size_t len)
 {
-    struct etw_runner r;
+    struct etw_runner r = {.t = t, .version = v};
     struct etw_result res;
-    memset(&r, 0, sizeof r);
-    r.t = t;
-    r.version = v;
     unsigned saved = t->version;
     t->version = v;
     fz_watch_enter(); /* the watchdog covers the row check's calls too */
@@ -345,11 +328,7 @@ void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect
     build_row(&w, p, rule, a, prog_no);
     if (!w.data_row) {
         fprintf(f, "  case row: this needs a FN_CUSTOM case (%s); the calls, in order:\n", w.why_custom);
-        for (int i = 0; i < p->ncalls; i++) {
-            fprintf(f, "    %d. ", i + 1);
-            fz_describe_call(f, &p->calls[i]);
-            fprintf(f, "\n");
-        }
+        fz_describe_calls(f, p, "    ");
         if (p->restrict_group)
             fprintf(f, "    (after EtwRef_RestrictGroup of the group GUID 6e0b0c00-1234-4abc-8001-020304050607)\n");
         fprintf(f, "  sketch of the last call as a row (the reference's outcome after the calls before it):\n");
@@ -439,11 +418,9 @@ void fz_reduce(struct fz_prog *p, int at)
     TRY(q.fx.profile_priv = PRIV_ANY);
     TRY(q.fx.foreign_pid = false);
     TRY((q.fx.set_counter = false, q.fx.counter = 0));
-    while (p->fx.classes > 1) {
-        int before = p->fx.classes;
+    for (int before = -1; p->fx.classes > 1 && p->fx.classes != before;) {
+        before = p->fx.classes;
         TRY(q.fx.classes--);
-        if (p->fx.classes == before)
-            break;
     }
     TRY((q.fx.classes = 0, q.fx.foreign_pid = false, q.fx.set_counter = false));
     TRY(q.fx.provider = false);
@@ -458,14 +435,12 @@ void fz_reduce(struct fz_prog *p, int at)
     if (p->calls[last].h == H_LOGGER_HIGH || p->calls[last].h == H_VALUE)
         TRY(q.calls[last].hval = p->calls[last].h == H_VALUE ? 1 : 0x10000);
     /* shorten the input, then zero its bytes */
-    while (p->calls[last].in_len) {
-        etw_u32 before = p->calls[last].in_len;
+    for (etw_u32 before = 0; p->calls[last].in_len && p->calls[last].in_len != before;) {
+        before = p->calls[last].in_len;
         TRY(q.calls[last].in_len = 0);
         TRY(q.calls[last].in_len /= 2);
         if (p->calls[last].in_len)
             TRY(q.calls[last].in_len--);
-        if (p->calls[last].in_len == before)
-            break;
     }
     for (etw_u32 i = 0; i < p->calls[last].in_len; i++)
         if (p->calls[last].in[i])

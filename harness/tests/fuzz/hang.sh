@@ -41,39 +41,34 @@ start default --target "$B/bad/hang.so" --seconds 1 --seed 7 --quiet
 
 # 1. a hang at the first call it makes: reported within the per-call timeout
 start first --target "$B/bad/hang.so" --seconds 2 --seed 1 --timeout-ms 500
-if judge first 10; then
-    if [ "$rc" -eq 1 ] && grep -q '^DISAGREEMENT 1 (seed 1, program [0-9]*, version [0-9.]*): TIMEOUT: the target hung at call [0-9]* of the program (no return after 500 ms)' "$W/first.txt" &&
-       grep -q '^  call: \(TraceQueryInformation\|NtQuerySystemInformation\)(' "$W/first.txt" &&
-       grep -q "^  replay: etwconf fuzz --target $B/bad/hang.so --seed 1 --program [0-9]* --timeout-ms 500\$" "$W/first.txt" &&
-       grep -q '^fuzz: .*seed 1: 1 disagreement(s); the target hung$' "$W/first.txt"; then
-        ok "a target that hangs: TIMEOUT disagreement at $(sed -n 's/^  call: \([A-Za-z]*\)(.*/\1/p' "$W/first.txt"), exit 1, in $ms ms"
-    else
+judge first 10 && {
+    [ "$rc" -eq 1 ] && grep -q '^DISAGREEMENT 1 (seed 1, program [0-9]*, version [0-9.]*): TIMEOUT: the target hung at call [0-9]* of the program (no return after 500 ms)' "$W/first.txt" &&
+    grep -q '^  call: \(TraceQueryInformation\|NtQuerySystemInformation\)(' "$W/first.txt" &&
+    grep -q "^  replay: etwconf fuzz --target $B/bad/hang.so --seed 1 --program [0-9]* --timeout-ms 500\$" "$W/first.txt" &&
+    grep -q '^fuzz: .*seed 1: 1 disagreement(s); the target hung$' "$W/first.txt" &&
+        ok "a target that hangs: TIMEOUT disagreement at $(sed -n 's/^  call: \([A-Za-z]*\)(.*/\1/p' "$W/first.txt"), exit 1, in $ms ms" ||
         no "hang: exit $rc, $(head -c 600 "$W/first.txt")"
-    fi
-fi
+}
 
 # 2. the replay command it printed reproduces the same hung call
 replay=$(sed -n 's/^  replay: etwconf fuzz //p' "$W/first.txt")
 call=$(grep -m1 '^  call: ' "$W/first.txt")
-if [ -n "$replay" ] && start replay $replay && judge replay 10; then
-    if [ "$rc" -eq 1 ] && grep -q 'TIMEOUT: the target hung at call' "$W/replay.txt" && grep -qF -- "$call" "$W/replay.txt"; then
-        ok "the replay command reproduces the hung call ($ms ms)"
-    else
-        no "replay '$replay': exit $rc, $(head -c 600 "$W/replay.txt")"
-    fi
-elif [ -z "$replay" ]; then
+if [ -z "$replay" ]; then
     no "no replay command printed"
+elif start replay $replay && judge replay 10; then
+    [ "$rc" -eq 1 ] && grep -q 'TIMEOUT: the target hung at call' "$W/replay.txt" &&
+    grep -qF -- "$call" "$W/replay.txt" &&
+        ok "the replay command reproduces the hung call ($ms ms)" ||
+        no "replay '$replay': exit $rc, $(head -c 600 "$W/replay.txt")"
 fi
 
 # 4. a target that returns is not cut short by the watchdog: all its calls, none a TIMEOUT
 start reference --target "$B/libetwref.so" --calls 200000 --seed 3 --timeout-ms 1000 --quiet
-if judge reference 15; then
-    if [ "$rc" -eq 0 ] && ! grep -q TIMEOUT "$W/reference.txt" && grep -q '^fuzz: [0-9]\{6,\} calls' "$W/reference.txt"; then
-        ok "the reference library makes its $(sed -n 's/^fuzz: \([0-9]*\) calls.*/\1/p' "$W/reference.txt") calls under a 1000 ms watchdog without a TIMEOUT"
-    else
+judge reference 15 && {
+    [ "$rc" -eq 0 ] && ! grep -q TIMEOUT "$W/reference.txt" && grep -q '^fuzz: [0-9]\{6,\} calls' "$W/reference.txt" &&
+        ok "the reference library makes its $(sed -n 's/^fuzz: \([0-9]*\) calls.*/\1/p' "$W/reference.txt") calls under a 1000 ms watchdog without a TIMEOUT" ||
         no "reference under the watchdog: exit $rc, $(tail -c 600 "$W/reference.txt")"
-    fi
-fi
+}
 
 # 5. a bad --timeout-ms is a usage error
 timeout 10 "$E" fuzz --target "$B/bad/hang.so" --timeout-ms 0 >"$W/usage.txt" 2>&1
@@ -84,23 +79,19 @@ rc=$?
 # 6. a target that overflows its stack on the fuzz loop's thread: a crash disagreement with its
 #    replay command, not a process killed by SIGSEGV without a word
 start stack --target "$B/bad/stack.so" --seconds 1 --seed 1 --quiet
-if judge stack 15; then
-    if [ "$rc" -eq 1 ] && grep -q 'CRASH on the target at [0-9.]*: the target crashed with SIGSEGV' "$W/stack.txt" &&
-       grep -q "^  replay: etwconf fuzz --target $B/bad/stack.so --seed 1 --program [0-9]*\$" "$W/stack.txt" &&
-       grep -q '^fuzz: .*seed 1: [1-9][0-9]* disagreement(s)' "$W/stack.txt"; then
-        ok "a target that overflows its stack: CRASH disagreements with replay commands, exit 1, in $ms ms"
-    else
+judge stack 15 && {
+    [ "$rc" -eq 1 ] && grep -q 'CRASH on the target at [0-9.]*: the target crashed with SIGSEGV' "$W/stack.txt" &&
+    grep -q "^  replay: etwconf fuzz --target $B/bad/stack.so --seed 1 --program [0-9]*\$" "$W/stack.txt" &&
+    grep -q '^fuzz: .*seed 1: [1-9][0-9]* disagreement(s)' "$W/stack.txt" &&
+        ok "a target that overflows its stack: CRASH disagreements with replay commands, exit 1, in $ms ms" ||
         no "stack overflow: exit $rc (139: killed by SIGSEGV), $(tail -c 600 "$W/stack.txt")"
-    fi
-fi
+}
 
 # 3. the default per-call timeout (5 s) and --seconds bound the run without --timeout-ms (started first)
-if judge default 12; then
-    if [ "$rc" -eq 1 ] && grep -q 'TIMEOUT: the target hung at call [0-9]* of the program (no return after 5000 ms)' "$W/default.txt"; then
-        ok "without --timeout-ms the hang ends the run after the default 5 s ($ms ms)"
-    else
+judge default 12 && {
+    [ "$rc" -eq 1 ] && grep -q 'TIMEOUT: the target hung at call [0-9]* of the program (no return after 5000 ms)' "$W/default.txt" &&
+        ok "without --timeout-ms the hang ends the run after the default 5 s ($ms ms)" ||
         no "default timeout: exit $rc, $(head -c 600 "$W/default.txt")"
-    fi
-fi
+}
 
 summary fuzz-hang

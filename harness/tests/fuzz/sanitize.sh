@@ -44,11 +44,9 @@ for target in reference "$S/libetwref.so"; do
             continue
         fi
         notok=$(grep -c '"status":"\(FAIL\|CRASH\|TIMEOUT\|BROKEN\)"' "$out")
-        if [ -n "$line" ] && [ "$notok" -eq 0 ] && grep -q '"type":"footer"' "$out"; then
-            ok "conformance under ASan+UBSan: $target@$v: $(printf '%s\n' "$line" | sed 's/.*cases: //; s/, 0 broken.*//')"
-        else
+        [ -n "$line" ] && [ "$notok" -eq 0 ] && grep -q '"type":"footer"' "$out" &&
+            ok "conformance under ASan+UBSan: $target@$v: $(printf '%s\n' "$line" | sed 's/.*cases: //; s/, 0 broken.*//')" ||
             no "conformance under ASan+UBSan: $target@$v: $notok not PASS/SKIP${line:+; $line}; $(sanreport "$W/err") $(grep -m1 '"status":"\(FAIL\|CRASH\)"' "$out" | head -c 300)"
-        fi
     done
     [ "$rc" -eq 0 ] && [ -z "$(sanreport "$W/err")" ] && ok "conformance under ASan+UBSan: $target, every version in one process: exit 0, no sanitizer report" \
         || no "conformance under ASan+UBSan: $target, every version in one process: exit $rc; $(sanreport "$W/err")"
