@@ -20,12 +20,7 @@ else
     # always the bench's own prefix (it is deleted below): a WINEPREFIX of the user's is not taken
     unset WINEPREFIX
     . harness/tests/wine-env.sh
-    wine_stop() {
-        "$WINESERVER" -k >/dev/null 2>&1
-        "$WINESERVER" -w >/dev/null 2>&1
-    }
-    trap 'wine_stop' EXIT
-    trap 'wine_stop; exit 130' INT TERM
+    wine_stop_at_exit
     wine_stop
     rm -rf "$WINEPREFIX"
     say "Wine: fresh prefix"

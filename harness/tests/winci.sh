@@ -19,7 +19,7 @@ rm -rf "$L"
 mkdir -p "$L"
 T=$(mktemp -d "${TMPDIR:-/tmp}/etwconf-winci.XXXXXX")
 cleanup() {
-    (. harness/tests/wine-env.sh; timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERVER" -w >/dev/null 2>&1)
+    (. harness/tests/wine-env.sh; wine_stop)
     cp -r "$T/job/out" "$L/windows-job-out" 2>/dev/null
     cp "$T"/*.out "$T"/*.err "$L/" 2>/dev/null
     rm -rf "$T"
