@@ -158,7 +158,7 @@ winprep: $(WINPREP_FILES) $(if $(shell command -v "$(or $(WINE),wine)" 2>/dev/nu
 test-wine test-winetest test-faults test-winci test-fleet: | winprep
 # the prefix is made (about 5 s of waiting on wineboot) while the executables build (two at a time: the
 # Wine stage is the longest, so it starts first and goes first); the test then finds the prefix
-# current and its wineserver running
+# current and its wineserver running. Under make test the set-up make has made it (TEST_SETUP_DONE).
 WINE_TEST_FILES := $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WINE_EXES) $(WIN_TEST_DLLS)
 # WINE32_INSTALL, a shell command: Wine's 32-bit part is installed when this machine runs i386 code
 # (.ci/deps.sh wine32; a failure only means that the 32-bit runs are skipped, with the reason, and is
@@ -168,7 +168,7 @@ WINE_TEST_FILES := $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WINE_EXES) $
 WINE32_INSTALL = mkdir -p $(BUILD)/test/wine; [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
     sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1 || true
 test-wine:
-	@mkdir -p $(BUILD)/test/wine; { \
+	@mkdir -p $(BUILD)/test/wine; { [ -n "$(TEST_SETUP_DONE)" ] || \
 	      sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1; } & p=$$!; \
 	    $(MAKE) --no-print-directory -s $(if $(filter -j%,$(MAKEFLAGS)),,-j2) $(WINE_TEST_FILES) $(BUILD)/etwconf >$(BUILD)/test/wine/build.log 2>&1 || \
 	        cat $(BUILD)/test/wine/build.log; \
