@@ -236,8 +236,12 @@ class TargetPrograms:
                                key=lambda p: (known.order.get(p.id, big), p.name.lower(), p.id))
         self.by_id = {p.id: p for p in self.programs}
 
+    def numbered(self, *states):
+        """[(index in self.programs, program)] of the programs in one of states."""
+        return [(k, p) for k, p in enumerate(self.programs) if p.state in states]
+
     def with_state(self, *states):
-        return [p for p in self.programs if p.state in states]
+        return [p for _, p in self.numbered(*states)]
 
     def counts(self):
         return {st: sum(1 for p in self.programs if p.state == st) for st in STATES}

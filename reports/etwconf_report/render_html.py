@@ -11,19 +11,57 @@ import time
 
 from . import __version__
 from . import programs as P
-from .analysis import matrix, coverage, totals, under_test, reference_ranges, families
+from .analysis import (matrix, coverage, totals, under_test, reference_ranges, families,
+                       family_of, FamilyCell)
+from .catalog import GROUPS, REPO
 from .util import BAD, display, shorten, plural
 
 ORDER = ("CRASH", "TIMEOUT", "FAIL", "BROKEN", "PASS", "SKIP")
+NOT_OK = ("XPASS", "CHANGED", "UNEXPECTED", "STALE")     # expectation problems
+NA = '<td class="cell c-na">n/a</td>'
 
 
 def esc(value, limit=4000):
     return html.escape(shorten(display(value), limit), quote=True)
 
 
-def st_badge(status, extra=""):
+def code(value):
+    return f"<code>{esc(value)}</code>"
+
+
+def st_badge(status):
     s = esc(status)
-    return '<span class="st st-%s%s">%s</span>' % (s, extra, s)
+    return f'<span class="st st-{s}">{s}</span>'
+
+
+def ths(*heads):
+    return "".join(f"<th>{h}</th>" for h in heads)
+
+
+def tds(*cells):
+    return "".join(f"<td>{c}</td>" for c in cells)
+
+
+def options(values):
+    return "".join(f"<option>{esc(v)}</option>" for v in values)
+
+
+def select(sid, opts):
+    return f'<select id="{sid}"><option value="">all</option>{opts}</select>'
+
+
+def table(attrs, head, rows):
+    """attrs of <table>, the head row's cells and the body rows, all markup."""
+    return f'<table{attrs}><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def matrix_table(tid, first, heads, rows):
+    head = f'<th class="rid">{first}</th>{heads}'
+    return '<div class="matrix-wrap">%s</div>' % table(f' class="matrix" id="{tid}"', head, rows)
+
+
+def section(sid, title, *body, attrs=""):
+    return f'<section id="{sid}"{attrs}><h2>{title}</h2>{"".join(body)}</section>\n'
 
 
 CSS = """
@@ -157,27 +195,23 @@ def _flatten(obj, prefix="", out=None, depth=0):
             out.append((prefix, "{}"))
         for k, v in obj.items():
             _flatten(v, "%s.%s" % (prefix, k) if prefix else k, out, depth + 1)
+    elif isinstance(obj, list) and all(not isinstance(x, (dict, list)) for x in obj):
+        out.append((prefix, " ".join(display(x) for x in obj)))
     else:
-        if isinstance(obj, list) and all(not isinstance(x, (dict, list)) for x in obj):
-            out.append((prefix, " ".join(display(x) for x in obj)))
-        else:
-            out.append((prefix, display(obj)))
+        out.append((prefix, display(obj)))
     return out
 
 
 def _repo_relative(path):
-    from .catalog import REPO
     if path and os.path.abspath(path).startswith(REPO + os.sep):
         return os.path.relpath(os.path.abspath(path), REPO)
     return path
 
 
 def _kv_table(pairs):
-    rows = ['<tr><th class="mono">%s</th><td class="mono">%s</td></tr>' % (esc(k), esc(v))
-            for k, v in pairs]
-    if not rows:
-        return '<p class="muted">(empty)</p>'
-    return '<table class="kv">%s</table>' % "".join(rows)
+    rows = "".join(f'<tr><th class="mono">{esc(k)}</th><td class="mono">{esc(v)}</td></tr>'
+                   for k, v in pairs)
+    return f'<table class="kv">{rows}</table>' if rows else '<p class="muted">(empty)</p>'
 
 
 class HtmlReport:
@@ -207,71 +241,57 @@ class HtmlReport:
 
     def rule_link(self, rule_id):
         i = self.rule_index.get(rule_id)
-        if i is None:
-            return '<code>%s</code>' % esc(rule_id)
-        return '<a href="#r-%d"><code>%s</code></a>' % (i, esc(rule_id))
+        return code(rule_id) if i is None else f'<a href="#r-{i}">{code(rule_id)}</a>'
 
     def target_head(self, s):
-        impl = s.run.impl
-        rest = s.run.label[len(impl) + 1:] if s.run.label.startswith(impl + "@") else s.run.label
-        cls = "verdict-" + s.verdict_class
-        mark = "conformant" if s.fully_conformant else \
-            ("incomplete" if s.conformant and not s.run.complete else "filtered" if s.conformant
-             else "%d MUST" % len(s.must_rules) if s.must_rules
-             else "crash")
-        inc = ' <span class="incomplete">INCOMPLETE</span>' if not s.run.complete else ""
-        return ('<th class="tgt" title="%s"><a href="#target-%d">%s <small>%s</small></a> '
-                '<small class="%s">%s</small>%s</th>'
-                % (esc(s.run.label), s.index, esc(impl), esc(rest), cls, esc(mark), inc))
+        impl, label = s.run.impl, s.run.label
+        rest = label[len(impl) + 1:] if label.startswith(impl + "@") else label
+        mark = ("conformant" if s.fully_conformant
+                else "incomplete" if s.conformant and not s.run.complete
+                else "filtered" if s.conformant
+                else "%d MUST" % len(s.must_rules) if s.must_rules else "crash")
+        inc = "" if s.run.complete else ' <span class="incomplete">INCOMPLETE</span>'
+        return (f'<th class="tgt" title="{esc(label)}"><a href="#target-{s.index}">{esc(impl)} '
+                f'<small>{esc(rest)}</small></a> <small class="verdict-{s.verdict_class}">'
+                f'{esc(mark)}</small>{inc}</th>')
 
     # -------------------------------------------------------------------------- sections
     def render(self):
-        out = []
-        w = out.append
         now = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-        suites = sorted({"%s %s%s" % (display(s.run.header.get("suite", {}).get("name", "etwconf")),
-                                      display(s.run.header.get("suite", {}).get("version", "?")),
-                                      (" (git %s)" % display(s.run.header["suite"]["git"]))
-                                      if s.run.header.get("suite", {}).get("git") else "")
-                         for s in self.s})
+        suites = set()
+        for s in self.s:
+            su = s.run.header.get("suite", {})
+            git = " (git %s)" % display(su["git"]) if su.get("git") else ""
+            suites.add("%s %s%s" % (display(su.get("name", "etwconf")),
+                                    display(su.get("version", "?")), git))
         tot = totals(self.s)
-        w('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n')
-        w('<meta http-equiv="Content-Security-Policy" content="%s">\n' % esc(_csp()))
-        w('<meta name="viewport" content="width=device-width, initial-scale=1">\n')
-        w('<meta name="generator" content="etwconf-report %s">\n' % esc(__version__))
-        w('<title>%s</title>\n<style>%s</style></head>\n<body>\n' % (esc(self.title), CSS))
-        w('<header class="top"><h1>%s</h1>' % esc(self.title))
-        w('<p>%s; %s; %s (%s)</p>' % (
+        ran = ", ".join("%d %s" % (tot[k], k) for k in ORDER if tot[k]) or "nothing ran"
+        ver = esc(__version__)
+        head = "%s; %s; %s (%s)" % (
             plural(len(self.s), "target"), plural(sum(tot.values()), "case record"),
-            ", ".join(esc(x) for x in suites) or "no runs",
-            ", ".join("%d %s" % (tot[k], k) for k in ORDER if tot[k]) or "nothing ran"))
+            ", ".join(esc(x) for x in sorted(suites)) or "no runs", ran)
         meta = 'Rule catalogue: %s (%s). Generated %s by etwconf-report %s.' % (
             esc(_repo_relative(self.cat.path) or "?"), plural(len(self.cat.rules), "rule"),
-            esc(now), esc(__version__))
+            esc(now), ver)
         if self.exps:
             meta += ' Expectations: %s.' % ", ".join("<code>%s</code> (%s)" % (
                 esc(x.path), plural(len(x.entries), "entry", "entries")) for x in self.exps)
-        w('<p class="meta">%s</p>' % meta)
-        w(self.toc())
-        w('</header>\n<main>\n')
-        w(self.verdicts())
-        w(self.families_section())
-        w(self.programs_section())
-        w(self.legend())
-        w(self.filters())
-        w(self.matrix_section())
-        w(self.failures())
-        if self.exps:
-            w(self.expectations_section())
-        w(self.skips())
-        w(self.coverage_section())
-        w(self.targets())
-        w('</main>\n<footer class="muted" style="padding:12px 24px">'
-          '<p id="js-note">Without JavaScript the filters are off and everything is shown.</p>'
-          '<p>etwconf-report %s. Strings from results files are shown as text.</p></footer>\n'
-          % esc(__version__))
-        w('<script>%s</script>\n</body></html>\n' % JS)
-        return "".join(out)
+        return "".join([
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{esc(_csp())}">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f'<meta name="generator" content="etwconf-report {ver}">\n'
+            f'<title>{esc(self.title)}</title>\n<style>{CSS}</style></head>\n<body>\n'
+            f'<header class="top"><h1>{esc(self.title)}</h1><p>{head}</p>'
+            f'<p class="meta">{meta}</p>{self.toc()}</header>\n<main>\n',
+            self.verdicts(), self.families_section(), self.programs_section(), self.legend(),
+            self.filters(), self.matrix_section(), self.failures(),
+            self.expectations_section() if self.exps else "", self.skips(),
+            self.coverage_section(), self.targets(),
+            '</main>\n<footer class="muted" style="padding:12px 24px">'
+            '<p id="js-note">Without JavaScript the filters are off and everything is shown.</p>'
+            f'<p>etwconf-report {ver}. Strings from results files are shown as text.</p>'
+            f'</footer>\n<script>{JS}</script>\n</body></html>\n'])
 
     def toc(self):
         items = [("verdicts", "What breaks where"), ("families", "API family &times; target"),
@@ -283,149 +303,129 @@ class HtmlReport:
         items += [("skips", "Skipped cases"), ("coverage", "Coverage"),
                   ("rules", "Rules"), ("targets", "Targets and fingerprints")]
         return '<nav class="toc" id="toc">%s</nav>' % "".join(
-            '<a href="#%s">%s</a>' % (a, t) for a, t in items)
+            f'<a href="#{a}">{t}</a>' for a, t in items)
 
     # -------------------------------------------------------------------------- first screen
     def verdicts(self):
-        o = ['<section id="verdicts"><h2>What breaks where</h2>']
-        if not self.s:
-            o.append('<p>No results.</p></section>')
-            return "".join(o)
-        o.append('<p class="muted">Conformant: no case fails a MUST rule (counted) and nothing '
-                 'crashed or timed out; SKIP is never a pass.%s</p>' % (
-                     ' The reference (the suite checking itself) is one line per range of '
-                     'builds with the same verdict.' if self.ref else ""))
-        o.append(self.verdict_table(self.under, "under"))
-        for r in self.ranges:
-            o.append('<details class="ref-range" id="reference-%d"><summary>'
-                     '<strong>reference</strong>: <span class="verdict verdict-%s">%s</span> at '
-                     '%s, %s <span class="muted">(each build)</span></summary>%s</details>' % (
-                         r.index, r.verdict_class, esc(r.verdict), plural(len(r.runs), "build"),
-                         esc(r.span()), self.verdict_table(r.runs, "ref")))
-        o.append('</section>\n')
-        return "".join(o)
+        o = ['<p class="muted">Conformant: no case fails a MUST rule (counted) and nothing '
+             'crashed or timed out; SKIP is never a pass.%s</p>' % (
+                 ' The reference (the suite checking itself) is one line per range of '
+                 'builds with the same verdict.' if self.ref else ""),
+             self.verdict_table(self.under, "under")]
+        o += ['<details class="ref-range" id="reference-%d"><summary><strong>reference</strong>: '
+              '<span class="verdict verdict-%s">%s</span> at %s, %s <span class="muted">(each '
+              'build)</span></summary>%s</details>' % (
+                  r.index, r.verdict_class, esc(r.verdict), plural(len(r.runs), "build"),
+                  esc(r.span()), self.verdict_table(r.runs, "ref")) for r in self.ranges]
+        return section("verdicts", "What breaks where", *o)
 
     def verdict_table(self, summaries, kind):
-        o = ['<table class="verdicts verdicts-%s"><thead><tr><th>Target</th><th>Verdict (counted failures)</th>'
-             '<th>Cases</th>%s<th>Programs broken</th></tr></thead><tbody>'
-             % (kind, '<th>Expectations</th>' if self.exps else "")]
+        head = ths("Target", "Verdict (counted failures)", "Cases",
+                   *(["Expectations"] if self.exps else []), "Programs broken")
+        rows = []
         for s in summaries:
-            run = s.run
-            o.append('<tr class="verdict-row%s" data-target="%d"><th><a href="#target-%d">%s</a>'
-                     '</th>' % (" ref-row" if kind == "ref" else "", s.index, s.index,
-                                esc(run.label)))
+            run, n_div = s.run, len(s.divergences)
             # the verdict counts the failures and links to them
-            n_div = len(s.divergences)
-            o.append('<td class="vd"><a href="#failures-%d" class="verdict verdict-%s" title="%s">'
-                     '%s</a>%s%s</td>' % (
-                         s.index, s.verdict_class, esc(s.verdict_detail), esc(s.verdict),
-                         ' <small>+%d div.</small>' % n_div if n_div else "",
-                         "" if run.complete else ' <span class="incomplete" title="%s">INCOMPLETE'
-                         '</span>' % esc(run.incomplete_reason)))
-            o.append('<td class="nw">%s</td>' % (" ".join(
-                '<span class="st st-%s">%d %s</span>' % (k, s.counts[k], k)
-                for k in ORDER if s.counts[k])))
-            if self.exps:
-                o.append('<td class="nw"><small>%s</small></td>' % self.exp_summary(s))
-            o.append('<td class="progs">%s</td>' % self.broken_programs(s))
-            o.append('</tr>')
-        o.append('</tbody></table>')
-        return "".join(o)
+            vd = (f'<a href="#failures-{s.index}" class="verdict verdict-{s.verdict_class}" '
+                  f'title="{esc(s.verdict_detail)}">{esc(s.verdict)}</a>')
+            if n_div:
+                vd += f' <small>+{n_div} div.</small>'
+            if not run.complete:
+                vd += (f' <span class="incomplete" title="{esc(run.incomplete_reason)}">'
+                       'INCOMPLETE</span>')
+            counts = " ".join(f'<span class="st st-{k}">{s.counts[k]} {k}</span>'
+                              for k in ORDER if s.counts[k])
+            exp = f'<td class="nw"><small>{self.exp_summary(s)}</small></td>' if self.exps else ""
+            rows.append(f'<tr class="verdict-row{" ref-row" if kind == "ref" else ""}" '
+                        f'data-target="{s.index}"><th><a href="#target-{s.index}">'
+                        f'{esc(run.label)}</a></th><td class="vd">{vd}</td>'
+                        f'<td class="nw">{counts}</td>{exp}'
+                        f'<td class="progs">{self.broken_programs(s)}</td></tr>')
+        return table(f' class="verdicts verdicts-{kind}"', head, rows)
 
     def broken_programs(self, s):
         """The programs a target breaks, each linked to its rows in Programs affected."""
         tp = self.tps[s.index]
         if not tp.has_scenarios:
             return '<span class="muted">no client scenarios</span>'
-        broken = [(k, p) for k, p in enumerate(tp.programs) if p.state == P.BROKEN]
+        broken = tp.numbered(P.BROKEN)
         if not broken:
-            return '<span class="muted">none of %d</span>' % len(tp.programs)
-        return '%d of %d: %s' % (len(broken), len(tp.programs), ", ".join(
-            '<a href="#p-%d-%d" title="%s">%s</a>' % (s.index, k, esc(p.name), esc(p.id))
-            for k, p in broken))
+            return f'<span class="muted">none of {len(tp.programs)}</span>'
+        return f'{len(broken)} of {len(tp.programs)}: ' + ", ".join(
+            f'<a href="#p-{s.index}-{k}" title="{esc(p.name)}">{esc(p.id)}</a>'
+            for k, p in broken)
 
     def column_heads(self):
         """The matrix heads of the first screen: targets under test, then reference ranges."""
         return "".join([self.target_head(s) for s in self.under] + [
-            '<th class="tgt" title="%s"><a href="#reference-%d">reference <small>%s</small></a> '
-            '<small class="verdict-%s">%s</small></th>' % (
-                esc(r.line()), r.index, esc(r.span()), r.verdict_class,
-                plural(len(r.runs), "build")) for r in self.ranges])
+            f'<th class="tgt" title="{esc(r.line())}"><a href="#reference-{r.index}">reference '
+            f'<small>{esc(r.span())}</small></a> <small class="verdict-{r.verdict_class}">'
+            f'{plural(len(r.runs), "build")}</small></th>' for r in self.ranges])
 
     def families_section(self):
-        o = ['<section id="families"><h2>API family &times; target</h2>']
-        if not self.s:
-            o.append('<p>No results.</p></section>\n')
-            return "".join(o)
-        o.append('<p class="muted">Counted failures / cases of each function on each target '
-                 '(a reference column sums its builds); the colour is the worst counted '
-                 'failure, else <span class="st st-DIV">div.</span> divergences (not counted), '
-                 'broken fixtures, passes, skips. A cell links to its failures.</p>')
-        o.append('<div class="matrix-wrap"><table class="matrix" id="family-table"><thead><tr>'
-                 '<th class="rid">API family</th>%s</tr></thead><tbody>' % self.column_heads())
-        from .analysis import FamilyCell
+        rows = []
         for f, fam in enumerate(self.fam_rows):
-            o.append('<tr class="family-row"><th class="rid">%s</th>' % esc(fam))
-            o += [self.family_cell(self.fam_cells.get((fam, s.index)), f, s.run.label)
-                  for s in self.under]
+            cells = [self.family_cell(self.fam_cells.get((fam, s.index)), f, s.run.label)
+                     for s in self.under]
             for r in self.ranges:
                 cell = FamilyCell()
                 for s in r.runs:
-                    c = self.fam_cells.get((fam, s.index))
-                    if c is not None:
-                        cell.add(c)
-                o.append(self.family_cell(cell if cell.n else None, f, "reference " + r.span(),
-                                          r))
-            o.append('</tr>')
-        o.append('</tbody></table></div></section>\n')
-        return "".join(o)
+                    if (fam, s.index) in self.fam_cells:
+                        cell.add(self.fam_cells[(fam, s.index)])
+                cells.append(self.family_cell(cell if cell.n else None, f,
+                                              "reference " + r.span(), r))
+            rows.append(f'<tr class="family-row"><th class="rid">{esc(fam)}</th>'
+                        f'{"".join(cells)}</tr>')
+        return section(
+            "families", "API family &times; target",
+            '<p class="muted">Counted failures / cases of each function on each target '
+            '(a reference column sums its builds); the colour is the worst counted '
+            'failure, else <span class="st st-DIV">div.</span> divergences (not counted), '
+            'broken fixtures, passes, skips. A cell links to its failures.</p>',
+            matrix_table("family-table", "API family", self.column_heads(), rows))
 
     def family_cell(self, cell, f, label, rng=None):
         if cell is None:
-            return '<td class="cell c-na">n/a</td>'
-        st = cell.state
-        link = None
+            return NA
+        st, link = cell.state, None
         for s in cell.summaries:
             c = self.fam_cells.get((self.fam_rows[f], s.index))
             if c is not None and (c.bad or c.divergences or c.by_status.get("BROKEN")):
-                link = "ff-%d-%d" % (s.index, f)
+                link = f"ff-{s.index}-{f}"
                 break
-        if link is None:
-            link = ("reference-%d" % rng.index) if rng is not None else \
-                ("skips-%d" % cell.summaries[0].index) if st == "SKIP" else None
-        text = "%d/%d" % (cell.bad, cell.n)
+        if link is None and rng is not None:
+            link = f"reference-{rng.index}"
+        elif link is None and st == "SKIP":
+            link = f"skips-{cell.summaries[0].index}"
+        text = f"{cell.bad}/{cell.n}"
         if link:
-            text = '<a href="#%s">%s</a>' % (link, text)
+            text = f'<a href="#{link}">{text}</a>'
         if cell.divergences:
-            text += ' <small>+%d div.</small>' % cell.divergences
+            text += f' <small>+{cell.divergences} div.</small>'
         title = "%s: %s counted of %s; %s" % (
             label, plural(cell.bad, "failure"), plural(cell.n, "case"), ", ".join(
                 "%d %s" % (cell.by_status[k], k) for k in ORDER if cell.by_status.get(k)))
         xf = " xf" if cell.bad and cell.xfail == cell.bad else ""
-        return '<td class="cell c-%s%s" title="%s">%s</td>' % (st, xf, esc(title), text)
+        return f'<td class="cell c-{st}{xf}" title="{esc(title)}">{text}</td>'
 
     def exp_summary(self, s):
         if not s.outcomes:
             return '<span class="muted">no expectations for this target</span>'
-        c = dict(s.kinds, STALE=sum(1 for (_, _, r) in self.stale if r is s.run))
-        bad = ("XPASS", "CHANGED", "UNEXPECTED", "STALE")
-        parts = ['%d XFAIL' % c.get("XFAIL", 0)] + [
-            '<span class="st st-%s">%d %s</span>' % (k, c[k], k) for k in bad if c.get(k)]
-        bad = sum(c.get(k, 0) for k in bad)
-        parts.append('<span class="%s">%s</span>' % (
-            "verdict-good" if not bad else "verdict-bad",
-            "as expected" if not bad else plural(bad, "problem")))
-        return ", ".join(parts)
+        c = s.expectation_counts(self.stale)
+        bad = sum(c.get(k, 0) for k in NOT_OK)
+        return ", ".join([f'{c.get("XFAIL", 0)} XFAIL'] + [
+            f'<span class="st st-{k}">{c[k]} {k}</span>' for k in NOT_OK if c.get(k)] + [
+            f'<span class="verdict-bad">{plural(bad, "problem")}</span>' if bad
+            else '<span class="verdict-good">as expected</span>'])
 
     def legend(self):
         desc = {"PASS": "every check held", "FAIL": "a check did not hold",
                 "CRASH": "the target faulted", "TIMEOUT": "the target did not return",
                 "BROKEN": "the fixture could not be set up (suite or environment)",
                 "SKIP": "does not apply or cannot run here (never a pass)"}
-        o = ['<section id="legend" class="legend"><h2>Legend</h2><p>']
-        o += ['%s %s. ' % (st_badge(k), desc[k]) for k in ORDER]
-        o.append('<span class="st st-na">n/a</span> no case of the rule ran on that target.</p>')
-        o.append('<p>A matrix cell shows the worst status over the rule\'s cases on that target '
+        o = ["<p>"] + [f"{st_badge(k)} {desc[k]}. " for k in ORDER]
+        o.append('<span class="st st-na">n/a</span> no case of the rule ran on that target.</p>'
+                 '<p>A matrix cell shows the worst status over the rule\'s cases on that target '
                  '(CRASH &gt; TIMEOUT &gt; FAIL &gt; BROKEN &gt; PASS &gt; SKIP) and how many of '
                  'them had it. In a FAIL case only the rules whose checks failed are FAIL; the '
                  'case\'s other rules count as PASS.</p>')
@@ -434,67 +434,52 @@ class HtmlReport:
                      '%s an expectation entry, but the case passed (outlined cell). %s the '
                      'failure differs from its entry. %s a failure with no entry. %s an entry '
                      'whose case is not in the results.</p>' % tuple(
-                         st_badge(k) for k in ("XFAIL", "XPASS", "CHANGED", "UNEXPECTED",
-                                               "STALE")))
-        o.append('</section>\n')
-        return "".join(o)
+                         st_badge(k) for k in ("XFAIL",) + NOT_OK))
+        return section("legend", "Legend", *o, attrs=' class="legend"')
 
     def filters(self):
         funcs = sorted({r["function"] for r in self.cat.rules} |
                        {c.get("function") for s in self.s for c in s.run.cases
                         if c.get("function")})
-        statuses = list(ORDER) + (["XFAIL", "XPASS", "CHANGED", "UNEXPECTED"] if self.exps else [])
-        o = ['<div class="filters" id="filters" hidden>']
-        o.append('<label>Function <select id="f-function"><option value="">all</option>%s'
-                 '</select></label>' % "".join('<option value="%s">%s</option>' % (esc(f), esc(f))
-                                               for f in funcs))
-        o.append('<label>Status <select id="f-status"><option value="">all</option>%s</select>'
-                 '</label>' % "".join('<option>%s</option>' % esc(x) for x in statuses))
-        o.append('<label>Strength <select id="f-strength"><option value="">all</option>'
-                 '<option>MUST</option><option>SHOULD</option><option>MAY</option>'
-                 '<option>INFO</option></select></label>')
-        o.append('<label>Text <input id="f-text" type="search" placeholder="rule or case id">'
-                 '</label><button type="button" id="f-reset">reset</button> '
-                 '<span id="f-count" class="muted"></span></div>\n')
-        return "".join(o)
+        statuses = ORDER + (("XFAIL", "XPASS", "CHANGED", "UNEXPECTED") if self.exps else ())
+        funcs = "".join(f'<option value="{esc(f)}">{esc(f)}</option>' for f in funcs)
+        return ('<div class="filters" id="filters" hidden>'
+                f'<label>Function {select("f-function", funcs)}</label>'
+                f'<label>Status {select("f-status", options(statuses))}</label><label>Strength '
+                f'{select("f-strength", options(("MUST", "SHOULD", "MAY", "INFO")))}</label>'
+                '<label>Text <input id="f-text" type="search" placeholder="rule or case id">'
+                '</label><button type="button" id="f-reset">reset</button> '
+                '<span id="f-count" class="muted"></span></div>\n')
 
     # -------------------------------------------------------------------------- programs
-    def case_link(self, s, i, case, text=None):
+    def case_link(self, s, case):
         anchor = self.case_anchor.get((s.index, case["id"]))
-        label = '<code>%s</code>' % esc(case["id"]) if text is None else text
-        return '<a href="#%s">%s</a>' % (anchor, label) if anchor else label
+        return f'<a href="#{anchor}">{code(case["id"])}</a>' if anchor else code(case["id"])
 
     def program_name(self, p):
         src = p.source or ""
         if p.repository and p.repository not in src:
             src = "%s: %s" % (p.repository, src) if src else p.repository
-        return '<strong>%s</strong> <small class="muted">(%s)</small>%s' % (
-            esc(p.name), esc(p.id), ('<br><small class="muted">%s</small>' % esc(src, 300))
-            if src else "")
+        small = f'<br><small class="muted">{esc(src, 300)}</small>' if src else ""
+        return f'<strong>{esc(p.name)}</strong> <small class="muted">({esc(p.id)})</small>{small}'
 
     def programs_section(self):
-        o = ['<section id="programs"><h2>Programs affected</h2>']
-        o.append('<p class="muted">Client scenarios replay the calls of real programs (public '
-                 'source) in order. A program is <em>broken</em> on a target when one of its '
-                 'scenarios fails, crashes or times out (counted or not, as said); <em>works'
-                 '</em> when every scenario passed; <em>not exercised</em> when its scenarios '
-                 'were skipped (never a pass). The matrix has the programs that break '
-                 'somewhere; below it, each target\'s broken programs, then one line each for '
-                 'those that work, are not exercised (and why) or have no scenario.%s</p>' % (
-                     (" Programs listed in <code>%s</code>." % esc(_repo_relative(
-                         self.known.path))) if self.known.path else ""))
-        if not self.s:
-            o.append('<p>No results.</p></section>\n')
-            return "".join(o)
-        o.append(self.program_matrix())
-        o += [self.program_block(s) for s in self.under]
+        listed = (" Programs listed in <code>%s</code>." % esc(_repo_relative(self.known.path))
+                  if self.known.path else "")
+        o = ['<p class="muted">Client scenarios replay the calls of real programs (public '
+             'source) in order. A program is <em>broken</em> on a target when one of its '
+             'scenarios fails, crashes or times out (counted or not, as said); <em>works'
+             '</em> when every scenario passed; <em>not exercised</em> when its scenarios '
+             'were skipped (never a pass). The matrix has the programs that break '
+             'somewhere; below it, each target\'s broken programs, then one line each for '
+             f'those that work, are not exercised (and why) or have no scenario.{listed}</p>',
+             self.program_matrix()] + [self.program_block(s) for s in self.under]
         if self.ref:
             o.append('<details class="ref-range" id="programs-reference"><summary><strong>'
                      'reference</strong>: programs at each build (%s)</summary>%s</details>' % (
                          plural(len(self.ref), "build"),
                          "".join(self.program_block(s) for r in self.ranges for s in r.runs)))
-        o.append('</section>\n')
-        return "".join(o)
+        return section("programs", "Programs affected", *o)
 
     def program_block(self, s):
         """One target's programs: the broken ones in full, the others one line per state."""
@@ -503,69 +488,64 @@ class HtmlReport:
             s.index, esc(s.run.label), esc(tp.headline()) if tp.has_scenarios
             else "no client scenarios")]
         if not tp.has_scenarios:
-            o.append('<p class="muted">This run has no client-scenario cases (results of '
-                     'an older suite, or none selected).</p>')
-            return "".join(o)
-        broken = [(k, p) for k, p in enumerate(tp.programs) if p.state == P.BROKEN]
+            return o[0] + ('<p class="muted">This run has no client-scenario cases (results of '
+                           'an older suite, or none selected).</p>')
+        broken = tp.numbered(P.BROKEN)
         if broken:
-            o.append('<table class="programs" data-target="%d"><thead><tr><th>Program</th>'
-                     '<th>State</th><th>Scenario</th><th>Step</th><th>Call made at that step'
-                     '</th><th>What the program does then</th></tr></thead><tbody>' % s.index)
-            o += [self.program_rows(s, k, p) for k, p in broken] + ['</tbody></table>']
-        works = [(k, p) for k, p in enumerate(tp.programs) if p.state in (P.WORKS, P.PARTIAL)]
+            o.append(table(f' class="programs" data-target="{s.index}"', ths(
+                "Program", "State", "Scenario", "Step", "Call made at that step",
+                "What the program does then"), [self.program_rows(s, k, p) for k, p in broken]))
+        works = tp.numbered(P.WORKS, P.PARTIAL)
         if works:
             o.append('<p class="works">%s works: %s</p>' % (st_badge("PASS"), "; ".join(
                 '<span id="p-%d-%d">%s%s: %s</span>' % (
                     s.index, k, esc(p.name), " (partly exercised)" if p.state == P.PARTIAL
-                    else "", ", ".join('<code>%s</code>' % esc(c["id"]) for _, c in p.passed))
+                    else "", ", ".join(code(c["id"]) for _, c in p.passed))
                 for k, p in works)))
         groups = tp.not_run_by_reason()
         if groups:
-            n_prog = len({p.id for _, pcs in groups for p, _ in pcs})
+            items = "".join('<li>%s: %s</li>' % (esc(reason), ", ".join(
+                f'{st_badge(c["status"])} {esc(p.name)} {code(c["id"])}' for p, c in pcs))
+                for reason, pcs in groups)
             o.append('<details class="not-run"><summary>%s not exercised: %s</summary><ul>%s'
                      '</ul></details>' % (
-                         plural(n_prog, "program"), esc("; ".join(r for r, _ in groups)),
-                         "".join('<li>%s: %s</li>' % (esc(reason), ", ".join(
-                             '%s %s <code>%s</code>' % (st_badge(c["status"]), esc(p.name),
-                                                        esc(c["id"])) for p, c in pcs))
-                             for reason, pcs in groups)))
+                         plural(len({p.id for _, pcs in groups for p, _ in pcs}), "program"),
+                         esc("; ".join(r for r, _ in groups)), items))
         absent = tp.with_state(P.ABSENT)
         if absent:
             o.append('<p class="muted">No scenario in this run: %s</p>' % ", ".join(
                 esc(p.name) for p in absent))
         return "".join(o)
 
+    def broken_on(self, s, row):
+        p = self.tps[s.index].by_id.get(row.id)
+        return p is not None and p.state == P.BROKEN
+
     def program_matrix(self):
         """Programs that break on some target x the first screen's columns."""
         if not self.prog_rows:
             return '<p class="muted">No client-scenario cases in these results.</p>'
-        rows = [row for row in self.prog_rows if any(
-            self.tps[s.index].by_id.get(row.id) is not None
-            and self.tps[s.index].by_id[row.id].state == P.BROKEN for s in self.s)]
+        rows = [row for row in self.prog_rows if any(self.broken_on(s, row) for s in self.s)]
         if not rows:
             return '<p class="verdict-good">No program breaks on any target.</p>'
-        o = ['<div class="matrix-wrap"><table class="matrix" id="program-table"><thead><tr>'
-             '<th class="rid">Program</th>%s</tr></thead><tbody>' % self.column_heads()]
+        trs = []
         for row in rows:
-            o.append('<tr class="prog-row"><th class="rid" title="%s">%s <small class="muted">'
-                     '(%s)</small></th>' % (esc(row.source or ""), esc(row.name), esc(row.id)))
-            o += [self.program_cell(s, row) for s in self.under]
+            cells = [self.program_cell(s, row) for s in self.under]
             for r in self.ranges:
-                broken = [s for s in r.runs if self.tps[s.index].by_id.get(row.id) is not None
-                          and self.tps[s.index].by_id[row.id].state == P.BROKEN]
-                o.append(self.program_cell(broken[0] if broken else r.runs[-1], row,
-                                           "at %d of %d" % (len(broken), len(r.runs))
-                                           if broken and len(r.runs) > 1 else None))
-            o.append('</tr>')
-        o.append('</tbody></table></div>')
-        return "".join(o)
+                broken = [s for s in r.runs if self.broken_on(s, row)]
+                cells.append(self.program_cell(
+                    broken[0] if broken else r.runs[-1], row, "at %d of %d" % (
+                        len(broken), len(r.runs)) if broken and len(r.runs) > 1 else None))
+            trs.append(f'<tr class="prog-row"><th class="rid" title="{esc(row.source or "")}">'
+                       f'{esc(row.name)} <small class="muted">({esc(row.id)})</small></th>'
+                       f'{"".join(cells)}</tr>')
+        return matrix_table("program-table", "Program", self.column_heads(), trs)
 
     def program_cell(self, s, row, small=None):
         tp = self.tps[s.index]
         p = tp.by_id.get(row.id)
         if p is None or p.state == P.ABSENT:
-            return '<td class="cell c-na">%s</td>' % ("no scenario" if tp.has_scenarios
-                                                      else "n/a")
+            return '<td class="cell c-na">no scenario</td>' if tp.has_scenarios else NA
         link = "programs-%d" % s.index
         if p.state == P.BROKEN:
             i, c = p.worst()
@@ -579,69 +559,53 @@ class HtmlReport:
             cls, count = "c-SKIP", "0/%d" % len(p.scenarios)
         else:
             cls, count = "c-PASS", "%d/%d" % (len(p.passed), len(p.scenarios))
-        return ('<td class="cell %s" title="%s: %s"><a href="#%s">%s</a> <small>%s</small></td>'
-                % (cls, esc(s.run.label), esc(p.value(), 1000), link, esc(p.cell_text()),
-                   esc(small or count)))
+        return (f'<td class="cell {cls}" title="{esc(s.run.label)}: {esc(p.value(), 1000)}">'
+                f'<a href="#{link}">{esc(p.cell_text())}</a> <small>{esc(small or count)}'
+                '</small></td>')
 
     def program_rows(self, s, k, p):
-        rid = 'p-%d-%d' % (s.index, k)
         cls = {P.BROKEN: "c-FAIL", P.WORKS: "c-PASS", P.PARTIAL: "c-PASS",
                P.NOT_EXERCISED: "c-SKIP", P.ABSENT: "c-na"}[p.state]
         lines = []                 # (scenario cell, step, call, consequence)
         if p.state == P.BROKEN:
             for i, c in p.failing:
                 step, what, cons = P.failure_parts(c)
-                oc = s.outcomes.get(c["id"])
+                oc = s.notable(c)
                 tags = '%s <span class="tag">%s</span>%s' % (
                     st_badge(c["status"]), "counted" if c["counted"] else "not counted",
-                    (" " + st_badge(oc.kind)) if oc is not None and oc.kind not in
-                    ("OK", "SKIP") else "")
-                lines.append(('%s %s' % (self.case_link(s, i, c), tags), esc(step),
-                              '<code>%s</code>' % esc(what) if what else
-                              '<span class="muted">unknown</span>', esc(cons)))
+                    " " + st_badge(oc.kind) if oc else "")
+                lines.append((f"{self.case_link(s, c)} {tags}", esc(step), code(what) if what
+                              else '<span class="muted">unknown</span>', esc(cons)))
         if p.state in (P.WORKS, P.PARTIAL) or (p.state == P.BROKEN and p.passed):
-            lines.append(('%s %s' % (st_badge("PASS"), ", ".join(
-                '<code>%s</code>' % esc(c["id"]) for _, c in p.passed)), "", "",
+            lines.append(("%s %s" % (st_badge("PASS"), ", ".join(
+                code(c["id"]) for _, c in p.passed)), "", "",
                 '<span class="muted">runs as it relies on</span>'))
-        for i, c in p.not_run:
-            lines.append(('%s <code>%s</code>' % (st_badge(c["status"]), esc(c["id"])), "",
-                          "", 'not exercised: %s' % esc(p.not_run_reason(c))))
+        lines += [(f'{st_badge(c["status"])} {code(c["id"])}', "", "",
+                   "not exercised: %s" % esc(p.not_run_reason(c))) for _, c in p.not_run]
         if p.state == P.ABSENT:
             lines.append(("", "", "", '<span class="muted">no scenario for this program in '
                           'this run</span>'))
-        word = P.WORDS[p.state]
-        o = []
-        for j, (scen, step, call, cons) in enumerate(lines):
-            o.append('<tr%s class="prog-%s">' % (' id="%s"' % rid if j == 0 else "",
-                                                  p.state.replace(" ", "-")))
-            if j == 0:
-                span = ' rowspan="%d"' % len(lines) if len(lines) > 1 else ""
-                o.append('<td%s>%s</td><td%s class="cell %s">%s</td>' % (
-                    span, self.program_name(p), span, cls, esc(word)))
-            o.append('<td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (scen, step, call,
-                                                                                cons))
+        state = p.state.replace(" ", "-")
+        span = ' rowspan="%d"' % len(lines) if len(lines) > 1 else ""
+        o = [f'<tr id="p-{s.index}-{k}" class="prog-{state}"><td{span}>{self.program_name(p)}'
+             f'</td><td{span} class="cell {cls}">{esc(P.WORDS[p.state])}</td>{tds(*lines[0])}'
+             '</tr>']
+        o += [f'<tr class="prog-{state}">{tds(*line)}</tr>' for line in lines[1:]]
         return "".join(o)
 
     def matrix_section(self):
-        o = ['<section id="matrix"><h2>Rule &times; target matrix</h2>']
-        if not self.s:
-            o.append('<p>No results.</p></section>')
-            return "".join(o)
         ncol = 4 + len(self.s)
-        o.append('<div class="matrix-wrap"><table class="matrix" id="matrix-table"><thead><tr>'
-                 '<th class="rid">Rule</th><th>Strength</th><th>Function</th><th>Cases</th>')
+        o = ['<div class="matrix-wrap"><table class="matrix" id="matrix-table"><thead><tr>'
+             '<th class="rid">Rule</th>' + ths("Strength", "Function", "Cases")]
         o += [self.target_head(s) for s in self.order] + ['</tr></thead>']
-        from .catalog import GROUPS
         for gkey, gtitle in GROUPS:
             rows = [rid for g, rid in self.rows if g == gkey]
-            if not rows:
-                continue
-            o.append('<tbody class="group-%s"><tr class="group"><th colspan="%d">%s '
-                     '<span class="muted">(%d)</span></th></tr>' % (gkey, ncol, esc(gtitle),
-                                                                   len(rows)))
-            o += [self.matrix_row(rid) for rid in rows] + ['</tbody>']
-        o.append('</table></div></section>\n')
-        return "".join(o)
+            if rows:
+                o.append(f'<tbody class="group-{gkey}"><tr class="group"><th colspan="{ncol}">'
+                         f'{esc(gtitle)} <span class="muted">({len(rows)})</span></th></tr>')
+                o += [self.matrix_row(rid) for rid in rows] + ['</tbody>']
+        o.append('</table></div>')
+        return section("matrix", "Rule &times; target matrix", *o)
 
     def matrix_row(self, rid):
         rule = self.cat.get(rid)
@@ -653,44 +617,39 @@ class HtmlReport:
                     func = c.worst_case.get("function") or ""
                     break
         statuses = set()
-        tds = []
+        cells = []
         for s in self.order:
             c = self.cells.get((rid, s.index))
             if c is None:
-                tds.append('<td class="cell c-na">n/a</td>')
+                cells.append(NA)
                 statuses.add("n/a")
                 continue
             statuses.update(c.by_status)
-            st = c.status
+            st = word = c.status
             extra = ""
-            word = st
             if c.xpass:
-                extra = " xp"
-                word = "%s xpass" % st
+                extra, word = " xp", "%s xpass" % st
                 statuses.add("XPASS")
             elif c.xfail and st in BAD + ("BROKEN",):
-                extra = " xf"
-                word = "%s xfail" % st
+                extra, word = " xf", "%s xfail" % st
                 statuses.add("XFAIL")
             link = None
             if st not in ("PASS", "SKIP") or c.xpass:
                 link = self.case_anchor.get((s.index, c.worst_case["id"]))
             elif st == "SKIP":
                 link = "skips-%d" % s.index
-            label = esc(word)
-            if link:
-                label = '<a href="#%s">%s</a>' % (link, label)
+            label = f'<a href="#{link}">{esc(word)}</a>' if link else esc(word)
             n_st = c.by_status.get(st, 0)
-            tds.append('<td class="cell c-%s%s" title="%s: %d of %d cases %s">%s <small>%d/%d</small>'
-                       '</td>' % (st, extra, esc(s.run.label), n_st, c.n, st, label, n_st, c.n))
+            cells.append(f'<td class="cell c-{st}{extra}" title="{esc(s.run.label)}: {n_st} of '
+                         f'{c.n} cases {st}">{label} <small>{n_st}/{c.n}</small></td>')
         rtext = rule["text"] if rule else "not in this rule catalogue"
-        strength = self.cat.strength_label(rid)
         return ('<tr data-filter="1" data-function="%s" data-strength="%s" data-status="%s" '
-                'data-text="%s"><th class="rid" title="%s">%s</th><td class="sg">%s</td><td class="fn">%s</td>'
-                '<td>%d</td>%s</tr>' % (
+                'data-text="%s"><th class="rid" title="%s">%s</th><td class="sg">%s</td>'
+                '<td class="fn">%s</td><td>%d</td>%s</tr>' % (
                     esc(func), esc(self.cat.strength(rid)), esc(" ".join(sorted(statuses))),
-                    esc(rid.lower()), esc(rtext), self.rule_link(rid), esc(strength), esc(func),
-                    self.cov["cases_per_rule"].get(rid, 0), "".join(tds)))
+                    esc(rid.lower()), esc(rtext), self.rule_link(rid),
+                    esc(self.cat.strength_label(rid)), esc(func),
+                    self.cov["cases_per_rule"].get(rid, 0), "".join(cells)))
 
     # anchors must exist before the matrix links to them
     def assign_anchors(self):
@@ -701,227 +660,189 @@ class HtmlReport:
                     self.case_anchor[(s.index, case["id"])] = "f-%d-%d" % (s.index, i)
 
     def failures(self):
-        o = ['<section id="failures"><h2>Failures, crashes and divergences</h2>']
-        any_ = False
+        o, any_ = [], False
         for s in self.order:
+            xpass = [c for c in s.run.cases if c["status"] == "PASS"
+                     and s.outcomes.get(c["id"]) is not None
+                     and s.outcomes[c["id"]].kind == "XPASS"]
             groups = [
                 ("Failures of MUST rules", [c for c in s.run.cases if c["counted"]
                                             and c["status"] == "FAIL"]),
-                ("Crashes and timeouts", [c for c in s.run.cases if c["status"] in ("CRASH",
-                                                                                      "TIMEOUT")]),
+                ("Crashes and timeouts", [c for c in s.run.cases
+                                          if c["status"] in ("CRASH", "TIMEOUT")]),
                 ("Divergences (not counted)", s.divergences),
                 ("Broken fixtures (suite or environment problems)", s.broken),
-                ("Unexpected passes (XPASS)", [c for c in s.run.cases if c["status"] == "PASS"
-                                               and s.outcomes.get(c["id"]) is not None
-                                               and s.outcomes[c["id"]].kind == "XPASS"]),
-            ]
-            n = sum(len(g) for _, g in groups)
-            o.append('<h3 id="failures-%d">%s <span class="muted">&mdash; %s</span></h3>'
-                     % (s.index, esc(s.run.label), esc(s.verdict)))
+                ("Unexpected passes (XPASS)", xpass)]
+            o.append(f'<h3 id="failures-{s.index}">{esc(s.run.label)} <span class="muted">'
+                     f'&mdash; {esc(s.verdict)}</span></h3>')
             if not s.run.complete:
                 o.append('<p><span class="incomplete">INCOMPLETE</span> %s</p>'
                          % esc(s.run.incomplete_reason))
-            if not n:
+            cases = [c for _, g in groups for c in g]
+            if not cases:
                 o.append('<p class="muted">No failures, crashes or divergences.</p>')
                 continue
             any_ = True
-            o.append(self.family_index(s, [c for _, g in groups for c in g]))
-            for title, cases in groups:
-                if not cases:
-                    continue
-                o.append('<h4>%s (%d)</h4>' % (esc(title), len(cases)))
-                o += [self.case_item(s, case) for case in cases]
-        if not self.s:
-            o.append('<p>No results.</p>')
-        elif not any_:
+            o.append(self.family_index(s, cases))
+            for title, g in groups:
+                if g:
+                    o.append(f'<h4>{esc(title)} ({len(g)})</h4>')
+                    o += [self.case_item(s, case) for case in g]
+        if not any_:
             o.append('<p>No failures on any target.</p>')
-        o.append('</section>\n')
-        return "".join(o)
+        return section("failures", "Failures, crashes and divergences", *o)
 
     def family_index(self, s, cases):
         """One line per API family with this target's failures in it, each case linked: the
         place a cell of the family matrix links to."""
-        from .analysis import family_of
         by = {}
         for c in cases:
             by.setdefault(family_of(c), []).append(c)
-        o = ['<ul class="fam-index">']
-        for f, fam in enumerate(self.fam_rows):
-            if fam in by:
-                o.append('<li id="ff-%d-%d"><strong>%s</strong> (%d): %s</li>' % (
-                    s.index, f, esc(fam), len(by[fam]), ", ".join(
-                        '%s %s' % (st_badge(c["status"]), self.case_link(s, 0, c))
-                        for c in by[fam])))
-        o.append('</ul>')
-        return "".join(o)
+        return '<ul class="fam-index">%s</ul>' % "".join(
+            '<li id="ff-%d-%d"><strong>%s</strong> (%d): %s</li>' % (
+                s.index, f, esc(fam), len(by[fam]), ", ".join(
+                    f'{st_badge(c["status"])} {self.case_link(s, c)}' for c in by[fam]))
+            for f, fam in enumerate(self.fam_rows) if fam in by)
 
     def case_item(self, s, case):
-        idx = self.case_anchor.get((s.index, case["id"]), "")
         st = case["status"]
         oc = s.outcomes.get(case["id"])
         statuses = [st] + ([oc.kind] if oc is not None else [])
-        prog = case.get("program") if isinstance(case.get("program"), dict) else {}
+        prog = case.get("program") if isinstance(case.get("program"), dict) else None
         text = " ".join([case["id"], case.get("function") or "", case.get("title") or "",
-                         prog.get("name") or ""] + case["rules"]).lower()
+                         (prog or {}).get("name") or ""] + case["rules"]).lower()
         o = ['<article class="case k-%s" id="%s" data-filter="1" data-function="%s" '
              'data-status="%s" data-strength="%s" data-text="%s">' % (
-                 esc(st), esc(idx), esc(case.get("function") or ""), esc(" ".join(statuses)),
+                 esc(st), esc(self.case_anchor.get((s.index, case["id"]), "")),
+                 esc(case.get("function") or ""), esc(" ".join(statuses)),
                  esc(self.case_strengths(case)), esc(text, 2000))]
         tags = ('<span class="tag">%s</span>' % ("counted" if case["counted"] else "not counted")
                 if st in BAD else "")
         tags += '<span class="tag">mode: %s</span>' % esc(case["mode"]) if case.get("mode") else ""
-        tags += st_badge(oc.kind) if oc is not None and oc.kind not in ("OK", "SKIP") else ""
+        oc = s.notable(case)
+        tags += st_badge(oc.kind) if oc else ""
         o.append('<h4>%s <code>%s</code> %s %s</h4>' % (
             st_badge(st), esc(case["id"]), esc(case.get("title") or ""), tags))
-        o.append('<dl><dt>Target</dt><dd>%s</dd>' % esc(s.run.label))
         loc = case.get("file") or "?"
         if case.get("line") is not None:
             loc = "%s:%d" % (loc, case["line"])
-        o.append('<dt>Case</dt><dd><code>%s</code> (results line %d)</dd>' % (esc(loc),
-                                                                              case["_line"]))
+        dl = [("Target", esc(s.run.label)),
+              ("Case", f'{code(loc)} (results line {case["_line"]})')]
         if case.get("function"):
-            o.append('<dt>Function</dt><dd><code>%s</code></dd>' % esc(case["function"]))
+            dl.append(("Function", code(case["function"])))
         if case.get("message"):
-            o.append('<dt>Message</dt><dd>%s</dd>' % esc(case["message"]))
+            dl.append(("Message", esc(case["message"])))
         if st == "CRASH" or case.get("exception"):
-            o.append('<dt>Exception</dt><dd><code>%s</code></dd>' % esc(case.get("exception")
-                                                                        or "?"))
+            dl.append(("Exception", code(case.get("exception") or "?")))
         if case.get("reason"):
-            o.append('<dt>Reason</dt><dd>%s</dd>' % esc(case["reason"]))
-        prog = case.get("program")
-        if isinstance(prog, dict):
-            o.append('<dt>Program</dt><dd>%s <small class="muted">(%s)</small>%s</dd>' % (
-                esc(prog.get("name") or prog["id"]), esc(prog["id"]),
-                ('<br><small class="muted">%s</small>' % esc(prog["source"]))
-                if prog.get("source") else ""))
+            dl.append(("Reason", esc(case["reason"])))
+        if prog is not None:
+            src = f'<br><small class="muted">{esc(prog["source"])}</small>' \
+                if prog.get("source") else ""
+            dl.append(("Program", f'{esc(prog.get("name") or prog["id"])} <small class="muted">'
+                                  f'({esc(prog["id"])})</small>{src}'))
             if st in BAD:
                 step, what, cons = P.failure_parts(case)
-                o.append('<dt>Step</dt><dd>%s%s</dd><dt>Then</dt><dd>%s</dd>' % (
-                    esc(step), (': <code>%s</code>' % esc(what)) if what else "", esc(cons)))
-        if oc is not None and oc.kind not in ("OK", "SKIP"):
-            o.append('<dt>Expectation</dt><dd>%s %s</dd>' % (st_badge(oc.kind), esc(oc.detail)))
-        o.append('</dl>')
+                dl += [("Step", esc(step) + (f": {code(what)}" if what else "")),
+                       ("Then", esc(cons))]
+        if oc:
+            dl.append(("Expectation", f"{st_badge(oc.kind)} {esc(oc.detail)}"))
+        o.append("<dl>%s</dl>" % "".join(f"<dt>{t}</dt><dd>{d}</dd>" for t, d in dl))
         if case["checks"]:
-            o.append('<table class="checks"><thead><tr><th>check</th><th>rule</th><th>expected'
-                     '</th><th>observed</th><th></th></tr></thead><tbody>')
-            o += ['<tr><td>%s</td><td>%s</td><td class="mono">%s</td><td class="mono%s">%s</td>'
-                  '<td>%s</td></tr>' % (esc(c.get("what")), esc(c.get("rule")),
-                                        esc(c.get("expected")), "" if c.get("ok") else " bad",
-                                        esc(c.get("got")), st_badge("PASS" if c.get("ok")
-                                                                    else "FAIL"))
-                  for c in case["checks"]] + ['</tbody></table>']
+            o.append(table(' class="checks"', ths("check", "rule", "expected", "observed", ""), [
+                '<tr><td>%s</td><td>%s</td><td class="mono">%s</td><td class="mono%s">%s</td>'
+                '<td>%s</td></tr>' % (esc(c.get("what")), esc(c.get("rule")),
+                                      esc(c.get("expected")), "" if c.get("ok") else " bad",
+                                      esc(c.get("got")), st_badge("PASS" if c.get("ok")
+                                                                  else "FAIL"))
+                for c in case["checks"]]))
         shown = case["failed_rules"] if st == "FAIL" and case["failed_rules"] else case["rules"]
         if shown:
-            o.append('<ul class="rules">')
-            for rid in shown:
-                r = self.cat.get(rid)
-                if r is None:
-                    o.append('<li><code>%s</code> <span class="muted">(not in this rule '
-                             'catalogue)</span></li>' % esc(rid))
-                else:
-                    o.append('<li>%s <span class="tag">%s</span> %s <span class="muted">'
-                             '&mdash; source: %s; %s:%d</span></li>' % (
-                                 self.rule_link(rid), esc(self.cat.strength_label(rid)),
-                                 esc(r["text"]), esc(r["source"]), esc(r["file"]), r["line"]))
-            o.append('</ul>')
+            o.append('<ul class="rules">%s</ul>' % "".join(map(self.rule_item, shown)))
         if case.get("rerun"):
-            o.append('<div>Rerun just this case:<pre><code>%s</code></pre></div>'
-                     % esc(case["rerun"]))
-        o.append('</article>')
-        return "".join(o)
+            o.append(f'<div>Rerun just this case:<pre>{code(case["rerun"])}</pre></div>')
+        return "".join(o) + '</article>'
+
+    def rule_item(self, rid):
+        r = self.cat.get(rid)
+        if r is None:
+            return (f'<li>{code(rid)} <span class="muted">(not in this rule catalogue)</span>'
+                    '</li>')
+        return ('<li>%s <span class="tag">%s</span> %s <span class="muted">&mdash; source: %s; '
+                '%s:%d</span></li>' % (self.rule_link(rid), esc(self.cat.strength_label(rid)),
+                                       esc(r["text"]), esc(r["source"]), esc(r["file"]),
+                                       r["line"]))
 
     def expectations_section(self):
-        o = ['<section id="expectations"><h2>Expectations (XFAIL / XPASS)</h2>']
+        o = []
         for x in self.exps:
-            o.append('<h3><code>%s</code> &mdash; target %s%s</h3>' % (
-                esc(x.path), esc(x.impl), (" " + esc(x.arch)) if x.arch else ""))
-            rows = []
-            for s in self.order:
-                if not x.applies_to(s.run):
-                    continue
-                for cid, oc in sorted(s.outcomes.items()):
-                    if oc.kind in ("XPASS", "CHANGED", "UNEXPECTED"):
-                        rows.append((oc.kind, s, cid, oc.detail))
-            for (xx, e, run) in self.stale:
-                if xx is x:
-                    rows.append(("STALE", None, e.case, "entry names %s but the case is not in "
-                                 "its results (%s)" % (run.label, e.where(x.path))))
+            arch = " " + esc(x.arch) if x.arch else ""
+            o.append(f'<h3>{code(x.path)} &mdash; target {esc(x.impl)}{arch}</h3>')
+            rows = [(oc.kind, s, cid, oc.detail) for s in self.order if x.applies_to(s.run)
+                    for cid, oc in sorted(s.outcomes.items())
+                    if oc.kind in ("XPASS", "CHANGED", "UNEXPECTED")]
+            rows += [("STALE", None, e.case, "entry names %s but the case is not in its results "
+                      "(%s)" % (run.label, e.where(x.path))) for xx, e, run in self.stale
+                     if xx is x]
             if not rows:
                 o.append('<p class="verdict-good">Every case matched its expectations.</p>')
                 continue
-            o.append('<table><thead><tr><th>problem</th><th>target</th><th>case</th>'
-                     '<th>detail</th></tr></thead><tbody>')
-            for kind, s, cid, detail in rows:
-                o.append('<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td>%s</td></tr>' % (
-                    st_badge(kind), esc(s.run.label) if s else "", esc(cid), esc(detail)))
-            o.append('</tbody></table>')
-        o.append('</section>\n')
-        return "".join(o)
+            o.append(table("", ths("problem", "target", "case", "detail"), [
+                f'<tr>{tds(st_badge(kind), esc(s.run.label) if s else "", code(cid), esc(d))}</tr>'
+                for kind, s, cid, d in rows]))
+        return section("expectations", "Expectations (XFAIL / XPASS)", *o)
 
     def skips(self):
-        o = ['<section id="skips"><h2>Skipped cases and reasons</h2>'
-             '<p class="muted">Skipped cases are not passes: they did not run.</p>']
+        o = ['<p class="muted">Skipped cases are not passes: they did not run.</p>']
         for s in self.order:
-            o.append('<h3 id="skips-%d">%s <span class="muted">(%d skipped)</span></h3>'
-                     % (s.index, esc(s.run.label), len(s.skipped)))
+            o.append(f'<h3 id="skips-{s.index}">{esc(s.run.label)} <span class="muted">'
+                     f'({len(s.skipped)} skipped)</span></h3>')
             if not s.skipped:
                 continue
             by = {}
             for c in s.skipped:
                 by.setdefault(c.get("reason") or "(no reason given)", []).append(c["id"])
-            o.append('<table><thead><tr><th>reason</th><th>cases</th></tr></thead><tbody>')
+            rows = []
             for reason, ids in sorted(by.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-                shown = ids[:40]
                 more = " &hellip; and %d more" % (len(ids) - 40) if len(ids) > 40 else ""
-                o.append('<tr><td>%s</td><td><strong>%d</strong>: %s%s</td></tr>' % (
-                    esc(reason), len(ids), ", ".join("<code>%s</code>" % esc(i) for i in shown),
-                    more))
-            o.append('</tbody></table>')
-        o.append('</section>\n')
-        return "".join(o)
+                shown = "<strong>%d</strong>: %s%s" % (len(ids), ", ".join(map(code, ids[:40])),
+                                                       more)
+                rows.append(f"<tr>{tds(esc(reason), shown)}</tr>")
+            o.append(table("", ths("reason", "cases"), rows))
+        return section("skips", "Skipped cases and reasons", *o)
 
     def coverage_section(self):
         cov = self.cov
-        o = ['<section id="coverage"><h2>Coverage</h2><h3>Rules per function</h3>'
-             '<table><thead><tr><th>function</th><th>rules</th><th>rules with a case</th>'
-             '<th>cases</th></tr></thead><tbody>']
-        o += ['<tr><td><code>%s</code></td><td>%d</td><td>%d</td><td>%d</td></tr>' % (
-            esc(f), d["rules"], d["covered"], len(d["cases"]))
-            for f, d in sorted(cov["functions"].items())] + ['</tbody></table>']
-        o.append('<h3>Rules with no case in these results (%d)</h3>' % len(cov["uncovered"]))
+        o = ['<h3>Rules per function</h3>', table("", ths(
+            "function", "rules", "rules with a case", "cases"), [
+                f'<tr>{tds(code(f), d["rules"], d["covered"], len(d["cases"]))}</tr>'
+                for f, d in sorted(cov["functions"].items())]),
+             '<h3>Rules with no case in these results (%d)</h3>' % len(cov["uncovered"])]
         if cov["uncovered"]:
-            o.append('<ul>')
-            for r in cov["uncovered"]:
-                note = ' <span class="tag">not testable</span>' if self.cat.untestable(r["id"]) \
-                    else ""
-                o.append('<li>%s <span class="tag">%s</span>%s %s</li>' % (
-                    self.rule_link(r["id"]), esc(self.cat.strength_label(r["id"])), note,
-                    esc(r["text"])))
-            o.append('</ul>')
+            o.append("<ul>%s</ul>" % "".join('<li>%s <span class="tag">%s</span>%s %s</li>' % (
+                self.rule_link(r["id"]), esc(self.cat.strength_label(r["id"])),
+                ' <span class="tag">not testable</span>' if self.cat.untestable(r["id"]) else "",
+                esc(r["text"])) for r in cov["uncovered"]))
         else:
             o.append('<p>Every rule has at least one case.</p>')
-        o.append('</section>\n')
-        o.append('<section id="rules"><h2>Rules</h2><p class="muted">Cases per rule: distinct '
-                 'case ids citing the rule over all targets.</p><table><thead><tr><th>rule</th>'
-                 '<th>strength</th><th>provenance</th><th>versions</th><th>function</th>'
-                 '<th>cases</th><th>text</th><th>source</th></tr></thead><tbody>')
-        for i, r in enumerate(self.cat.rules):
-            o.append('<tr id="r-%d"><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td>'
-                     '<td><code>%s</code></td><td>%d</td><td>%s%s</td><td>%s<br><small '
-                     'class="muted">%s:%d</small></td></tr>' % (
-                         i, esc(r["id"]), esc(r["strength"]), esc(r["provenance"]),
-                         esc(r["versions"]), esc(r["function"]),
-                         cov["cases_per_rule"].get(r["id"], 0), esc(r["text"]),
-                         ('<br><small class="muted">%s</small>' % esc(r["note"]))
-                         if r.get("note") else "", esc(r["source"]), esc(r["file"]), r["line"]))
-        o.append('</tbody></table></section>\n')
-        return "".join(o)
+        rules = ['<tr id="r-%d"><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td>'
+                 '<td><code>%s</code></td><td>%d</td><td>%s%s</td><td>%s<br><small '
+                 'class="muted">%s:%d</small></td></tr>' % (
+                     i, esc(r["id"]), esc(r["strength"]), esc(r["provenance"]),
+                     esc(r["versions"]), esc(r["function"]),
+                     cov["cases_per_rule"].get(r["id"], 0), esc(r["text"]),
+                     ('<br><small class="muted">%s</small>' % esc(r["note"]))
+                     if r.get("note") else "", esc(r["source"]), esc(r["file"]), r["line"])
+                 for i, r in enumerate(self.cat.rules)]
+        return section("coverage", "Coverage", *o) + section(
+            "rules", "Rules", '<p class="muted">Cases per rule: distinct case ids citing the rule '
+            'over all targets.</p>', table("", ths("rule", "strength", "provenance", "versions",
+                                                  "function", "cases", "text", "source"), rules))
 
     def targets(self):
-        o = ['<section id="targets"><h2>Targets and fingerprints</h2>']
+        o = []
         for s in self.order:
             run, h = s.run, s.run.header
-            o.append('<h3 id="target-%d">%s</h3>' % (s.index, esc(run.label)))
             info = [("results file", run.path), ("target_id", run.target_id),
                     ("run", "complete" if run.complete else "INCOMPLETE: %s"
                      % run.incomplete_reason),
@@ -935,18 +856,17 @@ class HtmlReport:
                      if (run.footer or {}).get(k) is not None]
             if isinstance(h.get("argv"), list):
                 info.append(("argv", " ".join(display(a) for a in h["argv"])))
-            info += _flatten(h.get("suite") or {}, "suite")
-            info += _flatten(h.get("host") or {}, "host")
-            o.append('<div style="display:flex;gap:16px;flex-wrap:wrap"><div><h4>Run</h4>%s'
-                     '</div>' % _kv_table(info))
-            o.append('<div><h4>Target</h4>%s</div>' % _kv_table(_flatten(h["target"])))
-            o.append('<div><h4>Fingerprint</h4>%s</div></div>' % _kv_table(
-                _flatten(h.get("fingerprint") or {})))
+            info += _flatten(h.get("suite") or {}, "suite") + _flatten(h.get("host") or {}, "host")
+            o.append(f'<h3 id="target-{s.index}">{esc(run.label)}</h3>'
+                     '<div style="display:flex;gap:16px;flex-wrap:wrap">'
+                     f'<div><h4>Run</h4>{_kv_table(info)}</div>'
+                     f'<div><h4>Target</h4>{_kv_table(_flatten(h["target"]))}</div>'
+                     f'<div><h4>Fingerprint</h4>{_kv_table(_flatten(h.get("fingerprint") or {}))}'
+                     '</div></div>')
             if run.warnings:
                 o.append('<p>Warnings:</p><ul>%s</ul>' % "".join(
-                    '<li>%s</li>' % esc(x) for x in run.warnings))
-        o.append('</section>\n')
-        return "".join(o)
+                    f"<li>{esc(x)}</li>" for x in run.warnings))
+        return section("targets", "Targets and fingerprints", *o)
 
 
 def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance report",
@@ -954,4 +874,3 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance r
     rep = HtmlReport(summaries, catalog, exps, title, stale, known)
     rep.assign_anchors()
     return rep.render()
-
