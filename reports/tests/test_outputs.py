@@ -12,77 +12,52 @@ import xml.etree.ElementTree as ET
 
 from common import (TmpCase, case_of, data, run_cli, read_records, dump_records, fix_footer, GOOD,
                     HOSTILE, WINE_EXP)
+from browser import text
 from etwconf_report import render_html
 
 
 class Page(html.parser.HTMLParser):
-    """Collects what the tests look at: elements, attributes, scripts, text, matrix cells."""
+    """What a page's parser sees: elements with their attributes, ids, scripts and text."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.tags = []
-        self.scripts = []
-        self.text = []
+        self.tags, self.scripts, self.text, self.ids = [], [], [], set()
         self._in_script = False
-        self._stack = []
-        self.matrix = []          # rows of cell texts in #matrix-table
-        self._in_matrix = False
-        self._row = None
-        self._cell = None
-        self.ids = set()
-        self.articles = {}        # id -> text
-        self._article = None
 
     def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
         self.tags.append((tag, attrs))
-        if "id" in a:
-            self.ids.add(a["id"])
-        if tag == "script":
-            self._in_script = True
+        self.ids.update(v for k, v in attrs if k == "id")
+        self._in_script = tag == "script"
+        if self._in_script:
             self.scripts.append("")
-        if tag == "table" and a.get("id") == "matrix-table":
-            self._in_matrix = True
-        if self._in_matrix and tag == "tr":
-            self._row = []
-        if self._in_matrix and tag in ("td", "th") and self._row is not None:
-            self._cell = []
-        if tag == "article":
-            self._article = a.get("id")
-            self.articles[self._article] = []
 
     def handle_endtag(self, tag):
-        if tag == "script":
-            self._in_script = False
-        if tag == "table" and self._in_matrix:
-            self._in_matrix = False
-        if self._in_matrix and tag in ("td", "th") and self._cell is not None:
-            self._row.append(" ".join("".join(self._cell).split()))
-            self._cell = None
-        if self._in_matrix and tag == "tr" and self._row is not None:
-            self.matrix.append(self._row)
-            self._row = None
-        if tag == "article":
-            self._article = None
+        self._in_script = False
 
     def handle_data(self, d):
         if self._in_script:
             self.scripts[-1] += d
-            return
-        self.text.append(d)
-        if self._cell is not None:
-            self._cell.append(d)
-        if self._article is not None:
-            self.articles[self._article].append(d)
+        else:
+            self.text.append(d)
+
+
+def table_rows(raw, table_id):
+    """The rows of the table with id table_id, each a list of its cells' texts."""
+    i = raw.index('id="%s"' % table_id)
+    return [[text(c) for c in re.findall(r"<t[hd][^>]*>.*?</t[hd]>", tr, re.S)]
+            for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", raw[i:raw.index("</table>", i)], re.S)]
 
 
 def parse_page(path):
     p = Page()
     with open(path, encoding="utf-8") as f:
-        p.feed(f.read())
+        p.raw = f.read()
+    p.feed(p.raw)
     p.close()
     p.alltext = "".join(p.text)
-    p.articles = {k: "".join(v) for k, v in p.articles.items()}
+    p.articles = {a: html.unescape(re.sub(r"<[^>]+>", "", body)) for a, body in re.findall(
+        r'<article [^>]*id="([^"]*)"[^>]*>(.*?)</article>', p.raw, re.S)}
+    p.matrix = table_rows(p.raw, "matrix-table")
     return p
 
 
@@ -102,9 +77,9 @@ class SampleReport(TmpCase):
                 "report", "--out", r["out"], "--programs", data("programs.def"),
                 "--expectations", WINE_EXP, *files)
             r["page"] = parse_page(os.path.join(r["out"], "index.html"))
-            for key, name in (("raw", "index.html"), ("md", "summary.md")):
-                with open(os.path.join(r["out"], name), encoding="utf-8") as f:
-                    r[key] = f.read()
+            r["raw"] = r["page"].raw
+            with open(os.path.join(r["out"], "summary.md"), encoding="utf-8") as f:
+                r["md"] = f.read()
             r["junit_path"] = os.path.join(r["out"], "junit.xml")
         for k, v in r.items():
             setattr(cls, k, v)
@@ -316,12 +291,8 @@ class Reports(SampleReport):
         for s in suites:
             cases = s.findall("testcase")
             self.assertEqual(int(s.get("tests")), len(cases))
-            self.assertEqual(int(s.get("failures")), sum(1 for c in cases if c.find("failure")
-                                                         is not None))
-            self.assertEqual(int(s.get("errors")), sum(1 for c in cases if c.find("error")
-                                                       is not None))
-            self.assertEqual(int(s.get("skipped")), sum(1 for c in cases if c.find("skipped")
-                                                        is not None))
+            for attr, tag in (("failures", "failure"), ("errors", "error"), ("skipped", "skipped")):
+                self.assertEqual(int(s.get(attr)), sum(c.find(tag) is not None for c in cases))
             total += len(cases)
         self.assertEqual(int(root.get("tests")), total)
 
