@@ -6,10 +6,8 @@ one parser of that file.
 """
 import os
 
-from .util import BAD, display, file_kind, NotRegular
+from .util import BAD, display, file_kind, NotRegular, spec_rules, REPO
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_DEF = os.path.join(REPO, "spec", "programs.def")
 
 BROKEN, WORKS, PARTIAL, NOT_EXERCISED, ABSENT = (
@@ -33,17 +31,6 @@ class Known:
         self.problems = list(problems)
 
 
-def _spec_reader():
-    """spec/rules.py's programs(path) and its error class, or None."""
-    try:
-        from .catalog import _rules_module
-        mod = _rules_module()
-    except Exception:              # no usable spec/rules.py
-        return None
-    fn = getattr(mod, "programs", None)
-    return (fn, getattr(mod, "RuleError", ValueError)) if callable(fn) else None
-
-
 def load_known(path=None, required=False):
     """Read programs.def. Without a path, spec/programs.def when it exists; no file is no list.
     An explicit path that cannot be read raises OSError (the caller names it). A malformed file
@@ -64,13 +51,9 @@ def load_known(path=None, required=False):
             open(path, encoding="utf-8").close()   # raises the OSError that names the problem
         return Known(problems=["%s: cannot be read; programs not exercised are not listed"
                                % path])
-    reader = _spec_reader()
-    if reader is None:
-        return Known(problems=["spec/rules.py cannot be loaded: no list of programs"], path=path)
-    fn, error = reader
     try:
-        raw = fn(path)
-    except (error, OSError, ValueError) as e:
+        raw = spec_rules.programs(path)
+    except (spec_rules.RuleError, OSError, ValueError) as e:
         return Known(problems=["%s; programs not exercised are not listed" % e], path=path)
     programs = []
     for p in raw:

@@ -54,24 +54,21 @@ def _details(case):
 
 
 def _message(case):
-    msg = _message1(case)
+    fc = failing_checks(case)
+    if case["status"] == "CRASH":
+        msg = "CRASH %s %s" % (_t(case.get("exception") or "?", 200),
+                               _t(case.get("message") or "", 500))
+    elif fc:
+        c = fc[0]
+        msg = "%s: expected %s, got %s" % (_t(c.get("what") or "check", 200),
+                                           _t(c.get("expected"), 500), _t(c.get("got"), 500))
+    else:
+        msg = _t(case.get("message") or case["status"], 1000)
     if P.is_scenario(case) and case["status"] in BAD:
         prog = case["program"]
         msg = "%s breaks at %s -- %s" % (_t(prog.get("name") or prog["id"], 200),
                                          _t(P.failure_line(case), 1000), msg)
     return msg
-
-
-def _message1(case):
-    if case["status"] == "CRASH":
-        return "CRASH %s %s" % (_t(case.get("exception") or "?", 200),
-                                _t(case.get("message") or "", 500))
-    fc = failing_checks(case)
-    if fc:
-        c = fc[0]
-        return "%s: expected %s, got %s" % (_t(c.get("what") or "check", 200),
-                                            _t(c.get("expected"), 500), _t(c.get("got"), 500))
-    return _t(case.get("message") or case["status"], 1000)
 
 
 def _count(el, testcases, seconds):

@@ -165,13 +165,12 @@ def _programs(summaries, tps):
         for p in tp.with_state(P.BROKEN):
             for i, c in p.failing:
                 step, what, cons = P.failure_parts(c)
-                oc = s.outcomes.get(c["id"])
+                oc = s.notable(c)
                 o += wrap("**%s** (%s) %s%s: %s. Case [%s](index.html#f-%d-%d) %s, %s%s" % (
                     md(p.name, 120), code(p.id, 60), md(P.breaks_at(c)),
                     (" " + code(what)) if what else "", md(cons, 400), code(c["id"]),
                     s.index, i, c["status"], "counted" if c["counted"] else "not counted",
-                    " [%s]" % oc.kind if oc is not None and oc.kind not in ("OK", "SKIP")
-                    else ""), "- ", "  ")
+                    " [%s]" % oc.kind if oc else ""), "- ", "  ")
         works = tp.with_state(P.WORKS, P.PARTIAL)
         if works:
             o += wrap("Working: %s" % ", ".join(
@@ -212,8 +211,8 @@ def _item(c, s):
     rules = c["failed_rules"] or c["rules"]
     if rules:
         bits.append("rules " + ", ".join(code(r) for r in rules[:8]))
-    oc = s.outcomes.get(c["id"])
-    if oc is not None and oc.kind not in ("OK", "SKIP"):
+    oc = s.notable(c)
+    if oc:
         bits.append("[%s]" % oc.kind)
     if c.get("rerun"):
         bits.append("rerun: %s" % code(c["rerun"]))
@@ -221,8 +220,6 @@ def _item(c, s):
 
 
 def _exp_cell(s, stale):
-    if not s.outcomes:
-        return "n/a"
-    c = dict(s.kinds, STALE=sum(1 for (_, _, r) in stale if r is s.run))
+    c = s.expectation_counts(stale)
     return ", ".join(["%d XFAIL" % c.get("XFAIL", 0)] + [
         "**%d %s**" % (c[k], k) for k in ("XPASS", "CHANGED", "UNEXPECTED", "STALE") if c.get(k)])

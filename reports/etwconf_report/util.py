@@ -10,18 +10,13 @@ SEVERITY = {"CRASH": 6, "TIMEOUT": 5, "FAIL": 4, "BROKEN": 3, "PASS": 2, "SKIP":
 BAD = ("FAIL", "CRASH", "TIMEOUT")          # the target misbehaved
 ERRORS = ("CRASH", "TIMEOUT")
 
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if os.path.join(REPO, "spec") not in sys.path:
+    sys.path.insert(0, os.path.join(REPO, "spec"))
+# the one reader of spec/: rules.def, versions.def and programs.def
+import rules as spec_rules  # noqa: E402
 
-
-def _rules_module():
-    spec = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "spec")
-    if spec not in sys.path:
-        sys.path.insert(0, spec)
-    import rules  # noqa: E402  (spec/rules.py reads spec/versions.def)
-    return rules
-
-
-_rules = _rules_module()
-_VERSIONS = _rules.versions()
+_VERSIONS = spec_rules.versions()
 NT_ORDER = tuple(v["name"] for v in _VERSIONS)
 # canonical wine name for a version of the table (the entries the Wine stage runs)
 NT_WINE = {v["name"]: v["wine"] for v in _VERSIONS if v["wine"]}
@@ -61,7 +56,7 @@ def version_bounds(text):
     that build with its updates. None if unknown."""
     if not isinstance(text, str):
         return None
-    return _rules.version_bounds(WINE_NT.get(text.lower(), text), _VERSIONS)
+    return spec_rules.version_bounds(WINE_NT.get(text.lower(), text), _VERSIONS)
 
 
 def run_key(version, nt_version=None, build=None, update=0):

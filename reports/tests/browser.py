@@ -44,9 +44,9 @@ FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "-
 TIMEOUT = 60          # seconds for a page load or a script
 WIDTH, HEIGHT, TALL = 1400, 1000, 3200
 MD_WIDTH = 100
-# the element the report's script appends last (the script's text, which names it too, is not it)
 # what the report says in place of the program matrix when no program breaks anywhere
 NO_BREAK = "No program breaks on any target."
+# the element the report's script appends last (the script's text, which names it too, is not it)
 READY = re.compile(r'<div id="etwconf-js-ready"[^>]*>ready</div>')
 NO_JS = ('return new DOMParser().parseFromString(arguments[0], "text/html")'
          '.documentElement.outerHTML;')
@@ -147,16 +147,6 @@ class Browser:
         self.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": WIDTH, "height": height, "deviceScaleFactor": 1, "mobile": False})
 
-    def open(self, url):
-        """Loads url (the report's inline script has run by its load event) in a WIDTH x HEIGHT
-        viewport; the console messages of earlier pages are dropped."""
-        self.console()
-        self.size(HEIGHT)
-        self.d.get(url)
-
-    def dom(self):
-        return self.d.execute_script("return document.documentElement.outerHTML")
-
     def run(self, script, *args):
         return self.d.execute_script(script, *args)
 
@@ -164,11 +154,6 @@ class Browser:
         """The console messages and page errors (CSP violations included) since the last call."""
         return ["%s %s: %s" % (e.get("source"), e.get("level"), e.get("message"))
                 for e in self.d.get_log("browser")]
-
-    def screenshot(self, path, height):
-        self.size(height)
-        if not self.d.save_screenshot(path):
-            raise OSError("cannot write %s" % path)
 
     def close(self):
         try:
@@ -312,46 +297,26 @@ def check_programs(c, dom, label, scenario_targets, expect=None):
             c.ok(want_text in body, "%s: %s's programs show %r" % (label, t, want_text))
 
 
-def visit(c, browser, path, label, shot):
-    """Opens path: its DOM, its console messages and its screenshots (WIDTH x HEIGHT at shot,
-    WIDTH x TALL beside it). Returns (dom, console, {screenshot: error or None}), or None when
-    the page could not be opened and read (a failed check says why)."""
-    for f in (shot, _tall(shot)):
+def check_page(c, browser, path, label, shot, must=(), hostile=False, scenario_targets=(),
+               expect_programs=None, under=None):
+    """Opens path in a WIDTH x HEIGHT viewport (the report's inline script has run by its load
+    event) and checks its DOM, its console messages and its screenshots: WIDTH x HEIGHT at
+    shot, WIDTH x TALL beside it, down to the matrix, for people to look at."""
+    shots = ((shot, HEIGHT), (shot.replace(".png", "-tall.png"), TALL))
+    for f, _ in shots:
         if os.path.exists(f):
             os.unlink(f)
     try:
-        browser.open("file://" + os.path.abspath(path))
-        dom = browser.dom()
-        console = browser.console()
+        browser.console()             # the messages of earlier pages are dropped
+        browser.size(HEIGHT)
+        browser.d.get("file://" + os.path.abspath(path))
+        dom = browser.run("return document.documentElement.outerHTML")
+        bad = browser.console()
     except browser.errors.WebDriverException as e:
         c.ok(False, "%s: chromium opens the page and gives its DOM" % label, str(e)[:500])
-        return None
+        return
     c.ok("<html" in dom, "%s: chromium opens the page and gives its DOM" % label,
          "no <html in %r" % dom[:200])
-    return dom, console
-
-
-def shots(browser, shot):
-    errors = {}
-    for f, height in ((shot, HEIGHT), (_tall(shot), TALL)):
-        try:
-            browser.screenshot(f, height)
-            errors[f] = None
-        except (OSError, browser.errors.WebDriverException) as e:
-            errors[f] = str(e)[:300]
-    return errors
-
-
-def _tall(shot):
-    return shot.replace(".png", "-tall.png")      # down to the matrix, for people to look at
-
-
-def check_page(c, browser, path, label, shot, must=(), hostile=False, scenario_targets=(),
-               expect_programs=None, under=None):
-    got = visit(c, browser, path, label, shot)
-    if got is None:
-        return
-    dom, bad = got
     c.ok(READY.search(dom) is not None, "%s: page script ran to the end (ready marker)" % label)
     c.ok(not bad, "%s: no console messages" % label, " | ".join(bad[:3]))
     m = re.search(r'id="f-count"[^>]*>showing (\d+) of (\d+) rows', dom)
@@ -381,12 +346,18 @@ def check_page(c, browser, path, label, shot, must=(), hostile=False, scenario_t
              "%s: injected markup shown as text" % label)
         c.ok(sum(1 for t, _ in tags.tags if t == "script") == 1,
              "%s: only the report's own script" % label)
-    shot_errors = shots(browser, shot)
+    errors = {}
+    for f, height in shots:
+        try:
+            browser.size(height)
+            errors[f] = "" if browser.d.save_screenshot(f) else "cannot write %s" % f
+        except browser.errors.WebDriverException as e:
+            errors[f] = str(e)[:300]
     check_without_js(c, browser, path, label, scenario_targets)
-    for f, height in ((shot, HEIGHT), (_tall(shot), TALL)):
+    for f, height in shots:
         size = png_size(f) if os.path.exists(f) else None
         c.ok(size == (WIDTH, height), "%s: screenshot %s" % (label, f),
-             "size %s %s" % (size, shot_errors[f] or ""))
+             "size %s %s" % (size, errors[f]))
 
 
 def check_without_js(c, browser, path, label, scenario_targets):
@@ -469,12 +440,10 @@ def main(argv):
         c.ok(False, "selenium, chromium and chromedriver present", "; ".join(missing))
         print("browser: %d passed, %d failed, %d skipped" % (c.passed, c.failed, c.skipped))
         return 1
-    report_dir = os.path.join(build, "report")
-    os.makedirs(report_dir, exist_ok=True)
-    sample_dir = os.path.join(build, "test", "browser-report")
-    os.makedirs(sample_dir, exist_ok=True)
-    data = os.path.join(build, "test", "browser-samples")
-    os.makedirs(data, exist_ok=True)
+    report_dir, sample_dir, data = (os.path.join(build, *d) for d in (
+        ("report",), ("test", "browser-report"), ("test", "browser-samples")))
+    for d in (report_dir, sample_dir, data):
+        os.makedirs(d, exist_ok=True)
     samples.write_all(data)
     # a TERM (a stage's time limit) still ends the driver's process group through the finally
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
