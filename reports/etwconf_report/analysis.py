@@ -107,12 +107,41 @@ def summarize(runs, catalog, outcomes_by_run=None):
 
 
 class Cell:
-    __slots__ = ("status", "n", "by_status", "worst_case", "xfail", "xpass")
+    """The cases of one rule or one API family on one target, or summed over the runs of a
+    reference range (add)."""
 
-    def __init__(self):
-        self.status = self.worst_case = None
-        self.n = self.xfail = self.xpass = 0
-        self.by_status = {}
+    def __init__(self, summary=None):
+        self.status = self.worst_case = None       # the rule matrix's worst status, its case
+        self.n = self.bad = self.divergences = self.xfail = self.xpass = 0
+        self.by_status = Counter()
+        self.summaries = [summary] if summary else []
+
+    def count(self, st, case):
+        self.n += 1
+        self.by_status[st] += 1
+        if self.status is None or SEVERITY[st] > SEVERITY[self.status]:
+            self.status, self.worst_case = st, case
+
+    @property
+    def state(self):
+        """A family cell's colour: the worst status of its counted failures, else DIV
+        (divergences, not counted), BROKEN, PASS, SKIP."""
+        if self.bad:
+            for st in ("CRASH", "TIMEOUT", "FAIL"):
+                if self.by_status["bad " + st]:
+                    return st
+        if self.divergences:
+            return "DIV"
+        return next((st for st in ("BROKEN", "PASS", "SKIP") if self.by_status[st]), "na")
+
+    def add(self, other):
+        self.n += other.n
+        self.bad += other.bad
+        self.divergences += other.divergences
+        self.xfail += other.xfail
+        self.by_status.update(other.by_status)
+        self.summaries += other.summaries
+        return self
 
 
 def matrix(summaries, catalog):
@@ -126,14 +155,8 @@ def matrix(summaries, catalog):
             for rid in case["rules"]:
                 seen_rules.setdefault(rid)
                 st = rule_status(case, rid)
-                cell = cells.get((rid, s.index))
-                if cell is None:
-                    cell = cells[(rid, s.index)] = Cell()
-                cell.n += 1
-                cell.by_status[st] = cell.by_status.get(st, 0) + 1
-                if cell.status is None or SEVERITY[st] > SEVERITY[cell.status]:
-                    cell.status = st
-                    cell.worst_case = case
+                cell = cells.setdefault((rid, s.index), Cell())
+                cell.count(st, case)
                 if outcome is not None:
                     if outcome.kind == "XFAIL" and st != "PASS":
                         cell.xfail += 1
@@ -234,65 +257,25 @@ def reference_ranges(ref):
     return out
 
 
-class FamilyCell:
-    """The cases of one API family (the case's function) on one target, or summed over the runs
-    of a reference range."""
-    __slots__ = ("n", "bad", "by_status", "divergences", "xfail", "summaries")
-
-    def __init__(self):
-        self.n = self.bad = self.divergences = self.xfail = 0
-        self.by_status = {}
-        self.summaries = []
-
-    @property
-    def state(self):
-        """The cell's colour: the worst status of its counted failures, else DIV (divergences,
-        not counted), BROKEN, PASS, SKIP."""
-        if self.bad:
-            for st in ("CRASH", "TIMEOUT", "FAIL"):
-                if self.by_status.get("bad " + st):
-                    return st
-        if self.divergences:
-            return "DIV"
-        for st in ("BROKEN", "PASS", "SKIP"):
-            if self.by_status.get(st):
-                return st
-        return "na"
-
-    def add(self, other):
-        self.n += other.n
-        self.bad += other.bad
-        self.divergences += other.divergences
-        self.xfail += other.xfail
-        for k, v in other.by_status.items():
-            self.by_status[k] = self.by_status.get(k, 0) + v
-        self.summaries += other.summaries
-        return self
-
-
 def family_of(case):
     return case.get("function") or "(no function)"
 
 
 def families(summaries, catalog):
     """(rows, cells): rows are the API families (functions) in rule catalogue order, then the
-    others by name; cells[(family, target index)] is a FamilyCell."""
+    others by name; cells[(family, target index)] is a Cell."""
     cells, seen = {}, set()
     for s in summaries:
         bad = {c["id"] for c in s.bad_cases}
         for case in s.run.cases:
             fam = family_of(case)
             seen.add(fam)
-            cell = cells.get((fam, s.index))
-            if cell is None:
-                cell = cells[(fam, s.index)] = FamilyCell()
-                cell.summaries.append(s)
+            cell = cells.setdefault((fam, s.index), Cell(s))
             st = case["status"]
-            cell.n += 1
-            cell.by_status[st] = cell.by_status.get(st, 0) + 1
+            cell.count(st, case)
             if case["id"] in bad:
                 cell.bad += 1
-                cell.by_status["bad " + st] = cell.by_status.get("bad " + st, 0) + 1
+                cell.by_status["bad " + st] += 1
                 oc = s.outcomes.get(case["id"])
                 if oc is not None and oc.kind == "XFAIL":
                     cell.xfail += 1

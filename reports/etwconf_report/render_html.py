@@ -12,7 +12,7 @@ import time
 from . import __version__
 from . import programs as P
 from .analysis import (matrix, coverage, totals, under_test, reference_ranges, families,
-                       family_of, FamilyCell)
+                       family_of, Cell)
 from .catalog import GROUPS, REPO
 from .util import BAD, display, shorten, plural
 
@@ -368,7 +368,7 @@ class HtmlReport:
             cells = [self.family_cell(self.fam_cells.get((fam, s.index)), f, s.run.label)
                      for s in self.under]
             for r in self.ranges:
-                cell = FamilyCell()
+                cell = Cell()
                 for s in r.runs:
                     if (fam, s.index) in self.fam_cells:
                         cell.add(self.fam_cells[(fam, s.index)])
