@@ -77,22 +77,27 @@ return {
 
 
 class Checks:
-    def __init__(self):
-        self.passed = self.failed = self.skipped = 0
+    """Prints a line per check, its name after the page's label; counts them over every page."""
+
+    def __init__(self, label="", counts=None):
+        self.label = label + ": " if label else ""
+        self.counts = counts if counts is not None else {"passed": 0, "failed": 0, "skipped": 0}
+
+    def of(self, label):
+        return Checks(label, self.counts)
 
     def ok(self, cond, name, detail=""):
-        if cond:
-            self.passed += 1
-            print("ok    %s" % name)
-        else:
-            self.failed += 1
-            print("FAIL  %s%s" % (name, (": " + detail) if detail else ""))
-        sys.stdout.flush()
+        self.counts["passed" if cond else "failed"] += 1
+        print("%-6s%s%s%s" % ("ok" if cond else "FAIL", self.label, name,
+                              ": " + detail if detail and not cond else ""), flush=True)
         return cond
 
     def skip(self, name, why):
-        self.skipped += 1
-        print("skip  %s: %s" % (name, why))
+        self.counts["skipped"] += 1
+        print("skip  %s%s: %s" % (self.label, name, why))
+
+    def summary(self):
+        return "browser: %(passed)d passed, %(failed)d failed, %(skipped)d skipped" % self.counts
 
 
 def selenium():
@@ -169,16 +174,29 @@ class Browser:
                 pass
 
 
-class Tags(html.parser.HTMLParser):
+class Page(html.parser.HTMLParser):
+    """What a page's parser sees: elements with their attributes, ids, scripts and text."""
+
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.tags, self.text = [], []
+        self.tags, self.scripts, self.text, self.ids = [], [], [], set()
+        self._in_script = False
 
     def handle_starttag(self, tag, attrs):
         self.tags.append((tag, attrs))
+        self.ids.update(v for k, v in attrs if k == "id")
+        self._in_script = tag == "script"
+        if self._in_script:
+            self.scripts.append("")
+
+    def handle_endtag(self, tag):
+        self._in_script = False
 
     def handle_data(self, d):
-        self.text.append(d)
+        if self._in_script:
+            self.scripts[-1] += d
+        else:
+            self.text.append(d)
 
 
 def png_size(path):
@@ -210,54 +228,52 @@ def _programs_block(dom, target):
     return None
 
 
-def check_first_screen(c, browser, label, under=None):
+def check_first_screen(c, browser, under=None):
     """In the WIDTH x HEIGHT viewport: every target under test with its verdict, and no reference
     row but the range lines. under: the labels the first screen must show (None: any, but some)."""
     s = browser.run(FIRST_SCREEN)
     rows = s["under"]
     hidden = [r[0] for r in rows if not (r[2] and r[1])]
     c.ok(rows and not hidden and s["height"] == HEIGHT,
-         "%s: first screen (%dx%d) shows every target under test with its verdict (%d: %s)" % (
-             label, WIDTH, HEIGHT, len(rows), ", ".join(r[0] for r in rows)[:300]),
+         "first screen (%dx%d) shows every target under test with its verdict (%d: %s)" % (
+             WIDTH, HEIGHT, len(rows), ", ".join(r[0] for r in rows)[:300]),
          "not in view or no verdict: %s; viewport %s" % (hidden, s["height"]))
     if under is not None:
         c.ok(sorted(r[0] for r in rows) == sorted(under),
-             "%s: the targets under test are %s" % (label, ", ".join(sorted(under))[:200]),
+             "the targets under test are %s" % ", ".join(sorted(under))[:200],
              "got %s" % sorted(r[0] for r in rows))
     # reference builds in the report, but no range line for them, is a failure too
     c.ok(s["ref_rows"] == 0 and all(r[1] for r in s["ranges"])
          and bool(s["ranges"]) == bool(s["ref_builds"]),
-         "%s: of the reference the first screen has only its range lines (%s)" % (
-             label, " | ".join(r[0] for r in s["ranges"]) or "no reference runs"),
+         "of the reference the first screen has only its range lines (%s)" % (
+             " | ".join(r[0] for r in s["ranges"]) or "no reference runs"),
          "per-build rows in view: %d of %d; ranges %s" % (s["ref_rows"], s["ref_builds"],
                                                            s["ranges"]))
     return s
 
 
-def check_check_can_fail(c, browser, label):
+def check_check_can_fail(c, browser):
     """The first-screen check is not vacuous: in a viewport too short for the verdicts it sees
     targets under test out of view, and with the reference unfolded it sees its builds' rows."""
     browser.size(200)
     s = browser.run(FIRST_SCREEN)
     browser.size(HEIGHT)
     c.ok(s["under"] and any(not r[2] for r in s["under"]),
-         "%s: in a %dx200 viewport the first-screen check sees targets out of view" % (
-             label, WIDTH))
+         "in a %dx200 viewport the first-screen check sees targets out of view" % WIDTH)
     browser.run('document.querySelectorAll("#verdicts details.ref-range")'
                 '.forEach(function (d) { d.open = true; });')
     s = browser.run(FIRST_SCREEN)
-    c.ok(s["ref_rows"] > 0, "%s: with the reference unfolded the first-screen check sees its "
-         "builds' rows (%d)" % (label, s["ref_rows"]))
+    c.ok(s["ref_rows"] > 0, "with the reference unfolded the first-screen check sees its "
+         "builds' rows (%d)" % s["ref_rows"])
 
 
-def check_programs(c, dom, label, scenario_targets, expect=None):
+def check_programs(c, dom, scenario_targets, expect=None):
     """The Programs affected section. scenario_targets: labels of the targets whose results
     hold client scenarios. expect: {target: [texts its block shows]}."""
     c.ok('<section id="programs">' in dom and '<h2>Programs affected</h2>' in dom,
-         "%s: Programs affected section rendered" % label)
+         "Programs affected section rendered")
     if not scenario_targets:
-        c.ok("No client-scenario cases" in dom,
-             "%s: Programs affected says there are no scenarios" % label)
+        c.ok("No client-scenario cases" in dom, "Programs affected says there are no scenarios")
         return
     m = re.search(r'<table class="matrix" id="program-table">(.*?)</table>', dom, re.S)
     rows = re.findall(r'<tr class="prog-row">(.*?)</tr>', m.group(1), re.S) if m else []
@@ -268,16 +284,16 @@ def check_programs(c, dom, label, scenario_targets, expect=None):
         # a run where no program breaks (the reference alone): then no target counts a broken one
         counted = [t for t in scenario_targets
                    if re.search(r"[1-9]\d* broken", (_programs_block(dom, t) or ("", ""))[0])]
-        c.ok(not counted, "%s: no program breaks on any target, and no target counts a broken "
-             "program (%d targets with scenarios)" % (label, len(scenario_targets)),
+        c.ok(not counted, "no program breaks on any target, and no target counts a broken "
+             "program (%d targets with scenarios)" % len(scenario_targets),
              "counted: %s" % ", ".join(counted))
     else:
         c.ok(rows and all(any(x.startswith("breaks") for x in cs) for cs in cells),
-             "%s: program matrix has only programs that break somewhere (%d programs, %d cells)" % (
-                 label, len(rows), sum(len(cs) for cs in cells)))
+             "program matrix has only programs that break somewhere (%d programs, %d cells)" % (
+                 len(rows), sum(len(cs) for cs in cells)))
     for t in scenario_targets:
         blk = _programs_block(dom, t)
-        if not c.ok(blk is not None, "%s: programs affected listed for %s" % (label, t)):
+        if not c.ok(blk is not None, "programs affected listed for %s" % t):
             continue
         head, body = blk
         n_broken = re.search(r"(\d+) broken", head)
@@ -287,17 +303,17 @@ def check_programs(c, dom, label, scenario_targets, expect=None):
         want = int(n_broken.group(1)) if n_broken else 0
         c.ok(len(broken) == want and len(fails) >= want
              and all(text(cons) for _, _, cons in fails),
-             "%s: %s: %d broken programs listed, each with its step and consequence (%s)" % (
-                 label, t, want, head.split("\u2014")[-1].strip()))
+             "%s: %d broken programs listed, each with its step and consequence (%s)" % (
+                 t, want, head.split("\u2014")[-1].strip()))
         if "not exercised" in head:
             c.ok(re.search(r'<details class="not-run"><summary>\d+ programs? not exercised: '
                            r'[^<]+</summary>', body) is not None,
-                 "%s: %s: not exercised folded into one line with the reasons" % (label, t))
+                 "%s: not exercised folded into one line with the reasons" % t)
         for want_text in (expect or {}).get(t, ()):
-            c.ok(want_text in body, "%s: %s's programs show %r" % (label, t, want_text))
+            c.ok(want_text in body, "%s's programs show %r" % (t, want_text))
 
 
-def check_page(c, browser, path, label, shot, must=(), hostile=False, scenario_targets=(),
+def check_page(c, browser, path, shot, must=(), hostile=False, scenario_targets=(),
                expect_programs=None, under=None):
     """Opens path in a WIDTH x HEIGHT viewport (the report's inline script has run by its load
     event) and checks its DOM, its console messages and its screenshots: WIDTH x HEIGHT at
@@ -313,39 +329,36 @@ def check_page(c, browser, path, label, shot, must=(), hostile=False, scenario_t
         dom = browser.run("return document.documentElement.outerHTML")
         bad = browser.console()
     except browser.errors.WebDriverException as e:
-        c.ok(False, "%s: chromium opens the page and gives its DOM" % label, str(e)[:500])
+        c.ok(False, "chromium opens the page and gives its DOM", str(e)[:500])
         return
-    c.ok("<html" in dom, "%s: chromium opens the page and gives its DOM" % label,
-         "no <html in %r" % dom[:200])
-    c.ok(READY.search(dom) is not None, "%s: page script ran to the end (ready marker)" % label)
-    c.ok(not bad, "%s: no console messages" % label, " | ".join(bad[:3]))
+    c.ok("<html" in dom, "chromium opens the page and gives its DOM", "no <html in %r" % dom[:200])
+    c.ok(READY.search(dom) is not None, "page script ran to the end (ready marker)")
+    c.ok(not bad, "no console messages", " | ".join(bad[:3]))
     m = re.search(r'id="f-count"[^>]*>showing (\d+) of (\d+) rows', dom)
     c.ok(m is not None and m.group(1) == m.group(2) and int(m.group(2)) > 0,
-         "%s: filters built by the script (f-count)" % label)
+         "filters built by the script (f-count)")
     c.ok(re.search(r'<div class="filters" id="filters"(?! hidden)[^>]*>', dom) is not None,
-         "%s: filter bar shown" % label)
+         "filter bar shown")
     c.ok('id="matrix-table"' in dom and dom.count('class="cell ') > 0,
-         "%s: rule x target matrix rendered" % label)
+         "rule x target matrix rendered")
     fam = re.findall(r'<tr class="family-row">', dom)
     c.ok('id="family-table"' in dom and fam,
-         "%s: API family x target matrix rendered (%d families)" % (label, len(fam)))
+         "API family x target matrix rendered (%d families)" % len(fam))
     c.ok(dom.count('class="verdict-row') > 0 and 'class="verdict verdict-' in dom,
-         "%s: verdicts rendered" % label)
-    check_first_screen(c, browser, label, under)
+         "verdicts rendered")
+    check_first_screen(c, browser, under)
     for t in must:
-        c.ok(t in dom, "%s: shows %r" % (label, t))
-    check_programs(c, dom, label, scenario_targets, expect_programs)
+        c.ok(t in dom, "shows %r" % t)
+    check_programs(c, dom, scenario_targets, expect_programs)
     if hostile:
-        tags = Tags()
-        tags.feed(dom)
-        injected = [(t, a) for t, a in tags.tags if t in ("img", "svg", "iframe", "b", "i")
+        page = Page()
+        page.feed(dom)
+        injected = [(t, a) for t, a in page.tags if t in ("img", "svg", "iframe", "b", "i")
                     or any(k.startswith("on") for k, _ in a)]
-        c.ok(not injected, "%s: no element or handler injected from results strings" % label,
+        c.ok(not injected, "no element or handler injected from results strings",
              repr(injected[:3]))
-        c.ok("<script>alert(1)</script>" in "".join(tags.text),
-             "%s: injected markup shown as text" % label)
-        c.ok(sum(1 for t, _ in tags.tags if t == "script") == 1,
-             "%s: only the report's own script" % label)
+        c.ok("<script>alert(1)</script>" in "".join(page.text), "injected markup shown as text")
+        c.ok(len(page.scripts) == 1, "only the report's own script")
     errors = {}
     for f, height in shots:
         try:
@@ -353,14 +366,13 @@ def check_page(c, browser, path, label, shot, must=(), hostile=False, scenario_t
             errors[f] = "" if browser.d.save_screenshot(f) else "cannot write %s" % f
         except browser.errors.WebDriverException as e:
             errors[f] = str(e)[:300]
-    check_without_js(c, browser, path, label, scenario_targets)
+    check_without_js(c, browser, path, scenario_targets)
     for f, height in shots:
         size = png_size(f) if os.path.exists(f) else None
-        c.ok(size == (WIDTH, height), "%s: screenshot %s" % (label, f),
-             "size %s %s" % (size, errors[f]))
+        c.ok(size == (WIDTH, height), "screenshot %s" % f, "size %s %s" % (size, errors[f]))
 
 
-def check_without_js(c, browser, path, label, scenario_targets):
+def check_without_js(c, browser, path, scenario_targets):
     """Without JavaScript the page is complete and the filters stay hidden: a copy of the page
     with its script taken out, parsed by the same browser's HTML parser (a DOMParser document,
     in which no script runs), without loading and laying out a second copy of the page."""
@@ -375,7 +387,7 @@ def check_without_js(c, browser, path, label, scenario_targets):
          and '<section id="programs">' in dom
          and ('id="program-table"' in dom) == bool(scenario_targets and NO_BREAK not in dom)
          and re.search(r'<div class="filters" id="filters" hidden', dom) is not None,
-         "%s: readable without JavaScript (filters hidden, content shown)" % label, why)
+         "readable without JavaScript (filters hidden, content shown)", why)
 
 
 def scenario_targets_of(page_path):
@@ -401,25 +413,25 @@ def check_build_summary(c, report_dir, targets):
         with open(os.path.join(report_dir, "summary.md"), encoding="utf-8") as f:
             md = f.read()
     except OSError as e:
-        c.ok(False, "build report: summary.md readable", str(e))
+        c.ok(False, "summary.md readable", str(e))
         return
     lines = md.splitlines()
     long_ = [l for l in lines if len(l) > MD_WIDTH and len(l.split()) > 1]
-    c.ok(lines and not long_, "build report: summary.md fits %d columns (%d lines)" % (
+    c.ok(lines and not long_, "summary.md fits %d columns (%d lines)" % (
         MD_WIDTH, len(lines)), "%d longer lines, the first: %r" % (len(long_), long_[:1]))
     if not any(t.split(" ", 1)[0] == "wine@win10" for t in targets):
-        c.skip("build report: Wine at win10's programs", "no wine@win10 results with client "
+        c.skip("Wine at win10's programs", "no wine@win10 results with client "
                "scenarios in the build report (make wine, then make report)")
         return
     # the label has the arch (or file) after it when two runs share wine@win10 (make wine runs
     # both the x86_64 and the i686 build)
     m = re.search(r"^### `wine@win10(?: [^`]*)?`\n\n(.*)$", md, re.M)
     c.ok("## Programs affected" in md and m is not None,
-         "build report: summary.md lists Wine at win10's programs")
+         "summary.md lists Wine at win10's programs")
     if m and " broken" in m.group(1):
         c.ok(any(re.match(r"- \*\*.+\*\* .* breaks (at step \d+|\\\(step unknown\\\))", i)
                  for i in md_items(md[m.start():])),
-             "build report: summary.md gives each broken program's step")
+             "summary.md gives each broken program's step")
 
 
 def main(argv):
@@ -438,7 +450,7 @@ def main(argv):
         print("browser: %s; run `sh .ci/deps.sh browser` (as root; `make test` installs it "
               "through TEST_DEPS)" % "; ".join(missing))
         c.ok(False, "selenium, chromium and chromedriver present", "; ".join(missing))
-        print("browser: %d passed, %d failed, %d skipped" % (c.passed, c.failed, c.skipped))
+        print(c.summary())
         return 1
     report_dir, sample_dir, data = (os.path.join(build, *d) for d in (
         ("report",), ("test", "browser-report"), ("test", "browser-samples")))
@@ -471,14 +483,14 @@ def main(argv):
             render.kill()
         if browser is not None:
             browser.close()
-    print("browser: %d passed, %d failed, %d skipped" % (c.passed, c.failed, c.skipped))
-    return 1 if c.failed else 0
+    print(c.summary())
+    return 1 if c.counts["failed"] else 0
 
 
 def pages(c, browser, report_dir, sample_dir, rc, err):
     """The sample report's page and, when there is one, the build report's, in one browser."""
     if c.ok(rc == 0, "render the sample report", err[-500:]):
-        check_page(c, browser, os.path.join(sample_dir, "index.html"), "sample report",
+        check_page(c.of("sample report"), browser, os.path.join(sample_dir, "index.html"),
                    os.path.join(report_dir, "sample-screenshot.png"),
                    must=("conformant", "1 failure of MUST rules (1 case)", "INCOMPLETE",
                          "wine@win10", "reference@6.1", "XFAIL",
@@ -493,11 +505,12 @@ def pages(c, browser, report_dir, sample_dir, rc, err):
                        "windows@10.0.19045": ("not counted", "SeSystemProfilePrivilege")},
                    under=("thirdparty@<script>alert(1)</script>\"><img src=x onerror=alert(1)>",
                           "windows@10.0.19045", "wine@win7", "wine@win10"))
-        check_check_can_fail(c, browser, "sample report")
+        check_check_can_fail(c.of("sample report"), browser)
     real = os.path.join(report_dir, "index.html")
     if os.path.exists(real):
         targets = scenario_targets_of(real)
-        check_page(c, browser, real, "build report", os.path.join(report_dir, "screenshot.png"),
+        c = c.of("build report")
+        check_page(c, browser, real, os.path.join(report_dir, "screenshot.png"),
                    must=("What breaks where",), scenario_targets=targets)
         check_build_summary(c, report_dir, targets)
     else:

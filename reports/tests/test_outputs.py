@@ -2,7 +2,6 @@
 import base64
 import html
 import hashlib
-import html.parser
 import json
 import os
 import re
@@ -12,33 +11,8 @@ import xml.etree.ElementTree as ET
 
 from common import (TmpCase, case_of, data, run_cli, read_records, dump_records, fix_footer, GOOD,
                     HOSTILE, WINE_EXP)
-from browser import text
+from browser import Page, text
 from etwconf_report import render_html
-
-
-class Page(html.parser.HTMLParser):
-    """What a page's parser sees: elements with their attributes, ids, scripts and text."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.tags, self.scripts, self.text, self.ids = [], [], [], set()
-        self._in_script = False
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, attrs))
-        self.ids.update(v for k, v in attrs if k == "id")
-        self._in_script = tag == "script"
-        if self._in_script:
-            self.scripts.append("")
-
-    def handle_endtag(self, tag):
-        self._in_script = False
-
-    def handle_data(self, d):
-        if self._in_script:
-            self.scripts[-1] += d
-        else:
-            self.text.append(d)
 
 
 def table_rows(raw, table_id):
