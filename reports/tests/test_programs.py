@@ -1,9 +1,9 @@
 """Programs affected: client-scenario records in every output, the program matrix, diff naming
 programs, spec/programs.def, and results of older runs (no scenario fields) unchanged."""
+import itertools
 import json
 import os
 import re
-import xml.dom.minidom
 import xml.etree.ElementTree as ET
 
 from common import (TmpCase, case_of, data, run_cli, read_records, dump_records, fix_footer,
@@ -203,7 +203,7 @@ class Outputs(SampleReport):
         self.assertIsNotNone(sk)
 
     def test_junit_hostile_inert(self):
-        xml.dom.minidom.parse(self.junit_path)
+        # both XML parsers read it: test_outputs' test_junit_parses_and_counts
         p = self.props("thirdparty@" + HOSTILE)
         self.assertEqual(p["program.evil<i>x</i>.name"], HOSTILE + " & co")
         self.assertIn("TQI(" + HOSTILE + ")", p["program.evil<i>x</i>"])
@@ -215,9 +215,8 @@ class Outputs(SampleReport):
 
 class JunitScenarioFailure(TmpCase):
     def test_failure_message_names_step(self):
-        rc, out, err = run_cli("report", "--out", self.tmp, "--programs", "",
-                               data("wine-win10.jsonl"))
-        self.assertEqual(rc, 0, err)
+        self.assertRan(run_cli("report", "--out", self.tmp, "--programs", "",
+                               data("wine-win10.jsonl")), 0)
         root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
         tc = [c for c in root.iter("testcase") if c.get("name") == "client.tracy.sampling"][0]
         f = tc.find("failure")
@@ -230,16 +229,12 @@ class JunitScenarioFailure(TmpCase):
 
 class Summary(TmpCase):
     def test_summary_lines(self):
-        rc, out, err = run_cli("summary", "--programs", PROGRAMS_DEF,
-                               *[data(n) for n in GOOD + ["truncated.jsonl"]])
-        self.assertEqual(rc, 0, err)
+        out, err = self.assertRan(run_cli("summary", "--programs", PROGRAMS_DEF,
+                                          *[data(n) for n in GOOD + ["truncated.jsonl"]]), 0)
         lines = out.splitlines()
         i = [n for n, l in enumerate(lines) if l.startswith("wine@win10 ")][0]
-        block = []
-        for l in lines[i + 1:]:
-            if not l.startswith(" "):
-                break
-            block.append(l.strip())
+        block = [l.strip() for l in itertools.takewhile(lambda l: l.startswith(" "),
+                                                         lines[i + 1:])]
         self.assertEqual(block[1], "10 programs: 6 broken, 3 work, 1 without a scenario in "
                                    "this run")
         self.assertIn("broken: PerfView / TraceEvent [perfview]: step 1 TQI(0, 0x07, NULL, 0, "
@@ -288,29 +283,30 @@ class ProgramsDef(TmpCase):
         self.assertEqual(tp.by_id["perfview"].cell_text(), "breaks at step 1")
         self.assertEqual(tp.counts()[P.ABSENT], 0)
 
+    def summary_with(self, cid, edit):
+        """summary's output for wine-win10 with edit(record of case cid) applied."""
+        recs = read_records("wine-win10.jsonl")
+        edit(case_of(recs, cid))
+        out, err = self.assertRan(run_cli("summary", "--programs", "",
+                                          self.write("w.jsonl", dump_records(recs))), 0)
+        return out
+
     def test_program_from_case_id(self):
         """A record of a scenario without its program object (a worker crash, an older harness)
         is still a scenario of the program its id names."""
-        recs = read_records("wine-win10.jsonl")
-        for k in SCENARIO_KEYS:
-            case_of(recs, "client.tracy.sampling").pop(k, None)
-        rc, out, err = run_cli("summary", "--programs", "",
-                               self.write("w.jsonl", dump_records(recs)))
-        self.assertEqual(rc, 0, err)
+        def drop(rec):
+            for k in SCENARIO_KEYS:
+                rec.pop(k, None)
+        out = self.summary_with("client.tracy.sampling", drop)
         self.assertIn("broken: tracy [tracy]: step unknown -> return: expected 0 (ERROR_SUCCESS), "
                       "got 50 (ERROR_NOT_SUPPORTED); what the program does then is not recorded",
                       out)
 
-
     def test_step_null_and_unknown(self):
         """The harness's form for a step it could not follow: step null, "unknown" texts."""
-        recs = read_records("wine-win10.jsonl")
-        case_of(recs, "client.pmctrace.find-pmc").update(
+        out = self.summary_with("client.pmctrace.find-pmc", lambda r: r.update(
             step=None, step_what="unknown: the step reached was not passed back",
-            consequence="unknown")
-        rc, out, err = run_cli("summary", "--programs", "",
-                               self.write("w.jsonl", dump_records(recs)))
-        self.assertEqual(rc, 0, err)
+            consequence="unknown"))
         self.assertIn("broken: pmctrace [pmctrace]: step unknown (the step reached was not "
                       "passed back) -> the scenario crashed (0x80000100); what the program does "
                       "then is not recorded (client.pmctrace.find-pmc CRASH, counted)", out)
