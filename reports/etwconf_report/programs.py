@@ -30,6 +30,10 @@ class Known:
         self.order = {p["id"]: i for i, p in enumerate(self.programs)}
         self.problems = list(problems)
 
+    def sort_key(self, p):
+        """A ProgramResult's place: programs.def order, then the others by name."""
+        return (self.order.get(p.id, len(self.programs)), p.name.lower(), p.id)
+
 
 def load_known(path=None, required=False):
     """Read programs.def. Without a path, spec/programs.def when it exists; no file is no list.
@@ -121,12 +125,11 @@ def failure_line(case):
 class ProgramResult:
     """One program on one target."""
 
-    def __init__(self, pid, name, source=None, repository=None, known=False):
+    def __init__(self, pid, name, source=None, repository=None):
         self.id = pid
         self.name = name or pid
         self.source = source
         self.repository = repository
-        self.known = known
         self.scenarios = []        # (case index in the run, case)
         self.state = ABSENT
 
@@ -143,24 +146,15 @@ class ProgramResult:
         return [(i, c) for i, c in self.scenarios if c["status"] in ("SKIP", "BROKEN")]
 
     def finish(self):
-        if not self.scenarios:
-            self.state = ABSENT
-        elif self.failing:
-            self.state = BROKEN
-        elif not self.passed:
-            self.state = NOT_EXERCISED
-        elif self.not_run:
-            self.state = PARTIAL
-        else:
-            self.state = WORKS
+        self.state = (ABSENT if not self.scenarios else BROKEN if self.failing
+                      else NOT_EXERCISED if not self.passed else PARTIAL if self.not_run
+                      else WORKS)
         return self
 
     def worst(self):
         """The failing scenario a cell shows: the first one with the earliest step."""
-        f = self.failing
-        if not f:
-            return None
-        return min(f, key=lambda ic: (ic[1].get("step") or 1 << 30, ic[0]))
+        return min(self.failing, key=lambda ic: (ic[1].get("step") or 1 << 30, ic[0]),
+                   default=None)
 
     def not_run_reason(self, case):
         if case["status"] == "BROKEN":
@@ -193,30 +187,22 @@ class TargetPrograms:
     """Every program of one target, in programs.def order, then the others by name."""
 
     def __init__(self, run, known):
-        self.run = run
         by = {}
         for i, case in enumerate(run.cases):
-            if not is_scenario(case):
-                continue
-            prog = case["program"]
-            pid = prog["id"]
-            pr = by.get(pid)
-            if pr is None:
-                k = known.by_id.get(pid)
-                pr = by[pid] = ProgramResult(
-                    pid, (k or {}).get("name") or prog.get("name"),
-                    prog.get("source") or (k or {}).get("source"),
-                    (k or {}).get("repository"), known=k is not None)
-            pr.scenarios.append((i, case))
+            if is_scenario(case):
+                prog = case["program"]
+                k = known.by_id.get(prog["id"]) or {}
+                if prog["id"] not in by:
+                    by[prog["id"]] = ProgramResult(
+                        prog["id"], k.get("name") or prog.get("name"),
+                        prog.get("source") or k.get("source"), k.get("repository"))
+                by[prog["id"]].scenarios.append((i, case))
         self.has_scenarios = bool(by)
         if self.has_scenarios:           # a run without scenarios is not about programs
             for k in known.programs:
                 if k["id"] not in by:
-                    by[k["id"]] = ProgramResult(k["id"], k["name"], k["source"],
-                                                k["repository"], known=True)
-        big = len(known.programs) + 1
-        self.programs = sorted((p.finish() for p in by.values()),
-                               key=lambda p: (known.order.get(p.id, big), p.name.lower(), p.id))
+                    by[k["id"]] = ProgramResult(k["id"], k["name"], k["source"], k["repository"])
+        self.programs = sorted((p.finish() for p in by.values()), key=known.sort_key)
         self.by_id = {p.id: p for p in self.programs}
 
     def numbered(self, *states):
@@ -260,5 +246,4 @@ def rows(tps, known):
     for tp in tps.values():
         for p in tp.programs if tp.has_scenarios else ():
             seen.setdefault(p.id, p)
-    big = len(known.programs) + 1
-    return sorted(seen.values(), key=lambda p: (known.order.get(p.id, big), p.name.lower(), p.id))
+    return sorted(seen.values(), key=known.sort_key)
