@@ -223,15 +223,6 @@ class Range:
     def verdict(self):
         return self.runs[0].verdict
 
-    def notable(self, case):
-        """The case's expectation outcome when a report shows it (not OK, not SKIP), else None."""
-        oc = self.outcomes.get(case["id"])
-        return oc if oc is not None and oc.kind not in ("OK", "SKIP") else None
-
-    def expectation_counts(self, stale):
-        """{outcome kind: cases}, with STALE: the stale entries that name this run."""
-        return dict(self.kinds, STALE=sum(1 for (_, _, r) in stale if r is self.run))
-
     @property
     def verdict_class(self):
         return self.runs[0].verdict_class
