@@ -71,6 +71,29 @@ def _message(case):
     return msg
 
 
+def _result(case, oc):
+    """What a testcase holds: (tag, message, type or None, with details), None for a pass."""
+    st, kind = case["status"], oc.kind if oc is not None else None
+    if kind == "XFAIL":
+        return "skipped", "expected failure (%s): %s" % (st, oc.detail), None, False
+    if kind == "XPASS":
+        return "failure", "XPASS: " + oc.detail, "XPASS", True
+    if st in ("FAIL", "CRASH", "TIMEOUT", "BROKEN"):
+        msg = _message(case)
+        if st == "FAIL" and not case["counted"]:
+            msg = "[not counted] " + msg
+        if kind == "CHANGED":
+            msg = "CHANGED: " + oc.detail + " -- " + msg
+        if st == "FAIL":
+            return "failure", msg, _t(case.get("mode") or "FAIL", 100), True
+        return "error", msg, st, True
+    if st == "SKIP" and kind == "CHANGED":
+        return "failure", "CHANGED: " + oc.detail, "CHANGED", True
+    if st == "SKIP":
+        return "skipped", case.get("reason") or "skipped", None, False
+    return None
+
+
 def _count(el, testcases, seconds):
     """el's tests, failures, errors and skipped (what its testcases hold) and time."""
     tags = [c.tag for tc in testcases for c in tc]
@@ -88,34 +111,24 @@ def render(summaries, catalog=None, exps=(), stale=None, known=None):
     for s in summaries:
         run = s.run
         suite = ET.SubElement(root, "testsuite", name=run.label)
-        props = ET.SubElement(suite, "properties")
-
-        def prop(k, v):
-            ET.SubElement(props, "property", name=k, value=_t(v, 2000))
-        prop("target_id", run.target_id)
-        prop("results_file", run.path)
-        prop("complete", "true" if run.complete else "false")
-        prop("verdict", s.verdict)
-        if s.scope:
-            prop("filtered", s.scope)
-        for k, v in sorted(run.target.items()):
-            prop("target.%s" % k, v)
-        fp = run.header.get("fingerprint") or {}
-        for k, v in sorted(fp.items()):
-            prop("fingerprint.%s" % k, v)
+        props = [("target_id", run.target_id), ("results_file", run.path),
+                 ("complete", "true" if run.complete else "false"), ("verdict", s.verdict)]
+        props += [("filtered", s.scope)] if s.scope else []
+        props += [("target.%s" % k, v) for k, v in sorted(run.target.items())]
+        props += [("fingerprint.%s" % k, v)
+                  for k, v in sorted((run.header.get("fingerprint") or {}).items())]
         tp = tps[s.index]
         if tp.has_scenarios:     # programs affected: program.<id> = broken: step N ... / works
-            prop("programs", tp.headline())
+            props.append(("programs", tp.headline()))
             for p in tp.programs:
-                prop("program.%s" % p.id, p.value())
-                prop("program.%s.name" % p.id, p.name)
+                props += [("program.%s" % p.id, p.value()), ("program.%s.name" % p.id, p.name)]
+        el = ET.SubElement(suite, "properties")
+        for k, v in props:
+            ET.SubElement(el, "property", name=k, value=_t(v, 2000))
         # CI tools split classnames at dots: keep the target one component
         cls_target = run.target_id.replace(".", "_")
         dur = 0.0
         for case in run.cases:
-            st = case["status"]
-            oc = s.outcomes.get(case["id"])
-            kind = oc.kind if oc is not None else None
             tc = ET.SubElement(suite, "testcase", name=case["id"],
                                classname="etwconf.%s.%s" % (cls_target,
                                                            case.get("function") or "case"),
@@ -126,29 +139,14 @@ def render(summaries, catalog=None, exps=(), stale=None, known=None):
                 tc.set("line", str(case["line"]))
             if isinstance(case.get("duration_us"), (int, float)):
                 dur += max(case["duration_us"], 0) / 1e6
-            el = None
-            if kind == "XFAIL":
-                ET.SubElement(tc, "skipped", message=_t("expected failure (%s): %s"
-                                                        % (st, oc.detail), 1000))
-            elif kind == "XPASS":
-                el = ET.SubElement(tc, "failure", message=_t("XPASS: " + oc.detail, 1000),
-                                   type="XPASS")
-            elif st in ("FAIL", "CRASH", "TIMEOUT", "BROKEN"):
-                msg = _message(case)
-                if st == "FAIL" and not case["counted"]:
-                    msg = "[not counted] " + msg
-                if kind == "CHANGED":
-                    msg = "CHANGED: " + oc.detail + " -- " + msg
-                el = ET.SubElement(tc, "failure", message=_t(msg, 1000),
-                                   type=_t(case.get("mode") or "FAIL", 100)) if st == "FAIL" \
-                    else ET.SubElement(tc, "error", message=_t(msg, 1000), type=st)
-            elif st == "SKIP" and kind == "CHANGED":
-                el = ET.SubElement(tc, "failure", message=_t("CHANGED: " + oc.detail, 1000),
-                                   type="CHANGED")
-            elif st == "SKIP":
-                ET.SubElement(tc, "skipped", message=_t(case.get("reason") or "skipped", 1000))
-            if el is not None:
-                el.text = _details(case)
+            res = _result(case, s.outcomes.get(case["id"]))
+            if res:
+                tag, msg, kind, details = res
+                el = ET.SubElement(tc, tag, message=_t(msg, 1000))
+                if kind:
+                    el.set("type", kind)
+                if details:
+                    el.text = _details(case)
         if not run.complete:
             tc = ET.SubElement(suite, "testcase", name="(run incomplete)",
                                classname="etwconf.%s" % cls_target, time="0")
