@@ -116,20 +116,14 @@ def _esc_char(m):
     return "\\x%02x" % c if c < 0x100 else "\\u%04x" % c
 
 
-def clean_str(s):
-    if _BAD_CHARS.search(s):
-        return _BAD_CHARS.sub(_esc_char, s)
-    return s
-
-
 def clean(obj, depth=0):
     """Recursively clean every string (keys too) of a parsed JSON value."""
     if isinstance(obj, str):
-        return clean_str(obj)
+        return _BAD_CHARS.sub(_esc_char, obj)
     if depth > 64:
         return "(nested too deeply)"
     if isinstance(obj, dict):
-        return {clean_str(k): clean(v, depth + 1) for k, v in obj.items()}
+        return {clean(k): clean(v, depth + 1) for k, v in obj.items()}
     if isinstance(obj, list):
         return [clean(v, depth + 1) for v in obj]
     return obj
@@ -152,16 +146,12 @@ def display(value):
 def oneline(s, limit=300):
     """A string made safe for one terminal line."""
     s = display(s).replace("\r", "\\r").replace("\n", "\\n").replace("\t", " ")
-    if len(s) > limit:
-        s = s[:limit] + "..."
-    return s
+    return s[:limit] + "..." if len(s) > limit else s
 
 
 def shorten(s, limit=4000):
     s = display(s)
-    if len(s) > limit:
-        return s[:limit] + " [... %d more characters]" % (len(s) - limit)
-    return s
+    return s[:limit] + " [... %d more characters]" % (len(s) - limit) if len(s) > limit else s
 
 
 def write_file(path, text):
