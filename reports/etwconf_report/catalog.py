@@ -35,19 +35,13 @@ class Catalog:
         r = self.by_id.get(rule_id)
         if r is None:
             return "unknown"
-        if self._counted(r):
-            return "must"
-        if r["strength"] == "INFO":
-            return "info"
-        return "should"
+        return "must" if self._counted(r) else "info" if r["strength"] == "INFO" else "should"
 
     def strength_label(self, rule_id):
         r = self.by_id.get(rule_id)
         if r is None:
             return "?"
-        if r["provenance"] == "INFERRED":
-            return r["strength"] + " (inferred)"
-        return r["strength"]
+        return r["strength"] + (" (inferred)" if r["provenance"] == "INFERRED" else "")
 
     def untestable(self, rule_id):
         r = self.by_id.get(rule_id)

@@ -51,9 +51,7 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance s
                                plural(sum(tot.values()), "case record"),
                                ", ".join("%d %s" % (tot[k], k) for k in ORDER if tot[k])
                                or "nothing ran"))
-    o.append("")
-    o.append("## Targets under test" if ref else "## Targets")
-    o.append("")
+    o += ["", "## Targets under test" if ref else "## Targets", ""]
     for s in under:
         o += _target(s, tps[s.index], fam_rows, fam_cells, stale)
     if ref:
@@ -72,11 +70,10 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance s
             continue
         o += ["### %s" % code(s.run.label, 90), ""] + wrap("%s." % md(s.verdict)) + [""]
         if not s.run.complete:
-            o += wrap("**INCOMPLETE**: %s" % md(s.run.incomplete_reason))
-            o.append("")
+            o += wrap("**INCOMPLETE**: %s" % md(s.run.incomplete_reason)) + [""]
         if s.must_rules:
             o += wrap("Failed MUST rules: %s" % ", ".join(code(r) for r in s.must_rules[:100]))
-            o.append("")
+            o += [""]
         if bad:
             # an HTML block: its lines may break anywhere but may not be blank
             o += wrap("<details><summary>%s</summary>" % html.escape(
@@ -95,8 +92,7 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance s
                  if len(s.divergences) > MAX_ITEMS else ""))
         o.append("")
     if exps:
-        o.append("## Expectations")
-        o.append("")
+        o += ["## Expectations", ""]
         lines = []
         for s in summaries:
             for cid, oc in sorted(s.outcomes.items()):
@@ -107,8 +103,7 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance s
             lines += wrap("STALE %s %s: the entry names this target but the case is not in "
                           "its results (%s)" % (code(run.label), code(e.case),
                                                 md(e.where(x.path))), "- ", "  ")
-        o.extend(lines or ["Every case matched its expectations."])
-        o.append("")
+        o += (lines or ["Every case matched its expectations."]) + [""]
     o.append("Full report: index.html. JUnit: junit.xml.")
     return "\n".join(o) + "\n"
 
