@@ -360,14 +360,18 @@ class OlderRuns(TmpCase):
 
 class DiffPrograms(TmpCase):
     def pair(self, edit_new, edit_old=None):
-        old = read_records("reference-10.0.jsonl")
-        new = read_records("reference-10.0.jsonl")
-        for recs, edit in ((new, edit_new), (old, edit_old)):
+        """(old, new): reference-10.0 with edit(cases by id) applied; cases it adds go last."""
+        files = []
+        for name, edit in (("old.jsonl", edit_old), ("new.jsonl", edit_new)):
+            recs = read_records("reference-10.0.jsonl")
+            by = {r["id"]: r for r in recs if r.get("type") == "case"}
             if edit:
-                edit({r["id"]: r for r in recs if r.get("type") == "case"})
+                n = len(by)
+                edit(by)
+                recs[-1:-1] = list(by.values())[n:]
                 fix_footer(recs)
-        return self.write("old.jsonl", dump_records(old)), self.write("new.jsonl",
-                                                                        dump_records(new))
+            files.append(self.write(name, dump_records(recs)))
+        return files
 
     @staticmethod
     def break_perfview(by, step=2):
@@ -423,18 +427,14 @@ class DiffPrograms(TmpCase):
                                                           "step 3"])
 
     def test_fixed_but_still_broken(self):
-        def two(recs, fail_first):
-            by = {r["id"]: r for r in recs if r.get("type") == "case"}
+        def two(by, fail_first=False):     # a second perfview scenario, broken at step 3
             second = json.loads(json.dumps(by["client.perfview.profile-sources"]))
             second["id"] = "client.perfview.kernel-provider"
-            recs.insert(-1, second)
+            by[second["id"]] = second
             self.break_perfview({"client.perfview.profile-sources": second}, 3)
             if fail_first:
                 self.break_perfview(by)
-            return fix_footer(recs)
-        old = self.write("o.jsonl", dump_records(two(read_records("reference-10.0.jsonl"), True)))
-        new = self.write("n.jsonl", dump_records(two(read_records("reference-10.0.jsonl"),
-                                                     False)))
+        old, new = self.pair(two, lambda by: two(by, True))
         out, err = self.assertRan(run_cli("diff", old, new), 0)
         self.assertIn("  PerfView / TraceEvent [perfview]: client.perfview.profile-sources FAIL -> "
                       "PASS; still broken: client.perfview.kernel-provider step 3 TQI(0, 0x07, "
