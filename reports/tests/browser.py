@@ -217,7 +217,7 @@ def _heading_label(h3):
     return text(h3.split('<span class="muted">', 1)[0])
 
 
-def _programs_block(dom, target):
+def programs_block(dom, target):
     """(heading, body) of one target's block in "Programs affected", or None."""
     sec = dom[dom.find('<section id="programs">'):]
     sec = sec[:sec.find("</section>")]
@@ -283,7 +283,7 @@ def check_programs(c, dom, scenario_targets, expect=None):
     if not rows and NO_BREAK in dom:
         # a run where no program breaks (the reference alone): then no target counts a broken one
         counted = [t for t in scenario_targets
-                   if re.search(r"[1-9]\d* broken", (_programs_block(dom, t) or ("", ""))[0])]
+                   if re.search(r"[1-9]\d* broken", (programs_block(dom, t) or ("", ""))[0])]
         c.ok(not counted, "no program breaks on any target, and no target counts a broken "
              "program (%d targets with scenarios)" % len(scenario_targets),
              "counted: %s" % ", ".join(counted))
@@ -292,7 +292,7 @@ def check_programs(c, dom, scenario_targets, expect=None):
              "program matrix has only programs that break somewhere (%d programs, %d cells)" % (
                  len(rows), sum(len(cs) for cs in cells)))
     for t in scenario_targets:
-        blk = _programs_block(dom, t)
+        blk = programs_block(dom, t)
         if not c.ok(blk is not None, "programs affected listed for %s" % t):
             continue
         head, body = blk

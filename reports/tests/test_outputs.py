@@ -58,6 +58,11 @@ class SampleReport(TmpCase):
         for k, v in r.items():
             setattr(cls, k, v)
 
+    def section(self, sid):
+        """The page's <section id=sid>, as markup."""
+        i = self.raw.index('<section id="%s"' % sid)
+        return self.raw[i:self.raw.index("</section>", i)]
+
 
 class Reports(SampleReport):
     def test_exit_and_message(self):
@@ -171,8 +176,7 @@ class Reports(SampleReport):
     def test_first_screen_order(self):
         """Targets under test come first, each with its verdict; the reference is one line per
         range of builds with the same verdict, its builds folded away in <details>."""
-        sec = self.raw[self.raw.index('<section id="verdicts">'):
-                       self.raw.index('<section id="families">')]
+        sec = self.section("verdicts")
         first = sec[:sec.index('<details class="ref-range"')]
         rows = re.findall(r'<tr class="verdict-row" data-target="\d+"><th><a [^>]*>([^<]*)</a>'
                           r'</th><td class="vd"><a [^>]*class="verdict verdict-(\w+)"', first)
@@ -192,8 +196,7 @@ class Reports(SampleReport):
 
     def test_family_matrix(self):
         """API family x target: counted failures / cases, linked to the family's failures."""
-        sec = self.raw[self.raw.index('<section id="families">'):
-                       self.raw.index('<section id="programs">')]
+        sec = self.section("families")
         rows = re.findall(r'<tr class="family-row"><th class="rid">([^<]*)</th>(.*?)</tr>', sec)
         fams = [r[0] for r in rows]
         self.assertIn("TraceQueryInformation", fams)

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from common import (TmpCase, case_of, data, run_cli, read_records, dump_records, fix_footer,
                     GOOD, HOSTILE)
 from test_outputs import SampleReport, parse_page, table_rows
-from browser import md_items, text
+from browser import programs_block, md_items, text
 from etwconf_report import programs as P
 
 PROGRAMS_DEF = data("programs.def")
@@ -33,18 +33,10 @@ class Outputs(SampleReport):
         super().setUpClass()
         cls.junit = ET.parse(cls.junit_path).getroot()
 
-    def section(self, sid, end):
-        i = self.raw.index('<section id="%s"' % sid)
-        return self.raw[i:self.raw.index('<section id="%s"' % end, i)]
-
     def target_block(self, label):
         """The Programs affected subsection of one target, as text."""
-        sec = self.section("programs", "legend")
-        parts = re.split(r'(?=<h3 id="programs-\d+">)', sec)
-        for part in parts[1:]:
-            if text(part[:part.index("</h3>")]).startswith(label + " "):
-                return text(part)
-        self.fail("no programs subsection for %s" % label)
+        head, body = programs_block(self.raw, label) or self.fail("no programs for " + label)
+        return head + " " + text(body)
 
     # ------------------------------------------------------------------ HTML
     def test_report_ok(self):
@@ -75,7 +67,7 @@ class Outputs(SampleReport):
         self.assertIn("no client scenarios", t)
 
     def test_broken_rows_link_to_the_failure(self):
-        sec = self.section("programs", "legend")
+        sec = self.section("programs")
         links = re.findall(r'<a href="#(f-\d+-\d+)"><code>client\.perfview\.profile-sources'
                            r'</code></a>', sec)
         self.assertEqual(len(links), 1)
@@ -87,7 +79,7 @@ class Outputs(SampleReport):
 
     def test_program_matrix(self):
         """Programs x targets, only the programs that break on some target."""
-        sec = self.section("programs", "legend")
+        sec = self.section("programs")
         rows = table_rows(sec, "program-table")
         head = rows[0]
         self.assertEqual(head[0], "Program")
@@ -120,7 +112,7 @@ class Outputs(SampleReport):
     def test_not_exercised_one_line_each(self):
         """Per target, the scenarios not exercised fold into one line that gives the reasons,
         and unfold to every scenario with its reason."""
-        sec = self.section("programs", "legend")
+        sec = self.section("programs")
         folds = re.findall(r'<details class="not-run"><summary>(.*?)</summary><ul>(.*?)</ul>',
                            sec)
         self.assertGreaterEqual(len(folds), 3)      # windows, wine@win7, reference@6.1
