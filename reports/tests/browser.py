@@ -116,15 +116,12 @@ def selenium():
     return (webdriver, exceptions, Service), None
 
 
-def find(env, names, fallback):
-    if env in os.environ:            # CHROMIUM=/path/to/chrome (empty: pretend absent)
+def find(env, names):
+    """$env (CHROMIUM=/path/to/chrome; empty: pretend absent), else the first of names found."""
+    if env in os.environ:
         p = os.environ[env]
         return p if p and os.access(p, os.X_OK) else None
-    for name in names:
-        p = shutil.which(name)
-        if p:
-            return p
-    return fallback if os.access(fallback, os.X_OK) else None
+    return next(filter(None, map(shutil.which, names)), None)
 
 
 class Browser:
@@ -441,9 +438,9 @@ def main(argv):
     build = os.path.join(REPO, a.build) if not os.path.isabs(a.build) else a.build
     c = Checks()
     sel, why = selenium()
-    chromium = find("CHROMIUM", ("chromium", "chromium-browser", "google-chrome"),
-                    "/usr/bin/chromium")
-    driver = find("CHROMEDRIVER", ("chromedriver",), "/usr/bin/chromedriver")
+    chromium = find("CHROMIUM", ("chromium", "chromium-browser", "google-chrome",
+                                 "/usr/bin/chromium"))
+    driver = find("CHROMEDRIVER", ("chromedriver", "/usr/bin/chromedriver"))
     missing = [w for w, ok in ((why, sel), ("no chromium", chromium),
                                ("no chromedriver", driver)) if not ok]
     if missing:
