@@ -13,7 +13,6 @@ DEFAULT_DEF = os.path.join(REPO, "spec", "programs.def")
 BROKEN, WORKS, PARTIAL, NOT_EXERCISED, ABSENT = (
     "broken", "works", "partly exercised", "not exercised", "absent")
 STATES = (BROKEN, PARTIAL, WORKS, NOT_EXERCISED, ABSENT)
-FIELDS = ("id", "name", "repository", "source", "note")
 # what a state is called in the reports (the program matrix says "breaks at step N" instead)
 WORDS = {BROKEN: "broken", WORKS: "works", PARTIAL: "works (partly exercised)",
          NOT_EXERCISED: "not exercised", ABSENT: "no scenario"}
@@ -59,13 +58,8 @@ def load_known(path=None, required=False):
         raw = spec_rules.programs(path)
     except (spec_rules.RuleError, OSError, ValueError) as e:
         return Known(problems=["%s; programs not exercised are not listed" % e], path=path)
-    programs = []
-    for p in raw:
-        p = dict(p)
-        p.setdefault("repository", p.get("repo", ""))
-        if all(isinstance(p.get(k), str) for k in FIELDS) and p["id"]:
-            programs.append(p)
-    return Known(programs, path)
+    # spec/rules.py checked each entry: every field a string, the id well-formed and unique
+    return Known([dict(p, repository=p["repo"]) for p in raw], path)
 
 
 # ------------------------------------------------------------------------------ per target
