@@ -2,7 +2,6 @@
 import base64
 import html
 import hashlib
-import json
 import os
 import re
 import time
@@ -312,17 +311,11 @@ class Performance(TmpCase):
         head, cases = recs[0], [r for r in recs if r["type"] == "case"]
         files = []
         for t in range(10):
-            h = json.loads(json.dumps(head))
-            h["target_id"] = "wine@perf%d" % t
-            out = [h]
-            for i in range(300):
-                c = json.loads(json.dumps(cases[i % len(cases)]))
-                c["id"] = "%s.%d" % (c["id"], i)
-                out.append(c)
-            out.append({"type": "footer"})
-            out[-1].update(counts={}, total=0, complete=True)
-            fix_footer(out)
-            files.append(self.write("p%d.jsonl" % t, dump_records(out)))
+            out = [dict(head, target_id="wine@perf%d" % t)] + [
+                dict(cases[i % len(cases)], id="%s.%d" % (cases[i % len(cases)]["id"], i))
+                for i in range(300)]
+            out.append({"type": "footer", "counts": {}, "total": 0, "complete": True})
+            files.append(self.write("p%d.jsonl" % t, dump_records(fix_footer(out))))
         # the CPU time of the report, not the wall time: other work on a shared machine (and the
         # test stages running side by side) stretches the wall clock, not the work done
         before = time.process_time()
