@@ -7,7 +7,7 @@ no case of the rule ran on that target.
 """
 from collections import Counter
 
-from .util import SEVERITY, ERRORS, STATUSES, plural
+from .util import SEVERITY, ERRORS, plural
 
 
 def rule_status(case, rule_id):
@@ -188,11 +188,8 @@ def coverage(summaries, catalog):
 
 
 def totals(summaries):
-    t = dict.fromkeys(STATUSES, 0)
-    for s in summaries:
-        for k, v in s.counts.items():
-            t[k] += v
-    return t
+    """Cases per status over every run (a Counter: 0 for a status no run has)."""
+    return sum((Counter(s.counts) for s in summaries), Counter())
 
 
 # ------------------------------------------------------------------------------ the first screen
