@@ -58,7 +58,6 @@ WINE_VERSION=$(wine_version)
 WINE_PATH=$(command -v "$WINE")
 case $WINE_PATH in /*) ;; *) WINE_PATH=$(pwd)/$WINE_PATH ;; esac
 
-complete() { tail -n 1 "$1" 2>/dev/null | grep -q '"type":"footer".*"complete":true'; }
 if [ "$mode" != prefix ]; then
     wine_stop_at_exit
     if [ ! -f "$EXE" ]; then
@@ -457,8 +456,10 @@ import json, os, sys
 sha, sha32 = sys.argv[1], sys.argv[3]
 # the version table (spec/versions.def): winecfg name -> NT version; winecfg's other names
 # (dlls/ntdll/version.c) name the same NT versions, and etwconf.exe reports them by the table's name
-sys.path.insert(0, "spec")
+sys.path[:0] = ["spec", "harness/tests"]
 import rules
+import winetest_format as wf
+from checks import say, records
 NT = {v["wine"]: v["name"] for v in rules.versions()}
 CANON = {"win2003": "winxp64", "win2008": "vista", "win2008r2": "win7", "win11": "win10"}
 NT.update({a: NT[c] for a, c in CANON.items() if c in NT})
@@ -470,8 +471,6 @@ except Exception as e:
     print("FAIL %s: unreadable case list (%s)" % (sys.argv[2], e))
     table = []
 logger_cases = {c["id"] for c in table if c["fixture"]["logger"] or c["fixture"]["logger2"]}
-def say(ok, msg):
-    print(("ok   " if ok else "FAIL ") + msg)
 # the checks below hold over the runs: none to check is a failure, not a pass
 say(len(sys.argv) > 4, "Wine results to check: %d file(s)" % (len(sys.argv) - 4))
 runs = {}
@@ -480,7 +479,7 @@ for f in sys.argv[4:]:
     i686 = "/wine-i686-" in f
     v = f.rsplit("-", 1)[1][:-6]
     try:
-        recs = [json.loads(l) for l in open(f, encoding="utf-8")]
+        recs = records(f)
     except Exception as e:
         say(False, "%s: unreadable (%s)" % (f, e)); continue
     h, ft, cases = recs[0], recs[-1], [r for r in recs if r.get("type") == "case"]
@@ -550,7 +549,7 @@ say(all(c["id"] in logger_cases or c["id"] == "tqi.05.timer" for c in broken) an
 E = os.environ
 # the platform layer: the live tqi.0b.* cases end the same in a child per case as in-process
 def outcomes(p):
-    return {r["id"]: (r["status"], r.get("mode"), r.get("exception")) for r in map(json.loads, open(p)) if r["type"] == "case"}
+    return {r["id"]: (r["status"], r.get("mode"), r.get("exception")) for r in records(p) if r["type"] == "case"}
 try:
     a, b = outcomes(E["C_T"] + "/child-live.jsonl"), outcomes(E["C_T"] + "/inproc-live.jsonl")
     say(a == b and a, "child isolation: the live tqi.0b.* cases end the same in a child per case as in-process (%d cases)%s"
@@ -563,12 +562,12 @@ if first:
     import shlex, subprocess
     old_path, new_path = "%s/wine-%s.jsonl" % (E["C_R"], first), E["C_T"] + "/rerun.jsonl"
     try:
-        old = [json.loads(l) for l in open(old_path)]
+        old = records(old_path)
         cmd = old[6]["rerun"]
         with open(E["C_T"] + "/rerun.err", "w") as err:
             subprocess.run(["sh", "-c", "%s --out %s" % (cmd, shlex.quote(new_path))], stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL, stderr=err)
-        new = [json.loads(l) for l in open(new_path)]
+        new = records(new_path)
         nc, oc = [r for r in new if r["type"] == "case"], old[6]
         say(len(nc) == 1 and nc[0]["id"] == oc["id"] and nc[0]["status"] == oc["status"]
             and new[0]["target_id"] == old[0]["target_id"],
@@ -586,8 +585,6 @@ try:
 except (OSError, ValueError, KeyError) as e:
     say(False, "wrapper results: %s" % e)
 # etwconf.exe's results at win10 in Wine's test format, with wine.json: every known divergence todo
-sys.path.insert(0, "harness/tests")
-import winetest_format as wf
 wj = "reports/expectations/wine.json"
 if "win10" in runs:
     out = E["C_L"] + "/wine-win10.txt"
