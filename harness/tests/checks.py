@@ -31,3 +31,8 @@ def records(path):
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
 
+
+def cases(path):
+    """the case records of a results file by id"""
+    return {r["id"]: r for r in records(path) if r.get("type") == "case"}
+

@@ -328,7 +328,6 @@ fi
 
 # 3. the platform layer with misbehaving targets (Wine is at the last version now)
 W() { wine_run 120 "$EXE" "$@" </dev/null; }
-status() { grep -o "\"status\":\"$2\"" "$1" | wc -l | tr -d ' '; }
 T=$L/platform
 mkdir -p "$T"
 for dll in crash stub overrun handled refused slowreset spin block; do
@@ -361,7 +360,7 @@ wait
 W run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/child-live.jsonl" 2>/dev/null
 W run --filter 'tqi.0b.*' --quiet --out "$T/inproc-live.jsonl" 2>/dev/null
 rc=$(rc_of "$T/crash.rc")
-n=$(status "$T/crash.jsonl" CRASH)
+n=$(count "$T/crash.jsonl" CRASH)
 [ "$n" -ge 5 ] && [ "$n" = "$(grep -c '"exception":"0xC0000005"' "$T/crash.jsonl")" ] && complete "$T/crash.jsonl" && [ "$rc" = 1 ] &&
     ok "crash.dll: $n access violations caught in-process, CRASH 0xC0000005, run complete, exit 1" || no "crash.dll: $n CRASH records, exit $rc"
 n=$(grep -c '"status":"CRASH".*"exception":"0x80000100"' "$T/stub.jsonl")
@@ -369,29 +368,29 @@ n=$(grep -c '"status":"CRASH".*"exception":"0x80000100"' "$T/stub.jsonl")
 n=$(grep -c '"status":"FAIL".*"mode":"overrun"' "$T/overrun.jsonl")
 [ "$n" -ge 3 ] && grep -q '"rule":"GEN.BUFFER_BOUNDS","expected":"no write past the buffer","got":"a write 1 byte(s) past the end"' "$T/overrun.jsonl" &&
     ok "overrun.dll: the guard page catches the write past the buffer ($n FAIL, mode overrun, offset 0)" || no "overrun.dll: $n overrun FAILs"
-n=$(status "$T/handled.jsonl" CRASH)
+n=$(count "$T/handled.jsonl" CRASH)
 [ "$n" = 0 ] && grep -q '"got":"998 (ERROR_NOACCESS)"' "$T/handled.jsonl" && ok "handled.dll: an exception the target handles itself is not a crash (FAIL, 998)" \
     || no "handled.dll: $n CRASH records for handled exceptions"
 n=$(grep -c '"status":"FAIL".*"mode":"overrun"' "$T/refused.jsonl")
-[ "$n" -ge 3 ] && [ "$(status "$T/refused.jsonl" CRASH)" = 0 ] &&
+[ "$n" -ge 3 ] && [ "$(count "$T/refused.jsonl" CRASH)" = 0 ] &&
     grep -q '"got":"an access past the end; with room after the buffer the call wrote 4 byte(s) past it"' "$T/refused.jsonl" &&
     ok "refused.dll: a write past the buffer refused with 998, as Windows does from kernel mode, is the same overrun ($n FAIL, mode overrun)" ||
     no "refused.dll: $n overrun FAILs"
-n=$(($(status "$T/slowreset.jsonl" TIMEOUT) + $(status "$T/slowreset.jsonl" BROKEN)))
+n=$(($(count "$T/slowreset.jsonl" TIMEOUT) + $(count "$T/slowreset.jsonl" BROKEN)))
 [ "$n" = 0 ] && complete "$T/slowreset.jsonl" &&
     ok "slowreset.dll: a fixture (the reset) longer than --timeout-ms does not make the call a TIMEOUT" ||
     no "slowreset.dll: $n TIMEOUT or BROKEN records with the fixture within its budget"
-[ "$(status "$T/slowreset-budget.jsonl" TIMEOUT)" = 0 ] && [ "$(status "$T/slowreset-budget.jsonl" BROKEN)" = 1 ] &&
+[ "$(count "$T/slowreset-budget.jsonl" TIMEOUT)" = 0 ] && [ "$(count "$T/slowreset-budget.jsonl" BROKEN)" = 1 ] &&
     grep -q 'did not finish within its budget of 700 ms' "$T/slowreset-budget.jsonl" &&
     ok "slowreset.dll: a fixture past --fixture-timeout-ms is BROKEN, not a TIMEOUT (its worker killed)" ||
     no "slowreset.dll: a fixture past its budget: $(grep -o '"status":"[A-Z]*"' "$T/slowreset-budget.jsonl" | tr '\n' ' ')"
-[ "$(status "$T/slowreset-inproc.jsonl" BROKEN)" = 1 ] && grep -q 'within its budget of 700 ms; it was interrupted' "$T/slowreset-inproc.jsonl" &&
+[ "$(count "$T/slowreset-inproc.jsonl" BROKEN)" = 1 ] && grep -q 'within its budget of 700 ms; it was interrupted' "$T/slowreset-inproc.jsonl" &&
     ok "slowreset.dll (inproc): the watchdog ends a fixture past its budget as BROKEN, not a TIMEOUT" ||
     no "slowreset.dll (inproc): $(grep -o '"status":"[A-Z]*"' "$T/slowreset-inproc.jsonl" | tr '\n' ' ')"
-n=$(status "$T/spin.jsonl" TIMEOUT)
+n=$(count "$T/spin.jsonl" TIMEOUT)
 [ "$n" = 3 ] && complete "$T/spin.jsonl" && ok "spin.dll: a busy hang is interrupted by the watchdog: 3 TIMEOUT in $(took spin)s" || no "spin.dll: $n TIMEOUT records"
 rc=$(rc_of "$T/block.rc")
-n=$(status "$T/block.jsonl" TIMEOUT)
+n=$(count "$T/block.jsonl" TIMEOUT)
 [ "$n" = 2 ] && complete "$T/block.jsonl" && [ "$rc" = 1 ] && ok "block.dll: a thread blocked in the system is given up: 2 TIMEOUT, run complete in $(took block)s" \
     || no "block.dll: $n TIMEOUT records, exit $rc"
 [ "$(grep -c '"status":"CRASH".*"exception":"0xC0000005"' "$T/child-crash.jsonl")" = 2 ] && ok "child isolation: the child's exit code 0xC0000005 is the CRASH's exception" \
