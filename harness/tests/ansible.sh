@@ -14,7 +14,7 @@ L=$B/test/ansible
 rm -rf "$L"
 mkdir -p "$L"
 for t in ansible-playbook ansible-inventory ansible-lint; do
-    command -v "$t" >/dev/null 2>&1 || { no "$t is missing: 'sh .ci/deps.sh fleet' as root (make test does it)"; summary ansible; exit $?; }
+    command -v "$t" >/dev/null 2>&1 || { no "$t is missing: 'sh .ci/deps.sh fleet' as root (make test does it)"; finish ansible; }
 done
 # no user configuration, nothing written to ~/.ansible, no network (--offline: ansible-lint would
 # look for newer versions and collections)

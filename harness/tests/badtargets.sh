@@ -5,12 +5,8 @@
 set -u
 B=${1:-build}
 E=$B/etwconf
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib.sh"
-# count records of a status (and optionally a mode) in a results file
-count() { grep -c "\"status\":\"$2\"${3:+.*\"mode\":\"$3\"}" "$1"; }
-complete() { tail -n 1 "$1" | grep -q '"type":"footer".*"complete":true'; }
+stage_tmp badtargets
 
 # 1. success for everything: FAILs, never a crash; the run completes and exits 1
 "$E" run --target "$B/bad/success.so" --filter 'tqi.*' --quiet --out "$T/success.jsonl" 2>"$T/success.err"; rc=$?
@@ -58,7 +54,7 @@ complete "$T/overrun.jsonl" && ok "overrun.so: run complete" || no "overrun.so: 
 "$E" run --target "$B/bad/hang.so" --filter 'tqi.*' --timeout-ms 5000 --quiet --out "$T/killed.jsonl" 2>/dev/null &
 pid=$!
 # the run has started (its header is written), then 2 s into its hanging cases
-i=0; while [ ! -s "$T/killed.jsonl" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+within 30000 test -s "$T/killed.jsonl"
 sleep 2; kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null
 lines=$(wc -l < "$T/killed.jsonl")
 [ "$lines" -ge 1 ] && python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' \

@@ -5,9 +5,8 @@
 set -u
 E=$1
 VERSIONS=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib.sh"
+stage_tmp conformance
 nv=0
 for v in $VERSIONS; do
     out="$T/ref-$v.jsonl"

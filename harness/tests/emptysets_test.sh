@@ -9,8 +9,7 @@ B=${1:-build}
 PYTHON=${PYTHON:-python3}
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/etwconf-emptysets.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
+stage_tmp emptysets
 # fails WHAT OUTPUT-FILE PATTERN...: each PATTERN (grep -E) matches a FAIL line of the output
 fails() {
     what=$1 f=$2

@@ -9,9 +9,8 @@ set -u
 B=${1:-build}
 E=$B/etwconf
 PYTHON=${PYTHON:-python3} # run with -S below: a quicker start
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . harness/tests/lib.sh
+stage_tmp faults
 
 # honest FILE COMPLETE RC OK FAIL: a check of a results file, decided by resolve once every group
 # has ended (one Python start). It passes when RC (the check's other conditions) is 0 and the file
@@ -53,7 +52,6 @@ for out in sys.argv[1:]:
         f.write("\n".join(lines))
 EOF
 }
-count() { grep -c "\"status\":\"$2\"" "$1"; }
 
 # ---------------------------------------------------------------- targets that misbehave
 linux_targets() {

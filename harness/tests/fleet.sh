@@ -13,16 +13,12 @@ set -u
 B=${1:-build}
 PYTHON=${PYTHON:-python3}
 . harness/tests/lib.sh
-finish() {
-    summary fleet
-    exit $?
-}
 SSHD=${SSHD:-/usr/sbin/sshd}
 SFTP_SERVER=${SFTP_SERVER:-/usr/lib/openssh/sftp-server}
 for t in "$SSHD" "$SFTP_SERVER" ssh scp ssh-keygen wine wineserver; do
-    command -v "$t" >/dev/null 2>&1 || { no "$t is missing: 'sh .ci/deps.sh fleet windows' as root (make test does it)"; finish; }
+    command -v "$t" >/dev/null 2>&1 || { no "$t is missing: 'sh .ci/deps.sh fleet windows' as root (make test does it)"; finish fleet; }
 done
-[ -f "$B/etwconf.exe" ] || { no "$B/etwconf.exe is missing: run 'make windows'"; finish; }
+[ -f "$B/etwconf.exe" ] || { no "$B/etwconf.exe is missing: run 'make windows'"; finish fleet; }
 
 REPO=$(pwd)
 BA=$(cd "$B" && pwd)
@@ -58,7 +54,7 @@ add_counts "$T/unit.out" || cat "$T/unit.out"
 # ---------------------------------------------------------------- the Wine prefix
 if [ ! -f "$BA/wineprefix/.etwconf-prefix" ]; then
     echo "fleet: making the Wine prefix (harness/tests/wine.sh)"
-    sh harness/tests/wine.sh run "$B" win10 >"$L/prefix.log" 2>&1 || { no "the Wine prefix could not be made: $L/prefix.log"; finish; }
+    sh harness/tests/wine.sh run "$B" win10 >"$L/prefix.log" 2>&1 || { no "the Wine prefix could not be made: $L/prefix.log"; finish fleet; }
 fi
 # the hosts' prefixes are overlays of this one (fleet/fakewin.sh): its registry must be on disk, so
 # its server is stopped; under make test (WINE_PREFIX_SHARED=1) that was done before the stages,
@@ -68,7 +64,7 @@ fi
 
 # ---------------------------------------------------------------- sshd on 127.0.0.1
 ssh-keygen -q -t ed25519 -N '' -C etwconf-fleet-test-host -f "$T/hostkey" &&
-    ssh-keygen -q -t ed25519 -N '' -C etwconf-fleet-test-client -f "$T/client" || { no "ssh-keygen failed"; finish; }
+    ssh-keygen -q -t ed25519 -N '' -C etwconf-fleet-test-client -f "$T/client" || { no "ssh-keygen failed"; finish fleet; }
 cp "$T/client.pub" "$T/authorized_keys"
 chmod 600 "$T/authorized_keys"
 for h in w7:win7 w81:win81 w10:win10; do mkdir -p "$T/hosts/${h%:*}" && echo "${h#*:}" >"$T/hosts/${h%:*}/version"; done
@@ -101,7 +97,7 @@ print(" ".join(str(s.getsockname()[1]) for s in ss))')
     } >"$T/sshd_config"
     if ! "$SSHD" -t -f "$T/sshd_config" >"$T/sshd-t.log" 2>&1; then
         no "sshd rejects the test configuration: $(tail -n 2 "$T/sshd-t.log")"
-        finish
+        finish fleet
     fi
     "$SSHD" -D -e -f "$T/sshd_config" 2>"$T/sshd.log" &
     sshd_pid=$!
@@ -116,7 +112,7 @@ start_sshd || { echo "fleet: sshd did not start ($(tail -n 1 "$T/sshd.log")); ne
 if [ "$(grep -c 'Server listening on 127.0.0.1' "$T/sshd.log")" = 3 ] && ! grep -q 'Server listening on 0.0.0.0\|Server listening on ::' "$T/sshd.log"; then
     ok "sshd listens on 127.0.0.1:$P7,$P81,$P10 only (own host key, own config)"
 else
-    no "sshd did not start within 30 s ($(kill -0 "$sshd_pid" 2>/dev/null && echo "still running" || echo "exited")): $(tail -n 3 "$T/sshd.log")"; finish
+    no "sshd did not start within 30 s ($(kill -0 "$sshd_pid" 2>/dev/null && echo "still running" || echo "exited")): $(tail -n 3 "$T/sshd.log")"; finish fleet
 fi
 : >"$T/known_hosts"
 for p in "$P7" "$P81" "$P10" "$PDOWN"; do echo "[127.0.0.1]:$p $(cut -d' ' -f1,2 "$T/hostkey.pub")" >>"$T/known_hosts"; done
@@ -266,4 +262,4 @@ O=$T/out4 fleet "$T/inv4" --host w7 >"$T/run4.out" 2>&1; rc=$?
 kill "$sshd_pid" 2>/dev/null
 sshd_gone() { ! kill -0 "$sshd_pid" 2>/dev/null; }
 within 5000 sshd_gone && { ok "the test's sshd stopped"; sshd_pid=""; } || no "sshd did not stop"
-finish
+finish fleet

@@ -22,21 +22,11 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "spec"))
+sys.path[:0] = [os.path.join(REPO, "spec"), HERE]
 import rules  # noqa: E402
+from checks import CHECKS, say as ok  # noqa: E402
 
-passed = failed = 0
 SUCCESS = ("ERROR_SUCCESS", "STATUS_SUCCESS")
-
-
-def ok(cond, label, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok   " + label)
-    else:
-        failed += 1
-        print("FAIL " + label + (": " + detail if detail else ""))
 
 
 def audit_rows(path):
@@ -99,8 +89,7 @@ def main(argv):
                                     % (rec["id"], name, rule["id"]))
         ok(nchecks > 100, "the run has counted return-code checks to look at (%d)" % nchecks)
         ok(not bad, "every counted return-code check expects a code its rule names", "; ".join(sorted(bad)[:8]))
-    print("grading: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return CHECKS.summary("grading")
 
 
 if __name__ == "__main__":

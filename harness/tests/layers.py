@@ -24,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checker  # noqa: E402
+
 MAX_LINES = 800
 SIZED = ("harness/", "tools/")
 
@@ -103,6 +106,15 @@ def objects(roots, objdirs):
     return found, problems, sorted(skipped)
 
 
+def definers(found, symbols):
+    """{symbol: the source file that defines it} (the first by path of those that do)"""
+    defs = {}
+    for src, obj in sorted(found.items()):
+        for name in symbols[obj][0]:
+            defs.setdefault(name, src)
+    return defs
+
+
 def components(graph):
     """strongly connected components of graph: the sets of nodes that reach each other"""
     reach = {}
@@ -130,16 +142,11 @@ def check_objdir(roots, objdir, planted=None):
     if not found:
         problems.append("%s: no objects of the sources found: build first (make), nothing was checked" % objdir)
         return passed, problems, notes
-    defs, uses = {}, {}
     symbols = nm_symbols(sorted(found.values()))
-    for src, obj in sorted(found.items()):
-        if layer_of(src) is None:
-            problems.append("%s: no layer maps this path: add it to LAYERS in harness/tests/layers.py" % src)
-            continue
-        d, u = symbols[obj]
-        uses[src] = u
-        for name in d:
-            defs.setdefault(name, src)
+    problems += ["%s: no layer maps this path: add it to LAYERS in harness/tests/layers.py" % src
+                 for src in sorted(found) if layer_of(src) is None]
+    found = {src: obj for src, obj in found.items() if layer_of(src)}
+    defs, uses = definers(found, symbols), {src: symbols[obj][1] for src, obj in found.items()}
     graph = {}
     for src, used in uses.items():
         edges = {}
@@ -241,10 +248,7 @@ def live_plant(root, objdirs):
         if LIVE_TOP not in found:
             continue
         symbols = nm_symbols(sorted(found.values()))
-        defs = {}
-        for src, obj in sorted(found.items()):
-            for name in symbols[obj][0]:
-                defs.setdefault(name, src)
+        defs = definers(found, symbols)
         top_defs, top_uses = symbols[found[LIVE_TOP]]
         folder = os.path.dirname(LIVE_TOP) + "/"
         below = sorted({defs[n] for n in top_uses if n in defs and defs[n] != LIVE_TOP and defs[n].startswith(folder)})
@@ -339,18 +343,14 @@ def main(argv):
         print("FAIL " + p)
     if not problems:  # a run with failures holds nothing as a whole
         print("ok   %d checks hold (uses between layers, no circle, file sizes)" % passed)
-    failed = len(problems)
-    total = 1 if not problems else 0
-    if objdirs:
-        for ok, msg in self_test(root, objdirs, cc):
-            if ok is None:
-                print("note " + msg)
-                continue
-            print(("ok   " if ok else "FAIL ") + msg)
-            total += ok
-            failed += not ok
-    print("layers: %d passed, %d failed" % (total + passed, failed))
-    return 1 if failed else 0
+    c = Checker()
+    c.failed, c.passed = len(problems), passed + (not problems)
+    for ok, msg in self_test(root, objdirs, cc) if objdirs else []:
+        if ok is None:
+            print("note " + msg)
+        else:
+            c.ok(ok, msg)
+    return c.summary("layers")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,10 @@
 #   part LOG CMD...      run CMD, its output to LOG and printed whole, and add its counts; a
 #                        non-zero exit with no failure counted is one failure
 #   summary NAME         print the closing line; status 0 when nothing failed
+#   finish NAME          summary NAME, then exit with its status
+#   stage_tmp NAME       T: a new temporary directory, removed when the script exits
+#   complete FILE        FILE, a results file, ends with a complete footer
+#   count FILE STATUS [MODE]   the number of FILE's records of STATUS (and MODE)
 #   within MS CMD...     run CMD every 50 ms until it succeeds (0) or MS milliseconds passed (1)
 #   rc_of FILE           the exit status a background job wrote to FILE, or "?"
 #   every DONE PLANNED WHAT [DETAIL]
@@ -59,6 +63,19 @@ part() {
 summary() {
     echo "$1: $pass passed, $fail failed, $skip skipped"
     [ "$fail" -eq 0 ]
+}
+finish() {
+    summary "$1"
+    exit $?
+}
+stage_tmp() {
+    T=$(mktemp -d "${TMPDIR:-/tmp}/etwconf-$1.XXXXXX") || exit 2
+    trap 'rm -rf "$T"' EXIT
+}
+complete() { tail -n 1 "$1" 2>/dev/null | grep -q '"type":"footer".*"complete":true'; }
+count() {
+    c=$(grep -c "\"status\":\"$2\"${3:+.*\"mode\":\"$3\"}" "$1" 2>/dev/null)
+    echo "${c:-0}"
 }
 within() {
     wend=$(( $(date +%s%N) / 1000000 + $1 ))

@@ -28,13 +28,10 @@ done
 
 out=$($PYTHON - "$T" <<'PYEOF'
 import glob, json, os, sys
-sys.path.insert(0, "spec")
+sys.path[:0] = ["spec", "harness/tests"]
 import rules
+from checks import say, cases
 T = sys.argv[1]
-def say(good, msg):
-    print(("ok   " if good else "FAIL ") + msg)
-def cases(path):
-    return {r["id"]: r for r in map(json.loads, open(path, encoding="utf-8")) if r.get("type") == "case"}
 
 progs = {p["id"]: p for p in rules.programs()}
 listed = {c["id"]: c for c in json.load(open(os.path.join(T, "list.json")))["cases"]}

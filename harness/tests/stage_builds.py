@@ -105,12 +105,10 @@ def check(db):
 
 
 def main(argv):
-    d = argv[1] if len(argv) > 1 else "."
-    bad = 0
-    for good, msg in check(database(d)):
+    results = check(database(argv[1] if len(argv) > 1 else "."))
+    for good, msg in results:
         print(("ok   " if good else "FAIL ") + msg)
-        bad += not good
-    return 1 if bad else 0
+    return 0 if all(good for good, _ in results) else 1
 
 
 if __name__ == "__main__":

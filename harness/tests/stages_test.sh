@@ -9,8 +9,7 @@ REPO=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib.sh"
 # make test runs this with its own settings in the environment: each run below sets its own
 unset STAGE_LOGS TEST_NICE TEST_EXCLUSIVE TEST_JOBS WINE_START_LOG MAKEFLAGS MFLAGS MAKELEVEL
-T=$(mktemp -d "${TMPDIR:-/tmp}/etwconf-stages.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
+stage_tmp stages
 
 # the made-up Makefile: STAGES and the recipes of T/stages.mk (each stage notes its start and end in
 # T/events: "+NAME", "-NAME"), TEST_PREP "prep", and make test as the suite's Makefile runs it

@@ -6,8 +6,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/etwconf-testlib.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
+stage_tmp testlib
 B=$T
 unset WINE_START_LOG WINE_START_TRIES
 WINE=true

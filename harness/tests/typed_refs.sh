@@ -5,9 +5,8 @@
 # copy of the tree, and only the object of the file it is in is built.
 set -u
 B=$1
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib.sh"
+stage_tmp typed-refs
 tar cf - Makefile mk spec reference harness cases tools 2>/dev/null | (cd "$T" && tar xf -)
 cp -r "$B/gen" "$T/gen-orig" 2>/dev/null || true
 

@@ -10,10 +10,6 @@ B=${1:-build}
 PYTHON=${PYTHON:-python3}
 REPO=$(pwd)
 . harness/tests/lib.sh
-finish() {
-    summary winci
-    exit $?
-}
 L=$B/test/winci
 rm -rf "$L"
 mkdir -p "$L"
@@ -148,4 +144,4 @@ new="(results/windows-2022-etwconf-worse.jsonl) as 10.0.20348-server-x86_64: 1 r
     grep -q "7 runs checked, 1 regression" "$T/worse.out" &&
     ok "a new failure on windows-2022 (x64) fails the report job's last step: REGRESSION tqi.0b.exact" ||
     no "regression not caught: exit $rc: $(tail -n 3 "$T/worse.out")"
-finish
+finish winci

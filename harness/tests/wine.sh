@@ -58,7 +58,6 @@ WINE_VERSION=$(wine_version)
 WINE_PATH=$(command -v "$WINE")
 case $WINE_PATH in /*) ;; *) WINE_PATH=$(pwd)/$WINE_PATH ;; esac
 
-complete() { tail -n 1 "$1" 2>/dev/null | grep -q '"type":"footer".*"complete":true'; }
 if [ "$mode" != prefix ]; then
     wine_stop_at_exit
     if [ ! -f "$EXE" ]; then
@@ -329,7 +328,6 @@ fi
 
 # 3. the platform layer with misbehaving targets (Wine is at the last version now)
 W() { wine_run 120 "$EXE" "$@" </dev/null; }
-status() { grep -o "\"status\":\"$2\"" "$1" | wc -l | tr -d ' '; }
 T=$L/platform
 mkdir -p "$T"
 for dll in crash stub overrun handled refused slowreset spin block; do
@@ -362,7 +360,7 @@ wait
 W run --filter 'tqi.0b.*' --isolation child --quiet --out "$T/child-live.jsonl" 2>/dev/null
 W run --filter 'tqi.0b.*' --quiet --out "$T/inproc-live.jsonl" 2>/dev/null
 rc=$(rc_of "$T/crash.rc")
-n=$(status "$T/crash.jsonl" CRASH)
+n=$(count "$T/crash.jsonl" CRASH)
 [ "$n" -ge 5 ] && [ "$n" = "$(grep -c '"exception":"0xC0000005"' "$T/crash.jsonl")" ] && complete "$T/crash.jsonl" && [ "$rc" = 1 ] &&
     ok "crash.dll: $n access violations caught in-process, CRASH 0xC0000005, run complete, exit 1" || no "crash.dll: $n CRASH records, exit $rc"
 n=$(grep -c '"status":"CRASH".*"exception":"0x80000100"' "$T/stub.jsonl")
@@ -370,29 +368,29 @@ n=$(grep -c '"status":"CRASH".*"exception":"0x80000100"' "$T/stub.jsonl")
 n=$(grep -c '"status":"FAIL".*"mode":"overrun"' "$T/overrun.jsonl")
 [ "$n" -ge 3 ] && grep -q '"rule":"GEN.BUFFER_BOUNDS","expected":"no write past the buffer","got":"a write 1 byte(s) past the end"' "$T/overrun.jsonl" &&
     ok "overrun.dll: the guard page catches the write past the buffer ($n FAIL, mode overrun, offset 0)" || no "overrun.dll: $n overrun FAILs"
-n=$(status "$T/handled.jsonl" CRASH)
+n=$(count "$T/handled.jsonl" CRASH)
 [ "$n" = 0 ] && grep -q '"got":"998 (ERROR_NOACCESS)"' "$T/handled.jsonl" && ok "handled.dll: an exception the target handles itself is not a crash (FAIL, 998)" \
     || no "handled.dll: $n CRASH records for handled exceptions"
 n=$(grep -c '"status":"FAIL".*"mode":"overrun"' "$T/refused.jsonl")
-[ "$n" -ge 3 ] && [ "$(status "$T/refused.jsonl" CRASH)" = 0 ] &&
+[ "$n" -ge 3 ] && [ "$(count "$T/refused.jsonl" CRASH)" = 0 ] &&
     grep -q '"got":"an access past the end; with room after the buffer the call wrote 4 byte(s) past it"' "$T/refused.jsonl" &&
     ok "refused.dll: a write past the buffer refused with 998, as Windows does from kernel mode, is the same overrun ($n FAIL, mode overrun)" ||
     no "refused.dll: $n overrun FAILs"
-n=$(($(status "$T/slowreset.jsonl" TIMEOUT) + $(status "$T/slowreset.jsonl" BROKEN)))
+n=$(($(count "$T/slowreset.jsonl" TIMEOUT) + $(count "$T/slowreset.jsonl" BROKEN)))
 [ "$n" = 0 ] && complete "$T/slowreset.jsonl" &&
     ok "slowreset.dll: a fixture (the reset) longer than --timeout-ms does not make the call a TIMEOUT" ||
     no "slowreset.dll: $n TIMEOUT or BROKEN records with the fixture within its budget"
-[ "$(status "$T/slowreset-budget.jsonl" TIMEOUT)" = 0 ] && [ "$(status "$T/slowreset-budget.jsonl" BROKEN)" = 1 ] &&
+[ "$(count "$T/slowreset-budget.jsonl" TIMEOUT)" = 0 ] && [ "$(count "$T/slowreset-budget.jsonl" BROKEN)" = 1 ] &&
     grep -q 'did not finish within its budget of 700 ms' "$T/slowreset-budget.jsonl" &&
     ok "slowreset.dll: a fixture past --fixture-timeout-ms is BROKEN, not a TIMEOUT (its worker killed)" ||
     no "slowreset.dll: a fixture past its budget: $(grep -o '"status":"[A-Z]*"' "$T/slowreset-budget.jsonl" | tr '\n' ' ')"
-[ "$(status "$T/slowreset-inproc.jsonl" BROKEN)" = 1 ] && grep -q 'within its budget of 700 ms; it was interrupted' "$T/slowreset-inproc.jsonl" &&
+[ "$(count "$T/slowreset-inproc.jsonl" BROKEN)" = 1 ] && grep -q 'within its budget of 700 ms; it was interrupted' "$T/slowreset-inproc.jsonl" &&
     ok "slowreset.dll (inproc): the watchdog ends a fixture past its budget as BROKEN, not a TIMEOUT" ||
     no "slowreset.dll (inproc): $(grep -o '"status":"[A-Z]*"' "$T/slowreset-inproc.jsonl" | tr '\n' ' ')"
-n=$(status "$T/spin.jsonl" TIMEOUT)
+n=$(count "$T/spin.jsonl" TIMEOUT)
 [ "$n" = 3 ] && complete "$T/spin.jsonl" && ok "spin.dll: a busy hang is interrupted by the watchdog: 3 TIMEOUT in $(took spin)s" || no "spin.dll: $n TIMEOUT records"
 rc=$(rc_of "$T/block.rc")
-n=$(status "$T/block.jsonl" TIMEOUT)
+n=$(count "$T/block.jsonl" TIMEOUT)
 [ "$n" = 2 ] && complete "$T/block.jsonl" && [ "$rc" = 1 ] && ok "block.dll: a thread blocked in the system is given up: 2 TIMEOUT, run complete in $(took block)s" \
     || no "block.dll: $n TIMEOUT records, exit $rc"
 [ "$(grep -c '"status":"CRASH".*"exception":"0xC0000005"' "$T/child-crash.jsonl")" = 2 ] && ok "child isolation: the child's exit code 0xC0000005 is the CRASH's exception" \
@@ -457,8 +455,10 @@ import json, os, sys
 sha, sha32 = sys.argv[1], sys.argv[3]
 # the version table (spec/versions.def): winecfg name -> NT version; winecfg's other names
 # (dlls/ntdll/version.c) name the same NT versions, and etwconf.exe reports them by the table's name
-sys.path.insert(0, "spec")
+sys.path[:0] = ["spec", "harness/tests"]
 import rules
+import winetest_format as wf
+from checks import say, records
 NT = {v["wine"]: v["name"] for v in rules.versions()}
 CANON = {"win2003": "winxp64", "win2008": "vista", "win2008r2": "win7", "win11": "win10"}
 NT.update({a: NT[c] for a, c in CANON.items() if c in NT})
@@ -470,8 +470,6 @@ except Exception as e:
     print("FAIL %s: unreadable case list (%s)" % (sys.argv[2], e))
     table = []
 logger_cases = {c["id"] for c in table if c["fixture"]["logger"] or c["fixture"]["logger2"]}
-def say(ok, msg):
-    print(("ok   " if ok else "FAIL ") + msg)
 # the checks below hold over the runs: none to check is a failure, not a pass
 say(len(sys.argv) > 4, "Wine results to check: %d file(s)" % (len(sys.argv) - 4))
 runs = {}
@@ -480,7 +478,7 @@ for f in sys.argv[4:]:
     i686 = "/wine-i686-" in f
     v = f.rsplit("-", 1)[1][:-6]
     try:
-        recs = [json.loads(l) for l in open(f, encoding="utf-8")]
+        recs = records(f)
     except Exception as e:
         say(False, "%s: unreadable (%s)" % (f, e)); continue
     h, ft, cases = recs[0], recs[-1], [r for r in recs if r.get("type") == "case"]
@@ -550,7 +548,7 @@ say(all(c["id"] in logger_cases or c["id"] == "tqi.05.timer" for c in broken) an
 E = os.environ
 # the platform layer: the live tqi.0b.* cases end the same in a child per case as in-process
 def outcomes(p):
-    return {r["id"]: (r["status"], r.get("mode"), r.get("exception")) for r in map(json.loads, open(p)) if r["type"] == "case"}
+    return {r["id"]: (r["status"], r.get("mode"), r.get("exception")) for r in records(p) if r["type"] == "case"}
 try:
     a, b = outcomes(E["C_T"] + "/child-live.jsonl"), outcomes(E["C_T"] + "/inproc-live.jsonl")
     say(a == b and a, "child isolation: the live tqi.0b.* cases end the same in a child per case as in-process (%d cases)%s"
@@ -563,12 +561,12 @@ if first:
     import shlex, subprocess
     old_path, new_path = "%s/wine-%s.jsonl" % (E["C_R"], first), E["C_T"] + "/rerun.jsonl"
     try:
-        old = [json.loads(l) for l in open(old_path)]
+        old = records(old_path)
         cmd = old[6]["rerun"]
         with open(E["C_T"] + "/rerun.err", "w") as err:
             subprocess.run(["sh", "-c", "%s --out %s" % (cmd, shlex.quote(new_path))], stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL, stderr=err)
-        new = [json.loads(l) for l in open(new_path)]
+        new = records(new_path)
         nc, oc = [r for r in new if r["type"] == "case"], old[6]
         say(len(nc) == 1 and nc[0]["id"] == oc["id"] and nc[0]["status"] == oc["status"]
             and new[0]["target_id"] == old[0]["target_id"],
@@ -586,8 +584,6 @@ try:
 except (OSError, ValueError, KeyError) as e:
     say(False, "wrapper results: %s" % e)
 # etwconf.exe's results at win10 in Wine's test format, with wine.json: every known divergence todo
-sys.path.insert(0, "harness/tests")
-import winetest_format as wf
 wj = "reports/expectations/wine.json"
 if "win10" in runs:
     out = E["C_L"] + "/wine-win10.txt"

@@ -128,7 +128,7 @@ EOF
 if ! command -v "$MINGW64" >/dev/null 2>&1; then
     skip "the exported test is not compiled: $MINGW64 is not installed (sh .ci/deps.sh windows)"
     skip "Wine checks not run: $MINGW64 is not installed"
-    summary winetest; exit $?
+    finish winetest
 fi
 "$E" export-wine --out "$T/etwconf-notodo.c" 2>/dev/null
 CFLAGS="-std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Werror -O1 -I harness/windows/winetest"
@@ -151,11 +151,11 @@ fi
 # ---------------------------------------------------------------- 4. under Wine
 if ! command -v "$WINE" >/dev/null 2>&1 || ! command -v "$WINESERVER" >/dev/null 2>&1; then
     skip "Wine checks not run: $WINE or $WINESERVER is not there (install Wine: sh .ci/deps.sh windows)"
-    summary winetest; exit $?
+    finish winetest
 fi
 if [ "$cc_ok" != 1 ]; then
     skip "the exported test is not run under Wine: it did not compile"
-    summary winetest; exit $?
+    finish winetest
 fi
 . harness/tests/wine-env.sh
 # a prefix of the user's is used as it is; otherwise one over the suite's (made here if need be)

@@ -27,21 +27,13 @@ import sys
 from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "reports"))
+sys.path[:0] = [os.path.join(HERE, "..", "..", "reports"), HERE]
+from checks import CHECKS, say  # noqa: E402
 
 CLOSING = re.compile(r"^([0-9a-f]{4,}):([A-Za-z0-9_]+): (\d+) tests executed \((\d+) marked as todo, (\d+) as flaky, "
                      r"(\d+) (failures?)\), (\d+) skipped\.$")
 MESSAGE = re.compile(r"^([^:\s][^:]*):(\d+): (Test failed: |Test marked todo: |Test succeeded inside todo block: |"
                      r"Tests skipped: |Test succeeded$)?(.*)$")
-
-bad = 0
-
-
-def say(ok, msg):
-    global bad
-    bad += not ok
-    print(("ok   " if ok else "FAIL ") + msg)
-
 
 def read_lines(path):
     with open(path, "rb") as f:
@@ -215,7 +207,7 @@ def main(argv):
         except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
             say(False, "%s: %s" % (line.strip(), e))
     sys.stdout.flush()
-    return 1 if bad else 0
+    return 1 if CHECKS.failed else 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,4 @@
-/* harness/tests/bad/common.h - the API surface every bad target exports (Windows names). Each
- * bad target defines BAD_BEHAVIOUR(ret) to say what every function does. */
+/* harness/tests/bad/common.h - the API surface the bad targets export (Windows names): the
+ * types of spec/abi.h, and EXPORT for each function a bad target defines. */
 #include "spec/abi.h"
 #define EXPORT __attribute__((visibility("default")))
-#define BAD_API(ret, name, params, ...) EXPORT ret name params { __VA_ARGS__ }

@@ -20,6 +20,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.dirname(HERE))
+from checks import Checker  # noqa: E402
 WORKFLOW = os.path.join(REPO, ".github", "workflows", "windows.yml")
 # the hosted images and their machine kinds (baselines/windows/KIND.json), both exes on each
 RUNNER_KINDS = {
@@ -75,20 +77,6 @@ def expand(text, runner):
     text = re.sub(r"\$\{\{ join\(matrix\.runner, '([^']*)'\) \}\}",
                   lambda m: m.group(1).join(runner) if many else runner, text)
     return text.replace("${{ matrix.runner }}", "Array" if many else runner)
-
-
-class Checker:
-    def __init__(self, quiet=False):
-        self.passed = self.failed = 0
-        self.quiet = quiet
-
-    def ok(self, cond, msg):
-        cond = bool(cond)
-        self.passed += cond
-        self.failed += not cond
-        if not self.quiet:
-            print(("ok   " if cond else "FAIL ") + msg)
-        return cond
 
 
 def run_steps(job):
@@ -319,8 +307,7 @@ def main(argv):
             with open(os.path.join(out, "report-%d.sh" % i), "w") as f:
                 f.write(step)
         samples(os.path.join(out, "results"))
-    print("workflow: %d passed, %d failed" % (c.passed, c.failed))
-    return 1 if c.failed else 0
+    return c.summary("workflow")
 
 
 if __name__ == "__main__":
