@@ -6,6 +6,9 @@ Wine files key entries by Wine version too: an entry's optional "wine" (a versio
 includes its maintenance releases 10.0.x, a range "8.0-9.22", "10.0+", or a list of these) names
 the Wine versions it holds for; left out, every Wine. A run's Wine version is its fingerprint's
 wine_version. The file's "wine_versions" lists the Wine versions it was made from.
+
+A file's target.arch is one arch or a list of them: the entries of a file of several hold for
+each of them unless an entry's "arch" names one.
 """
 import json
 import os
@@ -18,7 +21,7 @@ from .analysis import failing_checks
 
 SCHEMA = "etwconf-expectations/1"
 ENTRY_STATUSES = ("FAIL", "CRASH", "TIMEOUT", "SKIP", "BROKEN")
-ENTRY_KEYS = ("case", "versions", "wine", "status", "mode", "observed", "why")
+ENTRY_KEYS = ("case", "arch", "versions", "wine", "status", "mode", "observed", "why")
 TODO_WHY = "TODO: explain"
 # optional keys of "target" that tie a file to one machine kind (matched against the fingerprint)
 BUILD_KEYS = ("native_arch", "product_type")
@@ -91,6 +94,7 @@ class Entry:
         self.index = index
         self.line = line
         self.case = raw["case"]
+        self.arch = raw.get("arch")
         self.versions = raw.get("versions")
         self.status = raw["status"]
         self.mode = raw.get("mode")
@@ -109,11 +113,12 @@ class Entry:
         """Does the entry name the run's version (and, unless any_wine, its Wine version)?"""
         if not any_wine and self.wine_specs is not None and not self.names_wine(run_wine_version(run)):
             return False
+        if self.arch is not None and run.arch not in (None, self.arch):
+            return False
         if self.specs is None:
             return True
         names = {n.lower() for n in run.version_names()}
-        # a run's version key; an object that only has .version (a script's stand-in) is keyed by it
-        key = run.key() if hasattr(run, "key") else run_key(getattr(run, "version", None))
+        key = run.key()
         for spec in self.specs:
             if spec[0] == "all":
                 return True
@@ -143,14 +148,16 @@ class Expectations:
         self.path = path
         self.doc = doc
         self.impl = doc["target"]["impl"]
-        self.arch = doc["target"].get("arch")
+        arch = doc["target"].get("arch")
+        self.arches = [arch] if isinstance(arch, str) else list(arch or ())
+        self.arch = " or ".join(self.arches) or None
         self.entries = entries
         self.by_case = {}
         for e in entries:
             self.by_case.setdefault(e.case, []).append(e)
 
     def applies_to(self, run):
-        if run.impl != self.impl or (self.arch is not None and run.arch != self.arch):
+        if run.impl != self.impl or (self.arches and run.arch not in self.arches):
             return False
         # a per-build file (etwconf-report calibrate, baselines/) names one machine kind
         t = self.doc["target"]
@@ -162,6 +169,14 @@ class Expectations:
 
     def entries_for(self, run, case_id):
         return [e for e in self.by_case.get(case_id, ()) if e.names_run(run)]
+
+    def for_arch(self, arch):
+        """The file as one of its arches sees it: target.arch that arch, the entries that hold
+        for it without their "arch"."""
+        doc = dict(self.doc, target=dict(self.doc["target"], arch=arch))
+        doc["entries"] = [{k: v for k, v in e.raw.items() if k != "arch"}
+                          for e in self.entries if e.arch in (None, arch)]
+        return parse(doc, self.path)
 
 
 def _known_version(name):
@@ -210,9 +225,13 @@ def parse(doc, path="<expectations>", text=""):
     if not isinstance(target, dict) or not isinstance(target.get("impl"), str) \
             or not target["impl"]:
         bad('"target" must be an object with "impl" (reference, thirdparty, windows, wine)')
-    for k in ("arch", "version") + BUILD_KEYS:
+    for k in ("version",) + BUILD_KEYS:
         if target.get(k) is not None and not isinstance(target[k], str):
             bad('"target.%s" must be a string' % k)
+    arches = [target["arch"]] if isinstance(target.get("arch"), str) else target.get("arch")
+    if arches is not None and not (isinstance(arches, list) and arches and
+                                   all(isinstance(a, str) for a in arches)):
+        bad('"target.arch" must be an arch or a list of them')
     raw_entries = doc.get("entries")
     if not isinstance(raw_entries, list):
         bad('"entries" must be a list')
@@ -230,6 +249,9 @@ def parse(doc, path="<expectations>", text=""):
         if not isinstance(cid, str) or not cid:
             bad('%s has no "case" (the case id)' % label, line)
         label = "entry for %s" % cid
+        if raw.get("arch") is not None and raw["arch"] not in (arches or ()):
+            bad('%s: "arch" must be one of target.arch (%s)' % (label, ", ".join(arches or ())),
+                line)
         st = raw.get("status")
         if st not in ENTRY_STATUSES:
             bad('%s: "status" is %s, expected one of %s' % (label, json.dumps(st),
@@ -389,16 +411,41 @@ def generate(runs, impl, arch=None, old=None):
     their why, observed and extra keys; versions of old entries that were not run are kept.
     For Wine the file is keyed by Wine version too: its wine_versions are old's and the runs';
     an entry that holds for only some of them gets "wine" (those versions; "X+" when they are
-    the newest ones, so that a newer Wine is held to the newest behaviour seen)."""
-    if old is not None and arch is None:
-        arch = old.arch
+    the newest ones, so that a newer Wine is held to the newest behaviour seen).
+    An old file of one arch given another arch, or of several arches, becomes a file of several:
+    the arches that were run (arch, or every arch of the runs) are made again, the others are
+    kept as they are; what holds for all of them is one entry, the rest has "arch"."""
+    arches = old.arches if old is not None else []
+    if len(arches) <= 1 and (arch is None or not arches or arch == arches[0]):
+        return _generate(runs, impl, arch or (arches[0] if arches else None), old)
+    made = [arch] if arch else [a for a in dict.fromkeys(r.arch for r in runs if r.impl == impl)
+                                if a] or arches[:1]
+    arches = arches + [a for a in made if a not in arches]
+    # the arches not made again go through _generate too, without runs: the same form
+    docs = [_generate(runs if a in made else [], impl, a, old.for_arch(a)) for a in arches]
+    views = [{json.dumps(e, sort_keys=True): e for e in d["entries"]} for d in docs]
+    shared = set(views[0]).intersection(*views[1:])
+    entries = [e for k, e in views[0].items() if k in shared]
+    for a, view in zip(arches, views):
+        entries += [{"case": e["case"], "arch": a, **e} for k, e in view.items() if k not in shared]
+    entries.sort(key=lambda e: _entry_order(e) + (arches.index(e.get("arch", arches[0])) +
+                                                  ("arch" in e),))
+    doc = dict(docs[0], target=dict(docs[0]["target"], arch=arches), entries=entries)
+    wines = {w for d in docs for w in d.get("wine_versions", ())}
+    if wines:
+        doc["wine_versions"] = sorted(wines, key=lambda w: wine_key(w) or (-1,))
+    return doc
+
+
+def _generate(runs, impl, arch, old):
+    """generate() for one arch (None: runs of every arch, one file)."""
     runs = [r for r in runs if r.impl == impl and (arch is None or r.arch == arch)]
     wine = impl == "wine"
 
     def wv(run):
         return run_wine_version(run) if wine else None
     run_wines = {wv(r) for r in runs}
-    old_wines = set(run_wines)
+    old_wines = set(run_wines) or {None}
     if wine and old is not None and isinstance(old.doc.get("wine_versions"), list):
         # what the old file says holds for the Wine versions it was made from
         old_wines = {w[5:] if w.startswith("wine-") else w for w in old.doc["wine_versions"]
@@ -470,8 +517,7 @@ def generate(runs, impl, arch=None, old=None):
             ent["why"] = why
             ent.update(extra)
             entries.append(ent)
-    entries.sort(key=lambda e: (e["case"], version_sort_key(e["versions"][0]),
-                                wine_key(_first_wine(e.get("wine"))) or (-1,)))
+    entries.sort(key=_entry_order)
     target = {"impl": impl}
     if arch:
         target["arch"] = arch
@@ -498,6 +544,11 @@ def _wine_spec(wines, all_wines):
     return ws[0] if len(ws) == 1 else ws
 
 
+def _entry_order(e):
+    return (e["case"], version_sort_key(_items(e.get("versions") or [""])[0]),
+            wine_key(_first_wine(e.get("wine"))) or (-1,))
+
+
 def _first_wine(spec):
     s = spec[0] if isinstance(spec, list) and spec else spec
     return s.rstrip("+").split("-")[0] if isinstance(s, str) else None
@@ -516,6 +567,7 @@ def _same_version(a, b):
 
 class _FakeRun:
     """Just enough of a Run for Entry.names_run()."""
+    arch = None     # every arch
 
     def __init__(self, impl, version):
         self.impl, self.version, self.version_name = impl, version, version

@@ -169,5 +169,7 @@ def todo_lines(exp, wine=None):
             continue
         for nt, name in NT_WINE.items():
             if e.names_run(expectations._FakeRun(exp.impl, name if exp.impl == "wine" else nt), any_wine=True):
-                out.append("%s %s %s %s" % (e.case, nt, e.status, e.mode or "-"))
+                line = "%s %s %s %s" % (e.case, nt, e.status, e.mode or "-")
+                if line not in out:     # entries of several arches that differ in observed only
+                    out.append(line)
     return out

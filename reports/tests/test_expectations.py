@@ -423,3 +423,48 @@ class WineVersions(TmpCase):
                        out=["tqi.0b.exact 10.0 CRASH exception"])
         rc, o, err = run_cli("winetest-todo", "--wine", "ten", path)
         self.assertIn("is not a Wine version", self.assertOneLineError((rc, o, err)))
+
+
+class Arches(TmpCase):
+    """One file for two arches: an entry with "arch" holds for that arch's runs only."""
+
+    def win10(self, name, arch, exception):
+        recs = read_records("wine-win10.jsonl")
+        recs[0]["target"]["arch"] = arch
+        case_of(recs, "tqi.0b.exact").update(exception=exception)
+        return self.write(name, dump_records(fix_footer(recs)))
+
+    def problems(self, doc, *results):
+        rc, out, err = run_cli("check", "--expectations", self.write("s.json", json.dumps(doc)),
+                               *results)
+        return [l for l in out.splitlines() if l.split()[:1] in (["STALE"], ["CHANGED"])]
+
+    def test_record_an_arch_then_check_each(self):
+        out = self.write("wine.json", open(WINE_EXP).read())
+        w32 = self.win10("w32.jsonl", "i686", "0xc0000005")
+        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--arch", "i686",
+                               "--out", out, w32), 0)
+        doc = _json(out)
+        self.assertEqual(doc["target"]["arch"], ["x86_64", "i686"])
+        exact = [(e.get("arch"), e["observed"], e["why"][:5])
+                 for e in doc["entries"] if e["case"] == "tqi.0b.exact"]
+        self.assertEqual(exact, [("x86_64", "0x80000100", "secho"),
+                                 ("i686", "0xc0000005", "TODO:")])
+        self.assertFalse([e for e in doc["entries"] if "arch" in e and e["case"] != "tqi.0b.exact"])
+        self.assertRan(run_cli("check", "--expectations", out, w32, *WINE), 0)
+        # each arch is held to its own entry: the 32-bit exception in a 64-bit run is a change
+        w64 = self.win10("w64.jsonl", "x86_64", "0xc0000005")
+        self.assertEqual(len(self.problems(doc, w64)), 1)
+        self.assertEqual(len(self.problems(doc, self.win10("x.jsonl", "i686", "0x80000100"))), 1)
+        # recorded again from the 64-bit runs alone, the i686 entries stay
+        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, *WINE), 0)
+        self.assertEqual([e for e in _json(out)["entries"] if e.get("arch") == "i686"],
+                         [e for e in doc["entries"] if e.get("arch") == "i686"])
+        # an entry of one arch whose case is gone is stale in that arch's runs only
+        doc["entries"].append({"case": "tqi.gone", "arch": "i686", "versions": ["win10"],
+                               "status": "CRASH", "why": "renamed"})
+        self.assertEqual(self.problems(doc, *WINE), [])
+        self.assertIn("tqi.gone", self.problems(doc, w32, *WINE)[0])
+        doc["entries"][-1]["arch"] = "aarch64"
+        rc, o, err = run_cli("check", "--expectations", self.write("a.json", json.dumps(doc)), w32)
+        self.assertIn('"arch" must be one of target.arch', self.assertOneLineError((rc, o, err)))
