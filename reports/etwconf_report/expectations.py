@@ -14,9 +14,9 @@ import json
 import os
 import re
 
-from .ingest import InputError
-from .util import read_regular, NotRegular, parse_version_spec, nt_tuple, run_key, version_bounds, WINE_NT, NT_ORDER, NT_WINE, \
-    version_sort_key, display, oneline, write_file
+from .ingest import InputError, Run
+from .util import read_regular, NotRegular, parse_version_spec, nt_tuple, version_bounds, \
+    WINE_NT, NT_ORDER, NT_WINE, version_sort_key, display, oneline, write_file
 from .analysis import failing_checks
 
 SCHEMA = "etwconf-expectations/1"
@@ -84,8 +84,11 @@ def wine_names(specs, version):
 
 
 def _items(value):
-    """A "versions" or "wine" value as a list: one string, or a list of them."""
-    return [value] if isinstance(value, str) else value
+    """A "versions", "wine" or "arch" value as a list: one string, or a non-empty list of them;
+    None when it is neither."""
+    items = [value] if isinstance(value, str) else value
+    ok = isinstance(items, list) and items and all(isinstance(v, str) for v in items)
+    return items if ok else None
 
 
 class Entry:
@@ -148,9 +151,11 @@ class Expectations:
         self.path = path
         self.doc = doc
         self.impl = doc["target"]["impl"]
-        arch = doc["target"].get("arch")
-        self.arches = [arch] if isinstance(arch, str) else list(arch or ())
+        self.arches = _items(doc["target"].get("arch")) or []
         self.arch = " or ".join(self.arches) or None
+        # the Wine versions the file was made from ('10.0')
+        self.wines = [w[5:] if w.startswith("wine-") else w
+                      for w in _items(doc.get("wine_versions")) or () if wine_key(w)]
         self.entries = entries
         self.by_case = {}
         for e in entries:
@@ -228,9 +233,8 @@ def parse(doc, path="<expectations>", text=""):
     for k in ("version",) + BUILD_KEYS:
         if target.get(k) is not None and not isinstance(target[k], str):
             bad('"target.%s" must be a string' % k)
-    arches = [target["arch"]] if isinstance(target.get("arch"), str) else target.get("arch")
-    if arches is not None and not (isinstance(arches, list) and arches and
-                                   all(isinstance(a, str) for a in arches)):
+    arches = _items(target.get("arch")) or []
+    if target.get("arch") is not None and not arches:
         bad('"target.arch" must be an arch or a list of them')
     raw_entries = doc.get("entries")
     if not isinstance(raw_entries, list):
@@ -249,9 +253,8 @@ def parse(doc, path="<expectations>", text=""):
         if not isinstance(cid, str) or not cid:
             bad('%s has no "case" (the case id)' % label, line)
         label = "entry for %s" % cid
-        if raw.get("arch") is not None and raw["arch"] not in (arches or ()):
-            bad('%s: "arch" must be one of target.arch (%s)' % (label, ", ".join(arches or ())),
-                line)
+        if raw.get("arch") is not None and raw["arch"] not in arches:
+            bad('%s: "arch" must be one of target.arch (%s)' % (label, ", ".join(arches)), line)
         st = raw.get("status")
         if st not in ENTRY_STATUSES:
             bad('%s: "status" is %s, expected one of %s' % (label, json.dumps(st),
@@ -262,11 +265,9 @@ def parse(doc, path="<expectations>", text=""):
         why = raw.get("why")
         if not isinstance(why, str) or not why.strip():
             bad('%s: "why" is missing; say why the failure is expected' % label, line)
-        vs = raw.get("versions")
-        if vs is not None:
-            items = _items(vs)
-            if not isinstance(items, list) or not items or \
-                    not all(isinstance(v, str) for v in items):
+        if raw.get("versions") is not None:
+            items = _items(raw["versions"])
+            if items is None:
                 bad('%s: "versions" must be a list of version names, a range "6.2-10.0", '
                     'or left out for all versions' % label, line)
             for v in items:
@@ -274,12 +275,11 @@ def parse(doc, path="<expectations>", text=""):
                 if spec is None or spec[0] == "name" and not _known_version(v):
                     bad('%s: unknown version %s (use %s, NT versions like 6.1 or 10.0.19045, '
                         'or a range like "6.2-10.0")' % (label, json.dumps(v), " ".join(NT_WINE.values())), line)
-        ws = raw.get("wine")
-        if ws is not None:
-            items = _items(ws)
+        if raw.get("wine") is not None:
+            items = _items(raw["wine"])
             if target["impl"] != "wine":
                 bad('%s: "wine" (the Wine versions an entry holds for) is for a file of impl wine' % label, line)
-            if not isinstance(items, list) or not items or not all(isinstance(v, str) for v in items):
+            if items is None:
                 bad('%s: "wine" must be a Wine version ("10.0"), a range ("8.0-9.22", "10.0+") or a list '
                     'of them' % label, line)
             for v in items:
@@ -347,40 +347,31 @@ def evaluate(run, exp):
     for case in run.cases:
         entries = exp.entries_for(run, case["id"])
         st = case["status"]
-        if not entries:
-            if st == "PASS":
-                out[case["id"]] = Outcome("OK", case)
-            elif st == "SKIP":
-                out[case["id"]] = Outcome("SKIP", case)
-            else:
-                out[case["id"]] = Outcome("UNEXPECTED", case, None,
-                                          "%s with no expectation entry" % describe_case(case))
-            continue
         match = next((e for e in entries if entry_matches(e, case)), None)
+        e = entries[0] if entries else None
         if match is not None:
-            out[case["id"]] = Outcome("XFAIL", case, match, match.why)
+            oc = Outcome("XFAIL", case, match, match.why)
+        elif not entries and st in ("PASS", "SKIP"):
+            oc = Outcome("OK" if st == "PASS" else "SKIP", case)
+        elif not entries:
+            oc = Outcome("UNEXPECTED", case, None,
+                         "%s with no expectation entry" % describe_case(case))
         elif st == "PASS":
-            e = entries[0]
-            out[case["id"]] = Outcome("XPASS", case, e,
-                                      "expected %s but the case passed; remove the entry or "
-                                      "narrow its versions (%s; why: %s)"
-                                      % (e.describe(), e.where(exp.path), e.why))
+            oc = Outcome("XPASS", case, e, "expected %s but the case passed; remove the entry or "
+                         "narrow its versions (%s; why: %s)"
+                         % (e.describe(), e.where(exp.path), e.why))
         else:
-            e = entries[0]
-            out[case["id"]] = Outcome("CHANGED", case, e, "expected %s, got %s (%s)" % (
+            oc = Outcome("CHANGED", case, e, "expected %s, got %s (%s)" % (
                 e.describe(), describe_case(case), e.where(exp.path)))
+        out[case["id"]] = oc
     return out
 
 
 def stale(runs, exp):
     """(entry, run) pairs: the entry names the run's version but the case is not in the run."""
-    res = []
-    for e in exp.entries:
-        for run in runs:
-            if exp.applies_to(run) and run.complete and not run.filtered and e.names_run(run) \
-                    and e.case not in run.by_id:
-                res.append((e, run))
-    return res
+    return [(e, run) for e in exp.entries for run in runs
+            if exp.applies_to(run) and run.complete and not run.filtered and e.names_run(run)
+            and e.case not in run.by_id]
 
 
 def unchecked_entries(runs, exp):
@@ -445,11 +436,8 @@ def _generate(runs, impl, arch, old):
     def wv(run):
         return run_wine_version(run) if wine else None
     run_wines = {wv(r) for r in runs}
-    old_wines = set(run_wines) or {None}
-    if wine and old is not None and isinstance(old.doc.get("wine_versions"), list):
-        # what the old file says holds for the Wine versions it was made from
-        old_wines = {w[5:] if w.startswith("wine-") else w for w in old.doc["wine_versions"]
-                     if isinstance(w, str) and wine_key(w[5:] if w.startswith("wine-") else w)}
+    # what the old file says holds for the Wine versions it was made from
+    old_wines = set(old.wines if wine and old is not None and old.wines else run_wines or {None})
     all_wines = sorted(old_wines | run_wines, key=lambda w: wine_key(w) or (-1,))
     groups = {}      # key -> [{version: {wine versions}}, extra keys]
     order = []
@@ -487,7 +475,8 @@ def _generate(runs, impl, arch, old):
             if e.specs is not None and all(s[0] == "name" for s in e.specs):
                 names = [s[1] for s in e.specs]
             else:
-                names = [v for v in _universe(impl) if e.names_run(_FakeRun(impl, v), any_wine=True)]
+                names = [v for v in _universe(impl)
+                         if e.names_run(version_run(impl, v), any_wine=True)]
             key = (e.case, e.status, e.mode, e.observed, e.why)
             extra = {k: v2 for k, v2 in e.raw.items() if k not in ENTRY_KEYS}
             for w in sorted(old_wines, key=lambda w: wine_key(w) or (-1,)):
@@ -505,18 +494,10 @@ def _generate(runs, impl, arch, old):
         for v, ws in at.items():
             by_wines.setdefault(frozenset(ws), []).append(v)
         for ws, versions in by_wines.items():
-            ent = {"case": case, "versions": sorted(versions, key=version_sort_key)}
-            spec = _wine_spec(ws, all_wines) if wine else None
-            if spec is not None:
-                ent["wine"] = spec
-            ent["status"] = status
-            if mode:
-                ent["mode"] = mode
-            if observed:
-                ent["observed"] = observed
-            ent["why"] = why
-            ent.update(extra)
-            entries.append(ent)
+            ent = {"case": case, "versions": sorted(versions, key=version_sort_key),
+                   "wine": _wine_spec(ws, all_wines) if wine else None, "status": status,
+                   "mode": mode, "observed": observed, "why": why}
+            entries.append(dict({k: v for k, v in ent.items() if v}, **extra))
     entries.sort(key=_entry_order)
     target = {"impl": impl}
     if arch:
@@ -535,11 +516,11 @@ def _generate(runs, impl, arch, old):
 def _wine_spec(wines, all_wines):
     """The "wine" of an entry that holds for the Wine versions `wines` of the file's `all_wines`:
     None for all of them; "X+" when they are the newest from X on; else the list of them."""
-    ws = [w for w in all_wines if w in wines and w]
-    if len(ws) == len([w for w in all_wines if w]):
+    known = [w for w in all_wines if w]
+    ws = [w for w in known if w in wines]
+    if len(ws) == len(known):
         return None
-    newest = [w for w in all_wines if w]
-    if ws and ws == newest[len(newest) - len(ws):]:
+    if ws and ws == known[-len(ws):]:
         return ws[0] + "+"
     return ws[0] if len(ws) == 1 else ws
 
@@ -565,26 +546,11 @@ def _same_version(a, b):
     return coarse(a) and coarse(b) and nt_tuple(a) == nt_tuple(b)
 
 
-class _FakeRun:
-    """Just enough of a Run for Entry.names_run()."""
-    arch = None     # every arch
-
-    def __init__(self, impl, version):
-        self.impl, self.version, self.version_name = impl, version, version
-
-    def version_names(self):
-        names = {self.version}
-        if self.version.lower() in WINE_NT:
-            names.add(WINE_NT[self.version.lower()])
-        if self.impl == "wine" and self.version in NT_WINE:
-            names.add(NT_WINE[self.version])
-        return names
-
-    def nt(self):
-        return nt_tuple(self.version)
-
-    def key(self):
-        return run_key(self.version)
+def version_run(impl, version):
+    """A run of impl at version, of any arch and Wine, with no cases: what an entry names."""
+    run = Run("<%s@%s>" % (impl, version))
+    run.header = {"target": {"impl": impl, "version": version}}
+    return run
 
 
 def dumps(doc):

@@ -140,10 +140,10 @@ class Check(TmpCase):
         self.assertFalse(entry(["10.0.20348+"]).names_run(win))
         self.assertFalse(entry(["10.0.14393-10.0.17763"]).names_run(win))
         self.assertTrue(entry(["6.0-10.0.19045"]).names_run(win))
-        self.assertFalse(entry(["10.0.19045+"]).names_run(expectations._FakeRun("wine", "win10")))  # no build: 10.0 is 10240
-        self.assertTrue(entry(["6.1.7601-esi"]).names_run(expectations._FakeRun("reference", "6.1.7601-esi")))
-        self.assertFalse(entry(["6.1.7601-esi-6.3"]).names_run(expectations._FakeRun("reference", "6.1")))
-        self.assertTrue(entry(["6.1.7601-esi-6.3"]).names_run(expectations._FakeRun("reference", "win8")))
+        self.assertFalse(entry(["10.0.19045+"]).names_run(expectations.version_run("wine", "win10")))  # no build: 10.0 is 10240
+        self.assertTrue(entry(["6.1.7601-esi"]).names_run(expectations.version_run("reference", "6.1.7601-esi")))
+        self.assertFalse(entry(["6.1.7601-esi-6.3"]).names_run(expectations.version_run("reference", "6.1")))
+        self.assertTrue(entry(["6.1.7601-esi-6.3"]).names_run(expectations.version_run("reference", "win8")))
         self.assertEqual(parse_version_spec("win81"), ("name", "win81"))
         self.assertEqual(nt_tuple("winxp64"), (5, 2))
         self.assertLess(nt_tuple("6.3"), nt_tuple("10.0"))
