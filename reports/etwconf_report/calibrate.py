@@ -189,9 +189,7 @@ def expectation_doc(kind, runs, old=None):
 
 
 def load_old(path):
-    if not os.path.exists(path):
-        return None
-    return expectations.load(path)
+    return expectations.load(path) if os.path.exists(path) else None
 
 
 def has_runs(exp):
@@ -211,9 +209,7 @@ def calibrate(runs, catalog, out_dir, write, note):
     groups = group_by_kind(live)
     per_kind = [(k, rs, verdicts(rs)) for k, rs in groups]
     ids = [r["id"] for r in catalog.rules]
-    known = set(ids)
-    for _, _, st in per_kind:
-        ids += sorted(r for r in st if r not in known and r not in ids)
+    ids += sorted({r for _, _, st in per_kind for r in st} - set(ids))
     print("calibrate: %s of real Windows, %s:" % (plural(len(live), "run"),
                                                    plural(len(groups), "machine kind")))
     for i, (k, rs, _) in enumerate(per_kind, 1):
