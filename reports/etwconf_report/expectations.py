@@ -8,11 +8,13 @@ the Wine versions it holds for; left out, every Wine. A run's Wine version is it
 wine_version. The file's "wine_versions" lists the Wine versions it was made from.
 
 A file's target.arch is one arch or a list of them: the entries of a file of several hold for
-each of them unless an entry's "arch" names one.
+each of them unless an entry's "arch" names one. An entry's "case" is a case id or a list of
+them: the cases that diverge in the same way, for the same reason, are one entry.
 """
 import json
 import os
 import re
+import textwrap
 
 from .ingest import InputError, Run
 from .util import read_regular, NotRegular, parse_version_spec, nt_tuple, version_bounds, \
@@ -92,11 +94,13 @@ def _items(value):
 
 
 class Entry:
-    def __init__(self, raw, index, line):
+    """What an entry of the file says about one of its cases."""
+
+    def __init__(self, raw, index, line, case=None):
         self.raw = raw
         self.index = index
         self.line = line
-        self.case = raw["case"]
+        self.case = raw["case"] if case is None else case
         self.arch = raw.get("arch")
         self.versions = raw.get("versions")
         self.status = raw["status"]
@@ -179,8 +183,8 @@ class Expectations:
         """The file as one of its arches sees it: target.arch that arch, the entries that hold
         for it without their "arch"."""
         doc = dict(self.doc, target=dict(self.doc["target"], arch=arch))
-        doc["entries"] = [{k: v for k, v in e.raw.items() if k != "arch"}
-                          for e in self.entries if e.arch in (None, arch)]
+        doc["entries"] = [{k: v for k, v in raw.items() if k != "arch"}
+                          for raw in self.doc["entries"] if raw.get("arch") in (None, arch)]
         return parse(doc, self.path)
 
 
@@ -249,10 +253,10 @@ def parse(doc, path="<expectations>", text=""):
         label = "entries[%d]" % i
         if not isinstance(raw, dict):
             bad("%s is not an object" % label, line)
-        cid = raw.get("case")
-        if not isinstance(cid, str) or not cid:
-            bad('%s has no "case" (the case id)' % label, line)
-        label = "entry for %s" % cid
+        cases = _items(raw.get("case"))
+        if not cases or not all(cases):
+            bad('%s has no "case" (the case id, or a list of them)' % label, line)
+        label = "entry for %s" % ", ".join(cases)
         if raw.get("arch") is not None and raw["arch"] not in arches:
             bad('%s: "arch" must be one of target.arch (%s)' % (label, ", ".join(arches)), line)
         st = raw.get("status")
@@ -286,7 +290,7 @@ def parse(doc, path="<expectations>", text=""):
                 if parse_wine_spec(v) is None:
                     bad('%s: "wine": %s is not a Wine version or range (use "10.0", "8.0-9.22" or "10.0+")'
                         % (label, json.dumps(v)), line)
-        entries.append(Entry(raw, i, line))
+        entries += [Entry(raw, i, line, c) for c in cases]
     return Expectations(path, doc, entries)
 
 
@@ -554,7 +558,22 @@ def version_run(impl, version):
 
 
 def dumps(doc):
-    """The stable on-disk layout: one entry per line."""
+    """The stable on-disk layout: one entry per line; the entries that differ in their case only
+    are one, its "case" the list of them (over lines of at most 100 columns)."""
+    groups = {}
+    for e in doc["entries"]:
+        rest = {k: v for k, v in e.items() if k != "case"}
+        key = json.dumps(rest, sort_keys=True)
+        groups.setdefault(key, (rest, []))[1].extend(_items(e["case"]))
+    lines = []
+    for rest, cases in groups.values():
+        if len(cases) == 1:
+            lines.append(json.dumps(dict({"case": cases[0]}, **rest), ensure_ascii=False))
+            continue
+        ids = textwrap.wrap(", ".join(json.dumps(c) for c in cases), 88, break_long_words=False,
+                            break_on_hyphens=False)
+        lines.append('{"case": [%s],\n   %s' % ("\n            ".join(ids),
+                                                json.dumps(rest, ensure_ascii=False)[1:]))
     head = ['{"schema": %s,' % json.dumps(doc["schema"]),
             ' "target": %s,' % json.dumps(doc["target"], ensure_ascii=False)]
     for k, v in doc.items():
@@ -562,7 +581,6 @@ def dumps(doc):
             head.append(" %s: %s," % (json.dumps(k), json.dumps(v, ensure_ascii=False)))
     if not doc["entries"]:
         return "\n".join(head) + '\n "entries": []}\n'
-    lines = [json.dumps(e, ensure_ascii=False) for e in doc["entries"]]
     return "\n".join(head) + '\n "entries": [\n  ' + ",\n  ".join(lines) + "\n ]}\n"
 
 

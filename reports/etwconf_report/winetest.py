@@ -152,12 +152,12 @@ def write_runs(runs, exp, out, env=os.environ, warn=None):
 
 def todo_lines(exp, wine=None):
     """The lines of `winetest-todo`: every entry that names an NT version of the table, per
-    version, in the file's order; for Wine, the entries of Wine version `wine` (default: the
+    version, by case id; for Wine, the entries of Wine version `wine` (default: the
     newest the file lists, the Wine a tree's test goes into)."""
     out = ["# %s %s %s" % (TODO_SCHEMA, exp.impl, exp.path)]
     if exp.impl == "wine" and wine is None and exp.wines:
         wine = max(exp.wines, key=expectations.wine_key)
-    for e in exp.entries:
+    for e in sorted(exp.entries, key=lambda e: e.case):
         if exp.impl == "wine" and not e.names_wine(wine):
             continue
         for nt, name in NT_WINE.items():
