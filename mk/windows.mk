@@ -188,12 +188,13 @@ test-prep-wine:
 	    sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 || cat $(BUILD)/test/wine/prefix.log; \
 	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true; }
 
-# This Wine's results into the expectations file, keyed by its version and arch: what it shares with the
-# Wines the files know keeps its why, what differs is new ("TODO: explain") or kept for the others.
+# This Wine's results of each arch into the expectations file, keyed by its version: what it
+# shares with the Wines the file knows keeps its why, what differs is new ("TODO: explain") or
+# kept for the others.
 .PHONY: wine-record
 wine-record: wine
-	@$(PYTHON) reports/etwconf-report update-expectations --impl wine --out reports/expectations/wine.json \
-	    $(wildcard $(BUILD)/results/wine-*.jsonl)
+	@$(PYTHON) reports/etwconf-report update-expectations --impl wine \
+	    --out reports/expectations/wine.json $(wildcard $(BUILD)/results/wine-*.jsonl)
 	@git diff --stat -- reports/expectations/ 2>/dev/null; echo "wine-record: review 'git diff reports/expectations/' and write each \"TODO: explain\""
 
 RUN_EXTRA += run-wine
