@@ -77,14 +77,6 @@ def run_wine_version(run):
     return v if wine_key(v) is not None else None
 
 
-def wine_names(specs, version):
-    """Do the parsed "wine" items name this Wine version? (no items: every Wine)"""
-    if specs is None:
-        return True
-    k = wine_key(version) if version else None
-    return k is not None and any(lo <= k and (hi is None or k <= hi) for lo, hi in specs)
-
-
 def _items(value):
     """A "versions", "wine" or "arch" value as a list: one string, or a non-empty list of them;
     None when it is neither."""
@@ -114,7 +106,11 @@ class Entry:
 
     def names_wine(self, version):
         """Does the entry hold for this Wine version ('10.0'; None: a run that names none)?"""
-        return wine_names(self.wine_specs, version)
+        if self.wine_specs is None:
+            return True
+        k = wine_key(version) if version else None
+        return k is not None and any(lo <= k and (hi is None or k <= hi)
+                                     for lo, hi in self.wine_specs)
 
     def names_run(self, run, any_wine=False):
         """Does the entry name the run's version (and, unless any_wine, its Wine version)?"""
@@ -186,10 +182,6 @@ class Expectations:
         doc["entries"] = [{k: v for k, v in raw.items() if k != "arch"}
                           for raw in self.doc["entries"] if raw.get("arch") in (None, arch)]
         return parse(doc, self.path)
-
-
-def _known_version(name):
-    return nt_tuple(name) is not None or name.lower() in WINE_NT or version_bounds(name) is not None
 
 
 def load(path):
@@ -276,7 +268,8 @@ def parse(doc, path="<expectations>", text=""):
                     'or left out for all versions' % label, line)
             for v in items:
                 spec = parse_version_spec(v)
-                if spec is None or spec[0] == "name" and not _known_version(v):
+                if spec is None or spec[0] == "name" and nt_tuple(v) is None and \
+                        v.lower() not in WINE_NT and version_bounds(v) is None:
                     bad('%s: unknown version %s (use %s, NT versions like 6.1 or 10.0.19045, '
                         'or a range like "6.2-10.0")' % (label, json.dumps(v), " ".join(NT_WINE.values())), line)
         if raw.get("wine") is not None:
@@ -443,15 +436,10 @@ def _generate(runs, impl, arch, old):
     # what the old file says holds for the Wine versions it was made from
     old_wines = set(old.wines if wine and old is not None and old.wines else run_wines or {None})
     all_wines = sorted(old_wines | run_wines, key=lambda w: wine_key(w) or (-1,))
-    groups = {}      # key -> [{version: {wine versions}}, extra keys]
-    order = []
+    groups = {}      # key -> [{version: {wine versions}}, extra keys], in the order first seen
 
     def add(key, version, w, extra):
-        g = groups.get(key)
-        if g is None:
-            g = groups[key] = [{}, extra]
-            order.append(key)
-        g[0].setdefault(version, set()).add(w)
+        groups.setdefault(key, [{}, extra])[0].setdefault(version, set()).add(w)
 
     def covered(w, version, case_id):
         """A run of Wine w at version says what the case does there (complete, or it ran it)."""
@@ -490,9 +478,7 @@ def _generate(runs, impl, arch, old):
                     if not covered(w, v, e.case):
                         add(key, v, w, extra)
     entries = []
-    for key in order:
-        case, status, mode, observed, why = key
-        at, extra = groups[key]
+    for (case, status, mode, observed, why), (at, extra) in groups.items():
         # one entry per set of Wine versions it holds for
         by_wines = {}
         for v, ws in at.items():

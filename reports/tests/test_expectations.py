@@ -305,14 +305,16 @@ class WineVersions(TmpCase):
         return self.write(name, dump_records(recs))
 
     def test_wine_specs(self):
-        spec, names = expectations.parse_wine_spec, expectations.wine_names
+        def entry(wine):
+            return expectations.Entry({"case": "x", "status": "FAIL", "why": "w", "wine": wine},
+                                      0, None)
         for item, yes, no in (("8.0", "8.0.2", "8.1"), ("8.0-9.22", "9.0-rc1", "10.0"),
                               ("10.0+", "11.0", "9.22"), ("10.0+", "10.0", None)):
-            self.assertTrue(names([spec(item)], yes), (item, yes))
-            self.assertFalse(names([spec(item)], no), (item, no))
-        self.assertTrue(names(None, None))
+            self.assertTrue(entry(item).names_wine(yes), (item, yes))
+            self.assertFalse(entry(item).names_wine(no), (item, no))
+        self.assertTrue(entry(None).names_wine(None))
         for bad in ("10", "x", "9.5-8.0", "10.0-rc1+", ""):
-            self.assertIsNone(spec(bad), bad)
+            self.assertIsNone(expectations.parse_wine_spec(bad), bad)
 
     def test_check_keys_entries_by_wine_version(self):
         w8 = self.wine_run("w8.jsonl", "8.0")
