@@ -122,15 +122,9 @@ class Entry:
             return True
         names = {n.lower() for n in run.version_names()}
         key = run.key()
-        for spec in self.specs:
-            if spec[0] == "all":
-                return True
-            if spec[0] == "name" and spec[1].lower() in names:
-                return True
-            if spec[0] == "range" and key is not None and spec[1] <= key and \
-                    (spec[2] is None or key <= spec[2]):
-                return True
-        return False
+        return any(s[0] == "all" or s[0] == "name" and s[1].lower() in names or
+                   s[0] == "range" and key is not None and s[1] <= key and
+                   (s[2] is None or key <= s[2]) for s in self.specs)
 
     def describe(self):
         bits = [self.status]
