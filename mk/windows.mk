@@ -8,8 +8,9 @@
 #                   hang, overrun, child isolation, imports, manifest, fingerprint), and the results
 #                   against the known divergences in reports/expectations/wine.json
 #   make run-wine   make wine when Wine is installed (part of make run); otherwise says how to get it
-#   make wine-record  make wine, then record this Wine's results in reports/expectations/wine.json
-#                   and wine-i686.json (etwconf-report update-expectations; README "Your Wine's results")
+#   make wine-record  make wine, then record this Wine's results of each arch in
+#                   reports/expectations/wine.json (etwconf-report update-expectations; README
+#                   "Your Wine's results")
 #
 # Needs: sh .ci/deps.sh windows (gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 wine wine64).
 
@@ -187,14 +188,13 @@ test-prep-wine:
 	    sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 || cat $(BUILD)/test/wine/prefix.log; \
 	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true; }
 
-# This Wine's results into the expectations files, keyed by its version: what it shares with the
-# Wines the files know keeps its why, what differs is new ("TODO: explain") or kept for the others.
+# This Wine's results of each arch into the expectations file, keyed by its version: what it
+# shares with the Wines the file knows keeps its why, what differs is new ("TODO: explain") or
+# kept for the others.
 .PHONY: wine-record
 wine-record: wine
-	@$(PYTHON) reports/etwconf-report update-expectations --impl wine --arch x86_64 --out reports/expectations/wine.json \
-	    $(wildcard $(BUILD)/results/wine-*.jsonl)
-	@set -- $(wildcard $(BUILD)/results/wine-i686-*.jsonl); [ $$# = 0 ] || \
-	    $(PYTHON) reports/etwconf-report update-expectations --impl wine --arch i686 --out reports/expectations/wine-i686.json "$$@"
+	@$(PYTHON) reports/etwconf-report update-expectations --impl wine \
+	    --out reports/expectations/wine.json $(wildcard $(BUILD)/results/wine-*.jsonl)
 	@git diff --stat -- reports/expectations/ 2>/dev/null; echo "wine-record: review 'git diff reports/expectations/' and write each \"TODO: explain\""
 
 RUN_EXTRA += run-wine

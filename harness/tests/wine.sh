@@ -9,7 +9,7 @@
 #           -> BUILD/results/wine-i686-V.jsonl
 #   test    run, then check the platform layer with misbehaving DLLs, the rerun commands, the
 #           WINE/WINEPREFIX contract (a wrapper standing in for a build tree's wine) and the results
-#           against reports/expectations/wine*.json. Last line: "wine: N passed, N failed, N
+#           against reports/expectations/wine.json. Last line: "wine: N passed, N failed, N
 #           skipped".
 #   rerun   set EXE's Windows version to VERSION in the prefix and run EXE ARGS under Wine
 # WINE, WINESERVER, WINEPREFIX (never reset or deleted), WINEDEBUG: harness/tests/wine-env.sh.
@@ -437,7 +437,7 @@ rm -rf "$WRAP/prefix"
 
 # 6. the results in one Python process: the files, the fingerprint, what Wine is known to do, the
 # child and in-process runs, the rerun command, the wrapper's results, Wine's test format, and the
-# results against the known divergences (reports/expectations/wine.json, wine-i686.json)
+# results against the known divergences (reports/expectations/wine.json, both arches)
 files=""
 for v in $RUN_VERSIONS; do
     files="$files $R/wine-$v.jsonl"
@@ -447,7 +447,7 @@ sha=$(sha256sum "$EXE" | cut -d' ' -f1)
 sha32=$(sha256sum "$I686" 2>/dev/null | cut -d' ' -f1)
 # the case table, with each case's fixture: the Linux build's, of the same sources (no Wine start)
 "$B/etwconf" list --json >"$L/cases.json" 2>"$L/cases.err" || no "$B/etwconf list --json failed: $(tail -n 1 "$L/cases.err")"
-rm -f "$L/expectations.out" "$L/expectations-i686.out"
+rm -f "$L/expectations.out"
 # (the test-emptysets stage runs this Python alone: its first line is all of the command)
 export WINE_PATH C_T="$T" C_R="$R" C_L="$L" C_FIRST="$first" C_WP="$wp"
 out=$(WINE_VERSION=$WINE_VERSION $PYTHON - "$sha" "$L/cases.json" "$sha32" $files <<'EOF' 2>&1
@@ -602,30 +602,27 @@ else:
         wj, " ".join(made_for) or "an unnamed Wine version", WINE_VERSION, E["WINE_PATH"]))
     print("WARNING: a difference below may be a change in Wine or in its environment, not in the suite; to record "
           "this Wine: make wine-record (README \"Your Wine's results\").")
-files = [f for f in sys.argv[4:] if "/wine-i686-" not in f]
-files32 = [f for f in sys.argv[4:] if "/wine-i686-" in f]
-x32 = "reports/expectations/wine-i686.json"
-if files32 and not os.path.exists(x32):
-    # without a file of their own the 32-bit runs are held to the 64-bit one (Wine builds the same
-    # code for both), so that a difference between the two shows up as a failure
-    d = json.load(open(wj))
-    d["target"]["arch"] = "i686"
-    x32 = E["C_L"] + "/wine-i686-expectations.json"
-    json.dump(d, open(x32, "w"))
-for name, x, fs in (("expectations", wj, files), ("expectations-i686", x32, files32)):
-    if fs:
-        wf.report("%s/%s.out" % (E["C_L"], name), "check", "--expectations", x, *fs)
+d = json.load(open(wj))
+if any("/wine-i686-" in f for f in sys.argv[4:]) and "i686" not in d["target"].get("arch", "i686"):
+    # without entries of their own the 32-bit runs are held to the 64-bit ones (Wine builds the
+    # same code for both), so that a difference between the two shows up as a failure
+    d["target"]["arch"] = ["x86_64", "i686"]
+    wj = E["C_L"] + "/wine-expectations.json"
+    json.dump(d, open(wj, "w"))
+if sys.argv[4:]:
+    wf.report(E["C_L"] + "/expectations.out", "check", "--expectations", wj, *sys.argv[4:])
 EOF
 )
 prc=$?
 show "$out"
 [ "$prc" = 0 ] || no "the checks of the results ended with exit $prc"
-[ -f "$L/expectations.out" ] || no "the 64-bit results were not checked against reports/expectations/wine.json"
-for x in expectations expectations-i686; do
-    [ -f "$L/$x.out" ] || continue
-    cat "$L/$x.out" "$L/$x.out.err"
+x=$L/expectations.out
+if [ -f "$x" ]; then
+    cat "$x" "$x.err"
     f0=$fail
-    add_counts "$L/$x.out" && [ "$(cat "$L/$x.out.rc")" != 0 ] && [ "$fail" = "$f0" ] &&
-        no "etwconf-report check ($x) exited $(cat "$L/$x.out.rc") without counting a failure"
-done
+    add_counts "$x" && [ "$(cat "$x.rc")" != 0 ] && [ "$fail" = "$f0" ] &&
+        no "etwconf-report check exited $(cat "$x.rc") without counting a failure"
+else
+    no "the results were not checked against reports/expectations/wine.json"
+fi
 finish

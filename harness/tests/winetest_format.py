@@ -179,8 +179,8 @@ def exported(src_path, cases_path, wine_path):
     say(not bad, "export-wine: each row knows its own line (failures point at the row)%s" % (
         ": " + " ".join(bad[:5]) if bad else ""))
     todo = re.findall(r"\.id = \"([^\"]+)\"(?:(?!\.id = ).)*?\.todo = \{([^}]*)\}", src, re.S)
-    with open(wine_path) as f:
-        listed_ids = {e["case"] for e in json.load(f)["entries"]}
+    from etwconf_report import expectations
+    listed_ids = {e.case for e in expectations.load(wine_path).entries}
     say(todo and all(i in listed_ids for i, _ in todo),
         "export-wine: %d rows carry todo_wine versions, all listed in wine.json" % len(todo))
 

@@ -24,12 +24,12 @@ where the baseline has no entry, or fails differently, is a regression).
 import json
 import os
 import re
+from collections import Counter
 
 from . import expectations
 from .ingest import InputError
 from .util import oneline, plural
 
-VERDICTS = ("confirmed", "contradicted", "not exercised")
 SHORT = {"confirmed": "confirmed", "contradicted": "CONTRADICTED", "not exercised": "-"}
 NO_RUN_NOTE = ("No real run has been folded in yet: this file only names the machine kind. "
                "Fold a complete run in with `etwconf-report baseline update RESULTS.jsonl`.")
@@ -189,9 +189,7 @@ def expectation_doc(kind, runs, old=None):
 
 
 def load_old(path):
-    if not os.path.exists(path):
-        return None
-    return expectations.load(path)
+    return expectations.load(path) if os.path.exists(path) else None
 
 
 def has_runs(exp):
@@ -211,9 +209,7 @@ def calibrate(runs, catalog, out_dir, write, note):
     groups = group_by_kind(live)
     per_kind = [(k, rs, verdicts(rs)) for k, rs in groups]
     ids = [r["id"] for r in catalog.rules]
-    known = set(ids)
-    for _, _, st in per_kind:
-        ids += sorted(r for r in st if r not in known and r not in ids)
+    ids += sorted({r for _, _, st in per_kind for r in st} - set(ids))
     print("calibrate: %s of real Windows, %s:" % (plural(len(live), "run"),
                                                    plural(len(groups), "machine kind")))
     for i, (k, rs, _) in enumerate(per_kind, 1):
@@ -224,27 +220,24 @@ def calibrate(runs, catalog, out_dir, write, note):
     print("%-*s  %-8s %-9s  %s" % (w, "rule", "strength", "source",
                                     "  ".join("%-13s" % ("[%d]" % i)
                                               for i in range(1, len(per_kind) + 1))))
-    totals = [dict.fromkeys(VERDICTS, 0) for _ in per_kind]
+    # each rule's state on each machine kind (a RuleState of nothing: no case cites it there)
+    table = {rid: [st.get(rid) or RuleState() for _, _, st in per_kind] for rid in ids}
     for rid in ids:
         r = catalog.get(rid)
-        cells = []
-        for n, (_, _, st) in enumerate(per_kind):
-            v = st[rid].verdict if rid in st else "not exercised"
-            totals[n][v] += 1
-            cells.append("%-13s" % SHORT[v])
         print("%-*s  %-8s %-9s  %s" % (w, rid, r["strength"] if r else "?",
-                                        r["provenance"] if r else "(unknown)", "  ".join(cells)))
+                                        r["provenance"] if r else "(unknown)", "  ".join(
+                                            "%-13s" % SHORT[s.verdict] for s in table[rid])))
     for i, (k, _, _) in enumerate(per_kind):
-        t = totals[i]
+        t = Counter(table[rid][i].verdict for rid in ids)
         print("calibrate: [%d] %s: %d confirmed, %d contradicted, %d not exercised" % (
             i + 1, k.key, t["confirmed"], t["contradicted"], t["not exercised"]))
     # promotion candidates and contradicted counted rules
     promo, wrong = [], []
     for rid in ids:
         r = catalog.get(rid)
-        where_ok = [k.key for k, _, st in per_kind if rid in st and st[rid].verdict == "confirmed"]
-        where_bad = [(k.key, st[rid]) for k, _, st in per_kind
-                     if rid in st and st[rid].verdict == "contradicted"]
+        states = list(zip((k.key for k, _, _ in per_kind), table[rid]))
+        where_ok = [key for key, s in states if s.verdict == "confirmed"]
+        where_bad = [(key, s) for key, s in states if s.verdict == "contradicted"]
         if r and r["provenance"] in ("OBSERVED", "INFERRED") and where_ok and not where_bad:
             promo.append((rid, r, where_ok))
         if r and catalog.counted(rid) and where_bad:

@@ -6,19 +6,24 @@ Wine files key entries by Wine version too: an entry's optional "wine" (a versio
 includes its maintenance releases 10.0.x, a range "8.0-9.22", "10.0+", or a list of these) names
 the Wine versions it holds for; left out, every Wine. A run's Wine version is its fingerprint's
 wine_version. The file's "wine_versions" lists the Wine versions it was made from.
+
+A file's target.arch is one arch or a list of them: the entries of a file of several hold for
+each of them unless an entry's "arch" names one. An entry's "case" is a case id or a list of
+them: the cases that diverge in the same way, for the same reason, are one entry.
 """
 import json
 import os
 import re
+import textwrap
 
-from .ingest import InputError
-from .util import read_regular, NotRegular, parse_version_spec, nt_tuple, run_key, version_bounds, WINE_NT, NT_ORDER, NT_WINE, \
-    version_sort_key, display, oneline, write_file
+from .ingest import InputError, Run
+from .util import read_regular, NotRegular, parse_version_spec, nt_tuple, version_bounds, \
+    WINE_NT, NT_ORDER, NT_WINE, version_sort_key, display, oneline, write_file
 from .analysis import failing_checks
 
 SCHEMA = "etwconf-expectations/1"
 ENTRY_STATUSES = ("FAIL", "CRASH", "TIMEOUT", "SKIP", "BROKEN")
-ENTRY_KEYS = ("case", "versions", "wine", "status", "mode", "observed", "why")
+ENTRY_KEYS = ("case", "arch", "versions", "wine", "status", "mode", "observed", "why")
 TODO_WHY = "TODO: explain"
 # optional keys of "target" that tie a file to one machine kind (matched against the fingerprint)
 BUILD_KEYS = ("native_arch", "product_type")
@@ -72,25 +77,23 @@ def run_wine_version(run):
     return v if wine_key(v) is not None else None
 
 
-def wine_names(specs, version):
-    """Do the parsed "wine" items name this Wine version? (no items: every Wine)"""
-    if specs is None:
-        return True
-    k = wine_key(version) if version else None
-    return k is not None and any(lo <= k and (hi is None or k <= hi) for lo, hi in specs)
-
-
 def _items(value):
-    """A "versions" or "wine" value as a list: one string, or a list of them."""
-    return [value] if isinstance(value, str) else value
+    """A "versions", "wine" or "arch" value as a list: one string, or a non-empty list of them;
+    None when it is neither."""
+    items = [value] if isinstance(value, str) else value
+    ok = isinstance(items, list) and items and all(isinstance(v, str) for v in items)
+    return items if ok else None
 
 
 class Entry:
-    def __init__(self, raw, index, line):
+    """What an entry of the file says about one of its cases."""
+
+    def __init__(self, raw, index, line, case=None):
         self.raw = raw
         self.index = index
         self.line = line
-        self.case = raw["case"]
+        self.case = raw["case"] if case is None else case
+        self.arch = raw.get("arch")
         self.versions = raw.get("versions")
         self.status = raw["status"]
         self.mode = raw.get("mode")
@@ -103,26 +106,25 @@ class Entry:
 
     def names_wine(self, version):
         """Does the entry hold for this Wine version ('10.0'; None: a run that names none)?"""
-        return wine_names(self.wine_specs, version)
+        if self.wine_specs is None:
+            return True
+        k = wine_key(version) if version else None
+        return k is not None and any(lo <= k and (hi is None or k <= hi)
+                                     for lo, hi in self.wine_specs)
 
     def names_run(self, run, any_wine=False):
         """Does the entry name the run's version (and, unless any_wine, its Wine version)?"""
         if not any_wine and self.wine_specs is not None and not self.names_wine(run_wine_version(run)):
             return False
+        if self.arch is not None and run.arch not in (None, self.arch):
+            return False
         if self.specs is None:
             return True
         names = {n.lower() for n in run.version_names()}
-        # a run's version key; an object that only has .version (a script's stand-in) is keyed by it
-        key = run.key() if hasattr(run, "key") else run_key(getattr(run, "version", None))
-        for spec in self.specs:
-            if spec[0] == "all":
-                return True
-            if spec[0] == "name" and spec[1].lower() in names:
-                return True
-            if spec[0] == "range" and key is not None and spec[1] <= key and \
-                    (spec[2] is None or key <= spec[2]):
-                return True
-        return False
+        key = run.key()
+        return any(s[0] == "all" or s[0] == "name" and s[1].lower() in names or
+                   s[0] == "range" and key is not None and s[1] <= key and
+                   (s[2] is None or key <= s[2]) for s in self.specs)
 
     def describe(self):
         bits = [self.status]
@@ -143,14 +145,18 @@ class Expectations:
         self.path = path
         self.doc = doc
         self.impl = doc["target"]["impl"]
-        self.arch = doc["target"].get("arch")
+        self.arches = _items(doc["target"].get("arch")) or []
+        self.arch = " or ".join(self.arches) or None
+        # the Wine versions the file was made from ('10.0')
+        self.wines = [w[5:] if w.startswith("wine-") else w
+                      for w in _items(doc.get("wine_versions")) or () if wine_key(w)]
         self.entries = entries
         self.by_case = {}
         for e in entries:
             self.by_case.setdefault(e.case, []).append(e)
 
     def applies_to(self, run):
-        if run.impl != self.impl or (self.arch is not None and run.arch != self.arch):
+        if run.impl != self.impl or (self.arches and run.arch not in self.arches):
             return False
         # a per-build file (etwconf-report calibrate, baselines/) names one machine kind
         t = self.doc["target"]
@@ -163,9 +169,13 @@ class Expectations:
     def entries_for(self, run, case_id):
         return [e for e in self.by_case.get(case_id, ()) if e.names_run(run)]
 
-
-def _known_version(name):
-    return nt_tuple(name) is not None or name.lower() in WINE_NT or version_bounds(name) is not None
+    def for_arch(self, arch):
+        """The file as one of its arches sees it: target.arch that arch, the entries that hold
+        for it without their "arch"."""
+        doc = dict(self.doc, target=dict(self.doc["target"], arch=arch))
+        doc["entries"] = [{k: v for k, v in raw.items() if k != "arch"}
+                          for raw in self.doc["entries"] if raw.get("arch") in (None, arch)]
+        return parse(doc, self.path)
 
 
 def load(path):
@@ -210,9 +220,12 @@ def parse(doc, path="<expectations>", text=""):
     if not isinstance(target, dict) or not isinstance(target.get("impl"), str) \
             or not target["impl"]:
         bad('"target" must be an object with "impl" (reference, thirdparty, windows, wine)')
-    for k in ("arch", "version") + BUILD_KEYS:
+    for k in ("version",) + BUILD_KEYS:
         if target.get(k) is not None and not isinstance(target[k], str):
             bad('"target.%s" must be a string' % k)
+    arches = _items(target.get("arch")) or []
+    if target.get("arch") is not None and not arches:
+        bad('"target.arch" must be an arch or a list of them')
     raw_entries = doc.get("entries")
     if not isinstance(raw_entries, list):
         bad('"entries" must be a list')
@@ -226,10 +239,12 @@ def parse(doc, path="<expectations>", text=""):
         label = "entries[%d]" % i
         if not isinstance(raw, dict):
             bad("%s is not an object" % label, line)
-        cid = raw.get("case")
-        if not isinstance(cid, str) or not cid:
-            bad('%s has no "case" (the case id)' % label, line)
-        label = "entry for %s" % cid
+        cases = _items(raw.get("case"))
+        if not cases or not all(cases):
+            bad('%s has no "case" (the case id, or a list of them)' % label, line)
+        label = "entry for %s" % ", ".join(cases)
+        if raw.get("arch") is not None and raw["arch"] not in arches:
+            bad('%s: "arch" must be one of target.arch (%s)' % (label, ", ".join(arches)), line)
         st = raw.get("status")
         if st not in ENTRY_STATUSES:
             bad('%s: "status" is %s, expected one of %s' % (label, json.dumps(st),
@@ -240,31 +255,29 @@ def parse(doc, path="<expectations>", text=""):
         why = raw.get("why")
         if not isinstance(why, str) or not why.strip():
             bad('%s: "why" is missing; say why the failure is expected' % label, line)
-        vs = raw.get("versions")
-        if vs is not None:
-            items = _items(vs)
-            if not isinstance(items, list) or not items or \
-                    not all(isinstance(v, str) for v in items):
+        if raw.get("versions") is not None:
+            items = _items(raw["versions"])
+            if items is None:
                 bad('%s: "versions" must be a list of version names, a range "6.2-10.0", '
                     'or left out for all versions' % label, line)
             for v in items:
                 spec = parse_version_spec(v)
-                if spec is None or spec[0] == "name" and not _known_version(v):
+                if spec is None or spec[0] == "name" and nt_tuple(v) is None and \
+                        v.lower() not in WINE_NT and version_bounds(v) is None:
                     bad('%s: unknown version %s (use %s, NT versions like 6.1 or 10.0.19045, '
                         'or a range like "6.2-10.0")' % (label, json.dumps(v), " ".join(NT_WINE.values())), line)
-        ws = raw.get("wine")
-        if ws is not None:
-            items = _items(ws)
+        if raw.get("wine") is not None:
+            items = _items(raw["wine"])
             if target["impl"] != "wine":
                 bad('%s: "wine" (the Wine versions an entry holds for) is for a file of impl wine' % label, line)
-            if not isinstance(items, list) or not items or not all(isinstance(v, str) for v in items):
+            if items is None:
                 bad('%s: "wine" must be a Wine version ("10.0"), a range ("8.0-9.22", "10.0+") or a list '
                     'of them' % label, line)
             for v in items:
                 if parse_wine_spec(v) is None:
                     bad('%s: "wine": %s is not a Wine version or range (use "10.0", "8.0-9.22" or "10.0+")'
                         % (label, json.dumps(v)), line)
-        entries.append(Entry(raw, i, line))
+        entries += [Entry(raw, i, line, c) for c in cases]
     return Expectations(path, doc, entries)
 
 
@@ -325,40 +338,31 @@ def evaluate(run, exp):
     for case in run.cases:
         entries = exp.entries_for(run, case["id"])
         st = case["status"]
-        if not entries:
-            if st == "PASS":
-                out[case["id"]] = Outcome("OK", case)
-            elif st == "SKIP":
-                out[case["id"]] = Outcome("SKIP", case)
-            else:
-                out[case["id"]] = Outcome("UNEXPECTED", case, None,
-                                          "%s with no expectation entry" % describe_case(case))
-            continue
         match = next((e for e in entries if entry_matches(e, case)), None)
+        e = entries[0] if entries else None
         if match is not None:
-            out[case["id"]] = Outcome("XFAIL", case, match, match.why)
+            oc = Outcome("XFAIL", case, match, match.why)
+        elif not entries and st in ("PASS", "SKIP"):
+            oc = Outcome("OK" if st == "PASS" else "SKIP", case)
+        elif not entries:
+            oc = Outcome("UNEXPECTED", case, None,
+                         "%s with no expectation entry" % describe_case(case))
         elif st == "PASS":
-            e = entries[0]
-            out[case["id"]] = Outcome("XPASS", case, e,
-                                      "expected %s but the case passed; remove the entry or "
-                                      "narrow its versions (%s; why: %s)"
-                                      % (e.describe(), e.where(exp.path), e.why))
+            oc = Outcome("XPASS", case, e, "expected %s but the case passed; remove the entry or "
+                         "narrow its versions (%s; why: %s)"
+                         % (e.describe(), e.where(exp.path), e.why))
         else:
-            e = entries[0]
-            out[case["id"]] = Outcome("CHANGED", case, e, "expected %s, got %s (%s)" % (
+            oc = Outcome("CHANGED", case, e, "expected %s, got %s (%s)" % (
                 e.describe(), describe_case(case), e.where(exp.path)))
+        out[case["id"]] = oc
     return out
 
 
 def stale(runs, exp):
     """(entry, run) pairs: the entry names the run's version but the case is not in the run."""
-    res = []
-    for e in exp.entries:
-        for run in runs:
-            if exp.applies_to(run) and run.complete and not run.filtered and e.names_run(run) \
-                    and e.case not in run.by_id:
-                res.append((e, run))
-    return res
+    return [(e, run) for e in exp.entries for run in runs
+            if exp.applies_to(run) and run.complete and not run.filtered and e.names_run(run)
+            and e.case not in run.by_id]
 
 
 def unchecked_entries(runs, exp):
@@ -389,30 +393,47 @@ def generate(runs, impl, arch=None, old=None):
     their why, observed and extra keys; versions of old entries that were not run are kept.
     For Wine the file is keyed by Wine version too: its wine_versions are old's and the runs';
     an entry that holds for only some of them gets "wine" (those versions; "X+" when they are
-    the newest ones, so that a newer Wine is held to the newest behaviour seen)."""
-    if old is not None and arch is None:
-        arch = old.arch
+    the newest ones, so that a newer Wine is held to the newest behaviour seen).
+    An old file of one arch given another arch, or of several arches, becomes a file of several:
+    the arches that were run (arch, or every arch of the runs) are made again, the others are
+    kept as they are; what holds for all of them is one entry, the rest has "arch"."""
+    arches = old.arches if old is not None else []
+    if len(arches) <= 1 and (arch is None or not arches or arch == arches[0]):
+        return _generate(runs, impl, arch or (arches[0] if arches else None), old)
+    made = [arch] if arch else [a for a in dict.fromkeys(r.arch for r in runs if r.impl == impl)
+                                if a] or arches[:1]
+    arches = arches + [a for a in made if a not in arches]
+    # the arches not made again go through _generate too, without runs: the same form
+    docs = [_generate(runs if a in made else [], impl, a, old.for_arch(a)) for a in arches]
+    views = [{json.dumps(e, sort_keys=True): e for e in d["entries"]} for d in docs]
+    shared = set(views[0]).intersection(*views[1:])
+    entries = [e for k, e in views[0].items() if k in shared]
+    for a, view in zip(arches, views):
+        entries += [{"case": e["case"], "arch": a, **e} for k, e in view.items() if k not in shared]
+    entries.sort(key=lambda e: _entry_order(e) + (arches.index(e.get("arch", arches[0])) +
+                                                  ("arch" in e),))
+    doc = dict(docs[0], target=dict(docs[0]["target"], arch=arches), entries=entries)
+    wines = {w for d in docs for w in d.get("wine_versions", ())}
+    if wines:
+        doc["wine_versions"] = sorted(wines, key=lambda w: wine_key(w) or (-1,))
+    return doc
+
+
+def _generate(runs, impl, arch, old):
+    """generate() for one arch (None: runs of every arch, one file)."""
     runs = [r for r in runs if r.impl == impl and (arch is None or r.arch == arch)]
     wine = impl == "wine"
 
     def wv(run):
         return run_wine_version(run) if wine else None
     run_wines = {wv(r) for r in runs}
-    old_wines = set(run_wines)
-    if wine and old is not None and isinstance(old.doc.get("wine_versions"), list):
-        # what the old file says holds for the Wine versions it was made from
-        old_wines = {w[5:] if w.startswith("wine-") else w for w in old.doc["wine_versions"]
-                     if isinstance(w, str) and wine_key(w[5:] if w.startswith("wine-") else w)}
+    # what the old file says holds for the Wine versions it was made from
+    old_wines = set(old.wines if wine and old is not None and old.wines else run_wines or {None})
     all_wines = sorted(old_wines | run_wines, key=lambda w: wine_key(w) or (-1,))
-    groups = {}      # key -> [{version: {wine versions}}, extra keys]
-    order = []
+    groups = {}      # key -> [{version: {wine versions}}, extra keys], in the order first seen
 
     def add(key, version, w, extra):
-        g = groups.get(key)
-        if g is None:
-            g = groups[key] = [{}, extra]
-            order.append(key)
-        g[0].setdefault(version, set()).add(w)
+        groups.setdefault(key, [{}, extra])[0].setdefault(version, set()).add(w)
 
     def covered(w, version, case_id):
         """A run of Wine w at version says what the case does there (complete, or it ran it)."""
@@ -440,7 +461,8 @@ def generate(runs, impl, arch=None, old=None):
             if e.specs is not None and all(s[0] == "name" for s in e.specs):
                 names = [s[1] for s in e.specs]
             else:
-                names = [v for v in _universe(impl) if e.names_run(_FakeRun(impl, v), any_wine=True)]
+                names = [v for v in _universe(impl)
+                         if e.names_run(version_run(impl, v), any_wine=True)]
             key = (e.case, e.status, e.mode, e.observed, e.why)
             extra = {k: v2 for k, v2 in e.raw.items() if k not in ENTRY_KEYS}
             for w in sorted(old_wines, key=lambda w: wine_key(w) or (-1,)):
@@ -450,28 +472,17 @@ def generate(runs, impl, arch=None, old=None):
                     if not covered(w, v, e.case):
                         add(key, v, w, extra)
     entries = []
-    for key in order:
-        case, status, mode, observed, why = key
-        at, extra = groups[key]
+    for (case, status, mode, observed, why), (at, extra) in groups.items():
         # one entry per set of Wine versions it holds for
         by_wines = {}
         for v, ws in at.items():
             by_wines.setdefault(frozenset(ws), []).append(v)
         for ws, versions in by_wines.items():
-            ent = {"case": case, "versions": sorted(versions, key=version_sort_key)}
-            spec = _wine_spec(ws, all_wines) if wine else None
-            if spec is not None:
-                ent["wine"] = spec
-            ent["status"] = status
-            if mode:
-                ent["mode"] = mode
-            if observed:
-                ent["observed"] = observed
-            ent["why"] = why
-            ent.update(extra)
-            entries.append(ent)
-    entries.sort(key=lambda e: (e["case"], version_sort_key(e["versions"][0]),
-                                wine_key(_first_wine(e.get("wine"))) or (-1,)))
+            ent = {"case": case, "versions": sorted(versions, key=version_sort_key),
+                   "wine": _wine_spec(ws, all_wines) if wine else None, "status": status,
+                   "mode": mode, "observed": observed, "why": why}
+            entries.append(dict({k: v for k, v in ent.items() if v}, **extra))
+    entries.sort(key=_entry_order)
     target = {"impl": impl}
     if arch:
         target["arch"] = arch
@@ -489,13 +500,18 @@ def generate(runs, impl, arch=None, old=None):
 def _wine_spec(wines, all_wines):
     """The "wine" of an entry that holds for the Wine versions `wines` of the file's `all_wines`:
     None for all of them; "X+" when they are the newest from X on; else the list of them."""
-    ws = [w for w in all_wines if w in wines and w]
-    if len(ws) == len([w for w in all_wines if w]):
+    known = [w for w in all_wines if w]
+    ws = [w for w in known if w in wines]
+    if len(ws) == len(known):
         return None
-    newest = [w for w in all_wines if w]
-    if ws and ws == newest[len(newest) - len(ws):]:
+    if ws and ws == known[-len(ws):]:
         return ws[0] + "+"
     return ws[0] if len(ws) == 1 else ws
+
+
+def _entry_order(e):
+    return (e["case"], version_sort_key(_items(e.get("versions") or [""])[0]),
+            wine_key(_first_wine(e.get("wine"))) or (-1,))
 
 
 def _first_wine(spec):
@@ -514,29 +530,30 @@ def _same_version(a, b):
     return coarse(a) and coarse(b) and nt_tuple(a) == nt_tuple(b)
 
 
-class _FakeRun:
-    """Just enough of a Run for Entry.names_run()."""
-
-    def __init__(self, impl, version):
-        self.impl, self.version, self.version_name = impl, version, version
-
-    def version_names(self):
-        names = {self.version}
-        if self.version.lower() in WINE_NT:
-            names.add(WINE_NT[self.version.lower()])
-        if self.impl == "wine" and self.version in NT_WINE:
-            names.add(NT_WINE[self.version])
-        return names
-
-    def nt(self):
-        return nt_tuple(self.version)
-
-    def key(self):
-        return run_key(self.version)
+def version_run(impl, version):
+    """A run of impl at version, of any arch and Wine, with no cases: what an entry names."""
+    run = Run("<%s@%s>" % (impl, version))
+    run.header = {"target": {"impl": impl, "version": version}}
+    return run
 
 
 def dumps(doc):
-    """The stable on-disk layout: one entry per line."""
+    """The stable on-disk layout: one entry per line; the entries that differ in their case only
+    are one, its "case" the list of them (over lines of at most 100 columns)."""
+    groups = {}
+    for e in doc["entries"]:
+        rest = {k: v for k, v in e.items() if k != "case"}
+        key = json.dumps(rest, sort_keys=True)
+        groups.setdefault(key, (rest, []))[1].extend(_items(e["case"]))
+    lines = []
+    for rest, cases in groups.values():
+        if len(cases) == 1:
+            lines.append(json.dumps(dict({"case": cases[0]}, **rest), ensure_ascii=False))
+            continue
+        ids = textwrap.wrap(", ".join(json.dumps(c) for c in cases), 88, break_long_words=False,
+                            break_on_hyphens=False)
+        lines.append('{"case": [%s],\n   %s' % ("\n            ".join(ids),
+                                                json.dumps(rest, ensure_ascii=False)[1:]))
     head = ['{"schema": %s,' % json.dumps(doc["schema"]),
             ' "target": %s,' % json.dumps(doc["target"], ensure_ascii=False)]
     for k, v in doc.items():
@@ -544,7 +561,6 @@ def dumps(doc):
             head.append(" %s: %s," % (json.dumps(k), json.dumps(v, ensure_ascii=False)))
     if not doc["entries"]:
         return "\n".join(head) + '\n "entries": []}\n'
-    lines = [json.dumps(e, ensure_ascii=False) for e in doc["entries"]]
     return "\n".join(head) + '\n "entries": [\n  ' + ",\n  ".join(lines) + "\n ]}\n"
 
 

@@ -150,24 +150,20 @@ def write_runs(runs, exp, out, env=os.environ, warn=None):
     return min(f.status, 255)
 
 
-def newest_wine(exp):
-    """The newest Wine version an expectations file was made from ('10.0'), None if it names none."""
-    ws = [w[5:] if w.startswith("wine-") else w for w in exp.doc.get("wine_versions") or []
-          if isinstance(w, str) and expectations.wine_key(w)]
-    return max(ws, key=expectations.wine_key) if ws else None
-
-
 def todo_lines(exp, wine=None):
     """The lines of `winetest-todo`: every entry that names an NT version of the table, per
-    version, in the file's order; for Wine, the entries of Wine version `wine` (default: the
+    version, by case id; for Wine, the entries of Wine version `wine` (default: the
     newest the file lists, the Wine a tree's test goes into)."""
     out = ["# %s %s %s" % (TODO_SCHEMA, exp.impl, exp.path)]
-    if exp.impl == "wine" and wine is None:
-        wine = newest_wine(exp)
-    for e in exp.entries:
+    if exp.impl == "wine" and wine is None and exp.wines:
+        wine = max(exp.wines, key=expectations.wine_key)
+    for e in sorted(exp.entries, key=lambda e: e.case):
         if exp.impl == "wine" and not e.names_wine(wine):
             continue
         for nt, name in NT_WINE.items():
-            if e.names_run(expectations._FakeRun(exp.impl, name if exp.impl == "wine" else nt), any_wine=True):
-                out.append("%s %s %s %s" % (e.case, nt, e.status, e.mode or "-"))
+            run = expectations.version_run(exp.impl, name if exp.impl == "wine" else nt)
+            if e.names_run(run, any_wine=True):
+                line = "%s %s %s %s" % (e.case, nt, e.status, e.mode or "-")
+                if line not in out:     # entries of several arches that differ in observed only
+                    out.append(line)
     return out

@@ -2,6 +2,7 @@
 import glob
 import json
 import os
+import re
 
 from common import (TmpCase, case_of, data, run_cli, read_records, dump_records, fix_footer,
                     REPORTS, WINE_EXP)
@@ -11,9 +12,17 @@ from etwconf_report.util import parse_version_spec, nt_tuple, run_key
 WINE = [data("wine-win7.jsonl"), data("wine-win10.jsonl")]
 
 
+def _json(path):
+    """An expectations file, an entry per case (the file has one for the cases of a list)."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    doc["entries"] = [dict(e, case=c) for e in doc["entries"]
+                      for c in ([e["case"]] if isinstance(e["case"], str) else e["case"])]
+    return doc
+
+
 def load_doc():
-    with open(WINE_EXP) as f:
-        return json.load(f)
+    return _json(WINE_EXP)
 
 
 class Check(TmpCase):
@@ -28,61 +37,42 @@ class Check(TmpCase):
         self.assertRegex(out.splitlines()[-1], r"^expectations: \d+ passed, 0 failed, \d+ skipped$")
         self.assertIn("(33 XFAIL)", out)      # 27 cases and 6 client scenarios
 
-    def test_unexpected_failure(self):
-        doc = load_doc()
-        doc["entries"] = [e for e in doc["entries"] if e["case"] != "esi.class"]
-        out, err = self.assertRan(self.check(doc), 1)
-        lines = [l for l in out.splitlines() if l.startswith("UNEXPECTED")]
-        self.assertEqual(len(lines), 1)
-        self.assertIn("wine@win10 esi.class", lines[0])
-        self.assertIn("FAIL", lines[0])
-        self.assertIn("expectations: ", out.splitlines()[-1])
-        self.assertIn(" 1 failed", out.splitlines()[-1])
+    def test_failures(self):
+        """Each way the results depart from the file is a line (kind, run, case, what), exit 1."""
+        def edit(case, **kw):
+            return lambda doc: [e.update(kw) for e in doc["entries"] if e["case"] == case]
 
-    def test_xpass(self):
-        doc = load_doc()
-        doc["entries"].append({"case": "cti.counter", "versions": ["win10"], "status": "FAIL",
-                               "why": "was broken"})
-        out, err = self.assertRan(self.check(doc), 1)
-        line = [l for l in out.splitlines() if l.startswith("XPASS")][0]
-        self.assertIn("wine@win10 cti.counter", line)
-        self.assertIn("passed", line)
-
-    def test_changed_observed_and_mode(self):
-        doc = load_doc()
-        for e in doc["entries"]:
-            if e["case"] == "tqi.0b.exact":
-                e["observed"] = "0xc0000005"
-            if e["case"] == "esi.class":
-                e["mode"] = "output"
-        out, err = self.assertRan(self.check(doc), 1)
-        ch = [l for l in out.splitlines() if l.startswith("CHANGED")]
-        self.assertEqual(len(ch), 2, out)
-        tqi = [l for l in ch if "tqi.0b.exact" in l][0]
-        self.assertIn('expected CRASH, mode exception, observed "0xc0000005"', tqi)
-        self.assertIn("got CRASH, mode exception, exception 0x80000100", tqi)
-
-    def test_status_changed(self):
+        def add(case, version, status, why):
+            return lambda doc: doc["entries"].append(
+                {"case": case, "versions": [version], "status": status, "why": why})
         recs = read_records("wine-win10.jsonl")
-        # a TIMEOUT entry, now a CRASH
         case_of(recs, "rtg.count-limit").update(status="CRASH", mode="exception",
-                                                exception="0xc0000005")
-        fix_footer(recs)
-        path = self.write("w.jsonl", dump_records(recs))
-        out, err = self.assertRan(self.check(load_doc(), path), 1)
-        self.assertRegex(out, r"CHANGED +wine@win10 rtg\.count-limit: expected TIMEOUT")
-
-    def test_stale_entry(self):
-        doc = load_doc()
-        doc["entries"].append({"case": "tqi.no-such-case", "versions": ["win10"],
-                               "status": "CRASH", "why": "renamed long ago"})
-        doc["entries"].append({"case": "tqi.also-gone", "versions": ["win81"],
-                               "status": "CRASH", "why": "no win81 run given: not checked"})
-        out, err = self.assertRan(self.check(doc), 1)
-        st = [l for l in out.splitlines() if l.startswith("STALE")]
-        self.assertEqual(len(st), 1, out)
-        self.assertIn("wine@win10 tqi.no-such-case", st[0])
-        self.assertIn("exp.json:", st[0])
+                                                exception="0xc0000005")   # a TIMEOUT entry
+        crash = [self.write("w.jsonl", dump_records(fix_footer(recs)))]
+        for edits, results, want in (
+                ([lambda doc: doc["entries"].remove(
+                    next(e for e in doc["entries"] if e["case"] == "esi.class"))], WINE,
+                 [r"UNEXPECTED wine@win10 esi\.class: FAIL, mode return, got "]),
+                ([add("cti.counter", "win10", "FAIL", "was broken")], WINE,
+                 [r"XPASS +wine@win10 cti\.counter: expected FAIL but the case passed"]),
+                ([edit("tqi.0b.exact", observed="0xc0000005"), edit("esi.class", mode="output")],
+                 WINE, [r'CHANGED +wine@win10 tqi\.0b\.exact: expected CRASH, mode exception, '
+                        r'observed "0xc0000005".*, got CRASH, mode exception, exception 0x80000100',
+                        r"CHANGED +wine@win10 esi\.class: expected FAIL, mode output"]),
+                ([], crash, [r"CHANGED +wine@win10 rtg\.count-limit: expected TIMEOUT"]),
+                ([add("tqi.no-such-case", "win10", "CRASH", "renamed long ago"),
+                  add("tqi.also-gone", "win81", "CRASH", "no win81 run given: not checked")], WINE,
+                 [r"STALE +wine@win10 tqi\.no-such-case: .*exp\.json:"])):
+            doc = load_doc()
+            for f in edits:
+                f(doc)
+            out, err = self.assertRan(self.check(doc, *results), 1)
+            got = [l for l in out.splitlines() if l.split(" ")[0] in expectations.FAILURE_KINDS]
+            self.assertEqual(len(got), len(want), out)
+            for w in want:
+                self.assertTrue([l for l in got if re.match(w, l)], (w, got))
+            self.assertRegex(out.splitlines()[-1], r"^expectations: \d+ passed, %d failed"
+                             % len(want))
 
     def test_stale_not_claimed_for_incomplete_runs(self):
         recs = read_records("wine-win10.jsonl")
@@ -94,58 +84,48 @@ class Check(TmpCase):
         self.assertEqual(rc, 0, out)   # the 9 cases that ran all match their entries
 
     def test_versions_forms(self):
-        run10 = ingest.load(data("wine-win10.jsonl"))
-        run7 = ingest.load(data("wine-win7.jsonl"))
-        win = ingest.load(data("windows-10.0.19045.jsonl"))
-
-        def entry(versions):
-            raw = {"case": "x", "status": "FAIL", "why": "w"}
-            if versions is not None:
-                raw["versions"] = versions
-            return expectations.Entry(raw, 0, None)
-        self.assertTrue(entry(None).names_run(run7))
-        self.assertTrue(entry(["win10"]).names_run(run10))
-        self.assertTrue(entry(["10.0"]).names_run(run10))
-        self.assertFalse(entry(["win10"]).names_run(run7))
-        self.assertTrue(entry("6.2-10.0").names_run(run10))
-        self.assertFalse(entry("6.2-10.0").names_run(run7))
-        self.assertTrue(entry("6.0-6.1").names_run(run7))
-        self.assertTrue(entry(["6.1+"]).names_run(run10))
-        self.assertTrue(entry(["10.0.19045"]).names_run(win))
-        self.assertTrue(entry(["10.0"]).names_run(win))
-        self.assertFalse(entry(["10.0.22621"]).names_run(win))
+        at = expectations.version_run
         # the harness's Wine runs give the winecfg name as target.version, plus nt_version
         recs = read_records("wine-win7.jsonl")
         recs[0]["target"].update(version="win7", nt_version="6.1")
         real7 = ingest.load(self.write("w7.jsonl", dump_records(recs)))
         self.assertEqual(real7.nt(), (6, 1))
-        self.assertTrue(entry(["win7"]).names_run(real7))
-        self.assertTrue(entry(["6.1"]).names_run(real7))
-        self.assertTrue(entry("6.0-6.1").names_run(real7))
-        self.assertFalse(entry("6.2-10.0").names_run(real7))
-        self.assertEqual(parse_version_spec("6.2-10.0"), ("range", (6, 2, 0, 0), (10, 0, 0xFFFF, 0xF)))
-        # build ranges: a build stands for itself with its updates, an NT version for all its builds
-        self.assertEqual(parse_version_spec("10.0.19045+"), ("range", (10, 0, 19045, 0), None))
-        self.assertEqual(parse_version_spec("10.0.17763-10.0.26100"), ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF)))
-        self.assertEqual(parse_version_spec("win11-24h2"), ("name", "win11-24h2"))
-        self.assertEqual(parse_version_spec("win10-1809-win11-24h2"), ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF)))
-        self.assertIsNone(parse_version_spec("10.0.17763-10.0.x"))
-        self.assertEqual(run_key("win11-24h2"), (10, 0, 26100, 0))
-        self.assertEqual(run_key("6.1.7601-esi"), (6, 1, 7601, 1))
-        self.assertEqual(run_key("10.0"), (10, 0, 10240, 0))
-        self.assertEqual(run_key("win10", "10.0", 18362), (10, 0, 18362, 0))
+        win = ingest.load(data("windows-10.0.19045.jsonl"))
         self.assertEqual(win.key(), (10, 0, 19045, 0))
-        self.assertTrue(entry(["10.0.19045+"]).names_run(win))
-        self.assertTrue(entry(["10.0.17763-10.0.26100"]).names_run(win))
-        self.assertFalse(entry(["10.0.20348+"]).names_run(win))
-        self.assertFalse(entry(["10.0.14393-10.0.17763"]).names_run(win))
-        self.assertTrue(entry(["6.0-10.0.19045"]).names_run(win))
-        self.assertFalse(entry(["10.0.19045+"]).names_run(expectations._FakeRun("wine", "win10")))  # no build: 10.0 is 10240
-        self.assertTrue(entry(["6.1.7601-esi"]).names_run(expectations._FakeRun("reference", "6.1.7601-esi")))
-        self.assertFalse(entry(["6.1.7601-esi-6.3"]).names_run(expectations._FakeRun("reference", "6.1")))
-        self.assertTrue(entry(["6.1.7601-esi-6.3"]).names_run(expectations._FakeRun("reference", "win8")))
-        self.assertEqual(parse_version_spec("win81"), ("name", "win81"))
-        self.assertEqual(nt_tuple("winxp64"), (5, 2))
+        # a run, the "versions" that name it (None: left out), those that do not
+        for run, yes, no in (
+                (ingest.load(data("wine-win7.jsonl")), [None, "6.0-6.1"], [["win10"], "6.2-10.0"]),
+                (ingest.load(data("wine-win10.jsonl")), [["win10"], ["10.0"], "6.2-10.0",
+                                                         ["6.1+"]], []),
+                (real7, [["win7"], ["6.1"], "6.0-6.1"], ["6.2-10.0"]),
+                (win, [["10.0.19045"], ["10.0"], ["10.0.19045+"], ["10.0.17763-10.0.26100"],
+                       ["6.0-10.0.19045"]],
+                 [["10.0.22621"], ["10.0.20348+"], ["10.0.14393-10.0.17763"]]),
+                (at("wine", "win10"), [], [["10.0.19045+"]]),     # no build: 10.0 is 10240
+                (at("reference", "6.1.7601-esi"), [["6.1.7601-esi"]], []),
+                (at("reference", "6.1"), [], [["6.1.7601-esi-6.3"]]),
+                (at("reference", "win8"), [["6.1.7601-esi-6.3"]], [])):
+            for versions in yes + no:
+                e = expectations.Entry({"case": "x", "status": "FAIL", "why": "w",
+                                        "versions": versions}, 0, None)
+                self.assertEqual(e.names_run(run), versions in yes, (run.path, versions))
+        # build ranges: a build stands for itself with its updates, an NT version for all its builds
+        for f, arg, want in (
+                (parse_version_spec, "6.2-10.0", ("range", (6, 2, 0, 0), (10, 0, 0xFFFF, 0xF))),
+                (parse_version_spec, "10.0.19045+", ("range", (10, 0, 19045, 0), None)),
+                (parse_version_spec, "10.0.17763-10.0.26100",
+                 ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF))),
+                (parse_version_spec, "win11-24h2", ("name", "win11-24h2")),
+                (parse_version_spec, "win10-1809-win11-24h2",
+                 ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF))),
+                (parse_version_spec, "10.0.17763-10.0.x", None),
+                (parse_version_spec, "win81", ("name", "win81")),
+                (run_key, "win11-24h2", (10, 0, 26100, 0)),
+                (run_key, "6.1.7601-esi", (6, 1, 7601, 1)),
+                (run_key, "10.0", (10, 0, 10240, 0)),
+                (nt_tuple, "winxp64", (5, 2))):
+            self.assertEqual(f(arg), want, arg)
+        self.assertEqual(run_key("win10", "10.0", 18362), (10, 0, 18362, 0))
         self.assertLess(nt_tuple("6.3"), nt_tuple("10.0"))
 
     def test_arch(self):
@@ -165,13 +145,15 @@ class Check(TmpCase):
     def test_bad_expectation_files(self):
         good = open(WINE_EXP).read()
         cases = [
-            ("syntax", good.replace('"status": "FAIL"', '"status" "FAIL"', 1), ":5:"),
+            ("syntax", good.replace('"status": "FAIL"', '"status" "FAIL"', 1), ":11:"),
             ("schema", good.replace("etwconf-expectations/1", "etwconf-expectations/9"),
              "schema"),
             ("results", open(data("reference-6.1.jsonl")).read().splitlines()[0],
              "results file"),
             ("no-why", good.replace(', "why": "EventSetInformation accepts every class"', ""),
-             ":11: entry for esi.class"),
+             ":14: entry for esi.class"),
+            ("case", good.replace('"case": "gmi.size"', '"case": ["gmi.size", ""]'),
+             ':18: entries[8] has no "case"'),
             ("status", good.replace('"status": "TIMEOUT"', '"status": "SLOW"'), "status"),
             ("version", good.replace('"versions": ["win10"]', '"versions": ["win12"]', 1),
              "unknown version"),
@@ -181,6 +163,9 @@ class Check(TmpCase):
             ("target", '{"schema": "etwconf-expectations/1", "entries": []}', "target"),
             ("array", "[]", "not an expectations file"),
             ("binary", b"\xff\xfe\x00garbage", "UTF-8"),
+            ("arch", good.replace('"case": "esi.class"', '"case": "esi.class", "arch": "i686"'),
+             '"arch" must be one of target.arch (x86_64)'),
+            ("arches", good.replace('"arch": "x86_64"', '"arch": []'), '"target.arch" must be'),
         ]
         for name, text, must in cases:
             with self.subTest(name):
@@ -212,7 +197,7 @@ class Update(TmpCase):
     def test_generate_then_check_clean(self):
         out = os.path.join(self.tmp, "wine.json")
         self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, *WINE), 0)
-        doc = json.load(open(out))
+        doc = _json(out)
         self.assertEqual(doc["schema"], "etwconf-expectations/1")
         self.assertEqual(doc["target"], {"impl": "wine"})
         self.assertTrue(all(e["why"] == "TODO: explain" for e in doc["entries"]))
@@ -225,8 +210,11 @@ class Update(TmpCase):
         self.assertEqual(gmi[0]["versions"], ["win7", "win10"])
         lines = open(out).read().splitlines()
         self.assertEqual(lines[0], '{"schema": "etwconf-expectations/1",')
-        self.assertEqual(len([l for l in lines if l.lstrip().startswith('{"case"')]),
-                         len(doc["entries"]))
+        # an entry a line; the cases that fail alike are one entry, their ids over lines of 100
+        grouped = json.load(open(out))["entries"]
+        self.assertEqual(len([l for l in lines if l.lstrip().startswith('{"case"')]), len(grouped))
+        self.assertLess(len(grouped), len(doc["entries"]))
+        self.assertFalse([l for l in lines if '"why"' not in l and len(l) > 100])
         self.assertRan(run_cli("check", "--expectations", out, *WINE), 0)
 
     def test_keeps_why_observed_and_versions_not_run(self):
@@ -243,7 +231,7 @@ class Update(TmpCase):
         rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out,
                              data("wine-win10.jsonl"))
         self.assertEqual(rc, 0, err)
-        new = json.load(open(out))
+        new = _json(out)
         self.assertEqual(new["target"], {"impl": "wine", "arch": "x86_64"})
         self.assertEqual(new["comment"], "kept top-level key")
         by = {}
@@ -263,9 +251,7 @@ class Update(TmpCase):
         self.assertRan(run_cli("check", "--expectations", out, *WINE), 0)
 
     def test_new_failure_gets_todo(self):
-        out = os.path.join(self.tmp, "wine.json")
-        with open(out, "w") as f:
-            f.write(open(WINE_EXP).read())
+        out = self.write("wine.json", open(WINE_EXP).read())
         recs = read_records("wine-win10.jsonl")
         case_of(recs, "cti.wrap").update(
             status="FAIL", counted=True, mode="return", failed_rules=["CTI.WRAP"],
@@ -274,7 +260,7 @@ class Update(TmpCase):
         rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out,
                              self.write("w.jsonl", dump_records(recs)))
         self.assertEqual(rc, 0, err)
-        new = json.load(open(out))
+        new = _json(out)
         wrap = [e for e in new["entries"] if e["case"] == "cti.wrap"]
         self.assertEqual(wrap, [{"case": "cti.wrap", "versions": ["win10"], "status": "FAIL",
                                  "mode": "return", "observed": "0", "why": "TODO: explain"}])
@@ -302,11 +288,6 @@ class CommittedExpectationFiles(TmpCase):
                 self.assertTrue(x.impl)
 
 
-def _json(path):
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
-
-
 class WineVersions(TmpCase):
     """Entries keyed by Wine version ("wine"), and files made from runs of several Wines."""
 
@@ -324,17 +305,16 @@ class WineVersions(TmpCase):
         return self.write(name, dump_records(recs))
 
     def test_wine_specs(self):
-        spec = expectations.parse_wine_spec
-        self.assertTrue(expectations.wine_names([spec("8.0")], "8.0.2"))
-        self.assertFalse(expectations.wine_names([spec("8.0")], "8.1"))
-        self.assertTrue(expectations.wine_names([spec("8.0-9.22")], "9.0-rc1"))
-        self.assertFalse(expectations.wine_names([spec("8.0-9.22")], "10.0"))
-        self.assertTrue(expectations.wine_names([spec("10.0+")], "11.0"))
-        self.assertFalse(expectations.wine_names([spec("10.0+")], "9.22"))
-        self.assertFalse(expectations.wine_names([spec("10.0+")], None))
-        self.assertTrue(expectations.wine_names(None, None))
+        def entry(wine):
+            return expectations.Entry({"case": "x", "status": "FAIL", "why": "w", "wine": wine},
+                                      0, None)
+        for item, yes, no in (("8.0", "8.0.2", "8.1"), ("8.0-9.22", "9.0-rc1", "10.0"),
+                              ("10.0+", "11.0", "9.22"), ("10.0+", "10.0", None)):
+            self.assertTrue(entry(item).names_wine(yes), (item, yes))
+            self.assertFalse(entry(item).names_wine(no), (item, no))
+        self.assertTrue(entry(None).names_wine(None))
         for bad in ("10", "x", "9.5-8.0", "10.0-rc1+", ""):
-            self.assertIsNone(spec(bad), bad)
+            self.assertIsNone(expectations.parse_wine_spec(bad), bad)
 
     def test_check_keys_entries_by_wine_version(self):
         w8 = self.wine_run("w8.jsonl", "8.0")
@@ -364,9 +344,7 @@ class WineVersions(TmpCase):
     def test_generate_from_two_wines(self):
         w8 = self.wine_run("w8.jsonl", "8.0")
         w10 = self.wine_run("w10.jsonl", "10.0", skip_exact=True)
-        out = os.path.join(self.tmp, "wine.json")
-        with open(out, "w") as f, open(WINE_EXP) as g:
-            f.write(g.read())
+        out = self.write("wine.json", open(WINE_EXP).read())
         self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, w8, w10), 0)
         new = _json(out)
         self.assertEqual(new["wine_versions"], ["wine-8.0", "wine-10.0"])
@@ -379,7 +357,6 @@ class WineVersions(TmpCase):
         again = _json(out)
         self.assertEqual(again["entries"], new["entries"])
         # an entry of Wine 8 that Wine 10 no longer meets is kept for Wine 8 only
-        w10b = self.wine_run("w10b.jsonl", "10.0")
         recs = read_records("wine-win10.jsonl")
         recs[0]["fingerprint"]["wine_version"] = "10.0"
         esi = case_of(recs, "esi.class")
@@ -391,7 +368,6 @@ class WineVersions(TmpCase):
         self.assertEqual(rc, 0, err)
         esi = [e for e in _json(out)["entries"] if e["case"] == "esi.class"]
         self.assertEqual([(e["versions"], e.get("wine")) for e in esi], [(["win10"], "8.0")])
-        self.assertTrue(w10b)
 
     def test_bad_wine_keys(self):
         for bad in ("10", ["8.0", 3], [], "10.0-8.0"):
@@ -423,3 +399,45 @@ class WineVersions(TmpCase):
                        out=["tqi.0b.exact 10.0 CRASH exception"])
         rc, o, err = run_cli("winetest-todo", "--wine", "ten", path)
         self.assertIn("is not a Wine version", self.assertOneLineError((rc, o, err)))
+
+
+class Arches(TmpCase):
+    """One file for two arches: an entry with "arch" holds for that arch's runs only."""
+
+    def win10(self, name, arch, exception):
+        recs = read_records("wine-win10.jsonl")
+        recs[0]["target"]["arch"] = arch
+        case_of(recs, "tqi.0b.exact").update(exception=exception)
+        return self.write(name, dump_records(fix_footer(recs)))
+
+    def problems(self, doc, *results):
+        rc, out, err = run_cli("check", "--expectations", self.write("s.json", json.dumps(doc)),
+                               *results)
+        return [l for l in out.splitlines() if l.split()[:1] in (["STALE"], ["CHANGED"])]
+
+    def test_record_an_arch_then_check_each(self):
+        out = self.write("wine.json", open(WINE_EXP).read())
+        w32 = self.win10("w32.jsonl", "i686", "0xc0000005")
+        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--arch", "i686",
+                               "--out", out, w32), 0)
+        doc = _json(out)
+        self.assertEqual(doc["target"]["arch"], ["x86_64", "i686"])
+        exact = [(e.get("arch"), e["observed"], e["why"][:5])
+                 for e in doc["entries"] if e["case"] == "tqi.0b.exact"]
+        self.assertEqual(exact, [("x86_64", "0x80000100", "secho"),
+                                 ("i686", "0xc0000005", "TODO:")])
+        self.assertFalse([e for e in doc["entries"] if "arch" in e and e["case"] != "tqi.0b.exact"])
+        self.assertRan(run_cli("check", "--expectations", out, w32, *WINE), 0)
+        # each arch is held to its own entry: the 32-bit exception in a 64-bit run is a change
+        w64 = self.win10("w64.jsonl", "x86_64", "0xc0000005")
+        self.assertEqual(len(self.problems(doc, w64)), 1)
+        self.assertEqual(len(self.problems(doc, self.win10("x.jsonl", "i686", "0x80000100"))), 1)
+        # recorded again from the 64-bit runs alone, the i686 entries stay
+        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, *WINE), 0)
+        self.assertEqual([e for e in _json(out)["entries"] if e.get("arch") == "i686"],
+                         [e for e in doc["entries"] if e.get("arch") == "i686"])
+        # an entry of one arch whose case is gone is stale in that arch's runs only
+        doc["entries"].append({"case": "tqi.gone", "arch": "i686", "versions": ["win10"],
+                               "status": "CRASH", "why": "renamed"})
+        self.assertEqual(self.problems(doc, *WINE), [])
+        self.assertIn("tqi.gone", self.problems(doc, w32, *WINE)[0])
