@@ -2,10 +2,12 @@
  * harness/tests/unit_engine.c - the call engine on its own (harness/core/fixture.c, call.c):
  * fixture status and reason, handles from the fixture state, a row's call and its outcome.
  */
+#define UNIT_SUITE "call engine"
 #include "unit.h"
 #include <stdlib.h>
 
-static void test_fixture_status_and_reason(void)
+TEST(test_fixture_status_and_reason,
+     "fixture setup returns its status and reason; handles come from its state")
 {
     struct etw_target *ref = unit_reference_at(ETW_V10_0), t = *ref;
     struct etw_fixture_state st;
@@ -36,7 +38,8 @@ static void test_fixture_status_and_reason(void)
     etw_fixture_teardown(ref, &st);
 }
 
-static void test_fixture_classes(void)
+TEST(test_fixture_classes,
+     "fixture classes: handles, counter preset, nothing dangling after teardown")
 {
     struct etw_target *t = unit_reference_at(ETW_V10_0);
     struct etw_fixture_state st;
@@ -74,7 +77,7 @@ static void release(void)
         etw_guard_free(kept[--nkept]), free(kept[nkept]);
 }
 
-static void test_call_outcome(void)
+TEST(test_call_outcome, "a row's call: return code, ReturnLength, buffers and their before-images")
 {
     struct etw_target *t = unit_reference_at(ETW_V10_0);
     struct etw_fixture_state st;
@@ -111,12 +114,4 @@ static void test_call_outcome(void)
     etw_outcome_free(&o);
     etw_fixture_teardown(t, &st);
     release();
-}
-
-void unit_engine_register(void)
-{
-    CU_pSuite s = CU_add_suite("call engine", NULL, NULL);
-    CU_add_test(s, "fixture setup returns its status and reason; handles come from its state", test_fixture_status_and_reason);
-    CU_add_test(s, "fixture classes: handles, counter preset, nothing dangling after teardown", test_fixture_classes);
-    CU_add_test(s, "a row's call: return code, ReturnLength, buffers and their before-images", test_call_outcome);
 }

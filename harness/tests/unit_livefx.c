@@ -1,6 +1,7 @@
 /* harness/tests/unit_livefx.c - the live Windows fixtures' setup logic (harness/targets/win_live/
  * build.c) and the enable-callback log the group cases read (cases/enable_log.h), against the
  * Windows SDK's values (evntrace.h, evntcons.h). */
+#define UNIT_SUITE "live Windows fixtures (setup logic)"
 #include "unit.h"
 #include <wchar.h>
 #include "cases/enable_log.h"
@@ -8,7 +9,7 @@
 #include "harness/core/core.h"
 #include "harness/targets/win_live/build.h"
 
-static void test_kinds_match_case_h(void)
+TEST(test_kinds_match_case_h, "the session kinds are case.h's")
 {
     EQ_U32(ETW_LV_KERNEL, LG_KERNEL);
     EQ_U32(ETW_LV_SYSTEM, LG_SYSTEM);
@@ -17,7 +18,8 @@ static void test_kinds_match_case_h(void)
     EQ_U32(ETW_LV_PRIVATE, LG_PRIVATE);
 }
 
-static void test_session_plans(void)
+TEST(test_session_plans,
+     "each session kind gets its mode bits (private: PRIVATE_LOGGER_MODE | PRIVATE_IN_PROC)")
 {
     struct etw_lv_session_plan p;
     /* the SDK's values */
@@ -42,7 +44,8 @@ static void test_session_plans(void)
     CU_ASSERT(!etw_lv_session_plan(99, &p));
 }
 
-static void test_group_enable_params(void)
+TEST(test_group_enable_params,
+     "a group enable sets EVENT_ENABLE_PROPERTY_PROVIDER_GROUP in version-2 parameters")
 {
     struct etw_lv_enable_params e;
     memset(&e, 0xAB, sizeof e);
@@ -55,7 +58,8 @@ static void test_group_enable_params(void)
     CU_ASSERT(!memcmp(&e.source_id, &zero, sizeof zero));
 }
 
-static void test_group_enable_call(void)
+TEST(test_group_enable_call,
+     "a group enable is ENABLE_PROVIDER with the suite's level and keywords and a timeout")
 {
     struct etw_lv_enable_call e;
     memset(&e, 0xAB, sizeof e);
@@ -72,7 +76,8 @@ static void test_group_enable_call(void)
     CU_ASSERT(e.control_code == 0 && e.timeout_ms > 0); /* EVENT_CONTROL_CODE_DISABLE_PROVIDER */
 }
 
-static void test_consumer_plan(void)
+TEST(test_consumer_plan,
+     "the real-time consumer: its mode, deadlines and OpenTraceW's failure values")
 {
     struct etw_lv_consumer_plan p;
     memset(&p, 0xAB, sizeof p);
@@ -95,7 +100,7 @@ static void test_consumer_plan(void)
     CU_ASSERT(etw_lv_longest_fixture_wait_ms() >= p.deadline_ms);
 }
 
-static void test_deny_enable_call(void)
+TEST(test_deny_enable_call, "the no-access session adds a DACL entry denying TRACELOG_GUID_ENABLE")
 {
     struct etw_lv_access_call a = {99, 99, true};
     etw_lv_deny_enable_call(&a);
@@ -104,7 +109,7 @@ static void test_deny_enable_call(void)
     CU_ASSERT(!a.allow);
 }
 
-static void test_session_guids(void)
+TEST(test_session_guids, "security is changed only for a session GUID this process created")
 {
     etw_guid g;
     etw_lv_session_guid(&g, 0x12345678u, 0x102, 0xDEADBEEFu);
@@ -126,7 +131,7 @@ static const void *identity(etw_u64 ptr)
     return mem_base + ptr;
 }
 
-static void test_find_traits(void)
+TEST(test_find_traits, "the PROV_TRAITS extended data item is found and checked")
 {
     /* provider "Me" with a group trait: 2 (size) + 3 ("Me", NUL) + 19 (TraitSize 2, TraitType 1, a GUID) */
     etw_u8 blob[2 + 3 + 19] = {0};
@@ -161,7 +166,8 @@ static void test_find_traits(void)
 }
 
 /* which event is the provider's, and what it carries */
-static void test_event_traits(void)
+TEST(test_event_traits,
+     "the consumer takes the provider's event and its PROV_TRAITS item, and ignores others")
 {
     static const etw_guid want = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xC}}, other = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xD}};
     etw_u8 mem[64] = {0};
@@ -190,7 +196,7 @@ static void test_event_traits(void)
 }
 
 /* the enable-callback log: what a member was told, and the verdict the group cases print */
-static void test_enable_log(void)
+TEST(test_enable_log, "the enable-callback log and its verdict")
 {
     static const etw_guid src;
     struct etw_enable_log l;
@@ -223,7 +229,7 @@ static void test_enable_log(void)
 
 /* what a query shows decides whose session it is: the log file's identity first, then the logger
  * id StartTraceW returned; a path string never decides */
-static void test_session_owner(void)
+TEST(test_session_owner, "a session is ours by its log file's identity and logger id, never a path")
 {
     const char *why = NULL;
     struct etw_lv_seen s = {.described = false};
@@ -261,8 +267,7 @@ static void test_session_owner(void)
     CU_ASSERT(!etw_lv_same_file(&a, &b));
 }
 
-/* every form a reported log file path may take becomes one that CreateFileW opens */
-static void test_openable_path(void)
+TEST(test_openable_path, "every form of a reported log file path is made openable")
 {
     wchar_t out[300];
     static const struct {
@@ -283,8 +288,7 @@ static void test_openable_path(void)
     CU_ASSERT(!etw_lv_openable_path(L"\\??\\C:\\T\\kernel-1.etl", out, 8)); /* does not fit */
 }
 
-/* the deny entry denies only when it comes before the allow entries that grant the right */
-static void test_dacl_order(void)
+TEST(test_dacl_order, "a deny entry denies only ahead of the allow entries that grant the right")
 {
     enum { ENABLE = 0x80 };
     int deny = 0, allow = 0;
@@ -309,8 +313,7 @@ static void test_dacl_order(void)
     CU_ASSERT(!etw_lv_trial_refused(87, &why) && why);
 }
 
-/* the security values a killed worker left are found by their exact GUID names, ours only */
-static void test_guid_names(void)
+TEST(test_guid_names, "security values are ours only by their exact GUID names")
 {
     etw_guid g, mine;
     etw_lv_session_guid(&mine, 0x00012345u, 7, 0xA1B2C3D4u);
@@ -332,7 +335,8 @@ static void test_guid_names(void)
 }
 
 /* the profile sources the kernel lists: those besides the timer are counted, a bad chain is -1 */
-static void test_pmc_source_count(void)
+TEST(test_pmc_source_count,
+     "the profile sources besides the timer are counted from the kernel's list")
 {
     etw_u8 b[8 + 3 * 0x20];
     memset(b, 0, sizeof b);
@@ -354,24 +358,4 @@ static void test_pmc_source_count(void)
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, sizeof b), -1);
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, 8), -1);
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(NULL, 100), -1);
-}
-
-void unit_livefx_register(void)
-{
-    CU_pSuite s = CU_add_suite("live Windows fixtures (setup logic)", NULL, NULL);
-    CU_add_test(s, "the session kinds are case.h's", test_kinds_match_case_h);
-    CU_add_test(s, "each session kind gets its mode bits (private: PRIVATE_LOGGER_MODE | PRIVATE_IN_PROC)", test_session_plans);
-    CU_add_test(s, "a group enable sets EVENT_ENABLE_PROPERTY_PROVIDER_GROUP in version-2 parameters", test_group_enable_params);
-    CU_add_test(s, "a group enable is ENABLE_PROVIDER with the suite's level and keywords and a timeout", test_group_enable_call);
-    CU_add_test(s, "the real-time consumer: its mode, deadlines and OpenTraceW's failure values", test_consumer_plan);
-    CU_add_test(s, "the consumer takes the provider's event and its PROV_TRAITS item, and ignores others", test_event_traits);
-    CU_add_test(s, "the enable-callback log and its verdict", test_enable_log);
-    CU_add_test(s, "the no-access session adds a DACL entry denying TRACELOG_GUID_ENABLE", test_deny_enable_call);
-    CU_add_test(s, "security is changed only for a session GUID this process created", test_session_guids);
-    CU_add_test(s, "the PROV_TRAITS extended data item is found and checked", test_find_traits);
-    CU_add_test(s, "a session is ours by its log file's identity and logger id, never a path", test_session_owner);
-    CU_add_test(s, "every form of a reported log file path is made openable", test_openable_path);
-    CU_add_test(s, "a deny entry denies only ahead of the allow entries that grant the right", test_dacl_order);
-    CU_add_test(s, "security values are ours only by their exact GUID names", test_guid_names);
-    CU_add_test(s, "the profile sources besides the timer are counted from the kernel's list", test_pmc_source_count);
 }

@@ -3,6 +3,7 @@
  * harness/core/needs.c): catalogue, fixture needs, the one checker, the runner SKIPping before
  * any setup, and the live Windows target's answers (win_live/needs.c) from a described system.
  */
+#define UNIT_SUITE "needs: the prerequisites of a case, checked in one place"
 #include "unit.h"
 #include "harness/targets/win_live/needs.h"
 
@@ -14,7 +15,8 @@ static unsigned all_needs(void)
     return n;
 }
 
-static void test_catalogue(void)
+TEST(test_catalogue,
+     "the catalogue: one bit, a name and a reason per need; the reasons users grep for")
 {
     CU_ASSERT(ETW_NEED_COUNT >= 13);
     unsigned seen = 0;
@@ -67,7 +69,8 @@ static void test_catalogue(void)
     }
 }
 
-static void test_fixture_needs(void)
+TEST(test_fixture_needs,
+     "a fixture implies its needs (sessions by kind, masks, privileges, control functions)")
 {
     static const struct {
         struct etw_fixture fx;
@@ -95,7 +98,8 @@ static void test_fixture_needs(void)
 
 /* the cases that expect 0xFFFF to name no session are exactly those that pass 0xFFFF without a
  * kernel logger fixture: on a live system they run only while nobody's kernel logger runs */
-static void test_case_needs(void)
+TEST(test_case_needs,
+     "a case's needs: its fixture's, its row's .needs, and no kernel logger where it expects none")
 {
     static const struct etw_case own = {.id = "x", .fx = {.logger = LG_KERNEL}, .args = {.handle = H_VALUE, .value = 0xFFFF}};
     static const struct etw_case high = {.id = "y", .args = {.handle = H_VALUE, .value = 0x12340000FFFFull}};
@@ -144,7 +148,8 @@ static void *sym_without_reg_entry(struct etw_target *t, const char *name)
 
 /* one target without one control function at a time: exactly the needs that take it are unmet,
  * each with its reason; with every function, every need is met */
-static void test_checker_portable(void)
+TEST(test_checker_portable,
+     "the portable checks: each control function missing leaves exactly its needs unmet")
 {
     struct etw_target *ref = unit_reference_at(ETW_V10_0);
     char why[256];
@@ -219,7 +224,8 @@ static bool hook(struct etw_target *t, unsigned need, char *why, size_t len)
     return false;
 }
 
-static void test_checker_hook(void)
+TEST(test_checker_hook,
+     "the target's need hook: asked after the portable check, its reason or the catalogue's")
 {
     struct etw_target t = *unit_reference_at(ETW_V10_0);
     char why[256];
@@ -250,7 +256,8 @@ static enum etw_fx counting_start(struct etw_target *t, unsigned kind, const etw
     return real_start(t, kind, masks, h, why, len);
 }
 
-static void test_runner_skips_first(void)
+TEST(test_runner_skips_first,
+     "the runner SKIPs an unmet need before setting anything up (threads, fault injection)")
 {
     struct etw_target t = *unit_reference_at(ETW_V10_0);
     t.build = 0;
@@ -323,7 +330,8 @@ static bool live(const struct etw_lv_system *s, unsigned need, char *why)
 
 /* a case about listed PMC sources runs only where the system lists one: a Hyper-V guest lists none
  * (it SKIPs with that reason), and a list that cannot be read proves nothing either */
-static void test_live_pmc_sources(void)
+TEST(test_live_pmc_sources,
+     "live target: a case about listed profile sources SKIPs where none is listed")
 {
     char why[256];
     struct etw_lv_system s = live_system(ETW_V10_0);
@@ -340,7 +348,8 @@ static void test_live_pmc_sources(void)
     pmc_listed = 2;
 }
 
-static void test_live_admin_and_versions(void)
+TEST(test_live_admin_and_versions,
+     "live target: admin rights for sessions, session kinds and group masks by version")
 {
     char why[256];
     kl_state = ETW_LV_KL_NONE, kl_asked = 0;
@@ -402,7 +411,8 @@ static void test_live_admin_and_versions(void)
     EQ_U32(kl_asked, 2);
 }
 
-static void test_live_kernel_logger(void)
+TEST(test_live_kernel_logger,
+     "live target: the NT Kernel Logger's state for starting one and for expecting none")
 {
     char why[256];
     struct etw_lv_system s = live_system(ETW_V10_0);
@@ -434,7 +444,7 @@ static void test_live_kernel_logger(void)
     kl_state = ETW_LV_KL_NONE;
 }
 
-static void test_live_profile_privilege(void)
+TEST(test_live_profile_privilege, "live target: the profile privilege in the token")
 {
     char why[256];
     static const struct {
@@ -458,19 +468,4 @@ static void test_live_profile_privilege(void)
         CHECKF(ok == tokens[i].dropped_ok && (ok || strstr(why, "needs SeSystemProfilePrivilege disabled, and this process cannot adjust")),
                "token %zu, not held: '%s'", i, why);
     }
-}
-
-void unit_needs_register(void)
-{
-    CU_pSuite s = CU_add_suite("needs: the prerequisites of a case, checked in one place", NULL, NULL);
-    CU_add_test(s, "the catalogue: one bit, a name and a reason per need; the reasons users grep for", test_catalogue);
-    CU_add_test(s, "a fixture implies its needs (sessions by kind, masks, privileges, control functions)", test_fixture_needs);
-    CU_add_test(s, "a case's needs: its fixture's, its row's .needs, and no kernel logger where it expects none", test_case_needs);
-    CU_add_test(s, "the portable checks: each control function missing leaves exactly its needs unmet", test_checker_portable);
-    CU_add_test(s, "the target's need hook: asked after the portable check, its reason or the catalogue's", test_checker_hook);
-    CU_add_test(s, "the runner SKIPs an unmet need before setting anything up (threads, fault injection)", test_runner_skips_first);
-    CU_add_test(s, "live target: admin rights for sessions, session kinds and group masks by version", test_live_admin_and_versions);
-    CU_add_test(s, "live target: the NT Kernel Logger's state for starting one and for expecting none", test_live_kernel_logger);
-    CU_add_test(s, "live target: the profile privilege in the token", test_live_profile_privilege);
-    CU_add_test(s, "live target: a case about listed profile sources SKIPs where none is listed", test_live_pmc_sources);
 }

@@ -5,6 +5,7 @@
  * into this program, and each compiled row must equal its original in every byte, so a field the
  * printer drops fails.
  */
+#define UNIT_SUITE "row printer"
 #include "unit.h"
 #include "rowprint_synthetic.h"
 #include <stdlib.h>
@@ -85,7 +86,8 @@ static const char *diff_rows(const struct etw_case *orig, const struct etw_case 
 /* ---------------------------------------------------------------- the tests */
 #define NSYN (sizeof rowprint_synthetic / sizeof rowprint_synthetic[0])
 
-static void test_every_row_compiles_back(void)
+TEST(test_every_row_compiles_back,
+     "every printable row of cases/ prints as C that compiles back to it")
 {
     size_t printed = 0, custom = 0, bodies = 0, n = etw_case_total();
     for (size_t i = 0; i < n; i++) {
@@ -107,7 +109,7 @@ static void test_every_row_compiles_back(void)
            "%zu rows compared, %zu not printable, %zu custom bodies, %zu rows compiled", printed, custom, bodies, rowprint_printed_count);
 }
 
-static void test_every_field_compiles_back(void)
+TEST(test_every_field_compiles_back, "every field of the format compiles back (synthetic rows)")
 {
     CU_ASSERT_FATAL(rowprint_printed_count >= NSYN);
     for (size_t i = 0; i < NSYN; i++) {
@@ -131,7 +133,7 @@ static void test_every_field_compiles_back(void)
     } while (0)
 
 /* the comparison is not vacuous: a row that differs in one field does not pass as the original */
-static void test_a_dropped_field_is_caught(void)
+TEST(test_a_dropped_field_is_caught, "a field lost on the way is caught")
 {
     CU_ASSERT_FATAL(rowprint_printed_count >= NSYN);
     const struct etw_case *back = &rowprint_printed[rowprint_printed_count - NSYN];
@@ -143,12 +145,4 @@ static void test_a_dropped_field_is_caught(void)
     CHANGED_IS(t.rules[1] = RID_NONE, "a field of struct etw_case");
     CHANGED_IS(t.needs = 0, "a field of struct etw_case");
     CHANGED_IS((t.expect[1].out_bytes = (const etw_u8[]){7, 9}), "expect[].out_bytes");
-}
-
-void unit_rowprint_register(void)
-{
-    CU_pSuite s = CU_add_suite("row printer", NULL, NULL);
-    CU_add_test(s, "every printable row of cases/ prints as C that compiles back to it", test_every_row_compiles_back);
-    CU_add_test(s, "every field of the format compiles back (synthetic rows)", test_every_field_compiles_back);
-    CU_add_test(s, "a field lost on the way is caught", test_a_dropped_field_is_caught);
 }

@@ -1,9 +1,10 @@
 /* harness/tests/unit_versions.c - versions are builds: names and numbers parsed, version keys and
  * their ranges, the reference emulating by build, UNKNOWN() naming the build. */
 #include "harness/case.h"
+#define UNIT_SUITE "versions are builds"
 #include "unit.h"
 
-static void test_parse_names(void)
+TEST(test_parse_names, "names, aliases and build numbers parse")
 {
     EQ_U32(etw_version_parse("6.1"), ETW_V6_1);
     EQ_U32(etw_version_parse("win7"), ETW_V6_1);
@@ -43,7 +44,7 @@ static bool holds(const struct etw_expect *x, unsigned key)
     return key >= x->vmin && key <= x->vmax;
 }
 
-static void test_ranges(void)
+TEST(test_ranges, "ranges compare version keys")
 {
     const struct etw_expect nt61 = AT(V6_1, V6_1), esi = AT(V6_1_7601_ESI, V6_1_7601_ESI), rtm = AT(V5_2, V6_1_7600),
                             from10 = FROM(V10_0), mid = AT(V10_0_17763, V10_0_19045), late = FROM(V10_0_20348);
@@ -75,7 +76,7 @@ static void test_ranges(void)
     CU_ASSERT(etw_version_enum_name(ETW_VLO(V10_0), true) == NULL);
 }
 
-static void test_reference_by_build(void)
+TEST(test_reference_by_build, "the reference emulates by build")
 {
     CU_ASSERT_EQUAL(EtwRef_SetVersion(ETW_V6_1_7601_ESI, 0), 0);
     CU_ASSERT(EtwRef_GetProcAddress("advapi32", "EventSetInformation") != NULL);
@@ -94,7 +95,7 @@ static void test_reference_by_build(void)
 }
 
 /* UNKNOWN() skips with the build run; a narrower range before a wider one picks the build */
-static void test_unknown_names_the_build(void)
+TEST(test_unknown_names_the_build, "UNKNOWN() names the build; the narrower range comes first")
 {
     struct etw_runner r = {0};
     const struct etw_case *c = etw_case_find("exp.ntdll.etwesi"), *a = etw_case_find("exp.advapi32.esi");
@@ -119,13 +120,4 @@ static void test_unknown_names_the_build(void)
         CHECKF(res.status == at[i].advapi32, "exp.advapi32.esi at %s: %s %s", e->name, etw_status_name(res.status), res.reason);
     }
     unit_runner_at(&r, ETW_V10_0);
-}
-
-void unit_versions_register(void)
-{
-    CU_pSuite s = CU_add_suite("versions are builds", NULL, NULL);
-    CU_add_test(s, "names, aliases and build numbers parse", test_parse_names);
-    CU_add_test(s, "ranges compare version keys", test_ranges);
-    CU_add_test(s, "the reference emulates by build", test_reference_by_build);
-    CU_add_test(s, "UNKNOWN() names the build; the narrower range comes first", test_unknown_names_the_build);
 }
