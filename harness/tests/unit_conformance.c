@@ -26,7 +26,7 @@ static void run_version(unsigned v)
 #include "spec/versions.def"
 #undef VERSION
 
-TEST(test_card_examples, "the issue's examples hold")
+TEST(card_examples, "the issue's examples hold")
 {
     static const struct {
         const char *id;

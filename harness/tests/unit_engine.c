@@ -6,7 +6,7 @@
 #include "unit.h"
 #include <stdlib.h>
 
-TEST(test_fixture_status_and_reason,
+TEST(fixture_status_and_reason,
      "fixture setup returns its status and reason; handles come from its state")
 {
     struct etw_target *ref = unit_reference_at(ETW_V10_0), t = *ref;
@@ -38,8 +38,7 @@ TEST(test_fixture_status_and_reason,
     etw_fixture_teardown(ref, &st);
 }
 
-TEST(test_fixture_classes,
-     "fixture classes: handles, counter preset, nothing dangling after teardown")
+TEST(fixture_classes, "fixture classes: handles, counter preset, nothing dangling after teardown")
 {
     struct etw_target *t = unit_reference_at(ETW_V10_0);
     struct etw_fixture_state st;
@@ -77,7 +76,7 @@ static void release(void)
         etw_guard_free(kept[--nkept]), free(kept[nkept]);
 }
 
-TEST(test_call_outcome, "a row's call: return code, ReturnLength, buffers and their before-images")
+TEST(call_outcome, "a row's call: return code, ReturnLength, buffers and their before-images")
 {
     struct etw_target *t = unit_reference_at(ETW_V10_0);
     struct etw_fixture_state st;

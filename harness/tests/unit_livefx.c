@@ -9,7 +9,7 @@
 #include "harness/core/core.h"
 #include "harness/targets/win_live/build.h"
 
-TEST(test_kinds_match_case_h, "the session kinds are case.h's")
+TEST(kinds_match_case_h, "the session kinds are case.h's")
 {
     EQ_U32(ETW_LV_KERNEL, LG_KERNEL);
     EQ_U32(ETW_LV_SYSTEM, LG_SYSTEM);
@@ -18,7 +18,7 @@ TEST(test_kinds_match_case_h, "the session kinds are case.h's")
     EQ_U32(ETW_LV_PRIVATE, LG_PRIVATE);
 }
 
-TEST(test_session_plans,
+TEST(session_plans,
      "each session kind gets its mode bits (private: PRIVATE_LOGGER_MODE | PRIVATE_IN_PROC)")
 {
     struct etw_lv_session_plan p;
@@ -44,7 +44,7 @@ TEST(test_session_plans,
     CU_ASSERT(!etw_lv_session_plan(99, &p));
 }
 
-TEST(test_group_enable_params,
+TEST(group_enable_params,
      "a group enable sets EVENT_ENABLE_PROPERTY_PROVIDER_GROUP in version-2 parameters")
 {
     struct etw_lv_enable_params e;
@@ -58,7 +58,7 @@ TEST(test_group_enable_params,
     CU_ASSERT(!memcmp(&e.source_id, &zero, sizeof zero));
 }
 
-TEST(test_group_enable_call,
+TEST(group_enable_call,
      "a group enable is ENABLE_PROVIDER with the suite's level and keywords and a timeout")
 {
     struct etw_lv_enable_call e;
@@ -76,8 +76,7 @@ TEST(test_group_enable_call,
     CU_ASSERT(e.control_code == 0 && e.timeout_ms > 0); /* EVENT_CONTROL_CODE_DISABLE_PROVIDER */
 }
 
-TEST(test_consumer_plan,
-     "the real-time consumer: its mode, deadlines and OpenTraceW's failure values")
+TEST(consumer_plan, "the real-time consumer: its mode, deadlines and OpenTraceW's failure values")
 {
     struct etw_lv_consumer_plan p;
     memset(&p, 0xAB, sizeof p);
@@ -100,7 +99,7 @@ TEST(test_consumer_plan,
     CU_ASSERT(etw_lv_longest_fixture_wait_ms() >= p.deadline_ms);
 }
 
-TEST(test_deny_enable_call, "the no-access session adds a DACL entry denying TRACELOG_GUID_ENABLE")
+TEST(deny_enable_call, "the no-access session adds a DACL entry denying TRACELOG_GUID_ENABLE")
 {
     struct etw_lv_access_call a = {99, 99, true};
     etw_lv_deny_enable_call(&a);
@@ -109,7 +108,7 @@ TEST(test_deny_enable_call, "the no-access session adds a DACL entry denying TRA
     CU_ASSERT(!a.allow);
 }
 
-TEST(test_session_guids, "security is changed only for a session GUID this process created")
+TEST(session_guids, "security is changed only for a session GUID this process created")
 {
     etw_guid g;
     etw_lv_session_guid(&g, 0x12345678u, 0x102, 0xDEADBEEFu);
@@ -131,7 +130,7 @@ static const void *identity(etw_u64 ptr)
     return mem_base + ptr;
 }
 
-TEST(test_find_traits, "the PROV_TRAITS extended data item is found and checked")
+TEST(find_traits, "the PROV_TRAITS extended data item is found and checked")
 {
     /* provider "Me" with a group trait: 2 (size) + 3 ("Me", NUL) + 19 (TraitSize 2, TraitType 1, a GUID) */
     etw_u8 blob[2 + 3 + 19] = {0};
@@ -166,7 +165,7 @@ TEST(test_find_traits, "the PROV_TRAITS extended data item is found and checked"
 }
 
 /* which event is the provider's, and what it carries */
-TEST(test_event_traits,
+TEST(event_traits,
      "the consumer takes the provider's event and its PROV_TRAITS item, and ignores others")
 {
     static const etw_guid want = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xC}}, other = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xD}};
@@ -199,37 +198,32 @@ TEST(test_event_traits,
 TEST(test_enable_log, "the enable-callback log and its verdict")
 {
     static const etw_guid src;
-    struct etw_enable_log l;
+    struct etw_enable_log l = {0};
     char buf[160];
-    memset(&l, 0, sizeof l);
-    const char *v = etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "not called"));
-    CU_ASSERT(etw_enable_log_verdict(&l, false, 0, 0, buf, sizeof buf) == NULL);
+#define VERDICT(on, level, any) etw_enable_log_verdict(&l, on, level, any, buf, sizeof buf)
+    HAS(VERDICT(true, 4, 0xF0), "not called");
+    CU_ASSERT(VERDICT(false, 0, 0) == NULL);
     etw_enable_log_cb(&src, 1, 4, 0xF0, 0, NULL, &l);
     CU_ASSERT(l.calls == 1 && l.enables == 1 && l.level == 4 && l.any == 0xF0);
-    CU_ASSERT(etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf) == NULL);
-    v = etw_enable_log_verdict(&l, false, 0, 0, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "enabled 1 time"));
-    v = etw_enable_log_verdict(&l, true, 5, 0xF0, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "level 4"));
-    v = etw_enable_log_verdict(&l, true, 4, 0xF1, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "0xf0"));
+    CU_ASSERT(VERDICT(true, 4, 0xF0) == NULL);
+    HAS(VERDICT(false, 0, 0), "enabled 1 time");
+    HAS(VERDICT(true, 5, 0xF0), "level 4");
+    HAS(VERDICT(true, 4, 0xF1), "0xf0");
     /* enabled, then disabled: no longer enabled */
     etw_enable_log_cb(&src, 0, 0, 0, 0, NULL, &l);
-    v = etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "then called with IsEnabled 0"));
+    HAS(VERDICT(true, 4, 0xF0), "then called with IsEnabled 0");
     /* only a disable: never enabled */
     memset(&l, 0, sizeof l);
     etw_enable_log_cb(&src, 0, 0, 0, 0, NULL, &l);
-    CU_ASSERT(etw_enable_log_verdict(&l, false, 0, 0, buf, sizeof buf) == NULL);
-    v = etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "never with IsEnabled 1"));
+    CU_ASSERT(VERDICT(false, 0, 0) == NULL);
+    HAS(VERDICT(true, 4, 0xF0), "never with IsEnabled 1");
+#undef VERDICT
     etw_enable_log_cb(&src, 1, 4, 0xF0, 0, NULL, NULL); /* no context: ignored, no crash */
 }
 
 /* what a query shows decides whose session it is: the log file's identity first, then the logger
  * id StartTraceW returned; a path string never decides */
-TEST(test_session_owner, "a session is ours by its log file's identity and logger id, never a path")
+TEST(session_owner, "a session is ours by its log file's identity and logger id, never a path")
 {
     const char *why = NULL;
     struct etw_lv_seen s = {.described = false};
@@ -267,7 +261,7 @@ TEST(test_session_owner, "a session is ours by its log file's identity and logge
     CU_ASSERT(!etw_lv_same_file(&a, &b));
 }
 
-TEST(test_openable_path, "every form of a reported log file path is made openable")
+TEST(openable_path, "every form of a reported log file path is made openable")
 {
     wchar_t out[300];
     static const struct {
@@ -288,7 +282,7 @@ TEST(test_openable_path, "every form of a reported log file path is made openabl
     CU_ASSERT(!etw_lv_openable_path(L"\\??\\C:\\T\\kernel-1.etl", out, 8)); /* does not fit */
 }
 
-TEST(test_dacl_order, "a deny entry denies only ahead of the allow entries that grant the right")
+TEST(dacl_order, "a deny entry denies only ahead of the allow entries that grant the right")
 {
     enum { ENABLE = 0x80 };
     int deny = 0, allow = 0;
@@ -313,7 +307,7 @@ TEST(test_dacl_order, "a deny entry denies only ahead of the allow entries that 
     CU_ASSERT(!etw_lv_trial_refused(87, &why) && why);
 }
 
-TEST(test_guid_names, "security values are ours only by their exact GUID names")
+TEST(guid_names, "security values are ours only by their exact GUID names")
 {
     etw_guid g, mine;
     etw_lv_session_guid(&mine, 0x00012345u, 7, 0xA1B2C3D4u);
@@ -335,8 +329,7 @@ TEST(test_guid_names, "security values are ours only by their exact GUID names")
 }
 
 /* the profile sources the kernel lists: those besides the timer are counted, a bad chain is -1 */
-TEST(test_pmc_source_count,
-     "the profile sources besides the timer are counted from the kernel's list")
+TEST(pmc_source_count, "the profile sources besides the timer are counted from the kernel's list")
 {
     etw_u8 b[8 + 3 * 0x20];
     memset(b, 0, sizeof b);

@@ -69,7 +69,7 @@ TEST(test_catalogue,
     }
 }
 
-TEST(test_fixture_needs,
+TEST(fixture_needs,
      "a fixture implies its needs (sessions by kind, masks, privileges, control functions)")
 {
     static const struct {
@@ -98,7 +98,7 @@ TEST(test_fixture_needs,
 
 /* the cases that expect 0xFFFF to name no session are exactly those that pass 0xFFFF without a
  * kernel logger fixture: on a live system they run only while nobody's kernel logger runs */
-TEST(test_case_needs,
+TEST(case_needs,
      "a case's needs: its fixture's, its row's .needs, and no kernel logger where it expects none")
 {
     static const struct etw_case own = {.id = "x", .fx = {.logger = LG_KERNEL}, .args = {.handle = H_VALUE, .value = 0xFFFF}};
@@ -148,7 +148,7 @@ static void *sym_without_reg_entry(struct etw_target *t, const char *name)
 
 /* one target without one control function at a time: exactly the needs that take it are unmet,
  * each with its reason; with every function, every need is met */
-TEST(test_checker_portable,
+TEST(checker_portable,
      "the portable checks: each control function missing leaves exactly its needs unmet")
 {
     struct etw_target *ref = unit_reference_at(ETW_V10_0);
@@ -224,7 +224,7 @@ static bool hook(struct etw_target *t, unsigned need, char *why, size_t len)
     return false;
 }
 
-TEST(test_checker_hook,
+TEST(checker_hook,
      "the target's need hook: asked after the portable check, its reason or the catalogue's")
 {
     struct etw_target t = *unit_reference_at(ETW_V10_0);
@@ -256,7 +256,7 @@ static enum etw_fx counting_start(struct etw_target *t, unsigned kind, const etw
     return real_start(t, kind, masks, h, why, len);
 }
 
-TEST(test_runner_skips_first,
+TEST(runner_skips_first,
      "the runner SKIPs an unmet need before setting anything up (threads, fault injection)")
 {
     struct etw_target t = *unit_reference_at(ETW_V10_0);
@@ -330,7 +330,7 @@ static bool live(const struct etw_lv_system *s, unsigned need, char *why)
 
 /* a case about listed PMC sources runs only where the system lists one: a Hyper-V guest lists none
  * (it SKIPs with that reason), and a list that cannot be read proves nothing either */
-TEST(test_live_pmc_sources,
+TEST(live_pmc_sources,
      "live target: a case about listed profile sources SKIPs where none is listed")
 {
     char why[256];
@@ -348,7 +348,7 @@ TEST(test_live_pmc_sources,
     pmc_listed = 2;
 }
 
-TEST(test_live_admin_and_versions,
+TEST(live_admin_and_versions,
      "live target: admin rights for sessions, session kinds and group masks by version")
 {
     char why[256];
@@ -411,7 +411,7 @@ TEST(test_live_admin_and_versions,
     EQ_U32(kl_asked, 2);
 }
 
-TEST(test_live_kernel_logger,
+TEST(live_kernel_logger,
      "live target: the NT Kernel Logger's state for starting one and for expecting none")
 {
     char why[256];
@@ -444,7 +444,7 @@ TEST(test_live_kernel_logger,
     kl_state = ETW_LV_KL_NONE;
 }
 
-TEST(test_live_profile_privilege, "live target: the profile privilege in the token")
+TEST(live_profile_privilege, "live target: the profile privilege in the token")
 {
     char why[256];
     static const struct {

@@ -11,7 +11,7 @@ static void fresh(unsigned v)
     EtwRef_SetVersion(v, 0);
 }
 
-TEST(test_exports_by_version, "exports follow the emulated version")
+TEST(exports_by_version, "exports follow the emulated version")
 {
     static const struct {
         const char *mod, *name;
@@ -36,7 +36,7 @@ TEST(test_exports_by_version, "exports follow the emulated version")
     CU_ASSERT_EQUAL(EtwRef_SetVersion(0x0501, 0), -1);
 }
 
-TEST(test_fault_injection_counts, "an injected allocation fault fires once")
+TEST(fault_injection_counts, "an injected allocation fault fires once")
 {
     fresh(ETW_V10_0);
     etw_u8 buf[0x1000];
@@ -50,7 +50,7 @@ TEST(test_fault_injection_counts, "an injected allocation fault fires once")
     EtwRef_FailAllocation(0);
 }
 
-TEST(test_logger_ids, "logger ids and the kernel logger")
+TEST(logger_ids, "logger ids and the kernel logger")
 {
     fresh(ETW_V10_0);
     etw_tracehandle k, a, b;
@@ -72,7 +72,7 @@ TEST(test_logger_ids, "logger ids and the kernel logger")
     CU_ASSERT_EQUAL(EtwRef_GetLoggerMasks(0xFFFF, got), -1); /* reset stops everything */
 }
 
-TEST(test_enable_flags_translation, "EnableFlags translation and the profile privilege")
+TEST(enable_flags_translation, "EnableFlags translation and the profile privilege")
 {
     fresh(ETW_V10_0);
     etw_tracehandle k;
@@ -90,7 +90,7 @@ TEST(test_enable_flags_translation, "EnableFlags translation and the profile pri
     EQ_U32(NtSetSystemInformation(ETW_SystemPerformanceTraceInformation, &gm, sizeof gm), ETW_STATUS_PRIVILEGE_NOT_HELD);
 }
 
-TEST(test_reghandle_encoding, "REGHANDLE sequence numbers make stale handles invalid")
+TEST(reghandle_encoding, "REGHANDLE sequence numbers make stale handles invalid")
 {
     fresh(ETW_V10_0);
     static const etw_guid g = {1, 2, 3, {4}};
@@ -106,7 +106,7 @@ TEST(test_reghandle_encoding, "REGHANDLE sequence numbers make stale handles inv
     EQ_U32(EtwEventSetInformation(h2 | 1, ETW_EventProviderBinaryTrackInfo, NULL, 0), ETW_ERROR_INVALID_HANDLE);
 }
 
-TEST(test_traits_parser_edges, "traits parser edges; a failed set does not count")
+TEST(traits_parser_edges, "traits parser edges; a failed set does not count")
 {
     fresh(ETW_V10_0);
     static const etw_guid g = {1, 2, 3, {4}};
@@ -125,7 +125,7 @@ TEST(test_traits_parser_edges, "traits parser edges; a failed set does not count
     EQ_U32(EtwEventSetInformation(h2, ETW_EventProviderSetTraits, good, 4), 0);
 }
 
-TEST(test_cti_wrap_and_pid, "instance ids wrap past zero; foreign process")
+TEST(cti_wrap_and_pid, "instance ids wrap past zero; foreign process")
 {
     fresh(ETW_V5_2);
     static const etw_guid g = {9, 9, 9, {9}};
@@ -143,7 +143,7 @@ TEST(test_cti_wrap_and_pid, "instance ids wrap past zero; foreign process")
     EQ_U32(UnregisterTraceGuids(reg), 87);
 }
 
-TEST(test_status_translation, "NTSTATUS to Win32 translation")
+TEST(status_translation, "NTSTATUS to Win32 translation")
 {
     EQ_U32(ref_status_to_win32(ETW_STATUS_WMI_INSTANCE_NOT_FOUND), 4201);
     EQ_U32(ref_status_to_win32(ETW_STATUS_NOT_IMPLEMENTED), ETW_ERROR_INVALID_FUNCTION);

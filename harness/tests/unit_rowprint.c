@@ -86,8 +86,7 @@ static const char *diff_rows(const struct etw_case *orig, const struct etw_case 
 /* ---------------------------------------------------------------- the tests */
 #define NSYN (sizeof rowprint_synthetic / sizeof rowprint_synthetic[0])
 
-TEST(test_every_row_compiles_back,
-     "every printable row of cases/ prints as C that compiles back to it")
+TEST(every_row_compiles_back, "every printable row of cases/ prints as C that compiles back to it")
 {
     size_t printed = 0, custom = 0, bodies = 0, n = etw_case_total();
     for (size_t i = 0; i < n; i++) {
@@ -109,7 +108,7 @@ TEST(test_every_row_compiles_back,
            "%zu rows compared, %zu not printable, %zu custom bodies, %zu rows compiled", printed, custom, bodies, rowprint_printed_count);
 }
 
-TEST(test_every_field_compiles_back, "every field of the format compiles back (synthetic rows)")
+TEST(every_field_compiles_back, "every field of the format compiles back (synthetic rows)")
 {
     CU_ASSERT_FATAL(rowprint_printed_count >= NSYN);
     for (size_t i = 0; i < NSYN; i++) {
@@ -133,7 +132,7 @@ TEST(test_every_field_compiles_back, "every field of the format compiles back (s
     } while (0)
 
 /* the comparison is not vacuous: a row that differs in one field does not pass as the original */
-TEST(test_a_dropped_field_is_caught, "a field lost on the way is caught")
+TEST(a_dropped_field_is_caught, "a field lost on the way is caught")
 {
     CU_ASSERT_FATAL(rowprint_printed_count >= NSYN);
     const struct etw_case *back = &rowprint_printed[rowprint_printed_count - NSYN];
