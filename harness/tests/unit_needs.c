@@ -7,13 +7,8 @@
 #include "unit.h"
 #include "harness/targets/win_live/needs.h"
 
-static unsigned all_needs(void)
-{
-    unsigned n = 0;
-    for (int i = 0; i < ETW_NEED_COUNT; i++)
-        n |= etw_need_infos[i].bit;
-    return n;
-}
+/* every need's bit: the catalogue's are 1 << index (test_catalogue) */
+#define ALL_NEEDS ((1u << ETW_NEED_COUNT) - 1)
 
 TEST(test_catalogue,
      "the catalogue: one bit, a name and a reason per need; the reasons users grep for")
@@ -136,7 +131,7 @@ TEST(case_needs,
     for (size_t i = 0, n = etw_case_total(); i < n; i++) {
         const struct etw_case *c = etw_case_at(i);
         CHECKF((etw_case_needs(c) & c->needs) == c->needs, "%s: declared needs dropped", c->id);
-        CHECKF(!(c->needs & ~all_needs()), "%s:%d: .needs 0x%X names no need of harness/case.h", c->file, c->line, c->needs);
+        CHECKF(!(c->needs & ~ALL_NEEDS), "%s:%d: .needs 0x%X names no need of harness/case.h", c->file, c->line, c->needs);
     }
 }
 
@@ -153,7 +148,7 @@ TEST(checker_portable,
 {
     struct etw_target *ref = unit_reference_at(ETW_V10_0);
     char why[256];
-    EQ_U32(etw_needs_check(ref, all_needs(), why, sizeof why), 0);
+    EQ_U32(etw_needs_check(ref, ALL_NEEDS, why, sizeof why), 0);
     CU_ASSERT_STRING_EQUAL(why, "");
     EQ_U32(etw_needs_check(ref, NEED_THREADS, why, sizeof why), 0); /* this process starts threads */
     static const struct {
@@ -318,7 +313,6 @@ static struct etw_lv_system live_system(unsigned version)
     return (struct etw_lv_system){.version = version, .admin = true, .elevated = 1, .profile_initial = 0, .token_adjust = true,
                                   .kernel_state = fake_kernel_state, .pmc_sources = fake_pmc_sources};
 }
-
 
 static bool live(const struct etw_lv_system *s, unsigned need, char *why)
 {
