@@ -137,6 +137,10 @@ TEST(guard_and_faults, "guard pages catch overruns; faults are caught")
 }
 
 /* auto isolation: in process until a crash, then the rest runs in a worker process */
+/* a custom case of the test's own, checking against RID_GEN_BUFFER_BOUNDS */
+#define CUSTOM(id_, body)                                                                          \
+    {.id = id_, .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = id_, .fn = FN_CUSTOM, .run = body, \
+     .expect = {ALL()}}
 static pid_t runner_pid;
 static void crash_body(struct etw_ctx *c)
 {
@@ -152,25 +156,16 @@ static void where_body(struct etw_ctx *c)
 /* a runner of plan[0, n) against the reference, in process or in workers, results to a temporary file */
 static struct etw_runner test_runner(enum etw_isolation iso, const struct etw_case **plan, size_t n, unsigned timeout_ms)
 {
-    struct etw_runner r = {0};
-    r.t = etw_target_reference();
-    r.version = ETW_V10_0;
-    r.isolation = iso;
-    r.quiet = true;
-    r.timeout_ms = timeout_ms;
-    r.plan = plan;
-    r.nplan = n;
-    r.out = tmpfile();
     runner_pid = getpid();
-    return r;
+    return (struct etw_runner){.t = etw_target_reference(), .version = ETW_V10_0, .isolation = iso,
+                               .quiet = true, .timeout_ms = timeout_ms, .plan = plan, .nplan = n,
+                               .out = tmpfile()};
 }
 
 TEST(fallback_after_crash, "auto isolation: after a crash in process the rest runs in a worker")
 {
-    static const struct etw_case crash = {.id = "x.crash", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "crashes", .fn = FN_CUSTOM,
-                                          .run = crash_body, .expect = {ALL()}};
-    static const struct etw_case after = {.id = "x.after", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "after", .fn = FN_CUSTOM,
-                                          .run = where_body, .expect = {ALL()}};
+    static const struct etw_case crash = CUSTOM("x.crash", crash_body);
+    static const struct etw_case after = CUSTOM("x.after", where_body);
     const struct etw_case *plan[] = {&crash, &after};
     struct etw_runner r = test_runner(ISO_INPROC, plan, 2, 5000);
     r.fallback = true;
@@ -218,10 +213,8 @@ static void slow_call_body(struct etw_ctx *c)
     CHECK(c, RID_GEN_BUFFER_BOUNDS, A_STATE, "state", true, "reached", "reached");
 }
 
-static const struct etw_case slow_fixture = {.id = "x.slow-fixture", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "slow fixture",
-                                             .fn = FN_CUSTOM, .run = slow_fixture_body, .expect = {ALL()}};
-static const struct etw_case slow_call = {.id = "x.slow-call", .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = "slow call",
-                                          .fn = FN_CUSTOM, .run = slow_call_body, .expect = {ALL()}};
+static const struct etw_case slow_fixture = CUSTOM("x.slow-fixture", slow_fixture_body);
+static const struct etw_case slow_call = CUSTOM("x.slow-call", slow_call_body);
 
 static void budget_run(enum etw_isolation iso, unsigned timeout_ms, unsigned fixture_ms, const struct etw_case *c, enum etw_status_kind want)
 {
