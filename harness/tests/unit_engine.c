@@ -58,22 +58,12 @@ TEST(fixture_classes, "fixture classes: handles, counter preset, nothing danglin
     CU_ASSERT_EQUAL(etw_call_handle(t, &st, H_CLASS, 0), 0);
 }
 
-static struct etw_guard *kept[4];
-static int nkept;
+/* guarded buffers for etw_call as the runner hands them out: kept in a case's context */
+static struct etw_result gres;
+static struct etw_ctx gctx = {.res = &gres};
 static struct etw_guard *guard(void *arg, size_t len)
 {
-    (void)arg;
-    struct etw_guard *g = calloc(1, sizeof *g);
-    if (!g || nkept >= 4 || !etw_guard_alloc(g, len)) {
-        free(g);
-        return NULL;
-    }
-    return kept[nkept++] = g;
-}
-static void release(void)
-{
-    while (nkept)
-        etw_guard_free(kept[--nkept]), free(kept[nkept]);
+    return etw_guarded(&gctx, len) ? gctx.guards[gctx.nguards - 1] : NULL;
 }
 
 TEST(call_outcome, "a row's call: return code, ReturnLength, buffers and their before-images")
@@ -112,5 +102,9 @@ TEST(call_outcome, "a row's call: return code, ReturnLength, buffers and their b
     CHECKF(strstr(why, "cannot be called from a data row") != NULL, "why: %s", why);
     etw_outcome_free(&o);
     etw_fixture_teardown(t, &st);
-    release();
+    while (gctx.nguards) {
+        struct etw_guard *g = gctx.guards[--gctx.nguards];
+        etw_guard_free(g);
+        free(g);
+    }
 }

@@ -5,12 +5,6 @@
 #include "unit.h"
 #include "reference/internal.h"
 
-static void fresh(unsigned v)
-{
-    EtwRef_Reset();
-    EtwRef_SetVersion(v, 0);
-}
-
 TEST(exports_by_version, "exports follow the emulated version")
 {
     static const struct {
@@ -22,12 +16,12 @@ TEST(exports_by_version, "exports follow the emulated version")
     static const unsigned vs[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         for (size_t k = 0; k < 6; k++) {
-            fresh(vs[k]);
+            unit_reference_at(vs[k]);
             void *p = EtwRef_GetProcAddress(t[i].mod, t[i].name);
             CHECKF((p != NULL) == (vs[k] >= t[i].first), "%s!%s at %s: %s", t[i].mod, t[i].name, etw_version_name(vs[k]),
                    p ? "exported" : "missing");
         }
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     CU_ASSERT_PTR_NOT_NULL(EtwRef_GetProcAddress("ADVAPI32.DLL", "TraceQueryInformation")); /* case-insensitive, .dll optional */
     CU_ASSERT_PTR_NULL(EtwRef_GetProcAddress("kernelbase", "TraceQueryInformation")); /* 6.2 only */
     CU_ASSERT_PTR_NULL(EtwRef_GetProcAddress("advapi32", "NoSuchFunction"));
@@ -38,7 +32,7 @@ TEST(exports_by_version, "exports follow the emulated version")
 
 TEST(fault_injection_counts, "an injected allocation fault fires once")
 {
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     etw_u8 buf[0x1000];
     etw_u32 rl = 0;
     EtwRef_FailAllocation(1);
@@ -52,7 +46,7 @@ TEST(fault_injection_counts, "an injected allocation fault fires once")
 
 TEST(logger_ids, "logger ids and the kernel logger")
 {
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     etw_tracehandle k, a, b;
     const etw_u32 m[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     CU_ASSERT_EQUAL(EtwRef_StartLogger(ETWREF_LOGGER_KERNEL, m, &k), 0);
@@ -74,7 +68,7 @@ TEST(logger_ids, "logger ids and the kernel logger")
 
 TEST(enable_flags_translation, "EnableFlags translation and the profile privilege")
 {
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     etw_tracehandle k;
     const etw_u32 none[8] = {0};
     EtwRef_StartLogger(ETWREF_LOGGER_KERNEL, none, &k);
@@ -92,7 +86,7 @@ TEST(enable_flags_translation, "EnableFlags translation and the profile privileg
 
 TEST(reghandle_encoding, "REGHANDLE sequence numbers make stale handles invalid")
 {
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     static const etw_guid g = {1, 2, 3, {4}};
     etw_reghandle h = 0, h2 = 0;
     EQ_U32(EventRegister(&g, NULL, NULL, &h), 0);
@@ -108,7 +102,7 @@ TEST(reghandle_encoding, "REGHANDLE sequence numbers make stale handles invalid"
 
 TEST(traits_parser_edges, "traits parser edges; a failed set does not count")
 {
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     static const etw_guid g = {1, 2, 3, {4}};
     etw_reghandle h;
     EventRegister(&g, NULL, NULL, &h);
@@ -127,7 +121,7 @@ TEST(traits_parser_edges, "traits parser edges; a failed set does not count")
 
 TEST(cti_wrap_and_pid, "instance ids wrap past zero; foreign process")
 {
-    fresh(ETW_V5_2);
+    unit_reference_at(ETW_V5_2);
     static const etw_guid g = {9, 9, 9, {9}};
     ETW_TRACE_GUID_REGISTRATION r = {&g, NULL};
     etw_tracehandle reg;
