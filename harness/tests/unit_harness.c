@@ -136,7 +136,6 @@ TEST(guard_and_faults, "guard pages catch overruns; faults are caught")
     free(ctx.guards[0]);
 }
 
-/* auto isolation: in process until a crash, then the rest runs in a worker process */
 /* a custom case of the test's own, checking against RID_GEN_BUFFER_BOUNDS */
 #define CUSTOM(id_, body)                                                                          \
     {.id = id_, .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = id_, .fn = FN_CUSTOM, .run = body, \
@@ -189,7 +188,6 @@ TEST(reference_target_binding, "the reference target resolves by module and vers
     CU_ASSERT_STRING_EQUAL(where, "advapi32!TraceQueryInformation");
 }
 
-/* ---------------------------------------------------------------- time budgets: the fixture's, the call's */
 static void spin_ms(unsigned ms)
 {
     uint64_t end = plat_now_us() + (uint64_t)ms * 1000u;
@@ -206,7 +204,6 @@ static void slow_fixture_body(struct etw_ctx *c)
     CHECK(c, RID_GEN_BUFFER_BOUNDS, A_STATE, "state", true, "reached", "reached");
 }
 
-/* a call that takes 200 ms */
 static void slow_call_body(struct etw_ctx *c)
 {
     spin_ms(200);

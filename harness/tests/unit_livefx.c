@@ -149,17 +149,13 @@ TEST(find_traits, "the PROV_TRAITS extended data item is found and checked")
     EQ_U32(sizeof(struct etw_lv_ext_item), 16);
     const etw_u8 *b = etw_lv_find_traits(items, 2, identity, &size, &why);
     CU_ASSERT(b == mem + 8 && size == sizeof blob && why == NULL);
-    /* no traits item */
     CU_ASSERT(!etw_lv_find_traits(items, 1, identity, &size, &why) && size == 0 && why && strstr(why, "no EVENT_HEADER_EXT_TYPE_PROV_TRAITS"));
-    /* the leading size disagrees with DataSize */
     items[1].data_size = sizeof blob - 1;
     CU_ASSERT(!etw_lv_find_traits(items, 2, identity, &size, &why) && why && strstr(why, "leading size"));
-    /* an unterminated name */
     etw_u8 bad[4] = {4, 0, 'A', 'B'};
     memcpy(mem + 40, bad, 4);
     items[1].data_ptr = 40, items[1].data_size = 4;
     CU_ASSERT(!etw_lv_find_traits(items, 2, identity, &size, &why) && why && strstr(why, "NUL-terminated"));
-    /* too short */
     items[1].data_size = 2;
     CU_ASSERT(!etw_lv_find_traits(items, 2, identity, &size, &why) && why && strstr(why, "shorter"));
 }
@@ -184,13 +180,10 @@ TEST(event_traits,
     /* the provider's, with its traits */
     EQ_U32(etw_lv_event_traits(&want, &want, items, 2, identity, out, sizeof out, &size, &why), ETW_LV_EV_TRAITS);
     CU_ASSERT(size == sizeof blob && !memcmp(out, blob, sizeof blob) && why == NULL);
-    /* the provider's, without a PROV_TRAITS item */
     EQ_U32(etw_lv_event_traits(&want, &want, items, 1, identity, out, sizeof out, &size, &why), ETW_LV_EV_NO_TRAITS);
     CU_ASSERT(size == 0 && why && strstr(why, "no EVENT_HEADER_EXT_TYPE_PROV_TRAITS"));
-    /* the provider's, with traits larger than the buffer */
     EQ_U32(etw_lv_event_traits(&want, &want, items, 2, identity, out, 8, &size, &why), ETW_LV_EV_NO_TRAITS);
     CU_ASSERT(size == 0 && why && strstr(why, "larger"));
-    /* no provider id */
     EQ_U32(etw_lv_event_traits(NULL, &want, items, 2, identity, out, sizeof out, &size, &why), ETW_LV_EV_OTHER);
 }
 

@@ -13,7 +13,6 @@
 extern const struct etw_case rowprint_printed[];
 extern const size_t rowprint_printed_count;
 
-/* ---------------------------------------------------------------- comparing two rows in every byte */
 static bool same_str(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && !strcmp(a, b));
@@ -66,7 +65,6 @@ static const char *diff_rows(const struct etw_case *orig, const struct etw_case 
     return memcmp(&a, &b, sizeof a) ? "a field of struct etw_case" : NULL;
 }
 
-/* ---------------------------------------------------------------- the tests */
 #define NSYN (sizeof rowprint_synthetic / sizeof rowprint_synthetic[0])
 
 TEST(every_row_compiles_back, "every printable row of cases/ prints as C that compiles back to it")
