@@ -1,7 +1,7 @@
 /*
  * harness/tests/unit_rowprint.c - the row printer (harness/core/rowprint.c) against the compiler:
- * rowprint_gen.c prints every printable row of cases/ and of rowprint_synthetic.h (whose rows set
- * every field to a value no default has) as C, the build compiles it (BUILD/gen/rows_printed.c)
+ * rowprint_gen.c prints every printable row of cases/ and of rowprint_synthetic.h as C, the build
+ * compiles it (BUILD/gen/rows_printed.c, read against harness/case.h as the suite's own rows are)
  * into this program, and each compiled row must equal its original in every byte, so a field the
  * printer drops fails.
  */

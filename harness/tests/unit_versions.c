@@ -13,11 +13,12 @@ TEST(parse_names, "names, aliases and build numbers parse")
     } names[] = {{"6.1", ETW_V6_1}, {"win7", ETW_V6_1}, {"win7-sp1", ETW_V6_1},
                  {"win7-rtm", ETW_V6_1_7600}, {"6.1.7601-esi", ETW_V6_1_7601_ESI},
                  {"win11-24h2", ETW_V10_0_26100}, {"server2025", ETW_V10_0_26100},
-                 {"10.0.26100", ETW_V10_0_26100}, {"server2019", ETW_V10_0_17763}, {"10", ETW_V10_0},
-                 {"10.0", ETW_V10_0}, {"win11", 0}, {"server", 0}, {"", 0}, {"7", 0}};
+                 {"10.0.26100", ETW_V10_0_26100}, {"server2019", ETW_V10_0_17763},
+                 {"10", ETW_V10_0}, {"10.0", ETW_V10_0}, {"win11", 0}, {"server", 0}, {"", 0},
+                 {"7", 0}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        CHECKF(etw_version_parse(names[i].name) == names[i].id, "'%s' parses to 0x%X", names[i].name,
-               etw_version_parse(names[i].name));
+        CHECKF(etw_version_parse(names[i].name) == names[i].id, "'%s' does not parse to 0x%X",
+               names[i].name, names[i].id);
     CU_ASSERT_STRING_EQUAL(etw_version_name(ETW_V6_3), "6.3");
     EQ_U32(etw_version_parse_key("10.0.18362"), ETW_VKEY(0x0A00, 18362, 0));
     EQ_U32(etw_version_parse_key("6.1"), ETW_VKEY(0x0601, 7601, 0)); /* the entry "6.1" */
