@@ -162,10 +162,16 @@ TEST(checker_portable,
         {offsetof(struct etw_target, set_class_counter), NEED_CLASS_COUNTER},
         {offsetof(struct etw_target, fail_alloc), NEED_FAULT_INJECTION},
         {offsetof(struct etw_target, restrict_group), NEED_RESTRICT_GROUP},
+        /* one found by name: sym finds no EtwRef_RegEntryHandle */
+        {offsetof(struct etw_target, sym), NEED_REG_ENTRY_HANDLE},
     };
+    real_sym = ref->sym;
     for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
         struct etw_target t = *ref;
-        memset((char *)&t + fns[f].off, 0, sizeof(void (*)(void)));
+        if (fns[f].off == offsetof(struct etw_target, sym))
+            t.sym = sym_without_reg_entry;
+        else
+            memset((char *)&t + fns[f].off, 0, sizeof(void (*)(void)));
         for (int i = 0; i < ETW_NEED_COUNT; i++) {
             const struct etw_need_info *n = &etw_need_infos[i];
             unsigned got = etw_needs_check(&t, n->bit, why, sizeof why);
@@ -177,19 +183,6 @@ TEST(checker_portable,
             }
         }
     }
-    /* a control function found by name: EtwRef_RegEntryHandle */
-    struct etw_target hidden = *ref;
-    real_sym = ref->sym;
-    hidden.sym = sym_without_reg_entry;
-    for (int i = 0; i < ETW_NEED_COUNT; i++) {
-        const struct etw_need_info *n = &etw_need_infos[i];
-        unsigned got = etw_needs_check(&hidden, n->bit, why, sizeof why);
-        CHECKF(got == (n->bit == NEED_REG_ENTRY_HANDLE ? n->bit : 0u), "without EtwRef_RegEntryHandle, need %s: got 0x%X '%s'", n->name,
-               got, why);
-    }
-    CU_ASSERT_STRING_EQUAL(why, "");
-    EQ_U32(etw_needs_check(&hidden, NEED_REG_ENTRY_HANDLE, why, sizeof why), NEED_REG_ENTRY_HANDLE);
-    CU_ASSERT_STRING_EQUAL(why, etw_need_info(NEED_REG_ENTRY_HANDLE)->reason);
     /* group masks come with a session: its kind's need names the missing EtwRef_StartLogger */
     struct etw_target nolog = *ref;
     nolog.start_logger = NULL;
