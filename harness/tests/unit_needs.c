@@ -315,6 +315,15 @@ static bool live(const struct etw_lv_system *s, unsigned need, char *why)
     return ok;
 }
 
+/* the need is met on s (says NULL), or unmet with a reason that contains says */
+static void live_is(const struct etw_lv_system *s, unsigned need, const char *says, const char *what)
+{
+    char why[256];
+    bool ok = live(s, need, why);
+    CHECKF(ok == !says && (ok || strstr(why, says)), "%s: %s %s: '%s'", what,
+           etw_need_info(need)->name, ok ? "met" : "unmet", why);
+}
+
 /* a case about listed PMC sources runs only where the system lists one: a Hyper-V guest lists none
  * (it SKIPs with that reason), and a list that cannot be read proves nothing either */
 TEST(live_pmc_sources,
@@ -380,11 +389,8 @@ TEST(live_admin_and_versions,
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
         for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
             s = live_system(versions[v]);
-            bool ok = live(&s, kinds[k].need, why);
-            CHECKF(ok == (versions[v] >= kinds[k].from), "%s at %s: %s", etw_need_info(kinds[k].need)->name, etw_version_name(versions[v]),
-                   ok ? "met" : why);
-            if (!ok)
-                CHECKF(strstr(why, kinds[k].says), "%s at %s: '%s'", etw_need_info(kinds[k].need)->name, etw_version_name(versions[v]), why);
+            live_is(&s, kinds[k].need, versions[v] >= kinds[k].from ? NULL : kinds[k].says,
+                    etw_version_name(versions[v]));
         }
     /* the kernel logger's state is asked only for the needs that depend on it */
     s = live_system(ETW_V10_0);
@@ -405,25 +411,21 @@ TEST(live_kernel_logger,
     struct etw_lv_system s = live_system(ETW_V10_0);
     static const struct {
         enum etw_lv_kernel_state st;
-        bool start_ok, absent_ok; /* kernel-logger (start one), no-kernel-logger (expect none) */
+        /* why kernel-logger (start one) and no-kernel-logger (expect none) are unmet; NULL: met */
         const char *start_says, *absent_says;
     } states[] = {
-        {ETW_LV_KL_NONE, true, true, NULL, NULL},
-        {ETW_LV_KL_OTHERS, false, false, "already running, started by someone else", "someone else's kernel logger is running"},
-        {ETW_LV_KL_OURS, true, false, NULL, "an etwconf run's kernel logger is running (pid 4242)"},
-        {ETW_LV_KL_EARLIER, false, false, "left running by an earlier etwconf run (pid 4242): 'etwconf.exe cleanup' stops it",
+        {ETW_LV_KL_NONE, NULL, NULL},
+        {ETW_LV_KL_OTHERS, "already running, started by someone else", "someone else's kernel logger is running"},
+        {ETW_LV_KL_OURS, NULL, "an etwconf run's kernel logger is running (pid 4242)"},
+        {ETW_LV_KL_EARLIER, "left running by an earlier etwconf run (pid 4242): 'etwconf.exe cleanup' stops it",
          "(pid 4242): 'etwconf.exe cleanup' stops it"},
-        {ETW_LV_KL_UNKNOWN, true, false, NULL, "someone else's kernel logger is running"},
+        {ETW_LV_KL_UNKNOWN, NULL, "someone else's kernel logger is running"},
     };
     kl_pid = 4242;
     for (size_t i = 0; i < sizeof states / sizeof states[0]; i++) {
         kl_state = states[i].st;
-        bool ok = live(&s, NEED_KERNEL_LOGGER, why);
-        CHECKF(ok == states[i].start_ok && (ok || strstr(why, states[i].start_says)), "kernel logger state %d, starting one: '%s'",
-               (int)states[i].st, why);
-        ok = live(&s, NEED_NO_KERNEL_LOGGER, why);
-        CHECKF(ok == states[i].absent_ok && (ok || strstr(why, states[i].absent_says)), "kernel logger state %d, expecting none: '%s'",
-               (int)states[i].st, why);
+        live_is(&s, NEED_KERNEL_LOGGER, states[i].start_says, "kernel logger state");
+        live_is(&s, NEED_NO_KERNEL_LOGGER, states[i].absent_says, "kernel logger state");
     }
     kl_state = ETW_LV_KL_OURS;
     CU_ASSERT(!live(&s, NEED_NO_KERNEL_LOGGER, why));
@@ -433,26 +435,23 @@ TEST(live_kernel_logger,
 
 TEST(live_profile_privilege, "live target: the profile privilege in the token")
 {
-    char why[256];
     static const struct {
         int initial;
-        bool adjust, held_ok, dropped_ok;
-        const char *held_says;
+        bool adjust, dropped_ok;
+        const char *held_says; /* why it cannot be held; NULL: it can */
     } tokens[] = {
-        {1, true, true, true, NULL},
-        {0, true, true, true, NULL},
-        {-1, true, false, true, "which this process's token does not have"},
-        {-1, false, false, true, "which this process's token does not have"},
-        {0, false, false, false, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token"},
-        {1, false, false, false, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token"},
+        {1, true, true, NULL},
+        {0, true, true, NULL},
+        {-1, true, true, "which this process's token does not have"},
+        {-1, false, true, "which this process's token does not have"},
+        {0, false, false, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token"},
+        {1, false, false, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token"},
     };
     for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++) {
         struct etw_lv_system s = live_system(ETW_V10_0);
         s.profile_initial = tokens[i].initial, s.token_adjust = tokens[i].adjust;
-        bool ok = live(&s, NEED_PROFILE_HELD, why);
-        CHECKF(ok == tokens[i].held_ok && (ok || strstr(why, tokens[i].held_says)), "token %zu, held: '%s'", i, why);
-        ok = live(&s, NEED_PROFILE_DROPPED, why);
-        CHECKF(ok == tokens[i].dropped_ok && (ok || strstr(why, "needs SeSystemProfilePrivilege disabled, and this process cannot adjust")),
-               "token %zu, not held: '%s'", i, why);
+        live_is(&s, NEED_PROFILE_HELD, tokens[i].held_says, "token");
+        live_is(&s, NEED_PROFILE_DROPPED, tokens[i].dropped_ok ? NULL :
+                "needs SeSystemProfilePrivilege disabled, and this process cannot adjust", "token");
     }
 }
