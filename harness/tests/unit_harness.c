@@ -26,7 +26,7 @@ TEST(json_escaping, "JSON strings are escaped and valid UTF-8")
     etw_json_free(&j);
 }
 
-TEST(test_codes, "codes and versions are named")
+TEST(codes, "codes and versions are named")
 {
     char b[64];
     etw_format_code(b, sizeof b, 24, false);
@@ -39,7 +39,7 @@ TEST(test_codes, "codes and versions are named")
     CHECKF(!strcmp(b, "0x00012FD1"), "%s", b);
 }
 
-TEST(test_rules, "rule catalogue: lookup, counted, corrections, lint")
+TEST(rules, "rule catalogue: lookup, counted, corrections, lint")
 {
     const struct etw_rule *r = etw_rule_get(RID_TQI_0B_EXACT_SIZE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -230,7 +230,7 @@ static void budget_run(enum etw_isolation iso, unsigned timeout_ms, unsigned fix
 /* the fixture's time is not the call's: a fixture past its own budget is BROKEN (never a TIMEOUT),
  * a slow fixture within it does not make the call late, and a late call is a TIMEOUT; the same in
  * process and in a worker the runner kills */
-TEST(test_budgets, "a fixture past its own budget is BROKEN, a call past its deadline a TIMEOUT")
+TEST(budgets, "a fixture past its own budget is BROKEN, a call past its deadline a TIMEOUT")
 {
     struct etw_runner r = {0};
     r.timeout_ms = 5000;
@@ -281,7 +281,7 @@ TEST(kernel_refused_overrun,
     CU_ASSERT(!etw_kernel_refused_overrun(FN_TQI, &o, &x));
 }
 
-TEST(test_wire, "the worker wire format refuses corrupt messages")
+TEST(wire, "the worker wire format refuses corrupt messages")
 {
     static const struct etw_case c = {.id = "x.case", .rules = RULES(RID_TQI_0B_EXACT_SIZE)};
     const struct etw_case *plan[] = {&c};
@@ -334,7 +334,7 @@ TEST(test_wire, "the worker wire format refuses corrupt messages")
     etw_wire_free(&rx);
 }
 
-TEST(test_plan, "plans: ids, globs, no exponential glob")
+TEST(plan, "plans: ids, globs, no exponential glob")
 {
     char err[128];
     size_t n = 0;

@@ -188,7 +188,7 @@ TEST(event_traits,
 }
 
 /* the enable-callback log: what a member was told, and the verdict the group cases print */
-TEST(test_enable_log, "the enable-callback log and its verdict")
+TEST(enable_log, "the enable-callback log and its verdict")
 {
     static const etw_guid src;
     struct etw_enable_log l = {0};

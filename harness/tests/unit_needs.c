@@ -10,8 +10,7 @@
 /* every need's bit: the catalogue's are 1 << index (test_catalogue) */
 #define ALL_NEEDS ((1u << ETW_NEED_COUNT) - 1)
 
-TEST(test_catalogue,
-     "the catalogue: one bit, a name and a reason per need; the reasons users grep for")
+TEST(catalogue, "the catalogue: one bit, a name and a reason per need; the reasons users grep for")
 {
     CU_ASSERT(ETW_NEED_COUNT >= 13);
     unsigned seen = 0;

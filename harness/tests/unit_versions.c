@@ -44,7 +44,7 @@ static bool holds(const struct etw_expect *x, unsigned key)
     return key >= x->vmin && key <= x->vmax;
 }
 
-TEST(test_ranges, "ranges compare version keys")
+TEST(ranges, "ranges compare version keys")
 {
     const struct etw_expect nt61 = AT(V6_1, V6_1), esi = AT(V6_1_7601_ESI, V6_1_7601_ESI), rtm = AT(V5_2, V6_1_7600),
                             from10 = FROM(V10_0), mid = AT(V10_0_17763, V10_0_19045), late = FROM(V10_0_20348);
