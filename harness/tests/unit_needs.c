@@ -7,7 +7,7 @@
 #include "unit.h"
 #include "harness/targets/win_live/needs.h"
 
-/* every need's bit: the catalogue's are 1 << index (test_catalogue) */
+/* every need's bit: the catalogue's are 1 << index (TEST(catalogue)) */
 #define ALL_NEEDS ((1u << ETW_NEED_COUNT) - 1)
 
 TEST(catalogue, "the catalogue: one bit, a name and a reason per need; the reasons users grep for")
