@@ -118,8 +118,7 @@ static void write_null(struct etw_ctx *ctx)
 TEST(guard_and_faults, "guard pages catch overruns; faults are caught")
 {
     struct etw_runner run = {0};
-    struct etw_result res;
-    memset(&res, 0, sizeof res);
+    struct etw_result res = {0};
     struct etw_ctx ctx = {.r = &run, .res = &res};
     etw_u8 *b = etw_guarded(&ctx, 13);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);

@@ -77,8 +77,7 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
 {
     if (size < 3)
         return 0;
-    struct state s;
-    memset(&s, 0, sizeof s);
+    struct state s = {0};
     EtwRef_Reset();
     EtwRef_SetVersion(versions[data[0] % 6], 0);
     etw_u8 fx = data[1], misc = data[2];
