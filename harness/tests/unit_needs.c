@@ -315,7 +315,8 @@ static bool live(const struct etw_lv_system *s, unsigned need, char *why)
 }
 
 /* the need is met on s (says NULL), or unmet with a reason that contains says */
-static void live_is(const struct etw_lv_system *s, unsigned need, const char *says, const char *what)
+static void live_is(const struct etw_lv_system *s, unsigned need, const char *says,
+                    const char *what)
 {
     char why[256];
     bool ok = live(s, need, why);
