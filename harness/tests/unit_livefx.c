@@ -132,14 +132,10 @@ static const void *identity(etw_u64 ptr)
 
 TEST(find_traits, "the PROV_TRAITS extended data item is found and checked")
 {
-    /* provider "Me" with a group trait: 2 (size) + 3 ("Me", NUL) + 19 (TraitSize 2, TraitType 1, a GUID) */
-    etw_u8 blob[2 + 3 + 19] = {0};
-    blob[0] = sizeof blob;
-    memcpy(blob + 2, "Me", 3);
-    blob[5] = 19, blob[7] = 1; /* TraitSize 19, TraitType 1 (group) */
-    etw_u8 other[4] = {1, 2, 3, 4};
-    etw_u8 mem[64];
-    memcpy(mem, other, 4);
+    /* provider "Me" with a group trait: its size (24), "Me" and its NUL, then TraitSize 19 (2
+     * bytes), TraitType 1 (group) and a zero GUID */
+    const etw_u8 blob[2 + 3 + 19] = {24, 0, 'M', 'e', 0, 19, 0, 1};
+    etw_u8 mem[64] = {1, 2, 3, 4};
     memcpy(mem + 8, blob, sizeof blob);
     mem_base = mem;
     struct etw_lv_ext_item items[2] = {{0, 2 /* SID */, 0, 4, 0}, {0, ETW_LV_EXT_TYPE_PROV_TRAITS, 0, sizeof blob, 8}};
@@ -152,8 +148,7 @@ TEST(find_traits, "the PROV_TRAITS extended data item is found and checked")
     CU_ASSERT(!etw_lv_find_traits(items, 1, identity, &size, &why) && size == 0 && why && strstr(why, "no EVENT_HEADER_EXT_TYPE_PROV_TRAITS"));
     items[1].data_size = sizeof blob - 1;
     CU_ASSERT(!etw_lv_find_traits(items, 2, identity, &size, &why) && why && strstr(why, "leading size"));
-    etw_u8 bad[4] = {4, 0, 'A', 'B'};
-    memcpy(mem + 40, bad, 4);
+    memcpy(mem + 40, (const etw_u8[]){4, 0, 'A', 'B'}, 4);
     items[1].data_ptr = 40, items[1].data_size = 4;
     CU_ASSERT(!etw_lv_find_traits(items, 2, identity, &size, &why) && why && strstr(why, "NUL-terminated"));
     items[1].data_size = 2;
