@@ -319,23 +319,14 @@ TEST(guid_names, "security values are ours only by their exact GUID names")
 /* the profile sources the kernel lists: those besides the timer are counted, a bad chain is -1 */
 TEST(pmc_source_count, "the profile sources besides the timer are counted from the kernel's list")
 {
-    etw_u8 b[8 + 3 * 0x20];
-    memset(b, 0, sizeof b);
-    etw_u32 v;
-    /* the timer (0), then source 2, then source 19: 0x20 bytes each, the last NextEntryOffset 0 */
-    for (int i = 0; i < 3; i++) {
-        v = i < 2 ? 0x20 : 0;
-        memcpy(b + 8 + 0x20 * i, &v, 4);
-        v = i == 0 ? 0 : i == 1 ? 2 : 19;
-        memcpy(b + 8 + 0x20 * i + 4, &v, 4);
-    }
+    /* the timer (0), then source 2, then source 19: 0x20-byte records of little-endian
+     * {NextEntryOffset, Source, ...}, the last NextEntryOffset 0 */
+    etw_u8 b[8 + 3 * 0x20] = {[8] = 0x20, [0x28] = 0x20, [0x2C] = 2, [0x4C] = 19};
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, sizeof b), 2);
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, 8 + 0x20), -1); /* the chain runs past the answer */
-    v = 0;
-    memcpy(b + 8, &v, 4); /* only the timer: a Hyper-V guest */
+    b[8] = 0; /* only the timer: a Hyper-V guest */
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, sizeof b), 0);
-    v = 4;
-    memcpy(b + 8, &v, 4); /* a NextEntryOffset inside the record */
+    b[8] = 4; /* a NextEntryOffset inside the record */
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, sizeof b), -1);
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, 8), -1);
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(NULL, 100), -1);
