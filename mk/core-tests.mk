@@ -1,5 +1,7 @@
 # mk/core-tests.mk - the core test stages: abi, unit, conformance, badtargets.
-.PHONY: test-abi test-unit test-conformance test-badtargets
+TEST_STAGES += typed-refs grading scheduler testlib emptysets
+.PHONY: test-abi test-unit test-conformance test-badtargets test-typed-refs test-grading \
+    test-scheduler test-testlib test-emptysets
 test-abi:
 	@sh harness/tests/abi.sh
 test-unit: $(BUILD)/unit-tests
@@ -29,32 +31,22 @@ $(BUILD)/unit-tests: $(UNIT_SRC) $(BUILD)/obj/gen/rows_printed.o $(HARNESS_OBJ) 
 	$(CC) $(CFLAGS_COMMON) -o $@ $(UNIT_SRC) $(BUILD)/obj/gen/rows_printed.o $(HARNESS_OBJ) $(CASE_OBJ) $(BUILD)/libetwref.a $$(pkg-config --libs cunit 2>/dev/null || echo -lcunit) $(LDLIBS_HARNESS)
 
 # a misspelt rule id fails the build at its file and line (harness/rule_id.h)
-TEST_STAGES += typed-refs
-.PHONY: test-typed-refs
 test-typed-refs: $(BUILD)/gen/rule_ids.def
 	@sh harness/tests/typed_refs.sh $(BUILD)
 
 # the grading audit (spec/grading-audit.md) agrees with the catalogue, and no counted check rests
 # on a code its rule's sources do not give
-TEST_STAGES += grading
-.PHONY: test-grading
 test-grading: all
 	@$(PYTHON) harness/tests/grading.py $(BUILD)/etwconf
 
 # how make test runs the stages (mk/stages.mk, harness/tests/stages.sh), on made-up stages
-TEST_STAGES += scheduler
-.PHONY: test-scheduler
 test-scheduler:
 	@sh harness/tests/stages_test.sh
 
 # the helpers the stages share (harness/tests/lib.sh, wine-env.sh), on made-up commands
-TEST_STAGES += testlib
-.PHONY: test-testlib
 test-testlib:
 	@sh harness/tests/testlib_test.sh
 
 # every check over a set fails on an empty one: the stages' own check code on empty sets
-TEST_STAGES += emptysets
-.PHONY: test-emptysets
 test-emptysets: all $(BUILD)/mutate/mutate
 	@PYTHON="$(PYTHON)" sh harness/tests/emptysets_test.sh $(BUILD)

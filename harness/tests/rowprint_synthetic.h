@@ -1,9 +1,6 @@
-/*
- * harness/tests/rowprint_synthetic.h - rows that set what no row of cases/ sets, for the row
- * printer's test (harness/tests/rowprint_gen.c prints them, unit_rowprint.c compares): every
- * field away from its default, in the forms the macros do not cover too, and CreateTraceInstanceId's
- * InstanceId, which is printed by name and not by its per-architecture offset.
- */
+/* harness/tests/rowprint_synthetic.h - rows for the row printer's test (unit_rowprint.c) that set
+ * what no row of cases/ sets: every field away from its default, in the forms the macros do not
+ * cover too, and CreateTraceInstanceId's InstanceId (printed by name, not by offset). */
 #include "harness/suite/suite.h"
 #include <stddef.h>
 

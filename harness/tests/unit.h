@@ -4,19 +4,20 @@
 #include <CUnit/Basic.h>
 #include <string.h>
 
-/* each unit_*.c registers its suites */
-void unit_reference_register(void);
-void unit_harness_register(void);
-void unit_conformance_register(void);
-void unit_rowprint_register(void);
-void unit_engine_register(void);
-void unit_versions_register(void);
-void unit_livefx_register(void);
-void unit_needs_register(void);
+/* TEST(fn, "what it shows") { body }: a test of the file's suite (each file defines UNIT_SUITE
+ * first), registered before main runs them */
+void unit_add(const char *suite, const char *title, CU_TestFunc fn);
+#define TEST(fn, title)                                                                            \
+    static void fn(void);                                                                          \
+    __attribute__((constructor)) static void fn##_add(void)                                        \
+    {                                                                                              \
+        unit_add(UNIT_SUITE, title, fn);                                                           \
+    }                                                                                              \
+    static void fn(void)
 
 /* an assertion whose message names the values (CUnit's own messages are static text) */
-#define CHECKF(cond, ...)                                                                                                  \
-    do {                                                                                                                   \
+#define CHECKF(cond, ...)                                                                          \
+    do {                                                                                           \
         char msg_[1024];                                                                                                    \
         snprintf(msg_, sizeof msg_, __VA_ARGS__);                                                                          \
         CU_assertImplementation(!!(cond), __LINE__, msg_, __FILE__, "", CU_FALSE);                                         \
@@ -26,6 +27,12 @@ void unit_needs_register(void);
     do {                                                                                                                   \
         etw_u32 g_ = (etw_u32)(got), w_ = (etw_u32)(want);                                                                 \
         CHECKF(g_ == w_, "%s = 0x%X, expected 0x%X", #got, (unsigned)g_, (unsigned)w_);                                   \
+    } while (0)
+/* the string s (evaluated once) is not NULL and contains sub */
+#define HAS(s, sub)                                                                                \
+    do {                                                                                           \
+        const char *s_ = (s);                                                                      \
+        CHECKF(s_ && strstr(s_, sub), "%s = '%s', without '%s'", #s, s_ ? s_ : "(null)", sub);    \
     } while (0)
 
 /* the built-in reference, reset, at version v */

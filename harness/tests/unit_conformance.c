@@ -1,5 +1,6 @@
 /* harness/tests/unit_conformance.c - every case against the reference at every emulated
  * version, in process: each must PASS or SKIP with a reason, never FAIL, CRASH or be BROKEN. */
+#define UNIT_SUITE "conformance of the reference"
 #include "unit.h"
 
 static void run_version(unsigned v)
@@ -20,14 +21,12 @@ static void run_version(unsigned v)
     CHECKF(pass + skip == n, "%zu of %zu cases neither passed nor skipped at %s", n - pass - skip, n, etw_version_name(v));
 }
 
-/* every entry of the version table */
-#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb)                                                \
-    static void t_##sym(void) { run_version(ETW_##sym); }
+#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb)                            \
+    TEST(t_##sym, "every case at " name) { run_version(ETW_##sym); }
 #include "spec/versions.def"
 #undef VERSION
 
-/* the acceptance examples of the foundation issue hold as named cases */
-static void test_card_examples(void)
+TEST(card_examples, "the issue's examples hold")
 {
     static const struct {
         const char *id;
@@ -56,11 +55,3 @@ static void test_card_examples(void)
     }
 }
 
-void unit_conformance_register(void)
-{
-    CU_pSuite s = CU_add_suite("conformance of the reference", NULL, NULL);
-#define VERSION(sym, nt, build, update, name, wine, label, aliases, kb) CU_add_test(s, "every case at " name, t_##sym);
-#include "spec/versions.def"
-#undef VERSION
-    CU_add_test(s, "the issue's examples hold", test_card_examples);
-}

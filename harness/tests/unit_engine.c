@@ -2,10 +2,12 @@
  * harness/tests/unit_engine.c - the call engine on its own (harness/core/fixture.c, call.c):
  * fixture status and reason, handles from the fixture state, a row's call and its outcome.
  */
+#define UNIT_SUITE "call engine"
 #include "unit.h"
 #include <stdlib.h>
 
-static void test_fixture_status_and_reason(void)
+TEST(fixture_status_and_reason,
+     "fixture setup returns its status and reason; handles come from its state")
 {
     struct etw_target *ref = unit_reference_at(ETW_V10_0), t = *ref;
     struct etw_fixture_state st;
@@ -36,7 +38,7 @@ static void test_fixture_status_and_reason(void)
     etw_fixture_teardown(ref, &st);
 }
 
-static void test_fixture_classes(void)
+TEST(fixture_classes, "fixture classes: handles, counter preset, nothing dangling after teardown")
 {
     struct etw_target *t = unit_reference_at(ETW_V10_0);
     struct etw_fixture_state st;
@@ -56,25 +58,15 @@ static void test_fixture_classes(void)
     CU_ASSERT_EQUAL(etw_call_handle(t, &st, H_CLASS, 0), 0);
 }
 
-static struct etw_guard *kept[4];
-static int nkept;
+/* guarded buffers for etw_call as the runner hands them out: kept in a case's context */
+static struct etw_result gres;
+static struct etw_ctx gctx = {.res = &gres};
 static struct etw_guard *guard(void *arg, size_t len)
 {
-    (void)arg;
-    struct etw_guard *g = calloc(1, sizeof *g);
-    if (!g || nkept >= 4 || !etw_guard_alloc(g, len)) {
-        free(g);
-        return NULL;
-    }
-    return kept[nkept++] = g;
-}
-static void release(void)
-{
-    while (nkept)
-        etw_guard_free(kept[--nkept]), free(kept[nkept]);
+    return etw_guarded(&gctx, len) ? gctx.guards[gctx.nguards - 1] : NULL;
 }
 
-static void test_call_outcome(void)
+TEST(call_outcome, "a row's call: return code, ReturnLength, buffers and their before-images")
 {
     struct etw_target *t = unit_reference_at(ETW_V10_0);
     struct etw_fixture_state st;
@@ -110,13 +102,9 @@ static void test_call_outcome(void)
     CHECKF(strstr(why, "cannot be called from a data row") != NULL, "why: %s", why);
     etw_outcome_free(&o);
     etw_fixture_teardown(t, &st);
-    release();
-}
-
-void unit_engine_register(void)
-{
-    CU_pSuite s = CU_add_suite("call engine", NULL, NULL);
-    CU_add_test(s, "fixture setup returns its status and reason; handles come from its state", test_fixture_status_and_reason);
-    CU_add_test(s, "fixture classes: handles, counter preset, nothing dangling after teardown", test_fixture_classes);
-    CU_add_test(s, "a row's call: return code, ReturnLength, buffers and their before-images", test_call_outcome);
+    while (gctx.nguards) {
+        struct etw_guard *g = gctx.guards[--gctx.nguards];
+        etw_guard_free(g);
+        free(g);
+    }
 }

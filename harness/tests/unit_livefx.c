@@ -1,6 +1,7 @@
 /* harness/tests/unit_livefx.c - the live Windows fixtures' setup logic (harness/targets/win_live/
  * build.c) and the enable-callback log the group cases read (cases/enable_log.h), against the
  * Windows SDK's values (evntrace.h, evntcons.h). */
+#define UNIT_SUITE "live Windows fixtures (setup logic)"
 #include "unit.h"
 #include <wchar.h>
 #include "cases/enable_log.h"
@@ -8,7 +9,7 @@
 #include "harness/core/core.h"
 #include "harness/targets/win_live/build.h"
 
-static void test_kinds_match_case_h(void)
+TEST(kinds_match_case_h, "the session kinds are case.h's")
 {
     EQ_U32(ETW_LV_KERNEL, LG_KERNEL);
     EQ_U32(ETW_LV_SYSTEM, LG_SYSTEM);
@@ -17,7 +18,8 @@ static void test_kinds_match_case_h(void)
     EQ_U32(ETW_LV_PRIVATE, LG_PRIVATE);
 }
 
-static void test_session_plans(void)
+TEST(session_plans,
+     "each session kind gets its mode bits (private: PRIVATE_LOGGER_MODE | PRIVATE_IN_PROC)")
 {
     struct etw_lv_session_plan p;
     /* the SDK's values */
@@ -42,7 +44,8 @@ static void test_session_plans(void)
     CU_ASSERT(!etw_lv_session_plan(99, &p));
 }
 
-static void test_group_enable_params(void)
+TEST(group_enable_params,
+     "a group enable sets EVENT_ENABLE_PROPERTY_PROVIDER_GROUP in version-2 parameters")
 {
     struct etw_lv_enable_params e;
     memset(&e, 0xAB, sizeof e);
@@ -55,7 +58,8 @@ static void test_group_enable_params(void)
     CU_ASSERT(!memcmp(&e.source_id, &zero, sizeof zero));
 }
 
-static void test_group_enable_call(void)
+TEST(group_enable_call,
+     "a group enable is ENABLE_PROVIDER with the suite's level and keywords and a timeout")
 {
     struct etw_lv_enable_call e;
     memset(&e, 0xAB, sizeof e);
@@ -72,7 +76,7 @@ static void test_group_enable_call(void)
     CU_ASSERT(e.control_code == 0 && e.timeout_ms > 0); /* EVENT_CONTROL_CODE_DISABLE_PROVIDER */
 }
 
-static void test_consumer_plan(void)
+TEST(consumer_plan, "the real-time consumer: its mode, deadlines and OpenTraceW's failure values")
 {
     struct etw_lv_consumer_plan p;
     memset(&p, 0xAB, sizeof p);
@@ -95,7 +99,7 @@ static void test_consumer_plan(void)
     CU_ASSERT(etw_lv_longest_fixture_wait_ms() >= p.deadline_ms);
 }
 
-static void test_deny_enable_call(void)
+TEST(deny_enable_call, "the no-access session adds a DACL entry denying TRACELOG_GUID_ENABLE")
 {
     struct etw_lv_access_call a = {99, 99, true};
     etw_lv_deny_enable_call(&a);
@@ -104,7 +108,7 @@ static void test_deny_enable_call(void)
     CU_ASSERT(!a.allow);
 }
 
-static void test_session_guids(void)
+TEST(session_guids, "security is changed only for a session GUID this process created")
 {
     etw_guid g;
     etw_lv_session_guid(&g, 0x12345678u, 0x102, 0xDEADBEEFu);
@@ -126,16 +130,12 @@ static const void *identity(etw_u64 ptr)
     return mem_base + ptr;
 }
 
-static void test_find_traits(void)
+TEST(find_traits, "the PROV_TRAITS extended data item is found and checked")
 {
-    /* provider "Me" with a group trait: 2 (size) + 3 ("Me", NUL) + 19 (TraitSize 2, TraitType 1, a GUID) */
-    etw_u8 blob[2 + 3 + 19] = {0};
-    blob[0] = sizeof blob;
-    memcpy(blob + 2, "Me", 3);
-    blob[5] = 19, blob[7] = 1; /* TraitSize 19, TraitType 1 (group) */
-    etw_u8 other[4] = {1, 2, 3, 4};
-    etw_u8 mem[64];
-    memcpy(mem, other, 4);
+    /* provider "Me" with a group trait: its size (24), "Me" and its NUL, then TraitSize 19 (2
+     * bytes), TraitType 1 (group) and a zero GUID */
+    const etw_u8 blob[2 + 3 + 19] = {24, 0, 'M', 'e', 0, 19, 0, 1};
+    etw_u8 mem[64] = {1, 2, 3, 4};
     memcpy(mem + 8, blob, sizeof blob);
     mem_base = mem;
     struct etw_lv_ext_item items[2] = {{0, 2 /* SID */, 0, 4, 0}, {0, ETW_LV_EXT_TYPE_PROV_TRAITS, 0, sizeof blob, 8}};
@@ -145,23 +145,19 @@ static void test_find_traits(void)
     EQ_U32(sizeof(struct etw_lv_ext_item), 16);
     const etw_u8 *b = etw_lv_find_traits(items, 2, identity, &size, &why);
     CU_ASSERT(b == mem + 8 && size == sizeof blob && why == NULL);
-    /* no traits item */
     CU_ASSERT(!etw_lv_find_traits(items, 1, identity, &size, &why) && size == 0 && why && strstr(why, "no EVENT_HEADER_EXT_TYPE_PROV_TRAITS"));
-    /* the leading size disagrees with DataSize */
     items[1].data_size = sizeof blob - 1;
     CU_ASSERT(!etw_lv_find_traits(items, 2, identity, &size, &why) && why && strstr(why, "leading size"));
-    /* an unterminated name */
-    etw_u8 bad[4] = {4, 0, 'A', 'B'};
-    memcpy(mem + 40, bad, 4);
+    memcpy(mem + 40, (const etw_u8[]){4, 0, 'A', 'B'}, 4);
     items[1].data_ptr = 40, items[1].data_size = 4;
     CU_ASSERT(!etw_lv_find_traits(items, 2, identity, &size, &why) && why && strstr(why, "NUL-terminated"));
-    /* too short */
     items[1].data_size = 2;
     CU_ASSERT(!etw_lv_find_traits(items, 2, identity, &size, &why) && why && strstr(why, "shorter"));
 }
 
 /* which event is the provider's, and what it carries */
-static void test_event_traits(void)
+TEST(event_traits,
+     "the consumer takes the provider's event and its PROV_TRAITS item, and ignores others")
 {
     static const etw_guid want = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xC}}, other = {0xC0C0C0C0, 1, 2, {3, 4, 5, 6, 7, 8, 9, 0xD}};
     etw_u8 mem[64] = {0};
@@ -179,51 +175,43 @@ static void test_event_traits(void)
     /* the provider's, with its traits */
     EQ_U32(etw_lv_event_traits(&want, &want, items, 2, identity, out, sizeof out, &size, &why), ETW_LV_EV_TRAITS);
     CU_ASSERT(size == sizeof blob && !memcmp(out, blob, sizeof blob) && why == NULL);
-    /* the provider's, without a PROV_TRAITS item */
     EQ_U32(etw_lv_event_traits(&want, &want, items, 1, identity, out, sizeof out, &size, &why), ETW_LV_EV_NO_TRAITS);
     CU_ASSERT(size == 0 && why && strstr(why, "no EVENT_HEADER_EXT_TYPE_PROV_TRAITS"));
-    /* the provider's, with traits larger than the buffer */
     EQ_U32(etw_lv_event_traits(&want, &want, items, 2, identity, out, 8, &size, &why), ETW_LV_EV_NO_TRAITS);
     CU_ASSERT(size == 0 && why && strstr(why, "larger"));
-    /* no provider id */
     EQ_U32(etw_lv_event_traits(NULL, &want, items, 2, identity, out, sizeof out, &size, &why), ETW_LV_EV_OTHER);
 }
 
 /* the enable-callback log: what a member was told, and the verdict the group cases print */
-static void test_enable_log(void)
+TEST(enable_log, "the enable-callback log and its verdict")
 {
     static const etw_guid src;
-    struct etw_enable_log l;
+    struct etw_enable_log l = {0};
     char buf[160];
-    memset(&l, 0, sizeof l);
-    const char *v = etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "not called"));
-    CU_ASSERT(etw_enable_log_verdict(&l, false, 0, 0, buf, sizeof buf) == NULL);
+#define VERDICT(on, level, any) etw_enable_log_verdict(&l, on, level, any, buf, sizeof buf)
+    HAS(VERDICT(true, 4, 0xF0), "not called");
+    CU_ASSERT(VERDICT(false, 0, 0) == NULL);
     etw_enable_log_cb(&src, 1, 4, 0xF0, 0, NULL, &l);
     CU_ASSERT(l.calls == 1 && l.enables == 1 && l.level == 4 && l.any == 0xF0);
-    CU_ASSERT(etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf) == NULL);
-    v = etw_enable_log_verdict(&l, false, 0, 0, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "enabled 1 time"));
-    v = etw_enable_log_verdict(&l, true, 5, 0xF0, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "level 4"));
-    v = etw_enable_log_verdict(&l, true, 4, 0xF1, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "0xf0"));
+    CU_ASSERT(VERDICT(true, 4, 0xF0) == NULL);
+    HAS(VERDICT(false, 0, 0), "enabled 1 time");
+    HAS(VERDICT(true, 5, 0xF0), "level 4");
+    HAS(VERDICT(true, 4, 0xF1), "0xf0");
     /* enabled, then disabled: no longer enabled */
     etw_enable_log_cb(&src, 0, 0, 0, 0, NULL, &l);
-    v = etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "then called with IsEnabled 0"));
+    HAS(VERDICT(true, 4, 0xF0), "then called with IsEnabled 0");
     /* only a disable: never enabled */
     memset(&l, 0, sizeof l);
     etw_enable_log_cb(&src, 0, 0, 0, 0, NULL, &l);
-    CU_ASSERT(etw_enable_log_verdict(&l, false, 0, 0, buf, sizeof buf) == NULL);
-    v = etw_enable_log_verdict(&l, true, 4, 0xF0, buf, sizeof buf);
-    CU_ASSERT(v && strstr(v, "never with IsEnabled 1"));
+    CU_ASSERT(VERDICT(false, 0, 0) == NULL);
+    HAS(VERDICT(true, 4, 0xF0), "never with IsEnabled 1");
+#undef VERDICT
     etw_enable_log_cb(&src, 1, 4, 0xF0, 0, NULL, NULL); /* no context: ignored, no crash */
 }
 
 /* what a query shows decides whose session it is: the log file's identity first, then the logger
  * id StartTraceW returned; a path string never decides */
-static void test_session_owner(void)
+TEST(session_owner, "a session is ours by its log file's identity and logger id, never a path")
 {
     const char *why = NULL;
     struct etw_lv_seen s = {.described = false};
@@ -261,8 +249,7 @@ static void test_session_owner(void)
     CU_ASSERT(!etw_lv_same_file(&a, &b));
 }
 
-/* every form a reported log file path may take becomes one that CreateFileW opens */
-static void test_openable_path(void)
+TEST(openable_path, "every form of a reported log file path is made openable")
 {
     wchar_t out[300];
     static const struct {
@@ -283,8 +270,7 @@ static void test_openable_path(void)
     CU_ASSERT(!etw_lv_openable_path(L"\\??\\C:\\T\\kernel-1.etl", out, 8)); /* does not fit */
 }
 
-/* the deny entry denies only when it comes before the allow entries that grant the right */
-static void test_dacl_order(void)
+TEST(dacl_order, "a deny entry denies only ahead of the allow entries that grant the right")
 {
     enum { ENABLE = 0x80 };
     int deny = 0, allow = 0;
@@ -309,8 +295,7 @@ static void test_dacl_order(void)
     CU_ASSERT(!etw_lv_trial_refused(87, &why) && why);
 }
 
-/* the security values a killed worker left are found by their exact GUID names, ours only */
-static void test_guid_names(void)
+TEST(guid_names, "security values are ours only by their exact GUID names")
 {
     etw_guid g, mine;
     etw_lv_session_guid(&mine, 0x00012345u, 7, 0xA1B2C3D4u);
@@ -332,46 +317,17 @@ static void test_guid_names(void)
 }
 
 /* the profile sources the kernel lists: those besides the timer are counted, a bad chain is -1 */
-static void test_pmc_source_count(void)
+TEST(pmc_source_count, "the profile sources besides the timer are counted from the kernel's list")
 {
-    etw_u8 b[8 + 3 * 0x20];
-    memset(b, 0, sizeof b);
-    etw_u32 v;
-    /* the timer (0), then source 2, then source 19: 0x20 bytes each, the last NextEntryOffset 0 */
-    for (int i = 0; i < 3; i++) {
-        v = i < 2 ? 0x20 : 0;
-        memcpy(b + 8 + 0x20 * i, &v, 4);
-        v = i == 0 ? 0 : i == 1 ? 2 : 19;
-        memcpy(b + 8 + 0x20 * i + 4, &v, 4);
-    }
+    /* the timer (0), then source 2, then source 19: 0x20-byte records of little-endian
+     * {NextEntryOffset, Source, ...}, the last NextEntryOffset 0 */
+    etw_u8 b[8 + 3 * 0x20] = {[8] = 0x20, [0x28] = 0x20, [0x2C] = 2, [0x4C] = 19};
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, sizeof b), 2);
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, 8 + 0x20), -1); /* the chain runs past the answer */
-    v = 0;
-    memcpy(b + 8, &v, 4); /* only the timer: a Hyper-V guest */
+    b[8] = 0; /* only the timer: a Hyper-V guest */
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, sizeof b), 0);
-    v = 4;
-    memcpy(b + 8, &v, 4); /* a NextEntryOffset inside the record */
+    b[8] = 4; /* a NextEntryOffset inside the record */
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, sizeof b), -1);
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(b, 8), -1);
     CU_ASSERT_EQUAL(etw_lv_pmc_sources(NULL, 100), -1);
-}
-
-void unit_livefx_register(void)
-{
-    CU_pSuite s = CU_add_suite("live Windows fixtures (setup logic)", NULL, NULL);
-    CU_add_test(s, "the session kinds are case.h's", test_kinds_match_case_h);
-    CU_add_test(s, "each session kind gets its mode bits (private: PRIVATE_LOGGER_MODE | PRIVATE_IN_PROC)", test_session_plans);
-    CU_add_test(s, "a group enable sets EVENT_ENABLE_PROPERTY_PROVIDER_GROUP in version-2 parameters", test_group_enable_params);
-    CU_add_test(s, "a group enable is ENABLE_PROVIDER with the suite's level and keywords and a timeout", test_group_enable_call);
-    CU_add_test(s, "the real-time consumer: its mode, deadlines and OpenTraceW's failure values", test_consumer_plan);
-    CU_add_test(s, "the consumer takes the provider's event and its PROV_TRAITS item, and ignores others", test_event_traits);
-    CU_add_test(s, "the enable-callback log and its verdict", test_enable_log);
-    CU_add_test(s, "the no-access session adds a DACL entry denying TRACELOG_GUID_ENABLE", test_deny_enable_call);
-    CU_add_test(s, "security is changed only for a session GUID this process created", test_session_guids);
-    CU_add_test(s, "the PROV_TRAITS extended data item is found and checked", test_find_traits);
-    CU_add_test(s, "a session is ours by its log file's identity and logger id, never a path", test_session_owner);
-    CU_add_test(s, "every form of a reported log file path is made openable", test_openable_path);
-    CU_add_test(s, "a deny entry denies only ahead of the allow entries that grant the right", test_dacl_order);
-    CU_add_test(s, "security values are ours only by their exact GUID names", test_guid_names);
-    CU_add_test(s, "the profile sources besides the timer are counted from the kernel's list", test_pmc_source_count);
 }

@@ -3,18 +3,14 @@
  * harness/core/needs.c): catalogue, fixture needs, the one checker, the runner SKIPping before
  * any setup, and the live Windows target's answers (win_live/needs.c) from a described system.
  */
+#define UNIT_SUITE "needs: the prerequisites of a case, checked in one place"
 #include "unit.h"
 #include "harness/targets/win_live/needs.h"
 
-static unsigned all_needs(void)
-{
-    unsigned n = 0;
-    for (int i = 0; i < ETW_NEED_COUNT; i++)
-        n |= etw_need_infos[i].bit;
-    return n;
-}
+/* every need's bit: the catalogue's are 1 << index (TEST(catalogue)) */
+#define ALL_NEEDS ((1u << ETW_NEED_COUNT) - 1)
 
-static void test_catalogue(void)
+TEST(catalogue, "the catalogue: one bit, a name and a reason per need; the reasons users grep for")
 {
     CU_ASSERT(ETW_NEED_COUNT >= 13);
     unsigned seen = 0;
@@ -67,7 +63,8 @@ static void test_catalogue(void)
     }
 }
 
-static void test_fixture_needs(void)
+TEST(fixture_needs,
+     "a fixture implies its needs (sessions by kind, masks, privileges, control functions)")
 {
     static const struct {
         struct etw_fixture fx;
@@ -95,7 +92,8 @@ static void test_fixture_needs(void)
 
 /* the cases that expect 0xFFFF to name no session are exactly those that pass 0xFFFF without a
  * kernel logger fixture: on a live system they run only while nobody's kernel logger runs */
-static void test_case_needs(void)
+TEST(case_needs,
+     "a case's needs: its fixture's, its row's .needs, and no kernel logger where it expects none")
 {
     static const struct etw_case own = {.id = "x", .fx = {.logger = LG_KERNEL}, .args = {.handle = H_VALUE, .value = 0xFFFF}};
     static const struct etw_case high = {.id = "y", .args = {.handle = H_VALUE, .value = 0x12340000FFFFull}};
@@ -132,7 +130,7 @@ static void test_case_needs(void)
     for (size_t i = 0, n = etw_case_total(); i < n; i++) {
         const struct etw_case *c = etw_case_at(i);
         CHECKF((etw_case_needs(c) & c->needs) == c->needs, "%s: declared needs dropped", c->id);
-        CHECKF(!(c->needs & ~all_needs()), "%s:%d: .needs 0x%X names no need of harness/case.h", c->file, c->line, c->needs);
+        CHECKF(!(c->needs & ~ALL_NEEDS), "%s:%d: .needs 0x%X names no need of harness/case.h", c->file, c->line, c->needs);
     }
 }
 
@@ -144,11 +142,12 @@ static void *sym_without_reg_entry(struct etw_target *t, const char *name)
 
 /* one target without one control function at a time: exactly the needs that take it are unmet,
  * each with its reason; with every function, every need is met */
-static void test_checker_portable(void)
+TEST(checker_portable,
+     "the portable checks: each control function missing leaves exactly its needs unmet")
 {
     struct etw_target *ref = unit_reference_at(ETW_V10_0);
     char why[256];
-    EQ_U32(etw_needs_check(ref, all_needs(), why, sizeof why), 0);
+    EQ_U32(etw_needs_check(ref, ALL_NEEDS, why, sizeof why), 0);
     CU_ASSERT_STRING_EQUAL(why, "");
     EQ_U32(etw_needs_check(ref, NEED_THREADS, why, sizeof why), 0); /* this process starts threads */
     static const struct {
@@ -162,10 +161,16 @@ static void test_checker_portable(void)
         {offsetof(struct etw_target, set_class_counter), NEED_CLASS_COUNTER},
         {offsetof(struct etw_target, fail_alloc), NEED_FAULT_INJECTION},
         {offsetof(struct etw_target, restrict_group), NEED_RESTRICT_GROUP},
+        /* one found by name: sym finds no EtwRef_RegEntryHandle */
+        {offsetof(struct etw_target, sym), NEED_REG_ENTRY_HANDLE},
     };
+    real_sym = ref->sym;
     for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
         struct etw_target t = *ref;
-        memset((char *)&t + fns[f].off, 0, sizeof(void (*)(void)));
+        if (fns[f].off == offsetof(struct etw_target, sym))
+            t.sym = sym_without_reg_entry;
+        else
+            memset((char *)&t + fns[f].off, 0, sizeof(void (*)(void)));
         for (int i = 0; i < ETW_NEED_COUNT; i++) {
             const struct etw_need_info *n = &etw_need_infos[i];
             unsigned got = etw_needs_check(&t, n->bit, why, sizeof why);
@@ -177,19 +182,6 @@ static void test_checker_portable(void)
             }
         }
     }
-    /* a control function found by name: EtwRef_RegEntryHandle */
-    struct etw_target hidden = *ref;
-    real_sym = ref->sym;
-    hidden.sym = sym_without_reg_entry;
-    for (int i = 0; i < ETW_NEED_COUNT; i++) {
-        const struct etw_need_info *n = &etw_need_infos[i];
-        unsigned got = etw_needs_check(&hidden, n->bit, why, sizeof why);
-        CHECKF(got == (n->bit == NEED_REG_ENTRY_HANDLE ? n->bit : 0u), "without EtwRef_RegEntryHandle, need %s: got 0x%X '%s'", n->name,
-               got, why);
-    }
-    CU_ASSERT_STRING_EQUAL(why, "");
-    EQ_U32(etw_needs_check(&hidden, NEED_REG_ENTRY_HANDLE, why, sizeof why), NEED_REG_ENTRY_HANDLE);
-    CU_ASSERT_STRING_EQUAL(why, etw_need_info(NEED_REG_ENTRY_HANDLE)->reason);
     /* group masks come with a session: its kind's need names the missing EtwRef_StartLogger */
     struct etw_target nolog = *ref;
     nolog.start_logger = NULL;
@@ -219,7 +211,8 @@ static bool hook(struct etw_target *t, unsigned need, char *why, size_t len)
     return false;
 }
 
-static void test_checker_hook(void)
+TEST(checker_hook,
+     "the target's need hook: asked after the portable check, its reason or the catalogue's")
 {
     struct etw_target t = *unit_reference_at(ETW_V10_0);
     char why[256];
@@ -250,7 +243,8 @@ static enum etw_fx counting_start(struct etw_target *t, unsigned kind, const etw
     return real_start(t, kind, masks, h, why, len);
 }
 
-static void test_runner_skips_first(void)
+TEST(runner_skips_first,
+     "the runner SKIPs an unmet need before setting anything up (threads, fault injection)")
 {
     struct etw_target t = *unit_reference_at(ETW_V10_0);
     t.build = 0;
@@ -312,7 +306,6 @@ static struct etw_lv_system live_system(unsigned version)
                                   .kernel_state = fake_kernel_state, .pmc_sources = fake_pmc_sources};
 }
 
-
 static bool live(const struct etw_lv_system *s, unsigned need, char *why)
 {
     why[0] = 0;
@@ -321,9 +314,20 @@ static bool live(const struct etw_lv_system *s, unsigned need, char *why)
     return ok;
 }
 
+/* the need is met on s (says NULL), or unmet with a reason that contains says */
+static void live_is(const struct etw_lv_system *s, unsigned need, const char *says,
+                    const char *what)
+{
+    char why[256];
+    bool ok = live(s, need, why);
+    CHECKF(ok == !says && (ok || strstr(why, says)), "%s: %s %s: '%s'", what,
+           etw_need_info(need)->name, ok ? "met" : "unmet", why);
+}
+
 /* a case about listed PMC sources runs only where the system lists one: a Hyper-V guest lists none
  * (it SKIPs with that reason), and a list that cannot be read proves nothing either */
-static void test_live_pmc_sources(void)
+TEST(live_pmc_sources,
+     "live target: a case about listed profile sources SKIPs where none is listed")
 {
     char why[256];
     struct etw_lv_system s = live_system(ETW_V10_0);
@@ -340,7 +344,8 @@ static void test_live_pmc_sources(void)
     pmc_listed = 2;
 }
 
-static void test_live_admin_and_versions(void)
+TEST(live_admin_and_versions,
+     "live target: admin rights for sessions, session kinds and group masks by version")
 {
     char why[256];
     kl_state = ETW_LV_KL_NONE, kl_asked = 0;
@@ -384,11 +389,8 @@ static void test_live_admin_and_versions(void)
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
         for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++) {
             s = live_system(versions[v]);
-            bool ok = live(&s, kinds[k].need, why);
-            CHECKF(ok == (versions[v] >= kinds[k].from), "%s at %s: %s", etw_need_info(kinds[k].need)->name, etw_version_name(versions[v]),
-                   ok ? "met" : why);
-            if (!ok)
-                CHECKF(strstr(why, kinds[k].says), "%s at %s: '%s'", etw_need_info(kinds[k].need)->name, etw_version_name(versions[v]), why);
+            live_is(&s, kinds[k].need, versions[v] >= kinds[k].from ? NULL : kinds[k].says,
+                    etw_version_name(versions[v]));
         }
     /* the kernel logger's state is asked only for the needs that depend on it */
     s = live_system(ETW_V10_0);
@@ -402,31 +404,28 @@ static void test_live_admin_and_versions(void)
     EQ_U32(kl_asked, 2);
 }
 
-static void test_live_kernel_logger(void)
+TEST(live_kernel_logger,
+     "live target: the NT Kernel Logger's state for starting one and for expecting none")
 {
     char why[256];
     struct etw_lv_system s = live_system(ETW_V10_0);
     static const struct {
         enum etw_lv_kernel_state st;
-        bool start_ok, absent_ok; /* kernel-logger (start one), no-kernel-logger (expect none) */
+        /* why kernel-logger (start one) and no-kernel-logger (expect none) are unmet; NULL: met */
         const char *start_says, *absent_says;
     } states[] = {
-        {ETW_LV_KL_NONE, true, true, NULL, NULL},
-        {ETW_LV_KL_OTHERS, false, false, "already running, started by someone else", "someone else's kernel logger is running"},
-        {ETW_LV_KL_OURS, true, false, NULL, "an etwconf run's kernel logger is running (pid 4242)"},
-        {ETW_LV_KL_EARLIER, false, false, "left running by an earlier etwconf run (pid 4242): 'etwconf.exe cleanup' stops it",
+        {ETW_LV_KL_NONE, NULL, NULL},
+        {ETW_LV_KL_OTHERS, "already running, started by someone else", "someone else's kernel logger is running"},
+        {ETW_LV_KL_OURS, NULL, "an etwconf run's kernel logger is running (pid 4242)"},
+        {ETW_LV_KL_EARLIER, "left running by an earlier etwconf run (pid 4242): 'etwconf.exe cleanup' stops it",
          "(pid 4242): 'etwconf.exe cleanup' stops it"},
-        {ETW_LV_KL_UNKNOWN, true, false, NULL, "someone else's kernel logger is running"},
+        {ETW_LV_KL_UNKNOWN, NULL, "someone else's kernel logger is running"},
     };
     kl_pid = 4242;
     for (size_t i = 0; i < sizeof states / sizeof states[0]; i++) {
         kl_state = states[i].st;
-        bool ok = live(&s, NEED_KERNEL_LOGGER, why);
-        CHECKF(ok == states[i].start_ok && (ok || strstr(why, states[i].start_says)), "kernel logger state %d, starting one: '%s'",
-               (int)states[i].st, why);
-        ok = live(&s, NEED_NO_KERNEL_LOGGER, why);
-        CHECKF(ok == states[i].absent_ok && (ok || strstr(why, states[i].absent_says)), "kernel logger state %d, expecting none: '%s'",
-               (int)states[i].st, why);
+        live_is(&s, NEED_KERNEL_LOGGER, states[i].start_says, "kernel logger state");
+        live_is(&s, NEED_NO_KERNEL_LOGGER, states[i].absent_says, "kernel logger state");
     }
     kl_state = ETW_LV_KL_OURS;
     CU_ASSERT(!live(&s, NEED_NO_KERNEL_LOGGER, why));
@@ -434,43 +433,25 @@ static void test_live_kernel_logger(void)
     kl_state = ETW_LV_KL_NONE;
 }
 
-static void test_live_profile_privilege(void)
+TEST(live_profile_privilege, "live target: the profile privilege in the token")
 {
-    char why[256];
     static const struct {
         int initial;
-        bool adjust, held_ok, dropped_ok;
-        const char *held_says;
+        bool adjust, dropped_ok;
+        const char *held_says; /* why it cannot be held; NULL: it can */
     } tokens[] = {
-        {1, true, true, true, NULL},
-        {0, true, true, true, NULL},
-        {-1, true, false, true, "which this process's token does not have"},
-        {-1, false, false, true, "which this process's token does not have"},
-        {0, false, false, false, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token"},
-        {1, false, false, false, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token"},
+        {1, true, true, NULL},
+        {0, true, true, NULL},
+        {-1, true, true, "which this process's token does not have"},
+        {-1, false, true, "which this process's token does not have"},
+        {0, false, false, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token"},
+        {1, false, false, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token"},
     };
     for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++) {
         struct etw_lv_system s = live_system(ETW_V10_0);
         s.profile_initial = tokens[i].initial, s.token_adjust = tokens[i].adjust;
-        bool ok = live(&s, NEED_PROFILE_HELD, why);
-        CHECKF(ok == tokens[i].held_ok && (ok || strstr(why, tokens[i].held_says)), "token %zu, held: '%s'", i, why);
-        ok = live(&s, NEED_PROFILE_DROPPED, why);
-        CHECKF(ok == tokens[i].dropped_ok && (ok || strstr(why, "needs SeSystemProfilePrivilege disabled, and this process cannot adjust")),
-               "token %zu, not held: '%s'", i, why);
+        live_is(&s, NEED_PROFILE_HELD, tokens[i].held_says, "token");
+        live_is(&s, NEED_PROFILE_DROPPED, tokens[i].dropped_ok ? NULL :
+                "needs SeSystemProfilePrivilege disabled, and this process cannot adjust", "token");
     }
-}
-
-void unit_needs_register(void)
-{
-    CU_pSuite s = CU_add_suite("needs: the prerequisites of a case, checked in one place", NULL, NULL);
-    CU_add_test(s, "the catalogue: one bit, a name and a reason per need; the reasons users grep for", test_catalogue);
-    CU_add_test(s, "a fixture implies its needs (sessions by kind, masks, privileges, control functions)", test_fixture_needs);
-    CU_add_test(s, "a case's needs: its fixture's, its row's .needs, and no kernel logger where it expects none", test_case_needs);
-    CU_add_test(s, "the portable checks: each control function missing leaves exactly its needs unmet", test_checker_portable);
-    CU_add_test(s, "the target's need hook: asked after the portable check, its reason or the catalogue's", test_checker_hook);
-    CU_add_test(s, "the runner SKIPs an unmet need before setting anything up (threads, fault injection)", test_runner_skips_first);
-    CU_add_test(s, "live target: admin rights for sessions, session kinds and group masks by version", test_live_admin_and_versions);
-    CU_add_test(s, "live target: the NT Kernel Logger's state for starting one and for expecting none", test_live_kernel_logger);
-    CU_add_test(s, "live target: the profile privilege in the token", test_live_profile_privilege);
-    CU_add_test(s, "live target: a case about listed profile sources SKIPs where none is listed", test_live_pmc_sources);
 }

@@ -1,16 +1,11 @@
 /* harness/tests/unit_reference.c - unit tests of the reference implementation's internals:
  * the parts the case table reaches only indirectly (exports table, handles, fault injection,
  * state reset, translation of masks). */
+#define UNIT_SUITE "reference"
 #include "unit.h"
 #include "reference/internal.h"
 
-static void fresh(unsigned v)
-{
-    EtwRef_Reset();
-    EtwRef_SetVersion(v, 0);
-}
-
-static void test_exports_by_version(void)
+TEST(exports_by_version, "exports follow the emulated version")
 {
     static const struct {
         const char *mod, *name;
@@ -21,12 +16,12 @@ static void test_exports_by_version(void)
     static const unsigned vs[] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW_V6_3, ETW_V10_0};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         for (size_t k = 0; k < 6; k++) {
-            fresh(vs[k]);
+            unit_reference_at(vs[k]);
             void *p = EtwRef_GetProcAddress(t[i].mod, t[i].name);
             CHECKF((p != NULL) == (vs[k] >= t[i].first), "%s!%s at %s: %s", t[i].mod, t[i].name, etw_version_name(vs[k]),
                    p ? "exported" : "missing");
         }
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     CU_ASSERT_PTR_NOT_NULL(EtwRef_GetProcAddress("ADVAPI32.DLL", "TraceQueryInformation")); /* case-insensitive, .dll optional */
     CU_ASSERT_PTR_NULL(EtwRef_GetProcAddress("kernelbase", "TraceQueryInformation")); /* 6.2 only */
     CU_ASSERT_PTR_NULL(EtwRef_GetProcAddress("advapi32", "NoSuchFunction"));
@@ -35,9 +30,9 @@ static void test_exports_by_version(void)
     CU_ASSERT_EQUAL(EtwRef_SetVersion(0x0501, 0), -1);
 }
 
-static void test_fault_injection_counts(void)
+TEST(fault_injection_counts, "an injected allocation fault fires once")
 {
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     etw_u8 buf[0x1000];
     etw_u32 rl = 0;
     EtwRef_FailAllocation(1);
@@ -49,9 +44,9 @@ static void test_fault_injection_counts(void)
     EtwRef_FailAllocation(0);
 }
 
-static void test_logger_ids(void)
+TEST(logger_ids, "logger ids and the kernel logger")
 {
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     etw_tracehandle k, a, b;
     const etw_u32 m[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     CU_ASSERT_EQUAL(EtwRef_StartLogger(ETWREF_LOGGER_KERNEL, m, &k), 0);
@@ -71,9 +66,9 @@ static void test_logger_ids(void)
     CU_ASSERT_EQUAL(EtwRef_GetLoggerMasks(0xFFFF, got), -1); /* reset stops everything */
 }
 
-static void test_enable_flags_translation(void)
+TEST(enable_flags_translation, "EnableFlags translation and the profile privilege")
 {
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     etw_tracehandle k;
     const etw_u32 none[8] = {0};
     EtwRef_StartLogger(ETWREF_LOGGER_KERNEL, none, &k);
@@ -89,9 +84,9 @@ static void test_enable_flags_translation(void)
     EQ_U32(NtSetSystemInformation(ETW_SystemPerformanceTraceInformation, &gm, sizeof gm), ETW_STATUS_PRIVILEGE_NOT_HELD);
 }
 
-static void test_reghandle_encoding(void)
+TEST(reghandle_encoding, "REGHANDLE sequence numbers make stale handles invalid")
 {
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     static const etw_guid g = {1, 2, 3, {4}};
     etw_reghandle h = 0, h2 = 0;
     EQ_U32(EventRegister(&g, NULL, NULL, &h), 0);
@@ -105,9 +100,9 @@ static void test_reghandle_encoding(void)
     EQ_U32(EtwEventSetInformation(h2 | 1, ETW_EventProviderBinaryTrackInfo, NULL, 0), ETW_ERROR_INVALID_HANDLE);
 }
 
-static void test_traits_parser_edges(void)
+TEST(traits_parser_edges, "traits parser edges; a failed set does not count")
 {
-    fresh(ETW_V10_0);
+    unit_reference_at(ETW_V10_0);
     static const etw_guid g = {1, 2, 3, {4}};
     etw_reghandle h;
     EventRegister(&g, NULL, NULL, &h);
@@ -124,9 +119,9 @@ static void test_traits_parser_edges(void)
     EQ_U32(EtwEventSetInformation(h2, ETW_EventProviderSetTraits, good, 4), 0);
 }
 
-static void test_cti_wrap_and_pid(void)
+TEST(cti_wrap_and_pid, "instance ids wrap past zero; foreign process")
 {
-    fresh(ETW_V5_2);
+    unit_reference_at(ETW_V5_2);
     static const etw_guid g = {9, 9, 9, {9}};
     ETW_TRACE_GUID_REGISTRATION r = {&g, NULL};
     etw_tracehandle reg;
@@ -142,23 +137,10 @@ static void test_cti_wrap_and_pid(void)
     EQ_U32(UnregisterTraceGuids(reg), 87);
 }
 
-static void test_status_translation(void)
+TEST(status_translation, "NTSTATUS to Win32 translation")
 {
     EQ_U32(ref_status_to_win32(ETW_STATUS_WMI_INSTANCE_NOT_FOUND), 4201);
     EQ_U32(ref_status_to_win32(ETW_STATUS_NOT_IMPLEMENTED), ETW_ERROR_INVALID_FUNCTION);
     EQ_U32(ref_status_to_win32(ETW_STATUS_INFO_LENGTH_MISMATCH), ETW_ERROR_BAD_LENGTH);
     EQ_U32(ref_status_to_win32(ETW_STATUS_BUFFER_TOO_SMALL), ETW_ERROR_INSUFFICIENT_BUFFER);
-}
-
-void unit_reference_register(void)
-{
-    CU_pSuite s = CU_add_suite("reference", NULL, NULL);
-    CU_add_test(s, "exports follow the emulated version", test_exports_by_version);
-    CU_add_test(s, "an injected allocation fault fires once", test_fault_injection_counts);
-    CU_add_test(s, "logger ids and the kernel logger", test_logger_ids);
-    CU_add_test(s, "EnableFlags translation and the profile privilege", test_enable_flags_translation);
-    CU_add_test(s, "REGHANDLE sequence numbers make stale handles invalid", test_reghandle_encoding);
-    CU_add_test(s, "traits parser edges; a failed set does not count", test_traits_parser_edges);
-    CU_add_test(s, "instance ids wrap past zero; foreign process", test_cti_wrap_and_pid);
-    CU_add_test(s, "NTSTATUS to Win32 translation", test_status_translation);
 }

@@ -1,10 +1,11 @@
 /*
  * harness/tests/unit_rowprint.c - the row printer (harness/core/rowprint.c) against the compiler:
- * rowprint_gen.c prints every printable row of cases/ and of rowprint_synthetic.h (whose rows set
- * every field to a value no default has) as C, the build compiles it (BUILD/gen/rows_printed.c)
+ * rowprint_gen.c prints every printable row of cases/ and of rowprint_synthetic.h as C, the build
+ * compiles it (BUILD/gen/rows_printed.c, read against harness/case.h as the suite's own rows are)
  * into this program, and each compiled row must equal its original in every byte, so a field the
  * printer drops fails.
  */
+#define UNIT_SUITE "row printer"
 #include "unit.h"
 #include "rowprint_synthetic.h"
 #include <stdlib.h>
@@ -12,24 +13,6 @@
 extern const struct etw_case rowprint_printed[];
 extern const size_t rowprint_printed_count;
 
-static char *print_row(const struct etw_case *c)
-{
-    FILE *f = tmpfile();
-    if (!f)
-        return NULL;
-    bool ok = etw_row_print(f, c, "  ");
-    long n = ftell(f);
-    char *s = ok && n > 0 ? calloc(1, (size_t)n + 1) : NULL;
-    rewind(f);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(f);
-    return s;
-}
-
-/* ---------------------------------------------------------------- comparing two rows in every byte */
 static bool same_str(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && !strcmp(a, b));
@@ -82,10 +65,9 @@ static const char *diff_rows(const struct etw_case *orig, const struct etw_case 
     return memcmp(&a, &b, sizeof a) ? "a field of struct etw_case" : NULL;
 }
 
-/* ---------------------------------------------------------------- the tests */
 #define NSYN (sizeof rowprint_synthetic / sizeof rowprint_synthetic[0])
 
-static void test_every_row_compiles_back(void)
+TEST(every_row_compiles_back, "every printable row of cases/ prints as C that compiles back to it")
 {
     size_t printed = 0, custom = 0, bodies = 0, n = etw_case_total();
     for (size_t i = 0; i < n; i++) {
@@ -107,7 +89,7 @@ static void test_every_row_compiles_back(void)
            "%zu rows compared, %zu not printable, %zu custom bodies, %zu rows compiled", printed, custom, bodies, rowprint_printed_count);
 }
 
-static void test_every_field_compiles_back(void)
+TEST(every_field_compiles_back, "every field of the format compiles back (synthetic rows)")
 {
     CU_ASSERT_FATAL(rowprint_printed_count >= NSYN);
     for (size_t i = 0; i < NSYN; i++) {
@@ -115,8 +97,14 @@ static void test_every_field_compiles_back(void)
         CHECKF(!d, "synthetic row %s: %s differs", rowprint_synthetic[i].id, d ? d : "");
     }
     /* CreateTraceInstanceId's InstanceId is printed by name, not by its per-architecture offset */
-    char *text = print_row(&rowprint_synthetic[1]);
-    CHECKF(text && strstr(text, "PREFIX_AT(offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), RID_CTI_COUNTER, U32(0x2))"), "%s", text ? text : "(nothing printed)");
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    bool printed = f && etw_row_print(f, &rowprint_synthetic[1], "  ");
+    if (f)
+        fclose(f);
+    HAS(printed ? text : NULL,
+        "PREFIX_AT(offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), RID_CTI_COUNTER, U32(0x2))");
     free(text);
 }
 
@@ -131,7 +119,7 @@ static void test_every_field_compiles_back(void)
     } while (0)
 
 /* the comparison is not vacuous: a row that differs in one field does not pass as the original */
-static void test_a_dropped_field_is_caught(void)
+TEST(a_dropped_field_is_caught, "a field lost on the way is caught")
 {
     CU_ASSERT_FATAL(rowprint_printed_count >= NSYN);
     const struct etw_case *back = &rowprint_printed[rowprint_printed_count - NSYN];
@@ -143,12 +131,4 @@ static void test_a_dropped_field_is_caught(void)
     CHANGED_IS(t.rules[1] = RID_NONE, "a field of struct etw_case");
     CHANGED_IS(t.needs = 0, "a field of struct etw_case");
     CHANGED_IS((t.expect[1].out_bytes = (const etw_u8[]){7, 9}), "expect[].out_bytes");
-}
-
-void unit_rowprint_register(void)
-{
-    CU_pSuite s = CU_add_suite("row printer", NULL, NULL);
-    CU_add_test(s, "every printable row of cases/ prints as C that compiles back to it", test_every_row_compiles_back);
-    CU_add_test(s, "every field of the format compiles back (synthetic rows)", test_every_field_compiles_back);
-    CU_add_test(s, "a field lost on the way is caught", test_a_dropped_field_is_caught);
 }

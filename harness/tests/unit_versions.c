@@ -1,24 +1,25 @@
 /* harness/tests/unit_versions.c - versions are builds: names and numbers parsed, version keys and
  * their ranges, the reference emulating by build, UNKNOWN() naming the build. */
 #include "harness/case.h"
+#define UNIT_SUITE "versions are builds"
 #include "unit.h"
 
-static void test_parse_names(void)
+TEST(parse_names, "names, aliases and build numbers parse")
 {
-    EQ_U32(etw_version_parse("6.1"), ETW_V6_1);
-    EQ_U32(etw_version_parse("win7"), ETW_V6_1);
-    EQ_U32(etw_version_parse("win7-sp1"), ETW_V6_1);
-    EQ_U32(etw_version_parse("win7-rtm"), ETW_V6_1_7600);
-    EQ_U32(etw_version_parse("6.1.7601-esi"), ETW_V6_1_7601_ESI);
-    EQ_U32(etw_version_parse("win11-24h2"), ETW_V10_0_26100);
-    EQ_U32(etw_version_parse("server2025"), ETW_V10_0_26100);
-    EQ_U32(etw_version_parse("10.0.26100"), ETW_V10_0_26100);
-    EQ_U32(etw_version_parse("server2019"), ETW_V10_0_17763);
-    EQ_U32(etw_version_parse("10"), ETW_V10_0);
-    EQ_U32(etw_version_parse("10.0"), ETW_V10_0);
-    EQ_U32(etw_version_parse("win11"), 0); /* Wine's name, not an entry */
-    EQ_U32(etw_version_parse("server"), 0); /* a part of an alias is not one */
-    EQ_U32(etw_version_parse(""), 0);
+    /* "win11" is Wine's name, not an entry; a part of an alias ("server") is not one */
+    static const struct {
+        const char *name;
+        unsigned id;
+    } names[] = {{"6.1", ETW_V6_1}, {"win7", ETW_V6_1}, {"win7-sp1", ETW_V6_1},
+                 {"win7-rtm", ETW_V6_1_7600}, {"6.1.7601-esi", ETW_V6_1_7601_ESI},
+                 {"win11-24h2", ETW_V10_0_26100}, {"server2025", ETW_V10_0_26100},
+                 {"10.0.26100", ETW_V10_0_26100}, {"server2019", ETW_V10_0_17763},
+                 {"10", ETW_V10_0}, {"10.0", ETW_V10_0}, {"win11", 0}, {"server", 0}, {"", 0},
+                 {"7", 0}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        CHECKF(etw_version_parse(names[i].name) == names[i].id, "'%s' does not parse to 0x%X",
+               names[i].name, names[i].id);
+    CU_ASSERT_STRING_EQUAL(etw_version_name(ETW_V6_3), "6.3");
     EQ_U32(etw_version_parse_key("10.0.18362"), ETW_VKEY(0x0A00, 18362, 0));
     EQ_U32(etw_version_parse_key("6.1"), ETW_VKEY(0x0601, 7601, 0)); /* the entry "6.1" */
     EQ_U32(etw_version_parse_key("6.4"), ETW_VKEY(0x0604, 0, 0));
@@ -43,7 +44,7 @@ static bool holds(const struct etw_expect *x, unsigned key)
     return key >= x->vmin && key <= x->vmax;
 }
 
-static void test_ranges(void)
+TEST(ranges, "ranges compare version keys")
 {
     const struct etw_expect nt61 = AT(V6_1, V6_1), esi = AT(V6_1_7601_ESI, V6_1_7601_ESI), rtm = AT(V5_2, V6_1_7600),
                             from10 = FROM(V10_0), mid = AT(V10_0_17763, V10_0_19045), late = FROM(V10_0_20348);
@@ -75,7 +76,7 @@ static void test_ranges(void)
     CU_ASSERT(etw_version_enum_name(ETW_VLO(V10_0), true) == NULL);
 }
 
-static void test_reference_by_build(void)
+TEST(reference_by_build, "the reference emulates by build")
 {
     CU_ASSERT_EQUAL(EtwRef_SetVersion(ETW_V6_1_7601_ESI, 0), 0);
     CU_ASSERT(EtwRef_GetProcAddress("advapi32", "EventSetInformation") != NULL);
@@ -94,7 +95,7 @@ static void test_reference_by_build(void)
 }
 
 /* UNKNOWN() skips with the build run; a narrower range before a wider one picks the build */
-static void test_unknown_names_the_build(void)
+TEST(unknown_names_the_build, "UNKNOWN() names the build; the narrower range comes first")
 {
     struct etw_runner r = {0};
     const struct etw_case *c = etw_case_find("exp.ntdll.etwesi"), *a = etw_case_find("exp.advapi32.esi");
@@ -119,13 +120,4 @@ static void test_unknown_names_the_build(void)
         CHECKF(res.status == at[i].advapi32, "exp.advapi32.esi at %s: %s %s", e->name, etw_status_name(res.status), res.reason);
     }
     unit_runner_at(&r, ETW_V10_0);
-}
-
-void unit_versions_register(void)
-{
-    CU_pSuite s = CU_add_suite("versions are builds", NULL, NULL);
-    CU_add_test(s, "names, aliases and build numbers parse", test_parse_names);
-    CU_add_test(s, "ranges compare version keys", test_ranges);
-    CU_add_test(s, "the reference emulates by build", test_reference_by_build);
-    CU_add_test(s, "UNKNOWN() names the build; the narrower range comes first", test_unknown_names_the_build);
 }

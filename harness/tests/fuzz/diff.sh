@@ -16,12 +16,15 @@ W=$B/fuzz/diff
 mkdir -p "$W"
 . "$(dirname "$0")/../lib.sh"
 
-"$E" fuzz --target "$B/libetwref.so" --calls "$N" --seed 3 --quiet >"$W/reference.txt" 2>&1
+# under a 1000 ms watchdog: a target that returns is not cut short (a TIMEOUT is a disagreement)
+"$E" fuzz --target "$B/libetwref.so" --calls "$N" --seed 3 --timeout-ms 1000 --quiet \
+    >"$W/reference.txt" 2>&1
 rc=$?
 calls=$(sed -n 's/^fuzz: \([0-9]*\) calls.*/\1/p' "$W/reference.txt")
 rate=$(sed -n 's/^fuzz: .*(\([0-9]* calls\/s; [0-9]* calls per CPU second\)).*/\1/p' "$W/reference.txt")
 if [ "$rc" -eq 0 ] && [ "${calls:-0}" -ge "$N" ]; then
-    ok "etwconf fuzz --target $B/libetwref.so: no disagreement in $calls calls (seed 3; $rate)"
+    ok "etwconf fuzz --target $B/libetwref.so: no disagreement, none a TIMEOUT (--timeout-ms" \
+        "1000), in $calls calls (seed 3; $rate)"
 elif [ "$rc" -eq 0 ]; then
     no "etwconf fuzz against the reference library made ${calls:-no} calls, not $N: $(tail -n 1 "$W/reference.txt")"
 else

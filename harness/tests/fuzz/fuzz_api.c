@@ -47,20 +47,12 @@ struct state {
 
 static etw_u64 handle(struct state *s, etw_u8 sel)
 {
-    switch (sel % 12) {
-    case 0: return 0;
-    case 1: return s->have_logger ? s->logger : 0;
-    case 2: return EtwRef_MissingLoggerHandle();
-    case 3: return 0x1234;
-    case 4: return s->reg;
-    case 5: return s->stale;
-    case 6: return s->seqreg;
-    case 7: return (s->have_logger ? s->logger : 0) | 0xABCD00000000ull;
-    case 8: return 0xFFFF;
-    case 9: return s->have_classic ? s->classic : 0x77;
-    case 10: return s->have_seqclassic ? s->seqclassic : 0x77;
-    default: return 0xFFFFFFFFFFFFFFFFull;
-    }
+    etw_u64 lg = s->have_logger ? s->logger : 0;
+    const etw_u64 h[12] = {0, lg, 0 /* a missing logger's, below */, 0x1234, s->reg, s->stale,
+                           s->seqreg, lg | 0xABCD00000000ull, 0xFFFF,
+                           s->have_classic ? s->classic : 0x77,
+                           s->have_seqclassic ? s->seqclassic : 0x77, 0xFFFFFFFFFFFFFFFFull};
+    return sel % 12 == 2 ? EtwRef_MissingLoggerHandle() : h[sel % 12];
 }
 
 /* a class handle (a pointer the function trusts) or NULL */
@@ -85,8 +77,7 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
 {
     if (size < 3)
         return 0;
-    struct state s;
-    memset(&s, 0, sizeof s);
+    struct state s = {0};
     EtwRef_Reset();
     EtwRef_SetVersion(versions[data[0] % 6], 0);
     etw_u8 fx = data[1], misc = data[2];

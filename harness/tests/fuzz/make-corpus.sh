@@ -18,10 +18,7 @@ guid1() { u32 0x11111111; u16 0x2222; u16 0x3333; b 0x44 0x44 0x55 0x55 0x55 0x5
 group() { u32 0x6e0b0c00; u16 0x1234; u16 0x4abc; b 0x80 1 2 3 4 5 6 7; }
 name() { printf 'EtwCf'; b 0; }
 
-# fixture bits: 1 kernel logger, 2 system logger, 4 plain, 8 classic, 16 provider, 32 no privilege, 64 restrict, 128 disallow
-# functions: 0 TQI 1 TSI 2 NtQSI 3 NtSSI 4 NtQIP 5 NtSetIP 6 NtTraceControl 7 EtwCTI 8 CTI 9 RTG 10 UTG 11 ER 12 EU
-#            13 ESI 14 EtwESI 15 last error 16 StartLogger 17 StopLogger 18 GetLoggerMasks 19 EnableGroup 20 counter
-#            21 GetProcAddress/SetVersion 22 Symbol
+# the fixture bits are fuzz_api.c's FX_*, the functions its F_* in order (0 TQI ... 22 Symbol)
 A=$D/api
 { hdr 5 0 0; rec 0 0 0x0B 8 0 0; rec 0 0 0x0B 16 0 0; rec 0 1 0x0B 8 2 0; } >"$A/tqi-0b"
 { hdr 3 0 0; rec 0 0 0x0B 8 0 0; rec 0 0 3 8 1 0; } >"$A/tqi-class-62"

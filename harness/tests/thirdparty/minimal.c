@@ -13,11 +13,7 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-typedef struct {
-    uint32_t Data1;
-    uint16_t Data2, Data3;
-    uint8_t Data4[8];
-} GUID;
+typedef struct GUID GUID; /* only pointers to it are passed here */
 typedef struct {
     const GUID *Guid;
     void *RegHandle;
@@ -41,35 +37,30 @@ EXPORT uint32_t TraceQueryInformation(uint64_t SessionHandle, uint32_t Informati
                                       uint32_t *ReturnLength)
 {
     uint8_t *info = TraceInformation;
+    uint32_t v;
     if (!info)
         InformationLength = 0;
-    switch (InformationClass) {
-    case 0x05: { /* TraceSampledProfileIntervalInfo: {Source, Interval} */
-        if (SessionHandle != 0)
-            return ERROR_INVALID_PARAMETER;
-        if (ReturnLength)
-            *ReturnLength = 8;
-        if (InformationLength != 8)
-            return ERROR_BAD_LENGTH;
-        uint32_t source, interval;
-        memcpy(&source, info, 4);
-        interval = source == 0 ? 10000 : 0; /* the timer's default: 1 ms in 100 ns units */
-        memcpy(info + 4, &interval, 4);
-        return ERROR_SUCCESS;
-    }
-    case 0x0B: { /* TraceVersionInfo: {EtwTraceProcessingVersion, Reserved} */
-        if (SessionHandle != 0)
-            return ERROR_INVALID_PARAMETER;
-        if (ReturnLength)
-            *ReturnLength = 8;
+    /* 0x05 TraceSampledProfileIntervalInfo {Source, Interval}, 0x0B TraceVersionInfo
+     * {EtwTraceProcessingVersion, Reserved}: 8 bytes each */
+    if (InformationClass != 0x05 && InformationClass != 0x0B)
+        return ERROR_NOT_SUPPORTED;
+    if (SessionHandle != 0)
+        return ERROR_INVALID_PARAMETER;
+    if (ReturnLength)
+        *ReturnLength = 8;
+    if (InformationClass == 0x0B) {
         if (InformationLength < 8) /* DIVERGENCE: should be != 8 (TQI.0B.EXACT_SIZE) */
             return ERROR_BAD_LENGTH;
-        uint32_t v = 1;
+        v = 1;
         memcpy(info, &v, 4);
         return ERROR_SUCCESS;
     }
-    default: return ERROR_NOT_SUPPORTED;
-    }
+    if (InformationLength != 8)
+        return ERROR_BAD_LENGTH;
+    memcpy(&v, info, 4);
+    v = v == 0 ? 10000 : 0; /* the timer's default interval: 1 ms in 100 ns units */
+    memcpy(info + 4, &v, 4);
+    return ERROR_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- classic registrations */
