@@ -10,8 +10,8 @@
  * plus successes inside todo blocks, at most 255. The platform is "wine" when ntdll exports
  * wine_server_call (WINETEST_PLATFORM overrides it): todo_wine applies there only, broken() is true
  * on "windows" only, win_skip() is a skip on Windows but a failure on Wine. Not provided: flaky
- * blocks, subtests, muting, --list, WINETEST_INTERACTIVE, WINETEST_TIME, WINETEST_COLOR,
- * wine_dbgstr_*(), the child-process helpers, a report of unhandled exceptions; one thread only.
+ * blocks, subtests, muting, --list, the other WINETEST_* variables, wine_dbgstr_*(), the
+ * child-process helpers, a report of unhandled exceptions; one thread only.
  */
 #ifndef ETWCONF_WINETEST_TEST_H
 #define ETWCONF_WINETEST_TEST_H
@@ -27,11 +27,10 @@
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 #endif
 
-#if defined(__GNUC__)
-#define WINETEST_PRINTF_ATTR(f, a) __attribute__((format(printf, f, a)))
-#else
-#define WINETEST_PRINTF_ATTR(f, a)
+#ifndef __GNUC__
+#define __attribute__(x)
 #endif
+#define WINETEST_PRINTF_ATTR(f, a) __attribute__((format(printf, f, a)))
 
 extern int winetest_debug;
 extern const char *winetest_platform;
