@@ -21,7 +21,6 @@ WINE_VERSIONS ?= $(call VERSION_FIELD,4)
 
 # the fuzzer needs the built-in reference, which the exe does not contain
 WIN_SRC := $(filter-out tools/fuzz/%,$(HARNESS_SRC)) $(CASE_SRC) $(HARNESS_CLI_SRC) $(HARNESS_WIN_SRC)
-WIN_HEADERS := $(HEADERS)
 # _WIN32_WINNT 0x0502: nothing newer than Server 2003 can be imported by accident (newer APIs are
 # looked up with GetProcAddress). The exe tests the system it runs on: no reference is linked.
 # WIN_LEAN: most of the compile time is windows.h; WIN32_LEAN_AND_MEAN and marking the x86
@@ -67,11 +66,11 @@ $(BUILD)/win%/pch/exe/pch.h.gch: harness/plat/win/pch.h
 $(WIN_PCH_SRC:%.c=$(BUILD)/win64/obj/%.o): $(BUILD)/win64/pch/exe/pch.h.gch
 $(WIN_PCH_SRC:%.c=$(BUILD)/win64/obj/%.o): WIN_PCH_USE := -Winvalid-pch -include $(BUILD)/win64/pch/exe/pch.h
 
-$(BUILD)/win64/obj/%.o: %.c $(WIN_HEADERS)
+$(BUILD)/win64/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(MINGW64) $(WIN_CFLAGS) $(WIN_PCH_USE) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf.exe"' -c -o $@ $<
 
-$(WIN32_OBJ): $(BUILD)/unity/win.c $(WIN_SRC) $(WIN_HEADERS) $(BUILD)/gen/export_wine_runtime.h
+$(WIN32_OBJ): $(BUILD)/unity/win.c $(WIN_SRC) $(HEADERS) $(BUILD)/gen/export_wine_runtime.h
 	@mkdir -p $(dir $@)
 	$(MINGW32) $(WIN_CFLAGS) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf-i686.exe"' -c -o $@ $<
 
