@@ -52,7 +52,7 @@ HARNESS_OBJ := $(HARNESS_SRC:%.c=$(BUILD)/obj/%.o) $(HARNESS_POSIX_SRC:%.c=$(BUI
 # A unity build compiles the files UNITY_NAME as one translation unit, BUILD/unity/NAME.c, in half
 # the time or less: for the builds no check reads file by file, UNITY=1 (the sanitizer build) and
 # etwconf-i686.exe. A static name several files define is renamed in them (UNITY_RENAME,
-# PATTERN:NAME: every file of cases/ names its table `cases`); any other collision fails the compile.
+# PATTERN:NAME: every file of cases/ names its table `cases`); another collision fails the compile.
 UNITY_RENAME := cases/*:cases harness/targets/win_live/names.c:run_dir
 UNITY_reference := $(REF_SRC)
 UNITY_harness := $(HARNESS_SRC) $(HARNESS_POSIX_SRC)
@@ -137,9 +137,9 @@ results: all
 	    if [ $$rc -gt 1 ]; then echo "etwconf run failed (exit $$rc)" >&2; exit $$rc; fi
 
 # The main job: the reference results and the report. The steps fragments add (RUN_EXTRA, e.g. the
-# Wine runs) are optional: each logs to BUILD/run/STEP.log; when one fails, the report is still built,
-# and the last lines name the step, its log and what to do (RUN_HELP_STEP). The exit status is the
-# main job's.
+# Wine runs) are optional: each logs to BUILD/run/STEP.log; when one fails, the report is still
+# built, and the last lines name the step, its log and what to do (RUN_HELP_STEP). The exit status
+# is the main job's.
 RUN_LOGS := $(BUILD)/run
 run:
 	@sh .ci/deps.sh core

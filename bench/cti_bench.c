@@ -109,7 +109,8 @@ struct check {
 static double last_overlap; /* of the last measurement: the share of its time all threads were running calls */
 
 /* every call succeeded, and every id 1..total is in the threads' arrays exactly once */
-static void check_ids(const struct worker *w, int nt, size_t total, unsigned char *seen, struct check *ck)
+static void check_ids(const struct worker *w, int nt, size_t total, unsigned char *seen,
+                      struct check *ck)
 {
     memset(seen, 0, total + 1);
     for (int t = 0; t < nt; t++) {

@@ -161,8 +161,8 @@ test-wine:
 	    wait $$p || cat $(BUILD)/test/wine/prefix.log; \
 	    MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh harness/tests/wine.sh test "$(BUILD)" "$(WINE_VERSIONS)"
 
-# The suite's own prefix, made (or found current) by winprep, its wineserver then stopped so that its
-# registry is on disk: the other Wine stages run in prefixes of their own over it (wine_overlay,
+# The suite's own prefix, made (or found current) by winprep, its wineserver then stopped so that
+# its registry is on disk: the other Wine stages run in prefixes of their own over it (wine_overlay,
 # harness/tests/wine-env.sh). Under make test the set-up make has done it (TEST_SETUP_DONE).
 .PHONY: test-prep-wine
 test-prep-wine:
