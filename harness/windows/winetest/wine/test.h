@@ -44,7 +44,6 @@ void winetest_trace(const char *msg, ...) WINETEST_PRINTF_ATTR(1, 2);
 void winetest_push_context(const char *fmt, ...) WINETEST_PRINTF_ATTR(1, 2);
 void winetest_pop_context(void);
 void winetest_start_todo(int is_todo);
-int winetest_loop_todo(void);
 void winetest_end_todo(void);
 int broken(int condition);
 
@@ -59,7 +58,9 @@ int broken(int condition);
 #define trace trace_(__FILE__, __LINE__)
 
 /* a block whose failures are expected: a for statement that runs its body once */
-#define todo_if(is_todo) for (winetest_start_todo(is_todo); winetest_loop_todo(); winetest_end_todo())
+#define todo_if(is_todo)                                                        \
+    for (int winetest_once = (winetest_start_todo(is_todo), 1); winetest_once; \
+         winetest_end_todo(), winetest_once = 0)
 #define todo_wine todo_if(!strcmp(winetest_platform, "wine"))
 #define todo_wine_if(is_todo) todo_if((is_todo) && !strcmp(winetest_platform, "wine"))
 
@@ -86,7 +87,6 @@ static int winetest_report_success;
 static const char *winetest_file = "";
 static int winetest_line;
 static unsigned int winetest_todo_level; /* one bit per nested todo block, the innermost lowest */
-static int winetest_todo_once;
 static char winetest_context[8][128];
 static unsigned int winetest_context_count;
 
@@ -192,14 +192,6 @@ void winetest_pop_context(void)
 void winetest_start_todo(int is_todo)
 {
     winetest_todo_level = (winetest_todo_level << 1) | (is_todo != 0);
-    winetest_todo_once = 1;
-}
-
-int winetest_loop_todo(void)
-{
-    int once = winetest_todo_once;
-    winetest_todo_once = 0;
-    return once;
 }
 
 void winetest_end_todo(void)
@@ -219,7 +211,6 @@ int main(int argc, char **argv)
     const struct test *t;
     HMODULE ntdll = GetModuleHandleA("ntdll.dll");
     LONG bad;
-    (void)argc;
     setvbuf(stdout, NULL, _IONBF, 0);
     if (GetEnvironmentVariableA("WINETEST_PLATFORM", platform, sizeof(platform)))
         winetest_platform = platform;
