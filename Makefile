@@ -49,13 +49,10 @@ REF_OBJ := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
 CASE_OBJ := $(CASE_SRC:%.c=$(BUILD)/obj/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(BUILD)/obj/%.o) $(HARNESS_POSIX_SRC:%.c=$(BUILD)/obj/%.o)
 
-# A unity build compiles a set of files as one translation unit, from a generated BUILD/unity/NAME.c
-# that includes them (UNITY_NAME: the files): half the compile time or less, as every header is
-# read once. It is for the builds that no check needs file by file (layers reads the per-file
-# objects of the normal build and of etwconf.exe's, the mutants those of the reference): UNITY=1
-# (the sanitizer build) and etwconf-i686.exe (mk/windows.mk). A static name that several files
-# define is renamed in those files (UNITY_RENAME, PATTERN:NAME: every file of cases/ names its
-# table `cases`); any other collision fails the compile.
+# A unity build compiles the files UNITY_NAME as one translation unit, BUILD/unity/NAME.c, in half
+# the time or less: for the builds no check reads file by file, UNITY=1 (the sanitizer build) and
+# etwconf-i686.exe. A static name several files define is renamed in them (UNITY_RENAME,
+# PATTERN:NAME: every file of cases/ names its table `cases`); another collision fails the compile.
 UNITY_RENAME := cases/*:cases harness/targets/win_live/names.c:run_dir
 UNITY_reference := $(REF_SRC)
 UNITY_harness := $(HARNESS_SRC) $(HARNESS_POSIX_SRC)
@@ -97,9 +94,8 @@ deps:
 
 # Every rule id as a C identifier, in catalogue order: RULE_ID(TQI_0B_EXACT_SIZE, "TQI.0B.EXACT_SIZE").
 # Code cites rules as RID_TQI_0B_EXACT_SIZE, so a misspelt id is a compile error at its file:line.
-# A generated file is written under a name of this make's own (.$$$$: its shell's pid) and renamed
-# over the target: two makes that generate it at once never share a temporary file, and a reader
-# sees the old file or the new one, whole.
+# A generated file is written under a name of this make's own (.$$$$) and renamed over the target:
+# two makes never share a temporary file, and a reader sees the old file or the new one, whole.
 $(BUILD)/gen/rule_ids.def: spec/rules.def $(RULE_DEFS)
 	@mkdir -p $(dir $@)
 	@t=$@.$$$$; sed -n 's/^RULE("\([^"]*\)".*/\1/p' $(RULE_DEFS) | \
@@ -140,11 +136,10 @@ results: all
 	@$(BUILD)/etwconf run --target reference --emulate all --quiet --out-dir $(RESULTS); rc=$$?; \
 	    if [ $$rc -gt 1 ]; then echo "etwconf run failed (exit $$rc)" >&2; exit $$rc; fi
 
-# The main job delivers the reference results and the report. The steps fragments add (RUN_EXTRA, e.g.
-# the Wine runs) are optional: each runs on its own, its output kept in BUILD/run/STEP.log; when one
-# fails, the report is still built from the results that exist, and the last lines name the step, its
-# log and what to do (RUN_HELP_STEP, from its fragment). The exit status is the main job's: 0 when the
-# reference results and the report were made.
+# The main job: the reference results and the report. The steps fragments add (RUN_EXTRA, e.g. the
+# Wine runs) are optional: each logs to BUILD/run/STEP.log; when one fails, the report is still
+# built, and the last lines name the step, its log and what to do (RUN_HELP_STEP). The exit status
+# is the main job's.
 RUN_LOGS := $(BUILD)/run
 run:
 	@sh .ci/deps.sh core
@@ -168,29 +163,21 @@ run:
 # its prerequisites, and a stage that must come after another stage names it (test-B: | test-A).
 # `make test` makes them all in one make, TEST_JOBS jobs at a time (mk/stages.mk).
 TEST_STAGES := abi unit conformance badtargets
-# two more jobs than CPUs: several stages spend much of their time waiting (Wine's services, ssh,
-# timeouts, Chromium), and the Wine stages run side by side
+# two more jobs than CPUs: several stages spend much of their time waiting (Wine, ssh, Chromium)
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
-# CPU-bound stages bounded by work, not by a clock, run at a lower priority: they fill the time the
-# others spend waiting (Wine, ssh, timeouts) without holding up the Wine stages
+# CPU-bound stages bounded by work run at a lower priority, in the time the others wait
 TEST_NICE := mutate sanitize reports
-# what every stage may use without naming it: built before any stage starts
+# built before any stage starts: TEST_PREP for every stage, TEST_SETUP for those that name it
 TEST_PREP := all
-# built before the stages start too (mk/stages.mk), but needed only by the stages that name them
 TEST_SETUP := winprep
-# stages that take turns in one Wine prefix. The wine stage runs in the suite's own prefix; faults,
-# winci, winetest and fleet's fake hosts run in prefixes of their own over it, made before they start
-# (winprep, mk/windows.mk; WINE_PREFIX_SHARED=1 tells fleet to leave the suite's wineserver alone).
-# In a user's WINEPREFIX they all take turns.
+# The Wine stages run in prefixes of their own over the suite's (WINE_PREFIX_SHARED=1 tells fleet to
+# leave the suite's wineserver alone); in a user's WINEPREFIX they take turns.
 TEST_EXCLUSIVE := $(if $(WINEPREFIX),wine faults winci winetest fleet)
-# Before the stages: the dependencies (fragments test for tools) and Wine's 32-bit part
-# (WINE32_INSTALL, mk/windows.mk: no stage makes a Wine prefix while it is half there; its failure
-# only skips the 32-bit runs, and the Wine stage says why).
-# The stages start the interpreter that PYTHON names directly, also as python3 (PATH: BUILD/test/bin/
-# python3, a two-line script that execs it), and with -S: behind a version manager's shim (pyenv: bash
-# and `pyenv exec` before every start) each of their many Python starts cost twice as much, and a
-# site-packages .pth hook can cost 40 ms a start (one that imports certifi, seen here), where a start
-# without site takes 7. The suite's Python uses the standard library only, which -S also proves.
+# Before the stages: the dependencies and Wine's 32-bit part (WINE32_INSTALL: no stage makes a Wine
+# prefix while it is half there). The stages start the interpreter PYTHON names directly, also as
+# python3 (BUILD/test/bin/python3 execs it), with -S: a version manager's shim doubles the cost of
+# each of their many Python starts, and a site-packages .pth hook can add 40 ms to a start of 7.
+# The suite's Python uses the standard library only, which -S also proves.
 test:
 	@sh .ci/deps.sh core $(TEST_DEPS)
 	@$(WINE32_INSTALL)
@@ -202,9 +189,7 @@ test:
 	    PATH="$$bin:$$PATH" PYTHON="$$bin/python3" WINE_PREFIX_SHARED=$(if $(WINEPREFIX),0,1); \
 	    export PATH PYTHON WINE_PREFIX_SHARED; $(TEST_RUN)
 
-# make test starts the stages, and builds what they need, in the order they are registered: the
-# fragments of the longest ones come first (the Wine stages, which wait for the Windows programs,
-# then mutation testing and fuzzing, then the stages that wait on ssh, Wine or Chromium)
+# make test starts the stages in the order they are registered: the longest ones first
 include mk/windows.mk
 include mk/twin.mk
 include mk/mutate.mk

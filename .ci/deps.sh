@@ -3,8 +3,7 @@
 # the one package list, by names every supported Debian release has (libclang-rt-dev, pkgconf).
 # As root it runs apt-get, otherwise sudo if it can, otherwise it prints the command to run;
 # --check installs nothing and exits 1 with that command (for the make targets other than make
-# run, make test and make deps, which install). fleet's OpenSSH server is for the fleet runner's
-# loopback test, which never starts its service. wine32 (Wine's 32-bit part, for etwconf-i686.exe)
+# run, make test and make deps, which install). wine32 (Wine's 32-bit part, for etwconf-i686.exe)
 # is left out, with the reason, unless this machine runs i386 code (probed, never assumed); it
 # enables dpkg's i386 architecture, and takes it away again when the install fails and nothing
 # i386 is installed. A failed wine32 install is not tried again for a day (WINE32_RETRY=1 tries
@@ -104,10 +103,9 @@ u=$(unknown_here)
 # --no-remove: never take an installed package away to make room (a stale i386 index can ask for
 # wine64 to go)
 install() { $SUDO apt-get install -y -qq --no-install-recommends --no-remove "$@" >"$LOG" 2>&1; }
-# When an i386 list is older than the amd64 one, multi-arch libraries differ in version and the
-# plain install fails: wine32-align.py finds matching versions by simulation. Taking an amd64
-# library back to an older version needs WINE32_ALIGN=1 (.ci/run sets it for its throw-away
-# machine); elsewhere the command is printed for you to decide.
+# When the plain install fails on a lagging i386 list, wine32-align.py finds versions both
+# architectures have; taking an amd64 library back to an older one needs WINE32_ALIGN=1 (.ci/run
+# sets it for its throw-away machine), elsewhere the command is printed for you to decide.
 aligned() {
     case "$missing " in *":i386 "*) ;; *) return 1 ;; esac
     echo "deps: the plain install failed; looking for versions that both architectures have (a minute or two)" >&2

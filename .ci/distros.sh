@@ -3,27 +3,25 @@
 # release (make test-distros; default: bookworm trixie). `--sources RELEASE` prints the apt sources
 # the chroot of RELEASE gets; `--help` this text. As root on a Debian host, for each release:
 #   1. debootstrap --variant=minbase from this host's Debian mirror (DISTROS_MIRROR replaces it),
-#      kept as DISTROS_CACHE/RELEASE-minbase.tar (/var/cache/etwconf-distros) for
-#      DISTROS_BASE_DAYS days (7: the archive moves on); DISTROS_REFRESH=1 makes it anew
-#   2. unpacked afresh into DISTROS_ROOT/RELEASE (/var/tmp/etwconf-distros); /proc /sys /dev
-#      /dev/pts /dev/shm bind-mounted, the host's resolv.conf and apt proxy, a policy-rc.d that
-#      lets no service start, the apt sources of a normal install (RELEASE, -updates, -security from
-#      this host's mirrors), apt's downloads kept in DISTROS_CACHE/archives/RELEASE
-#   3. only make and git installed; a fresh clone of the current commit in /root/etwconf
-#      (uncommitted changes are not tested)
-#   4. as root with a clean environment: make run (before Wine is there), make test (which
-#      installs everything), make run; each must exit 0, each make run rebuild
-#      build/report/index.html, and Wine's i686 runs must have run (build/results/wine-i686-*.jsonl)
+#      cached as DISTROS_CACHE/RELEASE-minbase.tar (/var/cache/etwconf-distros) for
+#      DISTROS_BASE_DAYS days (7); DISTROS_REFRESH=1 makes it anew
+#   2. unpacked afresh into DISTROS_ROOT/RELEASE (/var/tmp/etwconf-distros) with /proc /sys /dev
+#      /dev/pts /dev/shm bind-mounted, the host's resolv.conf and apt proxy, no service allowed to
+#      start, the apt sources of a normal install from this host's mirrors, apt's downloads kept in
+#      DISTROS_CACHE/archives/RELEASE
+#   3. only make and git installed; a fresh clone of the current commit (uncommitted changes are
+#      not tested)
+#   4. as root with a clean environment: make run (before Wine is there), make test, make run; each
+#      must exit 0, each make run rebuild build/report/index.html, and Wine's i686 runs must have
+#      run (build/results/wine-i686-*.jsonl)
 # Output: one line per release, PASS, FAIL (the command, its log, make test's failing stages) or
-# SKIP (Debian's archive cannot be reached: why), with the times, then "distros: N passed, N failed,
-# N skipped". Exit 1 when a release failed, 2 on bad usage. Logs: DISTROS_LOGS/RELEASE/
-# (build/distros), make test's stage logs in stages/. Each command is stopped after DISTROS_TIMEOUT
-# seconds (5400). Everything mounted is unmounted and every process left in the chroot ended (by
-# pid), also on failure and Ctrl-C; DISTROS_KEEP=1 keeps the unpacked system (unmounted).
-# WINE32_ALIGN=1 (the default here, as in .ci/run: the chroots are thrown away) lets .ci/deps.sh
-# take a few amd64 libraries back to a lagging i386 index's versions (README "Supported
-# platforms"), so the i686 runs are required on every release; with WINE32_ALIGN=0 only on the
-# releases in DISTROS_I686.
+# SKIP (Debian's archive cannot be reached: why), then "distros: N passed, N failed, N skipped".
+# Exit 1 when a release failed, 2 on bad usage. Logs: DISTROS_LOGS/RELEASE/ (build/distros). Each
+# command is stopped after DISTROS_TIMEOUT seconds (5400). Everything mounted is unmounted and every
+# process left in the chroot ended (by pid), also on failure and Ctrl-C; DISTROS_KEEP=1 keeps the
+# unpacked system (unmounted). WINE32_ALIGN=1 (the default here: the chroots are thrown away) lets
+# .ci/deps.sh match a lagging i386 index (README "Supported platforms"), so the i686 runs are
+# required on every release; with WINE32_ALIGN=0 only on the releases in DISTROS_I686.
 set -u
 usage() { sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h | --help) usage; exit 0 ;; --sources) ;; -*) usage >&2; exit 2 ;; esac

@@ -1,17 +1,12 @@
 /*
- * bench/timeit.c - side-by-side wall-clock timing of commands, for the benchmarks (bench/README.md).
+ * bench/timeit.c - side-by-side wall-clock timing of commands (bench/README.md says how and why).
  *
  *   timeit [-r ROUNDS] [-w WARMUP] [-s SAMPLES] LABEL=CMD [LABEL=CMD ...]
  *
- * CMD is split on spaces (no quoting) and run with stdio on /dev/null. Each round runs every LABEL
- * once, in an order that rotates from round to round, so that a load change on a shared machine
- * hits every command alike. Output, one tab-separated line per LABEL:
+ * CMD is split on spaces (no quoting). Output, one tab-separated line per LABEL:
  *   LABEL  median_us  min_us  max_us  rounds  maxrss_kb  worst_exit (128+N for signal N)
  * -s SAMPLES writes every sample as "LABEL ROUND US", for ratios taken round by round.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,16 +1,9 @@
-# mk/stages.mk - the test stages in one make (included after every fragment that registers a stage).
-#
-# A stage is a target test-NAME (TEST_STAGES += NAME). `make test` runs TEST_RUN: one make -k of
-# every stage, TEST_JOBS jobs at a time, TEST_PREP first, then the summary (stages.sh --summary).
-# A stage with another among its prerequisites (test-B: | test-A) starts after it, and is counted
-# as skipped, with the reason, when that one failed or did not run.
-# Each recipe line of a stage (`private`: not its prerequisites' lines) runs through stages.sh: by
-# hand as sh -c LINE, under make test (STAGE_LOGS) into BUILD/test/NAME.log with its exit status
-# and times beside it (TEST_NICE, TEST_EXCLUSIVE: nice, flock).
-# Before that make, TEST_PREP and TEST_SETUP (what some stages share, e.g. the Windows builds) are
-# built with every job: the compiles then take no slot from a running stage, and the stages that
-# wait on them start sooner. Its failures count nowhere (BUILD/test/setup.log): the stages' make
-# builds the same again, and a stage whose prerequisite fails is skipped, with the reason.
+# mk/stages.mk - the test stages in one make (included after every fragment that registers a stage;
+# the main README, "Tests, proofs and benchmarks", says how they are scheduled).
+# `make test` runs TEST_RUN: a set-up make of TEST_PREP and TEST_SETUP with every job (its failures
+# count nowhere: BUILD/test/setup.log), then one make -k of every stage, then the summary. Each
+# recipe line of a stage (`private`: not its prerequisites' lines) runs through stages.sh: by hand
+# as sh -c LINE, under make test (STAGE_LOGS) into BUILD/test/NAME.log with its status and times.
 STAGES_SH ?= harness/tests/stages.sh
 test-%: private .SHELLFLAGS = $(if $(filter $(@:test-%=%),$(TEST_STAGES)),$(STAGES_SH) $(@:test-%=%) \
     $(patsubst test-%,%,$(filter $(TEST_STAGES:%=test-%),$^ $|))) -c

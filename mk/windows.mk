@@ -22,15 +22,11 @@ WINE_VERSIONS ?= $(call VERSION_FIELD,4)
 
 # the fuzzer needs the built-in reference, which the exe does not contain
 WIN_SRC := $(filter-out tools/fuzz/%,$(HARNESS_SRC)) $(CASE_SRC) $(HARNESS_CLI_SRC) $(HARNESS_WIN_SRC)
-WIN_HEADERS := $(HEADERS)
-# _WIN32_WINNT 0x0502: nothing newer than Server 2003 can be imported by accident; newer APIs
-# are looked up with GetProcAddress. The reference implementation is not linked: the exe tests
-# the system it runs on (or a DLL given with --target).
-# WIN_LEAN: windows.h is most of the compile time; WIN32_LEAN_AND_MEAN halves it, and the x86_64
-# winnt.h's x86intrin.h and emmintrin.h (three quarters of what is left: every x86 intrinsic),
-# marked as read by their include guards, are not read. Neither changes the generated code: nothing
-# here uses what they leave out (a use would not compile). -O1: the exe's time goes to the system it
-# tests (it holds no reference to fuzz), and -O2 costs a third more to compile.
+# _WIN32_WINNT 0x0502: nothing newer than Server 2003 can be imported by accident (newer APIs are
+# looked up with GetProcAddress). The exe tests the system it runs on: no reference is linked.
+# WIN_LEAN: most of the compile time is windows.h; WIN32_LEAN_AND_MEAN and marking the x86
+# intrinsics headers as read (nothing here uses them) leave a quarter of it. -O1: the exe's time
+# goes to the system it tests, and -O2 costs a third more to compile.
 WIN_LEAN := -DWIN32_LEAN_AND_MEAN -D_X86INTRIN_H_INCLUDED -D_EMMINTRIN_H_INCLUDED
 WIN_CFLAGS := -std=c11 $(WARN) -Werror=int-conversion -O1 -I. -I$(BUILD)/gen -D_GNU_SOURCE -D_WIN32_WINNT=0x0502 -DWINVER=0x0502 \
     $(WIN_LEAN) -DETWCONF_DEFAULT_TARGET='"live"'
@@ -71,11 +67,11 @@ $(BUILD)/win%/pch/exe/pch.h.gch: harness/plat/win/pch.h
 $(WIN_PCH_SRC:%.c=$(BUILD)/win64/obj/%.o): $(BUILD)/win64/pch/exe/pch.h.gch
 $(WIN_PCH_SRC:%.c=$(BUILD)/win64/obj/%.o): WIN_PCH_USE := -Winvalid-pch -include $(BUILD)/win64/pch/exe/pch.h
 
-$(BUILD)/win64/obj/%.o: %.c $(WIN_HEADERS)
+$(BUILD)/win64/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(MINGW64) $(WIN_CFLAGS) $(WIN_PCH_USE) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf.exe"' -c -o $@ $<
 
-$(WIN32_OBJ): $(BUILD)/unity/win.c $(WIN_SRC) $(WIN_HEADERS) $(BUILD)/gen/export_wine_runtime.h
+$(WIN32_OBJ): $(BUILD)/unity/win.c $(WIN_SRC) $(HEADERS) $(BUILD)/gen/export_wine_runtime.h
 	@mkdir -p $(dir $@)
 	$(MINGW32) $(WIN_CFLAGS) $(WIN_EXTRA) -DETWCONF_PROG='"etwconf-i686.exe"' -c -o $@ $<
 
@@ -101,16 +97,11 @@ $(BUILD)/etwconf.exe $(WINE_EXE_DIR)/etwconf.exe: $(WIN64_OBJ)
 $(BUILD)/etwconf-i686.exe $(WINE_EXE_DIR)/etwconf-i686.exe: $(WIN32_OBJ)
 	$(MINGW32) $(WIN_LDFLAGS) -Wl,--large-address-aware -o $@ $^ $(WIN_LIBS)
 
-# The Wine stage's copies of the two exes, BUILD/wine-elevated/: the same objects, linked with a
-# manifest that asks for requestedExecutionLevel highestAvailable. The hosted Windows runners run the
-# suite elevated, and so must Wine. Wine 10.0 starts a program with a limited administrator token
-# (server/process.c: the first process gets token_create_admin(..., TokenElevationTypeLimited)), and
-# its loader swaps in the linked full token when the exe's manifest asks for highestAvailable or
-# requireAdministrator (dlls/ntdll/loader.c: needs_elevation(), elevate_token()). Wine 8.0 gives
-# every program a full token, whatever its manifest asks for. highestAvailable, not
-# requireAdministrator: an account that has no full token still runs the program, and its records
-# say which token it got (fingerprint elevation_type, and the reason of each SKIP). The shipped exes
-# stay asInvoker.
+# The Wine stages' copies of the two exes, BUILD/wine-elevated/: the same objects, linked with a
+# manifest that asks for highestAvailable, so that Wine 10.0 gives them the full administrator
+# token, as the hosted Windows runners have (README "Your Wine's results"). highestAvailable, not
+# requireAdministrator: an account without a full token still runs them, and the records say which
+# token they got. The shipped exes stay asInvoker.
 WINE_EXES := $(WINE_EXE_DIR)/etwconf.exe $(WINE_EXE_DIR)/etwconf-i686.exe
 $(WINE_EXE_DIR)/manifest/etwconf.manifest: harness/windows/etwconf.manifest
 	@mkdir -p $(dir $@)
@@ -148,24 +139,19 @@ wine: $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WINE_EXES)
 
 TEST_STAGES += wine
 TEST_DEPS += windows
-# winprep builds what the Wine stages share (etwconf.exe: wine, winetest, faults, winci, fleet;
-# etwconf-i686.exe: wine, winci, winetest, faults; the misbehaving DLLs: wine, faults) and makes the
-# suite's prefix (test-prep-wine) meanwhile; the Wine stages come after it (a fragment's Wine stage:
-# test-NAME: | winprep), so that the builds their recipes start find it all made.
+# winprep builds what the Wine stages share and makes the suite's prefix (test-prep-wine) meanwhile;
+# the Wine stages come after it, so that the builds their recipes start find it all made.
 WINPREP_FILES := $(if $(shell command -v $(MINGW64) 2>/dev/null),$(BUILD)/etwconf.exe $(WINE_EXE_DIR)/etwconf.exe $(WIN_TEST_DLLS)) \
     $(if $(shell command -v $(MINGW32) 2>/dev/null),$(BUILD)/etwconf-i686.exe $(WINE_EXE_DIR)/etwconf-i686.exe $(WIN32_TEST_DLLS))
 .PHONY: winprep
 winprep: $(WINPREP_FILES) $(if $(shell command -v "$(or $(WINE),wine)" 2>/dev/null),test-prep-wine)
 test-wine test-winetest test-faults test-winci test-fleet: | winprep
-# the prefix is made (about 5 s of waiting on wineboot) while the executables build (two at a time: the
-# Wine stage is the longest, so it starts first and goes first); the test then finds the prefix
-# current and its wineserver running. Under make test the set-up make has made it (TEST_SETUP_DONE).
+# run alone, the stage makes the prefix (about 5 s of waiting on wineboot) while the executables
+# build; under make test the set-up make has made it (TEST_SETUP_DONE).
 WINE_TEST_FILES := $(BUILD)/etwconf.exe $(BUILD)/etwconf-i686.exe $(WINE_EXES) $(WIN_TEST_DLLS)
-# WINE32_INSTALL, a shell command: Wine's 32-bit part is installed when this machine runs i386 code
-# (.ci/deps.sh wine32; a failure only means that the 32-bit runs are skipped, with the reason, and is
-# not retried in this build directory while its log is there). WINE32=0: neither. Only the test target
-# (Makefile) runs it, before any stage starts: a stage installs nothing (the Wine stage run alone
-# says in its SKIP how to get the 32-bit part).
+# WINE32_INSTALL, run by make test before any stage starts: Wine's 32-bit part, when this machine
+# runs i386 code (.ci/deps.sh wine32). A failure only skips the 32-bit runs, with the reason, and is
+# not retried in this build directory while its log is there. WINE32=0: not tried.
 WINE32_INSTALL = mkdir -p $(BUILD)/test/wine; [ "$${WINE32:-1}" = 0 ] || grep -qs 'apt-get install failed' $(BUILD)/test/wine/wine32-deps.log || \
     sh .ci/deps.sh wine32 >$(BUILD)/test/wine/wine32-deps.log 2>&1 || true
 test-wine:
@@ -176,13 +162,10 @@ test-wine:
 	    wait $$p || cat $(BUILD)/test/wine/prefix.log; \
 	    MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh harness/tests/wine.sh test "$(BUILD)" "$(WINE_VERSIONS)"
 
-# The suite's own prefix is made (or found current) by winprep, beside its builds and
-# before the Wine stages start, and its wineserver stopped so that its registry is on disk: faults, winci and winetest
-# run beside the wine stage in prefixes of their own over it (wine_overlay, harness/tests/wine-env.sh).
-# Wine's 32-bit part is installed before (make test: WINE32_INSTALL), so the prefix is made with it.
-# With a user's WINEPREFIX: only the server is started and stopped.
+# The suite's own prefix, made (or found current) by winprep, its wineserver then stopped so that
+# its registry is on disk: the other Wine stages run in prefixes of their own over it (wine_overlay,
+# harness/tests/wine-env.sh). Under make test the set-up make has done it (TEST_SETUP_DONE).
 .PHONY: test-prep-wine
-# (under make test the set-up make has done it: TEST_SETUP_DONE, mk/stages.mk)
 test-prep-wine:
 	@[ -n "$(TEST_SETUP_DONE)" ] || { mkdir -p $(BUILD)/test/wine; \
 	    sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 || cat $(BUILD)/test/wine/prefix.log; \

@@ -4,6 +4,8 @@ The SSH side is the rest of the fleet stage (harness/tests/fleet.sh). Last line:
 "fleet-unit: N passed, N failed, N skipped"."""
 import argparse
 import contextlib
+import importlib.machinery
+import importlib.util
 import io
 import os
 import sys
@@ -11,11 +13,12 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "reports", "tests"))   # the report tests' sample runs
-sys.path.insert(0, HERE)
 from common import TmpCase  # noqa: E402
 from test_calibrate import live_run  # noqa: E402
 
-import fleet  # noqa: E402
+_loader = importlib.machinery.SourceFileLoader("fleet", os.path.join(HERE, "etwconf-fleet"))
+fleet = importlib.util.module_from_spec(importlib.util.spec_from_loader("fleet", _loader))
+_loader.exec_module(fleet)
 
 
 class InventoryTest(TmpCase):
@@ -33,7 +36,7 @@ class InventoryTest(TmpCase):
         self.assertEqual([h.name for h in hs], ["w7", "w10"])
         self.assertEqual((hs[0].port, hs[0].expect, hs[0].shell, hs[0].transfer), ("2222", "6.1", "cmd", "sftp"))
         self.assertEqual(hs[1].args, ["--case", "a", "--timeout-ms", "9000"])
-        self.assertEqual(hs[1].ssh_options, ["Compression=yes", "ConnectionAttempts=2"])
+        self.assertEqual(hs[1].ssh_option, ["Compression=yes", "ConnectionAttempts=2"])
         self.assertEqual(os.path.realpath(hs[0].exe_path), os.path.realpath(self.exe))
 
     def test_errors_name_the_line(self):

@@ -42,7 +42,6 @@ static volatile int *volatile bad_ptr = (volatile int *)0x10;
 LONG handled_filter(EXCEPTION_POINTERS *ep, void *frame);
 LONG handled_filter(EXCEPTION_POINTERS *ep, void *frame)
 {
-    (void)frame;
     BOOL av = ep->ExceptionRecord->ExceptionCode == EXCEPTION_ACCESS_VIOLATION;
     return av ? EXCEPTION_EXECUTE_HANDLER : EXCEPTION_CONTINUE_SEARCH;
 }
@@ -122,12 +121,9 @@ static etw_u32 misbehave(const char *fn, void *b, etw_u32 l, etw_u32 *r, etw_u32
     case BAD_print: return noise();
     case BAD_refused: return refused(b, l, refused_code);
     case BAD_detach_hang:
-        if (r)
-            *r = 0;
-        break;
     case BAD_slowreset:
         if (r)
-            *r = l;
+            *r = bad == BAD_slowreset ? l : 0;
         break;
     case BAD_spin:
         for (volatile int k = 0;; k++) {
@@ -146,13 +142,11 @@ static etw_u32 misbehave(const char *fn, void *b, etw_u32 l, etw_u32 *r, etw_u32
 __declspec(dllexport) etw_u32 ETW_WINAPI TraceQueryInformation(etw_tracehandle h, etw_u32 c, void *b, etw_u32 l,
                                                                etw_u32 *r)
 {
-    (void)h, (void)c;
     return misbehave(__func__, b, l, r, 998u);
 }
 
 __declspec(dllexport) etw_status ETW_WINAPI NtQuerySystemInformation(etw_u32 c, void *b, etw_u32 l, etw_u32 *r)
 {
-    (void)c;
     return (etw_status)misbehave(__func__, b, l, r, 0xC0000005u);
 }
 
@@ -166,7 +160,6 @@ int EtwRef_Reset(void)
 
 BOOL WINAPI DllMain(HINSTANCE h, DWORD reason, LPVOID reserved)
 {
-    (void)reserved;
     if (reason == DLL_PROCESS_DETACH && bad == BAD_detach_hang)
         Sleep(INFINITE);
     if (reason != DLL_PROCESS_ATTACH)

@@ -10,8 +10,8 @@
  * plus successes inside todo blocks, at most 255. The platform is "wine" when ntdll exports
  * wine_server_call (WINETEST_PLATFORM overrides it): todo_wine applies there only, broken() is true
  * on "windows" only, win_skip() is a skip on Windows but a failure on Wine. Not provided: flaky
- * blocks, subtests, muting, --list, WINETEST_INTERACTIVE, WINETEST_TIME, WINETEST_COLOR,
- * wine_dbgstr_*(), the child-process helpers, a report of unhandled exceptions; one thread only.
+ * blocks, subtests, muting, --list, the other WINETEST_* variables, wine_dbgstr_*(), the
+ * child-process helpers, a report of unhandled exceptions; one thread only.
  */
 #ifndef ETWCONF_WINETEST_TEST_H
 #define ETWCONF_WINETEST_TEST_H
@@ -27,11 +27,10 @@
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 #endif
 
-#if defined(__GNUC__)
-#define WINETEST_PRINTF_ATTR(f, a) __attribute__((format(printf, f, a)))
-#else
-#define WINETEST_PRINTF_ATTR(f, a)
+#ifndef __GNUC__
+#define __attribute__(x)
 #endif
+#define WINETEST_PRINTF_ATTR(f, a) __attribute__((format(printf, f, a)))
 
 extern int winetest_debug;
 extern const char *winetest_platform;
@@ -45,7 +44,6 @@ void winetest_trace(const char *msg, ...) WINETEST_PRINTF_ATTR(1, 2);
 void winetest_push_context(const char *fmt, ...) WINETEST_PRINTF_ATTR(1, 2);
 void winetest_pop_context(void);
 void winetest_start_todo(int is_todo);
-int winetest_loop_todo(void);
 void winetest_end_todo(void);
 int broken(int condition);
 
@@ -60,7 +58,9 @@ int broken(int condition);
 #define trace trace_(__FILE__, __LINE__)
 
 /* a block whose failures are expected: a for statement that runs its body once */
-#define todo_if(is_todo) for (winetest_start_todo(is_todo); winetest_loop_todo(); winetest_end_todo())
+#define todo_if(is_todo)                                                        \
+    for (int winetest_once = (winetest_start_todo(is_todo), 1); winetest_once; \
+         winetest_end_todo(), winetest_once = 0)
 #define todo_wine todo_if(!strcmp(winetest_platform, "wine"))
 #define todo_wine_if(is_todo) todo_if((is_todo) && !strcmp(winetest_platform, "wine"))
 
@@ -87,7 +87,6 @@ static int winetest_report_success;
 static const char *winetest_file = "";
 static int winetest_line;
 static unsigned int winetest_todo_level; /* one bit per nested todo block, the innermost lowest */
-static int winetest_todo_once;
 static char winetest_context[8][128];
 static unsigned int winetest_context_count;
 
@@ -193,14 +192,6 @@ void winetest_pop_context(void)
 void winetest_start_todo(int is_todo)
 {
     winetest_todo_level = (winetest_todo_level << 1) | (is_todo != 0);
-    winetest_todo_once = 1;
-}
-
-int winetest_loop_todo(void)
-{
-    int once = winetest_todo_once;
-    winetest_todo_once = 0;
-    return once;
 }
 
 void winetest_end_todo(void)
@@ -220,7 +211,6 @@ int main(int argc, char **argv)
     const struct test *t;
     HMODULE ntdll = GetModuleHandleA("ntdll.dll");
     LONG bad;
-    (void)argc;
     setvbuf(stdout, NULL, _IONBF, 0);
     if (GetEnvironmentVariableA("WINETEST_PLATFORM", platform, sizeof(platform)))
         winetest_platform = platform;
