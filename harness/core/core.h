@@ -147,6 +147,8 @@ const char *etw_fn_name(enum etw_fn fn);
 bool etw_fn_returns_ntstatus(enum etw_fn fn);
 /* the export rule whose function fn depends on (EXP.*) */
 enum etw_rule_id etw_fn_export_rule(enum etw_fn fn);
+/* the i-th module etw_resolve() looks fn up in (NULL past the last) */
+const char *etw_fn_module(enum etw_fn fn, int i);
 /* resolve an API function for fn on t: the first module that exports it; *where gets "module!name" */
 void *etw_resolve(struct etw_target *t, enum etw_fn fn, const char **where);
 

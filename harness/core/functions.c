@@ -43,6 +43,11 @@ enum etw_rule_id etw_fn_export_rule(enum etw_fn fn)
     return fn < FN_COUNT ? fns[fn].export_rule : RID_NONE;
 }
 
+const char *etw_fn_module(enum etw_fn fn, int i)
+{
+    return fn < FN_COUNT && i < 3 ? fns[fn].modules[i] : NULL;
+}
+
 void *etw_resolve(struct etw_target *t, enum etw_fn fn, const char **where)
 {
     static _Thread_local char w[96];

@@ -112,38 +112,17 @@ static const char *fn_tag(enum etw_fn fn)
     return (size_t)fn < sizeof tags / sizeof tags[0] ? tags[fn] : NULL;
 }
 
-/* the modules the harness looks a function up in, in order: asked of etw_resolve() itself */
-static const char *seen_modules[4];
-static int nseen;
-static void *record_module(const char *module, const char *name)
-{
-    (void)name;
-    if (nseen < 3)
-        seen_modules[nseen++] = module;
-    return NULL;
-}
-
-static void *no_sym(struct etw_target *t, const char *name)
-{
-    (void)t, (void)name;
-    return NULL;
-}
-
+/* each function and the modules the harness looks it up in, in order */
 static void em_function_table(void)
 {
-    static const enum etw_fn order[] = {FN_TQI, FN_TSI, FN_NTQSI, FN_NTSSI, FN_NTC, FN_ETWCTI, FN_CTI, FN_ESI, FN_ETWESI, FN_NTQIP};
-    struct etw_target t;
-    memset(&t, 0, sizeof t);
-    t.sym = no_sym;
-    t.proc = record_module;
+    static const enum etw_fn order[] = {FN_TQI,    FN_TSI, FN_NTQSI, FN_NTSSI,  FN_NTC,
+                                        FN_ETWCTI, FN_CTI, FN_ESI,   FN_ETWESI, FN_NTQIP};
     em("/* each function, and the modules it is looked up in (the first that exports it) */\n"
        "static const struct\n{\n    const char *name;\n    const char *modules[4];\n} functions[] =\n{\n");
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-        nseen = 0;
-        etw_resolve(&t, order[i], NULL);
         em("    [%s] = {\"%s\", {", fn_tag(order[i]), etw_fn_name(order[i]));
-        for (int k = 0; k < nseen; k++)
-            em("\"%s\", ", seen_modules[k]);
+        for (int k = 0; etw_fn_module(order[i], k); k++)
+            em("\"%s\", ", etw_fn_module(order[i], k));
         em("NULL}},\n");
     }
     em("};\n\n");

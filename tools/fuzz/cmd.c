@@ -449,11 +449,9 @@ int etw_cmd_fuzz(int argc, char **argv)
         fprintf(stdout, "  not exported by the target (not fuzzed):");
         int nmiss = 0;
         int vi = fz_vindex(fz.emulate_all ? ETW_V10_0 : fz.fixed_version);
-        for (size_t e = 0; e < fz_export_count; e++) {
-            enum etw_fn fn = fz_export_list[e].fn;
-            if (!T->fn[vi][fn] && O->fn[vi][fn] && (e == 0 || fz_export_list[e - 1].fn != fn))
-                fprintf(stdout, " %s", etw_fn_name(fn)), nmiss++;
-        }
+        for (int e = 0; e < FZ_NFNS; e++)
+            if (!T->fn[vi][fz_fns[e]] && O->fn[vi][fz_fns[e]])
+                fprintf(stdout, " %s", etw_fn_name(fz_fns[e])), nmiss++;
         fprintf(stdout, "%s\n", nmiss ? "" : " none");
         fflush(stdout);
     }

@@ -152,63 +152,55 @@ static bool fz_differ_bytes(const struct fz_call *c, struct fz_dis *d, int idx)
     return false;
 }
 /* ---------------------------------------------------------------- exports */
-const struct fz_export fz_export_list[] = {
-    {"advapi32", "TraceQueryInformation", FN_TQI}, {"sechost", "TraceQueryInformation", FN_TQI}, {"kernelbase", "TraceQueryInformation", FN_TQI},
-    {"advapi32", "TraceSetInformation", FN_TSI}, {"sechost", "TraceSetInformation", FN_TSI}, {"ntdll", "NtQuerySystemInformation", FN_NTQSI},
-    {"ntdll", "NtSetSystemInformation", FN_NTSSI}, {"ntdll", "NtTraceControl", FN_NTC}, {"ntdll", "EtwCreateTraceInstanceId", FN_ETWCTI},
-    {"advapi32", "CreateTraceInstanceId", FN_CTI}, {"advapi32", "EventSetInformation", FN_ESI}, {"ntdll", "EtwEventSetInformation", FN_ETWESI},
-    {"ntdll", "NtQueryIntervalProfile", FN_NTQIP}, {"advapi32", "RegisterTraceGuidsW", FN_REGISTERTRACEGUIDS},
-    {"advapi32", "UnregisterTraceGuids", FN_UNREGISTERTRACEGUIDS}, {"advapi32", "EventRegister", FN_EVENTREGISTER},
-    {"advapi32", "EventUnregister", FN_EVENTUNREGISTER},
-};
-const size_t fz_export_count = sizeof fz_export_list / sizeof fz_export_list[0];
+/* one export of fn from module, by version: a disagreement and a row for cases/exports.c */
+static void compare_export(FILE *f, int *ndis, enum etw_fn fn, const char *module)
+{
+    struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
+    const char *name = etw_fn_name(fn);
+    bool t_has[FZ_NV], o_has[FZ_NV], differ_any = false;
+    for (int i = 0; i < FZ_NV; i++) {
+        T->t->set_version(fz_versions[i], 0);
+        O->t->set_version(fz_versions[i], 0);
+        t_has[i] = T->t->proc(module, name) != NULL;
+        o_has[i] = O->t->proc(module, name) != NULL;
+        differ_any |= t_has[i] != o_has[i];
+    }
+    if (!differ_any)
+        return;
+    enum etw_rule_id rule = etw_fn_export_rule(fn);
+    fprintf(f, "\nDISAGREEMENT %d: %s!%s is exported at:", ++*ndis, module, name);
+    for (int k = 0; k < 2; k++) {
+        fprintf(f, k ? "\n  reference:" : "\n  target:   ");
+        for (int i = 0; i < FZ_NV; i++)
+            if (k ? o_has[i] : t_has[i])
+                fprintf(f, " %s", etw_version_name(fz_versions[i]));
+    }
+    fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n", etw_rule_name(rule));
+    char id[96], title[160];
+    snprintf(id, sizeof id, "fuzz.exp.%s.%s", module, name);
+    snprintf(title, sizeof title, "found by etwconf fuzz: %s!%s by version", module, name);
+    struct etw_case row = {.file = "(etwconf fuzz)", .id = id, .rules = {rule}, .title = title,
+                           .fn = FN_EXPORT, .args = {.module = module, .export_name = name}};
+    for (int i = 0, k = 0; i < FZ_NV && k < ETW_MAX_EXPECT; k++) {
+        int j = i;
+        while (j + 1 < FZ_NV && o_has[j + 1] == o_has[i])
+            j++;
+        row.expect[k] = (struct etw_expect){.vmin = ETW_VLO(fz_versions[i]),
+                                            .vmax = ETW_VHI(fz_versions[j]),
+                                            .kind = o_has[i] ? XK_PRESENT : XK_ABSENT};
+        i = j + 1;
+    }
+    etw_row_print(f, &row, "    ");
+}
 
 void fz_compare_exports(FILE *f, int *ndis, int max)
 {
-    struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
-    if (!T->t->proc || !fz.emulate_all)
+    if (!fz.side[SIDE_T].t->proc || !fz.emulate_all)
         return;
-    for (const struct fz_export *x = fz_export_list; x < fz_export_list + fz_export_count; x++) {
-        if (*ndis >= max)
-            break;
-        bool t_has[FZ_NV], o_has[FZ_NV], differ_any = false;
-        for (int i = 0; i < FZ_NV; i++) {
-            T->t->set_version(fz_versions[i], 0);
-            O->t->set_version(fz_versions[i], 0);
-            t_has[i] = T->t->proc(x->module, x->name) != NULL;
-            o_has[i] = O->t->proc(x->module, x->name) != NULL;
-            differ_any |= t_has[i] != o_has[i];
-        }
-        if (!differ_any)
-            continue;
-        enum etw_rule_id rule = etw_fn_export_rule(x->fn);
-        fprintf(f, "\nDISAGREEMENT %d: %s!%s is exported at:", ++*ndis, x->module, x->name);
-        for (int k = 0; k < 2; k++) {
-            fprintf(f, k ? "\n  reference:" : "\n  target:   ");
-            for (int i = 0; i < FZ_NV; i++)
-                if (k ? o_has[i] : t_has[i])
-                    fprintf(f, " %s", etw_version_name(fz_versions[i]));
-        }
-        fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n", etw_rule_name(rule));
-        char id[96], title[160];
-        snprintf(id, sizeof id, "fuzz.exp.%s.%s", x->module, x->name);
-        snprintf(title, sizeof title, "found by etwconf fuzz: %s!%s by version", x->module,
-                 x->name);
-        struct etw_case row = {.file = "(etwconf fuzz)", .id = id, .rules = {rule}, .title = title,
-                               .fn = FN_EXPORT,
-                               .args = {.module = x->module, .export_name = x->name}};
-        for (int i = 0, k = 0; i < FZ_NV && k < ETW_MAX_EXPECT; k++) {
-            int j = i;
-            while (j + 1 < FZ_NV && o_has[j + 1] == o_has[i])
-                j++;
-            row.expect[k] = (struct etw_expect){.vmin = ETW_VLO(fz_versions[i]),
-                                                .vmax = ETW_VHI(fz_versions[j]),
-                                                .kind = o_has[i] ? XK_PRESENT : XK_ABSENT};
-            i = j + 1;
-        }
-        etw_row_print(f, &row, "    ");
-    }
-    T->cur_version = O->cur_version = 0;
+    for (int k = 0; k < FZ_NFNS; k++)
+        for (int i = 0; etw_fn_module(fz_fns[k], i) && *ndis < max; i++)
+            compare_export(f, ndis, fz_fns[k], etw_fn_module(fz_fns[k], i));
+    fz.side[SIDE_T].cur_version = fz.side[SIDE_O].cur_version = 0;
 }
 
 static etw_u32 *rl_ptr(void)

@@ -160,12 +160,9 @@ static inline void fz_watch_leave(void)
     atomic_store_explicit(&fz.w_in_call, 0, memory_order_relaxed);
 }
 
-struct fz_export {
-    const char *module, *name;
-    enum etw_fn fn;
-};
-extern const struct fz_export fz_export_list[];
-extern const size_t fz_export_count;
+/* the API functions the fuzzer calls, in the order their exports are reported */
+#define FZ_NFNS 14
+extern const enum etw_fn fz_fns[FZ_NFNS];
 
 /* gen.c */
 void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p);

@@ -19,6 +19,10 @@ const etw_guid fz_seq_guids[4] = {
     {0xF0220002, 1, 2, {3, 4, 5, 6, 7, 8, 9, 2}}, {0xF0220003, 1, 2, {3, 4, 5, 6, 7, 8, 9, 3}},
 };
 
+const enum etw_fn fz_fns[FZ_NFNS] = {
+    FN_TQI, FN_TSI, FN_NTQSI, FN_NTSSI, FN_NTC, FN_ETWCTI, FN_CTI, FN_ESI, FN_ETWESI, FN_NTQIP,
+    FN_REGISTERTRACEGUIDS, FN_UNREGISTERTRACEGUIDS, FN_EVENTREGISTER, FN_EVENTUNREGISTER};
+
 struct fz_state fz;
 
 etw_u8 *fz_in_buf(size_t len)
