@@ -1,18 +1,10 @@
-# mk/mutate.mk - proving that the suite catches wrong implementations.
-#
-#   make mutate     mutation testing: every mutant of tools/mutate/mutants.def is run as a
-#                   target at every version; prints the score and the survivors
+# mk/mutate.mk - proving that the suite catches wrong implementations (tools/mutate/README.md):
+#   make mutate     every mutant of tools/mutate/mutants.def run as a target at every version
 #                   (MUTATE_FILTER='tqi.* cti.*' for a subset, MUTATE_JOBS in parallel)
-#   make fuzz       the libFuzzer targets of harness/tests/fuzz on the reference, FUZZ_SECONDS
-#                   in all (default 60), under ASan and UBSan
+#   make fuzz       the libFuzzer targets of harness/tests/fuzz, FUZZ_SECONDS in all (default 60)
 #   make sanitize   the unit tests, the conformance run and a differential fuzz under ASan+UBSan
-#                   (harness and reference built into $(SAN_BUILD)), and the ThreadSanitizer test
-#
-# Test stages (make test): thirdparty (the example implementation's report names its
-# divergences), mutate (every mutant), mutate-anchors (the mutants survive a rename and a comment
-# reflow of the reference, and the anchor checks catch a broken tag), fuzz (a short libFuzzer pass
-# and the differential fuzzer against the reference, against mutants and against a target that
-# hangs), sanitize.
+#                   (the harness and the reference built into $(SAN_BUILD)), and the TSan test
+# Test stages (make test): thirdparty, mutate, mutate-anchors, fuzz, sanitize.
 MUTATE_JOBS ?= 2
 MUTATE_FILTER ?= *
 FUZZ_SECONDS ?= 60
@@ -33,13 +25,11 @@ FUZZ_TARGETS := api traits
 FUZZ_CC ?= clang
 SAN_BUILD ?= $(BUILD)-san
 SAN_CC ?= clang -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-# -O0: a third of the compile time of -O1, and every memory access is instrumented (none optimized
+# the instrumented builds are -O0: a third to a half of the compile time of -O1 (10000 libFuzzer
+# inputs run in about the same time), and every memory access is instrumented (none optimized
 # away); line tables are all a sanitizer report needs
 SAN_OPT ?= -O0 -gline-tables-only
-# -O0, as the ASan build: half the compile time of -O1, and every access is instrumented
 TSAN_FLAGS := -std=c11 -g -O0 -I. -D_GNU_SOURCE -fsanitize=thread
-# -O0, as the sanitizer build: the libFuzzer targets build in half the time of -O1 and run 10000
-# inputs in about the same, with every access instrumented
 FUZZ_FLAGS := -std=c11 -g -O0 -I. -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -fno-omit-frame-pointer
 

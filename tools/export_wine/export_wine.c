@@ -1,17 +1,9 @@
 /*
  * tools/export_wine/export_wine.c - `etwconf export-wine`: the case table written out as a
- * standalone Wine conformance test (one unit, START_TEST(etwconf)), for a Wine or ReactOS merge
- * request (README "Dropping the exported test into a Wine tree"). All from the rows' data:
- *   - a row per data case (function, fixture, handle, class, length, buffer, input bytes and, per
- *     version range, the expected code, return length and output bytes); a table and a test
- *     function per family (the case id up to its first dot);
- *   - the runner (runtime.inc, copied in): every function through GetProcAddress, the version from
- *     RtlGetVersion, fixtures made with the real API, a fixture this test cannot make skipped with
- *     the reason; ok() at the row's line with the case id as context, win_skip() for a missing
- *     function, broken() for a row's ALSO() code, Wine's stub exception caught;
- *   - with --todo FILE (`etwconf-report winetest-todo` of reports/expectations/wine.json: CASE
- *     VERSION STATUS MODE per line) the check a known Wine divergence names is under todo_wine_if
- *     at that version, and once it has failed the rest of the row is not checked.
+ * standalone Wine conformance test (README "Wine's test formats" and "Dropping the exported test
+ * into a Wine tree"): per family (the case id up to its first dot) a table of the data rows, their
+ * fields and expectations per version range, and a test function; the runner (runtime.inc) copied
+ * in. With --todo, the check a known Wine divergence names is under todo_wine_if at that version.
  * Custom rows (FN_CUSTOM, several calls in C) are left out; the file names them.
  */
 #include "tools/tools.h"

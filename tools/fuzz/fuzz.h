@@ -1,22 +1,10 @@
 /*
- * tools/fuzz/fuzz.h - etwconf fuzz: differential fuzzing of a target against the reference (its
- * options and exit status: the usage text in cmd.c).
- *
- * The built-in reference (etw_target_reference(), statically linked) is the oracle. The fuzzer
- * makes random programs: a fixture (sessions, group masks, disallow lists, classic registrations,
- * a provider, privileges) and a short sequence of calls (classes, handles, lengths around every
- * boundary, NULLs, input bytes, well-formed and broken traits blobs, register / set traits /
- * unregister / create ids). Both sides start each program from the same state through the control
- * API (EtwRef_Reset, EtwRef_SetVersion, EtwRef_StartLogger...) and make the same calls; every call
- * is compared on its return code, ReturnLength, the bytes of every buffer after the call, the
- * bytes just before each buffer, accesses past its end (guard pages), handles it returns
- * (normalised: opaque values are compared by what they are, not their bits) and, for
- * CreateTraceInstanceId, the last error.
- *
- * A disagreement is reduced to a minimal program and printed with the rule it touches and a case
- * row for cases/ whose expectations are the reference's outcome at every version. A target
- * without the control API is fuzzed with the calls that need no fixture and change no global
- * state. Programs are a pure function of (seed, program number). Portable C over the harness API.
+ * tools/fuzz/fuzz.h - etwconf fuzz: differential fuzzing of a target against the reference, the
+ * built-in one (etw_target_reference()) or --oracle LIB. What it compares, how it reduces and
+ * reports a disagreement: tools/mutate/README.md; its options: the usage text in cmd.c. Both
+ * sides start each program from the same state through the control API (EtwRef_Reset,
+ * EtwRef_SetVersion, ...) and make the same calls. Programs are a pure function of (seed, program
+ * number). Portable C over the harness API.
  *
  * Each file says its job at its top; no two of them use each other, directly or through others
  * (the layers stage checks it).
