@@ -1,173 +1,69 @@
 /*
- * tools/fuzz/cmd.c - the command line of etwconf fuzz, its loop, and its watchdog.
+ * tools/fuzz/cmd.c - the command line of etwconf fuzz, its loop, and its TIMEOUT report.
  *
- * The fuzz loop calls both sides in this process (under etw_guarded_call, which catches faults
- * but has no deadline outside a conformance run), so a call that never returns would keep
- * `etwconf fuzz` running forever. The loop runs on one thread; the watchdog on another samples
- * the beat that each call into a side advances. A call that has not returned after the per-call
- * timeout, or a run still going at its end (--seconds plus a grace), is printed as a TIMEOUT
- * disagreement with the call and its replay command, and the process ends at once (exit 1,
- * without running library destructors): a thread blocked in a library cannot be taken back.
- * The watchdog reads the program being run while the fuzz thread is blocked in the target, so
- * nothing it reads is being written.
+ * The loop runs as the harness's in-process runs do (plat_run_watched), each program (the
+ * fixture and calls of both sides) under a deadline: --timeout-ms, and none past --seconds plus a
+ * grace. A program past it is printed as a
+ * TIMEOUT disagreement with the call and its replay command, and the process ends at once (exit 1,
+ * without running library destructors): a target stopped inside a call, or a thread blocked in it,
+ * cannot be taken back.
  */
 #include "tools/fuzz/fuzz.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <errno.h>
-#include <signal.h>
-#endif
 
-/* the run: what the command line asks for, and what the watchdog needs */
-struct fz_watch {
+/* the run: what the command line asks for, and what the TIMEOUT report needs */
+static struct fz_run {
     const char *target;
-    etw_u64 seed;
-    unsigned long long only_prog, max_calls, max_dis;
+    unsigned long long only_prog, max_dis;
     bool have_prog;
-    unsigned timeout_ms;
-    uint64_t t0_us, stop_us, end_us; /* the start, the end of --seconds, that plus the grace (0: none) */
-    int status; /* set by loop */
-};
+    uint64_t t0_us, stop_us; /* the start, the end of --seconds (0: none) */
+    int status; /* set by the loop */
+} W;
 
-#define WATCH_TICK_MS 20
-
-static void nap_ms(unsigned ms)
+static void hung(void)
 {
-#if defined(_WIN32)
-    Sleep(ms);
-#else
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-#endif
-}
-
-struct watch_run {
-    void (*loop)(struct fz_watch *w);
-    struct fz_watch *w;
-    atomic_int done;
-};
-
-static void hung(struct fz_watch *w, bool in_call)
-{
-    const struct fz_prog *p = atomic_load_explicit(&fz.w_progp, memory_order_acquire);
-    unsigned long long k = atomic_load_explicit(&fz.w_prog, memory_order_relaxed);
-    int call = fz.cur_call, n = atomic_load_explicit(&fz.w_ndis, memory_order_relaxed) + 1;
+    const struct fz_prog *p = fz.prog;
+    int call = fz.cur_call, n = fz.ndis + 1;
+    bool late = fz.end_us && plat_now_us() >= fz.end_us;
     const char *who = fz.cur_side == SIDE_T ? "target" : "reference";
     fflush(stdout);
-    if (p) {
-        fprintf(stdout, "\nDISAGREEMENT %d (seed %llu, program %llu, version %s): TIMEOUT: the %s ", n, (unsigned long long)w->seed,
-                k, etw_version_name(p->version), who);
-        if (!in_call)
-            fprintf(stdout, "was still running the program %.1f s after --seconds ended (the grace is %.1f s)",
-                    (plat_now_us() - w->stop_us) / 1e6, (w->end_us - w->stop_us) / 1e6);
-        else if (call < 0)
-            fprintf(stdout, "hung setting up the fixture (no return after %u ms)", w->timeout_ms);
-        else
-            fprintf(stdout, "hung at call %d of the program (no return after %u ms)", call + 1, w->timeout_ms);
-        if (fz.cur_side == SIDE_O)
-            fprintf(stdout, " [a bug of the reference: please report it]");
+    fprintf(stdout, "\nDISAGREEMENT %d (seed %llu, program %llu, version %s): TIMEOUT: the %s ", n,
+            (unsigned long long)fz.seed, fz.prog_no, etw_version_name(p->version), who);
+    if (late)
+        fprintf(stdout, "was still running the program %.1f s after --seconds ended (the grace is "
+                "%.1f s)", (plat_now_us() - W.stop_us) / 1e6, (fz.end_us - W.stop_us) / 1e6);
+    else if (call < 0)
+        fprintf(stdout, "hung setting up the fixture (no return after %u ms)", fz.timeout_ms);
+    else
+        fprintf(stdout, "hung at call %d of the program (no return after %u ms)", call + 1,
+                fz.timeout_ms);
+    if (fz.cur_side == SIDE_O)
+        fprintf(stdout, " [a bug of the reference: please report it]");
+    fprintf(stdout, "\n");
+    if (!late && call >= 0 && call < p->ncalls) {
+        fprintf(stdout, "  call: ");
+        fz_describe_call(stdout, &p->calls[call]);
         fprintf(stdout, "\n");
-        if (in_call && call >= 0 && call < p->ncalls) {
-            fprintf(stdout, "  call: ");
-            fz_describe_call(stdout, &p->calls[call]);
-            fprintf(stdout, "\n");
-        }
-        fprintf(stdout, "  the fuzzer stops here: a thread blocked in the %s cannot be taken back\n", who);
-        fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu --timeout-ms %u\n", w->target,
-                (unsigned long long)w->seed, k, w->timeout_ms);
-    } else {
-        fprintf(stdout, "\nDISAGREEMENT %d: TIMEOUT: the fuzzer did not end within its time and grace, before any program ran\n", n);
     }
-    double secs = (plat_now_us() - w->t0_us) / 1e6;
-    fprintf(stdout, "\nfuzz: %llu calls in %llu programs, %.1f s, seed %llu: %d disagreement(s); the %s hung\n", fz.calls, fz.programs,
-            secs, (unsigned long long)w->seed, n, p ? who : "fuzzer");
+    fprintf(stdout, "  the fuzzer stops here: a thread blocked in the %s cannot be taken back\n",
+            who);
+    fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu --timeout-ms "
+            "%u\n", W.target, (unsigned long long)fz.seed, fz.prog_no, fz.timeout_ms);
+    double secs = (plat_now_us() - W.t0_us) / 1e6;
+    fprintf(stdout, "\nfuzz: %llu calls in %llu programs, %.1f s, seed %llu: %d disagreement(s); "
+            "the %s hung\n", fz.calls, fz.programs, secs, (unsigned long long)fz.seed, n, who);
     fflush(stdout);
     fflush(stderr);
     _Exit(1);
 }
 
-static void noop(struct etw_ctx *ctx)
+/* a runner thread given up in the system (Windows): the program it ran is out of time */
+static void abandoned(void *arg)
 {
-    (void)ctx;
-}
-
-/* the loop's thread calls the target: a stack overflow there raises SIGSEGV on a stack that has
- * no room left, and the guarded call's handler (installed SA_ONSTACK) can run only on an alternate
- * signal stack of that thread. A new thread has none (the one the platform sets up belongs to the
- * thread that made the first guarded call), so the loop's thread gets its own. */
-#if !defined(_WIN32)
-static stack_t old_stack;
-#endif
-
-static void alternate_stack(bool on)
-{
-#if !defined(_WIN32)
-    static char stack[64 * 1024]; /* one loop thread at a time */
-    stack_t ss = {.ss_sp = stack, .ss_size = sizeof stack, .ss_flags = 0};
-    if (on)
-        sigaltstack(&ss, &old_stack);
-    else
-        sigaltstack(&old_stack, NULL); /* what the thread had (a sanitizer frees its own at the thread's end) */
-#else
-    (void)on;
-#endif
-}
-
-static void watch_thread(void *arg, int i)
-{
-    struct watch_run *r = arg;
-    if (i == 0) {
-        alternate_stack(true);
-        r->loop(r->w);
-        alternate_stack(false);
-        atomic_store(&r->done, 1);
-        return;
-    }
-    struct fz_watch *w = r->w;
-    unsigned long last = atomic_load(&fz.w_beat);
-    uint64_t since = plat_now_us();
-    for (;;) {
-        nap_ms(WATCH_TICK_MS);
-        if (atomic_load(&r->done))
-            return;
-        uint64_t now = plat_now_us();
-        unsigned long beat = atomic_load_explicit(&fz.w_beat, memory_order_relaxed);
-        bool in_call = atomic_load_explicit(&fz.w_in_call, memory_order_acquire);
-        if (beat != last) {
-            last = beat;
-            since = now;
-        }
-        if (in_call && w->timeout_ms && now - since >= (uint64_t)w->timeout_ms * 1000u)
-            hung(w, true);
-        if (w->end_us && now >= w->end_us)
-            hung(w, in_call);
-    }
-}
-
-/* loop(w) on one thread, the watchdog on another (or loop alone, if the threads cannot start):
- * loop's status */
-static int fz_watched(void (*loop)(struct fz_watch *w), struct fz_watch *w)
-{
-    static struct watch_run r;
-    r.loop = loop;
-    r.w = w;
-    atomic_store(&r.done, 0);
-    /* the platform sets its fault handling up on the first guarded call: here, once, before the
-     * threads start (the loop's thread gets its alternate signal stack in watch_thread) */
-    char exc[48];
-    long off;
-    etw_guarded_call(&fz.ctx, noop, exc, sizeof exc, &off);
-    if (!plat_threads(2, watch_thread, &r) && !atomic_load(&r.done)) {
-        fprintf(stderr, "etwconf fuzz: could not start the watchdog thread: a target that hangs "
-                        "will not be stopped\n");
-        loop(w);
-    }
-    return w->status;
+    (void)arg;
+    hung();
 }
 
 static const char fuzz_usage[] =
@@ -186,9 +82,10 @@ static const char fuzz_usage[] =
     "  --program K    replay only program K of the seed, verbosely\n"
     "  --emulate V    one version of 'etwconf versions'; default: all, if LIB can emulate\n"
     "  --max N        stop after N distinct disagreements (default 5)\n"
-    "  --timeout-ms N a call that has not returned after N ms (default 5000) is a TIMEOUT disagreement:\n"
-    "                 the hung call and its replay command are printed and the fuzzer stops (exit 1); a\n"
-    "                 run still going N ms + 2 s after --seconds ends the same way\n"
+    "  --timeout-ms N a program still running after N ms (default 5000) is a TIMEOUT "
+    "disagreement:\n                 the call it hung in and its replay command are printed and the "
+    "fuzzer stops (exit\n                 1); a run still going N ms + 2 s after --seconds ends the "
+    "same way\n"
     "  --quiet        print only disagreements and the summary\n"
     "\n"
     "exit status: 0 no disagreement, 1 disagreement(s), 2 usage, 3 the target cannot be used\n";
@@ -244,23 +141,21 @@ struct seen {
     enum aspect a;
 };
 
-/* the programs of the seed, each disagreement reduced and printed; runs under the watchdog */
-static void fuzz_loop(struct fz_watch *w)
+/* the programs of the seed, each disagreement reduced and printed; runs watched */
+static void fuzz_loop(void *arg)
 {
-    const char *target = w->target;
-    unsigned long long seed = w->seed, only_prog = w->only_prog;
-    bool have_prog = w->have_prog;
-    int ndis = 0, nseen = 0;
+    (void)arg;
+    const char *target = W.target;
+    unsigned long long seed = fz.seed, only_prog = W.only_prog;
+    bool have_prog = W.have_prog;
+    int nseen = 0;
     static struct seen seen[FZ_MAXDIS];
     static struct fz_prog prog;
     if (!have_prog)
-        fz_compare_exports(stdout, &ndis, (int)w->max_dis);
-    atomic_store(&fz.w_ndis, ndis);
+        fz_compare_exports(stdout, &fz.ndis, (int)W.max_dis);
     clock_t c0 = clock();
-    fz.seed = seed;
-    fz.max_calls = w->max_calls;
     fz.next = have_prog ? only_prog : 0;
-    while (ndis < (int)w->max_dis && !(w->stop_us && plat_now_us() >= w->stop_us) &&
+    while (fz.ndis < (int)W.max_dis && !(W.stop_us && plat_now_us() >= W.stop_us) &&
            !(fz.max_calls && fz.calls >= fz.max_calls) && !(have_prog && fz.next != only_prog)) {
         /* a batch of programs under one guard; a fault or a disagreement ends it early */
         fz.batch_left = have_prog ? 1 : 64;
@@ -292,11 +187,9 @@ static void fuzz_loop(struct fz_watch *w)
         if (dup)
             continue;
         seen[nseen++] = sn;
-        ndis++;
-        atomic_store(&fz.w_ndis, ndis);
-        struct fz_dis first_dis = fz.dis;
-        fprintf(stdout, "\nDISAGREEMENT %d (seed %llu, program %llu, version %s): %s\n", ndis, seed, k, etw_version_name(prog.version),
-                first_dis.detail);
+        fz.ndis++;
+        fprintf(stdout, "\nDISAGREEMENT %d (seed %llu, program %llu, version %s): %s\n", fz.ndis,
+                seed, k, etw_version_name(prog.version), fz.dis.detail);
         if (at < 0) {
             fprintf(stdout, "  (while setting up the fixture; replay: etwconf fuzz --target %s --seed %llu --program %llu)\n", target, seed, k);
             continue;
@@ -324,11 +217,11 @@ static void fuzz_loop(struct fz_watch *w)
         fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu\n", target, seed, k);
         fflush(stdout);
     }
-    double secs = (plat_now_us() - w->t0_us) / 1e6, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    double secs = (plat_now_us() - W.t0_us) / 1e6, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
     fprintf(stdout, "\nfuzz: %llu calls in %llu programs, %.1f s (%.0f calls/s; %.0f calls per CPU second), seed %llu: %d disagreement(s)\n",
             fz.calls, fz.programs, secs, secs > 0 ? (double)fz.calls / secs : 0.0,
-            cpu > 0 ? (double)fz.calls / cpu : 0.0, seed, ndis);
-    w->status = ndis ? 1 : 0;
+            cpu > 0 ? (double)fz.calls / cpu : 0.0, seed, fz.ndis);
+    W.status = fz.ndis ? 1 : 0;
 }
 
 int etw_cmd_fuzz(int argc, char **argv)
@@ -456,11 +349,20 @@ int etw_cmd_fuzz(int argc, char **argv)
         fflush(stdout);
     }
 
-    struct fz_watch w = {.target = target, .seed = seed, .only_prog = only_prog, .max_calls = max_calls, .max_dis = max_dis,
-                         .have_prog = have_prog, .timeout_ms = (unsigned)timeout_ms, .t0_us = plat_now_us()};
+    W = (struct fz_run){.target = target, .only_prog = only_prog, .max_dis = max_dis,
+                        .have_prog = have_prog, .t0_us = plat_now_us()};
+    fz.seed = seed;
+    fz.max_calls = max_calls;
+    fz.timeout_ms = (unsigned)timeout_ms;
+    fz.on_hang = hung;
     if (seconds) {
-        w.stop_us = w.t0_us + seconds * 1000000ull;
-        w.end_us = w.stop_us + timeout_ms * 1000ull + 2000000ull;
+        W.stop_us = W.t0_us + seconds * 1000000ull;
+        fz.end_us = W.stop_us + timeout_ms * 1000ull + 2000000ull;
     }
-    return fz_watched(fuzz_loop, &w);
+    if (!plat_run_watched(fuzz_loop, abandoned, NULL, fz.timeout_ms)) {
+        fprintf(stderr, "etwconf fuzz: could not start the watchdog thread: a target that hangs "
+                        "will not be stopped\n");
+        fuzz_loop(NULL);
+    }
+    return W.status;
 }

@@ -314,7 +314,6 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
     *rl_ptr() = ETW_SENTINEL32;
     o->ntok = 0;
     o->le = 0;
-    fz_watch_enter();
     if (c->fail_alloc && s->t->fail_alloc)
         s->t->fail_alloc((unsigned)c->fail_alloc);
     switch (c->fn) {
@@ -418,7 +417,6 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
     }
     if (c->fail_alloc && s->t->fail_alloc)
         s->t->fail_alloc(0);
-    fz_watch_leave();
     o->rl = *rl_ptr();
     o->pre_in = buf ? pre_intact(buf) : true;
     o->pre_out = out ? pre_intact(out) : true;
@@ -434,6 +432,12 @@ static void run_body(struct etw_ctx *unused)
     const struct fz_prog *p = fz.prog;
     struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
     bool both = !fz.oracle_only;
+    /* the program has --timeout-ms on both sides (a clock read per call would cost a tenth of the
+     * fuzzer's speed), and no time past the run's end */
+    uint64_t now = plat_now_us(), ms = fz.timeout_ms;
+    if (fz.end_us && fz.end_us < now + ms * 1000u)
+        ms = fz.end_us > now ? (fz.end_us - now + 999) / 1000 : 1;
+    plat_deadline_ms((unsigned)ms);
     /* a program that sets nothing up and only reads leaves the state as it found it */
     static const struct etw_fixture none;
     bool pure = !memcmp(&p->fx, &none, sizeof none) && !p->restrict_group;
@@ -452,10 +456,7 @@ static void run_body(struct etw_ctx *unused)
             s->t->reset();
         s->dirty = fz.control && !pure;
         char why[200] = "";
-        fz_watch_enter();
-        bool fixed = set_fixture(s, p, why, sizeof why);
-        fz_watch_leave();
-        if (!fixed) {
+        if (!set_fixture(s, p, why, sizeof why)) {
             s->dirty = fz.control;
             if (k == SIDE_O) {
                 /* the generator asked for a fixture the reference cannot make: not a finding */
@@ -530,9 +531,7 @@ void fz_batch_body(struct etw_ctx *unused)
         if (!batch_prog.ncalls)
             continue;
         fz.prog = &batch_prog;
-        /* the program the fuzz thread runs now: its number in the seed (for the replay command) */
-        atomic_store_explicit(&fz.w_prog, fz.next, memory_order_relaxed);
-        atomic_store_explicit(&fz.w_progp, &batch_prog, memory_order_release);
+        fz.prog_no = fz.next;
         fz.upto = batch_prog.ncalls;
         fz.found = false;
         fz.last_ran = false;
@@ -554,17 +553,18 @@ bool fz_run_prog(const struct fz_prog *p, int upto)
     fz.last_ran = false;
     memset(&fz.dis, 0, sizeof fz.dis);
     fz.dis.call = -3;
-    atomic_store_explicit(&fz.w_progp, p, memory_order_release);
     int k = etw_guarded_call(&fz.ctx, run_body, exc, sizeof exc, &off);
-    fz_watch_leave(); /* a fault ended the call without leaving it */
     if (k)
         fz_fault_dis(k, exc, off);
     return fz.found;
 }
 
-/* a fault ended the call fz.cur_call of side fz.cur_side: record it as the disagreement */
+/* a fault ended the call fz.cur_call of side fz.cur_side: record it as the disagreement (a
+ * program out of time ends the run) */
 void fz_fault_dis(int k, const char *exc, long off)
 {
+    if (k == PLAT_TIMEOUT)
+        fz.on_hang();
     const char *who = fz.cur_side == SIDE_T ? "target" : "reference";
     char what[80];
     fz.side[SIDE_T].dirty = fz.side[SIDE_O].dirty = true;

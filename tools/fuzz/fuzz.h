@@ -14,7 +14,6 @@
 
 #include "harness/targets/targets.h"
 #include "tools/tools.h"
-#include <stdatomic.h>
 #include <stddef.h>
 
 #define FZ_MAXCALLS 24
@@ -127,26 +126,15 @@ struct fz_state {
     long batch_left;
     struct fz_out last_out[2];
     bool last_ran;
-    /* what the watchdog (cmd.c) reads from its own thread: a beat per call into a side, whether
-     * such a call (or a side's fixture) is running, and the program being run */
-    atomic_ulong w_beat;
-    atomic_int w_in_call;
-    atomic_ullong w_prog;
-    _Atomic(const struct fz_prog *) w_progp;
-    atomic_int w_ndis;
+    unsigned long long prog_no; /* the number in the seed of the program being run */
+    int ndis; /* the disagreements reported so far */
+    /* a program has timeout_ms to run, and none past end_us (0: no end); when it runs out,
+     * on_hang (cmd.c) reports the TIMEOUT and ends the process */
+    unsigned timeout_ms;
+    uint64_t end_us;
+    void (*on_hang)(void);
 };
 extern struct fz_state fz;
-
-/* a call into a side begins or ends (the fuzz thread is the only writer) */
-static inline void fz_watch_enter(void)
-{
-    atomic_store_explicit(&fz.w_beat, atomic_load_explicit(&fz.w_beat, memory_order_relaxed) + 1, memory_order_relaxed);
-    atomic_store_explicit(&fz.w_in_call, 1, memory_order_release);
-}
-static inline void fz_watch_leave(void)
-{
-    atomic_store_explicit(&fz.w_in_call, 0, memory_order_relaxed);
-}
 
 /* the API functions the fuzzer calls, in the order their exports are reported */
 #define FZ_NFNS 14

@@ -305,13 +305,11 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
 /* run the row as a case, with the harness, against a target at version v: its status */
 static enum etw_status_kind run_row(const struct row *w, struct etw_target *t, unsigned v, char *msg, size_t len)
 {
-    struct etw_runner r = {.t = t, .version = v};
+    struct etw_runner r = {.t = t, .version = v, .timeout_ms = fz.timeout_ms};
     struct etw_result res;
     unsigned saved = t->version;
     t->version = v;
-    fz_watch_enter(); /* the watchdog covers the row check's calls too */
     etw_run_case(&r, &w->c, &res);
-    fz_watch_leave();
     t->version = saved;
     snprintf(msg, len, "%s", res.message[0] ? res.message : res.reason);
     /* the harness reset and re-versioned both sides */
