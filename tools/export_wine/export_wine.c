@@ -94,14 +94,12 @@ static void em_bytes(const char *pre, const etw_u8 *p, size_t n)
 }
 
 /* ---------------------------------------------------------------- the rows */
-/* the generated test's F_* names, for the functions a data row can call */
+/* the generated test's F_* name of a function a data row calls: FN_TQI is F_TQI */
 static const char *fn_tag(enum etw_fn fn)
 {
-    static const char *const tags[] = {[FN_TQI] = "F_TQI",     [FN_TSI] = "F_TSI",     [FN_NTQSI] = "F_NTQSI",
-                                       [FN_NTSSI] = "F_NTSSI", [FN_NTC] = "F_NTC",     [FN_ETWCTI] = "F_ETWCTI",
-                                       [FN_CTI] = "F_CTI",     [FN_ESI] = "F_ESI",     [FN_ETWESI] = "F_ETWESI",
-                                       [FN_NTQIP] = "F_NTQIP", [FN_EXPORT] = "F_EXPORT"};
-    return (size_t)fn < sizeof tags / sizeof tags[0] ? tags[fn] : NULL;
+    static char tag[32];
+    snprintf(tag, sizeof tag, "F_%s", etw_fn_enum_name(fn) + 3);
+    return tag;
 }
 
 /* each function and the modules the harness looks it up in, in order */
@@ -229,11 +227,6 @@ static const char *cannot_reason(const struct etw_case *c)
     return NULL;
 }
 
-static const char *logger_tag(enum etw_logger_kind k)
-{
-    return k == LG_KERNEL ? "LG_KERNEL" : k == LG_SYSTEM ? "LG_SYSTEM" : k == LG_PLAIN ? "LG_PLAIN" : "LG_NONE";
-}
-
 /* whether c is a data row; its family in fam: the case id up to its first dot, as an identifier */
 static bool data_row(const struct etw_case *c, char fam[24])
 {
@@ -241,17 +234,14 @@ static bool data_row(const struct etw_case *c, char fam[24])
     for (const char *id = c->id; id[n] && id[n] != '.' && n < 23; n++)
         fam[n] = (id[n] >= 'a' && id[n] <= 'z') || (id[n] >= '0' && id[n] <= '9') ? id[n] : '_';
     fam[n] = 0;
-    return c->fn != FN_CUSTOM && fn_tag(c->fn);
+    return etw_call_row_fn(c->fn) || c->fn == FN_EXPORT;
 }
 
 static void em_row(const struct etw_case *c, bool todo_on)
 {
-    static const char *const hsel[] = {"H_ZERO", "H_LOGGER", "H_LOGGER_HIGH", "H_LOGGER2", "H_MISSING",
-                                       "H_VALUE", "H_REG", "H_REG_STALE", "H_CLASS"};
     static const char *const kinds[] = {"XK_CALL", "XK_SKIP", "XK_PRESENT", "XK_ABSENT"};
     static const char *const rls[] = {"RL_ANY", "RL_EQ", "RL_UNTOUCHED"};
     static const char *const outs[] = {"OUT_ANY", "OUT_BYTES", "OUT_PREFIX", "OUT_UNTOUCHED"};
-    static const char *const patches[] = {"PATCH_NONE", "PATCH_HANDLE64", "PATCH_LOGGER32"};
     const struct etw_args *a = &c->args;
     const struct etw_fixture *fx = &c->fx;
     em("    /* %s */\n", c->title);
@@ -272,9 +262,9 @@ static void em_row(const struct etw_case *c, bool todo_on)
         if (fx->logger || fx->logger2 || fx->classes || fx->provider || fx->ndisallow) {
             em("       ");
             if (fx->logger)
-                em(" .logger = %s,", logger_tag(fx->logger));
+                em(" .logger = %s,", etw_logger_enum_name(fx->logger));
             if (fx->logger2)
-                em(" .logger2 = %s,", logger_tag(fx->logger2));
+                em(" .logger2 = %s,", etw_logger_enum_name(fx->logger2));
             if (masks)
                 em(" .masks = {0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x},", fx->masks[0], fx->masks[1], fx->masks[2],
                    fx->masks[3], fx->masks[4], fx->masks[5], fx->masks[6], fx->masks[7]);
@@ -294,15 +284,16 @@ static void em_row(const struct etw_case *c, bool todo_on)
             em("\n");
         }
         int len = a->len + (a->len_rel ? etw_call_natural_size(c->fn, a) : 0);
-        em("        .handle = %s, .value = 0x%llx, .cls = 0x%x, .len = %d,%s%s", hsel[a->handle], (unsigned long long)a->value, a->cls,
-           len < 0 ? 0 : len, a->buf == B_NULL ? " .null_buf = TRUE," : "", a->retlen_null ? " .retlen_null = TRUE," : "");
+        em("        .handle = %s, .value = 0x%llx, .cls = 0x%x, .len = %d,%s%s",
+           etw_hsel_enum_name(a->handle), (unsigned long long)a->value, a->cls, len < 0 ? 0 : len,
+           a->buf == B_NULL ? " .null_buf = TRUE," : "", a->retlen_null ? " .retlen_null = TRUE," : "");
         if (a->in_len) {
             em(" .in_size = %lu,", (unsigned long)a->in_len);
             em_bytes(" .in = ", a->in, a->in_len);
             em(",");
         }
         if (a->patch)
-            em(" .patch = %s, .patch_off = %d,", patches[a->patch], a->patch_off);
+            em(" .patch = %s, .patch_off = %d,", etw_patch_enum_name(a->patch), a->patch_off);
         if (c->fn == FN_NTC)
             em(" .out_len = %d,%s", a->out_len, a->out_buf == B_NULL ? " .null_out = TRUE," : "");
         em("\n");
