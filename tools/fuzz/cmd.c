@@ -121,8 +121,6 @@ static void bind_side(struct fz_side *s)
             s->t->set_version(fz_versions[vi], 0);
         for (int fn = 1; fn < FN_COUNT; fn++)
             s->fn[vi][fn] = fn == FN_EXPORT || fn == FN_CUSTOM ? NULL : etw_resolve(s->t, (enum etw_fn)fn, NULL);
-        s->gle[vi] = (etw_pfn_GetLastError)s->fn[vi][FN_GETLASTERROR];
-        s->sle[vi] = (etw_pfn_SetLastError)s->fn[vi][FN_SETLASTERROR];
     }
     s->cur_version = 0;
 }
@@ -314,7 +312,8 @@ int etw_cmd_fuzz(int argc, char **argv)
     bind_side(O);
     fz.lasterr = true;
     for (int vi = 0; vi < FZ_NV; vi++)
-        fz.lasterr &= T->gle[vi] && T->sle[vi] && O->gle[vi] && O->sle[vi];
+        for (int k = 0; k < 2; k++)
+            fz.lasterr &= fz.side[k].fn[vi][FN_GETLASTERROR] && fz.side[k].fn[vi][FN_SETLASTERROR];
     fz.runner.timeout_ms = 0;
     fz.ctx.r = &fz.runner;
     fz.ctx.t = t;

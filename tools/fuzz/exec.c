@@ -12,34 +12,18 @@ bool fz_is_query(enum etw_fn fn)
     return fn == FN_TQI || fn == FN_NTQSI || fn == FN_NTC || fn == FN_ETWCTI || fn == FN_CTI || fn == FN_NTQIP;
 }
 
-static void hexs(char *out, size_t cap, const etw_u8 *p, size_t n)
+/* compare the buffer of the call: target bytes (after; before) against the oracle's live buffer
+ * (after; before); false with *at the first byte that differs. Where the sides started from
+ * different bytes (their own handles patched in), a byte agrees when both left it as it was. */
+static bool same_bytes(const etw_u8 *ta, const etw_u8 *tb, const etw_u8 *oa, const etw_u8 *ob,
+                       size_t n, size_t *at)
 {
-    size_t o = 0;
-    out[0] = 0;
-    for (size_t i = 0; i < n && o + 3 < cap; i++)
-        o += (size_t)snprintf(out + o, cap - o, "%02x", p[i]);
-}
-
-/* compare the buffer of the call: target bytes (after; before) against the oracle's live buffer */
-static bool same_bytes(const etw_u8 *ta, const etw_u8 *tb, const etw_u8 *oa, const etw_u8 *ob, size_t n, size_t *at)
-{
-    if (!tb || !memcmp(tb, ob, n)) {
-        if (!memcmp(ta, oa, n))
-            return true;
-        for (size_t i = 0; i < n; i++)
-            if (ta[i] != oa[i]) {
-                *at = i;
-                return false;
-            }
-    }
-    /* the sides started from different bytes (their own handles were patched in): a byte agrees
-     * when both left it as it was or both wrote the same value */
-    for (size_t i = 0; i < n; i++) {
-        bool ok = tb[i] == ob[i] ? ta[i] == oa[i] : ((ta[i] == tb[i] && oa[i] == ob[i]) || ta[i] == oa[i]);
-        if (!ok) {
-            *at = i;
+    if (!memcmp(ta, oa, n))
+        return true;
+    for (*at = 0; *at < n; ++*at) {
+        size_t i = *at;
+        if (ta[i] != oa[i] && (!tb || tb[i] == ob[i] || ta[i] != tb[i] || oa[i] != ob[i]))
             return false;
-        }
     }
     return true;
 }
@@ -116,10 +100,11 @@ static bool fz_differ(const struct fz_call *c, const struct fz_out *t, const str
 static bool bytes_dis(struct fz_dis *d, enum aspect a, const char *what, size_t at, const etw_u8 *t,
                       const etw_u8 *o, size_t len)
 {
-    char x[40], y[40];
-    size_t n = len - at < 8 ? len - at : 8;
-    hexs(x, sizeof x, t + at, n);
-    hexs(y, sizeof y, o + at, n);
+    char x[20] = "", y[20] = "";
+    for (size_t i = at; i < len && i < at + 8; i++) {
+        snprintf(x + 2 * (i - at), 3, "%02x", t[i]);
+        snprintf(y + 2 * (i - at), 3, "%02x", o[i]);
+    }
     return dis(d, a, "%s at +%zu: target %s, reference %s (sentinel: deadbeef)", what, at, x, y);
 }
 
@@ -320,10 +305,9 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
     case FN_ETWCTI:
     case FN_CTI: {
         /* as a row's call, with the last error set before and read after it */
-        etw_pfn_SetLastError sle = s->sle[vi];
-        etw_pfn_GetLastError gle = s->gle[vi];
-        if (sle)
-            sle(0xE7E7E7E7u);
+        etw_pfn_GetLastError gle = (etw_pfn_GetLastError)s->fn[vi][FN_GETLASTERROR];
+        if (s->fn[vi][FN_SETLASTERROR])
+            ((etw_pfn_SetLastError)s->fn[vi][FN_SETLASTERROR])(0xE7E7E7E7u);
         etw_call_invoke(c->fn, fnp, h, c->cls, buf, c->len, out, c->out_len, rl, &o->rc);
         o->le = gle ? gle() : 0;
         if (buf && c->len >= sizeof(ETW_EVENT_INSTANCE_INFO)) {

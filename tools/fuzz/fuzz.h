@@ -74,8 +74,6 @@ struct fz_prog {
 struct fz_side {
     struct etw_target *t;
     void *fn[FZ_NV][FN_COUNT];
-    etw_pfn_GetLastError gle[FZ_NV];
-    etw_pfn_SetLastError sle[FZ_NV];
     unsigned cur_version;
     bool dirty;
     struct etw_fixture_state fx; /* the program's fixture (harness/core/fixture.c) */
