@@ -9,6 +9,7 @@ struct rng {
     etw_u64 s;
 };
 #define RPICK(r, arr) ((arr)[fz_rbelow((r), (etw_u32)(sizeof(arr) / sizeof((arr)[0])))])
+#define PICK(r, ...) RPICK(r, ((const etw_u32[]){__VA_ARGS__})) /* one of the values given */
 
 static etw_u64 fz_rnext(struct rng *r)
 {
@@ -95,8 +96,7 @@ static int fz_pick_logger_handle(struct rng *r, struct fz_call *c, const struct 
     if (k < 80 && fz.side[SIDE_T].t->missing_logger)
         return c->h = H_MISSING;
     if (k < 92) {
-        static const etw_u64 vals[] = {0xFFFF, 1, 2, 0x3F, 0x40, 0xFFFE, 0x1FFFF};
-        c->hval = fz_rpct(r, 80) ? RPICK(r, vals) : fz_rnext(r);
+        c->hval = fz_rpct(r, 80) ? PICK(r, 0xFFFF, 1, 2, 0x3F, 0x40, 0xFFFE, 0x1FFFF) : fz_rnext(r);
         return c->h = H_VALUE;
     }
     return c->h = H_ZERO;
@@ -105,12 +105,9 @@ static int fz_pick_logger_handle(struct rng *r, struct fz_call *c, const struct 
 static void fz_zero_handle_or_value(struct rng *r, struct fz_call *c)
 {
     static const etw_u64 vals[] = {1, 0xFFFF, 0x10000, 0x100000000ull};
-    if (fz_rpct(r, 70))
-        c->h = H_ZERO;
-    else {
-        c->h = H_VALUE;
+    c->h = fz_rpct(r, 70) ? H_ZERO : H_VALUE;
+    if (c->h == H_VALUE)
         c->hval = fz_rpct(r, 70) ? RPICK(r, vals) : fz_rnext(r);
-    }
 }
 
 static void fz_gen_guid_entries(struct rng *r, struct fz_call *c, etw_u32 n, size_t size)
@@ -179,10 +176,10 @@ static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
         case 2:
             if (ntraits) { /* a trait's size: off by one, 0, 1, 2, or far too big */
                 etw_u32 t = 3 + namelen;
-                static const etw_u16 sz[] = {0, 1, 2, 3};
                 etw_u16 ts;
                 memcpy(&ts, b + t, 2);
-                ts = fz_rpct(r, 50) ? (etw_u16)(ts + (fz_rpct(r, 50) ? 1 : -1)) : fz_rpct(r, 70) ? RPICK(r, sz) : 0xFFFF;
+                ts = fz_rpct(r, 50) ? (etw_u16)(ts + (fz_rpct(r, 50) ? 1 : -1))
+                   : fz_rpct(r, 70) ? (etw_u16)PICK(r, 0, 1, 2, 3) : 0xFFFF;
                 memcpy(b + t, &ts, 2);
             }
             break;
@@ -232,8 +229,8 @@ static void fz_pick_reg_handle(struct rng *r, struct fz_call *c, const struct fz
 
 static void gen_tqi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
 {
-    static const etw_u32 classes[] = {4, 4, 5, 5, 7, 0x0B, 0x0B, 0x0E, 0x0E, 3};
-    c->cls = fz_rpct(r, 85) ? RPICK(r, classes) : fz_rpct(r, 75) ? fz_rbelow(r, 32) : (etw_u32)fz_rnext(r);
+    c->cls = fz_rpct(r, 85) ? PICK(r, 4, 4, 5, 5, 7, 0x0B, 0x0B, 0x0E, 0x0E, 3)
+             : fz_rpct(r, 75) ? fz_rbelow(r, 32) : (etw_u32)fz_rnext(r);
     etw_u32 nat = c->cls == 4 ? 0x20 : c->cls == 5 || c->cls == 0x0B ? 8 : c->cls == 7 ? (fz_rpct(r, 50) ? 0x88 : 0x90) : c->cls == 0x0E ? 16 * fz_rbelow(r, 4) : 8;
     c->len = fz_pick_len(r, nat);
     if (c->cls == 4 || c->cls == 0x0E)
@@ -243,8 +240,8 @@ static void gen_tqi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
     c->buf_null = fz_rpct(r, 8);
     c->retlen_null = fz_rpct(r, 12);
     if (c->cls == 5) {
-        static const etw_u32 srcs[] = {0, 0, 1, 2, 19, 23, 24, 0xFFFFFFFF};
-        fz_put32(c, 0, fz_rpct(r, 90) ? RPICK(r, srcs) : (etw_u32)fz_rnext(r));
+        fz_put32(c, 0, fz_rpct(r, 90) ? PICK(r, 0, 0, 1, 2, 19, 23, 24, 0xFFFFFFFF)
+                                      : (etw_u32)fz_rnext(r));
         fz_put32(c, 4, (etw_u32)fz_rnext(r));
     } else if (fz_rpct(r, 25)) {
         c->in_len = fz_rbelow(r, 64);
@@ -259,39 +256,33 @@ static const etw_u32 intervals[] = {0, 1, 1221, 10000, 20000, 1000000, 1000001, 
 
 static void gen_tsi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
 {
-    static const etw_u32 classes[] = {3, 4, 4, 5, 6, 8, 9, 0x0A, 0x0A};
-    c->cls = fz_rpct(r, 88) ? RPICK(r, classes) : fz_rpct(r, 75) ? fz_rbelow(r, 32) : (etw_u32)fz_rnext(r);
-    static const etw_u32 ev_counts[] = {0, 1, 1, 2, 2, 4, 5, 5, 6, 256, 257};
-    static const etw_u32 delta[] = {0, 0, 0, 1, (etw_u32)-1};
+    c->cls = fz_rpct(r, 88) ? PICK(r, 3, 4, 4, 5, 6, 8, 9, 0x0A, 0x0A)
+             : fz_rpct(r, 75) ? fz_rbelow(r, 32) : (etw_u32)fz_rnext(r);
     switch (c->cls) {
     case 3:
     case 8: {
-        etw_u32 n = RPICK(r, ev_counts);
-        c->len = 24 * n + (n ? RPICK(r, delta) : 0);
+        etw_u32 n = PICK(r, 0, 1, 1, 2, 2, 4, 5, 5, 6, 256, 257);
+        c->len = 24 * n + (n ? PICK(r, 0, 0, 0, 1, (etw_u32)-1) : 0);
         fz_gen_guid_entries(r, c, n < 13 ? n : 13, 24);
         break;
     }
     case 4: {
-        static const etw_u32 lens[] = {0, 3, 4, 8, 16, 32, 32, 33, 36, 40};
-        c->len = RPICK(r, lens);
+        c->len = PICK(r, 0, 3, 4, 8, 16, 32, 32, 33, 36, 40);
         for (int i = 0; i < 9; i++)
             fz_put32(c, 4 * i, fz_rand_mask(r));
         break;
     }
     case 5: {
-        static const etw_u32 srcs[] = {0, 0, 1, 2, 19, 24, 0xFFFF};
         c->len = fz_pick_len(r, 8);
-        fz_put32(c, 0, RPICK(r, srcs));
+        fz_put32(c, 0, PICK(r, 0, 0, 1, 2, 19, 24, 0xFFFF));
         fz_put32(c, 4, RPICK(r, intervals));
         break;
     }
     case 6:
     case 9: {
-        static const etw_u32 lens[] = {0, 2, 3, 4, 8, 12, 16, 20, 24};
-        c->len = RPICK(r, lens);
-        static const etw_u32 srcs[] = {0, 1, 2, 19, 23, 24, 99};
+        c->len = PICK(r, 0, 2, 3, 4, 8, 12, 16, 20, 24);
         for (int i = 0; i < 6; i++)
-            fz_put32(c, 4 * i, RPICK(r, srcs));
+            fz_put32(c, 4 * i, PICK(r, 0, 1, 2, 19, 23, 24, 99));
         break;
     }
     case 0x0A: {
@@ -323,8 +314,8 @@ static void gen_ksi(struct rng *r, struct fz_call *c, const struct fz_prog *p, b
     c->cls = fz_rpct(r, 94) ? ETW_SystemPerformanceTraceInformation : fz_rbelow(r, 0x40);
     etw_u32 k = fz_rpct(r, 40) ? 1 : fz_rpct(r, 85) ? fz_rbelow(r, 0x12) : (etw_u32)fz_rnext(r);
     etw_u32 nat = kclass_size(k);
-    static const etw_u32 glens[] = {0x30, 0x30, 0x30, 0x2F, 0x31, 0x2C, 0x28, 0x38};
-    c->len = k == 1 && fz_rpct(r, 70) ? RPICK(r, glens) : k == 0x0D && fz_rpct(r, 50) ? (fz_rpct(r, 50) ? 0x27 : 0x28) : fz_pick_len(r, nat);
+    c->len = k == 1 && fz_rpct(r, 70) ? PICK(r, 0x30, 0x30, 0x30, 0x2F, 0x31, 0x2C, 0x28, 0x38)
+             : k == 0x0D && fz_rpct(r, 50) ? (fz_rpct(r, 50) ? 0x27 : 0x28) : fz_pick_len(r, nat);
     if (fz_rpct(r, 4))
         c->len = 3;
     fz_put32(c, 0, k);
@@ -346,16 +337,13 @@ static void gen_ksi(struct rng *r, struct fz_call *c, const struct fz_prog *p, b
 /* a traits blob: UINT16 size, NUL-terminated name, traits {UINT16 size, UINT8 type, data} */
 static void gen_esi(struct rng *r, struct fz_call *c, const struct fz_prog *p, int nseqreg)
 {
-    static const etw_u32 classes[] = {0, 0, 1, 2, 2, 2, 2, 2, 3, 3, 4};
-    c->cls = fz_rpct(r, 92) ? RPICK(r, classes) : (etw_u32)fz_rnext(r);
+    c->cls = fz_rpct(r, 92) ? PICK(r, 0, 0, 1, 2, 2, 2, 2, 2, 3, 3, 4) : (etw_u32)fz_rnext(r);
     fz_pick_reg_handle(r, c, p, nseqreg);
     switch (c->cls) {
-    case 0: {
-        static const etw_u32 lens[] = {0, 0, 0, 1, 4, 8};
-        c->len = RPICK(r, lens);
+    case 0:
+        c->len = PICK(r, 0, 0, 0, 1, 4, 8);
         c->buf_null = fz_rpct(r, 50);
         break;
-    }
     case 2: {
         c->in_len = fz_gen_traits(r, c->in, FZ_IN_MAX - 2);
         etw_u32 k = fz_rbelow(r, 100);
@@ -363,15 +351,12 @@ static void gen_esi(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         c->buf_null = fz_rpct(r, 4);
         break;
     }
-    case 3: {
-        static const etw_u8 vals[] = {0, 1, 1, 2, 255};
-        static const etw_u32 lens[] = {1, 1, 1, 0, 2};
-        c->len = RPICK(r, lens);
-        c->in[0] = RPICK(r, vals);
+    case 3:
+        c->len = PICK(r, 1, 1, 1, 0, 2);
+        c->in[0] = (etw_u8)PICK(r, 0, 1, 1, 2, 255);
         c->in_len = 1;
         c->buf_null = fz_rpct(r, 5);
         break;
-    }
     default: c->len = fz_pick_len(r, 4); break;
     }
 }
@@ -379,20 +364,18 @@ static void gen_esi(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
 static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, int nseqreg, etw_u32 code)
 {
     static const etw_u32 codes[] = {0x22, 0x22, 0x22, 0x1C, 0x1C, 0x1C, 0x1E, 0x1E, 0x1F, 0x1A, 0x0F};
-    c->cls = code ? code : fz_rpct(r, 88) ? RPICK(r, codes) : fz_rpct(r, 50) ? fz_rbelow(r, 0x30) : (etw_u32)fz_rnext(r);
+    c->cls = code ? code : fz_rpct(r, 88) ? RPICK(r, codes)
+             : fz_rpct(r, 50) ? fz_rbelow(r, 0x30) : (etw_u32)fz_rnext(r);
     c->out_null = true;
     switch (c->cls) {
-    case 0x22: {
-        static const etw_u32 lens[] = {8, 8, 8, 8, 4, 16, 0};
-        static const etw_u32 outs[] = {0, 15, 16, 32, 32, 48, 64};
+    case 0x22:
         fz_pick_logger_handle(r, c, p);
         c->patch = PATCH_HANDLE64;
-        c->len = RPICK(r, lens);
+        c->len = PICK(r, 8, 8, 8, 8, 4, 16, 0);
         c->in_len = 8; /* the TraceHandle, patched in */
         c->out_null = fz_rpct(r, 10);
-        c->out_len = RPICK(r, outs);
+        c->out_len = PICK(r, 0, 15, 16, 32, 32, 48, 64);
         break;
-    }
     case 0x1C: {
         etw_u32 n = fz_rbelow(r, 4), cnt = fz_rpct(r, 80) ? n : fz_rbelow(r, 4);
         static const int deltas[] = {0, 0, 0, 0, 16, -4, -8};
@@ -408,35 +391,30 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         break;
     }
     case 0x1E: {
-        static const etw_u32 lens[] = {0x18, 0x18, 0x18, 0x18, 0x10, 0x20};
-        static const etw_u32 outs[] = {0x78, 0x78, 0x78, 0x77, 0x100, 0x10000, 0x10001, 0};
         fz_pick_reg_handle(r, c, p, nseqreg);
         c->patch = PATCH_HANDLE64;
-        c->len = RPICK(r, lens);
+        c->len = PICK(r, 0x18, 0x18, 0x18, 0x18, 0x10, 0x20);
         c->aux_len = fz_gen_traits(r, c->aux, FZ_IN_MAX);
         c->traits_ptr = fz_rpct(r, 90);
         /* {RegEntryHandle (patched in), Traits (fz_prepare sets it), TraitsSize} */
         fz_put32(c, 16, (etw_u16)(fz_rpct(r, 85) ? c->aux_len : fz_rbelow(r, c->aux_len + 1)));
         c->in_len = 24;
         c->out_null = fz_rpct(r, 10);
-        c->out_len = RPICK(r, outs);
+        c->out_len = PICK(r, 0x78, 0x78, 0x78, 0x77, 0x100, 0x10000, 0x10001, 0);
         break;
     }
     case 0x1F: {
-        static const etw_u32 lens[] = {0x10, 0x10, 0x10, 0x0F, 0x11};
-        static const etw_u8 vals[] = {0, 1, 1, 2};
         fz_pick_reg_handle(r, c, p, nseqreg);
         c->patch = PATCH_HANDLE64;
-        c->len = RPICK(r, lens);
-        fz_put32(c, 8, RPICK(r, vals));
+        c->len = PICK(r, 0x10, 0x10, 0x10, 0x0F, 0x11);
+        fz_put32(c, 8, PICK(r, 0, 1, 1, 2));
         fz_put32(c, 12, 0);
         c->out_null = fz_rpct(r, 80);
         c->out_len = fz_rpct(r, 80) ? 0 : 1;
         break;
     }
     default: {
-        static const etw_u32 lens[] = {0, 4, 8, 8, 16};
-        c->len = RPICK(r, lens);
+        c->len = PICK(r, 0, 4, 8, 8, 16);
         c->in_len = c->len < 16 ? c->len : 16;
         fz_rand_bytes(r, c->in, c->in_len);
         c->out_len = fz_rbelow(r, 32);
@@ -489,9 +467,9 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
         if (fx->classes) {
             fx->foreign_pid = fz_rpct(&r, 8);
             if (fz_rpct(&r, 25)) {
-                static const etw_u32 ctrs[] = {0, 1, 0x7FFFFFFF, 0xFFFFFFFD, 0xFFFFFFFE, 0xFFFFFFFF};
                 fx->set_counter = true;
-                fx->counter = fz_rpct(&r, 85) ? RPICK(&r, ctrs) : (etw_u32)fz_rnext(&r);
+                fx->counter = !fz_rpct(&r, 85) ? (etw_u32)fz_rnext(&r)
+                              : PICK(&r, 0, 1, 0x7FFFFFFF, 0xFFFFFFFD, 0xFFFFFFFE, 0xFFFFFFFF);
             }
         }
     } else if (th == TH_PROVIDER && ctl) {
@@ -528,13 +506,11 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
         case FN_NTQSI: gen_ksi(&r, c, p, false); break;
         case FN_NTSSI: gen_ksi(&r, c, p, true); break;
         case FN_NTC: gen_ntc(&r, c, p, nseqreg, th == TH_PROVIDER ? (fz_rpct(&r, 70) ? 0x1E : 0x1F) : 0); break;
-        case FN_NTQIP: {
-            static const etw_u32 srcs[] = {0, 1, 2, 19, 23, 24, 25, 0xFFFFFFFF};
-            c->cls = RPICK(&r, srcs);
+        case FN_NTQIP:
+            c->cls = PICK(&r, 0, 1, 2, 19, 23, 24, 25, 0xFFFFFFFF);
             c->len = 4;
             c->buf_null = fz_rpct(&r, 5);
             break;
-        }
         case FN_ETWCTI:
         case FN_CTI: {
             unsigned k = fz_rbelow(&r, 100);
@@ -555,9 +531,8 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
                 continue;
             c->hval = (etw_u64)nseqclassic++;
             c->count = fz_rpct(&r, 99) || fz_rpct(&r, 80) ? fz_rbelow(&r, 5) : fz_rpct(&r, 50) ? 0x10001 : fz_rpct(&r, 50) ? 0x20000 : 0x10000;
-            static const unsigned bits[] = {N_REQ, N_CTL, N_REGS, N_OUT, N_GUID};
             if (fz_rpct(&r, 25))
-                c->nulls = RPICK(&r, bits);
+                c->nulls = PICK(&r, N_REQ, N_CTL, N_REGS, N_OUT, N_GUID);
             break;
         }
         case FN_UNREGISTERTRACEGUIDS: {
