@@ -105,15 +105,6 @@ static int fz_die(const char *fmt, const char *arg)
     return 2;
 }
 
-static bool parse_u64(const char *s, unsigned long long *v)
-{
-    char *end;
-    if (!s || !*s)
-        return false;
-    *v = strtoull(s, &end, 0);
-    return !*end;
-}
-
 static void bind_side(struct fz_side *s)
 {
     for (int vi = 0; vi < FZ_NV; vi++) {
@@ -227,19 +218,20 @@ int etw_cmd_fuzz(int argc, char **argv)
     const char *target = NULL, *emulate = NULL, *oracle = NULL;
     unsigned long long seconds = 0, max_calls = 0, seed = 0, only_prog = 0, max_dis = 5, timeout_ms = 5000;
     bool have_seed = false, quiet = false, have_prog = false;
-    const struct num_opt {
-        const char *name;
+    const struct opt {
+        const char *name, **s; /* a string option, or a number in [lo, hi] */
         unsigned long long *v, lo, hi;
         bool *have;
         const char *takes;
-    } nums[] = {
-        {"--seconds", &seconds, 1, 86400 * 7, NULL, "1 to 604800"},
-        {"--calls", &max_calls, 1, ~0ull, NULL, "a positive number"},
-        {"--seed", &seed, 0, ~0ull, &have_seed, "a number"},
-        {"--program", &only_prog, 0, ~0ull, &have_prog, "a number"},
-        {"--timeout-ms", &timeout_ms, 1, 3600000, NULL, "1 to 3600000"},
-        {"--max", &max_dis, 1, FZ_MAXDIS, NULL, "1 to 64"},
-    };
+    } opts[] = {
+        {"--target", &target}, {"--oracle", &oracle}, {"--emulate", &emulate},
+        {"--seconds", NULL, &seconds, 1, 86400 * 7, NULL, "1 to 604800"},
+        {"--calls", NULL, &max_calls, 1, ~0ull, NULL, "a positive number"},
+        {"--seed", NULL, &seed, 0, ~0ull, &have_seed, "a number"},
+        {"--program", NULL, &only_prog, 0, ~0ull, &have_prog, "a number"},
+        {"--timeout-ms", NULL, &timeout_ms, 1, 3600000, NULL, "1 to 3600000"},
+        {"--max", NULL, &max_dis, 1, FZ_MAXDIS, NULL, "1 to 64"},
+    }, *end = opts + sizeof opts / sizeof opts[0];
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -253,18 +245,15 @@ int etw_cmd_fuzz(int argc, char **argv)
         if (!v)
             return fz_die("%s needs a value", a);
         i++;
-        const struct num_opt *o = nums;
-        while (o < nums + sizeof nums / sizeof nums[0] && strcmp(a, o->name))
+        const struct opt *o = opts;
+        while (o < end && strcmp(a, o->name))
             o++;
-        if (!strcmp(a, "--target"))
-            target = v;
-        else if (!strcmp(a, "--oracle"))
-            oracle = v;
-        else if (!strcmp(a, "--emulate"))
-            emulate = v;
-        else if (o == nums + sizeof nums / sizeof nums[0])
+        char *rest = "";
+        if (o == end)
             return fz_die("unknown option '%s'", a);
-        else if (!parse_u64(v, o->v) || *o->v < o->lo || *o->v > o->hi) {
+        else if (o->s)
+            *o->s = v;
+        else if (!*v || (*o->v = strtoull(v, &rest, 0), *rest) || *o->v < o->lo || *o->v > o->hi) {
             char fmt[80];
             snprintf(fmt, sizeof fmt, "%s takes %s, not '%%s'", o->name, o->takes);
             return fz_die(fmt, v);
