@@ -188,14 +188,6 @@ void fz_compare_exports(FILE *f, int *ndis, int max)
     fz.side[SIDE_T].cur_version = fz.side[SIDE_O].cur_version = 0;
 }
 
-static etw_u32 *rl_ptr(void)
-{
-    return (etw_u32 *)(void *)(fz.grl.guard - 4);
-}
-static etw_u8 *aux_buf(size_t len)
-{
-    return fz.gaux.guard - len;
-}
 
 /* sentinel-fill [buf - ETW_PRE_ZONE, buf + len) exactly as etw_guard_alloc does for a case */
 static void refill(etw_u8 *buf, size_t len)
@@ -261,7 +253,7 @@ void fz_prepare(etw_u8 *buf, const struct fz_call *c, etw_u64 h)
     etw_call_fill(buf, c->len, c->in, c->in_len, c->patch, c->patch_off, h);
     if (c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS && c->len >= 16) {
         /* the Traits pointer is the blob or NULL, never bytes from the input */
-        etw_u64 ptr = c->traits_ptr ? (etw_u64)(uintptr_t)aux_buf(c->aux_len) : 0;
+        etw_u64 ptr = c->traits_ptr ? (etw_u64)(uintptr_t)fz_aux_buf(c->aux_len) : 0;
         memcpy(buf + 8, &ptr, 8);
     }
 }
@@ -284,7 +276,7 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
     etw_u64 h = fz_handle_of(s, c);
     etw_u8 *buf = c->buf_null ? NULL : fz_in_buf(c->len);
     etw_u8 *out = NULL;
-    etw_u32 *rl = c->retlen_null ? NULL : rl_ptr();
+    etw_u32 *rl = c->retlen_null ? NULL : fz_rl_ptr();
     if (buf)
         fz_prepare(buf, c, h);
     if (c->fn == FN_NTC && !c->out_null) {
@@ -292,11 +284,11 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
         refill(out, c->out_len);
     }
     if (c->fn == FN_NTC && c->cls == ETW_NTC_SET_PROVIDER_TRAITS && c->aux_len) {
-        etw_u8 *a = aux_buf(c->aux_len);
+        etw_u8 *a = fz_aux_buf(c->aux_len);
         refill(a, c->aux_len);
         memcpy(a, c->aux, c->aux_len);
     }
-    *rl_ptr() = ETW_SENTINEL32;
+    *fz_rl_ptr() = ETW_SENTINEL32;
     o->ntok = 0;
     o->le = 0;
     if (c->fail_alloc && s->t->fail_alloc)
@@ -341,7 +333,7 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
         ETW_TRACE_GUID_REGISTRATION *regs = NULL;
         etw_tracehandle *out_h = (c->nulls & N_OUT) ? NULL : (etw_tracehandle *)(void *)fz_in_buf(8);
         if (!(c->nulls & N_REGS) && n) {
-            regs = (ETW_TRACE_GUID_REGISTRATION *)(void *)aux_buf((size_t)n * sizeof *regs);
+            regs = (ETW_TRACE_GUID_REGISTRATION *)(void *)fz_aux_buf((size_t)n * sizeof *regs);
             for (etw_u32 i = 0; i < n; i++) {
                 regs[i].Guid = &fz_seq_guids[i & 3];
                 regs[i].RegHandle = NULL;
@@ -401,12 +393,12 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
     }
     if (c->fail_alloc && s->t->fail_alloc)
         s->t->fail_alloc(0);
-    o->rl = *rl_ptr();
+    o->rl = *fz_rl_ptr();
     o->pre_in = buf ? pre_intact(buf) : true;
     o->pre_out = out ? pre_intact(out) : true;
-    o->pre_aux = (c->fn == FN_REGISTERTRACEGUIDS && !(c->nulls & N_REGS) && c->count)
-                     ? pre_intact(aux_buf((size_t)c->count * sizeof(ETW_TRACE_GUID_REGISTRATION)))
-                     : true;
+    size_t aux = sizeof(ETW_TRACE_GUID_REGISTRATION) * c->count;
+    o->pre_aux = c->fn == FN_REGISTERTRACEGUIDS && !(c->nulls & N_REGS) && c->count
+                     ? pre_intact(fz_aux_buf(aux)) : true;
 }
 
 /* ---------------------------------------------------------------- running a program on both sides */

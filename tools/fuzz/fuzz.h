@@ -141,9 +141,13 @@ extern const enum etw_fn fz_fns[FZ_NFNS];
 /* gen.c */
 void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p);
 
+/* the last len bytes before the guard page of the input, output, ReturnLength and aux buffers */
+#define fz_in_buf(len) (fz.gin.guard - (len))
+#define fz_out_buf(len) (fz.gout.guard - (len))
+#define fz_rl_ptr() ((etw_u32 *)(void *)(fz.grl.guard - 4))
+#define fz_aux_buf(len) (fz.gaux.guard - (len))
+
 /* state.c */
-etw_u8 *fz_in_buf(size_t len);
-etw_u8 *fz_out_buf(size_t len);
 int fz_vindex(unsigned v);
 
 /* exec.c */

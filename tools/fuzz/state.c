@@ -25,15 +25,6 @@ const enum etw_fn fz_fns[FZ_NFNS] = {
 
 struct fz_state fz;
 
-etw_u8 *fz_in_buf(size_t len)
-{
-    return fz.gin.guard - len;
-}
-etw_u8 *fz_out_buf(size_t len)
-{
-    return fz.gout.guard - len;
-}
-
 int fz_vindex(unsigned v)
 {
     for (int i = 0; i < FZ_NV; i++)
