@@ -3,10 +3,9 @@
  *
  * The loop runs as the harness's in-process runs do (plat_run_watched), each program (the
  * fixture and calls of both sides) under a deadline: --timeout-ms, and none past --seconds plus a
- * grace. A program past it is printed as a
- * TIMEOUT disagreement with the call and its replay command, and the process ends at once (exit 1,
- * without running library destructors): a target stopped inside a call, or a thread blocked in it,
- * cannot be taken back.
+ * grace. A program past it is printed as a TIMEOUT disagreement with the call and its replay
+ * command, and the process ends at once (exit 1, without running library destructors): a target
+ * stopped inside a call, or a thread blocked in it, cannot be taken back.
  */
 #include "tools/fuzz/fuzz.h"
 #include <stdlib.h>
@@ -59,7 +58,7 @@ static void hung(void)
     _Exit(1);
 }
 
-/* a runner thread given up in the system (Windows): the program it ran is out of time */
+/* a runner thread given up where a call cannot be interrupted: its program is out of time */
 static void abandoned(void *arg)
 {
     (void)arg;
@@ -83,9 +82,10 @@ static const char fuzz_usage[] =
     "  --emulate V    one version of 'etwconf versions'; default: all, if LIB can emulate\n"
     "  --max N        stop after N distinct disagreements (default 5)\n"
     "  --timeout-ms N a program still running after N ms (default 5000) is a TIMEOUT "
-    "disagreement:\n                 the call it hung in and its replay command are printed and the "
-    "fuzzer stops (exit\n                 1); a run still going N ms + 2 s after --seconds ends the "
-    "same way\n"
+    "disagreement:\n"
+    "                 the call it hung in and its replay command are printed and the fuzzer "
+    "stops (exit\n"
+    "                 1); a run still going N ms + 2 s after --seconds ends the same way\n"
     "  --quiet        print only disagreements and the summary\n"
     "\n"
     "exit status: 0 no disagreement, 1 disagreement(s), 2 usage, 3 the target cannot be used\n";
