@@ -14,7 +14,7 @@ bool fz_is_query(enum etw_fn fn)
 
 /* compare the buffer of the call: target bytes (after; before) against the oracle's live buffer
  * (after; before); false with *at the first byte that differs. Where the sides started from
- * different bytes (their own handles patched in), a byte agrees when both left it as it was. */
+ * different bytes (their own handles patched in), such a byte agrees if both left it alone. */
 static bool same_bytes(const etw_u8 *ta, const etw_u8 *tb, const etw_u8 *oa, const etw_u8 *ob,
                        size_t n, size_t *at)
 {
