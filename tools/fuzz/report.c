@@ -9,15 +9,15 @@ static const char *const aspect_name[] = {
     "none", "return code", "ReturnLength", "output bytes", "input buffer (written)",
     "bytes before the buffer", "returned handle", "last error", "fault", "fixture"};
 
-static const char *fn_prefix(enum etw_fn fn)
-{
-    static const char *const prefix[FN_COUNT] = {
-        [FN_TQI] = "tqi", [FN_TSI] = "tsi", [FN_NTQSI] = "ksi", [FN_NTSSI] = "ksi", [FN_NTC] = "ntc",
-        [FN_ETWCTI] = "cti", [FN_CTI] = "cti", [FN_ESI] = "esi", [FN_ETWESI] = "esi", [FN_NTQIP] = "qip",
-        [FN_REGISTERTRACEGUIDS] = "rtg", [FN_UNREGISTERTRACEGUIDS] = "rtg", [FN_EVENTREGISTER] = "er",
-        [FN_EVENTUNREGISTER] = "er"};
-    return fn < FN_COUNT && prefix[fn] ? prefix[fn] : "x";
-}
+/* a function's prefix of a row id, and the file of cases/ whose table has its rows */
+static const struct {
+    const char *prefix, *file;
+} family[FN_COUNT] = {
+    [FN_TQI] = {"tqi", "tqi"}, [FN_TSI] = {"tsi", "tsi"}, [FN_NTQSI] = {"ksi", "kernel"},
+    [FN_NTSSI] = {"ksi", "kernel"}, [FN_NTC] = {"ntc", "ntc"}, [FN_ETWCTI] = {"cti", "cti"},
+    [FN_CTI] = {"cti", "cti"}, [FN_ESI] = {"esi", "provider"}, [FN_ETWESI] = {"esi", "provider"},
+    [FN_NTQIP] = {"qip", "tqi"}, [FN_REGISTERTRACEGUIDS] = {"rtg"},
+    [FN_UNREGISTERTRACEGUIDS] = {"rtg"}, [FN_EVENTREGISTER] = {"er"}, [FN_EVENTUNREGISTER] = {"er"}};
 
 etw_u32 fz_kclass_of(const struct fz_call *c)
 {
@@ -245,7 +245,8 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
             continue;
         oracle_outcome(p, fz_versions[i], &w->ro[i]);
     }
-    snprintf(w->id, sizeof w->id, "fuzz.%s.%llx", fn_prefix(c->fn), prog_no);
+    snprintf(w->id, sizeof w->id, "fuzz.%s.%llx",
+             c->fn < FN_COUNT && family[c->fn].prefix ? family[c->fn].prefix : "x", prog_no);
     snprintf(w->title, sizeof w->title, "found by etwconf fuzz (%s)", aspect_name[a]);
     bool cti = c->fn == FN_ETWCTI || c->fn == FN_CTI;
     etw_u32 in_n = c->in_len < c->len ? c->in_len : c->len;
@@ -333,7 +334,7 @@ void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect
         etw_row_print(f, &w.c, "    ");
         return;
     }
-    fprintf(f, "  case row (append to the table in cases/%s.c):\n", w.c.fn == FN_ETWCTI || w.c.fn == FN_CTI ? "cti" : w.c.fn == FN_NTQSI || w.c.fn == FN_NTSSI ? "kernel" : w.c.fn == FN_ESI || w.c.fn == FN_ETWESI ? "provider" : fn_prefix(w.c.fn));
+    fprintf(f, "  case row (append to the table in cases/%s.c):\n", family[w.c.fn].file);
     etw_row_print(f, &w.c, "    ");
     /* the check */
     char msg[600], vs_ok[256] = "", vs_bad[1024] = "";
