@@ -303,7 +303,6 @@ int etw_cmd_fuzz(int argc, char **argv)
     for (int vi = 0; vi < FZ_NV; vi++)
         for (int k = 0; k < 2; k++)
             fz.lasterr &= fz.side[k].fn[vi][FN_GETLASTERROR] && fz.side[k].fn[vi][FN_SETLASTERROR];
-    fz.runner.timeout_ms = 0;
     fz.ctx.r = &fz.runner;
     fz.ctx.t = t;
     if (!guard(&fz.gin, FZ_BUF_MAX) || !guard(&fz.gout, FZ_OUT_MAX) || !guard(&fz.grl, 4) ||
