@@ -124,12 +124,6 @@ static bool guard(struct etw_guard *g, size_t len)
     return true;
 }
 
-struct seen {
-    enum etw_fn fn;
-    etw_u32 cls;
-    enum aspect a;
-};
-
 /* the programs of the seed, each disagreement reduced and printed; runs watched */
 static void fuzz_loop(void *arg)
 {
@@ -138,7 +132,7 @@ static void fuzz_loop(void *arg)
     unsigned long long seed = fz.seed, only_prog = W.only_prog;
     bool have_prog = W.have_prog;
     int nseen = 0;
-    static struct seen seen[FZ_MAXDIS];
+    static etw_u64 seen[FZ_MAXDIS]; /* function, aspect and class of each report */
     static struct fz_prog prog;
     if (!have_prog)
         fz_compare_exports(stdout, &fz.ndis, (int)W.max_dis);
@@ -169,13 +163,14 @@ static void fuzz_loop(void *arg)
         /* one report per function, class and aspect */
         int at = fz.dis.call;
         const struct fz_call *c = at >= 0 ? &prog.calls[at] : &prog.calls[0];
-        struct seen sn = {c->fn, c->fn == FN_NTQSI || c->fn == FN_NTSSI ? fz_kclass_of(c) : c->cls, fz.dis.aspect};
-        bool dup = false;
-        for (int i = 0; i < nseen && !dup; i++)
-            dup = seen[i].fn == sn.fn && seen[i].cls == sn.cls && seen[i].a == sn.a;
-        if (dup)
+        etw_u32 cls = c->fn == FN_NTQSI || c->fn == FN_NTSSI ? fz_kclass_of(c) : c->cls;
+        etw_u64 key = (etw_u64)c->fn << 40 | (etw_u64)fz.dis.aspect << 32 | cls;
+        int i = 0;
+        while (i < nseen && seen[i] != key)
+            i++;
+        if (i < nseen)
             continue;
-        seen[nseen++] = sn;
+        seen[nseen++] = key;
         fz.ndis++;
         fprintf(stdout, "\nDISAGREEMENT %d (seed %llu, program %llu, version %s): %s\n", fz.ndis,
                 seed, k, etw_version_name(prog.version), fz.dis.detail);
