@@ -21,8 +21,11 @@ static struct fz_run {
     int status; /* set by the loop */
 } W;
 
-static void hung(void)
+/* the program being run is out of time (or, where a call cannot be interrupted, the runner thread
+ * was given up in it): report the TIMEOUT and end the process */
+static void hung(void *arg)
 {
+    (void)arg;
     const struct fz_prog *p = fz.prog;
     int call = fz.cur_call, n = fz.ndis + 1;
     bool late = fz.end_us && plat_now_us() >= fz.end_us;
@@ -56,13 +59,6 @@ static void hung(void)
     fflush(stdout);
     fflush(stderr);
     _Exit(1);
-}
-
-/* a runner thread given up where a call cannot be interrupted: its program is out of time */
-static void abandoned(void *arg)
-{
-    (void)arg;
-    hung();
 }
 
 static const char fuzz_usage[] =
@@ -341,7 +337,7 @@ int etw_cmd_fuzz(int argc, char **argv)
         W.stop_us = W.t0_us + seconds * 1000000ull;
         fz.end_us = W.stop_us + timeout_ms * 1000ull + 2000000ull;
     }
-    if (!plat_run_watched(fuzz_loop, abandoned, NULL, fz.timeout_ms)) {
+    if (!plat_run_watched(fuzz_loop, hung, NULL, fz.timeout_ms)) {
         fprintf(stderr, "etwconf fuzz: could not start the watchdog thread: a target that hangs "
                         "will not be stopped\n");
         fuzz_loop(NULL);

@@ -540,7 +540,7 @@ bool fz_run_prog(const struct fz_prog *p, int upto)
 void fz_fault_dis(int k, const char *exc, long off)
 {
     if (k == PLAT_TIMEOUT)
-        fz.on_hang();
+        fz.on_hang(NULL);
     const char *who = fz.cur_side == SIDE_T ? "target" : "reference";
     char what[80];
     fz.side[SIDE_T].dirty = fz.side[SIDE_O].dirty = true;

@@ -130,7 +130,7 @@ struct fz_state {
      * on_hang (cmd.c) reports the TIMEOUT and ends the process */
     unsigned timeout_ms;
     uint64_t end_us;
-    void (*on_hang)(void);
+    void (*on_hang)(void *unused);
 };
 extern struct fz_state fz;
 
