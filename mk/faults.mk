@@ -1,6 +1,5 @@
-# mk/faults.mk - the "faults" test stage: fault injection against the runner (harness/tests/faults.sh):
-# misbehaving Linux targets (harness/tests/bad/), output errors, interrupts, bad command lines, and
-# DLLs that end their process under Wine (harness/windows/tests/).
+# mk/faults.mk - the "faults" test stage (harness/tests/faults.sh): fault injection against the
+# runner, with the targets of harness/tests/bad/ and, under Wine, harness/windows/tests/.
 .PHONY: test-faults
 FAULT_TARGETS := $(patsubst harness/tests/bad/%.c,$(BUILD)/bad/%.so,$(wildcard harness/tests/bad/*.c))
 TEST_STAGES += faults

@@ -1,8 +1,6 @@
-# mk/layers.mk - the "layers" test stage (harness/tests/layers.py): on the built objects' symbols
-# (nm), no file uses a layer above its own and no files use each other in a circle; no C source of
-# the harness or the tools is over 800 lines. It checks the Linux objects (its prerequisites), and
-# the Windows objects and the twin's when they are there (make windows, make twin); in make test it
-# runs after winprep, which builds those.
+# mk/layers.mk - the "layers" test stage (harness/tests/layers.py says what it checks). It reads the
+# Linux objects (its prerequisites) and the Windows and twin objects when they are there; in make
+# test it runs after winprep, which builds those.
 .PHONY: test-layers
 TEST_STAGES += layers
 test-layers: | winprep

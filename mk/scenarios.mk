@@ -1,6 +1,5 @@
-# mk/scenarios.mk - the scenarios stage: every program of spec/programs.def has a client scenario,
-# the reference passes them all at every version, and a hand-broken target fails the PerfView,
-# pmctrace and DTrace scenarios at the step it breaks (harness/tests/scenarios.sh).
+# mk/scenarios.mk - the "scenarios" test stage (harness/tests/scenarios.sh): the client scenarios,
+# against the reference and a hand-broken target (noprobe.so).
 .PHONY: test-scenarios
 TEST_STAGES += scenarios
 SCEN_NOPROBE_SRC := harness/tests/scenarios/noprobe.c $(filter-out reference/trace.c,$(REF_SRC))

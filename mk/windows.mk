@@ -1,16 +1,12 @@
 # mk/windows.mk - the Windows runner (harness/plat/win/, harness/targets/win_live/, harness/windows/README.md).
 #
-#   make windows    build/etwconf.exe (x86_64) and build/etwconf-i686.exe with mingw-w64: one exe
-#                   for every Windows from XP x64 / Server 2003 (5.2) to 11, and for Wine
-#   make wine       run build/etwconf.exe under Wine at every version winecfg offers, headless,
-#                   in the prefix build/wineprefix -> build/results/wine-VERSION.jsonl
-#   make test-wine  the "wine" test stage: make wine, the platform layer's own checks (crash,
-#                   hang, overrun, child isolation, imports, manifest, fingerprint), and the results
-#                   against the known divergences in reports/expectations/wine.json
-#   make run-wine   make wine when Wine is installed (part of make run); otherwise says how to get it
-#   make wine-record  make wine, then record this Wine's results of each arch in
-#                   reports/expectations/wine.json (etwconf-report update-expectations; README
-#                   "Your Wine's results")
+#   make windows    build/etwconf.exe (x86_64) and build/etwconf-i686.exe with mingw-w64
+#   make wine       both exes under Wine at every version winecfg offers, headless, in the prefix
+#                   build/wineprefix -> build/results/wine-[i686-]VERSION.jsonl
+#   make test-wine  the "wine" test stage (harness/tests/wine.sh says what it checks)
+#   make run-wine   make wine when Wine is installed (part of make run), or says how to get it
+#   make wine-record  make wine, then record this Wine's results in reports/expectations/wine.json
+#                   (README "Your Wine's results")
 #
 # Needs: sh .ci/deps.sh windows (gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 wine wine64).
 
@@ -98,10 +94,8 @@ $(BUILD)/etwconf-i686.exe $(WINE_EXE_DIR)/etwconf-i686.exe: $(WIN32_OBJ)
 	$(MINGW32) $(WIN_LDFLAGS) -Wl,--large-address-aware -o $@ $^ $(WIN_LIBS)
 
 # The Wine stages' copies of the two exes, BUILD/wine-elevated/: the same objects, linked with a
-# manifest that asks for highestAvailable, so that Wine 10.0 gives them the full administrator
-# token, as the hosted Windows runners have (README "Your Wine's results"). highestAvailable, not
-# requireAdministrator: an account without a full token still runs them, and the records say which
-# token they got. The shipped exes stay asInvoker.
+# manifest that asks for highestAvailable (README "Your Wine's results"), not requireAdministrator:
+# an account without a full token still runs them, and the records say which token they got.
 WINE_EXES := $(WINE_EXE_DIR)/etwconf.exe $(WINE_EXE_DIR)/etwconf-i686.exe
 $(WINE_EXE_DIR)/manifest/etwconf.manifest: harness/windows/etwconf.manifest
 	@mkdir -p $(dir $@)
@@ -171,9 +165,6 @@ test-prep-wine:
 	    sh harness/tests/wine.sh prefix "$(BUILD)" >$(BUILD)/test/wine/prefix.log 2>&1 || cat $(BUILD)/test/wine/prefix.log; \
 	    B="$(BUILD)"; . harness/tests/wine-env.sh; timeout 20 "$$WINESERVER" -k >/dev/null 2>&1; timeout 30 "$$WINESERVER" -w >/dev/null 2>&1; true; }
 
-# This Wine's results of each arch into the expectations file, keyed by its version: what it
-# shares with the Wines the file knows keeps its why, what differs is new ("TODO: explain") or
-# kept for the others.
 .PHONY: wine-record
 wine-record: wine
 	@$(PYTHON) reports/etwconf-report update-expectations --impl wine \

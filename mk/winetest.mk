@@ -1,8 +1,5 @@
-# mk/winetest.mk - Wine's test formats (README "Wine's test formats"):
-#   etwconf-report winetest [--expectations FILE] RESULTS.jsonl   reports/etwconf_report/winetest.py
-#   etwconf export-wine [--out FILE] [--todo FILE]                tools/export_wine/
-#   make test-winetest   stage: the format line by line, and the exported test built with
-#                        mingw-w64 against harness/windows/winetest/wine/test.h, run under Wine
+# mk/winetest.mk - Wine's test formats (README "Wine's test formats": etwconf-report winetest,
+# etwconf export-wine) and their stage, make test-winetest (harness/tests/winetest.sh).
 # The runner the exported test carries (tools/export_wine/runtime.inc) becomes a C string.
 $(BUILD)/gen/export_wine_runtime.h: tools/export_wine/runtime.inc
 	@mkdir -p $(dir $@)
