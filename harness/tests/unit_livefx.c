@@ -10,8 +10,8 @@
 #include "harness/targets/win_live/build.h"
 
 /* checked as this file compiles: the session kinds are case.h's, the constants the SDK's */
-_Static_assert(ETW_LV_KERNEL == LG_KERNEL && ETW_LV_SYSTEM == LG_SYSTEM && ETW_LV_PLAIN == LG_PLAIN &&
-                   ETW_LV_NOACCESS == LG_NOACCESS && ETW_LV_PRIVATE == LG_PRIVATE,
+_Static_assert(ETW_LV_KERNEL == LG_KERNEL && ETW_LV_SYSTEM == LG_SYSTEM &&
+                   ETW_LV_PLAIN == LG_PLAIN && ETW_LV_NOACCESS == LG_NOACCESS && ETW_LV_PRIVATE == LG_PRIVATE,
                "the session kinds are case.h's");
 _Static_assert(ETW_LV_PRIVATE_LOGGER_MODE == 0x800 && ETW_LV_PRIVATE_IN_PROC == 0x20000 &&
                    ETW_LV_SYSTEM_LOGGER_MODE == ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE &&
