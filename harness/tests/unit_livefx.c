@@ -9,23 +9,20 @@
 #include "harness/core/core.h"
 #include "harness/targets/win_live/build.h"
 
-TEST(kinds_match_case_h, "the session kinds are case.h's")
-{
-    EQ_U32(ETW_LV_KERNEL, LG_KERNEL);
-    EQ_U32(ETW_LV_SYSTEM, LG_SYSTEM);
-    EQ_U32(ETW_LV_PLAIN, LG_PLAIN);
-    EQ_U32(ETW_LV_NOACCESS, LG_NOACCESS);
-    EQ_U32(ETW_LV_PRIVATE, LG_PRIVATE);
-}
+/* checked as this file compiles: the session kinds are case.h's, the constants the SDK's */
+_Static_assert(ETW_LV_KERNEL == LG_KERNEL && ETW_LV_SYSTEM == LG_SYSTEM &&
+                   ETW_LV_PLAIN == LG_PLAIN && ETW_LV_NOACCESS == LG_NOACCESS && ETW_LV_PRIVATE == LG_PRIVATE,
+               "the session kinds are case.h's");
+_Static_assert(ETW_LV_PRIVATE_LOGGER_MODE == 0x800 && ETW_LV_PRIVATE_IN_PROC == 0x20000 &&
+                   ETW_LV_SYSTEM_LOGGER_MODE == ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE &&
+                   ETW_LV_TRACE_CONTROL_FLUSH == 3 && ETW_LV_EXT_TYPE_PROV_TRAITS == 12 &&
+                   sizeof(struct etw_lv_ext_item) == 16,
+               "the Windows SDK's values");
 
 TEST(session_plans,
      "each session kind gets its mode bits (private: PRIVATE_LOGGER_MODE | PRIVATE_IN_PROC)")
 {
     struct etw_lv_session_plan p;
-    /* the SDK's values */
-    EQ_U32(ETW_LV_PRIVATE_LOGGER_MODE, 0x800);
-    EQ_U32(ETW_LV_PRIVATE_IN_PROC, 0x20000);
-    EQ_U32(ETW_LV_SYSTEM_LOGGER_MODE, ETW_EVENT_TRACE_SYSTEM_LOGGER_MODE);
     CU_ASSERT_FATAL(etw_lv_session_plan(LG_PRIVATE, &p));
     EQ_U32(p.log_file_mode, 0x1 | 0x800 | 0x20000); /* documented: sequential file, no buffering, no real time */
     CU_ASSERT(p.log_file && p.register_guid && p.query_by_handle);
@@ -86,7 +83,6 @@ TEST(consumer_plan, "the real-time consumer: its mode, deadlines and OpenTraceW'
     CU_ASSERT(p.deadline_ms > 1000); /* longer than the sessions' FlushTimer (1 s) */
     CU_ASSERT(p.join_ms > 0);
     CU_ASSERT(p.event_level >= 1 && p.event_level <= 5); /* within the consumer's enable (verbose) */
-    EQ_U32(ETW_LV_TRACE_CONTROL_FLUSH, 3);
     /* OpenTraceW's failure values: INVALID_PROCESSTRACE_HANDLE, and 0x00000000FFFFFFFF from a 32-bit process */
     CU_ASSERT(!etw_lv_trace_handle_valid(~(etw_u64)0));
     CU_ASSERT(!etw_lv_trace_handle_valid(0xFFFFFFFFull));
@@ -141,8 +137,6 @@ TEST(find_traits, "the PROV_TRAITS extended data item is found and checked")
     struct etw_lv_ext_item items[2] = {{0, 2 /* SID */, 0, 4, 0}, {0, ETW_LV_EXT_TYPE_PROV_TRAITS, 0, sizeof blob, 8}};
     etw_u32 size = 99;
     const char *why = NULL;
-    EQ_U32(ETW_LV_EXT_TYPE_PROV_TRAITS, 12);
-    EQ_U32(sizeof(struct etw_lv_ext_item), 16);
     const etw_u8 *b = etw_lv_find_traits(items, 2, identity, &size, &why);
     CU_ASSERT(b == mem + 8 && size == sizeof blob && why == NULL);
     CU_ASSERT(!etw_lv_find_traits(items, 1, identity, &size, &why) && size == 0 && why && strstr(why, "no EVENT_HEADER_EXT_TYPE_PROV_TRAITS"));

@@ -14,33 +14,28 @@ mkdir -p "$W"
 . "$(dirname "$0")/../lib.sh"
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# start NAME ARGS...: etwconf fuzz under timeout(1) in the background, its exit status and run time
-# in ms to $W/NAME.rc; judge NAME LIMIT_S waits for it and sets rc and ms (1: it was killed or took
-# longer than LIMIT_S, which fails the check)
-start() {
+# fz NAME ARGS...: etwconf fuzz under timeout(1), its output to $W/NAME.txt; "rc ms args" to
+# $W/NAME.rc. judge NAME LIMIT_S reads them into rc and ms: 1 (a failed check) when it was killed
+# or took longer than LIMIT_S
+fz() {
     name=$1
     shift
-    rm -f "$W/$name.rc"
-    (
-        t0=$(now_ms)
-        timeout -s KILL 30 "$E" fuzz "$@" >"$W/$name.txt" 2>&1
-        echo "$? $(($(now_ms) - t0))" >"$W/$name.rc"
-    ) &
-    eval "pid_$name=\$! args_$name=\"\$*\""
+    t0=$(now_ms)
+    timeout -s KILL 30 "$E" fuzz "$@" >"$W/$name.txt" 2>&1
+    echo "$? $(($(now_ms) - t0)) $*" >"$W/$name.rc"
 }
 judge() {
-    eval "wait \$pid_$1; args=\$args_$1"
-    read -r rc ms <"$W/$1.rc" || rc=137 ms=0
+    read -r rc ms args <"$W/$1.rc" || rc=137 ms=0 args=?
     [ "$rc" -ne 137 ] || { no "$1: etwconf fuzz $args did not end within 30 s (killed)"; return 1; }
     [ "$ms" -le $(($2 * 1000)) ] || { no "$1: etwconf fuzz $args took $ms ms, over $2 s"; return 1; }
 }
 
-# 3 starts first, in the background: it waits out the default per-call timeout (5 s) while the
-# others run
-start default --target "$B/bad/hang.so" --seconds 1 --seed 7 --quiet
+# 3 runs in the background: it waits out the default per-call timeout (5 s) while the others run
+fz default --target "$B/bad/hang.so" --seconds 1 --seed 7 --quiet &
+default_pid=$!
 
 # 1. a hang at the first call it makes: reported within the per-call timeout
-start first --target "$B/bad/hang.so" --seconds 2 --seed 1 --timeout-ms 500
+fz first --target "$B/bad/hang.so" --seconds 2 --seed 1 --timeout-ms 500
 judge first 10 && {
     [ "$rc" -eq 1 ] && grep -q '^DISAGREEMENT 1 (seed 1, program [0-9]*, version [0-9.]*): TIMEOUT: the target hung at call [0-9]* of the program (no return after 500 ms)' "$W/first.txt" &&
     grep -q '^  call: \(TraceQueryInformation\|NtQuerySystemInformation\)(' "$W/first.txt" &&
@@ -55,7 +50,7 @@ replay=$(sed -n 's/^  replay: etwconf fuzz //p' "$W/first.txt")
 call=$(grep -m1 '^  call: ' "$W/first.txt")
 if [ -z "$replay" ]; then
     no "no replay command printed"
-elif start replay $replay && judge replay 10; then
+elif fz replay $replay && judge replay 10; then
     [ "$rc" -eq 1 ] && grep -q 'TIMEOUT: the target hung at call' "$W/replay.txt" &&
     grep -qF -- "$call" "$W/replay.txt" &&
         ok "the replay command reproduces the hung call ($ms ms)" ||
@@ -70,7 +65,7 @@ rc=$?
 
 # 5. a target that overflows its stack on the fuzz loop's thread: a crash disagreement with its
 #    replay command, not a process killed by SIGSEGV without a word
-start stack --target "$B/bad/stack.so" --seconds 1 --seed 1 --quiet
+fz stack --target "$B/bad/stack.so" --seconds 1 --seed 1 --quiet
 judge stack 15 && {
     [ "$rc" -eq 1 ] && grep -q 'CRASH on the target at [0-9.]*: the target crashed with SIGSEGV' "$W/stack.txt" &&
     grep -q "^  replay: etwconf fuzz --target $B/bad/stack.so --seed 1 --program [0-9]*\$" "$W/stack.txt" &&
@@ -80,6 +75,7 @@ judge stack 15 && {
 }
 
 # 3. the default per-call timeout (5 s) and --seconds bound the run without --timeout-ms (started first)
+wait "$default_pid"
 judge default 12 && {
     [ "$rc" -eq 1 ] && grep -q 'TIMEOUT: the target hung at call [0-9]* of the program (no return after 5000 ms)' "$W/default.txt" &&
         ok "without --timeout-ms the hang ends the run after the default 5 s ($ms ms)" ||
