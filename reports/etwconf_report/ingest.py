@@ -153,6 +153,42 @@ def _typename(v):
             int: "a number", float: "a number", type(None): "null"}.get(type(v), type(v).__name__)
 
 
+# a field's kind: the test of a present value, and what a message calls the kind (None: "must be
+# a list of strings"); "text" is any scalar, shown as text
+_KINDS = {
+    "object": (lambda v: isinstance(v, dict), "an object"),
+    "string": (lambda v: isinstance(v, str), "a string"),
+    "int": (_is_int, "a whole number"),
+    "number": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "a number"),
+    "bool": (lambda v: isinstance(v, bool), "true or false"),
+    "list": (lambda v: isinstance(v, list), None),
+    "strings": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), None),
+    "text": (lambda v: True, None),
+}
+
+# The records' fields, (key, kind[, required[, bound]]), checked in this order. bound: an int's
+# minimum, "nonempty" for a string, a bool's value when absent.
+_TARGET = (("impl", "string", True, "nonempty"), ("version", "string", True, "nonempty"),
+           ("arch", "string"), ("name", "string"))
+_HEADER = (("suite", "object"), ("host", "object"), ("fingerprint", "object"),
+           ("target_id", "string"), ("started", "string"), ("cases_planned", "int", False, 0),
+           ("timeout_ms", "int"), ("argv", "list"))
+_CASE_ID = (("seq", "int", True, 1), ("id", "string", True, "nonempty"),
+            ("status", "string", True))
+_CASE = (("file", "string"), ("function", "string"), ("line", "int"), ("title", "text"),
+         ("mode", "text"), ("message", "text"), ("reason", "text"), ("exception", "text"),
+         ("rerun", "text"), ("rules", "strings"), ("failed_rules", "strings"),
+         ("counted", "bool", False, False), ("duration_us", "number"))
+_CHECK = (("ok", "bool", True), ("what", "text"), ("rule", "text"), ("expected", "text"),
+          ("got", "text"))
+_PROGRAM = (("id", "text"), ("name", "text"), ("source", "text"))
+_STEP = (("step", "int", False, 1), ("step_what", "text"), ("consequence", "text"))
+_FOOTER = (("total", "int", True, 0), ("counted_failures", "int", False, 0), ("exit_code", "int"),
+           ("complete", "bool", False, True))
+# kinds whose value (normalised, or the default when absent) is stored back into the record
+_STORED = ("text", "strings", "bool")
+
+
 class _Checker:
     def __init__(self, path, line, what):
         self.path, self.line, self.what = path, line, what
@@ -161,53 +197,30 @@ class _Checker:
         raise InputError(self.path, self.line, "%s: %s" % (self.what, msg),
                          todo or "the file does not follow harness/RESULTS.md (schema %s)" % SCHEMA)
 
-    def _get(self, rec, key, required, missing, ok, expected):
-        """REC[KEY] when OK(value) holds; MISSING when it is absent (a failure when REQUIRED)."""
-        v = rec.get(key)
-        if v is None:
-            if required:
-                self.fail('"%s" is missing' % key)
-            return missing
-        if not ok(v):
-            self.fail('"%s" is %s, expected %s' % (key, _typename(v), expected))
-        return v
-
-    def obj(self, rec, key, required=True):
-        return self._get(rec, key, required, {}, lambda v: isinstance(v, dict), "an object")
-
-    def string(self, rec, key, required=False, nonempty=False):
-        v = self._get(rec, key, required, None, lambda v: isinstance(v, str), "a string")
-        if nonempty and v is not None and not v.strip():
-            self.fail('"%s" is empty' % key)
-        return v
-
-    def text(self, rec, key):
-        """A display field: any scalar is accepted and shown as text."""
-        v = rec.get(key)
-        if v is None or isinstance(v, str):
-            return v
-        return display(v)
-
-    def integer(self, rec, key, required=False, minimum=None):
-        v = self._get(rec, key, required, None, _is_int, "a whole number")
-        if minimum is not None and v is not None and v < minimum:
-            self.fail('"%s" is %d, must be at least %d' % (key, v, minimum))
-        return v
-
-    def number(self, rec, key):
-        return self._get(rec, key, False, None,
-                         lambda v: not isinstance(v, bool) and isinstance(v, (int, float)), "a number")
-
-    def boolean(self, rec, key, required=False, default=False):
-        return self._get(rec, key, required, default, lambda v: isinstance(v, bool), "true or false")
-
-    def strlist(self, rec, key):
-        v = rec.get(key)
-        if v is None:
-            return []
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            self.fail('"%s" must be a list of strings' % key)
-        return v
+    def fields(self, rec, rows):
+        """Check REC's fields against ROWS; returns their values by key ({} for an absent
+        object, [] for absent strings)."""
+        got = {}
+        for key, kind, required, bound in (r + (False, None)[len(r) - 2:] for r in rows):
+            ok, expected = _KINDS[kind]
+            v = rec.get(key)
+            if v is None:
+                if required:
+                    self.fail('"%s" is missing' % key)
+                v = {"object": {}, "strings": [], "bool": bound}.get(kind)
+            elif not ok(v):
+                self.fail('"%s" is %s, expected %s' % (key, _typename(v), expected) if expected
+                          else '"%s" must be a list of strings' % key)
+            elif kind == "text" and not isinstance(v, str):
+                v = display(v)
+            elif bound == "nonempty" and not v.strip():
+                self.fail('"%s" is empty' % key)
+            elif kind == "int" and bound is not None and v < bound:
+                self.fail('"%s" is %d, must be at least %d' % (key, v, bound))
+            if kind in _STORED:
+                rec[key] = v
+            got[key] = v
+        return got
 
 
 # ------------------------------------------------------------------------------ records
@@ -231,41 +244,19 @@ def _check_header(rec, path):
             raise InputError(path, 1, "results schema %r is not supported (this tool reads %s)"
                              % (schema, SCHEMA), "use the etwconf-report that came with that "
                              "etwconf, or update reports/")
-    target = c.obj(rec, "target")
-    tc = _Checker(path, 1, "header.target")
-    tc.string(target, "impl", required=True, nonempty=True)
-    tc.string(target, "version", required=True, nonempty=True)
-    tc.string(target, "arch")
-    tc.string(target, "name")
-    for k in ("suite", "host", "fingerprint"):
-        c.obj(rec, k, required=False)
-    c.string(rec, "target_id")
-    c.string(rec, "started")
-    c.integer(rec, "cases_planned", minimum=0)
-    c.integer(rec, "timeout_ms")
-    argv = rec.get("argv")
-    if argv is not None and not isinstance(argv, list):
-        c.fail('"argv" must be a list of strings')
+    target = c.fields(rec, (("target", "object", True),))["target"]
+    _Checker(path, 1, "header.target").fields(target, _TARGET)
+    c.fields(rec, _HEADER)
     return rec
 
 
 def _check_case(rec, path, line):
     cid = rec.get("id")
     c = _Checker(path, line, "case record" + (" %s" % cid if isinstance(cid, str) else ""))
-    c.integer(rec, "seq", required=True, minimum=1)
-    c.string(rec, "id", required=True, nonempty=True)
-    status = c.string(rec, "status", required=True)
+    status = c.fields(rec, _CASE_ID)["status"]
     if status not in STATUSES:
         c.fail('"status" is %r, not one of %s' % (status, ", ".join(STATUSES)))
-    for k in ("file", "function"):
-        c.string(rec, k)
-    c.integer(rec, "line")
-    for k in ("title", "mode", "message", "reason", "exception", "rerun"):
-        rec[k] = c.text(rec, k)
-    rec["rules"] = c.strlist(rec, "rules")
-    rec["failed_rules"] = c.strlist(rec, "failed_rules")
-    rec["counted"] = c.boolean(rec, "counted")
-    c.number(rec, "duration_us")
+    c.fields(rec, _CASE)
     if rec["counted"] and status in ("PASS", "SKIP", "BROKEN"):
         c.fail('"counted" is true for a %s record (must be false for PASS, SKIP and BROKEN)'
                % status)
@@ -278,9 +269,7 @@ def _check_case(rec, path, line):
         cc = _Checker(path, line, "%s, checks[%d]" % (c.what, i))
         if not isinstance(chk, dict):
             cc.fail("is %s, expected an object" % _typename(chk))
-        cc.boolean(chk, "ok", required=True)
-        for k in ("what", "rule", "expected", "got"):
-            chk[k] = cc.text(chk, k)
+        cc.fields(chk, _CHECK)
     rec["checks"] = checks
     _check_scenario(rec, c)
     return rec
@@ -299,11 +288,8 @@ def _check_scenario(rec, c):
         if not isinstance(prog, dict):
             c.fail('"program" is %s, expected an object {"id", "name", "source"}'
                    % _typename(prog))
-        for k in ("id", "name", "source"):
-            prog[k] = c.text(prog, k)
-    rec["step"] = c.integer(rec, "step", minimum=1)
-    rec["step_what"] = c.text(rec, "step_what")
-    rec["consequence"] = c.text(rec, "consequence")
+        c.fields(prog, _PROGRAM)
+    rec["step"] = c.fields(rec, _STEP)["step"]
     pid = None
     if rec["id"].startswith(SCENARIO_PREFIX):
         pid = rec["id"][len(SCENARIO_PREFIX):].split(".", 1)[0] or None
@@ -317,14 +303,11 @@ def _check_scenario(rec, c):
 
 def _check_footer(rec, path, line):
     c = _Checker(path, line, "footer")
-    counts = c.obj(rec, "counts")
+    counts = c.fields(rec, (("counts", "object", True),))["counts"]
     for k, v in counts.items():
         if not _is_int(v) or v < 0:
             c.fail('counts[%r] is %s, expected a whole number' % (k, display(v)))
-    c.integer(rec, "total", required=True, minimum=0)
-    c.integer(rec, "counted_failures", minimum=0)
-    c.integer(rec, "exit_code")
-    c.boolean(rec, "complete", default=True)
+    c.fields(rec, _FOOTER)
     return rec
 
 
