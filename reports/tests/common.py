@@ -1,16 +1,14 @@
 """Helpers shared by the report tools' tests."""
+import contextlib
 import importlib
 import io
 import json
 import os
-import selectors
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import time
-import traceback
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -51,8 +49,7 @@ _warm = []
 def _warm_up():
     """Import every module of etwconf_report, build the command line parser and read the default
     rule catalogue, once: no command of a test compiles a module from source again (no bytecode
-    is written), builds the parser or parses spec/rules.def again, nor does a forked child."""
-    import gc
+    is written), builds the parser or parses spec/rules.def again."""
     import pkgutil
     import etwconf_report
     from etwconf_report import catalog, cli
@@ -70,7 +67,6 @@ def _warm_up():
                  else load(path))
     parser = cli.build_parser()
     _warm.append(lambda: parser)
-    gc.freeze()     # the children copy fewer pages when the collector leaves these objects be
 
 
 def _main(args, out, err):
@@ -98,79 +94,49 @@ def _main(args, out, err):
     return 1
 
 
-def _streams(out_fd=None, err_fd=None):
-    """Standard output and error as etwconf-report has them: text in this process's encoding, into
-    the given descriptors or into memory."""
-    enc = sys.stdout.encoding or "utf-8"
-
-    def raw(fd):
-        return io.BytesIO() if fd is None else io.FileIO(fd, "w", closefd=False)
-    return (io.TextIOWrapper(raw(out_fd), encoding=enc, errors=sys.stdout.errors or "strict"),
-            io.TextIOWrapper(raw(err_fd), encoding=enc, errors="backslashreplace",
-                             line_buffering=True))
+def _text(stream):
+    return stream.buffer.getvalue().decode(sys.stdout.encoding or "utf-8", errors="replace")
 
 
-def _text(raw):
-    return raw.decode(sys.stdout.encoding or "utf-8", errors="replace")
+class _Timeout(BaseException):
+    """The alarm of a block that ran too long (not an Exception: a command lets it by)."""
+
+
+def _ring(signum, frame):
+    raise _Timeout()
+
+
+@contextlib.contextmanager
+def deadline(seconds, cmd):
+    """Bounds the block by an alarm: one that blocks (a read of a FIFO) raises
+    subprocess.TimeoutExpired(CMD) after SECONDS. None: no bound."""
+    if seconds is None:
+        yield
+        return
+    old = signal.signal(signal.SIGALRM, _ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _Timeout:
+        raise subprocess.TimeoutExpired(cmd, seconds)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def run_cli(*args, timeout=None):
-    """etwconf-report ARGS, as etwconf-report runs them after its imports, with standard output and
-    error of their own: (exit status, stdout, stderr). In this process; with TIMEOUT (seconds), in
-    a process forked from this one and killed after TIMEOUT (subprocess.TimeoutExpired), for the
-    commands a bug could block (a FIFO). A new interpreter per call costs ten times more and tests
-    nothing more: the script's own start is run_script's (test_cli)."""
-    if timeout is None:
-        out, err = _streams()
+    """etwconf-report ARGS, as etwconf-report runs them after its imports, in this process with
+    standard output and error of their own (text in this process's encoding): (exit status,
+    stdout, stderr). TIMEOUT (seconds) bounds a command a bug could block (deadline). A new
+    interpreter per call costs ten times more and tests nothing more: the script's own start is
+    run_script's (test_cli)."""
+    enc = sys.stdout.encoding or "utf-8"
+    out = io.TextIOWrapper(io.BytesIO(), encoding=enc, errors=sys.stdout.errors or "strict")
+    err = io.TextIOWrapper(io.BytesIO(), encoding=enc, errors="backslashreplace",
+                           line_buffering=True)
+    with deadline(timeout, [TOOL] + list(args)):
         rc = _main(args, out, err)
-        return rc, _text(out.buffer.getvalue()), _text(err.buffer.getvalue())
-    if not _warm:
-        _warm_up()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    r_out, w_out = os.pipe()
-    r_err, w_err = os.pipe()
-    pid = os.fork()
-    if pid == 0:    # the child: never returns into the test
-        rc = 1
-        try:
-            os.close(r_out)
-            os.close(r_err)
-            for fd, std in ((os.open(os.devnull, os.O_RDONLY), 0), (w_out, 1), (w_err, 2)):
-                os.dup2(fd, std)
-                os.close(fd)
-            rc = _main(args, *_streams(1, 2))
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            os._exit(rc)
-    os.close(w_out)
-    os.close(w_err)
-    bufs = {r_out: [], r_err: []}
-    sel = selectors.DefaultSelector()
-    for fd in bufs:
-        sel.register(fd, selectors.EVENT_READ)
-    end = time.monotonic() + timeout
-    try:
-        while sel.get_map():
-            left = end - time.monotonic()
-            if left <= 0:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                raise subprocess.TimeoutExpired([TOOL] + list(args), timeout)
-            for key, _ in sel.select(left):
-                chunk = os.read(key.fd, 65536)
-                if chunk:
-                    bufs[key.fd].append(chunk)
-                else:
-                    sel.unregister(key.fd)
-    finally:
-        sel.close()
-        os.close(r_out)
-        os.close(r_err)
-    _, status = os.waitpid(pid, 0)
-    return (os.waitstatus_to_exitcode(status), _text(b"".join(bufs[r_out])),
-            _text(b"".join(bufs[r_err])))
+    return rc, _text(out), _text(err)
 
 
 def read_records(name):
