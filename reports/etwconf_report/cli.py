@@ -63,19 +63,21 @@ def _load_exps(paths):
     return [expectations.load(p) for p in (paths or [])]
 
 
-def _outcomes(runs, exps):
-    """Evaluate each run against the first expectations file that applies to it."""
-    from . import expectations
-    outcomes, stale = {}, []
-    for x in exps:
-        for e, r in expectations.stale(runs, x):
-            stale.append((x, e, r))
+def _summaries(a, skip_bad=False):
+    """The runs of a.results summarised, each evaluated against the first expectations file
+    that applies to it: (summaries, catalogue, expectations, stale entries, known programs)."""
+    from . import catalog, analysis, expectations
+    runs = _load_runs(a.results, skip_bad)   # the results first: a bad file is named at once
+    cat = catalog.load(a.rules)
+    exps = _load_exps(a.expectations)
+    stale = [(x, e, r) for x in exps for e, r in expectations.stale(runs, x)]
+    outcomes = {}
     for r in runs:
-        for x in exps:
-            if x.applies_to(r):
-                outcomes[id(r)] = expectations.evaluate(r, x)
-                break
-    return outcomes, stale
+        x = next((x for x in exps if x.applies_to(r)), None)
+        if x is not None:
+            outcomes[id(r)] = expectations.evaluate(r, x)
+    known = _load_known(a.programs)
+    return analysis.summarize(runs, cat, outcomes), cat, exps, stale, known
 
 
 def _load_known(path):
@@ -96,13 +98,8 @@ def _load_known(path):
 
 # ------------------------------------------------------------------------------ subcommands
 def cmd_report(a):
-    from . import catalog, analysis, render_html, render_md, render_junit
-    runs = _load_runs(a.results, a.skip_bad)   # the results first: a bad file is named at once
-    cat = catalog.load(a.rules)
-    exps = _load_exps(a.expectations)
-    outcomes, stale = _outcomes(runs, exps)
-    known = _load_known(a.programs)
-    summaries = analysis.summarize(runs, cat, outcomes)
+    from . import render_html, render_md, render_junit
+    summaries, cat, exps, stale, known = _summaries(a, a.skip_bad)
     page = render_html.render(summaries, cat, exps, stale, title=a.title, known=known)
     md = render_md.render(summaries, cat, exps, stale, known=known)
     junit = render_junit.render(summaries, cat, exps, stale, known=known)
@@ -126,13 +123,8 @@ def cmd_report(a):
 
 
 def cmd_summary(a):
-    from . import catalog, analysis, programs as P
-    runs = _load_runs(a.results)
-    cat = catalog.load(a.rules)
-    exps = _load_exps(a.expectations)
-    known = _load_known(a.programs)
-    outcomes, stale = _outcomes(runs, exps)
-    summaries = analysis.summarize(runs, cat, outcomes)
+    from . import programs as P
+    summaries, _, _, _, known = _summaries(a)
     tps = P.per_target(summaries, known)
     width = max(len(oneline(s.run.label, 60)) for s in summaries)
     for s in summaries:
