@@ -438,6 +438,11 @@ def load(path):
     if ends_nl:
         lines.pop()
     run = Run(path)
+
+    def drop(lineno, damage, warning):
+        run.damage.append("line %d (%s) could not be read" % (lineno, damage))
+        run.warnings.append("%s:%d: %s; the record is dropped, the rest of the file is read"
+                            % (path, lineno, warning))
     last = len(lines)
     seq_expected = 1
     dropped_pending = 0       # damaged lines dropped since the last case record read
@@ -477,9 +482,7 @@ def load(path):
                 run.warnings.append("%s:%d: last line cut short (%s); dropped" % (path, lineno, bad))
                 break
             if not_utf8 and run.footer is None:
-                run.damage.append("line %d (%s) could not be read" % (lineno, bad))
-                run.warnings.append("%s:%d: %s; the record is dropped, the rest of the file is "
-                                    "read" % (path, lineno, bad))
+                drop(lineno, bad, bad)
                 dropped_pending += 1
                 continue
             raise InputError(path, lineno, "malformed record: %s" % bad,
@@ -497,10 +500,8 @@ def load(path):
         except InputError as e:
             if not not_utf8 or run.header is None:
                 raise
-            run.damage.append("line %d (%s in %s) could not be read" % (lineno, not_utf8, where))
-            run.warnings.append("%s:%d: %s in %s, and the record does not check (%s); the record "
-                                "is dropped, the rest of the file is read" % (path, lineno, not_utf8,
-                                                                             where, e.what))
+            drop(lineno, "%s in %s" % (not_utf8, where), "%s in %s, and the record does not "
+                 "check (%s)" % (not_utf8, where, e.what))
             dropped_pending += 1
             continue
         if not_utf8:
@@ -512,36 +513,30 @@ def load(path):
         _consistency(run, run.footer_line)
     planned = run.planned
     n = len(run.cases)
+    why = None
     if run.footer is None:
-        run.complete = False
-        run.incomplete_reason = "no footer: the run stopped after %d %s" % (
+        why = "no footer: the run stopped after %d %s" % (
             n, "of %d planned cases" % planned if planned is not None else "cases")
     elif run.footer.get("complete") is False:
-        run.complete = False
-        run.incomplete_reason = 'the footer says "complete": false (%d cases recorded)' % n
+        why = 'the footer says "complete": false (%d cases recorded)' % n
     elif planned is not None and n < planned:
         # the footer adds up, but the plan in the header says more cases were to run
-        run.complete = False
-        run.incomplete_reason = 'the footer claims a complete run, but the file has %d of the ' \
-            '%d planned case records' % (n, planned)
-    else:
-        run.complete = True
+        why = 'the footer claims a complete run, but the file has %d of the %d planned case ' \
+            'records' % (n, planned)
     if run.damage:
-        run.complete = False
-        why = "damaged file: %s; %d case record%s read" % (
+        damage = "damaged file: %s; %d case record%s read" % (
             "; ".join(run.damage[:3]) + ("; and %d more" % (len(run.damage) - 3)
                                          if len(run.damage) > 3 else ""),
             n, "" if n == 1 else "s")
         if run.footer is not None and _is_int(run.footer.get("total")):
-            why += " of the %d the footer counts" % run.footer["total"]
-        run.incomplete_reason = why if run.incomplete_reason is None or run.footer is not None \
-            else "%s; %s" % (why, run.incomplete_reason)
+            damage += " of the %d the footer counts" % run.footer["total"]
+        why = damage if why is None or run.footer is not None else "%s; %s" % (damage, why)
+    run.complete, run.incomplete_reason = why is None, why
     if planned is not None and n > planned:
         run.warnings.append("%s: %d case records, more than the %d the header planned"
                             % (path, n, planned))
     run.filter = _filter_of(run.header)
-    suite_cases = run.header.get("suite", {}).get("cases") \
-        if isinstance(run.header.get("suite"), dict) else None
+    suite_cases = (run.header.get("suite") or {}).get("cases")
     run.suite_cases = suite_cases if _is_int(suite_cases) and suite_cases > 0 else None
     run.filtered = bool(run.filter) or (run.suite_cases is not None and planned is not None
                                         and planned < run.suite_cases)
