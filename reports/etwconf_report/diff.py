@@ -5,7 +5,7 @@ change is a regression (exit status 1).
 import glob
 import json
 import os
-from collections import Counter
+from collections import Counter, namedtuple
 
 from . import programs as P
 from .ingest import InputError, load, label_runs
@@ -67,11 +67,8 @@ def _short_failure(case):
     return display(case.get("message"))
 
 
-class Change:
-    __slots__ = ("kind", "id", "old", "new")
-
-    def __init__(self, kind, cid, old, new):
-        self.kind, self.id, self.old, self.new = kind, cid, old, new
+class Change(namedtuple("Change", "kind id old new")):
+    """A case that changed: its kind (KINDS), its id, its records in OLD and NEW (or None)."""
 
     def as_dict(self):
         d = {"kind": self.kind, "case": self.id,
@@ -90,13 +87,9 @@ class Change:
         return d
 
 
-class ProgramChange:
+class ProgramChange(namedtuple("ProgramChange", "kind id name changes before after")):
     """A program broken or fixed by the change: its scenarios that changed, and its state on
     either side (programs.ProgramResult; None when the side has no scenario of it)."""
-
-    def __init__(self, kind, pid, name, changes, before, after):
-        self.kind, self.id, self.name = kind, pid, name
-        self.changes, self.before, self.after = changes, before, after
 
     def before_text(self):
         b = self.before
