@@ -1,6 +1,5 @@
 """Helpers shared by the report tools' tests."""
 import contextlib
-import importlib
 import io
 import json
 import os
@@ -47,17 +46,9 @@ _warm = []
 
 
 def _warm_up():
-    """Import every module of etwconf_report, build the command line parser and read the default
-    rule catalogue, once: no command of a test compiles a module from source again (no bytecode
-    is written), builds the parser or parses spec/rules.def again."""
-    import pkgutil
-    import etwconf_report
+    """Build the command line parser and read the default rule catalogue once: no command of a
+    test builds the parser or parses spec/rules.def again."""
     from etwconf_report import catalog, cli
-    for m in pkgutil.iter_modules(etwconf_report.__path__):
-        try:
-            importlib.import_module("etwconf_report." + m.name)
-        except Exception:   # the command's own import then fails, and its test says why
-            pass
     load = catalog.load
     try:
         default = load()
