@@ -54,23 +54,8 @@ class Run:
         self.filter = None         # the --case/--filter options of a filtered run
         self.filtered = False      # the run did not plan every case of the suite
         self.suite_cases = None    # the suite's case count (header suite.cases), when known
-
-    # --- target identity -------------------------------------------------------------------
-    @property
-    def target(self):
-        return self.header["target"]
-
-    @property
-    def impl(self):
-        return self.target["impl"]
-
-    @property
-    def version(self):
-        return self.target["version"]
-
-    @property
-    def arch(self):
-        return self.target.get("arch")
+        # from the header: target, its impl, version and arch, and cases_planned
+        self.target = self.impl = self.version = self.arch = self.planned = None
 
     @property
     def target_id(self):
@@ -136,11 +121,6 @@ class Run:
         if self.filter:
             text += " (%s)" % self.filter
         return text
-
-    @property
-    def planned(self):
-        p = self.header.get("cases_planned")
-        return p if isinstance(p, int) and not isinstance(p, bool) else None
 
 
 # ------------------------------------------------------------------------------ field checks
@@ -509,6 +489,9 @@ def load(path):
                                 % (path, lineno, not_utf8, where))
     if run.header is None:
         raise InputError(path, None, "no header record", RERUN_HINT)
+    run.target = t = run.header["target"]
+    run.impl, run.version, run.arch = t["impl"], t["version"], t.get("arch")
+    run.planned = run.header.get("cases_planned")
     if run.footer is not None and not run.damage:
         _consistency(run, run.footer_line)
     planned = run.planned
