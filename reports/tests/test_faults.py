@@ -231,12 +231,12 @@ class Filtered(Outputs):
     """A run of part of the suite is never plainly conformant: the verdict says N of M cases."""
 
     def filtered(self, n=4, **header):
+        """A file of n passing cases of wine-win10, n planned, header fields replaced."""
         recs = read_records("wine-win10.jsonl")
         passing = [r for r in recs if r.get("type") == "case" and r["status"] == "PASS"][:n]
         recs = fix_footer(recs[:1] + passing + recs[-1:])
-        recs[0]["cases_planned"] = n
-        recs[0].update(header)
-        return self.write("filtered.jsonl", dump_records(recs))
+        recs[0].update(header, cases_planned=n)
+        return self.write("filtered-%d.jsonl" % n, dump_records(recs))
 
     def test_every_output_says_n_of_m(self):
         path = self.filtered(suite={"name": "etwconf", "version": "0.1.0", "cases": 221},
@@ -263,23 +263,19 @@ class Filtered(Outputs):
         self.assertNotIn("STALE", r["check"][1])
         self.assertNotIn("removed cases", r["diff"][1])
 
-    def test_plan_smaller_than_the_suite(self):
-        path = self.filtered(3, suite={"name": "etwconf", "cases": 221})
-        self.assertRan(_cli("summary", path), 0,
-                       out=["no failures in 3 of 221 cases (a filtered run"])
-
-    def test_case_option_without_suite_count(self):
-        path = self.filtered(1, argv=["etwconf.exe", "run", "--case", "exp.advapi32.tqi"])
-        self.assertRan(_cli("summary", path), 0,
-                       out=["no failures in 1 case (--case exp.advapi32.tqi)"])
-
-    def test_failures_in_a_filtered_run(self):
-        recs = read_records("wine-win10.jsonl")
-        recs = fix_footer(recs[:4] + recs[-1:])     # PASS, SKIP, FAIL (counted)
-        recs[0].update(cases_planned=3, suite={"cases": 221})
-        path = self.write("ffail.jsonl", dump_records(recs))
-        self.assertRan(_cli("summary", path), 0,
-                       out=["(1 case), in 3 of 221 cases (a filtered run)"])
+    def test_summary_says_the_scope(self):
+        for name, path, want in (
+                ("plan below the suite", self.filtered(3, suite={"name": "etwconf", "cases": 221}),
+                 "no failures in 3 of 221 cases (a filtered run"),
+                ("--case, no suite count",
+                 self.filtered(1, argv=["etwconf.exe", "run", "--case", "exp.advapi32.tqi"]),
+                 "no failures in 1 case (--case exp.advapi32.tqi)"),
+                # PASS, SKIP, FAIL (counted)
+                ("failures", self.write("f.jsonl", dump_records(_wine(
+                    3, cases_planned=3, suite={"cases": 221}))),
+                 "(1 case), in 3 of 221 cases (a filtered run)")):
+            with self.subTest(name):
+                self.assertRan(_cli("summary", path), 0, out=[want])
 
     def test_whole_suite_is_not_filtered(self):
         path = self.filtered(4, suite={"name": "etwconf", "cases": 4})
