@@ -22,6 +22,12 @@ class _State:
     rc_on_pipe = 0      # exit code to use if stdout is closed early (`... | head`)
 
 
+def _rc(rc):
+    """A command's exit status, kept as the one to use if stdout is closed early."""
+    _State.rc_on_pipe = rc
+    return rc
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError("%s; see `%s --help`" % (message, self.prog))
@@ -29,15 +35,6 @@ class Parser(argparse.ArgumentParser):
 
 def _err(msg):
     sys.stderr.write("%s: %s\n" % (PROG, oneline(msg, 2000)))
-
-
-def _warn_runs(runs):
-    for r in runs:
-        for w in r.warnings:
-            _err("warning: %s" % w)
-        if not r.complete:
-            _err("warning: %s: incomplete run (%s); reported as INCOMPLETE"
-                 % (r.path, r.incomplete_reason))
 
 
 def _load_runs(paths, skip_bad=False):
@@ -54,7 +51,12 @@ def _load_runs(paths, skip_bad=False):
         _err("skipped: %s" % e)
     if not runs:
         raise InputError(paths[0], None, "no readable results files", "see the errors above")
-    _warn_runs(runs)
+    for r in runs:
+        for w in r.warnings:
+            _err("warning: %s" % w)
+        if not r.complete:
+            _err("warning: %s: incomplete run (%s); reported as INCOMPLETE"
+                 % (r.path, r.incomplete_reason))
     return runs
 
 
@@ -182,11 +184,10 @@ def cmd_diff(a):
             raise InputError(p, None, "no such file or directory", "pass two results files")
     import io
     buf = io.StringIO()
-    n = diff.run_diff(a.old, a.new, buf, "json" if a.json else "text")
-    _State.rc_on_pipe = 1 if n else 0
+    rc = _rc(1 if diff.run_diff(a.old, a.new, buf, "json" if a.json else "text") else 0)
     sys.stdout.write(buf.getvalue())
     sys.stdout.flush()
-    return 1 if n else 0
+    return rc
 
 
 def cmd_check(a):
@@ -238,11 +239,11 @@ def cmd_check(a):
             if a.verbose:
                 print("check: note: %s: entry for %s names no version that was run"
                       % (e.where(x.path), oneline(e.case)))
-    _State.rc_on_pipe = 1 if failed else 0
+    rc = _rc(1 if failed else 0)
     for p in problems:
         print(p)
     print("expectations: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-    return 1 if failed else 0
+    return rc
 
 
 def cmd_update(a):
@@ -291,18 +292,14 @@ def cmd_baseline(a):
     runs = _load_runs(a.results)
     if a.action == "update":
         return calibrate.baseline_update(runs, a.dir, _err)
-    rc = calibrate.baseline_check(runs, a.dir, a.require, _err)
-    _State.rc_on_pipe = rc
-    return rc
+    return _rc(calibrate.baseline_check(runs, a.dir, a.require, _err))
 
 
 def cmd_winetest(a):
     from . import winetest
     runs = _load_runs(a.results)
     exp = _load_exps([a.expectations])[0] if a.expectations else None
-    rc = winetest.write_runs(runs, exp, sys.stdout, warn=_err)
-    _State.rc_on_pipe = rc
-    return rc
+    return _rc(winetest.write_runs(runs, exp, sys.stdout, warn=_err))
 
 
 def cmd_winetest_todo(a):
