@@ -139,45 +139,32 @@ class Utf8Damage(Outputs):
         self.assertEqual(cases[-1].get("name"), "(run incomplete)")
         self.assertEqual(len(cases), 58)   # 57 read + the incomplete mark
 
-    def test_extra_record_with_bad_bytes_is_dropped(self):
+    def test_dropped_records_leave_the_run_incomplete(self):
         recs = read_records("wine-win10.jsonl")
-        raw = dump_records(recs[:3]).encode() + b'{"type":"case","id":"\xff\xfe"}\n' \
-            + dump_records(recs[3:]).encode()
-        path = self.write("extra.jsonl", raw)
-        run = ingest.load(path)
-        self.assertEqual(len(run.cases), 58)
-        self.assertFalse(run.complete)
-        self.assertIn("line 4 (invalid UTF-8 (byte 0xff at column 22) in \"id\")",
-                      run.incomplete_reason)
-
-    def test_bad_byte_in_the_footer(self):
         with open(data("wine-win10.jsonl"), "rb") as f:
-            raw = f.read().rstrip(b"\n")
-        head, _, foot = raw.rpartition(b"\n")
-        path = self.write("footer.jsonl", head + b"\n" + foot.replace(b'"total"', b'\xc3"total"')
-                          + b"\n")
-        run = ingest.load(path)
-        self.assertEqual(len(run.cases), 58)
-        self.assertFalse(run.complete)
-        self.assertIn("no footer", run.incomplete_reason)
-        self.assertIn("damaged file: line 60", run.incomplete_reason)
+            lines = f.read().split(b"\n")
+        for name, raw, n, whys in (
+                ("extra", dump_records(recs[:3]).encode() + b'{"type":"case","id":"\xff\xfe"}\n'
+                 + dump_records(recs[3:]).encode(), 58,
+                 ['line 4 (invalid UTF-8 (byte 0xff at column 22) in "id")']),
+                ("footer", _damage(-2, b'"total"', b'\xc3"total"'), 58,
+                 ["no footer", "damaged file: line 60"]),
+                # damage on every line: bounded and named
+                ("all", b"\n".join(lines[:1] + [l.replace(b",", b",\xff", 1) for l in lines[1:-2]]
+                                   + lines[-2:]), 0, ["and 55 more"])):
+            with self.subTest(name):
+                path = self.write(name + ".jsonl", raw)
+                run = ingest.load(path)
+                self.assertEqual((run.complete, len(run.cases)), (False, n))
+                for why in whys:
+                    self.assertIn(why, run.incomplete_reason)
+        out, err = self.assertRan(_cli("report", "--out", os.path.join(self.tmp, "r"), path), 0)
+        self.assertNotIn("Traceback", err)
 
     def test_header_that_cannot_be_read_refuses_the_file(self):
         path = self.write("header.jsonl", _damage(0, b'"schema"', b'\xff"schema"'))
         line = self.assertOneLineError(_cli("summary", path), "header.jsonl:1:")
         self.assertIn("invalid UTF-8 (byte 0xff", line)
-
-    def test_damage_on_every_line_is_bounded_and_named(self):
-        with open(data("wine-win10.jsonl"), "rb") as f:
-            lines = f.read().split(b"\n")
-        lines = lines[:1] + [l.replace(b",", b",\xff", 1) for l in lines[1:-2]] + lines[-2:]
-        path = self.write("all.jsonl", b"\n".join(lines))
-        run = ingest.load(path)
-        self.assertEqual(len(run.cases), 0)
-        self.assertIn("and 55 more", run.incomplete_reason)
-        out, err = self.assertRan(_cli("report", "--out", os.path.join(self.tmp, "r"), path), 0)
-        self.assertNotIn("Traceback", err)
-
 
 class NotAFile(TmpCase):
     """A FIFO, a device or a directory: a one-line error and exit 2, without blocking."""
