@@ -414,8 +414,8 @@ def hostile():
                               "ok": False}],
                   "message": HOSTILE + "\nsecond line\r\n\u2028",
                   "rerun": "build/etwconf run --case '" + HOSTILE + "'; rm -rf /"}),
-        ("CRASH", {"mode": "exception", "exception": HOSTILE, "message": "</script><script>alert(2)</script>",
-                   "checks": []}),
+        ("CRASH", {"mode": "exception", "exception": HOSTILE,
+                   "message": "</script><script>alert(2)</script>", "checks": []}),
         ("SKIP", {"reason": HOSTILE + " \u001b]0;title\u0007", "checks": []}),
         ("TIMEOUT", {"mode": "timeout", "message": "\"'><svg onload=alert(3)>", "checks": []}),
         ("FAIL", {"id": "client.evil<i>x</i>.steps", "mode": "return",
@@ -448,17 +448,14 @@ def hostile():
 
 
 def expectations_doc():
-    whys = {
-        "CRASH": "sechost!TraceQueryInformation is a stub that raises EXCEPTION_WINE_STUB",
-        "missing-export": "Wine does not export it yet",
-    }
     entries = [
         {"case": "cti.last-error-success", "versions": ["win7", "win10"], "status": "FAIL",
          "mode": "last-error", "why": "Wine's EtwCreateTraceInstanceId clears the last error"},
         {"case": "esi.class", "versions": ["win10"], "status": "FAIL", "mode": "return",
          "observed": "ERROR_SUCCESS", "why": "EventSetInformation accepts every class"},
         {"case": "exp.ntdll.etwesi", "versions": "6.2-10.0", "status": "FAIL",
-         "mode": "missing-export", "observed": "not exported", "why": whys["missing-export"]},
+         "mode": "missing-export", "observed": "not exported",
+         "why": "Wine does not export it yet"},
         {"case": "exp.sechost.tqi", "versions": ["win10"], "status": "FAIL",
          "mode": "missing-export", "why": "TraceQueryInformation lives in advapi32 on Wine"},
         {"case": "gmi.not-found", "status": "FAIL", "mode": "return",
@@ -473,23 +470,18 @@ def expectations_doc():
          "observed": "ERROR_NOT_SUPPORTED", "why": "TraceSetInformation only knows class 2"},
         {"case": "tsi.06.privilege", "versions": ["win10"], "status": "BROKEN",
          "why": "no kernel logger under Wine"},
+        {"case": "client.krabsetw.group-mask", "versions": ["win10"], "status": "FAIL",
+         "observed": "STATUS_INVALID_INFO_CLASS", "why": "ntdll does not know class 0x11"},
+        {"case": "client.tracy.sampling", "versions": ["win10"], "status": "FAIL",
+         "observed": "ERROR_NOT_SUPPORTED", "why": "TraceSetInformation only knows class 2"},
     ]
-    for c in SCENARIOS:
-        if c[0] == "client.krabsetw.group-mask":
-            entries.append({"case": c[0], "versions": ["win10"], "status": "FAIL",
-                            "observed": "STATUS_INVALID_INFO_CLASS",
-                            "why": "ntdll does not know class 0x11"})
-        elif c[0] == "client.tracy.sampling":
-            entries.append({"case": c[0], "versions": ["win10"], "status": "FAIL",
-                            "observed": "ERROR_NOT_SUPPORTED",
-                            "why": "TraceSetInformation only knows class 2"})
-        elif c[3] == "TraceQueryInformation":
-            entries.append({"case": c[0], "versions": ["win10"], "status": "CRASH",
-                            "mode": "exception", "observed": "0x80000100", "why": whys["CRASH"]})
-    for c in CASES:
-        if c[0].startswith("tqi.") and c[6] in ("6.2+", "10.0"):
-            entries.append({"case": c[0], "versions": ["win10"], "status": "CRASH",
-                            "mode": "exception", "observed": "0x80000100", "why": whys["CRASH"]})
+    # the stub crashes of the TraceQueryInformation cases and scenarios at 10.0
+    crash = {"versions": ["win10"], "status": "CRASH", "mode": "exception",
+             "observed": "0x80000100",
+             "why": "sechost!TraceQueryInformation is a stub that raises EXCEPTION_WINE_STUB"}
+    entries += [dict(case=c[0], **crash) for c in CASES + SCENARIOS
+                if c[0].startswith("client.") and c[3] == "TraceQueryInformation"
+                or c[0].startswith("tqi.") and c[6] in ("6.2+", "10.0")]
     entries.sort(key=lambda e: e["case"])
     return {"schema": "etwconf-expectations/1", "target": {"impl": "wine", "arch": "x86_64"},
             "entries": entries}
