@@ -54,24 +54,11 @@ class Run:
         self.filter = None         # the --case/--filter options of a filtered run
         self.filtered = False      # the run did not plan every case of the suite
         self.suite_cases = None    # the suite's case count (header suite.cases), when known
-        # from the header: target, its impl, version and arch, and cases_planned
+        # from the header: target, its impl, version and arch, cases_planned, target_id (or
+        # IMPL@VERSION) and version_name, the version as people name it: the part of target_id
+        # after '@' (win10, 6.1, 10.0.19045), else target.version
         self.target = self.impl = self.version = self.arch = self.planned = None
-
-    @property
-    def target_id(self):
-        tid = self.header.get("target_id")
-        return tid if isinstance(tid, str) and tid else "%s@%s" % (self.impl, self.version)
-
-    @property
-    def version_name(self):
-        """The version as people name it: the part of target_id after '@' (win10, 6.1,
-        10.0.19045), else target.version."""
-        tid = self.target_id
-        if "@" in tid:
-            tail = tid.split("@", 1)[1]
-            if tail:
-                return tail
-        return self.version
+        self.target_id = self.version_name = None
 
     def version_names(self):
         """Every name this run's version answers to (for expectation entries)."""
@@ -492,6 +479,9 @@ def load(path):
     run.target = t = run.header["target"]
     run.impl, run.version, run.arch = t["impl"], t["version"], t.get("arch")
     run.planned = run.header.get("cases_planned")
+    tid = run.header.get("target_id")
+    run.target_id = tid if isinstance(tid, str) and tid else "%s@%s" % (run.impl, run.version)
+    run.version_name = run.target_id.partition("@")[2] or run.version
     if run.footer is not None and not run.damage:
         _consistency(run, run.footer_line)
     planned = run.planned
