@@ -121,7 +121,8 @@ def _typename(v):
 
 
 # a field's kind: the test of a present value, and what a message calls the kind (None: "must be
-# a list of strings"); "text" is any scalar, shown as text
+# a list of strings"); "text" is any scalar, shown as text, and stored back as text like "strings"
+# and "bool" (their value when absent: [] and the bool's default)
 _KINDS = {
     "object": (lambda v: isinstance(v, dict), "an object"),
     "string": (lambda v: isinstance(v, str), "a string"),
@@ -130,30 +131,34 @@ _KINDS = {
     "bool": (lambda v: isinstance(v, bool), "true or false"),
     "list": (lambda v: isinstance(v, list), None),
     "strings": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), None),
-    "text": (lambda v: True, None),
+    "text": (None, None),
 }
+
+
+def _rows(*rows):
+    """Rows (key, kind[, required[, bound]]) as (key, kind, required, bound, test, name)."""
+    return tuple(r + (False, None)[len(r) - 2:] + _KINDS[r[1]] for r in rows)
+
 
 # The records' fields, (key, kind[, required[, bound]]), checked in this order. bound: an int's
 # minimum, "nonempty" for a string, a bool's value when absent.
-_TARGET = (("impl", "string", True, "nonempty"), ("version", "string", True, "nonempty"),
-           ("arch", "string"), ("name", "string"))
-_HEADER = (("suite", "object"), ("host", "object"), ("fingerprint", "object"),
-           ("target_id", "string"), ("started", "string"), ("cases_planned", "int", False, 0),
-           ("timeout_ms", "int"), ("argv", "list"))
-_CASE_ID = (("seq", "int", True, 1), ("id", "string", True, "nonempty"),
-            ("status", "string", True))
-_CASE = (("file", "string"), ("function", "string"), ("line", "int"), ("title", "text"),
-         ("mode", "text"), ("message", "text"), ("reason", "text"), ("exception", "text"),
-         ("rerun", "text"), ("rules", "strings"), ("failed_rules", "strings"),
-         ("counted", "bool", False, False), ("duration_us", "number"))
-_CHECK = (("ok", "bool", True), ("what", "text"), ("rule", "text"), ("expected", "text"),
-          ("got", "text"))
-_PROGRAM = (("id", "text"), ("name", "text"), ("source", "text"))
-_STEP = (("step", "int", False, 1), ("step_what", "text"), ("consequence", "text"))
-_FOOTER = (("total", "int", True, 0), ("counted_failures", "int", False, 0), ("exit_code", "int"),
-           ("complete", "bool", False, True))
-# kinds whose value (normalised, or the default when absent) is stored back into the record
-_STORED = ("text", "strings", "bool")
+_TARGET = _rows(("impl", "string", True, "nonempty"), ("version", "string", True, "nonempty"),
+                ("arch", "string"), ("name", "string"))
+_HEADER = _rows(("suite", "object"), ("host", "object"), ("fingerprint", "object"),
+                ("target_id", "string"), ("started", "string"),
+                ("cases_planned", "int", False, 0), ("timeout_ms", "int"), ("argv", "list"))
+_CASE_ID = _rows(("seq", "int", True, 1), ("id", "string", True, "nonempty"),
+                 ("status", "string", True))
+_CASE = _rows(("file", "string"), ("function", "string"), ("line", "int"), ("title", "text"),
+              ("mode", "text"), ("message", "text"), ("reason", "text"), ("exception", "text"),
+              ("rerun", "text"), ("rules", "strings"), ("failed_rules", "strings"),
+              ("counted", "bool", False, False), ("duration_us", "number"))
+_CHECK = _rows(("ok", "bool", True), ("what", "text"), ("rule", "text"),
+               ("expected", "text"), ("got", "text"))
+_PROGRAM = _rows(("id", "text"), ("name", "text"), ("source", "text"))
+_STEP = _rows(("step", "int", False, 1), ("step_what", "text"), ("consequence", "text"))
+_FOOTER = _rows(("total", "int", True, 0), ("counted_failures", "int", False, 0),
+                ("exit_code", "int"), ("complete", "bool", False, True))
 
 
 class _Checker:
@@ -168,23 +173,24 @@ class _Checker:
         """Check REC's fields against ROWS; returns their values by key ({} for an absent
         object, [] for absent strings)."""
         got = {}
-        for key, kind, required, bound in (r + (False, None)[len(r) - 2:] for r in rows):
-            ok, expected = _KINDS[kind]
+        for key, kind, required, bound, ok, expected in rows:
             v = rec.get(key)
+            if kind == "text":
+                rec[key] = got[key] = v if v is None or isinstance(v, str) else display(v)
+                continue
             if v is None:
                 if required:
                     self.fail('"%s" is missing' % key)
-                v = {"object": {}, "strings": [], "bool": bound}.get(kind)
+                v = bound if kind == "bool" else [] if kind == "strings" else \
+                    {} if kind == "object" else None
             elif not ok(v):
                 self.fail('"%s" is %s, expected %s' % (key, _typename(v), expected) if expected
                           else '"%s" must be a list of strings' % key)
-            elif kind == "text" and not isinstance(v, str):
-                v = display(v)
             elif bound == "nonempty" and not v.strip():
                 self.fail('"%s" is empty' % key)
             elif kind == "int" and bound is not None and v < bound:
                 self.fail('"%s" is %d, must be at least %d' % (key, v, bound))
-            if kind in _STORED:
+            if kind in ("strings", "bool"):
                 rec[key] = v
             got[key] = v
         return got
@@ -211,7 +217,7 @@ def _check_header(rec, path):
             raise InputError(path, 1, "results schema %r is not supported (this tool reads %s)"
                              % (schema, SCHEMA), "use the etwconf-report that came with that "
                              "etwconf, or update reports/")
-    target = c.fields(rec, (("target", "object", True),))["target"]
+    target = c.fields(rec, _rows(("target", "object", True)))["target"]
     _Checker(path, 1, "header.target").fields(target, _TARGET)
     c.fields(rec, _HEADER)
     return rec
@@ -270,7 +276,7 @@ def _check_scenario(rec, c):
 
 def _check_footer(rec, path, line):
     c = _Checker(path, line, "footer")
-    counts = c.fields(rec, (("counts", "object", True),))["counts"]
+    counts = c.fields(rec, _rows(("counts", "object", True)))["counts"]
     for k, v in counts.items():
         if not _is_int(v) or v < 0:
             c.fail('counts[%r] is %s, expected a whole number' % (k, display(v)))
@@ -446,7 +452,8 @@ def load(path):
                 raise InputError(path, lineno, "not an etwconf results file (%s)" % bad,
                                  "pass the .jsonl files written by `etwconf run --out FILE`")
             if cut_short and run.footer is None:
-                run.warnings.append("%s:%d: last line cut short (%s); dropped" % (path, lineno, bad))
+                run.warnings.append("%s:%d: last line cut short (%s); dropped"
+                                    % (path, lineno, bad))
                 break
             if not_utf8 and run.footer is None:
                 drop(lineno, bad, bad)
