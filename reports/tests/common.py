@@ -36,7 +36,7 @@ PY = [sys.executable] + (["-S"] if sys.flags.no_site else [])
 
 
 def run_script(*args, cwd=None, timeout=60):
-    """etwconf-report ARGS in a new interpreter, as a user runs it: (exit status, stdout, stderr)."""
+    """etwconf-report ARGS in a new interpreter, as a user runs it: (status, stdout, stderr)."""
     p = subprocess.run(PY + [TOOL] + list(args), capture_output=True, text=True,
                        cwd=cwd or REPO, timeout=timeout, errors="replace")
     return p.returncode, p.stdout, p.stderr
@@ -164,9 +164,8 @@ class TmpCase(unittest.TestCase):
 
     def write(self, name, content):
         path = os.path.join(self.tmp, name)
-        mode = "wb" if isinstance(content, bytes) else "w"
-        with open(path, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as f:
-            f.write(content)
+        with open(path, "wb") as f:
+            f.write(content if isinstance(content, bytes) else content.encode("utf-8"))
         return path
 
     def assertRan(self, result, rc, out=(), err=()):
