@@ -54,11 +54,24 @@ class Run:
         self.filter = None         # the --case/--filter options of a filtered run
         self.filtered = False      # the run did not plan every case of the suite
         self.suite_cases = None    # the suite's case count (header suite.cases), when known
-        # from the header: target, its impl, version and arch, cases_planned, target_id (or
-        # IMPL@VERSION) and version_name, the version as people name it: the part of target_id
-        # after '@' (win10, 6.1, 10.0.19045), else target.version
-        self.target = self.impl = self.version = self.arch = self.planned = None
-        self.target_id = self.version_name = None
+
+    # the target, read from the header each time (a Run may be given a header by hand)
+    target = property(lambda self: self.header["target"])
+    impl = property(lambda self: self.target["impl"])
+    version = property(lambda self: self.target["version"])
+    arch = property(lambda self: self.target.get("arch"))
+    planned = property(lambda self: self.header.get("cases_planned"))
+
+    @property
+    def target_id(self):
+        tid = self.header.get("target_id")
+        return tid if isinstance(tid, str) and tid else "%s@%s" % (self.impl, self.version)
+
+    @property
+    def version_name(self):
+        """The version as people name it: the part of target_id after '@' (win10, 6.1,
+        10.0.19045), else target.version."""
+        return self.target_id.partition("@")[2] or self.version
 
     def version_names(self):
         """Every name this run's version answers to (for expectation entries)."""
@@ -483,12 +496,6 @@ def load(path):
                                 % (path, lineno, not_utf8, where))
     if run.header is None:
         raise InputError(path, None, "no header record", RERUN_HINT)
-    run.target = t = run.header["target"]
-    run.impl, run.version, run.arch = t["impl"], t["version"], t.get("arch")
-    run.planned = run.header.get("cases_planned")
-    tid = run.header.get("target_id")
-    run.target_id = tid if isinstance(tid, str) and tid else "%s@%s" % (run.impl, run.version)
-    run.version_name = run.target_id.partition("@")[2] or run.version
     if run.footer is not None and not run.damage:
         _consistency(run, run.footer_line)
     planned = run.planned
