@@ -65,14 +65,12 @@ class LyingFooter(Outputs):
         self.assertNotIn("complete", [k for k, v in recs[-1].items() if v is False])
         self.path = self.write("lying.jsonl", dump_records(recs))
 
-    def test_load_marks_it_incomplete(self):
-        run = ingest.load(self.path)
-        self.assertFalse(run.complete)
-        self.assertIn("3 of the 221 planned", run.incomplete_reason)
-        self.assertIn("claims a complete run", run.incomplete_reason)
-
     def test_every_output_says_incomplete(self):
         why = "3 of the 221 planned"
+        run = ingest.load(self.path)
+        self.assertFalse(run.complete)
+        self.assertIn(why, run.incomplete_reason)
+        self.assertIn("claims a complete run", run.incomplete_reason)
         r = self.outputs(self.path, {
             "summary": ["INCOMPLETE"], "report": ["1 incomplete"],
             "index.html": ["INCOMPLETE", why], "summary.md": ["**INCOMPLETE**", why],
@@ -88,11 +86,6 @@ class LyingFooter(Outputs):
         props = {p.get("name"): p.get("value") for p in r["suite"].iter("property")}
         self.assertEqual(props["complete"], "false")
         self.assertNotIn("removed cases", r["diff"][1])
-
-    def test_honest_footer_still_complete(self):
-        run = ingest.load(data("wine-win10.jsonl"))
-        self.assertTrue(run.complete)
-        self.assertEqual(len(run.cases), run.planned)
 
 
 def _damage(line_index, old, new):

@@ -53,6 +53,7 @@ class GoodFiles(TmpCase):
             run = ingest.load(data(name))
             self.assertTrue(run.complete, name)
             self.assertEqual(len(run.cases), run.footer["total"], name)
+            self.assertEqual(len(run.cases), run.planned, name)
             self.assertEqual(run.warnings, [], name)
 
     def test_target_identity(self):
