@@ -215,7 +215,8 @@ def cmd_check(a):
         c = Counter(oc.kind for oc in outs.values())
         for oc in outs.values():
             if oc.failed:
-                problems.append("%-10s %s %s: %s" % (oc.kind, oneline(r.label), oneline(oc.case["id"]),
+                problems.append("%-10s %s %s: %s" % (oc.kind, oneline(r.label),
+                                                     oneline(oc.case["id"]),
                                                      oneline(oc.detail, 600)))
             elif a.verbose and oc.kind == "XFAIL":
                 print("XFAIL      %s %s: %s" % (oneline(r.label), oneline(oc.case["id"]),
@@ -437,5 +438,5 @@ def build_parser():
 
 
 def main(argv=None):
-    return run_command(PROG, build_parser, sys.argv[1:] if argv is None else argv, (UsageError, InputError),
-                       rc_on_pipe=lambda: _State.rc_on_pipe)
+    return run_command(PROG, build_parser, sys.argv[1:] if argv is None else argv,
+                       (UsageError, InputError), rc_on_pipe=lambda: _State.rc_on_pipe)

@@ -276,7 +276,8 @@ def render_text(results, alone, notes, out):
                   tot["regression"], tot["fixed"], tot["changed"], tot["detail"], tot["added"],
                   tot["removed"], ", %d not run" % tot["not-run"] if tot["not-run"] else "",
                   tot["unchanged"], "; %s broken, %d fixed" % (
-                      plural(tot["broken"], "program"), tot["programs fixed"]) if scenarios else ""))
+                      plural(tot["broken"], "program"), tot["programs fixed"])
+                  if scenarios else ""))
     return tot["regression"] + tot["broken"]
 
 
