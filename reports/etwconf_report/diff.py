@@ -44,27 +44,23 @@ def failure_signature(case):
 
 
 def short_failure(case):
-    s = _short_failure(case)
-    if P.is_scenario(case) and case["status"] in BAD:
+    """What went wrong, in one line; a failing scenario's starts with its step."""
+    st, fc = case["status"], failing_checks(case)
+    if st == "PASS":
+        s = ""
+    elif st == "SKIP":
+        s = case.get("reason") or ""
+    elif st == "CRASH":
+        s = "exception %s%s" % (case.get("exception") or "?",
+                                ": " + case["message"] if case.get("message") else "")
+    elif fc:
+        s = "%s: expected %s, got %s" % (display(fc[0].get("what")) or "check",
+                                         display(fc[0].get("expected")), display(fc[0].get("got")))
+    else:
+        s = display(case.get("message"))
+    if P.is_scenario(case) and st in BAD:
         return "%s; %s" % (P.failure_line(case), s) if s else P.failure_line(case)
     return s
-
-
-def _short_failure(case):
-    st = case["status"]
-    if st == "PASS":
-        return ""
-    if st == "SKIP":
-        return case.get("reason") or ""
-    if st == "CRASH":
-        return "exception %s%s" % (case.get("exception") or "?",
-                                   ": " + case["message"] if case.get("message") else "")
-    fc = failing_checks(case)
-    if fc:
-        c = fc[0]
-        return "%s: expected %s, got %s" % (display(c.get("what")) or "check",
-                                            display(c.get("expected")), display(c.get("got")))
-    return display(case.get("message"))
 
 
 class Change(namedtuple("Change", "kind id old new")):
