@@ -1,5 +1,6 @@
 """Helpers shared by the report tools' tests."""
 import contextlib
+import functools
 import io
 import json
 import os
@@ -42,33 +43,27 @@ def run_script(*args, cwd=None, timeout=60):
     return p.returncode, p.stdout, p.stderr
 
 
-_warm = []
-
-
-def _warm_up():
-    """Build the command line parser and read the default rule catalogue once: no command of a
-    test builds the parser or parses spec/rules.def again."""
+@functools.lru_cache(maxsize=None)
+def _warm():
+    """catalog.load and cli.build_parser for the commands of the tests: the default rule
+    catalogue is read and the parser built once, not again for each command."""
     from etwconf_report import catalog, cli
-    load = catalog.load
+    load, parser = catalog.load, cli.build_parser()
     try:
         default = load()
     except Exception:
         default = None     # the command's own load then fails, and its test says why
-    _warm.append(lambda path=None: default if default and path in (None, catalog.DEFAULT_DEF)
-                 else load(path))
-    parser = cli.build_parser()
-    _warm.append(lambda: parser)
+    return (lambda path=None: default if default and path in (None, catalog.DEFAULT_DEF)
+            else load(path)), (lambda: parser)
 
 
 def _main(args, out, err):
     """What etwconf-report does after its imports, sys.exit(main()) with sys.argv set, in REPO
     with OUT and ERR as its standard output and error: its exit status."""
     from etwconf_report import catalog, cli
-    if not _warm:
-        _warm_up()
     saved = sys.stdout, sys.stderr, sys.argv, catalog.load, cli.build_parser, os.getcwd()
     sys.stdout, sys.stderr, sys.argv = out, err, [TOOL] + list(args)
-    catalog.load, cli.build_parser = _warm
+    catalog.load, cli.build_parser = _warm()
     os.chdir(REPO)
     try:
         code = cli.main()
