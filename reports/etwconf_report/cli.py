@@ -22,6 +22,12 @@ class _State:
     rc_on_pipe = 0      # exit code to use if stdout is closed early (`... | head`)
 
 
+def _rc(rc):
+    """A command's exit status, kept as the one to use if stdout is closed early."""
+    _State.rc_on_pipe = rc
+    return rc
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError("%s; see `%s --help`" % (message, self.prog))
@@ -29,15 +35,6 @@ class Parser(argparse.ArgumentParser):
 
 def _err(msg):
     sys.stderr.write("%s: %s\n" % (PROG, oneline(msg, 2000)))
-
-
-def _warn_runs(runs):
-    for r in runs:
-        for w in r.warnings:
-            _err("warning: %s" % w)
-        if not r.complete:
-            _err("warning: %s: incomplete run (%s); reported as INCOMPLETE"
-                 % (r.path, r.incomplete_reason))
 
 
 def _load_runs(paths, skip_bad=False):
@@ -54,7 +51,12 @@ def _load_runs(paths, skip_bad=False):
         _err("skipped: %s" % e)
     if not runs:
         raise InputError(paths[0], None, "no readable results files", "see the errors above")
-    _warn_runs(runs)
+    for r in runs:
+        for w in r.warnings:
+            _err("warning: %s" % w)
+        if not r.complete:
+            _err("warning: %s: incomplete run (%s); reported as INCOMPLETE"
+                 % (r.path, r.incomplete_reason))
     return runs
 
 
@@ -63,19 +65,21 @@ def _load_exps(paths):
     return [expectations.load(p) for p in (paths or [])]
 
 
-def _outcomes(runs, exps):
-    """Evaluate each run against the first expectations file that applies to it."""
-    from . import expectations
-    outcomes, stale = {}, []
-    for x in exps:
-        for e, r in expectations.stale(runs, x):
-            stale.append((x, e, r))
+def _summaries(a, skip_bad=False):
+    """The runs of a.results summarised, each evaluated against the first expectations file
+    that applies to it: (summaries, catalogue, expectations, stale entries, known programs)."""
+    from . import catalog, analysis, expectations
+    runs = _load_runs(a.results, skip_bad)   # the results first: a bad file is named at once
+    cat = catalog.load(a.rules)
+    exps = _load_exps(a.expectations)
+    stale = [(x, e, r) for x in exps for e, r in expectations.stale(runs, x)]
+    outcomes = {}
     for r in runs:
-        for x in exps:
-            if x.applies_to(r):
-                outcomes[id(r)] = expectations.evaluate(r, x)
-                break
-    return outcomes, stale
+        x = next((x for x in exps if x.applies_to(r)), None)
+        if x is not None:
+            outcomes[id(r)] = expectations.evaluate(r, x)
+    known = _load_known(a.programs)
+    return analysis.summarize(runs, cat, outcomes), cat, exps, stale, known
 
 
 def _load_known(path):
@@ -96,13 +100,8 @@ def _load_known(path):
 
 # ------------------------------------------------------------------------------ subcommands
 def cmd_report(a):
-    from . import catalog, analysis, render_html, render_md, render_junit
-    runs = _load_runs(a.results, a.skip_bad)   # the results first: a bad file is named at once
-    cat = catalog.load(a.rules)
-    exps = _load_exps(a.expectations)
-    outcomes, stale = _outcomes(runs, exps)
-    known = _load_known(a.programs)
-    summaries = analysis.summarize(runs, cat, outcomes)
+    from . import render_html, render_md, render_junit
+    summaries, cat, exps, stale, known = _summaries(a, a.skip_bad)
     page = render_html.render(summaries, cat, exps, stale, title=a.title, known=known)
     md = render_md.render(summaries, cat, exps, stale, known=known)
     junit = render_junit.render(summaries, cat, exps, stale, known=known)
@@ -126,13 +125,8 @@ def cmd_report(a):
 
 
 def cmd_summary(a):
-    from . import catalog, analysis, programs as P
-    runs = _load_runs(a.results)
-    cat = catalog.load(a.rules)
-    exps = _load_exps(a.expectations)
-    known = _load_known(a.programs)
-    outcomes, stale = _outcomes(runs, exps)
-    summaries = analysis.summarize(runs, cat, outcomes)
+    from . import programs as P
+    summaries, _, _, _, known = _summaries(a)
     tps = P.per_target(summaries, known)
     width = max(len(oneline(s.run.label, 60)) for s in summaries)
     for s in summaries:
@@ -190,11 +184,10 @@ def cmd_diff(a):
             raise InputError(p, None, "no such file or directory", "pass two results files")
     import io
     buf = io.StringIO()
-    n = diff.run_diff(a.old, a.new, buf, "json" if a.json else "text")
-    _State.rc_on_pipe = 1 if n else 0
+    rc = _rc(1 if diff.run_diff(a.old, a.new, buf, "json" if a.json else "text") else 0)
     sys.stdout.write(buf.getvalue())
     sys.stdout.flush()
-    return 1 if n else 0
+    return rc
 
 
 def cmd_check(a):
@@ -222,7 +215,8 @@ def cmd_check(a):
         c = Counter(oc.kind for oc in outs.values())
         for oc in outs.values():
             if oc.failed:
-                problems.append("%-10s %s %s: %s" % (oc.kind, oneline(r.label), oneline(oc.case["id"]),
+                problems.append("%-10s %s %s: %s" % (oc.kind, oneline(r.label),
+                                                     oneline(oc.case["id"]),
                                                      oneline(oc.detail, 600)))
             elif a.verbose and oc.kind == "XFAIL":
                 print("XFAIL      %s %s: %s" % (oneline(r.label), oneline(oc.case["id"]),
@@ -246,11 +240,11 @@ def cmd_check(a):
             if a.verbose:
                 print("check: note: %s: entry for %s names no version that was run"
                       % (e.where(x.path), oneline(e.case)))
-    _State.rc_on_pipe = 1 if failed else 0
+    rc = _rc(1 if failed else 0)
     for p in problems:
         print(p)
     print("expectations: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-    return 1 if failed else 0
+    return rc
 
 
 def cmd_update(a):
@@ -299,18 +293,14 @@ def cmd_baseline(a):
     runs = _load_runs(a.results)
     if a.action == "update":
         return calibrate.baseline_update(runs, a.dir, _err)
-    rc = calibrate.baseline_check(runs, a.dir, a.require, _err)
-    _State.rc_on_pipe = rc
-    return rc
+    return _rc(calibrate.baseline_check(runs, a.dir, a.require, _err))
 
 
 def cmd_winetest(a):
     from . import winetest
     runs = _load_runs(a.results)
     exp = _load_exps([a.expectations])[0] if a.expectations else None
-    rc = winetest.write_runs(runs, exp, sys.stdout, warn=_err)
-    _State.rc_on_pipe = rc
-    return rc
+    return _rc(winetest.write_runs(runs, exp, sys.stdout, warn=_err))
 
 
 def cmd_winetest_todo(a):
@@ -448,5 +438,5 @@ def build_parser():
 
 
 def main(argv=None):
-    return run_command(PROG, build_parser, sys.argv[1:] if argv is None else argv, (UsageError, InputError),
-                       rc_on_pipe=lambda: _State.rc_on_pipe)
+    return run_command(PROG, build_parser, sys.argv[1:] if argv is None else argv,
+                       (UsageError, InputError), rc_on_pipe=lambda: _State.rc_on_pipe)

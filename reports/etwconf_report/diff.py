@@ -5,13 +5,14 @@ change is a regression (exit status 1).
 import glob
 import json
 import os
+from collections import Counter, namedtuple
 
 from . import programs as P
 from .ingest import InputError, load, label_runs
 from .util import BAD, ERRORS, oneline, display, plural
 from .analysis import failing_checks
 
-KINDS = ("regression", "fixed", "changed", "detail", "added", "removed", "not-run")
+# the kinds of change, in the order they are printed, and their titles
 TITLES = {
     "regression": "regressions",
     "fixed": "fixed",
@@ -21,6 +22,7 @@ TITLES = {
     "removed": "removed cases (only in OLD)",
     "not-run": "not run in NEW (NEW is incomplete)",
 }
+KINDS = tuple(TITLES)
 
 
 def classify(old, new):
@@ -42,34 +44,27 @@ def failure_signature(case):
 
 
 def short_failure(case):
-    s = _short_failure(case)
-    if P.is_scenario(case) and case["status"] in BAD:
+    """What went wrong, in one line; a failing scenario's starts with its step."""
+    st, fc = case["status"], failing_checks(case)
+    if st == "PASS":
+        s = ""
+    elif st == "SKIP":
+        s = case.get("reason") or ""
+    elif st == "CRASH":
+        s = "exception %s%s" % (case.get("exception") or "?",
+                                ": " + case["message"] if case.get("message") else "")
+    elif fc:
+        s = "%s: expected %s, got %s" % (display(fc[0].get("what")) or "check",
+                                         display(fc[0].get("expected")), display(fc[0].get("got")))
+    else:
+        s = display(case.get("message"))
+    if P.is_scenario(case) and st in BAD:
         return "%s; %s" % (P.failure_line(case), s) if s else P.failure_line(case)
     return s
 
 
-def _short_failure(case):
-    st = case["status"]
-    if st == "PASS":
-        return ""
-    if st == "SKIP":
-        return case.get("reason") or ""
-    if st == "CRASH":
-        return "exception %s%s" % (case.get("exception") or "?",
-                                   ": " + case["message"] if case.get("message") else "")
-    fc = failing_checks(case)
-    if fc:
-        c = fc[0]
-        return "%s: expected %s, got %s" % (display(c.get("what")) or "check",
-                                            display(c.get("expected")), display(c.get("got")))
-    return display(case.get("message"))
-
-
-class Change:
-    __slots__ = ("kind", "id", "old", "new")
-
-    def __init__(self, kind, cid, old, new):
-        self.kind, self.id, self.old, self.new = kind, cid, old, new
+class Change(namedtuple("Change", "kind id old new")):
+    """A case that changed: its kind (KINDS), its id, its records in OLD and NEW (or None)."""
 
     def as_dict(self):
         d = {"kind": self.kind, "case": self.id,
@@ -88,13 +83,9 @@ class Change:
         return d
 
 
-class ProgramChange:
+class ProgramChange(namedtuple("ProgramChange", "kind id name changes before after")):
     """A program broken or fixed by the change: its scenarios that changed, and its state on
     either side (programs.ProgramResult; None when the side has no scenario of it)."""
-
-    def __init__(self, kind, pid, name, changes, before, after):
-        self.kind, self.id, self.name = kind, pid, name
-        self.changes, self.before, self.after = changes, before, after
 
     def before_text(self):
         b = self.before
@@ -150,7 +141,8 @@ def diff_runs(old, new):
     for case in old.cases:
         n = new.by_id.get(case["id"])
         if n is None:
-            changes.append(Change("removed" if new.complete and not new.filtered else "not-run", case["id"], case, None))
+            changes.append(Change("removed" if new.complete and not new.filtered else "not-run",
+                                  case["id"], case, None))
             continue
         kind = classify(case["status"], n["status"])
         if kind is None:
@@ -193,24 +185,21 @@ def pairs(old_path, new_path):
     news, ndir = _side(new_path)
     label_runs(olds)
     label_runs(news)
-    notes = []
-    if not odir and not ndir:
+    if len(olds) == len(news) == 1:
         o, n = olds[0], news[0]
-        if o.impl != n.impl:
-            notes.append("note: comparing different implementations (%s and %s)"
-                         % (o.target_id, n.target_id))
-        return [(o, n)], [], notes
+        return [(o, n)], [], ["note: comparing different implementations (%s and %s)"
+                              % (o.target_id, n.target_id)] if o.impl != n.impl and not odir \
+            and not ndir else []
     nmap = {r.target_id: r for r in news}
     omap = {r.target_id: r for r in olds}
-    if len(olds) == 1 and len(news) == 1:
-        return [(olds[0], news[0])], [], notes
     res = [(omap[t], nmap[t]) for t in omap if t in nmap]
-    alone = [r for r in olds if r.target_id not in nmap] + [r for r in news if r.target_id not in omap]
+    alone = [r for r in olds if r.target_id not in nmap] + \
+        [r for r in news if r.target_id not in omap]
     res.sort(key=lambda p: p[1].sort_key())
     if not res:
         raise InputError(new_path, None, "no target is in both OLD and NEW",
                          "compare runs of the same targets")
-    return res, alone, notes
+    return res, alone, []
 
 
 def _state(run):
@@ -221,29 +210,28 @@ def _state(run):
     return s
 
 
+def _totals(results):
+    """Over every pair: the changes per kind, "unchanged", and the programs "broken" and
+    "programs fixed"."""
+    tot = Counter(c.kind for _, _, changes, _, _ in results for c in changes)
+    tot.update(p.kind if p.kind == "broken" else "programs fixed"
+               for _, _, _, _, progs in results for p in progs)
+    tot["unchanged"] = sum(r[3] for r in results)
+    return tot
+
+
 def render_text(results, alone, notes, out):
-    tot = dict.fromkeys(KINDS, 0)
-    tot_unchanged = 0
     for line in notes:
         out.write(line + "\n")
-    n_broken = n_fixed = 0
-    any_scenarios = False
     for old, new, changes, unchanged, progs in results:
         out.write("diff: OLD %s (%s, %d cases%s) -> NEW %s (%s, %d cases%s)\n" % (
             oneline(old.target_id), oneline(old.path), len(old.cases),
             _state(old), oneline(new.target_id), oneline(new.path), len(new.cases), _state(new)))
-        tot_unchanged += unchanged
-        any_scenarios = any_scenarios or any(P.is_scenario(c) for c in old.cases) \
-            or any(P.is_scenario(c) for c in new.cases)
         for kind, title in (("broken", "programs broken by this change"),
                             ("fixed", "programs fixed by this change")):
             group = [p for p in progs if p.kind == kind]
             if not group:
                 continue
-            if kind == "broken":
-                n_broken += len(group)
-            else:
-                n_fixed += len(group)
             out.write("%s (%d):\n" % (title, len(group)))
             for p in group:
                 out.write("  %s [%s]: %s; %s\n" % (
@@ -256,7 +244,6 @@ def render_text(results, alone, notes, out):
         width = max([len(oneline(c.id, 60)) for c in changes] + [10])
         for kind in KINDS:
             group = [c for c in changes if c.kind == kind]
-            tot[kind] += len(group)
             if not group:
                 continue
             title = TITLES[kind]
@@ -278,13 +265,16 @@ def render_text(results, alone, notes, out):
     for r in alone:
         out.write("note: %s (%s) has no counterpart on the other side\n"
                   % (oneline(r.target_id), oneline(r.path)))
+    tot = _totals(results)
+    scenarios = any(P.is_scenario(c) for o, n, _, _, _ in results for c in o.cases + n.cases)
     out.write("diff: %d regressions, %d fixed, %d other changes, %d failures changed, %d added, "
               "%d removed%s, %d unchanged%s\n" % (
                   tot["regression"], tot["fixed"], tot["changed"], tot["detail"], tot["added"],
                   tot["removed"], ", %d not run" % tot["not-run"] if tot["not-run"] else "",
-                  tot_unchanged, "; %s broken, %d fixed" % (plural(n_broken, "program"), n_fixed)
-                  if any_scenarios else ""))
-    return tot["regression"] + n_broken
+                  tot["unchanged"], "; %s broken, %d fixed" % (
+                      plural(tot["broken"], "program"), tot["programs fixed"])
+                  if scenarios else ""))
+    return tot["regression"] + tot["broken"]
 
 
 def _side_json(run):
@@ -294,19 +284,17 @@ def _side_json(run):
 
 def render_json(results, alone, notes, out):
     doc = {"schema": "etwconf-diff/1", "notes": notes, "pairs": []}
-    n_reg = n_broken = n_fixed = 0
     for old, new, changes, unchanged, progs in results:
-        n_reg += sum(1 for c in changes if c.kind == "regression")
-        n_broken += sum(1 for p in progs if p.kind == "broken")
-        n_fixed += sum(1 for p in progs if p.kind == "fixed")
         doc["pairs"].append({"old": _side_json(old), "new": _side_json(new),
                              "unchanged": unchanged,
                              "changes": [c.as_dict() for c in changes],
                              "programs": [p.as_dict() for p in progs]})
+    tot = _totals(results)
     doc.update(unpaired=[{"target_id": r.target_id, "path": r.path} for r in alone],
-               regressions=n_reg, programs_broken=n_broken, programs_fixed=n_fixed)
+               regressions=tot["regression"], programs_broken=tot["broken"],
+               programs_fixed=tot["programs fixed"])
     out.write(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
-    return n_reg + n_broken
+    return tot["regression"] + tot["broken"]
 
 
 def run_diff(old_path, new_path, out, fmt="text"):

@@ -55,22 +55,12 @@ class Run:
         self.filtered = False      # the run did not plan every case of the suite
         self.suite_cases = None    # the suite's case count (header suite.cases), when known
 
-    # --- target identity -------------------------------------------------------------------
-    @property
-    def target(self):
-        return self.header["target"]
-
-    @property
-    def impl(self):
-        return self.target["impl"]
-
-    @property
-    def version(self):
-        return self.target["version"]
-
-    @property
-    def arch(self):
-        return self.target.get("arch")
+    # the target, read from the header each time (a Run may be given a header by hand)
+    target = property(lambda self: self.header["target"])
+    impl = property(lambda self: self.target["impl"])
+    version = property(lambda self: self.target["version"])
+    arch = property(lambda self: self.target.get("arch"))
+    planned = property(lambda self: self.header.get("cases_planned"))
 
     @property
     def target_id(self):
@@ -81,12 +71,7 @@ class Run:
     def version_name(self):
         """The version as people name it: the part of target_id after '@' (win10, 6.1,
         10.0.19045), else target.version."""
-        tid = self.target_id
-        if "@" in tid:
-            tail = tid.split("@", 1)[1]
-            if tail:
-                return tail
-        return self.version
+        return self.target_id.partition("@")[2] or self.version
 
     def version_names(self):
         """Every name this run's version answers to (for expectation entries)."""
@@ -137,11 +122,6 @@ class Run:
             text += " (%s)" % self.filter
         return text
 
-    @property
-    def planned(self):
-        p = self.header.get("cases_planned")
-        return p if isinstance(p, int) and not isinstance(p, bool) else None
-
 
 # ------------------------------------------------------------------------------ field checks
 def _is_int(v):
@@ -153,6 +133,47 @@ def _typename(v):
             int: "a number", float: "a number", type(None): "null"}.get(type(v), type(v).__name__)
 
 
+# a field's kind: the test of a present value, and what a message calls the kind (None: "must be
+# a list of strings"); "text" is any scalar, shown as text, and stored back as text like "strings"
+# and "bool" (their value when absent: [] and the bool's default)
+_KINDS = {
+    "object": (lambda v: isinstance(v, dict), "an object"),
+    "string": (lambda v: isinstance(v, str), "a string"),
+    "int": (_is_int, "a whole number"),
+    "number": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "a number"),
+    "bool": (lambda v: isinstance(v, bool), "true or false"),
+    "list": (lambda v: isinstance(v, list), None),
+    "strings": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), None),
+    "text": (None, None),
+}
+
+
+def _rows(*rows):
+    """Rows (key, kind[, required[, bound]]) as (key, kind, required, bound, test, name)."""
+    return tuple(r + (False, None)[len(r) - 2:] + _KINDS[r[1]] for r in rows)
+
+
+# The records' fields, (key, kind[, required[, bound]]), checked in this order. bound: an int's
+# minimum, "nonempty" for a string, a bool's value when absent.
+_TARGET = _rows(("impl", "string", True, "nonempty"), ("version", "string", True, "nonempty"),
+                ("arch", "string"), ("name", "string"))
+_HEADER = _rows(("suite", "object"), ("host", "object"), ("fingerprint", "object"),
+                ("target_id", "string"), ("started", "string"),
+                ("cases_planned", "int", False, 0), ("timeout_ms", "int"), ("argv", "list"))
+_CASE_ID = _rows(("seq", "int", True, 1), ("id", "string", True, "nonempty"),
+                 ("status", "string", True))
+_CASE = _rows(("file", "string"), ("function", "string"), ("line", "int"), ("title", "text"),
+              ("mode", "text"), ("message", "text"), ("reason", "text"), ("exception", "text"),
+              ("rerun", "text"), ("rules", "strings"), ("failed_rules", "strings"),
+              ("counted", "bool", False, False), ("duration_us", "number"))
+_CHECK = _rows(("ok", "bool", True), ("what", "text"), ("rule", "text"),
+               ("expected", "text"), ("got", "text"))
+_PROGRAM = _rows(("id", "text"), ("name", "text"), ("source", "text"))
+_STEP = _rows(("step", "int", False, 1), ("step_what", "text"), ("consequence", "text"))
+_FOOTER = _rows(("total", "int", True, 0), ("counted_failures", "int", False, 0),
+                ("exit_code", "int"), ("complete", "bool", False, True))
+
+
 class _Checker:
     def __init__(self, path, line, what):
         self.path, self.line, self.what = path, line, what
@@ -161,53 +182,31 @@ class _Checker:
         raise InputError(self.path, self.line, "%s: %s" % (self.what, msg),
                          todo or "the file does not follow harness/RESULTS.md (schema %s)" % SCHEMA)
 
-    def _get(self, rec, key, required, missing, ok, expected):
-        """REC[KEY] when OK(value) holds; MISSING when it is absent (a failure when REQUIRED)."""
-        v = rec.get(key)
-        if v is None:
-            if required:
-                self.fail('"%s" is missing' % key)
-            return missing
-        if not ok(v):
-            self.fail('"%s" is %s, expected %s' % (key, _typename(v), expected))
-        return v
-
-    def obj(self, rec, key, required=True):
-        return self._get(rec, key, required, {}, lambda v: isinstance(v, dict), "an object")
-
-    def string(self, rec, key, required=False, nonempty=False):
-        v = self._get(rec, key, required, None, lambda v: isinstance(v, str), "a string")
-        if nonempty and v is not None and not v.strip():
-            self.fail('"%s" is empty' % key)
-        return v
-
-    def text(self, rec, key):
-        """A display field: any scalar is accepted and shown as text."""
-        v = rec.get(key)
-        if v is None or isinstance(v, str):
-            return v
-        return display(v)
-
-    def integer(self, rec, key, required=False, minimum=None):
-        v = self._get(rec, key, required, None, _is_int, "a whole number")
-        if minimum is not None and v is not None and v < minimum:
-            self.fail('"%s" is %d, must be at least %d' % (key, v, minimum))
-        return v
-
-    def number(self, rec, key):
-        return self._get(rec, key, False, None,
-                         lambda v: not isinstance(v, bool) and isinstance(v, (int, float)), "a number")
-
-    def boolean(self, rec, key, required=False, default=False):
-        return self._get(rec, key, required, default, lambda v: isinstance(v, bool), "true or false")
-
-    def strlist(self, rec, key):
-        v = rec.get(key)
-        if v is None:
-            return []
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            self.fail('"%s" must be a list of strings' % key)
-        return v
+    def fields(self, rec, rows):
+        """Check REC's fields against ROWS; returns their values by key ({} for an absent
+        object, [] for absent strings)."""
+        got = {}
+        for key, kind, required, bound, ok, expected in rows:
+            v = rec.get(key)
+            if kind == "text":
+                rec[key] = got[key] = v if v is None or isinstance(v, str) else display(v)
+                continue
+            if v is None:
+                if required:
+                    self.fail('"%s" is missing' % key)
+                v = bound if kind == "bool" else [] if kind == "strings" else \
+                    {} if kind == "object" else None
+            elif not ok(v):
+                self.fail('"%s" is %s, expected %s' % (key, _typename(v), expected) if expected
+                          else '"%s" must be a list of strings' % key)
+            elif bound == "nonempty" and not v.strip():
+                self.fail('"%s" is empty' % key)
+            elif kind == "int" and bound is not None and v < bound:
+                self.fail('"%s" is %d, must be at least %d' % (key, v, bound))
+            if kind in ("strings", "bool"):
+                rec[key] = v
+            got[key] = v
+        return got
 
 
 # ------------------------------------------------------------------------------ records
@@ -231,41 +230,19 @@ def _check_header(rec, path):
             raise InputError(path, 1, "results schema %r is not supported (this tool reads %s)"
                              % (schema, SCHEMA), "use the etwconf-report that came with that "
                              "etwconf, or update reports/")
-    target = c.obj(rec, "target")
-    tc = _Checker(path, 1, "header.target")
-    tc.string(target, "impl", required=True, nonempty=True)
-    tc.string(target, "version", required=True, nonempty=True)
-    tc.string(target, "arch")
-    tc.string(target, "name")
-    for k in ("suite", "host", "fingerprint"):
-        c.obj(rec, k, required=False)
-    c.string(rec, "target_id")
-    c.string(rec, "started")
-    c.integer(rec, "cases_planned", minimum=0)
-    c.integer(rec, "timeout_ms")
-    argv = rec.get("argv")
-    if argv is not None and not isinstance(argv, list):
-        c.fail('"argv" must be a list of strings')
+    target = c.fields(rec, _rows(("target", "object", True)))["target"]
+    _Checker(path, 1, "header.target").fields(target, _TARGET)
+    c.fields(rec, _HEADER)
     return rec
 
 
 def _check_case(rec, path, line):
     cid = rec.get("id")
     c = _Checker(path, line, "case record" + (" %s" % cid if isinstance(cid, str) else ""))
-    c.integer(rec, "seq", required=True, minimum=1)
-    c.string(rec, "id", required=True, nonempty=True)
-    status = c.string(rec, "status", required=True)
+    status = c.fields(rec, _CASE_ID)["status"]
     if status not in STATUSES:
         c.fail('"status" is %r, not one of %s' % (status, ", ".join(STATUSES)))
-    for k in ("file", "function"):
-        c.string(rec, k)
-    c.integer(rec, "line")
-    for k in ("title", "mode", "message", "reason", "exception", "rerun"):
-        rec[k] = c.text(rec, k)
-    rec["rules"] = c.strlist(rec, "rules")
-    rec["failed_rules"] = c.strlist(rec, "failed_rules")
-    rec["counted"] = c.boolean(rec, "counted")
-    c.number(rec, "duration_us")
+    c.fields(rec, _CASE)
     if rec["counted"] and status in ("PASS", "SKIP", "BROKEN"):
         c.fail('"counted" is true for a %s record (must be false for PASS, SKIP and BROKEN)'
                % status)
@@ -278,9 +255,7 @@ def _check_case(rec, path, line):
         cc = _Checker(path, line, "%s, checks[%d]" % (c.what, i))
         if not isinstance(chk, dict):
             cc.fail("is %s, expected an object" % _typename(chk))
-        cc.boolean(chk, "ok", required=True)
-        for k in ("what", "rule", "expected", "got"):
-            chk[k] = cc.text(chk, k)
+        cc.fields(chk, _CHECK)
     rec["checks"] = checks
     _check_scenario(rec, c)
     return rec
@@ -299,11 +274,8 @@ def _check_scenario(rec, c):
         if not isinstance(prog, dict):
             c.fail('"program" is %s, expected an object {"id", "name", "source"}'
                    % _typename(prog))
-        for k in ("id", "name", "source"):
-            prog[k] = c.text(prog, k)
-    rec["step"] = c.integer(rec, "step", minimum=1)
-    rec["step_what"] = c.text(rec, "step_what")
-    rec["consequence"] = c.text(rec, "consequence")
+        c.fields(prog, _PROGRAM)
+    rec["step"] = c.fields(rec, _STEP)["step"]
     pid = None
     if rec["id"].startswith(SCENARIO_PREFIX):
         pid = rec["id"][len(SCENARIO_PREFIX):].split(".", 1)[0] or None
@@ -317,14 +289,11 @@ def _check_scenario(rec, c):
 
 def _check_footer(rec, path, line):
     c = _Checker(path, line, "footer")
-    counts = c.obj(rec, "counts")
+    counts = c.fields(rec, _rows(("counts", "object", True)))["counts"]
     for k, v in counts.items():
         if not _is_int(v) or v < 0:
             c.fail('counts[%r] is %s, expected a whole number' % (k, display(v)))
-    c.integer(rec, "total", required=True, minimum=0)
-    c.integer(rec, "counted_failures", minimum=0)
-    c.integer(rec, "exit_code")
-    c.boolean(rec, "complete", default=True)
+    c.fields(rec, _FOOTER)
     return rec
 
 
@@ -455,6 +424,11 @@ def load(path):
     if ends_nl:
         lines.pop()
     run = Run(path)
+
+    def drop(lineno, damage, warning):
+        run.damage.append("line %d (%s) could not be read" % (lineno, damage))
+        run.warnings.append("%s:%d: %s; the record is dropped, the rest of the file is read"
+                            % (path, lineno, warning))
     last = len(lines)
     seq_expected = 1
     dropped_pending = 0       # damaged lines dropped since the last case record read
@@ -491,12 +465,11 @@ def load(path):
                 raise InputError(path, lineno, "not an etwconf results file (%s)" % bad,
                                  "pass the .jsonl files written by `etwconf run --out FILE`")
             if cut_short and run.footer is None:
-                run.warnings.append("%s:%d: last line cut short (%s); dropped" % (path, lineno, bad))
+                run.warnings.append("%s:%d: last line cut short (%s); dropped"
+                                    % (path, lineno, bad))
                 break
             if not_utf8 and run.footer is None:
-                run.damage.append("line %d (%s) could not be read" % (lineno, bad))
-                run.warnings.append("%s:%d: %s; the record is dropped, the rest of the file is "
-                                    "read" % (path, lineno, bad))
+                drop(lineno, bad, bad)
                 dropped_pending += 1
                 continue
             raise InputError(path, lineno, "malformed record: %s" % bad,
@@ -514,10 +487,8 @@ def load(path):
         except InputError as e:
             if not not_utf8 or run.header is None:
                 raise
-            run.damage.append("line %d (%s in %s) could not be read" % (lineno, not_utf8, where))
-            run.warnings.append("%s:%d: %s in %s, and the record does not check (%s); the record "
-                                "is dropped, the rest of the file is read" % (path, lineno, not_utf8,
-                                                                             where, e.what))
+            drop(lineno, "%s in %s" % (not_utf8, where), "%s in %s, and the record does not "
+                 "check (%s)" % (not_utf8, where, e.what))
             dropped_pending += 1
             continue
         if not_utf8:
@@ -529,36 +500,30 @@ def load(path):
         _consistency(run, run.footer_line)
     planned = run.planned
     n = len(run.cases)
+    why = None
     if run.footer is None:
-        run.complete = False
-        run.incomplete_reason = "no footer: the run stopped after %d %s" % (
+        why = "no footer: the run stopped after %d %s" % (
             n, "of %d planned cases" % planned if planned is not None else "cases")
     elif run.footer.get("complete") is False:
-        run.complete = False
-        run.incomplete_reason = 'the footer says "complete": false (%d cases recorded)' % n
+        why = 'the footer says "complete": false (%d cases recorded)' % n
     elif planned is not None and n < planned:
         # the footer adds up, but the plan in the header says more cases were to run
-        run.complete = False
-        run.incomplete_reason = 'the footer claims a complete run, but the file has %d of the ' \
-            '%d planned case records' % (n, planned)
-    else:
-        run.complete = True
+        why = 'the footer claims a complete run, but the file has %d of the %d planned case ' \
+            'records' % (n, planned)
     if run.damage:
-        run.complete = False
-        why = "damaged file: %s; %d case record%s read" % (
+        damage = "damaged file: %s; %d case record%s read" % (
             "; ".join(run.damage[:3]) + ("; and %d more" % (len(run.damage) - 3)
                                          if len(run.damage) > 3 else ""),
             n, "" if n == 1 else "s")
         if run.footer is not None and _is_int(run.footer.get("total")):
-            why += " of the %d the footer counts" % run.footer["total"]
-        run.incomplete_reason = why if run.incomplete_reason is None or run.footer is not None \
-            else "%s; %s" % (why, run.incomplete_reason)
+            damage += " of the %d the footer counts" % run.footer["total"]
+        why = damage if why is None or run.footer is not None else "%s; %s" % (damage, why)
+    run.complete, run.incomplete_reason = why is None, why
     if planned is not None and n > planned:
         run.warnings.append("%s: %d case records, more than the %d the header planned"
                             % (path, n, planned))
     run.filter = _filter_of(run.header)
-    suite_cases = run.header.get("suite", {}).get("cases") \
-        if isinstance(run.header.get("suite"), dict) else None
+    suite_cases = (run.header.get("suite") or {}).get("cases")
     run.suite_cases = suite_cases if _is_int(suite_cases) and suite_cases > 0 else None
     run.filtered = bool(run.filter) or (run.suite_cases is not None and planned is not None
                                         and planned < run.suite_cases)

@@ -1,16 +1,14 @@
 """Helpers shared by the report tools' tests."""
-import importlib
+import contextlib
+import functools
 import io
 import json
 import os
-import selectors
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import time
-import traceback
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,49 +37,33 @@ PY = [sys.executable] + (["-S"] if sys.flags.no_site else [])
 
 
 def run_script(*args, cwd=None, timeout=60):
-    """etwconf-report ARGS in a new interpreter, as a user runs it: (exit status, stdout, stderr)."""
+    """etwconf-report ARGS in a new interpreter, as a user runs it: (status, stdout, stderr)."""
     p = subprocess.run(PY + [TOOL] + list(args), capture_output=True, text=True,
                        cwd=cwd or REPO, timeout=timeout, errors="replace")
     return p.returncode, p.stdout, p.stderr
 
 
-_warm = []
-
-
-def _warm_up():
-    """Import every module of etwconf_report, build the command line parser and read the default
-    rule catalogue, once: no command of a test compiles a module from source again (no bytecode
-    is written), builds the parser or parses spec/rules.def again, nor does a forked child."""
-    import gc
-    import pkgutil
-    import etwconf_report
+@functools.lru_cache(maxsize=None)
+def _warm():
+    """catalog.load and cli.build_parser for the commands of the tests: the default rule
+    catalogue is read and the parser built once, not again for each command."""
     from etwconf_report import catalog, cli
-    for m in pkgutil.iter_modules(etwconf_report.__path__):
-        try:
-            importlib.import_module("etwconf_report." + m.name)
-        except Exception:   # the command's own import then fails, and its test says why
-            pass
-    load = catalog.load
+    load, parser = catalog.load, cli.build_parser()
     try:
         default = load()
     except Exception:
         default = None     # the command's own load then fails, and its test says why
-    _warm.append(lambda path=None: default if default and path in (None, catalog.DEFAULT_DEF)
-                 else load(path))
-    parser = cli.build_parser()
-    _warm.append(lambda: parser)
-    gc.freeze()     # the children copy fewer pages when the collector leaves these objects be
+    return (lambda path=None: default if default and path in (None, catalog.DEFAULT_DEF)
+            else load(path)), (lambda: parser)
 
 
 def _main(args, out, err):
     """What etwconf-report does after its imports, sys.exit(main()) with sys.argv set, in REPO
     with OUT and ERR as its standard output and error: its exit status."""
     from etwconf_report import catalog, cli
-    if not _warm:
-        _warm_up()
     saved = sys.stdout, sys.stderr, sys.argv, catalog.load, cli.build_parser, os.getcwd()
     sys.stdout, sys.stderr, sys.argv = out, err, [TOOL] + list(args)
-    catalog.load, cli.build_parser = _warm
+    catalog.load, cli.build_parser = _warm()
     os.chdir(REPO)
     try:
         code = cli.main()
@@ -98,79 +80,49 @@ def _main(args, out, err):
     return 1
 
 
-def _streams(out_fd=None, err_fd=None):
-    """Standard output and error as etwconf-report has them: text in this process's encoding, into
-    the given descriptors or into memory."""
-    enc = sys.stdout.encoding or "utf-8"
-
-    def raw(fd):
-        return io.BytesIO() if fd is None else io.FileIO(fd, "w", closefd=False)
-    return (io.TextIOWrapper(raw(out_fd), encoding=enc, errors=sys.stdout.errors or "strict"),
-            io.TextIOWrapper(raw(err_fd), encoding=enc, errors="backslashreplace",
-                             line_buffering=True))
+def _text(stream):
+    return stream.buffer.getvalue().decode(sys.stdout.encoding or "utf-8", errors="replace")
 
 
-def _text(raw):
-    return raw.decode(sys.stdout.encoding or "utf-8", errors="replace")
+class _Timeout(BaseException):
+    """The alarm of a block that ran too long (not an Exception: a command lets it by)."""
+
+
+def _ring(signum, frame):
+    raise _Timeout()
+
+
+@contextlib.contextmanager
+def deadline(seconds, cmd):
+    """Bounds the block by an alarm: one that blocks (a read of a FIFO) raises
+    subprocess.TimeoutExpired(CMD) after SECONDS. None: no bound."""
+    if seconds is None:
+        yield
+        return
+    old = signal.signal(signal.SIGALRM, _ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _Timeout:
+        raise subprocess.TimeoutExpired(cmd, seconds)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def run_cli(*args, timeout=None):
-    """etwconf-report ARGS, as etwconf-report runs them after its imports, with standard output and
-    error of their own: (exit status, stdout, stderr). In this process; with TIMEOUT (seconds), in
-    a process forked from this one and killed after TIMEOUT (subprocess.TimeoutExpired), for the
-    commands a bug could block (a FIFO). A new interpreter per call costs ten times more and tests
-    nothing more: the script's own start is run_script's (test_cli)."""
-    if timeout is None:
-        out, err = _streams()
+    """etwconf-report ARGS, as etwconf-report runs them after its imports, in this process with
+    standard output and error of their own (text in this process's encoding): (exit status,
+    stdout, stderr). TIMEOUT (seconds) bounds a command a bug could block (deadline). A new
+    interpreter per call costs ten times more and tests nothing more: the script's own start is
+    run_script's (test_cli)."""
+    enc = sys.stdout.encoding or "utf-8"
+    out = io.TextIOWrapper(io.BytesIO(), encoding=enc, errors=sys.stdout.errors or "strict")
+    err = io.TextIOWrapper(io.BytesIO(), encoding=enc, errors="backslashreplace",
+                           line_buffering=True)
+    with deadline(timeout, [TOOL] + list(args)):
         rc = _main(args, out, err)
-        return rc, _text(out.buffer.getvalue()), _text(err.buffer.getvalue())
-    if not _warm:
-        _warm_up()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    r_out, w_out = os.pipe()
-    r_err, w_err = os.pipe()
-    pid = os.fork()
-    if pid == 0:    # the child: never returns into the test
-        rc = 1
-        try:
-            os.close(r_out)
-            os.close(r_err)
-            for fd, std in ((os.open(os.devnull, os.O_RDONLY), 0), (w_out, 1), (w_err, 2)):
-                os.dup2(fd, std)
-                os.close(fd)
-            rc = _main(args, *_streams(1, 2))
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            os._exit(rc)
-    os.close(w_out)
-    os.close(w_err)
-    bufs = {r_out: [], r_err: []}
-    sel = selectors.DefaultSelector()
-    for fd in bufs:
-        sel.register(fd, selectors.EVENT_READ)
-    end = time.monotonic() + timeout
-    try:
-        while sel.get_map():
-            left = end - time.monotonic()
-            if left <= 0:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                raise subprocess.TimeoutExpired([TOOL] + list(args), timeout)
-            for key, _ in sel.select(left):
-                chunk = os.read(key.fd, 65536)
-                if chunk:
-                    bufs[key.fd].append(chunk)
-                else:
-                    sel.unregister(key.fd)
-    finally:
-        sel.close()
-        os.close(r_out)
-        os.close(r_err)
-    _, status = os.waitpid(pid, 0)
-    return (os.waitstatus_to_exitcode(status), _text(b"".join(bufs[r_out])),
-            _text(b"".join(bufs[r_err])))
+    return rc, _text(out), _text(err)
 
 
 def read_records(name):
@@ -207,9 +159,8 @@ class TmpCase(unittest.TestCase):
 
     def write(self, name, content):
         path = os.path.join(self.tmp, name)
-        mode = "wb" if isinstance(content, bytes) else "w"
-        with open(path, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as f:
-            f.write(content)
+        with open(path, "wb") as f:
+            f.write(content if isinstance(content, bytes) else content.encode("utf-8"))
         return path
 
     def assertRan(self, result, rc, out=(), err=()):

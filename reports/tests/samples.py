@@ -28,114 +28,102 @@ import tempfile
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = None   # the directory write() puts the files in: set by write_all
 
-# id, file, line, function, title, rules, versions the case applies to ("all", "6.2+", "10.0", "6.0-6.1")
-CASES = [
-    ("exp.advapi32.tqi", "cases/exports.c", 31, "TraceQueryInformation",
-     "ADVAPI32 exports TraceQueryInformation exactly from 6.2 on", ["EXP.ADVAPI32.TQI"], "all"),
-    ("exp.kernelbase.tqi", "cases/exports.c", 47, "TraceQueryInformation",
-     "KERNELBASE exports TraceQueryInformation in 6.2", ["EXP.KERNELBASE.TQI"], "6.2"),
-    ("exp.sechost.tqi", "cases/exports.c", 60, "TraceQueryInformation",
-     "SECHOST exports TraceQueryInformation from 6.3 on", ["EXP.SECHOST.TQI"], "6.3+"),
-    ("exp.advapi32.tsi", "cases/exports.c", 74, "TraceSetInformation",
-     "ADVAPI32 exports TraceSetInformation from 6.1 on", ["EXP.ADVAPI32.TSI"], "all"),
-    ("exp.ntdll.etwcti", "cases/exports.c", 88, "EtwCreateTraceInstanceId",
-     "NTDLL exports EtwCreateTraceInstanceId", ["EXP.NTDLL.ETWCTI"], "all"),
-    ("exp.advapi32.cti", "cases/exports.c", 97, "CreateTraceInstanceId",
-     "ADVAPI32 exports CreateTraceInstanceId", ["EXP.ADVAPI32.CTI"], "all"),
-    ("exp.ntdll.etwesi", "cases/exports.c", 110, "EtwEventSetInformation",
-     "NTDLL exports EtwEventSetInformation from 6.2 on", ["EXP.NTDLL.ETWESI"], "all"),
-    ("exp.ntdll.nttracecontrol", "cases/exports.c", 121, "NtTraceControl",
-     "NTDLL exports NtTraceControl from 6.0 on", ["EXP.NTDLL.NTTRACECONTROL"], "all"),
-    ("tqi.rc.win32", "cases/tqi.c", 40, "TraceQueryInformation",
-     "A failing kernel query returns a Win32 code", ["TQI.RC.WIN32", "TQI.KERNEL.FAILURE"], "6.2+"),
-    ("tqi.retlen.null", "cases/tqi.c", 61, "TraceQueryInformation",
-     "ReturnLength may be NULL", ["TQI.RETLEN.OPTIONAL"], "6.2+"),
-    ("tqi.class.unsupported", "cases/tqi.c", 80, "TraceQueryInformation",
-     "Classes outside the set return ERROR_NOT_SUPPORTED",
-     ["TQI.CLASS.UNSUPPORTED", "TQI.CLASS.SET"], "6.2+"),
-    ("tqi.class.first", "cases/tqi.c", 99, "TraceQueryInformation",
-     "A bad class with a NULL buffer still returns ERROR_NOT_SUPPORTED", ["TQI.CLASS.FIRST"], "6.2+"),
-    ("tqi.04.min-size", "cases/tqi.c", 118, "TraceQueryInformation",
-     "Class 0x04 with 0x1f bytes returns ERROR_BAD_LENGTH",
-     ["TQI.04.MIN_SIZE", "TQI.RETLEN.FAILURE"], "6.2+"),
-    ("tqi.04.output", "cases/tqi.c", 140, "TraceQueryInformation",
-     "Class 0x04 returns the session's group mask", ["TQI.04.OUTPUT", "TQI.04.RETLEN"], "6.2+"),
-    ("tqi.04.larger", "cases/tqi.c", 166, "TraceQueryInformation",
-     "Class 0x04 accepts a larger buffer", ["TQI.04.LARGER"], "6.2+"),
-    ("tqi.04.no-session", "cases/tqi.c", 181, "TraceQueryInformation",
-     "Class 0x04 for a missing session", ["TQI.04.SYSTEM_LOGGER"], "6.2+"),
-    ("tqi.05.handle", "cases/tqi.c", 203, "TraceQueryInformation",
-     "Class 0x05 with a non-zero handle returns ERROR_INVALID_PARAMETER",
-     ["TQI.05.HANDLE_ZERO", "TQI.05.ORDER"], "6.2+"),
-    ("tqi.05.exact", "cases/tqi.c", 222, "TraceQueryInformation",
-     "Class 0x05 needs exactly 8 bytes", ["TQI.05.EXACT_SIZE", "TQI.05.RETLEN"], "6.2+"),
-    ("tqi.05.timer", "cases/tqi.c", 245, "TraceQueryInformation",
-     "Class 0x05 ProfileTime interval", ["TQI.05.TIMER"], "6.2+"),
-    ("tqi.07.format", "cases/tqi.c", 270, "TraceQueryInformation",
-     "Class 0x07 lists the profile sources", ["TQI.07.FORMAT", "TQI.07.KERNEL"], "6.2+"),
-    ("tqi.0b.exact", "cases/tqi.c", 301, "TraceQueryInformation",
-     "TraceVersionInfo with 8 bytes succeeds", ["TQI.0B.EXACT_SIZE", "TQI.0B.RETLEN"], "10.0"),
-    ("tqi.0b.len-short", "cases/tqi.c", 318, "TraceQueryInformation",
-     "TraceVersionInfo with 7 bytes is rejected", ["TQI.0B.EXACT_SIZE", "TQI.RETLEN.FAILURE"],
-     "10.0"),
-    ("tqi.0b.version", "cases/tqi.c", 335, "TraceQueryInformation",
-     "TraceVersionInfo reports version 3.0", ["TQI.0B.VERSION"], "10.0"),
-    ("tqi.0e.output", "cases/tqi.c", 352, "TraceQueryInformation",
-     "TraceDisallowListQuery returns the list", ["TQI.0E.OUTPUT", "TQI.0E.NTC22"], "10.0"),
-    ("tqi.0e.small", "cases/tqi.c", 377, "TraceQueryInformation",
-     "TraceDisallowListQuery with a small buffer", ["TQI.0E.SMALL"], "10.0"),
-    ("tsi.class.set", "cases/tsi.c", 30, "TraceSetInformation",
-     "Unsupported classes are rejected", ["TSI.CLASS.SET"], "6.1+"),
-    ("tsi.03.size", "cases/tsi.c", 52, "TraceSetInformation",
-     "TraceGuidQueryList size checks", ["TSI.03.SIZE", "TSI.03.EMPTY"], "6.1+"),
-    ("tsi.04.length", "cases/tsi.c", 77, "TraceSetInformation",
-     "Class 0x04 length checks", ["TSI.04.LENGTH"], "6.2+"),
-    ("tsi.05.exact", "cases/tsi.c", 99, "TraceSetInformation",
-     "Class 0x05 needs exactly 8 bytes and a zero handle",
-     ["TSI.05.EXACT_SIZE", "TSI.05.HANDLE_ZERO"], "6.2+"),
-    ("tsi.06.privilege", "cases/tsi.c", 121, "TraceSetInformation",
-     "Class 0x06 needs SeSystemProfilePrivilege", ["TSI.06.PRIVILEGE"], "6.2+"),
-    ("gmi.size", "cases/kernel.c", 44, "NtQuerySystemInformation",
-     "EventTraceGroupMaskInformation size checks", ["GMI.SIZE", "GMI.EXACT_SIZE"], "6.0+"),
-    ("gmi.not-found", "cases/kernel.c", 70, "NtQuerySystemInformation",
-     "Group mask of a missing logger", ["GMI.NOT_FOUND"], "6.0+"),
-    ("gmi.set-before-62", "cases/kernel.c", 93, "NtSetSystemInformation",
-     "Setting the group mask before 6.2 fails", ["GMI.SET_BEFORE_62"], "6.0-6.1"),
-    ("ksi.bad-class", "cases/kernel.c", 120, "NtQuerySystemInformation",
-     "An unknown event trace class is rejected", ["KSI.BAD_CLASS"], "6.0+"),
-    ("ntc.retsize-null", "cases/ntc.c", 33, "NtTraceControl",
-     "NtTraceControl with a NULL ReturnSize", ["NTC.RETSIZE_NULL"], "6.0+"),
-    ("ntc.unknown-code", "cases/ntc.c", 58, "NtTraceControl",
-     "Unknown function codes are rejected", ["NTC.UNKNOWN_CODE"], "6.0+"),
-    ("cti.null-handle", "cases/cti.c", 35, "EtwCreateTraceInstanceId",
-     "A NULL RegHandle is rejected", ["CTI.NULL_HANDLE", "CTI.LAST_ERROR"], "all"),
-    ("cti.null-info", "cases/cti.c", 52, "EtwCreateTraceInstanceId",
-     "A NULL InstInfo is rejected", ["CTI.NULL_INFO"], "all"),
-    ("cti.counter", "cases/cti.c", 70, "EtwCreateTraceInstanceId",
-     "Instance ids count up per registration", ["CTI.COUNTER", "CTI.OUTPUT"], "all"),
-    ("cti.wrap", "cases/cti.c", 99, "EtwCreateTraceInstanceId",
-     "The counter starts over at 1", ["CTI.WRAP"], "all"),
-    ("cti.forward", "cases/cti.c", 120, "CreateTraceInstanceId",
-     "ADVAPI32's CreateTraceInstanceId is NTDLL's", ["CTI.FORWARD"], "all"),
-    ("cti.last-error-success", "cases/cti.c", 137, "EtwCreateTraceInstanceId",
-     "Success leaves the last error alone", ["CTI.LAST_ERROR_SUCCESS"], "all"),
-    ("rtg.null-args", "cases/provider.c", 40, "RegisterTraceGuidsW",
-     "NULL arguments are rejected", ["RTG.NULL_ARGS"], "all"),
-    ("rtg.count-limit", "cases/provider.c", 66, "RegisterTraceGuidsW",
-     "Too many GUIDs are rejected", ["RTG.COUNT_LIMIT"], "all"),
-    ("er.null-out", "cases/provider.c", 91, "EventRegister",
-     "EventRegister with a NULL RegHandle", ["ER.NULL_OUT"], "6.0+"),
-    ("esi.class", "cases/provider.c", 120, "EventSetInformation",
-     "Unknown classes are rejected", ["ESI.CLASS"], "6.2+"),
-    ("esi.bad-handle", "cases/provider.c", 141, "EventSetInformation",
-     "A bad handle is rejected", ["ESI.BAD_HANDLE"], "6.2+"),
-    ("traits.set", "cases/provider.c", 170, "EventSetInformation",
-     "Provider traits are accepted", ["TRAITS.SET", "TRAITS.FORMAT_SIZE"], "10.0"),
-    ("traits.once", "cases/provider.c", 199, "EventSetInformation",
-     "Traits can be set once", ["TRAITS.ONCE", "TRAITS.ONCE_CODE"], "10.0"),
-]
+# The cases: a line "FILE FUNCTION" sets the file and function of the rows below it; a row is
+# "ID LINE VERSIONS RULES...: TITLE" (VERSIONS: the versions the case applies to, "all", "6.2+",
+# "10.0" or "6.0-6.1"); an indented line goes on with the title.
+CASES_TABLE = """
+cases/exports.c TraceQueryInformation
+exp.advapi32.tqi 31 all EXP.ADVAPI32.TQI: ADVAPI32 exports TraceQueryInformation exactly from 6.2 on
+exp.kernelbase.tqi 47 6.2 EXP.KERNELBASE.TQI: KERNELBASE exports TraceQueryInformation in 6.2
+exp.sechost.tqi 60 6.3+ EXP.SECHOST.TQI: SECHOST exports TraceQueryInformation from 6.3 on
+cases/exports.c TraceSetInformation
+exp.advapi32.tsi 74 all EXP.ADVAPI32.TSI: ADVAPI32 exports TraceSetInformation from 6.1 on
+cases/exports.c EtwCreateTraceInstanceId
+exp.ntdll.etwcti 88 all EXP.NTDLL.ETWCTI: NTDLL exports EtwCreateTraceInstanceId
+cases/exports.c CreateTraceInstanceId
+exp.advapi32.cti 97 all EXP.ADVAPI32.CTI: ADVAPI32 exports CreateTraceInstanceId
+cases/exports.c EtwEventSetInformation
+exp.ntdll.etwesi 110 all EXP.NTDLL.ETWESI: NTDLL exports EtwEventSetInformation from 6.2 on
+cases/exports.c NtTraceControl
+exp.ntdll.nttracecontrol 121 all EXP.NTDLL.NTTRACECONTROL: NTDLL exports NtTraceControl from 6.0 on
+cases/tqi.c TraceQueryInformation
+tqi.rc.win32 40 6.2+ TQI.RC.WIN32 TQI.KERNEL.FAILURE: A failing kernel query returns a Win32 code
+tqi.retlen.null 61 6.2+ TQI.RETLEN.OPTIONAL: ReturnLength may be NULL
+tqi.class.unsupported 80 6.2+ TQI.CLASS.UNSUPPORTED TQI.CLASS.SET: Classes outside the set return
+    ERROR_NOT_SUPPORTED
+tqi.class.first 99 6.2+ TQI.CLASS.FIRST: A bad class with a NULL buffer still returns
+    ERROR_NOT_SUPPORTED
+tqi.04.min-size 118 6.2+ TQI.04.MIN_SIZE TQI.RETLEN.FAILURE: Class 0x04 with 0x1f bytes returns
+    ERROR_BAD_LENGTH
+tqi.04.output 140 6.2+ TQI.04.OUTPUT TQI.04.RETLEN: Class 0x04 returns the session's group mask
+tqi.04.larger 166 6.2+ TQI.04.LARGER: Class 0x04 accepts a larger buffer
+tqi.04.no-session 181 6.2+ TQI.04.SYSTEM_LOGGER: Class 0x04 for a missing session
+tqi.05.handle 203 6.2+ TQI.05.HANDLE_ZERO TQI.05.ORDER: Class 0x05 with a non-zero handle returns
+    ERROR_INVALID_PARAMETER
+tqi.05.exact 222 6.2+ TQI.05.EXACT_SIZE TQI.05.RETLEN: Class 0x05 needs exactly 8 bytes
+tqi.05.timer 245 6.2+ TQI.05.TIMER: Class 0x05 ProfileTime interval
+tqi.07.format 270 6.2+ TQI.07.FORMAT TQI.07.KERNEL: Class 0x07 lists the profile sources
+tqi.0b.exact 301 10.0 TQI.0B.EXACT_SIZE TQI.0B.RETLEN: TraceVersionInfo with 8 bytes succeeds
+tqi.0b.len-short 318 10.0 TQI.0B.EXACT_SIZE TQI.RETLEN.FAILURE: TraceVersionInfo with 7 bytes is
+    rejected
+tqi.0b.version 335 10.0 TQI.0B.VERSION: TraceVersionInfo reports version 3.0
+tqi.0e.output 352 10.0 TQI.0E.OUTPUT TQI.0E.NTC22: TraceDisallowListQuery returns the list
+tqi.0e.small 377 10.0 TQI.0E.SMALL: TraceDisallowListQuery with a small buffer
+cases/tsi.c TraceSetInformation
+tsi.class.set 30 6.1+ TSI.CLASS.SET: Unsupported classes are rejected
+tsi.03.size 52 6.1+ TSI.03.SIZE TSI.03.EMPTY: TraceGuidQueryList size checks
+tsi.04.length 77 6.2+ TSI.04.LENGTH: Class 0x04 length checks
+tsi.05.exact 99 6.2+ TSI.05.EXACT_SIZE TSI.05.HANDLE_ZERO: Class 0x05 needs exactly 8 bytes and a
+    zero handle
+tsi.06.privilege 121 6.2+ TSI.06.PRIVILEGE: Class 0x06 needs SeSystemProfilePrivilege
+cases/kernel.c NtQuerySystemInformation
+gmi.size 44 6.0+ GMI.SIZE GMI.EXACT_SIZE: EventTraceGroupMaskInformation size checks
+gmi.not-found 70 6.0+ GMI.NOT_FOUND: Group mask of a missing logger
+cases/kernel.c NtSetSystemInformation
+gmi.set-before-62 93 6.0-6.1 GMI.SET_BEFORE_62: Setting the group mask before 6.2 fails
+cases/kernel.c NtQuerySystemInformation
+ksi.bad-class 120 6.0+ KSI.BAD_CLASS: An unknown event trace class is rejected
+cases/ntc.c NtTraceControl
+ntc.retsize-null 33 6.0+ NTC.RETSIZE_NULL: NtTraceControl with a NULL ReturnSize
+ntc.unknown-code 58 6.0+ NTC.UNKNOWN_CODE: Unknown function codes are rejected
+cases/cti.c EtwCreateTraceInstanceId
+cti.null-handle 35 all CTI.NULL_HANDLE CTI.LAST_ERROR: A NULL RegHandle is rejected
+cti.null-info 52 all CTI.NULL_INFO: A NULL InstInfo is rejected
+cti.counter 70 all CTI.COUNTER CTI.OUTPUT: Instance ids count up per registration
+cti.wrap 99 all CTI.WRAP: The counter starts over at 1
+cases/cti.c CreateTraceInstanceId
+cti.forward 120 all CTI.FORWARD: ADVAPI32's CreateTraceInstanceId is NTDLL's
+cases/cti.c EtwCreateTraceInstanceId
+cti.last-error-success 137 all CTI.LAST_ERROR_SUCCESS: Success leaves the last error alone
+cases/provider.c RegisterTraceGuidsW
+rtg.null-args 40 all RTG.NULL_ARGS: NULL arguments are rejected
+rtg.count-limit 66 all RTG.COUNT_LIMIT: Too many GUIDs are rejected
+cases/provider.c EventRegister
+er.null-out 91 6.0+ ER.NULL_OUT: EventRegister with a NULL RegHandle
+cases/provider.c EventSetInformation
+esi.class 120 6.2+ ESI.CLASS: Unknown classes are rejected
+esi.bad-handle 141 6.2+ ESI.BAD_HANDLE: A bad handle is rejected
+traits.set 170 10.0 TRAITS.SET TRAITS.FORMAT_SIZE: Provider traits are accepted
+traits.once 199 10.0 TRAITS.ONCE TRAITS.ONCE_CODE: Traits can be set once
+"""
+
+
+def _cases(table):
+    cases, where = [], None
+    for line in table.strip().splitlines():
+        if line.startswith(" "):
+            cases[-1][4] += " " + line.strip()
+        elif ":" not in line:
+            where = line.split()
+        else:
+            head, title = line.split(": ", 1)
+            cid, num, versions, *rules = head.split()
+            cases.append([cid, where[0], int(num), where[1], title, rules, versions])
+    return [tuple(c) for c in cases]
+
+
+CASES = _cases(CASES_TABLE)
 
 # Client scenarios: one real program's calls replayed in order.
 # program id -> (name, repository, source, note)
@@ -344,77 +332,69 @@ def reference(case, version):
     return None
 
 
+NOT_ELEVATED = {"status": "SKIP", "checks": [],
+                "reason": "SeSystemProfilePrivilege not held (run elevated)"}
+
+# Wine's failures at every version: case id -> the fields that replace the PASS record's
+WINE = {
+    "client.pmctrace.find-pmc": stub_crash("TraceQueryInformation"),  # in a worker: no step
+    "client.krabsetw.group-mask": dict(fail("GMI.SIZE", "return", "0 (STATUS_SUCCESS)",
+                                            "0xc0000003 (STATUS_INVALID_INFO_CLASS)"), step=1),
+    "client.tracy.sampling": dict(fail("TSI.05.EXACT_SIZE", "return", "0 (ERROR_SUCCESS)",
+                                       "50 (ERROR_NOT_SUPPORTED)"), step=1),
+    "exp.sechost.tqi": missing_export("EXP.SECHOST.TQI", "sechost", "TraceQueryInformation"),
+    "esi.class": fail("ESI.CLASS", "return", "87 (ERROR_INVALID_PARAMETER)", "0 (ERROR_SUCCESS)"),
+    "tsi.03.size": fail("TSI.03.SIZE", "return", "24 (ERROR_BAD_LENGTH)",
+                        "50 (ERROR_NOT_SUPPORTED)"),
+    "cti.last-error-success": fail("CTI.LAST_ERROR_SUCCESS", "last error",
+                                   "0xdeadbeef (unchanged)", "0", mode="last-error"),
+    "gmi.size": fail("GMI.SIZE", "return", "0xc0000004 (STATUS_INFO_LENGTH_MISMATCH)",
+                     "0xc0000003 (STATUS_INVALID_INFO_CLASS)"),
+    "gmi.not-found": fail("GMI.NOT_FOUND", "return", "0xc0000034 (STATUS_OBJECT_NAME_NOT_FOUND)",
+                          "0xc0000003 (STATUS_INVALID_INFO_CLASS)"),
+    "ntc.unknown-code": fail("NTC.UNKNOWN_CODE", "return",
+                             "0xc000000d (STATUS_INVALID_PARAMETER)",
+                             "0xc0000002 (STATUS_NOT_IMPLEMENTED)"),
+    "tsi.06.privilege": {"status": "BROKEN", "checks": [], "message": "fixture: StartTrace(NT "
+                         "Kernel Logger) failed: 5 (ERROR_ACCESS_DENIED)"},
+}
+
+# the failures of real Windows
+WINDOWS = {
+    "client.miniperf-h.pmc": dict(fail("TQI.07.SHORT_RC", "return", "24 (ERROR_BAD_LENGTH)",
+                                       "122 (ERROR_INSUFFICIENT_BUFFER)"), step=1),
+    "client.pmctrace.find-pmc": NOT_ELEVATED,
+    "tqi.0e.small": fail("TQI.0E.SMALL", "return", "122 (ERROR_INSUFFICIENT_BUFFER)",
+                         "234 (ERROR_MORE_DATA)"),
+    "tsi.06.privilege": NOT_ELEVATED,
+    "tqi.0b.version": fail("TQI.0B.VERSION", "output", "EtwTraceVersion 3.0",
+                           "EtwTraceVersion 3.1", mode="output"),
+}
+
+
 def wine(case, version):
-    cid, rules = case[0], case[5]
-    v = nt(version)
-    if cid == "client.pmctrace.find-pmc":     # crashed in a worker: no step recorded
-        return stub_crash("TraceQueryInformation")
+    cid, v = case[0], nt(version)
+    if cid in WINE:
+        return WINE[cid]
     if cid.startswith("client.") and case[3] == "TraceQueryInformation":
         return dict(stub_crash("TraceQueryInformation"), step=1,
                     consequence="the exception 0x80000100 ends the program at its first call")
-    if cid == "client.krabsetw.group-mask":
-        return dict(fail("GMI.SIZE", "return", "0 (STATUS_SUCCESS)",
-                         "0xc0000003 (STATUS_INVALID_INFO_CLASS)"), step=1)
-    if cid == "client.tracy.sampling":
-        return dict(fail("TSI.05.EXACT_SIZE", "return", "0 (ERROR_SUCCESS)",
-                         "50 (ERROR_NOT_SUPPORTED)"), step=1)
     if cid.startswith("tqi.") and v >= (6, 2):
         return stub_crash("TraceQueryInformation")
-    if cid == "exp.sechost.tqi":
-        return missing_export("EXP.SECHOST.TQI", "sechost", "TraceQueryInformation")
     if cid == "exp.ntdll.etwesi" and v >= (6, 2):
         return missing_export("EXP.NTDLL.ETWESI", "ntdll", "EtwEventSetInformation")
-    if cid == "esi.class":
-        return fail("ESI.CLASS", "return", "87 (ERROR_INVALID_PARAMETER)", "0 (ERROR_SUCCESS)")
-    if cid == "tsi.03.size":
-        return fail("TSI.03.SIZE", "return", "24 (ERROR_BAD_LENGTH)", "50 (ERROR_NOT_SUPPORTED)")
-    if cid == "cti.last-error-success":
-        return fail("CTI.LAST_ERROR_SUCCESS", "last error", "0xdeadbeef (unchanged)", "0",
-                    mode="last-error")
-    if cid in ("gmi.size", "gmi.not-found"):
-        return fail(rules[0], "return", "0xc0000004 (STATUS_INFO_LENGTH_MISMATCH)" if cid ==
-                    "gmi.size" else "0xc0000034 (STATUS_OBJECT_NAME_NOT_FOUND)",
-                    "0xc0000003 (STATUS_INVALID_INFO_CLASS)")
-    if cid == "ntc.unknown-code":
-        return fail("NTC.UNKNOWN_CODE", "return", "0xc000000d (STATUS_INVALID_PARAMETER)",
-                    "0xc0000002 (STATUS_NOT_IMPLEMENTED)")
     if cid == "rtg.count-limit" and v >= (10, 0):
         return {"status": "TIMEOUT", "mode": "timeout", "checks": [],
                 "message": "no return within 5000 ms"}
-    if cid == "tsi.06.privilege":
-        return {"status": "BROKEN", "checks": [],
-                "message": "fixture: StartTrace(NT Kernel Logger) failed: 5 (ERROR_ACCESS_DENIED)"}
     return None
 
 
 def windows(case, version):
-    cid = case[0]
-    if cid == "client.miniperf-h.pmc":
-        return dict(fail("TQI.07.SHORT_RC", "return", "24 (ERROR_BAD_LENGTH)",
-                         "122 (ERROR_INSUFFICIENT_BUFFER)"), step=1)
-    if cid == "client.pmctrace.find-pmc":
-        return {"status": "SKIP", "checks": [], "reason": "SeSystemProfilePrivilege not held "
-                "(run elevated)"}
-    if cid == "tqi.0e.small":
-        return fail("TQI.0E.SMALL", "return", "122 (ERROR_INSUFFICIENT_BUFFER)",
-                    "234 (ERROR_MORE_DATA)")
-    if cid == "tsi.06.privilege":
-        return {"status": "SKIP", "checks": [], "reason": "SeSystemProfilePrivilege not held "
-                "(run elevated)"}
-    if cid == "tqi.0b.version":
-        return fail("TQI.0B.VERSION", "output", "EtwTraceVersion 3.0", "EtwTraceVersion 3.1",
-                    mode="output")
-    return None
+    return WINDOWS.get(case[0])
 
 
-def write(name, recs, cut=None, raw_lines=None):
-    lines = raw_lines if raw_lines is not None else [
-        json.dumps(r, separators=(",", ":")) for r in recs]
-    text = "\n".join(lines) + "\n"
-    if cut is not None:
-        text = text[:cut]
-    with open(os.path.join(OUT, name), "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
+def jsonl(recs):
+    return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs)
 
 
 HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(1)>'
@@ -434,8 +414,8 @@ def hostile():
                               "ok": False}],
                   "message": HOSTILE + "\nsecond line\r\n\u2028",
                   "rerun": "build/etwconf run --case '" + HOSTILE + "'; rm -rf /"}),
-        ("CRASH", {"mode": "exception", "exception": HOSTILE, "message": "</script><script>alert(2)</script>",
-                   "checks": []}),
+        ("CRASH", {"mode": "exception", "exception": HOSTILE,
+                   "message": "</script><script>alert(2)</script>", "checks": []}),
         ("SKIP", {"reason": HOSTILE + " \u001b]0;title\u0007", "checks": []}),
         ("TIMEOUT", {"mode": "timeout", "message": "\"'><svg onload=alert(3)>", "checks": []}),
         ("FAIL", {"id": "client.evil<i>x</i>.steps", "mode": "return",
@@ -468,17 +448,14 @@ def hostile():
 
 
 def expectations_doc():
-    whys = {
-        "CRASH": "sechost!TraceQueryInformation is a stub that raises EXCEPTION_WINE_STUB",
-        "missing-export": "Wine does not export it yet",
-    }
     entries = [
         {"case": "cti.last-error-success", "versions": ["win7", "win10"], "status": "FAIL",
          "mode": "last-error", "why": "Wine's EtwCreateTraceInstanceId clears the last error"},
         {"case": "esi.class", "versions": ["win10"], "status": "FAIL", "mode": "return",
          "observed": "ERROR_SUCCESS", "why": "EventSetInformation accepts every class"},
         {"case": "exp.ntdll.etwesi", "versions": "6.2-10.0", "status": "FAIL",
-         "mode": "missing-export", "observed": "not exported", "why": whys["missing-export"]},
+         "mode": "missing-export", "observed": "not exported",
+         "why": "Wine does not export it yet"},
         {"case": "exp.sechost.tqi", "versions": ["win10"], "status": "FAIL",
          "mode": "missing-export", "why": "TraceQueryInformation lives in advapi32 on Wine"},
         {"case": "gmi.not-found", "status": "FAIL", "mode": "return",
@@ -493,23 +470,18 @@ def expectations_doc():
          "observed": "ERROR_NOT_SUPPORTED", "why": "TraceSetInformation only knows class 2"},
         {"case": "tsi.06.privilege", "versions": ["win10"], "status": "BROKEN",
          "why": "no kernel logger under Wine"},
+        {"case": "client.krabsetw.group-mask", "versions": ["win10"], "status": "FAIL",
+         "observed": "STATUS_INVALID_INFO_CLASS", "why": "ntdll does not know class 0x11"},
+        {"case": "client.tracy.sampling", "versions": ["win10"], "status": "FAIL",
+         "observed": "ERROR_NOT_SUPPORTED", "why": "TraceSetInformation only knows class 2"},
     ]
-    for c in SCENARIOS:
-        if c[0] == "client.krabsetw.group-mask":
-            entries.append({"case": c[0], "versions": ["win10"], "status": "FAIL",
-                            "observed": "STATUS_INVALID_INFO_CLASS",
-                            "why": "ntdll does not know class 0x11"})
-        elif c[0] == "client.tracy.sampling":
-            entries.append({"case": c[0], "versions": ["win10"], "status": "FAIL",
-                            "observed": "ERROR_NOT_SUPPORTED",
-                            "why": "TraceSetInformation only knows class 2"})
-        elif c[3] == "TraceQueryInformation":
-            entries.append({"case": c[0], "versions": ["win10"], "status": "CRASH",
-                            "mode": "exception", "observed": "0x80000100", "why": whys["CRASH"]})
-    for c in CASES:
-        if c[0].startswith("tqi.") and c[6] in ("6.2+", "10.0"):
-            entries.append({"case": c[0], "versions": ["win10"], "status": "CRASH",
-                            "mode": "exception", "observed": "0x80000100", "why": whys["CRASH"]})
+    # the stub crashes of the TraceQueryInformation cases and scenarios at 10.0
+    crash = {"versions": ["win10"], "status": "CRASH", "mode": "exception",
+             "observed": "0x80000100",
+             "why": "sechost!TraceQueryInformation is a stub that raises EXCEPTION_WINE_STUB"}
+    entries += [dict(case=c[0], **crash) for c in CASES + SCENARIOS
+                if c[0].startswith("client.") and c[3] == "TraceQueryInformation"
+                or c[0].startswith("tqi.") and c[6] in ("6.2+", "10.0")]
     entries.sort(key=lambda e: e["case"])
     return {"schema": "etwconf-expectations/1", "target": {"impl": "wine", "arch": "x86_64"},
             "entries": entries}
@@ -517,56 +489,55 @@ def expectations_doc():
 
 def write_all(out):
     """Write every sample file into the directory OUT."""
-    global COUNTED_RULES, OUT
-    OUT = out
+    global COUNTED_RULES
     COUNTED_RULES = load_counted()
+    sys.path.insert(0, os.path.dirname(HERE))
+    from etwconf_report.expectations import dumps
     ref = "build/etwconf run --target reference --emulate %s --case %%s"
-    write("reference-6.1.jsonl", make_run("reference", "6.1", "reference@6.1", reference,
-                                          ref % "6.1"))
-    write("reference-10.0.jsonl", make_run("reference", "10.0", "reference@10.0", reference,
-                                           ref % "10.0", build=19041))
     wref = "WINEPREFIX=build/wine-%s wine build/etwconf.exe run --case %%s"
-    write("wine-win7.jsonl", make_run("wine", "6.1", "wine@win7", wine, wref % "win7",
-                                      fingerprint={"wine_version": "wine-8.0", "wine_host":
-                                                   "Linux 6.1.0", "winver": "win7"},
-                                      emulated=False, argv=["etwconf.exe", "run"]))
-    write("wine-win10.jsonl", make_run("wine", "10.0", "wine@win10", wine, wref % "win10",
-                                       fingerprint={"wine_version": "wine-8.0", "wine_host":
-                                                    "Linux 6.1.0", "winver": "win10"},
-                                       emulated=False, build=19045, argv=["etwconf.exe", "run"]))
-    write("windows-10.0.19045.jsonl", make_run(
-        "windows", "10.0", "windows@10.0.19045", windows, "etwconf.exe run --case %s",
-        fingerprint={"RtlGetVersion": "10.0.19045", "UBR": 4291, "product_type": "workstation",
-                     "arch": "x64", "wow64": False, "elevated": False,
-                     "privileges": ["SeChangeNotifyPrivilege"],
-                     "exe_sha256": "9f2b5c0d" * 8}, emulated=False, build=19045,
-        argv=["etwconf.exe", "run"]))
+    exe = ["etwconf.exe", "run"]
+
+    def wine_fp(winver):
+        return {"wine_version": "wine-8.0", "wine_host": "Linux 6.1.0", "winver": winver}
     # killed midway: header + 14 cases + half of the 15th, no footer
-    full = make_run("reference", "6.2", "reference@6.2", reference, ref % "6.2", build=9200)
-    lines = [json.dumps(r, separators=(",", ":")) for r in full[:15]]
-    partial = json.dumps(full[15], separators=(",", ":"))
-    with open(os.path.join(OUT, "truncated.jsonl"), "w", encoding="utf-8", newline="\n") as f:
-        f.write("\n".join(lines) + "\n" + partial[:len(partial) // 2])
-    # a damaged line in the middle
-    good = [json.dumps(r, separators=(",", ":")) for r in
-            make_run("reference", "6.3", "reference@6.3", reference, ref % "6.3", build=9600)]
-    good[5] = good[5][:120] + good[6]   # a partial write, then the next record
-    write("malformed.jsonl", None, raw_lines=good)
-    write("foreign.jsonl", None, raw_lines=[
-        '{"level":"info","ts":"2026-11-22T10:00:00Z","msg":"server started","port":8080}',
-        '{"level":"warn","ts":"2026-11-22T10:00:01Z","msg":"slow request","ms":1200}'])
-    write("hostile.jsonl", hostile())
-    with open(os.path.join(OUT, "programs.def"), "w", encoding="utf-8", newline="\n") as f:
-        f.write("/* Sample program list for the report tests (written by reports/tests/samples.py).\n"
-                " * PROGRAM(id, name, repository, source file(s), note) */\n")
-        for pid, (name, repo, source, note) in PROGRAMS.items():
-            f.write("PROGRAM(%s, %s, %s,\n        %s, %s)\n" % tuple(
-                json.dumps(x) for x in (pid, name, repo, source, note)))
-    with open(os.path.join(OUT, "wine-expectations.json"), "w", encoding="utf-8") as f:
-        doc = expectations_doc()
-        sys.path.insert(0, os.path.dirname(HERE))
-        from etwconf_report.expectations import dumps
-        f.write(dumps(doc))
+    killed = jsonl(make_run("reference", "6.2", "reference@6.2", reference, ref % "6.2",
+                            build=9200)).splitlines()
+    # a damaged line in the middle: a partial write, then the next record
+    damaged = jsonl(make_run("reference", "6.3", "reference@6.3", reference, ref % "6.3",
+                             build=9600)).splitlines()
+    damaged[5] = damaged[5][:120] + damaged[6]
+    files = {
+        "reference-6.1.jsonl": jsonl(make_run("reference", "6.1", "reference@6.1", reference,
+                                              ref % "6.1")),
+        "reference-10.0.jsonl": jsonl(make_run("reference", "10.0", "reference@10.0", reference,
+                                               ref % "10.0", build=19041)),
+        "wine-win7.jsonl": jsonl(make_run("wine", "6.1", "wine@win7", wine, wref % "win7",
+                                          wine_fp("win7"), emulated=False, argv=exe)),
+        "wine-win10.jsonl": jsonl(make_run("wine", "10.0", "wine@win10", wine, wref % "win10",
+                                           wine_fp("win10"), emulated=False, build=19045,
+                                           argv=exe)),
+        "windows-10.0.19045.jsonl": jsonl(make_run(
+            "windows", "10.0", "windows@10.0.19045", windows, "etwconf.exe run --case %s",
+            {"RtlGetVersion": "10.0.19045", "UBR": 4291, "product_type": "workstation",
+             "arch": "x64", "wow64": False, "elevated": False,
+             "privileges": ["SeChangeNotifyPrivilege"], "exe_sha256": "9f2b5c0d" * 8},
+            emulated=False, build=19045, argv=exe)),
+        "truncated.jsonl": "\n".join(killed[:15]) + "\n" + killed[15][:len(killed[15]) // 2],
+        "malformed.jsonl": "\n".join(damaged) + "\n",
+        "foreign.jsonl":
+            '{"level":"info","ts":"2026-11-22T10:00:00Z","msg":"server started","port":8080}\n'
+            '{"level":"warn","ts":"2026-11-22T10:00:01Z","msg":"slow request","ms":1200}\n',
+        "hostile.jsonl": jsonl(hostile()),
+        "programs.def": "/* Sample program list for the report tests (written by "
+                        "reports/tests/samples.py).\n * PROGRAM(id, name, repository, source "
+                        "file(s), note) */\n" + "".join(
+                            "PROGRAM(%s, %s, %s,\n        %s, %s)\n" % tuple(
+                                json.dumps(x) for x in (pid,) + p) for pid, p in PROGRAMS.items()),
+        "wine-expectations.json": dumps(expectations_doc()),
+    }
+    for name, text in files.items():
+        with open(os.path.join(out, name), "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
 
 
 def generated():

@@ -33,6 +33,8 @@ class Cli(TmpCase):
         lines = out.splitlines()
         self.assertRegex(lines[0], r"^reference@6\.1\s+conformant")
         self.assertTrue(any("INCOMPLETE" in l for l in lines))
+        self.assertIn("incomplete run", err)
+        self.assertNotIn("Traceback", err)
         self.assertTrue(any(l.startswith("wine@win10") and "failures of MUST rules" in l
                             for l in lines))
         self.assertEqual(lines[-1], "summary: 6 targets: 2 conformant, 3 not conformant, "

@@ -1,6 +1,7 @@
 """etwconf-report diff OLD NEW: names the cases that changed, regressions first; exit 0/1/2."""
 import json
 import os
+import shutil
 
 from common import TmpCase, case_of, data, run_cli, read_records, dump_records, fix_footer
 
@@ -37,15 +38,11 @@ class Diff(TmpCase):
         old, new = self.make_pair()
         out, err = self.assertRan(run_cli("diff", old, new), 1)
         lines = out.splitlines()
-        i_reg = lines.index("regressions (2):")
-        i_fix = lines.index("fixed (1):")
-        i_other = lines.index("other status changes (1):")
-        i_add = lines.index("added cases (only in NEW) (1):")
-        i_rem = lines.index("removed cases (only in OLD) (1):")
-        self.assertLess(i_reg, i_fix)
-        self.assertLess(i_fix, i_other)
-        self.assertLess(i_other, i_add)
-        self.assertLess(i_add, i_rem)
+        heads = [lines.index(h) for h in (
+            "regressions (2):", "fixed (1):", "other status changes (1):",
+            "added cases (only in NEW) (1):", "removed cases (only in OLD) (1):")]
+        self.assertEqual(heads, sorted(heads))
+        i_reg, i_fix, i_other, i_add, i_rem = heads
         reg = "\n".join(lines[i_reg:i_fix])
         self.assertRegex(reg, r"tqi\.05\.exact\s+PASS\s+-> FAIL")
         self.assertRegex(reg, r"cti\.wrap\s+PASS\s+-> CRASH")
@@ -58,34 +55,29 @@ class Diff(TmpCase):
 
     def test_no_regression_exit_0(self):
         old, new = self.make_pair()
-        rc, out, err = run_cli("diff", new, old)   # reversed: fixes only, plus a new failure?
-        # new->old turns tqi.05.exact FAIL->PASS and ntc.unknown-code PASS->FAIL: a regression
-        self.assertEqual(rc, 1)
+        # reversed, ntc.unknown-code goes PASS -> FAIL (and tqi.05.exact is fixed): a regression
+        self.assertEqual(run_cli("diff", new, old)[0], 1)
         self.assertRan(run_cli("diff", data("reference-10.0.jsonl"), data("reference-10.0.jsonl")),
                        0, out=["0 regressions"])
 
     def test_fixes_only_exit_0(self):
-        old = read_records("wine-win10.jsonl")
         new = read_records("wine-win10.jsonl")
         case_of(new, "esi.class").update(
             status="PASS", counted=False, mode=None, failed_rules=[],
             checks=[{"what": "return", "rule": "ESI.CLASS", "expected": "87", "got": "87",
                      "ok": True}])
         fix_footer(new)
-        rc, out, err = run_cli("diff", self.write("o.jsonl", dump_records(old)),
-                               self.write("n.jsonl", dump_records(new)))
-        self.assertEqual(rc, 0, out + err)
+        out, err = self.assertRan(run_cli("diff", data("wine-win10.jsonl"),
+                                          self.write("n.jsonl", dump_records(new))), 0,
+                                  out=["1 fixed"])
         self.assertRegex(out, r"esi\.class\s+FAIL\s+-> PASS")
-        self.assertIn("1 fixed", out)
 
     def test_failure_detail_change_listed(self):
         new = read_records("wine-win10.jsonl")
         case_of(new, "tqi.0b.exact")["exception"] = "0xc0000005"
-        rc, out, err = run_cli("diff", data("wine-win10.jsonl"),
-                               self.write("n.jsonl", dump_records(new)))
-        self.assertEqual(rc, 0)
-        self.assertIn("same status, different failure (1):", out)
-        self.assertIn("tqi.0b.exact", out)
+        self.assertRan(run_cli("diff", data("wine-win10.jsonl"),
+                               self.write("n.jsonl", dump_records(new))), 0,
+                       out=["same status, different failure (1):", "tqi.0b.exact"])
 
     def test_json_output(self):
         old, new = self.make_pair()
@@ -102,19 +94,14 @@ class Diff(TmpCase):
         self.assertNotIn("removed cases", out)
 
     def test_directories(self):
-        a = os.path.join(self.tmp, "a")
-        b = os.path.join(self.tmp, "b")
-        os.makedirs(a)
-        os.makedirs(b)
-        for n in ("reference-6.1.jsonl", "reference-10.0.jsonl"):
-            for d in (a, b):
-                with open(os.path.join(d, n), "w") as f:
-                    f.write(open(data(n)).read())
+        a, b = (os.path.join(self.tmp, d) for d in "ab")
+        for d in (a, b):
+            os.makedirs(d)
+            shutil.copy(data("reference-10.0.jsonl"), d)
+        shutil.copy(data("reference-6.1.jsonl"), a)
         recs = read_records("reference-6.1.jsonl")
         _fail(case_of(recs, "cti.counter"))
-        fix_footer(recs)
-        with open(os.path.join(b, "reference-6.1.jsonl"), "w") as f:
-            f.write(dump_records(recs))
+        self.write("b/reference-6.1.jsonl", dump_records(fix_footer(recs)))
         out, err = self.assertRan(run_cli("diff", a, b), 1)
         self.assertEqual(out.count("diff: OLD"), 2)
         self.assertRegex(out, r"cti\.counter\s+PASS\s+-> FAIL")

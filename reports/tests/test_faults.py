@@ -1,15 +1,15 @@
 """Fault injection for the report tool: a footer that claims a complete run the file does not
 hold, bytes that are not UTF-8, a FIFO or a device given as a results file, and a filtered run.
 Each test checks the message, the exit status and every output (summary, report: HTML,
-Markdown, JUnit; check; diff). Every command runs in a subprocess with a timeout, so a read that
-blocks fails the test instead of hanging the stage."""
+Markdown, JUnit; check; diff). Every command runs under a deadline, so a read that blocks fails
+the test instead of hanging the stage."""
 import json
 import os
 import stat
-import threading
 import xml.etree.ElementTree as ET
 
-from common import TmpCase, data, run_cli, read_records, dump_records, fix_footer, WINE_EXP
+from common import TmpCase, data, deadline, run_cli, read_records, dump_records, fix_footer, \
+    WINE_EXP
 from etwconf_report import ingest, expectations
 from etwconf_report.ingest import InputError
 
@@ -21,25 +21,29 @@ def _cli(*args):
 
 
 class Outputs(TmpCase):
-    """Run every output over one results file; returns what each said."""
-
-    def outputs(self, path, exp=WINE_EXP, old=None):
-        res = {}
-        res["summary"] = _cli("summary", path)
+    def outputs(self, path, want):
+        """Run summary, report (index.html, summary.md, junit.xml), check and diff over PATH:
+        summary and report exit 0, check and diff 0 or 1, and each output (a command's stdout)
+        holds the texts WANT gives it. Returns what each said, and junit.xml's one testsuite as
+        "suite"."""
+        r = {"summary": _cli("summary", path)}
         out = os.path.join(self.tmp, "rep-" + os.path.basename(path))
-        res["report"] = _cli("report", "--out", out, path)
-        if res["report"][0] == 0:
-            for name in ("index.html", "summary.md", "junit.xml"):
-                with open(os.path.join(out, name), encoding="utf-8") as f:
-                    res[name] = f.read()
-        res["check"] = _cli("check", "--expectations", exp, path)
-        res["diff"] = _cli("diff", old or data("wine-win10.jsonl"), path)
-        return res
-
-    def junit_suite(self, text):
-        suites = ET.fromstring(text).findall("testsuite")
-        self.assertEqual(len(suites), 1)
-        return suites[0]
+        r["report"] = _cli("report", "--out", out, path)
+        self.assertEqual(r["report"][0], 0, r["report"][2])
+        for name in ("index.html", "summary.md", "junit.xml"):
+            with open(os.path.join(out, name), encoding="utf-8") as f:
+                r[name] = f.read()
+        (r["suite"],) = ET.fromstring(r["junit.xml"]).findall("testsuite")
+        r["check"] = _cli("check", "--expectations", WINE_EXP, path)
+        r["diff"] = _cli("diff", data("wine-win10.jsonl"), path)
+        for name, texts in want.items():
+            got = r[name]
+            if isinstance(got, tuple):
+                self.assertIn(got[0], (0, 1) if name in ("check", "diff") else (0,), got[2])
+                got = got[1]
+            for text in texts:
+                self.assertIn(text, got, name)
+        return r
 
 
 def _wine(n=None, **header):
@@ -61,41 +65,27 @@ class LyingFooter(Outputs):
         self.assertNotIn("complete", [k for k, v in recs[-1].items() if v is False])
         self.path = self.write("lying.jsonl", dump_records(recs))
 
-    def test_load_marks_it_incomplete(self):
+    def test_every_output_says_incomplete(self):
+        why = "3 of the 221 planned"
         run = ingest.load(self.path)
         self.assertFalse(run.complete)
-        self.assertIn("3 of the 221 planned", run.incomplete_reason)
+        self.assertIn(why, run.incomplete_reason)
         self.assertIn("claims a complete run", run.incomplete_reason)
-
-    def test_every_output_says_incomplete(self):
-        r = self.outputs(self.path)
-        out, err = self.assertRan(r["summary"], 0, out=["INCOMPLETE"], err=["3 of the 221 planned"])
-        self.assertNotIn(": 1 conformant", out)
-        self.assertRan(r["report"], 0, out=["1 incomplete"])
-        self.assertIn("INCOMPLETE", r["index.html"])
-        self.assertIn("3 of the 221 planned", r["index.html"])
-        self.assertIn("**INCOMPLETE**", r["summary.md"])
-        self.assertIn("3 of the 221 planned", r["summary.md"])
-        suite = self.junit_suite(r["junit.xml"])
-        last = suite.findall("testcase")[-1]
+        r = self.outputs(self.path, {
+            "summary": ["INCOMPLETE"], "report": ["1 incomplete"],
+            "index.html": ["INCOMPLETE", why], "summary.md": ["**INCOMPLETE**", why],
+            "check": ["INCOMPLETE run (the footer claims a complete run, but the file has 3 of "
+                      "the 221"],
+            "diff": ["INCOMPLETE: the footer claims a complete run",
+                     "not run in NEW (NEW is incomplete)"]})
+        self.assertIn(why, r["summary"][2])
+        self.assertNotIn(": 1 conformant", r["summary"][1])
+        last = r["suite"].findall("testcase")[-1]
         self.assertEqual(last.get("name"), "(run incomplete)")
-        self.assertIn("3 of the 221 planned", last.find("error").get("message"))
-        props = {p.get("name"): p.get("value") for p in suite.iter("property")}
+        self.assertIn(why, last.find("error").get("message"))
+        props = {p.get("name"): p.get("value") for p in r["suite"].iter("property")}
         self.assertEqual(props["complete"], "false")
-        rc, out, err = r["check"]
-        self.assertIn(rc, (0, 1), err)
-        self.assertIn("INCOMPLETE run (the footer claims a complete run, but the file has 3 of "
-                      "the 221", out)
-        rc, out, err = r["diff"]
-        self.assertIn(rc, (0, 1), err)
-        self.assertIn("INCOMPLETE: the footer claims a complete run", out)
-        self.assertIn("not run in NEW (NEW is incomplete)", out)
-        self.assertNotIn("removed cases", out)
-
-    def test_honest_footer_still_complete(self):
-        run = ingest.load(data("wine-win10.jsonl"))
-        self.assertTrue(run.complete)
-        self.assertEqual(len(run.cases), run.planned)
+        self.assertNotIn("removed cases", r["diff"][1])
 
 
 def _damage(line_index, old, new):
@@ -130,63 +120,44 @@ class Utf8Damage(Outputs):
         self.assertNotIn(run.by_id, [None])
         self.assertIn("damaged file: line 6 (invalid UTF-8 (byte 0xfe", run.incomplete_reason)
         self.assertIn("57 case records read of the 58 the footer counts", run.incomplete_reason)
-        r = self.outputs(path)
-        self.assertRan(r["summary"], 0, out=["INCOMPLETE"],
-                       err=["record.jsonl:6: invalid UTF-8 (byte 0xfe at column",
-                            "the record is dropped, the rest of the file is read"])
-        self.assertEqual(r["report"][0], 0, r["report"][2])
-        for name in ("index.html", "summary.md"):
-            self.assertIn("damaged file: line 6", r[name], name)
-        suite = self.junit_suite(r["junit.xml"])
-        self.assertEqual(suite.findall("testcase")[-1].get("name"), "(run incomplete)")
-        self.assertEqual(len(suite.findall("testcase")), 58)   # 57 read + the incomplete mark
-        rc, out, err = r["check"]
-        self.assertIn(rc, (0, 1), err)
-        self.assertIn("INCOMPLETE run (damaged file: line 6", out)
-        rc, out, err = r["diff"]
-        self.assertIn(rc, (0, 1), err)
-        self.assertIn("INCOMPLETE: damaged file: line 6", out)
-        self.assertIn("not run in NEW (NEW is incomplete) (1)", out)
+        r = self.outputs(path, {
+            "summary": ["INCOMPLETE"], "index.html": ["damaged file: line 6"],
+            "summary.md": ["damaged file: line 6"],
+            "check": ["INCOMPLETE run (damaged file: line 6"],
+            "diff": ["INCOMPLETE: damaged file: line 6", "not run in NEW (NEW is incomplete) (1)"]})
+        for text in ("record.jsonl:6: invalid UTF-8 (byte 0xfe at column",
+                     "the record is dropped, the rest of the file is read"):
+            self.assertIn(text, r["summary"][2])
+        cases = r["suite"].findall("testcase")
+        self.assertEqual(cases[-1].get("name"), "(run incomplete)")
+        self.assertEqual(len(cases), 58)   # 57 read + the incomplete mark
 
-    def test_extra_record_with_bad_bytes_is_dropped(self):
+    def test_dropped_records_leave_the_run_incomplete(self):
         recs = read_records("wine-win10.jsonl")
-        raw = dump_records(recs[:3]).encode() + b'{"type":"case","id":"\xff\xfe"}\n' \
-            + dump_records(recs[3:]).encode()
-        path = self.write("extra.jsonl", raw)
-        run = ingest.load(path)
-        self.assertEqual(len(run.cases), 58)
-        self.assertFalse(run.complete)
-        self.assertIn("line 4 (invalid UTF-8 (byte 0xff at column 22) in \"id\")",
-                      run.incomplete_reason)
-
-    def test_bad_byte_in_the_footer(self):
         with open(data("wine-win10.jsonl"), "rb") as f:
-            raw = f.read().rstrip(b"\n")
-        head, _, foot = raw.rpartition(b"\n")
-        path = self.write("footer.jsonl", head + b"\n" + foot.replace(b'"total"', b'\xc3"total"')
-                          + b"\n")
-        run = ingest.load(path)
-        self.assertEqual(len(run.cases), 58)
-        self.assertFalse(run.complete)
-        self.assertIn("no footer", run.incomplete_reason)
-        self.assertIn("damaged file: line 60", run.incomplete_reason)
+            lines = f.read().split(b"\n")
+        for name, raw, n, whys in (
+                ("extra", dump_records(recs[:3]).encode() + b'{"type":"case","id":"\xff\xfe"}\n'
+                 + dump_records(recs[3:]).encode(), 58,
+                 ['line 4 (invalid UTF-8 (byte 0xff at column 22) in "id")']),
+                ("footer", _damage(-2, b'"total"', b'\xc3"total"'), 58,
+                 ["no footer", "damaged file: line 60"]),
+                # damage on every line: bounded and named
+                ("all", b"\n".join(lines[:1] + [l.replace(b",", b",\xff", 1) for l in lines[1:-2]]
+                                   + lines[-2:]), 0, ["and 55 more"])):
+            with self.subTest(name):
+                path = self.write(name + ".jsonl", raw)
+                run = ingest.load(path)
+                self.assertEqual((run.complete, len(run.cases)), (False, n))
+                for why in whys:
+                    self.assertIn(why, run.incomplete_reason)
+        out, err = self.assertRan(_cli("report", "--out", os.path.join(self.tmp, "r"), path), 0)
+        self.assertNotIn("Traceback", err)
 
     def test_header_that_cannot_be_read_refuses_the_file(self):
         path = self.write("header.jsonl", _damage(0, b'"schema"', b'\xff"schema"'))
         line = self.assertOneLineError(_cli("summary", path), "header.jsonl:1:")
         self.assertIn("invalid UTF-8 (byte 0xff", line)
-
-    def test_damage_on_every_line_is_bounded_and_named(self):
-        with open(data("wine-win10.jsonl"), "rb") as f:
-            lines = f.read().split(b"\n")
-        lines = lines[:1] + [l.replace(b",", b",\xff", 1) for l in lines[1:-2]] + lines[-2:]
-        path = self.write("all.jsonl", b"\n".join(lines))
-        run = ingest.load(path)
-        self.assertEqual(len(run.cases), 0)
-        self.assertIn("and 55 more", run.incomplete_reason)
-        out, err = self.assertRan(_cli("report", "--out", os.path.join(self.tmp, "r"), path), 0)
-        self.assertNotIn("Traceback", err)
-
 
 class NotAFile(TmpCase):
     """A FIFO, a device or a directory: a one-line error and exit 2, without blocking."""
@@ -199,18 +170,9 @@ class NotAFile(TmpCase):
         os.mkfifo(self.fifo)
 
     def test_load_does_not_block(self):
-        box = {}
-
-        def load():
-            try:
-                ingest.load(self.fifo)
-            except InputError as e:
-                box["err"] = str(e)
-        t = threading.Thread(target=load, daemon=True)
-        t.start()
-        t.join(T)
-        self.assertFalse(t.is_alive(), "ingest.load blocked on a FIFO")
-        self.assertIn("is a FIFO (named pipe), not a regular file", box.get("err", ""))
+        with deadline(T, "ingest.load"), self.assertRaises(InputError) as cm:
+            ingest.load(self.fifo)
+        self.assertIn("is a FIFO (named pipe), not a regular file", str(cm.exception))
 
     def test_every_command_refuses_a_fifo(self):
         good = data("wine-win10.jsonl")
@@ -230,9 +192,9 @@ class NotAFile(TmpCase):
 
     def test_skip_bad_reports_the_rest(self):
         out = os.path.join(self.tmp, "rep")
-        rc, o, e = _cli("report", "--skip-bad", "--out", out, self.fifo, data("wine-win10.jsonl"))
-        self.assertEqual(rc, 0, e)
-        self.assertIn("skipped: %s: is a FIFO (named pipe)" % self.fifo, e)
+        self.assertRan(_cli("report", "--skip-bad", "--out", out, self.fifo,
+                            data("wine-win10.jsonl")), 0,
+                       err=["skipped: %s: is a FIFO (named pipe)" % self.fifo])
         self.assertTrue(os.path.exists(os.path.join(out, "index.html")))
 
     def test_devices_and_directories(self):
@@ -249,12 +211,12 @@ class Filtered(Outputs):
     """A run of part of the suite is never plainly conformant: the verdict says N of M cases."""
 
     def filtered(self, n=4, **header):
+        """A file of n passing cases of wine-win10, n planned, header fields replaced."""
         recs = read_records("wine-win10.jsonl")
         passing = [r for r in recs if r.get("type") == "case" and r["status"] == "PASS"][:n]
         recs = fix_footer(recs[:1] + passing + recs[-1:])
-        recs[0]["cases_planned"] = n
-        recs[0].update(header)
-        return self.write("filtered.jsonl", dump_records(recs))
+        recs[0].update(header, cases_planned=n)
+        return self.write("filtered-%d.jsonl" % n, dump_records(recs))
 
     def test_every_output_says_n_of_m(self):
         path = self.filtered(suite={"name": "etwconf", "version": "0.1.0", "cases": 221},
@@ -263,47 +225,37 @@ class Filtered(Outputs):
         self.assertTrue(run.complete)
         self.assertTrue(run.filtered)
         self.assertEqual(run.scope(), "4 of 221 cases (--filter tqi)")
-        r = self.outputs(path)
-        out, err = self.assertRan(r["summary"], 0)
-        self.assertIn("no failures in 4 of 221 cases (--filter tqi) (a filtered run: no verdict "
-                      "on the whole suite)", out)
-        self.assertIn("0 conformant", out)
-        self.assertIn("1 filtered without failures", out)
-        self.assertNotRegex(out, r"(?m)^\S+\s+conformant\b")
-        self.assertRan(r["report"], 0, out=["(0 conformant, 0 not, 1 filtered)"])
-        for name in ("index.html", "summary.md"):
-            self.assertIn("4 of 221 cases", r[name], name)
+        scope = "4 of 221 cases"
+        r = self.outputs(path, {
+            "summary": ["no failures in 4 of 221 cases (--filter tqi) (a filtered run: no "
+                        "verdict on the whole suite)", "0 conformant",
+                        "1 filtered without failures"],
+            "report": ["(0 conformant, 0 not, 1 filtered)"],
+            "index.html": [scope], "summary.md": [scope],
+            "check": ["filtered run, " + scope],
+            "diff": ["filtered: " + scope, "not run in NEW (NEW is a filtered run"]})
+        self.assertNotRegex(r["summary"][1], r"(?m)^\S+\s+conformant\b")
         self.assertNotIn('class="verdict verdict-good"', r["index.html"])
         self.assertNotIn(">conformant<", r["index.html"])
-        props = {p.get("name"): p.get("value") for p in
-                 self.junit_suite(r["junit.xml"]).iter("property")}
-        self.assertIn("4 of 221 cases", props["verdict"])
+        props = {p.get("name"): p.get("value") for p in r["suite"].iter("property")}
+        self.assertIn(scope, props["verdict"])
         self.assertEqual(props["filtered"], "4 of 221 cases (--filter tqi)")
-        rc, out, err = r["check"]
-        self.assertIn("filtered run, 4 of 221 cases", out)
-        self.assertNotIn("STALE", out)
-        rc, out, err = r["diff"]
-        self.assertIn("filtered: 4 of 221 cases", out)
-        self.assertIn("not run in NEW (NEW is a filtered run", out)
-        self.assertNotIn("removed cases", out)
+        self.assertNotIn("STALE", r["check"][1])
+        self.assertNotIn("removed cases", r["diff"][1])
 
-    def test_plan_smaller_than_the_suite(self):
-        path = self.filtered(3, suite={"name": "etwconf", "cases": 221})
-        self.assertRan(_cli("summary", path), 0,
-                       out=["no failures in 3 of 221 cases (a filtered run"])
-
-    def test_case_option_without_suite_count(self):
-        path = self.filtered(1, argv=["etwconf.exe", "run", "--case", "exp.advapi32.tqi"])
-        self.assertRan(_cli("summary", path), 0,
-                       out=["no failures in 1 case (--case exp.advapi32.tqi)"])
-
-    def test_failures_in_a_filtered_run(self):
-        recs = read_records("wine-win10.jsonl")
-        recs = fix_footer(recs[:4] + recs[-1:])     # PASS, SKIP, FAIL (counted)
-        recs[0].update(cases_planned=3, suite={"cases": 221})
-        path = self.write("ffail.jsonl", dump_records(recs))
-        self.assertRan(_cli("summary", path), 0,
-                       out=["(1 case), in 3 of 221 cases (a filtered run)"])
+    def test_summary_says_the_scope(self):
+        for name, path, want in (
+                ("plan below the suite", self.filtered(3, suite={"name": "etwconf", "cases": 221}),
+                 "no failures in 3 of 221 cases (a filtered run"),
+                ("--case, no suite count",
+                 self.filtered(1, argv=["etwconf.exe", "run", "--case", "exp.advapi32.tqi"]),
+                 "no failures in 1 case (--case exp.advapi32.tqi)"),
+                # PASS, SKIP, FAIL (counted)
+                ("failures", self.write("f.jsonl", dump_records(_wine(
+                    3, cases_planned=3, suite={"cases": 221}))),
+                 "(1 case), in 3 of 221 cases (a filtered run)")):
+            with self.subTest(name):
+                self.assertRan(_cli("summary", path), 0, out=[want])
 
     def test_whole_suite_is_not_filtered(self):
         path = self.filtered(4, suite={"name": "etwconf", "cases": 4})

@@ -8,88 +8,6 @@ from etwconf_report import ingest
 from etwconf_report.ingest import InputError
 
 
-class GoodFiles(TmpCase):
-    def test_samples_load(self):
-        for name in GOOD + ["hostile.jsonl"]:
-            run = ingest.load(data(name))
-            self.assertTrue(run.complete, name)
-            self.assertEqual(len(run.cases), run.footer["total"], name)
-            self.assertEqual(run.warnings, [], name)
-
-    def test_target_identity(self):
-        run = ingest.load(data("wine-win10.jsonl"))
-        self.assertEqual(run.target_id, "wine@win10")
-        self.assertEqual(run.version_name, "win10")
-        self.assertIn("10.0", run.version_names())
-        self.assertIn("win10", run.version_names())
-        self.assertEqual(run.nt(), (10, 0))
-        w = ingest.load(data("windows-10.0.19045.jsonl"))
-        self.assertEqual(w.version_name, "10.0.19045")
-        self.assertEqual(w.nt(), (10, 0))
-
-    def test_truncated_is_incomplete(self):
-        run = ingest.load(data("truncated.jsonl"))
-        self.assertFalse(run.complete)
-        self.assertEqual(len(run.cases), 14)
-        self.assertIn("14 of 58", run.incomplete_reason)
-        self.assertTrue(any("cut short" in w for w in run.warnings))
-
-    def test_truncated_cli_reports_incomplete(self):
-        out, err = self.assertRan(run_cli("summary", data("truncated.jsonl")), 0,
-                                  out=["INCOMPLETE"])
-        self.assertNotIn("Traceback", err)
-        self.assertIn("incomplete run", err)
-
-    def test_header_only_is_incomplete(self):
-        recs = read_records("reference-6.1.jsonl")
-        p = self.write("h.jsonl", dump_records(recs[:1]))
-        run = ingest.load(p)
-        self.assertFalse(run.complete)
-        self.assertEqual(run.cases, [])
-
-    def test_footer_complete_false(self):
-        recs = read_records("reference-6.1.jsonl")
-        recs[-1]["complete"] = False
-        run = ingest.load(self.write("c.jsonl", dump_records(recs)))
-        self.assertFalse(run.complete)
-        self.assertIn("complete", run.incomplete_reason)
-
-    def test_crlf_bom_unknown_keys_and_types(self):
-        recs = read_records("reference-6.1.jsonl")
-        recs[0]["future_key"] = {"a": 1}
-        recs[1]["another"] = [1, 2]
-        recs.insert(2, {"type": "progress", "note": "ignored"})
-        text = "\ufeff" + dump_records(recs).replace("\n", "\r\n")
-        run = ingest.load(self.write("crlf.jsonl", text.encode("utf-8")))
-        self.assertTrue(run.complete)
-        self.assertEqual(len(run.cases), len(recs) - 3)
-        self.assertTrue(any("unknown record type" in w for w in run.warnings))
-
-    def test_schema_minor_accepted(self):
-        recs = read_records("reference-6.1.jsonl")
-        recs[0]["schema"] = "etwconf-results/1.1"
-        self.assertTrue(ingest.load(self.write("m.jsonl", dump_records(recs))).complete)
-
-    def test_strings_cleaned(self):
-        run = ingest.load(data("hostile.jsonl"))
-        fp = run.header["fingerprint"]
-        self.assertEqual(fp["nul"], "a\\x00b")
-        self.assertEqual(fp["surrogate"], "\\ud800")
-        self.assertNotIn("\x1b", fp["esc"])
-        self.assertIn(HOSTILE, run.cases[0]["title"])   # markup is kept: it is escaped on output
-
-    def test_duplicate_target_labels(self):
-        runs = ingest.load_many([data("reference-6.1.jsonl"), data("reference-6.1.jsonl")])
-        self.assertEqual(len({r.label for r in runs}), 2)
-        recs = read_records("wine-win10.jsonl")
-        recs[0]["target"]["arch"] = "i686"
-        p = self.write("wine32-win10.jsonl", dump_records(recs))
-        runs = ingest.load_many([data("wine-win10.jsonl"), p])
-        self.assertEqual(sorted(r.label for r in runs), ["wine@win10 (i686)",
-                                                         "wine@win10 (x86_64)"])
-
-
-# (name, content or function(recs) -> content, what the error must mention)
 def _mut(fn):
     def make():
         recs = read_records("reference-6.1.jsonl")
@@ -110,6 +28,75 @@ def _del(i, key):
     return fn
 
 
+def _crlf_bom_unknown(recs):
+    recs[0]["future_key"] = {"a": 1}
+    recs[1]["another"] = [1, 2]
+    recs.insert(2, {"type": "progress", "note": "ignored"})
+    return ("\ufeff" + dump_records(recs).replace("\n", "\r\n")).encode("utf-8")
+
+
+# (name, file content, complete, case records read, text of the incomplete reason, of a warning)
+READ = [
+    ("truncated", lambda: open(data("truncated.jsonl"), "rb").read(), False, 14, "14 of 58",
+     "cut short"),
+    ("header-only", _mut(lambda r: dump_records(r[:1])), False, 0, "no footer", None),
+    ("footer-complete-false", _mut(_set(-1, complete=False)), False, 58, "complete", None),
+    ("crlf-bom-unknown-keys-and-types", _mut(_crlf_bom_unknown), True, 58, None,
+     "unknown record type"),
+    ("schema-minor", _mut(_set(0, schema="etwconf-results/1.1")), True, 58, None, None),
+]
+
+
+class GoodFiles(TmpCase):
+    def test_samples_load(self):
+        for name in GOOD + ["hostile.jsonl"]:
+            run = ingest.load(data(name))
+            self.assertTrue(run.complete, name)
+            self.assertEqual(len(run.cases), run.footer["total"], name)
+            self.assertEqual(len(run.cases), run.planned, name)
+            self.assertEqual(run.warnings, [], name)
+
+    def test_target_identity(self):
+        run = ingest.load(data("wine-win10.jsonl"))
+        self.assertEqual(run.target_id, "wine@win10")
+        self.assertEqual(run.version_name, "win10")
+        self.assertIn("10.0", run.version_names())
+        self.assertIn("win10", run.version_names())
+        self.assertEqual(run.nt(), (10, 0))
+        w = ingest.load(data("windows-10.0.19045.jsonl"))
+        self.assertEqual(w.version_name, "10.0.19045")
+        self.assertEqual(w.nt(), (10, 0))
+
+    def test_read_complete_or_not(self):
+        for name, make, complete, n, why, warning in READ:
+            with self.subTest(name):
+                run = ingest.load(self.write(name + ".jsonl", make()))
+                self.assertEqual((run.complete, len(run.cases)), (complete, n))
+                if why:
+                    self.assertIn(why, run.incomplete_reason)
+                if warning:
+                    self.assertTrue(any(warning in w for w in run.warnings), run.warnings)
+
+    def test_strings_cleaned(self):
+        run = ingest.load(data("hostile.jsonl"))
+        fp = run.header["fingerprint"]
+        self.assertEqual(fp["nul"], "a\\x00b")
+        self.assertEqual(fp["surrogate"], "\\ud800")
+        self.assertNotIn("\x1b", fp["esc"])
+        self.assertIn(HOSTILE, run.cases[0]["title"])   # markup is kept: it is escaped on output
+
+    def test_duplicate_target_labels(self):
+        runs = ingest.load_many([data("reference-6.1.jsonl"), data("reference-6.1.jsonl")])
+        self.assertEqual(len({r.label for r in runs}), 2)
+        recs = read_records("wine-win10.jsonl")
+        recs[0]["target"]["arch"] = "i686"
+        p = self.write("wine32-win10.jsonl", dump_records(recs))
+        runs = ingest.load_many([data("wine-win10.jsonl"), p])
+        self.assertEqual(sorted(r.label for r in runs), ["wine@win10 (i686)",
+                                                         "wine@win10 (x86_64)"])
+
+
+# (name, file content, what the error must mention)
 BAD = [
     ("empty", lambda: b"", "empty"),
     ("blank", lambda: "\n\n  \n", "empty"),
@@ -174,23 +161,18 @@ class BadFiles(TmpCase):
                 with self.assertRaises(InputError) as cm:
                     ingest.load(path)
                 self.assertIn(must, str(cm.exception), name)
-                for cmd in ("summary", "report"):
-                    args = [cmd, path] + (["--out", os.path.join(self.tmp, "out")]
-                                          if cmd == "report" else [])
-                    rc, out, err = run_cli(*args)
-                    line = self.assertOneLineError((rc, out, err), path)
+                out = os.path.join(self.tmp, "out")
+                for args in (["summary", path], ["report", "--out", out, path]):
+                    line = self.assertOneLineError(run_cli(*args), path)
                     self.assertIn(must, line)
                     self.assertRegex(line, r"^etwconf-report: \S+(:\d+)?: .+")
-                self.assertFalse(os.path.exists(os.path.join(self.tmp, "out", "index.html")))
-
-    def test_missing_file_and_directory(self):
-        rc, out, err = run_cli("summary", os.path.join(self.tmp, "nope.jsonl"))
-        self.assertIn("no such file", self.assertOneLineError((rc, out, err)))
-        self.assertIn("directory", self.assertOneLineError(run_cli("summary", self.tmp)))
+                self.assertFalse(os.path.exists(os.path.join(out, "index.html")))
 
     def test_unmatched_glob(self):
-        rc, out, err = run_cli("report", "--out", self.tmp, "build/no-such-dir/*.jsonl")
-        self.assertIn("make results", self.assertOneLineError((rc, out, err)))
+        line = self.assertOneLineError(run_cli("report", "--out", self.tmp,
+                                               "build/no-such-dir/*.jsonl"))
+        self.assertIn("no such file", line)
+        self.assertIn("make results", line)
 
     def test_several_bad_files_each_named(self):
         rc, out, err = run_cli("report", "--out", self.tmp, data("foreign.jsonl"),
@@ -200,13 +182,6 @@ class BadFiles(TmpCase):
         self.assertEqual(len(lines), 2, err)
         self.assertIn("foreign.jsonl", lines[0])
         self.assertIn("malformed.jsonl:6", lines[1])
-
-    def test_skip_bad(self):
-        rc, out, err = run_cli("report", "--skip-bad", "--out", self.tmp, data("foreign.jsonl"),
-                               data("reference-6.1.jsonl"))
-        self.assertEqual(rc, 0, err)
-        self.assertIn("skipped: ", err)
-        self.assertTrue(os.path.exists(os.path.join(self.tmp, "index.html")))
 
 
 class Fuzz(TmpCase):
