@@ -299,18 +299,8 @@ int etw_cmd_fuzz(int argc, char **argv)
     if (!guard(&fz.gin, FZ_BUF_MAX) || !guard(&fz.gout, FZ_OUT_MAX) || !guard(&fz.grl, 4) ||
         !guard(&fz.gaux, FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION)))
         return fz_fail(3, "could not map the guarded buffers", "");
-    size_t pl = ETW_PRE_ZONE + FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION);
-    fz.pattern = malloc(pl);
-    fz.t_after = malloc(FZ_BUF_MAX);
-    fz.t_out_after = malloc(FZ_OUT_MAX);
-    fz.t_before = malloc(FZ_BUF_MAX + ETW_PRE_ZONE);
-    fz.o_before = malloc(FZ_BUF_MAX + ETW_PRE_ZONE);
-    if (!fz.pattern || !fz.t_after || !fz.t_out_after || !fz.t_before || !fz.o_before)
-        return fz_fail(3, "out of memory", "");
-    for (size_t i = 0; i < pl; i++)
+    for (size_t i = 0; i < sizeof fz.pattern; i++)
         fz.pattern[i] = etw_sentinel[i % 4]; /* ETW_PRE_ZONE is a multiple of 4: buf[0] gets sentinel[0] */
-    fz.t_before += ETW_PRE_ZONE;
-    fz.o_before += ETW_PRE_ZONE;
     T->dirty = O->dirty = true;
 
     if (!quiet) {

@@ -126,8 +126,8 @@ static bool fz_differ_bytes(const struct fz_call *c, struct fz_dis *d, int idx)
     d->call = idx;
     if (snapped(c)) {
         bool p = patched(c);
-        if (!same_bytes(fz.t_after, p ? fz.t_before : NULL, fz_in_buf(c->len),
-                        p ? fz.o_before : NULL, c->len, &at)) {
+        if (!same_bytes(fz.t_after, p ? fz.t_before + ETW_PRE_ZONE : NULL, fz_in_buf(c->len),
+                        p ? fz.o_before + ETW_PRE_ZONE : NULL, c->len, &at)) {
             enum aspect a = fz_is_query(c->fn) && c->fn != FN_NTC ? FA_OUTPUT : FA_INPUT;
             return bytes_dis(d, a, a == FA_OUTPUT ? "output" : "input buffer written", at, fz.t_after, fz_in_buf(c->len), c->len);
         }
@@ -458,8 +458,8 @@ static void run_body(struct etw_ctx *unused)
             if (c->fn == FN_NTC && !c->out_null)
                 memcpy(fz.t_out_after, fz_out_buf(c->out_len), c->out_len);
             if (snapped(c) && patched(c)) {
-                fz_prepare(fz.t_before, c, fz_handle_of(T, c));
-                fz_prepare(fz.o_before, c, fz_handle_of(O, c));
+                fz_prepare(fz.t_before + ETW_PRE_ZONE, c, fz_handle_of(T, c));
+                fz_prepare(fz.o_before + ETW_PRE_ZONE, c, fz_handle_of(O, c));
             }
         }
         fz.cur_side = SIDE_O;
@@ -494,6 +494,17 @@ static void run_body(struct etw_ctx *unused)
     }
 }
 
+/* p (its first upto calls) is the program to run: nothing found yet */
+static void begin(const struct fz_prog *p, int upto)
+{
+    fz.prog = p;
+    fz.upto = upto;
+    fz.found = false;
+    fz.last_ran = false;
+    memset(&fz.dis, 0, sizeof fz.dis);
+    fz.dis.call = -3;
+}
+
 /* many programs under one guard: the programs of the seed from fz.next until a disagreement, a
  * fault, the batch size or the call budget (the guard costs a system call: amortise it) */
 static struct fz_prog batch_prog;
@@ -506,12 +517,8 @@ void fz_batch_body(struct etw_ctx *unused)
         fz.programs++;
         if (!batch_prog.ncalls)
             continue;
-        fz.prog = &batch_prog;
+        begin(&batch_prog, batch_prog.ncalls);
         fz.prog_no = fz.next;
-        fz.upto = batch_prog.ncalls;
-        fz.found = false;
-        fz.last_ran = false;
-        fz.dis.call = -3;
         run_body(unused);
         if (fz.found)
             return; /* fz.next is the program that disagreed */
@@ -523,12 +530,7 @@ bool fz_run_prog(const struct fz_prog *p, int upto)
 {
     char exc[48] = "";
     long off = 0;
-    fz.prog = p;
-    fz.upto = upto;
-    fz.found = false;
-    fz.last_ran = false;
-    memset(&fz.dis, 0, sizeof fz.dis);
-    fz.dis.call = -3;
+    begin(p, upto);
     int k = etw_guarded_call(&fz.ctx, run_body, exc, sizeof exc, &off);
     if (k)
         fz_fault_dis(k, exc, off);

@@ -105,8 +105,11 @@ struct fz_state {
     struct etw_guard gin, gout, grl, gaux;
     struct etw_ctx ctx;
     struct etw_runner runner;
-    etw_u8 *pattern; /* sentinel bytes, buf-aligned, for refilling */
-    etw_u8 *t_after, *t_out_after, *t_before, *o_before;
+    /* sentinel bytes, buf-aligned, for refilling */
+    etw_u8 pattern[ETW_PRE_ZONE + FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION)];
+    /* the target's buffers after its call, and each side's before it (past ETW_PRE_ZONE bytes) */
+    etw_u8 t_after[FZ_BUF_MAX], t_out_after[FZ_OUT_MAX];
+    etw_u8 t_before[ETW_PRE_ZONE + FZ_BUF_MAX], o_before[ETW_PRE_ZONE + FZ_BUF_MAX];
     bool control; /* both sides have the control API */
     bool emulate_all;
     unsigned fixed_version;

@@ -364,6 +364,13 @@ static bool still(struct fz_prog *q)
     return true;
 }
 
+/* a change of *p made in *q: kept when it changed something and the sides still disagree */
+static void keep_if_still(struct fz_prog *p, struct fz_prog *q)
+{
+    if (memcmp(q, p, sizeof *q) && still(q))
+        *p = *q;
+}
+
 /* drop what is not needed; on return *p is minimal and still disagrees at its last call */
 void fz_reduce(struct fz_prog *p, int at)
 {
@@ -401,13 +408,7 @@ void fz_reduce(struct fz_prog *p, int at)
         }
     }
     /* 2. the fixture, piece by piece */
-#define TRY(change)                                                                                                         \
-    do {                                                                                                                    \
-        q = *p;                                                                                                             \
-        change;                                                                                                             \
-        if (memcmp(&q, p, sizeof q) && still(&q))                                                                           \
-            *p = q;                                                                                                         \
-    } while (0)
+#define TRY(change) (q = *p, (change), keep_if_still(p, &q))
     TRY(q.restrict_group = false);
     TRY(q.fx.logger2 = LG_NONE);
     TRY((q.fx.ndisallow = 0, q.fx.disallow = NULL));
