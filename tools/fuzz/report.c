@@ -156,7 +156,8 @@ void fz_describe_calls(FILE *f, const struct fz_prog *p, const char *indent)
     }
 }
 
-/* the reference's outcome of the last call of p at version v (false: not run there) */
+/* the reference's outcome of the last call of p at version v (false: not run there); zeroed
+ * first, so that two are the same outcome when their bytes are the same */
 struct ref_outcome {
     bool ran;
     etw_u32 rc, rl;
@@ -188,8 +189,7 @@ static void oracle_outcome(struct fz_prog *p, unsigned v, struct ref_outcome *ro
     ro->rl = o->rl;
     const etw_u8 *after = NULL;
     size_t len = 0;
-    static etw_u8 pre[FZ_BUF_MAX + ETW_PRE_ZONE];
-    etw_u8 *before = pre + ETW_PRE_ZONE;
+    etw_u8 *before = fz.o_before + ETW_PRE_ZONE; /* free: the reference ran alone */
     if (c->fn == FN_NTC && !c->out_null) {
         after = fz_out_buf(c->out_len);
         len = c->out_len;
@@ -213,12 +213,6 @@ static void oracle_outcome(struct fz_prog *p, unsigned v, struct ref_outcome *ro
     ro->n = (etw_u32)(hi - lo);
     ro->too_long = ro->n > sizeof ro->bytes;
     memcpy(ro->bytes, after + lo, ro->n < sizeof ro->bytes ? ro->n : sizeof ro->bytes);
-}
-
-static bool same_outcome(const struct ref_outcome *a, const struct ref_outcome *b)
-{
-    return a->ran == b->ran && a->rc == b->rc && a->rl == b->rl && a->changed == b->changed && a->off == b->off && a->n == b->n &&
-           !memcmp(a->bytes, b->bytes, a->n < sizeof a->bytes ? a->n : sizeof a->bytes) && a->instance_id == b->instance_id;
 }
 
 /* a case row for the reduced program: the struct the harness runs, printed as source */
@@ -261,13 +255,10 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
         .in_len = in_n && !c->buf_null ? in_n : 0, .patch = c->patch, .patch_off = c->patch_off,
         .out_buf = c->out_null ? B_NULL : B_GUARDED, .out_len = (int)c->out_len};
     int nexp = 0;
-    for (int i = 0; i < FZ_NV;) {
-        if (!w->ro[i].ran) {
-            i++;
+    for (int i = 0, j = 0; i < FZ_NV; i = j + 1) {
+        if (!w->ro[j = i].ran)
             continue;
-        }
-        int j = i;
-        while (j + 1 < FZ_NV && w->ro[j + 1].ran && same_outcome(&w->ro[i], &w->ro[j + 1]))
+        while (j + 1 < FZ_NV && !memcmp(&w->ro[i], &w->ro[j + 1], sizeof w->ro[i]))
             j++;
         const struct ref_outcome *o = &w->ro[i];
         struct etw_expect *x = &k->expect[nexp++];
@@ -299,7 +290,6 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
                 x->out_len = o->n;
             }
         }
-        i = j + 1;
     }
 }
 
