@@ -23,10 +23,9 @@ static const char runtime[] =
 
 /* ---------------------------------------------------------------- output with line numbers */
 static struct {
-    char *buf;
-    size_t len, cap;
+    FILE *f;
     int line; /* the line the next character goes on */
-    bool oom;
+    bool bad; /* a write failed, or memory ran out */
 } O;
 
 #if defined(__GNUC__)
@@ -38,24 +37,18 @@ static void em(const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0 || O.oom)
+    char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (!s) {
+        O.bad = true;
         return;
-    if (O.len + (size_t)n + 1 > O.cap) {
-        size_t nc = (O.len + (size_t)n + 1) * 2;
-        char *b = realloc(O.buf, nc);
-        if (!b) {
-            O.oom = true;
-            return;
-        }
-        O.buf = b;
-        O.cap = nc;
     }
     va_start(ap, fmt);
-    vsnprintf(O.buf + O.len, (size_t)n + 1, fmt, ap);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
     va_end(ap);
     for (int i = 0; i < n; i++)
-        O.line += O.buf[O.len + i] == '\n';
-    O.len += (size_t)n;
+        O.line += s[i] == '\n';
+    O.bad |= fwrite(s, 1, (size_t)n, O.f) != (size_t)n;
+    free(s);
 }
 
 /* s as a C string literal, in one of four buffers that the next calls reuse */
@@ -162,12 +155,13 @@ static bool todo_load(const char *path, char *err, size_t errlen)
     return !*err;
 }
 
-/* the command's end: what it holds freed, its exit status */
+/* the command's end: what it holds freed or closed, its exit status */
 static int done(int rc)
 {
     free(X.v);
     memset(&X, 0, sizeof X);
-    free(O.buf);
+    if (O.f && O.f != stdout)
+        fclose(O.f);
     memset(&O, 0, sizeof O);
     return rc;
 }
@@ -239,9 +233,9 @@ static bool data_row(const struct etw_case *c, char fam[24])
 
 static void em_row(const struct etw_case *c, bool todo_on)
 {
-    static const char *const kinds[] = {"XK_CALL", "XK_SKIP", "XK_PRESENT", "XK_ABSENT"};
-    static const char *const rls[] = {"RL_ANY", "RL_EQ", "RL_UNTOUCHED"};
-    static const char *const outs[] = {"OUT_ANY", "OUT_BYTES", "OUT_PREFIX", "OUT_UNTOUCHED"};
+#define NAME_(name, ...) #name,
+    static const char *const kinds[] = {ETW_XKIND_LIST(NAME_)}, *const rls[] = {ETW_RLKIND_LIST(NAME_)},
+                             *const outs[] = {ETW_OUTKIND_LIST(NAME_)};
     const struct etw_args *a = &c->args;
     const struct etw_fixture *fx = &c->fx;
     em("    /* %s */\n", c->title);
@@ -389,6 +383,11 @@ int etw_cmd_export_wine(int argc, char **argv)
         }
     }
 
+    O.f = out && strcmp(out, "-") ? fopen(out, "wb") : stdout;
+    if (!O.f) {
+        fprintf(stderr, ETWCONF_PROG " export-wine: cannot write '%s'\n", out);
+        return done(3);
+    }
     size_t n = etw_case_total(), ndata = 0, ncustom = 0, ncannot = 0;
     O.line = 1;
     em("/*\n * Conformance tests for the ETW information APIs: TraceQueryInformation, TraceSetInformation,\n"
@@ -464,20 +463,12 @@ int etw_cmd_export_wine(int argc, char **argv)
     for (int k = 0; k < nfam; k++)
         em("    test_%s();\n", fams[k]);
     em("    trace(\"%lu rows; %%d did not apply to this version\\n\", not_applicable);\n}\n", (unsigned long)ndata);
-    if (O.oom) {
-        fprintf(stderr, ETWCONF_PROG " export-wine: out of memory\n");
-        return done(3);
-    }
-    FILE *f = out && strcmp(out, "-") ? fopen(out, "wb") : stdout;
-    if (!f) {
-        fprintf(stderr, ETWCONF_PROG " export-wine: cannot write '%s'\n", out);
-        return done(3);
-    }
-    bool bad = fwrite(O.buf, 1, O.len, f) != O.len || ferror(f);
-    if (f != stdout)
-        bad |= fclose(f) != 0;
+    bool bad = O.bad || ferror(O.f);
+    if (O.f != stdout)
+        bad |= fclose(O.f) != 0;
     else
         fflush(stdout);
+    O.f = NULL;
     if (bad) {
         fprintf(stderr, ETWCONF_PROG " export-wine: writing '%s' failed\n", out ? out : "stdout");
         return done(3);
