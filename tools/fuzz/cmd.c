@@ -125,23 +125,22 @@ static void fuzz_loop(void *arg)
 {
     (void)arg;
     const char *target = W.target;
-    unsigned long long seed = fz.seed, only_prog = W.only_prog;
-    bool have_prog = W.have_prog;
+    unsigned long long seed = fz.seed;
     int nseen = 0;
     static etw_u64 seen[FZ_MAXDIS]; /* function, aspect and class of each report */
     static struct fz_prog prog;
-    if (!have_prog)
+    if (!W.have_prog)
         fz_compare_exports(stdout, &fz.ndis, (int)W.max_dis);
     clock_t c0 = clock();
-    fz.next = have_prog ? only_prog : 0;
+    fz.next = W.have_prog ? W.only_prog : 0;
     while (fz.ndis < (int)W.max_dis && !(W.stop_us && plat_now_us() >= W.stop_us) &&
-           !(fz.max_calls && fz.calls >= fz.max_calls) && !(have_prog && fz.next != only_prog)) {
+           !(fz.max_calls && fz.calls >= fz.max_calls) && !(W.have_prog && fz.next != W.only_prog)) {
         /* a batch of programs under one guard; a fault or a disagreement ends it early */
-        fz.batch_left = have_prog ? 1 : 64;
+        fz.batch_left = W.have_prog ? 1 : 64;
         fz.found = false;
         char exc[48] = "";
         long off = 0;
-        if (have_prog) {
+        if (W.have_prog) {
             fz_gen_prog(seed, fz.next, &prog);
             fprintf(stdout, "program %llu (version %s):\n", fz.next, etw_version_name(prog.version));
             fz_describe_calls(stdout, &prog, "  ");

@@ -188,7 +188,6 @@ void fz_compare_exports(FILE *f, int *ndis, int max)
     fz.side[SIDE_T].cur_version = fz.side[SIDE_O].cur_version = 0;
 }
 
-
 /* sentinel-fill [buf - ETW_PRE_ZONE, buf + len) exactly as etw_guard_alloc does for a case */
 static void refill(etw_u8 *buf, size_t len)
 {
@@ -258,15 +257,12 @@ void fz_prepare(etw_u8 *buf, const struct fz_call *c, etw_u64 h)
     }
 }
 
+/* a returned handle as tok_name() names it: untouched, 0, the handle given, or another value */
 static etw_u32 token_of_handle(etw_u64 v, etw_u64 given)
 {
     if (v == ETW_SENTINEL32 || v == 0xDEADBEEFDEADBEEFull || v == 0xEFBEADDEEFBEADDEull)
-        return 1; /* untouched */
-    if (v == 0)
-        return 2;
-    if (v == given)
-        return 3; /* echoes the handle given */
-    return 4; /* some other non-zero value */
+        return 1;
+    return !v ? 2 : v == given ? 3 : 4;
 }
 
 static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *o)

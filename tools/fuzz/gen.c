@@ -266,25 +266,22 @@ static void gen_tsi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
         fz_gen_guid_entries(r, c, n < 13 ? n : 13, 24);
         break;
     }
-    case 4: {
+    case 4:
         c->len = PICK(r, 0, 3, 4, 8, 16, 32, 32, 33, 36, 40);
         for (int i = 0; i < 9; i++)
             fz_put32(c, 4 * i, fz_rand_mask(r));
         break;
-    }
-    case 5: {
+    case 5:
         c->len = fz_pick_len(r, 8);
         fz_put32(c, 0, PICK(r, 0, 0, 1, 2, 19, 24, 0xFFFF));
         fz_put32(c, 4, RPICK(r, intervals));
         break;
-    }
     case 6:
-    case 9: {
+    case 9:
         c->len = PICK(r, 0, 2, 3, 4, 8, 12, 16, 20, 24);
         for (int i = 0; i < 6; i++)
             fz_put32(c, 4 * i, PICK(r, 0, 1, 2, 19, 23, 24, 99));
         break;
-    }
     case 0x0A: {
         etw_u32 n = fz_rbelow(r, 4);
         c->len = 16 * n + (fz_rpct(r, 20) ? 8 : 0);
@@ -390,7 +387,7 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         c->out_len = fz_rpct(r, 80) ? 0 : 16;
         break;
     }
-    case 0x1E: {
+    case 0x1E:
         fz_pick_reg_handle(r, c, p, nseqreg);
         c->patch = PATCH_HANDLE64;
         c->len = PICK(r, 0x18, 0x18, 0x18, 0x18, 0x10, 0x20);
@@ -402,8 +399,7 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         c->out_null = fz_rpct(r, 10);
         c->out_len = PICK(r, 0x78, 0x78, 0x78, 0x77, 0x100, 0x10000, 0x10001, 0);
         break;
-    }
-    case 0x1F: {
+    case 0x1F:
         fz_pick_reg_handle(r, c, p, nseqreg);
         c->patch = PATCH_HANDLE64;
         c->len = PICK(r, 0x10, 0x10, 0x10, 0x0F, 0x11);
@@ -412,15 +408,13 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         c->out_null = fz_rpct(r, 80);
         c->out_len = fz_rpct(r, 80) ? 0 : 1;
         break;
-    }
-    default: {
+    default:
         c->len = PICK(r, 0, 4, 8, 8, 16);
         c->in_len = c->len < 16 ? c->len : 16;
         fz_rand_bytes(r, c->in, c->in_len);
         c->out_len = fz_rbelow(r, 32);
         c->out_null = fz_rpct(r, 50);
         break;
-    }
     }
     c->buf_null = fz_rpct(r, 5);
     c->retlen_null = fz_rpct(r, 5);
@@ -526,7 +520,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
             c->buf_null = fz_rpct(&r, 5);
             break;
         }
-        case FN_REGISTERTRACEGUIDS: {
+        case FN_REGISTERTRACEGUIDS:
             if (nseqclassic >= 4)
                 continue;
             c->hval = (etw_u64)nseqclassic++;
@@ -534,7 +528,6 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
             if (fz_rpct(&r, 25))
                 c->nulls = PICK(&r, N_REQ, N_CTL, N_REGS, N_OUT, N_GUID);
             break;
-        }
         case FN_UNREGISTERTRACEGUIDS: {
             unsigned k = fz_rbelow(&r, 100);
             if (k < 55 && nseqclassic) {
