@@ -262,10 +262,8 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
             j++;
         const struct ref_outcome *o = &w->ro[i];
         struct etw_expect *x = &k->expect[nexp++];
-        x->vmin = ETW_VLO(fz_versions[i]);
-        x->vmax = ETW_VHI(fz_versions[j]);
-        x->rc = o->rc;
-        x->rc_rule = RID_PRIMARY; /* the row's rule */
+        *x = (struct etw_expect){.vmin = ETW_VLO(fz_versions[i]), .vmax = ETW_VHI(fz_versions[j]),
+                                 .rc = o->rc, .rc_rule = RID_PRIMARY /* the row's rule */};
         if ((c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC) && !c->retlen_null) {
             x->rl = o->rl == ETW_SENTINEL32 ? RL_UNTOUCHED : RL_EQ;
             x->rl_value = x->rl == RL_EQ ? o->rl : 0;
