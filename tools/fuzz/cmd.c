@@ -101,6 +101,7 @@ static int fz_die(const char *fmt, const char *arg)
     return 2;
 }
 
+/* the side's functions at each version; fz.lasterr stays true if it has the last-error pair */
 static void bind_side(struct fz_side *s)
 {
     for (int vi = 0; vi < FZ_NV; vi++) {
@@ -108,6 +109,7 @@ static void bind_side(struct fz_side *s)
             s->t->set_version(fz_versions[vi], 0);
         for (int fn = 1; fn < FN_COUNT; fn++)
             s->fn[vi][fn] = fn == FN_EXPORT || fn == FN_CUSTOM ? NULL : etw_resolve(s->t, (enum etw_fn)fn, NULL);
+        fz.lasterr &= s->fn[vi][FN_GETLASTERROR] && s->fn[vi][FN_SETLASTERROR];
     }
     s->cur_version = 0;
 }
@@ -183,13 +185,12 @@ static void fuzz_loop(void *arg)
             fz_run_prog(&small, small.ncalls);
         }
         struct fz_dis red = fz.dis;
-        struct fz_out ref_out = fz.last_out[SIDE_O];
         const struct fz_call *lc = &small.calls[small.ncalls - 1];
         fprintf(stdout, "  minimal: %s; %d call(s) at %s\n", red.detail, small.ncalls, etw_version_name(small.version));
         fprintf(stdout, "  call: ");
         fz_describe_call(stdout, lc);
         fprintf(stdout, "\n");
-        enum etw_rule_id rule = fz_rule_for(lc, red.aspect, ref_out.rc, small.version);
+        enum etw_rule_id rule = fz_rule_for(lc, red.aspect, fz.ref_out.rc, small.version);
         const struct etw_rule *rr = etw_rule_get(rule);
         fprintf(stdout, "  rule: %s%s%s\n", etw_rule_name(rule), rr ? ": " : "", rr ? rr->text : "");
         fz_print_row(stdout, &small, rule, red.aspect, k);
@@ -287,12 +288,9 @@ int etw_cmd_fuzz(int argc, char **argv)
     fz.fixed_version = ver ? ver : ETW_V10_0;
     if (ver && !t->set_version)
         fprintf(stderr, "etwconf fuzz: the target cannot emulate: it is taken to implement %s\n", emulate);
+    fz.lasterr = true;
     bind_side(T);
     bind_side(O);
-    fz.lasterr = true;
-    for (int vi = 0; vi < FZ_NV; vi++)
-        for (int k = 0; k < 2; k++)
-            fz.lasterr &= fz.side[k].fn[vi][FN_GETLASTERROR] && fz.side[k].fn[vi][FN_SETLASTERROR];
     fz.ctx.r = &fz.runner;
     fz.ctx.t = t;
     if (!guard(&fz.gin, FZ_BUF_MAX) || !guard(&fz.gout, FZ_OUT_MAX) || !guard(&fz.grl, 4) ||

@@ -460,12 +460,11 @@ static void run_body(struct etw_ctx *unused)
         }
         fz.cur_side = SIDE_O;
         run_call(O, c, &oo);
-        fz.last_out[SIDE_O] = oo;
+        fz.ref_out = oo;
         fz.last_ran = true;
         if (!both)
             continue;
         fz.calls++;
-        fz.last_out[SIDE_T] = to;
         if (fz_differ(c, &to, &oo, &fz.dis, i) || fz_differ_bytes(c, &fz.dis, i)) {
             fz.found = true;
             T->dirty = O->dirty = fz.control;

@@ -125,7 +125,7 @@ struct fz_state {
     bool lasterr; /* both sides export GetLastError and SetLastError */
     unsigned long long next, programs, max_calls;
     long batch_left;
-    struct fz_out last_out[2];
+    struct fz_out ref_out; /* the reference's outcome of the last call it ran */
     bool last_ran;
     unsigned long long prog_no; /* the number in the seed of the program being run */
     int ndis; /* the disagreements reported so far */

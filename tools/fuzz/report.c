@@ -183,7 +183,7 @@ static void oracle_outcome(struct fz_prog *p, unsigned v, struct ref_outcome *ro
     p->version = saved;
     if (!fz.last_ran || fz.dis.call == -2 || fz.found)
         return;
-    const struct fz_out *o = &fz.last_out[SIDE_O];
+    const struct fz_out *o = &fz.ref_out;
     ro->ran = true;
     ro->rc = o->rc;
     ro->rl = o->rl;
