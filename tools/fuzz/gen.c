@@ -484,7 +484,6 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
     static const enum etw_fn provider_fns[] = {FN_ESI, FN_ESI, FN_ESI, FN_ESI, FN_ETWESI, FN_EVENTREGISTER, FN_EVENTUNREGISTER, FN_NTC, FZ_ENABLE_GROUP};
     int n = 1 + (int)fz_rbelow(&r, fz_rpct(&r, 30) ? FZ_MAXCALLS : 8);
     int nseqreg = 0, nseqclassic = 0;
-    bool fix_classic = fx->classes > 0;
     for (int tries = 0; p->ncalls < n && tries < 4 * n; tries++) {
         struct fz_call *c = &p->calls[p->ncalls];
         memset(c, 0, sizeof *c);
@@ -509,7 +508,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
         case FN_CTI: {
             unsigned k = fz_rbelow(&r, 100);
             c->len = sizeof(ETW_EVENT_INSTANCE_INFO);
-            if (k < 75 && fix_classic && fx->classes) {
+            if (k < 75 && fx->classes) {
                 c->h = H_CLASS;
                 c->hval = fz_rbelow(&r, (etw_u32)fx->classes);
             } else if (k < 90 && nseqclassic) {
@@ -533,7 +532,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
             if (k < 55 && nseqclassic) {
                 c->h = FH_SEQCLASSIC;
                 c->hval = fz_rbelow(&r, (etw_u32)nseqclassic);
-            } else if (k < 75 && fix_classic) {
+            } else if (k < 75 && fx->classes) {
                 /* later calls may not use the fixture's classes any more: they get NULL */
                 c->h = FH_FIXCLASSIC;
             } else {
