@@ -354,14 +354,10 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
             }
         }
         /* the RegHandles: NULL or not, and which are the same (first 16) */
-        for (etw_u32 i = 0; regs && i < n && i < 16; i++) {
-            etw_u32 tk = regs[i].RegHandle ? 100 + i : 0;
-            for (etw_u32 j = 0; j < i && regs[i].RegHandle; j++)
-                if (regs[j].RegHandle == regs[i].RegHandle) {
-                    tk = 100 + j;
-                    break;
-                }
-            o->tok[o->ntok++] = tk;
+        for (etw_u32 i = 0, j; regs && i < n && i < 16; i++) {
+            for (j = 0; regs[i].RegHandle && regs[j].RegHandle != regs[i].RegHandle; j++)
+                continue; /* j: the first entry with this handle (i if none before it) */
+            o->tok[o->ntok++] = regs[i].RegHandle ? 100 + j : 0;
         }
         buf = NULL;
         break;
