@@ -234,8 +234,9 @@ static bool data_row(const struct etw_case *c, char fam[24])
 static void em_row(const struct etw_case *c, bool todo_on)
 {
 #define NAME_(name, ...) #name,
-    static const char *const kinds[] = {ETW_XKIND_LIST(NAME_)}, *const rls[] = {ETW_RLKIND_LIST(NAME_)},
-                             *const outs[] = {ETW_OUTKIND_LIST(NAME_)};
+    static const char *const kinds[] = {ETW_XKIND_LIST(NAME_)};
+    static const char *const rls[] = {ETW_RLKIND_LIST(NAME_)};
+    static const char *const outs[] = {ETW_OUTKIND_LIST(NAME_)};
     const struct etw_args *a = &c->args;
     const struct etw_fixture *fx = &c->fx;
     em("    /* %s */\n", c->title);

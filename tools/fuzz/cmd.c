@@ -136,7 +136,8 @@ static void fuzz_loop(void *arg)
     clock_t c0 = clock();
     fz.next = W.have_prog ? W.only_prog : 0;
     while (fz.ndis < (int)W.max_dis && !(W.stop_us && plat_now_us() >= W.stop_us) &&
-           !(fz.max_calls && fz.calls >= fz.max_calls) && !(W.have_prog && fz.next != W.only_prog)) {
+           !(fz.max_calls && fz.calls >= fz.max_calls) &&
+           !(W.have_prog && fz.next != W.only_prog)) {
         /* a batch of programs under one guard; a fault or a disagreement ends it early */
         fz.batch_left = W.have_prog ? 1 : 64;
         fz.found = false;
