@@ -376,24 +376,21 @@ void fz_reduce(struct fz_prog *p, int at)
             i++;
     }
     /* 1b. instance ids: earlier ids taken from class 0 are the counter preset of the fixture */
-    {
-        const struct fz_call *lc = &p->calls[p->ncalls - 1];
-        int k = 0;
-        bool only = p->ncalls > 1 && (lc->fn == FN_ETWCTI || lc->fn == FN_CTI) && lc->h == H_CLASS && lc->hval == 0;
-        for (int i = 0; only && i < p->ncalls - 1; i++) {
-            const struct fz_call *c = &p->calls[i];
-            only = (c->fn == FN_ETWCTI || c->fn == FN_CTI) && !c->buf_null;
-            k += c->h == H_CLASS && c->hval == 0;
-        }
-        if (only) {
-            q = *p;
-            q.calls[0] = p->calls[p->ncalls - 1];
-            q.ncalls = 1;
-            q.fx.counter = (p->fx.set_counter ? p->fx.counter : 0) + (etw_u32)k;
-            q.fx.set_counter = true;
-            if (still(&q))
-                *p = q;
-        }
+    const struct fz_call *lc = &p->calls[p->ncalls - 1];
+    int k = 0;
+    bool only = p->ncalls > 1 && (lc->fn == FN_ETWCTI || lc->fn == FN_CTI) && lc->h == H_CLASS && lc->hval == 0;
+    for (int i = 0; only && i < p->ncalls - 1; i++) {
+        const struct fz_call *c = &p->calls[i];
+        only = (c->fn == FN_ETWCTI || c->fn == FN_CTI) && !c->buf_null;
+        k += c->h == H_CLASS && c->hval == 0;
+    }
+    if (only) {
+        q = *p;
+        q.calls[0] = p->calls[p->ncalls - 1];
+        q.ncalls = 1;
+        q.fx.counter = (p->fx.set_counter ? p->fx.counter : 0) + (etw_u32)k;
+        q.fx.set_counter = true;
+        keep_if_still(p, &q);
     }
     /* 2. the fixture, piece by piece */
 #define TRY(change) (q = *p, (change), keep_if_still(p, &q))
