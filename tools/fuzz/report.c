@@ -378,7 +378,8 @@ void fz_reduce(struct fz_prog *p, int at)
     /* 1b. instance ids: earlier ids taken from class 0 are the counter preset of the fixture */
     const struct fz_call *lc = &p->calls[p->ncalls - 1];
     int k = 0;
-    bool only = p->ncalls > 1 && (lc->fn == FN_ETWCTI || lc->fn == FN_CTI) && lc->h == H_CLASS && lc->hval == 0;
+    bool only = p->ncalls > 1 && (lc->fn == FN_ETWCTI || lc->fn == FN_CTI) && lc->h == H_CLASS &&
+                lc->hval == 0;
     for (int i = 0; only && i < p->ncalls - 1; i++) {
         const struct fz_call *c = &p->calls[i];
         only = (c->fn == FN_ETWCTI || c->fn == FN_CTI) && !c->buf_null;
