@@ -44,11 +44,8 @@ static void hung(void *arg)
     if (fz.cur_side == SIDE_O)
         fprintf(stdout, " [a bug of the reference: please report it]");
     fprintf(stdout, "\n");
-    if (!late && call >= 0 && call < p->ncalls) {
-        fprintf(stdout, "  call: ");
-        fz_describe_call(stdout, &p->calls[call]);
-        fprintf(stdout, "\n");
-    }
+    if (!late && call >= 0 && call < p->ncalls)
+        fz_describe_call(stdout, "  call: ", &p->calls[call]);
     fprintf(stdout, "  the fuzzer stops here: a thread blocked in the %s cannot be taken back\n",
             who);
     fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu --timeout-ms "
@@ -188,9 +185,7 @@ static void fuzz_loop(void *arg)
         struct fz_dis red = fz.dis;
         const struct fz_call *lc = &small.calls[small.ncalls - 1];
         fprintf(stdout, "  minimal: %s; %d call(s) at %s\n", red.detail, small.ncalls, etw_version_name(small.version));
-        fprintf(stdout, "  call: ");
-        fz_describe_call(stdout, lc);
-        fprintf(stdout, "\n");
+        fz_describe_call(stdout, "  call: ", lc);
         enum etw_rule_id rule = fz_rule_for(lc, red.aspect, fz.ref_out.rc, small.version);
         const struct etw_rule *rr = etw_rule_get(rule);
         fprintf(stdout, "  rule: %s%s%s\n", etw_rule_name(rule), rr ? ": " : "", rr ? rr->text : "");

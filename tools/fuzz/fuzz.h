@@ -166,7 +166,7 @@ void fz_compare_exports(FILE *f, int *ndis, int max);
 void fz_reduce(struct fz_prog *p, int at);
 etw_u32 fz_kclass_of(const struct fz_call *c);
 enum etw_rule_id fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v);
-void fz_describe_call(FILE *f, const struct fz_call *c);
+void fz_describe_call(FILE *f, const char *pre, const struct fz_call *c); /* a line */
 void fz_describe_calls(FILE *f, const struct fz_prog *p, const char *indent); /* numbered */
 void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no);
 

@@ -107,9 +107,9 @@ static const char *hsel_name(int h)
          : h == FH_SEQCLASSIC ? "(an earlier RegisterTraceGuidsW's handle)" : "(the fixture's RegisterTraceGuidsW handle)";
 }
 
-void fz_describe_call(FILE *f, const struct fz_call *c)
+void fz_describe_call(FILE *f, const char *pre, const struct fz_call *c)
 {
-    fprintf(f, "%s(", c->fn == FZ_ENABLE_GROUP ? "EtwRef_EnableGroup" : etw_fn_name(c->fn));
+    fprintf(f, "%s%s(", pre, c->fn == FZ_ENABLE_GROUP ? "EtwRef_EnableGroup" : etw_fn_name(c->fn));
     switch (c->fn) {
     case FZ_ENABLE_GROUP:
         fprintf(f, "session=%s, group=%s", hsel_name(c->h), c->cls ? "a GUID no provider has" : "6e0b0c00-1234-4abc-8001-020304050607");
@@ -144,15 +144,14 @@ void fz_describe_call(FILE *f, const struct fz_call *c)
             fprintf(f, ", allocation %d fails", c->fail_alloc);
         break;
     }
-    fprintf(f, ")");
+    fprintf(f, ")\n");
 }
 
 void fz_describe_calls(FILE *f, const struct fz_prog *p, const char *indent)
 {
     for (int i = 0; i < p->ncalls; i++) {
         fprintf(f, "%s%d. ", indent, i + 1);
-        fz_describe_call(f, &p->calls[i]);
-        fprintf(f, "\n");
+        fz_describe_call(f, "", &p->calls[i]);
     }
 }
 
