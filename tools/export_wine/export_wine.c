@@ -353,7 +353,6 @@ static const char help[] =
 int etw_cmd_export_wine(int argc, char **argv)
 {
     const char *opt[3] = {NULL, NULL, "etwconf"}, *const names[3] = {"--out", "--todo", "--unit"};
-    const char *out, *todo, *unit;
     for (int i = 2; i < argc; i++) {
         int k = 0;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -370,18 +369,16 @@ int etw_cmd_export_wine(int argc, char **argv)
         }
         opt[k] = argv[++i];
     }
-    out = opt[0], todo = opt[1], unit = opt[2];
+    const char *out = opt[0], *todo = opt[1], *unit = opt[2];
     for (const char *p = unit; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) {
             fprintf(stderr, ETWCONF_PROG " export-wine: --unit takes a C identifier in lower case (the test file's base name), not '%s'\n", unit);
             return 2;
         }
-    if (todo) {
-        char err[512];
-        if (!todo_load(todo, err, sizeof err)) {
-            fprintf(stderr, ETWCONF_PROG " export-wine: --todo: %s\n", err);
-            return done(3);
-        }
+    char err[512];
+    if (todo && !todo_load(todo, err, sizeof err)) {
+        fprintf(stderr, ETWCONF_PROG " export-wine: --todo: %s\n", err);
+        return done(3);
     }
 
     O.f = out && strcmp(out, "-") ? fopen(out, "wb") : stdout;

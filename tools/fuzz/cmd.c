@@ -150,8 +150,7 @@ static void fuzz_loop(void *arg)
             fz_fault_dis(kf, exc, off);
         if (!fz.found)
             continue; /* the batch ran out, or the call budget did */
-        unsigned long long k = fz.next;
-        fz.next++;
+        unsigned long long k = fz.next++;
         if (fz.dis.call == -2)
             continue;
         fz_gen_prog(seed, k, &prog);
