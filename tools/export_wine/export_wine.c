@@ -462,10 +462,7 @@ int etw_cmd_export_wine(int argc, char **argv)
         em("    test_%s();\n", fams[k]);
     em("    trace(\"%lu rows; %%d did not apply to this version\\n\", not_applicable);\n}\n", (unsigned long)ndata);
     bool bad = O.bad || ferror(O.f);
-    if (O.f != stdout)
-        bad |= fclose(O.f) != 0;
-    else
-        fflush(stdout);
+    bad |= (O.f == stdout ? fflush(stdout) : fclose(O.f)) != 0;
     O.f = NULL;
     if (bad) {
         fprintf(stderr, ETWCONF_PROG " export-wine: writing '%s' failed\n", out ? out : "stdout");
