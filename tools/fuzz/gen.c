@@ -131,8 +131,7 @@ static void put16(etw_u8 *b, etw_u32 v)
 
 static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
 {
-    etw_u32 n = 2;
-    etw_u32 namelen = fz_rbelow(r, 10);
+    etw_u32 n = 2, namelen = fz_rbelow(r, 10);
     for (etw_u32 i = 0; i < namelen; i++)
         b[n++] = (etw_u8)('a' + fz_rbelow(r, 26));
     b[n++] = 0;
