@@ -4,7 +4,6 @@
 #   make fuzz       the libFuzzer targets of harness/tests/fuzz, FUZZ_SECONDS in all (default 60)
 #   make sanitize   the unit tests, the conformance run and a differential fuzz under ASan+UBSan
 #                   (the harness and the reference built into $(SAN_BUILD)), and the TSan test
-# Test stages (make test): thirdparty, mutate, mutate-anchors, fuzz, sanitize.
 MUTATE_JOBS ?= 2
 MUTATE_FILTER ?= *
 FUZZ_SECONDS ?= 60
