@@ -201,13 +201,10 @@ static const char *todo_at(const struct etw_case *c, const char *version)
 static const char *cannot_reason(const struct etw_case *c)
 {
     const struct etw_fixture *fx = &c->fx;
-    for (int i = 0; i < 2; i++) {
-        enum etw_logger_kind k = i ? fx->logger2 : fx->logger;
-        if (k == LG_NOACCESS)
-            return "needs a session this process has no TRACELOG_GUID_ENABLE access to, which this test does not set up";
-        if (k == LG_PRIVATE)
-            return "needs a private logger session, which this test does not set up";
-    }
+    if (fx->logger == LG_NOACCESS || fx->logger2 == LG_NOACCESS)
+        return "needs a session this process has no TRACELOG_GUID_ENABLE access to, which this test does not set up";
+    if (fx->logger == LG_PRIVATE || fx->logger2 == LG_PRIVATE)
+        return "needs a private logger session, which this test does not set up";
     if (fx->profile_priv)
         return "needs SeSystemProfilePrivilege held or not held, which this test does not change";
     if (fx->fail_alloc)
@@ -251,9 +248,8 @@ static void em_row(const struct etw_case *c, bool todo_on)
     if (cannot)
         em("        .cannot = %s,\n", q(cannot));
     else if (c->fn != FN_EXPORT) {
-        bool masks = false;
-        for (int i = 0; i < 8; i++)
-            masks |= fx->masks[i] != 0;
+        static const etw_u32 no_masks[8];
+        bool masks = memcmp(fx->masks, no_masks, sizeof no_masks) != 0;
         if (fx->logger || fx->logger2 || fx->classes || fx->provider || fx->ndisallow) {
             em("       ");
             if (fx->logger)
