@@ -140,15 +140,14 @@ static bool fz_differ_bytes(const struct fz_call *c, struct fz_dis *d, int idx)
 /* one export of fn from module, by version: a disagreement and a row for cases/exports.c */
 static void compare_export(FILE *f, int *ndis, enum etw_fn fn, const char *module)
 {
-    struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
     const char *name = etw_fn_name(fn);
-    bool t_has[FZ_NV], o_has[FZ_NV], differ_any = false;
+    bool has[2][FZ_NV], differ_any = false; /* [SIDE_T or SIDE_O][version] */
     for (int i = 0; i < FZ_NV; i++) {
-        T->t->set_version(fz_versions[i], 0);
-        O->t->set_version(fz_versions[i], 0);
-        t_has[i] = T->t->proc(module, name) != NULL;
-        o_has[i] = O->t->proc(module, name) != NULL;
-        differ_any |= t_has[i] != o_has[i];
+        for (int k = 0; k < 2; k++) {
+            fz.side[k].t->set_version(fz_versions[i], 0);
+            has[k][i] = fz.side[k].t->proc(module, name) != NULL;
+        }
+        differ_any |= has[SIDE_T][i] != has[SIDE_O][i];
     }
     if (!differ_any)
         return;
@@ -157,7 +156,7 @@ static void compare_export(FILE *f, int *ndis, enum etw_fn fn, const char *modul
     for (int k = 0; k < 2; k++) {
         fprintf(f, k ? "\n  reference:" : "\n  target:   ");
         for (int i = 0; i < FZ_NV; i++)
-            if (k ? o_has[i] : t_has[i])
+            if (has[k][i])
                 fprintf(f, " %s", etw_version_name(fz_versions[i]));
     }
     fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n", etw_rule_name(rule));
@@ -166,14 +165,13 @@ static void compare_export(FILE *f, int *ndis, enum etw_fn fn, const char *modul
     snprintf(title, sizeof title, "found by etwconf fuzz: %s!%s by version", module, name);
     struct etw_case row = {.file = "(etwconf fuzz)", .id = id, .rules = {rule}, .title = title,
                            .fn = FN_EXPORT, .args = {.module = module, .export_name = name}};
-    for (int i = 0, k = 0; i < FZ_NV && k < ETW_MAX_EXPECT; k++) {
-        int j = i;
+    const bool *o_has = has[SIDE_O];
+    for (int i = 0, j = 0, k = 0; i < FZ_NV && k < ETW_MAX_EXPECT; i = j = j + 1, k++) {
         while (j + 1 < FZ_NV && o_has[j + 1] == o_has[i])
             j++;
         row.expect[k] = (struct etw_expect){.vmin = ETW_VLO(fz_versions[i]),
                                             .vmax = ETW_VHI(fz_versions[j]),
                                             .kind = o_has[i] ? XK_PRESENT : XK_ABSENT};
-        i = j + 1;
     }
     etw_row_print(f, &row, "    ");
 }
