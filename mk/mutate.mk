@@ -4,20 +4,17 @@
 #   make fuzz       the libFuzzer targets of harness/tests/fuzz, FUZZ_SECONDS in all (default 60)
 #   make sanitize   the unit tests, the conformance run and a differential fuzz under ASan+UBSan
 #                   (the harness and the reference built into $(SAN_BUILD)), and the TSan test
-# Test stages (make test): thirdparty, mutate, mutate-anchors, fuzz, sanitize.
 MUTATE_JOBS ?= 2
 MUTATE_FILTER ?= *
 FUZZ_SECONDS ?= 60
-# make test's libFuzzer pass is a short smoke run of FUZZ_TEST_RUNS inputs per target with a fixed
-# seed (make fuzz is the long one, bounded by the clock); the differential fuzzer of the fuzz stage
-# makes a fixed number of calls and still has to find every mutant it is given
+# the fuzz stage's libFuzzer pass: FUZZ_TEST_RUNS inputs per target, a fixed seed (make fuzz is
+# the long run, bounded by the clock)
 FUZZ_TEST_RUNS ?= 10000
-# the differential fuzz under ASan: make sanitize fuzzes for SAN_FUZZ_SECONDS; the sanitize stage of
-# make test makes SAN_FUZZ_TEST_CALLS calls of seed SAN_FUZZ_SEED (the same programs on a busy
-# machine as on an idle one). Seed 5's first 150000 calls reach every line and branch of the
-# reference library and of the harness (but the timers of its platform layer) that seed 2's first
-# 500000 reach (clang source-based coverage; seed 2 needs more than 200000 for two of those lines),
-# and a million calls of seed 2 reach one line more
+# the differential fuzz under ASan: make sanitize fuzzes for SAN_FUZZ_SECONDS; the sanitize stage
+# makes SAN_FUZZ_TEST_CALLS calls of seed SAN_FUZZ_SEED (the same programs on a busy machine as on
+# an idle one). Seed 5's first 150000 calls reach every line and branch of the reference library
+# and of the harness (but its platform timers) that seed 2's first 500000 reach (clang
+# source-based coverage; a million calls of seed 2 reach one line more)
 SAN_FUZZ_SECONDS ?= 5
 SAN_FUZZ_TEST_CALLS ?= 150000
 SAN_FUZZ_SEED ?= 5

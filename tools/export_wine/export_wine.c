@@ -23,10 +23,9 @@ static const char runtime[] =
 
 /* ---------------------------------------------------------------- output with line numbers */
 static struct {
-    char *buf;
-    size_t len, cap;
+    FILE *f;
     int line; /* the line the next character goes on */
-    bool oom;
+    bool bad; /* a write failed, or memory ran out */
 } O;
 
 #if defined(__GNUC__)
@@ -38,24 +37,18 @@ static void em(const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0 || O.oom)
+    char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (!s) {
+        O.bad = true;
         return;
-    if (O.len + (size_t)n + 1 > O.cap) {
-        size_t nc = (O.len + (size_t)n + 1) * 2;
-        char *b = realloc(O.buf, nc);
-        if (!b) {
-            O.oom = true;
-            return;
-        }
-        O.buf = b;
-        O.cap = nc;
     }
     va_start(ap, fmt);
-    vsnprintf(O.buf + O.len, (size_t)n + 1, fmt, ap);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
     va_end(ap);
     for (int i = 0; i < n; i++)
-        O.line += O.buf[O.len + i] == '\n';
-    O.len += (size_t)n;
+        O.line += s[i] == '\n';
+    O.bad |= fwrite(s, 1, (size_t)n, O.f) != (size_t)n;
+    free(s);
 }
 
 /* s as a C string literal, in one of four buffers that the next calls reuse */
@@ -162,12 +155,13 @@ static bool todo_load(const char *path, char *err, size_t errlen)
     return !*err;
 }
 
-/* the command's end: what it holds freed, its exit status */
+/* the command's end: what it holds freed or closed, its exit status */
 static int done(int rc)
 {
     free(X.v);
     memset(&X, 0, sizeof X);
-    free(O.buf);
+    if (O.f && O.f != stdout)
+        fclose(O.f);
     memset(&O, 0, sizeof O);
     return rc;
 }
@@ -207,13 +201,10 @@ static const char *todo_at(const struct etw_case *c, const char *version)
 static const char *cannot_reason(const struct etw_case *c)
 {
     const struct etw_fixture *fx = &c->fx;
-    for (int i = 0; i < 2; i++) {
-        enum etw_logger_kind k = i ? fx->logger2 : fx->logger;
-        if (k == LG_NOACCESS)
-            return "needs a session this process has no TRACELOG_GUID_ENABLE access to, which this test does not set up";
-        if (k == LG_PRIVATE)
-            return "needs a private logger session, which this test does not set up";
-    }
+    if (fx->logger == LG_NOACCESS || fx->logger2 == LG_NOACCESS)
+        return "needs a session this process has no TRACELOG_GUID_ENABLE access to, which this test does not set up";
+    if (fx->logger == LG_PRIVATE || fx->logger2 == LG_PRIVATE)
+        return "needs a private logger session, which this test does not set up";
     if (fx->profile_priv)
         return "needs SeSystemProfilePrivilege held or not held, which this test does not change";
     if (fx->fail_alloc)
@@ -239,9 +230,10 @@ static bool data_row(const struct etw_case *c, char fam[24])
 
 static void em_row(const struct etw_case *c, bool todo_on)
 {
-    static const char *const kinds[] = {"XK_CALL", "XK_SKIP", "XK_PRESENT", "XK_ABSENT"};
-    static const char *const rls[] = {"RL_ANY", "RL_EQ", "RL_UNTOUCHED"};
-    static const char *const outs[] = {"OUT_ANY", "OUT_BYTES", "OUT_PREFIX", "OUT_UNTOUCHED"};
+#define NAME_(name, ...) #name,
+    static const char *const kinds[] = {ETW_XKIND_LIST(NAME_)};
+    static const char *const rls[] = {ETW_RLKIND_LIST(NAME_)};
+    static const char *const outs[] = {ETW_OUTKIND_LIST(NAME_)};
     const struct etw_args *a = &c->args;
     const struct etw_fixture *fx = &c->fx;
     em("    /* %s */\n", c->title);
@@ -256,9 +248,8 @@ static void em_row(const struct etw_case *c, bool todo_on)
     if (cannot)
         em("        .cannot = %s,\n", q(cannot));
     else if (c->fn != FN_EXPORT) {
-        bool masks = false;
-        for (int i = 0; i < 8; i++)
-            masks |= fx->masks[i] != 0;
+        static const etw_u32 no_masks[8];
+        bool masks = memcmp(fx->masks, no_masks, sizeof no_masks) != 0;
         if (fx->logger || fx->logger2 || fx->classes || fx->provider || fx->ndisallow) {
             em("       ");
             if (fx->logger)
@@ -358,7 +349,6 @@ static const char help[] =
 int etw_cmd_export_wine(int argc, char **argv)
 {
     const char *opt[3] = {NULL, NULL, "etwconf"}, *const names[3] = {"--out", "--todo", "--unit"};
-    const char *out, *todo, *unit;
     for (int i = 2; i < argc; i++) {
         int k = 0;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -375,20 +365,23 @@ int etw_cmd_export_wine(int argc, char **argv)
         }
         opt[k] = argv[++i];
     }
-    out = opt[0], todo = opt[1], unit = opt[2];
+    const char *out = opt[0], *todo = opt[1], *unit = opt[2];
     for (const char *p = unit; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) {
             fprintf(stderr, ETWCONF_PROG " export-wine: --unit takes a C identifier in lower case (the test file's base name), not '%s'\n", unit);
             return 2;
         }
-    if (todo) {
-        char err[512];
-        if (!todo_load(todo, err, sizeof err)) {
-            fprintf(stderr, ETWCONF_PROG " export-wine: --todo: %s\n", err);
-            return done(3);
-        }
+    char err[512];
+    if (todo && !todo_load(todo, err, sizeof err)) {
+        fprintf(stderr, ETWCONF_PROG " export-wine: --todo: %s\n", err);
+        return done(3);
     }
 
+    O.f = out && strcmp(out, "-") ? fopen(out, "wb") : stdout;
+    if (!O.f) {
+        fprintf(stderr, ETWCONF_PROG " export-wine: cannot write '%s'\n", out);
+        return done(3);
+    }
     size_t n = etw_case_total(), ndata = 0, ncustom = 0, ncannot = 0;
     O.line = 1;
     em("/*\n * Conformance tests for the ETW information APIs: TraceQueryInformation, TraceSetInformation,\n"
@@ -464,20 +457,9 @@ int etw_cmd_export_wine(int argc, char **argv)
     for (int k = 0; k < nfam; k++)
         em("    test_%s();\n", fams[k]);
     em("    trace(\"%lu rows; %%d did not apply to this version\\n\", not_applicable);\n}\n", (unsigned long)ndata);
-    if (O.oom) {
-        fprintf(stderr, ETWCONF_PROG " export-wine: out of memory\n");
-        return done(3);
-    }
-    FILE *f = out && strcmp(out, "-") ? fopen(out, "wb") : stdout;
-    if (!f) {
-        fprintf(stderr, ETWCONF_PROG " export-wine: cannot write '%s'\n", out);
-        return done(3);
-    }
-    bool bad = fwrite(O.buf, 1, O.len, f) != O.len || ferror(f);
-    if (f != stdout)
-        bad |= fclose(f) != 0;
-    else
-        fflush(stdout);
+    bool bad = O.bad || ferror(O.f);
+    bad |= (O.f == stdout ? fflush(stdout) : fclose(O.f)) != 0;
+    O.f = NULL;
     if (bad) {
         fprintf(stderr, ETWCONF_PROG " export-wine: writing '%s' failed\n", out ? out : "stdout");
         return done(3);

@@ -44,11 +44,8 @@ static void hung(void *arg)
     if (fz.cur_side == SIDE_O)
         fprintf(stdout, " [a bug of the reference: please report it]");
     fprintf(stdout, "\n");
-    if (!late && call >= 0 && call < p->ncalls) {
-        fprintf(stdout, "  call: ");
-        fz_describe_call(stdout, &p->calls[call]);
-        fprintf(stdout, "\n");
-    }
+    if (!late && call >= 0 && call < p->ncalls)
+        fz_describe_call(stdout, "  call: ", &p->calls[call]);
     fprintf(stdout, "  the fuzzer stops here: a thread blocked in the %s cannot be taken back\n",
             who);
     fprintf(stdout, "  replay: etwconf fuzz --target %s --seed %llu --program %llu --timeout-ms "
@@ -101,6 +98,7 @@ static int fz_die(const char *fmt, const char *arg)
     return 2;
 }
 
+/* the side's functions at each version; fz.lasterr stays true if it has the last-error pair */
 static void bind_side(struct fz_side *s)
 {
     for (int vi = 0; vi < FZ_NV; vi++) {
@@ -108,6 +106,7 @@ static void bind_side(struct fz_side *s)
             s->t->set_version(fz_versions[vi], 0);
         for (int fn = 1; fn < FN_COUNT; fn++)
             s->fn[vi][fn] = fn == FN_EXPORT || fn == FN_CUSTOM ? NULL : etw_resolve(s->t, (enum etw_fn)fn, NULL);
+        fz.lasterr &= s->fn[vi][FN_GETLASTERROR] && s->fn[vi][FN_SETLASTERROR];
     }
     s->cur_version = 0;
 }
@@ -125,23 +124,23 @@ static void fuzz_loop(void *arg)
 {
     (void)arg;
     const char *target = W.target;
-    unsigned long long seed = fz.seed, only_prog = W.only_prog;
-    bool have_prog = W.have_prog;
+    unsigned long long seed = fz.seed;
     int nseen = 0;
     static etw_u64 seen[FZ_MAXDIS]; /* function, aspect and class of each report */
     static struct fz_prog prog;
-    if (!have_prog)
+    if (!W.have_prog)
         fz_compare_exports(stdout, &fz.ndis, (int)W.max_dis);
     clock_t c0 = clock();
-    fz.next = have_prog ? only_prog : 0;
+    fz.next = W.have_prog ? W.only_prog : 0;
     while (fz.ndis < (int)W.max_dis && !(W.stop_us && plat_now_us() >= W.stop_us) &&
-           !(fz.max_calls && fz.calls >= fz.max_calls) && !(have_prog && fz.next != only_prog)) {
+           !(fz.max_calls && fz.calls >= fz.max_calls) &&
+           !(W.have_prog && fz.next != W.only_prog)) {
         /* a batch of programs under one guard; a fault or a disagreement ends it early */
-        fz.batch_left = have_prog ? 1 : 64;
+        fz.batch_left = W.have_prog ? 1 : 64;
         fz.found = false;
         char exc[48] = "";
         long off = 0;
-        if (have_prog) {
+        if (W.have_prog) {
             fz_gen_prog(seed, fz.next, &prog);
             fprintf(stdout, "program %llu (version %s):\n", fz.next, etw_version_name(prog.version));
             fz_describe_calls(stdout, &prog, "  ");
@@ -151,8 +150,7 @@ static void fuzz_loop(void *arg)
             fz_fault_dis(kf, exc, off);
         if (!fz.found)
             continue; /* the batch ran out, or the call budget did */
-        unsigned long long k = fz.next;
-        fz.next++;
+        unsigned long long k = fz.next++;
         if (fz.dis.call == -2)
             continue;
         fz_gen_prog(seed, k, &prog);
@@ -184,13 +182,10 @@ static void fuzz_loop(void *arg)
             fz_run_prog(&small, small.ncalls);
         }
         struct fz_dis red = fz.dis;
-        struct fz_out ref_out = fz.last_out[SIDE_O];
         const struct fz_call *lc = &small.calls[small.ncalls - 1];
         fprintf(stdout, "  minimal: %s; %d call(s) at %s\n", red.detail, small.ncalls, etw_version_name(small.version));
-        fprintf(stdout, "  call: ");
-        fz_describe_call(stdout, lc);
-        fprintf(stdout, "\n");
-        enum etw_rule_id rule = fz_rule_for(lc, red.aspect, ref_out.rc, small.version);
+        fz_describe_call(stdout, "  call: ", lc);
+        enum etw_rule_id rule = fz_rule_for(lc, red.aspect, fz.ref_out.rc, small.version);
         const struct etw_rule *rr = etw_rule_get(rule);
         fprintf(stdout, "  rule: %s%s%s\n", etw_rule_name(rule), rr ? ": " : "", rr ? rr->text : "");
         fz_print_row(stdout, &small, rule, red.aspect, k);
@@ -288,29 +283,16 @@ int etw_cmd_fuzz(int argc, char **argv)
     fz.fixed_version = ver ? ver : ETW_V10_0;
     if (ver && !t->set_version)
         fprintf(stderr, "etwconf fuzz: the target cannot emulate: it is taken to implement %s\n", emulate);
+    fz.lasterr = true;
     bind_side(T);
     bind_side(O);
-    fz.lasterr = true;
-    for (int vi = 0; vi < FZ_NV; vi++)
-        for (int k = 0; k < 2; k++)
-            fz.lasterr &= fz.side[k].fn[vi][FN_GETLASTERROR] && fz.side[k].fn[vi][FN_SETLASTERROR];
     fz.ctx.r = &fz.runner;
     fz.ctx.t = t;
     if (!guard(&fz.gin, FZ_BUF_MAX) || !guard(&fz.gout, FZ_OUT_MAX) || !guard(&fz.grl, 4) ||
         !guard(&fz.gaux, FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION)))
         return fz_fail(3, "could not map the guarded buffers", "");
-    size_t pl = ETW_PRE_ZONE + FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION);
-    fz.pattern = malloc(pl);
-    fz.t_after = malloc(FZ_BUF_MAX);
-    fz.t_out_after = malloc(FZ_OUT_MAX);
-    fz.t_before = malloc(FZ_BUF_MAX + ETW_PRE_ZONE);
-    fz.o_before = malloc(FZ_BUF_MAX + ETW_PRE_ZONE);
-    if (!fz.pattern || !fz.t_after || !fz.t_out_after || !fz.t_before || !fz.o_before)
-        return fz_fail(3, "out of memory", "");
-    for (size_t i = 0; i < pl; i++)
+    for (size_t i = 0; i < sizeof fz.pattern; i++)
         fz.pattern[i] = etw_sentinel[i % 4]; /* ETW_PRE_ZONE is a multiple of 4: buf[0] gets sentinel[0] */
-    fz.t_before += ETW_PRE_ZONE;
-    fz.o_before += ETW_PRE_ZONE;
     T->dirty = O->dirty = true;
 
     if (!quiet) {

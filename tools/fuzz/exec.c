@@ -126,8 +126,8 @@ static bool fz_differ_bytes(const struct fz_call *c, struct fz_dis *d, int idx)
     d->call = idx;
     if (snapped(c)) {
         bool p = patched(c);
-        if (!same_bytes(fz.t_after, p ? fz.t_before : NULL, fz_in_buf(c->len),
-                        p ? fz.o_before : NULL, c->len, &at)) {
+        if (!same_bytes(fz.t_after, p ? fz.t_before + ETW_PRE_ZONE : NULL, fz_in_buf(c->len),
+                        p ? fz.o_before + ETW_PRE_ZONE : NULL, c->len, &at)) {
             enum aspect a = fz_is_query(c->fn) && c->fn != FN_NTC ? FA_OUTPUT : FA_INPUT;
             return bytes_dis(d, a, a == FA_OUTPUT ? "output" : "input buffer written", at, fz.t_after, fz_in_buf(c->len), c->len);
         }
@@ -140,15 +140,14 @@ static bool fz_differ_bytes(const struct fz_call *c, struct fz_dis *d, int idx)
 /* one export of fn from module, by version: a disagreement and a row for cases/exports.c */
 static void compare_export(FILE *f, int *ndis, enum etw_fn fn, const char *module)
 {
-    struct fz_side *T = &fz.side[SIDE_T], *O = &fz.side[SIDE_O];
     const char *name = etw_fn_name(fn);
-    bool t_has[FZ_NV], o_has[FZ_NV], differ_any = false;
+    bool has[2][FZ_NV], differ_any = false; /* [SIDE_T or SIDE_O][version] */
     for (int i = 0; i < FZ_NV; i++) {
-        T->t->set_version(fz_versions[i], 0);
-        O->t->set_version(fz_versions[i], 0);
-        t_has[i] = T->t->proc(module, name) != NULL;
-        o_has[i] = O->t->proc(module, name) != NULL;
-        differ_any |= t_has[i] != o_has[i];
+        for (int k = 0; k < 2; k++) {
+            fz.side[k].t->set_version(fz_versions[i], 0);
+            has[k][i] = fz.side[k].t->proc(module, name) != NULL;
+        }
+        differ_any |= has[SIDE_T][i] != has[SIDE_O][i];
     }
     if (!differ_any)
         return;
@@ -157,7 +156,7 @@ static void compare_export(FILE *f, int *ndis, enum etw_fn fn, const char *modul
     for (int k = 0; k < 2; k++) {
         fprintf(f, k ? "\n  reference:" : "\n  target:   ");
         for (int i = 0; i < FZ_NV; i++)
-            if (k ? o_has[i] : t_has[i])
+            if (has[k][i])
                 fprintf(f, " %s", etw_version_name(fz_versions[i]));
     }
     fprintf(f, "\n  rule: %s\n  case row (append to cases/exports.c):\n", etw_rule_name(rule));
@@ -166,14 +165,13 @@ static void compare_export(FILE *f, int *ndis, enum etw_fn fn, const char *modul
     snprintf(title, sizeof title, "found by etwconf fuzz: %s!%s by version", module, name);
     struct etw_case row = {.file = "(etwconf fuzz)", .id = id, .rules = {rule}, .title = title,
                            .fn = FN_EXPORT, .args = {.module = module, .export_name = name}};
-    for (int i = 0, k = 0; i < FZ_NV && k < ETW_MAX_EXPECT; k++) {
-        int j = i;
+    const bool *o_has = has[SIDE_O];
+    for (int i = 0, j = 0, k = 0; i < FZ_NV && k < ETW_MAX_EXPECT; i = j = j + 1, k++) {
         while (j + 1 < FZ_NV && o_has[j + 1] == o_has[i])
             j++;
         row.expect[k] = (struct etw_expect){.vmin = ETW_VLO(fz_versions[i]),
                                             .vmax = ETW_VHI(fz_versions[j]),
                                             .kind = o_has[i] ? XK_PRESENT : XK_ABSENT};
-        i = j + 1;
     }
     etw_row_print(f, &row, "    ");
 }
@@ -187,7 +185,6 @@ void fz_compare_exports(FILE *f, int *ndis, int max)
             compare_export(f, ndis, fz_fns[k], etw_fn_module(fz_fns[k], i));
     fz.side[SIDE_T].cur_version = fz.side[SIDE_O].cur_version = 0;
 }
-
 
 /* sentinel-fill [buf - ETW_PRE_ZONE, buf + len) exactly as etw_guard_alloc does for a case */
 static void refill(etw_u8 *buf, size_t len)
@@ -258,15 +255,12 @@ void fz_prepare(etw_u8 *buf, const struct fz_call *c, etw_u64 h)
     }
 }
 
+/* a returned handle as tok_name() names it: untouched, 0, the handle given, or another value */
 static etw_u32 token_of_handle(etw_u64 v, etw_u64 given)
 {
     if (v == ETW_SENTINEL32 || v == 0xDEADBEEFDEADBEEFull || v == 0xEFBEADDEEFBEADDEull)
-        return 1; /* untouched */
-    if (v == 0)
-        return 2;
-    if (v == given)
-        return 3; /* echoes the handle given */
-    return 4; /* some other non-zero value */
+        return 1;
+    return !v ? 2 : v == given ? 3 : 4;
 }
 
 static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *o)
@@ -358,14 +352,10 @@ static void run_call(struct fz_side *s, const struct fz_call *c, struct fz_out *
             }
         }
         /* the RegHandles: NULL or not, and which are the same (first 16) */
-        for (etw_u32 i = 0; regs && i < n && i < 16; i++) {
-            etw_u32 tk = regs[i].RegHandle ? 100 + i : 0;
-            for (etw_u32 j = 0; j < i && regs[i].RegHandle; j++)
-                if (regs[j].RegHandle == regs[i].RegHandle) {
-                    tk = 100 + j;
-                    break;
-                }
-            o->tok[o->ntok++] = tk;
+        for (etw_u32 i = 0, j; regs && i < n && i < 16; i++) {
+            for (j = 0; regs[i].RegHandle && regs[j].RegHandle != regs[i].RegHandle; j++)
+                continue; /* j: the first entry with this handle (i if none before it) */
+            o->tok[o->ntok++] = regs[i].RegHandle ? 100 + j : 0;
         }
         buf = NULL;
         break;
@@ -458,18 +448,17 @@ static void run_body(struct etw_ctx *unused)
             if (c->fn == FN_NTC && !c->out_null)
                 memcpy(fz.t_out_after, fz_out_buf(c->out_len), c->out_len);
             if (snapped(c) && patched(c)) {
-                fz_prepare(fz.t_before, c, fz_handle_of(T, c));
-                fz_prepare(fz.o_before, c, fz_handle_of(O, c));
+                fz_prepare(fz.t_before + ETW_PRE_ZONE, c, fz_handle_of(T, c));
+                fz_prepare(fz.o_before + ETW_PRE_ZONE, c, fz_handle_of(O, c));
             }
         }
         fz.cur_side = SIDE_O;
         run_call(O, c, &oo);
-        fz.last_out[SIDE_O] = oo;
+        fz.ref_out = oo;
         fz.last_ran = true;
         if (!both)
             continue;
         fz.calls++;
-        fz.last_out[SIDE_T] = to;
         if (fz_differ(c, &to, &oo, &fz.dis, i) || fz_differ_bytes(c, &fz.dis, i)) {
             fz.found = true;
             T->dirty = O->dirty = fz.control;
@@ -494,6 +483,17 @@ static void run_body(struct etw_ctx *unused)
     }
 }
 
+/* p (its first upto calls) is the program to run: nothing found yet */
+static void begin(const struct fz_prog *p, int upto)
+{
+    fz.prog = p;
+    fz.upto = upto;
+    fz.found = false;
+    fz.last_ran = false;
+    memset(&fz.dis, 0, sizeof fz.dis);
+    fz.dis.call = -3;
+}
+
 /* many programs under one guard: the programs of the seed from fz.next until a disagreement, a
  * fault, the batch size or the call budget (the guard costs a system call: amortise it) */
 static struct fz_prog batch_prog;
@@ -506,12 +506,8 @@ void fz_batch_body(struct etw_ctx *unused)
         fz.programs++;
         if (!batch_prog.ncalls)
             continue;
-        fz.prog = &batch_prog;
+        begin(&batch_prog, batch_prog.ncalls);
         fz.prog_no = fz.next;
-        fz.upto = batch_prog.ncalls;
-        fz.found = false;
-        fz.last_ran = false;
-        fz.dis.call = -3;
         run_body(unused);
         if (fz.found)
             return; /* fz.next is the program that disagreed */
@@ -523,12 +519,7 @@ bool fz_run_prog(const struct fz_prog *p, int upto)
 {
     char exc[48] = "";
     long off = 0;
-    fz.prog = p;
-    fz.upto = upto;
-    fz.found = false;
-    fz.last_ran = false;
-    memset(&fz.dis, 0, sizeof fz.dis);
-    fz.dis.call = -3;
+    begin(p, upto);
     int k = etw_guarded_call(&fz.ctx, run_body, exc, sizeof exc, &off);
     if (k)
         fz_fault_dis(k, exc, off);

@@ -105,8 +105,11 @@ struct fz_state {
     struct etw_guard gin, gout, grl, gaux;
     struct etw_ctx ctx;
     struct etw_runner runner;
-    etw_u8 *pattern; /* sentinel bytes, buf-aligned, for refilling */
-    etw_u8 *t_after, *t_out_after, *t_before, *o_before;
+    /* sentinel bytes, buf-aligned, for refilling */
+    etw_u8 pattern[ETW_PRE_ZONE + FZ_RTG_MAX * sizeof(ETW_TRACE_GUID_REGISTRATION)];
+    /* the target's buffers after its call, and each side's before it (past ETW_PRE_ZONE bytes) */
+    etw_u8 t_after[FZ_BUF_MAX], t_out_after[FZ_OUT_MAX];
+    etw_u8 t_before[ETW_PRE_ZONE + FZ_BUF_MAX], o_before[ETW_PRE_ZONE + FZ_BUF_MAX];
     bool control; /* both sides have the control API */
     bool emulate_all;
     unsigned fixed_version;
@@ -122,7 +125,7 @@ struct fz_state {
     bool lasterr; /* both sides export GetLastError and SetLastError */
     unsigned long long next, programs, max_calls;
     long batch_left;
-    struct fz_out last_out[2];
+    struct fz_out ref_out; /* the reference's outcome of the last call it ran */
     bool last_ran;
     unsigned long long prog_no; /* the number in the seed of the program being run */
     int ndis; /* the disagreements reported so far */
@@ -163,7 +166,7 @@ void fz_compare_exports(FILE *f, int *ndis, int max);
 void fz_reduce(struct fz_prog *p, int at);
 etw_u32 fz_kclass_of(const struct fz_call *c);
 enum etw_rule_id fz_rule_for(const struct fz_call *c, enum aspect a, etw_u32 ref_rc, unsigned v);
-void fz_describe_call(FILE *f, const struct fz_call *c);
+void fz_describe_call(FILE *f, const char *pre, const struct fz_call *c); /* a line */
 void fz_describe_calls(FILE *f, const struct fz_prog *p, const char *indent); /* numbered */
 void fz_print_row(FILE *f, struct fz_prog *p, enum etw_rule_id rule, enum aspect a, unsigned long long prog_no);
 

@@ -131,8 +131,7 @@ static void put16(etw_u8 *b, etw_u32 v)
 
 static etw_u32 fz_gen_traits(struct rng *r, etw_u8 *b, etw_u32 cap)
 {
-    etw_u32 n = 2;
-    etw_u32 namelen = fz_rbelow(r, 10);
+    etw_u32 n = 2, namelen = fz_rbelow(r, 10);
     for (etw_u32 i = 0; i < namelen; i++)
         b[n++] = (etw_u8)('a' + fz_rbelow(r, 26));
     b[n++] = 0;
@@ -266,25 +265,22 @@ static void gen_tsi(struct rng *r, struct fz_call *c, const struct fz_prog *p)
         fz_gen_guid_entries(r, c, n < 13 ? n : 13, 24);
         break;
     }
-    case 4: {
+    case 4:
         c->len = PICK(r, 0, 3, 4, 8, 16, 32, 32, 33, 36, 40);
         for (int i = 0; i < 9; i++)
             fz_put32(c, 4 * i, fz_rand_mask(r));
         break;
-    }
-    case 5: {
+    case 5:
         c->len = fz_pick_len(r, 8);
         fz_put32(c, 0, PICK(r, 0, 0, 1, 2, 19, 24, 0xFFFF));
         fz_put32(c, 4, RPICK(r, intervals));
         break;
-    }
     case 6:
-    case 9: {
+    case 9:
         c->len = PICK(r, 0, 2, 3, 4, 8, 12, 16, 20, 24);
         for (int i = 0; i < 6; i++)
             fz_put32(c, 4 * i, PICK(r, 0, 1, 2, 19, 23, 24, 99));
         break;
-    }
     case 0x0A: {
         etw_u32 n = fz_rbelow(r, 4);
         c->len = 16 * n + (fz_rpct(r, 20) ? 8 : 0);
@@ -390,7 +386,7 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         c->out_len = fz_rpct(r, 80) ? 0 : 16;
         break;
     }
-    case 0x1E: {
+    case 0x1E:
         fz_pick_reg_handle(r, c, p, nseqreg);
         c->patch = PATCH_HANDLE64;
         c->len = PICK(r, 0x18, 0x18, 0x18, 0x18, 0x10, 0x20);
@@ -402,8 +398,7 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         c->out_null = fz_rpct(r, 10);
         c->out_len = PICK(r, 0x78, 0x78, 0x78, 0x77, 0x100, 0x10000, 0x10001, 0);
         break;
-    }
-    case 0x1F: {
+    case 0x1F:
         fz_pick_reg_handle(r, c, p, nseqreg);
         c->patch = PATCH_HANDLE64;
         c->len = PICK(r, 0x10, 0x10, 0x10, 0x0F, 0x11);
@@ -412,15 +407,13 @@ static void gen_ntc(struct rng *r, struct fz_call *c, const struct fz_prog *p, i
         c->out_null = fz_rpct(r, 80);
         c->out_len = fz_rpct(r, 80) ? 0 : 1;
         break;
-    }
-    default: {
+    default:
         c->len = PICK(r, 0, 4, 8, 8, 16);
         c->in_len = c->len < 16 ? c->len : 16;
         fz_rand_bytes(r, c->in, c->in_len);
         c->out_len = fz_rbelow(r, 32);
         c->out_null = fz_rpct(r, 50);
         break;
-    }
     }
     c->buf_null = fz_rpct(r, 5);
     c->retlen_null = fz_rpct(r, 5);
@@ -490,7 +483,6 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
     static const enum etw_fn provider_fns[] = {FN_ESI, FN_ESI, FN_ESI, FN_ESI, FN_ETWESI, FN_EVENTREGISTER, FN_EVENTUNREGISTER, FN_NTC, FZ_ENABLE_GROUP};
     int n = 1 + (int)fz_rbelow(&r, fz_rpct(&r, 30) ? FZ_MAXCALLS : 8);
     int nseqreg = 0, nseqclassic = 0;
-    bool fix_classic = fx->classes > 0;
     for (int tries = 0; p->ncalls < n && tries < 4 * n; tries++) {
         struct fz_call *c = &p->calls[p->ncalls];
         memset(c, 0, sizeof *c);
@@ -515,7 +507,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
         case FN_CTI: {
             unsigned k = fz_rbelow(&r, 100);
             c->len = sizeof(ETW_EVENT_INSTANCE_INFO);
-            if (k < 75 && fix_classic && fx->classes) {
+            if (k < 75 && fx->classes) {
                 c->h = H_CLASS;
                 c->hval = fz_rbelow(&r, (etw_u32)fx->classes);
             } else if (k < 90 && nseqclassic) {
@@ -526,7 +518,7 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
             c->buf_null = fz_rpct(&r, 5);
             break;
         }
-        case FN_REGISTERTRACEGUIDS: {
+        case FN_REGISTERTRACEGUIDS:
             if (nseqclassic >= 4)
                 continue;
             c->hval = (etw_u64)nseqclassic++;
@@ -534,13 +526,12 @@ void fz_gen_prog(etw_u64 seed, unsigned long long k, struct fz_prog *p)
             if (fz_rpct(&r, 25))
                 c->nulls = PICK(&r, N_REQ, N_CTL, N_REGS, N_OUT, N_GUID);
             break;
-        }
         case FN_UNREGISTERTRACEGUIDS: {
             unsigned k = fz_rbelow(&r, 100);
             if (k < 55 && nseqclassic) {
                 c->h = FH_SEQCLASSIC;
                 c->hval = fz_rbelow(&r, (etw_u32)nseqclassic);
-            } else if (k < 75 && fix_classic) {
+            } else if (k < 75 && fx->classes) {
                 /* later calls may not use the fixture's classes any more: they get NULL */
                 c->h = FH_FIXCLASSIC;
             } else {

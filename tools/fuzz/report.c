@@ -107,9 +107,9 @@ static const char *hsel_name(int h)
          : h == FH_SEQCLASSIC ? "(an earlier RegisterTraceGuidsW's handle)" : "(the fixture's RegisterTraceGuidsW handle)";
 }
 
-void fz_describe_call(FILE *f, const struct fz_call *c)
+void fz_describe_call(FILE *f, const char *pre, const struct fz_call *c)
 {
-    fprintf(f, "%s(", c->fn == FZ_ENABLE_GROUP ? "EtwRef_EnableGroup" : etw_fn_name(c->fn));
+    fprintf(f, "%s%s(", pre, c->fn == FZ_ENABLE_GROUP ? "EtwRef_EnableGroup" : etw_fn_name(c->fn));
     switch (c->fn) {
     case FZ_ENABLE_GROUP:
         fprintf(f, "session=%s, group=%s", hsel_name(c->h), c->cls ? "a GUID no provider has" : "6e0b0c00-1234-4abc-8001-020304050607");
@@ -144,19 +144,19 @@ void fz_describe_call(FILE *f, const struct fz_call *c)
             fprintf(f, ", allocation %d fails", c->fail_alloc);
         break;
     }
-    fprintf(f, ")");
+    fprintf(f, ")\n");
 }
 
 void fz_describe_calls(FILE *f, const struct fz_prog *p, const char *indent)
 {
     for (int i = 0; i < p->ncalls; i++) {
         fprintf(f, "%s%d. ", indent, i + 1);
-        fz_describe_call(f, &p->calls[i]);
-        fprintf(f, "\n");
+        fz_describe_call(f, "", &p->calls[i]);
     }
 }
 
-/* the reference's outcome of the last call of p at version v (false: not run there) */
+/* the reference's outcome of the last call of p at version v (false: not run there); zeroed
+ * first, so that two are the same outcome when their bytes are the same */
 struct ref_outcome {
     bool ran;
     etw_u32 rc, rl;
@@ -182,14 +182,13 @@ static void oracle_outcome(struct fz_prog *p, unsigned v, struct ref_outcome *ro
     p->version = saved;
     if (!fz.last_ran || fz.dis.call == -2 || fz.found)
         return;
-    const struct fz_out *o = &fz.last_out[SIDE_O];
+    const struct fz_out *o = &fz.ref_out;
     ro->ran = true;
     ro->rc = o->rc;
     ro->rl = o->rl;
     const etw_u8 *after = NULL;
     size_t len = 0;
-    static etw_u8 pre[FZ_BUF_MAX + ETW_PRE_ZONE];
-    etw_u8 *before = pre + ETW_PRE_ZONE;
+    etw_u8 *before = fz.o_before + ETW_PRE_ZONE; /* free: the reference ran alone */
     if (c->fn == FN_NTC && !c->out_null) {
         after = fz_out_buf(c->out_len);
         len = c->out_len;
@@ -213,12 +212,6 @@ static void oracle_outcome(struct fz_prog *p, unsigned v, struct ref_outcome *ro
     ro->n = (etw_u32)(hi - lo);
     ro->too_long = ro->n > sizeof ro->bytes;
     memcpy(ro->bytes, after + lo, ro->n < sizeof ro->bytes ? ro->n : sizeof ro->bytes);
-}
-
-static bool same_outcome(const struct ref_outcome *a, const struct ref_outcome *b)
-{
-    return a->ran == b->ran && a->rc == b->rc && a->rl == b->rl && a->changed == b->changed && a->off == b->off && a->n == b->n &&
-           !memcmp(a->bytes, b->bytes, a->n < sizeof a->bytes ? a->n : sizeof a->bytes) && a->instance_id == b->instance_id;
 }
 
 /* a case row for the reduced program: the struct the harness runs, printed as source */
@@ -261,20 +254,15 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
         .in_len = in_n && !c->buf_null ? in_n : 0, .patch = c->patch, .patch_off = c->patch_off,
         .out_buf = c->out_null ? B_NULL : B_GUARDED, .out_len = (int)c->out_len};
     int nexp = 0;
-    for (int i = 0; i < FZ_NV;) {
-        if (!w->ro[i].ran) {
-            i++;
+    for (int i = 0, j = 0; i < FZ_NV; i = j + 1) {
+        if (!w->ro[j = i].ran)
             continue;
-        }
-        int j = i;
-        while (j + 1 < FZ_NV && w->ro[j + 1].ran && same_outcome(&w->ro[i], &w->ro[j + 1]))
+        while (j + 1 < FZ_NV && !memcmp(&w->ro[i], &w->ro[j + 1], sizeof w->ro[i]))
             j++;
         const struct ref_outcome *o = &w->ro[i];
         struct etw_expect *x = &k->expect[nexp++];
-        x->vmin = ETW_VLO(fz_versions[i]);
-        x->vmax = ETW_VHI(fz_versions[j]);
-        x->rc = o->rc;
-        x->rc_rule = RID_PRIMARY; /* the row's rule */
+        *x = (struct etw_expect){.vmin = ETW_VLO(fz_versions[i]), .vmax = ETW_VHI(fz_versions[j]),
+                                 .rc = o->rc, .rc_rule = RID_PRIMARY /* the row's rule */};
         if ((c->fn == FN_TQI || c->fn == FN_NTQSI || c->fn == FN_NTC) && !c->retlen_null) {
             x->rl = o->rl == ETW_SENTINEL32 ? RL_UNTOUCHED : RL_EQ;
             x->rl_value = x->rl == RL_EQ ? o->rl : 0;
@@ -299,7 +287,6 @@ static void build_row(struct row *w, struct fz_prog *p, enum etw_rule_id rule, e
                 x->out_len = o->n;
             }
         }
-        i = j + 1;
     }
 }
 
@@ -364,6 +351,13 @@ static bool still(struct fz_prog *q)
     return true;
 }
 
+/* a change of *p made in *q: kept when it changed something and the sides still disagree */
+static void keep_if_still(struct fz_prog *p, struct fz_prog *q)
+{
+    if (memcmp(q, p, sizeof *q) && still(q))
+        *p = *q;
+}
+
 /* drop what is not needed; on return *p is minimal and still disagrees at its last call */
 void fz_reduce(struct fz_prog *p, int at)
 {
@@ -381,33 +375,25 @@ void fz_reduce(struct fz_prog *p, int at)
             i++;
     }
     /* 1b. instance ids: earlier ids taken from class 0 are the counter preset of the fixture */
-    {
-        const struct fz_call *lc = &p->calls[p->ncalls - 1];
-        int k = 0;
-        bool only = p->ncalls > 1 && (lc->fn == FN_ETWCTI || lc->fn == FN_CTI) && lc->h == H_CLASS && lc->hval == 0;
-        for (int i = 0; only && i < p->ncalls - 1; i++) {
-            const struct fz_call *c = &p->calls[i];
-            only = (c->fn == FN_ETWCTI || c->fn == FN_CTI) && !c->buf_null;
-            k += c->h == H_CLASS && c->hval == 0;
-        }
-        if (only) {
-            q = *p;
-            q.calls[0] = p->calls[p->ncalls - 1];
-            q.ncalls = 1;
-            q.fx.counter = (p->fx.set_counter ? p->fx.counter : 0) + (etw_u32)k;
-            q.fx.set_counter = true;
-            if (still(&q))
-                *p = q;
-        }
+    const struct fz_call *lc = &p->calls[p->ncalls - 1];
+    int k = 0;
+    bool only = p->ncalls > 1 && (lc->fn == FN_ETWCTI || lc->fn == FN_CTI) && lc->h == H_CLASS &&
+                lc->hval == 0;
+    for (int i = 0; only && i < p->ncalls - 1; i++) {
+        const struct fz_call *c = &p->calls[i];
+        only = (c->fn == FN_ETWCTI || c->fn == FN_CTI) && !c->buf_null;
+        k += c->h == H_CLASS && c->hval == 0;
+    }
+    if (only) {
+        q = *p;
+        q.calls[0] = p->calls[p->ncalls - 1];
+        q.ncalls = 1;
+        q.fx.counter = (p->fx.set_counter ? p->fx.counter : 0) + (etw_u32)k;
+        q.fx.set_counter = true;
+        keep_if_still(p, &q);
     }
     /* 2. the fixture, piece by piece */
-#define TRY(change)                                                                                                         \
-    do {                                                                                                                    \
-        q = *p;                                                                                                             \
-        change;                                                                                                             \
-        if (memcmp(&q, p, sizeof q) && still(&q))                                                                           \
-            *p = q;                                                                                                         \
-    } while (0)
+#define TRY(change) (q = *p, (change), keep_if_still(p, &q))
     TRY(q.restrict_group = false);
     TRY(q.fx.logger2 = LG_NONE);
     TRY((q.fx.ndisallow = 0, q.fx.disallow = NULL));

@@ -54,16 +54,14 @@ def model(ref, def_path=DEF, extra="", checked=True):
     return m, out.getvalue(), ok
 
 
-def same(orig, a, edited, b):
-    try:
-        return edit(orig.mutated(a)[1]) == edited.mutated(b)[1]
-    except mutate.Broken:
-        return False
-
-
 def differing(orig, edited):
     """the ids of the mutants whose code on the edited copy is not the edited code of reference/"""
-    return [a.id for a, b in zip(orig.mutants, edited.mutants) if not same(orig, a, edited, b)]
+    def same(a, b):
+        try:
+            return edit(orig.mutated(a)[1]) == edited.mutated(b)[1]
+        except mutate.Broken:
+            return False
+    return [a.id for a, b in zip(orig.mutants, edited.mutants) if not same(a, b)]
 
 
 shutil.rmtree(W, ignore_errors=True)
