@@ -107,14 +107,7 @@ enum plat_end plat_guarded_call(struct plat_call *c)
     }
     call_deadline_us = 0;
     call_now = NULL;
-    c->exception[0] = 0;
-    if (k == PLAT_GUARD_HIT)
-        c->offset = fault_off;
-    else if (k == PLAT_FAULT)
-        snprintf(c->exception, sizeof c->exception, "%s", plat_signal_name(fault_sig));
-    else if (k == PLAT_TIMEOUT)
-        snprintf(c->exception, sizeof c->exception, "timeout");
-    return (enum plat_end)k;
+    return plat_call_ended(c, (enum plat_end)k, fault_off, plat_signal_name(fault_sig));
 }
 
 void plat_deadline_ms(unsigned ms)

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,28 +60,9 @@ bool plat_interrupted(void)
     return interrupted != 0;
 }
 
-static void (*end_fns[8])(void);
-static int nend;
-
-static void run_end_fns(void)
-{
-    while (nend > 0) {
-        void (*fn)(void) = end_fns[--nend];
-        fn();
-    }
-}
-
-void plat_at_end(void (*fn)(void))
-{
-    if (nend == 0)
-        atexit(run_end_fns);
-    if (nend < 8)
-        end_fns[nend++] = fn;
-}
-
 void plat_exit(int code)
 {
-    run_end_fns();
+    plat_run_end_fns();
     fflush(NULL);
     _exit(code);
 }

@@ -142,7 +142,7 @@ static bool guard_hit(struct plat_call *c, ULONG_PTR a, long *off)
 
 static DWORD WINAPI restore_main(void *p)
 {
-    win_run_end_fns();
+    plat_run_end_fns();
     return 0;
 }
 
@@ -262,14 +262,9 @@ enum plat_end plat_guarded_call(struct plat_call *c)
         gs->code = gs->thread_code;
         gs->off = gs->thread_off;
     }
-    c->exception[0] = 0;
-    if (k == PLAT_GUARD_HIT)
-        c->offset = gs->off;
-    else if (k == PLAT_FAULT)
-        win_format_code(c->exception, sizeof c->exception, gs->code);
-    else if (k == PLAT_TIMEOUT)
-        snprintf(c->exception, sizeof c->exception, "timeout");
-    return (enum plat_end)k;
+    char fault[48];
+    win_format_code(fault, sizeof fault, gs->code);
+    return plat_call_ended(c, (enum plat_end)k, gs->off, fault);
 }
 
 void plat_deadline_ms(unsigned ms)

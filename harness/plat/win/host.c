@@ -57,27 +57,9 @@ const char *plat_host_arch(void)
     }
 }
 
-/* ---------------------------------------------------------------- the end of the process */
-static void (*end_fns[8])(void);
-static volatile LONG nend;
-
-void win_run_end_fns(void)
-{
-    LONG n;
-    while ((n = InterlockedDecrement(&nend)) >= 0)
-        end_fns[n]();
-    InterlockedExchange(&nend, 0);
-}
-
-void plat_at_end(void (*fn)(void))
-{
-    if (nend < 8)
-        end_fns[nend++] = fn;
-}
-
 void plat_exit(int code)
 {
-    win_run_end_fns();
+    plat_run_end_fns();
     fflush(NULL);
     TerminateProcess(GetCurrentProcess(), (UINT)code); /* no DLL_PROCESS_DETACH of a target */
     for (;;)
@@ -96,7 +78,7 @@ static BOOL WINAPI on_console(DWORD type)
     }
     /* a second Ctrl-C, a closed console, logoff, shutdown: the process ends now */
     InterlockedExchange(&interrupted, 1);
-    win_run_end_fns();
+    plat_run_end_fns();
     return FALSE;
 }
 
@@ -187,7 +169,6 @@ void win_host_init(void (*exceptions)(void))
     _setmode(_fileno(stdout), _O_BINARY);
     _setmode(_fileno(stderr), _O_BINARY);
     setvbuf(stderr, NULL, _IONBF, 0);
-    exceptions(); /* its atexit hook runs after the end hooks registered below */
+    exceptions(); /* its atexit hook runs after the end hooks (plat_at_end registers them later) */
     SetConsoleCtrlHandler(on_console, TRUE);
-    atexit(win_run_end_fns);
 }
