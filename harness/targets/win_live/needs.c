@@ -51,35 +51,27 @@ bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t
     if (kind && !etw_lv_session_plan(kind, &plan))
         return no(why, len, "needs a %s, which etwconf.exe does not set up on a live system",
                   etw_logger_kind_title((enum etw_logger_kind)kind));
-    bool too_old = kind && s->version < plan.min_version;
+    if (kind && s->version < plan.min_version) {
+        static const char *const since[] = {
+            [LG_PRIVATE] = "a private in-process session (EVENT_TRACE_PRIVATE_IN_PROC), which exists from Windows "
+                           "Vista (6.0)",
+            [LG_NOACCESS] = "a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE) without "
+                            "TRACELOG_GUID_ENABLE access, and system-logger mode exists from Windows 8 (6.2)",
+            [LG_SYSTEM] = "a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which exists from "
+                          "Windows 8 (6.2)",
+            [LG_KERNEL] = "the NT Kernel Logger, which this version does not have"};
+        if (kind != LG_PLAIN)
+            return no(why, len, "needs %s", since[kind]);
+        return no(why, len, "needs a %s, which exists from Windows %s", etw_logger_kind_title((enum etw_logger_kind)kind),
+                  etw_version_name(plan.min_version));
+    }
     unsigned long who = 0;
     switch (need) {
-    case NEED_PRIVATE_SESSION:
-        if (too_old)
-            return no(why, len, "needs a private in-process session (EVENT_TRACE_PRIVATE_IN_PROC), which exists from Windows Vista (6.0)");
-        return true;
-    case NEED_NOACCESS_SESSION:
-        if (too_old)
-            return no(why, len, "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE) without TRACELOG_GUID_ENABLE "
-                                "access, and system-logger mode exists from Windows 8 (6.2)");
-        return true;
-    case NEED_SYSTEM_SESSION:
-        if (too_old)
-            return no(why, len,
-                      "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which exists from Windows 8 (6.2)");
-        return true;
-    case NEED_PLAIN_SESSION:
-        if (too_old)
-            return no(why, len, "needs a %s, which exists from Windows %s", etw_logger_kind_title((enum etw_logger_kind)kind),
-                      etw_version_name(plan.min_version));
-        return true;
     case NEED_GROUP_MASKS:
         if (s->version < ETW_V6_2)
             return no(why, len, "%s", etw_need_info(NEED_GROUP_MASKS)->reason);
         return true;
     case NEED_KERNEL_LOGGER:
-        if (too_old)
-            return no(why, len, "needs the NT Kernel Logger, which this version does not have");
         switch (s->kernel_state(s->arg, &who)) {
         case ETW_LV_KL_OTHERS:
             return no(why, len, "the NT Kernel Logger is already running, started by someone else: the suite never stops or changes a "
