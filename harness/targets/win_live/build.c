@@ -1,6 +1,7 @@
 /* harness/targets/win_live/build.c - the portable half of the live fixtures (build.h). */
 #include "harness/targets/win_live/build.h"
 #include "harness/targets/targets.h"
+#include "harness/targets/win_live/names.h"
 #include <string.h>
 
 bool etw_lv_session_plan(unsigned kind, struct etw_lv_session_plan *p)
@@ -87,8 +88,7 @@ void etw_lv_session_guid(etw_guid *g, etw_u32 pid, etw_u32 n, etw_u32 tick)
 
 bool etw_lv_guid_is_ours(const etw_guid *g, etw_u32 pid)
 {
-    return g && g->Data1 == 0xE7C0F0F0u && g->Data2 == (etw_u16)(pid >> 16) && g->Data3 == (etw_u16)pid && g->Data4[0] == 0x9a &&
-           g->Data4[1] == 0x11;
+    return pid && etw_lv_guid_pid(g) == pid;
 }
 
 const etw_u8 *etw_lv_find_traits(const struct etw_lv_ext_item *items, etw_u32 count, const void *(*data)(etw_u64 ptr),
@@ -152,20 +152,6 @@ etw_u32 etw_lv_logger_id(etw_u64 handle)
     return (etw_u32)(handle & 0xFFFFu);
 }
 
-static bool starts(const wchar_t *s, const wchar_t *prefix, bool nocase)
-{
-    for (; *prefix; s++, prefix++) {
-        wchar_t a = *s, b = *prefix;
-        if (nocase) {
-            a = a >= L'A' && a <= L'Z' ? (wchar_t)(a + 32) : a;
-            b = b >= L'A' && b <= L'Z' ? (wchar_t)(b + 32) : b;
-        }
-        if (a != b)
-            return false;
-    }
-    return true;
-}
-
 static bool join(wchar_t *out, size_t cap, const wchar_t *head, const wchar_t *tail)
 {
     size_t h = wcslen(head), t = wcslen(tail);
@@ -178,13 +164,12 @@ static bool join(wchar_t *out, size_t cap, const wchar_t *head, const wchar_t *t
 
 bool etw_lv_openable_path(const wchar_t *reported, wchar_t *out, size_t cap)
 {
+    const wchar_t *rest = reported;
     if (!reported || !reported[0] || !out || !cap)
         return false;
-    if (starts(reported, L"\\??\\", false))
-        return join(out, cap, L"\\\\?\\", reported + 4);
-    if (starts(reported, L"\\DosDevices\\", true))
-        return join(out, cap, L"\\\\?\\", reported + 12);
-    if (starts(reported, L"\\Device\\", true))
+    if (etw_live_prefix(&rest, L"\\??\\") || etw_live_prefix(&rest, L"\\DosDevices\\"))
+        return join(out, cap, L"\\\\?\\", rest);
+    if (etw_live_prefix(&rest, L"\\Device\\"))
         return join(out, cap, L"\\\\?\\GLOBALROOT", reported);
     bool drive = ((reported[0] | 32) >= L'a' && (reported[0] | 32) <= L'z') && reported[1] == L':' && (reported[2] == L'\\' || reported[2] == L'/');
     bool unc = reported[0] == L'\\' && reported[1] == L'\\'; /* "\\?\", "\\.\", "\\server\share" */

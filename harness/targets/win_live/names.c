@@ -27,8 +27,7 @@ static unsigned long number(const wchar_t **s)
     return v;
 }
 
-/* s starts with lit (compared without case): s moved past it */
-static bool literal(const wchar_t **s, const wchar_t *lit)
+bool etw_live_prefix(const wchar_t **s, const wchar_t *lit)
 {
     const wchar_t *p = *s;
     for (; *lit; lit++, p++)
@@ -42,7 +41,7 @@ static bool literal(const wchar_t **s, const wchar_t *lit)
 static unsigned long pid_dash(const wchar_t **s)
 {
     const wchar_t *p = *s;
-    if (!literal(&p, prefix))
+    if (!etw_live_prefix(&p, prefix))
         return 0;
     unsigned long pid = number(&p);
     if (!pid || *p++ != L'-')
@@ -105,10 +104,10 @@ unsigned long etw_live_run_dir_owner(const wchar_t *name)
 unsigned long etw_live_run_file_seq(const wchar_t *name)
 {
     const wchar_t *s = name;
-    if (!s || (!literal(&s, L"kernel-") && !literal(&s, L"private-")))
+    if (!s || (!etw_live_prefix(&s, L"kernel-") && !etw_live_prefix(&s, L"private-")))
         return 0;
     unsigned long n = number(&s);
-    return n && literal(&s, L".etl") && !*s ? n : 0;
+    return n && etw_live_prefix(&s, L".etl") && !*s ? n : 0;
 }
 
 static bool separator(wchar_t c)
@@ -121,9 +120,9 @@ bool etw_live_final_path_is(const wchar_t *final, const wchar_t *parent, const w
     if (!final || !parent || !name || !*parent || !*name)
         return false;
     const wchar_t *s = final;
-    if (!literal(&s, parent))
+    if (!etw_live_prefix(&s, parent))
         return false;
     if (!separator(parent[wcslen(parent) - 1]) && !separator(*s++))
         return false;
-    return literal(&s, name) && !*s;
+    return etw_live_prefix(&s, name) && !*s;
 }
