@@ -34,7 +34,6 @@ const char *plat_host_arch(void)
     return plat_process_arch();
 }
 
-/* ---------------------------------------------------------------- interrupts and the end */
 static volatile sig_atomic_t interrupted;
 
 static void on_interrupt(int sig)
@@ -82,7 +81,6 @@ FILE *plat_private_stdout(void)
     return f;
 }
 
-/* ---------------------------------------------------------------- memory */
 size_t plat_page_size(void)
 {
     static size_t page;
@@ -115,7 +113,6 @@ void *plat_shared_alloc(size_t len)
     return p == MAP_FAILED ? NULL : p;
 }
 
-/* ---------------------------------------------------------------- threads */
 struct thread_arg {
     void (*fn)(void *, int);
     void *arg;
@@ -147,7 +144,6 @@ bool plat_threads(int n, void (*fn)(void *arg, int i), void *arg)
     return started == n;
 }
 
-/* ---------------------------------------------------------------- libraries */
 void *plat_lib_open(const char *path, char *err, size_t errlen)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);

@@ -66,7 +66,6 @@ void plat_exit(int code)
         Sleep(INFINITE);
 }
 
-/* ---------------------------------------------------------------- interrupts */
 static volatile LONG interrupted, catching;
 
 static BOOL WINAPI on_console(DWORD type)
@@ -109,7 +108,6 @@ FILE *plat_private_stdout(void)
     return f;
 }
 
-/* ---------------------------------------------------------------- memory */
 size_t plat_page_size(void)
 {
     static size_t ps;
@@ -144,7 +142,6 @@ void *plat_shared_alloc(size_t len)
     return NULL; /* a worker is this exe started again: nothing is inherited */
 }
 
-/* ---------------------------------------------------------------- libraries */
 void *plat_lib_open(const char *path, char *err, size_t errlen)
 {
     HMODULE h = LoadLibraryExA(path, NULL, LOAD_WITH_ALTERED_SEARCH_PATH);
@@ -161,7 +158,6 @@ void *plat_lib_sym(void *lib, const char *name)
     return v;
 }
 
-/* ---------------------------------------------------------------- start-up */
 void win_host_init(void (*exceptions)(void))
 {
     SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX | SEM_NOOPENFILEERRORBOX);

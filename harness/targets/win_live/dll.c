@@ -8,8 +8,7 @@ static void *dll_sym(struct etw_target *t, const char *name)
     return fn_ptr(GetProcAddress((HMODULE)t->handle, name));
 }
 
-/* ---------------------------------------------------------------- the probe
- * A DLL is loaded in a probe process first (this exe with the hidden command below): a DllMain
+/* A DLL is loaded in a probe process first (this exe with the hidden command below): a DllMain
  * that ends the process, crashes or never returns stops the run with exit 3 before any result.
  * The probe says "loaded" or "failed" once LoadLibrary returns, then ends without
  * DLL_PROCESS_DETACH; one that ends without saying so (ExitProcess(0) too) did not load it.

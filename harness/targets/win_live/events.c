@@ -21,7 +21,6 @@ static ULONG enable_call(etw_tracehandle session, const etw_guid *provider, cons
     return EnableTraceEx2((TRACEHANDLE)session, &g, e->control_code, e->level, e->match_any, e->match_all, e->timeout_ms, params ? &ep : NULL);
 }
 
-/* ---------------------------------------------------------------- a provider group enabled on a session */
 /* EnableTraceEx2(session, group, ENABLE_PROVIDER, the suite's level and keywords, a timeout, version-2
  * parameters with EVENT_ENABLE_PROPERTY_PROVIDER_GROUP). Windows does not say how many members it
  * reached: the cases watch the members' enable callbacks, which have run when a call with a timeout
@@ -41,7 +40,6 @@ etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u3
     return rc;
 }
 
-/* ---------------------------------------------------------------- the traits an event carries */
 /* what the consumer thread hands back; one consumer at a time (the runner runs one case at a time) */
 static struct consumer {
     etw_guid provider;

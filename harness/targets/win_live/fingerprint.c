@@ -93,7 +93,6 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
         etw_json_str(j, "display_version", buf);
     if (have_key)
         RegCloseKey(k);
-    /* architecture and WOW64 */
     USHORT pm = 0, nm = 0;
     if (IsWow64Process2(GetCurrentProcess(), &pm, &nm)) {
         etw_json_str(j, "native_arch", machine_name(nm));
@@ -111,7 +110,6 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
             etw_json_str(j, "wow64", NULL);
         etw_json_str(j, "wow64_check", ok ? "IsWow64Process+GetNativeSystemInfo" : "none");
     }
-    /* rights */
     if (L.elevated >= 0)
         etw_json_bool(j, "elevated", L.elevated == 1);
     else
@@ -140,7 +138,6 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
     etw_json_end(j);
     static const char *const kl[] = {"not running", "running (not started by etwconf)", "unknown (no right to query it)"};
     etw_json_str(j, "kernel_logger_at_start", kl[L.kernel_at_start]);
-    /* Wine */
     if (L.wine) {
         etw_json_str(j, "wine_version", L.wine_version);
         snprintf(buf, sizeof buf, "%s %s", L.wine_sys ? L.wine_sys : "?", L.wine_release ? L.wine_release : "?");
@@ -149,7 +146,6 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
     /* the twin of Windows the run was answered by (ETWCONF_TWIN): the version and personality it models */
     if (lb_twin())
         etw_json_str(j, "twin", lb_twin_model());
-    /* the suite */
     suite_fields(j);
     const wchar_t *exe = win_exe_path();
     const wchar_t *base = wcsrchr(exe, L'\\');

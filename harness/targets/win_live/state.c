@@ -5,20 +5,13 @@
 
 struct live win_live;
 
-/* ---------------------------------------------------------------- version */
+/* the entry of the version table named by major.minor; else the nearest, 10.0 for 6.4 (early 10
+ * builds) and anything newer */
 static unsigned map_version(DWORD major, DWORD minor, bool *exact)
 {
-    *exact = true;
-    if (major == 5 && minor == 2)
-        return ETW_V5_2;
-    if (major == 6 && minor <= 3)
-        return ETW_V6_0 + minor;
-    if (major == 10 && minor == 0)
-        return ETW_V10_0;
-    *exact = false;
-    if (major < 5 || (major == 5 && minor < 2))
-        return ETW_V5_2;
-    return ETW_V10_0; /* 6.4 (early 10 builds) and anything newer */
+    const struct etw_version_info *e = etw_version_info((unsigned)(major << 8 | minor));
+    *exact = e != NULL;
+    return e ? e->id : major < 5 || (major == 5 && minor < 2) ? ETW_V5_2 : ETW_V10_0;
 }
 
 static void detect_version(void)
@@ -43,7 +36,6 @@ static void detect_version(void)
     }
 }
 
-/* ---------------------------------------------------------------- token: elevation, privileges */
 /* SeSystemProfilePrivilege in the token now: 1 enabled, 0 disabled, -1 absent, -2 unreadable */
 static int profile_state(void)
 {
@@ -118,7 +110,6 @@ enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int hel
     return ETW_FX_OK;
 }
 
-/* ---------------------------------------------------------------- the sampled-profile interval */
 bool tpi_query(etw_u32 *v)
 {
     ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, 0};

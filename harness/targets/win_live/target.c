@@ -20,7 +20,6 @@ static void *live_sym(struct etw_target *t, const char *name)
     return NULL;
 }
 
-/* ---------------------------------------------------------------- reset and restore */
 /* before every case: what a crashed or timed-out case left behind goes */
 static int live_reset(void)
 {
@@ -42,7 +41,6 @@ static void win_restore_all(void)
     restore_privilege();
 }
 
-/* ---------------------------------------------------------------- opening */
 /* one run at a time on a system: the cases change system-wide settings (the sampled-profile
  * interval, the NT Kernel Logger), and two runs would restore each other's values wrongly. A
  * named mutex, held until this process ends (an abandoned one, of a killed run, is taken over). */
@@ -108,7 +106,6 @@ static struct etw_target *win_live_target(char *err, size_t errlen)
     return t;
 }
 
-/* ---------------------------------------------------------------- opening a Windows target */
 struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
 {
     if (!spec || !strcmp(spec, "live") || !strcmp(spec, "windows") || !strcmp(spec, "wine"))
