@@ -74,23 +74,14 @@ unsigned long etw_live_session_owner(const wchar_t *name)
 bool etw_live_run_dir_name(wchar_t *out, size_t cap, unsigned long pid, const unsigned char rnd[ETW_LIVE_RUN_RANDOM])
 {
     static const wchar_t hex[] = L"0123456789abcdef";
-    wchar_t digits[12];
-    size_t nd = 0, o = 0;
-    do
-        digits[nd++] = (wchar_t)(L'0' + pid % 10);
-    while ((pid /= 10) && nd < sizeof digits / sizeof digits[0]);
-    if (cap < (sizeof prefix / sizeof prefix[0] - 1) + nd + 1 + 2 * ETW_LIVE_RUN_RANDOM + 1)
+    int n = swprintf(out, cap, L"%ls%lu-", prefix, pid);
+    if (n < 0 || (size_t)n + 2 * ETW_LIVE_RUN_RANDOM + 1 > cap)
         return false;
-    for (const wchar_t *p = prefix; *p; p++)
-        out[o++] = *p;
-    while (nd)
-        out[o++] = digits[--nd];
-    out[o++] = L'-';
     for (int i = 0; i < ETW_LIVE_RUN_RANDOM; i++) {
-        out[o++] = hex[rnd[i] >> 4];
-        out[o++] = hex[rnd[i] & 15];
+        out[n++] = hex[rnd[i] >> 4];
+        out[n++] = hex[rnd[i] & 15];
     }
-    out[o] = 0;
+    out[n] = 0;
     return true;
 }
 
