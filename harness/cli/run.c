@@ -21,7 +21,7 @@
 #define RESULTS_MODE "we" /* e: not inherited by programs a target starts */
 #endif
 
-const char cli_run_help[] =
+static const char cli_run_help[] =
     "usage: " ETWCONF_PROG " run [OPTIONS]\n"
     "\n"
     "Run cases against a target and write JSON Lines results (harness/RESULTS.md).\n"

@@ -28,7 +28,6 @@ DECLSPEC_IMPORT void WINAPI RtlCaptureContext(PCONTEXT) __attribute__((returns_t
 typedef LONG(WINAPI *pfn_NtContinue)(PCONTEXT, BOOLEAN);
 static pfn_NtContinue p_NtContinue;
 
-/* ---------------------------------------------------------------- process-wide state */
 static DWORD tls_guard = TLS_OUT_OF_INDEXES; /* struct gstate * of a thread that runs guarded calls */
 static DWORD tls_worker = TLS_OUT_OF_INDEXES; /* struct gstate * of the call a plat_threads() thread serves */
 static volatile LONG abandoned_threads;
@@ -97,7 +96,6 @@ static void resume_at_start(CONTEXT *ctx, struct gstate *gs)
 
 static unsigned watched_ms; /* in a watched run: the deadline of every guarded call */
 
-/* ---------------------------------------------------------------- threads */
 struct thread_arg {
     void (*fn)(void *, int);
     void *arg;
@@ -134,7 +132,6 @@ bool plat_threads(int n, void (*fn)(void *arg, int i), void *arg)
     return started == n;
 }
 
-/* ---------------------------------------------------------------- exception capture */
 static bool guard_hit(struct plat_call *c, ULONG_PTR a, long *off)
 {
     return c && c->guard_hit && c->guard_hit(c->arg, (uintptr_t)a, off);
@@ -280,7 +277,6 @@ bool plat_fault_intact(const char *exception)
     return exception && !strcmp(exception, "0x80000100");
 }
 
-/* ---------------------------------------------------------------- watched runs */
 struct watched {
     void (*loop)(void *);
     void *arg;
@@ -396,7 +392,6 @@ bool plat_run_watched(void (*loop)(void *arg), void (*abandoned)(void *arg), voi
     return ok;
 }
 
-/* ---------------------------------------------------------------- start-up */
 static void at_exit(void)
 {
     if (abandoned_threads) {

@@ -94,22 +94,17 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
     if (have_key)
         RegCloseKey(k);
     USHORT pm = 0, nm = 0;
-    if (IsWow64Process2(GetCurrentProcess(), &pm, &nm)) {
-        etw_json_str(j, "native_arch", machine_name(nm));
-        etw_json_str(j, "process_arch", plat_process_arch());
-        etw_json_bool(j, "wow64", pm != 0);
-        etw_json_str(j, "wow64_check", "IsWow64Process2");
-    } else {
-        BOOL w = FALSE;
-        bool ok = IsWow64Process(GetCurrentProcess(), &w);
-        etw_json_str(j, "native_arch", plat_host_arch());
-        etw_json_str(j, "process_arch", plat_process_arch());
-        if (ok)
-            etw_json_bool(j, "wow64", w != 0);
-        else
-            etw_json_str(j, "wow64", NULL);
-        etw_json_str(j, "wow64_check", ok ? "IsWow64Process+GetNativeSystemInfo" : "none");
-    }
+    BOOL w = FALSE;
+    bool v2 = IsWow64Process2(GetCurrentProcess(), &pm, &nm);
+    bool v1 = !v2 && IsWow64Process(GetCurrentProcess(), &w);
+    etw_json_str(j, "native_arch", v2 ? machine_name(nm) : plat_host_arch());
+    etw_json_str(j, "process_arch", plat_process_arch());
+    if (v2 || v1)
+        etw_json_bool(j, "wow64", v2 ? pm != 0 : w != 0);
+    else
+        etw_json_str(j, "wow64", NULL);
+    etw_json_str(j, "wow64_check",
+                 v2 ? "IsWow64Process2" : v1 ? "IsWow64Process+GetNativeSystemInfo" : "none");
     if (L.elevated >= 0)
         etw_json_bool(j, "elevated", L.elevated == 1);
     else
