@@ -24,14 +24,10 @@ static bool no(char *why, size_t len, const char *fmt, ...)
 /* the session kind a need starts (harness/case.h LG_*), 0 for the others */
 static unsigned kind_of(unsigned need)
 {
-    switch (need) {
-    case NEED_PRIVATE_SESSION: return LG_PRIVATE;
-    case NEED_NOACCESS_SESSION: return LG_NOACCESS;
-    case NEED_SYSTEM_SESSION: return LG_SYSTEM;
-    case NEED_PLAIN_SESSION: return LG_PLAIN;
-    case NEED_KERNEL_LOGGER: return LG_KERNEL;
-    default: return 0;
-    }
+    for (unsigned k = LG_KERNEL; k <= LG_PRIVATE; k++)
+        if (etw_logger_needs((enum etw_logger_kind)k, NULL) == need)
+            return k;
+    return 0;
 }
 
 bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t len)

@@ -79,25 +79,16 @@ static struct etw_target *win_live_target(char *err, size_t errlen)
     if (!lb_bind(err, errlen))
         return NULL;
     struct etw_target *t = &L.t;
-    t->spec = "live";
-    t->impl = lb_twin() ? "twin" : L.wine ? "wine" : "windows";
-    t->name = t->impl;
-    t->arch = plat_process_arch();
-    t->sym = live_sym;
-    t->proc = live_proc;
     const struct etw_version_info *vi = etw_version_info(t->version);
-    t->version_label = !L.wine ? NULL : vi ? vi->wine : "win10";
-    t->reset = live_reset;
-    t->start_logger = live_start_logger;
-    t->stop_logger = live_stop_logger;
-    t->missing_logger = live_missing_logger;
-    t->set_privilege = live_set_privilege;
-    t->enable_group = live_enable_group;
-    t->event_traits = live_event_traits;
-    t->fingerprint = live_fingerprint;
-    t->need = live_need;
-    t->worker_died = live_worker_died;
-    t->claim = live_claim;
+    const char *impl = lb_twin() ? "twin" : L.wine ? "wine" : "windows";
+    *t = (struct etw_target){.spec = "live", .impl = impl, .name = impl, .arch = plat_process_arch(),
+        .sym = live_sym, .proc = live_proc, .version = t->version, .build = t->build,
+        .version_label = !L.wine ? NULL : vi ? vi->wine : "win10", .reset = live_reset,
+        .start_logger = live_start_logger, .stop_logger = live_stop_logger,
+        .missing_logger = live_missing_logger, .set_privilege = live_set_privilege,
+        .enable_group = live_enable_group, .event_traits = live_event_traits,
+        .fingerprint = live_fingerprint, .need = live_need, .worker_died = live_worker_died,
+        .claim = live_claim};
     plat_at_end(win_restore_all); /* also after a fatal exception or a closed console */
     int ks = kernel_logger_state(NULL);
     L.kernel_at_start = ks == 1 ? 1 : ks == 4 ? 2 : 0;
