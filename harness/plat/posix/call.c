@@ -7,6 +7,7 @@
 #include "harness/plat/plat.h"
 #include <setjmp.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/time.h>
 
 static sigjmp_buf call_jmp;
@@ -76,17 +77,13 @@ static void deadline_timer(unsigned timeout_ms)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-const char *plat_signal_name(int sig); /* also harness/plat/posix/proc.c's */
+/* "SIGSEGV" (glibc's abbreviation), "signal" for one without a name; proc.c uses it too */
+const char *plat_signal_name(int sig);
 const char *plat_signal_name(int sig)
 {
-#define SIGNAME_(s) case s: return #s;
-    switch (sig) {
-        SIGNAME_(SIGSEGV) SIGNAME_(SIGBUS) SIGNAME_(SIGILL) SIGNAME_(SIGFPE) SIGNAME_(SIGABRT)
-        SIGNAME_(SIGTRAP) SIGNAME_(SIGSYS) SIGNAME_(SIGKILL) SIGNAME_(SIGALRM) SIGNAME_(SIGTERM)
-        SIGNAME_(SIGINT) SIGNAME_(SIGPIPE) SIGNAME_(SIGXFSZ)
-    default: return "signal";
-    }
-#undef SIGNAME_
+    static _Thread_local char b[16];
+    const char *n = sigabbrev_np(sig);
+    return n ? (snprintf(b, sizeof b, "SIG%s", n), b) : "signal";
 }
 
 enum plat_end plat_guarded_call(struct plat_call *c)
