@@ -156,9 +156,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         ULONG wrc = ERROR_SUCCESS;
         while (k.outcome == ETW_LV_EV_OTHER && GetTickCount() - start < plan.deadline_ms) {
             wrc = EventWrite((REGHANDLE)reg, &d, 0, NULL);
-            struct props_buf b;
-            props_init(&b);
-            ControlTraceW((TRACEHANDLE)session, NULL, &b.p, ETW_LV_TRACE_CONTROL_FLUSH);
+            live_control(session, NULL, ETW_LV_TRACE_CONTROL_FLUSH, NULL);
             WaitForSingleObject(k.arrived, plan.write_every_ms);
         }
         if (k.outcome == ETW_LV_EV_OTHER) {

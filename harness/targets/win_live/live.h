@@ -119,7 +119,8 @@ HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, s
 /* sessions.c */
 void props_init(struct props_buf *b);
 const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
-ULONG stop_by_name(const WCHAR *name);
+/* ControlTraceW(code) by handle (name NULL) or by name; the properties it fills in b (may be NULL) */
+ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct props_buf *b);
 DWORD kernel_file_owner(const WCHAR *reported);
 void stop_all_sessions(void);
 struct props_buf *all_sessions(ULONG *count);

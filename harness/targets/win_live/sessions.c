@@ -24,18 +24,19 @@ const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off)
  * always reports its buffer size). Wine's ControlTraceW returns 0 and fills in nothing. */
 static bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out)
 {
-    props_init(b);
-    ULONG rc = ControlTraceW(0, name, &b->p, EVENT_TRACE_CONTROL_QUERY);
+    ULONG rc = live_control(0, name, EVENT_TRACE_CONTROL_QUERY, b);
     if (rc_out)
         *rc_out = rc;
     return rc == ERROR_SUCCESS && b->p.BufferSize != 0;
 }
 
-ULONG stop_by_name(const WCHAR *name)
+ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct props_buf *b)
 {
-    struct props_buf b;
-    props_init(&b);
-    return ControlTraceW(0, name, &b.p, EVENT_TRACE_CONTROL_STOP);
+    struct props_buf own;
+    if (!b)
+        b = &own;
+    props_init(b);
+    return ControlTraceW((TRACEHANDLE)h, name, &b->p, code);
 }
 
 /* the pid of the suite's process whose private directory holds the log file a query reports, by
@@ -52,8 +53,7 @@ DWORD kernel_file_owner(const WCHAR *reported)
 static enum etw_lv_owner session_seen(const struct session *s, ULONG *qrc, const char **why)
 {
     struct props_buf b;
-    props_init(&b);
-    ULONG rc = ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY);
+    ULONG rc = live_control(s->h, NULL, EVENT_TRACE_CONTROL_QUERY, &b);
     if (qrc)
         *qrc = rc;
     struct etw_lv_seen seen = {.described = rc == ERROR_SUCCESS && b.p.BufferSize != 0,
@@ -186,14 +186,11 @@ static void session_stop(struct session *s)
     remove_acl(s);
     if (s->file[0]) {
         const char *why = NULL;
-        if (session_seen(s, NULL, &why) == ETW_LV_OURS) {
-            struct props_buf b;
-            props_init(&b);
-            ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
-        }
+        if (session_seen(s, NULL, &why) == ETW_LV_OURS)
+            live_control(s->h, NULL, EVENT_TRACE_CONTROL_STOP, NULL);
         run_file_delete(s->file);
     } else {
-        stop_by_name(s->name);
+        live_control(0, s->name, EVENT_TRACE_CONTROL_STOP, NULL);
     }
     if (s->provider) {
         EventUnregister(s->reg);
@@ -401,8 +398,7 @@ struct props_buf *all_sessions(ULONG *count)
 static bool logger_id_free(etw_u64 id)
 {
     struct props_buf b;
-    props_init(&b);
-    ULONG rc = ControlTraceW((TRACEHANDLE)id, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY);
+    ULONG rc = live_control(id, NULL, EVENT_TRACE_CONTROL_QUERY, &b);
     /* Wine's ControlTraceW reports success and describes nothing: no session */
     return rc == WIN_ERROR_WMI_INSTANCE_NOT_FOUND || (rc == ERROR_SUCCESS && b.p.BufferSize == 0);
 }
