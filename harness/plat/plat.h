@@ -95,7 +95,8 @@ bool plat_chan_write(plat_chan c, const void *buf, size_t len);
 bool plat_chan_parse(const char *s, plat_chan *c); /* the "--chan N" value */
 
 /* ---------------------------------------------------------------- libraries */
-/* load a shared library by path (never from the system search path); NULL with err filled */
+/* load a shared library by path (never from the system search path); NULL with err filled. POSIX
+ * only: a DLL target on Windows is loaded by harness/targets/win_live/dll.c. */
 void *plat_lib_open(const char *path, char *err, size_t errlen);
 void *plat_lib_sym(void *lib, const char *name);
 

@@ -1,12 +1,11 @@
 /*
  * harness/plat/win/host.c - host primitives on Windows (and Wine): time, names, the console
- * (Ctrl-C), end-of-process hooks, the private stdout, guarded mappings (VirtualAlloc) and DLLs.
+ * (Ctrl-C), the private stdout and guarded mappings (VirtualAlloc).
  */
 #include "harness/plat/win/win.h"
 #include <fcntl.h>
 #include <io.h>
 #include <stdlib.h>
-#include <string.h>
 
 void win_format_code(char *buf, size_t len, DWORD code)
 {
@@ -140,22 +139,6 @@ void plat_unmap_guarded(void *map, size_t len)
 void *plat_shared_alloc(size_t len)
 {
     return NULL; /* a worker is this exe started again: nothing is inherited */
-}
-
-void *plat_lib_open(const char *path, char *err, size_t errlen)
-{
-    HMODULE h = LoadLibraryExA(path, NULL, LOAD_WITH_ALTERED_SEARCH_PATH);
-    if (!h)
-        snprintf(err, errlen, "error %lu", GetLastError());
-    return (void *)h;
-}
-
-void *plat_lib_sym(void *lib, const char *name)
-{
-    FARPROC p = GetProcAddress((HMODULE)lib, name);
-    void *v;
-    memcpy(&v, &p, sizeof v);
-    return v;
 }
 
 void win_host_init(void (*exceptions)(void))

@@ -117,7 +117,6 @@ void run_dir_remove(void); /* at the end: the files created and not deleted, the
  * checked; INVALID_HANDLE_VALUE and why when it is not one */
 HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, size_t len);
 /* sessions.c */
-void props_init(struct props_buf *b);
 const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
 /* ControlTraceW(code) by handle (name NULL) or by name; the properties it fills in b (may be NULL) */
 ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct props_buf *b);

@@ -6,7 +6,7 @@
 struct session sessions[8];
 static const GUID system_trace_control_guid = {0x9e814aad, 0x3204, 0x11d2, {0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39}};
 
-void props_init(struct props_buf *b)
+static void props_init(struct props_buf *b)
 {
     memset(b, 0, sizeof *b);
     b->p.Wnode.BufferSize = sizeof *b;
