@@ -4,12 +4,6 @@
 #include "harness/targets/win_live/live.h"
 #include <string.h>
 
-/* a function of module by name, as the bound system answers (GetProcAddress, forwarders included) */
-static void *live_proc(const char *module, const char *name)
-{
-    return lb_proc(module, name);
-}
-
 static void *live_sym(struct etw_target *t, const char *name)
 {
     for (size_t i = 0; i < NMODS; i++) {
@@ -82,7 +76,7 @@ static struct etw_target *win_live_target(char *err, size_t errlen)
     const struct etw_version_info *vi = etw_version_info(t->version);
     const char *impl = lb_twin() ? "twin" : L.wine ? "wine" : "windows";
     *t = (struct etw_target){.spec = "live", .impl = impl, .name = impl, .arch = plat_process_arch(),
-        .sym = live_sym, .proc = live_proc, .version = t->version, .build = t->build,
+        .sym = live_sym, .proc = lb_proc, .version = t->version, .build = t->build,
         .version_label = !L.wine ? NULL : vi ? vi->wine : "win10", .reset = live_reset,
         .start_logger = live_start_logger, .stop_logger = live_stop_logger,
         .missing_logger = live_missing_logger, .set_privilege = live_set_privilege,
