@@ -171,14 +171,13 @@ static int remove_acl_values(DWORD pid, bool all, bool dry, bool verbose, int *f
     return removed;
 }
 
-int win_stop_sessions_of(DWORD pid, bool verbose)
+void win_stop_sessions_of(struct etw_target *t, unsigned long pid)
 {
     if (!LB_HAVE(ControlTraceW))
-        return 0;
-    int r = stop_suite_sessions(pid, false, false, verbose, NULL);
-    remove_acl_values(pid, false, false, verbose, NULL); /* after its sessions stopped */
-    remove_run_dirs(pid, false, false, verbose);
-    return r < 0 ? 0 : r;
+        return;
+    stop_suite_sessions((DWORD)pid, false, false, false, NULL);
+    remove_acl_values((DWORD)pid, false, false, false, NULL); /* after its sessions stopped */
+    remove_run_dirs((DWORD)pid, false, false, false);
 }
 
 int win_cmd_cleanup(int argc, char **argv)

@@ -138,8 +138,8 @@ bool live_need(struct etw_target *t, unsigned need, char *why, size_t len);
 etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
 enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
                               etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
-/* cleanup.c: stop the sessions a (dead) process pid of this suite left behind; returns how many */
-int win_stop_sessions_of(DWORD pid, bool verbose);
+/* cleanup.c: what a (dead) worker process pid of this suite left behind goes (.worker_died) */
+void win_stop_sessions_of(struct etw_target *t, unsigned long pid);
 int win_cmd_cleanup(int argc, char **argv); /* etwconf.exe cleanup [--all] [--dry-run] */
 
 #endif

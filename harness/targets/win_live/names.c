@@ -4,11 +4,6 @@
 
 static const wchar_t prefix[] = L"etwconf-";
 
-static bool same(wchar_t a, wchar_t b)
-{
-    return towlower((wint_t)a) == towlower((wint_t)b);
-}
-
 /* digits at *s (no sign, no leading zero, at most 10): the value, s moved past them; 0 if none */
 static unsigned long number(const wchar_t **s)
 {
@@ -31,7 +26,7 @@ bool etw_live_prefix(const wchar_t **s, const wchar_t *lit)
 {
     const wchar_t *p = *s;
     for (; *lit; lit++, p++)
-        if (!*p || !same(*p, *lit))
+        if (!*p || towlower((wint_t)*p) != towlower((wint_t)*lit))
             return false;
     *s = p;
     return true;

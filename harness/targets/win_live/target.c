@@ -59,11 +59,6 @@ static bool live_claim(struct etw_target *t, char *why, size_t len)
     return false;
 }
 
-static void live_worker_died(struct etw_target *t, unsigned long pid)
-{
-    win_stop_sessions_of((DWORD)pid, false);
-}
-
 static struct etw_target *win_live_target(char *err, size_t errlen)
 {
     if (L.open)
@@ -81,7 +76,7 @@ static struct etw_target *win_live_target(char *err, size_t errlen)
         .start_logger = live_start_logger, .stop_logger = live_stop_logger,
         .missing_logger = live_missing_logger, .set_privilege = live_set_privilege,
         .enable_group = live_enable_group, .event_traits = live_event_traits,
-        .fingerprint = live_fingerprint, .need = live_need, .worker_died = live_worker_died,
+        .fingerprint = live_fingerprint, .need = live_need, .worker_died = win_stop_sessions_of,
         .claim = live_claim};
     plat_at_end(win_restore_all); /* also after a fatal exception or a closed console */
     int ks = kernel_logger_state(NULL);
