@@ -73,16 +73,6 @@ struct run_opts {
     bool stop_on_counted; /* --stop-on-counted: no later version once one counts a failure */
 };
 
-/* this process's stdout for results, fd 1 pointed away from it so that
- * nothing a target prints can reach it */
-static FILE *results_stdout(void)
-{
-    static FILE *f;
-    if (!f && !(f = plat_private_stdout()))
-        f = stdout;
-    return f;
-}
-
 /* the run in progress, for a footer when the process ends during it */
 static struct etw_runner *active;
 static volatile bool ended_during_run;
@@ -157,8 +147,11 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         out = path;
     }
     bool to_stdout = !out || !strcmp(out, "-");
+    static FILE *private_stdout; /* fd 1 pointed away from it: nothing a target prints reaches it */
+    if (to_stdout && !private_stdout && !(private_stdout = plat_private_stdout()))
+        private_stdout = stdout;
     if (to_stdout)
-        r.out = results_stdout();
+        r.out = private_stdout;
     else if (!(r.out = fopen(out, RESULTS_MODE))) {
         fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
         return 3;

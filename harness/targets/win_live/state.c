@@ -5,15 +5,6 @@
 
 struct live win_live;
 
-/* the entry of the version table named by major.minor; else the nearest, 10.0 for 6.4 (early 10
- * builds) and anything newer */
-static unsigned map_version(DWORD major, DWORD minor, bool *exact)
-{
-    const struct etw_version_info *e = etw_version_info((unsigned)(major << 8 | minor));
-    *exact = e != NULL;
-    return e ? e->id : major < 5 || (major == 5 && minor < 2) ? ETW_V5_2 : ETW_V10_0;
-}
-
 static void detect_version(void)
 {
     memset(&L.vi, 0, sizeof L.vi);
@@ -23,12 +14,15 @@ static void detect_version(void)
         L.vi.dwOSVersionInfoSize = sizeof L.vi;
         GetVersionExW((OSVERSIONINFOW *)&L.vi);
     }
-    bool exact;
-    L.t.version = map_version(L.vi.dwMajorVersion, L.vi.dwMinorVersion, &exact);
+    /* the version table's entry named major.minor; else the nearest, 10.0 for 6.4 (early 10
+     * builds) and anything newer */
+    unsigned long major = L.vi.dwMajorVersion, minor = L.vi.dwMinorVersion;
+    const struct etw_version_info *e = etw_version_info((unsigned)(major << 8 | minor));
+    L.t.version = e ? e->id : major < 5 || (major == 5 && minor < 2) ? ETW_V5_2 : ETW_V10_0;
     L.t.build = L.vi.dwBuildNumber;
-    if (!exact)
-        fprintf(stderr, "etwconf: this system is NT %lu.%lu; the cases' expectations for %s are used\n", (unsigned long)L.vi.dwMajorVersion,
-                (unsigned long)L.vi.dwMinorVersion, etw_version_name(L.t.version));
+    if (!e)
+        fprintf(stderr, "etwconf: this system is NT %lu.%lu; the cases' expectations for %s are used\n",
+                major, minor, etw_version_name(L.t.version));
     L.wine = LB_HAVE(wine_get_version);
     if (L.wine) {
         L.wine_version = wine_get_version();

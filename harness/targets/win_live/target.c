@@ -29,10 +29,8 @@ static void win_restore_all(void)
 {
     if (!L.open)
         return;
-    stop_all_sessions();
+    live_reset();
     run_dir_remove(); /* after the sessions: their files are closed */
-    tpi_restore();
-    restore_privilege();
 }
 
 /* one run at a time on a system: the cases change system-wide settings (the sampled-profile
