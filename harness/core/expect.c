@@ -129,13 +129,13 @@ void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const st
     snprintf(present, sizeof present, "%s exported", where);
     snprintf(gone, sizeof gone, "%s not exported", where);
     if (!t->proc && absent) {
-        etw_skip(ctx, "the target has no per-version export model (no EtwRef_GetProcAddress): cannot check that %s is absent",
-                 where);
+        etw_skip(ctx, "the target has no per-version export model (no EtwRef_GetProcAddress): "
+                      "cannot check that %s is absent", where);
         return;
     }
     void *p = t->proc ? t->proc(a->module, a->export_name) : t->sym(t, a->export_name);
-    etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", absent ? !p : p != NULL, absent ? gone : present,
-                  p ? "exported" : absent ? "not exported" : "missing");
+    etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", absent ? !p : p != NULL,
+                  absent ? gone : present, p ? "exported" : absent ? "not exported" : "missing");
     if (absent && p)
         ctx->res->mode = "unexpected-export";
 }

@@ -314,8 +314,8 @@ static int run_workers(struct etw_runner *r, size_t next)
         fprintf(stderr, "etwconf: the worker process ended three times before running a case; the %zu case(s) left are recorded as CRASH\n",
                 r->nplan - next);
         for (; next < r->nplan; next++)
-            emit_abnormal(r, next, "no start", ETW_PHASE_CALL,
-                          "(the worker process ended before running the case, three times in a row)");
+            emit_abnormal(r, next, "no start", ETW_PHASE_CALL, "(the worker process ended before "
+                          "running the case, three times in a row)");
     }
     return 0;
 }

@@ -16,7 +16,8 @@ static void *lib_sym(struct etw_target *t, const char *name)
 static int probe_main(void *arg, plat_chan chan)
 {
     char e[512];
-    const char *m = plat_lib_open(arg, e, sizeof e) ? "loaded\n" : "failed 0\n"; /* the real load says why */
+    /* a failure: the real load says why */
+    const char *m = plat_lib_open(arg, e, sizeof e) ? "loaded\n" : "failed 0\n";
     plat_chan_write(chan, m, strlen(m));
     return 0;
 }
@@ -30,9 +31,10 @@ struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
     bool late;
     snprintf(path, sizeof path, "%s%s", strchr(spec, '/') ? "" : "./", spec);
     if (etw_target_probe(probe_main, path, NULL, &code, how, sizeof how, &late) < 0)
-        return snprintf(err, errlen, "cannot load target '%s': loading it ended the process that tried (%s) before "
-                        "dlopen returned: its constructor crashed, exited, or ran for over %u ms (--load-timeout-ms)",
-                        spec, how, etw_target_load_ms), NULL;
+        return snprintf(err, errlen, "cannot load target '%s': loading it ended the process that "
+                        "tried (%s) before dlopen returned: its constructor crashed, exited, or "
+                        "ran for over %u ms (--load-timeout-ms)", spec, how, etw_target_load_ms),
+               NULL;
     void *h = plat_lib_open(path, why, sizeof why);
     if (!h) {
         snprintf(err, errlen, "cannot load target '%s': %s (a target is 'reference' or a shared library built with -shared -fPIC%s)", spec,

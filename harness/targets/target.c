@@ -68,15 +68,16 @@ int etw_target_probe(int (*fn)(void *arg, plat_chan chan), void *arg, const char
     uint64_t until = plat_now_us() + etw_target_load_ms * 1000ull;
     while (!strchr(msg, '\n') && got + 1 < sizeof msg) {
         uint64_t now = plat_now_us();
-        long n = now < until ? plat_proc_read(p, msg + got, sizeof msg - 1 - got, (unsigned)((until - now) / 1000u) + 1)
-                             : -1;
+        unsigned left = now < until ? (unsigned)((until - now) / 1000u) + 1 : 0;
+        long n = left ? plat_proc_read(p, msg + got, sizeof msg - 1 - got, left) : -1;
         if (n <= 0)
             break; /* ended (0) or out of time (-1) */
         got += (size_t)n;
         msg[got] = 0;
     }
     *code = 0;
-    bool loaded = !strcmp(msg, "loaded\n"), failed = sscanf(msg, "failed %lu%c", code, &nl) == 2 && nl == '\n';
+    bool loaded = !strcmp(msg, "loaded\n");
+    bool failed = sscanf(msg, "failed %lu%c", code, &nl) == 2 && nl == '\n';
     *late = !loaded && !failed && plat_now_us() >= until;
     plat_proc_end(p, how, hlen); /* killed when it still runs */
     return loaded ? 1 : failed ? 0 : -1;

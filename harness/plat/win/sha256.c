@@ -6,8 +6,8 @@
 
 bool win_sha256_file(const wchar_t *path, char hex[65])
 {
-    HANDLE f = CreateFileW(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
-                           OPEN_EXISTING, 0, NULL);
+    DWORD share = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
+    HANDLE f = CreateFileW(path, GENERIC_READ, share, NULL, OPEN_EXISTING, 0, NULL);
     HCRYPTPROV prov = 0;
     HCRYPTHASH hash = 0;
     bool ok = f != INVALID_HANDLE_VALUE &&

@@ -39,7 +39,8 @@ static int stop_suite_sessions(DWORD pid, bool all, bool dry, bool verbose, int 
                 printf("left alone: %s (etwconf pid %lu is still running; --all stops it too)\n", nm, (unsigned long)owner);
             continue;
         }
-        ULONG rc = dry ? 0 : live_control(0, kernel ? KERNEL_LOGGER_W : name, EVENT_TRACE_CONTROL_STOP, NULL);
+        const WCHAR *by = kernel ? KERNEL_LOGGER_W : name;
+        ULONG rc = dry ? 0 : live_control(0, by, EVENT_TRACE_CONTROL_STOP, NULL);
         if (verbose)
             printf("%s %s%s%s%s\n", dry ? "would stop:" : rc == ERROR_SUCCESS ? "stopped:" : "could not stop:", nm, kernel ? " (log file " : "",
                    kernel ? fl : "", kernel ? ")" : "");

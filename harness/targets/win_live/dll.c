@@ -47,13 +47,14 @@ struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
     const char *argv[] = {win_probe_command, local, NULL};
     unsigned long code = 0;
     bool late = false;
-    int probed = win_started_by_runner() ? 1 : etw_target_probe(NULL, NULL, argv, &code, how, sizeof how, &late);
+    int probed = win_started_by_runner() ? 1 : etw_target_probe(NULL, NULL, argv, &code, how,
+                                                                sizeof how, &late);
     if (probed < 0 && late)
-        snprintf(why, sizeof why, "its DllMain did not return within %u ms in the process that tried to load it "
-                 "(killed; --load-timeout-ms)", etw_target_load_ms);
+        snprintf(why, sizeof why, "its DllMain did not return within %u ms in the process that "
+                 "tried to load it (killed; --load-timeout-ms)", etw_target_load_ms);
     else if (probed < 0)
-        snprintf(why, sizeof why, "loading it ended the process that tried (%s) before LoadLibrary returned: its "
-                 "DllMain ended the process or crashed", how);
+        snprintf(why, sizeof why, "loading it ended the process that tried (%s) before LoadLibrary "
+                 "returned: its DllMain ended the process or crashed", how);
     if (probed < 0)
         return snprintf(err, errlen, "cannot load target '%s': %s. etwconf.exe did not load it into "
                                      "itself and wrote no results: fix the DLL's DllMain, or test "

@@ -118,7 +118,7 @@ void run_dir_remove(void); /* at the end: the files created and not deleted, the
 HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, size_t len);
 /* sessions.c */
 const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
-/* ControlTraceW(code) by handle (name NULL) or by name; the properties it fills in b (may be NULL) */
+/* ControlTraceW(code) by handle (name NULL) or by name; what it fills in goes to b (may be NULL) */
 ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct props_buf *b);
 DWORD kernel_file_owner(const WCHAR *reported);
 void stop_all_sessions(void);

@@ -49,16 +49,18 @@ bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t
                   etw_logger_kind_title((enum etw_logger_kind)kind));
     if (kind && s->version < plan.min_version) {
         static const char *const since[] = {
-            [LG_PRIVATE] = "a private in-process session (EVENT_TRACE_PRIVATE_IN_PROC), which exists from Windows "
-                           "Vista (6.0)",
-            [LG_NOACCESS] = "a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE) without "
-                            "TRACELOG_GUID_ENABLE access, and system-logger mode exists from Windows 8 (6.2)",
-            [LG_SYSTEM] = "a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which exists from "
-                          "Windows 8 (6.2)",
+            [LG_PRIVATE] = "a private in-process session (EVENT_TRACE_PRIVATE_IN_PROC), which "
+                           "exists from Windows Vista (6.0)",
+            [LG_NOACCESS] = "a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE) "
+                            "without TRACELOG_GUID_ENABLE access, and system-logger mode exists "
+                            "from Windows 8 (6.2)",
+            [LG_SYSTEM] = "a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which "
+                          "exists from Windows 8 (6.2)",
             [LG_KERNEL] = "the NT Kernel Logger, which this version does not have"};
         if (kind != LG_PLAIN)
             return no(why, len, "needs %s", since[kind]);
-        return no(why, len, "needs a %s, which exists from Windows %s", etw_logger_kind_title((enum etw_logger_kind)kind),
+        return no(why, len, "needs a %s, which exists from Windows %s",
+                  etw_logger_kind_title((enum etw_logger_kind)kind),
                   etw_version_name(plan.min_version));
     }
     unsigned long who = 0;

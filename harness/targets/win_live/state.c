@@ -21,8 +21,8 @@ static void detect_version(void)
     L.t.version = e ? e->id : major < 5 || (major == 5 && minor < 2) ? ETW_V5_2 : ETW_V10_0;
     L.t.build = L.vi.dwBuildNumber;
     if (!e)
-        fprintf(stderr, "etwconf: this system is NT %lu.%lu; the cases' expectations for %s are used\n",
-                major, minor, etw_version_name(L.t.version));
+        fprintf(stderr, "etwconf: this system is NT %lu.%lu; the cases' expectations for %s are "
+                "used\n", major, minor, etw_version_name(L.t.version));
     L.wine = LB_HAVE(wine_get_version);
     if (L.wine) {
         L.wine_version = wine_get_version();

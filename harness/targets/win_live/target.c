@@ -68,7 +68,8 @@ static struct etw_target *win_live_target(char *err, size_t errlen)
     struct etw_target *t = &L.t;
     const struct etw_version_info *vi = etw_version_info(t->version);
     const char *impl = lb_twin() ? "twin" : L.wine ? "wine" : "windows";
-    *t = (struct etw_target){.spec = "live", .impl = impl, .name = impl, .arch = plat_process_arch(),
+    *t = (struct etw_target){.spec = "live", .impl = impl, .name = impl,
+        .arch = plat_process_arch(),
         .sym = live_sym, .proc = lb_proc, .version = t->version, .build = t->build,
         .version_label = !L.wine ? NULL : vi ? vi->wine : "win10", .reset = live_reset,
         .start_logger = live_start_logger, .stop_logger = live_stop_logger,
