@@ -5,7 +5,6 @@
 #include "harness/plat/win/win.h"
 #include <fcntl.h>
 #include <io.h>
-#include <stdlib.h>
 
 void win_format_code(char *buf, size_t len, DWORD code)
 {
