@@ -205,8 +205,8 @@ printf '%s' '            live_control(s->h, NULL, EVENT_TRACE_CONTROL_STOP, NULL
 printf '%s' '            ;
         run_file_delete(s->file);' >"$T/kernel-stop.to"
 # a no-access fixture whose entry denies nothing
-printf '%s' '    etw_lv_deny_enable_call(&a);' >"$T/no-deny.from"
-printf '%s' '    etw_lv_deny_enable_call(&a);
+printf '%s' '    struct etw_lv_access_call a = etw_lv_deny_enable;' >"$T/no-deny.from"
+printf '%s' '    struct etw_lv_access_call a = etw_lv_deny_enable;
     a.allow = true;' >"$T/no-deny.to"
 # a consumer that never opens its trace
 printf '%s' '    th = OpenTraceW(&lf);' >"$T/no-open.from"

@@ -38,46 +38,29 @@ bool etw_lv_session_plan(unsigned kind, struct etw_lv_session_plan *p)
     }
 }
 
-void etw_lv_group_enable_params(struct etw_lv_enable_params *p)
-{
-    *p = (struct etw_lv_enable_params){.version = ETW_LV_ENABLE_PARAMS_VERSION_2,
-                                       .enable_property = ETW_LV_PROPERTY_PROVIDER_GROUP};
-}
-
-void etw_lv_group_enable_call(struct etw_lv_enable_call *e)
-{
-    *e = (struct etw_lv_enable_call){.control_code = ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER,
-                                     .level = ETW_GROUP_ENABLE_LEVEL,
-                                     .match_any = ETW_GROUP_ENABLE_KEYWORDS, .timeout_ms = 5000};
-}
-
-void etw_lv_provider_enable_call(struct etw_lv_enable_call *e, bool enable)
-{
-    *e = (struct etw_lv_enable_call){
-        .control_code = enable ? ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER : ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER,
-        .level = enable ? ETW_TRACE_LEVEL_VERBOSE : 0, .timeout_ms = 5000};
-}
-
-void etw_lv_consumer_plan(struct etw_lv_consumer_plan *p)
-{
-    /* the sessions flush every second (FlushTimer 1); the event's level is within the enable's */
-    *p = (struct etw_lv_consumer_plan){
-        .process_trace_mode =
-            ETW_LV_PROCESS_TRACE_MODE_REAL_TIME | ETW_LV_PROCESS_TRACE_MODE_EVENT_RECORD,
-        .deadline_ms = 10000, .write_every_ms = 250, .join_ms = 5000,
-        .event_level = ETW_TRACE_LEVEL_INFORMATION};
-}
+const struct etw_lv_enable_params etw_lv_group_enable_params = {
+    .version = ETW_LV_ENABLE_PARAMS_VERSION_2, .enable_property = ETW_LV_PROPERTY_PROVIDER_GROUP};
+const struct etw_lv_enable_call etw_lv_group_enable = {
+    .control_code = ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER, .level = ETW_GROUP_ENABLE_LEVEL,
+    .match_any = ETW_GROUP_ENABLE_KEYWORDS, .timeout_ms = 5000};
+const struct etw_lv_enable_call etw_lv_provider_enable[2] = {
+    {.control_code = ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER, .timeout_ms = 5000},
+    {.control_code = ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER, .level = ETW_TRACE_LEVEL_VERBOSE,
+     .timeout_ms = 5000}};
+/* the sessions flush every second (FlushTimer 1); the event's level is within the enable's */
+const struct etw_lv_consumer_plan etw_lv_consumer = {
+    .process_trace_mode =
+        ETW_LV_PROCESS_TRACE_MODE_REAL_TIME | ETW_LV_PROCESS_TRACE_MODE_EVENT_RECORD,
+    .deadline_ms = 10000, .write_every_ms = 250, .join_ms = 5000,
+    .event_level = ETW_TRACE_LEVEL_INFORMATION};
 
 bool etw_lv_trace_handle_valid(etw_u64 h)
 {
     return h != ~(etw_u64)0 && h != 0xFFFFFFFFull;
 }
 
-void etw_lv_deny_enable_call(struct etw_lv_access_call *a)
-{
-    *a = (struct etw_lv_access_call){.operation = ETW_LV_SECURITY_ADD_DACL,
-                                     .rights = ETW_LV_TRACELOG_GUID_ENABLE, .allow = false};
-}
+const struct etw_lv_access_call etw_lv_deny_enable = {.operation = ETW_LV_SECURITY_ADD_DACL,
+                                                     .rights = ETW_LV_TRACELOG_GUID_ENABLE};
 
 void etw_lv_session_guid(etw_guid *g, etw_u32 pid, etw_u32 n, etw_u32 tick)
 {
@@ -227,13 +210,10 @@ bool etw_lv_dacl_denies(bool present, const struct etw_lv_ace *aces, int n, etw_
     return (granted & rights) != rights;
 }
 
-void etw_lv_trial_enable_call(struct etw_lv_enable_call *e, bool enable)
-{
-    /* timeout 0, asynchronous: the answer is the access check, no provider is waited for */
-    *e = (struct etw_lv_enable_call){
-        .control_code = enable ? ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER : ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER,
-        .level = enable ? ETW_TRACE_LEVEL_INFORMATION : 0};
-}
+/* timeout 0, asynchronous: the answer is the access check, no provider is waited for */
+const struct etw_lv_enable_call etw_lv_trial_enable[2] = {
+    {.control_code = ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER},
+    {.control_code = ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER, .level = ETW_TRACE_LEVEL_INFORMATION}};
 
 bool etw_lv_trial_refused(etw_u32 rc, const char **why)
 {
@@ -315,13 +295,9 @@ int etw_lv_pmc_sources(const etw_u8 *buf, etw_u32 len)
 
 unsigned etw_lv_longest_fixture_wait_ms(void)
 {
-    struct etw_lv_consumer_plan c;
-    struct etw_lv_enable_call on, off, group;
-    etw_lv_consumer_plan(&c);
-    etw_lv_provider_enable_call(&on, true);
-    etw_lv_provider_enable_call(&off, false);
-    etw_lv_group_enable_call(&group);
-    unsigned consumer = on.timeout_ms + c.deadline_ms + c.write_every_ms + off.timeout_ms + c.join_ms;
-    unsigned groups = group.timeout_ms + ETW_LV_GROUP_SETTLE_MS;
+    const struct etw_lv_consumer_plan *c = &etw_lv_consumer;
+    unsigned consumer = etw_lv_provider_enable[1].timeout_ms + c->deadline_ms + c->write_every_ms +
+                        etw_lv_provider_enable[0].timeout_ms + c->join_ms;
+    unsigned groups = etw_lv_group_enable.timeout_ms + ETW_LV_GROUP_SETTLE_MS;
     return consumer > groups ? consumer : groups;
 }

@@ -30,11 +30,7 @@ etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u3
     if (!group || !enabled)
         return ERROR_INVALID_PARAMETER;
     *enabled = ETW_ENABLED_UNKNOWN;
-    struct etw_lv_enable_params p;
-    struct etw_lv_enable_call e;
-    etw_lv_group_enable_params(&p);
-    etw_lv_group_enable_call(&e);
-    ULONG rc = enable_call(session, group, &e, &p);
+    ULONG rc = enable_call(session, group, &etw_lv_group_enable, &etw_lv_group_enable_params);
     if (rc == ERROR_SUCCESS)
         Sleep(ETW_LV_GROUP_SETTLE_MS);
     return rc;
@@ -114,11 +110,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         FX_BROKEN("fixture: the real-time consumer of an earlier case has not ended");
     if (!LB_HAVE(OpenTraceW) || !LB_HAVE(CloseTrace) || !LB_HAVE(EventWrite) || !LB_HAVE(ProcessTrace) || !LB_HAVE(EnableTraceEx2))
         FX_BROKEN("fixture: advapi32 does not export OpenTraceW, ProcessTrace, CloseTrace, EventWrite and EnableTraceEx2");
-    struct etw_lv_consumer_plan plan;
-    struct etw_lv_enable_call on, off;
-    etw_lv_consumer_plan(&plan);
-    etw_lv_provider_enable_call(&on, true);
-    etw_lv_provider_enable_call(&off, false);
+    const struct etw_lv_consumer_plan plan = etw_lv_consumer;
 
     HANDLE arrived = k.arrived; /* made once; busy is 0 here, outcome ETW_LV_EV_OTHER */
     k = (struct consumer){.provider = *provider, .arrived = arrived};
@@ -145,7 +137,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         FX_BROKEN("fixture: CreateThread for ProcessTrace failed with %lu", (unsigned long)GetLastError());
     }
     enum etw_fx fx = ETW_FX_OK;
-    ULONG rc = enable_call(session, provider, &on, NULL);
+    ULONG rc = enable_call(session, provider, &etw_lv_provider_enable[1], NULL);
     if (rc != ERROR_SUCCESS) {
         snprintf(why, len, "fixture: EnableTraceEx2 enabling the provider on the case's session returned %lu", (unsigned long)rc);
         fx = ETW_FX_BROKEN;
@@ -168,7 +160,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
                      plan.deadline_ms, (unsigned long)wrc, pumped, L.wine ? "; Wine: its sessions deliver no events" : "");
             fx = ETW_FX_BROKEN;
         }
-        enable_call(session, provider, &off, NULL);
+        enable_call(session, provider, &etw_lv_provider_enable[0], NULL);
     }
     /* CloseTrace makes ProcessTrace return; a thread that does not end in time keeps k.busy set (it
      * ends at the latest when the session stops after the case), and the next consumer waits for it */

@@ -89,8 +89,7 @@ static ULONG deny_enable(struct session *s)
     DWORD got = 0;
     if (!GetTokenInformation(L.token, TokenUser, buf, sizeof buf, &got))
         return GetLastError();
-    struct etw_lv_access_call a;
-    etw_lv_deny_enable_call(&a);
+    struct etw_lv_access_call a = etw_lv_deny_enable;
     s->acl = true; /* set before the call: a half-done change is removed too */
     return EventAccessControl(&s->guid, a.operation, ((TOKEN_USER *)buf)->User.Sid, a.rights, a.allow ? TRUE : FALSE);
 }
@@ -151,15 +150,16 @@ static bool access_denied(struct session *s, char *why, size_t len)
         snprintf(why, len, "fixture: EnableTraceEx2 is not exported: the denial of TRACELOG_GUID_ENABLE cannot be tried");
         return false;
     }
-    struct etw_lv_enable_call e;
-    etw_lv_trial_enable_call(&e, true);
-    ULONG rc = EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e.control_code, e.level, e.match_any, e.match_all, e.timeout_ms, NULL);
+    const struct etw_lv_enable_call *e = &etw_lv_trial_enable[1];
+    ULONG rc = EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e->control_code, e->level, e->match_any,
+                              e->match_all, e->timeout_ms, NULL);
     const char *seen = NULL;
     if (etw_lv_trial_refused(rc, &seen))
         return true;
     if (rc == ERROR_SUCCESS) {
-        etw_lv_trial_enable_call(&e, false);
-        EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e.control_code, e.level, e.match_any, e.match_all, e.timeout_ms, NULL);
+        e = &etw_lv_trial_enable[0];
+        EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e->control_code, e->level, e->match_any,
+                       e->match_all, e->timeout_ms, NULL);
     }
     char dacl[240];
     dacl_report(s, dacl, sizeof dacl);
