@@ -6,36 +6,23 @@
 
 bool etw_lv_session_plan(unsigned kind, struct etw_lv_session_plan *p)
 {
-    memset(p, 0, sizeof *p);
-    switch (kind) {
-    case ETW_LV_KERNEL:
-        *p = (struct etw_lv_session_plan){.log_file_mode = ETW_LV_FILE_MODE_SEQUENTIAL,
-                                          .log_file = true, .min_version = ETW_V5_2};
-        return true;
-    case ETW_LV_PLAIN:
-        *p = (struct etw_lv_session_plan){.log_file_mode = ETW_LV_REAL_TIME_MODE,
-                                          .min_version = ETW_V5_2};
-        return true;
-    case ETW_LV_SYSTEM:
-    case ETW_LV_NOACCESS:
-        *p = (struct etw_lv_session_plan){
-            .log_file_mode = ETW_LV_REAL_TIME_MODE | ETW_LV_SYSTEM_LOGGER_MODE,
-            .deny_enable = kind == ETW_LV_NOACCESS, .min_version = ETW_V6_2};
-        return true;
-    case ETW_LV_PRIVATE:
+    enum { RT = ETW_LV_REAL_TIME_MODE, SYS = ETW_LV_SYSTEM_LOGGER_MODE };
+    enum { SEQ = ETW_LV_FILE_MODE_SEQUENTIAL };
+    static const struct etw_lv_session_plan plans[] = {
+        [ETW_LV_KERNEL] = {SEQ, .log_file = true, .min_version = ETW_V5_2},
+        [ETW_LV_PLAIN] = {RT, .min_version = ETW_V5_2},
+        [ETW_LV_SYSTEM] = {RT | SYS, .min_version = ETW_V6_2},
+        [ETW_LV_NOACCESS] = {RT | SYS, .deny_enable = true, .min_version = ETW_V6_2},
         /* the documented form ("Configuring and Starting a Private Logger Session", "Logging Mode
          * Constants"): PRIVATE_LOGGER_MODE with PRIVATE_IN_PROC, writing a sequential log file;
          * real time is not allowed with it, and no page shows buffering mode with it. Wnode.Guid
          * is a provider GUID this process registered before StartTraceW. */
-        *p = (struct etw_lv_session_plan){
-            .log_file_mode =
-                ETW_LV_FILE_MODE_SEQUENTIAL | ETW_LV_PRIVATE_LOGGER_MODE | ETW_LV_PRIVATE_IN_PROC,
-            .log_file = true, .query_by_handle = true, .register_guid = true,
-            .min_version = ETW_V6_0 /* PRIVATE_IN_PROC */};
-        return true;
-    default:
-        return false;
-    }
+        [ETW_LV_PRIVATE] = {SEQ | ETW_LV_PRIVATE_LOGGER_MODE | ETW_LV_PRIVATE_IN_PROC,
+                            .log_file = true, .query_by_handle = true, .register_guid = true,
+                            .min_version = ETW_V6_0 /* PRIVATE_IN_PROC */}};
+    bool known = kind < sizeof plans / sizeof plans[0] && plans[kind].log_file_mode;
+    *p = known ? plans[kind] : (struct etw_lv_session_plan){0};
+    return known;
 }
 
 const struct etw_lv_enable_params etw_lv_group_enable_params = {
