@@ -43,16 +43,15 @@ const char *plat_host_os(void)
 
 const char *plat_host_arch(void)
 {
+    static const WORD codes[] = {[PLAT_ARCH_X86_64] = PROCESSOR_ARCHITECTURE_AMD64,
+        [PLAT_ARCH_I686] = PROCESSOR_ARCHITECTURE_INTEL, [PLAT_ARCH_AARCH64] = 12 /* ARM64 */,
+        [PLAT_ARCH_ARM] = PROCESSOR_ARCHITECTURE_ARM, [PLAT_ARCH_IA64] = PROCESSOR_ARCHITECTURE_IA64};
     SYSTEM_INFO si;
     GetNativeSystemInfo(&si);
-    switch (si.wProcessorArchitecture) {
-    case PROCESSOR_ARCHITECTURE_AMD64: return plat_arch_name(PLAT_ARCH_X86_64);
-    case PROCESSOR_ARCHITECTURE_INTEL: return plat_arch_name(PLAT_ARCH_I686);
-    case 12: return plat_arch_name(PLAT_ARCH_AARCH64); /* PROCESSOR_ARCHITECTURE_ARM64 */
-    case PROCESSOR_ARCHITECTURE_ARM: return plat_arch_name(PLAT_ARCH_ARM);
-    case PROCESSOR_ARCHITECTURE_IA64: return plat_arch_name(PLAT_ARCH_IA64);
-    default: return plat_arch_name(PLAT_ARCH_UNKNOWN);
-    }
+    int a = PLAT_ARCH_IA64;
+    while (a > PLAT_ARCH_UNKNOWN && codes[a] != si.wProcessorArchitecture)
+        a--;
+    return plat_arch_name((enum plat_arch)a);
 }
 
 void plat_exit(int code)

@@ -16,14 +16,12 @@ static bool reg_string(HKEY k, const WCHAR *name, char *out, size_t cap)
 /* an IMAGE_FILE_MACHINE_* value, by the platform's one table of names */
 static const char *machine_name(USHORT m)
 {
-    switch (m) {
-    case 0x8664: return plat_arch_name(PLAT_ARCH_X86_64);
-    case 0x014c: return plat_arch_name(PLAT_ARCH_I686);
-    case 0xAA64: return plat_arch_name(PLAT_ARCH_AARCH64);
-    case 0x01c4: return plat_arch_name(PLAT_ARCH_ARM);
-    case 0x0200: return plat_arch_name(PLAT_ARCH_IA64);
-    default: return plat_arch_name(PLAT_ARCH_UNKNOWN);
-    }
+    static const USHORT machines[] = {[PLAT_ARCH_X86_64] = 0x8664, [PLAT_ARCH_I686] = 0x014c,
+        [PLAT_ARCH_AARCH64] = 0xAA64, [PLAT_ARCH_ARM] = 0x01c4, [PLAT_ARCH_IA64] = 0x0200};
+    int a = PLAT_ARCH_IA64;
+    while (a > PLAT_ARCH_UNKNOWN && machines[a] != m)
+        a--;
+    return plat_arch_name((enum plat_arch)a);
 }
 
 /* "10.0.19045": RtlGetVersion's answer, in both fingerprints */
