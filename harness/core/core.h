@@ -81,6 +81,8 @@ enum etw_fx {
     ETW_FX_BROKEN, /* the target refused to set it up: BROKEN */
     ETW_FX_MISSING, /* the target does not export st->missing, which the fixture calls */
 };
+/* in a fixture function with why and len: say why, and return ETW_FX_BROKEN */
+#define FX_BROKEN(...) return (snprintf(why, len, __VA_ARGS__), ETW_FX_BROKEN)
 #define ETW_ENABLED_UNKNOWN 0xFFFFFFFFu /* enable_group's count when the target cannot count */
 struct etw_target {
     const char *spec; /* what the user gave: "reference" or a path */

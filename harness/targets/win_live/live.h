@@ -36,8 +36,6 @@
 #define EVENT_TRACE_CONTROL_STOP 1
 #endif
 #define WIN_ERROR_WMI_INSTANCE_NOT_FOUND 4201u
-/* in a fixture function with why and len: say why, and return ETW_FX_BROKEN */
-#define FX_BROKEN(...) return (snprintf(why, len, __VA_ARGS__), ETW_FX_BROKEN)
 /* _snwprintf into a WCHAR array, always NUL-terminated */
 #define WFMT(buf, ...) (_snwprintf((buf), sizeof(buf) / sizeof (buf)[0] - 1, __VA_ARGS__), \
                         (buf)[sizeof(buf) / sizeof (buf)[0] - 1] = 0)
