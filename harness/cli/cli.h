@@ -22,7 +22,6 @@ static inline int cli_usage_error(const char *fmt, const char *arg)
     return 2;
 }
 int cli_cmd_run(int argc, char **argv); /* run.c */
-extern const char cli_run_help[];
 int cli_cmd_worker(int argc, char **argv); /* worker.c: the hidden __worker command */
 
 #endif

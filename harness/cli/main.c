@@ -3,7 +3,6 @@
 #include "harness/cli/cli.h"
 #include "tools/tools.h"
 #include "harness/scenario.h"
-#include <stdlib.h>
 #include <string.h>
 
 #if defined(_WIN32)

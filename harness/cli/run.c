@@ -21,7 +21,7 @@
 #define RESULTS_MODE "we" /* e: not inherited by programs a target starts */
 #endif
 
-const char cli_run_help[] =
+static const char cli_run_help[] =
     "usage: " ETWCONF_PROG " run [OPTIONS]\n"
     "\n"
     "Run cases against a target and write JSON Lines results (harness/RESULTS.md).\n"
@@ -72,16 +72,6 @@ struct run_opts {
     bool quiet, verbose;
     bool stop_on_counted; /* --stop-on-counted: no later version once one counts a failure */
 };
-
-/* this process's stdout for results, fd 1 pointed away from it so that
- * nothing a target prints can reach it */
-static FILE *results_stdout(void)
-{
-    static FILE *f;
-    if (!f && !(f = plat_private_stdout()))
-        f = stdout;
-    return f;
-}
 
 /* the run in progress, for a footer when the process ends during it */
 static struct etw_runner *active;
@@ -157,8 +147,11 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         out = path;
     }
     bool to_stdout = !out || !strcmp(out, "-");
+    static FILE *private_stdout; /* fd 1 pointed away from it: nothing a target prints reaches it */
+    if (to_stdout && !private_stdout && !(private_stdout = plat_private_stdout()))
+        private_stdout = stdout;
     if (to_stdout)
-        r.out = results_stdout();
+        r.out = private_stdout;
     else if (!(r.out = fopen(out, RESULTS_MODE))) {
         fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
         return 3;
@@ -257,59 +250,54 @@ int cli_cmd_run(int argc, char **argv)
     o.ids = calloc((size_t)argc + 1, sizeof *o.ids);
     if (!o.ids)
         return 3;
+    unsigned long load_ms = etw_target_load_ms;
+    static const char *const isos[] = {"batch", "child", "inproc", "fallback", "auto"};
+    const struct {
+        const char *name, **str; /* an option with a value (str NULL: --case) */
+        unsigned long *ms, min; /* milliseconds, min to 3600000 */
+        bool *flag; /* an option without a value */
+    } opts[] = {
+        {"--target", &o.target}, {"--emulate", &emulate}, {"--out", &o.out},
+        {"--out-dir", &o.out_dir}, {"--filter", &o.filter}, {"--case"}, {"--isolation", &iso},
+        {"--timeout-ms", .ms = &o.timeout}, {"--fixture-timeout-ms", .ms = &o.fixture_timeout, 1},
+        {"--load-timeout-ms", .ms = &load_ms, 1}, {"--quiet", .flag = &o.quiet},
+        {"--stop-on-counted", .flag = &o.stop_on_counted}, {"--verbose", .flag = &o.verbose},
+    };
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(cli_run_help, stdout);
-            return 0;
-        }
-#define OPT(name) (!strcmp(a, name) && (v ? (i++, true) : (cli_usage_error("%s needs a value", name), exit(2), false)))
-        if (OPT("--target"))
-            o.target = v;
-        else if (OPT("--emulate"))
-            emulate = v;
-        else if (OPT("--out"))
-            o.out = v;
-        else if (OPT("--out-dir"))
-            o.out_dir = v;
-        else if (OPT("--filter"))
-            o.filter = v;
-        else if (OPT("--case"))
-            o.ids[o.nids++] = v;
-        else if (OPT("--isolation"))
-            iso = v;
-        else if (OPT("--timeout-ms"))
-            o.timeout = ms_arg(a, v, 0);
-        else if (OPT("--fixture-timeout-ms"))
-            o.fixture_timeout = ms_arg(a, v, 1);
-        else if (OPT("--load-timeout-ms"))
-            etw_target_load_ms = (unsigned)ms_arg(a, v, 1);
-        else if (!strcmp(a, "--quiet"))
-            o.quiet = true;
-        else if (!strcmp(a, "--stop-on-counted"))
-            o.stop_on_counted = true;
-        else if (!strcmp(a, "--verbose"))
-            o.verbose = true;
-        else if (!strcmp(a, "--format") || !strcmp(a, "--expect"))
+        size_t k = 0;
+        while (k < sizeof opts / sizeof opts[0] && strcmp(a, opts[k].name))
+            k++;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return fputs(cli_run_help, stdout), 0;
+        if (!strcmp(a, "--format") || !strcmp(a, "--expect"))
             return cli_usage_error("%s: Wine's test output is made from the results: run with --out FILE, then "
                                    "reports/etwconf-report winetest [--expectations FILE] FILE", a);
-        else
+        if (k == sizeof opts / sizeof opts[0])
             return cli_usage_error("unknown option '%s' for run (see '" ETWCONF_PROG " run --help')", a);
-#undef OPT
+        if (opts[k].flag) {
+            *opts[k].flag = true;
+            continue;
+        }
+        if (i + 1 == argc)
+            return cli_usage_error("%s needs a value", a);
+        const char *v = argv[++i];
+        if (opts[k].ms)
+            *opts[k].ms = ms_arg(a, v, opts[k].min);
+        else if (opts[k].str)
+            *opts[k].str = v;
+        else
+            o.ids[o.nids++] = v;
     }
-    if (!strcmp(iso, "auto"))
-        o.auto_isolation = true; /* settled when the target is known */
-    else if (!strcmp(iso, "batch"))
-        o.isolation = ISO_BATCH;
-    else if (!strcmp(iso, "child"))
-        o.isolation = ISO_CHILD;
-    else if (!strcmp(iso, "inproc"))
-        o.isolation = ISO_INPROC;
-    else if (!strcmp(iso, "fallback"))
-        o.isolation = ISO_INPROC, o.fallback = true;
-    else
+    etw_target_load_ms = (unsigned)load_ms;
+    size_t mode = 0;
+    while (mode < 5 && strcmp(iso, isos[mode]))
+        mode++;
+    if (mode == 5)
         return cli_usage_error("--isolation is auto, batch, child, inproc or fallback, not '%s'", iso);
+    o.isolation = mode == 4 ? ISO_BATCH : mode == 3 ? ISO_INPROC : (enum etw_isolation)mode;
+    o.fallback = mode == 3;
+    o.auto_isolation = mode == 4; /* settled when the target is known */
     if (!*o.target)
         return cli_usage_error("--target needs a name or a path, not '%s'", o.target);
     unsigned versions[64] = {0};

@@ -80,19 +80,7 @@ void etw_call_fill(etw_u8 *buf, size_t len, const etw_u8 *in, size_t in_len, enu
 
 bool etw_call_row_fn(enum etw_fn fn)
 {
-    switch (fn) {
-    case FN_TQI:
-    case FN_TSI:
-    case FN_NTQSI:
-    case FN_NTSSI:
-    case FN_NTC:
-    case FN_ETWCTI:
-    case FN_CTI:
-    case FN_ESI:
-    case FN_ETWESI:
-    case FN_NTQIP: return true;
-    default: return false;
-    }
+    return (fn >= FN_TQI && fn <= FN_NTQIP) || fn == FN_ETWESI; /* in the order of ETW_FN_LIST */
 }
 
 bool etw_call_invoke(enum etw_fn fn, void *fnp, etw_u64 h, etw_u32 cls, etw_u8 *buf, etw_u32 len, etw_u8 *out, etw_u32 out_len,

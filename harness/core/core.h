@@ -30,7 +30,6 @@ struct etw_rule {
 };
 extern const struct etw_rule etw_rules[];
 extern const size_t etw_rule_count;
-const struct etw_rule *etw_rule_find(const char *id);
 const struct etw_rule *etw_rule_get(enum etw_rule_id id); /* NULL for RID_NONE */
 const char *etw_rule_name(enum etw_rule_id id); /* "TQI.0B.EXACT_SIZE"; "?" for RID_NONE */
 bool etw_rule_counted(const struct etw_rule *r); /* MUST and not INFERRED */
@@ -65,8 +64,6 @@ extern const size_t etw_version_count;
 const struct etw_version_info *etw_version_info(unsigned id);
 /* the entry of exactly this key, NULL if none */
 const struct etw_version_info *etw_version_by_key(unsigned key);
-/* the last entry at or before key (whose behaviour a build between entries has), NULL before the first */
-const struct etw_version_info *etw_version_at(unsigned key);
 const char *etw_version_name(unsigned id); /* "6.1", "10.0.26100" */
 /* a key's name: its entry's name, else "10.0.18363" (update > 0: "6.1.7601+1") */
 void etw_version_key_name(unsigned key, char *buf, size_t len);
@@ -74,9 +71,6 @@ void etw_version_key_name(unsigned key, char *buf, size_t len);
 void etw_version_bound_name(unsigned key, bool hi, char *buf, size_t len);
 /* "6.1", "win7", "win7-sp1", "10.0.26100", "10.0.26100" -> the entry's id; "10" -> 10.0; 0 if unknown */
 unsigned etw_version_parse(const char *s);
-/* "10.0.19045", "6.1.7601", "10.0" -> a key ("10.0" -> 10.0.0); any entry name or alias -> its key;
- * 0 if it is neither */
-unsigned etw_version_parse_key(const char *s);
 
 /* ---------------------------------------------------------------- what the core asks of a target (harness/targets/ makes them) */
 /* what setting a fixture up (or a target's fixture function) gave: ready, or why not (the
@@ -87,6 +81,8 @@ enum etw_fx {
     ETW_FX_BROKEN, /* the target refused to set it up: BROKEN */
     ETW_FX_MISSING, /* the target does not export st->missing, which the fixture calls */
 };
+/* in a fixture function with why and len: say why, and return ETW_FX_BROKEN */
+#define FX_BROKEN(...) return (snprintf(why, len, __VA_ARGS__), ETW_FX_BROKEN)
 #define ETW_ENABLED_UNKNOWN 0xFFFFFFFFu /* enable_group's count when the target cannot count */
 struct etw_target {
     const char *spec; /* what the user gave: "reference" or a path */

@@ -40,18 +40,12 @@ static void check_rc(struct etw_ctx *ctx, const struct etw_expect *x, enum etw_f
         etw_format_code(g, sizeof g, rc, nt);
         etw_check_row(ctx, x->fail_rule, A_RETURN, "return: the call fails", failed, nt ? "an error status" : "a Win32 error code", g);
     }
-    if (x->rc_alt_ok && rc == x->rc_alt) {
-        char e[48], g[48], both[112];
-        etw_format_code(e, sizeof e, x->rc, nt);
-        etw_format_code(g, sizeof g, x->rc_alt, nt);
-        snprintf(both, sizeof both, "%s or %s", e, g);
-        etw_check_row(ctx, x->rc_rule, A_RETURN, "return", true, both, g);
-    } else {
-        char e[64], g[64];
-        etw_format_code(e, sizeof e, x->rc, nt);
-        etw_format_code(g, sizeof g, rc, nt);
-        etw_check_row(ctx, x->rc_rule, A_RETURN, "return", rc == x->rc, e, g);
-    }
+    bool alt = x->rc_alt_ok && rc == x->rc_alt;
+    char e[64], g[64], both[136];
+    etw_format_code(e, sizeof e, x->rc, nt);
+    etw_format_code(g, sizeof g, rc, nt);
+    snprintf(both, sizeof both, "%s or %s", e, g);
+    etw_check_row(ctx, x->rc_rule, A_RETURN, "return", alt || rc == x->rc, alt ? both : e, g);
 }
 
 static void check_retlen(struct etw_ctx *ctx, const struct etw_expect *x, const struct etw_outcome *o)
@@ -134,22 +128,14 @@ void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const st
     snprintf(where, sizeof where, "%s!%s", a->module, a->export_name);
     snprintf(present, sizeof present, "%s exported", where);
     snprintf(gone, sizeof gone, "%s not exported", where);
-    if (!t->proc) {
-        if (absent) {
-            etw_skip(ctx, "the target has no per-version export model (no EtwRef_GetProcAddress): cannot check that %s is absent",
-                     where);
-            return;
-        }
-        void *p = t->sym(t, a->export_name);
-        etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", p != NULL, present, p ? "exported" : "missing");
+    if (!t->proc && absent) {
+        etw_skip(ctx, "the target has no per-version export model (no EtwRef_GetProcAddress): "
+                      "cannot check that %s is absent", where);
         return;
     }
-    void *p = t->proc(a->module, a->export_name);
-    if (absent) {
-        etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", p == NULL, gone, p ? "exported" : "not exported");
-        if (p)
-            ctx->res->mode = "unexpected-export";
-    } else {
-        etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", p != NULL, present, p ? "exported" : "missing");
-    }
+    void *p = t->proc ? t->proc(a->module, a->export_name) : t->sym(t, a->export_name);
+    etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", absent ? !p : p != NULL,
+                  absent ? gone : present, p ? "exported" : absent ? "not exported" : "missing");
+    if (absent && p)
+        ctx->res->mode = "unexpected-export";
 }

@@ -5,7 +5,6 @@
  * fixture function says the system cannot give it now. The caller (core/run.c, tools/fuzz) decides.
  */
 #include "harness/core/core.h"
-#include <stdarg.h>
 #include <string.h>
 
 const etw_guid etw_fixture_control_guid = {0xE7C0F000, 0x7E57, 0x4E7C, {0x9a, 0x11, 0x00, 0x00, 0xc0, 0xf0, 0x00, 0x01}};
@@ -16,25 +15,16 @@ static etw_u32 ETW_WINAPI request_cb(etw_u32 code, void *ctx, etw_u32 *size, voi
     return 0;
 }
 
-static enum etw_fx fail(enum etw_fx st, char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return st;
-}
-
 enum etw_fx etw_fixture_logger(struct etw_target *t, enum etw_logger_kind kind, const etw_u32 masks[8], etw_tracehandle *h,
                                char *why, size_t len)
 {
     if (!t->start_logger) /* a need (etw_logger_needs) the caller checks first */
-        return fail(ETW_FX_BROKEN, why, len, "suite: a %s was set up without checking its needs: the target has no EtwRef_StartLogger",
-                    etw_logger_kind_title(kind));
+        FX_BROKEN("suite: a %s was set up without checking its needs: the target has no EtwRef_StartLogger",
+                  etw_logger_kind_title(kind));
     why[0] = 0;
     enum etw_fx st = t->start_logger(t, (unsigned)kind, masks, h, why, len); /* a live target says why */
     if (st != ETW_FX_OK && !why[0])
-        return fail(ETW_FX_BROKEN, why, len, "fixture: could not start a %s", etw_logger_kind_title(kind));
+        FX_BROKEN("fixture: could not start a %s", etw_logger_kind_title(kind));
     return st;
 }
 
@@ -70,8 +60,8 @@ enum etw_fx etw_fixture_setup(struct etw_target *t, void *const *fns, const stru
             return ETW_FX_MISSING;
         etw_u32 rc = tsi(st->logger, ETW_TraceSetDisallowList, (void *)fx->disallow, 16u * (etw_u32)fx->ndisallow);
         if (rc)
-            return fail(ETW_FX_BROKEN, why, len, "fixture: TraceSetInformation(TraceSetDisallowList, %d GUIDs) returned %u",
-                        fx->ndisallow, rc);
+            FX_BROKEN("fixture: TraceSetInformation(TraceSetDisallowList, %d GUIDs) returned %u",
+                      fx->ndisallow, rc);
     }
     if (fx->classes) {
         etw_pfn_RegisterTraceGuidsW rtg = (etw_pfn_RegisterTraceGuidsW)api(t, fns, FN_REGISTERTRACEGUIDS, st);
@@ -89,16 +79,16 @@ enum etw_fx etw_fixture_setup(struct etw_target *t, void *const *fns, const stru
          * NULL context itself is the case rtg.null-context (RTG.NULL_CONTEXT) */
         etw_u32 rc = rtg(request_cb, st, &etw_fixture_control_guid, (etw_u32)n, st->regs, NULL, NULL, &st->classic);
         if (rc)
-            return fail(ETW_FX_BROKEN, why, len, "fixture: RegisterTraceGuidsW with %d classes returned %u", n, rc);
+            FX_BROKEN("fixture: RegisterTraceGuidsW with %d classes returned %u", n, rc);
         st->have_classic = true;
         st->nclasses = n;
         if (fx->foreign_pid) {
             if (!t->set_class_pid || t->set_class_pid(st->regs[0].RegHandle, 0x4242))
-                return fail(ETW_FX_BROKEN, why, len, "fixture: EtwRef_SetClassProcessId failed");
+                FX_BROKEN("fixture: EtwRef_SetClassProcessId failed");
         }
         if (fx->set_counter) {
             if (!t->set_class_counter || t->set_class_counter(st->regs[0].RegHandle, fx->counter))
-                return fail(ETW_FX_BROKEN, why, len, "fixture: EtwRef_SetClassCounter failed");
+                FX_BROKEN("fixture: EtwRef_SetClassCounter failed");
         }
     }
     if (fx->provider) {
@@ -108,21 +98,23 @@ enum etw_fx etw_fixture_setup(struct etw_target *t, void *const *fns, const stru
             return ETW_FX_MISSING;
         etw_u32 rc = er(&etw_fixture_provider_guid, NULL, NULL, &st->reg);
         if (rc)
-            return fail(ETW_FX_BROKEN, why, len, "fixture: EventRegister returned %u", rc);
+            FX_BROKEN("fixture: EventRegister returned %u", rc);
         st->have_reg = true;
         if (stale_reg && ((rc = er(&etw_fixture_provider_guid, NULL, NULL, &st->stale_reg)) || (rc = eu(st->stale_reg))))
-            return fail(ETW_FX_BROKEN, why, len, "fixture: registering and unregistering a second provider failed with %u", rc);
+            FX_BROKEN("fixture: registering and unregistering a second provider failed with %u", rc);
     }
     if (fx->profile_priv) {
         why[0] = 0;
         enum etw_fx ps = !t->set_privilege ? ETW_FX_BROKEN
                                            : t->set_privilege(t, 1 /* ETWREF_PRIV_SYSTEM_PROFILE */, fx->profile_priv == PRIV_HELD, why, len);
+        if (ps != ETW_FX_OK && why[0])
+            return ps;
         if (ps != ETW_FX_OK)
-            return why[0] ? ps : fail(ETW_FX_BROKEN, why, len, "fixture: EtwRef_SetPrivilege failed");
+            FX_BROKEN("fixture: EtwRef_SetPrivilege failed");
     }
     if (fx->fail_alloc && !t->fail_alloc) /* armed by the call engine (core/call.c) right before the call */
-        return fail(ETW_FX_BROKEN, why, len, "suite: allocation fault injection was set up without checking its need: the target has no "
-                                             "EtwRef_FailAllocation");
+        FX_BROKEN("suite: allocation fault injection was set up without checking its need: the target has no "
+                  "EtwRef_FailAllocation");
     return ETW_FX_OK;
 }
 

@@ -56,7 +56,6 @@ void etw_guard_free(struct etw_guard *g)
     memset(g, 0, sizeof *g);
 }
 
-/* ---------------------------------------------------------------- guarded calls */
 struct guarded {
     struct etw_ctx *ctx;
     void (*fn)(struct etw_ctx *);

@@ -18,16 +18,11 @@ const struct etw_need_info *etw_need_info(unsigned bit)
 
 unsigned etw_logger_needs(enum etw_logger_kind kind, const etw_u32 masks[8])
 {
-    unsigned n = 0;
-    switch (kind) {
-    case LG_NONE: return 0;
-    case LG_KERNEL: n = NEED_KERNEL_LOGGER; break;
-    case LG_SYSTEM: n = NEED_SYSTEM_SESSION; break;
-    case LG_PLAIN: n = NEED_PLAIN_SESSION; break;
-    case LG_NOACCESS: n = NEED_NOACCESS_SESSION; break;
-    case LG_PRIVATE: n = NEED_PRIVATE_SESSION; break;
-    }
-    for (int i = 0; masks && i < 8; i++)
+    static const unsigned kinds[] = {[LG_KERNEL] = NEED_KERNEL_LOGGER, [LG_SYSTEM] = NEED_SYSTEM_SESSION,
+        [LG_PLAIN] = NEED_PLAIN_SESSION, [LG_NOACCESS] = NEED_NOACCESS_SESSION,
+        [LG_PRIVATE] = NEED_PRIVATE_SESSION};
+    unsigned n = (unsigned)kind < sizeof kinds / sizeof kinds[0] ? kinds[kind] : 0;
+    for (int i = 0; n && masks && i < 8; i++)
         if (masks[i])
             return n | NEED_GROUP_MASKS;
     return n;

@@ -33,20 +33,6 @@ const char *etw_version_enum_name(unsigned key, bool hi)
 }
 
 /* ---------------------------------------------------------------- the printer */
-/* a rule as rows cite it: "RID_TQI_0B_EXACT_SIZE" (RID_NONE for none) */
-static const char *rule_rid(enum etw_rule_id r, char *buf, size_t len)
-{
-    if (!r) {
-        snprintf(buf, len, "RID_NONE");
-        return buf;
-    }
-    snprintf(buf, len, "RID_%s", etw_rule_name(r));
-    for (char *q = buf; *q; q++)
-        if (*q == '.')
-            *q = '_';
-    return buf;
-}
-
 bool etw_row_printable(const struct etw_case *c)
 {
     return !c->run && !c->data;
@@ -73,11 +59,13 @@ static void bytes(FILE *f, const etw_u8 *p, size_t n)
         fprintf(f, "%s0x%02x", i ? ", " : "", p[i]);
 }
 
-/* pre, the rule as rows cite it, post */
+/* pre, the rule as rows cite it ("RID_TQI_0B_EXACT_SIZE", RID_NONE for none), post */
 static void rid(FILE *f, const char *pre, enum etw_rule_id r, const char *post)
 {
-    char b[96];
-    fprintf(f, "%s%s%s", pre, rule_rid(r, b, sizeof b), post);
+    fprintf(f, "%s%s", pre, r ? "RID_" : "RID_NONE");
+    for (const char *q = r ? etw_rule_name(r) : ""; *q; q++)
+        fputc(*q == '.' ? '_' : *q, f);
+    fputs(post, f);
 }
 
 /* a range bound as AT() takes it: a name, an NT version (0x0A01u) or a key; a hi bound whose

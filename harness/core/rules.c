@@ -1,6 +1,5 @@
 /* harness/core/rules.c - the rule catalogue, compiled from spec/rules.def, and the rules a case cites. */
 #include "harness/core/core.h"
-#include <string.h>
 
 #define RULE(id, st, pr, ver, fn, codes, src, text, note) {id, S_##st, P_##pr, ver, fn, codes, src, text, note},
 const struct etw_rule etw_rules[] = {
@@ -10,14 +9,6 @@ const struct etw_rule etw_rules[] = {
 const size_t etw_rule_count = sizeof etw_rules / sizeof etw_rules[0];
 /* the generated ids are in catalogue order, so RID_X indexes etw_rules[RID_X - 1] (lint checks the names) */
 _Static_assert(sizeof etw_rules / sizeof etw_rules[0] == ETW_RULE_IDS, "build/gen/rule_ids.def is out of date with spec/rules");
-
-const struct etw_rule *etw_rule_find(const char *id)
-{
-    for (size_t i = 0; id && i < etw_rule_count; i++)
-        if (!strcmp(etw_rules[i].id, id))
-            return &etw_rules[i];
-    return NULL;
-}
 
 const struct etw_rule *etw_rule_get(enum etw_rule_id id)
 {

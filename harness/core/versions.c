@@ -27,15 +27,6 @@ const struct etw_version_info *etw_version_by_key(unsigned key)
     return NULL;
 }
 
-const struct etw_version_info *etw_version_at(unsigned key)
-{
-    const struct etw_version_info *at = NULL;
-    for (size_t i = 0; i < etw_version_count; i++)
-        if (etw_versions[i].key <= key)
-            at = &etw_versions[i];
-    return at;
-}
-
 const char *etw_version_name(unsigned id)
 {
     const struct etw_version_info *i = etw_version_info(id);
@@ -85,25 +76,4 @@ unsigned etw_version_parse(const char *s)
     if (s && !strcmp(s, "10"))
         return ETW_V10_0;
     return 0;
-}
-
-unsigned etw_version_parse_key(const char *s)
-{
-    unsigned id = etw_version_parse(s);
-    const struct etw_version_info *i = id ? etw_version_info(id) : NULL;
-    if (i)
-        return i->key;
-    unsigned maj, min, build = 0;
-    int n = 0;
-    if (!s || (sscanf(s, "%u.%u%n", &maj, &min, &n) != 2))
-        return 0;
-    if (s[n] == '.') {
-        int m = 0;
-        if (sscanf(s + n, ".%u%n", &build, &m) != 1)
-            return 0;
-        n += m;
-    }
-    if (s[n] || maj > 15 || min > 255 || build > 0xFFFF || (maj == 0 && min == 0))
-        return 0;
-    return ETW_VKEY(maj << 8 | min, build, 0);
 }

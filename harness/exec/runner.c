@@ -7,7 +7,7 @@
  *           in a case leaves a CRASH, one past its budget is killed; after a crash or an overrun it
  *           ends itself, and a new worker goes on with the next case.
  *   child   the same with a new worker for every case.
- * The records of a worker that died or was killed are the runner's (emit_crash, emit_unfinished).
+ * The records of a worker that died or was killed are the runner's (emit_abnormal).
  */
 #include "harness/exec/exec.h"
 #include "harness/scenario.h"
@@ -30,21 +30,17 @@ void etw_exec_policy(struct etw_runner *r, bool auto_isolation)
     r->fallback = own;
 }
 
-/* a CRASH the runner records for case idx of the plan */
-static void emit_crash(struct etw_runner *r, size_t idx, const char *exc, const char *why)
+/* a record the runner makes for case idx of the plan: a CRASH (exc: how it ended), or (exc NULL)
+ * the case did not finish phase p within its budget: TIMEOUT in the call, BROKEN in the fixture */
+static void emit_abnormal(struct etw_runner *r, size_t idx, const char *exc, enum etw_phase p,
+                          const char *why)
 {
     static struct etw_result res; /* large; never two at once */
     memset(&res, 0, sizeof res);
-    etw_result_abnormal(&res, r->plan[idx], R_CRASH, exc, why);
-    etw_result_finish(&res);
-    etw_emit(r, &res);
-}
-
-/* case idx did not finish phase p within its budget: TIMEOUT in the call, BROKEN in the fixture */
-static void emit_unfinished(struct etw_runner *r, size_t idx, enum etw_phase p, const char *how)
-{
-    static struct etw_result res;
-    etw_result_unfinished(&res, r->plan[idx], p, etw_phase_budget_ms(r, p), how);
+    if (exc)
+        etw_result_abnormal(&res, r->plan[idx], R_CRASH, exc, why);
+    else
+        etw_result_unfinished(&res, r->plan[idx], p, etw_phase_budget_ms(r, p), why);
     etw_result_finish(&res);
     etw_emit(r, &res);
 }
@@ -57,7 +53,6 @@ static bool damaging(const struct etw_result *res)
            (res->mode && (!strcmp(res->mode, "overrun") || !strcmp(res->mode, "fixture-timeout")));
 }
 
-/* ---------------------------------------------------------------- in process */
 struct inproc {
     struct etw_runner *r;
     volatile size_t next; /* the next case to run */
@@ -92,7 +87,7 @@ static void inproc_abandoned(void *p)
     long cur = w->current;
     if (cur < 0)
         return;
-    emit_unfinished(w->r, (size_t)cur, (enum etw_phase)w->r->phase_now,
+    emit_abnormal(w->r, (size_t)cur, NULL, (enum etw_phase)w->r->phase_now,
                     "the thread was blocked in the system and could not be interrupted: it was left suspended and a new runner thread "
                     "went on (use --isolation batch for such targets)");
     w->current = -1;
@@ -101,7 +96,6 @@ static void inproc_abandoned(void *p)
         w->stop = true;
 }
 
-/* ---------------------------------------------------------------- workers */
 struct fork_arg {
     struct etw_runner *r;
     size_t from, to;
@@ -281,17 +275,17 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
         r->t->worker_died(r->t, pid);
     size_t blame = cur >= 0 ? (size_t)cur : next;
     if (timed_out) {
-        emit_unfinished(r, blame, phase, "the worker was killed");
+        emit_abnormal(r, blame, NULL, phase, "the worker was killed");
         return blame + 1;
     }
     if (corrupt && blame < to) {
         char msg[400];
         snprintf(msg, sizeof msg, "(its worker's result channel was corrupted: %s; the worker was killed)", why);
-        emit_crash(r, blame, "bad result", msg);
+        emit_abnormal(r, blame, "bad result", ETW_PHASE_CALL, msg);
         return blame + 1;
     }
     if (cur >= 0) { /* it died inside a case */
-        emit_crash(r, (size_t)cur, how, "(the worker process died)");
+        emit_abnormal(r, (size_t)cur, how, ETW_PHASE_CALL, "(the worker process died)");
         return (size_t)cur + 1;
     }
     return next;
@@ -320,12 +314,12 @@ static int run_workers(struct etw_runner *r, size_t next)
         fprintf(stderr, "etwconf: the worker process ended three times before running a case; the %zu case(s) left are recorded as CRASH\n",
                 r->nplan - next);
         for (; next < r->nplan; next++)
-            emit_crash(r, next, "no start", "(the worker process ended before running the case, three times in a row)");
+            emit_abnormal(r, next, "no start", ETW_PHASE_CALL, "(the worker process ended before "
+                          "running the case, three times in a row)");
     }
     return 0;
 }
 
-/* ---------------------------------------------------------------- the run */
 int etw_exec_run(struct etw_runner *r)
 {
     plat_catch_interrupts();

@@ -164,7 +164,6 @@ void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code)
     etw_json_end(j);
 }
 
-/* ---------------------------------------------------------------- emitting */
 static void report_line(struct etw_runner *r, enum etw_status_kind st, const struct etw_case *c, const char *message)
 {
     bool bad = st == R_FAIL || st == R_CRASH || st == R_TIMEOUT || st == R_BROKEN;

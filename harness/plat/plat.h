@@ -26,6 +26,8 @@ bool plat_interrupted(void);
 /* fn runs once when the process ends in any way the platform sees (exit, a fatal fault, a closed
  * console); up to 8 */
 void plat_at_end(void (*fn)(void));
+/* run the plat_at_end() functions now, last registered first (the exit, plat_exit, fatal paths) */
+void plat_run_end_fns(void);
 /* end the process now: the plat_at_end() functions run and stdio is flushed, no library's
  * destructors (a target's may block or crash after the results are complete) */
 void plat_exit(int code);
@@ -58,6 +60,8 @@ struct plat_call {
 };
 /* run c->fn(c->arg) so that a fault ends the call, not the process (deadlines: plat_run_watched) */
 enum plat_end plat_guarded_call(struct plat_call *c);
+/* for the platforms' plat_guarded_call: fill c's out fields for how it ended (fault: its name) */
+enum plat_end plat_call_ended(struct plat_call *c, enum plat_end k, long off, const char *fault);
 /* a fault the platform knows leaves the process intact (Wine's unimplemented-function stub,
  * 0x80000100, raised before anything happened); any other may have damaged it */
 bool plat_fault_intact(const char *exception);
@@ -91,7 +95,8 @@ bool plat_chan_write(plat_chan c, const void *buf, size_t len);
 bool plat_chan_parse(const char *s, plat_chan *c); /* the "--chan N" value */
 
 /* ---------------------------------------------------------------- libraries */
-/* load a shared library by path (never from the system search path); NULL with err filled */
+/* load a shared library by path (never from the system search path); NULL with err filled. POSIX
+ * only: a DLL target on Windows is loaded by harness/targets/win_live/dll.c. */
 void *plat_lib_open(const char *path, char *err, size_t errlen);
 void *plat_lib_sym(void *lib, const char *name);
 

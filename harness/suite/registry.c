@@ -8,7 +8,7 @@
 /* Adding a case file: declare its table here and list it below. */
 extern const struct etw_case_table cases_exports, cases_tqi, cases_tsi, cases_kernel, cases_ntc, cases_cti, cases_provider,
     cases_general, cases_clients;
-const struct etw_case_table *const etw_case_tables[] = {
+static const struct etw_case_table *const etw_case_tables[] = {
     &cases_exports, &cases_tqi, &cases_tsi, &cases_kernel, &cases_ntc, &cases_cti, &cases_provider, &cases_general, &cases_clients, NULL,
 };
 

@@ -6,7 +6,6 @@
 #include "harness/core/core.h"
 
 /* harness/suite/registry.c */
-extern const struct etw_case_table *const etw_case_tables[];
 size_t etw_case_total(void);
 const struct etw_case *etw_case_at(size_t i); /* all tables, in order */
 const struct etw_case *etw_case_find(const char *id);

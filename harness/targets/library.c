@@ -10,47 +10,31 @@ static void *lib_sym(struct etw_target *t, const char *name)
     return plat_lib_sym(t->handle, name);
 }
 
-/* load the library once in a worker process first: a constructor that crashes, exits or hangs
- * ends that process, not the run, and is reported. The worker says so once dlopen returns: a
- * constructor that calls exit(0) ends it with status 0 without a word, and is not a success. */
+/* the library loaded once in a probe process first (etw_target_probe): a constructor that crashes,
+ * exits or hangs ends that process, not the run, and is reported; one that calls exit(0) ends it
+ * without a word, which is not a success */
 static int probe_main(void *arg, plat_chan chan)
 {
     char e[512];
-    const char *m = plat_lib_open(arg, e, sizeof e) ? "loaded\n" : "failed\n"; /* a load error is reported by the real load */
+    /* a failure: the real load says why */
+    const char *m = plat_lib_open(arg, e, sizeof e) ? "loaded\n" : "failed 0\n";
     plat_chan_write(chan, m, strlen(m));
     return 0;
-}
-
-static bool probe(const char *path, char *why, size_t len)
-{
-    char err[256], how[64], buf[16] = "", chunk[256];
-    struct plat_proc *p = plat_proc_start(probe_main, (void *)path, NULL, err, sizeof err);
-    if (!p)
-        return true; /* no worker here: load in process as before */
-    uint64_t until = plat_now_us() + (uint64_t)etw_target_load_ms * 1000u;
-    size_t got = 0;
-    long n;
-    while ((n = plat_proc_read(p, chunk, sizeof chunk, 100)) != 0 && plat_now_us() < until) /* to its end */
-        if (n > 0 && got + (size_t)n < sizeof buf) {
-            memcpy(buf + got, chunk, (size_t)n);
-            buf[got += (size_t)n] = 0;
-        }
-    bool said = !strcmp(buf, "loaded\n") || !strcmp(buf, "failed\n");
-    if (plat_proc_end(p, how, sizeof how) && said)
-        return true;
-    snprintf(why, len, "loading it ended the process that tried (%s) before dlopen returned: its constructor crashed, exited, or ran for "
-                       "over %u ms (--load-timeout-ms)", how, etw_target_load_ms);
-    return false;
 }
 
 struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
 {
     if (!spec || !strcmp(spec, "reference"))
         return etw_target_reference();
-    char path[4096], why[512];
+    char path[4096], why[512], how[64];
+    unsigned long code;
+    bool late;
     snprintf(path, sizeof path, "%s%s", strchr(spec, '/') ? "" : "./", spec);
-    if (!probe(path, why, sizeof why))
-        return snprintf(err, errlen, "cannot load target '%s': %s", spec, why), NULL;
+    if (etw_target_probe(probe_main, path, NULL, &code, how, sizeof how, &late) < 0)
+        return snprintf(err, errlen, "cannot load target '%s': loading it ended the process that "
+                        "tried (%s) before dlopen returned: its constructor crashed, exited, or "
+                        "ran for over %u ms (--load-timeout-ms)", spec, how, etw_target_load_ms),
+               NULL;
     void *h = plat_lib_open(path, why, sizeof why);
     if (!h) {
         snprintf(err, errlen, "cannot load target '%s': %s (a target is 'reference' or a shared library built with -shared -fPIC%s)", spec,

@@ -1,6 +1,7 @@
 /* harness/targets/target.c - a library's control API (the EtwRef_* functions of reference/etwref.h)
  * bound to the target interface, whose fixture functions also say why they failed (adapters). */
 #include "harness/targets/targets.h"
+#include <string.h>
 
 unsigned etw_target_load_ms = 10000;
 
@@ -54,4 +55,30 @@ void etw_target_bind_control(struct etw_target *t)
     t->set_privilege = t->ref_set_privilege ? ref_set_privilege : NULL;
     t->event_traits = t->ref_event_traits ? ref_event_traits : NULL;
     t->emulates = t->set_version != NULL;
+}
+
+int etw_target_probe(int (*fn)(void *arg, plat_chan chan), void *arg, const char *const *argv,
+                     unsigned long *code, char *how, size_t hlen, bool *late)
+{
+    char err[256], msg[32] = "", nl = 0;
+    struct plat_proc *p = plat_proc_start(fn, arg, argv, err, sizeof err);
+    if (!p)
+        return 1;
+    size_t got = 0;
+    uint64_t until = plat_now_us() + etw_target_load_ms * 1000ull;
+    while (!strchr(msg, '\n') && got + 1 < sizeof msg) {
+        uint64_t now = plat_now_us();
+        unsigned left = now < until ? (unsigned)((until - now) / 1000u) + 1 : 0;
+        long n = left ? plat_proc_read(p, msg + got, sizeof msg - 1 - got, left) : -1;
+        if (n <= 0)
+            break; /* ended (0) or out of time (-1) */
+        got += (size_t)n;
+        msg[got] = 0;
+    }
+    *code = 0;
+    bool loaded = !strcmp(msg, "loaded\n");
+    bool failed = sscanf(msg, "failed %lu%c", code, &nl) == 2 && nl == '\n';
+    *late = !loaded && !failed && plat_now_us() >= until;
+    plat_proc_end(p, how, hlen); /* killed when it still runs */
+    return loaded ? 1 : failed ? 0 : -1;
 }

@@ -15,4 +15,10 @@ struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen);
 /* how long loading a library target may take in the probe process that loads it first (its
  * constructor or DllMain), in milliseconds: the run ends with exit 3 after that (run --load-timeout-ms) */
 extern unsigned etw_target_load_ms;
+/* load a library in a probe process first (plat_proc_start: fn(arg) on POSIX, this executable with
+ * argv on Windows), which writes "loaded\n" or "failed <error>\n" once the load returns and ends:
+ * 1 loaded (also where no process can be started), 0 failed (*code), -1 it ended or hung before
+ * (how: how it ended, *late: after etw_target_load_ms) */
+int etw_target_probe(int (*fn)(void *arg, plat_chan chan), void *arg, const char *const *argv,
+                     unsigned long *code, char *how, size_t hlen, bool *late);
 #endif

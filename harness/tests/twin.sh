@@ -200,14 +200,13 @@ done
 # made in one Python process), run on CASES against the twin as documented; the checks above must
 # fail on it
 # a session_stop that never stops the kernel logger (it stops one by its handle once proved ours)
-printf '%s' '            ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
-        }
+printf '%s' '            live_control(s->h, NULL, EVENT_TRACE_CONTROL_STOP, NULL);
         run_file_delete(s->file);' >"$T/kernel-stop.from"
-printf '%s' '        }
+printf '%s' '            ;
         run_file_delete(s->file);' >"$T/kernel-stop.to"
 # a no-access fixture whose entry denies nothing
-printf '%s' '    etw_lv_deny_enable_call(&a);' >"$T/no-deny.from"
-printf '%s' '    etw_lv_deny_enable_call(&a);
+printf '%s' '    struct etw_lv_access_call a = etw_lv_deny_enable;' >"$T/no-deny.from"
+printf '%s' '    struct etw_lv_access_call a = etw_lv_deny_enable;
     a.allow = true;' >"$T/no-deny.to"
 # a consumer that never opens its trace
 printf '%s' '    th = OpenTraceW(&lf);' >"$T/no-open.from"

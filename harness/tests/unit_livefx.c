@@ -44,9 +44,7 @@ TEST(session_plans,
 TEST(group_enable_params,
      "a group enable sets EVENT_ENABLE_PROPERTY_PROVIDER_GROUP in version-2 parameters")
 {
-    struct etw_lv_enable_params e;
-    memset(&e, 0xAB, sizeof e);
-    etw_lv_group_enable_params(&e);
+    struct etw_lv_enable_params e = etw_lv_group_enable_params;
     EQ_U32(e.version, 2);
     EQ_U32(e.enable_property, 0x20); /* EVENT_ENABLE_PROPERTY_PROVIDER_GROUP */
     EQ_U32(e.control_flags, 0);
@@ -58,26 +56,22 @@ TEST(group_enable_params,
 TEST(group_enable_call,
      "a group enable is ENABLE_PROVIDER with the suite's level and keywords and a timeout")
 {
-    struct etw_lv_enable_call e;
-    memset(&e, 0xAB, sizeof e);
-    etw_lv_group_enable_call(&e);
+    struct etw_lv_enable_call e = etw_lv_group_enable;
     EQ_U32(e.control_code, 1); /* EVENT_CONTROL_CODE_ENABLE_PROVIDER */
     EQ_U32(e.level, 4); /* TRACE_LEVEL_INFORMATION: ETW_GROUP_ENABLE_LEVEL */
     CU_ASSERT(e.match_any == ETW_GROUP_ENABLE_KEYWORDS && e.match_any != 0 && e.match_any != ~(etw_u64)0);
     CU_ASSERT(e.match_all == 0);
     CU_ASSERT(e.timeout_ms > 0); /* the members' callbacks have run when EnableTraceEx2 returns */
     CU_ASSERT(ETW_LV_GROUP_SETTLE_MS > 0 && ETW_LV_GROUP_SETTLE_MS < e.timeout_ms);
-    etw_lv_provider_enable_call(&e, true);
+    e = etw_lv_provider_enable[1];
     CU_ASSERT(e.control_code == 1 && e.level == 5 && e.match_any == 0 && e.match_all == 0 && e.timeout_ms > 0);
-    etw_lv_provider_enable_call(&e, false);
+    e = etw_lv_provider_enable[0];
     CU_ASSERT(e.control_code == 0 && e.timeout_ms > 0); /* EVENT_CONTROL_CODE_DISABLE_PROVIDER */
 }
 
 TEST(consumer_plan, "the real-time consumer: its mode, deadlines and OpenTraceW's failure values")
 {
-    struct etw_lv_consumer_plan p;
-    memset(&p, 0xAB, sizeof p);
-    etw_lv_consumer_plan(&p);
+    struct etw_lv_consumer_plan p = etw_lv_consumer;
     EQ_U32(p.process_trace_mode, 0x00000100u | 0x10000000u); /* PROCESS_TRACE_MODE_REAL_TIME | _EVENT_RECORD */
     CU_ASSERT(p.write_every_ms > 0 && p.deadline_ms >= 4 * p.write_every_ms);
     CU_ASSERT(p.deadline_ms > 1000); /* longer than the sessions' FlushTimer (1 s) */
@@ -97,8 +91,7 @@ TEST(consumer_plan, "the real-time consumer: its mode, deadlines and OpenTraceW'
 
 TEST(deny_enable_call, "the no-access session adds a DACL entry denying TRACELOG_GUID_ENABLE")
 {
-    struct etw_lv_access_call a = {99, 99, true};
-    etw_lv_deny_enable_call(&a);
+    struct etw_lv_access_call a = etw_lv_deny_enable;
     EQ_U32(a.operation, 2); /* EventSecurityAddDACL: adds an ACE, keeps the others */
     EQ_U32(a.rights, 0x80); /* TRACELOG_GUID_ENABLE */
     CU_ASSERT(!a.allow);

@@ -7,6 +7,7 @@
 #include "harness/plat/plat.h"
 #include <setjmp.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/time.h>
 
 static sigjmp_buf call_jmp;
@@ -76,17 +77,13 @@ static void deadline_timer(unsigned timeout_ms)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-const char *plat_signal_name(int sig); /* also harness/plat/posix/proc.c's */
+/* "SIGSEGV" (glibc's abbreviation), "signal" for one without a name; proc.c uses it too */
+const char *plat_signal_name(int sig);
 const char *plat_signal_name(int sig)
 {
-#define SIGNAME_(s) case s: return #s;
-    switch (sig) {
-        SIGNAME_(SIGSEGV) SIGNAME_(SIGBUS) SIGNAME_(SIGILL) SIGNAME_(SIGFPE) SIGNAME_(SIGABRT)
-        SIGNAME_(SIGTRAP) SIGNAME_(SIGSYS) SIGNAME_(SIGKILL) SIGNAME_(SIGALRM) SIGNAME_(SIGTERM)
-        SIGNAME_(SIGINT) SIGNAME_(SIGPIPE) SIGNAME_(SIGXFSZ)
-    default: return "signal";
-    }
-#undef SIGNAME_
+    static _Thread_local char b[16];
+    const char *n = sigabbrev_np(sig);
+    return n ? (snprintf(b, sizeof b, "SIG%s", n), b) : "signal";
 }
 
 enum plat_end plat_guarded_call(struct plat_call *c)
@@ -107,14 +104,7 @@ enum plat_end plat_guarded_call(struct plat_call *c)
     }
     call_deadline_us = 0;
     call_now = NULL;
-    c->exception[0] = 0;
-    if (k == PLAT_GUARD_HIT)
-        c->offset = fault_off;
-    else if (k == PLAT_FAULT)
-        snprintf(c->exception, sizeof c->exception, "%s", plat_signal_name(fault_sig));
-    else if (k == PLAT_TIMEOUT)
-        snprintf(c->exception, sizeof c->exception, "timeout");
-    return (enum plat_end)k;
+    return plat_call_ended(c, (enum plat_end)k, fault_off, plat_signal_name(fault_sig));
 }
 
 void plat_deadline_ms(unsigned ms)

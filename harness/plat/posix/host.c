@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,7 +34,6 @@ const char *plat_host_arch(void)
     return plat_process_arch();
 }
 
-/* ---------------------------------------------------------------- interrupts and the end */
 static volatile sig_atomic_t interrupted;
 
 static void on_interrupt(int sig)
@@ -61,28 +59,9 @@ bool plat_interrupted(void)
     return interrupted != 0;
 }
 
-static void (*end_fns[8])(void);
-static int nend;
-
-static void run_end_fns(void)
-{
-    while (nend > 0) {
-        void (*fn)(void) = end_fns[--nend];
-        fn();
-    }
-}
-
-void plat_at_end(void (*fn)(void))
-{
-    if (nend == 0)
-        atexit(run_end_fns);
-    if (nend < 8)
-        end_fns[nend++] = fn;
-}
-
 void plat_exit(int code)
 {
-    run_end_fns();
+    plat_run_end_fns();
     fflush(NULL);
     _exit(code);
 }
@@ -102,7 +81,6 @@ FILE *plat_private_stdout(void)
     return f;
 }
 
-/* ---------------------------------------------------------------- memory */
 size_t plat_page_size(void)
 {
     static size_t page;
@@ -135,7 +113,6 @@ void *plat_shared_alloc(size_t len)
     return p == MAP_FAILED ? NULL : p;
 }
 
-/* ---------------------------------------------------------------- threads */
 struct thread_arg {
     void (*fn)(void *, int);
     void *arg;
@@ -167,7 +144,6 @@ bool plat_threads(int n, void (*fn)(void *arg, int i), void *arg)
     return started == n;
 }
 
-/* ---------------------------------------------------------------- libraries */
 void *plat_lib_open(const char *path, char *err, size_t errlen)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);

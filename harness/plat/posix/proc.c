@@ -12,7 +12,6 @@
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #endif
 
 const char *plat_signal_name(int sig); /* harness/plat/posix/call.c */
@@ -23,23 +22,6 @@ struct plat_proc {
     bool reaped, eof;
     int status;
 };
-
-/* close every descriptor from FIRST on but KEEP: close_range where the kernel has it (one call,
- * however high the descriptor limit), else one close per possible descriptor */
-static void close_from(int first, int keep)
-{
-#if defined(__linux__) && defined(SYS_close_range)
-    if ((keep <= first || syscall(SYS_close_range, (unsigned)first, (unsigned)keep - 1, 0u) == 0) &&
-        syscall(SYS_close_range, (unsigned)(keep < first ? first : keep + 1), ~0u, 0u) == 0)
-        return;
-#endif
-    long maxfd = sysconf(_SC_OPEN_MAX);
-    if (maxfd < 0 || maxfd > 65536)
-        maxfd = 65536;
-    for (int fd = first; fd < maxfd; fd++)
-        if (fd != keep)
-            close(fd);
-}
 
 struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *arg, const char *const *argv, char *err, size_t errlen)
 {
@@ -76,9 +58,11 @@ struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *ar
             close(null);
         }
         dup2(2, 1); /* what a target prints never reaches the results */
-        /* the worker holds stdio and its channel, nothing else: not the results file */
-        close_from(3, fds[1]);
-        _exit(fn(arg, (plat_chan)fds[1]));
+        /* the worker holds stdio and its channel (fd 3), nothing else: not the results file */
+        if (fds[1] != 3 && dup2(fds[1], 3) != 3)
+            _exit(3);
+        closefrom(4);
+        _exit(fn(arg, (plat_chan)3));
     }
     setpgid(pid, pid); /* also here: whichever runs first */
     close(fds[1]);

@@ -28,7 +28,6 @@ DECLSPEC_IMPORT void WINAPI RtlCaptureContext(PCONTEXT) __attribute__((returns_t
 typedef LONG(WINAPI *pfn_NtContinue)(PCONTEXT, BOOLEAN);
 static pfn_NtContinue p_NtContinue;
 
-/* ---------------------------------------------------------------- process-wide state */
 static DWORD tls_guard = TLS_OUT_OF_INDEXES; /* struct gstate * of a thread that runs guarded calls */
 static DWORD tls_worker = TLS_OUT_OF_INDEXES; /* struct gstate * of the call a plat_threads() thread serves */
 static volatile LONG abandoned_threads;
@@ -97,7 +96,6 @@ static void resume_at_start(CONTEXT *ctx, struct gstate *gs)
 
 static unsigned watched_ms; /* in a watched run: the deadline of every guarded call */
 
-/* ---------------------------------------------------------------- threads */
 struct thread_arg {
     void (*fn)(void *, int);
     void *arg;
@@ -134,7 +132,6 @@ bool plat_threads(int n, void (*fn)(void *arg, int i), void *arg)
     return started == n;
 }
 
-/* ---------------------------------------------------------------- exception capture */
 static bool guard_hit(struct plat_call *c, ULONG_PTR a, long *off)
 {
     return c && c->guard_hit && c->guard_hit(c->arg, (uintptr_t)a, off);
@@ -142,7 +139,7 @@ static bool guard_hit(struct plat_call *c, ULONG_PTR a, long *off)
 
 static DWORD WINAPI restore_main(void *p)
 {
-    win_run_end_fns();
+    plat_run_end_fns();
     return 0;
 }
 
@@ -262,14 +259,9 @@ enum plat_end plat_guarded_call(struct plat_call *c)
         gs->code = gs->thread_code;
         gs->off = gs->thread_off;
     }
-    c->exception[0] = 0;
-    if (k == PLAT_GUARD_HIT)
-        c->offset = gs->off;
-    else if (k == PLAT_FAULT)
-        win_format_code(c->exception, sizeof c->exception, gs->code);
-    else if (k == PLAT_TIMEOUT)
-        snprintf(c->exception, sizeof c->exception, "timeout");
-    return (enum plat_end)k;
+    char fault[48];
+    win_format_code(fault, sizeof fault, gs->code);
+    return plat_call_ended(c, (enum plat_end)k, gs->off, fault);
 }
 
 void plat_deadline_ms(unsigned ms)
@@ -285,7 +277,6 @@ bool plat_fault_intact(const char *exception)
     return exception && !strcmp(exception, "0x80000100");
 }
 
-/* ---------------------------------------------------------------- watched runs */
 struct watched {
     void (*loop)(void *);
     void *arg;
@@ -401,7 +392,6 @@ bool plat_run_watched(void (*loop)(void *arg), void (*abandoned)(void *arg), voi
     return ok;
 }
 
-/* ---------------------------------------------------------------- start-up */
 static void at_exit(void)
 {
     if (abandoned_threads) {

@@ -1,12 +1,10 @@
 /*
  * harness/plat/win/host.c - host primitives on Windows (and Wine): time, names, the console
- * (Ctrl-C), end-of-process hooks, the private stdout, guarded mappings (VirtualAlloc) and DLLs.
+ * (Ctrl-C), the private stdout and guarded mappings (VirtualAlloc).
  */
 #include "harness/plat/win/win.h"
 #include <fcntl.h>
 #include <io.h>
-#include <stdlib.h>
-#include <string.h>
 
 void win_format_code(char *buf, size_t len, DWORD code)
 {
@@ -45,46 +43,26 @@ const char *plat_host_os(void)
 
 const char *plat_host_arch(void)
 {
+    static const WORD codes[] = {[PLAT_ARCH_X86_64] = PROCESSOR_ARCHITECTURE_AMD64,
+        [PLAT_ARCH_I686] = PROCESSOR_ARCHITECTURE_INTEL, [PLAT_ARCH_AARCH64] = 12 /* ARM64 */,
+        [PLAT_ARCH_ARM] = PROCESSOR_ARCHITECTURE_ARM, [PLAT_ARCH_IA64] = PROCESSOR_ARCHITECTURE_IA64};
     SYSTEM_INFO si;
     GetNativeSystemInfo(&si);
-    switch (si.wProcessorArchitecture) {
-    case PROCESSOR_ARCHITECTURE_AMD64: return plat_arch_name(PLAT_ARCH_X86_64);
-    case PROCESSOR_ARCHITECTURE_INTEL: return plat_arch_name(PLAT_ARCH_I686);
-    case 12: return plat_arch_name(PLAT_ARCH_AARCH64); /* PROCESSOR_ARCHITECTURE_ARM64 */
-    case PROCESSOR_ARCHITECTURE_ARM: return plat_arch_name(PLAT_ARCH_ARM);
-    case PROCESSOR_ARCHITECTURE_IA64: return plat_arch_name(PLAT_ARCH_IA64);
-    default: return plat_arch_name(PLAT_ARCH_UNKNOWN);
-    }
-}
-
-/* ---------------------------------------------------------------- the end of the process */
-static void (*end_fns[8])(void);
-static volatile LONG nend;
-
-void win_run_end_fns(void)
-{
-    LONG n;
-    while ((n = InterlockedDecrement(&nend)) >= 0)
-        end_fns[n]();
-    InterlockedExchange(&nend, 0);
-}
-
-void plat_at_end(void (*fn)(void))
-{
-    if (nend < 8)
-        end_fns[nend++] = fn;
+    int a = PLAT_ARCH_IA64;
+    while (a > PLAT_ARCH_UNKNOWN && codes[a] != si.wProcessorArchitecture)
+        a--;
+    return plat_arch_name((enum plat_arch)a);
 }
 
 void plat_exit(int code)
 {
-    win_run_end_fns();
+    plat_run_end_fns();
     fflush(NULL);
     TerminateProcess(GetCurrentProcess(), (UINT)code); /* no DLL_PROCESS_DETACH of a target */
     for (;;)
         Sleep(INFINITE);
 }
 
-/* ---------------------------------------------------------------- interrupts */
 static volatile LONG interrupted, catching;
 
 static BOOL WINAPI on_console(DWORD type)
@@ -96,7 +74,7 @@ static BOOL WINAPI on_console(DWORD type)
     }
     /* a second Ctrl-C, a closed console, logoff, shutdown: the process ends now */
     InterlockedExchange(&interrupted, 1);
-    win_run_end_fns();
+    plat_run_end_fns();
     return FALSE;
 }
 
@@ -127,7 +105,6 @@ FILE *plat_private_stdout(void)
     return f;
 }
 
-/* ---------------------------------------------------------------- memory */
 size_t plat_page_size(void)
 {
     static size_t ps;
@@ -162,24 +139,6 @@ void *plat_shared_alloc(size_t len)
     return NULL; /* a worker is this exe started again: nothing is inherited */
 }
 
-/* ---------------------------------------------------------------- libraries */
-void *plat_lib_open(const char *path, char *err, size_t errlen)
-{
-    HMODULE h = LoadLibraryExA(path, NULL, LOAD_WITH_ALTERED_SEARCH_PATH);
-    if (!h)
-        snprintf(err, errlen, "error %lu", GetLastError());
-    return (void *)h;
-}
-
-void *plat_lib_sym(void *lib, const char *name)
-{
-    FARPROC p = GetProcAddress((HMODULE)lib, name);
-    void *v;
-    memcpy(&v, &p, sizeof v);
-    return v;
-}
-
-/* ---------------------------------------------------------------- start-up */
 void win_host_init(void (*exceptions)(void))
 {
     SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX | SEM_NOOPENFILEERRORBOX);
@@ -187,7 +146,6 @@ void win_host_init(void (*exceptions)(void))
     _setmode(_fileno(stdout), _O_BINARY);
     _setmode(_fileno(stderr), _O_BINARY);
     setvbuf(stderr, NULL, _IONBF, 0);
-    exceptions(); /* its atexit hook runs after the end hooks registered below */
+    exceptions(); /* its atexit hook runs after the end hooks (plat_at_end registers them later) */
     SetConsoleCtrlHandler(on_console, TRUE);
-    atexit(win_run_end_fns);
 }

@@ -15,12 +15,10 @@ const wchar_t *win_exe_path(void);
 /* true when this process was started by plat_proc_start (a worker or a probe: its command line
  * ends in "--chan N"); its parent already loaded what it loads in a probe process */
 bool win_started_by_runner(void);
-/* run the plat_at_end() functions now (host.c; the fatal-exception path calls it) */
-void win_run_end_fns(void);
 /* the process's start-up (host.c): error modes, binary streams, then exceptions() (call.c's
- * handlers, given by plat_init: host.c calls nothing of call.c's), the console and end hooks */
+ * handlers, given by plat_init: host.c calls nothing of call.c's), the console handler */
 void win_host_init(void (*exceptions)(void));
-/* hex SHA-256 of a file; false if it cannot be read */
+/* hex SHA-256 of a file; false if it cannot be read or hashed (CryptoAPI, sha256.c) */
 bool win_sha256_file(const wchar_t *path, char hex[65]);
 
 #endif

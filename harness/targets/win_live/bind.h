@@ -12,7 +12,7 @@
  *                           system's modules. Worker processes inherit the variable, so a run and its
  *                           workers see the same twin (and its state: harness/twin/twin.h).
  *
- * The cases' own API (live_proc, live_sym) is resolved through the same place (lb_proc), so under a
+ * The cases' own API (live_sym, the proc hook) goes through the same place (lb_proc), so under a
  * twin the whole run sees one model of one Windows version. A function the system (or the twin's
  * version) does not export is bound to a stub that returns the table's missing value and sets last
  * error ERROR_PROC_NOT_FOUND; LB_HAVE(name) says whether it was found.

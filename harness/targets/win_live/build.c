@@ -1,82 +1,53 @@
 /* harness/targets/win_live/build.c - the portable half of the live fixtures (build.h). */
 #include "harness/targets/win_live/build.h"
 #include "harness/targets/targets.h"
+#include "harness/targets/win_live/names.h"
 #include <string.h>
 
 bool etw_lv_session_plan(unsigned kind, struct etw_lv_session_plan *p)
 {
-    memset(p, 0, sizeof *p);
-    switch (kind) {
-    case ETW_LV_KERNEL:
-        *p = (struct etw_lv_session_plan){.log_file_mode = ETW_LV_FILE_MODE_SEQUENTIAL,
-                                          .log_file = true, .min_version = ETW_V5_2};
-        return true;
-    case ETW_LV_PLAIN:
-        *p = (struct etw_lv_session_plan){.log_file_mode = ETW_LV_REAL_TIME_MODE,
-                                          .min_version = ETW_V5_2};
-        return true;
-    case ETW_LV_SYSTEM:
-    case ETW_LV_NOACCESS:
-        *p = (struct etw_lv_session_plan){
-            .log_file_mode = ETW_LV_REAL_TIME_MODE | ETW_LV_SYSTEM_LOGGER_MODE,
-            .deny_enable = kind == ETW_LV_NOACCESS, .min_version = ETW_V6_2};
-        return true;
-    case ETW_LV_PRIVATE:
+    enum { RT = ETW_LV_REAL_TIME_MODE, SYS = ETW_LV_SYSTEM_LOGGER_MODE };
+    enum { SEQ = ETW_LV_FILE_MODE_SEQUENTIAL };
+    static const struct etw_lv_session_plan plans[] = {
+        [ETW_LV_KERNEL] = {SEQ, .log_file = true, .min_version = ETW_V5_2},
+        [ETW_LV_PLAIN] = {RT, .min_version = ETW_V5_2},
+        [ETW_LV_SYSTEM] = {RT | SYS, .min_version = ETW_V6_2},
+        [ETW_LV_NOACCESS] = {RT | SYS, .deny_enable = true, .min_version = ETW_V6_2},
         /* the documented form ("Configuring and Starting a Private Logger Session", "Logging Mode
          * Constants"): PRIVATE_LOGGER_MODE with PRIVATE_IN_PROC, writing a sequential log file;
          * real time is not allowed with it, and no page shows buffering mode with it. Wnode.Guid
          * is a provider GUID this process registered before StartTraceW. */
-        *p = (struct etw_lv_session_plan){
-            .log_file_mode =
-                ETW_LV_FILE_MODE_SEQUENTIAL | ETW_LV_PRIVATE_LOGGER_MODE | ETW_LV_PRIVATE_IN_PROC,
-            .log_file = true, .query_by_handle = true, .register_guid = true,
-            .min_version = ETW_V6_0 /* PRIVATE_IN_PROC */};
-        return true;
-    default:
-        return false;
-    }
+        [ETW_LV_PRIVATE] = {SEQ | ETW_LV_PRIVATE_LOGGER_MODE | ETW_LV_PRIVATE_IN_PROC,
+                            .log_file = true, .query_by_handle = true, .register_guid = true,
+                            .min_version = ETW_V6_0 /* PRIVATE_IN_PROC */}};
+    bool known = kind < sizeof plans / sizeof plans[0] && plans[kind].log_file_mode;
+    *p = known ? plans[kind] : (struct etw_lv_session_plan){0};
+    return known;
 }
 
-void etw_lv_group_enable_params(struct etw_lv_enable_params *p)
-{
-    *p = (struct etw_lv_enable_params){.version = ETW_LV_ENABLE_PARAMS_VERSION_2,
-                                       .enable_property = ETW_LV_PROPERTY_PROVIDER_GROUP};
-}
-
-void etw_lv_group_enable_call(struct etw_lv_enable_call *e)
-{
-    *e = (struct etw_lv_enable_call){.control_code = ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER,
-                                     .level = ETW_GROUP_ENABLE_LEVEL,
-                                     .match_any = ETW_GROUP_ENABLE_KEYWORDS, .timeout_ms = 5000};
-}
-
-void etw_lv_provider_enable_call(struct etw_lv_enable_call *e, bool enable)
-{
-    *e = (struct etw_lv_enable_call){
-        .control_code = enable ? ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER : ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER,
-        .level = enable ? ETW_TRACE_LEVEL_VERBOSE : 0, .timeout_ms = 5000};
-}
-
-void etw_lv_consumer_plan(struct etw_lv_consumer_plan *p)
-{
-    /* the sessions flush every second (FlushTimer 1); the event's level is within the enable's */
-    *p = (struct etw_lv_consumer_plan){
-        .process_trace_mode =
-            ETW_LV_PROCESS_TRACE_MODE_REAL_TIME | ETW_LV_PROCESS_TRACE_MODE_EVENT_RECORD,
-        .deadline_ms = 10000, .write_every_ms = 250, .join_ms = 5000,
-        .event_level = ETW_TRACE_LEVEL_INFORMATION};
-}
+const struct etw_lv_enable_params etw_lv_group_enable_params = {
+    .version = ETW_LV_ENABLE_PARAMS_VERSION_2, .enable_property = ETW_LV_PROPERTY_PROVIDER_GROUP};
+const struct etw_lv_enable_call etw_lv_group_enable = {
+    .control_code = ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER, .level = ETW_GROUP_ENABLE_LEVEL,
+    .match_any = ETW_GROUP_ENABLE_KEYWORDS, .timeout_ms = 5000};
+const struct etw_lv_enable_call etw_lv_provider_enable[2] = {
+    {.control_code = ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER, .timeout_ms = 5000},
+    {.control_code = ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER, .level = ETW_TRACE_LEVEL_VERBOSE,
+     .timeout_ms = 5000}};
+/* the sessions flush every second (FlushTimer 1); the event's level is within the enable's */
+const struct etw_lv_consumer_plan etw_lv_consumer = {
+    .process_trace_mode =
+        ETW_LV_PROCESS_TRACE_MODE_REAL_TIME | ETW_LV_PROCESS_TRACE_MODE_EVENT_RECORD,
+    .deadline_ms = 10000, .write_every_ms = 250, .join_ms = 5000,
+    .event_level = ETW_TRACE_LEVEL_INFORMATION};
 
 bool etw_lv_trace_handle_valid(etw_u64 h)
 {
     return h != ~(etw_u64)0 && h != 0xFFFFFFFFull;
 }
 
-void etw_lv_deny_enable_call(struct etw_lv_access_call *a)
-{
-    *a = (struct etw_lv_access_call){.operation = ETW_LV_SECURITY_ADD_DACL,
-                                     .rights = ETW_LV_TRACELOG_GUID_ENABLE, .allow = false};
-}
+const struct etw_lv_access_call etw_lv_deny_enable = {.operation = ETW_LV_SECURITY_ADD_DACL,
+                                                     .rights = ETW_LV_TRACELOG_GUID_ENABLE};
 
 void etw_lv_session_guid(etw_guid *g, etw_u32 pid, etw_u32 n, etw_u32 tick)
 {
@@ -87,8 +58,7 @@ void etw_lv_session_guid(etw_guid *g, etw_u32 pid, etw_u32 n, etw_u32 tick)
 
 bool etw_lv_guid_is_ours(const etw_guid *g, etw_u32 pid)
 {
-    return g && g->Data1 == 0xE7C0F0F0u && g->Data2 == (etw_u16)(pid >> 16) && g->Data3 == (etw_u16)pid && g->Data4[0] == 0x9a &&
-           g->Data4[1] == 0x11;
+    return pid && etw_lv_guid_pid(g) == pid;
 }
 
 const etw_u8 *etw_lv_find_traits(const struct etw_lv_ext_item *items, etw_u32 count, const void *(*data)(etw_u64 ptr),
@@ -152,20 +122,6 @@ etw_u32 etw_lv_logger_id(etw_u64 handle)
     return (etw_u32)(handle & 0xFFFFu);
 }
 
-static bool starts(const wchar_t *s, const wchar_t *prefix, bool nocase)
-{
-    for (; *prefix; s++, prefix++) {
-        wchar_t a = *s, b = *prefix;
-        if (nocase) {
-            a = a >= L'A' && a <= L'Z' ? (wchar_t)(a + 32) : a;
-            b = b >= L'A' && b <= L'Z' ? (wchar_t)(b + 32) : b;
-        }
-        if (a != b)
-            return false;
-    }
-    return true;
-}
-
 static bool join(wchar_t *out, size_t cap, const wchar_t *head, const wchar_t *tail)
 {
     size_t h = wcslen(head), t = wcslen(tail);
@@ -178,13 +134,12 @@ static bool join(wchar_t *out, size_t cap, const wchar_t *head, const wchar_t *t
 
 bool etw_lv_openable_path(const wchar_t *reported, wchar_t *out, size_t cap)
 {
+    const wchar_t *rest = reported;
     if (!reported || !reported[0] || !out || !cap)
         return false;
-    if (starts(reported, L"\\??\\", false))
-        return join(out, cap, L"\\\\?\\", reported + 4);
-    if (starts(reported, L"\\DosDevices\\", true))
-        return join(out, cap, L"\\\\?\\", reported + 12);
-    if (starts(reported, L"\\Device\\", true))
+    if (etw_live_prefix(&rest, L"\\??\\") || etw_live_prefix(&rest, L"\\DosDevices\\"))
+        return join(out, cap, L"\\\\?\\", rest);
+    if (etw_live_prefix(&rest, L"\\Device\\"))
         return join(out, cap, L"\\\\?\\GLOBALROOT", reported);
     bool drive = ((reported[0] | 32) >= L'a' && (reported[0] | 32) <= L'z') && reported[1] == L':' && (reported[2] == L'\\' || reported[2] == L'/');
     bool unc = reported[0] == L'\\' && reported[1] == L'\\'; /* "\\?\", "\\.\", "\\server\share" */
@@ -242,13 +197,10 @@ bool etw_lv_dacl_denies(bool present, const struct etw_lv_ace *aces, int n, etw_
     return (granted & rights) != rights;
 }
 
-void etw_lv_trial_enable_call(struct etw_lv_enable_call *e, bool enable)
-{
-    /* timeout 0, asynchronous: the answer is the access check, no provider is waited for */
-    *e = (struct etw_lv_enable_call){
-        .control_code = enable ? ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER : ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER,
-        .level = enable ? ETW_TRACE_LEVEL_INFORMATION : 0};
-}
+/* timeout 0, asynchronous: the answer is the access check, no provider is waited for */
+const struct etw_lv_enable_call etw_lv_trial_enable[2] = {
+    {.control_code = ETW_EVENT_CONTROL_CODE_DISABLE_PROVIDER},
+    {.control_code = ETW_EVENT_CONTROL_CODE_ENABLE_PROVIDER, .level = ETW_TRACE_LEVEL_INFORMATION}};
 
 bool etw_lv_trial_refused(etw_u32 rc, const char **why)
 {
@@ -330,13 +282,9 @@ int etw_lv_pmc_sources(const etw_u8 *buf, etw_u32 len)
 
 unsigned etw_lv_longest_fixture_wait_ms(void)
 {
-    struct etw_lv_consumer_plan c;
-    struct etw_lv_enable_call on, off, group;
-    etw_lv_consumer_plan(&c);
-    etw_lv_provider_enable_call(&on, true);
-    etw_lv_provider_enable_call(&off, false);
-    etw_lv_group_enable_call(&group);
-    unsigned consumer = on.timeout_ms + c.deadline_ms + c.write_every_ms + off.timeout_ms + c.join_ms;
-    unsigned groups = group.timeout_ms + ETW_LV_GROUP_SETTLE_MS;
+    const struct etw_lv_consumer_plan *c = &etw_lv_consumer;
+    unsigned consumer = etw_lv_provider_enable[1].timeout_ms + c->deadline_ms + c->write_every_ms +
+                        etw_lv_provider_enable[0].timeout_ms + c->join_ms;
+    unsigned groups = etw_lv_group_enable.timeout_ms + ETW_LV_GROUP_SETTLE_MS;
     return consumer > groups ? consumer : groups;
 }

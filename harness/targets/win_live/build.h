@@ -48,7 +48,7 @@ struct etw_lv_enable_params {
     etw_u32 filter_desc_count;
 };
 /* enabling a provider group (by the group's GUID): version 2, PROPERTY_PROVIDER_GROUP, no filter */
-void etw_lv_group_enable_params(struct etw_lv_enable_params *p);
+extern const struct etw_lv_enable_params etw_lv_group_enable_params;
 
 /* the other arguments of an EnableTraceEx2 call: ControlCode, Level, MatchAnyKeyword,
  * MatchAllKeyword, Timeout (ms; not 0, so the call returns after the members' enable callbacks ran) */
@@ -59,12 +59,13 @@ struct etw_lv_enable_call {
     etw_u32 timeout_ms;
 };
 /* a group's enable: ENABLE_PROVIDER with ETW_GROUP_ENABLE_LEVEL and _KEYWORDS (spec/abi.h) */
-void etw_lv_group_enable_call(struct etw_lv_enable_call *e);
+extern const struct etw_lv_enable_call etw_lv_group_enable;
 /* waited after a group enable returns, for a member's notification delivered after the call (the
  * timeout covers only the callbacks Windows waits for: a group is not one provider) */
 #define ETW_LV_GROUP_SETTLE_MS 250u
-/* enabling (or not) the provider whose events the consumer reads: every level and keyword */
-void etw_lv_provider_enable_call(struct etw_lv_enable_call *e, bool enable);
+/* disabling ([0]) and enabling ([1]) the provider whose events the consumer reads: every level and
+ * keyword */
+extern const struct etw_lv_enable_call etw_lv_provider_enable[2];
 
 /* the real-time consumer of events.c: OpenTraceW, ProcessTrace on a thread; the provider writes
  * an event and the session is flushed every write_every_ms until one arrived or deadline_ms
@@ -74,7 +75,7 @@ struct etw_lv_consumer_plan {
     unsigned deadline_ms, write_every_ms, join_ms;
     etw_u8 event_level; /* of the event written (EVENT_DESCRIPTOR.Level) */
 };
-void etw_lv_consumer_plan(struct etw_lv_consumer_plan *p);
+extern const struct etw_lv_consumer_plan etw_lv_consumer;
 /* the longest a live fixture may wait, in ms (the consumer's or a group enable's), which
  * ETW_FIXTURE_BUDGET_MS (harness/core/core.h) must exceed */
 unsigned etw_lv_longest_fixture_wait_ms(void);
@@ -88,7 +89,7 @@ struct etw_lv_access_call {
     etw_u32 operation, rights;
     bool allow;
 };
-void etw_lv_deny_enable_call(struct etw_lv_access_call *a);
+extern const struct etw_lv_access_call etw_lv_deny_enable;
 
 /* the session GUIDs the suite creates: {E7C0F0F0-<pid hi>-<pid lo>-9A11-<n hi><n lo><4 tick bytes>}.
  * Security is changed (and removed) only for such a GUID of this process. */
@@ -183,9 +184,9 @@ bool etw_lv_dacl_denies(bool present, const struct etw_lv_ace *aces, int n, etw_
 bool etw_lv_trial_refused(etw_u32 rc, const char **why);
 /* the trial call: EnableTraceEx2(the session, the session's own GUID as a provider, these), which
  * needs TRACELOG_GUID_ENABLE on that GUID ("EnableTraceEx2": ERROR_ACCESS_DENIED; "EventAccessControl":
- * TRACELOG_GUID_ENABLE "allows a user to enable the provider"); when it is accepted, the same call
- * with DISABLE_PROVIDER undoes it */
-void etw_lv_trial_enable_call(struct etw_lv_enable_call *e, bool enable);
+ * TRACELOG_GUID_ENABLE "allows a user to enable the provider"): [1]; when it is accepted, [0]
+ * (DISABLE_PROVIDER) undoes it */
+extern const struct etw_lv_enable_call etw_lv_trial_enable[2];
 
 /* the profile sources the kernel lists (NtQuerySystemInformation(SystemPerformanceTraceInformation,
  * EventTraceProfileSourceListInformation): an 8-byte header, then a chain of PROFILE_SOURCE_INFO

@@ -39,7 +39,8 @@ static int stop_suite_sessions(DWORD pid, bool all, bool dry, bool verbose, int 
                 printf("left alone: %s (etwconf pid %lu is still running; --all stops it too)\n", nm, (unsigned long)owner);
             continue;
         }
-        ULONG rc = dry ? 0 : stop_by_name(kernel ? KERNEL_LOGGER_W : name);
+        const WCHAR *by = kernel ? KERNEL_LOGGER_W : name;
+        ULONG rc = dry ? 0 : live_control(0, by, EVENT_TRACE_CONTROL_STOP, NULL);
         if (verbose)
             printf("%s %s%s%s%s\n", dry ? "would stop:" : rc == ERROR_SUCCESS ? "stopped:" : "could not stop:", nm, kernel ? " (log file " : "",
                    kernel ? fl : "", kernel ? ")" : "");
@@ -171,14 +172,13 @@ static int remove_acl_values(DWORD pid, bool all, bool dry, bool verbose, int *f
     return removed;
 }
 
-int win_stop_sessions_of(DWORD pid, bool verbose)
+void win_stop_sessions_of(struct etw_target *t, unsigned long pid)
 {
     if (!LB_HAVE(ControlTraceW))
-        return 0;
-    int r = stop_suite_sessions(pid, false, false, verbose, NULL);
-    remove_acl_values(pid, false, false, verbose, NULL); /* after its sessions stopped */
-    remove_run_dirs(pid, false, false, verbose);
-    return r < 0 ? 0 : r;
+        return;
+    stop_suite_sessions((DWORD)pid, false, false, false, NULL);
+    remove_acl_values((DWORD)pid, false, false, false, NULL); /* after its sessions stopped */
+    remove_run_dirs((DWORD)pid, false, false, false);
 }
 
 int win_cmd_cleanup(int argc, char **argv)

@@ -8,8 +8,7 @@ static void *dll_sym(struct etw_target *t, const char *name)
     return fn_ptr(GetProcAddress((HMODULE)t->handle, name));
 }
 
-/* ---------------------------------------------------------------- the probe
- * A DLL is loaded in a probe process first (this exe with the hidden command below): a DllMain
+/* A DLL is loaded in a probe process first (this exe with the hidden command below): a DllMain
  * that ends the process, crashes or never returns stops the run with exit 3 before any result.
  * The probe says "loaded" or "failed" once LoadLibrary returns, then ends without
  * DLL_PROCESS_DETACH; one that ends without saying so (ExitProcess(0) too) did not load it.
@@ -40,49 +39,22 @@ int win_cmd_probe(int argc, char **argv)
     return 0;
 }
 
-/* loading path in a probe process: 1 loaded, 0 not (*code the error), -1 the process ended or
- * hung before LoadLibrary returned (why says how) */
-static int probe(const char *path, DWORD *code, char *why, size_t len)
-{
-    const char *argv[] = {win_probe_command, path, NULL};
-    char err[256], how[64], msg[32] = "";
-    struct plat_proc *p = plat_proc_start(NULL, NULL, argv, err, sizeof err);
-    if (!p)
-        return 1; /* no process to probe in: loaded in this one, as before */
-    size_t got = 0;
-    uint64_t until = plat_now_us() + etw_target_load_ms * 1000ull;
-    while (!strchr(msg, '\n') && got + 1 < sizeof msg) {
-        uint64_t now = plat_now_us();
-        long n = now < until ? plat_proc_read(p, msg + got, sizeof msg - 1 - got, (unsigned)((until - now) / 1000u) + 1) : -1;
-        if (n <= 0)
-            break; /* ended (0) or out of time (-1) */
-        got += (size_t)n;
-        msg[got] = 0;
-    }
-    unsigned long c = 0;
-    char nl = 0;
-    bool loaded = !strcmp(msg, "loaded\n"), failed = sscanf(msg, "failed %lu%c", &c, &nl) == 2 && nl == '\n';
-    bool late = !loaded && !failed && plat_now_us() >= until;
-    plat_proc_end(p, how, sizeof how); /* killed when it still runs */
-    *code = (DWORD)c;
-    if (loaded || failed)
-        return loaded ? 1 : 0;
-    if (late)
-        snprintf(why, len, "its DllMain did not return within %u ms in the process that tried to load it (killed; --load-timeout-ms)",
-                 etw_target_load_ms);
-    else
-        snprintf(why, len, "loading it ended the process that tried (%s) before LoadLibrary returned: its DllMain ended the process or crashed",
-                 how);
-    return -1;
-}
-
 struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
 {
-    char local[MAX_PATH + 8], why[300];
+    char local[MAX_PATH + 8], why[300], how[64];
     /* a name alone is looked for in the current directory only */
     snprintf(local, sizeof local, "%s%s", strpbrk(path, "\\/") ? "" : ".\\", path);
-    DWORD code = 0;
-    int probed = win_started_by_runner() ? 1 : probe(local, &code, why, sizeof why);
+    const char *argv[] = {win_probe_command, local, NULL};
+    unsigned long code = 0;
+    bool late = false;
+    int probed = win_started_by_runner() ? 1 : etw_target_probe(NULL, NULL, argv, &code, how,
+                                                                sizeof how, &late);
+    if (probed < 0 && late)
+        snprintf(why, sizeof why, "its DllMain did not return within %u ms in the process that "
+                 "tried to load it (killed; --load-timeout-ms)", etw_target_load_ms);
+    else if (probed < 0)
+        snprintf(why, sizeof why, "loading it ended the process that tried (%s) before LoadLibrary "
+                 "returned: its DllMain ended the process or crashed", how);
     if (probed < 0)
         return snprintf(err, errlen, "cannot load target '%s': %s. etwconf.exe did not load it into "
                                      "itself and wrote no results: fix the DLL's DllMain, or test "

@@ -21,7 +21,6 @@ static ULONG enable_call(etw_tracehandle session, const etw_guid *provider, cons
     return EnableTraceEx2((TRACEHANDLE)session, &g, e->control_code, e->level, e->match_any, e->match_all, e->timeout_ms, params ? &ep : NULL);
 }
 
-/* ---------------------------------------------------------------- a provider group enabled on a session */
 /* EnableTraceEx2(session, group, ENABLE_PROVIDER, the suite's level and keywords, a timeout, version-2
  * parameters with EVENT_ENABLE_PROPERTY_PROVIDER_GROUP). Windows does not say how many members it
  * reached: the cases watch the members' enable callbacks, which have run when a call with a timeout
@@ -31,17 +30,12 @@ etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u3
     if (!group || !enabled)
         return ERROR_INVALID_PARAMETER;
     *enabled = ETW_ENABLED_UNKNOWN;
-    struct etw_lv_enable_params p;
-    struct etw_lv_enable_call e;
-    etw_lv_group_enable_params(&p);
-    etw_lv_group_enable_call(&e);
-    ULONG rc = enable_call(session, group, &e, &p);
+    ULONG rc = enable_call(session, group, &etw_lv_group_enable, &etw_lv_group_enable_params);
     if (rc == ERROR_SUCCESS)
         Sleep(ETW_LV_GROUP_SETTLE_MS);
     return rc;
 }
 
-/* ---------------------------------------------------------------- the traits an event carries */
 /* what the consumer thread hands back; one consumer at a time (the runner runs one case at a time) */
 static struct consumer {
     etw_guid provider;
@@ -116,11 +110,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         FX_BROKEN("fixture: the real-time consumer of an earlier case has not ended");
     if (!LB_HAVE(OpenTraceW) || !LB_HAVE(CloseTrace) || !LB_HAVE(EventWrite) || !LB_HAVE(ProcessTrace) || !LB_HAVE(EnableTraceEx2))
         FX_BROKEN("fixture: advapi32 does not export OpenTraceW, ProcessTrace, CloseTrace, EventWrite and EnableTraceEx2");
-    struct etw_lv_consumer_plan plan;
-    struct etw_lv_enable_call on, off;
-    etw_lv_consumer_plan(&plan);
-    etw_lv_provider_enable_call(&on, true);
-    etw_lv_provider_enable_call(&off, false);
+    const struct etw_lv_consumer_plan plan = etw_lv_consumer;
 
     HANDLE arrived = k.arrived; /* made once; busy is 0 here, outcome ETW_LV_EV_OTHER */
     k = (struct consumer){.provider = *provider, .arrived = arrived};
@@ -147,7 +137,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         FX_BROKEN("fixture: CreateThread for ProcessTrace failed with %lu", (unsigned long)GetLastError());
     }
     enum etw_fx fx = ETW_FX_OK;
-    ULONG rc = enable_call(session, provider, &on, NULL);
+    ULONG rc = enable_call(session, provider, &etw_lv_provider_enable[1], NULL);
     if (rc != ERROR_SUCCESS) {
         snprintf(why, len, "fixture: EnableTraceEx2 enabling the provider on the case's session returned %lu", (unsigned long)rc);
         fx = ETW_FX_BROKEN;
@@ -158,9 +148,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         ULONG wrc = ERROR_SUCCESS;
         while (k.outcome == ETW_LV_EV_OTHER && GetTickCount() - start < plan.deadline_ms) {
             wrc = EventWrite((REGHANDLE)reg, &d, 0, NULL);
-            struct props_buf b;
-            props_init(&b);
-            ControlTraceW((TRACEHANDLE)session, NULL, &b.p, ETW_LV_TRACE_CONTROL_FLUSH);
+            live_control(session, NULL, ETW_LV_TRACE_CONTROL_FLUSH, NULL);
             WaitForSingleObject(k.arrived, plan.write_every_ms);
         }
         if (k.outcome == ETW_LV_EV_OTHER) {
@@ -172,7 +160,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
                      plan.deadline_ms, (unsigned long)wrc, pumped, L.wine ? "; Wine: its sessions deliver no events" : "");
             fx = ETW_FX_BROKEN;
         }
-        enable_call(session, provider, &off, NULL);
+        enable_call(session, provider, &etw_lv_provider_enable[0], NULL);
     }
     /* CloseTrace makes ProcessTrace return; a thread that does not end in time keeps k.busy set (it
      * ends at the latest when the session stops after the case), and the next consumer waits for it */

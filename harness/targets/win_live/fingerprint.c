@@ -16,14 +16,12 @@ static bool reg_string(HKEY k, const WCHAR *name, char *out, size_t cap)
 /* an IMAGE_FILE_MACHINE_* value, by the platform's one table of names */
 static const char *machine_name(USHORT m)
 {
-    switch (m) {
-    case 0x8664: return plat_arch_name(PLAT_ARCH_X86_64);
-    case 0x014c: return plat_arch_name(PLAT_ARCH_I686);
-    case 0xAA64: return plat_arch_name(PLAT_ARCH_AARCH64);
-    case 0x01c4: return plat_arch_name(PLAT_ARCH_ARM);
-    case 0x0200: return plat_arch_name(PLAT_ARCH_IA64);
-    default: return plat_arch_name(PLAT_ARCH_UNKNOWN);
-    }
+    static const USHORT machines[] = {[PLAT_ARCH_X86_64] = 0x8664, [PLAT_ARCH_I686] = 0x014c,
+        [PLAT_ARCH_AARCH64] = 0xAA64, [PLAT_ARCH_ARM] = 0x01c4, [PLAT_ARCH_IA64] = 0x0200};
+    int a = PLAT_ARCH_IA64;
+    while (a > PLAT_ARCH_UNKNOWN && machines[a] != m)
+        a--;
+    return plat_arch_name((enum plat_arch)a);
 }
 
 /* "10.0.19045": RtlGetVersion's answer, in both fingerprints */
@@ -93,25 +91,18 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
         etw_json_str(j, "display_version", buf);
     if (have_key)
         RegCloseKey(k);
-    /* architecture and WOW64 */
     USHORT pm = 0, nm = 0;
-    if (IsWow64Process2(GetCurrentProcess(), &pm, &nm)) {
-        etw_json_str(j, "native_arch", machine_name(nm));
-        etw_json_str(j, "process_arch", plat_process_arch());
-        etw_json_bool(j, "wow64", pm != 0);
-        etw_json_str(j, "wow64_check", "IsWow64Process2");
-    } else {
-        BOOL w = FALSE;
-        bool ok = IsWow64Process(GetCurrentProcess(), &w);
-        etw_json_str(j, "native_arch", plat_host_arch());
-        etw_json_str(j, "process_arch", plat_process_arch());
-        if (ok)
-            etw_json_bool(j, "wow64", w != 0);
-        else
-            etw_json_str(j, "wow64", NULL);
-        etw_json_str(j, "wow64_check", ok ? "IsWow64Process+GetNativeSystemInfo" : "none");
-    }
-    /* rights */
+    BOOL w = FALSE;
+    bool v2 = IsWow64Process2(GetCurrentProcess(), &pm, &nm);
+    bool v1 = !v2 && IsWow64Process(GetCurrentProcess(), &w);
+    etw_json_str(j, "native_arch", v2 ? machine_name(nm) : plat_host_arch());
+    etw_json_str(j, "process_arch", plat_process_arch());
+    if (v2 || v1)
+        etw_json_bool(j, "wow64", v2 ? pm != 0 : w != 0);
+    else
+        etw_json_str(j, "wow64", NULL);
+    etw_json_str(j, "wow64_check",
+                 v2 ? "IsWow64Process2" : v1 ? "IsWow64Process+GetNativeSystemInfo" : "none");
     if (L.elevated >= 0)
         etw_json_bool(j, "elevated", L.elevated == 1);
     else
@@ -140,7 +131,6 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
     etw_json_end(j);
     static const char *const kl[] = {"not running", "running (not started by etwconf)", "unknown (no right to query it)"};
     etw_json_str(j, "kernel_logger_at_start", kl[L.kernel_at_start]);
-    /* Wine */
     if (L.wine) {
         etw_json_str(j, "wine_version", L.wine_version);
         snprintf(buf, sizeof buf, "%s %s", L.wine_sys ? L.wine_sys : "?", L.wine_release ? L.wine_release : "?");
@@ -149,7 +139,6 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
     /* the twin of Windows the run was answered by (ETWCONF_TWIN): the version and personality it models */
     if (lb_twin())
         etw_json_str(j, "twin", lb_twin_model());
-    /* the suite */
     suite_fields(j);
     const wchar_t *exe = win_exe_path();
     const wchar_t *base = wcsrchr(exe, L'\\');

@@ -36,8 +36,6 @@
 #define EVENT_TRACE_CONTROL_STOP 1
 #endif
 #define WIN_ERROR_WMI_INSTANCE_NOT_FOUND 4201u
-/* in a fixture function with why and len: say why, and return ETW_FX_BROKEN */
-#define FX_BROKEN(...) return (snprintf(why, len, __VA_ARGS__), ETW_FX_BROKEN)
 /* _snwprintf into a WCHAR array, always NUL-terminated */
 #define WFMT(buf, ...) (_snwprintf((buf), sizeof(buf) / sizeof (buf)[0] - 1, __VA_ARGS__), \
                         (buf)[sizeof(buf) / sizeof (buf)[0] - 1] = 0)
@@ -117,9 +115,9 @@ void run_dir_remove(void); /* at the end: the files created and not deleted, the
  * checked; INVALID_HANDLE_VALUE and why when it is not one */
 HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, size_t len);
 /* sessions.c */
-void props_init(struct props_buf *b);
 const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
-ULONG stop_by_name(const WCHAR *name);
+/* ControlTraceW(code) by handle (name NULL) or by name; what it fills in goes to b (may be NULL) */
+ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct props_buf *b);
 DWORD kernel_file_owner(const WCHAR *reported);
 void stop_all_sessions(void);
 struct props_buf *all_sessions(ULONG *count);
@@ -138,8 +136,8 @@ bool live_need(struct etw_target *t, unsigned need, char *why, size_t len);
 etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u32 *enabled);
 enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, const etw_guid *provider, etw_reghandle reg, etw_u8 *out,
                               etw_u32 cap, etw_u32 *size, const char **absent, char *why, size_t len);
-/* cleanup.c: stop the sessions a (dead) process pid of this suite left behind; returns how many */
-int win_stop_sessions_of(DWORD pid, bool verbose);
+/* cleanup.c: what a (dead) worker process pid of this suite left behind goes (.worker_died) */
+void win_stop_sessions_of(struct etw_target *t, unsigned long pid);
 int win_cmd_cleanup(int argc, char **argv); /* etwconf.exe cleanup [--all] [--dry-run] */
 
 #endif

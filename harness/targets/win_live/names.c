@@ -4,11 +4,6 @@
 
 static const wchar_t prefix[] = L"etwconf-";
 
-static bool same(wchar_t a, wchar_t b)
-{
-    return towlower((wint_t)a) == towlower((wint_t)b);
-}
-
 /* digits at *s (no sign, no leading zero, at most 10): the value, s moved past them; 0 if none */
 static unsigned long number(const wchar_t **s)
 {
@@ -27,12 +22,11 @@ static unsigned long number(const wchar_t **s)
     return v;
 }
 
-/* s starts with lit (compared without case): s moved past it */
-static bool literal(const wchar_t **s, const wchar_t *lit)
+bool etw_live_prefix(const wchar_t **s, const wchar_t *lit)
 {
     const wchar_t *p = *s;
     for (; *lit; lit++, p++)
-        if (!*p || !same(*p, *lit))
+        if (!*p || towlower((wint_t)*p) != towlower((wint_t)*lit))
             return false;
     *s = p;
     return true;
@@ -42,7 +36,7 @@ static bool literal(const wchar_t **s, const wchar_t *lit)
 static unsigned long pid_dash(const wchar_t **s)
 {
     const wchar_t *p = *s;
-    if (!literal(&p, prefix))
+    if (!etw_live_prefix(&p, prefix))
         return 0;
     unsigned long pid = number(&p);
     if (!pid || *p++ != L'-')
@@ -75,23 +69,14 @@ unsigned long etw_live_session_owner(const wchar_t *name)
 bool etw_live_run_dir_name(wchar_t *out, size_t cap, unsigned long pid, const unsigned char rnd[ETW_LIVE_RUN_RANDOM])
 {
     static const wchar_t hex[] = L"0123456789abcdef";
-    wchar_t digits[12];
-    size_t nd = 0, o = 0;
-    do
-        digits[nd++] = (wchar_t)(L'0' + pid % 10);
-    while ((pid /= 10) && nd < sizeof digits / sizeof digits[0]);
-    if (cap < (sizeof prefix / sizeof prefix[0] - 1) + nd + 1 + 2 * ETW_LIVE_RUN_RANDOM + 1)
+    int n = swprintf(out, cap, L"%ls%lu-", prefix, pid);
+    if (n < 0 || (size_t)n + 2 * ETW_LIVE_RUN_RANDOM + 1 > cap)
         return false;
-    for (const wchar_t *p = prefix; *p; p++)
-        out[o++] = *p;
-    while (nd)
-        out[o++] = digits[--nd];
-    out[o++] = L'-';
     for (int i = 0; i < ETW_LIVE_RUN_RANDOM; i++) {
-        out[o++] = hex[rnd[i] >> 4];
-        out[o++] = hex[rnd[i] & 15];
+        out[n++] = hex[rnd[i] >> 4];
+        out[n++] = hex[rnd[i] & 15];
     }
-    out[o] = 0;
+    out[n] = 0;
     return true;
 }
 
@@ -105,10 +90,10 @@ unsigned long etw_live_run_dir_owner(const wchar_t *name)
 unsigned long etw_live_run_file_seq(const wchar_t *name)
 {
     const wchar_t *s = name;
-    if (!s || (!literal(&s, L"kernel-") && !literal(&s, L"private-")))
+    if (!s || (!etw_live_prefix(&s, L"kernel-") && !etw_live_prefix(&s, L"private-")))
         return 0;
     unsigned long n = number(&s);
-    return n && literal(&s, L".etl") && !*s ? n : 0;
+    return n && etw_live_prefix(&s, L".etl") && !*s ? n : 0;
 }
 
 static bool separator(wchar_t c)
@@ -121,9 +106,9 @@ bool etw_live_final_path_is(const wchar_t *final, const wchar_t *parent, const w
     if (!final || !parent || !name || !*parent || !*name)
         return false;
     const wchar_t *s = final;
-    if (!literal(&s, parent))
+    if (!etw_live_prefix(&s, parent))
         return false;
     if (!separator(parent[wcslen(parent) - 1]) && !separator(*s++))
         return false;
-    return literal(&s, name) && !*s;
+    return etw_live_prefix(&s, name) && !*s;
 }

@@ -14,6 +14,8 @@
 
 #define ETW_LIVE_RUN_RANDOM 16 /* random bytes in a private directory's name: 32 hex digits */
 
+/* *s starts with lit (compared without case): true and *s moved past it */
+bool etw_live_prefix(const wchar_t **s, const wchar_t *lit);
 /* the pid of a session name "etwconf-<pid>-<n>", or 0 */
 unsigned long etw_live_session_owner(const wchar_t *name);
 /* the private directory's name of process pid: "etwconf-<pid>-<hex of rnd>" into out (cap

@@ -3,7 +3,6 @@
 #include "harness/targets/win_live/needs.h"
 #include "harness/targets/targets.h"
 #include "harness/targets/win_live/build.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,27 +10,16 @@
 #define SESSION_NEEDS                                                                                                                  \
     (NEED_PRIVATE_SESSION | NEED_NOACCESS_SESSION | NEED_SYSTEM_SESSION | NEED_PLAIN_SESSION | NEED_KERNEL_LOGGER | NEED_GROUP_MASKS)
 
-static bool no(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool no(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return false;
-}
+/* in etw_lv_need: say why the need is not met and return false */
+#define NO(...) return (snprintf(why, len, __VA_ARGS__), false)
 
 /* the session kind a need starts (harness/case.h LG_*), 0 for the others */
 static unsigned kind_of(unsigned need)
 {
-    switch (need) {
-    case NEED_PRIVATE_SESSION: return LG_PRIVATE;
-    case NEED_NOACCESS_SESSION: return LG_NOACCESS;
-    case NEED_SYSTEM_SESSION: return LG_SYSTEM;
-    case NEED_PLAIN_SESSION: return LG_PLAIN;
-    case NEED_KERNEL_LOGGER: return LG_KERNEL;
-    default: return 0;
-    }
+    for (unsigned k = LG_KERNEL; k <= LG_PRIVATE; k++)
+        if (etw_logger_needs((enum etw_logger_kind)k, NULL) == need)
+            return k;
+    return 0;
 }
 
 bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t len)
@@ -41,69 +29,63 @@ bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t
          * starts programs with one) from an account that has no full token */
         static const char *const etypes[] = {"", ", its token's elevation type is default", ", its token's elevation type is full",
                                              ", its token's elevation type is limited"};
-        return no(why, len, "needs administrator rights to start an ETW session (%s%s): run etwconf.exe from an elevated command prompt",
-                  s->elevated == 0 ? "this process is not elevated" : "this account is not an administrator",
-                  s->elevation_type >= 1 && s->elevation_type <= 3 ? etypes[s->elevation_type] : "");
+        NO("needs administrator rights to start an ETW session (%s%s): run etwconf.exe from an elevated command prompt",
+           s->elevated == 0 ? "this process is not elevated" : "this account is not an administrator",
+           s->elevation_type >= 1 && s->elevation_type <= 3 ? etypes[s->elevation_type] : "");
     }
     /* a session kind: one the live target starts (build.c's session plans), on a version that has it */
     struct etw_lv_session_plan plan;
     unsigned kind = kind_of(need);
     if (kind && !etw_lv_session_plan(kind, &plan))
-        return no(why, len, "needs a %s, which etwconf.exe does not set up on a live system",
-                  etw_logger_kind_title((enum etw_logger_kind)kind));
-    bool too_old = kind && s->version < plan.min_version;
+        NO("needs a %s, which etwconf.exe does not set up on a live system",
+           etw_logger_kind_title((enum etw_logger_kind)kind));
+    if (kind && s->version < plan.min_version) {
+        static const char *const since[] = {
+            [LG_PRIVATE] = "a private in-process session (EVENT_TRACE_PRIVATE_IN_PROC), which "
+                           "exists from Windows Vista (6.0)",
+            [LG_NOACCESS] = "a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE) "
+                            "without TRACELOG_GUID_ENABLE access, and system-logger mode exists "
+                            "from Windows 8 (6.2)",
+            [LG_SYSTEM] = "a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which "
+                          "exists from Windows 8 (6.2)",
+            [LG_KERNEL] = "the NT Kernel Logger, which this version does not have"};
+        if (kind != LG_PLAIN)
+            NO("needs %s", since[kind]);
+        NO("needs a %s, which exists from Windows %s",
+           etw_logger_kind_title((enum etw_logger_kind)kind),
+           etw_version_name(plan.min_version));
+    }
     unsigned long who = 0;
     switch (need) {
-    case NEED_PRIVATE_SESSION:
-        if (too_old)
-            return no(why, len, "needs a private in-process session (EVENT_TRACE_PRIVATE_IN_PROC), which exists from Windows Vista (6.0)");
-        return true;
-    case NEED_NOACCESS_SESSION:
-        if (too_old)
-            return no(why, len, "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE) without TRACELOG_GUID_ENABLE "
-                                "access, and system-logger mode exists from Windows 8 (6.2)");
-        return true;
-    case NEED_SYSTEM_SESSION:
-        if (too_old)
-            return no(why, len,
-                      "needs a session in system-logger mode (EVENT_TRACE_SYSTEM_LOGGER_MODE), which exists from Windows 8 (6.2)");
-        return true;
-    case NEED_PLAIN_SESSION:
-        if (too_old)
-            return no(why, len, "needs a %s, which exists from Windows %s", etw_logger_kind_title((enum etw_logger_kind)kind),
-                      etw_version_name(plan.min_version));
-        return true;
     case NEED_GROUP_MASKS:
         if (s->version < ETW_V6_2)
-            return no(why, len, "%s", etw_need_info(NEED_GROUP_MASKS)->reason);
+            NO("%s", etw_need_info(NEED_GROUP_MASKS)->reason);
         return true;
     case NEED_KERNEL_LOGGER:
-        if (too_old)
-            return no(why, len, "needs the NT Kernel Logger, which this version does not have");
         switch (s->kernel_state(s->arg, &who)) {
         case ETW_LV_KL_OTHERS:
-            return no(why, len, "the NT Kernel Logger is already running, started by someone else: the suite never stops or changes a "
-                                "session it did not start (stop it yourself to run this case)");
+            NO("the NT Kernel Logger is already running, started by someone else: the suite never stops or changes a "
+               "session it did not start (stop it yourself to run this case)");
         case ETW_LV_KL_EARLIER:
-            return no(why, len, "the NT Kernel Logger was left running by an earlier etwconf run (pid %lu): 'etwconf.exe cleanup' stops it",
-                      who);
+            NO("the NT Kernel Logger was left running by an earlier etwconf run (pid %lu): 'etwconf.exe cleanup' stops it",
+               who);
         default: return true;
         }
     case NEED_NO_KERNEL_LOGGER: {
         enum etw_lv_kernel_state ks = s->kernel_state(s->arg, &who);
         if (ks == ETW_LV_KL_OTHERS || ks == ETW_LV_KL_UNKNOWN)
-            return no(why, len, "needs the NT Kernel Logger not to run (the case names logger id 0xFFFF and expects it missing), "
-                                "and someone else's kernel logger is running: the suite never stops a session it did not start");
+            NO("needs the NT Kernel Logger not to run (the case names logger id 0xFFFF and expects it missing), "
+               "and someone else's kernel logger is running: the suite never stops a session it did not start");
         if (ks == ETW_LV_KL_OURS || ks == ETW_LV_KL_EARLIER)
-            return no(why, len, "needs the NT Kernel Logger not to run, and an etwconf run's kernel logger is running (pid %lu)%s", who,
-                      ks == ETW_LV_KL_EARLIER ? ": 'etwconf.exe cleanup' stops it" : "");
+            NO("needs the NT Kernel Logger not to run, and an etwconf run's kernel logger is running (pid %lu)%s", who,
+               ks == ETW_LV_KL_EARLIER ? ": 'etwconf.exe cleanup' stops it" : "");
         return true;
     }
     case NEED_PROFILE_HELD:
         if (s->profile_initial < 0)
-            return no(why, len, "needs SeSystemProfilePrivilege, which this process's token does not have (run elevated as an administrator)");
+            NO("needs SeSystemProfilePrivilege, which this process's token does not have (run elevated as an administrator)");
         if (!s->token_adjust)
-            return no(why, len, "needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token");
+            NO("needs SeSystemProfilePrivilege enabled, and this process cannot adjust its token");
         return true;
     case NEED_PMC_SOURCES: {
         /* a Hyper-V guest exposes no hardware counter (BenchmarkDotNet's validators blame missing
@@ -112,17 +94,17 @@ bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t
         long st = 0;
         int n = s->pmc_sources ? s->pmc_sources(s->arg, &st) : -1;
         if (n < 0)
-            return no(why, len, "needs a profile source besides the timer, and the system's list of profile sources could not be read "
-                                "(NtQuerySystemInformation, EventTraceProfileSourceListInformation: %s 0x%08lX)",
-                      st == -1 ? "a malformed list," : "status", (unsigned long)st);
+            NO("needs a profile source besides the timer, and the system's list of profile sources could not be read "
+               "(NtQuerySystemInformation, EventTraceProfileSourceListInformation: %s 0x%08lX)",
+               st == -1 ? "a malformed list," : "status", (unsigned long)st);
         if (n == 0)
-            return no(why, len, "needs a profile source besides the timer, and this system lists none (no hardware counters are exposed: "
-                                "a Hyper-V guest, such as a hosted CI runner, lists none)");
+            NO("needs a profile source besides the timer, and this system lists none (no hardware counters are exposed: "
+               "a Hyper-V guest, such as a hosted CI runner, lists none)");
         return true;
     }
     case NEED_PROFILE_DROPPED:
         if (!s->token_adjust && s->profile_initial >= 0)
-            return no(why, len, "needs SeSystemProfilePrivilege disabled, and this process cannot adjust its token");
+            NO("needs SeSystemProfilePrivilege disabled, and this process cannot adjust its token");
         return true;
     default: return true;
     }

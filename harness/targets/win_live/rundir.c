@@ -20,13 +20,6 @@ static struct {
     WCHAR files[32][24]; /* names of the files created in it and not yet deleted */
 } R = {INVALID_HANDLE_VALUE, {0}, {0}, {{0}}};
 
-static bool random_bytes(unsigned char *b, ULONG n)
-{
-    if (SystemFunction036(b, n)) /* RtlGenRandom */
-        return true;
-    return BCryptGenRandom(NULL, b, n, 2 /* BCRYPT_USE_SYSTEM_PREFERRED_RNG */) == 0;
-}
-
 /* %TEMP% with a separator at the end, or false */
 bool run_temp_dir(WCHAR *tmp, DWORD cap)
 {
@@ -125,7 +118,8 @@ static bool run_dir(char *why, size_t len)
     char e[160] = "";
     for (int tries = 0; tries < 4 && R.h == INVALID_HANDLE_VALUE; tries++) {
         unsigned char rnd[ETW_LIVE_RUN_RANDOM];
-        if (!random_bytes(rnd, sizeof rnd)) {
+        /* RtlGenRandom, else BCryptGenRandom with BCRYPT_USE_SYSTEM_PREFERRED_RNG */
+        if (!SystemFunction036(rnd, sizeof rnd) && BCryptGenRandom(NULL, rnd, sizeof rnd, 2) != 0) {
             snprintf(e, sizeof e, "the system's random generator failed");
             break;
         }

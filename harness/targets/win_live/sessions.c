@@ -6,7 +6,7 @@
 struct session sessions[8];
 static const GUID system_trace_control_guid = {0x9e814aad, 0x3204, 0x11d2, {0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39}};
 
-void props_init(struct props_buf *b)
+static void props_init(struct props_buf *b)
 {
     memset(b, 0, sizeof *b);
     b->p.Wnode.BufferSize = sizeof *b;
@@ -24,18 +24,19 @@ const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off)
  * always reports its buffer size). Wine's ControlTraceW returns 0 and fills in nothing. */
 static bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out)
 {
-    props_init(b);
-    ULONG rc = ControlTraceW(0, name, &b->p, EVENT_TRACE_CONTROL_QUERY);
+    ULONG rc = live_control(0, name, EVENT_TRACE_CONTROL_QUERY, b);
     if (rc_out)
         *rc_out = rc;
     return rc == ERROR_SUCCESS && b->p.BufferSize != 0;
 }
 
-ULONG stop_by_name(const WCHAR *name)
+ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct props_buf *b)
 {
-    struct props_buf b;
-    props_init(&b);
-    return ControlTraceW(0, name, &b.p, EVENT_TRACE_CONTROL_STOP);
+    struct props_buf own;
+    if (!b)
+        b = &own;
+    props_init(b);
+    return ControlTraceW((TRACEHANDLE)h, name, &b->p, code);
 }
 
 /* the pid of the suite's process whose private directory holds the log file a query reports, by
@@ -52,8 +53,7 @@ DWORD kernel_file_owner(const WCHAR *reported)
 static enum etw_lv_owner session_seen(const struct session *s, ULONG *qrc, const char **why)
 {
     struct props_buf b;
-    props_init(&b);
-    ULONG rc = ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY);
+    ULONG rc = live_control(s->h, NULL, EVENT_TRACE_CONTROL_QUERY, &b);
     if (qrc)
         *qrc = rc;
     struct etw_lv_seen seen = {.described = rc == ERROR_SUCCESS && b.p.BufferSize != 0,
@@ -89,8 +89,7 @@ static ULONG deny_enable(struct session *s)
     DWORD got = 0;
     if (!GetTokenInformation(L.token, TokenUser, buf, sizeof buf, &got))
         return GetLastError();
-    struct etw_lv_access_call a;
-    etw_lv_deny_enable_call(&a);
+    struct etw_lv_access_call a = etw_lv_deny_enable;
     s->acl = true; /* set before the call: a half-done change is removed too */
     return EventAccessControl(&s->guid, a.operation, ((TOKEN_USER *)buf)->User.Sid, a.rights, a.allow ? TRUE : FALSE);
 }
@@ -151,15 +150,16 @@ static bool access_denied(struct session *s, char *why, size_t len)
         snprintf(why, len, "fixture: EnableTraceEx2 is not exported: the denial of TRACELOG_GUID_ENABLE cannot be tried");
         return false;
     }
-    struct etw_lv_enable_call e;
-    etw_lv_trial_enable_call(&e, true);
-    ULONG rc = EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e.control_code, e.level, e.match_any, e.match_all, e.timeout_ms, NULL);
+    const struct etw_lv_enable_call *e = &etw_lv_trial_enable[1];
+    ULONG rc = EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e->control_code, e->level, e->match_any,
+                              e->match_all, e->timeout_ms, NULL);
     const char *seen = NULL;
     if (etw_lv_trial_refused(rc, &seen))
         return true;
     if (rc == ERROR_SUCCESS) {
-        etw_lv_trial_enable_call(&e, false);
-        EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e.control_code, e.level, e.match_any, e.match_all, e.timeout_ms, NULL);
+        e = &etw_lv_trial_enable[0];
+        EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e->control_code, e->level, e->match_any,
+                       e->match_all, e->timeout_ms, NULL);
     }
     char dacl[240];
     dacl_report(s, dacl, sizeof dacl);
@@ -186,14 +186,11 @@ static void session_stop(struct session *s)
     remove_acl(s);
     if (s->file[0]) {
         const char *why = NULL;
-        if (session_seen(s, NULL, &why) == ETW_LV_OURS) {
-            struct props_buf b;
-            props_init(&b);
-            ControlTraceW((TRACEHANDLE)s->h, NULL, &b.p, EVENT_TRACE_CONTROL_STOP);
-        }
+        if (session_seen(s, NULL, &why) == ETW_LV_OURS)
+            live_control(s->h, NULL, EVENT_TRACE_CONTROL_STOP, NULL);
         run_file_delete(s->file);
     } else {
-        stop_by_name(s->name);
+        live_control(0, s->name, EVENT_TRACE_CONTROL_STOP, NULL);
     }
     if (s->provider) {
         EventUnregister(s->reg);
@@ -401,8 +398,7 @@ struct props_buf *all_sessions(ULONG *count)
 static bool logger_id_free(etw_u64 id)
 {
     struct props_buf b;
-    props_init(&b);
-    ULONG rc = ControlTraceW((TRACEHANDLE)id, NULL, &b.p, EVENT_TRACE_CONTROL_QUERY);
+    ULONG rc = live_control(id, NULL, EVENT_TRACE_CONTROL_QUERY, &b);
     /* Wine's ControlTraceW reports success and describes nothing: no session */
     return rc == WIN_ERROR_WMI_INSTANCE_NOT_FOUND || (rc == ERROR_SUCCESS && b.p.BufferSize == 0);
 }

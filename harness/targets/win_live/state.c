@@ -5,22 +5,6 @@
 
 struct live win_live;
 
-/* ---------------------------------------------------------------- version */
-static unsigned map_version(DWORD major, DWORD minor, bool *exact)
-{
-    *exact = true;
-    if (major == 5 && minor == 2)
-        return ETW_V5_2;
-    if (major == 6 && minor <= 3)
-        return ETW_V6_0 + minor;
-    if (major == 10 && minor == 0)
-        return ETW_V10_0;
-    *exact = false;
-    if (major < 5 || (major == 5 && minor < 2))
-        return ETW_V5_2;
-    return ETW_V10_0; /* 6.4 (early 10 builds) and anything newer */
-}
-
 static void detect_version(void)
 {
     memset(&L.vi, 0, sizeof L.vi);
@@ -30,12 +14,15 @@ static void detect_version(void)
         L.vi.dwOSVersionInfoSize = sizeof L.vi;
         GetVersionExW((OSVERSIONINFOW *)&L.vi);
     }
-    bool exact;
-    L.t.version = map_version(L.vi.dwMajorVersion, L.vi.dwMinorVersion, &exact);
+    /* the version table's entry named major.minor; else the nearest, 10.0 for 6.4 (early 10
+     * builds) and anything newer */
+    unsigned long major = L.vi.dwMajorVersion, minor = L.vi.dwMinorVersion;
+    const struct etw_version_info *e = etw_version_info((unsigned)(major << 8 | minor));
+    L.t.version = e ? e->id : major < 5 || (major == 5 && minor < 2) ? ETW_V5_2 : ETW_V10_0;
     L.t.build = L.vi.dwBuildNumber;
-    if (!exact)
-        fprintf(stderr, "etwconf: this system is NT %lu.%lu; the cases' expectations for %s are used\n", (unsigned long)L.vi.dwMajorVersion,
-                (unsigned long)L.vi.dwMinorVersion, etw_version_name(L.t.version));
+    if (!e)
+        fprintf(stderr, "etwconf: this system is NT %lu.%lu; the cases' expectations for %s are "
+                "used\n", major, minor, etw_version_name(L.t.version));
     L.wine = LB_HAVE(wine_get_version);
     if (L.wine) {
         L.wine_version = wine_get_version();
@@ -43,7 +30,6 @@ static void detect_version(void)
     }
 }
 
-/* ---------------------------------------------------------------- token: elevation, privileges */
 /* SeSystemProfilePrivilege in the token now: 1 enabled, 0 disabled, -1 absent, -2 unreadable */
 static int profile_state(void)
 {
@@ -118,7 +104,6 @@ enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int hel
     return ETW_FX_OK;
 }
 
-/* ---------------------------------------------------------------- the sampled-profile interval */
 bool tpi_query(etw_u32 *v)
 {
     ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, 0};

@@ -4,12 +4,6 @@
 #include "harness/targets/win_live/live.h"
 #include <string.h>
 
-/* a function of module by name, as the bound system answers (GetProcAddress, forwarders included) */
-static void *live_proc(const char *module, const char *name)
-{
-    return lb_proc(module, name);
-}
-
 static void *live_sym(struct etw_target *t, const char *name)
 {
     for (size_t i = 0; i < NMODS; i++) {
@@ -20,7 +14,6 @@ static void *live_sym(struct etw_target *t, const char *name)
     return NULL;
 }
 
-/* ---------------------------------------------------------------- reset and restore */
 /* before every case: what a crashed or timed-out case left behind goes */
 static int live_reset(void)
 {
@@ -36,13 +29,10 @@ static void win_restore_all(void)
 {
     if (!L.open)
         return;
-    stop_all_sessions();
+    live_reset();
     run_dir_remove(); /* after the sessions: their files are closed */
-    tpi_restore();
-    restore_privilege();
 }
 
-/* ---------------------------------------------------------------- opening */
 /* one run at a time on a system: the cases change system-wide settings (the sampled-profile
  * interval, the NT Kernel Logger), and two runs would restore each other's values wrongly. A
  * named mutex, held until this process ends (an abandoned one, of a killed run, is taken over). */
@@ -67,11 +57,6 @@ static bool live_claim(struct etw_target *t, char *why, size_t len)
     return false;
 }
 
-static void live_worker_died(struct etw_target *t, unsigned long pid)
-{
-    win_stop_sessions_of((DWORD)pid, false);
-}
-
 static struct etw_target *win_live_target(char *err, size_t errlen)
 {
     if (L.open)
@@ -81,25 +66,17 @@ static struct etw_target *win_live_target(char *err, size_t errlen)
     if (!lb_bind(err, errlen))
         return NULL;
     struct etw_target *t = &L.t;
-    t->spec = "live";
-    t->impl = lb_twin() ? "twin" : L.wine ? "wine" : "windows";
-    t->name = t->impl;
-    t->arch = plat_process_arch();
-    t->sym = live_sym;
-    t->proc = live_proc;
     const struct etw_version_info *vi = etw_version_info(t->version);
-    t->version_label = !L.wine ? NULL : vi ? vi->wine : "win10";
-    t->reset = live_reset;
-    t->start_logger = live_start_logger;
-    t->stop_logger = live_stop_logger;
-    t->missing_logger = live_missing_logger;
-    t->set_privilege = live_set_privilege;
-    t->enable_group = live_enable_group;
-    t->event_traits = live_event_traits;
-    t->fingerprint = live_fingerprint;
-    t->need = live_need;
-    t->worker_died = live_worker_died;
-    t->claim = live_claim;
+    const char *impl = lb_twin() ? "twin" : L.wine ? "wine" : "windows";
+    *t = (struct etw_target){.spec = "live", .impl = impl, .name = impl,
+        .arch = plat_process_arch(),
+        .sym = live_sym, .proc = lb_proc, .version = t->version, .build = t->build,
+        .version_label = !L.wine ? NULL : vi ? vi->wine : "win10", .reset = live_reset,
+        .start_logger = live_start_logger, .stop_logger = live_stop_logger,
+        .missing_logger = live_missing_logger, .set_privilege = live_set_privilege,
+        .enable_group = live_enable_group, .event_traits = live_event_traits,
+        .fingerprint = live_fingerprint, .need = live_need, .worker_died = win_stop_sessions_of,
+        .claim = live_claim};
     plat_at_end(win_restore_all); /* also after a fatal exception or a closed console */
     int ks = kernel_logger_state(NULL);
     L.kernel_at_start = ks == 1 ? 1 : ks == 4 ? 2 : 0;
@@ -108,7 +85,6 @@ static struct etw_target *win_live_target(char *err, size_t errlen)
     return t;
 }
 
-/* ---------------------------------------------------------------- opening a Windows target */
 struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
 {
     if (!spec || !strcmp(spec, "live") || !strcmp(spec, "windows") || !strcmp(spec, "wine"))
