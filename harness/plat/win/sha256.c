@@ -1,31 +1,93 @@
-/* harness/plat/win/sha256.c - SHA-256 of a file, for the results fingerprint: which exe produced a
- * results file. CryptoAPI's AES provider has SHA-256 from Server 2003 SP2 and XP x64 SP2 (BCrypt
- * only from 6.0); where it has not, the fingerprint says null. */
+/* harness/plat/win/sha256.c - SHA-256 (FIPS 180-4) of a file, for the results fingerprint: which exe
+ * produced a results file. Small and self-contained: no BCrypt (not on 5.2), no CryptoAPI. */
 #include "harness/plat/win/win.h"
-#include <wincrypt.h>
+#include <string.h>
+
+struct sha256 {
+    uint32_t h[8];
+    uint8_t block[64];
+    size_t fill;
+    uint64_t bytes;
+};
+
+static const uint32_t K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be,
+    0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa,
+    0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85,
+    0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3,
+    0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f,
+    0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void compress(struct sha256 *s, const uint8_t *p)
+{
+    uint32_t w[64], a[8];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    memcpy(a, s->h, sizeof a);
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = a[7] + (ROR(a[4], 6) ^ ROR(a[4], 11) ^ ROR(a[4], 25)) + ((a[4] & a[5]) ^ (~a[4] & a[6])) + K[i] + w[i];
+        uint32_t t2 = (ROR(a[0], 2) ^ ROR(a[0], 13) ^ ROR(a[0], 22)) + ((a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]));
+        memmove(a + 1, a, 7 * sizeof a[0]);
+        a[4] += t1;
+        a[0] = t1 + t2;
+    }
+    for (int i = 0; i < 8; i++)
+        s->h[i] += a[i];
+}
+
+static void sha_update(struct sha256 *s, const uint8_t *p, size_t n)
+{
+    s->bytes += n;
+    while (n) {
+        size_t k = 64 - s->fill < n ? 64 - s->fill : n;
+        memcpy(s->block + s->fill, p, k);
+        s->fill += k;
+        p += k;
+        n -= k;
+        if (s->fill == 64) {
+            compress(s, s->block);
+            s->fill = 0;
+        }
+    }
+}
+
+static void sha_final(struct sha256 *s, char hex[65])
+{
+    uint64_t bits = s->bytes * 8;
+    uint8_t pad = 0x80, zero = 0, len[8];
+    sha_update(s, &pad, 1);
+    while (s->fill != 56)
+        sha_update(s, &zero, 1);
+    for (int i = 0; i < 8; i++)
+        len[i] = (uint8_t)(bits >> (56 - 8 * i));
+    sha_update(s, len, 8);
+    for (int i = 0; i < 8; i++)
+        snprintf(hex + 8 * i, 9, "%08x", (unsigned)s->h[i]);
+    hex[64] = 0;
+}
 
 bool win_sha256_file(const wchar_t *path, char hex[65])
 {
-    DWORD share = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
-    HANDLE f = CreateFileW(path, GENERIC_READ, share, NULL, OPEN_EXISTING, 0, NULL);
-    HCRYPTPROV prov = 0;
-    HCRYPTHASH hash = 0;
-    bool ok = f != INVALID_HANDLE_VALUE &&
-              CryptAcquireContextW(&prov, NULL, NULL, PROV_RSA_AES, CRYPT_VERIFYCONTEXT) &&
-              CryptCreateHash(prov, CALG_SHA_256, 0, 0, &hash);
-    static BYTE buf[65536];
-    DWORD n = 0, len = 32;
-    while (ok && (ok = ReadFile(f, buf, sizeof buf, &n, NULL)) && n)
-        ok = CryptHashData(hash, buf, n, 0);
-    BYTE sum[32];
-    ok = ok && CryptGetHashParam(hash, HP_HASHVAL, sum, &len, 0) && len == 32;
-    for (int i = 0; ok && i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", sum[i]);
-    if (hash)
-        CryptDestroyHash(hash);
-    if (prov)
-        CryptReleaseContext(prov, 0);
-    if (f != INVALID_HANDLE_VALUE)
-        CloseHandle(f);
+    HANDLE f = CreateFileW(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING, 0, NULL);
+    if (f == INVALID_HANDLE_VALUE)
+        return false;
+    struct sha256 s = {{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c,
+                        0x1f83d9ab, 0x5be0cd19}};
+    static uint8_t buf[65536];
+    DWORD n;
+    bool ok;
+    while ((ok = ReadFile(f, buf, sizeof buf, &n, NULL)) && n)
+        sha_update(&s, buf, n);
+    CloseHandle(f);
+    if (ok)
+        sha_final(&s, hex);
     return ok;
 }

@@ -18,7 +18,7 @@ bool win_started_by_runner(void);
 /* the process's start-up (host.c): error modes, binary streams, then exceptions() (call.c's
  * handlers, given by plat_init: host.c calls nothing of call.c's), the console handler */
 void win_host_init(void (*exceptions)(void));
-/* hex SHA-256 of a file; false if it cannot be read or hashed (CryptoAPI, sha256.c) */
+/* hex SHA-256 of a file; false if it cannot be read */
 bool win_sha256_file(const wchar_t *path, char hex[65]);
 
 #endif
