@@ -85,6 +85,11 @@ class TargetSummary:
                 text += ", incomplete run"
         return text, "; ".join(bits)
 
+    def kind(self, case):
+        """The kind of the case's expectation outcome (XFAIL, XPASS, ...), None without one."""
+        oc = self.outcomes.get(case["id"])
+        return oc.kind if oc is not None else None
+
     def notable(self, case):
         """The case's expectation outcome when a report shows it (not OK, not SKIP), else None."""
         oc = self.outcomes.get(case["id"])
@@ -151,17 +156,16 @@ def matrix(summaries, catalog):
     seen_rules = {}
     for s in summaries:
         for case in s.run.cases:
-            outcome = s.outcomes.get(case["id"])
+            kind = s.kind(case)
             for rid in case["rules"]:
                 seen_rules.setdefault(rid)
                 st = rule_status(case, rid)
                 cell = cells.setdefault((rid, s.index), Cell())
                 cell.count(st, case)
-                if outcome is not None:
-                    if outcome.kind == "XFAIL" and st != "PASS":
-                        cell.xfail += 1
-                    elif outcome.kind == "XPASS":
-                        cell.xpass += 1
+                if kind == "XFAIL" and st != "PASS":
+                    cell.xfail += 1
+                elif kind == "XPASS":
+                    cell.xpass += 1
     rows = [(catalog.group(r["id"]), r["id"]) for r in catalog.rules]
     rows += [("unknown", rid) for rid in seen_rules if catalog.get(rid) is None]
     return rows, cells
@@ -264,8 +268,7 @@ def families(summaries, catalog):
             if case["id"] in bad:
                 cell.bad += 1
                 cell.by_status["bad " + st] += 1
-                oc = s.outcomes.get(case["id"])
-                if oc is not None and oc.kind == "XFAIL":
+                if s.kind(case) == "XFAIL":
                     cell.xfail += 1
             elif st == "FAIL":
                 cell.divergences += 1

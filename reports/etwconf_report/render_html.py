@@ -494,7 +494,7 @@ class HtmlReport:
         if broken:
             o.append(table(f' class="programs" data-target="{s.index}"', ths(
                 "Program", "State", "Scenario", "Step", "Call made at that step",
-                "What the program does then"), [self.program_rows(s, k, p) for k, p in broken]))
+                "What the program does then"), [self.broken_rows(s, k, p) for k, p in broken]))
         works = tp.numbered(P.WORKS, P.PARTIAL)
         if works:
             o.append('<p class="works">%s works: %s</p>' % (st_badge("PASS"), "; ".join(
@@ -550,8 +550,7 @@ class HtmlReport:
         if p.state == P.BROKEN:
             i, c = p.worst()
             cls = "c-%s" % c["status"]
-            if all(s.outcomes.get(f["id"]) is not None
-                   and s.outcomes[f["id"]].kind == "XFAIL" for _, f in p.failing):
+            if all(s.kind(f) == "XFAIL" for _, f in p.failing):
                 cls += " xf"          # every failure is a known one
             link = self.case_anchor.get((s.index, c["id"])) or link
             count = "%d/%d" % (len(p.failing), len(p.scenarios))
@@ -563,34 +562,27 @@ class HtmlReport:
                 f'<a href="#{link}">{esc(p.cell_text())}</a> <small>{esc(small or count)}'
                 '</small></td>')
 
-    def program_rows(self, s, k, p):
-        cls = {P.BROKEN: "c-FAIL", P.WORKS: "c-PASS", P.PARTIAL: "c-PASS",
-               P.NOT_EXERCISED: "c-SKIP", P.ABSENT: "c-na"}[p.state]
+    def broken_rows(self, s, k, p):
+        """A broken program: a row per failing scenario, then its passing and skipped ones."""
         lines = []                 # (scenario cell, step, call, consequence)
-        if p.state == P.BROKEN:
-            for i, c in p.failing:
-                step, what, cons = P.failure_parts(c)
-                oc = s.notable(c)
-                tags = '%s <span class="tag">%s</span>%s' % (
-                    st_badge(c["status"]), "counted" if c["counted"] else "not counted",
-                    " " + st_badge(oc.kind) if oc else "")
-                lines.append((f"{self.case_link(s, c)} {tags}", esc(step), code(what) if what
-                              else '<span class="muted">unknown</span>', esc(cons)))
-        if p.state in (P.WORKS, P.PARTIAL) or (p.state == P.BROKEN and p.passed):
+        for i, c in p.failing:
+            step, what, cons = P.failure_parts(c)
+            oc = s.notable(c)
+            tags = '%s <span class="tag">%s</span>%s' % (
+                st_badge(c["status"]), "counted" if c["counted"] else "not counted",
+                " " + st_badge(oc.kind) if oc else "")
+            lines.append((f"{self.case_link(s, c)} {tags}", esc(step), code(what) if what
+                          else '<span class="muted">unknown</span>', esc(cons)))
+        if p.passed:
             lines.append(("%s %s" % (st_badge("PASS"), ", ".join(
                 code(c["id"]) for _, c in p.passed)), "", "",
                 '<span class="muted">runs as it relies on</span>'))
         lines += [(f'{st_badge(c["status"])} {code(c["id"])}', "", "",
                    "not exercised: %s" % esc(p.not_run_reason(c))) for _, c in p.not_run]
-        if p.state == P.ABSENT:
-            lines.append(("", "", "", '<span class="muted">no scenario for this program in '
-                          'this run</span>'))
-        state = p.state.replace(" ", "-")
         span = ' rowspan="%d"' % len(lines) if len(lines) > 1 else ""
-        o = [f'<tr id="p-{s.index}-{k}" class="prog-{state}"><td{span}>{self.program_name(p)}'
-             f'</td><td{span} class="cell {cls}">{esc(P.WORDS[p.state])}</td>{tds(*lines[0])}'
-             '</tr>']
-        o += [f'<tr class="prog-{state}">{tds(*line)}</tr>' for line in lines[1:]]
+        o = [f'<tr id="p-{s.index}-{k}" class="prog-broken"><td{span}>{self.program_name(p)}'
+             f'</td><td{span} class="cell c-FAIL">broken</td>{tds(*lines[0])}</tr>']
+        o += [f'<tr class="prog-broken">{tds(*line)}</tr>' for line in lines[1:]]
         return "".join(o)
 
     def matrix_section(self):
@@ -655,16 +647,13 @@ class HtmlReport:
     def assign_anchors(self):
         for s in self.s:
             for i, case in enumerate(s.run.cases):
-                oc = s.outcomes.get(case["id"])
-                if case["status"] in BAD + ("BROKEN",) or (oc is not None and oc.kind == "XPASS"):
+                if case["status"] in BAD + ("BROKEN",) or s.kind(case) == "XPASS":
                     self.case_anchor[(s.index, case["id"])] = "f-%d-%d" % (s.index, i)
 
     def failures(self):
         o, any_ = [], False
         for s in self.order:
-            xpass = [c for c in s.run.cases if c["status"] == "PASS"
-                     and s.outcomes.get(c["id"]) is not None
-                     and s.outcomes[c["id"]].kind == "XPASS"]
+            xpass = [c for c in s.run.cases if s.kind(c) == "XPASS"]
             groups = [
                 ("Failures of MUST rules", [c for c in s.run.cases if c["counted"]
                                             and c["status"] == "FAIL"]),
@@ -706,15 +695,14 @@ class HtmlReport:
 
     def case_item(self, s, case):
         st = case["status"]
-        oc = s.outcomes.get(case["id"])
-        statuses = [st] + ([oc.kind] if oc is not None else [])
         prog = case.get("program") if isinstance(case.get("program"), dict) else None
         text = " ".join([case["id"], case.get("function") or "", case.get("title") or "",
                          (prog or {}).get("name") or ""] + case["rules"]).lower()
         o = ['<article class="case k-%s" id="%s" data-filter="1" data-function="%s" '
              'data-status="%s" data-strength="%s" data-text="%s">' % (
                  esc(st), esc(self.case_anchor.get((s.index, case["id"]), "")),
-                 esc(case.get("function") or ""), esc(" ".join(statuses)),
+                 esc(case.get("function") or ""),
+                 esc(" ".join(filter(None, (st, s.kind(case))))),
                  esc(self.case_strengths(case)), esc(text, 2000))]
         tags = ('<span class="tag">%s</span>' % ("counted" if case["counted"] else "not counted")
                 if st in BAD else "")
