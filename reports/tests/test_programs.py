@@ -39,11 +39,6 @@ class Outputs(SampleReport):
         return head + " " + text(body)
 
     # ------------------------------------------------------------------ HTML
-    def test_report_ok(self):
-        self.assertEqual(self.rc, 0, self.stderr)
-        self.assertIn("programs", self.page.ids)
-        self.assertIn("program-table", self.page.ids)
-
     def test_programs_affected_wine(self):
         t = self.target_block("wine@win10")
         self.assertIn("6 broken, 3 work, 1 without a scenario in this run", t)
@@ -53,14 +48,13 @@ class Outputs(SampleReport):
                      "krabsetw", "throws: the kernel trace does not start", "XFAIL",
                      # a crash in a worker has no step
                      "step unknown", "the scenario crashed (0x80000100)",
-                     "fibratus", "works", "Optick", "No scenario in this run: Optick"):
+                     "works: fibratus", "Optick", "No scenario in this run: Optick"):
             self.assertIn(want, t)
 
     def test_not_counted_and_not_exercised(self):
         t = self.target_block("windows@10.0.19045")
         self.assertRegex(t, r"miniperf\.h .*broken client\.miniperf-h\.pmc FAIL not counted "
                             r"step 1 TQI\(0, 0x07, NULL, 0, &size\) __debugbreak")
-        self.assertIn("not exercised: SeSystemProfilePrivilege not held (run elevated)", t)
         t = self.target_block("reference@6.1")
         self.assertIn("not exercised: the program makes these calls on Windows 6.2+ only", t)
         t = self.target_block("reference@6.2")          # cut before its scenarios
@@ -154,10 +148,6 @@ class Outputs(SampleReport):
         self.assertIn("- Not exercised: SeSystemProfilePrivilege not held \\(run elevated\\): "
                       "pmctrace `client.pmctrace.find-pmc`", all_items)
         self.assertIn("FAIL, not counted", " ".join(all_items))
-        # the targets under test name the programs they break, in one line each
-        under = md[md.index("## Targets under test"):md.index("## Reference")]
-        under = under[under.index("- `wine@win10`: **"):]
-        self.assertIn("\n  - breaks 6 of 10 programs: PerfView / TraceEvent, pmctrace,", under)
         # no table, no <script>: test_outputs' Markdown tests of this summary
         self.assertNotIn("<i>", md)
 
@@ -185,13 +175,6 @@ class Outputs(SampleReport):
         self.assertEqual(w["program.pmctrace"], "not exercised: client.pmctrace.find-pmc: "
                          "SeSystemProfilePrivilege not held (run elevated)")
         self.assertFalse([k for k in self.props("reference@6.2") if k.startswith("program")])
-
-    def test_junit_scenario_testcase(self):
-        suite = [s for s in self.junit.findall("testsuite") if s.get("name") == "wine@win10"][0]
-        tc = [c for c in suite.findall("testcase") if c.get("name") == "client.krabsetw."
-              "group-mask"][0]
-        sk = tc.find("skipped")          # an XFAIL with these expectations
-        self.assertIsNotNone(sk)
 
     def test_junit_hostile_inert(self):
         # both XML parsers read it: test_outputs' test_junit_parses_and_counts
