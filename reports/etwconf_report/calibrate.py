@@ -90,14 +90,12 @@ def live_runs(runs, note):
 
 
 def group_by_kind(runs):
-    kinds, order = {}, []
+    """[(Kind, runs)] in the order of their first run."""
+    kinds = {}
     for r in runs:
         k = Kind(r)
-        if k.key not in kinds:
-            kinds[k.key] = (k, [])
-            order.append(k.key)
-        kinds[k.key][1].append(r)
-    return [kinds[k] for k in order]
+        kinds.setdefault(k.key, (k, []))[1].append(r)
+    return list(kinds.values())
 
 
 # ------------------------------------------------------------------------------ verdicts
@@ -197,6 +195,18 @@ def has_runs(exp):
     return isinstance(runs, list) and len(runs) > 0
 
 
+def fold(kind, runs, out_dir):
+    """Write DIR/KEY.json of one machine kind from its runs, keeping what the file there says
+    (an empty placeholder, no run folded in, has nothing to keep): (path, document, old file)."""
+    path = os.path.join(out_dir, kind.key + ".json")
+    old = load_old(path)
+    old = old if old is not None and has_runs(old) else None
+    doc = expectation_doc(kind, runs, old)
+    os.makedirs(out_dir, exist_ok=True)
+    expectations.write(doc, path)
+    return path, doc, old
+
+
 # ------------------------------------------------------------------------------ commands
 def calibrate(runs, catalog, out_dir, write, note):
     """Print the per-rule table and the lists; write DIR/KEY.json per machine kind.
@@ -254,18 +264,12 @@ def calibrate(runs, catalog, out_dir, write, note):
             print("  %s [%s, %s] on %s: %s" % (rid, r["strength"], r["provenance"], key,
                                                oneline(_evidence_text(s.contradicting[0], rid),
                                                        300)))
-    if write:
-        os.makedirs(out_dir, exist_ok=True)
-        for k, rs, _ in per_kind:
-            path = os.path.join(out_dir, k.key + ".json")
-            old = load_old(path)
-            doc = expectation_doc(k, [r for r in rs if r.complete] or rs, old)
-            expectations.write(doc, path)
-            todo = sum(1 for e in doc["entries"]
-                       if e["why"].startswith(expectations.TODO_WHY))
-            print("calibrate: wrote %s: %s (%d need a why); check with `etwconf-report check "
-                  "--expectations %s RESULTS.jsonl`" % (path, plural(len(doc["entries"]), "entry",
-                                                                      "entries"), todo, path))
+    for k, rs, _ in per_kind if write else ():
+        path, doc, _ = fold(k, [r for r in rs if r.complete] or rs, out_dir)
+        todo = sum(1 for e in doc["entries"] if e["why"].startswith(expectations.TODO_WHY))
+        print("calibrate: wrote %s: %s (%d need a why); check with `etwconf-report check "
+              "--expectations %s RESULTS.jsonl`" % (path, plural(len(doc["entries"]), "entry",
+                                                                  "entries"), todo, path))
     return len(wrong)
 
 
@@ -280,13 +284,7 @@ def baseline_update(runs, base_dir, note):
         good = [r for r in rs if r.complete]
         if not good:
             continue
-        path = os.path.join(base_dir, k.key + ".json")
-        old = load_old(path)
-        if old is not None and not has_runs(old):
-            old = None                      # an empty placeholder: nothing to keep
-        doc = expectation_doc(k, good, old)
-        os.makedirs(base_dir, exist_ok=True)
-        expectations.write(doc, path)
+        path, doc, old = fold(k, good, base_dir)
         done += 1
         print("baseline: %s %s: %s from %s; review the whys, then commit it" % (
             "updated" if old else "wrote", path, plural(len(doc["entries"]), "entry", "entries"),
