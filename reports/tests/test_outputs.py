@@ -284,7 +284,10 @@ class Reports(SampleReport):
 
 class JunitWithoutExpectations(TmpCase):
     def test_fail_crash_timeout_skip(self):
-        self.assertRan(run_cli("report", "--out", self.tmp, data("wine-win10.jsonl")), 0)
+        """Each status's element; a scenario's failure names its program and step (the record
+        alone names them: no program list)."""
+        self.assertRan(run_cli("report", "--out", self.tmp, "--programs", "",
+                               data("wine-win10.jsonl")), 0)
         root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
         recs = {r["id"]: r for r in read_records("wine-win10.jsonl") if r["type"] == "case"}
         self.assertEqual(len(list(root.iter("testcase"))), len(recs))
@@ -297,6 +300,13 @@ class JunitWithoutExpectations(TmpCase):
             if st == "SKIP":
                 self.assertEqual(tc.find("skipped").get("message"),
                                  recs[tc.get("name")]["reason"])
+        (tracy,) = [c for c in root.iter("testcase") if c.get("name") == "client.tracy.sampling"]
+        f = tracy.find("failure")
+        self.assertTrue(f.get("message").startswith(
+            "Tracy breaks at step 1 TSI(0, 0x05, {0, 1250}, 8) -> CPU sampling is silently "
+            "not enabled: no samples -- return: expected"), f.get("message"))
+        self.assertIn("program: Tracy (tracy), source: wolfpld/tracy", f.text)
+        self.assertIn("then: CPU sampling is silently not enabled", f.text)
 
 
 class Performance(TmpCase):
