@@ -1,25 +1,18 @@
-"""Calibration: what runs on real Windows say about the rule model, and per-build baselines.
-
-A live Windows run (results header `target.impl` = `windows`) is ground truth for the machine it
-ran on. For every rule and every machine kind ("build": the Windows build, the product type and
-the process and native architectures, e.g. `10.0.20348-server-x86_64`) a rule is
+"""Calibration: what runs on real Windows (results header `target.impl` = `windows`) say about
+the rule model, and per-build baselines; the commands are in harness/windows/README.md. For every
+rule and every machine kind ("build": the Windows build, the product type and the process and
+native architectures, e.g. `10.0.20348-server-x86_64`) a rule is
 
   confirmed      at least one case exercised it and it held (a PASS case citing it, or a passing
                  check of a FAIL case), and no case contradicts it;
   contradicted   a failing check cites it (FAIL), or a case citing it crashed or timed out;
   not exercised  every case citing it was skipped or broken there, or none ran.
 
-OBSERVED and INFERRED rules confirmed somewhere and contradicted nowhere are candidates for
-promotion; counted rules (MUST, not inferred) contradicted somewhere mean the model is wrong
-there, or that Windows of that build has a quirk. Either way it is written down, never absorbed:
-the per-build expectation file lists every failing case of that build, so that `etwconf-report
-check` accepts the difference from real Windows of exactly that build (target.version,
-target.arch, target.native_arch, target.product_type in the file) and from nothing else, the
-equivalent of Wine's broken(). Its entries say which rules they contradict and need a why.
-
-Baselines are the same files, kept in the repository (baselines/windows/KEY.json): `baseline
-update` folds complete runs in, `baseline check` compares new runs with them (a case that fails
-where the baseline has no entry, or fails differently, is a regression).
+A difference from the model is written down, never absorbed: the per-build expectation file lists
+every failing case of that build with the rules it contradicts and a why, so that `check` accepts
+it from real Windows of exactly that build (target.version, arch, native_arch, product_type) and
+from nothing else, the equivalent of Wine's broken(). Baselines are the same files, kept in
+baselines/windows/KEY.json.
 """
 import json
 import os

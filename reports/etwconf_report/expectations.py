@@ -1,15 +1,8 @@
-"""Known-failure (expectations) files, schema etwconf-expectations/1: the format and the
-outcomes check() gives each case (OK, XFAIL, SKIP, XPASS, CHANGED, UNEXPECTED, STALE) are in
-reports/README.md, "Expectations".
-
-Wine files key entries by Wine version too: an entry's optional "wine" (a version "10.0", which
-includes its maintenance releases 10.0.x, a range "8.0-9.22", "10.0+", or a list of these) names
-the Wine versions it holds for; left out, every Wine. A run's Wine version is its fingerprint's
-wine_version. The file's "wine_versions" lists the Wine versions it was made from.
-
-A file's target.arch is one arch or a list of them: the entries of a file of several hold for
-each of them unless an entry's "arch" names one. An entry's "case" is a case id or a list of
-them: the cases that diverge in the same way, for the same reason, are one entry.
+"""Known-failure (expectations) files, schema etwconf-expectations/1: the format (an entry's cases,
+versions, Wine versions and arch, a file's arches and wine_versions), the outcomes check() gives
+each case (OK, XFAIL, SKIP, XPASS, CHANGED, UNEXPECTED, STALE) and how update-expectations makes a
+file are in reports/README.md, "Expectations". A run's Wine version is its fingerprint's
+wine_version.
 """
 import json
 import os
@@ -389,14 +382,10 @@ def _observed_for(case):
 
 
 def generate(runs, impl, arch=None, old=None):
-    """Build an expectations document from results. Entries of `old` that still match keep
-    their why, observed and extra keys; versions of old entries that were not run are kept.
-    For Wine the file is keyed by Wine version too: its wine_versions are old's and the runs';
-    an entry that holds for only some of them gets "wine" (those versions; "X+" when they are
-    the newest ones, so that a newer Wine is held to the newest behaviour seen).
-    An old file of one arch given another arch, or of several arches, becomes a file of several:
-    the arches that were run (arch, or every arch of the runs) are made again, the others are
-    kept as they are; what holds for all of them is one entry, the rest has "arch"."""
+    """An expectations document from results and the old file (reports/README.md,
+    "update-expectations"). A file of several arches is made per arch (arch, or every arch of
+    the runs; the others kept as they are), then what holds for all is one entry, the rest has
+    "arch"."""
     arches = old.arches if old is not None else []
     if len(arches) <= 1 and (arch is None or not arches or arch == arches[0]):
         return _generate(runs, impl, arch or (arches[0] if arches else None), old)

@@ -1,23 +1,9 @@
-"""Wine's test formats from results files: `etwconf-report winetest` and `winetest-todo`.
-
-winetest: the records of a run printed as a Wine conformance test prints its checks (Wine's
-include/wine/test.h; the format tools/runtest, winetest.exe, its JUnit converter and
-test.winehq.org's dissect read):
-
-    cases/tqi.c:197: Test failed: tqi.0b.short [TQI.0B.EXACT_SIZE] return: expected 24 (ERROR_BAD_LENGTH), got 0 (ERROR_SUCCESS)
-    cases/tqi.c:191: Tests skipped: tqi.0b.exact: does not apply to 6.1 (the case covers 10.0-10.0)
-    0b3c:tqi: 61 tests executed (3 marked as todo, 0 as flaky, 1 failure), 18 skipped.
-
-A check is one ok() call, a unit is a case file (cases/tqi.c is "tqi"). SKIP is "Tests skipped",
-BROKEN a skip reading "BROKEN: reason", CRASH and TIMEOUT failures. With an expectations file the
-outcome of each case is the one `check` gives it (expectations.evaluate): XFAIL is Wine's
-todo_wine ("Test marked todo"), XPASS "Test succeeded inside todo block" (a failure, as in Wine),
-CHANGED a trace line with what the entry expected, then the failures. The exit status is Wine's:
-failures plus successes inside todo blocks, at most 255. WINETEST_DEBUG=0 drops the todo lines
-and the closing lines, WINETEST_REPORT_SUCCESS=1 prints "Test succeeded" per passing check.
-
-winetest-todo: the known divergences of an expectations file for `etwconf export-wine --todo`,
-one line per case and NT version of the version table: CASE VERSION STATUS MODE ("-": no mode).
+"""Wine's test formats from results files: `etwconf-report winetest` prints a run as a Wine
+conformance test prints its checks, with an expectations file's known divergences as todo_wine
+(each case's outcome is the one expectations.evaluate gives it, as in `check`); `winetest-todo`
+lists those divergences for `etwconf export-wine --todo`, one line per case and NT version of the
+version table: CASE VERSION STATUS MODE ("-": no mode). The formats and the exit status are in
+README.md, "Wine's test formats".
 """
 import os
 
