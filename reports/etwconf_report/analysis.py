@@ -30,7 +30,6 @@ class TargetSummary:
         self.outcomes = outcomes or {}        # case id -> expectations.Outcome
         cases = run.cases
         self.counted = [c for c in cases if c["counted"]]
-        self.crashes = [c for c in cases if c["status"] in ERRORS]
         self.divergences = [c for c in cases if c["status"] == "FAIL" and not c["counted"]]
         self.broken = [c for c in cases if c["status"] == "BROKEN"]
         self.skipped = [c for c in cases if c["status"] == "SKIP"]
@@ -39,7 +38,7 @@ class TargetSummary:
                                   (c["failed_rules"] or c["rules"])
                                   if catalog.counted(rid) is not False})
         # cases that make the target non-conformant: counted failures plus every crash/timeout
-        self.bad_cases = list({c["id"]: c for c in self.counted + self.crashes}.values())
+        self.bad_cases = [c for c in cases if c["counted"] or c["status"] in ERRORS]
         self.conformant = not self.bad_cases
         # a run of part of the suite says how much it ran, and is never plainly "conformant"
         self.scope = run.scope()
@@ -219,14 +218,7 @@ class Range:
     def __init__(self, index, runs):
         self.index = index
         self.runs = runs           # TargetSummary objects
-
-    @property
-    def verdict(self):
-        return self.runs[0].verdict
-
-    @property
-    def verdict_class(self):
-        return self.runs[0].verdict_class
+        self.verdict, self.verdict_class = runs[0].verdict, runs[0].verdict_class
 
     def span(self):
         """'5.2.3790 to 10.0.26100' ('6.1.7601' for one build)."""

@@ -65,7 +65,7 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance s
     o.append("")
     o.extend(_programs(under + [s for s in ref if tps[s.index].with_state(P.BROKEN)], tps))
     for s in under + ref:
-        bad = [c for c in s.run.cases if c["counted"] or c["status"] in ("CRASH", "TIMEOUT")]
+        bad = s.bad_cases
         if not bad and s.run.complete and not s.divergences:
             continue
         o += ["### %s" % code(s.run.label, 90), ""] + wrap("%s." % md(s.verdict)) + [""]
