@@ -21,6 +21,12 @@ def table_rows(raw, table_id):
             for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", raw[i:raw.index("</table>", i)], re.S)]
 
 
+def columns(head, first):
+    """{"impl@version": index} of a matrix's head row, whose target cells read "impl version
+    mark" (from index first on)."""
+    return {"@".join(h.split()[:2]): i for i, h in enumerate(head) if i >= first and "@" not in h}
+
+
 def parse_page(path):
     p = Page()
     with open(path, encoding="utf-8") as f:
@@ -102,6 +108,7 @@ class Reports(SampleReport):
         self.assertIn(HOSTILE, self.page.alltext)
         self.assertIn("</script><script>alert(2)</script>", self.page.alltext)
         self.assertIn("&lt;script&gt;alert(1)&lt;/script&gt;", self.raw)
+        self.assertIn("&lt;a href=javascript:alert(4)&gt;src&lt;/a&gt;", self.raw)   # a source
         for bad in ("<script>alert", "<img", "\x1b", "\x00"):
             self.assertNotIn(bad, self.raw)
 
@@ -126,9 +133,7 @@ class Reports(SampleReport):
         self.assertTrue(any(g.startswith("Informative") for g in groups))
         self.assertTrue(any(g.startswith("Rules not in this catalogue") for g in groups))
         by_rule = {r[0]: r for r in rows if len(r) > 4}
-        cols = {h.split()[0] + "@" + h.split()[1]: i for i, h in enumerate(head)
-                if i >= 4 and "@" not in h}
-        # target headers read "impl version verdict-mark"
+        cols = columns(head, 4)
         sechost = by_rule["EXP.SECHOST.TQI"]
         self.assertTrue(sechost[cols["wine@win10"]].startswith("FAIL"), sechost)
         self.assertTrue(sechost[cols["reference@6.1"]].startswith("SKIP"), sechost)
