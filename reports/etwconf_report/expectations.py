@@ -119,6 +119,12 @@ class Entry:
                    s[0] == "range" and key is not None and s[1] <= key and
                    (s[2] is None or key <= s[2]) for s in self.specs)
 
+    def grouping(self):
+        """(what entries that differ in their versions only share, the keys the format does
+        not know)."""
+        return ((self.case, self.status, self.mode, self.observed, self.why),
+                {k: v for k, v in self.raw.items() if k not in ENTRY_KEYS})
+
     def describe(self):
         bits = [self.status]
         if self.raw.get("wine") is not None:
@@ -404,7 +410,7 @@ def generate(runs, impl, arch=None, old=None):
     doc = dict(docs[0], target=dict(docs[0]["target"], arch=arches), entries=entries)
     wines = {w for d in docs for w in d.get("wine_versions", ())}
     if wines:
-        doc["wine_versions"] = sorted(wines, key=lambda w: wine_key(w) or (-1,))
+        doc["wine_versions"] = sorted(wines, key=_wine_order)
     return doc
 
 
@@ -418,10 +424,10 @@ def _generate(runs, impl, arch, old):
     run_wines = {wv(r) for r in runs}
     # what the old file says holds for the Wine versions it was made from
     old_wines = set(old.wines if wine and old is not None and old.wines else run_wines or {None})
-    all_wines = sorted(old_wines | run_wines, key=lambda w: wine_key(w) or (-1,))
+    all_wines = sorted(old_wines | run_wines, key=_wine_order)
     groups = {}      # key -> [{version: {wine versions}}, extra keys], in the order first seen
 
-    def add(key, version, w, extra):
+    def add(key, extra, version, w):
         groups.setdefault(key, [{}, extra])[0].setdefault(version, set()).add(w)
 
     def covered(w, version, case_id):
@@ -431,35 +437,26 @@ def _generate(runs, impl, arch, old):
 
     for run in runs:
         for case in run.cases:
-            kept = None
-            if old is not None:
-                # an old entry of any Wine version that says what this case does here keeps its why
-                kept = next((e for e in old.by_case.get(case["id"], ())
-                             if e.names_run(run, any_wine=True) and entry_matches(e, case)), None)
-            if kept is not None:
-                key = (case["id"], kept.status, kept.mode, kept.observed, kept.why)
-                extra = {k: v for k, v in kept.raw.items() if k not in ENTRY_KEYS}
-                add(key, run.version_name, wv(run), extra)
+            # an old entry of any Wine version that says what this case does here keeps its why
+            kept = old and next((e for e in old.by_case.get(case["id"], ())
+                                 if e.names_run(run, any_wine=True) and entry_matches(e, case)),
+                                None)
+            if kept:
+                add(*kept.grouping(), run.version_name, wv(run))
             elif case["status"] in ("FAIL", "CRASH", "TIMEOUT", "BROKEN"):
-                key = (case["id"], case["status"], case.get("mode") or None, _observed_for(case),
-                       TODO_WHY)
-                add(key, run.version_name, wv(run), {})
-    if old is not None:
-        # keep what old entries say about the versions (and Wine versions) that were not run
-        for e in old.entries:
-            if e.specs is not None and all(s[0] == "name" for s in e.specs):
-                names = [s[1] for s in e.specs]
-            else:
-                names = [v for v in _universe(impl)
-                         if e.names_run(version_run(impl, v), any_wine=True)]
-            key = (e.case, e.status, e.mode, e.observed, e.why)
-            extra = {k: v2 for k, v2 in e.raw.items() if k not in ENTRY_KEYS}
-            for w in sorted(old_wines, key=lambda w: wine_key(w) or (-1,)):
-                if wine and not e.names_wine(w):
-                    continue
-                for v in names:
-                    if not covered(w, v, e.case):
-                        add(key, v, w, extra)
+                add((case["id"], case["status"], case.get("mode") or None, _observed_for(case),
+                     TODO_WHY), {}, run.version_name, wv(run))
+    # keep what old entries say about the versions (and Wine versions) that were not run
+    for e in old.entries if old else ():
+        if e.specs is not None and all(s[0] == "name" for s in e.specs):
+            names = [s[1] for s in e.specs]
+        else:
+            names = [v for v in _universe(impl)
+                     if e.names_run(version_run(impl, v), any_wine=True)]
+        for w in sorted(old_wines, key=_wine_order):
+            for v in names if not wine or e.names_wine(w) else ():
+                if not covered(w, v, e.case):
+                    add(*e.grouping(), v, w)
     entries = []
     for (case, status, mode, observed, why), (at, extra) in groups.items():
         # one entry per set of Wine versions it holds for
@@ -472,14 +469,9 @@ def _generate(runs, impl, arch, old):
                    "mode": mode, "observed": observed, "why": why}
             entries.append(dict({k: v for k, v in ent.items() if v}, **extra))
     entries.sort(key=_entry_order)
-    target = {"impl": impl}
-    if arch:
-        target["arch"] = arch
-    doc = {"schema": SCHEMA, "target": target}
-    if old is not None:
-        for k, v in old.doc.items():
-            if k not in ("schema", "target", "entries"):
-                doc[k] = v
+    doc = {"schema": SCHEMA, "target": dict({"impl": impl}, **({"arch": arch} if arch else {}))}
+    doc.update((k, v) for k, v in (old.doc if old else {}).items()
+               if k not in ("schema", "target", "entries"))
     if wine and any(all_wines):
         doc["wine_versions"] = ["wine-" + w for w in all_wines if w]
     doc["entries"] = entries
@@ -498,9 +490,13 @@ def _wine_spec(wines, all_wines):
     return ws[0] if len(ws) == 1 else ws
 
 
+def _wine_order(w):
+    return wine_key(w) or (-1,)
+
+
 def _entry_order(e):
     return (e["case"], version_sort_key(_items(e.get("versions") or [""])[0]),
-            wine_key(_first_wine(e.get("wine"))) or (-1,))
+            _wine_order(_first_wine(e.get("wine"))))
 
 
 def _first_wine(spec):
