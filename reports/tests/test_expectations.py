@@ -33,6 +33,13 @@ class ExpCase(TmpCase):
         """`check` of results (the Wine samples when none) against the expectations doc."""
         return run_cli("check", "--expectations", self.exp(doc), *(results or WINE))
 
+    def update(self, out, *results, arch=(), said=()):
+        """update-expectations --impl wine of results into out (its stdout holds said): the
+        file, an entry per case."""
+        self.assertRan(run_cli("update-expectations", "--impl", "wine", *arch, "--out", out,
+                               *results), 0, out=said)
+        return _json(out)
+
 
 class Check(ExpCase):
     def test_samples_match(self):
@@ -189,11 +196,10 @@ class Check(ExpCase):
         self.assertIn("1 XPASS", run_cli("summary", "--expectations", self.exp(doc), *WINE)[1])
 
 
-class Update(TmpCase):
+class Update(ExpCase):
     def test_generate_then_check_clean(self):
         out = os.path.join(self.tmp, "wine.json")
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, *WINE), 0)
-        doc = _json(out)
+        doc = self.update(out, *WINE)
         self.assertEqual(doc["schema"], "etwconf-expectations/1")
         self.assertEqual(doc["target"], {"impl": "wine"})
         self.assertTrue(all(e["why"] == "TODO: explain" for e in doc["entries"]))
@@ -224,9 +230,7 @@ class Update(TmpCase):
                                "why": "only seen on win81"})
         with open(out, "w") as f:
             json.dump(doc, f)
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out,
-                               data("wine-win10.jsonl")), 0)
-        new = _json(out)
+        new = self.update(out, data("wine-win10.jsonl"))
         self.assertEqual(new["target"], {"impl": "wine", "arch": "x86_64"})
         self.assertEqual(new["comment"], "kept top-level key")
         by = {}
@@ -252,9 +256,8 @@ class Update(TmpCase):
             status="FAIL", counted=True, mode="return", failed_rules=["CTI.WRAP"],
             checks=[{"what": "id", "rule": "CTI.WRAP", "expected": "1", "got": "0", "ok": False}])
         fix_footer(recs)
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out,
-                               self.write("w.jsonl", dump_records(recs))), 0, out=["1 need a why"])
-        wrap = [e for e in _json(out)["entries"] if e["case"] == "cti.wrap"]
+        new = self.update(out, self.write("w.jsonl", dump_records(recs)), said=["1 need a why"])
+        wrap = [e for e in new["entries"] if e["case"] == "cti.wrap"]
         self.assertEqual(wrap, [{"case": "cti.wrap", "versions": ["win10"], "status": "FAIL",
                                  "mode": "return", "observed": "0", "why": "TODO: explain"}])
 
@@ -331,16 +334,14 @@ class WineVersions(ExpCase):
         w8 = self.wine_run("w8.jsonl", "8.0")
         w10 = self.wine_run("w10.jsonl", "10.0", skip_exact=True)
         out = self.write("wine.json", open(WINE_EXP).read())
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, w8, w10), 0)
-        new = _json(out)
+        new = self.update(out, w8, w10)
         self.assertEqual(new["wine_versions"], ["wine-8.0", "wine-10.0"])
         self.assertEqual([(e["versions"], e.get("wine"), e["status"]) for e in new["entries"]
                           if e["case"] == "tqi.0b.exact"], [(["win10"], "8.0", "CRASH")])
         self.assertFalse([e for e in new["entries"] if e["case"] != "tqi.0b.exact" and "wine" in e])
         self.assertRan(run_cli("check", "--expectations", out, w8, w10), 0)
         # made again from Wine 10 alone: what the file says about Wine 8 stays
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, w10), 0)
-        self.assertEqual(_json(out)["entries"], new["entries"])
+        self.assertEqual(self.update(out, w10)["entries"], new["entries"])
         # an entry of Wine 8 that Wine 10 no longer meets is kept for Wine 8 only
         recs = read_records("wine-win10.jsonl")
         recs[0]["fingerprint"]["wine_version"] = "10.0"
@@ -348,9 +349,8 @@ class WineVersions(ExpCase):
         esi.update(status="PASS", checks=[], failed_rules=[], counted=False)
         esi.pop("mode", None)
         fix_footer(recs)
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out,
-                               self.write("w10c.jsonl", dump_records(recs))), 0)
-        esi = [e for e in _json(out)["entries"] if e["case"] == "esi.class"]
+        esi = [e for e in self.update(out, self.write("w10c.jsonl", dump_records(recs)))["entries"]
+               if e["case"] == "esi.class"]
         self.assertEqual([(e["versions"], e.get("wine")) for e in esi], [(["win10"], "8.0")])
 
     def test_bad_wine_keys(self):
@@ -399,9 +399,7 @@ class Arches(ExpCase):
     def test_record_an_arch_then_check_each(self):
         out = self.write("wine.json", open(WINE_EXP).read())
         w32 = self.win10("w32.jsonl", "i686", "0xc0000005")
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--arch", "i686",
-                               "--out", out, w32), 0)
-        doc = _json(out)
+        doc = self.update(out, w32, arch=("--arch", "i686"))
         self.assertEqual(doc["target"]["arch"], ["x86_64", "i686"])
         exact = [(e.get("arch"), e["observed"], e["why"][:5])
                  for e in doc["entries"] if e["case"] == "tqi.0b.exact"]
@@ -414,8 +412,7 @@ class Arches(ExpCase):
         self.assertEqual(len(self.problems(doc, w64)), 1)
         self.assertEqual(len(self.problems(doc, self.win10("x.jsonl", "i686", "0x80000100"))), 1)
         # recorded again from the 64-bit runs alone, the i686 entries stay
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, *WINE), 0)
-        self.assertEqual([e for e in _json(out)["entries"] if e.get("arch") == "i686"],
+        self.assertEqual([e for e in self.update(out, *WINE)["entries"] if e.get("arch") == "i686"],
                          [e for e in doc["entries"] if e.get("arch") == "i686"])
         # an entry of one arch whose case is gone is stale in that arch's runs only
         doc["entries"].append({"case": "tqi.gone", "arch": "i686", "versions": ["win10"],
