@@ -189,12 +189,10 @@ class Page(html.parser.HTMLParser):
             self.text.append(d)
 
 
-def png_size(path):
-    with open(path, "rb") as f:
-        head = f.read(24)
-    if head[:8] != b"\x89PNG\r\n\x1a\n":
+def png_size(png):
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
         return None
-    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
 
 
 def text(fragment):
@@ -301,10 +299,6 @@ def check_page(c, browser, path, shot, scenario_targets, hostile=False):
     """Opens path in a WIDTH x HEIGHT viewport (the report's inline script has run by its load
     event) and checks its DOM, its console messages and its screenshots: WIDTH x HEIGHT at
     shot, WIDTH x TALL beside it, down to the matrix, for people to look at."""
-    shots = ((shot, HEIGHT), (shot.replace(".png", "-tall.png"), TALL))
-    for f, _ in shots:
-        if os.path.exists(f):
-            os.unlink(f)
     try:
         browser.console()             # the messages of earlier pages are dropped
         browser.size(HEIGHT)
@@ -340,17 +334,19 @@ def check_page(c, browser, path, shot, scenario_targets, hostile=False):
              repr(injected[:3]))
         c.ok("<script>alert(1)</script>" in "".join(page.text), "injected markup shown as text")
         c.ok(len(page.scripts) == 1, "only the report's own script")
-    errors = {}
-    for f, height in shots:
+    shots = {}      # file: (height, the PNG's size or why there is none)
+    for f, height in ((shot, HEIGHT), (shot.replace(".png", "-tall.png"), TALL)):
         try:
             browser.size(height)
-            errors[f] = "" if browser.d.save_screenshot(f) else "cannot write %s" % f
-        except browser.errors.WebDriverException as e:
-            errors[f] = str(e)[:300]
+            png = browser.d.get_screenshot_as_png()
+            with open(f, "wb") as out:
+                out.write(png)
+            shots[f] = height, png_size(png)
+        except (browser.errors.WebDriverException, OSError) as e:
+            shots[f] = height, str(e)[:300]
     check_without_js(c, browser, path, scenario_targets)
-    for f, height in shots:
-        size = png_size(f) if os.path.exists(f) else None
-        c.ok(size == (WIDTH, height), "screenshot %s" % f, "size %s %s" % (size, errors[f]))
+    for f, (height, size) in shots.items():
+        c.ok(size == (WIDTH, height), "screenshot %s" % f, "size %s" % (size,))
 
 
 def check_without_js(c, browser, path, scenario_targets):
