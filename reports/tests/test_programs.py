@@ -28,11 +28,6 @@ def strip_scenarios(recs):
 
 
 class Outputs(SampleReport):
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.junit = ET.parse(cls.junit_path).getroot()
-
     def target_block(self, label):
         """The Programs affected subsection of one target, as text."""
         head, body = programs_block(self.raw, label) or self.fail("no programs for " + label)
@@ -148,7 +143,7 @@ class Outputs(SampleReport):
 
     # ------------------------------------------------------------------ JUnit
     def props(self, label):
-        for s in self.junit.findall("testsuite"):
+        for s in ET.parse(self.junit_path).getroot().findall("testsuite"):
             if s.get("name") == label:
                 return {p.get("name"): p.get("value") for p in s.iter("property")}
         self.fail("no testsuite " + label)
