@@ -233,7 +233,10 @@ class HtmlReport:
         self.order = self.under + [s for r in self.ranges for s in r.runs]
         self.fam_rows, self.fam_cells = families(summaries, catalog)
         self.rule_index = {r["id"]: i for i, r in enumerate(catalog.rules)}
-        self.case_anchor = {}             # (target index, case id) -> anchor id
+        # (target index, case id) -> the anchor of its article in Failures
+        self.case_anchor = {(s.index, c["id"]): "f-%d-%d" % (s.index, i) for s in summaries
+                            for i, c in enumerate(s.run.cases)
+                            if c["status"] in BAD + ("BROKEN",) or s.kind(c) == "XPASS"}
 
     # -------------------------------------------------------------------------- helpers
     def case_strengths(self, case):
@@ -643,13 +646,6 @@ class HtmlReport:
                     esc(self.cat.strength_label(rid)), esc(func),
                     self.cov["cases_per_rule"].get(rid, 0), "".join(cells)))
 
-    # anchors must exist before the matrix links to them
-    def assign_anchors(self):
-        for s in self.s:
-            for i, case in enumerate(s.run.cases):
-                if case["status"] in BAD + ("BROKEN",) or s.kind(case) == "XPASS":
-                    self.case_anchor[(s.index, case["id"])] = "f-%d-%d" % (s.index, i)
-
     def failures(self):
         o, any_ = [], False
         for s in self.order:
@@ -859,6 +855,4 @@ class HtmlReport:
 
 def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance report",
            known=None):
-    rep = HtmlReport(summaries, catalog, exps, title, stale, known)
-    rep.assign_anchors()
-    return rep.render()
+    return HtmlReport(summaries, catalog, exps, title, stale, known).render()
