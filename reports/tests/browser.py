@@ -199,21 +199,20 @@ def text(fragment):
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
 
 
-def _heading_label(h3):
-    """A programs heading's target label: "wine@win10", or "wine@win10 (x86_64)" when two runs
-    share the target (the muted text after it is the summary)."""
-    return text(h3.split('<span class="muted">', 1)[0])
+def program_blocks(dom):
+    """[(target label, heading, body)] of the blocks of "Programs affected". A label is
+    "wine@win10", or "wine@win10 (x86_64)" when two runs share the target (the muted text after
+    it in the heading is the summary)."""
+    sec = dom[dom.find('<section id="programs">'):]
+    sec = sec[:sec.find("</section>")]
+    return [(text(m.group(1).split('<span class="muted">', 1)[0]), m.group(1), m.group(2))
+            for m in re.finditer(r'<h3 id="programs-\d+">(.*?)</h3>(.*?)(?=<h3 id="programs-|$)',
+                                 sec, re.S)]
 
 
 def programs_block(dom, target):
-    """(heading, body) of one target's block in "Programs affected", or None."""
-    sec = dom[dom.find('<section id="programs">'):]
-    sec = sec[:sec.find("</section>")]
-    for m in re.finditer(r'<h3 id="programs-\d+">(.*?)</h3>(.*?)(?=<h3 id="programs-|$)', sec,
-                         re.S):
-        if _heading_label(m.group(1)) == target:
-            return text(m.group(1)), m.group(2)
-    return None
+    """(heading text, body) of one target's block in "Programs affected", or None."""
+    return next(((text(h), b) for label, h, b in program_blocks(dom) if label == target), None)
 
 
 def check_first_screen(c, browser):
@@ -371,10 +370,8 @@ def scenario_targets_of(page_path):
     """The targets of a written report whose results hold client scenarios (read from the page:
     the report names them in its programs section)."""
     with open(page_path, encoding="utf-8") as f:
-        page = f.read()
-    return [_heading_label(m.group(1))
-            for m in re.finditer(r'<h3 id="programs-\d+">(.*?)</h3>', page, re.S)
-            if "no client scenarios" not in m.group(1)]
+        return [label for label, head, _ in program_blocks(f.read())
+                if "no client scenarios" not in head]
 
 
 def md_items(md):
