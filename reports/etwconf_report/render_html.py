@@ -238,7 +238,6 @@ class HtmlReport:
                             for i, c in enumerate(s.run.cases)
                             if c["status"] in BAD + ("BROKEN",) or s.kind(c) == "XPASS"}
 
-    # -------------------------------------------------------------------------- helpers
     def case_strengths(self, case):
         return " ".join(sorted({self.cat.strength(r) for r in case["rules"]})) or "?"
 
@@ -258,7 +257,6 @@ class HtmlReport:
                 f'<small>{esc(rest)}</small></a> <small class="verdict-{s.verdict_class}">'
                 f'{esc(mark)}</small>{inc}</th>')
 
-    # -------------------------------------------------------------------------- sections
     def render(self):
         now = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
         suites = set()
@@ -308,7 +306,6 @@ class HtmlReport:
         return '<nav class="toc" id="toc">%s</nav>' % "".join(
             f'<a href="#{a}">{t}</a>' for a, t in items)
 
-    # -------------------------------------------------------------------------- first screen
     def verdicts(self):
         o = ['<p class="muted">Conformant: no case fails a MUST rule (counted) and nothing '
              'crashed or timed out; SKIP is never a pass.%s</p>' % (
@@ -454,7 +451,6 @@ class HtmlReport:
                 '</label><button type="button" id="f-reset">reset</button> '
                 '<span id="f-count" class="muted"></span></div>\n')
 
-    # -------------------------------------------------------------------------- programs
     def case_link(self, s, case):
         anchor = self.case_anchor.get((s.index, case["id"]))
         return f'<a href="#{anchor}">{code(case["id"])}</a>' if anchor else code(case["id"])
@@ -809,15 +805,12 @@ class HtmlReport:
                 esc(r["text"])) for r in cov["uncovered"]))
         else:
             o.append('<p>Every rule has at least one case.</p>')
-        rules = ['<tr id="r-%d"><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td>'
-                 '<td><code>%s</code></td><td>%d</td><td>%s%s</td><td>%s<br><small '
-                 'class="muted">%s:%d</small></td></tr>' % (
-                     i, esc(r["id"]), esc(r["strength"]), esc(r["provenance"]),
-                     esc(r["versions"]), esc(r["function"]),
-                     cov["cases_per_rule"].get(r["id"], 0), esc(r["text"]),
-                     ('<br><small class="muted">%s</small>' % esc(r["note"]))
-                     if r.get("note") else "", esc(r["source"]), esc(r["file"]), r["line"])
-                 for i, r in enumerate(self.cat.rules)]
+        rules = [f'<tr id="r-{i}">%s</tr>' % tds(
+            code(r["id"]), esc(r["strength"]), esc(r["provenance"]), esc(r["versions"]),
+            code(r["function"]), cov["cases_per_rule"].get(r["id"], 0), esc(r["text"]) + (
+                f'<br><small class="muted">{esc(r["note"])}</small>' if r.get("note") else ""),
+            f'{esc(r["source"])}<br><small class="muted">{esc(r["file"])}:{r["line"]}</small>')
+            for i, r in enumerate(self.cat.rules)]
         return section("coverage", "Coverage", *o) + section(
             "rules", "Rules", '<p class="muted">Cases per rule: distinct case ids citing the rule '
             'over all targets.</p>', table("", ths("rule", "strength", "provenance", "versions",
