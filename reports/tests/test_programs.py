@@ -33,7 +33,6 @@ class Outputs(SampleReport):
         head, body = programs_block(self.raw, label) or self.fail("no programs for " + label)
         return head + " " + text(body)
 
-    # ------------------------------------------------------------------ HTML
     def test_target_blocks(self):
         """Each target's block: its programs' states, scenarios, steps, calls, consequences and
         reasons (hostile strings as text)."""
@@ -116,7 +115,6 @@ class Outputs(SampleReport):
             for reason in re.findall(r"<li>(.*?): ", items):
                 self.assertIn(reason, summary)
 
-    # ------------------------------------------------------------------ Markdown
     def test_markdown_programs(self):
         md = self.md
         self.assertIn("## Programs affected", md)
@@ -141,7 +139,6 @@ class Outputs(SampleReport):
         # no table, no <script>: test_outputs' Markdown tests of this summary
         self.assertNotIn("<i>", md)
 
-    # ------------------------------------------------------------------ JUnit
     def props(self, label):
         for s in ET.parse(self.junit_path).getroot().findall("testsuite"):
             if s.get("name") == label:
