@@ -227,33 +227,23 @@ class ProgramsDef(TmpCase):
         self.assertEqual(tp.by_id["perfview"].cell_text(), "breaks at step 1")
         self.assertEqual(tp.counts()[P.ABSENT], 0)
 
-    def summary_with(self, cid, edit):
-        """summary's output for wine-win10 with edit(record of case cid) applied."""
+    def test_scenarios_the_harness_could_not_follow(self):
+        """A scenario's record without its program object (a worker crash, an older harness) is
+        still a scenario of the program its id names; step null and "unknown" texts are the
+        harness's form for a step it could not follow."""
         recs = read_records("wine-win10.jsonl")
-        edit(case_of(recs, cid))
-        out, err = self.assertRan(run_cli("summary", "--programs", "",
-                                          self.write("w.jsonl", dump_records(recs))), 0)
-        return out
-
-    def test_program_from_case_id(self):
-        """A record of a scenario without its program object (a worker crash, an older harness)
-        is still a scenario of the program its id names."""
-        def drop(rec):
-            for k in SCENARIO_KEYS:
-                rec.pop(k, None)
-        out = self.summary_with("client.tracy.sampling", drop)
-        self.assertIn("broken: tracy [tracy]: step unknown -> return: expected 0 (ERROR_SUCCESS), "
-                      "got 50 (ERROR_NOT_SUPPORTED); what the program does then is not recorded",
-                      out)
-
-    def test_step_null_and_unknown(self):
-        """The harness's form for a step it could not follow: step null, "unknown" texts."""
-        out = self.summary_with("client.pmctrace.find-pmc", lambda r: r.update(
+        for k in SCENARIO_KEYS:
+            case_of(recs, "client.tracy.sampling").pop(k, None)
+        case_of(recs, "client.pmctrace.find-pmc").update(
             step=None, step_what="unknown: the step reached was not passed back",
-            consequence="unknown"))
-        self.assertIn("broken: pmctrace [pmctrace]: step unknown (the step reached was not "
-                      "passed back) -> the scenario crashed (0x80000100); what the program does "
-                      "then is not recorded (client.pmctrace.find-pmc CRASH, counted)", out)
+            consequence="unknown")
+        self.assertRan(run_cli("summary", "--programs", "",
+                               self.write("w.jsonl", dump_records(recs))), 0, out=[
+            "broken: tracy [tracy]: step unknown -> return: expected 0 (ERROR_SUCCESS), got 50 "
+            "(ERROR_NOT_SUPPORTED); what the program does then is not recorded",
+            "broken: pmctrace [pmctrace]: step unknown (the step reached was not passed back) -> "
+            "the scenario crashed (0x80000100); what the program does then is not recorded "
+            "(client.pmctrace.find-pmc CRASH, counted)"])
 
 
 class BadScenarioFields(TmpCase):
@@ -327,7 +317,7 @@ class DiffPrograms(TmpCase):
             step=step, step_what="TQI(0, 0x07, buf, len, &len)",
             consequence="throws: profile-source discovery fails")
 
-    def test_broken_by_a_change(self):
+    def test_broken_and_fixed_by_a_change(self):
         old, new = self.pair(self.break_perfview)
         out, err = self.assertRan(run_cli("diff", old, new), 1)
         lines = out.splitlines()
@@ -346,30 +336,26 @@ class DiffPrograms(TmpCase):
         self.assertEqual((prog["kind"], prog["program"], prog["before"], prog["after"]),
                          ("broken", "perfview", "works", "broken"))
         self.assertEqual(prog["cases"][0]["step"], 2)
-
-    def test_fixed_by_a_change(self):
-        old, new = self.pair(None, self.break_perfview)
-        out, err = self.assertRan(run_cli("diff", old, new), 0)
+        # the other way round the program is fixed
+        out, err = self.assertRan(run_cli("diff", new, old), 0)
         self.assertIn("programs fixed by this change (1):\n  PerfView / TraceEvent [perfview]: "
                       "client.perfview.profile-sources FAIL -> PASS; now works", out)
         self.assertNotIn("programs broken by", out)
         self.assertTrue(out.splitlines()[-1].endswith("; 0 programs broken, 1 fixed"))
 
     def test_already_broken_is_not_newly_broken(self):
+        """FAIL -> CRASH is a regression, a step changed a changed failure; neither breaks the
+        program, which was broken already."""
         def crash(by):
             by["client.perfview.profile-sources"].update(
                 status="CRASH", counted=True, mode="exception", exception="0xc0000005",
                 failed_rules=["TQI.07.FORMAT"], checks=[], step=1)
-        old, new = self.pair(crash, self.break_perfview)
-        # FAIL -> CRASH is a regression ...
-        out, err = self.assertRan(run_cli("diff", old, new), 1)
-        self.assertNotIn("programs broken by", out)  # ... but the program was broken already
-        self.assertTrue(out.splitlines()[-1].endswith("; 0 programs broken, 0 fixed"))
-
-    def test_step_change_is_a_changed_failure(self):
-        old, new = self.pair(lambda by: self.break_perfview(by, 3), self.break_perfview)
-        self.assertRan(run_cli("diff", old, new), 0, out=["same status, different failure (1):",
-                                                          "step 3"])
+        for edit, rc, want in ((crash, 1, []), (lambda by: self.break_perfview(by, 3), 0, [
+                "same status, different failure (1):", "step 3"])):
+            old, new = self.pair(edit, self.break_perfview)
+            out, err = self.assertRan(run_cli("diff", old, new), rc, out=want)
+            self.assertNotIn("programs broken by", out)
+            self.assertTrue(out.splitlines()[-1].endswith("; 0 programs broken, 0 fixed"))
 
     def test_fixed_but_still_broken(self):
         def two(by, fail_first=False):     # a second perfview scenario, broken at step 3
