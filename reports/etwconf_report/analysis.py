@@ -195,7 +195,6 @@ def totals(summaries):
     return sum((Counter(s.counts) for s in summaries), Counter())
 
 
-# ------------------------------------------------------------------------------ the first screen
 def under_test(summaries):
     """(targets under test, reference runs). The reference checks the suite itself: when other
     targets are there, they come first and the reference is summed up per build range. A

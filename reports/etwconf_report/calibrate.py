@@ -28,7 +28,6 @@ NO_RUN_NOTE = ("No real run has been folded in yet: this file only names the mac
                "Fold a complete run in with `etwconf-report baseline update RESULTS.jsonl`.")
 
 
-# ------------------------------------------------------------------------------ machine kinds
 def _clean_part(s):
     return re.sub(r"[^A-Za-z0-9._]+", "_", str(s)).strip("_") or "unknown"
 
@@ -91,7 +90,6 @@ def group_by_kind(runs):
     return list(kinds.values())
 
 
-# ------------------------------------------------------------------------------ verdicts
 def case_evidence(case):
     """{rule: 'confirmed' | 'contradicted'} for one case record (rules it did not exercise
     are absent)."""
@@ -147,7 +145,6 @@ def _evidence_text(case, rid):
     return "%s %s" % (case["id"], st)
 
 
-# ------------------------------------------------------------------------------ files
 def expectation_doc(kind, runs, old=None):
     """The per-build expectations document for one machine kind (kept entries keep their why)."""
     doc = expectations.generate(runs, "windows", kind.arch, old)
@@ -200,7 +197,6 @@ def fold(kind, runs, out_dir):
     return path, doc, old
 
 
-# ------------------------------------------------------------------------------ commands
 def calibrate(runs, catalog, out_dir, write, note):
     """Print the per-rule table and the lists; write DIR/KEY.json per machine kind.
     Returns the number of counted rules contradicted."""

@@ -280,7 +280,6 @@ def parse(doc, path="<expectations>", text=""):
     return Expectations(path, doc, entries)
 
 
-# ------------------------------------------------------------------------------ matching
 def observed_text(case):
     """The text an entry's "observed" must be found in."""
     st = case["status"]
@@ -370,7 +369,6 @@ def unchecked_entries(runs, exp):
     return [e for e in exp.entries if not any(e.names_run(r) for r in runs)]
 
 
-# ------------------------------------------------------------------------------ generation
 def _universe(impl):
     return list(NT_WINE.values()) if impl == "wine" else list(NT_ORDER)
 

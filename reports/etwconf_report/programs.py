@@ -18,7 +18,6 @@ WORDS = {BROKEN: "broken", WORKS: "works", PARTIAL: "works (partly exercised)",
          NOT_EXERCISED: "not exercised", ABSENT: "no scenario"}
 
 
-# ------------------------------------------------------------------------------ programs.def
 class Known:
     """The programs spec/programs.def lists (possibly none)."""
 
@@ -62,7 +61,6 @@ def load_known(path=None, required=False):
     return Known([dict(p, repository=p["repo"]) for p in raw], path)
 
 
-# ------------------------------------------------------------------------------ per target
 def is_scenario(case):
     return isinstance(case.get("program"), dict)
 
