@@ -95,11 +95,8 @@ class Checks:
 
 def selenium():
     """Selenium's webdriver and errors from Debian's python3-selenium, or the reason why not."""
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        if os.path.isdir(DEBIAN_PY) and DEBIAN_PY not in sys.path:
-            sys.path.append(DEBIAN_PY)
+    if os.path.isdir(DEBIAN_PY) and DEBIAN_PY not in sys.path:
+        sys.path.append(DEBIAN_PY)      # last: a selenium found before it is the one used
     try:
         from selenium import webdriver
         from selenium.common import exceptions

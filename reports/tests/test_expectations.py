@@ -118,21 +118,19 @@ class Check(ExpCase):
                                         "versions": versions}, 0, None)
                 self.assertEqual(e.names_run(run), versions in yes, (run.path, versions))
         # build ranges: a build stands for itself with its updates, an NT version for all its builds
-        for f, arg, want in (
-                (parse_version_spec, "6.2-10.0", ("range", (6, 2, 0, 0), (10, 0, 0xFFFF, 0xF))),
-                (parse_version_spec, "10.0.19045+", ("range", (10, 0, 19045, 0), None)),
-                (parse_version_spec, "10.0.17763-10.0.26100",
-                 ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF))),
-                (parse_version_spec, "win11-24h2", ("name", "win11-24h2")),
-                (parse_version_spec, "win10-1809-win11-24h2",
-                 ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF))),
-                (parse_version_spec, "10.0.17763-10.0.x", None),
-                (parse_version_spec, "win81", ("name", "win81")),
-                (run_key, "win11-24h2", (10, 0, 26100, 0)),
-                (run_key, "6.1.7601-esi", (6, 1, 7601, 1)),
-                (run_key, "10.0", (10, 0, 10240, 0)),
-                (nt_tuple, "winxp64", (5, 2))):
-            self.assertEqual(f(arg), want, arg)
+        for f, cases in (
+                (parse_version_spec, (
+                    ("6.2-10.0", ("range", (6, 2, 0, 0), (10, 0, 0xFFFF, 0xF))),
+                    ("10.0.19045+", ("range", (10, 0, 19045, 0), None)),
+                    ("10.0.17763-10.0.26100", ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF))),
+                    ("win11-24h2", ("name", "win11-24h2")), ("win81", ("name", "win81")),
+                    ("win10-1809-win11-24h2", ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF))),
+                    ("10.0.17763-10.0.x", None))),
+                (run_key, (("win11-24h2", (10, 0, 26100, 0)), ("6.1.7601-esi", (6, 1, 7601, 1)),
+                           ("10.0", (10, 0, 10240, 0)))),
+                (nt_tuple, (("winxp64", (5, 2)),))):
+            for arg, want in cases:
+                self.assertEqual(f(arg), want, arg)
         self.assertEqual(run_key("win10", "10.0", 18362), (10, 0, 18362, 0))
         self.assertLess(nt_tuple("6.3"), nt_tuple("10.0"))
 
