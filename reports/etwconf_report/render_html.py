@@ -600,13 +600,10 @@ class HtmlReport:
 
     def matrix_row(self, rid):
         rule = self.cat.get(rid)
-        func = rule["function"] if rule else ""
-        if not func:
-            for s in self.s:
-                c = self.cells.get((rid, s.index))
-                if c is not None and c.worst_case is not None:
-                    func = c.worst_case.get("function") or ""
-                    break
+        # without a function in the catalogue: that of the rule's first target's worst case
+        ran = [self.cells[(rid, s.index)] for s in self.s if (rid, s.index) in self.cells]
+        func = (rule["function"] if rule else "") or (
+            ran[0].worst_case.get("function") or "" if ran else "")
         statuses = set()
         cells = []
         for s in self.order:
