@@ -58,7 +58,8 @@ class TargetSummary:
         if self.divergences:
             bits.append("%s (not counted)" % plural(len(self.divergences), "divergence"))
         if self.broken:
-            bits.append("%s broken (suite or environment problem)" % plural(len(self.broken), "case"))
+            bits.append("%s broken (suite or environment problem)"
+                        % plural(len(self.broken), "case"))
         if self.skipped:
             bits.append("%d skipped" % len(self.skipped))
         if self.conformant and self.scope:

@@ -48,7 +48,8 @@ def _wine_bounds(text):
 
 
 def parse_wine_spec(spec):
-    """A "wine" item: 'V', 'V+', 'A-B' -> (lo, hi) keys (hi None: no upper end); None if malformed."""
+    """A "wine" item: 'V', 'V+', 'A-B' -> (lo, hi) keys (hi None: no upper end); None if
+    malformed."""
     s = spec.strip() if isinstance(spec, str) else ""
     if s.endswith("+"):
         b = _wine_bounds(s[:-1])
@@ -107,7 +108,8 @@ class Entry:
 
     def names_run(self, run, any_wine=False):
         """Does the entry name the run's version (and, unless any_wine, its Wine version)?"""
-        if not any_wine and self.wine_specs is not None and not self.names_wine(run_wine_version(run)):
+        if not any_wine and self.wine_specs is not None \
+                and not self.names_wine(run_wine_version(run)):
             return False
         if self.arch is not None and run.arch not in (None, self.arch):
             return False
@@ -264,18 +266,20 @@ def parse(doc, path="<expectations>", text=""):
                 if spec is None or spec[0] == "name" and nt_tuple(v) is None and \
                         v.lower() not in WINE_NT and version_bounds(v) is None:
                     bad('%s: unknown version %s (use %s, NT versions like 6.1 or 10.0.19045, '
-                        'or a range like "6.2-10.0")' % (label, json.dumps(v), " ".join(NT_WINE.values())), line)
+                        'or a range like "6.2-10.0")'
+                        % (label, json.dumps(v), " ".join(NT_WINE.values())), line)
         if raw.get("wine") is not None:
             items = _items(raw["wine"])
             if target["impl"] != "wine":
-                bad('%s: "wine" (the Wine versions an entry holds for) is for a file of impl wine' % label, line)
+                bad('%s: "wine" (the Wine versions an entry holds for) is for a file of impl '
+                    'wine' % label, line)
             if items is None:
-                bad('%s: "wine" must be a Wine version ("10.0"), a range ("8.0-9.22", "10.0+") or a list '
-                    'of them' % label, line)
+                bad('%s: "wine" must be a Wine version ("10.0"), a range ("8.0-9.22", "10.0+") '
+                    'or a list of them' % label, line)
             for v in items:
                 if parse_wine_spec(v) is None:
-                    bad('%s: "wine": %s is not a Wine version or range (use "10.0", "8.0-9.22" or "10.0+")'
-                        % (label, json.dumps(v)), line)
+                    bad('%s: "wine": %s is not a Wine version or range (use "10.0", "8.0-9.22" '
+                        'or "10.0+")' % (label, json.dumps(v)), line)
         entries += [Entry(raw, i, line, c) for c in cases]
     return Expectations(path, doc, entries)
 

@@ -23,7 +23,8 @@ NT_WINE = {v["name"]: v["wine"] for v in _VERSIONS if v["wine"]}
 # winecfg version names -> NT version (for ranges and for aliasing): the table's names, and the
 # other names winecfg knows for the same NT versions
 WINE_NT = {v["wine"]: v["name"] for v in _VERSIONS if v["wine"]}
-WINE_NT.update({"winxp": "5.1", "win2003": "5.2", "win2008": "6.0", "win2008r2": "6.1", "win11": "10.0"})
+WINE_NT.update({"winxp": "5.1", "win2003": "5.2", "win2008": "6.0", "win2008r2": "6.1",
+                "win11": "10.0"})
 IMPL_ORDER = {"reference": 0, "thirdparty": 1, "windows": 2, "wine": 3}
 
 _NT_RE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
@@ -202,7 +203,8 @@ def read_regular(path, limit):
         os.close(fd)
 
 
-def run_command(prog, build_parser, argv, errors, exit_usage=2, exit_internal=3, rc_on_pipe=lambda: 0):
+def run_command(prog, build_parser, argv, errors, exit_usage=2, exit_internal=3,
+                rc_on_pipe=lambda: 0):
     """The error boundary of a command line tool: parse argv, run the chosen command (a.fn), and
     turn what goes wrong into one line on stderr and an exit code. errors (exception classes: bad
     usage, bad input) -> exit_usage; stdout closed early (`... | head`) -> rc_on_pipe(); Ctrl-C ->
