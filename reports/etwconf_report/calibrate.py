@@ -44,18 +44,17 @@ class Kind:
     """The machine kind of a live Windows run: build, product type, process and native arch."""
 
     def __init__(self, run):
+        def string(obj, key):
+            return obj.get(key) if isinstance(obj.get(key), str) else None
         fp = run.header.get("fingerprint") or {}
         self.version = run.version_name            # 10.0.20348 (from target_id)
-        self.product_type = fp.get("product_type") if isinstance(fp.get("product_type"), str) \
-            else None
+        self.product_type = string(fp, "product_type")
         self.arch = run.arch or "unknown"
-        nat = fp.get("native_arch")
         # only what the fingerprint says goes into the file's target (check matches it there);
         # older results without it are named by the host's arch
-        self.fp_native = nat if isinstance(nat, str) else None
-        if not isinstance(nat, str):
-            nat = (run.header.get("host") or {}).get("arch")
-        self.native_arch = nat if isinstance(nat, str) else None
+        self.fp_native = string(fp, "native_arch")
+        self.native_arch = self.fp_native if self.fp_native is not None else \
+            string(run.header.get("host") or {}, "arch")
         self.key = kind_key(self.version, self.product_type, self.arch, self.native_arch)
 
     def target(self):
