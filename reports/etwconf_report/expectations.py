@@ -8,6 +8,7 @@ import json
 import os
 import re
 import textwrap
+from collections import namedtuple
 
 from .ingest import InputError, Run
 from .util import read_regular, NotRegular, parse_version_spec, nt_tuple, version_bounds, \
@@ -323,12 +324,7 @@ def describe_case(case):
     return oneline(", ".join(bits))
 
 
-class Outcome:
-    __slots__ = ("kind", "case", "entry", "detail")
-
-    def __init__(self, kind, case, entry=None, detail=""):
-        self.kind, self.case, self.entry, self.detail = kind, case, entry, detail
-
+class Outcome(namedtuple("Outcome", "kind case entry detail", defaults=(None, ""))):
     @property
     def failed(self):
         return self.kind in FAILURE_KINDS

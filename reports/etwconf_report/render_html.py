@@ -14,10 +14,10 @@ from . import programs as P
 from .analysis import (matrix, coverage, totals, under_test, reference_ranges, families,
                        family_of, Cell)
 from .catalog import GROUPS, REPO
+from .expectations import FAILURE_KINDS
 from .util import BAD, display, shorten, plural
 
 ORDER = ("CRASH", "TIMEOUT", "FAIL", "BROKEN", "PASS", "SKIP")
-NOT_OK = ("XPASS", "CHANGED", "UNEXPECTED", "STALE")     # expectation problems
 NA = '<td class="cell c-na">n/a</td>'
 
 
@@ -412,9 +412,9 @@ class HtmlReport:
         if not s.outcomes:
             return '<span class="muted">no expectations for this target</span>'
         c = s.expectation_counts(self.stale)
-        bad = sum(c.get(k, 0) for k in NOT_OK)
+        bad = sum(c.get(k, 0) for k in FAILURE_KINDS)
         return ", ".join([f'{c.get("XFAIL", 0)} XFAIL'] + [
-            f'<span class="st st-{k}">{c[k]} {k}</span>' for k in NOT_OK if c.get(k)] + [
+            f'<span class="st st-{k}">{c[k]} {k}</span>' for k in FAILURE_KINDS if c.get(k)] + [
             f'<span class="verdict-bad">{plural(bad, "problem")}</span>' if bad
             else '<span class="verdict-good">as expected</span>'])
 
@@ -434,7 +434,7 @@ class HtmlReport:
                      '%s an expectation entry, but the case passed (outlined cell). %s the '
                      'failure differs from its entry. %s a failure with no entry. %s an entry '
                      'whose case is not in the results.</p>' % tuple(
-                         st_badge(k) for k in ("XFAIL",) + NOT_OK))
+                         st_badge(k) for k in ("XFAIL",) + FAILURE_KINDS))
         return section("legend", "Legend", *o, attrs=' class="legend"')
 
     def filters(self):
