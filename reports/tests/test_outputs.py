@@ -342,18 +342,17 @@ class Verdicts(TmpCase):
                          r"^\d+ failures of MUST rules, 22 crashes or timeouts \(31 cases\)$")
         self.assertIn("1 case broken", s["wine@win10"].verdict_detail)
 
-    def test_incomplete_with_failures(self):
-        recs = read_records("wine-win10.jsonl")[:20]       # killed after 19 cases
-        (x,) = self.summaries(self.write("w.jsonl", dump_records(recs)))
-        self.assertFalse(x.conformant)
-        self.assertTrue(x.verdict.endswith(", incomplete run"), x.verdict)
-
-    def test_crash_only_not_counted(self):
+    def test_incomplete_and_crash_only(self):
+        """A run killed with counted failures; a crash of a case of a MAY rule alone."""
+        cut = read_records("wine-win10.jsonl")[:20]       # killed after 19 cases
         recs = read_records("reference-10.0.jsonl")
         r = case_of(recs, "tqi.04.larger")          # a MAY (inferred) rule only
         r.update(status="CRASH", counted=False, mode="exception", exception="SIGSEGV",
                  failed_rules=r["rules"], checks=[])
         fix_footer(recs)
-        (x,) = self.summaries(self.write("r.jsonl", dump_records(recs)))
-        self.assertFalse(x.conformant)
-        self.assertEqual(x.verdict, "1 crash (1 case)")
+        s = {x.run.label: x for x in self.summaries(
+            self.write("w.jsonl", dump_records(cut)), self.write("r.jsonl", dump_records(recs)))}
+        self.assertFalse(s["wine@win10"].conformant)
+        self.assertTrue(s["wine@win10"].verdict.endswith(", incomplete run"))
+        self.assertFalse(s["reference@10.0"].conformant)
+        self.assertEqual(s["reference@10.0"].verdict, "1 crash (1 case)")
