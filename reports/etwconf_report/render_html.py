@@ -369,9 +369,8 @@ class HtmlReport:
                      for s in self.under]
             for r in self.ranges:
                 cell = Cell()
-                for s in r.runs:
-                    if (fam, s.index) in self.fam_cells:
-                        cell.add(self.fam_cells[(fam, s.index)])
+                for c in filter(None, (self.fam_cells.get((fam, s.index)) for s in r.runs)):
+                    cell.add(c)
                 cells.append(self.family_cell(cell if cell.n else None, f,
                                               "reference " + r.span(), r))
             rows.append(f'<tr class="family-row"><th class="rid">{esc(fam)}</th>'
@@ -387,16 +386,14 @@ class HtmlReport:
     def family_cell(self, cell, f, label, rng=None):
         if cell is None:
             return NA
-        st, link = cell.state, None
-        for s in cell.summaries:
-            c = self.fam_cells.get((self.fam_rows[f], s.index))
-            if c is not None and (c.bad or c.divergences or c.by_status.get("BROKEN")):
-                link = f"ff-{s.index}-{f}"
-                break
-        if link is None and rng is not None:
-            link = f"reference-{rng.index}"
-        elif link is None and st == "SKIP":
-            link = f"skips-{cell.summaries[0].index}"
+        st = cell.state
+        # the first of its targets with failures, divergences or broken fixtures in the family
+        link = next((f"ff-{s.index}-{f}" for s in cell.summaries
+                     if (c := self.fam_cells[(self.fam_rows[f], s.index)]).bad
+                     or c.divergences or c.by_status.get("BROKEN")), None)
+        if link is None:
+            link = (f"reference-{rng.index}" if rng is not None else
+                    f"skips-{cell.summaries[0].index}" if st == "SKIP" else None)
         text = f"{cell.bad}/{cell.n}"
         if link:
             text = f'<a href="#{link}">{text}</a>'
