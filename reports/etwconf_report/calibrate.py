@@ -286,7 +286,7 @@ def baseline_update(runs, base_dir, note):
 def baseline_check(runs, base_dir, require, note):
     """Exit 1 on a regression (or an incomplete run); 0 otherwise."""
     live = live_runs(runs, note)
-    regressions = improved = nobase = incomplete = checked = 0
+    regressions = nobase = incomplete = checked = 0
     for r in live:
         k = Kind(r)
         path = os.path.join(base_dir, k.key + ".json")
@@ -311,7 +311,6 @@ def baseline_check(runs, base_dir, require, note):
         reg = [o for o in outs.values() if o.kind in ("UNEXPECTED", "CHANGED")]
         imp = [o for o in outs.values() if o.kind == "XPASS"]
         regressions += len(reg)
-        improved += len(imp)
         print("%s: %s, %d now passing, %d as in the baseline %s" % (
             head, plural(len(reg), "regression"), len(imp),
             sum(1 for o in outs.values() if o.kind in ("OK", "XFAIL", "SKIP")), path))
