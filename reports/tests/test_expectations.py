@@ -286,11 +286,11 @@ class WineVersions(ExpCase):
         a case does whose build the catalogue does not know"""
         recs = read_records("wine-win10.jsonl")
         recs[0]["fingerprint"]["wine_version"] = version
-        for r in recs:
-            if skip_exact and r.get("id") == "tqi.0b.exact":
-                for k in ("mode", "exception", "counted", "failed_rules"):
-                    r.pop(k, None)
-                r.update(status="SKIP", checks=[], reason="unknown for 10.0.19043")
+        if skip_exact:
+            r = case_of(recs, "tqi.0b.exact")
+            for k in ("mode", "exception", "counted", "failed_rules"):
+                r.pop(k, None)
+            r.update(status="SKIP", checks=[], reason="unknown for 10.0.19043")
         fix_footer(recs)
         return self.write(name, dump_records(recs))
 

@@ -18,11 +18,8 @@ SCENARIO_KEYS = ("program", "step", "step_what", "consequence")
 
 def strip_scenarios(recs):
     """The same run as an older suite wrote it: no client scenarios, no scenario fields."""
-    out = []
-    for r in recs:
-        if r.get("type") == "case" and r["id"].startswith("client."):
-            continue
-        out.append({k: v for k, v in r.items() if k not in SCENARIO_KEYS})
+    out = [{k: v for k, v in r.items() if k not in SCENARIO_KEYS} for r in recs
+           if not (r.get("type") == "case" and r["id"].startswith("client."))]
     out[0]["cases_planned"] = sum(1 for r in out if r.get("type") == "case")
     return fix_footer(out)
 
