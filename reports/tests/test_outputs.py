@@ -76,14 +76,12 @@ class Reports(SampleReport):
         self.assertNotIn("Traceback", self.stderr)
 
     def test_only_our_script_runs(self):
-        self.assertEqual(len(self.page.scripts), 1)
-        self.assertEqual(self.page.scripts[0], render_html.JS)
+        self.assertEqual(self.page.scripts, [render_html.JS])
         digest = base64.b64encode(hashlib.sha256(render_html.JS.encode()).digest()).decode()
-        csp = [dict(a).get("content") for t, a in self.page.tags
-               if t == "meta" and dict(a).get("http-equiv") == "Content-Security-Policy"]
-        self.assertEqual(len(csp), 1)
-        self.assertIn("'sha256-%s'" % digest, csp[0])
-        self.assertIn("default-src 'none'", csp[0])
+        (csp,) = [dict(a).get("content") for t, a in self.page.tags
+                  if t == "meta" and dict(a).get("http-equiv") == "Content-Security-Policy"]
+        self.assertIn("'sha256-%s'" % digest, csp)
+        self.assertIn("default-src 'none'", csp)
 
     def test_elements_and_links(self):
         """No element or handler from the results, nothing outside the page, no dangling link."""
@@ -145,9 +143,7 @@ class Reports(SampleReport):
 
     def test_failure_details(self):
         arts = self.page.articles
-        esi = [t for t in arts.values() if "esi.class" in t and "wine@win10" in t]
-        self.assertEqual(len(esi), 1)
-        t = esi[0]
+        (t,) = [t for t in arts.values() if "esi.class" in t and "wine@win10" in t]
         for want in ("87 (ERROR_INVALID_PARAMETER)", "0 (ERROR_SUCCESS)", "cases/provider.c:120",
                      "WINEPREFIX=build/wine-win10 wine build/etwconf.exe run --case esi.class",
                      "ESI.CLASS", "source:", "XFAIL"):
@@ -156,11 +152,9 @@ class Reports(SampleReport):
         self.assertIn("0x80000100", crash)
 
     def test_filters_present_but_hidden_without_js(self):
-        f = [dict(a) for t, a in self.page.tags if dict(a).get("id") == "filters"]
-        self.assertEqual(len(f), 1)
-        self.assertIn("hidden", f[0])
-        n_filter = sum(1 for t, a in self.page.tags if dict(a).get("data-filter"))
-        self.assertGreater(n_filter, 100)
+        (f,) = [dict(a) for t, a in self.page.tags if dict(a).get("id") == "filters"]
+        self.assertIn("hidden", f)
+        self.assertGreater(sum(1 for t, a in self.page.tags if dict(a).get("data-filter")), 100)
 
     def test_first_screen_order(self):
         """Targets under test come first, each with its verdict; the reference is one line per
