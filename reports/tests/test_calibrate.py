@@ -74,8 +74,7 @@ class CalibrateTest(TmpCase):
         self.out = os.path.join(self.tmp, "cal")
 
     def calibrate(self, *files):
-        out, err = self.assertRan(run_cli("calibrate", "--out-dir", self.out, *files), 0)
-        return out
+        return self.assertRan(run_cli("calibrate", "--out-dir", self.out, *files), 0)[0]
 
     def row(self, out, rule):
         """The rule's verdicts in the columns [1], [2]: the machine kinds, in the runs' order."""
