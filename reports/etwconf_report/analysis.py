@@ -131,13 +131,9 @@ class Cell:
     def state(self):
         """A family cell's colour: the worst status of its counted failures, else DIV
         (divergences, not counted), BROKEN, PASS, SKIP."""
-        if self.bad:
-            for st in ("CRASH", "TIMEOUT", "FAIL"):
-                if self.by_status["bad " + st]:
-                    return st
-        if self.divergences:
-            return "DIV"
-        return next((st for st in ("BROKEN", "PASS", "SKIP") if self.by_status[st]), "na")
+        bad = [st for st in ("CRASH", "TIMEOUT", "FAIL") if self.by_status["bad " + st]]
+        return bad[0] if bad else "DIV" if self.divergences else next(
+            (st for st in ("BROKEN", "PASS", "SKIP") if self.by_status[st]), "na")
 
     def add(self, other):
         self.n += other.n

@@ -299,13 +299,8 @@ def observed_text(case):
 
 
 def entry_matches(entry, case):
-    if entry.status != case["status"]:
-        return False
-    if entry.mode and entry.mode != case.get("mode"):
-        return False
-    if entry.observed and not any(entry.observed in t for t in observed_text(case)):
-        return False
-    return True
+    return entry.status == case["status"] and (not entry.mode or entry.mode == case.get("mode")) \
+        and (not entry.observed or any(entry.observed in t for t in observed_text(case)))
 
 
 def describe_case(case):
