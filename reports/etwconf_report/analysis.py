@@ -30,7 +30,6 @@ class TargetSummary:
         self.outcomes = outcomes or {}        # case id -> expectations.Outcome
         cases = run.cases
         self.counted = [c for c in cases if c["counted"]]
-        self.crashes = [c for c in cases if c["status"] in ERRORS]
         self.divergences = [c for c in cases if c["status"] == "FAIL" and not c["counted"]]
         self.broken = [c for c in cases if c["status"] == "BROKEN"]
         self.skipped = [c for c in cases if c["status"] == "SKIP"]
@@ -39,7 +38,7 @@ class TargetSummary:
                                   (c["failed_rules"] or c["rules"])
                                   if catalog.counted(rid) is not False})
         # cases that make the target non-conformant: counted failures plus every crash/timeout
-        self.bad_cases = list({c["id"]: c for c in self.counted + self.crashes}.values())
+        self.bad_cases = [c for c in cases if c["counted"] or c["status"] in ERRORS]
         self.conformant = not self.bad_cases
         # a run of part of the suite says how much it ran, and is never plainly "conformant"
         self.scope = run.scope()
@@ -59,7 +58,8 @@ class TargetSummary:
         if self.divergences:
             bits.append("%s (not counted)" % plural(len(self.divergences), "divergence"))
         if self.broken:
-            bits.append("%s broken (suite or environment problem)" % plural(len(self.broken), "case"))
+            bits.append("%s broken (suite or environment problem)"
+                        % plural(len(self.broken), "case"))
         if self.skipped:
             bits.append("%d skipped" % len(self.skipped))
         if self.conformant and self.scope:
@@ -84,6 +84,11 @@ class TargetSummary:
             if not run.complete:
                 text += ", incomplete run"
         return text, "; ".join(bits)
+
+    def kind(self, case):
+        """The kind of the case's expectation outcome (XFAIL, XPASS, ...), None without one."""
+        oc = self.outcomes.get(case["id"])
+        return oc.kind if oc is not None else None
 
     def notable(self, case):
         """The case's expectation outcome when a report shows it (not OK, not SKIP), else None."""
@@ -126,13 +131,9 @@ class Cell:
     def state(self):
         """A family cell's colour: the worst status of its counted failures, else DIV
         (divergences, not counted), BROKEN, PASS, SKIP."""
-        if self.bad:
-            for st in ("CRASH", "TIMEOUT", "FAIL"):
-                if self.by_status["bad " + st]:
-                    return st
-        if self.divergences:
-            return "DIV"
-        return next((st for st in ("BROKEN", "PASS", "SKIP") if self.by_status[st]), "na")
+        bad = [st for st in ("CRASH", "TIMEOUT", "FAIL") if self.by_status["bad " + st]]
+        return bad[0] if bad else "DIV" if self.divergences else next(
+            (st for st in ("BROKEN", "PASS", "SKIP") if self.by_status[st]), "na")
 
     def add(self, other):
         self.n += other.n
@@ -151,17 +152,16 @@ def matrix(summaries, catalog):
     seen_rules = {}
     for s in summaries:
         for case in s.run.cases:
-            outcome = s.outcomes.get(case["id"])
+            kind = s.kind(case)
             for rid in case["rules"]:
                 seen_rules.setdefault(rid)
                 st = rule_status(case, rid)
                 cell = cells.setdefault((rid, s.index), Cell())
                 cell.count(st, case)
-                if outcome is not None:
-                    if outcome.kind == "XFAIL" and st != "PASS":
-                        cell.xfail += 1
-                    elif outcome.kind == "XPASS":
-                        cell.xpass += 1
+                if kind == "XFAIL" and st != "PASS":
+                    cell.xfail += 1
+                elif kind == "XPASS":
+                    cell.xpass += 1
     rows = [(catalog.group(r["id"]), r["id"]) for r in catalog.rules]
     rows += [("unknown", rid) for rid in seen_rules if catalog.get(rid) is None]
     return rows, cells
@@ -192,7 +192,6 @@ def totals(summaries):
     return sum((Counter(s.counts) for s in summaries), Counter())
 
 
-# ------------------------------------------------------------------------------ the first screen
 def under_test(summaries):
     """(targets under test, reference runs). The reference checks the suite itself: when other
     targets are there, they come first and the reference is summed up per build range. A
@@ -215,14 +214,7 @@ class Range:
     def __init__(self, index, runs):
         self.index = index
         self.runs = runs           # TargetSummary objects
-
-    @property
-    def verdict(self):
-        return self.runs[0].verdict
-
-    @property
-    def verdict_class(self):
-        return self.runs[0].verdict_class
+        self.verdict, self.verdict_class = runs[0].verdict, runs[0].verdict_class
 
     def span(self):
         """'5.2.3790 to 10.0.26100' ('6.1.7601' for one build)."""
@@ -264,8 +256,7 @@ def families(summaries, catalog):
             if case["id"] in bad:
                 cell.bad += 1
                 cell.by_status["bad " + st] += 1
-                oc = s.outcomes.get(case["id"])
-                if oc is not None and oc.kind == "XFAIL":
+                if s.kind(case) == "XFAIL":
                     cell.xfail += 1
             elif st == "FAIL":
                 cell.divergences += 1

@@ -1,25 +1,18 @@
-"""Calibration: what runs on real Windows say about the rule model, and per-build baselines.
-
-A live Windows run (results header `target.impl` = `windows`) is ground truth for the machine it
-ran on. For every rule and every machine kind ("build": the Windows build, the product type and
-the process and native architectures, e.g. `10.0.20348-server-x86_64`) a rule is
+"""Calibration: what runs on real Windows (results header `target.impl` = `windows`) say about
+the rule model, and per-build baselines; the commands are in harness/windows/README.md. For every
+rule and every machine kind ("build": the Windows build, the product type and the process and
+native architectures, e.g. `10.0.20348-server-x86_64`) a rule is
 
   confirmed      at least one case exercised it and it held (a PASS case citing it, or a passing
                  check of a FAIL case), and no case contradicts it;
   contradicted   a failing check cites it (FAIL), or a case citing it crashed or timed out;
   not exercised  every case citing it was skipped or broken there, or none ran.
 
-OBSERVED and INFERRED rules confirmed somewhere and contradicted nowhere are candidates for
-promotion; counted rules (MUST, not inferred) contradicted somewhere mean the model is wrong
-there, or that Windows of that build has a quirk. Either way it is written down, never absorbed:
-the per-build expectation file lists every failing case of that build, so that `etwconf-report
-check` accepts the difference from real Windows of exactly that build (target.version,
-target.arch, target.native_arch, target.product_type in the file) and from nothing else, the
-equivalent of Wine's broken(). Its entries say which rules they contradict and need a why.
-
-Baselines are the same files, kept in the repository (baselines/windows/KEY.json): `baseline
-update` folds complete runs in, `baseline check` compares new runs with them (a case that fails
-where the baseline has no entry, or fails differently, is a regression).
+A difference from the model is written down, never absorbed: the per-build expectation file lists
+every failing case of that build with the rules it contradicts and a why, so that `check` accepts
+it from real Windows of exactly that build (target.version, arch, native_arch, product_type) and
+from nothing else, the equivalent of Wine's broken(). Baselines are the same files, kept in
+baselines/windows/KEY.json.
 """
 import json
 import os
@@ -35,7 +28,6 @@ NO_RUN_NOTE = ("No real run has been folded in yet: this file only names the mac
                "Fold a complete run in with `etwconf-report baseline update RESULTS.jsonl`.")
 
 
-# ------------------------------------------------------------------------------ machine kinds
 def _clean_part(s):
     return re.sub(r"[^A-Za-z0-9._]+", "_", str(s)).strip("_") or "unknown"
 
@@ -52,18 +44,17 @@ class Kind:
     """The machine kind of a live Windows run: build, product type, process and native arch."""
 
     def __init__(self, run):
+        def string(obj, key):
+            return obj.get(key) if isinstance(obj.get(key), str) else None
         fp = run.header.get("fingerprint") or {}
         self.version = run.version_name            # 10.0.20348 (from target_id)
-        self.product_type = fp.get("product_type") if isinstance(fp.get("product_type"), str) \
-            else None
+        self.product_type = string(fp, "product_type")
         self.arch = run.arch or "unknown"
-        nat = fp.get("native_arch")
         # only what the fingerprint says goes into the file's target (check matches it there);
         # older results without it are named by the host's arch
-        self.fp_native = nat if isinstance(nat, str) else None
-        if not isinstance(nat, str):
-            nat = (run.header.get("host") or {}).get("arch")
-        self.native_arch = nat if isinstance(nat, str) else None
+        self.fp_native = string(fp, "native_arch")
+        self.native_arch = self.fp_native if self.fp_native is not None else \
+            string(run.header.get("host") or {}, "arch")
         self.key = kind_key(self.version, self.product_type, self.arch, self.native_arch)
 
     def target(self):
@@ -90,17 +81,14 @@ def live_runs(runs, note):
 
 
 def group_by_kind(runs):
-    kinds, order = {}, []
+    """[(Kind, runs)] in the order of their first run."""
+    kinds = {}
     for r in runs:
         k = Kind(r)
-        if k.key not in kinds:
-            kinds[k.key] = (k, [])
-            order.append(k.key)
-        kinds[k.key][1].append(r)
-    return [kinds[k] for k in order]
+        kinds.setdefault(k.key, (k, []))[1].append(r)
+    return list(kinds.values())
 
 
-# ------------------------------------------------------------------------------ verdicts
 def case_evidence(case):
     """{rule: 'confirmed' | 'contradicted'} for one case record (rules it did not exercise
     are absent)."""
@@ -156,7 +144,6 @@ def _evidence_text(case, rid):
     return "%s %s" % (case["id"], st)
 
 
-# ------------------------------------------------------------------------------ files
 def expectation_doc(kind, runs, old=None):
     """The per-build expectations document for one machine kind (kept entries keep their why)."""
     doc = expectations.generate(runs, "windows", kind.arch, old)
@@ -197,7 +184,18 @@ def has_runs(exp):
     return isinstance(runs, list) and len(runs) > 0
 
 
-# ------------------------------------------------------------------------------ commands
+def fold(kind, runs, out_dir):
+    """Write DIR/KEY.json of one machine kind from its runs, keeping what the file there says
+    (an empty placeholder, no run folded in, has nothing to keep): (path, document, old file)."""
+    path = os.path.join(out_dir, kind.key + ".json")
+    old = load_old(path)
+    old = old if old is not None and has_runs(old) else None
+    doc = expectation_doc(kind, runs, old)
+    os.makedirs(out_dir, exist_ok=True)
+    expectations.write(doc, path)
+    return path, doc, old
+
+
 def calibrate(runs, catalog, out_dir, write, note):
     """Print the per-rule table and the lists; write DIR/KEY.json per machine kind.
     Returns the number of counted rules contradicted."""
@@ -254,18 +252,12 @@ def calibrate(runs, catalog, out_dir, write, note):
             print("  %s [%s, %s] on %s: %s" % (rid, r["strength"], r["provenance"], key,
                                                oneline(_evidence_text(s.contradicting[0], rid),
                                                        300)))
-    if write:
-        os.makedirs(out_dir, exist_ok=True)
-        for k, rs, _ in per_kind:
-            path = os.path.join(out_dir, k.key + ".json")
-            old = load_old(path)
-            doc = expectation_doc(k, [r for r in rs if r.complete] or rs, old)
-            expectations.write(doc, path)
-            todo = sum(1 for e in doc["entries"]
-                       if e["why"].startswith(expectations.TODO_WHY))
-            print("calibrate: wrote %s: %s (%d need a why); check with `etwconf-report check "
-                  "--expectations %s RESULTS.jsonl`" % (path, plural(len(doc["entries"]), "entry",
-                                                                      "entries"), todo, path))
+    for k, rs, _ in per_kind if write else ():
+        path, doc, _ = fold(k, [r for r in rs if r.complete] or rs, out_dir)
+        todo = sum(1 for e in doc["entries"] if e["why"].startswith(expectations.TODO_WHY))
+        print("calibrate: wrote %s: %s (%d need a why); check with `etwconf-report check "
+              "--expectations %s RESULTS.jsonl`" % (path, plural(len(doc["entries"]), "entry",
+                                                                  "entries"), todo, path))
     return len(wrong)
 
 
@@ -280,13 +272,7 @@ def baseline_update(runs, base_dir, note):
         good = [r for r in rs if r.complete]
         if not good:
             continue
-        path = os.path.join(base_dir, k.key + ".json")
-        old = load_old(path)
-        if old is not None and not has_runs(old):
-            old = None                      # an empty placeholder: nothing to keep
-        doc = expectation_doc(k, good, old)
-        os.makedirs(base_dir, exist_ok=True)
-        expectations.write(doc, path)
+        path, doc, old = fold(k, good, base_dir)
         done += 1
         print("baseline: %s %s: %s from %s; review the whys, then commit it" % (
             "updated" if old else "wrote", path, plural(len(doc["entries"]), "entry", "entries"),
@@ -300,7 +286,7 @@ def baseline_update(runs, base_dir, note):
 def baseline_check(runs, base_dir, require, note):
     """Exit 1 on a regression (or an incomplete run); 0 otherwise."""
     live = live_runs(runs, note)
-    regressions = improved = nobase = incomplete = checked = 0
+    regressions = nobase = incomplete = checked = 0
     for r in live:
         k = Kind(r)
         path = os.path.join(base_dir, k.key + ".json")
@@ -325,7 +311,6 @@ def baseline_check(runs, base_dir, require, note):
         reg = [o for o in outs.values() if o.kind in ("UNEXPECTED", "CHANGED")]
         imp = [o for o in outs.values() if o.kind == "XPASS"]
         regressions += len(reg)
-        improved += len(imp)
         print("%s: %s, %d now passing, %d as in the baseline %s" % (
             head, plural(len(reg), "regression"), len(imp),
             sum(1 for o in outs.values() if o.kind in ("OK", "XFAIL", "SKIP")), path))

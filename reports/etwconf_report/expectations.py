@@ -1,20 +1,14 @@
-"""Known-failure (expectations) files, schema etwconf-expectations/1: the format and the
-outcomes check() gives each case (OK, XFAIL, SKIP, XPASS, CHANGED, UNEXPECTED, STALE) are in
-reports/README.md, "Expectations".
-
-Wine files key entries by Wine version too: an entry's optional "wine" (a version "10.0", which
-includes its maintenance releases 10.0.x, a range "8.0-9.22", "10.0+", or a list of these) names
-the Wine versions it holds for; left out, every Wine. A run's Wine version is its fingerprint's
-wine_version. The file's "wine_versions" lists the Wine versions it was made from.
-
-A file's target.arch is one arch or a list of them: the entries of a file of several hold for
-each of them unless an entry's "arch" names one. An entry's "case" is a case id or a list of
-them: the cases that diverge in the same way, for the same reason, are one entry.
+"""Known-failure (expectations) files, schema etwconf-expectations/1: the format (an entry's cases,
+versions, Wine versions and arch, a file's arches and wine_versions), the outcomes check() gives
+each case (OK, XFAIL, SKIP, XPASS, CHANGED, UNEXPECTED, STALE) and how update-expectations makes a
+file are in reports/README.md, "Expectations". A run's Wine version is its fingerprint's
+wine_version.
 """
 import json
 import os
 import re
 import textwrap
+from collections import namedtuple
 
 from .ingest import InputError, Run
 from .util import read_regular, NotRegular, parse_version_spec, nt_tuple, version_bounds, \
@@ -55,7 +49,8 @@ def _wine_bounds(text):
 
 
 def parse_wine_spec(spec):
-    """A "wine" item: 'V', 'V+', 'A-B' -> (lo, hi) keys (hi None: no upper end); None if malformed."""
+    """A "wine" item: 'V', 'V+', 'A-B' -> (lo, hi) keys (hi None: no upper end); None if
+    malformed."""
     s = spec.strip() if isinstance(spec, str) else ""
     if s.endswith("+"):
         b = _wine_bounds(s[:-1])
@@ -114,7 +109,8 @@ class Entry:
 
     def names_run(self, run, any_wine=False):
         """Does the entry name the run's version (and, unless any_wine, its Wine version)?"""
-        if not any_wine and self.wine_specs is not None and not self.names_wine(run_wine_version(run)):
+        if not any_wine and self.wine_specs is not None \
+                and not self.names_wine(run_wine_version(run)):
             return False
         if self.arch is not None and run.arch not in (None, self.arch):
             return False
@@ -125,6 +121,12 @@ class Entry:
         return any(s[0] == "all" or s[0] == "name" and s[1].lower() in names or
                    s[0] == "range" and key is not None and s[1] <= key and
                    (s[2] is None or key <= s[2]) for s in self.specs)
+
+    def grouping(self):
+        """(what entries that differ in their versions only share, the keys the format does
+        not know)."""
+        return ((self.case, self.status, self.mode, self.observed, self.why),
+                {k: v for k, v in self.raw.items() if k not in ENTRY_KEYS})
 
     def describe(self):
         bits = [self.status]
@@ -265,23 +267,24 @@ def parse(doc, path="<expectations>", text=""):
                 if spec is None or spec[0] == "name" and nt_tuple(v) is None and \
                         v.lower() not in WINE_NT and version_bounds(v) is None:
                     bad('%s: unknown version %s (use %s, NT versions like 6.1 or 10.0.19045, '
-                        'or a range like "6.2-10.0")' % (label, json.dumps(v), " ".join(NT_WINE.values())), line)
+                        'or a range like "6.2-10.0")'
+                        % (label, json.dumps(v), " ".join(NT_WINE.values())), line)
         if raw.get("wine") is not None:
             items = _items(raw["wine"])
             if target["impl"] != "wine":
-                bad('%s: "wine" (the Wine versions an entry holds for) is for a file of impl wine' % label, line)
+                bad('%s: "wine" (the Wine versions an entry holds for) is for a file of impl '
+                    'wine' % label, line)
             if items is None:
-                bad('%s: "wine" must be a Wine version ("10.0"), a range ("8.0-9.22", "10.0+") or a list '
-                    'of them' % label, line)
+                bad('%s: "wine" must be a Wine version ("10.0"), a range ("8.0-9.22", "10.0+") '
+                    'or a list of them' % label, line)
             for v in items:
                 if parse_wine_spec(v) is None:
-                    bad('%s: "wine": %s is not a Wine version or range (use "10.0", "8.0-9.22" or "10.0+")'
-                        % (label, json.dumps(v)), line)
+                    bad('%s: "wine": %s is not a Wine version or range (use "10.0", "8.0-9.22" '
+                        'or "10.0+")' % (label, json.dumps(v)), line)
         entries += [Entry(raw, i, line, c) for c in cases]
     return Expectations(path, doc, entries)
 
 
-# ------------------------------------------------------------------------------ matching
 def observed_text(case):
     """The text an entry's "observed" must be found in."""
     st = case["status"]
@@ -296,13 +299,8 @@ def observed_text(case):
 
 
 def entry_matches(entry, case):
-    if entry.status != case["status"]:
-        return False
-    if entry.mode and entry.mode != case.get("mode"):
-        return False
-    if entry.observed and not any(entry.observed in t for t in observed_text(case)):
-        return False
-    return True
+    return entry.status == case["status"] and (not entry.mode or entry.mode == case.get("mode")) \
+        and (not entry.observed or any(entry.observed in t for t in observed_text(case)))
 
 
 def describe_case(case):
@@ -321,12 +319,7 @@ def describe_case(case):
     return oneline(", ".join(bits))
 
 
-class Outcome:
-    __slots__ = ("kind", "case", "entry", "detail")
-
-    def __init__(self, kind, case, entry=None, detail=""):
-        self.kind, self.case, self.entry, self.detail = kind, case, entry, detail
-
+class Outcome(namedtuple("Outcome", "kind case entry detail", defaults=(None, ""))):
     @property
     def failed(self):
         return self.kind in FAILURE_KINDS
@@ -371,7 +364,6 @@ def unchecked_entries(runs, exp):
     return [e for e in exp.entries if not any(e.names_run(r) for r in runs)]
 
 
-# ------------------------------------------------------------------------------ generation
 def _universe(impl):
     return list(NT_WINE.values()) if impl == "wine" else list(NT_ORDER)
 
@@ -389,14 +381,10 @@ def _observed_for(case):
 
 
 def generate(runs, impl, arch=None, old=None):
-    """Build an expectations document from results. Entries of `old` that still match keep
-    their why, observed and extra keys; versions of old entries that were not run are kept.
-    For Wine the file is keyed by Wine version too: its wine_versions are old's and the runs';
-    an entry that holds for only some of them gets "wine" (those versions; "X+" when they are
-    the newest ones, so that a newer Wine is held to the newest behaviour seen).
-    An old file of one arch given another arch, or of several arches, becomes a file of several:
-    the arches that were run (arch, or every arch of the runs) are made again, the others are
-    kept as they are; what holds for all of them is one entry, the rest has "arch"."""
+    """An expectations document from results and the old file (reports/README.md,
+    "update-expectations"). A file of several arches is made per arch (arch, or every arch of
+    the runs; the others kept as they are), then what holds for all is one entry, the rest has
+    "arch"."""
     arches = old.arches if old is not None else []
     if len(arches) <= 1 and (arch is None or not arches or arch == arches[0]):
         return _generate(runs, impl, arch or (arches[0] if arches else None), old)
@@ -415,7 +403,7 @@ def generate(runs, impl, arch=None, old=None):
     doc = dict(docs[0], target=dict(docs[0]["target"], arch=arches), entries=entries)
     wines = {w for d in docs for w in d.get("wine_versions", ())}
     if wines:
-        doc["wine_versions"] = sorted(wines, key=lambda w: wine_key(w) or (-1,))
+        doc["wine_versions"] = sorted(wines, key=_wine_order)
     return doc
 
 
@@ -429,10 +417,10 @@ def _generate(runs, impl, arch, old):
     run_wines = {wv(r) for r in runs}
     # what the old file says holds for the Wine versions it was made from
     old_wines = set(old.wines if wine and old is not None and old.wines else run_wines or {None})
-    all_wines = sorted(old_wines | run_wines, key=lambda w: wine_key(w) or (-1,))
+    all_wines = sorted(old_wines | run_wines, key=_wine_order)
     groups = {}      # key -> [{version: {wine versions}}, extra keys], in the order first seen
 
-    def add(key, version, w, extra):
+    def add(key, extra, version, w):
         groups.setdefault(key, [{}, extra])[0].setdefault(version, set()).add(w)
 
     def covered(w, version, case_id):
@@ -442,35 +430,26 @@ def _generate(runs, impl, arch, old):
 
     for run in runs:
         for case in run.cases:
-            kept = None
-            if old is not None:
-                # an old entry of any Wine version that says what this case does here keeps its why
-                kept = next((e for e in old.by_case.get(case["id"], ())
-                             if e.names_run(run, any_wine=True) and entry_matches(e, case)), None)
-            if kept is not None:
-                key = (case["id"], kept.status, kept.mode, kept.observed, kept.why)
-                extra = {k: v for k, v in kept.raw.items() if k not in ENTRY_KEYS}
-                add(key, run.version_name, wv(run), extra)
+            # an old entry of any Wine version that says what this case does here keeps its why
+            kept = old and next((e for e in old.by_case.get(case["id"], ())
+                                 if e.names_run(run, any_wine=True) and entry_matches(e, case)),
+                                None)
+            if kept:
+                add(*kept.grouping(), run.version_name, wv(run))
             elif case["status"] in ("FAIL", "CRASH", "TIMEOUT", "BROKEN"):
-                key = (case["id"], case["status"], case.get("mode") or None, _observed_for(case),
-                       TODO_WHY)
-                add(key, run.version_name, wv(run), {})
-    if old is not None:
-        # keep what old entries say about the versions (and Wine versions) that were not run
-        for e in old.entries:
-            if e.specs is not None and all(s[0] == "name" for s in e.specs):
-                names = [s[1] for s in e.specs]
-            else:
-                names = [v for v in _universe(impl)
-                         if e.names_run(version_run(impl, v), any_wine=True)]
-            key = (e.case, e.status, e.mode, e.observed, e.why)
-            extra = {k: v2 for k, v2 in e.raw.items() if k not in ENTRY_KEYS}
-            for w in sorted(old_wines, key=lambda w: wine_key(w) or (-1,)):
-                if wine and not e.names_wine(w):
-                    continue
-                for v in names:
-                    if not covered(w, v, e.case):
-                        add(key, v, w, extra)
+                add((case["id"], case["status"], case.get("mode") or None, _observed_for(case),
+                     TODO_WHY), {}, run.version_name, wv(run))
+    # keep what old entries say about the versions (and Wine versions) that were not run
+    for e in old.entries if old else ():
+        if e.specs is not None and all(s[0] == "name" for s in e.specs):
+            names = [s[1] for s in e.specs]
+        else:
+            names = [v for v in _universe(impl)
+                     if e.names_run(version_run(impl, v), any_wine=True)]
+        for w in sorted(old_wines, key=_wine_order):
+            for v in names if not wine or e.names_wine(w) else ():
+                if not covered(w, v, e.case):
+                    add(*e.grouping(), v, w)
     entries = []
     for (case, status, mode, observed, why), (at, extra) in groups.items():
         # one entry per set of Wine versions it holds for
@@ -483,14 +462,9 @@ def _generate(runs, impl, arch, old):
                    "mode": mode, "observed": observed, "why": why}
             entries.append(dict({k: v for k, v in ent.items() if v}, **extra))
     entries.sort(key=_entry_order)
-    target = {"impl": impl}
-    if arch:
-        target["arch"] = arch
-    doc = {"schema": SCHEMA, "target": target}
-    if old is not None:
-        for k, v in old.doc.items():
-            if k not in ("schema", "target", "entries"):
-                doc[k] = v
+    doc = {"schema": SCHEMA, "target": dict({"impl": impl}, **({"arch": arch} if arch else {}))}
+    doc.update((k, v) for k, v in (old.doc if old else {}).items()
+               if k not in ("schema", "target", "entries"))
     if wine and any(all_wines):
         doc["wine_versions"] = ["wine-" + w for w in all_wines if w]
     doc["entries"] = entries
@@ -509,9 +483,13 @@ def _wine_spec(wines, all_wines):
     return ws[0] if len(ws) == 1 else ws
 
 
+def _wine_order(w):
+    return wine_key(w) or (-1,)
+
+
 def _entry_order(e):
     return (e["case"], version_sort_key(_items(e.get("versions") or [""])[0]),
-            wine_key(_first_wine(e.get("wine"))) or (-1,))
+            _wine_order(_first_wine(e.get("wine"))))
 
 
 def _first_wine(spec):

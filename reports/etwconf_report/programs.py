@@ -18,7 +18,6 @@ WORDS = {BROKEN: "broken", WORKS: "works", PARTIAL: "works (partly exercised)",
          NOT_EXERCISED: "not exercised", ABSENT: "no scenario"}
 
 
-# ------------------------------------------------------------------------------ programs.def
 class Known:
     """The programs spec/programs.def lists (possibly none)."""
 
@@ -62,7 +61,6 @@ def load_known(path=None, required=False):
     return Known([dict(p, repository=p["repo"]) for p in raw], path)
 
 
-# ------------------------------------------------------------------------------ per target
 def is_scenario(case):
     return isinstance(case.get("program"), dict)
 
@@ -125,22 +123,14 @@ class ProgramResult:
         self.source = source
         self.repository = repository
         self.scenarios = []        # (case index in the run, case)
-        self.state = ABSENT
-
-    @property
-    def failing(self):
-        return [(i, c) for i, c in self.scenarios if c["status"] in BAD]
-
-    @property
-    def passed(self):
-        return [(i, c) for i, c in self.scenarios if c["status"] == "PASS"]
-
-    @property
-    def not_run(self):
-        return [(i, c) for i, c in self.scenarios if c["status"] in ("SKIP", "BROKEN")]
 
     def finish(self):
-        self.state = (ABSENT if not self.scenarios else BROKEN if self.failing
+        """Sort the scenarios (failing, passed, not run), then say the program's state."""
+        sc = self.scenarios
+        self.failing = [(i, c) for i, c in sc if c["status"] in BAD]
+        self.passed = [(i, c) for i, c in sc if c["status"] == "PASS"]
+        self.not_run = [(i, c) for i, c in sc if c["status"] in ("SKIP", "BROKEN")]
+        self.state = (ABSENT if not sc else BROKEN if self.failing
                       else NOT_EXERCISED if not self.passed else PARTIAL if self.not_run
                       else WORKS)
         return self

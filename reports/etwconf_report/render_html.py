@@ -14,10 +14,10 @@ from . import programs as P
 from .analysis import (matrix, coverage, totals, under_test, reference_ranges, families,
                        family_of, Cell)
 from .catalog import GROUPS, REPO
+from .expectations import FAILURE_KINDS
 from .util import BAD, display, shorten, plural
 
 ORDER = ("CRASH", "TIMEOUT", "FAIL", "BROKEN", "PASS", "SKIP")
-NOT_OK = ("XPASS", "CHANGED", "UNEXPECTED", "STALE")     # expectation problems
 NA = '<td class="cell c-na">n/a</td>'
 
 
@@ -233,9 +233,11 @@ class HtmlReport:
         self.order = self.under + [s for r in self.ranges for s in r.runs]
         self.fam_rows, self.fam_cells = families(summaries, catalog)
         self.rule_index = {r["id"]: i for i, r in enumerate(catalog.rules)}
-        self.case_anchor = {}             # (target index, case id) -> anchor id
+        # (target index, case id) -> the anchor of its article in Failures
+        self.case_anchor = {(s.index, c["id"]): "f-%d-%d" % (s.index, i) for s in summaries
+                            for i, c in enumerate(s.run.cases)
+                            if c["status"] in BAD + ("BROKEN",) or s.kind(c) == "XPASS"}
 
-    # -------------------------------------------------------------------------- helpers
     def case_strengths(self, case):
         return " ".join(sorted({self.cat.strength(r) for r in case["rules"]})) or "?"
 
@@ -255,7 +257,6 @@ class HtmlReport:
                 f'<small>{esc(rest)}</small></a> <small class="verdict-{s.verdict_class}">'
                 f'{esc(mark)}</small>{inc}</th>')
 
-    # -------------------------------------------------------------------------- sections
     def render(self):
         now = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
         suites = set()
@@ -305,7 +306,6 @@ class HtmlReport:
         return '<nav class="toc" id="toc">%s</nav>' % "".join(
             f'<a href="#{a}">{t}</a>' for a, t in items)
 
-    # -------------------------------------------------------------------------- first screen
     def verdicts(self):
         o = ['<p class="muted">Conformant: no case fails a MUST rule (counted) and nothing '
              'crashed or timed out; SKIP is never a pass.%s</p>' % (
@@ -369,9 +369,8 @@ class HtmlReport:
                      for s in self.under]
             for r in self.ranges:
                 cell = Cell()
-                for s in r.runs:
-                    if (fam, s.index) in self.fam_cells:
-                        cell.add(self.fam_cells[(fam, s.index)])
+                for c in filter(None, (self.fam_cells.get((fam, s.index)) for s in r.runs)):
+                    cell.add(c)
                 cells.append(self.family_cell(cell if cell.n else None, f,
                                               "reference " + r.span(), r))
             rows.append(f'<tr class="family-row"><th class="rid">{esc(fam)}</th>'
@@ -387,16 +386,14 @@ class HtmlReport:
     def family_cell(self, cell, f, label, rng=None):
         if cell is None:
             return NA
-        st, link = cell.state, None
-        for s in cell.summaries:
-            c = self.fam_cells.get((self.fam_rows[f], s.index))
-            if c is not None and (c.bad or c.divergences or c.by_status.get("BROKEN")):
-                link = f"ff-{s.index}-{f}"
-                break
-        if link is None and rng is not None:
-            link = f"reference-{rng.index}"
-        elif link is None and st == "SKIP":
-            link = f"skips-{cell.summaries[0].index}"
+        st = cell.state
+        # the first of its targets with failures, divergences or broken fixtures in the family
+        link = next((f"ff-{s.index}-{f}" for s in cell.summaries
+                     if (c := self.fam_cells[(self.fam_rows[f], s.index)]).bad
+                     or c.divergences or c.by_status.get("BROKEN")), None)
+        if link is None:
+            link = (f"reference-{rng.index}" if rng is not None else
+                    f"skips-{cell.summaries[0].index}" if st == "SKIP" else None)
         text = f"{cell.bad}/{cell.n}"
         if link:
             text = f'<a href="#{link}">{text}</a>'
@@ -412,9 +409,9 @@ class HtmlReport:
         if not s.outcomes:
             return '<span class="muted">no expectations for this target</span>'
         c = s.expectation_counts(self.stale)
-        bad = sum(c.get(k, 0) for k in NOT_OK)
+        bad = sum(c.get(k, 0) for k in FAILURE_KINDS)
         return ", ".join([f'{c.get("XFAIL", 0)} XFAIL'] + [
-            f'<span class="st st-{k}">{c[k]} {k}</span>' for k in NOT_OK if c.get(k)] + [
+            f'<span class="st st-{k}">{c[k]} {k}</span>' for k in FAILURE_KINDS if c.get(k)] + [
             f'<span class="verdict-bad">{plural(bad, "problem")}</span>' if bad
             else '<span class="verdict-good">as expected</span>'])
 
@@ -434,7 +431,7 @@ class HtmlReport:
                      '%s an expectation entry, but the case passed (outlined cell). %s the '
                      'failure differs from its entry. %s a failure with no entry. %s an entry '
                      'whose case is not in the results.</p>' % tuple(
-                         st_badge(k) for k in ("XFAIL",) + NOT_OK))
+                         st_badge(k) for k in ("XFAIL",) + FAILURE_KINDS))
         return section("legend", "Legend", *o, attrs=' class="legend"')
 
     def filters(self):
@@ -451,7 +448,6 @@ class HtmlReport:
                 '</label><button type="button" id="f-reset">reset</button> '
                 '<span id="f-count" class="muted"></span></div>\n')
 
-    # -------------------------------------------------------------------------- programs
     def case_link(self, s, case):
         anchor = self.case_anchor.get((s.index, case["id"]))
         return f'<a href="#{anchor}">{code(case["id"])}</a>' if anchor else code(case["id"])
@@ -494,7 +490,7 @@ class HtmlReport:
         if broken:
             o.append(table(f' class="programs" data-target="{s.index}"', ths(
                 "Program", "State", "Scenario", "Step", "Call made at that step",
-                "What the program does then"), [self.program_rows(s, k, p) for k, p in broken]))
+                "What the program does then"), [self.broken_rows(s, k, p) for k, p in broken]))
         works = tp.numbered(P.WORKS, P.PARTIAL)
         if works:
             o.append('<p class="works">%s works: %s</p>' % (st_badge("PASS"), "; ".join(
@@ -550,8 +546,7 @@ class HtmlReport:
         if p.state == P.BROKEN:
             i, c = p.worst()
             cls = "c-%s" % c["status"]
-            if all(s.outcomes.get(f["id"]) is not None
-                   and s.outcomes[f["id"]].kind == "XFAIL" for _, f in p.failing):
+            if all(s.kind(f) == "XFAIL" for _, f in p.failing):
                 cls += " xf"          # every failure is a known one
             link = self.case_anchor.get((s.index, c["id"])) or link
             count = "%d/%d" % (len(p.failing), len(p.scenarios))
@@ -563,34 +558,27 @@ class HtmlReport:
                 f'<a href="#{link}">{esc(p.cell_text())}</a> <small>{esc(small or count)}'
                 '</small></td>')
 
-    def program_rows(self, s, k, p):
-        cls = {P.BROKEN: "c-FAIL", P.WORKS: "c-PASS", P.PARTIAL: "c-PASS",
-               P.NOT_EXERCISED: "c-SKIP", P.ABSENT: "c-na"}[p.state]
+    def broken_rows(self, s, k, p):
+        """A broken program: a row per failing scenario, then its passing and skipped ones."""
         lines = []                 # (scenario cell, step, call, consequence)
-        if p.state == P.BROKEN:
-            for i, c in p.failing:
-                step, what, cons = P.failure_parts(c)
-                oc = s.notable(c)
-                tags = '%s <span class="tag">%s</span>%s' % (
-                    st_badge(c["status"]), "counted" if c["counted"] else "not counted",
-                    " " + st_badge(oc.kind) if oc else "")
-                lines.append((f"{self.case_link(s, c)} {tags}", esc(step), code(what) if what
-                              else '<span class="muted">unknown</span>', esc(cons)))
-        if p.state in (P.WORKS, P.PARTIAL) or (p.state == P.BROKEN and p.passed):
+        for i, c in p.failing:
+            step, what, cons = P.failure_parts(c)
+            oc = s.notable(c)
+            tags = '%s <span class="tag">%s</span>%s' % (
+                st_badge(c["status"]), "counted" if c["counted"] else "not counted",
+                " " + st_badge(oc.kind) if oc else "")
+            lines.append((f"{self.case_link(s, c)} {tags}", esc(step), code(what) if what
+                          else '<span class="muted">unknown</span>', esc(cons)))
+        if p.passed:
             lines.append(("%s %s" % (st_badge("PASS"), ", ".join(
                 code(c["id"]) for _, c in p.passed)), "", "",
                 '<span class="muted">runs as it relies on</span>'))
         lines += [(f'{st_badge(c["status"])} {code(c["id"])}', "", "",
                    "not exercised: %s" % esc(p.not_run_reason(c))) for _, c in p.not_run]
-        if p.state == P.ABSENT:
-            lines.append(("", "", "", '<span class="muted">no scenario for this program in '
-                          'this run</span>'))
-        state = p.state.replace(" ", "-")
         span = ' rowspan="%d"' % len(lines) if len(lines) > 1 else ""
-        o = [f'<tr id="p-{s.index}-{k}" class="prog-{state}"><td{span}>{self.program_name(p)}'
-             f'</td><td{span} class="cell {cls}">{esc(P.WORDS[p.state])}</td>{tds(*lines[0])}'
-             '</tr>']
-        o += [f'<tr class="prog-{state}">{tds(*line)}</tr>' for line in lines[1:]]
+        o = [f'<tr id="p-{s.index}-{k}" class="prog-broken"><td{span}>{self.program_name(p)}'
+             f'</td><td{span} class="cell c-FAIL">broken</td>{tds(*lines[0])}</tr>']
+        o += [f'<tr class="prog-broken">{tds(*line)}</tr>' for line in lines[1:]]
         return "".join(o)
 
     def matrix_section(self):
@@ -609,13 +597,10 @@ class HtmlReport:
 
     def matrix_row(self, rid):
         rule = self.cat.get(rid)
-        func = rule["function"] if rule else ""
-        if not func:
-            for s in self.s:
-                c = self.cells.get((rid, s.index))
-                if c is not None and c.worst_case is not None:
-                    func = c.worst_case.get("function") or ""
-                    break
+        # without a function in the catalogue: that of the rule's first target's worst case
+        ran = [self.cells[(rid, s.index)] for s in self.s if (rid, s.index) in self.cells]
+        func = (rule["function"] if rule else "") or (
+            ran[0].worst_case.get("function") or "" if ran else "")
         statuses = set()
         cells = []
         for s in self.order:
@@ -651,20 +636,10 @@ class HtmlReport:
                     esc(self.cat.strength_label(rid)), esc(func),
                     self.cov["cases_per_rule"].get(rid, 0), "".join(cells)))
 
-    # anchors must exist before the matrix links to them
-    def assign_anchors(self):
-        for s in self.s:
-            for i, case in enumerate(s.run.cases):
-                oc = s.outcomes.get(case["id"])
-                if case["status"] in BAD + ("BROKEN",) or (oc is not None and oc.kind == "XPASS"):
-                    self.case_anchor[(s.index, case["id"])] = "f-%d-%d" % (s.index, i)
-
     def failures(self):
         o, any_ = [], False
         for s in self.order:
-            xpass = [c for c in s.run.cases if c["status"] == "PASS"
-                     and s.outcomes.get(c["id"]) is not None
-                     and s.outcomes[c["id"]].kind == "XPASS"]
+            xpass = [c for c in s.run.cases if s.kind(c) == "XPASS"]
             groups = [
                 ("Failures of MUST rules", [c for c in s.run.cases if c["counted"]
                                             and c["status"] == "FAIL"]),
@@ -706,15 +681,14 @@ class HtmlReport:
 
     def case_item(self, s, case):
         st = case["status"]
-        oc = s.outcomes.get(case["id"])
-        statuses = [st] + ([oc.kind] if oc is not None else [])
         prog = case.get("program") if isinstance(case.get("program"), dict) else None
         text = " ".join([case["id"], case.get("function") or "", case.get("title") or "",
                          (prog or {}).get("name") or ""] + case["rules"]).lower()
         o = ['<article class="case k-%s" id="%s" data-filter="1" data-function="%s" '
              'data-status="%s" data-strength="%s" data-text="%s">' % (
                  esc(st), esc(self.case_anchor.get((s.index, case["id"]), "")),
-                 esc(case.get("function") or ""), esc(" ".join(statuses)),
+                 esc(case.get("function") or ""),
+                 esc(" ".join(filter(None, (st, s.kind(case))))),
                  esc(self.case_strengths(case)), esc(text, 2000))]
         tags = ('<span class="tag">%s</span>' % ("counted" if case["counted"] else "not counted")
                 if st in BAD else "")
@@ -825,15 +799,12 @@ class HtmlReport:
                 esc(r["text"])) for r in cov["uncovered"]))
         else:
             o.append('<p>Every rule has at least one case.</p>')
-        rules = ['<tr id="r-%d"><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td>'
-                 '<td><code>%s</code></td><td>%d</td><td>%s%s</td><td>%s<br><small '
-                 'class="muted">%s:%d</small></td></tr>' % (
-                     i, esc(r["id"]), esc(r["strength"]), esc(r["provenance"]),
-                     esc(r["versions"]), esc(r["function"]),
-                     cov["cases_per_rule"].get(r["id"], 0), esc(r["text"]),
-                     ('<br><small class="muted">%s</small>' % esc(r["note"]))
-                     if r.get("note") else "", esc(r["source"]), esc(r["file"]), r["line"])
-                 for i, r in enumerate(self.cat.rules)]
+        rules = [f'<tr id="r-{i}">%s</tr>' % tds(
+            code(r["id"]), esc(r["strength"]), esc(r["provenance"]), esc(r["versions"]),
+            code(r["function"]), cov["cases_per_rule"].get(r["id"], 0), esc(r["text"]) + (
+                f'<br><small class="muted">{esc(r["note"])}</small>' if r.get("note") else ""),
+            f'{esc(r["source"])}<br><small class="muted">{esc(r["file"])}:{r["line"]}</small>')
+            for i, r in enumerate(self.cat.rules)]
         return section("coverage", "Coverage", *o) + section(
             "rules", "Rules", '<p class="muted">Cases per rule: distinct case ids citing the rule '
             'over all targets.</p>', table("", ths("rule", "strength", "provenance", "versions",
@@ -871,6 +842,4 @@ class HtmlReport:
 
 def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance report",
            known=None):
-    rep = HtmlReport(summaries, catalog, exps, title, stale, known)
-    rep.assign_anchors()
-    return rep.render()
+    return HtmlReport(summaries, catalog, exps, title, stale, known).render()

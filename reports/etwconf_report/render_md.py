@@ -8,6 +8,7 @@ import textwrap
 
 from . import programs as P
 from .analysis import failing_checks, totals, under_test, reference_ranges, families
+from .expectations import FAILURE_KINDS
 from .util import BAD
 from .util import display, plural
 
@@ -65,7 +66,7 @@ def render(summaries, catalog, exps=(), stale=None, title="etwconf conformance s
     o.append("")
     o.extend(_programs(under + [s for s in ref if tps[s.index].with_state(P.BROKEN)], tps))
     for s in under + ref:
-        bad = [c for c in s.run.cases if c["counted"] or c["status"] in ("CRASH", "TIMEOUT")]
+        bad = s.bad_cases
         if not bad and s.run.complete and not s.divergences:
             continue
         o += ["### %s" % code(s.run.label, 90), ""] + wrap("%s." % md(s.verdict)) + [""]
@@ -127,7 +128,9 @@ def _target(s, tp, fam_rows, fam_cells, stale, first="- ", rest="  "):
     if s.divergences:
         bits.append("%s (not counted)" % plural(len(s.divergences), "divergence"))
     if s.outcomes:
-        bits.append("expectations: " + _exp_cell(s, stale))
+        c = s.expectation_counts(stale)
+        bits.append("expectations: " + ", ".join(["%d XFAIL" % c.get("XFAIL", 0)] + [
+            "**%d %s**" % (c[k], k) for k in FAILURE_KINDS if c.get(k)]))
     o += wrap("; ".join(bits), sub, more)
     if tp.has_scenarios:
         broken = tp.with_state(P.BROKEN)
@@ -212,9 +215,3 @@ def _item(c, s):
     if c.get("rerun"):
         bits.append("rerun: %s" % code(c["rerun"]))
     return " ".join(bits)
-
-
-def _exp_cell(s, stale):
-    c = s.expectation_counts(stale)
-    return ", ".join(["%d XFAIL" % c.get("XFAIL", 0)] + [
-        "**%d %s**" % (c[k], k) for k in ("XPASS", "CHANGED", "UNEXPECTED", "STALE") if c.get(k)])

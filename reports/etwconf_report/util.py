@@ -23,7 +23,8 @@ NT_WINE = {v["name"]: v["wine"] for v in _VERSIONS if v["wine"]}
 # winecfg version names -> NT version (for ranges and for aliasing): the table's names, and the
 # other names winecfg knows for the same NT versions
 WINE_NT = {v["wine"]: v["name"] for v in _VERSIONS if v["wine"]}
-WINE_NT.update({"winxp": "5.1", "win2003": "5.2", "win2008": "6.0", "win2008r2": "6.1", "win11": "10.0"})
+WINE_NT.update({"winxp": "5.1", "win2003": "5.2", "win2008": "6.0", "win2008r2": "6.1",
+                "win11": "10.0"})
 IMPL_ORDER = {"reference": 0, "thirdparty": 1, "windows": 2, "wine": 3}
 
 _NT_RE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
@@ -37,17 +38,10 @@ def _table_entry(name):
 
 
 def nt_tuple(version):
-    """'6.1' -> (6, 1); '10.0.19045' -> (10, 0); 'win81' -> (6, 3); 'win11-24h2' -> (10, 0); unknown -> None."""
-    if not isinstance(version, str):
-        return None
-    v = WINE_NT.get(version.lower(), version)
-    e = _table_entry(v)
-    if e:
-        return (e["nt"] >> 8, e["nt"] & 0xFF)
-    m = _NT_RE.fullmatch(v)
-    if not m:
-        return None
-    return (int(m.group(1)), int(m.group(2)))
+    """'6.1' -> (6, 1); '10.0.19045' -> (10, 0); 'win81' -> (6, 3); 'win11-24h2' -> (10, 0);
+    unknown -> None."""
+    k = run_key(WINE_NT.get(version.lower(), version)) if isinstance(version, str) else None
+    return k[:2] if k else None
 
 
 def version_bounds(text):
@@ -63,8 +57,8 @@ def run_key(version, nt_version=None, build=None, update=0):
     """A run's version as a key (major, minor, build, update): from the build the header gives, else
     from the version table entry its name names ('10.0' -> 10.0.10240, 'win11-24h2' -> 10.0.26100),
     else from the number ('10.0.18362'). None if unknown."""
-    nt = nt_tuple(nt_version) or nt_tuple(version)
-    if nt and isinstance(build, int) and build > 0:
+    nt = isinstance(build, int) and build > 0 and (nt_tuple(nt_version) or nt_tuple(version))
+    if nt:
         return nt + (build, update if isinstance(update, int) else 0)
     if not isinstance(version, str):
         return None
@@ -209,7 +203,8 @@ def read_regular(path, limit):
         os.close(fd)
 
 
-def run_command(prog, build_parser, argv, errors, exit_usage=2, exit_internal=3, rc_on_pipe=lambda: 0):
+def run_command(prog, build_parser, argv, errors, exit_usage=2, exit_internal=3,
+                rc_on_pipe=lambda: 0):
     """The error boundary of a command line tool: parse argv, run the chosen command (a.fn), and
     turn what goes wrong into one line on stderr and an exit code. errors (exception classes: bad
     usage, bad input) -> exit_usage; stdout closed early (`... | head`) -> rc_on_pipe(); Ctrl-C ->

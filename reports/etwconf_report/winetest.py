@@ -1,23 +1,9 @@
-"""Wine's test formats from results files: `etwconf-report winetest` and `winetest-todo`.
-
-winetest: the records of a run printed as a Wine conformance test prints its checks (Wine's
-include/wine/test.h; the format tools/runtest, winetest.exe, its JUnit converter and
-test.winehq.org's dissect read):
-
-    cases/tqi.c:197: Test failed: tqi.0b.short [TQI.0B.EXACT_SIZE] return: expected 24 (ERROR_BAD_LENGTH), got 0 (ERROR_SUCCESS)
-    cases/tqi.c:191: Tests skipped: tqi.0b.exact: does not apply to 6.1 (the case covers 10.0-10.0)
-    0b3c:tqi: 61 tests executed (3 marked as todo, 0 as flaky, 1 failure), 18 skipped.
-
-A check is one ok() call, a unit is a case file (cases/tqi.c is "tqi"). SKIP is "Tests skipped",
-BROKEN a skip reading "BROKEN: reason", CRASH and TIMEOUT failures. With an expectations file the
-outcome of each case is the one `check` gives it (expectations.evaluate): XFAIL is Wine's
-todo_wine ("Test marked todo"), XPASS "Test succeeded inside todo block" (a failure, as in Wine),
-CHANGED a trace line with what the entry expected, then the failures. The exit status is Wine's:
-failures plus successes inside todo blocks, at most 255. WINETEST_DEBUG=0 drops the todo lines
-and the closing lines, WINETEST_REPORT_SUCCESS=1 prints "Test succeeded" per passing check.
-
-winetest-todo: the known divergences of an expectations file for `etwconf export-wine --todo`,
-one line per case and NT version of the version table: CASE VERSION STATUS MODE ("-": no mode).
+"""Wine's test formats from results files: `etwconf-report winetest` prints a run as a Wine
+conformance test prints its checks, with an expectations file's known divergences as todo_wine
+(each case's outcome is the one expectations.evaluate gives it, as in `check`); `winetest-todo`
+lists those divergences for `etwconf export-wine --todo`, one line per case and NT version of the
+version table: CASE VERSION STATUS MODE ("-": no mode). The formats and the exit status are in
+README.md, "Wine's test formats".
 """
 import os
 
@@ -50,9 +36,10 @@ class Formatter:
             return
         bad = u.failures + u.todo_failures
         if self.debug:
-            self.out.write("%04x:%s: %d tests executed (%d marked as todo, 0 as flaky, %d %s), %d skipped.\n" % (
-                self.pid, u.name, u.successes + bad + u.todo, u.todo, bad, "failure" if bad == 1 else "failures",
-                u.skipped))
+            self.out.write("%04x:%s: %d tests executed (%d marked as todo, 0 as flaky, %d %s), "
+                           "%d skipped.\n" % (self.pid, u.name, u.successes + bad + u.todo, u.todo,
+                                              bad, "failure" if bad == 1 else "failures",
+                                              u.skipped))
         self.status += bad
         self.unit = None
 
@@ -83,28 +70,27 @@ class Formatter:
         file, line = case["file"], case["line"]
         kind = outcome.kind if outcome else None
         entry = outcome.entry if outcome else None
-        matched = kind == "XFAIL"
         where = entry.where(exp_path) if entry and entry.line else exp_path
+        # a known divergence is Wine's todo_wine, whose lines WINETEST_DEBUG=0 drops
+        todo = "Test marked todo: " if self.debug > 0 else None
         if kind == "CHANGED" and self.debug > 0:
-            self.line(file, line, "", "%s: %s lists it as %s; it ended %s" % (cid, where, entry.describe(), st))
+            self.line(file, line, "", "%s: %s lists it as %s; it ended %s"
+                      % (cid, where, entry.describe(), st))
         reason = display(case.get("reason"))
         if st == "PASS":
             self.checks(case, None)
             if kind == "XPASS":
                 u.successes = max(u.successes - 1, 0)
                 u.todo_failures += 1
-                self.line(file, line, "Test succeeded inside todo block: ", "%s: %s lists it as %s (%s), but it passed" % (
-                    cid, where, entry.describe(), entry.why))
-        elif st == "FAIL":
-            if matched:
-                u.todo += self.checks(case, "Test marked todo: " if self.debug > 0 else None)
-            else:
-                u.failures += self.checks(case, "Test failed: ")
+                self.line(file, line, "Test succeeded inside todo block: ",
+                          "%s: %s lists it as %s (%s), but it passed"
+                          % (cid, where, entry.describe(), entry.why))
         elif st in ("SKIP", "BROKEN"):
             tag = "BROKEN: " if st == "BROKEN" else ""
-            if matched and st == "BROKEN":
-                if self.debug > 0:
-                    self.line(file, line, "Test marked todo: ", "%s: the fixture could not be set up: %s" % (cid, reason))
+            if kind == "XFAIL" and st == "BROKEN":
+                if todo:
+                    self.line(file, line, todo, "%s: the fixture could not be set up: %s"
+                              % (cid, reason))
                 u.todo += 1
             elif kind == "CHANGED":
                 self.line(file, line, "Test failed: ", "%s: %s%s" % (cid, tag, reason))
@@ -112,20 +98,22 @@ class Formatter:
             else:
                 self.line(file, line, "Tests skipped: ", "%s: %s%s" % (cid, tag, reason))
                 u.skipped += 1
-        else:  # CRASH, TIMEOUT
-            if st == "CRASH":
+        else:  # FAIL, CRASH, TIMEOUT: the failing checks, then a crash or timeout as one more
+            prefix = todo if kind == "XFAIL" else "Test failed: "
+            bad = self.checks(case, prefix)
+            if st != "FAIL":
+                bad += 1
                 exc = display(case.get("exception")) or "?"
-                what = "unhandled exception %s in %s (caught; the run went on)" % (
-                    exc[2:] if exc.startswith("0x") else exc, display(case.get("function")) or "the call")
+                what = ("unhandled exception %s in %s (caught; the run went on)" % (
+                    exc[2:] if exc.startswith("0x") else exc,
+                    display(case.get("function")) or "the call") if st == "CRASH"
+                    else display(case.get("message")) or "timed out")
+                if prefix:
+                    self.line(file, line, prefix, "%s: %s" % (cid, what))
+            if kind == "XFAIL":
+                u.todo += bad
             else:
-                what = display(case.get("message")) or "timed out"
-            if matched:
-                u.todo += self.checks(case, "Test marked todo: " if self.debug > 0 else None) + 1
-                if self.debug > 0:
-                    self.line(file, line, "Test marked todo: ", "%s: %s" % (cid, what))
-            else:
-                u.failures += self.checks(case, "Test failed: ") + 1
-                self.line(file, line, "Test failed: ", "%s: %s" % (cid, what))
+                u.failures += bad
 
     def run(self, run, exp):
         outcomes = expectations.evaluate(run, exp) if exp is not None else {}
@@ -144,8 +132,9 @@ def write_runs(runs, exp, out, env=os.environ, warn=None):
     for run in runs:
         x = exp if exp is not None and exp.applies_to(run) else None
         if exp is not None and x is None and warn:
-            warn("%s is for target %s%s; %s is %s (%s): no known divergence applies, nothing is todo" % (
-                exp.path, exp.impl, "/" + exp.arch if exp.arch else "", run.path, run.impl, run.arch or "?"))
+            warn("%s is for target %s%s; %s is %s (%s): no known divergence applies, nothing is "
+                 "todo" % (exp.path, exp.impl, "/" + exp.arch if exp.arch else "", run.path,
+                           run.impl, run.arch or "?"))
         f.run(run, x)
     return min(f.status, 255)
 

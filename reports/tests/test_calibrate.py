@@ -7,7 +7,7 @@ import json
 import os
 
 from common import TmpCase, data, dump_records, fix_footer, run_cli, REPO
-from etwconf_report import expectations, calibrate
+from etwconf_report import calibrate, catalog, expectations
 
 # id, rules, outcome on the x64 server: "pass", "fail:RULE", "skip", "crash"
 CASES = [
@@ -16,7 +16,8 @@ CASES = [
     ("tqi.0b.exact", ["TQI.0B.EXACT_SIZE", "TQI.0B.RETLEN"], "pass"),
     ("tsi.05.handle", ["TSI.05.HANDLE_ZERO"], "fail:TSI.05.HANDLE_ZERO"),  # MUST DOC: contradicted
     ("tsi.06.privilege", ["TSI.06.PRIVILEGE"], "skip"),              # not exercised
-    ("esi.class", ["ESI.CLASS", "CTI.REGHANDLE_FIRST"], "fail:ESI.CLASS"),    # CTI.REGHANDLE_FIRST's check held
+    # CTI.REGHANDLE_FIRST's check held
+    ("esi.class", ["ESI.CLASS", "CTI.REGHANDLE_FIRST"], "fail:ESI.CLASS"),
 ]
 COUNTED = {"TQI.0B.EXACT_SIZE", "TQI.0B.RETLEN", "TSI.05.HANDLE_ZERO", "ESI.CLASS"}
 
@@ -73,8 +74,7 @@ class CalibrateTest(TmpCase):
         self.out = os.path.join(self.tmp, "cal")
 
     def calibrate(self, *files):
-        out, err = self.assertRan(run_cli("calibrate", "--out-dir", self.out, *files), 0)
-        return out
+        return self.assertRan(run_cli("calibrate", "--out-dir", self.out, *files), 0)[0]
 
     def row(self, out, rule):
         """The rule's verdicts in the columns [1], [2]: the machine kinds, in the runs' order."""
@@ -82,7 +82,7 @@ class CalibrateTest(TmpCase):
         self.assertIsNotNone(line, "no row for %s in:\n%s" % (rule, out))
         return line.split()[3:]
 
-    def test_table_lists(self):
+    def test_table_lists_and_files(self):
         out = self.calibrate(self.x64, self.x86)
         self.assertIn("[1] 10.0.20348-server-i686-on-x86_64: windows@10.0.20348", out)
         self.assertIn("[2] 10.0.20348-server-x86_64: windows@10.0.20348", out)
@@ -94,11 +94,7 @@ class CalibrateTest(TmpCase):
         # the passing check of a failing case confirms its rule; a rule no case cites is "-"
         self.assertEqual(self.row(out, "CTI.REGHANDLE_FIRST"), ["confirmed", "confirmed"])
         self.assertEqual(self.row(out, "TQI.0E.SMALL"), ["-", "-"])
-        # every catalogue rule has its row
-        import sys
-        sys.path.insert(0, os.path.join(REPO, "spec"))
-        import rules
-        for r in rules.load():
+        for r in catalog.load().rules:        # every catalogue rule has its row
             self.row(out, r["id"])
         promo = out.split("promotion candidates:")[1].split("contradicted counted rules:")[0]
         self.assertIn("TQI.CLASS.FIRST [SHOULD, INFERRED]", promo)
@@ -110,16 +106,15 @@ class CalibrateTest(TmpCase):
         self.assertIn("got 87 (ERROR_INVALID_PARAMETER)", wrong)
         self.assertIn("ESI.CLASS [MUST, DOC]", wrong)
         self.assertNotIn("CTI.LAST_ERROR_SUCCESS", wrong)     # SHOULD: not counted
-
-    def test_files_check_accepts_only_that_build(self):
-        self.calibrate(self.x64, self.x86)
+        # the files, which check accepts from real Windows of that build only
         files = sorted(glob.glob(os.path.join(self.out, "*.json")))
-        self.assertEqual([os.path.basename(f) for f in files],
-                         ["10.0.20348-server-i686-on-x86_64.json", "10.0.20348-server-x86_64.json"])
+        self.assertEqual([os.path.basename(f) for f in files], [
+            "10.0.20348-server-i686-on-x86_64.json", "10.0.20348-server-x86_64.json"])
         with open(files[1], encoding="utf-8") as f:
             doc = json.load(f)
-        self.assertEqual(doc["target"], {"impl": "windows", "arch": "x86_64", "version": "10.0.20348",
-                                         "native_arch": "x86_64", "product_type": "server"})
+        self.assertEqual(doc["target"], {"impl": "windows", "arch": "x86_64",
+                                         "version": "10.0.20348", "native_arch": "x86_64",
+                                         "product_type": "server"})
         ent = {e["case"]: e for e in doc["entries"]}
         self.assertEqual(sorted(ent), ["esi.class", "tsi.05.handle"])
         self.assertEqual(ent["tsi.05.handle"]["contradicts"], ["TSI.05.HANDLE_ZERO"])
@@ -141,7 +136,8 @@ class CalibrateTest(TmpCase):
         wine = self.write("wine.jsonl", live_run().replace('"impl": "windows"', '"impl": "wine"'))
         self.assertRan(run_cli("check", "--expectations", files[1], wine), 2)
         # a new failure on that build is not absorbed
-        worse = self.write("worse.jsonl", live_run(override={"tqi.0b.exact": "fail:TQI.0B.RETLEN"}))
+        worse = self.write("worse.jsonl",
+                           live_run(override={"tqi.0b.exact": "fail:TQI.0B.RETLEN"}))
         self.assertRan(run_cli("check", "--expectations", files[1], worse), 1, out=["UNEXPECTED"])
 
     def test_rerun_keeps_whys(self):
@@ -149,9 +145,10 @@ class CalibrateTest(TmpCase):
         path = os.path.join(self.out, "10.0.20348-server-x86_64.json")
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        text = text.replace('"why": "TODO: explain: real Windows 10.0.20348-server-x86_64 does this; '
-                            'the model expects otherwise (TSI.05.HANDLE_ZERO).',
-                            '"why": "Server 2022 accepts a session handle for class 0x05 (Orbit relies on it).')
+        text = text.replace('"why": "TODO: explain: real Windows 10.0.20348-server-x86_64 does '
+                            'this; the model expects otherwise (TSI.05.HANDLE_ZERO).',
+                            '"why": "Server 2022 accepts a session handle for class 0x05 (Orbit '
+                            'relies on it).')
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         self.calibrate(self.x64)
@@ -162,10 +159,8 @@ class CalibrateTest(TmpCase):
         self.assertEqual(len(doc["runs"]), 1)      # the same run is not folded in twice
 
     def test_not_windows_is_refused(self):
-        rc, out, err = run_cli("calibrate", "--out-dir", self.out,
-                               data("wine-win10.jsonl"))
-        self.assertEqual(rc, 2, out + err)
-        self.assertIn("real Windows", err)
+        self.assertRan(run_cli("calibrate", "--out-dir", self.out, data("wine-win10.jsonl")), 2,
+                       err=["real Windows"])
         self.assertFalse(os.path.exists(self.out))
 
 
@@ -190,11 +185,9 @@ class BaselineTest(TmpCase):
         # a regression: a case that passed now fails; another fails differently
         worse = self.write("r2.jsonl", live_run(override={"tqi.0b.exact": "fail:TQI.0B.RETLEN",
                                                           "esi.class": "crash"}))
-        rc, out, err = self.base("check", worse)
-        self.assertEqual(rc, 1, out + err)
-        self.assertIn("REGRESSION tqi.0b.exact", out)
-        self.assertIn("REGRESSION esi.class", out)
-        self.assertIn("rerun: etwconf.exe run --case tqi.0b.exact", out)
+        self.assertRan(self.base("check", worse), 1, out=[
+            "REGRESSION tqi.0b.exact", "REGRESSION esi.class",
+            "rerun: etwconf.exe run --case tqi.0b.exact"])
         # fixed: reported, not a failure
         better = self.write("r3.jsonl", live_run(override={"tsi.05.handle": "pass"}))
         self.assertRan(self.base("check", better), 0, out=["now passes tsi.05.handle"])

@@ -25,13 +25,23 @@ def load_doc():
     return _json(WINE_EXP)
 
 
-class Check(TmpCase):
+class ExpCase(TmpCase):
     def exp(self, doc):
         return self.write("exp.json", json.dumps(doc, indent=1))
 
     def check(self, doc, *results):
+        """`check` of results (the Wine samples when none) against the expectations doc."""
         return run_cli("check", "--expectations", self.exp(doc), *(results or WINE))
 
+    def update(self, out, *results, arch=(), said=()):
+        """update-expectations --impl wine of results into out (its stdout holds said): the
+        file, an entry per case."""
+        self.assertRan(run_cli("update-expectations", "--impl", "wine", *arch, "--out", out,
+                               *results), 0, out=said)
+        return _json(out)
+
+
+class Check(ExpCase):
     def test_samples_match(self):
         out, err = self.assertRan(run_cli("check", "--expectations", WINE_EXP, *WINE), 0)
         self.assertRegex(out.splitlines()[-1], r"^expectations: \d+ passed, 0 failed, \d+ skipped$")
@@ -77,11 +87,9 @@ class Check(TmpCase):
     def test_stale_not_claimed_for_incomplete_runs(self):
         recs = read_records("wine-win10.jsonl")
         p = self.write("w.jsonl", dump_records(recs[:10]))      # no footer
-        doc = load_doc()
-        rc, out, err = self.check(doc, p)
+        # the 9 cases that ran all match their entries
+        out, err = self.assertRan(self.check(load_doc(), p), 0, out=["INCOMPLETE"])
         self.assertNotIn("STALE", out)
-        self.assertIn("INCOMPLETE", out)
-        self.assertEqual(rc, 0, out)   # the 9 cases that ran all match their entries
 
     def test_versions_forms(self):
         at = expectations.version_run
@@ -110,21 +118,19 @@ class Check(TmpCase):
                                         "versions": versions}, 0, None)
                 self.assertEqual(e.names_run(run), versions in yes, (run.path, versions))
         # build ranges: a build stands for itself with its updates, an NT version for all its builds
-        for f, arg, want in (
-                (parse_version_spec, "6.2-10.0", ("range", (6, 2, 0, 0), (10, 0, 0xFFFF, 0xF))),
-                (parse_version_spec, "10.0.19045+", ("range", (10, 0, 19045, 0), None)),
-                (parse_version_spec, "10.0.17763-10.0.26100",
-                 ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF))),
-                (parse_version_spec, "win11-24h2", ("name", "win11-24h2")),
-                (parse_version_spec, "win10-1809-win11-24h2",
-                 ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF))),
-                (parse_version_spec, "10.0.17763-10.0.x", None),
-                (parse_version_spec, "win81", ("name", "win81")),
-                (run_key, "win11-24h2", (10, 0, 26100, 0)),
-                (run_key, "6.1.7601-esi", (6, 1, 7601, 1)),
-                (run_key, "10.0", (10, 0, 10240, 0)),
-                (nt_tuple, "winxp64", (5, 2))):
-            self.assertEqual(f(arg), want, arg)
+        for f, cases in (
+                (parse_version_spec, (
+                    ("6.2-10.0", ("range", (6, 2, 0, 0), (10, 0, 0xFFFF, 0xF))),
+                    ("10.0.19045+", ("range", (10, 0, 19045, 0), None)),
+                    ("10.0.17763-10.0.26100", ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF))),
+                    ("win11-24h2", ("name", "win11-24h2")), ("win81", ("name", "win81")),
+                    ("win10-1809-win11-24h2", ("range", (10, 0, 17763, 0), (10, 0, 26100, 0xF))),
+                    ("10.0.17763-10.0.x", None))),
+                (run_key, (("win11-24h2", (10, 0, 26100, 0)), ("6.1.7601-esi", (6, 1, 7601, 1)),
+                           ("10.0", (10, 0, 10240, 0)))),
+                (nt_tuple, (("winxp64", (5, 2)),))):
+            for arg, want in cases:
+                self.assertEqual(f(arg), want, arg)
         self.assertEqual(run_key("win10", "10.0", 18362), (10, 0, 18362, 0))
         self.assertLess(nt_tuple("6.3"), nt_tuple("10.0"))
 
@@ -136,11 +142,8 @@ class Check(TmpCase):
         self.assertRan(self.check(doc), 0)
 
     def test_other_impls_noted_not_checked(self):
-        rc, out, err = run_cli("check", "--expectations", WINE_EXP, data("reference-6.1.jsonl"),
-                               *WINE)
-        self.assertEqual(rc, 0)
-        self.assertIn("reference@6.1", out)
-        self.assertIn("not checked", out)
+        self.assertRan(run_cli("check", "--expectations", WINE_EXP, data("reference-6.1.jsonl"),
+                               *WINE), 0, out=["reference@6.1", "not checked"])
 
     def test_bad_expectation_files(self):
         good = open(WINE_EXP).read()
@@ -172,9 +175,8 @@ class Check(TmpCase):
                 p = self.write(name + ".json", text)
                 line = self.assertOneLineError(run_cli("check", "--expectations", p, *WINE), p)
                 self.assertIn(must, line)
-        rc, out, err = run_cli("check", "--expectations", os.path.join(self.tmp, "none.json"),
-                               *WINE)
-        self.assertIn("update-expectations", self.assertOneLineError((rc, out, err)))
+        self.assertIn("update-expectations", self.assertOneLineError(
+            run_cli("check", "--expectations", os.path.join(self.tmp, "none.json"), *WINE)))
         self.assertOneLineError(run_cli("check", *WINE))
 
     def test_report_shows_xfail_and_xpass(self):
@@ -184,20 +186,16 @@ class Check(TmpCase):
         self.assertRan(run_cli("report", "--out", self.tmp, "--expectations", self.exp(doc),
                                *WINE), 0)
         page = open(os.path.join(self.tmp, "index.html")).read()
-        self.assertIn("XFAIL", page)
-        self.assertIn("XPASS", page)
-        self.assertIn("was broken", page)
-        md = open(os.path.join(self.tmp, "summary.md")).read()
-        self.assertIn("XPASS", md)
-        rc, out, err = run_cli("summary", "--expectations", self.exp(doc), *WINE)
-        self.assertIn("1 XPASS", out)
+        for want in ("XFAIL", "XPASS", "was broken"):
+            self.assertIn(want, page)
+        self.assertIn("XPASS", open(os.path.join(self.tmp, "summary.md")).read())
+        self.assertIn("1 XPASS", run_cli("summary", "--expectations", self.exp(doc), *WINE)[1])
 
 
-class Update(TmpCase):
+class Update(ExpCase):
     def test_generate_then_check_clean(self):
         out = os.path.join(self.tmp, "wine.json")
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, *WINE), 0)
-        doc = _json(out)
+        doc = self.update(out, *WINE)
         self.assertEqual(doc["schema"], "etwconf-expectations/1")
         self.assertEqual(doc["target"], {"impl": "wine"})
         self.assertTrue(all(e["why"] == "TODO: explain" for e in doc["entries"]))
@@ -205,9 +203,8 @@ class Update(TmpCase):
         self.assertEqual(crash, {"case": "tqi.0b.exact", "versions": ["win10"], "status": "CRASH",
                                  "mode": "exception", "observed": "0x80000100",
                                  "why": "TODO: explain"})
-        gmi = [e for e in doc["entries"] if e["case"] == "gmi.size"]
-        self.assertEqual(len(gmi), 1)
-        self.assertEqual(gmi[0]["versions"], ["win7", "win10"])
+        (gmi,) = [e for e in doc["entries"] if e["case"] == "gmi.size"]
+        self.assertEqual(gmi["versions"], ["win7", "win10"])
         lines = open(out).read().splitlines()
         self.assertEqual(lines[0], '{"schema": "etwconf-expectations/1",')
         # an entry a line; the cases that fail alike are one entry, their ids over lines of 100
@@ -228,10 +225,7 @@ class Update(TmpCase):
                                "why": "only seen on win81"})
         with open(out, "w") as f:
             json.dump(doc, f)
-        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out,
-                             data("wine-win10.jsonl"))
-        self.assertEqual(rc, 0, err)
-        new = _json(out)
+        new = self.update(out, data("wine-win10.jsonl"))
         self.assertEqual(new["target"], {"impl": "wine", "arch": "x86_64"})
         self.assertEqual(new["comment"], "kept top-level key")
         by = {}
@@ -257,22 +251,17 @@ class Update(TmpCase):
             status="FAIL", counted=True, mode="return", failed_rules=["CTI.WRAP"],
             checks=[{"what": "id", "rule": "CTI.WRAP", "expected": "1", "got": "0", "ok": False}])
         fix_footer(recs)
-        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out,
-                             self.write("w.jsonl", dump_records(recs)))
-        self.assertEqual(rc, 0, err)
-        new = _json(out)
+        new = self.update(out, self.write("w.jsonl", dump_records(recs)), said=["1 need a why"])
         wrap = [e for e in new["entries"] if e["case"] == "cti.wrap"]
         self.assertEqual(wrap, [{"case": "cti.wrap", "versions": ["win10"], "status": "FAIL",
                                  "mode": "return", "observed": "0", "why": "TODO: explain"}])
-        self.assertIn("1 need a why", o)
 
     def test_wrong_impl(self):
-        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out",
-                             os.path.join(self.tmp, "x.json"), data("reference-6.1.jsonl"))
-        self.assertIn("no results for impl wine", self.assertOneLineError((rc, o, err)))
-        rc, o, err = run_cli("update-expectations", "--out", os.path.join(self.tmp, "x.json"),
-                             data("reference-6.1.jsonl"))
-        self.assertOneLineError((rc, o, err))
+        x = os.path.join(self.tmp, "x.json")
+        self.assertIn("no results for impl wine", self.assertOneLineError(run_cli(
+            "update-expectations", "--impl", "wine", "--out", x, data("reference-6.1.jsonl"))))
+        self.assertOneLineError(run_cli("update-expectations", "--out", x,
+                                        data("reference-6.1.jsonl")))
 
 
 class CommittedExpectationFiles(TmpCase):
@@ -288,7 +277,7 @@ class CommittedExpectationFiles(TmpCase):
                 self.assertTrue(x.impl)
 
 
-class WineVersions(TmpCase):
+class WineVersions(ExpCase):
     """Entries keyed by Wine version ("wine"), and files made from runs of several Wines."""
 
     def wine_run(self, name, version, skip_exact=False):
@@ -296,11 +285,11 @@ class WineVersions(TmpCase):
         a case does whose build the catalogue does not know"""
         recs = read_records("wine-win10.jsonl")
         recs[0]["fingerprint"]["wine_version"] = version
-        for r in recs:
-            if skip_exact and r.get("id") == "tqi.0b.exact":
-                for k in ("mode", "exception", "counted", "failed_rules"):
-                    r.pop(k, None)
-                r.update(status="SKIP", checks=[], reason="unknown for 10.0.19043")
+        if skip_exact:
+            r = case_of(recs, "tqi.0b.exact")
+            for k in ("mode", "exception", "counted", "failed_rules"):
+                r.pop(k, None)
+            r.update(status="SKIP", checks=[], reason="unknown for 10.0.19043")
         fix_footer(recs)
         return self.write(name, dump_records(recs))
 
@@ -322,40 +311,32 @@ class WineVersions(TmpCase):
         doc = load_doc()
         exact = [e for e in doc["entries"] if e["case"] == "tqi.0b.exact"][0]
         # unkeyed, the Wine 8 entry is held against Wine 10 and fails there
-        rc, out, err = run_cli("check", "--expectations", self.write("a.json", json.dumps(doc)), w8, w10)
-        self.assertEqual(rc, 1, out + err)
+        out, err = self.assertRan(self.check(doc, w8, w10), 1)
         self.assertRegex(out, r"CHANGED +wine@win10 .*tqi\.0b\.exact")
         # keyed by Wine version, each run meets its own entry
         exact["wine"] = "8.0"
         doc["entries"].append({"case": "tqi.0b.exact", "versions": ["win10"], "wine": "10.0+",
                                "status": "SKIP", "observed": "unknown for 10.0.19043",
                                "why": "Wine 10 reports build 19043"})
-        rc, out, err = run_cli("check", "--expectations", self.write("b.json", json.dumps(doc)), w8, w10)
-        self.assertEqual(rc, 0, out + err)
+        self.assertRan(self.check(doc, w8, w10), 0)
         # a newer Wine is held to the newest entries ("10.0+"), not to Wine 8's
         w11 = self.wine_run("w11.jsonl", "11.0", skip_exact=True)
-        rc, out, err = run_cli("check", "--expectations", self.write("c.json", json.dumps(doc)), w11)
-        self.assertEqual(rc, 0, out + err)
-        rc, out, err = run_cli("check", "--expectations", self.write("d.json", json.dumps(doc)),
-                               self.wine_run("w11b.jsonl", "11.0"))
-        self.assertEqual(rc, 1, out + err)
+        self.assertRan(self.check(doc, w11), 0)
+        out, err = self.assertRan(self.check(doc, self.wine_run("w11b.jsonl", "11.0")), 1)
         self.assertRegex(out, r"CHANGED +wine@win10 tqi\.0b\.exact: expected SKIP, Wine 10\.0\+")
 
     def test_generate_from_two_wines(self):
         w8 = self.wine_run("w8.jsonl", "8.0")
         w10 = self.wine_run("w10.jsonl", "10.0", skip_exact=True)
         out = self.write("wine.json", open(WINE_EXP).read())
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, w8, w10), 0)
-        new = _json(out)
+        new = self.update(out, w8, w10)
         self.assertEqual(new["wine_versions"], ["wine-8.0", "wine-10.0"])
-        exact = [e for e in new["entries"] if e["case"] == "tqi.0b.exact"]
-        self.assertEqual([(e["versions"], e.get("wine"), e["status"]) for e in exact], [(["win10"], "8.0", "CRASH")])
+        self.assertEqual([(e["versions"], e.get("wine"), e["status"]) for e in new["entries"]
+                          if e["case"] == "tqi.0b.exact"], [(["win10"], "8.0", "CRASH")])
         self.assertFalse([e for e in new["entries"] if e["case"] != "tqi.0b.exact" and "wine" in e])
         self.assertRan(run_cli("check", "--expectations", out, w8, w10), 0)
         # made again from Wine 10 alone: what the file says about Wine 8 stays
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, w10), 0)
-        again = _json(out)
-        self.assertEqual(again["entries"], new["entries"])
+        self.assertEqual(self.update(out, w10)["entries"], new["entries"])
         # an entry of Wine 8 that Wine 10 no longer meets is kept for Wine 8 only
         recs = read_records("wine-win10.jsonl")
         recs[0]["fingerprint"]["wine_version"] = "10.0"
@@ -363,24 +344,20 @@ class WineVersions(TmpCase):
         esi.update(status="PASS", checks=[], failed_rules=[], counted=False)
         esi.pop("mode", None)
         fix_footer(recs)
-        rc, o, err = run_cli("update-expectations", "--impl", "wine", "--out", out,
-                             self.write("w10c.jsonl", dump_records(recs)))
-        self.assertEqual(rc, 0, err)
-        esi = [e for e in _json(out)["entries"] if e["case"] == "esi.class"]
+        esi = [e for e in self.update(out, self.write("w10c.jsonl", dump_records(recs)))["entries"]
+               if e["case"] == "esi.class"]
         self.assertEqual([(e["versions"], e.get("wine")) for e in esi], [(["win10"], "8.0")])
 
     def test_bad_wine_keys(self):
         for bad in ("10", ["8.0", 3], [], "10.0-8.0"):
             doc = load_doc()
             doc["entries"][0]["wine"] = bad
-            rc, o, err = run_cli("check", "--expectations", self.write("x.json", json.dumps(doc)), *WINE)
-            self.assertIn('"wine"', self.assertOneLineError((rc, o, err)))
+            self.assertIn('"wine"', self.assertOneLineError(self.check(doc)))
         doc = load_doc()
         doc["target"]["impl"] = "windows"
         doc["entries"][0]["wine"] = "8.0"
-        rc, o, err = run_cli("check", "--expectations", self.write("y.json", json.dumps(doc)),
-                             data("reference-6.1.jsonl"))
-        self.assertIn("is for a file of impl wine", self.assertOneLineError((rc, o, err)))
+        self.assertIn("is for a file of impl wine", self.assertOneLineError(
+            self.check(doc, data("reference-6.1.jsonl"))))
 
     def test_winetest_todo_by_wine_version(self):
         from etwconf_report import winetest
@@ -397,11 +374,11 @@ class WineVersions(TmpCase):
         self.assertFalse(exact(winetest.todo_lines(exp)))          # the newest: 10.0
         self.assertRan(run_cli("winetest-todo", "--wine", "8.0", path), 0,
                        out=["tqi.0b.exact 10.0 CRASH exception"])
-        rc, o, err = run_cli("winetest-todo", "--wine", "ten", path)
-        self.assertIn("is not a Wine version", self.assertOneLineError((rc, o, err)))
+        self.assertIn("is not a Wine version",
+                      self.assertOneLineError(run_cli("winetest-todo", "--wine", "ten", path)))
 
 
-class Arches(TmpCase):
+class Arches(ExpCase):
     """One file for two arches: an entry with "arch" holds for that arch's runs only."""
 
     def win10(self, name, arch, exception):
@@ -411,16 +388,13 @@ class Arches(TmpCase):
         return self.write(name, dump_records(fix_footer(recs)))
 
     def problems(self, doc, *results):
-        rc, out, err = run_cli("check", "--expectations", self.write("s.json", json.dumps(doc)),
-                               *results)
-        return [l for l in out.splitlines() if l.split()[:1] in (["STALE"], ["CHANGED"])]
+        return [l for l in self.check(doc, *results)[1].splitlines()
+                if l.split()[:1] in (["STALE"], ["CHANGED"])]
 
     def test_record_an_arch_then_check_each(self):
         out = self.write("wine.json", open(WINE_EXP).read())
         w32 = self.win10("w32.jsonl", "i686", "0xc0000005")
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--arch", "i686",
-                               "--out", out, w32), 0)
-        doc = _json(out)
+        doc = self.update(out, w32, arch=("--arch", "i686"))
         self.assertEqual(doc["target"]["arch"], ["x86_64", "i686"])
         exact = [(e.get("arch"), e["observed"], e["why"][:5])
                  for e in doc["entries"] if e["case"] == "tqi.0b.exact"]
@@ -433,8 +407,7 @@ class Arches(TmpCase):
         self.assertEqual(len(self.problems(doc, w64)), 1)
         self.assertEqual(len(self.problems(doc, self.win10("x.jsonl", "i686", "0x80000100"))), 1)
         # recorded again from the 64-bit runs alone, the i686 entries stay
-        self.assertRan(run_cli("update-expectations", "--impl", "wine", "--out", out, *WINE), 0)
-        self.assertEqual([e for e in _json(out)["entries"] if e.get("arch") == "i686"],
+        self.assertEqual([e for e in self.update(out, *WINE)["entries"] if e.get("arch") == "i686"],
                          [e for e in doc["entries"] if e.get("arch") == "i686"])
         # an entry of one arch whose case is gone is stale in that arch's runs only
         doc["entries"].append({"case": "tqi.gone", "arch": "i686", "versions": ["win10"],

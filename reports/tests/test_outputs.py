@@ -21,6 +21,12 @@ def table_rows(raw, table_id):
             for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", raw[i:raw.index("</table>", i)], re.S)]
 
 
+def columns(head, first):
+    """{"impl@version": index} of a matrix's head row, whose target cells read "impl version
+    mark" (from index first on)."""
+    return {"@".join(h.split()[:2]): i for i, h in enumerate(head) if i >= first and "@" not in h}
+
+
 def parse_page(path):
     p = Page()
     with open(path, encoding="utf-8") as f:
@@ -69,59 +75,50 @@ class Reports(SampleReport):
         self.assertIn("index.html", self.stdout)
         self.assertNotIn("Traceback", self.stderr)
 
-    # ------------------------------------------------------------------ HTML: safety
     def test_only_our_script_runs(self):
-        self.assertEqual(len(self.page.scripts), 1)
-        self.assertEqual(self.page.scripts[0], render_html.JS)
+        self.assertEqual(self.page.scripts, [render_html.JS])
         digest = base64.b64encode(hashlib.sha256(render_html.JS.encode()).digest()).decode()
-        csp = [dict(a).get("content") for t, a in self.page.tags
-               if t == "meta" and dict(a).get("http-equiv") == "Content-Security-Policy"]
-        self.assertEqual(len(csp), 1)
-        self.assertIn("'sha256-%s'" % digest, csp[0])
-        self.assertIn("default-src 'none'", csp[0])
+        (csp,) = [dict(a).get("content") for t, a in self.page.tags
+                  if t == "meta" and dict(a).get("http-equiv") == "Content-Security-Policy"]
+        self.assertIn("'sha256-%s'" % digest, csp)
+        self.assertIn("default-src 'none'", csp)
 
-    def test_no_injected_elements_or_handlers(self):
-        self.assertTrue(self.page.tags, "no element to look at")
+    def test_elements_and_links(self):
+        """No element or handler from the results, nothing outside the page, no dangling link."""
+        links = 0
         for tag, attrs in self.page.tags:
             self.assertNotIn(tag, ("img", "svg", "iframe", "object", "embed", "b", "i", "link"),
                              "injected <%s>" % tag)
             for k, v in attrs:
                 self.assertFalse(k.startswith("on"), "event handler %s=%r on <%s>" % (k, v, tag))
-                if k in ("href", "src", "action"):
+                if k == "action":
                     self.assertFalse((v or "").lower().startswith("javascript:"), v)
+                if k in ("href", "src"):
+                    self.assertTrue((v or "").startswith("#"), "external reference %s=%r" % (k, v))
+                if k == "href" and len(v) > 1:
+                    self.assertIn(v[1:], self.page.ids, "dangling link %s" % v)
+                    links += 1
+        self.assertGreater(links, 0, "no anchor link to follow")
+        self.assertNotRegex(self.raw, r"@import|url\(")
 
     def test_hostile_strings_shown_as_text(self):
         self.assertIn(HOSTILE, self.page.alltext)
         self.assertIn("</script><script>alert(2)</script>", self.page.alltext)
         self.assertIn("&lt;script&gt;alert(1)&lt;/script&gt;", self.raw)
+        self.assertIn("&lt;a href=javascript:alert(4)&gt;src&lt;/a&gt;", self.raw)   # a source
         for bad in ("<script>alert", "<img", "\x1b", "\x00"):
             self.assertNotIn(bad, self.raw)
 
-    def test_self_contained(self):
-        self.assertTrue(self.page.tags, "no element to look at")
-        for tag, attrs in self.page.tags:
-            for k, v in attrs:
-                if k in ("href", "src"):
-                    self.assertTrue((v or "").startswith("#"), "external reference %s=%r" % (k, v))
-        self.assertNotRegex(self.raw, r"@import|url\(")
-
-    def test_anchor_links_resolve(self):
-        links = 0
-        for tag, attrs in self.page.tags:
-            href = dict(attrs).get("href")
-            if href and href.startswith("#") and len(href) > 1:
-                self.assertIn(href[1:], self.page.ids, "dangling link %s" % href)
-                links += 1
-        self.assertGreater(links, 0, "no anchor link to follow")
-
-    # ------------------------------------------------------------------ HTML: content
-    def test_verdicts(self):
+    def test_page_texts(self):
+        """The verdicts, the skip reasons, the coverage."""
         for want in ("What breaks where", "conformant", "1 failure of MUST rules (1 case)",
                      "1 divergence (not counted)", "INCOMPLETE",     # windows, reference@6.2
                      "no failures so far (incomplete run)",
                      "no footer: the run stopped after 14 of 58 planned cases",
                      "reference@6.1", "reference@10.0", "wine@win7", "wine@win10",
-                     "windows@10.0.19045", "reference@6.2"):
+                     "windows@10.0.19045", "reference@6.2",
+                     "TraceQueryInformation is not exported before 6.2", "Rules per function",
+                     "Rules with no case", "not testable"):
             self.assertIn(want, self.page.alltext)
 
     def test_matrix(self):
@@ -129,15 +126,11 @@ class Reports(SampleReport):
         head = rows[0]
         self.assertEqual(head[:4], ["Rule", "Strength", "Function", "Cases"])
         self.assertEqual(len(head), 4 + 7)
-        groups = [r[0] for r in rows if len(r) == 1]
-        self.assertTrue(groups[0].startswith("MUST rules"))
-        self.assertTrue(any(g.startswith("SHOULD, MAY") for g in groups))
-        self.assertTrue(any(g.startswith("Informative") for g in groups))
-        self.assertTrue(any(g.startswith("Rules not in this catalogue") for g in groups))
+        self.assertEqual([r[0].split(" (")[0] for r in rows if len(r) == 1], [
+            "MUST rules", "SHOULD, MAY and inferred rules", "Informative rules",
+            "Rules not in this catalogue"])
         by_rule = {r[0]: r for r in rows if len(r) > 4}
-        cols = {h.split()[0] + "@" + h.split()[1]: i for i, h in enumerate(head)
-                if i >= 4 and "@" not in h}
-        # target headers read "impl version verdict-mark"
+        cols = columns(head, 4)
         sechost = by_rule["EXP.SECHOST.TQI"]
         self.assertTrue(sechost[cols["wine@win10"]].startswith("FAIL"), sechost)
         self.assertTrue(sechost[cols["reference@6.1"]].startswith("SKIP"), sechost)
@@ -150,9 +143,7 @@ class Reports(SampleReport):
 
     def test_failure_details(self):
         arts = self.page.articles
-        esi = [t for t in arts.values() if "esi.class" in t and "wine@win10" in t]
-        self.assertEqual(len(esi), 1)
-        t = esi[0]
+        (t,) = [t for t in arts.values() if "esi.class" in t and "wine@win10" in t]
         for want in ("87 (ERROR_INVALID_PARAMETER)", "0 (ERROR_SUCCESS)", "cases/provider.c:120",
                      "WINEPREFIX=build/wine-win10 wine build/etwconf.exe run --case esi.class",
                      "ESI.CLASS", "source:", "XFAIL"):
@@ -160,17 +151,10 @@ class Reports(SampleReport):
         crash = [t for t in arts.values() if "tqi.0b.exact" in t and "wine@win10" in t][0]
         self.assertIn("0x80000100", crash)
 
-    def test_skip_reasons_and_coverage(self):
-        for want in ("TraceQueryInformation is not exported before 6.2", "Rules per function",
-                     "Rules with no case", "not testable"):
-            self.assertIn(want, self.page.alltext)
-
     def test_filters_present_but_hidden_without_js(self):
-        f = [dict(a) for t, a in self.page.tags if dict(a).get("id") == "filters"]
-        self.assertEqual(len(f), 1)
-        self.assertIn("hidden", f[0])
-        n_filter = sum(1 for t, a in self.page.tags if dict(a).get("data-filter"))
-        self.assertGreater(n_filter, 100)
+        (f,) = [dict(a) for t, a in self.page.tags if dict(a).get("id") == "filters"]
+        self.assertIn("hidden", f)
+        self.assertGreater(sum(1 for t, a in self.page.tags if dict(a).get("data-filter")), 100)
 
     def test_first_screen_order(self):
         """Targets under test come first, each with its verdict; the reference is one line per
@@ -179,8 +163,7 @@ class Reports(SampleReport):
         first = sec[:sec.index('<details class="ref-range"')]
         rows = re.findall(r'<tr class="verdict-row" data-target="\d+"><th><a [^>]*>([^<]*)</a>'
                           r'</th><td class="vd"><a [^>]*class="verdict verdict-(\w+)"', first)
-        labels = [html.unescape(r[0]) for r in rows]
-        self.assertEqual(sorted(labels), sorted(
+        self.assertEqual(sorted(html.unescape(r[0]) for r in rows), sorted(
             ["wine@win7", "wine@win10", "windows@10.0.19045", "thirdparty@" + HOSTILE]))
         self.assertNotIn("ref-row", first)
         ranges = re.findall(r'<details class="ref-range" id="reference-\d+"><summary>(.*?)'
@@ -197,10 +180,9 @@ class Reports(SampleReport):
         """API family x target: counted failures / cases, linked to the family's failures."""
         sec = self.section("families")
         rows = re.findall(r'<tr class="family-row"><th class="rid">([^<]*)</th>(.*?)</tr>', sec)
-        fams = [r[0] for r in rows]
-        self.assertIn("TraceQueryInformation", fams)
+        fams = dict(rows)
         self.assertIn("NtTraceControl", fams)
-        tqi = dict(rows)["TraceQueryInformation"]
+        tqi = fams["TraceQueryInformation"]
         cells = re.findall(r'<td class="cell c-(\w+)( xf)?"[^>]*>(?:<a href="#([^"]+)">)?'
                            r'(\d+/\d+|n/a)', tqi)
         # thirdparty (whose function is another), windows, wine@win7, wine@win10, then the
@@ -220,10 +202,9 @@ class Reports(SampleReport):
         li = re.search(r'<li id="%s">(.*?)</li>' % link, self.raw).group(1)
         self.assertEqual(len(re.findall(r'href="#f-\d+-\d+"', li)), 22 + 0, li)
 
-    # ------------------------------------------------------------------ Markdown
     def test_markdown(self):
         md = self.md
-        for want in ("## Targets under test", "- `wine@win10`: **", "INCOMPLETE", "&lt;script&gt;",
+        for want in ("INCOMPLETE", "&lt;script&gt;",
                      "- `reference`: conformant at 1 build, 6\\.1\\.7601"):
             self.assertIn(want, md)
         self.assertNotIn("<script", md)
@@ -232,6 +213,9 @@ class Reports(SampleReport):
         self.assertEqual(len(re.findall(r"^- ", under, re.M)), 4, under)   # one per target
         self.assertGreaterEqual(len(re.findall(r"^  - ", under, re.M)), 8, under)
         self.assertNotIn("reference@", under)
+        # each names the programs it breaks, in one line
+        wine = under[under.index("- `wine@win10`: **"):]
+        self.assertIn("\n  - breaks 6 of 10 programs: PerfView / TraceEvent, pmctrace,", wine)
 
     def test_markdown_fits_100_columns(self):
         """No line of summary.md is longer than 100 characters, but for a word longer than a line
@@ -244,7 +228,6 @@ class Reports(SampleReport):
                 self.assertEqual(len(line.split()), 1, line)
         self.assertNotRegex(self.md, r"\n\|")       # no table
 
-    # ------------------------------------------------------------------ JUnit
     def test_junit_parses_and_counts(self):
         tree = ET.parse(self.junit_path)
         xml.dom.minidom.parse(self.junit_path)    # a second, stricter parser
@@ -273,10 +256,10 @@ class Reports(SampleReport):
                  if c.find("failure") is not None}
         self.assertEqual(set(fails), {"tqi.0e.small", "tqi.0b.version", "client.miniperf-h.pmc"})
         self.assertIn("not counted", fails["tqi.0e.small"].get("message"))
-        # with expectations, Wine's known failures are skipped as expected failures
-        wine = suites["wine@win10"]
-        crash = [c for c in wine.findall("testcase") if c.get("name") == "tqi.0b.exact"][0]
-        self.assertIn("expected failure", crash.find("skipped").get("message"))
+        # with expectations, Wine's known failures (a case, a scenario) are expected failures
+        wine = {c.get("name"): c for c in suites["wine@win10"].findall("testcase")}
+        for name in ("tqi.0b.exact", "client.krabsetw.group-mask"):
+            self.assertIn("expected failure", wine[name].find("skipped").get("message"))
         inc = suites["reference@6.2"]
         self.assertEqual(inc.findall("testcase")[-1].get("name"), "(run incomplete)")
         self.assertIsNotNone(inc.findall("testcase")[-1].find("error"))
@@ -290,7 +273,10 @@ class Reports(SampleReport):
 
 class JunitWithoutExpectations(TmpCase):
     def test_fail_crash_timeout_skip(self):
-        self.assertRan(run_cli("report", "--out", self.tmp, data("wine-win10.jsonl")), 0)
+        """Each status's element; a scenario's failure names its program and step (the record
+        alone names them: no program list)."""
+        self.assertRan(run_cli("report", "--out", self.tmp, "--programs", "",
+                               data("wine-win10.jsonl")), 0)
         root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
         recs = {r["id"]: r for r in read_records("wine-win10.jsonl") if r["type"] == "case"}
         self.assertEqual(len(list(root.iter("testcase"))), len(recs))
@@ -303,6 +289,13 @@ class JunitWithoutExpectations(TmpCase):
             if st == "SKIP":
                 self.assertEqual(tc.find("skipped").get("message"),
                                  recs[tc.get("name")]["reason"])
+        (tracy,) = [c for c in root.iter("testcase") if c.get("name") == "client.tracy.sampling"]
+        f = tracy.find("failure")
+        self.assertTrue(f.get("message").startswith(
+            "Tracy breaks at step 1 TSI(0, 0x05, {0, 1250}, 8) -> CPU sampling is silently "
+            "not enabled: no samples -- return: expected"), f.get("message"))
+        self.assertIn("program: Tracy (tracy), source: wolfpld/tracy", f.text)
+        self.assertIn("then: CPU sampling is silently not enabled", f.text)
 
 
 class Performance(TmpCase):
@@ -341,18 +334,17 @@ class Verdicts(TmpCase):
                          r"^\d+ failures of MUST rules, 22 crashes or timeouts \(31 cases\)$")
         self.assertIn("1 case broken", s["wine@win10"].verdict_detail)
 
-    def test_incomplete_with_failures(self):
-        recs = read_records("wine-win10.jsonl")[:20]       # killed after 19 cases
-        (x,) = self.summaries(self.write("w.jsonl", dump_records(recs)))
-        self.assertFalse(x.conformant)
-        self.assertTrue(x.verdict.endswith(", incomplete run"), x.verdict)
-
-    def test_crash_only_not_counted(self):
+    def test_incomplete_and_crash_only(self):
+        """A run killed with counted failures; a crash of a case of a MAY rule alone."""
+        cut = read_records("wine-win10.jsonl")[:20]       # killed after 19 cases
         recs = read_records("reference-10.0.jsonl")
         r = case_of(recs, "tqi.04.larger")          # a MAY (inferred) rule only
         r.update(status="CRASH", counted=False, mode="exception", exception="SIGSEGV",
                  failed_rules=r["rules"], checks=[])
         fix_footer(recs)
-        (x,) = self.summaries(self.write("r.jsonl", dump_records(recs)))
-        self.assertFalse(x.conformant)
-        self.assertEqual(x.verdict, "1 crash (1 case)")
+        s = {x.run.label: x for x in self.summaries(
+            self.write("w.jsonl", dump_records(cut)), self.write("r.jsonl", dump_records(recs)))}
+        self.assertFalse(s["wine@win10"].conformant)
+        self.assertTrue(s["wine@win10"].verdict.endswith(", incomplete run"))
+        self.assertFalse(s["reference@10.0"].conformant)
+        self.assertEqual(s["reference@10.0"].verdict, "1 crash (1 case)")

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 from common import (TmpCase, case_of, data, run_cli, read_records, dump_records, fix_footer,
                     GOOD, HOSTILE)
-from test_outputs import SampleReport, parse_page, table_rows
+from test_outputs import SampleReport, columns, parse_page, table_rows
 from browser import programs_block, md_items, text
 from etwconf_report import programs as P
 
@@ -18,61 +18,54 @@ SCENARIO_KEYS = ("program", "step", "step_what", "consequence")
 
 def strip_scenarios(recs):
     """The same run as an older suite wrote it: no client scenarios, no scenario fields."""
-    out = []
-    for r in recs:
-        if r.get("type") == "case" and r["id"].startswith("client."):
-            continue
-        out.append({k: v for k, v in r.items() if k not in SCENARIO_KEYS})
+    out = [{k: v for k, v in r.items() if k not in SCENARIO_KEYS} for r in recs
+           if not (r.get("type") == "case" and r["id"].startswith("client."))]
     out[0]["cases_planned"] = sum(1 for r in out if r.get("type") == "case")
     return fix_footer(out)
 
 
 class Outputs(SampleReport):
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.junit = ET.parse(cls.junit_path).getroot()
-
     def target_block(self, label):
         """The Programs affected subsection of one target, as text."""
         head, body = programs_block(self.raw, label) or self.fail("no programs for " + label)
         return head + " " + text(body)
 
-    # ------------------------------------------------------------------ HTML
-    def test_report_ok(self):
-        self.assertEqual(self.rc, 0, self.stderr)
-        self.assertIn("programs", self.page.ids)
-        self.assertIn("program-table", self.page.ids)
-
-    def test_programs_affected_wine(self):
-        t = self.target_block("wine@win10")
-        self.assertIn("6 broken, 3 work, 1 without a scenario in this run", t)
-        for want in ("PerfView / TraceEvent", "client.perfview.profile-sources", "CRASH",
-                     "counted", "step 1", "TQI(0, 0x07, NULL, 0, &len)",
-                     "the exception 0x80000100 ends the program at its first call",
-                     "krabsetw", "throws: the kernel trace does not start", "XFAIL",
-                     # a crash in a worker has no step
-                     "step unknown", "the scenario crashed (0x80000100)",
-                     "fibratus", "works", "Optick", "No scenario in this run: Optick"):
-            self.assertIn(want, t)
-
-    def test_not_counted_and_not_exercised(self):
-        t = self.target_block("windows@10.0.19045")
-        self.assertRegex(t, r"miniperf\.h .*broken client\.miniperf-h\.pmc FAIL not counted "
-                            r"step 1 TQI\(0, 0x07, NULL, 0, &size\) __debugbreak")
-        self.assertIn("not exercised: SeSystemProfilePrivilege not held (run elevated)", t)
-        t = self.target_block("reference@6.1")
-        self.assertIn("not exercised: the program makes these calls on Windows 6.2+ only", t)
-        t = self.target_block("reference@6.2")          # cut before its scenarios
-        self.assertIn("no client scenarios", t)
+    def test_target_blocks(self):
+        """Each target's block: its programs' states, scenarios, steps, calls, consequences and
+        reasons (hostile strings as text)."""
+        for label, wants in (
+                ("wine@win10", (
+                    "6 broken, 3 work, 1 without a scenario in this run", "PerfView / TraceEvent",
+                    "client.perfview.profile-sources", "CRASH", "counted", "step 1",
+                    "TQI(0, 0x07, NULL, 0, &len)", "krabsetw", "XFAIL",
+                    "the exception 0x80000100 ends the program at its first call",
+                    "throws: the kernel trace does not start", "works: fibratus", "Optick",
+                    # a crash in a worker has no step
+                    "step unknown", "the scenario crashed (0x80000100)",
+                    "No scenario in this run: Optick")),
+                ("windows@10.0.19045", (
+                    "miniperf.h (miniperf-h) public gist (Martins Mozeiko): miniperf.h (MiniPerf) "
+                    "broken client.miniperf-h.pmc FAIL not counted step 1 TQI(0, 0x07, NULL, 0, "
+                    "&size) __debugbreak",
+                    "1 program not exercised: SeSystemProfilePrivilege not held (run elevated) "
+                    "SeSystemProfilePrivilege not held (run elevated): SKIP pmctrace "
+                    "client.pmctrace.find-pmc")),
+                ("reference@6.1", (
+                    "not exercised: the program makes these calls on Windows 6.2+ only",)),
+                ("reference@6.2", ("no client scenarios",)),      # cut before its scenarios
+                ("thirdparty@" + HOSTILE, (
+                    HOSTILE + " & co", "TQI(" + HOSTILE + ")",
+                    "not exercised: <b>not</b> " + HOSTILE,
+                    HOSTILE + " `tick` | pipe ]]> \\x1b[31m"))):
+            t = self.target_block(label)
+            for want in wants:
+                self.assertIn(want, t, label)
 
     def test_broken_rows_link_to_the_failure(self):
         sec = self.section("programs")
-        links = re.findall(r'<a href="#(f-\d+-\d+)"><code>client\.perfview\.profile-sources'
-                           r'</code></a>', sec)
-        self.assertEqual(len(links), 1)
-        self.assertIn(links[0], self.page.articles)
-        art = self.page.articles[links[0]]
+        (link,) = re.findall(r'<a href="#(f-\d+-\d+)"><code>client\.perfview\.profile-sources'
+                             r'</code></a>', sec)
+        art = self.page.articles[link]
         for want in ("Program", "PerfView / TraceEvent", "Step", "step 1", "Then",
                      "ends the program"):
             self.assertIn(want, art)
@@ -84,10 +77,7 @@ class Outputs(SampleReport):
         head = rows[0]
         self.assertEqual(head[0], "Program")
         self.assertEqual(len(head), 1 + 4 + 3)      # 4 targets under test, 3 reference ranges
-        col = {}
-        for j, h in enumerate(head[1:], 1):
-            impl, rest = h.split(" ", 1)
-            col[impl + "@" + rest.split(" ")[0]] = j
+        col = columns(head, 1)
         by = {r[0].split(" (")[0]: r for r in rows[1:]}
         # every row breaks somewhere; what works or is not exercised everywhere has no row
         self.assertTrue(by)
@@ -119,20 +109,7 @@ class Outputs(SampleReport):
         for summary, items in folds:
             for reason in re.findall(r"<li>(.*?): ", items):
                 self.assertIn(reason, summary)
-        win = self.target_block("windows@10.0.19045")
-        self.assertIn("1 program not exercised: SeSystemProfilePrivilege not held (run "
-                      "elevated) SeSystemProfilePrivilege not held (run elevated): SKIP "
-                      "pmctrace client.pmctrace.find-pmc", win)
 
-    def test_hostile_program_strings_inert(self):
-        t = self.target_block("thirdparty@" + HOSTILE)
-        for want in (HOSTILE + " & co", "TQI(" + HOSTILE + ")", "not exercised: <b>not</b> "
-                     + HOSTILE, HOSTILE + " `tick` | pipe ]]> \\x1b[31m"):
-            self.assertIn(want, t)
-        # no element, handler or link from them: test_outputs.Reports' checks of this page
-        self.assertIn("&lt;a href=javascript:alert(4)&gt;src&lt;/a&gt;", self.raw)
-
-    # ------------------------------------------------------------------ Markdown
     def test_markdown_programs(self):
         md = self.md
         self.assertIn("## Programs affected", md)
@@ -142,28 +119,22 @@ class Outputs(SampleReport):
         block = block[:block.index("\n### ")]
         items = md_items(block)
         self.assertIn("10 programs: 6 broken, 3 work, 1 without a scenario in this run.", items)
-        line = [l for l in items if l.startswith("- **PerfView / TraceEvent**")]
-        self.assertEqual(len(line), 1, items)
+        (line,) = [l for l in items if l.startswith("- **PerfView / TraceEvent**")]
         for want in ("breaks at step 1", "TQI\\(0, 0x07, NULL, 0, &amp;len\\)",
                      "the exception 0x80000100 ends the program at its first call",
                      "`client.perfview.profile-sources`", "CRASH, counted", "[XFAIL]"):
-            self.assertIn(want, line[0])
-        self.assertRegex(line[0], r"\(index\.html#f-6-\d+\)")
+            self.assertIn(want, line)
+        self.assertRegex(line, r"\(index\.html#f-6-\d+\)")
         self.assertIn("breaks \\(step unknown\\)", block)
         all_items = md_items(progs)
         self.assertIn("- Not exercised: SeSystemProfilePrivilege not held \\(run elevated\\): "
                       "pmctrace `client.pmctrace.find-pmc`", all_items)
         self.assertIn("FAIL, not counted", " ".join(all_items))
-        # the targets under test name the programs they break, in one line each
-        under = md[md.index("## Targets under test"):md.index("## Reference")]
-        under = under[under.index("- `wine@win10`: **"):]
-        self.assertIn("\n  - breaks 6 of 10 programs: PerfView / TraceEvent, pmctrace,", under)
         # no table, no <script>: test_outputs' Markdown tests of this summary
         self.assertNotIn("<i>", md)
 
-    # ------------------------------------------------------------------ JUnit
     def props(self, label):
-        for s in self.junit.findall("testsuite"):
+        for s in ET.parse(self.junit_path).getroot().findall("testsuite"):
             if s.get("name") == label:
                 return {p.get("name"): p.get("value") for p in s.iter("property")}
         self.fail("no testsuite " + label)
@@ -185,16 +156,7 @@ class Outputs(SampleReport):
         self.assertEqual(w["program.pmctrace"], "not exercised: client.pmctrace.find-pmc: "
                          "SeSystemProfilePrivilege not held (run elevated)")
         self.assertFalse([k for k in self.props("reference@6.2") if k.startswith("program")])
-
-    def test_junit_scenario_testcase(self):
-        suite = [s for s in self.junit.findall("testsuite") if s.get("name") == "wine@win10"][0]
-        tc = [c for c in suite.findall("testcase") if c.get("name") == "client.krabsetw."
-              "group-mask"][0]
-        sk = tc.find("skipped")          # an XFAIL with these expectations
-        self.assertIsNotNone(sk)
-
-    def test_junit_hostile_inert(self):
-        # both XML parsers read it: test_outputs' test_junit_parses_and_counts
+        # hostile names stay text (both XML parsers read the file: test_junit_parses_and_counts)
         p = self.props("thirdparty@" + HOSTILE)
         self.assertEqual(p["program.evil<i>x</i>.name"], HOSTILE + " & co")
         self.assertIn("TQI(" + HOSTILE + ")", p["program.evil<i>x</i>"])
@@ -202,20 +164,6 @@ class Outputs(SampleReport):
             raw = f.read()
         self.assertNotIn("<script>", raw)
         self.assertNotIn("<i>", raw)
-
-
-class JunitScenarioFailure(TmpCase):
-    def test_failure_message_names_step(self):
-        self.assertRan(run_cli("report", "--out", self.tmp, "--programs", "",
-                               data("wine-win10.jsonl")), 0)
-        root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
-        tc = [c for c in root.iter("testcase") if c.get("name") == "client.tracy.sampling"][0]
-        f = tc.find("failure")
-        self.assertTrue(f.get("message").startswith(
-            "Tracy breaks at step 1 TSI(0, 0x05, {0, 1250}, 8) -> CPU sampling is silently "
-            "not enabled: no samples -- return: expected"), f.get("message"))
-        self.assertIn("program: Tracy (tracy), source: wolfpld/tracy", f.text)
-        self.assertIn("then: CPU sampling is silently not enabled", f.text)
 
 
 class Summary(TmpCase):
@@ -244,16 +192,15 @@ class Summary(TmpCase):
         self.assertFalse(lines[j + 1].startswith(" "), lines[j + 1])
 
     def test_programs_option_errors(self):
-        rc, out, err = run_cli("summary", "--programs", os.path.join(self.tmp, "none.def"),
-                               data("wine-win10.jsonl"))
-        self.assertIn("--programs", self.assertOneLineError((rc, out, err), "none.def"))
+        self.assertIn("--programs", self.assertOneLineError(run_cli(
+            "summary", "--programs", os.path.join(self.tmp, "none.def"), data("wine-win10.jsonl")),
+            "none.def"))
         bad = self.write("bad.def", 'PROGRAM("a", "A", "r", "s")\nPROGRAM(b, "B", "r", "s", "n")'
                          '\nPROGRAM("perfview", "PerfView", "r", "s", "n")\n')
         # a bad list is a warning: the records still name the programs
-        res = run_cli("summary", "--programs", bad, data("wine-win10.jsonl"))
-        out, err = self.assertRan(res, 0)
+        out, err = self.assertRan(run_cli("summary", "--programs", bad, data("wine-win10.jsonl")),
+                                  0, out=["[perfview]: step 1"])
         self.assertRegex(err, r"etwconf-report: warning: .*bad\.def:1")
-        self.assertIn("[perfview]: step 1", out)
         self.assertNotIn("Traceback", err)
 
 
@@ -274,33 +221,23 @@ class ProgramsDef(TmpCase):
         self.assertEqual(tp.by_id["perfview"].cell_text(), "breaks at step 1")
         self.assertEqual(tp.counts()[P.ABSENT], 0)
 
-    def summary_with(self, cid, edit):
-        """summary's output for wine-win10 with edit(record of case cid) applied."""
+    def test_scenarios_the_harness_could_not_follow(self):
+        """A scenario's record without its program object (a worker crash, an older harness) is
+        still a scenario of the program its id names; step null and "unknown" texts are the
+        harness's form for a step it could not follow."""
         recs = read_records("wine-win10.jsonl")
-        edit(case_of(recs, cid))
-        out, err = self.assertRan(run_cli("summary", "--programs", "",
-                                          self.write("w.jsonl", dump_records(recs))), 0)
-        return out
-
-    def test_program_from_case_id(self):
-        """A record of a scenario without its program object (a worker crash, an older harness)
-        is still a scenario of the program its id names."""
-        def drop(rec):
-            for k in SCENARIO_KEYS:
-                rec.pop(k, None)
-        out = self.summary_with("client.tracy.sampling", drop)
-        self.assertIn("broken: tracy [tracy]: step unknown -> return: expected 0 (ERROR_SUCCESS), "
-                      "got 50 (ERROR_NOT_SUPPORTED); what the program does then is not recorded",
-                      out)
-
-    def test_step_null_and_unknown(self):
-        """The harness's form for a step it could not follow: step null, "unknown" texts."""
-        out = self.summary_with("client.pmctrace.find-pmc", lambda r: r.update(
+        for k in SCENARIO_KEYS:
+            case_of(recs, "client.tracy.sampling").pop(k, None)
+        case_of(recs, "client.pmctrace.find-pmc").update(
             step=None, step_what="unknown: the step reached was not passed back",
-            consequence="unknown"))
-        self.assertIn("broken: pmctrace [pmctrace]: step unknown (the step reached was not "
-                      "passed back) -> the scenario crashed (0x80000100); what the program does "
-                      "then is not recorded (client.pmctrace.find-pmc CRASH, counted)", out)
+            consequence="unknown")
+        self.assertRan(run_cli("summary", "--programs", "",
+                               self.write("w.jsonl", dump_records(recs))), 0, out=[
+            "broken: tracy [tracy]: step unknown -> return: expected 0 (ERROR_SUCCESS), got 50 "
+            "(ERROR_NOT_SUPPORTED); what the program does then is not recorded",
+            "broken: pmctrace [pmctrace]: step unknown (the step reached was not passed back) -> "
+            "the scenario crashed (0x80000100); what the program does then is not recorded "
+            "(client.pmctrace.find-pmc CRASH, counted)"])
 
 
 class BadScenarioFields(TmpCase):
@@ -312,8 +249,8 @@ class BadScenarioFields(TmpCase):
                 recs = read_records("wine-win10.jsonl")
                 case_of(recs, "client.tracy.sampling")[key] = value
                 p = self.write("b.jsonl", dump_records(recs))
-                rc, out, err = run_cli("report", "--out", os.path.join(self.tmp, "o"), p)
-                line = self.assertOneLineError((rc, out, err), "b.jsonl:")
+                line = self.assertOneLineError(
+                    run_cli("report", "--out", os.path.join(self.tmp, "o"), p), "b.jsonl:")
                 self.assertIn("client.tracy.sampling", line)
                 self.assertIn(want, line)
 
@@ -321,19 +258,14 @@ class BadScenarioFields(TmpCase):
 class OlderRuns(TmpCase):
     """Results without scenario records read and render as before."""
 
-    def files(self):
-        out = []
-        for n in ("reference-10.0.jsonl", "wine-win10.jsonl"):
-            out.append(self.write(n, dump_records(strip_scenarios(read_records(n)))))
-        return out
-
-    def test_report_summary_junit(self):
-        files = self.files()
+    def test_report_summary_junit_diff(self):
+        files = [self.write(n, dump_records(strip_scenarios(read_records(n))))
+                 for n in ("reference-10.0.jsonl", "wine-win10.jsonl")]
         self.assertRan(run_cli("report", "--out", self.tmp, "--programs", PROGRAMS_DEF, *files), 0)
         page = parse_page(os.path.join(self.tmp, "index.html"))
         self.assertIn("This run has no client-scenario cases", page.alltext)
         self.assertIn("No client-scenario cases in these results.", page.alltext)
-        self.assertNotIn("scenario-table", page.ids)
+        self.assertNotIn("program-table", page.ids)
         with open(os.path.join(self.tmp, "summary.md"), encoding="utf-8") as f:
             self.assertNotIn("Programs affected", f.read())
         root = ET.parse(os.path.join(self.tmp, "junit.xml")).getroot()
@@ -342,10 +274,7 @@ class OlderRuns(TmpCase):
         out, err = self.assertRan(run_cli("summary", "--programs", PROGRAMS_DEF, *files), 0)
         self.assertNotIn("program", out)
         self.assertEqual(len(out.splitlines()), 4)    # two targets, a MUST line, the total
-
-    def test_diff(self):
-        a, b = self.files()
-        out, err = self.assertRan(run_cli("diff", a, b), 1)
+        out, err = self.assertRan(run_cli("diff", *files), 1)
         self.assertNotIn("program", out)
         self.assertRegex(out.splitlines()[-1], r"^diff: \d+ regressions, .* \d+ unchanged$")
 
@@ -374,7 +303,7 @@ class DiffPrograms(TmpCase):
             step=step, step_what="TQI(0, 0x07, buf, len, &len)",
             consequence="throws: profile-source discovery fails")
 
-    def test_broken_by_a_change(self):
+    def test_broken_and_fixed_by_a_change(self):
         old, new = self.pair(self.break_perfview)
         out, err = self.assertRan(run_cli("diff", old, new), 1)
         lines = out.splitlines()
@@ -393,30 +322,26 @@ class DiffPrograms(TmpCase):
         self.assertEqual((prog["kind"], prog["program"], prog["before"], prog["after"]),
                          ("broken", "perfview", "works", "broken"))
         self.assertEqual(prog["cases"][0]["step"], 2)
-
-    def test_fixed_by_a_change(self):
-        old, new = self.pair(None, self.break_perfview)
-        out, err = self.assertRan(run_cli("diff", old, new), 0)
+        # the other way round the program is fixed
+        out, err = self.assertRan(run_cli("diff", new, old), 0)
         self.assertIn("programs fixed by this change (1):\n  PerfView / TraceEvent [perfview]: "
                       "client.perfview.profile-sources FAIL -> PASS; now works", out)
         self.assertNotIn("programs broken by", out)
         self.assertTrue(out.splitlines()[-1].endswith("; 0 programs broken, 1 fixed"))
 
     def test_already_broken_is_not_newly_broken(self):
+        """FAIL -> CRASH is a regression, a step changed a changed failure; neither breaks the
+        program, which was broken already."""
         def crash(by):
             by["client.perfview.profile-sources"].update(
                 status="CRASH", counted=True, mode="exception", exception="0xc0000005",
                 failed_rules=["TQI.07.FORMAT"], checks=[], step=1)
-        old, new = self.pair(crash, self.break_perfview)
-        # FAIL -> CRASH is a regression ...
-        out, err = self.assertRan(run_cli("diff", old, new), 1)
-        self.assertNotIn("programs broken by", out)  # ... but the program was broken already
-        self.assertTrue(out.splitlines()[-1].endswith("; 0 programs broken, 0 fixed"))
-
-    def test_step_change_is_a_changed_failure(self):
-        old, new = self.pair(lambda by: self.break_perfview(by, 3), self.break_perfview)
-        self.assertRan(run_cli("diff", old, new), 0, out=["same status, different failure (1):",
-                                                          "step 3"])
+        for edit, rc, want in ((crash, 1, []), (lambda by: self.break_perfview(by, 3), 0, [
+                "same status, different failure (1):", "step 3"])):
+            old, new = self.pair(edit, self.break_perfview)
+            out, err = self.assertRan(run_cli("diff", old, new), rc, out=want)
+            self.assertNotIn("programs broken by", out)
+            self.assertTrue(out.splitlines()[-1].endswith("; 0 programs broken, 0 fixed"))
 
     def test_fixed_but_still_broken(self):
         def two(by, fail_first=False):     # a second perfview scenario, broken at step 3
