@@ -48,8 +48,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------- without SSH
-$PYTHON harness/windows/fleet/test_fleet.py >"$T/unit.out" 2>&1
-add_counts "$T/unit.out" || cat "$T/unit.out"
+part "$T/unit.out" $PYTHON harness/windows/fleet/test_fleet.py
 
 # ---------------------------------------------------------------- the Wine prefix
 if [ ! -f "$BA/wineprefix/.etwconf-prefix" ]; then
