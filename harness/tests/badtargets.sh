@@ -13,7 +13,6 @@ stage_tmp badtargets
 [ "$rc" = 1 ] && ok "success.so: exit status 1 (not conformant)" || no "success.so: exit status $rc, expected 1"
 n=$(count "$T/success.jsonl" FAIL); [ "$n" -ge 20 ] && ok "success.so: $n cases FAIL" || no "success.so: only $n FAIL records"
 n=$(count "$T/success.jsonl" PASS); echo "     (success.so: $n cases pass anyway: those expecting ERROR_SUCCESS with nothing checked beyond it)"
-complete "$T/success.jsonl" && ok "success.so: run complete" || no "success.so: no complete footer"
 grep -q '"id":"tqi.0b.short".*"status":"FAIL".*"counted":true' "$T/success.jsonl" && ok "success.so: tqi.0b.short is a counted FAIL" \
     || no "success.so: tqi.0b.short not a counted FAIL"
 grep -q '"status":"SKIP".*EtwRef_StartLogger' "$T/success.jsonl" && ok "success.so: fixture cases SKIP naming the missing control function" \
@@ -26,7 +25,6 @@ grep -q '"exception":"SIGSEGV"' "$T/crash.jsonl" && ok "crash.so: the record nam
 planned=$(sed -n 's/.*"cases_planned":\([0-9]*\).*/\1/p' "$T/crash.jsonl")
 records=$(grep -c '"type":"case"' "$T/crash.jsonl")
 [ "$planned" = "$records" ] && ok "crash.so: a record for each of the $planned planned cases" || no "crash.so: $records records for $planned cases"
-complete "$T/crash.jsonl" && ok "crash.so: run complete" || no "crash.so: no complete footer"
 [ "$rc" = 1 ] && ok "crash.so: exit status 1" || no "crash.so: exit status $rc"
 "$E" run --target "$B/bad/crash.so" --filter 'tqi.0b.*' --isolation inproc --quiet --out "$T/crash-inproc.jsonl" 2>/dev/null
 n=$(count "$T/crash-inproc.jsonl" CRASH); [ "$n" -ge 5 ] && complete "$T/crash-inproc.jsonl" && ok "crash.so (inproc): $n CRASH, run complete" \
@@ -39,7 +37,6 @@ complete "$T/crash-child.jsonl" && grep -q '"status":"CRASH"' "$T/crash-child.js
 start=$(date +%s)
 "$E" run --target "$B/bad/hang.so" --filter 'tqi.0b.*' --timeout-ms 300 --quiet --out "$T/hang.jsonl" 2>"$T/hang.err"; rc=$?
 n=$(count "$T/hang.jsonl" TIMEOUT); [ "$n" -ge 5 ] && ok "hang.so: $n cases TIMEOUT in $(( $(date +%s) - start ))s" || no "hang.so: $n TIMEOUT records"
-complete "$T/hang.jsonl" && ok "hang.so: run complete" || no "hang.so: no complete footer"
 "$E" run --target "$B/bad/hang.so" --case tqi.0b.exact --case tqi.0b.short --isolation inproc --timeout-ms 200 --quiet --out "$T/hang-inproc.jsonl" 2>/dev/null
 n=$(count "$T/hang-inproc.jsonl" TIMEOUT); [ "$n" = 2 ] && ok "hang.so (inproc): 2 TIMEOUT" || no "hang.so (inproc): $n TIMEOUT records"
 
@@ -48,7 +45,9 @@ n=$(count "$T/hang-inproc.jsonl" TIMEOUT); [ "$n" = 2 ] && ok "hang.so (inproc):
 n=$(count "$T/overrun.jsonl" FAIL overrun); [ "$n" -ge 3 ] && ok "overrun.so: $n cases FAIL with mode overrun" || no "overrun.so: $n overrun FAILs"
 grep -q '"rule":"GEN.BUFFER_BOUNDS","expected":"no write past the buffer"' "$T/overrun.jsonl" && ok "overrun.so: the check cites GEN.BUFFER_BOUNDS" \
     || no "overrun.so: GEN.BUFFER_BOUNDS not cited"
-complete "$T/overrun.jsonl" && ok "overrun.so: run complete" || no "overrun.so: no complete footer"
+for so in success crash hang overrun; do
+    complete "$T/$so.jsonl" && ok "$so.so: run complete" || no "$so.so: no complete footer"
+done
 
 # 5. results survive a killed run: every line already written is valid JSON
 "$E" run --target "$B/bad/hang.so" --filter 'tqi.*' --timeout-ms 5000 --quiet --out "$T/killed.jsonl" 2>/dev/null &

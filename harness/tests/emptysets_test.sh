@@ -28,20 +28,15 @@ fails() {
 [ "$(grep -c '^FAIL the runs at every version: ' "$T/every.out")" = 3 ] && grep -qx 'ok   the runs at every version (3 of 3)' "$T/every.out" &&
     ok "every: 0 of 0, 2 of 3 and nothing planned fail; 3 of 3 passes" || no "every: $(tr '\n' '|' <"$T/every.out")"
 
-# wine.sh: its checks of the results (the Python part of section 6) when Wine ran nothing
-sed -n '/^out=$(WINE_VERSION=/,/^EOF$/p' "$HERE/wine.sh" | sed '0,/<<.EOF/d;$d' >"$T/wine-results.py"
+# wine_results.py: wine.sh's checks of the results (its section 6) when Wine ran nothing
 $PYTHON - "$T/cases.json" <<'PY'
 import json, sys
 cases = [{"id": "x.%d" % i, "fixture": {"logger": True, "logger2": False}} for i in range(40)]
 json.dump({"cases": cases}, open(sys.argv[1], "w"))
 PY
-if [ -s "$T/wine-results.py" ]; then
-    WINE_VERSION="wine-8.0 (Debian 8.0~repack-4)" WINE_PATH=/usr/bin/wine $PYTHON "$T/wine-results.py" 0 "$T/cases.json" 0 >"$T/wine.out" 2>&1
-    fails "wine.sh's checks of the Wine results" "$T/wine.out" "Wine results to check: 0 file" "win10: no results" "win7: no results" \
-        "no case that needs an ETW session \(40 cases\) PASSes under Wine, in 0 run"
-else
-    no "wine.sh: its Python checks of the results (out=\$(WINE_VERSION=... <<'EOF') were not found"
-fi
+WINE_VERSION="wine-8.0 (Debian 8.0~repack-4)" WINE_PATH=/usr/bin/wine $PYTHON "$HERE/wine_results.py" 0 "$T/cases.json" 0 >"$T/wine.out" 2>&1
+fails "wine.sh's checks of the Wine results" "$T/wine.out" "Wine results to check: 0 file" "win10: no results" "win7: no results" \
+    "no case that needs an ETW session \(40 cases\) PASSes under Wine, in 0 run"
 
 # conformance.sh: the reference at every version of an empty table
 if [ -x "$B/etwconf" ]; then

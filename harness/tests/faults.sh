@@ -12,46 +12,11 @@ PYTHON=${PYTHON:-python3} # run with -S below: a quicker start
 . harness/tests/lib.sh
 stage_tmp faults
 
-# honest FILE COMPLETE RC OK FAIL: a check of a results file, decided by resolve once every group
-# has ended (one Python start). It passes when RC (the check's other conditions) is 0 and the file
-# is honest: every line JSON, header first, footer last, seq without gaps, each case once, and a
-# record for every planned case and complete:true (COMPLETE=true) or complete:false and fewer
-# (COMPLETE=false). {h} in the messages becomes what the file holds, or what is wrong with it.
+# honest FILE COMPLETE RC OK FAIL: a check of a results file, decided once every group has ended
+# (checks.py resolve, one Python start): it passes when RC (the check's other conditions) is 0 and
+# the file is honest (checks.honest) with complete:COMPLETE. {h} in the messages becomes what the
+# file holds, or what is wrong with it.
 honest() { printf 'HONEST\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5"; }
-resolve() { # resolve FILE...: the honest lines of these check files become ok or FAIL lines
-    $PYTHON -S - "$@" <<'EOF'
-import json, sys
-def honest(path, want):
-    try:
-        recs = [json.loads(l) for l in open(path, encoding="utf-8")]
-    except Exception as e:
-        return False, "not JSON Lines: %s" % e
-    h, ft = (recs or [{}])[0], (recs or [{}])[-1]
-    cases = [r for r in recs if r.get("type") == "case"]
-    n, planned, done = len(cases), h.get("cases_planned"), ft.get("complete")
-    for bad, why in ((h.get("type") != "header", "no header first"),
-                     (ft.get("type") != "footer", "no footer last"),
-                     ([r.get("seq") for r in cases] != list(range(1, n + 1)), "seq has gaps"),
-                     (len({r.get("id") for r in cases}) != n, "a case recorded twice"),
-                     (ft.get("total") != n or done != (n == planned),
-                      "the footer does not match the records"),
-                     (done != want, "complete is %s, %d of %d records" % (done, n, planned or 0))):
-        if bad:
-            return False, why
-    return True, "%d of %d cases, complete:%s, exit_code %s" % (
-        n, planned, str(done).lower(), ft.get("exit_code"))
-for out in sys.argv[1:]:
-    with open(out, encoding="utf-8", errors="replace") as f:
-        lines = f.read().split("\n")
-    for i, l in enumerate(lines):
-        if l.startswith("HONEST\t"):
-            _, path, want, rc, good, bad = l.split("\t")
-            ok, h = honest(path, want == "true")
-            lines[i] = ("ok   " + good if ok and rc == "0" else "FAIL " + bad).replace("{h}", h)
-    with open(out, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
-EOF
-}
 
 # ---------------------------------------------------------------- targets that misbehave
 linux_targets() {
@@ -390,7 +355,7 @@ else
 fi
 set --
 for g in $groups; do set -- "$@" "$T/$g.out"; done
-resolve "$@"
+$PYTHON -S harness/tests/checks.py resolve "$@"
 # each group checks something: one that printed no check (it stopped early) is a failure, not silence
 for g in $groups; do
     show "$(cat "$T/$g.out")"

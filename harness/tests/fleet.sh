@@ -48,8 +48,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------- without SSH
-$PYTHON harness/windows/fleet/test_fleet.py >"$T/unit.out" 2>&1
-add_counts "$T/unit.out" || cat "$T/unit.out"
+part "$T/unit.out" $PYTHON harness/windows/fleet/test_fleet.py
 
 # ---------------------------------------------------------------- the Wine prefix
 if [ ! -f "$BA/wineprefix/.etwconf-prefix" ]; then
@@ -147,27 +146,22 @@ fleet() {
     timeout 600 $FLEET run "$@" --out "$O" --exe-dir "$B" --ssh-config "$T/ssh_config" --timeout 300 \
         --transfer-timeout 60 --connect-timeout 5 --fetch-tries 2 --fetch-delay 1 --progress-interval 20
 }
-# facts OUT HOST...: per host "HOST complete= exit= cases= planned= tid= state=STATUS,EXIT,SSH_EXIT"
-# from its results and state files, then "parallel yes|no N": whether every host that reached its
-# run (N of them) started before any finished
+# facts OUT HOST...: per host "HOST COMPLETE EXIT TARGET CASES PLANNED state=STATUS,EXIT,SSH_EXIT"
+# (checks.py facts of its results, then its state file), then "parallel yes|no N": whether every
+# host that reached its run (N of them) started before any finished
 facts() {
     $PYTHON - "$@" <<'EOF'
 import json, os, sys
-def load(p, lines=False):
-    try:
-        with open(p, encoding="utf-8") as f:
-            return [json.loads(l) for l in f if l.strip()] if lines else json.load(f)
-    except (OSError, ValueError):
-        return None
+sys.path.insert(0, "harness/tests")
+from checks import facts
 ran = []
 for h in sys.argv[2:]:
-    recs = load(os.path.join(sys.argv[1], "results", h + ".jsonl"), True) or [{}]
-    st = load(os.path.join(sys.argv[1], "state", h + ".json")) or {}
-    f = recs[-1] if recs[-1].get("type") == "footer" else {}
-    print("%s complete=%s exit=%s cases=%d planned=%s tid=%s state=%s,%s,%s" % (
-        h, f.get("complete"), f.get("exit_code"), sum(r.get("type") == "case" for r in recs),
-        recs[0].get("cases_planned"), recs[0].get("target_id"), st.get("status"),
-        st.get("exit_code"), st.get("ssh_exit")))
+    try:
+        st = json.load(open(os.path.join(sys.argv[1], "state", h + ".json"), encoding="utf-8"))
+    except (OSError, ValueError):
+        st = {}
+    print("%s %s state=%s,%s,%s" % (h, facts(os.path.join(sys.argv[1], "results", h + ".jsonl")),
+                                    st.get("status"), st.get("exit_code"), st.get("ssh_exit")))
     if st.get("target_id"):
         ran.append(st)
 par = ran and max(s["started"] for s in ran) < min(s["finished"] for s in ran)
@@ -188,16 +182,16 @@ cat "$T/run1.out"
 [ "$rc" = 4 ] && ok "run 1: exit 4 (a host failed or is incomplete; the others reported)" || no "run 1: exit $rc, expected 4"
 facts "$O" w7 w81 w10 vista >"$T/facts"
 f7=$(fact w7); f81=$(fact w81); f10=$(fact w10)
-case "$f7" in "complete=True exit=1 "*"tid=wine@win7 "*) ok "w7: complete, wine@win7 ($f7)" ;; *) no "w7: $f7" ;; esac
-case "$f81" in "complete=True exit=1 "*"tid=wine@win81 "*) ok "w81: complete over the legacy scp protocol, wine@win81" ;; *) no "w81: $f81" ;; esac
+case "$f7" in "complete 1 wine@win7 "*) ok "w7: complete, wine@win7 ($f7)" ;; *) no "w7: $f7" ;; esac
+case "$f81" in "complete 1 wine@win81 "*) ok "w81: complete over the legacy scp protocol, wine@win81" ;; *) no "w81: $f81" ;; esac
 case "$f7" in *" state=complete,1,1") ok "w7: state complete, exit 1 from the footer" ;; *) no "w7 state: $f7" ;; esac
 case "$f81" in *" state=complete,1,0")
     grep -q '^\[w81\] complete: wine@win81, .* exit 1 from the results footer (not conformant); ssh said 0, not used' "$T/run1.out" &&
         ok "w81: its shell lost the exit code (ssh 0): the result is exit 1, from the results footer" || no "w81: $(grep '^\[w81\]' "$T/run1.out" | tail -n 1)" ;;
     *) no "w81 state: $f81" ;; esac
-cases10=$(echo "$f10" | sed -n 's/.*cases=\([0-9]*\) planned=\([0-9]*\).*/\1/p'); planned10=$(echo "$f10" | sed -n 's/.*planned=\([0-9]*\).*/\1/p')
-case "$f10" in "complete=None exit=None "*"tid=wine@win10 "*)
-    [ "${cases10:-0}" -ge 6 ] && [ "$cases10" -lt "${planned10:-0}" ] && ok "w10: dropped mid-run: its partial results are kept ($cases10 of $planned10 cases, no footer)" \
+set -- $f10
+case "$f10" in "partial None wine@win10 "*)
+    [ "$4" -ge 6 ] && [ "$4" -lt "$5" ] && ok "w10: dropped mid-run: its partial results are kept ($4 of $5 cases, no footer)" \
         || no "w10: $f10" ;;
     *) no "w10: $f10" ;; esac
 cp "$O/results/w10.jsonl" "$L/w10-partial.jsonl" 2>/dev/null
@@ -218,7 +212,9 @@ for h in w7 w81 w10; do grep -q "^\[$h\] run etwconf.exe run --out etwconf-" "$T
 R=$O/report
 [ -f "$R/index.html" ] && grep -q 'wine@win7' "$R/index.html" && grep -q 'wine@win81' "$R/index.html" && grep -q 'wine@win10' "$R/index.html" &&
     grep -q 'INCOMPLETE' "$R/summary.md" && grep -q 'wine@win10' "$R/summary.md" &&
-    ok "the combined report: index.html with the three targets, summary.md marks wine@win10 INCOMPLETE" || no "report: $(ls "$R" 2>&1 | tr '\n' ' ')"
+    [ -s "$R/junit.xml" ] &&
+    ok "the combined report: index.html with the three targets, summary.md marks wine@win10 INCOMPLETE, junit.xml" ||
+    no "report: $(ls "$R" 2>&1 | tr '\n' ' ')"
 row=$(grep -o 'data-text="tqi.class.set".*' "$R/index.html" | sed 's|</tr>.*||')
 case $row in *'c-SKIP" title="wine@win7:'*) ;; *) row="" ;; esac
 case $row in *'c-CRASH" title="wine@win81:'*'c-na">n/a'*) ok "the report's rule x host matrix: TQI.CLASS.SET is SKIP on win7, CRASH on win81, n/a on the dropped win10" ;;
@@ -234,7 +230,7 @@ grep -q '^\[w7\] already complete (wine@win7, exit 1): skipped' "$T/run2.out" &&
     ! grep -q '^\[w7\] upload' "$T/run2.out" && [ "$(sha256sum <"$O/results/w7.jsonl")" = "$sum7" ] &&
     ok "resume: w7 and w81 were complete and are skipped (results untouched)" || no "resume: $(grep '^\[w7\]' "$T/run2.out")"
 facts "$O" w10 >"$T/facts"
-case "$(fact w10)" in "complete=True exit=1 "*"tid=wine@win10 "*) ok "w10 reran and completed ($(fact w10))" ;; *) no "w10 after resume: $(fact w10)" ;; esac
+case "$(fact w10)" in "complete 1 wine@win10 "*) ok "w10 reran and completed ($(fact w10))" ;; *) no "w10 after resume: $(fact w10)" ;; esac
 
 # ---------------------------------------------------------------- run 3: fresh, a host changed
 echo win10 >"$T/hosts/w7/version"

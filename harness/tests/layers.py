@@ -17,6 +17,7 @@ a file no layer maps, and with the Windows objects a file of the live target tha
 target.c) and each must be reported; a layer's folder that is gone and an empty object directory
 must fail too. Last line: "layers: N passed, N failed".
 """
+import argparse
 import os
 import re
 import shutil
@@ -210,24 +211,21 @@ def check(root, objdirs):
             [n for r in runs for n in r[2]])
 
 
-# the planted files of the self-test: a platform file calling the core (an upward call; the core
-# calling the platform is allowed, and must not be reported), and two core files that call each
-# other (a circle)
-PLANTED = {
-    "harness/plat/planted_up.c": "int planted_rule(void);\nint planted_up(void) { return planted_rule(); }\n",
-    "harness/core/planted_rule.c": "int planted_rule(void) { return 1; }\n",
-    "harness/core/planted_down.c": "int planted_up(void);\nint planted_down(void) { return planted_up(); }\n",
-    "harness/core/planted_a.c": "int planted_b(int);\nint planted_a(int n) { return n ? planted_b(n - 1) : 0; }\n",
-    "harness/core/planted_b.c": "int planted_a(int);\nint planted_b(int n) { return n ? planted_a(n - 1) : 0; }\n",
-    "harness/planted/planted_x.c": "int planted_x(void) { return 0; }\n",
-}
-# each case: the files planted, what must be reported, and nothing else about the planted files
+# the self-test's cases: the files planted, what must be reported, and nothing else about them.
+# A platform file calling the core is an upward call (the core calling the platform is allowed,
+# and must not be reported); two core files that call each other are a circle.
 CASES = [
-    ("an upward call (plat -> core)", ["harness/plat/planted_up.c", "harness/core/planted_rule.c", "harness/core/planted_down.c"],
+    ("an upward call (plat -> core)", {
+        "harness/plat/planted_up.c": "int planted_rule(void);\nint planted_up(void) { return planted_rule(); }\n",
+        "harness/core/planted_rule.c": "int planted_rule(void) { return 1; }\n",
+        "harness/core/planted_down.c": "int planted_up(void);\nint planted_down(void) { return planted_up(); }\n"},
      "harness/plat/planted_up.c (plat) uses planted_rule of harness/core/planted_rule.c (core)"),
-    ("two files that use each other", ["harness/core/planted_a.c", "harness/core/planted_b.c"],
+    ("two files that use each other", {
+        "harness/core/planted_a.c": "int planted_b(int);\nint planted_a(int n) { return n ? planted_b(n - 1) : 0; }\n",
+        "harness/core/planted_b.c": "int planted_a(int);\nint planted_b(int n) { return n ? planted_a(n - 1) : 0; }\n"},
      "circle of files that use each other: harness/core/planted_a.c harness/core/planted_b.c"),
-    ("a file no layer maps", ["harness/planted/planted_x.c"], "harness/planted/planted_x.c: no layer maps this path"),
+    ("a file no layer maps", {"harness/planted/planted_x.c": "int planted_x(void) { return 0; }\n"},
+     "harness/planted/planted_x.c: no layer maps this path"),
 ]
 
 
@@ -302,7 +300,7 @@ def self_test(root, objdirs, cc):
     """the checker must catch each planted fault among the real objects, and must fail on
     an empty object directory and on a layer's folder that is gone; (ok, message) each, ok None
     for a case that was not tried (and why)"""
-    results = [planted_case(root, objdirs[0], cc, what, {f: PLANTED[f] for f in files}, [expect])
+    results = [planted_case(root, objdirs[0], cc, what, files, [expect])
                for what, files, expect in CASES]
     live = live_plant(root, objdirs)
     what = "a call from a file of the live target up to %s" % LIVE_TOP
@@ -325,17 +323,11 @@ def self_test(root, objdirs, cc):
 
 
 def main(argv):
-    root, objdirs, cc = ".", [], os.environ.get("CC", "cc").split()
-    args = list(argv)
-    while args:
-        a = args.pop(0)
-        if a == "--root" and args:
-            root = args.pop(0)
-        elif a.startswith("-"):
-            print(__doc__.strip())
-            return 2
-        else:
-            objdirs.append(a)
+    p = argparse.ArgumentParser(usage="layers.py [--root DIR] OBJDIR...", description=__doc__)
+    p.add_argument("--root", default=".")
+    p.add_argument("objdirs", nargs="*", metavar="OBJDIR")
+    a = p.parse_args(argv)
+    root, objdirs, cc = a.root, a.objdirs, os.environ.get("CC", "cc").split()
     passed, problems, notes = check(root, objdirs)
     for n in notes:
         print("note " + n)

@@ -62,20 +62,9 @@ else
     tr -d '\r' <"$T/job.out"
     O=$J/out
     st=$(tr -d '\r' <"$O/wine-status.txt" 2>/dev/null)
-    x64=$($PYTHON - "$O/wine-etwconf.jsonl" <<'PY'
-import json, sys
-try:
-    recs = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8") if l.strip()]
-    h, f = recs[0], recs[-1]
-    ok = h["target"]["impl"] == "wine" and f.get("type") == "footer" and f.get("complete") is True
-    print("%s %s %s %d" % ("complete" if ok else "incomplete", f.get("exit_code"), h["target_id"],
-                           sum(r["type"] == "case" for r in recs)))
-except Exception as e:
-    print("unreadable %s" % e)
-PY
-)
+    x64=$($PYTHON harness/tests/checks.py facts "$O/wine-etwconf.jsonl")
     set -- $x64
-    if [ "$1" = complete ]; then
+    if [ "$1" = complete ] && [ "${3%%@*}" = wine ]; then
         ok "the Windows job ran etwconf.exe: out/wine-etwconf.jsonl is complete ($3, $4 cases)"
         echo "$st" | grep -qx "etwconf exit $2, results written" && ok "out/wine-status.txt: 'etwconf exit $2, results written' (the exit code is the footer's)" \
             || no "status file: $st"

@@ -84,9 +84,13 @@ wine_stop() { timeout 20 "$WINESERVER" -k >/dev/null 2>&1; timeout 20 "$WINESERV
 # wine_stop_at_exit: wine_stop when the script ends, also on an interrupt (exit 130)
 wine_stop_at_exit() { trap 'wine_stop' EXIT; trap 'wine_stop; exit 130' INT TERM; }
 
-# wine_text ARGS...: what "$WINE" ARGS prints on both streams (Wine versions differ), without CRs
+# wine_text ARGS...: what "$WINE" ARGS prints on both streams (Wine versions differ), without CRs;
+# through a file: Wine's services, when the command starts them, keep its streams open
 wine_text() {
-    timeout 60 "$WINE" "$@" </dev/null 2>&1 | tr -d '\r'
+    wt_out=$(mktemp "${TMPDIR:-/tmp}/etwconf-wine-text.XXXXXX") || return 1
+    timeout 60 "$WINE" "$@" </dev/null >"$wt_out" 2>&1
+    tr -d '\r' <"$wt_out"
+    rm -f "$wt_out"
 }
 # wine_version: the Wine's version line ("wine-10.0 (Debian 10.0~repack-6)"), or nothing
 wine_version() {

@@ -25,6 +25,7 @@ import re
 import shlex
 import sys
 from collections import Counter
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(HERE, "..", "..", "reports"), HERE]
@@ -149,15 +150,10 @@ def report(out, *words):
     """etwconf-report in this process (its modules are read once for the stage)"""
     from etwconf_report.cli import main
     env = dict(w.split("=", 1) for w in words if re.match(r"[A-Z_]+=", w))
-    saved = dict(os.environ)
-    os.environ.update(env)
-    try:
-        with open(out, "w", encoding="utf-8") as o, open(out + ".err", "w", encoding="utf-8") as e, \
-                contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
-            rc = main(list(words[len(env):]))
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    with open(out, "w", encoding="utf-8") as o, open(out + ".err", "w", encoding="utf-8") as e, \
+            contextlib.redirect_stdout(o), contextlib.redirect_stderr(e), \
+            mock.patch.dict(os.environ, env):
+        rc = main(list(words[len(env):]))
     with open(out + ".rc", "w") as f:
         f.write("%d\n" % (rc or 0))
 
