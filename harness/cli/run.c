@@ -77,6 +77,22 @@ struct run_opts {
 static struct etw_runner *active;
 static volatile bool ended_during_run;
 
+/* the header (argv given) or the footer (exit code) as a line of r->out; false when it failed */
+static bool write_record(struct etw_runner *r, int code, int argc, char **argv)
+{
+    struct etw_json j;
+    etw_json_init(&j);
+    if (argv)
+        etw_record_header(&j, r, argc, argv);
+    else
+        etw_record_footer(&j, r, code);
+    bool ok = fprintf(r->out, "%s\n", j.buf) >= 0 && fflush(r->out) == 0;
+    if (!ok && !r->out_errno)
+        r->out_errno = errno ? errno : EIO;
+    etw_json_free(&j);
+    return ok;
+}
+
 /* runs last of the end hooks (registered first): a process that a target ended during the run
  * must not exit 0 */
 static void status_at_end(void)
@@ -92,27 +108,12 @@ static void footer_at_end(void)
         return;
     active = NULL;
     ended_during_run = true;
-    struct etw_json j;
-    if (r->out) {
-        etw_json_init(&j);
-        etw_record_footer(&j, r, 3);
-        fprintf(r->out, "%s\n", j.buf);
-        fflush(r->out);
-        etw_json_free(&j);
-    }
+    if (r->out)
+        write_record(r, 3, 0, NULL);
     fprintf(stderr, ETWCONF_PROG ": the process ended during the run after %lu of %zu cases; the results say complete:false\n", r->seq,
             r->nplan);
 }
 
-static bool write_line(struct etw_runner *r, const char *line)
-{
-    if (fprintf(r->out, "%s\n", line) < 0 || fflush(r->out) != 0) {
-        if (!r->out_errno)
-            r->out_errno = errno ? errno : EIO;
-        return false;
-    }
-    return true;
-}
 
 /* one version: header, every planned case, footer; returns the run's exit code */
 static int run_version(struct run_opts *o, struct etw_target *t, unsigned version, const struct etw_case **plan, size_t nplan, int argc,
@@ -157,12 +158,7 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         return 3;
     }
     r.started_us = plat_now_us();
-    struct etw_json j;
-    etw_json_init(&j);
-    etw_record_header(&j, &r, argc, argv);
-    bool wrote = write_line(&r, j.buf);
-    etw_json_free(&j);
-
+    bool wrote = write_record(&r, 0, argc, argv);
     active = &r;
     int prc = wrote ? etw_exec_run(&r) : 3;
     active = NULL;
@@ -173,12 +169,8 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     if (r.out_errno)
         prc = 3;
     int code = prc ? 3 : (r.counted_failures || r.counts[R_CRASH] || r.counts[R_TIMEOUT]) ? 1 : 0;
-    if (!r.out_errno) { /* interrupted or stopped: the footer says complete:false */
-        etw_json_init(&j);
-        etw_record_footer(&j, &r, prc == 4 ? 3 : code);
-        write_line(&r, j.buf);
-        etw_json_free(&j);
-    }
+    if (!r.out_errno) /* interrupted or stopped: the footer says complete:false */
+        write_record(&r, prc == 4 ? 3 : code, 0, NULL);
     int cerr = !r.out ? 0 : to_stdout ? (fflush(r.out) != 0 ? (errno ? errno : EIO) : 0) : plat_close_checked(r.out);
     if (cerr && !r.out_errno)
         r.out_errno = cerr;
