@@ -182,11 +182,10 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         return 3;
     }
     size_t total = etw_case_total();
-    char scope[32] = "", note[80] = "";
-    if (nplan < total) {
+    char scope[32] = "";
+    if (nplan < total)
         snprintf(scope, sizeof scope, " of %zu", total);
-        snprintf(note, sizeof note, " (a filtered run: no verdict on the whole suite)");
-    }
+    const char *note = nplan < total ? " (a filtered run: no verdict on the whole suite)" : "";
     fprintf(stderr,
             "%s@%s: %lu%s cases%s: %lu passed, %lu failed, %lu skipped, %lu broken, %lu crashed, %lu timed out; %lu count against it%s%s\n",
             t->name, vlabel, r.seq, scope, note, r.counts[R_PASS], r.counts[R_FAIL], r.counts[R_SKIP], r.counts[R_BROKEN], r.counts[R_CRASH],

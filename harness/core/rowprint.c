@@ -108,10 +108,7 @@ static void fixture(FILE *f, const struct etw_fixture *fx)
     fprintf(f, " .fx = {");
     FIELD(fx->logger, ".logger = %s", etw_logger_enum_name(fx->logger));
     FIELD(fx->logger2, ".logger2 = %s", etw_logger_enum_name(fx->logger2));
-    bool masks = false;
-    for (int i = 0; i < 8; i++)
-        masks |= fx->masks[i] != 0;
-    if (masks) {
+    if (memcmp(fx->masks, none.masks, sizeof none.masks)) {
         fprintf(f, "%s.masks = {", SEP(any));
         for (int i = 0; i < 8; i++)
             fprintf(f, "%s0x%X", i ? ", " : "", fx->masks[i]);
@@ -147,10 +144,7 @@ static void args(FILE *f, enum etw_fn fn, const struct etw_args *a)
         fprintf(f, "%s.value = 0x%llx", SEP(any), (unsigned long long)a->value);
     FIELD(a->cls || (row && fn != FN_ETWCTI && fn != FN_CTI), ".cls = 0x%X", a->cls);
     FIELD(a->buf != B_GUARDED, ".buf = %s", etw_bsel_enum_name(a->buf));
-    if (a->len_rel)
-        fprintf(f, "%s.len = EXACT(%d)", SEP(any), a->len);
-    else if (a->len || row)
-        fprintf(f, "%s.len = %d", SEP(any), a->len);
+    FIELD(a->len_rel || a->len || row, a->len_rel ? ".len = EXACT(%d)" : ".len = %d", a->len);
     FIELD(a->retlen_null, ".retlen_null = true");
     if (a->in_len) {
         fprintf(f, "%sIN(", SEP(any));
