@@ -46,8 +46,7 @@ static void json_done(struct etw_json *j, bool json)
 /* `etwconf rules`: the catalogue as text, or every field as JSON */
 static void print_rules(bool json)
 {
-    struct etw_json j;
-    etw_json_init(&j);
+    struct etw_json j = {0};
     etw_json_arr(&j, NULL);
     for (size_t i = 0; i < etw_rule_count; i++) {
         const struct etw_rule *r = &etw_rules[i];
@@ -86,8 +85,7 @@ static const char lint_help[] = "usage: " ETWCONF_PROG " lint\n"
  * Wine name or "-", aliases, label), or JSON */
 static void print_versions(bool json)
 {
-    struct etw_json j;
-    etw_json_init(&j);
+    struct etw_json j = {0};
     etw_json_arr(&j, NULL);
     for (size_t i = 0; i < etw_version_count; i++) {
         const struct etw_version_info *v = &etw_versions[i];
@@ -124,8 +122,7 @@ static const char *json_name(const char *enum_name, char buf[32])
 
 static void list_cases(bool json, const char *filter)
 {
-    struct etw_json j;
-    etw_json_init(&j);
+    struct etw_json j = {0};
     if (json) {
         etw_json_obj(&j, NULL);
         etw_json_arr(&j, "cases");

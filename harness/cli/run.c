@@ -80,8 +80,7 @@ static volatile bool ended_during_run;
 /* the header (argv given) or the footer (exit code) as a line of r->out; false when it failed */
 static bool write_record(struct etw_runner *r, int code, int argc, char **argv)
 {
-    struct etw_json j;
-    etw_json_init(&j);
+    struct etw_json j = {0};
     if (argv)
         etw_record_header(&j, r, argc, argv);
     else

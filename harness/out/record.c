@@ -192,8 +192,7 @@ void etw_emit_body(struct etw_runner *r, enum etw_status_kind st, bool counted, 
 
 void etw_emit(struct etw_runner *r, const struct etw_result *res)
 {
-    struct etw_json j;
-    etw_json_init(&j);
+    struct etw_json j = {0};
     etw_record_case_body(&j, res, r);
     if (j.oom) {
         fprintf(stderr, "etwconf: out of memory writing a result\n");
