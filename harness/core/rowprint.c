@@ -38,10 +38,11 @@ bool etw_row_printable(const struct etw_case *c)
     return !c->run && !c->data;
 }
 
-static void str(FILE *f, const char *s)
+/* pre, then s as a C string literal (NULL as "") */
+static void str(FILE *f, const char *pre, const char *s)
 {
-    fputc('"', f);
-    for (; *s; s++) {
+    fprintf(f, "%s\"", pre);
+    for (; s && *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch == '"' || ch == '\\')
             fprintf(f, "\\%c", ch);
@@ -156,12 +157,12 @@ static void args(FILE *f, enum etw_fn fn, const struct etw_args *a)
     FIELD(a->out_buf != B_GUARDED, ".out_buf = %s", etw_bsel_enum_name(a->out_buf));
     FIELD(a->out_len || fn == FN_NTC, ".out_len = %d", a->out_len);
     if (a->module) {
-        fprintf(f, "%s.module = ", SEP(any));
-        str(f, a->module);
+        fputs(SEP(any), f);
+        str(f, ".module = ", a->module);
     }
     if (a->export_name) {
-        fprintf(f, "%s.export_name = ", SEP(any));
-        str(f, a->export_name);
+        fputs(SEP(any), f);
+        str(f, ".export_name = ", a->export_name);
     }
     fprintf(f, "},");
 }
@@ -193,17 +194,14 @@ static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
     fprintf(f, ", ");
     version(f, x->vmax, true);
     if (x->kind == XK_SKIP) {
-        fprintf(f, ", ");
-        str(f, x->why ? x->why : "");
+        str(f, ", ", x->why);
         fprintf(f, ")");
         return;
     }
     if (x->kind == XK_PRESENT || x->kind == XK_ABSENT)
         fprintf(f, ", %s", x->kind == XK_PRESENT ? "PRESENT" : "ABSENT");
-    if (x->why) {
-        fprintf(f, ", .why = ");
-        str(f, x->why);
-    }
+    if (x->why)
+        str(f, ", .why = ", x->why);
     if (x->kind == XK_CALL || x->rc) {
         fprintf(f, ", .rc = ");
         code(f, fn, x->rc);
@@ -250,13 +248,13 @@ bool etw_row_print(FILE *f, const struct etw_case *c, const char *indent)
     if (!etw_row_printable(c))
         return false;
     const char *fn = etw_fn_enum_name(c->fn);
-    fprintf(f, "%sCASE(.id = ", indent);
-    str(f, c->id ? c->id : "");
+    fputs(indent, f);
+    str(f, "CASE(.id = ", c->id);
     fprintf(f, ", .rules = RULES(");
     for (int i = 0; i < ETW_MAX_RULES && c->rules[i]; i++)
         rid(f, i ? ", " : "", c->rules[i], "");
-    fprintf(f, "),\n%s     .title = ", indent);
-    str(f, c->title ? c->title : "");
+    fprintf(f, "),\n%s", indent);
+    str(f, "     .title = ", c->title);
     fprintf(f, ",\n%s     .fn = %s,", indent, fn ? fn : "FN_NONE");
     if (c->needs) { /* by name (harness/case.h ETW_NEED_LIST); a bit no need has, as a number */
         fprintf(f, " .needs = ");
