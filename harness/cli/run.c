@@ -196,9 +196,8 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
 }
 
 /* "6.1", "win11-24h2", "10.0.26100", "all", or "6.1,6.2,10.0" -> the entries' ids; the count, 0 on a bad name */
-static int parse_versions(const char *s, unsigned *vs, int max, const char **bad)
+static int parse_versions(const char *s, unsigned *vs, int max)
 {
-    *bad = s;
     int n = 0;
     if (!strcmp(s, "all")) {
         for (size_t i = 0; i < etw_version_count && n < max; i++)
@@ -292,13 +291,12 @@ int cli_cmd_run(int argc, char **argv)
         return cli_usage_error("--target needs a name or a path, not '%s'", o.target);
     unsigned versions[64] = {0};
     int nv = 1;
-    const char *bad = NULL;
-    if (emulate && !(nv = parse_versions(emulate, versions, 64, &bad))) {
+    if (emulate && !(nv = parse_versions(emulate, versions, 64))) {
         char known[512] = "";
         for (size_t i = 0, k = 0; i < etw_version_count && k < sizeof known; i++)
             k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? " " : "", etw_versions[i].name);
         fprintf(stderr, ETWCONF_PROG ": --emulate takes %s (or their aliases and Wine names, see '" ETWCONF_PROG " versions'), 'all' or a comma list, not "
-                                     "'%s'\nTry '" ETWCONF_PROG " help'.\n", known, bad);
+                                     "'%s'\nTry '" ETWCONF_PROG " help'.\n", known, emulate);
         return 2;
     }
     if (nv > 1 && !o.out_dir)

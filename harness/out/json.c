@@ -53,7 +53,6 @@ static void quoted(struct etw_json *j, const char *s)
             put(j, esc, (size_t)snprintf(esc, sizeof esc, ctl ? "\\u%04x" : "\\%c", ch));
             p++;
         } else if (ch < 0x80) {
-            /* a run of plain characters at once */
             const unsigned char *q = p + 1;
             while (*q >= 0x20 && *q < 0x7F && *q != '"' && *q != '\\')
                 q++;
