@@ -69,11 +69,12 @@ static void rid(FILE *f, const char *pre, enum etw_rule_id r, const char *post)
     fputs(post, f);
 }
 
-/* a range bound as AT() takes it: a name, an NT version (0x0A01u) or a key; a hi bound whose
- * update nibble is not 0xF cannot be written (AT() would widen it) and is printed as it is */
-static void version(FILE *f, unsigned v, bool hi)
+/* pre, then a range bound as AT() takes it: a name, an NT version (0x0A01u) or a key; a hi
+ * bound whose update nibble is not 0xF cannot be written (AT() would widen it): printed as it is */
+static void version(FILE *f, const char *pre, unsigned v, bool hi)
 {
     const char *n = etw_version_enum_name(v, hi);
+    fputs(pre, f);
     if (n)
         fputs(n, f);
     else if ((v & 0xFFFFFu) == (hi ? 0xFFFFFu : 0))
@@ -82,17 +83,19 @@ static void version(FILE *f, unsigned v, bool hi)
         fprintf(f, "0x%08Xu", hi && (v & 0xFu) == 0xFu ? v & ~0xFu : v);
 }
 
-/* a return value as ERR(NAME), ST(NAME) or a number */
-static void code(FILE *f, enum etw_fn fn, etw_u32 v)
+/* pre, a return value as ERR(NAME), ST(NAME) or a number, post */
+static void code(FILE *f, const char *pre, enum etw_fn fn, etw_u32 v, const char *post)
 {
     bool nt = etw_fn_returns_ntstatus(fn);
     const char *n = nt ? etw_ntstatus_name(v) : etw_win32_name(v);
+    fputs(pre, f);
     if (n && nt && !strncmp(n, "STATUS_", 7))
         fprintf(f, "ST(%s)", n + 7);
     else if (n && !nt && !strncmp(n, "ERROR_", 6))
         fprintf(f, "ERR(%s)", n + 6);
     else
         fprintf(f, "0x%Xu", v);
+    fputs(post, f);
 }
 
 /* ", " between the items of a braced list */
@@ -189,10 +192,8 @@ static void output(FILE *f, enum etw_fn fn, const struct etw_expect *x)
 
 static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
 {
-    fprintf(f, x->kind == XK_SKIP ? "NA(" : "AT(");
-    version(f, x->vmin, false);
-    fprintf(f, ", ");
-    version(f, x->vmax, true);
+    version(f, x->kind == XK_SKIP ? "NA(" : "AT(", x->vmin, false);
+    version(f, ", ", x->vmax, true);
     if (x->kind == XK_SKIP) {
         str(f, ", ", x->why);
         fprintf(f, ")");
@@ -202,15 +203,10 @@ static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
         fprintf(f, ", %s", x->kind == XK_PRESENT ? "PRESENT" : "ABSENT");
     if (x->why)
         str(f, ", .why = ", x->why);
-    if (x->kind == XK_CALL || x->rc) {
-        fprintf(f, ", .rc = ");
-        code(f, fn, x->rc);
-    }
-    if (x->rc_alt_ok || x->rc_alt) {
-        fprintf(f, x->rc_alt_ok ? ", ALSO(" : ", .rc_alt = (");
-        code(f, fn, x->rc_alt);
-        fprintf(f, ")");
-    }
+    if (x->kind == XK_CALL || x->rc)
+        code(f, ", .rc = ", fn, x->rc, "");
+    if (x->rc_alt_ok || x->rc_alt)
+        code(f, x->rc_alt_ok ? ", ALSO(" : ", .rc_alt = (", fn, x->rc_alt, ")");
     if (x->rc_rule)
         rid(f, ", RC_RULE(", x->rc_rule, ")");
     if (x->fail_rule)
