@@ -102,6 +102,8 @@ static void code(FILE *f, const char *pre, enum etw_fn fn, etw_u32 v, const char
 #define SEP(any) ((any) ? ", " : ((any) = true, ""))
 /* a field of a braced list, printed when cond holds */
 #define FIELD(cond, ...) ((cond) ? (fputs(SEP(any), f), fprintf(f, __VA_ARGS__)) : 0)
+/* a string field of a braced list, printed when s is not NULL */
+#define FIELD_STR(s, pre) ((s) ? (fputs(SEP(any), f), str(f, (pre), (s))) : (void)0)
 
 static void fixture(FILE *f, const struct etw_fixture *fx)
 {
@@ -159,14 +161,8 @@ static void args(FILE *f, enum etw_fn fn, const struct etw_args *a)
     FIELD(a->patch || a->patch_off, ".patch_off = %d", a->patch_off);
     FIELD(a->out_buf != B_GUARDED, ".out_buf = %s", etw_bsel_enum_name(a->out_buf));
     FIELD(a->out_len || fn == FN_NTC, ".out_len = %d", a->out_len);
-    if (a->module) {
-        fputs(SEP(any), f);
-        str(f, ".module = ", a->module);
-    }
-    if (a->export_name) {
-        fputs(SEP(any), f);
-        str(f, ".export_name = ", a->export_name);
-    }
+    FIELD_STR(a->module, ".module = ");
+    FIELD_STR(a->export_name, ".export_name = ");
     fprintf(f, "},");
 }
 
