@@ -113,7 +113,6 @@ static void footer_at_end(void)
             r->nplan);
 }
 
-
 /* one version: header, every planned case, footer; returns the run's exit code */
 static int run_version(struct run_opts *o, struct etw_target *t, unsigned version, const struct etw_case **plan, size_t nplan, int argc,
                        char **argv)
@@ -125,10 +124,9 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
                             .timeout_ms = (unsigned)o->timeout,
                             .fixture_ms = (unsigned)o->fixture_timeout,
                             .isolation = o->isolation, .plan = plan, .nplan = nplan};
-    if (t->emulates && t->set_version(version, 0) != 0) {
-        fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
-        return 3;
-    }
+    if (t->emulates && t->set_version(version, 0) != 0)
+        return fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target,
+                       etw_version_name(version)), 3;
     if (t->emulates || version) { /* one that cannot emulate claims to implement version */
         const struct etw_version_info *e = etw_version_info(version);
         t->version = e->nt, t->build = e->build, t->update = e->update;
@@ -152,10 +150,8 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         private_stdout = stdout;
     if (to_stdout)
         r.out = private_stdout;
-    else if (!(r.out = fopen(out, RESULTS_MODE))) {
-        fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
-        return 3;
-    }
+    else if (!(r.out = fopen(out, RESULTS_MODE)))
+        return fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno)), 3;
     r.started_us = plat_now_us();
     bool wrote = write_record(&r, 0, argc, argv);
     active = &r;

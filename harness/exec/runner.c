@@ -276,19 +276,16 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
     size_t blame = cur >= 0 ? (size_t)cur : next;
     if (timed_out) {
         emit_abnormal(r, blame, NULL, phase, "the worker was killed");
-        return blame + 1;
-    }
-    if (corrupt && blame < to) {
+    } else if (corrupt && blame < to) {
         char msg[400];
         snprintf(msg, sizeof msg, "(its worker's result channel was corrupted: %s; the worker was killed)", why);
         emit_abnormal(r, blame, "bad result", ETW_PHASE_CALL, msg);
-        return blame + 1;
+    } else if (cur >= 0) { /* it died inside a case */
+        emit_abnormal(r, blame, how, ETW_PHASE_CALL, "(the worker process died)");
+    } else {
+        return next;
     }
-    if (cur >= 0) { /* it died inside a case */
-        emit_abnormal(r, (size_t)cur, how, ETW_PHASE_CALL, "(the worker process died)");
-        return (size_t)cur + 1;
-    }
-    return next;
+    return blame + 1;
 }
 
 static int run_workers(struct etw_runner *r, size_t next)
