@@ -119,10 +119,9 @@ void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const st
 {
     struct etw_target *t = ctx->t;
     bool absent = x->kind == XK_ABSENT;
-    char where[96], present[112], gone[112];
+    char where[96], expected[112];
     snprintf(where, sizeof where, "%s!%s", a->module, a->export_name);
-    snprintf(present, sizeof present, "%s exported", where);
-    snprintf(gone, sizeof gone, "%s not exported", where);
+    snprintf(expected, sizeof expected, "%s%s exported", where, absent ? " not" : "");
     if (!t->proc && absent) {
         etw_skip(ctx, "the target has no per-version export model (no EtwRef_GetProcAddress): "
                       "cannot check that %s is absent", where);
@@ -130,7 +129,7 @@ void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const st
     }
     void *p = t->proc ? t->proc(a->module, a->export_name) : t->sym(t, a->export_name);
     etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", absent ? !p : p != NULL,
-                  absent ? gone : present, p ? "exported" : absent ? "not exported" : "missing");
+                  expected, p ? "exported" : absent ? "not exported" : "missing");
     if (absent && p)
         ctx->res->mode = "unexpected-export";
 }
