@@ -50,15 +50,16 @@ static void print_rules(bool json)
     etw_json_arr(&j, NULL);
     for (size_t i = 0; i < etw_rule_count; i++) {
         const struct etw_rule *r = &etw_rules[i];
-        const char *strength = etw_strength_name(r->strength), *prov = etw_provenance_name(r->provenance);
+        const char *strength = etw_strength_name(r->strength);
+        const char *prov = etw_provenance_name(r->provenance);
         if (!json) {
             printf("%-26s %-6s %-8s %-8s %s\n", r->id, strength, prov, r->versions, r->text);
             continue;
         }
         etw_json_obj(&j, NULL);
-        ETW_JSON_STRS(&j, "id", r->id, "strength", strength, "provenance", prov, "versions", r->versions,
-                      "function", r->function, "codes", r->codes, "source", r->source, "text", r->text,
-                      "note", r->note);
+        ETW_JSON_STRS(&j, "id", r->id, "strength", strength, "provenance", prov,
+                      "versions", r->versions, "function", r->function, "codes", r->codes,
+                      "source", r->source, "text", r->text, "note", r->note);
         etw_json_end(&j);
     }
     etw_json_end(&j);

@@ -53,9 +53,11 @@ static void check_retlen(struct etw_ctx *ctx, const struct etw_expect *x, const 
     if (!o->retlen_passed)
         return;
     if (x->rl == RL_EQ && !o->retlen_written) {
-        etw_check_row(ctx, x->rl_rule, A_RETLEN, "return length", false, "", "not written (still 0xDEADBEEF)");
+        etw_check_row(ctx, x->rl_rule, A_RETLEN, "return length", false, "",
+                      "not written (still 0xDEADBEEF)");
     } else if (x->rl == RL_EQ) { /* file NULL: a check of the row, as etw_check_row */
-        etw_check_u32_at(ctx, NULL, 0, x->rl_rule, A_RETLEN, "return length", x->rl_value, o->retlen);
+        etw_check_u32_at(ctx, NULL, 0, x->rl_rule, A_RETLEN, "return length", x->rl_value,
+                         o->retlen);
     } else if (x->rl == RL_UNTOUCHED) {
         char g[16];
         snprintf(g, sizeof g, "0x%08X", o->retlen);

@@ -31,7 +31,8 @@ void etw_scenario_record(struct etw_json *j, const struct etw_result *res)
             /* the fault happened where the step could not be followed (before the program's first
              * call, or in a process whose memory the runner cannot read) */
             etw_json_raw(j, "step", "null");
-            ETW_JSON_STRS(j, "step_what", "unknown: the step reached was not passed back from where the case ran",
+            ETW_JSON_STRS(j, "step_what",
+                          "unknown: the step reached was not passed back from where the case ran",
                           "consequence", "unknown");
         }
     }
