@@ -13,10 +13,9 @@
  *        .expect = {FROM(V6_2)})
  *
  * The body says where it is with etw_step(c, n) (1-based; the body starts at step 1) and makes its
- * checks with the ordinary check API. A FAIL record names the step of its first failed check; a
- * CRASH or TIMEOUT names the step reached (kept in a slot that outlives the fault: in process,
- * and on POSIX in memory shared with the parent of a worker process). The record (harness/RESULTS.md)
- * gets "program" on every status and "step", "step_what", "consequence" on FAIL, CRASH and TIMEOUT.
+ * checks with the ordinary check API. The step reached is kept in a slot that outlives a fault (in
+ * process, and on POSIX in memory shared with the parent of a worker process); the record's
+ * scenario fields: harness/RESULTS.md.
  */
 #ifndef ETWCONF_SCENARIO_H
 #define ETWCONF_SCENARIO_H

@@ -35,37 +35,35 @@ static const char usage[] =
     "exit status: 0 conformant (no counted failure, crash or timeout), 1 not conformant,\n"
     "             2 usage error, 3 the run could not start or finish\n";
 
-/* `etwconf rules`: the catalogue as text, or every field as JSON */
-static void rules_print(FILE *f, bool json)
+/* a JSON list command's output: printed (json) and freed */
+static void json_done(struct etw_json *j, bool json)
 {
-    if (!json) {
-        for (size_t i = 0; i < etw_rule_count; i++) {
-            const struct etw_rule *r = &etw_rules[i];
-            fprintf(f, "%-26s %-6s %-8s %-8s %s\n", r->id, etw_strength_name(r->strength), etw_provenance_name(r->provenance),
-                    r->versions, r->text);
-        }
-        return;
-    }
-    struct etw_json j;
-    etw_json_init(&j);
+    if (json)
+        printf("%s\n", j->buf ? j->buf : "[]");
+    etw_json_free(j);
+}
+
+/* `etwconf rules`: the catalogue as text, or every field as JSON */
+static void print_rules(bool json)
+{
+    struct etw_json j = {0};
     etw_json_arr(&j, NULL);
     for (size_t i = 0; i < etw_rule_count; i++) {
         const struct etw_rule *r = &etw_rules[i];
+        const char *strength = etw_strength_name(r->strength);
+        const char *prov = etw_provenance_name(r->provenance);
+        if (!json) {
+            printf("%-26s %-6s %-8s %-8s %s\n", r->id, strength, prov, r->versions, r->text);
+            continue;
+        }
         etw_json_obj(&j, NULL);
-        etw_json_str(&j, "id", r->id);
-        etw_json_str(&j, "strength", etw_strength_name(r->strength));
-        etw_json_str(&j, "provenance", etw_provenance_name(r->provenance));
-        etw_json_str(&j, "versions", r->versions);
-        etw_json_str(&j, "function", r->function);
-        etw_json_str(&j, "codes", r->codes);
-        etw_json_str(&j, "source", r->source);
-        etw_json_str(&j, "text", r->text);
-        etw_json_str(&j, "note", r->note);
+        ETW_JSON_STRS(&j, "id", r->id, "strength", strength, "provenance", prov,
+                      "versions", r->versions, "function", r->function, "codes", r->codes,
+                      "source", r->source, "text", r->text, "note", r->note);
         etw_json_end(&j);
     }
     etw_json_end(&j);
-    fprintf(f, "%s\n", j.buf ? j.buf : "[]");
-    etw_json_free(&j);
+    json_done(&j, json);
 }
 
 static const char list_help[] = "usage: " ETWCONF_PROG " list [--json] [--filter GLOB]\n"
@@ -88,8 +86,7 @@ static const char lint_help[] = "usage: " ETWCONF_PROG " lint\n"
  * Wine name or "-", aliases, label), or JSON */
 static void print_versions(bool json)
 {
-    struct etw_json j;
-    etw_json_init(&j);
+    struct etw_json j = {0};
     etw_json_arr(&j, NULL);
     for (size_t i = 0; i < etw_version_count; i++) {
         const struct etw_version_info *v = &etw_versions[i];
@@ -103,16 +100,12 @@ static void print_versions(bool json)
         etw_json_int(&j, "nt", v->nt);
         etw_json_int(&j, "build", v->build);
         etw_json_int(&j, "update", v->update);
-        etw_json_str(&j, "kb", v->kb[0] ? v->kb : NULL);
-        etw_json_str(&j, "wine", v->wine);
-        etw_json_str(&j, "label", v->label);
-        etw_json_str(&j, "aliases", v->aliases);
+        ETW_JSON_STRS(&j, "kb", v->kb[0] ? v->kb : NULL, "wine", v->wine, "label", v->label,
+                      "aliases", v->aliases);
         etw_json_end(&j);
     }
     etw_json_end(&j);
-    if (json)
-        printf("%s\n", j.buf ? j.buf : "[]");
-    etw_json_free(&j);
+    json_done(&j, json);
 }
 
 /* a row enum's name as list --json gives it: LG_NOACCESS -> "noaccess", PRIV_NOT_HELD -> "not-held" */
@@ -130,8 +123,7 @@ static const char *json_name(const char *enum_name, char buf[32])
 
 static void list_cases(bool json, const char *filter)
 {
-    struct etw_json j;
-    etw_json_init(&j);
+    struct etw_json j = {0};
     if (json) {
         etw_json_obj(&j, NULL);
         etw_json_arr(&j, "cases");
@@ -145,38 +137,29 @@ static void list_cases(bool json, const char *filter)
             continue;
         }
         etw_json_obj(&j, NULL);
-        etw_json_str(&j, "id", c->id);
-        etw_json_str(&j, "file", c->file);
+        ETW_JSON_STRS(&j, "id", c->id, "file", c->file);
         etw_json_int(&j, "line", c->line);
-        etw_json_str(&j, "function", etw_fn_name(c->fn));
-        etw_json_str(&j, "title", c->title);
-        etw_json_arr(&j, "rules");
-        for (int k = 0; etw_case_rule(c, k); k++)
-            etw_json_str(&j, NULL, etw_rule_name(etw_case_rule(c, k)));
-        etw_json_end(&j);
+        ETW_JSON_STRS(&j, "function", etw_fn_name(c->fn), "title", c->title);
+        etw_json_rules(&j, "rules", c);
         etw_json_arr(&j, "versions");
         for (int k = 0; k < ETW_MAX_EXPECT && c->expect[k].vmin; k++) {
             etw_json_obj(&j, NULL);
             char lo[32], hi[32];
             etw_version_bound_name(c->expect[k].vmin, false, lo, sizeof lo);
             etw_version_bound_name(c->expect[k].vmax, true, hi, sizeof hi);
-            etw_json_str(&j, "from", lo);
-            etw_json_str(&j, "to", hi);
-            etw_json_str(&j, "kind", etw_xkind_name(c->expect[k].kind));
+            ETW_JSON_STRS(&j, "from", lo, "to", hi, "kind", etw_xkind_name(c->expect[k].kind));
             etw_json_end(&j);
         }
         etw_json_end(&j);
         /* what the case sets up before its call (struct etw_fixture) and needs from the target, so
            that scripts read it here instead of parsing cases/ */
         const struct etw_fixture *fx = &c->fx;
+        static const struct etw_fixture none;
         char n1[32], n2[32], n3[32];
-        int nmasks = 0;
-        for (int k = 0; k < 8; k++)
-            nmasks += fx->masks[k] != 0;
         etw_json_obj(&j, "fixture");
         etw_json_str(&j, "logger", fx->logger ? json_name(etw_logger_enum_name(fx->logger), n1) : NULL);
         etw_json_str(&j, "logger2", fx->logger2 ? json_name(etw_logger_enum_name(fx->logger2), n2) : NULL);
-        etw_json_bool(&j, "masks", nmasks > 0);
+        etw_json_bool(&j, "masks", memcmp(fx->masks, none.masks, sizeof none.masks) != 0);
         etw_json_int(&j, "disallow", fx->ndisallow);
         etw_json_int(&j, "classes", fx->classes);
         etw_json_bool(&j, "provider", fx->provider);
@@ -199,15 +182,13 @@ static void list_cases(bool json, const char *filter)
         etw_json_arr(&j, "needs"); /* the catalogue (harness/case.h ETW_NEED_LIST), in checking order */
         for (int k = 0; k < ETW_NEED_COUNT; k++) {
             etw_json_obj(&j, NULL);
-            etw_json_str(&j, "name", etw_need_infos[k].name);
-            etw_json_str(&j, "reason", etw_need_infos[k].reason);
+            ETW_JSON_STRS(&j, "name", etw_need_infos[k].name, "reason", etw_need_infos[k].reason);
             etw_json_end(&j);
         }
         etw_json_end(&j);
         etw_json_end(&j);
-        printf("%s\n", j.buf);
     }
-    etw_json_free(&j);
+    json_done(&j, json);
 }
 
 int main(int argc, char **argv)
@@ -247,7 +228,7 @@ int main(int argc, char **argv)
         if (argc > 2 && !json)
             return cli_usage_error(rules ? "rules takes only --json, not '%s'"
                                          : "versions takes only --json, not '%s'", argv[2]);
-        rules ? rules_print(stdout, json) : print_versions(json);
+        rules ? print_rules(json) : print_versions(json);
         return 0;
     }
     if (!strcmp(cmd, "list")) {

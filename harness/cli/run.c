@@ -77,6 +77,21 @@ struct run_opts {
 static struct etw_runner *active;
 static volatile bool ended_during_run;
 
+/* the header (argv given) or the footer (exit code) as a line of r->out; false when it failed */
+static bool write_record(struct etw_runner *r, int code, int argc, char **argv)
+{
+    struct etw_json j = {0};
+    if (argv)
+        etw_record_header(&j, r, argc, argv);
+    else
+        etw_record_footer(&j, r, code);
+    bool ok = fprintf(r->out, "%s\n", j.buf) >= 0 && fflush(r->out) == 0;
+    if (!ok && !r->out_errno)
+        r->out_errno = errno ? errno : EIO;
+    etw_json_free(&j);
+    return ok;
+}
+
 /* runs last of the end hooks (registered first): a process that a target ended during the run
  * must not exit 0 */
 static void status_at_end(void)
@@ -92,26 +107,10 @@ static void footer_at_end(void)
         return;
     active = NULL;
     ended_during_run = true;
-    struct etw_json j;
-    if (r->out) {
-        etw_json_init(&j);
-        etw_record_footer(&j, r, 3);
-        fprintf(r->out, "%s\n", j.buf);
-        fflush(r->out);
-        etw_json_free(&j);
-    }
+    if (r->out)
+        write_record(r, 3, 0, NULL);
     fprintf(stderr, ETWCONF_PROG ": the process ended during the run after %lu of %zu cases; the results say complete:false\n", r->seq,
             r->nplan);
-}
-
-static bool write_line(struct etw_runner *r, const char *line)
-{
-    if (fprintf(r->out, "%s\n", line) < 0 || fflush(r->out) != 0) {
-        if (!r->out_errno)
-            r->out_errno = errno ? errno : EIO;
-        return false;
-    }
-    return true;
 }
 
 /* one version: header, every planned case, footer; returns the run's exit code */
@@ -125,10 +124,9 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
                             .timeout_ms = (unsigned)o->timeout,
                             .fixture_ms = (unsigned)o->fixture_timeout,
                             .isolation = o->isolation, .plan = plan, .nplan = nplan};
-    if (t->emulates && t->set_version(version, 0) != 0) {
-        fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target, etw_version_name(version));
-        return 3;
-    }
+    if (t->emulates && t->set_version(version, 0) != 0)
+        return fprintf(stderr, ETWCONF_PROG ": target '%s' cannot emulate %s\n", o->target,
+                       etw_version_name(version)), 3;
     if (t->emulates || version) { /* one that cannot emulate claims to implement version */
         const struct etw_version_info *e = etw_version_info(version);
         t->version = e->nt, t->build = e->build, t->update = e->update;
@@ -152,17 +150,10 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         private_stdout = stdout;
     if (to_stdout)
         r.out = private_stdout;
-    else if (!(r.out = fopen(out, RESULTS_MODE))) {
-        fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno));
-        return 3;
-    }
+    else if (!(r.out = fopen(out, RESULTS_MODE)))
+        return fprintf(stderr, ETWCONF_PROG ": cannot write '%s': %s\n", out, strerror(errno)), 3;
     r.started_us = plat_now_us();
-    struct etw_json j;
-    etw_json_init(&j);
-    etw_record_header(&j, &r, argc, argv);
-    bool wrote = write_line(&r, j.buf);
-    etw_json_free(&j);
-
+    bool wrote = write_record(&r, 0, argc, argv);
     active = &r;
     int prc = wrote ? etw_exec_run(&r) : 3;
     active = NULL;
@@ -173,12 +164,8 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
     if (r.out_errno)
         prc = 3;
     int code = prc ? 3 : (r.counted_failures || r.counts[R_CRASH] || r.counts[R_TIMEOUT]) ? 1 : 0;
-    if (!r.out_errno) { /* interrupted or stopped: the footer says complete:false */
-        etw_json_init(&j);
-        etw_record_footer(&j, &r, prc == 4 ? 3 : code);
-        write_line(&r, j.buf);
-        etw_json_free(&j);
-    }
+    if (!r.out_errno) /* interrupted or stopped: the footer says complete:false */
+        write_record(&r, prc == 4 ? 3 : code, 0, NULL);
     int cerr = !r.out ? 0 : to_stdout ? (fflush(r.out) != 0 ? (errno ? errno : EIO) : 0) : plat_close_checked(r.out);
     if (cerr && !r.out_errno)
         r.out_errno = cerr;
@@ -190,11 +177,10 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
         return 3;
     }
     size_t total = etw_case_total();
-    char scope[32] = "", note[80] = "";
-    if (nplan < total) {
+    char scope[32] = "";
+    if (nplan < total)
         snprintf(scope, sizeof scope, " of %zu", total);
-        snprintf(note, sizeof note, " (a filtered run: no verdict on the whole suite)");
-    }
+    const char *note = nplan < total ? " (a filtered run: no verdict on the whole suite)" : "";
     fprintf(stderr,
             "%s@%s: %lu%s cases%s: %lu passed, %lu failed, %lu skipped, %lu broken, %lu crashed, %lu timed out; %lu count against it%s%s\n",
             t->name, vlabel, r.seq, scope, note, r.counts[R_PASS], r.counts[R_FAIL], r.counts[R_SKIP], r.counts[R_BROKEN], r.counts[R_CRASH],
@@ -206,9 +192,8 @@ static int run_version(struct run_opts *o, struct etw_target *t, unsigned versio
 }
 
 /* "6.1", "win11-24h2", "10.0.26100", "all", or "6.1,6.2,10.0" -> the entries' ids; the count, 0 on a bad name */
-static int parse_versions(const char *s, unsigned *vs, int max, const char **bad)
+static int parse_versions(const char *s, unsigned *vs, int max)
 {
-    *bad = s;
     int n = 0;
     if (!strcmp(s, "all")) {
         for (size_t i = 0; i < etw_version_count && n < max; i++)
@@ -302,13 +287,12 @@ int cli_cmd_run(int argc, char **argv)
         return cli_usage_error("--target needs a name or a path, not '%s'", o.target);
     unsigned versions[64] = {0};
     int nv = 1;
-    const char *bad = NULL;
-    if (emulate && !(nv = parse_versions(emulate, versions, 64, &bad))) {
+    if (emulate && !(nv = parse_versions(emulate, versions, 64))) {
         char known[512] = "";
         for (size_t i = 0, k = 0; i < etw_version_count && k < sizeof known; i++)
             k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? " " : "", etw_versions[i].name);
         fprintf(stderr, ETWCONF_PROG ": --emulate takes %s (or their aliases and Wine names, see '" ETWCONF_PROG " versions'), 'all' or a comma list, not "
-                                     "'%s'\nTry '" ETWCONF_PROG " help'.\n", known, bad);
+                                     "'%s'\nTry '" ETWCONF_PROG " help'.\n", known, emulate);
         return 2;
     }
     if (nv > 1 && !o.out_dir)

@@ -43,15 +43,10 @@ int cli_cmd_worker(int argc, char **argv)
     if (t->emulates && t->set_version(v, ETW_VIS_NT(v) ? t->build : 0) != 0)
         return fprintf(stderr, ETWCONF_PROG " worker: the target cannot emulate %s\n", version), 3;
     static struct etw_runner r;
-    r.t = t;
-    r.version = v;
-    r.plan = plan;
-    r.nplan = n;
-    r.isolation = ISO_BATCH;
-    r.timeout_ms = (unsigned)strtoul(timeout, NULL, 10);
-    r.fixture_ms = (unsigned)strtoul(fixture, NULL, 10);
-    r.quiet = true;
-    r.rerun_prefix = rerun;
+    r = (struct etw_runner){.t = t, .version = v, .plan = plan, .nplan = n, .isolation = ISO_BATCH,
+                            .timeout_ms = (unsigned)strtoul(timeout, NULL, 10),
+                            .fixture_ms = (unsigned)strtoul(fixture, NULL, 10),
+                            .quiet = true, .rerun_prefix = rerun};
     /* the results are sent: a target's DLL_PROCESS_DETACH (or destructor) must not hang or crash the
      * worker's exit, which the runner waits for */
     plat_exit(etw_exec_worker(&r, chan));

@@ -163,7 +163,6 @@ bool etw_start_logger(struct etw_ctx *c, enum etw_logger_kind kind, const etw_u3
     return false;
 }
 
-
 etw_u32 etw_enable_group(struct etw_ctx *c, etw_tracehandle session, const etw_guid *group, etw_u32 *enabled)
 {
     etw_phase(c, ETW_PHASE_FIXTURE);

@@ -52,15 +52,12 @@ static void check_retlen(struct etw_ctx *ctx, const struct etw_expect *x, const 
 {
     if (!o->retlen_passed)
         return;
-    if (x->rl == RL_EQ) {
-        if (!o->retlen_written) {
-            etw_check_row(ctx, x->rl_rule, A_RETLEN, "return length", false, "", "not written (still 0xDEADBEEF)");
-        } else {
-            char e[32], g[32];
-            snprintf(e, sizeof e, "%u (0x%X)", x->rl_value, x->rl_value);
-            snprintf(g, sizeof g, "%u (0x%X)", o->retlen, o->retlen);
-            etw_check_row(ctx, x->rl_rule, A_RETLEN, "return length", o->retlen == x->rl_value, e, g);
-        }
+    if (x->rl == RL_EQ && !o->retlen_written) {
+        etw_check_row(ctx, x->rl_rule, A_RETLEN, "return length", false, "",
+                      "not written (still 0xDEADBEEF)");
+    } else if (x->rl == RL_EQ) { /* file NULL: a check of the row, as etw_check_row */
+        etw_check_u32_at(ctx, NULL, 0, x->rl_rule, A_RETLEN, "return length", x->rl_value,
+                         o->retlen);
     } else if (x->rl == RL_UNTOUCHED) {
         char g[16];
         snprintf(g, sizeof g, "0x%08X", o->retlen);
@@ -124,10 +121,9 @@ void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const st
 {
     struct etw_target *t = ctx->t;
     bool absent = x->kind == XK_ABSENT;
-    char where[96], present[112], gone[112];
+    char where[96], expected[112];
     snprintf(where, sizeof where, "%s!%s", a->module, a->export_name);
-    snprintf(present, sizeof present, "%s exported", where);
-    snprintf(gone, sizeof gone, "%s not exported", where);
+    snprintf(expected, sizeof expected, "%s%s exported", where, absent ? " not" : "");
     if (!t->proc && absent) {
         etw_skip(ctx, "the target has no per-version export model (no EtwRef_GetProcAddress): "
                       "cannot check that %s is absent", where);
@@ -135,7 +131,7 @@ void etw_expect_export(struct etw_ctx *ctx, const struct etw_expect *x, const st
     }
     void *p = t->proc ? t->proc(a->module, a->export_name) : t->sym(t, a->export_name);
     etw_check_row(ctx, RID_PRIMARY, A_EXPORT, "export", absent ? !p : p != NULL,
-                  absent ? gone : present, p ? "exported" : absent ? "not exported" : "missing");
+                  expected, p ? "exported" : absent ? "not exported" : "missing");
     if (absent && p)
         ctx->res->mode = "unexpected-export";
 }

@@ -82,14 +82,11 @@ enum etw_fx etw_fixture_setup(struct etw_target *t, void *const *fns, const stru
             FX_BROKEN("fixture: RegisterTraceGuidsW with %d classes returned %u", n, rc);
         st->have_classic = true;
         st->nclasses = n;
-        if (fx->foreign_pid) {
-            if (!t->set_class_pid || t->set_class_pid(st->regs[0].RegHandle, 0x4242))
-                FX_BROKEN("fixture: EtwRef_SetClassProcessId failed");
-        }
-        if (fx->set_counter) {
-            if (!t->set_class_counter || t->set_class_counter(st->regs[0].RegHandle, fx->counter))
-                FX_BROKEN("fixture: EtwRef_SetClassCounter failed");
-        }
+        etw_handle class0 = st->regs[0].RegHandle;
+        if (fx->foreign_pid && (!t->set_class_pid || t->set_class_pid(class0, 0x4242)))
+            FX_BROKEN("fixture: EtwRef_SetClassProcessId failed");
+        if (fx->set_counter && (!t->set_class_counter || t->set_class_counter(class0, fx->counter)))
+            FX_BROKEN("fixture: EtwRef_SetClassCounter failed");
     }
     if (fx->provider) {
         etw_pfn_EventRegister er = (etw_pfn_EventRegister)api(t, fns, FN_EVENTREGISTER, st);

@@ -38,10 +38,11 @@ bool etw_row_printable(const struct etw_case *c)
     return !c->run && !c->data;
 }
 
-static void str(FILE *f, const char *s)
+/* pre, then s as a C string literal (NULL as "") */
+static void str(FILE *f, const char *pre, const char *s)
 {
-    fputc('"', f);
-    for (; *s; s++) {
+    fprintf(f, "%s\"", pre);
+    for (; s && *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch == '"' || ch == '\\')
             fprintf(f, "\\%c", ch);
@@ -68,11 +69,12 @@ static void rid(FILE *f, const char *pre, enum etw_rule_id r, const char *post)
     fputs(post, f);
 }
 
-/* a range bound as AT() takes it: a name, an NT version (0x0A01u) or a key; a hi bound whose
- * update nibble is not 0xF cannot be written (AT() would widen it) and is printed as it is */
-static void version(FILE *f, unsigned v, bool hi)
+/* pre, then a range bound as AT() takes it: a name, an NT version (0x0A01u) or a key; a hi
+ * bound whose update nibble is not 0xF cannot be written (AT() would widen it): printed as it is */
+static void version(FILE *f, const char *pre, unsigned v, bool hi)
 {
     const char *n = etw_version_enum_name(v, hi);
+    fputs(pre, f);
     if (n)
         fputs(n, f);
     else if ((v & 0xFFFFFu) == (hi ? 0xFFFFFu : 0))
@@ -81,23 +83,27 @@ static void version(FILE *f, unsigned v, bool hi)
         fprintf(f, "0x%08Xu", hi && (v & 0xFu) == 0xFu ? v & ~0xFu : v);
 }
 
-/* a return value as ERR(NAME), ST(NAME) or a number */
-static void code(FILE *f, enum etw_fn fn, etw_u32 v)
+/* pre, a return value as ERR(NAME), ST(NAME) or a number, post */
+static void code(FILE *f, const char *pre, enum etw_fn fn, etw_u32 v, const char *post)
 {
     bool nt = etw_fn_returns_ntstatus(fn);
     const char *n = nt ? etw_ntstatus_name(v) : etw_win32_name(v);
+    fputs(pre, f);
     if (n && nt && !strncmp(n, "STATUS_", 7))
         fprintf(f, "ST(%s)", n + 7);
     else if (n && !nt && !strncmp(n, "ERROR_", 6))
         fprintf(f, "ERR(%s)", n + 6);
     else
         fprintf(f, "0x%Xu", v);
+    fputs(post, f);
 }
 
 /* ", " between the items of a braced list */
 #define SEP(any) ((any) ? ", " : ((any) = true, ""))
 /* a field of a braced list, printed when cond holds */
 #define FIELD(cond, ...) ((cond) ? (fputs(SEP(any), f), fprintf(f, __VA_ARGS__)) : 0)
+/* a string field of a braced list, printed when s is not NULL */
+#define FIELD_STR(s, pre) ((s) ? (fputs(SEP(any), f), str(f, (pre), (s))) : (void)0)
 
 static void fixture(FILE *f, const struct etw_fixture *fx)
 {
@@ -108,10 +114,7 @@ static void fixture(FILE *f, const struct etw_fixture *fx)
     fprintf(f, " .fx = {");
     FIELD(fx->logger, ".logger = %s", etw_logger_enum_name(fx->logger));
     FIELD(fx->logger2, ".logger2 = %s", etw_logger_enum_name(fx->logger2));
-    bool masks = false;
-    for (int i = 0; i < 8; i++)
-        masks |= fx->masks[i] != 0;
-    if (masks) {
+    if (memcmp(fx->masks, none.masks, sizeof none.masks)) {
         fprintf(f, "%s.masks = {", SEP(any));
         for (int i = 0; i < 8; i++)
             fprintf(f, "%s0x%X", i ? ", " : "", fx->masks[i]);
@@ -147,10 +150,7 @@ static void args(FILE *f, enum etw_fn fn, const struct etw_args *a)
         fprintf(f, "%s.value = 0x%llx", SEP(any), (unsigned long long)a->value);
     FIELD(a->cls || (row && fn != FN_ETWCTI && fn != FN_CTI), ".cls = 0x%X", a->cls);
     FIELD(a->buf != B_GUARDED, ".buf = %s", etw_bsel_enum_name(a->buf));
-    if (a->len_rel)
-        fprintf(f, "%s.len = EXACT(%d)", SEP(any), a->len);
-    else if (a->len || row)
-        fprintf(f, "%s.len = %d", SEP(any), a->len);
+    FIELD(a->len_rel || a->len || row, a->len_rel ? ".len = EXACT(%d)" : ".len = %d", a->len);
     FIELD(a->retlen_null, ".retlen_null = true");
     if (a->in_len) {
         fprintf(f, "%sIN(", SEP(any));
@@ -161,14 +161,8 @@ static void args(FILE *f, enum etw_fn fn, const struct etw_args *a)
     FIELD(a->patch || a->patch_off, ".patch_off = %d", a->patch_off);
     FIELD(a->out_buf != B_GUARDED, ".out_buf = %s", etw_bsel_enum_name(a->out_buf));
     FIELD(a->out_len || fn == FN_NTC, ".out_len = %d", a->out_len);
-    if (a->module) {
-        fprintf(f, "%s.module = ", SEP(any));
-        str(f, a->module);
-    }
-    if (a->export_name) {
-        fprintf(f, "%s.export_name = ", SEP(any));
-        str(f, a->export_name);
-    }
+    FIELD_STR(a->module, ".module = ");
+    FIELD_STR(a->export_name, ".export_name = ");
     fprintf(f, "},");
 }
 
@@ -194,31 +188,21 @@ static void output(FILE *f, enum etw_fn fn, const struct etw_expect *x)
 
 static void expectation(FILE *f, enum etw_fn fn, const struct etw_expect *x)
 {
-    fprintf(f, x->kind == XK_SKIP ? "NA(" : "AT(");
-    version(f, x->vmin, false);
-    fprintf(f, ", ");
-    version(f, x->vmax, true);
+    version(f, x->kind == XK_SKIP ? "NA(" : "AT(", x->vmin, false);
+    version(f, ", ", x->vmax, true);
     if (x->kind == XK_SKIP) {
-        fprintf(f, ", ");
-        str(f, x->why ? x->why : "");
+        str(f, ", ", x->why);
         fprintf(f, ")");
         return;
     }
     if (x->kind == XK_PRESENT || x->kind == XK_ABSENT)
         fprintf(f, ", %s", x->kind == XK_PRESENT ? "PRESENT" : "ABSENT");
-    if (x->why) {
-        fprintf(f, ", .why = ");
-        str(f, x->why);
-    }
-    if (x->kind == XK_CALL || x->rc) {
-        fprintf(f, ", .rc = ");
-        code(f, fn, x->rc);
-    }
-    if (x->rc_alt_ok || x->rc_alt) {
-        fprintf(f, x->rc_alt_ok ? ", ALSO(" : ", .rc_alt = (");
-        code(f, fn, x->rc_alt);
-        fprintf(f, ")");
-    }
+    if (x->why)
+        str(f, ", .why = ", x->why);
+    if (x->kind == XK_CALL || x->rc)
+        code(f, ", .rc = ", fn, x->rc, "");
+    if (x->rc_alt_ok || x->rc_alt)
+        code(f, x->rc_alt_ok ? ", ALSO(" : ", .rc_alt = (", fn, x->rc_alt, ")");
     if (x->rc_rule)
         rid(f, ", RC_RULE(", x->rc_rule, ")");
     if (x->fail_rule)
@@ -256,13 +240,13 @@ bool etw_row_print(FILE *f, const struct etw_case *c, const char *indent)
     if (!etw_row_printable(c))
         return false;
     const char *fn = etw_fn_enum_name(c->fn);
-    fprintf(f, "%sCASE(.id = ", indent);
-    str(f, c->id ? c->id : "");
+    fputs(indent, f);
+    str(f, "CASE(.id = ", c->id);
     fprintf(f, ", .rules = RULES(");
     for (int i = 0; i < ETW_MAX_RULES && c->rules[i]; i++)
         rid(f, i ? ", " : "", c->rules[i], "");
-    fprintf(f, "),\n%s     .title = ", indent);
-    str(f, c->title ? c->title : "");
+    fprintf(f, "),\n%s", indent);
+    str(f, "     .title = ", c->title);
     fprintf(f, ",\n%s     .fn = %s,", indent, fn ? fn : "FN_NONE");
     if (c->needs) { /* by name (harness/case.h ETW_NEED_LIST); a bit no need has, as a number */
         fprintf(f, " .needs = ");

@@ -51,9 +51,7 @@ const struct etw_case **etw_plan_build(const char *const *ids, int nids, const c
         bool in = !nids && !filter;
         for (int k = 0; k < nids && !in; k++)
             in = !strcmp(ids[k], c->id);
-        if (filter && etw_plan_matches(c, filter))
-            in = true;
-        if (in)
+        if (in || (filter && etw_plan_matches(c, filter)))
             plan[np++] = c;
     }
     if (!np) {

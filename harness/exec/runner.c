@@ -173,13 +173,13 @@ static char *case_list(struct etw_runner *r, size_t from, size_t to)
 
 static struct plat_proc *start_worker(struct etw_runner *r, struct fork_arg *fa, char *err, size_t errlen)
 {
-    char version[32], build[16], timeout[16], fixture[16];
-    snprintf(version, sizeof version, "%s", etw_version_name(r->version));
+    char build[16], timeout[16], fixture[16];
     snprintf(build, sizeof build, "%u", r->t->build);
     snprintf(timeout, sizeof timeout, "%u", r->timeout_ms);
     snprintf(fixture, sizeof fixture, "%u", etw_phase_budget_ms(r, ETW_PHASE_FIXTURE));
     char *cases = case_list(r, fa->from, fa->to);
-    const char *argv[] = {ETW_WORKER_COMMAND, "--target", r->t->spec ? r->t->spec : "live", "--version", version, "--build", build,
+    const char *argv[] = {ETW_WORKER_COMMAND, "--target", r->t->spec ? r->t->spec : "live",
+                          "--version", etw_version_name(r->version), "--build", build,
                           "--timeout", timeout, "--fixture-timeout", fixture, "--rerun", r->rerun_prefix ? r->rerun_prefix : "etwconf run",
                           "--cases", cases ? cases : "", NULL};
     struct plat_proc *p = cases ? plat_proc_start(worker_main, fa, argv, err, errlen) : NULL;
@@ -276,19 +276,16 @@ static size_t supervise(struct etw_runner *r, size_t from, size_t to, int *rc)
     size_t blame = cur >= 0 ? (size_t)cur : next;
     if (timed_out) {
         emit_abnormal(r, blame, NULL, phase, "the worker was killed");
-        return blame + 1;
-    }
-    if (corrupt && blame < to) {
+    } else if (corrupt && blame < to) {
         char msg[400];
         snprintf(msg, sizeof msg, "(its worker's result channel was corrupted: %s; the worker was killed)", why);
         emit_abnormal(r, blame, "bad result", ETW_PHASE_CALL, msg);
-        return blame + 1;
+    } else if (cur >= 0) { /* it died inside a case */
+        emit_abnormal(r, blame, how, ETW_PHASE_CALL, "(the worker process died)");
+    } else {
+        return next;
     }
-    if (cur >= 0) { /* it died inside a case */
-        emit_abnormal(r, (size_t)cur, how, ETW_PHASE_CALL, "(the worker process died)");
-        return (size_t)cur + 1;
-    }
-    return next;
+    return blame + 1;
 }
 
 static int run_workers(struct etw_runner *r, size_t next)
@@ -304,11 +301,8 @@ static int run_workers(struct etw_runner *r, size_t next)
         next = supervise(r, next, to, &rc);
         if (rc)
             return rc;
-        if (next != before) {
-            fruitless = 0;
-            continue;
-        }
-        if (++fruitless < 3)
+        fruitless = next != before ? 0 : fruitless + 1;
+        if (fruitless < 3)
             continue;
         /* the worker ends before it runs a case, again and again: each case left is a CRASH */
         fprintf(stderr, "etwconf: the worker process ended three times before running a case; the %zu case(s) left are recorded as CRASH\n",

@@ -19,8 +19,7 @@ bool etw_wire_send_mark(plat_chan chan, enum etw_wire_kind kind, size_t idx, uns
 
 bool etw_wire_send_result(plat_chan chan, size_t idx, const struct etw_result *res, struct etw_runner *r)
 {
-    struct etw_json j;
-    etw_json_init(&j);
+    struct etw_json j = {0};
     etw_record_case_body(&j, res, r);
     const char *msg = res->message[0] ? res->message : res->reason;
     size_t mlen = strlen(msg);

@@ -53,7 +53,6 @@ static void quoted(struct etw_json *j, const char *s)
             put(j, esc, (size_t)snprintf(esc, sizeof esc, ctl ? "\\u%04x" : "\\%c", ch));
             p++;
         } else if (ch < 0x80) {
-            /* a run of plain characters at once */
             const unsigned char *q = p + 1;
             while (*q >= 0x20 && *q < 0x7F && *q != '"' && *q != '\\')
                 q++;
@@ -125,6 +124,20 @@ void etw_json_str(struct etw_json *j, const char *k, const char *v)
         quoted(j, v);
     else
         puts_(j, "null");
+}
+
+void etw_json_strs(struct etw_json *j, const char *const *kv)
+{
+    for (; *kv; kv += 2)
+        etw_json_str(j, kv[0], kv[1]);
+}
+
+void etw_json_rules(struct etw_json *j, const char *k, const struct etw_case *c)
+{
+    etw_json_arr(j, k);
+    for (int i = 0; etw_case_rule(c, i); i++)
+        etw_json_str(j, NULL, etw_rule_name(etw_case_rule(c, i)));
+    etw_json_end(j);
 }
 
 void etw_json_raw(struct etw_json *j, const char *k, const char *raw)

@@ -23,12 +23,16 @@ void etw_json_str(struct etw_json *j, const char *key, const char *v); /* NULL -
 void etw_json_int(struct etw_json *j, const char *key, long long v);
 void etw_json_bool(struct etw_json *j, const char *key, bool v);
 void etw_json_raw(struct etw_json *j, const char *key, const char *raw);
+/* ETW_JSON_STRS(j, key, value, key, value ...): an etw_json_str for each pair */
+void etw_json_strs(struct etw_json *j, const char *const *kv); /* the pairs, then NULL */
+#define ETW_JSON_STRS(j, ...) etw_json_strs((j), (const char *const[]){__VA_ARGS__, NULL})
+/* key: [the ids of c's .rules] */
+void etw_json_rules(struct etw_json *j, const char *key, const struct etw_case *c);
 /* records (harness/out/record.c) */
 void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char **argv);
 void etw_record_case_body(struct etw_json *j, const struct etw_result *res, struct etw_runner *r);
 void etw_record_footer(struct etw_json *j, struct etw_runner *r, int exit_code);
 
-/* ---------------------------------------------------------------- emitting results (harness/out/record.c) */
 /* write one result record (assigns seq, counts, prints progress) */
 void etw_emit(struct etw_runner *r, const struct etw_result *res);
 /* the same, from a record body already serialised by a worker */

@@ -36,17 +36,14 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
     etw_json_str(j, "type", "header");
     etw_json_str(j, "schema", ETWCONF_SCHEMA);
     etw_json_obj(j, "suite");
-    etw_json_str(j, "name", "etwconf");
-    etw_json_str(j, "version", ETWCONF_VERSION);
-    etw_json_str(j, "git", ETWCONF_GIT);
+    ETW_JSON_STRS(j, "name", "etwconf", "version", ETWCONF_VERSION, "git", ETWCONF_GIT);
     etw_json_int(j, "rules", (long long)etw_rule_count);
     etw_json_int(j, "cases", (long long)etw_case_total());
     etw_json_end(j);
     etw_json_obj(j, "target");
-    etw_json_str(j, "impl", t->impl);
-    etw_json_str(j, "name", t->name);
-    etw_json_str(j, "path", !strcmp(t->impl, "thirdparty") ? t->spec : NULL); /* the library loaded */
-    etw_json_str(j, "version", target_version_label(r));
+    ETW_JSON_STRS(j, "impl", t->impl, "name", t->name, /* path: the library loaded */
+                  "path", !strcmp(t->impl, "thirdparty") ? t->spec : NULL,
+                  "version", target_version_label(r));
     char nt[16], key[32];
     snprintf(nt, sizeof nt, "%u.%u", t->version >> 8, t->version & 0xFF);
     etw_version_key_name(etw_runner_key(r), key, sizeof key);
@@ -63,8 +60,7 @@ void etw_record_header(struct etw_json *j, struct etw_runner *r, int argc, char 
         snprintf(tid, sizeof tid, "%s@%s", t->name, target_version_label(r));
     etw_json_str(j, "target_id", tid);
     etw_json_obj(j, "host");
-    etw_json_str(j, "os", plat_host_os());
-    etw_json_str(j, "arch", plat_host_arch());
+    ETW_JSON_STRS(j, "os", plat_host_os(), "arch", plat_host_arch());
     etw_json_end(j);
     etw_json_obj(j, "fingerprint");
     if (t->fingerprint)
@@ -94,18 +90,14 @@ void etw_record_case_body(struct etw_json *j, const struct etw_result *res, stru
     const struct etw_rule *pr = etw_rule_get(etw_case_rule(c, 0));
     etw_json_str(j, "function", c->fn == FN_CUSTOM || c->fn == FN_EXPORT ? (pr ? pr->function : "?") : etw_fn_name(c->fn));
     etw_json_str(j, "title", c->title);
-    etw_json_arr(j, "rules");
-    for (int k = 0; etw_case_rule(c, k); k++)
-        etw_json_str(j, NULL, etw_rule_name(etw_case_rule(c, k)));
-    etw_json_end(j);
+    etw_json_rules(j, "rules", c);
     etw_json_str(j, "status", etw_status_name(res->status));
     etw_json_bool(j, "counted", res->counted);
     etw_json_str(j, "mode", res->status == R_FAIL || res->status == R_CRASH || res->status == R_TIMEOUT ? res->mode : NULL);
-    etw_json_arr(j, "failed_rules");
     if (res->status == R_CRASH || res->status == R_TIMEOUT) {
-        for (int k = 0; etw_case_rule(c, k); k++)
-            etw_json_str(j, NULL, etw_rule_name(etw_case_rule(c, k)));
+        etw_json_rules(j, "failed_rules", c);
     } else {
+        etw_json_arr(j, "failed_rules");
         for (int i = 0; i < res->nchecks; i++) {
             bool dup = false;
             for (int m = 0; m < i && !dup; m++)
@@ -113,16 +105,14 @@ void etw_record_case_body(struct etw_json *j, const struct etw_result *res, stru
             if (!res->checks[i].ok && !dup)
                 etw_json_str(j, NULL, etw_rule_name(res->checks[i].rule));
         }
+        etw_json_end(j);
     }
-    etw_json_end(j);
     etw_json_arr(j, "checks");
     for (int i = 0; i < res->nchecks; i++) {
         const struct etw_check_rec *k = &res->checks[i];
         etw_json_obj(j, NULL);
-        etw_json_str(j, "what", k->what);
-        etw_json_str(j, "rule", etw_rule_name(k->rule));
-        etw_json_str(j, "expected", k->expected);
-        etw_json_str(j, "got", k->got);
+        ETW_JSON_STRS(j, "what", k->what, "rule", etw_rule_name(k->rule), "expected", k->expected,
+                      "got", k->got);
         etw_json_bool(j, "ok", k->ok);
         etw_json_str(j, "aspect", etw_aspect_mode(k->aspect));
         /* where the check is: the row for the harness's checks of an expectation, else the check itself */
@@ -132,9 +122,9 @@ void etw_record_case_body(struct etw_json *j, const struct etw_result *res, stru
         etw_json_end(j);
     }
     etw_json_end(j);
-    etw_json_str(j, "message", res->message[0] ? res->message : NULL);
-    etw_json_str(j, "reason", res->reason[0] ? res->reason : NULL);
-    etw_json_str(j, "exception", res->exception[0] ? res->exception : NULL);
+    ETW_JSON_STRS(j, "message", res->message[0] ? res->message : NULL,
+                  "reason", res->reason[0] ? res->reason : NULL,
+                  "exception", res->exception[0] ? res->exception : NULL);
     etw_json_int(j, "duration_us", (long long)res->duration_us);
     snprintf(rerun, sizeof rerun, "%s --case %s", r->rerun_prefix ? r->rerun_prefix : "etwconf run", c->id);
     etw_json_str(j, "rerun", rerun);
@@ -202,8 +192,7 @@ void etw_emit_body(struct etw_runner *r, enum etw_status_kind st, bool counted, 
 
 void etw_emit(struct etw_runner *r, const struct etw_result *res)
 {
-    struct etw_json j;
-    etw_json_init(&j);
+    struct etw_json j = {0};
     etw_record_case_body(&j, res, r);
     if (j.oom) {
         fprintf(stderr, "etwconf: out of memory writing a result\n");

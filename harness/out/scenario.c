@@ -9,9 +9,7 @@ static void program_json(struct etw_json *j, const struct etw_scenario *sc)
     char src[512];
     snprintf(src, sizeof src, "%s: %s", p ? p->repo : "?", sc->source && *sc->source ? sc->source : p ? p->source : "?");
     etw_json_obj(j, "program");
-    etw_json_str(j, "id", sc->program);
-    etw_json_str(j, "name", p ? p->name : NULL);
-    etw_json_str(j, "source", src);
+    ETW_JSON_STRS(j, "id", sc->program, "name", p ? p->name : NULL, "source", src);
     etw_json_end(j);
 }
 
@@ -27,14 +25,15 @@ void etw_scenario_record(struct etw_json *j, const struct etw_result *res)
         int step = !mine ? 0 : res->status == R_FAIL && s->fail_step ? s->fail_step : s->step;
         if (step >= 1 && step <= etw_scenario_nsteps(sc)) {
             etw_json_int(j, "step", step);
-            etw_json_str(j, "step_what", sc->steps[step - 1].what);
-            etw_json_str(j, "consequence", sc->steps[step - 1].consequence);
+            const struct etw_scenario_step *st = &sc->steps[step - 1];
+            ETW_JSON_STRS(j, "step_what", st->what, "consequence", st->consequence);
         } else {
             /* the fault happened where the step could not be followed (before the program's first
              * call, or in a process whose memory the runner cannot read) */
             etw_json_raw(j, "step", "null");
-            etw_json_str(j, "step_what", "unknown: the step reached was not passed back from where the case ran");
-            etw_json_str(j, "consequence", "unknown");
+            ETW_JSON_STRS(j, "step_what",
+                          "unknown: the step reached was not passed back from where the case ran",
+                          "consequence", "unknown");
         }
     }
     if (mine)
@@ -50,8 +49,7 @@ void etw_scenario_list_json(struct etw_json *j, const struct etw_case *c)
     etw_json_arr(j, "steps");
     for (int i = 0; sc->steps[i].what; i++) {
         etw_json_obj(j, NULL);
-        etw_json_str(j, "what", sc->steps[i].what);
-        etw_json_str(j, "consequence", sc->steps[i].consequence);
+        ETW_JSON_STRS(j, "what", sc->steps[i].what, "consequence", sc->steps[i].consequence);
         etw_json_end(j);
     }
     etw_json_end(j);
