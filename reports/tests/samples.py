@@ -203,13 +203,7 @@ SCENARIOS = [
        "related")]),
 ]
 
-COUNTED_RULES = None  # filled from spec/rules.py
-
-
-def load_counted():
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "spec"))
-    import rules
-    return {r["id"]: rules.counted(r) for r in rules.load()}
+COUNTED_RULES = None  # filled from spec/rules.py by write_all
 
 
 def nt(v):
@@ -328,10 +322,6 @@ def stub_crash(func):
             "message": "EXCEPTION_WINE_STUB: unimplemented function sechost.dll.%s called" % func}
 
 
-def reference(case, version):
-    return None
-
-
 NOT_ELEVATED = {"status": "SKIP", "checks": [],
                 "reason": "SeSystemProfilePrivilege not held (run elevated)"}
 
@@ -387,10 +377,6 @@ def wine(case, version):
         return {"status": "TIMEOUT", "mode": "timeout", "checks": [],
                 "message": "no return within 5000 ms"}
     return None
-
-
-def windows(case, version):
-    return WINDOWS.get(case[0])
 
 
 def jsonl(recs):
@@ -490,9 +476,13 @@ def expectations_doc():
 def write_all(out):
     """Write every sample file into the directory OUT."""
     global COUNTED_RULES
-    COUNTED_RULES = load_counted()
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "spec"))
+    import rules
+    COUNTED_RULES = {r["id"]: rules.counted(r) for r in rules.load()}
     sys.path.insert(0, os.path.dirname(HERE))
     from etwconf_report.expectations import dumps
+    def reference(case, version):
+        return None
     ref = "build/etwconf run --target reference --emulate %s --case %%s"
     wref = "WINEPREFIX=build/wine-%s wine build/etwconf.exe run --case %%s"
     exe = ["etwconf.exe", "run"]
@@ -517,7 +507,7 @@ def write_all(out):
                                            wine_fp("win10"), emulated=False, build=19045,
                                            argv=exe)),
         "windows-10.0.19045.jsonl": jsonl(make_run(
-            "windows", "10.0", "windows@10.0.19045", windows, "etwconf.exe run --case %s",
+            "windows", "10.0", "windows@10.0.19045", lambda case, v: WINDOWS.get(case[0]), "etwconf.exe run --case %s",
             {"RtlGetVersion": "10.0.19045", "UBR": 4291, "product_type": "workstation",
              "arch": "x64", "wow64": False, "elevated": False,
              "privileges": ["SeChangeNotifyPrivilege"], "exe_sha256": "9f2b5c0d" * 8},
