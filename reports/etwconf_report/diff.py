@@ -67,14 +67,12 @@ class Change(namedtuple("Change", "kind id old new")):
     """A case that changed: its kind (KINDS), its id, its records in OLD and NEW (or None)."""
 
     def as_dict(self):
+        rec = self.new or self.old
         d = {"kind": self.kind, "case": self.id,
              "old": self.old["status"] if self.old else None,
-             "new": self.new["status"] if self.new else None}
-        rec = self.new or self.old
-        d["function"] = rec.get("function")
-        d["counted"] = bool(self.new and self.new.get("counted"))
-        d["detail"] = short_failure(self.new) if self.new else short_failure(self.old)
-        d["rerun"] = rec.get("rerun")
+             "new": self.new["status"] if self.new else None, "function": rec.get("function"),
+             "counted": bool(self.new and self.new.get("counted")), "detail": short_failure(rec),
+             "rerun": rec.get("rerun")}
         if P.is_scenario(rec):
             d["program"] = rec["program"]["id"]
         if self.new is not None and P.is_scenario(self.new) and self.new["status"] in BAD:
@@ -155,8 +153,7 @@ def diff_runs(old, new):
     for case in new.cases:
         if case["id"] not in old.by_id:
             changes.append(Change("added", case["id"], None, case))
-    order = {k: i for i, k in enumerate(KINDS)}
-    changes.sort(key=lambda c: (order[c.kind], c.id))
+    changes.sort(key=lambda c: (KINDS.index(c.kind), c.id))
     return changes, unchanged
 
 

@@ -26,10 +26,7 @@ class Result(unittest.TextTestResult):
 
 def _iter(suite):
     for t in suite:
-        if isinstance(t, unittest.TestSuite):
-            yield from _iter(t)
-        else:
-            yield t
+        yield from _iter(t) if isinstance(t, unittest.TestSuite) else (t,)
 
 
 def main(argv):
