@@ -31,10 +31,7 @@ class InputError(Exception):
 
     def __str__(self):
         loc = self.path if self.line is None else "%s:%d" % (self.path, self.line)
-        msg = "%s: %s" % (loc, self.what)
-        if self.todo:
-            msg += "; " + self.todo
-        return msg
+        return "%s: %s%s" % (loc, self.what, "; " + self.todo if self.todo else "")
 
 
 class Run:
@@ -246,9 +243,7 @@ def _check_case(rec, path, line):
     if rec["counted"] and status in ("PASS", "SKIP", "BROKEN"):
         c.fail('"counted" is true for a %s record (must be false for PASS, SKIP and BROKEN)'
                % status)
-    checks = rec.get("checks")
-    if checks is None:
-        checks = []
+    checks = [] if rec.get("checks") is None else rec["checks"]
     if not isinstance(checks, list):
         c.fail('"checks" is %s, expected a list' % _typename(checks))
     for i, chk in enumerate(checks):
@@ -420,9 +415,7 @@ def load(path):
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     ends_nl = data.endswith(b"\n")
-    lines = data.split(b"\n")
-    if ends_nl:
-        lines.pop()
+    lines = (data[:-1] if ends_nl else data).split(b"\n")
     run = Run(path)
 
     def drop(lineno, damage, warning):
@@ -433,8 +426,7 @@ def load(path):
     seq_expected = 1
     dropped_pending = 0       # damaged lines dropped since the last case record read
     for lineno, raw in enumerate(lines, 1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
+        raw = raw.removesuffix(b"\r")
         if not raw.strip():
             continue
         cut_short = lineno == last and not ends_nl   # a killed writer leaves a partial line

@@ -418,8 +418,7 @@ def hostile():
     ]
     for seq, (st, over) in enumerate(specs, 1):
         rec = {"type": "case", "seq": seq, "id": over.pop("id", "evil.%d.%s" % (seq, HOSTILE)),
-               "file":
-               "cases/" + HOSTILE + ".c", "line": 7, "function": "Trace<script>Query",
+               "file": "cases/" + HOSTILE + ".c", "line": 7, "function": "Trace<script>Query",
                "title": HOSTILE, "rules": ["TQI.0B.EXACT_SIZE", "<b>X.Y</b>"], "status": st,
                "counted": st in ("FAIL", "CRASH", "TIMEOUT"), "mode": None,
                "failed_rules": [], "checks": [ok_check("TQI.0B.EXACT_SIZE", HOSTILE)],
@@ -507,7 +506,8 @@ def write_all(out):
                                            wine_fp("win10"), emulated=False, build=19045,
                                            argv=exe)),
         "windows-10.0.19045.jsonl": jsonl(make_run(
-            "windows", "10.0", "windows@10.0.19045", lambda case, v: WINDOWS.get(case[0]), "etwconf.exe run --case %s",
+            "windows", "10.0", "windows@10.0.19045", lambda case, v: WINDOWS.get(case[0]),
+            "etwconf.exe run --case %s",
             {"RtlGetVersion": "10.0.19045", "UBR": 4291, "product_type": "workstation",
              "arch": "x64", "wow64": False, "elevated": False,
              "privileges": ["SeChangeNotifyPrivilege"], "exe_sha256": "9f2b5c0d" * 8},
