@@ -20,6 +20,13 @@ SCHEMA_PREFIX = "etwconf-results/"
 MAX_FILE = 512 * 1024 * 1024
 MAX_LINE = 8 * 1024 * 1024
 RERUN_HINT = "re-run it with `build/etwconf run --out FILE`"
+DAMAGED = "the file is damaged; " + RERUN_HINT
+CONCATENATED = "two runs were concatenated into one file; keep one run per file"
+
+
+def _foreign(path, line, why):
+    return InputError(path, line, "not an etwconf results file (%s)" % why,
+                      "pass the .jsonl files written by `etwconf run --out FILE`")
 
 
 class InputError(Exception):
@@ -218,9 +225,7 @@ def _check_header(rec, path):
         if rec.get("type") in ("case", "footer"):
             raise InputError(path, 1, "the first record is a %r record, not the header: the "
                              "beginning of the run is missing" % rec.get("type"), RERUN_HINT)
-        raise InputError(path, 1, 'not an etwconf results file (the first line is not a header '
-                         'with "schema": "%s")' % SCHEMA,
-                         "pass the .jsonl files written by `etwconf run --out FILE`")
+        raise _foreign(path, 1, 'the first line is not a header with "schema": "%s"' % SCHEMA)
     if schema != SCHEMA:
         major = schema[len(SCHEMA_PREFIX):].split(".", 1)[0]
         if major != "1":
@@ -357,8 +362,7 @@ def _whole_file_hint(data, path):
     if isinstance(doc, dict) and str(doc.get("schema", "")).startswith("etwconf-expectations/"):
         return InputError(path, None, "this is an expectations file, not a results file",
                           "pass it with --expectations FILE")
-    return InputError(path, 1, "not an etwconf results file (a JSON document, not JSON Lines)",
-                      "pass the .jsonl files written by `etwconf run --out FILE`")
+    return _foreign(path, 1, "a JSON document, not JSON Lines")
 
 
 _ESCAPED = re.compile("[\udc80-\udcff]")
@@ -454,8 +458,7 @@ def load(path):
                     hint = _whole_file_hint(data, path)
                     if hint is not None:
                         raise hint
-                raise InputError(path, lineno, "not an etwconf results file (%s)" % bad,
-                                 "pass the .jsonl files written by `etwconf run --out FILE`")
+                raise _foreign(path, lineno, bad)
             if cut_short and run.footer is None:
                 run.warnings.append("%s:%d: last line cut short (%s); dropped"
                                     % (path, lineno, bad))
@@ -464,8 +467,7 @@ def load(path):
                 drop(lineno, bad, bad)
                 dropped_pending += 1
                 continue
-            raise InputError(path, lineno, "malformed record: %s" % bad,
-                             "the file is damaged; " + RERUN_HINT)
+            raise InputError(path, lineno, "malformed record: %s" % bad, DAMAGED)
         if not_utf8:
             fields = []
             rec = _unescape_bad_bytes(rec, "", fields)
@@ -527,25 +529,23 @@ def _take_record(run, rec, path, lineno, seq_expected, dropped):
     skip the records of `dropped` damaged lines)."""
     if not isinstance(rec, dict):
         if run.header is None:
-            raise InputError(path, lineno, "not an etwconf results file (the first line is "
-                             "%s, not a header object)" % _typename(rec),
-                             "pass the .jsonl files written by `etwconf run --out FILE`")
+            raise _foreign(path, lineno, "the first line is %s, not a header object"
+                           % _typename(rec))
         raise InputError(path, lineno, "malformed record: %s, expected an object"
-                         % _typename(rec), "the file is damaged; " + RERUN_HINT)
+                         % _typename(rec), DAMAGED)
     if run.header is None:
         run.header = _check_header(rec, path)
         return seq_expected
     rtype = rec.get("type")
     if run.footer is not None:
         raise InputError(path, lineno, "a %s record after the footer" % display(rtype),
-                         "two runs were concatenated into one file; keep one run per file")
+                         CONCATENATED)
     if rtype == "case":
         _check_case(rec, path, lineno)
         if not seq_expected <= rec["seq"] <= seq_expected + dropped:
             raise InputError(path, lineno, 'case record %s has "seq" %d, expected %d '
                              '(records are missing or out of order)'
-                             % (rec["id"], rec["seq"], seq_expected),
-                             "the file is damaged; " + RERUN_HINT)
+                             % (rec["id"], rec["seq"], seq_expected), DAMAGED)
         if rec["id"] in run.by_id:
             raise InputError(path, lineno, "case %s appears twice (first at seq %d)"
                              % (rec["id"], run.by_id[rec["id"]]["seq"]),
@@ -558,8 +558,7 @@ def _take_record(run, rec, path, lineno, seq_expected, dropped):
         run.footer = _check_footer(rec, path, lineno)
         run.footer_line = lineno
     elif rtype == "header":
-        raise InputError(path, lineno, "a second header",
-                         "two runs were concatenated into one file; keep one run per file")
+        raise InputError(path, lineno, "a second header", CONCATENATED)
     elif isinstance(rtype, str) and rtype:
         run.warnings.append("%s:%d: unknown record type %r ignored" % (path, lineno, rtype))
     else:
