@@ -321,8 +321,10 @@ def _opt(*names, **kw):
 RESULTS = _opt("results", nargs="*", metavar="RESULTS.jsonl")
 RULES = _opt("--rules", metavar="RULES.def", help="rule catalogue (default: spec/rules.def)")
 EXPS = _opt("--expectations", action="append", metavar="FILE")
+BASELINE_DIR = _opt("--dir", default="baselines/windows", metavar="DIR",
+                    help="the baselines (default: baselines/windows)")
 
-# name, function, help, description, arguments
+# name ("baseline ACTION": an action of baseline), function, help, description, arguments
 COMMANDS = (
     ("report", cmd_report, "write index.html, summary.md and junit.xml",
      "Write an HTML report (index.html), a Markdown summary (summary.md) and JUnit XML "
@@ -373,9 +375,24 @@ COMMANDS = (
      [RESULTS, _opt("--out-dir", default="build/calibrate", metavar="DIR",
                     help="where the per-build expectation files go (default: build/calibrate)"),
       _opt("--no-write", action="store_true", help="only print"), RULES]),
-    ("baseline", None, "per-build baselines of real Windows: check, update",
+    ("baseline", cmd_baseline, "per-build baselines of real Windows: check, update",
      "Baselines of real Windows, one file per machine kind (build, product type, arch): "
      "DIR/KIND.json, in the expectations format. See `%s baseline ACTION --help`." % PROG, []),
+    ("baseline check", cmd_baseline, "compare runs with their baselines (exit 1 on a regression)",
+     "Compare runs on real Windows with the baseline of their machine kind: a case that fails "
+     "where the baseline has no entry, or fails differently, is a regression (exit 1), as is an "
+     "incomplete run. A kind without a baseline (or with no run folded in yet) is reported, and "
+     "is a failure only with --require. A case that now passes is reported (fold it in with "
+     "update).",
+     [RESULTS, BASELINE_DIR,
+      _opt("--require", action="store_true", help="a run without a baseline is a failure")]),
+    ("baseline update", cmd_baseline, "fold complete runs into their baselines",
+     "Fold complete runs on real Windows into the baselines of their machine kinds (written "
+     "when missing; entries that still match keep their why).", [RESULTS, BASELINE_DIR]),
+    ("baseline init", cmd_baseline, "write empty placeholders",
+     "Write an empty baseline (no run folded in) for each VERSION,PRODUCT_TYPE,ARCH"
+     "[,NATIVE_ARCH], e.g. 10.0.20348,server,i686,x86_64.",
+     [_opt("results", nargs="*", metavar="KIND"), BASELINE_DIR]),
     ("winetest", cmd_winetest, "print results in Wine's test output format",
      "Print the results as a Wine conformance test prints them (file:line: Test failed: ..., "
      "a closing line per case file), known divergences of --expectations as todo_wine. Exit "
@@ -391,30 +408,6 @@ COMMANDS = (
            "(default: the newest of the file's wine_versions, the Wine a tree's test goes "
            "into)")]),
 )
-BASELINE_DIR = _opt("--dir", default="baselines/windows", metavar="DIR",
-                    help="the baselines (default: baselines/windows)")
-BASELINE = (
-    ("check", "compare runs with their baselines (exit 1 on a regression)",
-     "Compare runs on real Windows with the baseline of their machine kind: a case that fails "
-     "where the baseline has no entry, or fails differently, is a regression (exit 1), as is an "
-     "incomplete run. A kind without a baseline (or with no run folded in yet) is reported, and "
-     "is a failure only with --require. A case that now passes is reported (fold it in with "
-     "update).",
-     [RESULTS, BASELINE_DIR,
-      _opt("--require", action="store_true", help="a run without a baseline is a failure")]),
-    ("update", "fold complete runs into their baselines",
-     "Fold complete runs on real Windows into the baselines of their machine kinds (written "
-     "when missing; entries that still match keep their why).", [RESULTS, BASELINE_DIR]),
-    ("init", "write empty placeholders",
-     "Write an empty baseline (no run folded in) for each VERSION,PRODUCT_TYPE,ARCH"
-     "[,NATIVE_ARCH], e.g. 10.0.20348,server,i686,x86_64.",
-     [_opt("results", nargs="*", metavar="KIND"), BASELINE_DIR]),
-)
-
-
-def _add(parser, args):
-    for names, kw in args:
-        parser.add_argument(*names, **kw)
 
 
 def build_parser():
@@ -423,17 +416,16 @@ def build_parser():
                epilog="Exit codes: 0 ok; 1 regression (diff) or expectation failure (check); "
                "2 bad input or usage; 3 internal error. See reports/README.md.")
     p.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
-    sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=Parser)
-    for name, fn, hlp, desc, args in COMMANDS:
-        c = sub.add_parser(name, help=hlp, description=desc)
-        _add(c, args)
+    subs = {"": p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=Parser)}
+    for name, fn, hlp, desc, args in COMMANDS:     # "baseline check": an action of baseline
+        parent, _, leaf = name.rpartition(" ")
+        if parent not in subs:
+            subs[parent] = subs[""].choices[parent].add_subparsers(
+                dest="action", metavar="ACTION", parser_class=Parser, required=True)
+        c = subs[parent].add_parser(leaf, help=hlp, description=desc)
+        for names, kw in args:
+            c.add_argument(*names, **kw)
         c.set_defaults(fn=fn)
-    bsub = sub.choices["baseline"].add_subparsers(dest="action", metavar="ACTION",
-                                                  parser_class=Parser)
-    bsub.required = True
-    for name, hlp, desc, args in BASELINE:
-        _add(bsub.add_parser(name, help=hlp, description=desc), args)
-    sub.choices["baseline"].set_defaults(fn=cmd_baseline, require=False)
     return p
 
 
