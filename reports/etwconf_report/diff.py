@@ -164,7 +164,7 @@ def _side(path):
         if not files:
             raise InputError(path, None, "directory has no .jsonl files",
                              "pass a results file or a directory of them")
-        runs = [load(f) for f in files]
+        runs = label_runs([load(f) for f in files])
         ids = {}
         for r in runs:
             if r.target_id in ids:
@@ -173,15 +173,13 @@ def _side(path):
                                  "pass the two files to compare directly")
             ids[r.target_id] = r
         return runs, True
-    return [load(path)], False
+    return label_runs([load(path)]), False
 
 
 def pairs(old_path, new_path):
     """[(old_run, new_run)], [runs only on one side], notes."""
     olds, odir = _side(old_path)
     news, ndir = _side(new_path)
-    label_runs(olds)
-    label_runs(news)
     if len(olds) == len(news) == 1:
         o, n = olds[0], news[0]
         return [(o, n)], [], ["note: comparing different implementations (%s and %s)"

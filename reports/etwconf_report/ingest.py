@@ -82,13 +82,9 @@ class Run:
         names = {self.version, self.version_name}
         if isinstance(self.target.get("nt_version"), str):
             names.add(self.target["nt_version"])
-        for n in list(names):
-            if n.lower() in WINE_NT:
-                names.add(WINE_NT[n.lower()])
+        names |= {WINE_NT[n.lower()] for n in names if n.lower() in WINE_NT}
         if self.impl == "wine":
-            for n in list(names):
-                if n in NT_WINE:
-                    names.add(NT_WINE[n])
+            names |= {NT_WINE[n] for n in names if n in NT_WINE}
         return names
 
     def nt(self):
@@ -392,16 +388,13 @@ def _filter_of(header):
         return "--filter " + f
     if isinstance(f, list) and f:
         return " ".join(display(x) for x in f)
-    argv = header.get("argv")
+    argv = header.get("argv") if isinstance(header.get("argv"), list) else []
     opts = []
-    if isinstance(argv, list):
-        for i, a in enumerate(argv):
-            if not isinstance(a, str):
-                continue
-            if a in ("--case", "--filter") and i + 1 < len(argv):
-                opts.append("%s %s" % (a, display(argv[i + 1])))
-            elif a.startswith(("--case=", "--filter=")):
-                opts.append(a)
+    for i, a in enumerate(argv):
+        if a in ("--case", "--filter") and i + 1 < len(argv):
+            opts.append("%s %s" % (a, display(argv[i + 1])))
+        elif isinstance(a, str) and a.startswith(("--case=", "--filter=")):
+            opts.append(a)
     return " ".join(opts) or None
 
 
