@@ -25,7 +25,7 @@ class Outputs(TmpCase):
         """Run summary, report (index.html, summary.md, junit.xml), check and diff over PATH:
         summary and report exit 0, check and diff 0 or 1, and each output (a command's stdout)
         holds the texts WANT gives it. Returns what each said, and junit.xml's one testsuite as
-        "suite"."""
+        "suite", its properties as "props"."""
         r = {"summary": _cli("summary", path)}
         out = os.path.join(self.tmp, "rep-" + os.path.basename(path))
         r["report"] = _cli("report", "--out", out, path)
@@ -34,6 +34,7 @@ class Outputs(TmpCase):
             with open(os.path.join(out, name), encoding="utf-8") as f:
                 r[name] = f.read()
         (r["suite"],) = ET.fromstring(r["junit.xml"]).findall("testsuite")
+        r["props"] = {p.get("name"): p.get("value") for p in r["suite"].iter("property")}
         r["check"] = _cli("check", "--expectations", WINE_EXP, path)
         r["diff"] = _cli("diff", data("wine-win10.jsonl"), path)
         for name, texts in want.items():
@@ -80,8 +81,7 @@ class LyingFooter(Outputs):
         last = r["suite"].findall("testcase")[-1]
         self.assertEqual(last.get("name"), "(run incomplete)")
         self.assertIn(why, last.find("error").get("message"))
-        props = {p.get("name"): p.get("value") for p in r["suite"].iter("property")}
-        self.assertEqual(props["complete"], "false")
+        self.assertEqual(r["props"]["complete"], "false")
         self.assertNotIn("removed cases", r["diff"][1])
 
 
@@ -234,9 +234,8 @@ class Filtered(Outputs):
         self.assertNotRegex(r["summary"][1], r"(?m)^\S+\s+conformant\b")
         self.assertNotIn('class="verdict verdict-good"', r["index.html"])
         self.assertNotIn(">conformant<", r["index.html"])
-        props = {p.get("name"): p.get("value") for p in r["suite"].iter("property")}
-        self.assertIn(scope, props["verdict"])
-        self.assertEqual(props["filtered"], "4 of 221 cases (--filter tqi)")
+        self.assertIn(scope, r["props"]["verdict"])
+        self.assertEqual(r["props"]["filtered"], "4 of 221 cases (--filter tqi)")
         self.assertNotIn("STALE", r["check"][1])
         self.assertNotIn("removed cases", r["diff"][1])
 
