@@ -9,7 +9,7 @@ import os
 import re
 
 from .util import STATUSES, clean, display, nt_tuple, WINE_NT, NT_WINE, IMPL_ORDER, \
-    version_sort_key, run_key, read_regular, NotRegular
+    version_sort_key, run_key, read_regular, NotRegular, plural
 
 # a JSON escape, or a raw character, that util.clean() would replace
 _MAYBE_BAD = re.compile(r"\\u(?:00[01]|007f|008|009|d[89a-f]|fff[ef])|[\x7f-\x9f\ufffe\uffff]",
@@ -116,8 +116,7 @@ class Run:
         if not self.filtered:
             return None
         n = self.planned if self.planned is not None else len(self.cases)
-        text = "%d of %d cases" % (n, self.suite_cases) if self.suite_cases else \
-            "%d case%s" % (n, "" if n == 1 else "s")
+        text = "%d of %d cases" % (n, self.suite_cases) if self.suite_cases else plural(n, "case")
         if self.filter:
             text += " (%s)" % self.filter
         return text
@@ -498,10 +497,9 @@ def load(path):
         why = 'the footer claims a complete run, but the file has %d of the %d planned case ' \
             'records' % (n, planned)
     if run.damage:
-        damage = "damaged file: %s; %d case record%s read" % (
-            "; ".join(run.damage[:3]) + ("; and %d more" % (len(run.damage) - 3)
-                                         if len(run.damage) > 3 else ""),
-            n, "" if n == 1 else "s")
+        more = "; and %d more" % (len(run.damage) - 3) if len(run.damage) > 3 else ""
+        damage = "damaged file: %s%s; %s read" % ("; ".join(run.damage[:3]), more,
+                                                   plural(n, "case record"))
         if run.footer is not None and _is_int(run.footer.get("total")):
             damage += " of the %d the footer counts" % run.footer["total"]
         why = damage if why is None or run.footer is not None else "%s; %s" % (damage, why)

@@ -274,12 +274,10 @@ def make_run(impl, version, tid, behave, rerun_fmt, fingerprint=None, emulated=T
             if rec["status"] in ("FAIL", "CRASH", "TIMEOUT") and step is not None:
                 rec.update(step=step, step_what=steps[step - 1][0],
                            consequence=rec.get("consequence") or steps[step - 1][1])
+        if rec["status"] in ("CRASH", "TIMEOUT"):
+            rec["failed_rules"] = list(rules)
         if rec["status"] in ("FAIL", "CRASH", "TIMEOUT"):
-            if rec["status"] != "FAIL":
-                rec["failed_rules"] = list(rules)
-                rec["counted"] = any(COUNTED_RULES.get(r, False) for r in rules)
-            else:
-                rec["counted"] = any(COUNTED_RULES.get(r, False) for r in rec["failed_rules"])
+            rec["counted"] = any(COUNTED_RULES.get(r, False) for r in rec["failed_rules"])
         recs.append(rec)
     return finish(recs)
 
