@@ -32,9 +32,8 @@ def _iter(suite):
 def main(argv):
     verbose = "-v" in argv
     pats = [a for a in argv if not a.startswith("-")]
-    loader = unittest.TestLoader()
-    suite = loader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
-    tests = list(_iter(suite))
+    tests = list(_iter(unittest.TestLoader().discover(HERE, pattern="test_*.py",
+                                                      top_level_dir=HERE)))
     broken = [t for t in tests if type(t).__name__ == "_FailedTest"]
     if pats:
         tests = [t for t in tests if any(p in t.id() for p in pats)] + broken
