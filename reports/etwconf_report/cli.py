@@ -129,6 +129,7 @@ def cmd_summary(a):
     summaries, _, _, _, known = _summaries(a)
     tps = P.per_target(summaries, known)
     width = max(len(oneline(s.run.label, 60)) for s in summaries)
+    pad = "%-*s  " % (width, "")
     for s in summaries:
         c = s.counts
         counts = ", ".join("%d %s" % (c[k], k) for k in
@@ -142,11 +143,9 @@ def cmd_summary(a):
                 ", %d %s" % (k[x], x) for x in ("XPASS", "CHANGED", "UNEXPECTED") if k.get(x)))
         print(line)
         if s.must_rules:
-            print("%-*s  failed MUST rules: %s" % (width, "", oneline(" ".join(s.must_rules),
-                                                                      400)))
+            print(pad + "failed MUST rules: " + oneline(" ".join(s.must_rules), 400))
         tp = tps[s.index]
         if tp.has_scenarios:
-            pad = "%-*s  " % (width, "")
             print(pad + oneline(tp.headline()))
             for p in tp.with_state(P.BROKEN):
                 for _, c in p.failing:
@@ -154,18 +153,15 @@ def cmd_summary(a):
                         oneline(p.name, 80), oneline(p.id, 40), oneline(P.failure_line(c), 400),
                         oneline(c["id"], 80), c["status"],
                         "counted" if c["counted"] else "not counted"))
-            works = tp.with_state(P.WORKS, P.PARTIAL)
-            if works:
-                print(pad + "  working: " + oneline(", ".join(
-                    p.name + (" (partly exercised)" if p.state == P.PARTIAL else "")
-                    for p in works), 1000))
-            for reason, pcs in tp.not_run_by_reason():
-                print(pad + "  not exercised (%s): %s" % (oneline(reason, 300), oneline(
-                    ", ".join("%s [%s]" % (p.name, c["id"]) for p, c in pcs), 1000)))
-            absent = tp.with_state(P.ABSENT)
-            if absent:
-                print(pad + "  no scenario in this run: " + oneline(", ".join(
-                    p.name for p in absent), 1000))
+            rows = [("working", [p.name + (" (partly exercised)" if p.state == P.PARTIAL else "")
+                                 for p in tp.with_state(P.WORKS, P.PARTIAL)])]
+            rows += [("not exercised (%s)" % oneline(reason, 300),
+                      ["%s [%s]" % (p.name, c["id"]) for p, c in pcs])
+                     for reason, pcs in tp.not_run_by_reason()]
+            rows.append(("no scenario in this run", [p.name for p in tp.with_state(P.ABSENT)]))
+            for label, names in rows:
+                if names:
+                    print(pad + "  %s: %s" % (label, oneline(", ".join(names), 1000)))
     good = sum(1 for s in summaries if s.fully_conformant)
     bad = sum(1 for s in summaries if not s.conformant)
     inc = sum(1 for s in summaries if s.conformant and not s.run.complete)
