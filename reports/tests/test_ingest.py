@@ -187,30 +187,23 @@ class Fuzz(TmpCase):
     def test_random_damage(self):
         rng = random.Random(4)
         good = open(data("wine-win10.jsonl"), "rb").read()
-        path = os.path.join(self.tmp, "f.jsonl")
         outcomes = {"ok": 0, "incomplete": 0, "refused": 0}
         for i in range(400):
-            b = bytearray(good)
-            op = i % 5
+            b, lines, op = bytearray(good), good.split(b"\n"), i % 5
             if op == 0:
                 b = b[:rng.randrange(len(b))]
             elif op == 1:
                 for _ in range(rng.randint(1, 5)):
                     b[rng.randrange(len(b))] = rng.randrange(256)
             elif op == 2:
-                lines = bytes(b).split(b"\n")
                 del lines[rng.randrange(len(lines))]
-                b = bytearray(b"\n".join(lines))
             elif op == 3:
                 pos = rng.randrange(len(b))
                 b[pos:pos] = rng.choice([b'"', b"{", b"}", b"\n", b"\\", b"\x00", b",",
                                          b'"status":"CRASH",', b"\xff", b"[" * 50])
             else:
-                lines = bytes(b).split(b"\n")
                 rng.shuffle(lines)
-                b = bytearray(b"\n".join(lines))
-            with open(path, "wb") as f:
-                f.write(b)
+            path = self.write("f.jsonl", b"\n".join(lines) if op in (2, 4) else bytes(b))
             try:
                 run = ingest.load(path)
                 outcomes["ok" if run.complete else "incomplete"] += 1
