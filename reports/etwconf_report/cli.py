@@ -210,13 +210,12 @@ def cmd_check(a):
         outs = expectations.evaluate(r, x)
         c = Counter(oc.kind for oc in outs.values())
         for oc in outs.values():
+            line = "%-10s %s %s: %s" % (oc.kind, oneline(r.label), oneline(oc.case["id"]),
+                                        oneline(oc.detail, 600 if oc.failed else 300))
             if oc.failed:
-                problems.append("%-10s %s %s: %s" % (oc.kind, oneline(r.label),
-                                                     oneline(oc.case["id"]),
-                                                     oneline(oc.detail, 600)))
+                problems.append(line)
             elif a.verbose and oc.kind == "XFAIL":
-                print("XFAIL      %s %s: %s" % (oneline(r.label), oneline(oc.case["id"]),
-                                                oneline(oc.detail, 300)))
+                print(line)
         p, f, sk = c["OK"] + c["XFAIL"], c["XPASS"] + c["CHANGED"] + c["UNEXPECTED"], c["SKIP"]
         passed, failed, skipped = passed + p, failed + f, skipped + sk
         print("check: %s (%s): %d passed (%d XFAIL), %d failed, %d skipped%s" % (
