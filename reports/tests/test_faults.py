@@ -47,14 +47,14 @@ class Outputs(TmpCase):
         return r
 
 
-def _wine(n=None, **header):
-    """wine-win10's records: the first n cases (all when None), header fields replaced, the
-    footer recomputed so that it adds up."""
+def _wine(n=None, status=None, **header):
+    """wine-win10's records: the first n cases (all when None) of STATUS (any when None),
+    header fields replaced, the footer recomputed so that it adds up."""
     recs = read_records("wine-win10.jsonl")
-    if n is not None:
-        recs = recs[:1 + n] + recs[-1:]
+    cases = [r for r in recs[1:-1] if status in (None, r["status"])]
+    recs = fix_footer(recs[:1] + cases[:n] + recs[-1:])
     recs[0].update(header)
-    return fix_footer(recs)
+    return recs
 
 
 class LyingFooter(Outputs):
@@ -209,10 +209,7 @@ class Filtered(Outputs):
 
     def filtered(self, n=4, **header):
         """A file of n passing cases of wine-win10, n planned, header fields replaced."""
-        recs = read_records("wine-win10.jsonl")
-        passing = [r for r in recs if r.get("type") == "case" and r["status"] == "PASS"][:n]
-        recs = fix_footer(recs[:1] + passing + recs[-1:])
-        recs[0].update(header, cases_planned=n)
+        recs = _wine(n, "PASS", cases_planned=n, **header)
         return self.write("filtered-%d.jsonl" % n, dump_records(recs))
 
     def test_every_output_says_n_of_m(self):
