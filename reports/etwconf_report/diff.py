@@ -167,11 +167,10 @@ def _side(path):
         runs = label_runs([load(f) for f in files])
         ids = {}
         for r in runs:
-            if r.target_id in ids:
-                raise InputError(r.path, None, "target %s also in %s" % (r.target_id,
-                                                                         ids[r.target_id].path),
+            first = ids.setdefault(r.target_id, r)
+            if first is not r:
+                raise InputError(r.path, None, "target %s also in %s" % (r.target_id, first.path),
                                  "pass the two files to compare directly")
-            ids[r.target_id] = r
         return runs, True
     return label_runs([load(path)]), False
 

@@ -221,12 +221,10 @@ def _check_header(rec, path):
             raise InputError(path, 1, "the first record is a %r record, not the header: the "
                              "beginning of the run is missing" % rec.get("type"), RERUN_HINT)
         raise _foreign(path, 1, 'the first line is not a header with "schema": "%s"' % SCHEMA)
-    if schema != SCHEMA:
-        major = schema[len(SCHEMA_PREFIX):].split(".", 1)[0]
-        if major != "1":
-            raise InputError(path, 1, "results schema %r is not supported (this tool reads %s)"
-                             % (schema, SCHEMA), "use the etwconf-report that came with that "
-                             "etwconf, or update reports/")
+    if schema[len(SCHEMA_PREFIX):].split(".", 1)[0] != "1":      # a major version we do not read
+        raise InputError(path, 1, "results schema %r is not supported (this tool reads %s)"
+                         % (schema, SCHEMA), "use the etwconf-report that came with that "
+                         "etwconf, or update reports/")
     target = c.fields(rec, _rows(("target", "object", True)))["target"]
     _Checker(path, 1, "header.target").fields(target, _TARGET)
     c.fields(rec, _HEADER)
