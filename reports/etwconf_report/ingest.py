@@ -406,28 +406,27 @@ def load(path):
     if not data.strip():
         raise InputError(path, None, "empty file: the run wrote nothing (did it start?)",
                          RERUN_HINT)
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    data = data.removeprefix(b"\xef\xbb\xbf")
     ends_nl = data.endswith(b"\n")
     lines = (data[:-1] if ends_nl else data).split(b"\n")
     run = Run(path)
 
     def drop(lineno, damage, warning):
+        nonlocal dropped_pending
+        dropped_pending += 1
         run.damage.append("line %d (%s) could not be read" % (lineno, damage))
         run.warnings.append("%s:%d: %s; the record is dropped, the rest of the file is read"
                             % (path, lineno, warning))
-    last = len(lines)
     seq_expected = 1
     dropped_pending = 0       # damaged lines dropped since the last case record read
     for lineno, raw in enumerate(lines, 1):
         raw = raw.removesuffix(b"\r")
         if not raw.strip():
             continue
-        cut_short = lineno == last and not ends_nl   # a killed writer leaves a partial line
         if len(raw) > MAX_LINE:
             raise InputError(path, lineno, "line longer than %d MiB" % (MAX_LINE >> 20),
                              "this is not a results file this tool will read")
-        not_utf8 = None
+        not_utf8 = bad = None
         try:
             try:
                 text = raw.decode("utf-8")
@@ -435,27 +434,25 @@ def load(path):
                 not_utf8 = "invalid UTF-8 (byte 0x%02x at column %d)" % (raw[e.start], e.start + 1)
                 text = raw.decode("utf-8", "surrogateescape")
             rec = json.loads(text)
-            bad = None
         except RecursionError:
             bad = "JSON nested too deeply"
         except ValueError as e:
             bad = "not valid JSON (%s)" % (getattr(e, "msg", None) or "parse error")
-        if bad is not None and not_utf8:
-            bad = "%s, %s" % (not_utf8, bad)
         if bad is not None:
+            bad = "%s, %s" % (not_utf8, bad) if not_utf8 else bad
             if run.header is None:
                 if lineno == 1 and not not_utf8:
                     hint = _whole_file_hint(data, path)
                     if hint is not None:
                         raise hint
                 raise _foreign(path, lineno, bad)
-            if cut_short and run.footer is None:
+            if lineno == len(lines) and not ends_nl and run.footer is None:
+                # the last line, cut short: a killed writer leaves a partial line
                 run.warnings.append("%s:%d: last line cut short (%s); dropped"
                                     % (path, lineno, bad))
                 break
             if not_utf8 and run.footer is None:
                 drop(lineno, bad, bad)
-                dropped_pending += 1
                 continue
             raise InputError(path, lineno, "malformed record: %s" % bad, DAMAGED)
         if not_utf8:
@@ -473,7 +470,6 @@ def load(path):
                 raise
             drop(lineno, "%s in %s" % (not_utf8, where), "%s in %s, and the record does not "
                  "check (%s)" % (not_utf8, where, e.what))
-            dropped_pending += 1
             continue
         if not_utf8:
             run.warnings.append("%s:%d: %s in %s; shown as \\xNN, the rest of the record is read"
