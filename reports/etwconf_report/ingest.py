@@ -300,11 +300,9 @@ def _consistency(run, line):
         c.fail('"total" is %d but the file has %d case records' % (f["total"], n), todo)
     actual = run.counts()
     for status, count in f["counts"].items():
-        if status not in STATUSES:
-            if count:
-                c.fail("counts has unknown status %r" % status, todo)
-            continue
-        if count != actual[status]:
+        if status not in STATUSES and count:
+            c.fail("counts has unknown status %r" % status, todo)
+        elif status in STATUSES and count != actual[status]:
             c.fail("counts[%s] is %d but the file has %d %s records"
                    % (status, count, actual[status], status), todo)
     missing = [s for s in STATUSES if actual[s] and s not in f["counts"]]
@@ -563,9 +561,7 @@ def load_many(paths, skip_bad=False, errors=None):
                 raise
             if errors is not None:
                 errors.append(e)
-    runs.sort(key=Run.sort_key)
-    label_runs(runs)
-    return runs
+    return label_runs(sorted(runs, key=Run.sort_key))
 
 
 def label_runs(runs):
