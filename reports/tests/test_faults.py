@@ -100,8 +100,7 @@ class Utf8Damage(Outputs):
     def test_bad_byte_in_a_field_keeps_the_record(self):
         path = self.write("field.jsonl", _damage(3, b'"title":"', b'"title":"\xff'))
         run = ingest.load(path)
-        self.assertTrue(run.complete)
-        self.assertEqual(len(run.cases), 58)
+        self.assertEqual((run.complete, len(run.cases)), (True, 58))
         self.assertTrue(run.cases[2]["title"].startswith("\\xff"), run.cases[2]["title"])
         self.assertTrue(any(":4: invalid UTF-8 (byte 0xff" in w and '"title"' in w
                             for w in run.warnings), run.warnings)
@@ -112,8 +111,7 @@ class Utf8Damage(Outputs):
     def test_bad_byte_between_fields_drops_one_record(self):
         path = self.write("record.jsonl", _damage(5, b',"seq":', b',\xfe"seq":'))
         run = ingest.load(path)
-        self.assertFalse(run.complete)
-        self.assertEqual(len(run.cases), 57)
+        self.assertEqual((run.complete, len(run.cases)), (False, 57))
         self.assertNotIn(run.by_id, [None])
         self.assertIn("damaged file: line 6 (invalid UTF-8 (byte 0xfe", run.incomplete_reason)
         self.assertIn("57 case records read of the 58 the footer counts", run.incomplete_reason)
@@ -214,9 +212,8 @@ class Filtered(Outputs):
         path = self.filtered(suite={"name": "etwconf", "version": "0.1.0", "cases": 221},
                              argv=["build/etwconf", "run", "--filter", "tqi"])
         run = ingest.load(path)
-        self.assertTrue(run.complete)
-        self.assertTrue(run.filtered)
-        self.assertEqual(run.scope(), "4 of 221 cases (--filter tqi)")
+        self.assertEqual((run.complete, run.filtered, run.scope()),
+                         (True, True, "4 of 221 cases (--filter tqi)"))
         scope = "4 of 221 cases"
         r = self.outputs(path, {
             "summary": ["no failures in 4 of 221 cases (--filter tqi) (a filtered run: no "

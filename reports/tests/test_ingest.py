@@ -51,10 +51,8 @@ class GoodFiles(TmpCase):
     def test_samples_load(self):
         for name in GOOD + ["hostile.jsonl"]:
             run = ingest.load(data(name))
-            self.assertTrue(run.complete, name)
-            self.assertEqual(len(run.cases), run.footer["total"], name)
-            self.assertEqual(len(run.cases), run.planned, name)
-            self.assertEqual(run.warnings, [], name)
+            self.assertEqual((run.complete, run.footer["total"], run.planned, run.warnings),
+                             (True, len(run.cases), len(run.cases), []), name)
 
     def test_target_identity(self):
         run = ingest.load(data("wine-win10.jsonl"))
@@ -77,8 +75,7 @@ class GoodFiles(TmpCase):
     def test_strings_cleaned(self):
         run = ingest.load(data("hostile.jsonl"))
         fp = run.header["fingerprint"]
-        self.assertEqual(fp["nul"], "a\\x00b")
-        self.assertEqual(fp["surrogate"], "\\ud800")
+        self.assertEqual((fp["nul"], fp["surrogate"]), ("a\\x00b", "\\ud800"))
         self.assertNotIn("\x1b", fp["esc"])
         self.assertIn(HOSTILE, run.cases[0]["title"])   # markup is kept: it is escaped on output
 
@@ -172,9 +169,8 @@ class BadFiles(TmpCase):
         self.assertIn("make results", line)
 
     def test_several_bad_files_each_named(self):
-        rc, out, err = run_cli("report", "--out", self.tmp, data("foreign.jsonl"),
-                               data("malformed.jsonl"), data("reference-6.1.jsonl"))
-        self.assertEqual(rc, 2)
+        out, err = self.assertRan(run_cli("report", "--out", self.tmp, data("foreign.jsonl"),
+                                          data("malformed.jsonl"), data("reference-6.1.jsonl")), 2)
         lines = err.strip().splitlines()
         self.assertEqual(len(lines), 2, err)
         self.assertIn("foreign.jsonl", lines[0])
