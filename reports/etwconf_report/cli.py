@@ -129,6 +129,7 @@ def cmd_summary(a):
     summaries, _, _, _, known = _summaries(a)
     tps = P.per_target(summaries, known)
     width = max(len(oneline(s.run.label, 60)) for s in summaries)
+    pad = "%-*s  " % (width, "")
     for s in summaries:
         c = s.counts
         counts = ", ".join("%d %s" % (c[k], k) for k in
@@ -142,11 +143,9 @@ def cmd_summary(a):
                 ", %d %s" % (k[x], x) for x in ("XPASS", "CHANGED", "UNEXPECTED") if k.get(x)))
         print(line)
         if s.must_rules:
-            print("%-*s  failed MUST rules: %s" % (width, "", oneline(" ".join(s.must_rules),
-                                                                      400)))
+            print(pad + "failed MUST rules: " + oneline(" ".join(s.must_rules), 400))
         tp = tps[s.index]
         if tp.has_scenarios:
-            pad = "%-*s  " % (width, "")
             print(pad + oneline(tp.headline()))
             for p in tp.with_state(P.BROKEN):
                 for _, c in p.failing:
@@ -154,18 +153,15 @@ def cmd_summary(a):
                         oneline(p.name, 80), oneline(p.id, 40), oneline(P.failure_line(c), 400),
                         oneline(c["id"], 80), c["status"],
                         "counted" if c["counted"] else "not counted"))
-            works = tp.with_state(P.WORKS, P.PARTIAL)
-            if works:
-                print(pad + "  working: " + oneline(", ".join(
-                    p.name + (" (partly exercised)" if p.state == P.PARTIAL else "")
-                    for p in works), 1000))
-            for reason, pcs in tp.not_run_by_reason():
-                print(pad + "  not exercised (%s): %s" % (oneline(reason, 300), oneline(
-                    ", ".join("%s [%s]" % (p.name, c["id"]) for p, c in pcs), 1000)))
-            absent = tp.with_state(P.ABSENT)
-            if absent:
-                print(pad + "  no scenario in this run: " + oneline(", ".join(
-                    p.name for p in absent), 1000))
+            rows = [("working", [p.name + (" (partly exercised)" if p.state == P.PARTIAL else "")
+                                 for p in tp.with_state(P.WORKS, P.PARTIAL)])]
+            rows += [("not exercised (%s)" % oneline(reason, 300),
+                      ["%s [%s]" % (p.name, c["id"]) for p, c in pcs])
+                     for reason, pcs in tp.not_run_by_reason()]
+            rows.append(("no scenario in this run", [p.name for p in tp.with_state(P.ABSENT)]))
+            for label, names in rows:
+                if names:
+                    print(pad + "  %s: %s" % (label, oneline(", ".join(names), 1000)))
     good = sum(1 for s in summaries if s.fully_conformant)
     bad = sum(1 for s in summaries if not s.conformant)
     inc = sum(1 for s in summaries if s.conformant and not s.run.complete)
@@ -214,13 +210,12 @@ def cmd_check(a):
         outs = expectations.evaluate(r, x)
         c = Counter(oc.kind for oc in outs.values())
         for oc in outs.values():
+            line = "%-10s %s %s: %s" % (oc.kind, oneline(r.label), oneline(oc.case["id"]),
+                                        oneline(oc.detail, 600 if oc.failed else 300))
             if oc.failed:
-                problems.append("%-10s %s %s: %s" % (oc.kind, oneline(r.label),
-                                                     oneline(oc.case["id"]),
-                                                     oneline(oc.detail, 600)))
+                problems.append(line)
             elif a.verbose and oc.kind == "XFAIL":
-                print("XFAIL      %s %s: %s" % (oneline(r.label), oneline(oc.case["id"]),
-                                                oneline(oc.detail, 300)))
+                print(line)
         p, f, sk = c["OK"] + c["XFAIL"], c["XPASS"] + c["CHANGED"] + c["UNEXPECTED"], c["SKIP"]
         passed, failed, skipped = passed + p, failed + f, skipped + sk
         print("check: %s (%s): %d passed (%d XFAIL), %d failed, %d skipped%s" % (
@@ -321,8 +316,10 @@ def _opt(*names, **kw):
 RESULTS = _opt("results", nargs="*", metavar="RESULTS.jsonl")
 RULES = _opt("--rules", metavar="RULES.def", help="rule catalogue (default: spec/rules.def)")
 EXPS = _opt("--expectations", action="append", metavar="FILE")
+BASELINE_DIR = _opt("--dir", default="baselines/windows", metavar="DIR",
+                    help="the baselines (default: baselines/windows)")
 
-# name, function, help, description, arguments
+# name ("baseline ACTION": an action of baseline), function, help, description, arguments
 COMMANDS = (
     ("report", cmd_report, "write index.html, summary.md and junit.xml",
      "Write an HTML report (index.html), a Markdown summary (summary.md) and JUnit XML "
@@ -373,9 +370,24 @@ COMMANDS = (
      [RESULTS, _opt("--out-dir", default="build/calibrate", metavar="DIR",
                     help="where the per-build expectation files go (default: build/calibrate)"),
       _opt("--no-write", action="store_true", help="only print"), RULES]),
-    ("baseline", None, "per-build baselines of real Windows: check, update",
+    ("baseline", cmd_baseline, "per-build baselines of real Windows: check, update",
      "Baselines of real Windows, one file per machine kind (build, product type, arch): "
      "DIR/KIND.json, in the expectations format. See `%s baseline ACTION --help`." % PROG, []),
+    ("baseline check", cmd_baseline, "compare runs with their baselines (exit 1 on a regression)",
+     "Compare runs on real Windows with the baseline of their machine kind: a case that fails "
+     "where the baseline has no entry, or fails differently, is a regression (exit 1), as is an "
+     "incomplete run. A kind without a baseline (or with no run folded in yet) is reported, and "
+     "is a failure only with --require. A case that now passes is reported (fold it in with "
+     "update).",
+     [RESULTS, BASELINE_DIR,
+      _opt("--require", action="store_true", help="a run without a baseline is a failure")]),
+    ("baseline update", cmd_baseline, "fold complete runs into their baselines",
+     "Fold complete runs on real Windows into the baselines of their machine kinds (written "
+     "when missing; entries that still match keep their why).", [RESULTS, BASELINE_DIR]),
+    ("baseline init", cmd_baseline, "write empty placeholders",
+     "Write an empty baseline (no run folded in) for each VERSION,PRODUCT_TYPE,ARCH"
+     "[,NATIVE_ARCH], e.g. 10.0.20348,server,i686,x86_64.",
+     [_opt("results", nargs="*", metavar="KIND"), BASELINE_DIR]),
     ("winetest", cmd_winetest, "print results in Wine's test output format",
      "Print the results as a Wine conformance test prints them (file:line: Test failed: ..., "
      "a closing line per case file), known divergences of --expectations as todo_wine. Exit "
@@ -391,30 +403,6 @@ COMMANDS = (
            "(default: the newest of the file's wine_versions, the Wine a tree's test goes "
            "into)")]),
 )
-BASELINE_DIR = _opt("--dir", default="baselines/windows", metavar="DIR",
-                    help="the baselines (default: baselines/windows)")
-BASELINE = (
-    ("check", "compare runs with their baselines (exit 1 on a regression)",
-     "Compare runs on real Windows with the baseline of their machine kind: a case that fails "
-     "where the baseline has no entry, or fails differently, is a regression (exit 1), as is an "
-     "incomplete run. A kind without a baseline (or with no run folded in yet) is reported, and "
-     "is a failure only with --require. A case that now passes is reported (fold it in with "
-     "update).",
-     [RESULTS, BASELINE_DIR,
-      _opt("--require", action="store_true", help="a run without a baseline is a failure")]),
-    ("update", "fold complete runs into their baselines",
-     "Fold complete runs on real Windows into the baselines of their machine kinds (written "
-     "when missing; entries that still match keep their why).", [RESULTS, BASELINE_DIR]),
-    ("init", "write empty placeholders",
-     "Write an empty baseline (no run folded in) for each VERSION,PRODUCT_TYPE,ARCH"
-     "[,NATIVE_ARCH], e.g. 10.0.20348,server,i686,x86_64.",
-     [_opt("results", nargs="*", metavar="KIND"), BASELINE_DIR]),
-)
-
-
-def _add(parser, args):
-    for names, kw in args:
-        parser.add_argument(*names, **kw)
 
 
 def build_parser():
@@ -423,17 +411,16 @@ def build_parser():
                epilog="Exit codes: 0 ok; 1 regression (diff) or expectation failure (check); "
                "2 bad input or usage; 3 internal error. See reports/README.md.")
     p.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
-    sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=Parser)
-    for name, fn, hlp, desc, args in COMMANDS:
-        c = sub.add_parser(name, help=hlp, description=desc)
-        _add(c, args)
+    subs = {"": p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=Parser)}
+    for name, fn, hlp, desc, args in COMMANDS:     # "baseline check": an action of baseline
+        parent, _, leaf = name.rpartition(" ")
+        if parent not in subs:
+            subs[parent] = subs[""].choices[parent].add_subparsers(
+                dest="action", metavar="ACTION", parser_class=Parser, required=True)
+        c = subs[parent].add_parser(leaf, help=hlp, description=desc)
+        for names, kw in args:
+            c.add_argument(*names, **kw)
         c.set_defaults(fn=fn)
-    bsub = sub.choices["baseline"].add_subparsers(dest="action", metavar="ACTION",
-                                                  parser_class=Parser)
-    bsub.required = True
-    for name, hlp, desc, args in BASELINE:
-        _add(bsub.add_parser(name, help=hlp, description=desc), args)
-    sub.choices["baseline"].set_defaults(fn=cmd_baseline, require=False)
     return p
 
 

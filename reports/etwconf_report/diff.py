@@ -67,14 +67,12 @@ class Change(namedtuple("Change", "kind id old new")):
     """A case that changed: its kind (KINDS), its id, its records in OLD and NEW (or None)."""
 
     def as_dict(self):
+        rec = self.new or self.old
         d = {"kind": self.kind, "case": self.id,
              "old": self.old["status"] if self.old else None,
-             "new": self.new["status"] if self.new else None}
-        rec = self.new or self.old
-        d["function"] = rec.get("function")
-        d["counted"] = bool(self.new and self.new.get("counted"))
-        d["detail"] = short_failure(self.new) if self.new else short_failure(self.old)
-        d["rerun"] = rec.get("rerun")
+             "new": self.new["status"] if self.new else None, "function": rec.get("function"),
+             "counted": bool(self.new and self.new.get("counted")), "detail": short_failure(rec),
+             "rerun": rec.get("rerun")}
         if P.is_scenario(rec):
             d["program"] = rec["program"]["id"]
         if self.new is not None and P.is_scenario(self.new) and self.new["status"] in BAD:
@@ -155,8 +153,7 @@ def diff_runs(old, new):
     for case in new.cases:
         if case["id"] not in old.by_id:
             changes.append(Change("added", case["id"], None, case))
-    order = {k: i for i, k in enumerate(KINDS)}
-    changes.sort(key=lambda c: (order[c.kind], c.id))
+    changes.sort(key=lambda c: (KINDS.index(c.kind), c.id))
     return changes, unchanged
 
 
@@ -167,24 +164,21 @@ def _side(path):
         if not files:
             raise InputError(path, None, "directory has no .jsonl files",
                              "pass a results file or a directory of them")
-        runs = [load(f) for f in files]
+        runs = label_runs([load(f) for f in files])
         ids = {}
         for r in runs:
-            if r.target_id in ids:
-                raise InputError(r.path, None, "target %s also in %s" % (r.target_id,
-                                                                         ids[r.target_id].path),
+            first = ids.setdefault(r.target_id, r)
+            if first is not r:
+                raise InputError(r.path, None, "target %s also in %s" % (r.target_id, first.path),
                                  "pass the two files to compare directly")
-            ids[r.target_id] = r
         return runs, True
-    return [load(path)], False
+    return label_runs([load(path)]), False
 
 
 def pairs(old_path, new_path):
     """[(old_run, new_run)], [runs only on one side], notes."""
     olds, odir = _side(old_path)
     news, ndir = _side(new_path)
-    label_runs(olds)
-    label_runs(news)
     if len(olds) == len(news) == 1:
         o, n = olds[0], news[0]
         return [(o, n)], [], ["note: comparing different implementations (%s and %s)"

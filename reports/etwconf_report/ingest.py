@@ -9,7 +9,7 @@ import os
 import re
 
 from .util import STATUSES, clean, display, nt_tuple, WINE_NT, NT_WINE, IMPL_ORDER, \
-    version_sort_key, run_key, read_regular, NotRegular
+    version_sort_key, run_key, read_regular, NotRegular, plural
 
 # a JSON escape, or a raw character, that util.clean() would replace
 _MAYBE_BAD = re.compile(r"\\u(?:00[01]|007f|008|009|d[89a-f]|fff[ef])|[\x7f-\x9f\ufffe\uffff]",
@@ -20,6 +20,13 @@ SCHEMA_PREFIX = "etwconf-results/"
 MAX_FILE = 512 * 1024 * 1024
 MAX_LINE = 8 * 1024 * 1024
 RERUN_HINT = "re-run it with `build/etwconf run --out FILE`"
+DAMAGED = "the file is damaged; " + RERUN_HINT
+CONCATENATED = "two runs were concatenated into one file; keep one run per file"
+
+
+def _foreign(path, line, why):
+    return InputError(path, line, "not an etwconf results file (%s)" % why,
+                      "pass the .jsonl files written by `etwconf run --out FILE`")
 
 
 class InputError(Exception):
@@ -31,10 +38,7 @@ class InputError(Exception):
 
     def __str__(self):
         loc = self.path if self.line is None else "%s:%d" % (self.path, self.line)
-        msg = "%s: %s" % (loc, self.what)
-        if self.todo:
-            msg += "; " + self.todo
-        return msg
+        return "%s: %s%s" % (loc, self.what, "; " + self.todo if self.todo else "")
 
 
 class Run:
@@ -78,13 +82,9 @@ class Run:
         names = {self.version, self.version_name}
         if isinstance(self.target.get("nt_version"), str):
             names.add(self.target["nt_version"])
-        for n in list(names):
-            if n.lower() in WINE_NT:
-                names.add(WINE_NT[n.lower()])
+        names |= {WINE_NT[n.lower()] for n in names if n.lower() in WINE_NT}
         if self.impl == "wine":
-            for n in list(names):
-                if n in NT_WINE:
-                    names.add(NT_WINE[n])
+            names |= {NT_WINE[n] for n in names if n in NT_WINE}
         return names
 
     def nt(self):
@@ -116,8 +116,7 @@ class Run:
         if not self.filtered:
             return None
         n = self.planned if self.planned is not None else len(self.cases)
-        text = "%d of %d cases" % (n, self.suite_cases) if self.suite_cases else \
-            "%d case%s" % (n, "" if n == 1 else "s")
+        text = "%d of %d cases" % (n, self.suite_cases) if self.suite_cases else plural(n, "case")
         if self.filter:
             text += " (%s)" % self.filter
         return text
@@ -221,15 +220,11 @@ def _check_header(rec, path):
         if rec.get("type") in ("case", "footer"):
             raise InputError(path, 1, "the first record is a %r record, not the header: the "
                              "beginning of the run is missing" % rec.get("type"), RERUN_HINT)
-        raise InputError(path, 1, 'not an etwconf results file (the first line is not a header '
-                         'with "schema": "%s")' % SCHEMA,
-                         "pass the .jsonl files written by `etwconf run --out FILE`")
-    if schema != SCHEMA:
-        major = schema[len(SCHEMA_PREFIX):].split(".", 1)[0]
-        if major != "1":
-            raise InputError(path, 1, "results schema %r is not supported (this tool reads %s)"
-                             % (schema, SCHEMA), "use the etwconf-report that came with that "
-                             "etwconf, or update reports/")
+        raise _foreign(path, 1, 'the first line is not a header with "schema": "%s"' % SCHEMA)
+    if schema[len(SCHEMA_PREFIX):].split(".", 1)[0] != "1":      # a major version we do not read
+        raise InputError(path, 1, "results schema %r is not supported (this tool reads %s)"
+                         % (schema, SCHEMA), "use the etwconf-report that came with that "
+                         "etwconf, or update reports/")
     target = c.fields(rec, _rows(("target", "object", True)))["target"]
     _Checker(path, 1, "header.target").fields(target, _TARGET)
     c.fields(rec, _HEADER)
@@ -246,9 +241,7 @@ def _check_case(rec, path, line):
     if rec["counted"] and status in ("PASS", "SKIP", "BROKEN"):
         c.fail('"counted" is true for a %s record (must be false for PASS, SKIP and BROKEN)'
                % status)
-    checks = rec.get("checks")
-    if checks is None:
-        checks = []
+    checks = [] if rec.get("checks") is None else rec["checks"]
     if not isinstance(checks, list):
         c.fail('"checks" is %s, expected a list' % _typename(checks))
     for i, chk in enumerate(checks):
@@ -307,11 +300,9 @@ def _consistency(run, line):
         c.fail('"total" is %d but the file has %d case records' % (f["total"], n), todo)
     actual = run.counts()
     for status, count in f["counts"].items():
-        if status not in STATUSES:
-            if count:
-                c.fail("counts has unknown status %r" % status, todo)
-            continue
-        if count != actual[status]:
+        if status not in STATUSES and count:
+            c.fail("counts has unknown status %r" % status, todo)
+        elif status in STATUSES and count != actual[status]:
             c.fail("counts[%s] is %d but the file has %d %s records"
                    % (status, count, actual[status], status), todo)
     missing = [s for s in STATUSES if actual[s] and s not in f["counts"]]
@@ -362,8 +353,7 @@ def _whole_file_hint(data, path):
     if isinstance(doc, dict) and str(doc.get("schema", "")).startswith("etwconf-expectations/"):
         return InputError(path, None, "this is an expectations file, not a results file",
                           "pass it with --expectations FILE")
-    return InputError(path, 1, "not an etwconf results file (a JSON document, not JSON Lines)",
-                      "pass the .jsonl files written by `etwconf run --out FILE`")
+    return _foreign(path, 1, "a JSON document, not JSON Lines")
 
 
 _ESCAPED = re.compile("[\udc80-\udcff]")
@@ -393,16 +383,13 @@ def _filter_of(header):
         return "--filter " + f
     if isinstance(f, list) and f:
         return " ".join(display(x) for x in f)
-    argv = header.get("argv")
+    argv = header.get("argv") if isinstance(header.get("argv"), list) else []
     opts = []
-    if isinstance(argv, list):
-        for i, a in enumerate(argv):
-            if not isinstance(a, str):
-                continue
-            if a in ("--case", "--filter") and i + 1 < len(argv):
-                opts.append("%s %s" % (a, display(argv[i + 1])))
-            elif a.startswith(("--case=", "--filter=")):
-                opts.append(a)
+    for i, a in enumerate(argv):
+        if a in ("--case", "--filter") and i + 1 < len(argv):
+            opts.append("%s %s" % (a, display(argv[i + 1])))
+        elif isinstance(a, str) and a.startswith(("--case=", "--filter=")):
+            opts.append(a)
     return " ".join(opts) or None
 
 
@@ -417,31 +404,27 @@ def load(path):
     if not data.strip():
         raise InputError(path, None, "empty file: the run wrote nothing (did it start?)",
                          RERUN_HINT)
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    data = data.removeprefix(b"\xef\xbb\xbf")
     ends_nl = data.endswith(b"\n")
-    lines = data.split(b"\n")
-    if ends_nl:
-        lines.pop()
+    lines = (data[:-1] if ends_nl else data).split(b"\n")
     run = Run(path)
 
     def drop(lineno, damage, warning):
+        nonlocal dropped_pending
+        dropped_pending += 1
         run.damage.append("line %d (%s) could not be read" % (lineno, damage))
         run.warnings.append("%s:%d: %s; the record is dropped, the rest of the file is read"
                             % (path, lineno, warning))
-    last = len(lines)
     seq_expected = 1
     dropped_pending = 0       # damaged lines dropped since the last case record read
     for lineno, raw in enumerate(lines, 1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
+        raw = raw.removesuffix(b"\r")
         if not raw.strip():
             continue
-        cut_short = lineno == last and not ends_nl   # a killed writer leaves a partial line
         if len(raw) > MAX_LINE:
             raise InputError(path, lineno, "line longer than %d MiB" % (MAX_LINE >> 20),
                              "this is not a results file this tool will read")
-        not_utf8 = None
+        not_utf8 = bad = None
         try:
             try:
                 text = raw.decode("utf-8")
@@ -449,31 +432,27 @@ def load(path):
                 not_utf8 = "invalid UTF-8 (byte 0x%02x at column %d)" % (raw[e.start], e.start + 1)
                 text = raw.decode("utf-8", "surrogateescape")
             rec = json.loads(text)
-            bad = None
         except RecursionError:
             bad = "JSON nested too deeply"
         except ValueError as e:
             bad = "not valid JSON (%s)" % (getattr(e, "msg", None) or "parse error")
-        if bad is not None and not_utf8:
-            bad = "%s, %s" % (not_utf8, bad)
         if bad is not None:
+            bad = "%s, %s" % (not_utf8, bad) if not_utf8 else bad
             if run.header is None:
                 if lineno == 1 and not not_utf8:
                     hint = _whole_file_hint(data, path)
                     if hint is not None:
                         raise hint
-                raise InputError(path, lineno, "not an etwconf results file (%s)" % bad,
-                                 "pass the .jsonl files written by `etwconf run --out FILE`")
-            if cut_short and run.footer is None:
+                raise _foreign(path, lineno, bad)
+            if lineno == len(lines) and not ends_nl and run.footer is None:
+                # the last line, cut short: a killed writer leaves a partial line
                 run.warnings.append("%s:%d: last line cut short (%s); dropped"
                                     % (path, lineno, bad))
                 break
             if not_utf8 and run.footer is None:
                 drop(lineno, bad, bad)
-                dropped_pending += 1
                 continue
-            raise InputError(path, lineno, "malformed record: %s" % bad,
-                             "the file is damaged; " + RERUN_HINT)
+            raise InputError(path, lineno, "malformed record: %s" % bad, DAMAGED)
         if not_utf8:
             fields = []
             rec = _unescape_bad_bytes(rec, "", fields)
@@ -489,7 +468,6 @@ def load(path):
                 raise
             drop(lineno, "%s in %s" % (not_utf8, where), "%s in %s, and the record does not "
                  "check (%s)" % (not_utf8, where, e.what))
-            dropped_pending += 1
             continue
         if not_utf8:
             run.warnings.append("%s:%d: %s in %s; shown as \\xNN, the rest of the record is read"
@@ -511,10 +489,9 @@ def load(path):
         why = 'the footer claims a complete run, but the file has %d of the %d planned case ' \
             'records' % (n, planned)
     if run.damage:
-        damage = "damaged file: %s; %d case record%s read" % (
-            "; ".join(run.damage[:3]) + ("; and %d more" % (len(run.damage) - 3)
-                                         if len(run.damage) > 3 else ""),
-            n, "" if n == 1 else "s")
+        more = "; and %d more" % (len(run.damage) - 3) if len(run.damage) > 3 else ""
+        damage = "damaged file: %s%s; %s read" % ("; ".join(run.damage[:3]), more,
+                                                   plural(n, "case record"))
         if run.footer is not None and _is_int(run.footer.get("total")):
             damage += " of the %d the footer counts" % run.footer["total"]
         why = damage if why is None or run.footer is not None else "%s; %s" % (damage, why)
@@ -535,25 +512,23 @@ def _take_record(run, rec, path, lineno, seq_expected, dropped):
     skip the records of `dropped` damaged lines)."""
     if not isinstance(rec, dict):
         if run.header is None:
-            raise InputError(path, lineno, "not an etwconf results file (the first line is "
-                             "%s, not a header object)" % _typename(rec),
-                             "pass the .jsonl files written by `etwconf run --out FILE`")
+            raise _foreign(path, lineno, "the first line is %s, not a header object"
+                           % _typename(rec))
         raise InputError(path, lineno, "malformed record: %s, expected an object"
-                         % _typename(rec), "the file is damaged; " + RERUN_HINT)
+                         % _typename(rec), DAMAGED)
     if run.header is None:
         run.header = _check_header(rec, path)
         return seq_expected
     rtype = rec.get("type")
     if run.footer is not None:
         raise InputError(path, lineno, "a %s record after the footer" % display(rtype),
-                         "two runs were concatenated into one file; keep one run per file")
+                         CONCATENATED)
     if rtype == "case":
         _check_case(rec, path, lineno)
         if not seq_expected <= rec["seq"] <= seq_expected + dropped:
             raise InputError(path, lineno, 'case record %s has "seq" %d, expected %d '
                              '(records are missing or out of order)'
-                             % (rec["id"], rec["seq"], seq_expected),
-                             "the file is damaged; " + RERUN_HINT)
+                             % (rec["id"], rec["seq"], seq_expected), DAMAGED)
         if rec["id"] in run.by_id:
             raise InputError(path, lineno, "case %s appears twice (first at seq %d)"
                              % (rec["id"], run.by_id[rec["id"]]["seq"]),
@@ -566,8 +541,7 @@ def _take_record(run, rec, path, lineno, seq_expected, dropped):
         run.footer = _check_footer(rec, path, lineno)
         run.footer_line = lineno
     elif rtype == "header":
-        raise InputError(path, lineno, "a second header",
-                         "two runs were concatenated into one file; keep one run per file")
+        raise InputError(path, lineno, "a second header", CONCATENATED)
     elif isinstance(rtype, str) and rtype:
         run.warnings.append("%s:%d: unknown record type %r ignored" % (path, lineno, rtype))
     else:
@@ -587,9 +561,7 @@ def load_many(paths, skip_bad=False, errors=None):
                 raise
             if errors is not None:
                 errors.append(e)
-    runs.sort(key=Run.sort_key)
-    label_runs(runs)
-    return runs
+    return label_runs(sorted(runs, key=Run.sort_key))
 
 
 def label_runs(runs):

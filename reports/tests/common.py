@@ -173,8 +173,7 @@ class TmpCase(unittest.TestCase):
         return o, e
 
     def assertOneLineError(self, result, path_part=None):
-        rc, out, err = result
-        self.assertEqual(rc, 2, "exit code\nstdout: %s\nstderr: %s" % (out, err))
+        out, err = self.assertRan(result, 2)
         self.assertNotIn("Traceback", err + out)
         lines = [l for l in err.splitlines() if l.strip()]
         self.assertEqual(len(lines), 1, "expected one error line, got:\n" + err)

@@ -26,18 +26,14 @@ class Result(unittest.TextTestResult):
 
 def _iter(suite):
     for t in suite:
-        if isinstance(t, unittest.TestSuite):
-            yield from _iter(t)
-        else:
-            yield t
+        yield from _iter(t) if isinstance(t, unittest.TestSuite) else (t,)
 
 
 def main(argv):
     verbose = "-v" in argv
     pats = [a for a in argv if not a.startswith("-")]
-    loader = unittest.TestLoader()
-    suite = loader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
-    tests = list(_iter(suite))
+    tests = list(_iter(unittest.TestLoader().discover(HERE, pattern="test_*.py",
+                                                      top_level_dir=HERE)))
     broken = [t for t in tests if type(t).__name__ == "_FailedTest"]
     if pats:
         tests = [t for t in tests if any(p in t.id() for p in pats)] + broken

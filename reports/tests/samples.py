@@ -203,13 +203,7 @@ SCENARIOS = [
        "related")]),
 ]
 
-COUNTED_RULES = None  # filled from spec/rules.py
-
-
-def load_counted():
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "spec"))
-    import rules
-    return {r["id"]: rules.counted(r) for r in rules.load()}
+COUNTED_RULES = None  # filled from spec/rules.py by write_all
 
 
 def nt(v):
@@ -280,12 +274,10 @@ def make_run(impl, version, tid, behave, rerun_fmt, fingerprint=None, emulated=T
             if rec["status"] in ("FAIL", "CRASH", "TIMEOUT") and step is not None:
                 rec.update(step=step, step_what=steps[step - 1][0],
                            consequence=rec.get("consequence") or steps[step - 1][1])
+        if rec["status"] in ("CRASH", "TIMEOUT"):
+            rec["failed_rules"] = list(rules)
         if rec["status"] in ("FAIL", "CRASH", "TIMEOUT"):
-            if rec["status"] != "FAIL":
-                rec["failed_rules"] = list(rules)
-                rec["counted"] = any(COUNTED_RULES.get(r, False) for r in rules)
-            else:
-                rec["counted"] = any(COUNTED_RULES.get(r, False) for r in rec["failed_rules"])
+            rec["counted"] = any(COUNTED_RULES.get(r, False) for r in rec["failed_rules"])
         recs.append(rec)
     return finish(recs)
 
@@ -326,10 +318,6 @@ def stub_crash(func):
     return {"status": "CRASH", "mode": "exception", "checks": [],
             "exception": "0x80000100",
             "message": "EXCEPTION_WINE_STUB: unimplemented function sechost.dll.%s called" % func}
-
-
-def reference(case, version):
-    return None
 
 
 NOT_ELEVATED = {"status": "SKIP", "checks": [],
@@ -389,10 +377,6 @@ def wine(case, version):
     return None
 
 
-def windows(case, version):
-    return WINDOWS.get(case[0])
-
-
 def jsonl(recs):
     return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs)
 
@@ -432,8 +416,7 @@ def hostile():
     ]
     for seq, (st, over) in enumerate(specs, 1):
         rec = {"type": "case", "seq": seq, "id": over.pop("id", "evil.%d.%s" % (seq, HOSTILE)),
-               "file":
-               "cases/" + HOSTILE + ".c", "line": 7, "function": "Trace<script>Query",
+               "file": "cases/" + HOSTILE + ".c", "line": 7, "function": "Trace<script>Query",
                "title": HOSTILE, "rules": ["TQI.0B.EXACT_SIZE", "<b>X.Y</b>"], "status": st,
                "counted": st in ("FAIL", "CRASH", "TIMEOUT"), "mode": None,
                "failed_rules": [], "checks": [ok_check("TQI.0B.EXACT_SIZE", HOSTILE)],
@@ -490,9 +473,13 @@ def expectations_doc():
 def write_all(out):
     """Write every sample file into the directory OUT."""
     global COUNTED_RULES
-    COUNTED_RULES = load_counted()
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "spec"))
+    import rules
+    COUNTED_RULES = {r["id"]: rules.counted(r) for r in rules.load()}
     sys.path.insert(0, os.path.dirname(HERE))
     from etwconf_report.expectations import dumps
+    def reference(case, version):
+        return None
     ref = "build/etwconf run --target reference --emulate %s --case %%s"
     wref = "WINEPREFIX=build/wine-%s wine build/etwconf.exe run --case %%s"
     exe = ["etwconf.exe", "run"]
@@ -517,7 +504,8 @@ def write_all(out):
                                            wine_fp("win10"), emulated=False, build=19045,
                                            argv=exe)),
         "windows-10.0.19045.jsonl": jsonl(make_run(
-            "windows", "10.0", "windows@10.0.19045", windows, "etwconf.exe run --case %s",
+            "windows", "10.0", "windows@10.0.19045", lambda case, v: WINDOWS.get(case[0]),
+            "etwconf.exe run --case %s",
             {"RtlGetVersion": "10.0.19045", "UBR": 4291, "product_type": "workstation",
              "arch": "x64", "wow64": False, "elevated": False,
              "privileges": ["SeChangeNotifyPrivilege"], "exe_sha256": "9f2b5c0d" * 8},

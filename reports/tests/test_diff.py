@@ -13,22 +13,32 @@ def _fail(rec, counted=True):
                message="return: expected 87, got 0")
 
 
+# (name, OLD, NEW: a sample or (case, fields) to change in OLD, exit status, texts, regexes)
+DIFFS = [
+    ("same run", "reference-10.0.jsonl", "reference-10.0.jsonl", 0, ["0 regressions"], []),
+    ("fixes only", "wine-win10.jsonl", ("esi.class", dict(
+        status="PASS", counted=False, mode=None, failed_rules=[], checks=[
+            {"what": "return", "rule": "ESI.CLASS", "expected": "87", "got": "87", "ok": True}])),
+     0, ["1 fixed"], [r"esi\.class\s+FAIL\s+-> PASS"]),
+    ("failure detail changed", "wine-win10.jsonl", ("tqi.0b.exact", {"exception": "0xc0000005"}),
+     0, ["same status, different failure (1):", "tqi.0b.exact"], []),
+    ("different impls", "reference-10.0.jsonl", "wine-win10.jsonl", 1,
+     ["note: comparing different implementations"], []),
+]
+
+
 class Diff(TmpCase):
     def make_pair(self):
         old = read_records("reference-10.0.jsonl")
         new = read_records("reference-10.0.jsonl")
-        by = {r["id"]: r for r in new if r.get("type") == "case"}
-        _fail(by["tqi.05.exact"])                                     # PASS -> FAIL
-        by["cti.wrap"].update(status="CRASH", counted=True, mode="exception",
-                              exception="0xc0000005", failed_rules=["CTI.WRAP"], checks=[])
-        by["esi.class"].update(status="SKIP", reason="not today", checks=[])   # PASS -> SKIP
+        _fail(case_of(new, "tqi.05.exact"))                           # PASS -> FAIL
+        case_of(new, "cti.wrap").update(status="CRASH", counted=True, mode="exception",
+                                        exception="0xc0000005", failed_rules=["CTI.WRAP"],
+                                        checks=[])
+        case_of(new, "esi.class").update(status="SKIP", reason="not today", checks=[])
+        new.insert(-1, dict(case_of(new, "er.null-out"), id="er.new-case"))   # added
         new = [r for r in new if r.get("id") != "rtg.null-args"]      # removed
-        added = json.loads(json.dumps(by["er.null-out"]))
-        added["id"] = "er.new-case"
-        new.insert(-1, added)
-        # a case failing in OLD and passing in NEW
-        oby = {r["id"]: r for r in old if r.get("type") == "case"}
-        _fail(oby["ntc.unknown-code"])
+        _fail(case_of(old, "ntc.unknown-code"))          # failing in OLD, passing in NEW
         fix_footer(old)
         fix_footer(new)
         return (self.write("old.jsonl", dump_records(old)), self.write("new.jsonl",
@@ -53,31 +63,21 @@ class Diff(TmpCase):
         self.assertIn("rtg.null-args", lines[i_rem + 1])
         self.assertEqual(lines[-1].split(",")[0], "diff: 2 regressions")
 
-    def test_no_regression_exit_0(self):
+    def test_reversed_pair_regresses(self):
         old, new = self.make_pair()
         # reversed, ntc.unknown-code goes PASS -> FAIL (and tqi.05.exact is fixed): a regression
         self.assertEqual(run_cli("diff", new, old)[0], 1)
-        self.assertRan(run_cli("diff", data("reference-10.0.jsonl"), data("reference-10.0.jsonl")),
-                       0, out=["0 regressions"])
 
-    def test_fixes_only_exit_0(self):
-        new = read_records("wine-win10.jsonl")
-        case_of(new, "esi.class").update(
-            status="PASS", counted=False, mode=None, failed_rules=[],
-            checks=[{"what": "return", "rule": "ESI.CLASS", "expected": "87", "got": "87",
-                     "ok": True}])
-        fix_footer(new)
-        out, err = self.assertRan(run_cli("diff", data("wine-win10.jsonl"),
-                                          self.write("n.jsonl", dump_records(new))), 0,
-                                  out=["1 fixed"])
-        self.assertRegex(out, r"esi\.class\s+FAIL\s+-> PASS")
-
-    def test_failure_detail_change_listed(self):
-        new = read_records("wine-win10.jsonl")
-        case_of(new, "tqi.0b.exact")["exception"] = "0xc0000005"
-        self.assertRan(run_cli("diff", data("wine-win10.jsonl"),
-                               self.write("n.jsonl", dump_records(new))), 0,
-                       out=["same status, different failure (1):", "tqi.0b.exact"])
+    def test_exit_status_and_lines(self):
+        for name, old, new, rc, out, regex in DIFFS:
+            with self.subTest(name):
+                if isinstance(new, tuple):      # OLD with one case changed
+                    recs = read_records(old)
+                    case_of(recs, new[0]).update(new[1])
+                    new = self.write("n.jsonl", dump_records(fix_footer(recs)))
+                o, _ = self.assertRan(run_cli("diff", data(old), data(new)), rc, out=out)
+                for r in regex:
+                    self.assertRegex(o, r)
 
     def test_json_output(self):
         old, new = self.make_pair()
@@ -112,7 +112,3 @@ class Diff(TmpCase):
                          (data("reference-6.1.jsonl"), os.path.join(self.tmp, "missing.jsonl"))):
             self.assertOneLineError(run_cli("diff", old, new))
         self.assertOneLineError(run_cli("diff", data("reference-6.1.jsonl")))
-
-    def test_different_impls_noted(self):
-        self.assertRan(run_cli("diff", data("reference-10.0.jsonl"), data("wine-win10.jsonl")), 1,
-                       out=["note: comparing different implementations"])

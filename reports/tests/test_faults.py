@@ -25,7 +25,7 @@ class Outputs(TmpCase):
         """Run summary, report (index.html, summary.md, junit.xml), check and diff over PATH:
         summary and report exit 0, check and diff 0 or 1, and each output (a command's stdout)
         holds the texts WANT gives it. Returns what each said, and junit.xml's one testsuite as
-        "suite"."""
+        "suite", its properties as "props"."""
         r = {"summary": _cli("summary", path)}
         out = os.path.join(self.tmp, "rep-" + os.path.basename(path))
         r["report"] = _cli("report", "--out", out, path)
@@ -34,6 +34,7 @@ class Outputs(TmpCase):
             with open(os.path.join(out, name), encoding="utf-8") as f:
                 r[name] = f.read()
         (r["suite"],) = ET.fromstring(r["junit.xml"]).findall("testsuite")
+        r["props"] = {p.get("name"): p.get("value") for p in r["suite"].iter("property")}
         r["check"] = _cli("check", "--expectations", WINE_EXP, path)
         r["diff"] = _cli("diff", data("wine-win10.jsonl"), path)
         for name, texts in want.items():
@@ -46,32 +47,29 @@ class Outputs(TmpCase):
         return r
 
 
-def _wine(n=None, **header):
-    """wine-win10's records: the first n cases (all when None), header fields replaced, the
-    footer recomputed so that it adds up."""
+def _wine(n=None, status=None, **header):
+    """wine-win10's records: the first n cases (all when None) of STATUS (any when None),
+    header fields replaced, the footer recomputed so that it adds up."""
     recs = read_records("wine-win10.jsonl")
-    if n is not None:
-        recs = recs[:1 + n] + recs[-1:]
+    cases = [r for r in recs[1:-1] if status in (None, r["status"])]
+    recs = fix_footer(recs[:1] + cases[:n] + recs[-1:])
     recs[0].update(header)
-    return fix_footer(recs)
+    return recs
 
 
 class LyingFooter(Outputs):
     """A footer that adds up and claims "complete", over 3 of the 221 planned cases."""
 
-    def setUp(self):
-        super().setUp()
+    def test_every_output_says_incomplete(self):
         recs = _wine(3, cases_planned=221)
         self.assertNotIn("complete", [k for k, v in recs[-1].items() if v is False])
-        self.path = self.write("lying.jsonl", dump_records(recs))
-
-    def test_every_output_says_incomplete(self):
+        path = self.write("lying.jsonl", dump_records(recs))
         why = "3 of the 221 planned"
-        run = ingest.load(self.path)
+        run = ingest.load(path)
         self.assertFalse(run.complete)
         self.assertIn(why, run.incomplete_reason)
         self.assertIn("claims a complete run", run.incomplete_reason)
-        r = self.outputs(self.path, {
+        r = self.outputs(path, {
             "summary": ["INCOMPLETE"], "report": ["1 incomplete"],
             "index.html": ["INCOMPLETE", why], "summary.md": ["**INCOMPLETE**", why],
             "check": ["INCOMPLETE run (the footer claims a complete run, but the file has 3 of "
@@ -83,8 +81,7 @@ class LyingFooter(Outputs):
         last = r["suite"].findall("testcase")[-1]
         self.assertEqual(last.get("name"), "(run incomplete)")
         self.assertIn(why, last.find("error").get("message"))
-        props = {p.get("name"): p.get("value") for p in r["suite"].iter("property")}
-        self.assertEqual(props["complete"], "false")
+        self.assertEqual(r["props"]["complete"], "false")
         self.assertNotIn("removed cases", r["diff"][1])
 
 
@@ -103,8 +100,7 @@ class Utf8Damage(Outputs):
     def test_bad_byte_in_a_field_keeps_the_record(self):
         path = self.write("field.jsonl", _damage(3, b'"title":"', b'"title":"\xff'))
         run = ingest.load(path)
-        self.assertTrue(run.complete)
-        self.assertEqual(len(run.cases), 58)
+        self.assertEqual((run.complete, len(run.cases)), (True, 58))
         self.assertTrue(run.cases[2]["title"].startswith("\\xff"), run.cases[2]["title"])
         self.assertTrue(any(":4: invalid UTF-8 (byte 0xff" in w and '"title"' in w
                             for w in run.warnings), run.warnings)
@@ -115,8 +111,7 @@ class Utf8Damage(Outputs):
     def test_bad_byte_between_fields_drops_one_record(self):
         path = self.write("record.jsonl", _damage(5, b',"seq":', b',\xfe"seq":'))
         run = ingest.load(path)
-        self.assertFalse(run.complete)
-        self.assertEqual(len(run.cases), 57)
+        self.assertEqual((run.complete, len(run.cases)), (False, 57))
         self.assertNotIn(run.by_id, [None])
         self.assertIn("damaged file: line 6 (invalid UTF-8 (byte 0xfe", run.incomplete_reason)
         self.assertIn("57 case records read of the 58 the footer counts", run.incomplete_reason)
@@ -133,13 +128,11 @@ class Utf8Damage(Outputs):
         self.assertEqual(len(cases), 58)   # 57 read + the incomplete mark
 
     def test_dropped_records_leave_the_run_incomplete(self):
-        recs = read_records("wine-win10.jsonl")
         with open(data("wine-win10.jsonl"), "rb") as f:
             lines = f.read().split(b"\n")
         for name, raw, n, whys in (
-                ("extra", dump_records(recs[:3]).encode() + b'{"type":"case","id":"\xff\xfe"}\n'
-                 + dump_records(recs[3:]).encode(), 58,
-                 ['line 4 (invalid UTF-8 (byte 0xff at column 22) in "id")']),
+                ("extra", b"\n".join(lines[:3] + [b'{"type":"case","id":"\xff\xfe"}'] + lines[3:]),
+                 58, ['line 4 (invalid UTF-8 (byte 0xff at column 22) in "id")']),
                 ("footer", _damage(-2, b'"total"', b'\xc3"total"'), 58,
                  ["no footer", "damaged file: line 60"]),
                 # damage on every line: bounded and named
@@ -212,19 +205,15 @@ class Filtered(Outputs):
 
     def filtered(self, n=4, **header):
         """A file of n passing cases of wine-win10, n planned, header fields replaced."""
-        recs = read_records("wine-win10.jsonl")
-        passing = [r for r in recs if r.get("type") == "case" and r["status"] == "PASS"][:n]
-        recs = fix_footer(recs[:1] + passing + recs[-1:])
-        recs[0].update(header, cases_planned=n)
+        recs = _wine(n, "PASS", cases_planned=n, **header)
         return self.write("filtered-%d.jsonl" % n, dump_records(recs))
 
     def test_every_output_says_n_of_m(self):
         path = self.filtered(suite={"name": "etwconf", "version": "0.1.0", "cases": 221},
                              argv=["build/etwconf", "run", "--filter", "tqi"])
         run = ingest.load(path)
-        self.assertTrue(run.complete)
-        self.assertTrue(run.filtered)
-        self.assertEqual(run.scope(), "4 of 221 cases (--filter tqi)")
+        self.assertEqual((run.complete, run.filtered, run.scope()),
+                         (True, True, "4 of 221 cases (--filter tqi)"))
         scope = "4 of 221 cases"
         r = self.outputs(path, {
             "summary": ["no failures in 4 of 221 cases (--filter tqi) (a filtered run: no "
@@ -237,9 +226,8 @@ class Filtered(Outputs):
         self.assertNotRegex(r["summary"][1], r"(?m)^\S+\s+conformant\b")
         self.assertNotIn('class="verdict verdict-good"', r["index.html"])
         self.assertNotIn(">conformant<", r["index.html"])
-        props = {p.get("name"): p.get("value") for p in r["suite"].iter("property")}
-        self.assertIn(scope, props["verdict"])
-        self.assertEqual(props["filtered"], "4 of 221 cases (--filter tqi)")
+        self.assertIn(scope, r["props"]["verdict"])
+        self.assertEqual(r["props"]["filtered"], "4 of 221 cases (--filter tqi)")
         self.assertNotIn("STALE", r["check"][1])
         self.assertNotIn("removed cases", r["diff"][1])
 
@@ -263,16 +251,8 @@ class Filtered(Outputs):
         self.assertRegex(out, r"(?m)^\S+\s+conformant\s")
         self.assertIn("1 conformant", out)
 
-
-class FilteredExpectations(TmpCase):
-    """update-expectations from a filtered run keeps the entries of the cases it did not run."""
-
     def test_entries_outside_the_filter_are_kept(self):
-        recs = read_records("wine-win10.jsonl")
-        passing = [r for r in recs if r.get("type") == "case" and r["status"] == "PASS"][:2]
-        recs = fix_footer(recs[:1] + passing + recs[-1:])
-        recs[0].update(cases_planned=2, suite={"cases": 221})
-        path = self.write("f.jsonl", dump_records(recs))
+        path = self.filtered(2, suite={"cases": 221})
         out = self.write("exp.json", open(WINE_EXP, encoding="utf-8").read())
         before = json.load(open(out, encoding="utf-8"))["entries"]
         self.assertRan(_cli("update-expectations", "--impl", "wine", "--out", out, path), 0,

@@ -42,13 +42,10 @@ class RealResults(TmpCase):
         self.assertIn("diff: ", out.splitlines()[-1])
         data = open(files[1], "rb").read()
         first = data.index(b"\n") + 1
-        cut = os.path.join(self.tmp, "cut.jsonl")
         for n in range(1, 40):
             at = len(data) * n // 40
-            with open(cut, "wb") as g:
-                g.write(data[:at])
             try:
-                run = ingest.load(cut)
+                run = ingest.load(self.write("cut.jsonl", data[:at]))
             except InputError as e:
                 self.assertLess(at, first, "refused a cut after the header: %s" % e)
                 continue

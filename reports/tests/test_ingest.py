@@ -51,21 +51,16 @@ class GoodFiles(TmpCase):
     def test_samples_load(self):
         for name in GOOD + ["hostile.jsonl"]:
             run = ingest.load(data(name))
-            self.assertTrue(run.complete, name)
-            self.assertEqual(len(run.cases), run.footer["total"], name)
-            self.assertEqual(len(run.cases), run.planned, name)
-            self.assertEqual(run.warnings, [], name)
+            self.assertEqual((run.complete, run.footer["total"], run.planned, run.warnings),
+                             (True, len(run.cases), len(run.cases), []), name)
 
     def test_target_identity(self):
         run = ingest.load(data("wine-win10.jsonl"))
-        self.assertEqual(run.target_id, "wine@win10")
-        self.assertEqual(run.version_name, "win10")
-        self.assertIn("10.0", run.version_names())
-        self.assertIn("win10", run.version_names())
-        self.assertEqual(run.nt(), (10, 0))
+        self.assertEqual((run.target_id, run.version_name, run.nt()), ("wine@win10", "win10",
+                                                                       (10, 0)))
+        self.assertLessEqual({"10.0", "win10"}, run.version_names())
         w = ingest.load(data("windows-10.0.19045.jsonl"))
-        self.assertEqual(w.version_name, "10.0.19045")
-        self.assertEqual(w.nt(), (10, 0))
+        self.assertEqual((w.version_name, w.nt()), ("10.0.19045", (10, 0)))
 
     def test_read_complete_or_not(self):
         for name, make, complete, n, why, warning in READ:
@@ -80,8 +75,7 @@ class GoodFiles(TmpCase):
     def test_strings_cleaned(self):
         run = ingest.load(data("hostile.jsonl"))
         fp = run.header["fingerprint"]
-        self.assertEqual(fp["nul"], "a\\x00b")
-        self.assertEqual(fp["surrogate"], "\\ud800")
+        self.assertEqual((fp["nul"], fp["surrogate"]), ("a\\x00b", "\\ud800"))
         self.assertNotIn("\x1b", fp["esc"])
         self.assertIn(HOSTILE, run.cases[0]["title"])   # markup is kept: it is escaped on output
 
@@ -175,9 +169,8 @@ class BadFiles(TmpCase):
         self.assertIn("make results", line)
 
     def test_several_bad_files_each_named(self):
-        rc, out, err = run_cli("report", "--out", self.tmp, data("foreign.jsonl"),
-                               data("malformed.jsonl"), data("reference-6.1.jsonl"))
-        self.assertEqual(rc, 2)
+        out, err = self.assertRan(run_cli("report", "--out", self.tmp, data("foreign.jsonl"),
+                                          data("malformed.jsonl"), data("reference-6.1.jsonl")), 2)
         lines = err.strip().splitlines()
         self.assertEqual(len(lines), 2, err)
         self.assertIn("foreign.jsonl", lines[0])
@@ -190,30 +183,23 @@ class Fuzz(TmpCase):
     def test_random_damage(self):
         rng = random.Random(4)
         good = open(data("wine-win10.jsonl"), "rb").read()
-        path = os.path.join(self.tmp, "f.jsonl")
         outcomes = {"ok": 0, "incomplete": 0, "refused": 0}
         for i in range(400):
-            b = bytearray(good)
-            op = i % 5
+            b, lines, op = bytearray(good), good.split(b"\n"), i % 5
             if op == 0:
                 b = b[:rng.randrange(len(b))]
             elif op == 1:
                 for _ in range(rng.randint(1, 5)):
                     b[rng.randrange(len(b))] = rng.randrange(256)
             elif op == 2:
-                lines = bytes(b).split(b"\n")
                 del lines[rng.randrange(len(lines))]
-                b = bytearray(b"\n".join(lines))
             elif op == 3:
                 pos = rng.randrange(len(b))
                 b[pos:pos] = rng.choice([b'"', b"{", b"}", b"\n", b"\\", b"\x00", b",",
                                          b'"status":"CRASH",', b"\xff", b"[" * 50])
             else:
-                lines = bytes(b).split(b"\n")
                 rng.shuffle(lines)
-                b = bytearray(b"\n".join(lines))
-            with open(path, "wb") as f:
-                f.write(b)
+            path = self.write("f.jsonl", b"\n".join(lines) if op in (2, 4) else bytes(b))
             try:
                 run = ingest.load(path)
                 outcomes["ok" if run.complete else "incomplete"] += 1
