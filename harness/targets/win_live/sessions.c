@@ -20,16 +20,6 @@ const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off)
     return off && off < p->Wnode.BufferSize ? (const WCHAR *)((const char *)p + off) : empty;
 }
 
-/* query a session by name; true when it exists (the answer describes a session: a real QUERY
- * always reports its buffer size). Wine's ControlTraceW returns 0 and fills in nothing. */
-static bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out)
-{
-    ULONG rc = live_control(0, name, EVENT_TRACE_CONTROL_QUERY, b);
-    if (rc_out)
-        *rc_out = rc;
-    return rc == ERROR_SUCCESS && b->p.BufferSize != 0;
-}
-
 ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct props_buf *b)
 {
     struct props_buf own;
@@ -75,15 +65,21 @@ static enum etw_lv_owner session_seen(const struct session *s, ULONG *qrc, const
     return o;
 }
 
-/* the no-access fixture: an entry in the security of the session's GUID (a GUID this process
- * created, build.c) that denies this process's user TRACELOG_GUID_ENABLE. 0 or a Win32 error. */
-static ULONG deny_enable(struct session *s)
+/* security is changed and removed only for a session GUID this process created (build.c) */
+static bool guid_ours(const struct session *s)
 {
     etw_guid g;
     memcpy(&g, &s->guid, sizeof g);
+    return etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId());
+}
+
+/* the no-access fixture: an entry in the security of the session's GUID that denies this
+ * process's user TRACELOG_GUID_ENABLE. 0 or a Win32 error. */
+static ULONG deny_enable(struct session *s)
+{
     if (!LB_HAVE(EventAccessControl))
         return ERROR_PROC_NOT_FOUND;
-    if (!etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId()) || !L.token)
+    if (!guid_ours(s) || !L.token)
         return ERROR_INVALID_PARAMETER;
     char buf[256];
     DWORD got = 0;
@@ -171,55 +167,50 @@ static bool access_denied(struct session *s, char *why, size_t len)
  * existed only because the suite created the GUID */
 static void remove_acl(struct session *s)
 {
-    etw_guid g;
-    memcpy(&g, &s->guid, sizeof g);
-    if (!s->acl || !etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId()))
+    if (!s->acl || !guid_ours(s))
         return;
     EventAccessRemove(&s->guid);
     s->acl = false;
 }
 
-/* stop a session of ours: a named one by its exact name, one with a log file (the kernel logger, a
- * private session) by its handle once a query shows it is still the one the suite started */
-static void session_stop(struct session *s)
+/* what a slot holds besides the session goes: its provider registration, its log file (by exact
+ * path, when one of ours: rundir.c); the slot is free again */
+static void slot_free(struct session *s)
 {
-    remove_acl(s);
-    if (s->file[0]) {
-        const char *why = NULL;
-        if (session_seen(s, NULL, &why) == ETW_LV_OURS)
-            live_control(s->h, NULL, EVENT_TRACE_CONTROL_STOP, NULL);
-        run_file_delete(s->file);
-    } else {
-        live_control(0, s->name, EVENT_TRACE_CONTROL_STOP, NULL);
-    }
-    if (s->provider) {
+    if (s->provider)
         EventUnregister(s->reg);
-        s->provider = false;
-    }
+    s->provider = false;
+    run_file_delete(s->file);
+    InterlockedExchange(&s->state, SL_FREE);
+}
+
+/* stop a session of ours in state from unless another thread is stopping it; true when this one
+ * did: a named one by its exact name, one with a log file (the kernel logger, a private session)
+ * by its handle once a query shows it is still the one the suite started */
+static bool release_from(struct session *s, LONG from)
+{
+    const char *why = NULL;
+    if (from == SL_FREE || from == SL_STOPPING ||
+        InterlockedCompareExchange(&s->state, SL_STOPPING, from) != from)
+        return false;
+    remove_acl(s);
+    if (!s->file[0])
+        live_control(0, s->name, EVENT_TRACE_CONTROL_STOP, NULL);
+    else if (session_seen(s, NULL, &why) == ETW_LV_OURS)
+        live_control(s->h, NULL, EVENT_TRACE_CONTROL_STOP, NULL);
+    slot_free(s);
+    return true;
+}
+
+static bool release(struct session *s)
+{
+    return release_from(s, SL_LIVE);
 }
 
 void stop_all_sessions(void)
 {
-    for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++) {
-        struct session *s = &sessions[i];
-        LONG st = s->state;
-        if (st == SL_FREE || st == SL_STOPPING)
-            continue;
-        if (InterlockedCompareExchange(&s->state, SL_STOPPING, st) != st)
-            continue;
-        session_stop(s);
-        InterlockedExchange(&s->state, SL_FREE);
-    }
-}
-
-/* stop a live session of ours unless another thread is stopping it; true when this one did */
-static bool release(struct session *s)
-{
-    if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) != SL_LIVE)
-        return false;
-    session_stop(s);
-    InterlockedExchange(&s->state, SL_FREE);
-    return true;
+    for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++)
+        release_from(&sessions[i], sessions[i].state);
 }
 
 static const char *kind_name(unsigned kind)
@@ -252,6 +243,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     s->acl = false;
     s->h = 0;
     s->file[0] = 0;
+    s->provider = false;
     static struct props_buf b; /* one runner at a time */
     props_init(&b);
     b.p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
@@ -262,8 +254,8 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         WCHAR fname[24];
         char fwhy[400];
         WFMT(fname, s->kernel ? L"kernel-%ld.etl" : L"private-%ld.etl", (long)n);
-        if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy, sizeof fwhy)) { /* rundir.c */
-            InterlockedExchange(&s->state, SL_FREE);
+        if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy, sizeof fwhy)) {
+            slot_free(s);
             FX_BROKEN("fixture: %s's log file: %s", kind_name(kind), fwhy);
         }
         wcsncpy(b.file, s->file, sizeof b.file / sizeof b.file[0] - 1);
@@ -281,12 +273,10 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         memcpy(&b.p.Wnode.Guid, &g, sizeof g);
     }
     s->guid = b.p.Wnode.Guid;
-    s->provider = false;
     if (plan.register_guid) { /* the session's GUID must be a provider this process registered */
         ULONG erc = EventRegister(&s->guid, NULL, NULL, &s->reg);
         if (erc != ERROR_SUCCESS) {
-            run_file_delete(s->file);
-            InterlockedExchange(&s->state, SL_FREE);
+            slot_free(s);
             FX_BROKEN("fixture: EventRegister of %s's GUID returned %lu", kind_name(kind), (unsigned long)erc);
         }
         s->provider = true;
@@ -294,14 +284,9 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     TRACEHANDLE h = 0;
     ULONG rc = StartTraceW(&h, s->name, &b.p);
     if (rc != ERROR_SUCCESS) {
-        if (s->provider) {
-            EventUnregister(s->reg);
-            s->provider = false;
-        }
-        run_file_delete(s->file); /* the new, empty log file: nothing writes it */
-        InterlockedExchange(&s->state, SL_FREE);
-        struct props_buf q;
-        if (s->kernel && rc == ERROR_ALREADY_EXISTS && query_session(KERNEL_LOGGER_W, &q, NULL)) {
+        slot_free(s); /* the new, empty log file too: nothing writes it */
+        int ks = s->kernel && rc == ERROR_ALREADY_EXISTS ? kernel_logger_state(NULL) : 0;
+        if (ks && ks != 4) {
             snprintf(why, len, "the NT Kernel Logger was started by someone else meanwhile; the suite never stops or changes a session it "
                                "did not start");
             return ETW_FX_SKIP;
@@ -430,8 +415,10 @@ etw_tracehandle live_missing_logger(void)
 int kernel_logger_state(DWORD *who)
 {
     struct props_buf b;
-    ULONG rc = 0;
-    if (!query_session(KERNEL_LOGGER_W, &b, &rc))
+    ULONG rc = live_control(0, KERNEL_LOGGER_W, EVENT_TRACE_CONTROL_QUERY, &b);
+    /* it runs when the answer describes a session (a real QUERY always reports its buffer size);
+     * Wine's ControlTraceW returns 0 and fills in nothing */
+    if (rc != ERROR_SUCCESS || !b.p.BufferSize)
         return rc == ERROR_ACCESS_DENIED ? 4 : 0;
     DWORD pid = kernel_file_owner(props_name(&b.p, b.p.LogFileNameOffset));
     if (who)
