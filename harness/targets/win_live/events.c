@@ -60,16 +60,11 @@ static void WINAPI on_event(PEVENT_RECORD r)
     struct consumer *c = r->UserContext;
     if (!c || c->outcome != ETW_LV_EV_OTHER)
         return;
-    struct etw_lv_ext_item items[32];
-    etw_u32 n = r->ExtendedDataCount < 32 ? r->ExtendedDataCount : 32;
-    for (etw_u32 i = 0; i < n && r->ExtendedData; i++) {
-        const EVENT_HEADER_EXTENDED_DATA_ITEM *x = &r->ExtendedData[i];
-        items[i].reserved1 = x->Reserved1;
-        items[i].ext_type = x->ExtType;
-        items[i].linkage = (etw_u16)x->Linkage;
-        items[i].data_size = x->DataSize;
-        items[i].data_ptr = x->DataPtr;
-    }
+    struct etw_lv_ext_item items[32]; /* the layout of EVENT_HEADER_EXTENDED_DATA_ITEM (build.h) */
+    _Static_assert(sizeof items[0] == sizeof *r->ExtendedData, "EVENT_HEADER_EXTENDED_DATA_ITEM");
+    etw_u32 n = !r->ExtendedData ? 0 : r->ExtendedDataCount < 32 ? r->ExtendedDataCount : 32;
+    if (n)
+        memcpy(items, r->ExtendedData, n * sizeof items[0]);
     etw_guid from;
     memcpy(&from, &r->EventHeader.ProviderId, sizeof from);
     const char *why = NULL;
@@ -112,10 +107,9 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         FX_BROKEN("fixture: advapi32 does not export OpenTraceW, ProcessTrace, CloseTrace, EventWrite and EnableTraceEx2");
     const struct etw_lv_consumer_plan plan = etw_lv_consumer;
 
-    HANDLE arrived = k.arrived; /* made once; busy is 0 here, outcome ETW_LV_EV_OTHER */
-    k = (struct consumer){.provider = *provider, .arrived = arrived};
-    if (!k.arrived)
-        k.arrived = CreateEventW(NULL, TRUE, FALSE, NULL);
+    /* busy is 0 here, outcome ETW_LV_EV_OTHER; the event is made once */
+    k = (struct consumer){.provider = *provider,
+                          .arrived = k.arrived ? k.arrived : CreateEventW(NULL, TRUE, FALSE, NULL)};
     if (!k.arrived)
         FX_BROKEN("fixture: CreateEventW failed with %lu", (unsigned long)GetLastError());
     ResetEvent(k.arrived);
