@@ -82,7 +82,6 @@ struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
     *t = (struct etw_target){.spec = path, .impl = "thirdparty", .name = base ? base + 1 : path,
                              .arch = plat_process_arch(), .handle = h, .sym = dll_sym};
     etw_target_bind_control(t);
-    t->version = ETW_V10_0;
     t->fingerprint = dll_fingerprint;
     return t;
 }
