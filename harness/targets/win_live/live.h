@@ -6,15 +6,11 @@
  * objects by harness/tests/layers.py): target.c, cleanup.c, events.c, needs.c, fingerprint.c,
  * dll.c, sessions.c, rundir.c, state.c, bind.c, build.c, names.c.
  *
- * The live system as a target: every API is looked up with GetProcAddress in the module that exports it (never imported statically: the exe must load on
- * every version from 5.2 on; the fixtures' functions through the one table of bind.def, which a
- * twin of Windows can answer instead: harness/twin/), the version comes from RtlGetVersion, and the fixtures are real
- * ETW sessions that the suite starts itself and always stops.
- *
- * What it touches on the machine (harness/windows/README.md): sessions it starts itself, and the
- * NT Kernel Logger only when no one else runs it (never one it did not start), each stopped after
- * its case, after a crash or timeout, at the end, on Ctrl-C and from the crash handler; its own
- * token's SeSystemProfilePrivilege and the sampled-profile interval, restored after each case.
+ * Every API is looked up with GetProcAddress in the module that exports it, never imported
+ * statically (the exe must load on every version from 5.2 on); the fixtures' functions go through
+ * the one table of bind.def, which a twin of Windows can answer instead (harness/twin/). The
+ * fixtures are real ETW sessions the suite starts itself and always stops; what the target
+ * touches on the machine and when it restores it: harness/windows/README.md.
  */
 #ifndef ETWCONF_WIN_LIVE_H
 #define ETWCONF_WIN_LIVE_H
@@ -23,6 +19,7 @@
 #include "harness/plat/win/win.h"
 #include "harness/targets/win_live/names.h"
 #include "harness/targets/win_live/build.h"
+#include "harness/targets/win_live/needs.h"
 #include "harness/targets/win_live/bind.h"
 #include <wchar.h>
 
@@ -121,7 +118,7 @@ ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct prop
 DWORD kernel_file_owner(const WCHAR *reported);
 void stop_all_sessions(void);
 struct props_buf *all_sessions(ULONG *count);
-int kernel_logger_state(DWORD *who);
+enum etw_lv_kernel_state kernel_logger_state(void *arg, unsigned long *who);
 enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
 int live_stop_logger(etw_tracehandle h);
 etw_tracehandle live_missing_logger(void);

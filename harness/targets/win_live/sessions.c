@@ -285,8 +285,8 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     ULONG rc = StartTraceW(&h, s->name, &b.p);
     if (rc != ERROR_SUCCESS) {
         slot_free(s); /* the new, empty log file too: nothing writes it */
-        int ks = s->kernel && rc == ERROR_ALREADY_EXISTS ? kernel_logger_state(NULL) : 0;
-        if (ks && ks != 4) {
+        int ks = s->kernel && rc == ERROR_ALREADY_EXISTS ? kernel_logger_state(NULL, NULL) : 0;
+        if (ks != ETW_LV_KL_NONE && ks != ETW_LV_KL_UNKNOWN) {
             snprintf(why, len, "the NT Kernel Logger was started by someone else meanwhile; the suite never stops or changes a session it "
                                "did not start");
             return ETW_FX_SKIP;
@@ -314,13 +314,9 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         FX_BROKEN("fixture: the session that answers the handle StartTraceW returned for %s is not the one started: %s%s", kind_name(kind),
                   seen_why, owner == ETW_LV_UNSURE ? " (it was left running: 'etwconf.exe cleanup' recognises the suite's own)" : "");
     }
-    bool any_mask = false;
-    for (int i = 0; masks && i < 8; i++)
-        any_mask |= masks[i] != 0;
-    if (any_mask) {
-        etw_u32 m[8];
-        memcpy(m, masks, sizeof m);
-        rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof m);
+    static const etw_u32 no_masks[8];
+    if (masks && memcmp(masks, no_masks, sizeof no_masks)) {
+        rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, (void *)masks, sizeof no_masks);
         if (rc != ERROR_SUCCESS) {
             release(s);
             FX_BROKEN("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
@@ -410,20 +406,17 @@ etw_tracehandle live_missing_logger(void)
     return 0x3E;
 }
 
-/* 0 not running (or not really: Wine), 1 someone else's, 2 ours (a leftover the next reset stops),
- * 3 left by another etwconf process (pid in *who), 4 cannot tell (no right to query) */
-int kernel_logger_state(DWORD *who)
+/* the hook of struct etw_lv_system (needs.h); arg unused */
+enum etw_lv_kernel_state kernel_logger_state(void *arg, unsigned long *who)
 {
     struct props_buf b;
     ULONG rc = live_control(0, KERNEL_LOGGER_W, EVENT_TRACE_CONTROL_QUERY, &b);
     /* it runs when the answer describes a session (a real QUERY always reports its buffer size);
      * Wine's ControlTraceW returns 0 and fills in nothing */
     if (rc != ERROR_SUCCESS || !b.p.BufferSize)
-        return rc == ERROR_ACCESS_DENIED ? 4 : 0;
+        return rc == ERROR_ACCESS_DENIED ? ETW_LV_KL_UNKNOWN : ETW_LV_KL_NONE;
     DWORD pid = kernel_file_owner(props_name(&b.p, b.p.LogFileNameOffset));
     if (who)
         *who = pid;
-    if (!pid)
-        return 1;
-    return pid == GetCurrentProcessId() ? 2 : 3;
+    return !pid ? ETW_LV_KL_OTHERS : pid == GetCurrentProcessId() ? ETW_LV_KL_OURS : ETW_LV_KL_EARLIER;
 }
