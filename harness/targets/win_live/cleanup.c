@@ -32,7 +32,7 @@ static int stop_suite_sessions(DWORD pid, bool all, bool dry, bool verbose, int 
         bool kernel = !_wcsicmp(name, KERNEL_LOGGER_W);
         /* ours only by exact name: a session "etwconf-<pid>-<n>", or the kernel logger writing to
          * exactly the file the suite gives it (names.h) */
-        DWORD owner = kernel ? kernel_file_owner(file) : (DWORD)etw_live_session_owner(name);
+        DWORD owner = kernel ? run_file_owner(file) : (DWORD)etw_live_session_owner(name);
         if (!owner)
             continue;
         char nm[160], fl[600];

@@ -95,8 +95,8 @@ void utf8(char *out, size_t cap, const WCHAR *w);
 void open_common(void);
 enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len);
 bool tpi_query(etw_u32 *v);
-void tpi_restore(void);
-void restore_privilege(void);
+/* the sampled-profile interval found at the start, then the privilege as the token had it */
+void restore_profile(void);
 /* rundir.c: the private directory %TEMP%\etwconf-<pid>-<random hex> of this process */
 bool run_temp_dir(WCHAR *tmp, DWORD cap); /* %TEMP% ending in a separator */
 /* a new file (kernel-<n>.etl, private-<n>.etl) in the private directory, made on first use: its
@@ -104,8 +104,9 @@ bool run_temp_dir(WCHAR *tmp, DWORD cap); /* %TEMP% ending in a separator */
 bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, struct etw_lv_file_id *id, char *why, size_t len);
 /* the identity of a log file as a session query reports its path (any form: etw_lv_openable_path) */
 bool run_reported_identity(const WCHAR *reported, struct etw_lv_file_id *id);
-/* the pid whose private directory holds the file id as one of its files, 0 when none does */
-DWORD run_file_owner(const struct etw_lv_file_id *id);
+/* the pid of the suite's process whose private directory holds the log file a session query
+ * reports, by the file's identity; 0 for any other file */
+DWORD run_file_owner(const WCHAR *reported);
 void run_file_delete(const WCHAR *path); /* a file run_file_new created, by exact path */
 void run_dir_remove(void); /* at the end: the files created and not deleted, then the directory */
 /* parent + name opened as a plain directory (never through a reparse point), its final path
@@ -115,7 +116,6 @@ HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, s
 const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
 /* ControlTraceW(code) by handle (name NULL) or by name; what it fills in goes to b (may be NULL) */
 ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct props_buf *b);
-DWORD kernel_file_owner(const WCHAR *reported);
 void stop_all_sessions(void);
 struct props_buf *all_sessions(ULONG *count);
 enum etw_lv_kernel_state kernel_logger_state(void *arg, unsigned long *who);

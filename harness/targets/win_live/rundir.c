@@ -180,10 +180,11 @@ bool run_reported_identity(const WCHAR *reported, struct etw_lv_file_id *id)
     return etw_lv_openable_path(reported, path, sizeof path / sizeof path[0]) && run_file_identity(path, id);
 }
 
-DWORD run_file_owner(const struct etw_lv_file_id *id)
+DWORD run_file_owner(const WCHAR *reported)
 {
     WCHAR tmp[MAX_PATH + 1], pat[MAX_PATH + 96];
-    if (!run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]))
+    struct etw_lv_file_id id;
+    if (!run_reported_identity(reported, &id) || !run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]))
         return 0;
     WFMT(pat, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
     WIN32_FIND_DATAW fd, ff;
@@ -206,7 +207,7 @@ DWORD run_file_owner(const struct etw_lv_file_id *id)
                 if (!etw_live_run_file_seq(ff.cFileName))
                     continue;
                 WFMT(file, L"%ls%ls\\%ls", tmp, fd.cFileName, ff.cFileName);
-                if (run_file_identity(file, &fid) && etw_lv_same_file(&fid, id))
+                if (run_file_identity(file, &fid) && etw_lv_same_file(&fid, &id))
                     owner = pid;
             } while (!owner && FindNextFileW(g, &ff));
             FindClose(g);
@@ -260,12 +261,10 @@ void run_dir_remove(void)
     if (R.h == INVALID_HANDLE_VALUE)
         return;
     WCHAR p[MAX_PATH + 96];
-    for (size_t i = 0; i < sizeof R.files / sizeof R.files[0]; i++)
-        if (R.files[i][0]) {
-            WFMT(p, L"%ls\\%ls", R.path, R.files[i]);
-            if (DeleteFileW(p))
-                R.files[i][0] = 0;
-        }
+    for (size_t i = 0; i < sizeof R.files / sizeof R.files[0]; i++) {
+        WFMT(p, L"%ls\\%ls", R.path, R.files[i]);
+        run_file_delete(p);
+    }
     CloseHandle(R.h);
     R.h = INVALID_HANDLE_VALUE;
     RemoveDirectoryW(R.path); /* only an empty directory goes */

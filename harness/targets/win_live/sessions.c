@@ -29,14 +29,6 @@ ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct prop
     return ControlTraceW((TRACEHANDLE)h, name, &b->p, code);
 }
 
-/* the pid of the suite's process whose private directory holds the log file a query reports, by
- * the file's identity (the path may be spelt in any form: build.h), 0 for any other file */
-DWORD kernel_file_owner(const WCHAR *reported)
-{
-    struct etw_lv_file_id id;
-    return run_reported_identity(reported, &id) ? run_file_owner(&id) : 0;
-}
-
 /* whose session a query by the handle StartTraceW returned shows now: the decision is
  * etw_lv_session_owner's (build.c), from the log file's identity and the logger id, and a session
  * without a log file must also bear the exact name the suite gave it */
@@ -415,7 +407,7 @@ enum etw_lv_kernel_state kernel_logger_state(void *arg, unsigned long *who)
      * Wine's ControlTraceW returns 0 and fills in nothing */
     if (rc != ERROR_SUCCESS || !b.p.BufferSize)
         return rc == ERROR_ACCESS_DENIED ? ETW_LV_KL_UNKNOWN : ETW_LV_KL_NONE;
-    DWORD pid = kernel_file_owner(props_name(&b.p, b.p.LogFileNameOffset));
+    DWORD pid = run_file_owner(props_name(&b.p, b.p.LogFileNameOffset));
     if (who)
         *who = pid;
     return !pid ? ETW_LV_KL_OTHERS : pid == GetCurrentProcessId() ? ETW_LV_KL_OURS : ETW_LV_KL_EARLIER;

@@ -113,20 +113,15 @@ bool tpi_query(etw_u32 *v)
     return true;
 }
 
-void tpi_restore(void)
+void restore_profile(void)
 {
     etw_u32 now;
-    if (!L.tpi_saved || !tpi_query(&now) || now == L.tpi_value)
-        return;
-    ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, L.tpi_value};
-    bool enabled = adjust_profile(true);
-    NtSetSystemInformation(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp);
-    if (enabled)
-        InterlockedExchange(&L.profile_changed, 1);
-}
-
-void restore_privilege(void)
-{
+    if (L.tpi_saved && tpi_query(&now) && now != L.tpi_value) {
+        ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, L.tpi_value};
+        if (adjust_profile(true)) /* setting it needs the privilege */
+            InterlockedExchange(&L.profile_changed, 1);
+        NtSetSystemInformation(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp);
+    }
     if (InterlockedExchange(&L.profile_changed, 0) && L.profile_initial >= 0)
         adjust_profile(L.profile_initial == 1);
 }

@@ -18,8 +18,7 @@ static void *live_sym(struct etw_target *t, const char *name)
 static int live_reset(void)
 {
     stop_all_sessions();
-    tpi_restore();
-    restore_privilege();
+    restore_profile();
     return 0;
 }
 
