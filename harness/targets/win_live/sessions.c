@@ -107,16 +107,15 @@ static void dacl_report(struct session *s, char *out, size_t len)
         ACE_HEADER *h = NULL;
         if (!GetAce(acl, i, (void **)&h))
             break;
-        struct etw_lv_ace *a = &aces[n++];
-        memset(a, 0, sizeof *a);
-        a->type = h->AceType == ACCESS_ALLOWED_ACE_TYPE ? ETW_LV_ACE_ALLOW : h->AceType == ACCESS_DENIED_ACE_TYPE ? ETW_LV_ACE_DENY : ETW_LV_ACE_OTHER;
-        a->inherit_only = (h->AceFlags & INHERIT_ONLY_ACE) != 0;
-        if (a->type != ETW_LV_ACE_OTHER) { /* ACCESS_ALLOWED_ACE and ACCESS_DENIED_ACE share their layout */
-            const ACCESS_ALLOWED_ACE *x = (const ACCESS_ALLOWED_ACE *)h;
-            BOOL is = FALSE;
-            a->mask = x->Mask;
-            a->applies = CheckTokenMembership(NULL, (PSID)&x->SidStart, &is) && is;
-        }
+        int type = h->AceType == ACCESS_ALLOWED_ACE_TYPE  ? ETW_LV_ACE_ALLOW
+                   : h->AceType == ACCESS_DENIED_ACE_TYPE ? ETW_LV_ACE_DENY
+                                                          : ETW_LV_ACE_OTHER;
+        /* ACCESS_ALLOWED_ACE and ACCESS_DENIED_ACE share their layout */
+        const ACCESS_ALLOWED_ACE *x = type != ETW_LV_ACE_OTHER ? (const ACCESS_ALLOWED_ACE *)h : NULL;
+        BOOL is = FALSE;
+        bool applies = x && CheckTokenMembership(NULL, (PSID)&x->SidStart, &is) && is;
+        aces[n++] = (struct etw_lv_ace){.type = type, .mask = x ? x->Mask : 0, .applies = applies,
+                                        .inherit_only = (h->AceFlags & INHERIT_ONLY_ACE) != 0};
     }
     int deny = -1, allow = -1;
     bool denied = etw_lv_dacl_denies(present && acl, aces, n, ETW_LV_TRACELOG_GUID_ENABLE, &deny, &allow);
@@ -345,18 +344,14 @@ int live_stop_logger(etw_tracehandle h)
 struct props_buf *all_sessions(ULONG *count)
 {
     enum { MAXS = 64 };
-    struct props_buf *bs = calloc(MAXS, sizeof *bs);
+    struct props_buf *bs = LB_HAVE(QueryAllTracesW) ? calloc(MAXS, sizeof *bs) : NULL;
     EVENT_TRACE_PROPERTIES *ps[MAXS];
-    if (!bs || !LB_HAVE(QueryAllTracesW)) {
-        free(bs);
-        return NULL;
-    }
-    for (int i = 0; i < MAXS; i++) {
+    for (int i = 0; bs && i < MAXS; i++) {
         props_init(&bs[i]);
         ps[i] = &bs[i].p;
     }
     *count = 0;
-    ULONG rc = QueryAllTracesW(ps, MAXS, count);
+    ULONG rc = bs ? QueryAllTracesW(ps, MAXS, count) : ERROR_NOT_ENOUGH_MEMORY;
     if (rc != ERROR_SUCCESS && rc != ERROR_MORE_DATA) {
         free(bs);
         return NULL;

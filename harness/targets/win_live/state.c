@@ -63,11 +63,9 @@ static void detect_token(void)
     PSID admins = NULL;
     BOOL member = FALSE;
     if (AllocateAndInitializeSid(&nt, 2, SECURITY_BUILTIN_DOMAIN_RID, DOMAIN_ALIAS_RID_ADMINS, 0, 0, 0, 0, 0, 0, &admins)) {
-        if (!CheckTokenMembership(NULL, admins, &member))
-            member = FALSE;
+        L.admin_member = CheckTokenMembership(NULL, admins, &member) && member;
         FreeSid(admins);
     }
-    L.admin_member = member != 0;
     /* from 6.0 what counts is an elevated token; before, membership of Administrators */
     L.admin = L.elevated >= 0 ? L.elevated == 1 : L.admin_member;
     if (LookupPrivilegeValueA(NULL, SE_SYSTEM_PROFILE, &L.profile_luid)) {
