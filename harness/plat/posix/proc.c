@@ -97,7 +97,7 @@ long plat_proc_read(struct plat_proc *p, void *buf, size_t cap, unsigned ms)
     if (pr <= 0) {
         if (pr < 0 || !reap(p, false))
             return -1;
-        /* the worker is gone; what it left running may hold the pipe: read what is there, no more */
+        /* the worker is gone; a process it left may hold the pipe: read what is there, no more */
         fcntl(p->fd, F_SETFL, fcntl(p->fd, F_GETFL) | O_NONBLOCK);
     }
     ssize_t n = read(p->fd, buf, cap);

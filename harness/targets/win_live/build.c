@@ -199,8 +199,8 @@ bool etw_lv_trial_refused(etw_u32 rc, const char **why)
 {
     bool refused = rc == 5u; /* ERROR_ACCESS_DENIED */
     *why = refused ? NULL
-           : rc == 0 ? "the trial call that needs TRACELOG_GUID_ENABLE was accepted: the deny entry "
-                       "has no effect"
+           : rc == 0 ? "the trial call that needs TRACELOG_GUID_ENABLE was accepted: the deny "
+                       "entry has no effect"
                      : "the trial call that needs TRACELOG_GUID_ENABLE failed with another error "
                        "than ERROR_ACCESS_DENIED";
     return refused;

@@ -135,7 +135,8 @@ bool live_need(struct etw_target *t, unsigned need, char *why, size_t len)
     const struct etw_lv_system s = {.version = t->version, .admin = L.admin, .elevated = L.elevated,
                                     .elevation_type = L.elevation_type,
                                     .profile_initial = L.profile_initial,
-                                    .token_adjust = L.token_adjust, .kernel_state = kernel_logger_state,
+                                    .token_adjust = L.token_adjust,
+                                    .kernel_state = kernel_logger_state,
                                     .pmc_sources = pmc_sources};
     return etw_lv_need(&s, need, why, len);
 }

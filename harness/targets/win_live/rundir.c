@@ -108,10 +108,9 @@ static bool run_dir(char *why, size_t len)
     if (!run_temp_dir(R.parent, sizeof R.parent / sizeof R.parent[0]))
         return snprintf(why, len, "no temporary directory (GetTempPathW)"), false;
     PSECURITY_DESCRIPTOR sd = private_sd();
-    if (!sd) {
-        snprintf(why, len, "cannot build a private security descriptor (error %lu)", GetLastError());
-        return false;
-    }
+    if (!sd)
+        return snprintf(why, len, "cannot build a private security descriptor (error %lu)",
+                        GetLastError()), false;
     SECURITY_ATTRIBUTES sa = {sizeof sa, sd, FALSE};
     WCHAR name[64];
     DWORD err = 0;
@@ -226,15 +225,13 @@ bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, struct etw_lv_file
     while (slot < sizeof R.files / sizeof R.files[0] && R.files[slot][0])
         slot++;
     if (slot == sizeof R.files / sizeof R.files[0] || wcslen(name) >= sizeof R.files[0] / sizeof R.files[0][0] ||
-        _snwprintf(path, cap, L"%ls\\%ls", R.path, name) < 0) {
-        snprintf(why, len, "too many files or too long a path in the private directory");
-        return false;
-    }
+        _snwprintf(path, cap, L"%ls\\%ls", R.path, name) < 0)
+        return snprintf(why, len, "too many files or too long a path in the private directory"),
+               false;
     HANDLE f = CreateFileW(path, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
-    if (f == INVALID_HANDLE_VALUE) {
-        snprintf(why, len, "creating a file in the private directory (CREATE_NEW) failed (error %lu)", GetLastError());
-        return false;
-    }
+    if (f == INVALID_HANDLE_VALUE)
+        return snprintf(why, len, "creating a file in the private directory (CREATE_NEW) failed "
+                        "(error %lu)", GetLastError()), false;
     bool known = handle_identity(f, id); /* of the very file created: what the session must write to */
     CloseHandle(f);
     if (!known) {

@@ -111,7 +111,7 @@ static void dacl_report(struct session *s, char *out, size_t len)
                    : h->AceType == ACCESS_DENIED_ACE_TYPE ? ETW_LV_ACE_DENY
                                                           : ETW_LV_ACE_OTHER;
         /* ACCESS_ALLOWED_ACE and ACCESS_DENIED_ACE share their layout */
-        const ACCESS_ALLOWED_ACE *x = type != ETW_LV_ACE_OTHER ? (const ACCESS_ALLOWED_ACE *)h : NULL;
+        const ACCESS_ALLOWED_ACE *x = type == ETW_LV_ACE_OTHER ? NULL : (void *)h;
         BOOL is = FALSE;
         bool applies = x && CheckTokenMembership(NULL, (PSID)&x->SidStart, &is) && is;
         aces[n++] = (struct etw_lv_ace){.type = type, .mask = x ? x->Mask : 0, .applies = applies,
@@ -245,7 +245,8 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         WCHAR fname[24];
         char fwhy[400];
         WFMT(fname, s->kernel ? L"kernel-%ld.etl" : L"private-%ld.etl", (long)n);
-        if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy, sizeof fwhy)) {
+        if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy,
+                          sizeof fwhy)) {
             slot_free(s);
             FX_BROKEN("fixture: %s's log file: %s", kind_name(kind), fwhy);
         }
@@ -307,7 +308,8 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     }
     static const etw_u32 no_masks[8];
     if (masks && memcmp(masks, no_masks, sizeof no_masks)) {
-        rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, (void *)masks, sizeof no_masks);
+        void *m = (void *)masks; /* read only */
+        rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof no_masks);
         if (rc != ERROR_SUCCESS) {
             release(s);
             FX_BROKEN("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
@@ -384,12 +386,10 @@ etw_tracehandle live_missing_logger(void)
             used[id] = true;
     }
     free(bs);
-    for (unsigned id = 0x3E; id > 1; id--)
-        if (!used[id] && logger_id_free(id))
-            return id;
-    for (unsigned id = 0x3E; id > 1; id--)
-        if (!used[id])
-            return id;
+    for (int unconfirmed = 0; unconfirmed < 2; unconfirmed++)
+        for (unsigned id = 0x3E; id > 1; id--)
+            if (!used[id] && (unconfirmed || logger_id_free(id)))
+                return id;
     return 0x3E;
 }
 
@@ -405,5 +405,7 @@ enum etw_lv_kernel_state kernel_logger_state(void *arg, unsigned long *who)
     DWORD pid = run_file_owner(props_name(&b.p, b.p.LogFileNameOffset));
     if (who)
         *who = pid;
-    return !pid ? ETW_LV_KL_OTHERS : pid == GetCurrentProcessId() ? ETW_LV_KL_OURS : ETW_LV_KL_EARLIER;
+    return !pid                        ? ETW_LV_KL_OTHERS
+           : pid == GetCurrentProcessId() ? ETW_LV_KL_OURS
+                                          : ETW_LV_KL_EARLIER;
 }

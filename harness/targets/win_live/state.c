@@ -7,8 +7,7 @@ struct live win_live;
 
 static void detect_version(void)
 {
-    memset(&L.vi, 0, sizeof L.vi);
-    L.vi.dwOSVersionInfoSize = sizeof L.vi;
+    L.vi = (OSVERSIONINFOEXW){.dwOSVersionInfoSize = sizeof L.vi};
     if (RtlGetVersion(&L.vi) != 0) {
         /* RtlGetVersion is in every ntdll from 5.0; this is only a fallback */
         L.vi.dwOSVersionInfoSize = sizeof L.vi;
@@ -115,7 +114,8 @@ void restore_profile(void)
 {
     etw_u32 now;
     if (L.tpi_saved && tpi_query(&now) && now != L.tpi_value) {
-        ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, L.tpi_value};
+        ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation,
+                                                       L.tpi_value};
         if (adjust_profile(true)) /* setting it needs the privilege */
             InterlockedExchange(&L.profile_changed, 1);
         NtSetSystemInformation(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp);
