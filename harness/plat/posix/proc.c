@@ -129,15 +129,14 @@ bool plat_proc_end(struct plat_proc *p, char *how, size_t len)
             sleep_10ms();
     }
     kill(-p->pid, SIGKILL); /* whatever the worker left in its group */
-    bool clean = false;
+    bool clean = p->reaped && WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0;
     if (!p->reaped)
         snprintf(how, len, "did not end");
     else if (WIFSIGNALED(p->status))
         snprintf(how, len, "%s", killed && WTERMSIG(p->status) == SIGKILL ? "killed" : plat_signal_name(WTERMSIG(p->status)));
-    else if (WIFEXITED(p->status)) {
+    else if (WIFEXITED(p->status))
         snprintf(how, len, "exit %d", WEXITSTATUS(p->status));
-        clean = WEXITSTATUS(p->status) == 0;
-    } else
+    else
         snprintf(how, len, "unknown");
     close(p->fd);
     free(p);

@@ -5,22 +5,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static ULONG enable_call(etw_tracehandle session, const etw_guid *provider, const struct etw_lv_enable_call *e,
-                         const struct etw_lv_enable_params *params)
-{
-    ENABLE_TRACE_PARAMETERS ep = {0}; /* EnableFilterDesc NULL */
-    if (params) {
-        ep = (ENABLE_TRACE_PARAMETERS){.Version = params->version,
-                                       .EnableProperty = params->enable_property,
-                                       .ControlFlags = params->control_flags,
-                                       .FilterDescCount = params->filter_desc_count};
-        memcpy(&ep.SourceId, &params->source_id, sizeof ep.SourceId);
-    }
-    GUID g;
-    memcpy(&g, provider, sizeof g);
-    return EnableTraceEx2((TRACEHANDLE)session, &g, e->control_code, e->level, e->match_any, e->match_all, e->timeout_ms, params ? &ep : NULL);
-}
-
 /* EnableTraceEx2(session, group, ENABLE_PROVIDER, the suite's level and keywords, a timeout, version-2
  * parameters with EVENT_ENABLE_PROPERTY_PROVIDER_GROUP). Windows does not say how many members it
  * reached: the cases watch the members' enable callbacks, which have run when a call with a timeout
@@ -30,7 +14,7 @@ etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u3
     if (!group || !enabled)
         return ERROR_INVALID_PARAMETER;
     *enabled = ETW_ENABLED_UNKNOWN;
-    ULONG rc = enable_call(session, group, &etw_lv_group_enable, &etw_lv_group_enable_params);
+    ULONG rc = live_enable(session, group, &etw_lv_group_enable, &etw_lv_group_enable_params);
     if (rc == ERROR_SUCCESS)
         Sleep(ETW_LV_GROUP_SETTLE_MS);
     return rc;
@@ -131,7 +115,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         FX_BROKEN("fixture: CreateThread for ProcessTrace failed with %lu", (unsigned long)GetLastError());
     }
     enum etw_fx fx = ETW_FX_OK;
-    ULONG rc = enable_call(session, provider, &etw_lv_provider_enable[1], NULL);
+    ULONG rc = live_enable(session, provider, &etw_lv_provider_enable[1], NULL);
     if (rc != ERROR_SUCCESS) {
         snprintf(why, len, "fixture: EnableTraceEx2 enabling the provider on the case's session returned %lu", (unsigned long)rc);
         fx = ETW_FX_BROKEN;
@@ -154,7 +138,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
                      plan.deadline_ms, (unsigned long)wrc, pumped, L.wine ? "; Wine: its sessions deliver no events" : "");
             fx = ETW_FX_BROKEN;
         }
-        enable_call(session, provider, &etw_lv_provider_enable[0], NULL);
+        live_enable(session, provider, &etw_lv_provider_enable[0], NULL);
     }
     /* CloseTrace makes ProcessTrace return; a thread that does not end in time keeps k.busy set (it
      * ends at the latest when the session stops after the case), and the next consumer waits for it */

@@ -114,6 +114,9 @@ void run_dir_remove(void); /* at the end: the files created and not deleted, the
 HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, size_t len);
 /* sessions.c */
 const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
+/* EnableTraceEx2(session, provider (a GUID), e's arguments, params or NULL) */
+ULONG live_enable(etw_tracehandle session, const void *provider, const struct etw_lv_enable_call *e,
+                  const struct etw_lv_enable_params *params);
 /* ControlTraceW(code) by handle (name NULL) or by name; what it fills in goes to b (may be NULL) */
 ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct props_buf *b);
 void stop_all_sessions(void);

@@ -153,9 +153,7 @@ static bool handle_identity(HANDLE h, struct etw_lv_file_id *id)
     BY_HANDLE_FILE_INFORMATION fi;
     if (!GetFileInformationByHandle(h, &fi))
         return false;
-    id->volume = fi.dwVolumeSerialNumber;
-    id->index_hi = fi.nFileIndexHigh;
-    id->index_lo = fi.nFileIndexLow;
+    *id = (struct etw_lv_file_id){fi.dwVolumeSerialNumber, fi.nFileIndexHigh, fi.nFileIndexLow};
     return true;
 }
 

@@ -29,6 +29,23 @@ ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct prop
     return ControlTraceW((TRACEHANDLE)h, name, &b->p, code);
 }
 
+ULONG live_enable(etw_tracehandle session, const void *provider, const struct etw_lv_enable_call *e,
+                  const struct etw_lv_enable_params *params)
+{
+    ENABLE_TRACE_PARAMETERS ep = {0}; /* EnableFilterDesc NULL */
+    if (params) {
+        ep = (ENABLE_TRACE_PARAMETERS){.Version = params->version,
+                                       .EnableProperty = params->enable_property,
+                                       .ControlFlags = params->control_flags,
+                                       .FilterDescCount = params->filter_desc_count};
+        memcpy(&ep.SourceId, &params->source_id, sizeof ep.SourceId);
+    }
+    GUID g;
+    memcpy(&g, provider, sizeof g);
+    return EnableTraceEx2((TRACEHANDLE)session, &g, e->control_code, e->level, e->match_any,
+                          e->match_all, e->timeout_ms, params ? &ep : NULL);
+}
+
 /* whose session a query by the handle StartTraceW returned shows now: the decision is
  * etw_lv_session_owner's (build.c), from the log file's identity and the logger id, and a session
  * without a log file must also bear the exact name the suite gave it */
@@ -137,17 +154,12 @@ static bool access_denied(struct session *s, char *why, size_t len)
         snprintf(why, len, "fixture: EnableTraceEx2 is not exported: the denial of TRACELOG_GUID_ENABLE cannot be tried");
         return false;
     }
-    const struct etw_lv_enable_call *e = &etw_lv_trial_enable[1];
-    ULONG rc = EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e->control_code, e->level, e->match_any,
-                              e->match_all, e->timeout_ms, NULL);
+    ULONG rc = live_enable(s->h, &s->guid, &etw_lv_trial_enable[1], NULL);
     const char *seen = NULL;
     if (etw_lv_trial_refused(rc, &seen))
         return true;
-    if (rc == ERROR_SUCCESS) {
-        e = &etw_lv_trial_enable[0];
-        EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e->control_code, e->level, e->match_any,
-                       e->match_all, e->timeout_ms, NULL);
-    }
+    if (rc == ERROR_SUCCESS)
+        live_enable(s->h, &s->guid, &etw_lv_trial_enable[0], NULL);
     char dacl[240];
     dacl_report(s, dacl, sizeof dacl);
     snprintf(why, len, "fixture: %s (EnableTraceEx2 of the session's own GUID returned %lu); %s", seen, (unsigned long)rc, dacl);
@@ -178,7 +190,7 @@ static void slot_free(struct session *s)
 /* stop a session of ours in state from unless another thread is stopping it; true when this one
  * did: a named one by its exact name, one with a log file (the kernel logger, a private session)
  * by its handle once a query shows it is still the one the suite started */
-static bool release_from(struct session *s, LONG from)
+static bool release(struct session *s, LONG from)
 {
     const char *why = NULL;
     if (from == SL_FREE || from == SL_STOPPING ||
@@ -193,15 +205,10 @@ static bool release_from(struct session *s, LONG from)
     return true;
 }
 
-static bool release(struct session *s)
-{
-    return release_from(s, SL_LIVE);
-}
-
 void stop_all_sessions(void)
 {
     for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++)
-        release_from(&sessions[i], sessions[i].state);
+        release(&sessions[i], sessions[i].state);
 }
 
 static const char *kind_name(unsigned kind)
@@ -298,7 +305,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     const char *seen_why = NULL;
     enum etw_lv_owner owner = session_seen(s, &qrc, &seen_why);
     if (owner != ETW_LV_OURS) {
-        release(s); /* stops only what a query shows is ours */
+        release(s, SL_LIVE); /* stops only what a query shows is ours */
         if (owner == ETW_LV_GONE)
             FX_BROKEN("fixture: StartTraceW for %s returned 0 (handle 0x%llX) but ControlTraceW(QUERY) by that handle returned %lu and does "
                       "not describe it: the session was not started%s",
@@ -311,7 +318,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         void *m = (void *)masks; /* read only */
         rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof no_masks);
         if (rc != ERROR_SUCCESS) {
-            release(s);
+            release(s, SL_LIVE);
             FX_BROKEN("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
                       kind_name(kind), LB_HAVE(TraceSetInformation) ? "returned" : "is not exported:", (unsigned long)rc);
         }
@@ -319,12 +326,12 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     if (plan.deny_enable) {
         rc = deny_enable(s);
         if (rc != ERROR_SUCCESS) {
-            release(s);
+            release(s, SL_LIVE);
             FX_BROKEN("fixture: EventAccessControl denying this user TRACELOG_GUID_ENABLE on the session's GUID returned %lu",
                       (unsigned long)rc);
         }
         if (!access_denied(s, why, len)) { /* the denial is shown by a refused trial call, or the case counts nothing */
-            release(s);
+            release(s, SL_LIVE);
             return ETW_FX_BROKEN;
         }
     }
@@ -336,7 +343,7 @@ int live_stop_logger(etw_tracehandle h)
 {
     for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++) {
         struct session *s = &sessions[i];
-        if (s->h == h && release(s))
+        if (s->h == h && release(s, SL_LIVE))
             return 0;
     }
     return -1;
