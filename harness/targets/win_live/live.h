@@ -28,11 +28,6 @@
 
 #define KERNEL_LOGGER_W L"NT Kernel Logger"
 #define SE_SYSTEM_PROFILE "SeSystemProfilePrivilege"
-#ifndef EVENT_TRACE_CONTROL_QUERY
-#define EVENT_TRACE_CONTROL_QUERY 0
-#define EVENT_TRACE_CONTROL_STOP 1
-#endif
-#define WIN_ERROR_WMI_INSTANCE_NOT_FOUND 4201u
 /* _snwprintf into a WCHAR array, always NUL-terminated */
 #define WFMT(buf, ...) (_snwprintf((buf), sizeof(buf) / sizeof (buf)[0] - 1, __VA_ARGS__), \
                         (buf)[sizeof(buf) / sizeof (buf)[0] - 1] = 0)

@@ -377,7 +377,7 @@ static bool logger_id_free(etw_u64 id)
     struct props_buf b;
     ULONG rc = live_control(id, NULL, EVENT_TRACE_CONTROL_QUERY, &b);
     /* Wine's ControlTraceW reports success and describes nothing: no session */
-    return rc == WIN_ERROR_WMI_INSTANCE_NOT_FOUND || (rc == ERROR_SUCCESS && b.p.BufferSize == 0);
+    return rc == ERROR_WMI_INSTANCE_NOT_FOUND || (rc == ERROR_SUCCESS && b.p.BufferSize == 0);
 }
 
 /* a logger id that names no session: not in the snapshot, and confirmed free by a query by id
