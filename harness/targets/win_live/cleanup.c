@@ -204,8 +204,7 @@ int win_cmd_cleanup(int argc, char **argv)
                    "  --dry-run  list, change nothing\n"
                    "Exit status: 0 done, 1 something could not be stopped or listed, 2 usage, 3 no live target.\n");
             return 0;
-        }
-        else {
+        } else {
             fprintf(stderr, "etwconf.exe cleanup: unknown option '%s' (cleanup [--all] [--dry-run])\n", argv[i]);
             return 2;
         }

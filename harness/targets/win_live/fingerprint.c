@@ -4,9 +4,8 @@
 
 static bool reg_string(HKEY k, const WCHAR *name, char *out, size_t cap)
 {
-    WCHAR w[256];
+    WCHAR w[256] = {0};
     DWORD type = 0, sz = sizeof w - sizeof(WCHAR);
-    memset(w, 0, sizeof w);
     if (RegQueryValueExW(k, name, NULL, &type, (BYTE *)w, &sz) != ERROR_SUCCESS || (type != REG_SZ && type != REG_EXPAND_SZ))
         return false;
     utf8(out, cap, w);
