@@ -104,8 +104,6 @@ bool run_reported_identity(const WCHAR *reported, struct etw_lv_file_id *id);
 DWORD run_file_owner(const WCHAR *reported);
 void run_file_delete(const WCHAR *path); /* a file run_file_new created, by exact path */
 void run_dir_remove(void); /* at the end: the files created and not deleted, then the directory */
-/* parent + name opened as a plain directory (never through a reparse point), its final path
- * checked; INVALID_HANDLE_VALUE and why when it is not one */
 HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, size_t len);
 /* sessions.c */
 const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);

@@ -20,7 +20,6 @@ static struct {
     WCHAR files[32][24]; /* names of the files created in it and not yet deleted */
 } R = {INVALID_HANDLE_VALUE, {0}, {0}, {{0}}};
 
-/* %TEMP% with a separator at the end, or false */
 bool run_temp_dir(WCHAR *tmp, DWORD cap)
 {
     DWORD n = GetTempPathW(cap, tmp);

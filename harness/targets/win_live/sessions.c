@@ -150,10 +150,9 @@ static void dacl_report(struct session *s, char *out, size_t len)
  * session's GUID is refused (build.h); why says what was seen when it is not */
 static bool access_denied(struct session *s, char *why, size_t len)
 {
-    if (!LB_HAVE(EnableTraceEx2)) {
-        snprintf(why, len, "fixture: EnableTraceEx2 is not exported: the denial of TRACELOG_GUID_ENABLE cannot be tried");
-        return false;
-    }
+    if (!LB_HAVE(EnableTraceEx2))
+        return snprintf(why, len, "fixture: EnableTraceEx2 is not exported: the denial of "
+                        "TRACELOG_GUID_ENABLE cannot be tried"), false;
     ULONG rc = live_enable(s->h, &s->guid, &etw_lv_trial_enable[1], NULL);
     const char *seen = NULL;
     if (etw_lv_trial_refused(rc, &seen))
