@@ -56,12 +56,10 @@ struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *ar
         return snprintf(err, errlen, "cannot find the path of this executable to start a worker"), NULL;
     struct plat_proc *p = calloc(1, sizeof *p);
     static wchar_t cmd[32768];
-    if (!p)
-        return snprintf(err, errlen, "out of memory"), NULL;
     SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
     HANDLE wr;
-    if (!CreatePipe(&p->rd, &wr, &sa, 0)) {
-        snprintf(err, errlen, "CreatePipe failed (error %lu)", GetLastError());
+    if (!p || !CreatePipe(&p->rd, &wr, &sa, 0)) {
+        snprintf(err, errlen, p ? "CreatePipe failed (error %lu)" : "out of memory", GetLastError());
         free(p);
         return NULL;
     }
