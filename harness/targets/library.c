@@ -50,6 +50,5 @@ struct etw_target *etw_target_open(const char *spec, char *err, size_t errlen)
     *t = (struct etw_target){.spec = spec, .impl = "thirdparty", .name = base ? base + 1 : spec,
                              .handle = h, .sym = lib_sym};
     etw_target_bind_control(t);
-    t->version = ETW_V10_0;
     return t;
 }

@@ -14,6 +14,5 @@ struct etw_target *etw_target_reference(void)
     t = (struct etw_target){.spec = "reference", .impl = "reference", .name = "reference",
                             .sym = ref_sym};
     etw_target_bind_control(&t);
-    t.version = ETW_V10_0;
     return &t;
 }

@@ -55,6 +55,7 @@ void etw_target_bind_control(struct etw_target *t)
     t->set_privilege = t->ref_set_privilege ? ref_set_privilege : NULL;
     t->event_traits = t->ref_event_traits ? ref_event_traits : NULL;
     t->emulates = t->set_version != NULL;
+    t->version = ETW_V10_0;
 }
 
 int etw_target_probe(int (*fn)(void *arg, plat_chan chan), void *arg, const char *const *argv,

@@ -5,7 +5,8 @@
 
 #include "harness/out/out.h"
 
-/* fill the control pointers of t from its sym() (EtwRef_* names, adapted) */
+/* fill the control pointers of t from its sym() (EtwRef_* names, adapted); a library reports
+ * Windows 10 (one that emulates a version is told which: set_version) */
 void etw_target_bind_control(struct etw_target *t);
 /* the built-in reference (statically linked libetwref.a; not in etwconf.exe) */
 struct etw_target *etw_target_reference(void);

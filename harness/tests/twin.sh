@@ -199,11 +199,11 @@ done
 # harness/targets/win_live/) with the text of T/NAME.from replaced by that of T/NAME.to (the copies
 # made in one Python process), run on CASES against the twin as documented; the checks above must
 # fail on it
-# a session_stop that never stops the kernel logger (it stops one by its handle once proved ours)
-printf '%s' '            live_control(s->h, NULL, EVENT_TRACE_CONTROL_STOP, NULL);
-        run_file_delete(s->file);' >"$T/kernel-stop.from"
-printf '%s' '            ;
-        run_file_delete(s->file);' >"$T/kernel-stop.to"
+# a release that never stops the kernel logger (it stops one by its handle once proved ours)
+printf '%s' '        live_control(s->h, NULL, EVENT_TRACE_CONTROL_STOP, NULL);
+    slot_free(s);' >"$T/kernel-stop.from"
+printf '%s' '        ;
+    slot_free(s);' >"$T/kernel-stop.to"
 # a no-access fixture whose entry denies nothing
 printf '%s' '    struct etw_lv_access_call a = etw_lv_deny_enable;' >"$T/no-deny.from"
 printf '%s' '    struct etw_lv_access_call a = etw_lv_deny_enable;

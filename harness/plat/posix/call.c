@@ -22,29 +22,25 @@ static sigset_t base_mask;
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
+    struct plat_call *c = call_now;
+    long off = 0;
+    int end = PLAT_FAULT;
     if (sig == SIGALRM) { /* the periodic deadline check */
-        if (call_active && call_deadline_us && plat_now_us() >= call_deadline_us) {
-            call_active = 0;
-            fault_sig = sig;
-            siglongjmp(call_jmp, PLAT_TIMEOUT);
-        }
-        return;
-    }
-    if (!call_active) {
+        if (!call_active || !call_deadline_us || plat_now_us() < call_deadline_us)
+            return;
+        end = PLAT_TIMEOUT;
+    } else if (!call_active) {
         signal(sig, SIG_DFL);
         raise(sig);
         return;
+    } else if ((sig == SIGSEGV || sig == SIGBUS) && c && si && c->guard_hit &&
+               c->guard_hit(c->arg, (uintptr_t)si->si_addr, &off)) {
+        end = PLAT_GUARD_HIT;
     }
-    struct plat_call *c = call_now;
-    long off = 0;
-    if ((sig == SIGSEGV || sig == SIGBUS) && c && si && c->guard_hit && c->guard_hit(c->arg, (uintptr_t)si->si_addr, &off)) {
-        fault_off = off;
-        call_active = 0;
-        siglongjmp(call_jmp, PLAT_GUARD_HIT);
-    }
+    fault_off = off;
     fault_sig = sig;
     call_active = 0;
-    siglongjmp(call_jmp, PLAT_FAULT);
+    siglongjmp(call_jmp, end);
 }
 
 static void install_handlers(bool ticks)

@@ -94,23 +94,17 @@ long plat_proc_read(struct plat_proc *p, void *buf, size_t cap, unsigned ms)
         return 0;
     struct pollfd pf = {.fd = p->fd, .events = POLLIN};
     int pr = poll(&pf, 1, (int)ms);
-    if (pr > 0) {
-        ssize_t n = read(p->fd, buf, cap);
-        if (n > 0)
-            return (long)n;
-        if (n == 0 || errno != EINTR) {
-            p->eof = true;
-            return 0;
-        }
-        return -1;
+    if (pr <= 0) {
+        if (pr < 0 || !reap(p, false))
+            return -1;
+        /* the worker is gone; a process it left may hold the pipe: read what is there, no more */
+        fcntl(p->fd, F_SETFL, fcntl(p->fd, F_GETFL) | O_NONBLOCK);
     }
-    if (pr < 0 || !reap(p, false))
-        return -1;
-    /* the worker is gone; what it left running may hold the pipe: read what is there, no more */
-    fcntl(p->fd, F_SETFL, fcntl(p->fd, F_GETFL) | O_NONBLOCK);
     ssize_t n = read(p->fd, buf, cap);
     if (n > 0)
         return (long)n;
+    if (pr > 0 && n < 0 && errno == EINTR)
+        return -1;
     p->eof = true;
     return 0;
 }
@@ -135,15 +129,14 @@ bool plat_proc_end(struct plat_proc *p, char *how, size_t len)
             sleep_10ms();
     }
     kill(-p->pid, SIGKILL); /* whatever the worker left in its group */
-    bool clean = false;
+    bool clean = p->reaped && WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0;
     if (!p->reaped)
         snprintf(how, len, "did not end");
     else if (WIFSIGNALED(p->status))
         snprintf(how, len, "%s", killed && WTERMSIG(p->status) == SIGKILL ? "killed" : plat_signal_name(WTERMSIG(p->status)));
-    else if (WIFEXITED(p->status)) {
+    else if (WIFEXITED(p->status))
         snprintf(how, len, "exit %d", WEXITSTATUS(p->status));
-        clean = WEXITSTATUS(p->status) == 0;
-    } else
+    else
         snprintf(how, len, "unknown");
     close(p->fd);
     free(p);

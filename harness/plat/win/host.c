@@ -8,10 +8,7 @@
 
 void win_format_code(char *buf, size_t len, DWORD code)
 {
-    if (code >= 0x80000000u)
-        snprintf(buf, len, "0x%08lX", (unsigned long)code);
-    else
-        snprintf(buf, len, "exit %lu", (unsigned long)code);
+    snprintf(buf, len, code >= 0x80000000u ? "0x%08lX" : "exit %lu", (unsigned long)code);
 }
 
 const wchar_t *win_exe_path(void)

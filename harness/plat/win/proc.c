@@ -56,12 +56,10 @@ struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *ar
         return snprintf(err, errlen, "cannot find the path of this executable to start a worker"), NULL;
     struct plat_proc *p = calloc(1, sizeof *p);
     static wchar_t cmd[32768];
-    if (!p)
-        return snprintf(err, errlen, "out of memory"), NULL;
     SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
     HANDLE wr;
-    if (!CreatePipe(&p->rd, &wr, &sa, 0)) {
-        snprintf(err, errlen, "CreatePipe failed (error %lu)", GetLastError());
+    if (!p || !CreatePipe(&p->rd, &wr, &sa, 0)) {
+        snprintf(err, errlen, p ? "CreatePipe failed (error %lu)" : "out of memory", GetLastError());
         free(p);
         return NULL;
     }
@@ -121,45 +119,35 @@ long plat_proc_read(struct plat_proc *p, void *buf, size_t cap, unsigned ms)
     uint64_t until = plat_now_us() + (uint64_t)ms * 1000u;
     while (!p->eof) {
         DWORD avail = 0, n = 0;
-        if (!PeekNamedPipe(p->rd, NULL, 0, NULL, &avail, NULL)) {
-            p->eof = true; /* every writer closed it */
-            break;
-        }
-        if (avail) {
-            if (!ReadFile(p->rd, buf, avail < cap ? avail : (DWORD)cap, &n, NULL) || !n) {
-                p->eof = true;
-                break;
-            }
-            return (long)n;
-        }
         bool ended = WaitForSingleObject(p->process, 0) == WAIT_OBJECT_0;
-        if (ended) {
-            /* gone; a process it started may hold the pipe: take what is there, no more */
-            if (PeekNamedPipe(p->rd, NULL, 0, NULL, &avail, NULL) && avail)
-                continue;
+        /* a failed peek: every writer closed it; a worker that is gone leaves what it sent (a
+         * process it started may hold the pipe: no more is waited for) */
+        if (!PeekNamedPipe(p->rd, NULL, 0, NULL, &avail, NULL) || (ended && !avail)) {
             p->eof = true;
-            break;
+        } else if (avail) {
+            if (ReadFile(p->rd, buf, avail < cap ? avail : (DWORD)cap, &n, NULL) && n)
+                return (long)n;
+            p->eof = true;
+        } else {
+            uint64_t now = plat_now_us();
+            if (now >= until)
+                return -1;
+            uint64_t left = (until - now) / 1000u;
+            WaitForSingleObject(p->process, left < 5 ? (DWORD)(left ? left : 1) : 5);
         }
-        uint64_t now = plat_now_us();
-        if (now >= until)
-            return -1;
-        uint64_t left = (until - now) / 1000u;
-        WaitForSingleObject(p->process, left < 5 ? (DWORD)(left ? left : 1) : 5);
     }
     return 0;
 }
 
 bool plat_proc_end(struct plat_proc *p, char *how, size_t len)
 {
-    bool killed = false;
-    if (p->eof && WaitForSingleObject(p->process, 2000) == WAIT_OBJECT_0) {
-        /* ended by itself */
-    } else if (WaitForSingleObject(p->process, 0) != WAIT_OBJECT_0) {
-        if (p->job)
-            TerminateJobObject(p->job, 1);
+    /* one that closed its channel is given 2 s to end by itself */
+    bool killed = !(p->eof && WaitForSingleObject(p->process, 2000) == WAIT_OBJECT_0) &&
+                  WaitForSingleObject(p->process, 0) != WAIT_OBJECT_0;
+    if (killed && p->job)
+        TerminateJobObject(p->job, 1);
+    if (killed)
         TerminateProcess(p->process, 1);
-        killed = true;
-    }
     DWORD code = 0;
     bool gone = WaitForSingleObject(p->process, 5000) == WAIT_OBJECT_0;
     GetExitCodeProcess(p->process, &code);
@@ -167,12 +155,10 @@ bool plat_proc_end(struct plat_proc *p, char *how, size_t len)
         TerminateJobObject(p->job, 1); /* whatever the worker left behind */
         CloseHandle(p->job);
     }
-    if (!gone)
-        snprintf(how, len, "did not end");
-    else if (killed)
-        snprintf(how, len, "killed");
-    else
+    if (gone && !killed)
         win_format_code(how, len, code);
+    else
+        snprintf(how, len, "%s", gone ? "killed" : "did not end");
     CloseHandle(p->rd);
     CloseHandle(p->thread);
     CloseHandle(p->process);

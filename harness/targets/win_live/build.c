@@ -70,23 +70,16 @@ const etw_u8 *etw_lv_find_traits(const struct etw_lv_ext_item *items, etw_u32 co
         if (items[i].ext_type != ETW_LV_EXT_TYPE_PROV_TRAITS)
             continue;
         const etw_u8 *b = data ? data(items[i].data_ptr) : NULL;
-        etw_u16 n = items[i].data_size, total;
-        if (!b || n < 3) {
-            *why = "the PROV_TRAITS item is shorter than a size and an empty name";
-            return NULL;
-        }
-        memcpy(&total, b, 2);
-        if (total != n) {
-            *why = "the PROV_TRAITS item's leading size is not the item's DataSize";
-            return NULL;
-        }
-        if (!memchr(b + 2, 0, (size_t)n - 2)) {
-            *why = "the PROV_TRAITS item's provider name is not NUL-terminated within it";
-            return NULL;
-        }
-        *size = n;
-        *why = NULL;
-        return b;
+        etw_u16 n = items[i].data_size, total = 0;
+        if (b && n >= 3)
+            memcpy(&total, b, 2);
+        *why = !b || n < 3 ? "the PROV_TRAITS item is shorter than a size and an empty name"
+               : total != n ? "the PROV_TRAITS item's leading size is not the item's DataSize"
+               : !memchr(b + 2, 0, (size_t)n - 2)
+                   ? "the PROV_TRAITS item's provider name is not NUL-terminated within it"
+                   : NULL;
+        *size = *why ? 0 : n;
+        return *why ? NULL : b;
     }
     return NULL;
 }
@@ -204,13 +197,13 @@ const struct etw_lv_enable_call etw_lv_trial_enable[2] = {
 
 bool etw_lv_trial_refused(etw_u32 rc, const char **why)
 {
-    if (rc == 5u) { /* ERROR_ACCESS_DENIED */
-        *why = NULL;
-        return true;
-    }
-    *why = rc == 0 ? "the trial call that needs TRACELOG_GUID_ENABLE was accepted: the deny entry has no effect"
-                   : "the trial call that needs TRACELOG_GUID_ENABLE failed with another error than ERROR_ACCESS_DENIED";
-    return false;
+    bool refused = rc == 5u; /* ERROR_ACCESS_DENIED */
+    *why = refused ? NULL
+           : rc == 0 ? "the trial call that needs TRACELOG_GUID_ENABLE was accepted: the deny "
+                       "entry has no effect"
+                     : "the trial call that needs TRACELOG_GUID_ENABLE failed with another error "
+                       "than ERROR_ACCESS_DENIED";
+    return refused;
 }
 
 static int hexval(wchar_t c)

@@ -3,9 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool process_alive(DWORD pid)
+/* whether what process owner left stays: a pass for one pid (pid != 0) takes only that pid's; a
+ * pass for all (pid 0) what processes that are gone left, and with all what running ones use */
+static bool spared(DWORD owner, DWORD pid, bool all)
 {
-    HANDLE h = OpenProcess(SYNCHRONIZE, FALSE, pid);
+    if (pid || all || owner == GetCurrentProcessId())
+        return pid && owner != pid;
+    HANDLE h = OpenProcess(SYNCHRONIZE, FALSE, owner);
     if (!h)
         return GetLastError() == ERROR_ACCESS_DENIED; /* exists, but not ours to open */
     bool alive = WaitForSingleObject(h, 0) == WAIT_TIMEOUT;
@@ -28,13 +32,13 @@ static int stop_suite_sessions(DWORD pid, bool all, bool dry, bool verbose, int 
         bool kernel = !_wcsicmp(name, KERNEL_LOGGER_W);
         /* ours only by exact name: a session "etwconf-<pid>-<n>", or the kernel logger writing to
          * exactly the file the suite gives it (names.h) */
-        DWORD owner = kernel ? kernel_file_owner(file) : (DWORD)etw_live_session_owner(name);
+        DWORD owner = kernel ? run_file_owner(file) : (DWORD)etw_live_session_owner(name);
         if (!owner)
             continue;
         char nm[160], fl[600];
         utf8(nm, sizeof nm, name);
         utf8(fl, sizeof fl, file);
-        if (pid ? owner != pid : (!all && owner != GetCurrentProcessId() && process_alive(owner))) {
+        if (spared(owner, pid, all)) {
             if (verbose)
                 printf("left alone: %s (etwconf pid %lu is still running; --all stops it too)\n", nm, (unsigned long)owner);
             continue;
@@ -75,7 +79,7 @@ static int remove_run_dirs(DWORD pid, bool all, bool dry, bool verbose)
     int removed = 0;
     do {
         DWORD owner = (DWORD)etw_live_run_dir_owner(fd.cFileName);
-        if (!owner || (pid ? owner != pid : !all && owner != GetCurrentProcessId() && process_alive(owner)))
+        if (!owner || spared(owner, pid, all))
             continue; /* not named as the suite names its directories, another process's, or its run goes on */
         char nm[MAX_PATH * 3], why[200];
         WCHAR dir[MAX_PATH + 64], file[MAX_PATH + 96];
@@ -155,7 +159,7 @@ static int remove_acl_values(DWORD pid, bool all, bool dry, bool verbose, int *f
     int removed = 0;
     for (int i = 0; i < n; i++) {
         DWORD owner = etw_lv_guid_pid(&found[i]);
-        if (pid ? owner != pid : (!all && owner != GetCurrentProcessId() && process_alive(owner)))
+        if (spared(owner, pid, all))
             continue;
         GUID g;
         memcpy(&g, &found[i], sizeof g);
@@ -200,8 +204,7 @@ int win_cmd_cleanup(int argc, char **argv)
                    "  --dry-run  list, change nothing\n"
                    "Exit status: 0 done, 1 something could not be stopped or listed, 2 usage, 3 no live target.\n");
             return 0;
-        }
-        else {
+        } else {
             fprintf(stderr, "etwconf.exe cleanup: unknown option '%s' (cleanup [--all] [--dry-run])\n", argv[i]);
             return 2;
         }

@@ -29,10 +29,8 @@ int win_cmd_probe(int argc, char **argv)
                 win_probe_command);
         return 2;
     }
-    char m[32];
-    if (load(argv[2]))
-        snprintf(m, sizeof m, "loaded\n");
-    else
+    char m[32] = "loaded\n";
+    if (!load(argv[2]))
         snprintf(m, sizeof m, "failed %lu\n", (unsigned long)GetLastError());
     plat_chan_write(chan, m, strlen(m));
     plat_exit(0); /* no DLL_PROCESS_DETACH: a DllMain that hangs there is not what the probe asks */
@@ -66,11 +64,9 @@ struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
         if (code == ERROR_DLL_INIT_FAILED || code == ERROR_NOACCESS)
             return snprintf(err, errlen, "cannot load target '%s' (error %lu): its DllMain failed or crashed%s", path,
                             (unsigned long)code, probed ? "" : " (in a probe process: not loaded into etwconf.exe)"), NULL;
-        snprintf(err, errlen,
-                 "cannot load target '%s' (error %lu): a target is 'live' (this system, the default) or a DLL exporting the API under "
-                 "its Windows names",
-                 path, (unsigned long)code);
-        return NULL;
+        return snprintf(err, errlen, "cannot load target '%s' (error %lu): a target is 'live' "
+                        "(this system, the default) or a DLL exporting the API under its "
+                        "Windows names", path, (unsigned long)code), NULL;
     }
     if (!L.open && !mod_handles[MOD_NTDLL])
         open_common(); /* version and token of the host, for the fingerprint */
@@ -82,7 +78,6 @@ struct etw_target *win_dll_target(const char *path, char *err, size_t errlen)
     *t = (struct etw_target){.spec = path, .impl = "thirdparty", .name = base ? base + 1 : path,
                              .arch = plat_process_arch(), .handle = h, .sym = dll_sym};
     etw_target_bind_control(t);
-    t->version = ETW_V10_0;
     t->fingerprint = dll_fingerprint;
     return t;
 }

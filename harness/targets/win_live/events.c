@@ -5,22 +5,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static ULONG enable_call(etw_tracehandle session, const etw_guid *provider, const struct etw_lv_enable_call *e,
-                         const struct etw_lv_enable_params *params)
-{
-    ENABLE_TRACE_PARAMETERS ep = {0}; /* EnableFilterDesc NULL */
-    if (params) {
-        ep = (ENABLE_TRACE_PARAMETERS){.Version = params->version,
-                                       .EnableProperty = params->enable_property,
-                                       .ControlFlags = params->control_flags,
-                                       .FilterDescCount = params->filter_desc_count};
-        memcpy(&ep.SourceId, &params->source_id, sizeof ep.SourceId);
-    }
-    GUID g;
-    memcpy(&g, provider, sizeof g);
-    return EnableTraceEx2((TRACEHANDLE)session, &g, e->control_code, e->level, e->match_any, e->match_all, e->timeout_ms, params ? &ep : NULL);
-}
-
 /* EnableTraceEx2(session, group, ENABLE_PROVIDER, the suite's level and keywords, a timeout, version-2
  * parameters with EVENT_ENABLE_PROPERTY_PROVIDER_GROUP). Windows does not say how many members it
  * reached: the cases watch the members' enable callbacks, which have run when a call with a timeout
@@ -30,7 +14,7 @@ etw_u32 live_enable_group(etw_tracehandle session, const etw_guid *group, etw_u3
     if (!group || !enabled)
         return ERROR_INVALID_PARAMETER;
     *enabled = ETW_ENABLED_UNKNOWN;
-    ULONG rc = enable_call(session, group, &etw_lv_group_enable, &etw_lv_group_enable_params);
+    ULONG rc = live_enable(session, group, &etw_lv_group_enable, &etw_lv_group_enable_params);
     if (rc == ERROR_SUCCESS)
         Sleep(ETW_LV_GROUP_SETTLE_MS);
     return rc;
@@ -60,16 +44,11 @@ static void WINAPI on_event(PEVENT_RECORD r)
     struct consumer *c = r->UserContext;
     if (!c || c->outcome != ETW_LV_EV_OTHER)
         return;
-    struct etw_lv_ext_item items[32];
-    etw_u32 n = r->ExtendedDataCount < 32 ? r->ExtendedDataCount : 32;
-    for (etw_u32 i = 0; i < n && r->ExtendedData; i++) {
-        const EVENT_HEADER_EXTENDED_DATA_ITEM *x = &r->ExtendedData[i];
-        items[i].reserved1 = x->Reserved1;
-        items[i].ext_type = x->ExtType;
-        items[i].linkage = (etw_u16)x->Linkage;
-        items[i].data_size = x->DataSize;
-        items[i].data_ptr = x->DataPtr;
-    }
+    struct etw_lv_ext_item items[32]; /* the layout of EVENT_HEADER_EXTENDED_DATA_ITEM (build.h) */
+    _Static_assert(sizeof items[0] == sizeof *r->ExtendedData, "EVENT_HEADER_EXTENDED_DATA_ITEM");
+    etw_u32 n = !r->ExtendedData ? 0 : r->ExtendedDataCount < 32 ? r->ExtendedDataCount : 32;
+    if (n)
+        memcpy(items, r->ExtendedData, n * sizeof items[0]);
     etw_guid from;
     memcpy(&from, &r->EventHeader.ProviderId, sizeof from);
     const char *why = NULL;
@@ -112,10 +91,9 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         FX_BROKEN("fixture: advapi32 does not export OpenTraceW, ProcessTrace, CloseTrace, EventWrite and EnableTraceEx2");
     const struct etw_lv_consumer_plan plan = etw_lv_consumer;
 
-    HANDLE arrived = k.arrived; /* made once; busy is 0 here, outcome ETW_LV_EV_OTHER */
-    k = (struct consumer){.provider = *provider, .arrived = arrived};
-    if (!k.arrived)
-        k.arrived = CreateEventW(NULL, TRUE, FALSE, NULL);
+    /* busy is 0 here, outcome ETW_LV_EV_OTHER; the event is made once */
+    k = (struct consumer){.provider = *provider,
+                          .arrived = k.arrived ? k.arrived : CreateEventW(NULL, TRUE, FALSE, NULL)};
     if (!k.arrived)
         FX_BROKEN("fixture: CreateEventW failed with %lu", (unsigned long)GetLastError());
     ResetEvent(k.arrived);
@@ -137,7 +115,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
         FX_BROKEN("fixture: CreateThread for ProcessTrace failed with %lu", (unsigned long)GetLastError());
     }
     enum etw_fx fx = ETW_FX_OK;
-    ULONG rc = enable_call(session, provider, &etw_lv_provider_enable[1], NULL);
+    ULONG rc = live_enable(session, provider, &etw_lv_provider_enable[1], NULL);
     if (rc != ERROR_SUCCESS) {
         snprintf(why, len, "fixture: EnableTraceEx2 enabling the provider on the case's session returned %lu", (unsigned long)rc);
         fx = ETW_FX_BROKEN;
@@ -160,7 +138,7 @@ enum etw_fx live_event_traits(struct etw_target *t, etw_tracehandle session, con
                      plan.deadline_ms, (unsigned long)wrc, pumped, L.wine ? "; Wine: its sessions deliver no events" : "");
             fx = ETW_FX_BROKEN;
         }
-        enable_call(session, provider, &etw_lv_provider_enable[0], NULL);
+        live_enable(session, provider, &etw_lv_provider_enable[0], NULL);
     }
     /* CloseTrace makes ProcessTrace return; a thread that does not end in time keeps k.busy set (it
      * ends at the latest when the session stops after the case), and the next consumer waits for it */

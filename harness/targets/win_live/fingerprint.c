@@ -4,9 +4,8 @@
 
 static bool reg_string(HKEY k, const WCHAR *name, char *out, size_t cap)
 {
-    WCHAR w[256];
+    WCHAR w[256] = {0};
     DWORD type = 0, sz = sizeof w - sizeof(WCHAR);
-    memset(w, 0, sizeof w);
     if (RegQueryValueExW(k, name, NULL, &type, (BYTE *)w, &sz) != ERROR_SUCCESS || (type != REG_SZ && type != REG_EXPAND_SZ))
         return false;
     utf8(out, cap, w);
@@ -97,16 +96,10 @@ void live_fingerprint(struct etw_target *t, struct etw_json *j)
     bool v1 = !v2 && IsWow64Process(GetCurrentProcess(), &w);
     etw_json_str(j, "native_arch", v2 ? machine_name(nm) : plat_host_arch());
     etw_json_str(j, "process_arch", plat_process_arch());
-    if (v2 || v1)
-        etw_json_bool(j, "wow64", v2 ? pm != 0 : w != 0);
-    else
-        etw_json_str(j, "wow64", NULL);
+    etw_json_raw(j, "wow64", !v2 && !v1 ? "null" : (v2 ? pm != 0 : w != 0) ? "true" : "false");
     etw_json_str(j, "wow64_check",
                  v2 ? "IsWow64Process2" : v1 ? "IsWow64Process+GetNativeSystemInfo" : "none");
-    if (L.elevated >= 0)
-        etw_json_bool(j, "elevated", L.elevated == 1);
-    else
-        etw_json_str(j, "elevated", NULL);
+    etw_json_raw(j, "elevated", L.elevated < 0 ? "null" : L.elevated == 1 ? "true" : "false");
     static const char *const etypes[] = {NULL, "default", "full", "limited"};
     etw_json_str(j, "elevation_type", L.elevation_type >= 1 && L.elevation_type <= 3 ? etypes[L.elevation_type] : NULL);
     etw_json_bool(j, "administrators_member", L.admin_member);

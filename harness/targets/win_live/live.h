@@ -6,15 +6,11 @@
  * objects by harness/tests/layers.py): target.c, cleanup.c, events.c, needs.c, fingerprint.c,
  * dll.c, sessions.c, rundir.c, state.c, bind.c, build.c, names.c.
  *
- * The live system as a target: every API is looked up with GetProcAddress in the module that exports it (never imported statically: the exe must load on
- * every version from 5.2 on; the fixtures' functions through the one table of bind.def, which a
- * twin of Windows can answer instead: harness/twin/), the version comes from RtlGetVersion, and the fixtures are real
- * ETW sessions that the suite starts itself and always stops.
- *
- * What it touches on the machine (harness/windows/README.md): sessions it starts itself, and the
- * NT Kernel Logger only when no one else runs it (never one it did not start), each stopped after
- * its case, after a crash or timeout, at the end, on Ctrl-C and from the crash handler; its own
- * token's SeSystemProfilePrivilege and the sampled-profile interval, restored after each case.
+ * Every API is looked up with GetProcAddress in the module that exports it, never imported
+ * statically (the exe must load on every version from 5.2 on); the fixtures' functions go through
+ * the one table of bind.def, which a twin of Windows can answer instead (harness/twin/). The
+ * fixtures are real ETW sessions the suite starts itself and always stops; what the target
+ * touches on the machine and when it restores it: harness/windows/README.md.
  */
 #ifndef ETWCONF_WIN_LIVE_H
 #define ETWCONF_WIN_LIVE_H
@@ -23,6 +19,7 @@
 #include "harness/plat/win/win.h"
 #include "harness/targets/win_live/names.h"
 #include "harness/targets/win_live/build.h"
+#include "harness/targets/win_live/needs.h"
 #include "harness/targets/win_live/bind.h"
 #include <wchar.h>
 
@@ -31,11 +28,6 @@
 
 #define KERNEL_LOGGER_W L"NT Kernel Logger"
 #define SE_SYSTEM_PROFILE "SeSystemProfilePrivilege"
-#ifndef EVENT_TRACE_CONTROL_QUERY
-#define EVENT_TRACE_CONTROL_QUERY 0
-#define EVENT_TRACE_CONTROL_STOP 1
-#endif
-#define WIN_ERROR_WMI_INSTANCE_NOT_FOUND 4201u
 /* _snwprintf into a WCHAR array, always NUL-terminated */
 #define WFMT(buf, ...) (_snwprintf((buf), sizeof(buf) / sizeof (buf)[0] - 1, __VA_ARGS__), \
                         (buf)[sizeof(buf) / sizeof (buf)[0] - 1] = 0)
@@ -98,8 +90,8 @@ void utf8(char *out, size_t cap, const WCHAR *w);
 void open_common(void);
 enum etw_fx live_set_privilege(struct etw_target *t, unsigned privilege, int held, char *why, size_t len);
 bool tpi_query(etw_u32 *v);
-void tpi_restore(void);
-void restore_privilege(void);
+/* the sampled-profile interval found at the start, then the privilege as the token had it */
+void restore_profile(void);
 /* rundir.c: the private directory %TEMP%\etwconf-<pid>-<random hex> of this process */
 bool run_temp_dir(WCHAR *tmp, DWORD cap); /* %TEMP% ending in a separator */
 /* a new file (kernel-<n>.etl, private-<n>.etl) in the private directory, made on first use: its
@@ -107,21 +99,22 @@ bool run_temp_dir(WCHAR *tmp, DWORD cap); /* %TEMP% ending in a separator */
 bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, struct etw_lv_file_id *id, char *why, size_t len);
 /* the identity of a log file as a session query reports its path (any form: etw_lv_openable_path) */
 bool run_reported_identity(const WCHAR *reported, struct etw_lv_file_id *id);
-/* the pid whose private directory holds the file id as one of its files, 0 when none does */
-DWORD run_file_owner(const struct etw_lv_file_id *id);
+/* the pid of the suite's process whose private directory holds the log file a session query
+ * reports, by the file's identity; 0 for any other file */
+DWORD run_file_owner(const WCHAR *reported);
 void run_file_delete(const WCHAR *path); /* a file run_file_new created, by exact path */
 void run_dir_remove(void); /* at the end: the files created and not deleted, then the directory */
-/* parent + name opened as a plain directory (never through a reparse point), its final path
- * checked; INVALID_HANDLE_VALUE and why when it is not one */
 HANDLE run_dir_open_checked(const WCHAR *parent, const WCHAR *name, char *why, size_t len);
 /* sessions.c */
 const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off);
+/* EnableTraceEx2(session, provider (a GUID), e's arguments, params or NULL) */
+ULONG live_enable(etw_tracehandle session, const void *provider, const struct etw_lv_enable_call *e,
+                  const struct etw_lv_enable_params *params);
 /* ControlTraceW(code) by handle (name NULL) or by name; what it fills in goes to b (may be NULL) */
 ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct props_buf *b);
-DWORD kernel_file_owner(const WCHAR *reported);
 void stop_all_sessions(void);
 struct props_buf *all_sessions(ULONG *count);
-int kernel_logger_state(DWORD *who);
+enum etw_lv_kernel_state kernel_logger_state(void *arg, unsigned long *who);
 enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32 masks[8], etw_tracehandle *handle, char *why, size_t len);
 int live_stop_logger(etw_tracehandle h);
 etw_tracehandle live_missing_logger(void);

@@ -45,20 +45,6 @@ static unsigned long pid_dash(const wchar_t **s)
     return pid;
 }
 
-/* "etwconf-<pid>-<32 hex>" at *s: the pid, s moved past it; 0 if not */
-static unsigned long run_dir(const wchar_t **s)
-{
-    const wchar_t *p = *s;
-    unsigned long pid = pid_dash(&p);
-    if (!pid)
-        return 0;
-    for (int i = 0; i < 2 * ETW_LIVE_RUN_RANDOM; i++, p++)
-        if (!iswxdigit((wint_t)*p) || *p > 0x7F)
-            return 0;
-    *s = p;
-    return pid;
-}
-
 unsigned long etw_live_session_owner(const wchar_t *name)
 {
     const wchar_t *s = name;
@@ -83,7 +69,10 @@ bool etw_live_run_dir_name(wchar_t *out, size_t cap, unsigned long pid, const un
 unsigned long etw_live_run_dir_owner(const wchar_t *name)
 {
     const wchar_t *s = name;
-    unsigned long pid = s ? run_dir(&s) : 0;
+    unsigned long pid = s ? pid_dash(&s) : 0;
+    for (int i = 0; pid && i < 2 * ETW_LIVE_RUN_RANDOM; i++, s++)
+        if (!iswxdigit((wint_t)*s) || *s > 0x7F)
+            return 0;
     return pid && !*s ? pid : 0;
 }
 

@@ -113,15 +113,6 @@ bool etw_lv_need(const struct etw_lv_system *s, unsigned need, char *why, size_t
 #if defined(_WIN32)
 #include "harness/targets/win_live/live.h"
 
-static enum etw_lv_kernel_state kernel_state(void *arg, unsigned long *who)
-{
-    DWORD pid = 0;
-    int st = kernel_logger_state(&pid);
-    if (who)
-        *who = pid;
-    return (enum etw_lv_kernel_state)st;
-}
-
 static int pmc_sources(void *arg, long *status)
 {
     static etw_u8 buf[0x4000];
@@ -144,7 +135,8 @@ bool live_need(struct etw_target *t, unsigned need, char *why, size_t len)
     const struct etw_lv_system s = {.version = t->version, .admin = L.admin, .elevated = L.elevated,
                                     .elevation_type = L.elevation_type,
                                     .profile_initial = L.profile_initial,
-                                    .token_adjust = L.token_adjust, .kernel_state = kernel_state,
+                                    .token_adjust = L.token_adjust,
+                                    .kernel_state = kernel_logger_state,
                                     .pmc_sources = pmc_sources};
     return etw_lv_need(&s, need, why, len);
 }

@@ -20,7 +20,6 @@ static struct {
     WCHAR files[32][24]; /* names of the files created in it and not yet deleted */
 } R = {INVALID_HANDLE_VALUE, {0}, {0}, {{0}}};
 
-/* %TEMP% with a separator at the end, or false */
 bool run_temp_dir(WCHAR *tmp, DWORD cap)
 {
     DWORD n = GetTempPathW(cap, tmp);
@@ -108,10 +107,9 @@ static bool run_dir(char *why, size_t len)
     if (!run_temp_dir(R.parent, sizeof R.parent / sizeof R.parent[0]))
         return snprintf(why, len, "no temporary directory (GetTempPathW)"), false;
     PSECURITY_DESCRIPTOR sd = private_sd();
-    if (!sd) {
-        snprintf(why, len, "cannot build a private security descriptor (error %lu)", GetLastError());
-        return false;
-    }
+    if (!sd)
+        return snprintf(why, len, "cannot build a private security descriptor (error %lu)",
+                        GetLastError()), false;
     SECURITY_ATTRIBUTES sa = {sizeof sa, sd, FALSE};
     WCHAR name[64];
     DWORD err = 0;
@@ -154,9 +152,7 @@ static bool handle_identity(HANDLE h, struct etw_lv_file_id *id)
     BY_HANDLE_FILE_INFORMATION fi;
     if (!GetFileInformationByHandle(h, &fi))
         return false;
-    id->volume = fi.dwVolumeSerialNumber;
-    id->index_hi = fi.nFileIndexHigh;
-    id->index_lo = fi.nFileIndexLow;
+    *id = (struct etw_lv_file_id){fi.dwVolumeSerialNumber, fi.nFileIndexHigh, fi.nFileIndexLow};
     return true;
 }
 
@@ -180,10 +176,11 @@ bool run_reported_identity(const WCHAR *reported, struct etw_lv_file_id *id)
     return etw_lv_openable_path(reported, path, sizeof path / sizeof path[0]) && run_file_identity(path, id);
 }
 
-DWORD run_file_owner(const struct etw_lv_file_id *id)
+DWORD run_file_owner(const WCHAR *reported)
 {
     WCHAR tmp[MAX_PATH + 1], pat[MAX_PATH + 96];
-    if (!run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]))
+    struct etw_lv_file_id id;
+    if (!run_reported_identity(reported, &id) || !run_temp_dir(tmp, sizeof tmp / sizeof tmp[0]))
         return 0;
     WFMT(pat, L"%ls" WIN_SESSION_PREFIXW L"*", tmp);
     WIN32_FIND_DATAW fd, ff;
@@ -206,7 +203,7 @@ DWORD run_file_owner(const struct etw_lv_file_id *id)
                 if (!etw_live_run_file_seq(ff.cFileName))
                     continue;
                 WFMT(file, L"%ls%ls\\%ls", tmp, fd.cFileName, ff.cFileName);
-                if (run_file_identity(file, &fid) && etw_lv_same_file(&fid, id))
+                if (run_file_identity(file, &fid) && etw_lv_same_file(&fid, &id))
                     owner = pid;
             } while (!owner && FindNextFileW(g, &ff));
             FindClose(g);
@@ -225,15 +222,13 @@ bool run_file_new(const WCHAR *name, WCHAR *path, size_t cap, struct etw_lv_file
     while (slot < sizeof R.files / sizeof R.files[0] && R.files[slot][0])
         slot++;
     if (slot == sizeof R.files / sizeof R.files[0] || wcslen(name) >= sizeof R.files[0] / sizeof R.files[0][0] ||
-        _snwprintf(path, cap, L"%ls\\%ls", R.path, name) < 0) {
-        snprintf(why, len, "too many files or too long a path in the private directory");
-        return false;
-    }
+        _snwprintf(path, cap, L"%ls\\%ls", R.path, name) < 0)
+        return snprintf(why, len, "too many files or too long a path in the private directory"),
+               false;
     HANDLE f = CreateFileW(path, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
-    if (f == INVALID_HANDLE_VALUE) {
-        snprintf(why, len, "creating a file in the private directory (CREATE_NEW) failed (error %lu)", GetLastError());
-        return false;
-    }
+    if (f == INVALID_HANDLE_VALUE)
+        return snprintf(why, len, "creating a file in the private directory (CREATE_NEW) failed "
+                        "(error %lu)", GetLastError()), false;
     bool known = handle_identity(f, id); /* of the very file created: what the session must write to */
     CloseHandle(f);
     if (!known) {
@@ -260,12 +255,10 @@ void run_dir_remove(void)
     if (R.h == INVALID_HANDLE_VALUE)
         return;
     WCHAR p[MAX_PATH + 96];
-    for (size_t i = 0; i < sizeof R.files / sizeof R.files[0]; i++)
-        if (R.files[i][0]) {
-            WFMT(p, L"%ls\\%ls", R.path, R.files[i]);
-            if (DeleteFileW(p))
-                R.files[i][0] = 0;
-        }
+    for (size_t i = 0; i < sizeof R.files / sizeof R.files[0]; i++) {
+        WFMT(p, L"%ls\\%ls", R.path, R.files[i]);
+        run_file_delete(p);
+    }
     CloseHandle(R.h);
     R.h = INVALID_HANDLE_VALUE;
     RemoveDirectoryW(R.path); /* only an empty directory goes */

@@ -20,16 +20,6 @@ const WCHAR *props_name(const EVENT_TRACE_PROPERTIES *p, ULONG off)
     return off && off < p->Wnode.BufferSize ? (const WCHAR *)((const char *)p + off) : empty;
 }
 
-/* query a session by name; true when it exists (the answer describes a session: a real QUERY
- * always reports its buffer size). Wine's ControlTraceW returns 0 and fills in nothing. */
-static bool query_session(const WCHAR *name, struct props_buf *b, ULONG *rc_out)
-{
-    ULONG rc = live_control(0, name, EVENT_TRACE_CONTROL_QUERY, b);
-    if (rc_out)
-        *rc_out = rc;
-    return rc == ERROR_SUCCESS && b->p.BufferSize != 0;
-}
-
 ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct props_buf *b)
 {
     struct props_buf own;
@@ -39,12 +29,21 @@ ULONG live_control(etw_tracehandle h, const WCHAR *name, ULONG code, struct prop
     return ControlTraceW((TRACEHANDLE)h, name, &b->p, code);
 }
 
-/* the pid of the suite's process whose private directory holds the log file a query reports, by
- * the file's identity (the path may be spelt in any form: build.h), 0 for any other file */
-DWORD kernel_file_owner(const WCHAR *reported)
+ULONG live_enable(etw_tracehandle session, const void *provider, const struct etw_lv_enable_call *e,
+                  const struct etw_lv_enable_params *params)
 {
-    struct etw_lv_file_id id;
-    return run_reported_identity(reported, &id) ? run_file_owner(&id) : 0;
+    ENABLE_TRACE_PARAMETERS ep = {0}; /* EnableFilterDesc NULL */
+    if (params) {
+        ep = (ENABLE_TRACE_PARAMETERS){.Version = params->version,
+                                       .EnableProperty = params->enable_property,
+                                       .ControlFlags = params->control_flags,
+                                       .FilterDescCount = params->filter_desc_count};
+        memcpy(&ep.SourceId, &params->source_id, sizeof ep.SourceId);
+    }
+    GUID g;
+    memcpy(&g, provider, sizeof g);
+    return EnableTraceEx2((TRACEHANDLE)session, &g, e->control_code, e->level, e->match_any,
+                          e->match_all, e->timeout_ms, params ? &ep : NULL);
 }
 
 /* whose session a query by the handle StartTraceW returned shows now: the decision is
@@ -75,15 +74,21 @@ static enum etw_lv_owner session_seen(const struct session *s, ULONG *qrc, const
     return o;
 }
 
-/* the no-access fixture: an entry in the security of the session's GUID (a GUID this process
- * created, build.c) that denies this process's user TRACELOG_GUID_ENABLE. 0 or a Win32 error. */
-static ULONG deny_enable(struct session *s)
+/* security is changed and removed only for a session GUID this process created (build.c) */
+static bool guid_ours(const struct session *s)
 {
     etw_guid g;
     memcpy(&g, &s->guid, sizeof g);
+    return etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId());
+}
+
+/* the no-access fixture: an entry in the security of the session's GUID that denies this
+ * process's user TRACELOG_GUID_ENABLE. 0 or a Win32 error. */
+static ULONG deny_enable(struct session *s)
+{
     if (!LB_HAVE(EventAccessControl))
         return ERROR_PROC_NOT_FOUND;
-    if (!etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId()) || !L.token)
+    if (!guid_ours(s) || !L.token)
         return ERROR_INVALID_PARAMETER;
     char buf[256];
     DWORD got = 0;
@@ -119,16 +124,15 @@ static void dacl_report(struct session *s, char *out, size_t len)
         ACE_HEADER *h = NULL;
         if (!GetAce(acl, i, (void **)&h))
             break;
-        struct etw_lv_ace *a = &aces[n++];
-        memset(a, 0, sizeof *a);
-        a->type = h->AceType == ACCESS_ALLOWED_ACE_TYPE ? ETW_LV_ACE_ALLOW : h->AceType == ACCESS_DENIED_ACE_TYPE ? ETW_LV_ACE_DENY : ETW_LV_ACE_OTHER;
-        a->inherit_only = (h->AceFlags & INHERIT_ONLY_ACE) != 0;
-        if (a->type != ETW_LV_ACE_OTHER) { /* ACCESS_ALLOWED_ACE and ACCESS_DENIED_ACE share their layout */
-            const ACCESS_ALLOWED_ACE *x = (const ACCESS_ALLOWED_ACE *)h;
-            BOOL is = FALSE;
-            a->mask = x->Mask;
-            a->applies = CheckTokenMembership(NULL, (PSID)&x->SidStart, &is) && is;
-        }
+        int type = h->AceType == ACCESS_ALLOWED_ACE_TYPE  ? ETW_LV_ACE_ALLOW
+                   : h->AceType == ACCESS_DENIED_ACE_TYPE ? ETW_LV_ACE_DENY
+                                                          : ETW_LV_ACE_OTHER;
+        /* ACCESS_ALLOWED_ACE and ACCESS_DENIED_ACE share their layout */
+        const ACCESS_ALLOWED_ACE *x = type == ETW_LV_ACE_OTHER ? NULL : (void *)h;
+        BOOL is = FALSE;
+        bool applies = x && CheckTokenMembership(NULL, (PSID)&x->SidStart, &is) && is;
+        aces[n++] = (struct etw_lv_ace){.type = type, .mask = x ? x->Mask : 0, .applies = applies,
+                                        .inherit_only = (h->AceFlags & INHERIT_ONLY_ACE) != 0};
     }
     int deny = -1, allow = -1;
     bool denied = etw_lv_dacl_denies(present && acl, aces, n, ETW_LV_TRACELOG_GUID_ENABLE, &deny, &allow);
@@ -146,21 +150,15 @@ static void dacl_report(struct session *s, char *out, size_t len)
  * session's GUID is refused (build.h); why says what was seen when it is not */
 static bool access_denied(struct session *s, char *why, size_t len)
 {
-    if (!LB_HAVE(EnableTraceEx2)) {
-        snprintf(why, len, "fixture: EnableTraceEx2 is not exported: the denial of TRACELOG_GUID_ENABLE cannot be tried");
-        return false;
-    }
-    const struct etw_lv_enable_call *e = &etw_lv_trial_enable[1];
-    ULONG rc = EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e->control_code, e->level, e->match_any,
-                              e->match_all, e->timeout_ms, NULL);
+    if (!LB_HAVE(EnableTraceEx2))
+        return snprintf(why, len, "fixture: EnableTraceEx2 is not exported: the denial of "
+                        "TRACELOG_GUID_ENABLE cannot be tried"), false;
+    ULONG rc = live_enable(s->h, &s->guid, &etw_lv_trial_enable[1], NULL);
     const char *seen = NULL;
     if (etw_lv_trial_refused(rc, &seen))
         return true;
-    if (rc == ERROR_SUCCESS) {
-        e = &etw_lv_trial_enable[0];
-        EnableTraceEx2((TRACEHANDLE)s->h, &s->guid, e->control_code, e->level, e->match_any,
-                       e->match_all, e->timeout_ms, NULL);
-    }
+    if (rc == ERROR_SUCCESS)
+        live_enable(s->h, &s->guid, &etw_lv_trial_enable[0], NULL);
     char dacl[240];
     dacl_report(s, dacl, sizeof dacl);
     snprintf(why, len, "fixture: %s (EnableTraceEx2 of the session's own GUID returned %lu); %s", seen, (unsigned long)rc, dacl);
@@ -171,55 +169,45 @@ static bool access_denied(struct session *s, char *why, size_t len)
  * existed only because the suite created the GUID */
 static void remove_acl(struct session *s)
 {
-    etw_guid g;
-    memcpy(&g, &s->guid, sizeof g);
-    if (!s->acl || !etw_lv_guid_is_ours(&g, (etw_u32)GetCurrentProcessId()))
+    if (!s->acl || !guid_ours(s))
         return;
     EventAccessRemove(&s->guid);
     s->acl = false;
 }
 
-/* stop a session of ours: a named one by its exact name, one with a log file (the kernel logger, a
- * private session) by its handle once a query shows it is still the one the suite started */
-static void session_stop(struct session *s)
+/* what a slot holds besides the session goes: its provider registration, its log file (by exact
+ * path, when one of ours: rundir.c); the slot is free again */
+static void slot_free(struct session *s)
 {
-    remove_acl(s);
-    if (s->file[0]) {
-        const char *why = NULL;
-        if (session_seen(s, NULL, &why) == ETW_LV_OURS)
-            live_control(s->h, NULL, EVENT_TRACE_CONTROL_STOP, NULL);
-        run_file_delete(s->file);
-    } else {
-        live_control(0, s->name, EVENT_TRACE_CONTROL_STOP, NULL);
-    }
-    if (s->provider) {
+    if (s->provider)
         EventUnregister(s->reg);
-        s->provider = false;
-    }
+    s->provider = false;
+    run_file_delete(s->file);
+    InterlockedExchange(&s->state, SL_FREE);
+}
+
+/* stop a session of ours in state from unless another thread is stopping it; true when this one
+ * did: a named one by its exact name, one with a log file (the kernel logger, a private session)
+ * by its handle once a query shows it is still the one the suite started */
+static bool release(struct session *s, LONG from)
+{
+    const char *why = NULL;
+    if (from == SL_FREE || from == SL_STOPPING ||
+        InterlockedCompareExchange(&s->state, SL_STOPPING, from) != from)
+        return false;
+    remove_acl(s);
+    if (!s->file[0])
+        live_control(0, s->name, EVENT_TRACE_CONTROL_STOP, NULL);
+    else if (session_seen(s, NULL, &why) == ETW_LV_OURS)
+        live_control(s->h, NULL, EVENT_TRACE_CONTROL_STOP, NULL);
+    slot_free(s);
+    return true;
 }
 
 void stop_all_sessions(void)
 {
-    for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++) {
-        struct session *s = &sessions[i];
-        LONG st = s->state;
-        if (st == SL_FREE || st == SL_STOPPING)
-            continue;
-        if (InterlockedCompareExchange(&s->state, SL_STOPPING, st) != st)
-            continue;
-        session_stop(s);
-        InterlockedExchange(&s->state, SL_FREE);
-    }
-}
-
-/* stop a live session of ours unless another thread is stopping it; true when this one did */
-static bool release(struct session *s)
-{
-    if (InterlockedCompareExchange(&s->state, SL_STOPPING, SL_LIVE) != SL_LIVE)
-        return false;
-    session_stop(s);
-    InterlockedExchange(&s->state, SL_FREE);
-    return true;
+    for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++)
+        release(&sessions[i], sessions[i].state);
 }
 
 static const char *kind_name(unsigned kind)
@@ -252,6 +240,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     s->acl = false;
     s->h = 0;
     s->file[0] = 0;
+    s->provider = false;
     static struct props_buf b; /* one runner at a time */
     props_init(&b);
     b.p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
@@ -262,8 +251,9 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         WCHAR fname[24];
         char fwhy[400];
         WFMT(fname, s->kernel ? L"kernel-%ld.etl" : L"private-%ld.etl", (long)n);
-        if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy, sizeof fwhy)) { /* rundir.c */
-            InterlockedExchange(&s->state, SL_FREE);
+        if (!run_file_new(fname, s->file, sizeof s->file / sizeof s->file[0], &s->fid, fwhy,
+                          sizeof fwhy)) {
+            slot_free(s);
             FX_BROKEN("fixture: %s's log file: %s", kind_name(kind), fwhy);
         }
         wcsncpy(b.file, s->file, sizeof b.file / sizeof b.file[0] - 1);
@@ -281,12 +271,10 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         memcpy(&b.p.Wnode.Guid, &g, sizeof g);
     }
     s->guid = b.p.Wnode.Guid;
-    s->provider = false;
     if (plan.register_guid) { /* the session's GUID must be a provider this process registered */
         ULONG erc = EventRegister(&s->guid, NULL, NULL, &s->reg);
         if (erc != ERROR_SUCCESS) {
-            run_file_delete(s->file);
-            InterlockedExchange(&s->state, SL_FREE);
+            slot_free(s);
             FX_BROKEN("fixture: EventRegister of %s's GUID returned %lu", kind_name(kind), (unsigned long)erc);
         }
         s->provider = true;
@@ -294,14 +282,9 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     TRACEHANDLE h = 0;
     ULONG rc = StartTraceW(&h, s->name, &b.p);
     if (rc != ERROR_SUCCESS) {
-        if (s->provider) {
-            EventUnregister(s->reg);
-            s->provider = false;
-        }
-        run_file_delete(s->file); /* the new, empty log file: nothing writes it */
-        InterlockedExchange(&s->state, SL_FREE);
-        struct props_buf q;
-        if (s->kernel && rc == ERROR_ALREADY_EXISTS && query_session(KERNEL_LOGGER_W, &q, NULL)) {
+        slot_free(s); /* the new, empty log file too: nothing writes it */
+        int ks = s->kernel && rc == ERROR_ALREADY_EXISTS ? kernel_logger_state(NULL, NULL) : 0;
+        if (ks != ETW_LV_KL_NONE && ks != ETW_LV_KL_UNKNOWN) {
             snprintf(why, len, "the NT Kernel Logger was started by someone else meanwhile; the suite never stops or changes a session it "
                                "did not start");
             return ETW_FX_SKIP;
@@ -321,7 +304,7 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     const char *seen_why = NULL;
     enum etw_lv_owner owner = session_seen(s, &qrc, &seen_why);
     if (owner != ETW_LV_OURS) {
-        release(s); /* stops only what a query shows is ours */
+        release(s, SL_LIVE); /* stops only what a query shows is ours */
         if (owner == ETW_LV_GONE)
             FX_BROKEN("fixture: StartTraceW for %s returned 0 (handle 0x%llX) but ControlTraceW(QUERY) by that handle returned %lu and does "
                       "not describe it: the session was not started%s",
@@ -329,15 +312,12 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         FX_BROKEN("fixture: the session that answers the handle StartTraceW returned for %s is not the one started: %s%s", kind_name(kind),
                   seen_why, owner == ETW_LV_UNSURE ? " (it was left running: 'etwconf.exe cleanup' recognises the suite's own)" : "");
     }
-    bool any_mask = false;
-    for (int i = 0; masks && i < 8; i++)
-        any_mask |= masks[i] != 0;
-    if (any_mask) {
-        etw_u32 m[8];
-        memcpy(m, masks, sizeof m);
-        rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof m);
+    static const etw_u32 no_masks[8];
+    if (masks && memcmp(masks, no_masks, sizeof no_masks)) {
+        void *m = (void *)masks; /* read only */
+        rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof no_masks);
         if (rc != ERROR_SUCCESS) {
-            release(s);
+            release(s, SL_LIVE);
             FX_BROKEN("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
                       kind_name(kind), LB_HAVE(TraceSetInformation) ? "returned" : "is not exported:", (unsigned long)rc);
         }
@@ -345,12 +325,12 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
     if (plan.deny_enable) {
         rc = deny_enable(s);
         if (rc != ERROR_SUCCESS) {
-            release(s);
+            release(s, SL_LIVE);
             FX_BROKEN("fixture: EventAccessControl denying this user TRACELOG_GUID_ENABLE on the session's GUID returned %lu",
                       (unsigned long)rc);
         }
         if (!access_denied(s, why, len)) { /* the denial is shown by a refused trial call, or the case counts nothing */
-            release(s);
+            release(s, SL_LIVE);
             return ETW_FX_BROKEN;
         }
     }
@@ -362,7 +342,7 @@ int live_stop_logger(etw_tracehandle h)
 {
     for (size_t i = 0; i < sizeof sessions / sizeof sessions[0]; i++) {
         struct session *s = &sessions[i];
-        if (s->h == h && release(s))
+        if (s->h == h && release(s, SL_LIVE))
             return 0;
     }
     return -1;
@@ -372,18 +352,14 @@ int live_stop_logger(etw_tracehandle h)
 struct props_buf *all_sessions(ULONG *count)
 {
     enum { MAXS = 64 };
-    struct props_buf *bs = calloc(MAXS, sizeof *bs);
+    struct props_buf *bs = LB_HAVE(QueryAllTracesW) ? calloc(MAXS, sizeof *bs) : NULL;
     EVENT_TRACE_PROPERTIES *ps[MAXS];
-    if (!bs || !LB_HAVE(QueryAllTracesW)) {
-        free(bs);
-        return NULL;
-    }
-    for (int i = 0; i < MAXS; i++) {
+    for (int i = 0; bs && i < MAXS; i++) {
         props_init(&bs[i]);
         ps[i] = &bs[i].p;
     }
     *count = 0;
-    ULONG rc = QueryAllTracesW(ps, MAXS, count);
+    ULONG rc = bs ? QueryAllTracesW(ps, MAXS, count) : ERROR_NOT_ENOUGH_MEMORY;
     if (rc != ERROR_SUCCESS && rc != ERROR_MORE_DATA) {
         free(bs);
         return NULL;
@@ -400,7 +376,7 @@ static bool logger_id_free(etw_u64 id)
     struct props_buf b;
     ULONG rc = live_control(id, NULL, EVENT_TRACE_CONTROL_QUERY, &b);
     /* Wine's ControlTraceW reports success and describes nothing: no session */
-    return rc == WIN_ERROR_WMI_INSTANCE_NOT_FOUND || (rc == ERROR_SUCCESS && b.p.BufferSize == 0);
+    return rc == ERROR_WMI_INSTANCE_NOT_FOUND || (rc == ERROR_SUCCESS && b.p.BufferSize == 0);
 }
 
 /* a logger id that names no session: not in the snapshot, and confirmed free by a query by id
@@ -416,27 +392,26 @@ etw_tracehandle live_missing_logger(void)
             used[id] = true;
     }
     free(bs);
-    for (unsigned id = 0x3E; id > 1; id--)
-        if (!used[id] && logger_id_free(id))
-            return id;
-    for (unsigned id = 0x3E; id > 1; id--)
-        if (!used[id])
-            return id;
+    for (int unconfirmed = 0; unconfirmed < 2; unconfirmed++)
+        for (unsigned id = 0x3E; id > 1; id--)
+            if (!used[id] && (unconfirmed || logger_id_free(id)))
+                return id;
     return 0x3E;
 }
 
-/* 0 not running (or not really: Wine), 1 someone else's, 2 ours (a leftover the next reset stops),
- * 3 left by another etwconf process (pid in *who), 4 cannot tell (no right to query) */
-int kernel_logger_state(DWORD *who)
+/* the hook of struct etw_lv_system (needs.h); arg unused */
+enum etw_lv_kernel_state kernel_logger_state(void *arg, unsigned long *who)
 {
     struct props_buf b;
-    ULONG rc = 0;
-    if (!query_session(KERNEL_LOGGER_W, &b, &rc))
-        return rc == ERROR_ACCESS_DENIED ? 4 : 0;
-    DWORD pid = kernel_file_owner(props_name(&b.p, b.p.LogFileNameOffset));
+    ULONG rc = live_control(0, KERNEL_LOGGER_W, EVENT_TRACE_CONTROL_QUERY, &b);
+    /* it runs when the answer describes a session (a real QUERY always reports its buffer size);
+     * Wine's ControlTraceW returns 0 and fills in nothing */
+    if (rc != ERROR_SUCCESS || !b.p.BufferSize)
+        return rc == ERROR_ACCESS_DENIED ? ETW_LV_KL_UNKNOWN : ETW_LV_KL_NONE;
+    DWORD pid = run_file_owner(props_name(&b.p, b.p.LogFileNameOffset));
     if (who)
         *who = pid;
-    if (!pid)
-        return 1;
-    return pid == GetCurrentProcessId() ? 2 : 3;
+    return !pid                        ? ETW_LV_KL_OTHERS
+           : pid == GetCurrentProcessId() ? ETW_LV_KL_OURS
+                                          : ETW_LV_KL_EARLIER;
 }

@@ -7,8 +7,7 @@ struct live win_live;
 
 static void detect_version(void)
 {
-    memset(&L.vi, 0, sizeof L.vi);
-    L.vi.dwOSVersionInfoSize = sizeof L.vi;
+    L.vi = (OSVERSIONINFOEXW){.dwOSVersionInfoSize = sizeof L.vi};
     if (RtlGetVersion(&L.vi) != 0) {
         /* RtlGetVersion is in every ntdll from 5.0; this is only a fallback */
         L.vi.dwOSVersionInfoSize = sizeof L.vi;
@@ -63,11 +62,9 @@ static void detect_token(void)
     PSID admins = NULL;
     BOOL member = FALSE;
     if (AllocateAndInitializeSid(&nt, 2, SECURITY_BUILTIN_DOMAIN_RID, DOMAIN_ALIAS_RID_ADMINS, 0, 0, 0, 0, 0, 0, &admins)) {
-        if (!CheckTokenMembership(NULL, admins, &member))
-            member = FALSE;
+        L.admin_member = CheckTokenMembership(NULL, admins, &member) && member;
         FreeSid(admins);
     }
-    L.admin_member = member != 0;
     /* from 6.0 what counts is an elevated token; before, membership of Administrators */
     L.admin = L.elevated >= 0 ? L.elevated == 1 : L.admin_member;
     if (LookupPrivilegeValueA(NULL, SE_SYSTEM_PROFILE, &L.profile_luid)) {
@@ -113,20 +110,16 @@ bool tpi_query(etw_u32 *v)
     return true;
 }
 
-void tpi_restore(void)
+void restore_profile(void)
 {
     etw_u32 now;
-    if (!L.tpi_saved || !tpi_query(&now) || now == L.tpi_value)
-        return;
-    ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation, L.tpi_value};
-    bool enabled = adjust_profile(true);
-    NtSetSystemInformation(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp);
-    if (enabled)
-        InterlockedExchange(&L.profile_changed, 1);
-}
-
-void restore_privilege(void)
-{
+    if (L.tpi_saved && tpi_query(&now) && now != L.tpi_value) {
+        ETW_EVENT_TRACE_TIME_PROFILE_INFORMATION tp = {ETW_EventTraceTimeProfileInformation,
+                                                       L.tpi_value};
+        if (adjust_profile(true)) /* setting it needs the privilege */
+            InterlockedExchange(&L.profile_changed, 1);
+        NtSetSystemInformation(ETW_SystemPerformanceTraceInformation, &tp, sizeof tp);
+    }
     if (InterlockedExchange(&L.profile_changed, 0) && L.profile_initial >= 0)
         adjust_profile(L.profile_initial == 1);
 }

@@ -18,8 +18,7 @@ static void *live_sym(struct etw_target *t, const char *name)
 static int live_reset(void)
 {
     stop_all_sessions();
-    tpi_restore();
-    restore_privilege();
+    restore_profile();
     return 0;
 }
 
@@ -78,8 +77,8 @@ static struct etw_target *win_live_target(char *err, size_t errlen)
         .fingerprint = live_fingerprint, .need = live_need, .worker_died = win_stop_sessions_of,
         .claim = live_claim};
     plat_at_end(win_restore_all); /* also after a fatal exception or a closed console */
-    int ks = kernel_logger_state(NULL);
-    L.kernel_at_start = ks == 1 ? 1 : ks == 4 ? 2 : 0;
+    enum etw_lv_kernel_state ks = kernel_logger_state(NULL, NULL);
+    L.kernel_at_start = ks == ETW_LV_KL_OTHERS ? 1 : ks == ETW_LV_KL_UNKNOWN ? 2 : 0;
     L.tpi_saved = tpi_query(&L.tpi_value);
     L.open = true;
     return t;
