@@ -165,8 +165,9 @@ dll_faults() {
             --timeout-ms "$tmo" --quiet --out "$f.jsonl" 2>"$f.err"; rc=$?
         n=$(count "$f.jsonl" "$want")
         [ "$rc" = 1 ] && [ "$n" = 2 ]
-        honest "$f.jsonl" true $? "$dll.dll ($label$iso, Wine): each case a $want, the run goes on; {h}" \
-            "$dll.dll ($label$iso, Wine): {h}, $n $want, exit $rc"
+        good=$? err=$(tr '\t\n' '  ' <"$f.err" | cut -c1-200) # what Wine said, should it fail
+        honest "$f.jsonl" true $good "$dll.dll ($label$iso, Wine): each case a $want, the run goes on; {h}" \
+            "$dll.dll ($label$iso, Wine): {h}, $n $want, exit $rc; $err"
     done
 }
 
