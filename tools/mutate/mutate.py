@@ -53,19 +53,14 @@ def write(path, text):
         f.write(text)
 
 
-def read_rules(path, depth=0):
-    """{id: counted} of the RULE("ID", STRENGTH, PROVENANCE, ...) of PATH and of its #includes"""
-    if depth > 4 or not os.path.isfile(path):
+def read_rules(path):
+    """{id: counted} of the rule catalogue PATH (spec/rules.py reads it)"""
+    sys.path.insert(0, "spec")
+    import rules
+    try:
+        return {r["id"]: rules.counted(r) for r in rules.load(path)}
+    except (OSError, rules.RuleError):
         fail(f"mutate: cannot read the rule catalogue {path} (give it with --rules FILE)")
-    rules = {}
-    for line in read(path).split("\n"):
-        inc = re.match(r'[ \t]*#include "([^"]*)"', line)
-        if inc:
-            rules.update(read_rules(os.path.join(os.path.dirname(path), inc[1]), depth + 1))
-        r = re.match(r'[ \t]*RULE\("([^"]*)",\s*([^, \n)]*)[^,]*,\s*([^, \n)]*)', line)
-        if r:
-            rules[r[1]] = r[2] == "MUST" and r[3] != "INFERRED"
-    return rules
 
 
 LEXEME = re.compile(r'"(?:\\[\s\S]|[^"\\\n])*"?' r"|'(?:\\[\s\S]|[^'\\\n])*'?"
@@ -198,11 +193,8 @@ class Model:
 
     def mutated(self, m):
         """(source index, the text of M's file with M applied); Broken when it does not apply"""
-        if id(m) not in self.done:
-            self.done[id(m)] = self.apply(m)
-        return self.done[id(m)]
-
-    def apply(self, m):
+        if id(m) in self.done:
+            return self.done[id(m)]
         s = self.src_of(m)
         text = self.texts[s]
         for at, after, frm, to, lineno in m.edits:
@@ -211,7 +203,7 @@ class Model:
             if after:
                 u = self.locate(text, code, after, m, lineno)
                 a0, b0 = t.start, u.start
-                a1, b1 = statement_end(text, code, a0), statement_end(text, code, b0)
+                a1, b1 = statement_end(text, a0), statement_end(text, b0)
                 if a1 > b0 and b1 > a0:
                     raise self.broken(m, lineno, f"the statements at @{at} and @{after} overlap")
                 # the statement at A moves to just after B: the pieces [lo, mid) and [mid, hi) swap
@@ -225,6 +217,7 @@ class Model:
                                   + ("; make it longer" if hits
                                      else "; the tagged line changed: update the mutant"))
             text = text[:hits[0]] + to + text[hits[0] + len(frm):]
+        self.done[id(m)] = s, text
         return s, text
 
     def anchored(self, m):
@@ -267,27 +260,18 @@ class Model:
         return True
 
 
-def statement_end(text, code, i):
+def statement_end(text, i):
     """the end of the statement that begins at I: after its ';' or its block's '}', then to the end
     of that line (its newline included)"""
-    depth = 0
-    while i < len(text):
-        ch = code[i]
-        if ch in "\"'":
-            i += 1
-            while i < len(text) and text[i] != ch:
-                i += 2 if text[i] == "\\" else 1
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth <= 0 and ch == "}":
-                after = re.match(r"[ \t\n\x01]*(.?)", code[i + 1:])
-                if after[1] not in (";", ",", ")"):
-                    break
-        elif ch == ";" and depth == 0:
+    code, depth = masked(text), 0
+    for m in re.compile(r"[()\[\]{};]").finditer(code, i):
+        i, ch = m.start(), m[0]
+        depth += (ch in "([{") - (ch in ")]}")
+        after = ch == "}" and re.compile(r"[ \t\n\x01]*(.?)").match(code, i + 1)[1]
+        if ch == ";" and depth == 0 or ch == "}" and depth <= 0 and after not in (";", ",", ")"):
             break
-        i += 1
+    else:
+        i = len(text)
     eol = text.find("\n", i)
     return len(text) if eol < 0 else eol + 1
 

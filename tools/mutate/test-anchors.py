@@ -8,7 +8,6 @@ And the checks can fail: a misspelt tag, a duplicated tag, a changed tagged line
 a parameter and a counted rule left without a mutant are each reported.
 """
 import contextlib
-import functools
 import io
 import os
 import re
@@ -28,16 +27,11 @@ def check(ok, msg):
     print(f"{'ok  ' if ok else 'FAIL'} {msg}")
 
 
-@functools.lru_cache(maxsize=None)
-def edit_line(line):
-    line = re.sub(r"\bSessionHandle\b", "Session", line.replace("InformationLength", "Length"))
-    line = re.sub(r"\bReturnLength\b", "RetLen", line)
-    return re.sub(r"^( *\* [^.]*[a-z])\. ([A-Z].*)$", r"\1.\n *  \2", line)
-
-
 def edit(text):
     """the behaviour-neutral edits (each within a line)"""
-    return "\n".join(map(edit_line, text.split("\n")))
+    text = re.sub(r"\bSessionHandle\b", "Session", text.replace("InformationLength", "Length"))
+    text = re.sub(r"\bReturnLength\b", "RetLen", text)
+    return re.sub(r"^( *\* [^.\n]*[a-z])\. ([A-Z].*)$", r"\1.\n *  \2", text, flags=re.M)
 
 
 def model(ref, def_path=DEF, extra="", checked=True):
