@@ -53,16 +53,6 @@ def write(path, text):
         f.write(text)
 
 
-def read_rules(path):
-    """{id: counted} of the rule catalogue PATH (spec/rules.py reads it)"""
-    sys.path.insert(0, "spec")
-    import rules
-    try:
-        return {r["id"]: rules.counted(r) for r in rules.load(path)}
-    except (OSError, rules.RuleError):
-        fail(f"mutate: cannot read the rule catalogue {path} (give it with --rules FILE)")
-
-
 LEXEME = re.compile(r'"(?:\\[\s\S]|[^"\\\n])*"?' r"|'(?:\\[\s\S]|[^'\\\n])*'?"
                     r"|/\*[\s\S]*?(?:\*/|\Z)|//[^\n]*")
 
@@ -77,23 +67,18 @@ def code_only(text):
 
 # a tag: start and end are those of its line (its newline excluded)
 Tag = collections.namedtuple("Tag", "name rule src start end line")
+# a tag's rule id: a sentence's full stop is not part of one, nor is a suffix after that stop
+TAG = re.compile(r"@([A-Z][A-Z0-9_.]*?)\.*(?![A-Z0-9_.])(?:(?<!\.)(:[A-Za-z0-9_.\-]+))?")
 
 
 def find_tags(text, src, code):
-    """the @RULE.ID[:suffix] tags of TEXT, in comments only (a sentence's full stop is not part
-    of one; a rule id has a dot)"""
+    """the @RULE.ID[:suffix] tags of TEXT, in comments only (a rule id has a dot)"""
     tags, line, pos = [], 1, 0
-    for m in re.finditer(r"@([A-Z][A-Z0-9_.]*)", text):
-        if code[m.start()] != "\x01":
-            continue
-        line, pos = line + text.count("\n", pos, m.start()), m.start()
-        rule = m[1].rstrip(".")
-        end = m.start() + 1 + len(rule)
-        suffix = re.match(r":[A-Za-z0-9_.\-]+", text[end:end + 100])
-        end += len(suffix[0]) if suffix and rule == m[1] else 0
-        if "." in rule:
-            eol = text.find("\n", m.start())
-            tags.append(Tag(text[m.start() + 1:end], rule, src, text.rfind("\n", 0, m.start()) + 1,
+    for m in TAG.finditer(text):
+        if code[m.start()] == "\x01" and "." in m[1]:
+            line, pos = line + text.count("\n", pos, m.start()), m.start()
+            eol = text.find("\n", pos)
+            tags.append(Tag(m[1] + (m[2] or ""), m[1], src, text.rfind("\n", 0, pos) + 1,
                             len(text) if eol < 0 else eol, line))
     return tags
 
@@ -102,7 +87,13 @@ class Model:
     """the rule catalogue, the reference sources and their tags, and the mutants of one list"""
 
     def __init__(self, ref_dir, rules_path):
-        self.ref_dir, self.rules = ref_dir, read_rules(rules_path)
+        sys.path.insert(0, "spec")  # the suite's reader of the rule catalogue, spec/rules.py
+        import rules
+        try:
+            self.rules = {r["id"]: rules.counted(r) for r in rules.load(rules_path)}
+        except (OSError, rules.RuleError):
+            fail(f"mutate: cannot read the rule catalogue {rules_path} (give it with --rules FILE)")
+        self.ref_dir = ref_dir
         if not os.path.isdir(ref_dir):
             fail(f"mutate: cannot open the reference directory {ref_dir} (give it with --ref DIR)")
         self.paths = [f"{ref_dir}/{n}" for n in sorted(os.listdir(ref_dir)) if n.endswith(".c")]
@@ -586,9 +577,7 @@ def run(model, env):
            "KILLED = some case FAILed, CRASHed or TIMED OUT at some version (counted: a counted "
            "failure among them).\n\n"
            "| mutant | kind | result | first kills |\n|---|---|---|---|"]
-    c = dict.fromkeys(["killed", "counted", "survived", "eqs", "eqkilled", "errors"], 0)
-    listed = {"survived": [], "eqs": []}  # the report's lists of survivors and equivalents
-    bad = []
+    c, listed, bad = collections.Counter(), {"survived": [], "eqs": []}, []
     for k, m in selected:
         st, n, detail = verdict[m.id]
         eq = m.equivalent is not None
@@ -602,10 +591,10 @@ def run(model, env):
                 "eqs": f"EQUIV    {m.id}: {m.equivalent}",
                 "survived": f"SURVIVED {m.id} ({m.kind}): {m.desc}",
                 "errors": f"ERROR    {m.id}: {detail}"}[key]
-        if key in listed:
+        print(line)
+        if key in listed:  # the report's lists of survivors and equivalents
             where = m.desc if eq else f"{m.kind}, {model.paths[model.src_of(m)]}"
             listed[key].append(f"- `{m.id}` ({where}): {m.equivalent if eq else m.desc}")
-        print(line)
         bad += [line] if key in ("eqkilled", "survived", "errors") else []
         cell = detail.replace("|", "\\|")
         rep.append(f"| `{m.id}` | {m.kind} | {st}{' (equivalent)' if eq else ''} | {cell} |")
