@@ -18,6 +18,7 @@ Exit status: 0 ok, 1 a mutant, tag or rule is broken (the message says which and
 2 usage or an unreadable file.
 """
 import collections
+import functools
 import glob
 import os
 import re
@@ -51,6 +52,17 @@ def write(path, text):
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write(text)
+
+
+@functools.lru_cache(maxsize=None)
+def read_rules(path):
+    """{id: counted} of the rule catalogue PATH, read by the suite's reader spec/rules.py"""
+    sys.path.insert(0, "spec")
+    import rules
+    try:
+        return {r["id"]: rules.counted(r) for r in rules.load(path)}
+    except (OSError, rules.RuleError):
+        fail(f"mutate: cannot read the rule catalogue {path} (give it with --rules FILE)")
 
 
 LEXEME = re.compile(r'"(?:\\[\s\S]|[^"\\\n])*"?' r"|'(?:\\[\s\S]|[^'\\\n])*'?"
@@ -87,13 +99,7 @@ class Model:
     """the rule catalogue, the reference sources and their tags, and the mutants of one list"""
 
     def __init__(self, ref_dir, rules_path):
-        sys.path.insert(0, "spec")  # the suite's reader of the rule catalogue, spec/rules.py
-        import rules
-        try:
-            self.rules = {r["id"]: rules.counted(r) for r in rules.load(rules_path)}
-        except (OSError, rules.RuleError):
-            fail(f"mutate: cannot read the rule catalogue {rules_path} (give it with --rules FILE)")
-        self.ref_dir = ref_dir
+        self.ref_dir, self.rules = ref_dir, read_rules(rules_path)
         if not os.path.isdir(ref_dir):
             fail(f"mutate: cannot open the reference directory {ref_dir} (give it with --ref DIR)")
         self.paths = [f"{ref_dir}/{n}" for n in sorted(os.listdir(ref_dir)) if n.endswith(".c")]
@@ -192,9 +198,8 @@ class Model:
             code = self.codes[s] if text is self.texts[s] else code_only(text)
             t = self.locate(text, code, at, m, lineno)
             if after:
-                u = self.locate(text, code, after, m, lineno)
-                a0, b0 = t.start, u.start
-                a1, b1 = statement_end(text, a0), statement_end(text, b0)
+                a0, b0 = t.start, self.locate(text, code, after, m, lineno).start
+                a1, b1 = statement_end(text, code, a0), statement_end(text, code, b0)
                 if a1 > b0 and b1 > a0:
                     raise self.broken(m, lineno, f"the statements at @{at} and @{after} overlap")
                 # the statement at A moves to just after B: the pieces [lo, mid) and [mid, hi) swap
@@ -251,11 +256,11 @@ class Model:
         return True
 
 
-def statement_end(text, i):
+def statement_end(text, code, i):
     """the end of the statement that begins at I: after its ';' or its block's '}', then to the end
     of that line (its newline included)"""
-    code, depth = masked(text), 0
-    for m in re.compile(r"[()\[\]{};]").finditer(code, i):
+    depth, token = 0, re.compile(r'"(?:\\.|[^"\\\n])*"' r"|'(?:\\.|[^'\\\n])*'|[()\[\]{};]")
+    for m in token.finditer(code, i):  # a literal is one token: no bracket in it counts
         i, ch = m.start(), m[0]
         depth += (ch in "([{") - (ch in ")]}")
         after = ch == "}" and re.compile(r"[ \t\n\x01]*(.?)").match(code, i + 1)[1]
@@ -456,7 +461,6 @@ def build(model, selected, w, cc, ref_objs):
     return built, selectable
 
 
-FAILED = re.compile(r'"status":"(FAIL|CRASH|TIMEOUT)"')
 KILL = re.compile(r'\{"type":"case","seq":[0-9]*,"id":"([^"]*)".*"status":"(FAIL|CRASH|TIMEOUT)",'
                   r'"counted":(true|false)')
 
@@ -478,7 +482,7 @@ def run_one(etwconf, vlist, cases, k, lib, err, d):
     for path in sorted(glob.glob(f"{d}/out/*.jsonl")):
         version = re.sub(r"^.*?\.so-|\.jsonl$", "", os.path.basename(path))
         with open(path, encoding="utf-8", errors="replace") as f:
-            for r in filter(None, (KILL.match(ln) for ln in f if FAILED.search(ln))):
+            for r in filter(None, map(KILL.match, f)):
                 n, counted = n + 1, counted + (r[3] == "true")
                 kills += [f" {r[1]}@{version}({r[2]}{',counted' if r[3] == 'true' else ''})"]
     kills = kills[:3]
@@ -626,33 +630,30 @@ def run(model, env):
 
 def command(model, cmd, args):
     """the commands but check and run"""
+    m = next((m for m in model.mutants if args and m.id == args[0]), None)
     if cmd == "list":
         for m in model.mutants:
-            eq = int(m.equivalent is not None)
-            print(f"{m.id}\t{model.paths[model.src_of(m)]}\t{m.kind}\t{eq}\t"
-                  + re.sub("[\t\n]", " ", m.desc))
-        return 0
-    if cmd in ("tags", "coverage"):
+            print(f"{m.id}\t{model.paths[model.src_of(m)]}\t{m.kind}\t"
+                  f"{int(m.equivalent is not None)}\t" + re.sub("[\t\n]", " ", m.desc))
+    elif cmd in ("tags", "coverage"):
         on = [(m.id, u) for m in model.mutants for u in model.anchored(m)]
         for t in model.tags if cmd == "tags" else [r for r, c in model.rules.items() if c]:
             head = f"{t.name}\t{model.paths[t.src]}:{t.line}" if cmd == "tags" else t
             print(f"{head}\t" + "".join(f" {i}" for i, u in on if (u is t or u.rule == t)))
-        return 0
-    if not args:
+    elif not args:
         fail(f"mutate {cmd}: needs a mutant id")
-    m = next((m for m in model.mutants if m.id == args[0]), None)
-    if not m:
+    elif not m:
         fail(f"mutate: no mutant '{args[0]}' in {model.def_path}")
-    if cmd == "why":
+    elif cmd == "why":
         print(m.equivalent or "", end="\n" if m.equivalent else "")
-        return 0
-    s, text = model.mutated(m)
-    if cmd == "apply" and len(args) > 1:
-        write(args[1], text)
+    elif cmd == "apply" and len(args) > 1:
+        write(args[1], model.mutated(m)[1])
     elif cmd != "show":
+        model.mutated(m)  # a mutant that does not apply says so first
         fail("mutate apply: needs an output file" if cmd == "apply"
              else f"mutate: unknown command '{cmd}'\n{USAGE}")
     else:  # the lines that differ, between the common head and tail
+        s, text = model.mutated(m)
         o = model.texts[s]
         h = o.rfind("\n", 0, common_prefix(o, text)) + 1
         t = common_prefix(o[h:][::-1], text[h:][::-1])
