@@ -478,18 +478,17 @@ def run_one(etwconf, vlist, cases, k, lib, err, d):
                              "--isolation", "fallback", "--timeout-ms", "2000", "--stop-on-counted",
                              "--out-dir", f"{d}/out", *cases], stdout=subprocess.DEVNULL,
                             stderr=log, env=dict(os.environ, ETWREF_MUTANT=str(k)))
-    kills, n, counted = [], 0, 0
+    kills, counted = [], 0
     for path in sorted(glob.glob(f"{d}/out/*.jsonl")):
         version = re.sub(r"^.*?\.so-|\.jsonl$", "", os.path.basename(path))
         with open(path, encoding="utf-8", errors="replace") as f:
             for r in filter(None, map(KILL.match, f)):
-                n, counted = n + 1, counted + (r[3] == "true")
+                counted += r[3] == "true"
                 kills += [f" {r[1]}@{version}({r[2]}{',counted' if r[3] == 'true' else ''})"]
-    kills = kills[:3]
-    if rc.returncode > 1 and n == 0:
+    if rc.returncode > 1 and not kills:
         return "ERROR", 0, f"etwconf run exited {rc.returncode}"
-    if n:
-        return "KILLED", n, ("counted:" if counted else "uncounted:") + "".join(kills)
+    if kills:
+        return "KILLED", len(kills), ("counted:" if counted else "uncounted:") + "".join(kills[:3])
     return "SURVIVED", 0, ""
 
 
