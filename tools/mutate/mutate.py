@@ -287,17 +287,11 @@ def items(code):
         i, ch = m.start(), m[0]
         if depth == 0 and start is None:
             start = re.compile(r"[^ \t\n\x01]").search(code, out[-1][1] if out else 0).start()
-        if ch in "([{":
-            if ch == "{" and depth == 0 and code[:i].rstrip(" \t\n\x01").endswith(")"):
-                body = i
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0 and ch == "}" and body is not None:
-                out.append((start, i + 1, body))
-                start = body = None
-        elif depth == 0:
-            out.append((start, i + 1, None))
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == "{" and depth == 1 and code[:i].rstrip(" \t\n\x01").endswith(")"):
+            body = i
+        elif depth == 0 and (ch == ";" or ch == "}" and body is not None):
+            out.append((start, i + 1, body if ch == "}" else None))
             start = body = None
     return out
 
