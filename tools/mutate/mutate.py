@@ -72,9 +72,7 @@ LEXEME = re.compile(r'"(?:\\[\s\S]|[^"\\\n])*"?' r"|'(?:\\[\s\S]|[^'\\\n])*'?"
 def code_only(text):
     """TEXT with every comment (delimiters included) made 0x01 bytes, newlines kept: code is
     matched in it, so no mutant reaches into a comment and comment edits break none"""
-    def blank(m):
-        return m[0] if m[0][0] in "\"'" else "\n".join("\x01" * len(p) for p in m[0].split("\n"))
-    return LEXEME.sub(blank, text)
+    return LEXEME.sub(lambda m: m[0] if m[0][0] in "\"'" else re.sub("[^\n]", "\x01", m[0]), text)
 
 
 # a tag: start and end are those of its line (its newline excluded)
