@@ -18,6 +18,7 @@ Exit status: 0 ok, 1 a mutant, tag or rule is broken (the message says which and
 2 usage or an unreadable file.
 """
 import collections
+import functools
 import glob
 import os
 import re
@@ -53,19 +54,15 @@ def write(path, text):
         f.write(text)
 
 
-def read_rules(path, depth=0):
-    """{id: counted} of the RULE("ID", STRENGTH, PROVENANCE, ...) of PATH and of its #includes"""
-    if depth > 4 or not os.path.isfile(path):
+@functools.lru_cache(maxsize=None)
+def read_rules(path):
+    """{id: counted} of the rule catalogue PATH, read by the suite's reader spec/rules.py"""
+    sys.path.insert(0, "spec")
+    import rules
+    try:
+        return {r["id"]: rules.counted(r) for r in rules.load(path)}
+    except (OSError, rules.RuleError):
         fail(f"mutate: cannot read the rule catalogue {path} (give it with --rules FILE)")
-    rules = {}
-    for line in read(path).split("\n"):
-        inc = re.match(r'[ \t]*#include "([^"]*)"', line)
-        if inc:
-            rules.update(read_rules(os.path.join(os.path.dirname(path), inc[1]), depth + 1))
-        r = re.match(r'[ \t]*RULE\("([^"]*)",\s*([^, \n)]*)[^,]*,\s*([^, \n)]*)', line)
-        if r:
-            rules[r[1]] = r[2] == "MUST" and r[3] != "INFERRED"
-    return rules
 
 
 LEXEME = re.compile(r'"(?:\\[\s\S]|[^"\\\n])*"?' r"|'(?:\\[\s\S]|[^'\\\n])*'?"
@@ -75,30 +72,23 @@ LEXEME = re.compile(r'"(?:\\[\s\S]|[^"\\\n])*"?' r"|'(?:\\[\s\S]|[^'\\\n])*'?"
 def code_only(text):
     """TEXT with every comment (delimiters included) made 0x01 bytes, newlines kept: code is
     matched in it, so no mutant reaches into a comment and comment edits break none"""
-    def blank(m):
-        return m[0] if m[0][0] in "\"'" else "\n".join("\x01" * len(p) for p in m[0].split("\n"))
-    return LEXEME.sub(blank, text)
+    return LEXEME.sub(lambda m: m[0] if m[0][0] in "\"'" else re.sub("[^\n]", "\x01", m[0]), text)
 
 
 # a tag: start and end are those of its line (its newline excluded)
 Tag = collections.namedtuple("Tag", "name rule src start end line")
+# a tag's rule id: a sentence's full stop is not part of one, nor is a suffix after that stop
+TAG = re.compile(r"@([A-Z][A-Z0-9_.]*?)\.*(?![A-Z0-9_.])(?:(?<!\.)(:[A-Za-z0-9_.\-]+))?")
 
 
 def find_tags(text, src, code):
-    """the @RULE.ID[:suffix] tags of TEXT, in comments only (a sentence's full stop is not part
-    of one; a rule id has a dot)"""
+    """the @RULE.ID[:suffix] tags of TEXT, in comments only (a rule id has a dot)"""
     tags, line, pos = [], 1, 0
-    for m in re.finditer(r"@([A-Z][A-Z0-9_.]*)", text):
-        if code[m.start()] != "\x01":
-            continue
-        line, pos = line + text.count("\n", pos, m.start()), m.start()
-        rule = m[1].rstrip(".")
-        end = m.start() + 1 + len(rule)
-        suffix = re.match(r":[A-Za-z0-9_.\-]+", text[end:end + 100])
-        end += len(suffix[0]) if suffix and rule == m[1] else 0
-        if "." in rule:
-            eol = text.find("\n", m.start())
-            tags.append(Tag(text[m.start() + 1:end], rule, src, text.rfind("\n", 0, m.start()) + 1,
+    for m in TAG.finditer(text):
+        if code[m.start()] == "\x01" and "." in m[1]:
+            line, pos = line + text.count("\n", pos, m.start()), m.start()
+            eol = text.find("\n", pos)
+            tags.append(Tag(m[1] + (m[2] or ""), m[1], src, text.rfind("\n", 0, pos) + 1,
                             len(text) if eol < 0 else eol, line))
     return tags
 
@@ -198,19 +188,15 @@ class Model:
 
     def mutated(self, m):
         """(source index, the text of M's file with M applied); Broken when it does not apply"""
-        if id(m) not in self.done:
-            self.done[id(m)] = self.apply(m)
-        return self.done[id(m)]
-
-    def apply(self, m):
+        if id(m) in self.done:
+            return self.done[id(m)]
         s = self.src_of(m)
         text = self.texts[s]
         for at, after, frm, to, lineno in m.edits:
             code = self.codes[s] if text is self.texts[s] else code_only(text)
             t = self.locate(text, code, at, m, lineno)
             if after:
-                u = self.locate(text, code, after, m, lineno)
-                a0, b0 = t.start, u.start
+                a0, b0 = t.start, self.locate(text, code, after, m, lineno).start
                 a1, b1 = statement_end(text, code, a0), statement_end(text, code, b0)
                 if a1 > b0 and b1 > a0:
                     raise self.broken(m, lineno, f"the statements at @{at} and @{after} overlap")
@@ -225,6 +211,7 @@ class Model:
                                   + ("; make it longer" if hits
                                      else "; the tagged line changed: update the mutant"))
             text = text[:hits[0]] + to + text[hits[0] + len(frm):]
+        self.done[id(m)] = s, text
         return s, text
 
     def anchored(self, m):
@@ -270,24 +257,15 @@ class Model:
 def statement_end(text, code, i):
     """the end of the statement that begins at I: after its ';' or its block's '}', then to the end
     of that line (its newline included)"""
-    depth = 0
-    while i < len(text):
-        ch = code[i]
-        if ch in "\"'":
-            i += 1
-            while i < len(text) and text[i] != ch:
-                i += 2 if text[i] == "\\" else 1
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth <= 0 and ch == "}":
-                after = re.match(r"[ \t\n\x01]*(.?)", code[i + 1:])
-                if after[1] not in (";", ",", ")"):
-                    break
-        elif ch == ";" and depth == 0:
+    depth, token = 0, re.compile(r'"(?:\\.|[^"\\\n])*"' r"|'(?:\\.|[^'\\\n])*'|[()\[\]{};]")
+    for m in token.finditer(code, i):  # a literal is one token: no bracket in it counts
+        i, ch = m.start(), m[0]
+        depth += (ch in "([{") - (ch in ")]}")
+        after = ch == "}" and re.compile(r"[ \t\n\x01]*(.?)").match(code, i + 1)[1]
+        if ch == ";" and depth == 0 or ch == "}" and depth <= 0 and after not in (";", ",", ")"):
             break
-        i += 1
+    else:
+        i = len(text)
     eol = text.find("\n", i)
     return len(text) if eol < 0 else eol + 1
 
@@ -307,17 +285,11 @@ def items(code):
         i, ch = m.start(), m[0]
         if depth == 0 and start is None:
             start = re.compile(r"[^ \t\n\x01]").search(code, out[-1][1] if out else 0).start()
-        if ch in "([{":
-            if ch == "{" and depth == 0 and code[:i].rstrip(" \t\n\x01").endswith(")"):
-                body = i
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0 and ch == "}" and body is not None:
-                out.append((start, i + 1, body))
-                start = body = None
-        elif depth == 0:
-            out.append((start, i + 1, None))
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == "{" and depth == 1 and code[:i].rstrip(" \t\n\x01").endswith(")"):
+            body = i
+        elif depth == 0 and (ch == ";" or ch == "}" and body is not None):
+            out.append((start, i + 1, body if ch == "}" else None))
             start = body = None
     return out
 
@@ -481,7 +453,6 @@ def build(model, selected, w, cc, ref_objs):
     return built, selectable
 
 
-FAILED = re.compile(r'"status":"(FAIL|CRASH|TIMEOUT)"')
 KILL = re.compile(r'\{"type":"case","seq":[0-9]*,"id":"([^"]*)".*"status":"(FAIL|CRASH|TIMEOUT)",'
                   r'"counted":(true|false)')
 
@@ -499,18 +470,17 @@ def run_one(etwconf, vlist, cases, k, lib, err, d):
                              "--isolation", "fallback", "--timeout-ms", "2000", "--stop-on-counted",
                              "--out-dir", f"{d}/out", *cases], stdout=subprocess.DEVNULL,
                             stderr=log, env=dict(os.environ, ETWREF_MUTANT=str(k)))
-    kills, n, counted = [], 0, 0
+    kills, counted = [], 0
     for path in sorted(glob.glob(f"{d}/out/*.jsonl")):
         version = re.sub(r"^.*?\.so-|\.jsonl$", "", os.path.basename(path))
         with open(path, encoding="utf-8", errors="replace") as f:
-            for r in filter(None, (KILL.match(ln) for ln in f if FAILED.search(ln))):
-                n, counted = n + 1, counted + (r[3] == "true")
+            for r in filter(None, map(KILL.match, f)):
+                counted += r[3] == "true"
                 kills += [f" {r[1]}@{version}({r[2]}{',counted' if r[3] == 'true' else ''})"]
-    kills = kills[:3]
-    if rc.returncode > 1 and n == 0:
+    if rc.returncode > 1 and not kills:
         return "ERROR", 0, f"etwconf run exited {rc.returncode}"
-    if n:
-        return "KILLED", n, ("counted:" if counted else "uncounted:") + "".join(kills)
+    if kills:
+        return "KILLED", len(kills), ("counted:" if counted else "uncounted:") + "".join(kills[:3])
     return "SURVIVED", 0, ""
 
 
@@ -602,9 +572,7 @@ def run(model, env):
            "KILLED = some case FAILed, CRASHed or TIMED OUT at some version (counted: a counted "
            "failure among them).\n\n"
            "| mutant | kind | result | first kills |\n|---|---|---|---|"]
-    c = dict.fromkeys(["killed", "counted", "survived", "eqs", "eqkilled", "errors"], 0)
-    listed = {"survived": [], "eqs": []}  # the report's lists of survivors and equivalents
-    bad = []
+    c, listed, bad = collections.Counter(), {"survived": [], "eqs": []}, []
     for k, m in selected:
         st, n, detail = verdict[m.id]
         eq = m.equivalent is not None
@@ -618,10 +586,10 @@ def run(model, env):
                 "eqs": f"EQUIV    {m.id}: {m.equivalent}",
                 "survived": f"SURVIVED {m.id} ({m.kind}): {m.desc}",
                 "errors": f"ERROR    {m.id}: {detail}"}[key]
-        if key in listed:
+        print(line)
+        if key in listed:  # the report's lists of survivors and equivalents
             where = m.desc if eq else f"{m.kind}, {model.paths[model.src_of(m)]}"
             listed[key].append(f"- `{m.id}` ({where}): {m.equivalent if eq else m.desc}")
-        print(line)
         bad += [line] if key in ("eqkilled", "survived", "errors") else []
         cell = detail.replace("|", "\\|")
         rep.append(f"| `{m.id}` | {m.kind} | {st}{' (equivalent)' if eq else ''} | {cell} |")
@@ -653,33 +621,30 @@ def run(model, env):
 
 def command(model, cmd, args):
     """the commands but check and run"""
+    m = next((m for m in model.mutants if args and m.id == args[0]), None)
     if cmd == "list":
         for m in model.mutants:
-            eq = int(m.equivalent is not None)
-            print(f"{m.id}\t{model.paths[model.src_of(m)]}\t{m.kind}\t{eq}\t"
-                  + re.sub("[\t\n]", " ", m.desc))
-        return 0
-    if cmd in ("tags", "coverage"):
+            print(f"{m.id}\t{model.paths[model.src_of(m)]}\t{m.kind}\t"
+                  f"{int(m.equivalent is not None)}\t" + re.sub("[\t\n]", " ", m.desc))
+    elif cmd in ("tags", "coverage"):
         on = [(m.id, u) for m in model.mutants for u in model.anchored(m)]
         for t in model.tags if cmd == "tags" else [r for r, c in model.rules.items() if c]:
             head = f"{t.name}\t{model.paths[t.src]}:{t.line}" if cmd == "tags" else t
             print(f"{head}\t" + "".join(f" {i}" for i, u in on if (u is t or u.rule == t)))
-        return 0
-    if not args:
+    elif not args:
         fail(f"mutate {cmd}: needs a mutant id")
-    m = next((m for m in model.mutants if m.id == args[0]), None)
-    if not m:
+    elif not m:
         fail(f"mutate: no mutant '{args[0]}' in {model.def_path}")
-    if cmd == "why":
+    elif cmd == "why":
         print(m.equivalent or "", end="\n" if m.equivalent else "")
-        return 0
-    s, text = model.mutated(m)
-    if cmd == "apply" and len(args) > 1:
-        write(args[1], text)
+    elif cmd == "apply" and len(args) > 1:
+        write(args[1], model.mutated(m)[1])
     elif cmd != "show":
+        model.mutated(m)  # a mutant that does not apply says so first
         fail("mutate apply: needs an output file" if cmd == "apply"
              else f"mutate: unknown command '{cmd}'\n{USAGE}")
     else:  # the lines that differ, between the common head and tail
+        s, text = model.mutated(m)
         o = model.texts[s]
         h = o.rfind("\n", 0, common_prefix(o, text)) + 1
         t = common_prefix(o[h:][::-1], text[h:][::-1])
