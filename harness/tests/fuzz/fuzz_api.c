@@ -82,12 +82,10 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
     EtwRef_SetVersion(versions[data[0] % 6], 0);
     etw_u8 fx = data[1], misc = data[2];
     etw_u32 masks[8] = {3, 0x4 | 0x100, 0, 0, 0x8000, 0, 0, 0};
-    if (fx & FX_KERNEL)
-        s.have_logger = !EtwRef_StartLogger(ETWREF_LOGGER_KERNEL, masks, &s.logger);
-    if (fx & FX_SYSTEM)
-        s.have_logger = !EtwRef_StartLogger(ETWREF_LOGGER_SYSTEM, masks, &s.logger);
-    if (fx & FX_PLAIN)
-        s.have_logger = !EtwRef_StartLogger(ETWREF_LOGGER_PLAIN, NULL, &s.logger);
+    static const int kinds[3] = {ETWREF_LOGGER_KERNEL, ETWREF_LOGGER_SYSTEM, ETWREF_LOGGER_PLAIN};
+    for (int k = 0; k < 3; k++) /* FX_KERNEL, FX_SYSTEM, FX_PLAIN */
+        if (fx & (FX_KERNEL << k))
+            s.have_logger = !EtwRef_StartLogger(kinds[k], k < 2 ? masks : NULL, &s.logger);
     if ((fx & FX_DISALLOW) && s.have_logger)
         TraceSetInformation(s.logger, ETW_TraceSetDisallowList, (void *)g_dal, sizeof g_dal);
     if (fx & FX_CLASSIC) {
@@ -127,25 +125,20 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
         etw_u8 *buf = (fl & FL_BUFNULL) ? NULL : copy(in, n, len);
         etw_u32 rl = 0xDEADBEEF, *rlp = (fl & FL_RLNULL) ? NULL : &rl;
         etw_u64 h = handle(&s, hs);
+        unsigned f = r[0] % F_COUNT;
+        etw_u32 out8[8]; /* what a call writes to a pointer of its own (FL_BUFNULL: NULL) */
+        etw_u32 *outp = (fl & FL_BUFNULL) ? NULL : out8;
+        ETW_EVENT_INSTANCE_INFO info;
         if (fl & FL_FAIL)
             EtwRef_FailAllocation(1 + (fl >> 6));
-        switch (r[0] % F_COUNT) {
+        if ((f == F_NTQSI || f == F_NTSSI) && buf && len >= 16)
+            memcpy(buf + 8, &h, 8); /* the group-mask shape: a TraceHandle at 8 */
+        switch (f) {
         case F_TQI: TraceQueryInformation(h, cls, buf, len, rlp); break;
         case F_TSI: TraceSetInformation(h, cls, buf, len); break;
-        case F_NTQSI:
-        case F_NTSSI:
-            if (buf && len >= 16) /* the group-mask shape: a TraceHandle at 8 */
-                memcpy(buf + 8, &h, 8);
-            if (r[0] % F_COUNT == F_NTQSI)
-                NtQuerySystemInformation(cls, buf, len, rlp);
-            else
-                NtSetSystemInformation(cls, buf, len);
-            break;
-        case F_NTQIP: {
-            etw_u32 iv;
-            NtQueryIntervalProfile(cls, (fl & FL_BUFNULL) ? NULL : &iv);
-            break;
-        }
+        case F_NTQSI: NtQuerySystemInformation(cls, buf, len, rlp); break;
+        case F_NTSSI: NtSetSystemInformation(cls, buf, len); break;
+        case F_NTQIP: NtQueryIntervalProfile(cls, outp); break;
         case F_NTSIP: NtSetIntervalProfile(len | (etw_u32)hs << 16, cls); break;
         case F_NTC: {
             etw_u32 code = cls & 0xFF ? cls & 0x3F : cls;
@@ -175,24 +168,13 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
             free(out);
             break;
         }
-        case F_ETWCTI:
-        case F_CTI: {
-            ETW_EVENT_INSTANCE_INFO info;
-            ETW_EVENT_INSTANCE_INFO *ip = (fl & FL_BUFNULL) ? NULL : &info;
-            etw_handle ch = class_handle(&s, hs);
-            if (r[0] % F_COUNT == F_ETWCTI)
-                EtwCreateTraceInstanceId(ch, ip);
-            else
-                CreateTraceInstanceId(ch, ip);
-            break;
-        }
+        case F_ETWCTI: EtwCreateTraceInstanceId(class_handle(&s, hs), outp ? &info : NULL); break;
+        case F_CTI: CreateTraceInstanceId(class_handle(&s, hs), outp ? &info : NULL); break;
         case F_RTG: {
             etw_u32 count = (fl & FL_OUTNULL) ? cls : cls % 6;
             ETW_TRACE_GUID_REGISTRATION *regs = NULL;
             if (!(fl & FL_BUFNULL) && count <= 64) {
-                regs = malloc(sizeof *regs * (count ? count : 1));
-                if (!regs)
-                    abort();
+                regs = (ETW_TRACE_GUID_REGISTRATION *)copy(NULL, 0, sizeof *regs * count);
                 for (etw_u32 i = 0; i < count; i++)
                     regs[i] = (ETW_TRACE_GUID_REGISTRATION){(hs & 0x80) && i == count - 1 ? NULL : &g_cls[i & 3], NULL};
             }
@@ -231,16 +213,10 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
             if (!EtwRef_StopLogger(h) && s.have_logger && h == s.logger)
                 s.have_logger = false;
             break;
-        case F_MASKS: {
-            etw_u32 m[8];
-            EtwRef_GetLoggerMasks(h, (fl & FL_BUFNULL) ? NULL : m);
+        case F_MASKS: EtwRef_GetLoggerMasks(h, outp); break;
+        case F_ENABLE:
+            EtwRef_EnableGroup(h, (fl & FL_OUTNULL) ? NULL : (hs & 0x80) ? &g_dal[0] : &g_group, outp);
             break;
-        }
-        case F_ENABLE: {
-            etw_u32 en;
-            EtwRef_EnableGroup(h, (fl & FL_OUTNULL) ? NULL : (hs & 0x80) ? &g_dal[0] : &g_group, (fl & FL_BUFNULL) ? NULL : &en);
-            break;
-        }
         case F_COUNTER: {
             etw_handle ch = class_handle(&s, hs);
             if (ch) {
