@@ -174,12 +174,9 @@ TEST(checker_portable,
         for (int i = 0; i < ETW_NEED_COUNT; i++) {
             const struct etw_need_info *n = &etw_need_infos[i];
             unsigned got = etw_needs_check(&t, n->bit, why, sizeof why);
-            if (fns[f].takes & n->bit) {
-                CHECKF(got == n->bit && !strcmp(why, n->reason), "without control function %zu, need %s: got 0x%X '%s'", f, n->name, got,
-                       why);
-            } else {
-                CHECKF(got == 0 && !why[0], "without control function %zu, need %s is unmet: '%s'", f, n->name, why);
-            }
+            bool takes = fns[f].takes & n->bit; /* unmet with its reason, else met */
+            CHECKF(got == (takes ? n->bit : 0) && !strcmp(why, takes ? n->reason : ""),
+                   "without control function %zu, need %s: got 0x%X '%s'", f, n->name, got, why);
         }
     }
     /* group masks come with a session: its kind's need names the missing EtwRef_StartLogger */
