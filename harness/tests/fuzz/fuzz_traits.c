@@ -62,22 +62,18 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
     bool wf = well_formed(data, size, &group, &g);
     EtwRef_Reset();
     EtwRef_SetVersion(ETW_V10_0, 0);
-    /* 1. EventSetInformation */
     etw_reghandle h = 0, h2 = 0;
     check(EventRegister(&prov, NULL, NULL, &h) == 0);
     etw_u8 *blob = malloc(size ? size : 1);
     check(blob != NULL);
     memcpy(blob, data, size);
     etw_u32 rc = EventSetInformation(h, ETW_EventProviderSetTraits, blob, (etw_u32)size);
-    if (size < 3 || size > 0xFFFF)
-        check(rc == ETW_ERROR_INVALID_PARAMETER);
-    else
-        check(rc == (wf ? ETW_ERROR_SUCCESS : ETW_ERROR_FILE_CORRUPT));
-    /* 2. a second set: once only (TRAITS.ONCE) */
+    etw_u32 want_rc = wf ? ETW_ERROR_SUCCESS : ETW_ERROR_FILE_CORRUPT;
+    check(rc == (size < 3 || size > 0xFFFF ? ETW_ERROR_INVALID_PARAMETER : want_rc));
+    /* a second set: once only (TRAITS.ONCE) */
     etw_u32 rc2 = EventSetInformation(h, ETW_EventProviderSetTraits, blob, (etw_u32)size);
-    if (rc == 0)
-        check(rc2 == ETW_ERROR_GEN_FAILURE);
-    /* 3. NtTraceControl(0x1E) on another registration, with the group restricted */
+    check(rc != 0 || rc2 == ETW_ERROR_GEN_FAILURE);
+    /* NtTraceControl(0x1E) on another registration, with the group restricted */
     if (size >= 1 && size <= 0xFFFF) {
         check(EventRegister(&prov, NULL, NULL, &h2) == 0);
         if (group)
