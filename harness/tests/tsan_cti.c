@@ -17,7 +17,9 @@
 #define PER 20000
 #define START (0xFFFFFFFFu - (THREADS * PER) / 2) /* the wrap happens in the middle of the run */
 
-static ETW_TRACE_GUID_REGISTRATION regs[2];
+static const etw_guid ctl = {0xF022E000, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
+static const etw_guid g0 = {0xF022E001, 1, 2, {0}}, g1 = {0xF022E002, 1, 2, {0}};
+static ETW_TRACE_GUID_REGISTRATION regs[2] = {{&g0, NULL}, {&g1, NULL}};
 static etw_u32 ids[THREADS][PER];
 static etw_u32 other_failures[THREADS];
 
@@ -52,13 +54,9 @@ static int cmp(const void *a, const void *b)
 int main(void)
 {
     int pass = 0, fail = 0;
-    static const etw_guid ctl = {0xF022E000, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
-    static const etw_guid g0 = {0xF022E001, 1, 2, {0}}, g1 = {0xF022E002, 1, 2, {0}};
     etw_tracehandle h;
     EtwRef_Reset();
     EtwRef_SetVersion(ETW_V10_0, 0);
-    regs[0].Guid = &g0;
-    regs[1].Guid = &g1;
     if (RegisterTraceGuidsW(cb, NULL, &ctl, 2, regs, NULL, NULL, &h) || EtwRef_SetClassCounter(regs[0].RegHandle, START)) {
         printf("FAIL could not register the classes\ntsan: 0 passed, 1 failed\n");
         return 1;
