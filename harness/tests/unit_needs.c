@@ -9,6 +9,8 @@
 
 /* every need's bit: the catalogue's are 1 << index (TEST(catalogue)) */
 #define ALL_NEEDS ((1u << ETW_NEED_COUNT) - 1)
+/* the reason the last need checked was unmet for (the tests run one at a time) */
+static char why[256];
 
 TEST(catalogue, "the catalogue: one bit, a name and a reason per need; the reasons users grep for")
 {
@@ -146,7 +148,6 @@ TEST(checker_portable,
      "the portable checks: each control function missing leaves exactly its needs unmet")
 {
     struct etw_target *ref = unit_reference_at(ETW_V10_0);
-    char why[256];
     EQ_U32(etw_needs_check(ref, ALL_NEEDS, why, sizeof why), 0);
     CU_ASSERT_STRING_EQUAL(why, "");
     EQ_U32(etw_needs_check(ref, NEED_THREADS, why, sizeof why), 0); /* this process starts threads */
@@ -210,7 +211,6 @@ TEST(checker_hook,
      "the target's need hook: asked after the portable check, its reason or the catalogue's")
 {
     struct etw_target t = *unit_reference_at(ETW_V10_0);
-    char why[256];
     t.need = hook;
     /* a target without threads: the catalogue's reason when the hook gives none */
     hook_denies = NEED_THREADS, hook_asked = 0, hook_why = NULL;
@@ -248,8 +248,7 @@ TEST(runner_skips_first,
     struct etw_runner r = {.t = &t, .version = ETW_V10_0, .timeout_ms = 5000, .isolation = ISO_INPROC};
     struct etw_result res;
     const struct etw_case *atomic = etw_case_find("cti.atomic"), *oom = etw_case_find("ntc.no-memory");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(atomic);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(oom);
+    CU_ASSERT_FATAL(atomic && oom);
     /* threads: met here, so the case runs; a target that says it has none SKIPs it */
     etw_run_case(&r, atomic, &res);
     CHECKF(res.status == R_PASS, "cti.atomic: %s %s", etw_status_name(res.status), res.reason);
@@ -268,7 +267,6 @@ TEST(runner_skips_first,
            "ntc.no-memory without EtwRef_FailAllocation: %s '%s', %d session(s) started", etw_status_name(res.status), res.reason, starts);
     /* the fixture does not decide SKIP: set up without its needs, it is BROKEN */
     struct etw_fixture_state st;
-    char why[256];
     CU_ASSERT_EQUAL(etw_fixture_setup(&t, NULL, &oom->fx, false, &st, why, sizeof why), ETW_FX_BROKEN);
     etw_fixture_teardown(&t, &st);
     t.reset();
@@ -313,7 +311,6 @@ static bool live(const struct etw_lv_system *s, unsigned need, char *why)
 static void live_is(const struct etw_lv_system *s, unsigned need, const char *says,
                     const char *what)
 {
-    char why[256];
     bool ok = live(s, need, why);
     CHECKF(ok == !says && (ok || strstr(why, says)), "%s: %s %s: '%s'", what,
            etw_need_info(need)->name, ok ? "met" : "unmet", why);
@@ -340,7 +337,6 @@ TEST(live_pmc_sources,
 TEST(live_admin_and_versions,
      "live target: admin rights for sessions, session kinds and group masks by version")
 {
-    char why[256];
     kl_state = ETW_LV_KL_NONE, kl_asked = 0;
     /* an elevated administrator at 10.0 meets every need */
     struct etw_lv_system s = live_system(ETW_V10_0);
@@ -399,7 +395,6 @@ TEST(live_admin_and_versions,
 TEST(live_kernel_logger,
      "live target: the NT Kernel Logger's state for starting one and for expecting none")
 {
-    char why[256];
     struct etw_lv_system s = live_system(ETW_V10_0);
     static const struct {
         enum etw_lv_kernel_state st;
