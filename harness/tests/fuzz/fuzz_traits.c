@@ -1,15 +1,13 @@
 /*
  * harness/tests/fuzz/fuzz_traits.c - libFuzzer target: the reference's provider-traits parser,
- * through both of its entry points, against an independent reading of the format.
+ * through both of its entry points, against an independent reading of the format (well_formed).
  *
- * The input is a traits blob. It is set on a fresh registration with EventSetInformation
- * (EventProviderSetTraits) and on another with NtTraceControl(0x1E), from heap copies of exactly
- * its size (ASan sees any read past it), then set a second time. Properties checked (a violation
- * aborts, which libFuzzer reports as a crash):
- *   - the result is ERROR_SUCCESS exactly when the blob is well formed by the rules
- *     TRAITS.FORMAT_SIZE, TRAITS.FORMAT_NAME and TRAITS.FORMAT_TRAITS (checked here by a separate
- *     implementation), and ERROR_FILE_CORRUPT otherwise (ERROR_INVALID_PARAMETER below 3 bytes);
- *   - NtTraceControl(0x1E) gives the NTSTATUS of the same outcome;
+ * The input is a traits blob, passed in a heap copy of exactly its size (ASan sees any read past
+ * it) to EventSetInformation (EventProviderSetTraits) twice, then to NtTraceControl(0x1E) on another
+ * registration. A property violated aborts, which libFuzzer reports as a crash:
+ *   - ERROR_SUCCESS exactly for a blob well formed by TRAITS.FORMAT_SIZE, TRAITS.FORMAT_NAME and
+ *     TRAITS.FORMAT_TRAITS, else ERROR_FILE_CORRUPT (ERROR_INVALID_PARAMETER below 3 bytes), and
+ *     from NtTraceControl(0x1E) the NTSTATUS of the same outcome;
  *   - a second set on the same registration fails with ERROR_GEN_FAILURE (TRAITS.ONCE);
  *   - with the blob's group restricted, a well-formed blob with a group trait is refused.
  */
