@@ -129,6 +129,7 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
         etw_u32 out8[8]; /* what a call writes to a pointer of its own (FL_BUFNULL: NULL) */
         etw_u32 *outp = (fl & FL_BUFNULL) ? NULL : out8;
         ETW_EVENT_INSTANCE_INFO info;
+        etw_handle ch = class_handle(&s, hs);
         if (fl & FL_FAIL)
             EtwRef_FailAllocation(1 + (fl >> 6));
         if ((f == F_NTQSI || f == F_NTSSI) && buf && len >= 16)
@@ -168,8 +169,8 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
             free(out);
             break;
         }
-        case F_ETWCTI: EtwCreateTraceInstanceId(class_handle(&s, hs), outp ? &info : NULL); break;
-        case F_CTI: CreateTraceInstanceId(class_handle(&s, hs), outp ? &info : NULL); break;
+        case F_ETWCTI: EtwCreateTraceInstanceId(ch, outp ? &info : NULL); break;
+        case F_CTI: CreateTraceInstanceId(ch, outp ? &info : NULL); break;
         case F_RTG: {
             etw_u32 count = (fl & FL_OUTNULL) ? cls : cls % 6;
             ETW_TRACE_GUID_REGISTRATION *regs = NULL;
@@ -217,15 +218,12 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
         case F_ENABLE:
             EtwRef_EnableGroup(h, (fl & FL_OUTNULL) ? NULL : (hs & 0x80) ? &g_dal[0] : &g_group, outp);
             break;
-        case F_COUNTER: {
-            etw_handle ch = class_handle(&s, hs);
-            if (ch) {
+        case F_COUNTER:
+            if (ch)
                 EtwRef_SetClassCounter(ch, cls);
-                if (fl & FL_OUTNULL)
-                    EtwRef_SetClassProcessId(ch, cls);
-            }
+            if (ch && (fl & FL_OUTNULL))
+                EtwRef_SetClassProcessId(ch, cls);
             break;
-        }
         case F_PROC: {
             static const char *const mods[] = {"advapi32", "ntdll.dll", "SECHOST", "kernelbase", "kernel32", "x", ""};
             static const char *const names[] = {"TraceQueryInformation", "NtTraceControl", "EventSetInformation", "GetLastError", "nope"};
