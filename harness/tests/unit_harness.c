@@ -184,20 +184,15 @@ TEST(reference_target_binding, "the reference target resolves by module and vers
     CU_ASSERT_STRING_EQUAL(where, "advapi32!TraceQueryInformation");
 }
 
-static void spin_ms(unsigned ms)
-{
-    uint64_t end = plat_now_us() + (uint64_t)ms * 1000u;
-    while (plat_now_us() < end)
-        ;
-}
-
 /* 200 ms in its fixture, then a call that returns at once (x.slow-fixture), or 200 ms in its call */
 static void slow_body(struct etw_ctx *c)
 {
     bool in_fixture = !strcmp(c->c->id, "x.slow-fixture");
     if (in_fixture)
         etw_phase(c, ETW_PHASE_FIXTURE);
-    spin_ms(200);
+    uint64_t end = plat_now_us() + 200000u; /* 200 ms busy */
+    while (plat_now_us() < end)
+        ;
     if (in_fixture)
         etw_phase(c, ETW_PHASE_CALL);
     CHECK(c, RID_GEN_BUFFER_BOUNDS, A_STATE, "state", true, "reached", "reached");
