@@ -299,10 +299,11 @@ static struct etw_lv_system live_system(unsigned version)
                                   .kernel_state = fake_kernel_state, .pmc_sources = fake_pmc_sources};
 }
 
-static bool live(const struct etw_lv_system *s, unsigned need, char *why)
+/* whether the need is met on s; the reason it is not in why */
+static bool live(const struct etw_lv_system *s, unsigned need)
 {
     why[0] = 0;
-    bool ok = etw_lv_need(s, need, why, 256);
+    bool ok = etw_lv_need(s, need, why, sizeof why);
     CHECKF(ok == !why[0], "need 0x%X: %s with reason '%s'", need, ok ? "met" : "unmet", why);
     return ok;
 }
@@ -311,7 +312,7 @@ static bool live(const struct etw_lv_system *s, unsigned need, char *why)
 static void live_is(const struct etw_lv_system *s, unsigned need, const char *says,
                     const char *what)
 {
-    bool ok = live(s, need, why);
+    bool ok = live(s, need);
     CHECKF(ok == !says && (ok || strstr(why, says)), "%s: %s %s: '%s'", what,
            etw_need_info(need)->name, ok ? "met" : "unmet", why);
 }
@@ -341,14 +342,14 @@ TEST(live_admin_and_versions,
     /* an elevated administrator at 10.0 meets every need */
     struct etw_lv_system s = live_system(ETW_V10_0);
     for (int i = 0; i < ETW_NEED_COUNT; i++)
-        CHECKF(live(&s, etw_need_infos[i].bit, why), "10.0, admin: %s: %s", etw_need_infos[i].name, why);
+        CHECKF(live(&s, etw_need_infos[i].bit), "10.0, admin: %s: %s", etw_need_infos[i].name, why);
     /* no admin rights: every need that starts a session, nothing else */
     const unsigned sessions = NEED_PRIVATE_SESSION | NEED_NOACCESS_SESSION | NEED_SYSTEM_SESSION | NEED_PLAIN_SESSION | NEED_KERNEL_LOGGER |
                               NEED_GROUP_MASKS;
     s.admin = false, s.elevated = 0;
     for (int i = 0; i < ETW_NEED_COUNT; i++) {
         unsigned b = etw_need_infos[i].bit;
-        bool ok = live(&s, b, why);
+        bool ok = live(&s, b);
         CHECKF(ok == !(b & sessions), "not admin: %s %s", etw_need_infos[i].name, ok ? "met" : "unmet");
         if (!ok)
             CHECKF(strstr(why, "needs administrator rights") && strstr(why, "this process is not elevated"), "not admin: %s", why);
@@ -385,10 +386,10 @@ TEST(live_admin_and_versions,
     kl_asked = 0;
     for (int i = 0; i < ETW_NEED_COUNT; i++)
         if (!(etw_need_infos[i].bit & (NEED_KERNEL_LOGGER | NEED_NO_KERNEL_LOGGER)))
-            live(&s, etw_need_infos[i].bit, why);
+            live(&s, etw_need_infos[i].bit);
     EQ_U32(kl_asked, 0);
-    live(&s, NEED_KERNEL_LOGGER, why);
-    live(&s, NEED_NO_KERNEL_LOGGER, why);
+    live(&s, NEED_KERNEL_LOGGER);
+    live(&s, NEED_NO_KERNEL_LOGGER);
     EQ_U32(kl_asked, 2);
 }
 
@@ -415,7 +416,7 @@ TEST(live_kernel_logger,
         live_is(&s, NEED_NO_KERNEL_LOGGER, states[i].absent_says, "kernel logger state");
     }
     kl_state = ETW_LV_KL_OURS;
-    CU_ASSERT(!live(&s, NEED_NO_KERNEL_LOGGER, why));
+    CU_ASSERT(!live(&s, NEED_NO_KERNEL_LOGGER));
     CHECKF(!strstr(why, "cleanup"), "this process's own kernel logger is not a leftover: '%s'", why);
     kl_state = ETW_LV_KL_NONE;
 }
