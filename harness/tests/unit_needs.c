@@ -9,7 +9,7 @@
 
 /* every need's bit: the catalogue's are 1 << index (TEST(catalogue)) */
 #define ALL_NEEDS ((1u << ETW_NEED_COUNT) - 1)
-/* the reason the last need checked was unmet for (the tests run one at a time) */
+/* the reason the last check or setup gave (the tests run one at a time) */
 static char why[256];
 
 TEST(catalogue, "the catalogue: one bit, a name and a reason per need; the reasons users grep for")
