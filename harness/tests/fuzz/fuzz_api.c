@@ -126,7 +126,9 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
         etw_u32 rl = 0xDEADBEEF, *rlp = (fl & FL_RLNULL) ? NULL : &rl;
         etw_u64 h = handle(&s, hs);
         unsigned f = r[0] % F_COUNT;
-        etw_u32 out8[8]; /* what a call writes to a pointer of its own (FL_BUFNULL: NULL) */
+        /* the input, zero-padded: masks, a name, or where a call writes (NULL: FL_BUFNULL) */
+        etw_u32 out8[8] = {0};
+        memcpy(out8, in, n < sizeof out8 ? n : sizeof out8);
         etw_u32 *outp = (fl & FL_BUFNULL) ? NULL : out8;
         ETW_EVENT_INSTANCE_INFO info;
         etw_handle ch = class_handle(&s, hs);
@@ -204,9 +206,7 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
         case F_LASTERR: SetLastError(cls), (void)GetLastError(); break;
         case F_START: {
             etw_tracehandle lh;
-            etw_u32 m[8] = {0};
-            memcpy(m, in, n < sizeof m ? n : sizeof m);
-            if (!EtwRef_StartLogger(cls % 7, (fl & FL_BUFNULL) ? NULL : m, &lh) && !s.have_logger)
+            if (!EtwRef_StartLogger(cls % 7, outp, &lh) && !s.have_logger)
                 s.have_logger = true, s.logger = lh;
             break;
         }
@@ -216,7 +216,7 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
             break;
         case F_MASKS: EtwRef_GetLoggerMasks(h, outp); break;
         case F_ENABLE:
-            EtwRef_EnableGroup(h, (fl & FL_OUTNULL) ? NULL : (hs & 0x80) ? &g_dal[0] : &g_group, outp);
+            EtwRef_EnableGroup(h, (fl & FL_OUTNULL) ? NULL : (hs & 0x80) ? g_dal : &g_group, outp);
             break;
         case F_COUNTER:
             if (ch)
@@ -232,14 +232,10 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
             EtwRef_GetVersion();
             break;
         }
-        case F_SYMBOL: {
-            char name[32];
-            size_t k = n < sizeof name - 1 ? n : sizeof name - 1;
-            memcpy(name, in, k);
-            name[k] = 0;
-            EtwRef_Symbol((fl & FL_BUFNULL) ? NULL : name);
+        case F_SYMBOL:
+            ((char *)out8)[sizeof out8 - 1] = 0; /* a name of at most 31 input bytes */
+            EtwRef_Symbol(outp ? (const char *)out8 : NULL);
             break;
-        }
         }
         EtwRef_FailAllocation(0);
         free(buf);
