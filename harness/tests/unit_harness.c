@@ -179,7 +179,8 @@ TEST(reference_target_binding, "the reference target resolves by module and vers
     CU_ASSERT_STRING_EQUAL(where, "advapi32!TraceQueryInformation");
 }
 
-/* 200 ms in its fixture, then a call that returns at once (x.slow-fixture), or 200 ms in its call */
+/* x.slow-fixture: 200 ms in its fixture, then a call that returns at once; x.slow-call: 200 ms in
+ * its call */
 static void slow_body(struct etw_ctx *c)
 {
     bool in_fixture = !strcmp(c->c->id, "x.slow-fixture");

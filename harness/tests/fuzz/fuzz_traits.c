@@ -3,8 +3,8 @@
  * through both of its entry points, against an independent reading of the format (well_formed).
  *
  * The input is a traits blob, passed in a heap copy of exactly its size (ASan sees any read past
- * it) to EventSetInformation (EventProviderSetTraits) twice, then to NtTraceControl(0x1E) on another
- * registration. A property violated aborts, which libFuzzer reports as a crash:
+ * it) to EventSetInformation (EventProviderSetTraits) twice, then to NtTraceControl(0x1E) on
+ * another registration. A property violated aborts, which libFuzzer reports as a crash:
  *   - ERROR_SUCCESS exactly for a blob well formed by TRAITS.FORMAT_SIZE, TRAITS.FORMAT_NAME and
  *     TRAITS.FORMAT_TRAITS, else ERROR_FILE_CORRUPT (ERROR_INVALID_PARAMETER below 3 bytes), and
  *     from NtTraceControl(0x1E) the NTSTATUS of the same outcome;
