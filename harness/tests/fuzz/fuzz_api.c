@@ -182,12 +182,11 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
                     regs[i] = (ETW_TRACE_GUID_REGISTRATION){(hs & 0x80) && i == count - 1 ? NULL : &g_cls[i & 3], NULL};
             }
             etw_tracehandle th = 0;
-            if (s.have_seqclassic) {
-                UnregisterTraceGuids(s.seqclassic); /* at most one at a time: its classes are never used */
-                s.have_seqclassic = false;
-            }
-            if (!RegisterTraceGuidsW((hs & 1) ? NULL : cb, NULL, (hs & 2) ? NULL : &g_ctl, count, regs, NULL, NULL, (hs & 4) ? NULL : &th))
-                s.have_seqclassic = true, s.seqclassic = th;
+            if (s.have_seqclassic) /* at most one at a time: its classes are never used */
+                UnregisterTraceGuids(s.seqclassic);
+            s.have_seqclassic = !RegisterTraceGuidsW((hs & 1) ? NULL : cb, NULL, (hs & 2) ? NULL : &g_ctl,
+                                                     count, regs, NULL, NULL, (hs & 4) ? NULL : &th);
+            s.seqclassic = th;
             free(regs);
             break;
         }
