@@ -191,12 +191,10 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
             break;
         }
         case F_UTG:
-            if (UnregisterTraceGuids(h) == 0) {
-                if (h == s.classic && s.have_classic)
-                    s.have_classic = false; /* its class handles are gone: never use them again */
-                if (h == s.seqclassic)
-                    s.have_seqclassic = false;
-            }
+            if (UnregisterTraceGuids(h) != 0)
+                break;
+            s.have_classic &= h != s.classic; /* its class handles are gone: never use them again */
+            s.have_seqclassic &= h != s.seqclassic;
             break;
         case F_ER: EventRegister((hs & 1) ? NULL : &g_cls[hs & 3], NULL, NULL, (hs & 2) ? NULL : &s.seqreg); break;
         case F_EU: EventUnregister(h); break;
