@@ -111,11 +111,8 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
     size_t pos = 3;
     while (pos + 10 <= size) {
         const etw_u8 *r = data + pos;
-        etw_u32 cls, n = r[9];
-        etw_u16 len16;
+        etw_u32 cls, n = r[9], len = (etw_u32)(r[6] | r[7] << 8);
         memcpy(&cls, r + 2, 4);
-        memcpy(&len16, r + 6, 2);
-        etw_u32 len = len16;
         etw_u8 fl = r[8], hs = r[1];
         pos += 10;
         if (n > size - pos)
