@@ -25,7 +25,6 @@ static _Atomic etw_u32 other_failures;
 
 static etw_u32 ETW_WINAPI cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
 {
-    (void)code, (void)ctx, (void)size, (void)buf;
     return 0;
 }
 

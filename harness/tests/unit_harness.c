@@ -107,7 +107,6 @@ static void write_past(struct etw_ctx *ctx)
 /* a fault at a bad address (also the body of the custom case x.crash) */
 static void write_null(struct etw_ctx *ctx)
 {
-    (void)ctx;
     volatile int *volatile p = (volatile int *)(uintptr_t)16;
     *p = 1;
 }

@@ -198,7 +198,6 @@ static unsigned hook_denies, hook_asked;
 static const char *hook_why;
 static bool hook(struct etw_target *t, unsigned need, char *why, size_t len)
 {
-    (void)t;
     hook_asked |= need;
     if (!(need & hook_denies))
         return true;
@@ -278,7 +277,6 @@ static unsigned long kl_pid;
 static int kl_asked;
 static enum etw_lv_kernel_state fake_kernel_state(void *arg, unsigned long *who)
 {
-    (void)arg;
     kl_asked++;
     if (who)
         *who = kl_pid;
@@ -288,7 +286,6 @@ static enum etw_lv_kernel_state fake_kernel_state(void *arg, unsigned long *who)
 static int pmc_listed = 2; /* profile sources besides the timer; -1: the list cannot be read */
 static int fake_pmc_sources(void *arg, long *status)
 {
-    (void)arg;
     *status = pmc_listed < 0 ? (long)0xC0000003L : 0;
     return pmc_listed;
 }

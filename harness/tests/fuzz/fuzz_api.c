@@ -33,7 +33,6 @@ static const unsigned versions[6] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW
 
 static etw_u32 ETW_WINAPI cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
 {
-    (void)code, (void)ctx, (void)size, (void)buf;
     return 0;
 }
 
