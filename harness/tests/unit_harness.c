@@ -2,7 +2,6 @@
  * guarded buffers and fault capture. */
 #define UNIT_SUITE "harness"
 #include "unit.h"
-#include "harness/exec/exec.h"
 #include "harness/targets/win_live/names.h"
 #include <stdlib.h>
 #include <unistd.h>

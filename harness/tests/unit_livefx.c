@@ -5,8 +5,6 @@
 #include "unit.h"
 #include <wchar.h>
 #include "cases/enable_log.h"
-#include "harness/case.h"
-#include "harness/core/core.h"
 #include "harness/targets/win_live/build.h"
 
 /* checked as this file compiles: the session kinds are case.h's, the constants the SDK's */
