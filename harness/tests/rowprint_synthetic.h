@@ -32,3 +32,4 @@ static const struct etw_case rowprint_synthetic[] = {
      .expect = {{.vmin = ETW_VLO(V5_2), .vmax = ETW_VHI(V10_0), .out = OUT_PREFIX, .out_rule = RID_CTI_COUNTER,
                  .out_off = offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), .out_bytes = (const etw_u8[]){2, 0, 0, 0}, .out_len = 4}}},
 };
+#define NSYN (sizeof rowprint_synthetic / sizeof rowprint_synthetic[0]) /* printed last */
