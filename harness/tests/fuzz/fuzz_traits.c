@@ -45,11 +45,7 @@ static bool well_formed(const etw_u8 *b, size_t n, bool *group, etw_guid *g)
     return true;
 }
 
-static void check(bool ok)
-{
-    if (!ok)
-        abort();
-}
+#define check(ok) ((ok) ? (void)0 : abort())
 
 int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
 {
