@@ -190,7 +190,6 @@ TEST(enable_log, "the enable-callback log and its verdict")
     etw_enable_log_cb(&src, 0, 0, 0, 0, NULL, &l);
     CU_ASSERT(VERDICT(false, 0, 0) == NULL);
     HAS(VERDICT(true, 4, 0xF0), "never with IsEnabled 1");
-#undef VERDICT
     etw_enable_log_cb(&src, 1, 4, 0xF0, 0, NULL, NULL); /* no context: ignored, no crash */
 }
 
