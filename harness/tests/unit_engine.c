@@ -101,8 +101,7 @@ TEST(call_outcome, "a row's call: return code, ReturnLength, buffers and their b
     etw_outcome_free(&o);
     etw_fixture_teardown(t, &st);
     while (gctx.nguards) {
-        struct etw_guard *g = gctx.guards[--gctx.nguards];
-        etw_guard_free(g);
-        free(g);
+        etw_guard_free(gctx.guards[--gctx.nguards]);
+        free(gctx.guards[gctx.nguards]);
     }
 }
