@@ -3,7 +3,6 @@
  * Windows SDK's values (evntrace.h, evntcons.h). */
 #define UNIT_SUITE "live Windows fixtures (setup logic)"
 #include "unit.h"
-#include <wchar.h>
 #include "cases/enable_log.h"
 #include "harness/targets/win_live/build.h"
 
