@@ -180,8 +180,8 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
             etw_tracehandle th = 0;
             if (s.have_seqclassic) /* at most one at a time: its classes are never used */
                 UnregisterTraceGuids(s.seqclassic);
-            s.have_seqclassic = !RegisterTraceGuidsW((hs & 1) ? NULL : cb, NULL, (hs & 2) ? NULL : &g_ctl,
-                                                     count, regs, NULL, NULL, (hs & 4) ? NULL : &th);
+            s.have_seqclassic = !RegisterTraceGuidsW((hs & 1) ? NULL : cb, NULL,
+                (hs & 2) ? NULL : &g_ctl, count, regs, NULL, NULL, (hs & 4) ? NULL : &th);
             s.seqclassic = th;
             free(regs);
             break;
