@@ -2,7 +2,6 @@
  * what no row of cases/ sets: every field away from its default, in the forms the macros do not
  * cover too, and CreateTraceInstanceId's InstanceId (printed by name, not by offset). */
 #include "harness/suite/suite.h"
-#include <stddef.h>
 
 static const etw_guid syn_guids[2] = {{0x01020304, 0x0506, 0x0708, {9, 10, 11, 12, 13, 14, 15, 16}},
                                       {0xA1A2A3A4, 0xB1B2, 0xC1C2, {0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8}}};
@@ -32,3 +31,4 @@ static const struct etw_case rowprint_synthetic[] = {
      .expect = {{.vmin = ETW_VLO(V5_2), .vmax = ETW_VHI(V10_0), .out = OUT_PREFIX, .out_rule = RID_CTI_COUNTER,
                  .out_off = offsetof(ETW_EVENT_INSTANCE_INFO, InstanceId), .out_bytes = (const etw_u8[]){2, 0, 0, 0}, .out_len = 4}}},
 };
+#define NSYN (sizeof rowprint_synthetic / sizeof rowprint_synthetic[0]) /* printed last */

@@ -6,12 +6,14 @@
 #include "unit.h"
 #include <stdlib.h>
 
+/* each test's fixture state and the reason its setup gave (the tests run one at a time) */
+static struct etw_fixture_state st;
+static char why[256];
+
 TEST(fixture_status_and_reason,
      "fixture setup returns its status and reason; handles come from its state")
 {
     struct etw_target *ref = unit_reference_at(ETW_V10_0), t = *ref;
-    struct etw_fixture_state st;
-    char why[256] = "";
     const struct etw_fixture logger = {.logger = LG_SYSTEM};
     /* no control function: a need the caller checks first (harness/core/needs.c); set up without
      * it, BROKEN with the reason, nothing half set up */
@@ -41,8 +43,6 @@ TEST(fixture_status_and_reason,
 TEST(fixture_classes, "fixture classes: handles, counter preset, nothing dangling after teardown")
 {
     struct etw_target *t = unit_reference_at(ETW_V10_0);
-    struct etw_fixture_state st;
-    char why[256] = "";
     const struct etw_fixture fx = {.classes = 2, .set_counter = true, .counter = 7};
     CU_ASSERT_EQUAL_FATAL(etw_fixture_setup(t, NULL, &fx, false, &st, why, sizeof why), ETW_FX_OK);
     CU_ASSERT(st.have_classic && st.nclasses == 2 && st.regs[0].RegHandle && st.regs[1].RegHandle);
@@ -69,9 +69,7 @@ static struct etw_guard *guard(void *arg, size_t len)
 TEST(call_outcome, "a row's call: return code, ReturnLength, buffers and their before-images")
 {
     struct etw_target *t = unit_reference_at(ETW_V10_0);
-    struct etw_fixture_state st;
     const struct etw_fixture none = {0};
-    char why[256] = "";
     CU_ASSERT_EQUAL_FATAL(etw_fixture_setup(t, NULL, &none, false, &st, why, sizeof why), ETW_FX_OK);
     void *tqi = etw_resolve(t, FN_TQI, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(tqi);
@@ -103,8 +101,7 @@ TEST(call_outcome, "a row's call: return code, ReturnLength, buffers and their b
     etw_outcome_free(&o);
     etw_fixture_teardown(t, &st);
     while (gctx.nguards) {
-        struct etw_guard *g = gctx.guards[--gctx.nguards];
-        etw_guard_free(g);
-        free(g);
+        etw_guard_free(gctx.guards[--gctx.nguards]);
+        free(gctx.guards[gctx.nguards]);
     }
 }

@@ -2,9 +2,7 @@
  * guarded buffers and fault capture. */
 #define UNIT_SUITE "harness"
 #include "unit.h"
-#include "harness/exec/exec.h"
 #include "harness/targets/win_live/names.h"
-#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -105,9 +103,9 @@ static void write_past(struct etw_ctx *ctx)
     p[ctx->guards[0]->len + 3] = 1;
 }
 
+/* a fault at a bad address (also the body of the custom case x.crash) */
 static void write_null(struct etw_ctx *ctx)
 {
-    (void)ctx;
     volatile int *volatile p = (volatile int *)(uintptr_t)16;
     *p = 1;
 }
@@ -137,11 +135,6 @@ TEST(guard_and_faults, "guard pages catch overruns; faults are caught")
     {.id = id_, .rules = RULES(RID_GEN_BUFFER_BOUNDS), .title = id_, .fn = FN_CUSTOM, .run = body, \
      .expect = {ALL()}}
 static pid_t runner_pid;
-static void crash_body(struct etw_ctx *c)
-{
-    (void)c;
-    raise(SIGSEGV);
-}
 static void where_body(struct etw_ctx *c)
 {
     CHECK(c, RID_PRIMARY, A_STATE, "runs in a worker process", getpid() != runner_pid, "another process", "%s",
@@ -159,7 +152,7 @@ static struct etw_runner test_runner(enum etw_isolation iso, const struct etw_ca
 
 TEST(fallback_after_crash, "auto isolation: after a crash in process the rest runs in a worker")
 {
-    static const struct etw_case crash = CUSTOM("x.crash", crash_body);
+    static const struct etw_case crash = CUSTOM("x.crash", write_null);
     static const struct etw_case after = CUSTOM("x.after", where_body);
     const struct etw_case *plan[] = {&crash, &after};
     struct etw_runner r = test_runner(ISO_INPROC, plan, 2, 5000);
@@ -184,30 +177,23 @@ TEST(reference_target_binding, "the reference target resolves by module and vers
     CU_ASSERT_STRING_EQUAL(where, "advapi32!TraceQueryInformation");
 }
 
-static void spin_ms(unsigned ms)
+/* x.slow-fixture: 200 ms in its fixture, then a call that returns at once; x.slow-call: 200 ms in
+ * its call */
+static void slow_body(struct etw_ctx *c)
 {
-    uint64_t end = plat_now_us() + (uint64_t)ms * 1000u;
+    bool in_fixture = !strcmp(c->c->id, "x.slow-fixture");
+    if (in_fixture)
+        etw_phase(c, ETW_PHASE_FIXTURE);
+    uint64_t end = plat_now_us() + 200000u; /* 200 ms busy */
     while (plat_now_us() < end)
         ;
-}
-
-/* a fixture that takes 200 ms, then a call that returns at once */
-static void slow_fixture_body(struct etw_ctx *c)
-{
-    etw_phase(c, ETW_PHASE_FIXTURE);
-    spin_ms(200);
-    etw_phase(c, ETW_PHASE_CALL);
+    if (in_fixture)
+        etw_phase(c, ETW_PHASE_CALL);
     CHECK(c, RID_GEN_BUFFER_BOUNDS, A_STATE, "state", true, "reached", "reached");
 }
 
-static void slow_call_body(struct etw_ctx *c)
-{
-    spin_ms(200);
-    CHECK(c, RID_GEN_BUFFER_BOUNDS, A_STATE, "state", true, "reached", "reached");
-}
-
-static const struct etw_case slow_fixture = CUSTOM("x.slow-fixture", slow_fixture_body);
-static const struct etw_case slow_call = CUSTOM("x.slow-call", slow_call_body);
+static const struct etw_case slow_fixture = CUSTOM("x.slow-fixture", slow_body);
+static const struct etw_case slow_call = CUSTOM("x.slow-call", slow_body);
 
 static void budget_run(enum etw_isolation iso, unsigned timeout_ms, unsigned fixture_ms, const struct etw_case *c, enum etw_status_kind want)
 {

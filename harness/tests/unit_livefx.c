@@ -3,10 +3,7 @@
  * Windows SDK's values (evntrace.h, evntcons.h). */
 #define UNIT_SUITE "live Windows fixtures (setup logic)"
 #include "unit.h"
-#include <wchar.h>
 #include "cases/enable_log.h"
-#include "harness/case.h"
-#include "harness/core/core.h"
 #include "harness/targets/win_live/build.h"
 
 /* checked as this file compiles: the session kinds are case.h's, the constants the SDK's */
@@ -192,7 +189,6 @@ TEST(enable_log, "the enable-callback log and its verdict")
     etw_enable_log_cb(&src, 0, 0, 0, 0, NULL, &l);
     CU_ASSERT(VERDICT(false, 0, 0) == NULL);
     HAS(VERDICT(true, 4, 0xF0), "never with IsEnabled 1");
-#undef VERDICT
     etw_enable_log_cb(&src, 1, 4, 0xF0, 0, NULL, NULL); /* no context: ignored, no crash */
 }
 

@@ -9,6 +9,8 @@
 
 /* every need's bit: the catalogue's are 1 << index (TEST(catalogue)) */
 #define ALL_NEEDS ((1u << ETW_NEED_COUNT) - 1)
+/* the reason the last check or setup gave (the tests run one at a time) */
+static char why[256];
 
 TEST(catalogue, "the catalogue: one bit, a name and a reason per need; the reasons users grep for")
 {
@@ -146,7 +148,6 @@ TEST(checker_portable,
      "the portable checks: each control function missing leaves exactly its needs unmet")
 {
     struct etw_target *ref = unit_reference_at(ETW_V10_0);
-    char why[256];
     EQ_U32(etw_needs_check(ref, ALL_NEEDS, why, sizeof why), 0);
     CU_ASSERT_STRING_EQUAL(why, "");
     EQ_U32(etw_needs_check(ref, NEED_THREADS, why, sizeof why), 0); /* this process starts threads */
@@ -174,12 +175,9 @@ TEST(checker_portable,
         for (int i = 0; i < ETW_NEED_COUNT; i++) {
             const struct etw_need_info *n = &etw_need_infos[i];
             unsigned got = etw_needs_check(&t, n->bit, why, sizeof why);
-            if (fns[f].takes & n->bit) {
-                CHECKF(got == n->bit && !strcmp(why, n->reason), "without control function %zu, need %s: got 0x%X '%s'", f, n->name, got,
-                       why);
-            } else {
-                CHECKF(got == 0 && !why[0], "without control function %zu, need %s is unmet: '%s'", f, n->name, why);
-            }
+            bool takes = fns[f].takes & n->bit; /* unmet with its reason, else met */
+            CHECKF(got == (takes ? n->bit : 0) && !strcmp(why, takes ? n->reason : ""),
+                   "without control function %zu, need %s: got 0x%X '%s'", f, n->name, got, why);
         }
     }
     /* group masks come with a session: its kind's need names the missing EtwRef_StartLogger */
@@ -200,7 +198,6 @@ static unsigned hook_denies, hook_asked;
 static const char *hook_why;
 static bool hook(struct etw_target *t, unsigned need, char *why, size_t len)
 {
-    (void)t;
     hook_asked |= need;
     if (!(need & hook_denies))
         return true;
@@ -213,7 +210,6 @@ TEST(checker_hook,
      "the target's need hook: asked after the portable check, its reason or the catalogue's")
 {
     struct etw_target t = *unit_reference_at(ETW_V10_0);
-    char why[256];
     t.need = hook;
     /* a target without threads: the catalogue's reason when the hook gives none */
     hook_denies = NEED_THREADS, hook_asked = 0, hook_why = NULL;
@@ -251,8 +247,7 @@ TEST(runner_skips_first,
     struct etw_runner r = {.t = &t, .version = ETW_V10_0, .timeout_ms = 5000, .isolation = ISO_INPROC};
     struct etw_result res;
     const struct etw_case *atomic = etw_case_find("cti.atomic"), *oom = etw_case_find("ntc.no-memory");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(atomic);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(oom);
+    CU_ASSERT_FATAL(atomic && oom);
     /* threads: met here, so the case runs; a target that says it has none SKIPs it */
     etw_run_case(&r, atomic, &res);
     CHECKF(res.status == R_PASS, "cti.atomic: %s %s", etw_status_name(res.status), res.reason);
@@ -271,7 +266,6 @@ TEST(runner_skips_first,
            "ntc.no-memory without EtwRef_FailAllocation: %s '%s', %d session(s) started", etw_status_name(res.status), res.reason, starts);
     /* the fixture does not decide SKIP: set up without its needs, it is BROKEN */
     struct etw_fixture_state st;
-    char why[256];
     CU_ASSERT_EQUAL(etw_fixture_setup(&t, NULL, &oom->fx, false, &st, why, sizeof why), ETW_FX_BROKEN);
     etw_fixture_teardown(&t, &st);
     t.reset();
@@ -283,7 +277,6 @@ static unsigned long kl_pid;
 static int kl_asked;
 static enum etw_lv_kernel_state fake_kernel_state(void *arg, unsigned long *who)
 {
-    (void)arg;
     kl_asked++;
     if (who)
         *who = kl_pid;
@@ -293,7 +286,6 @@ static enum etw_lv_kernel_state fake_kernel_state(void *arg, unsigned long *who)
 static int pmc_listed = 2; /* profile sources besides the timer; -1: the list cannot be read */
 static int fake_pmc_sources(void *arg, long *status)
 {
-    (void)arg;
     *status = pmc_listed < 0 ? (long)0xC0000003L : 0;
     return pmc_listed;
 }
@@ -304,10 +296,11 @@ static struct etw_lv_system live_system(unsigned version)
                                   .kernel_state = fake_kernel_state, .pmc_sources = fake_pmc_sources};
 }
 
-static bool live(const struct etw_lv_system *s, unsigned need, char *why)
+/* whether the need is met on s; the reason it is not in why */
+static bool live(const struct etw_lv_system *s, unsigned need)
 {
     why[0] = 0;
-    bool ok = etw_lv_need(s, need, why, 256);
+    bool ok = etw_lv_need(s, need, why, sizeof why);
     CHECKF(ok == !why[0], "need 0x%X: %s with reason '%s'", need, ok ? "met" : "unmet", why);
     return ok;
 }
@@ -316,8 +309,7 @@ static bool live(const struct etw_lv_system *s, unsigned need, char *why)
 static void live_is(const struct etw_lv_system *s, unsigned need, const char *says,
                     const char *what)
 {
-    char why[256];
-    bool ok = live(s, need, why);
+    bool ok = live(s, need);
     CHECKF(ok == !says && (ok || strstr(why, says)), "%s: %s %s: '%s'", what,
            etw_need_info(need)->name, ok ? "met" : "unmet", why);
 }
@@ -343,19 +335,18 @@ TEST(live_pmc_sources,
 TEST(live_admin_and_versions,
      "live target: admin rights for sessions, session kinds and group masks by version")
 {
-    char why[256];
     kl_state = ETW_LV_KL_NONE, kl_asked = 0;
     /* an elevated administrator at 10.0 meets every need */
     struct etw_lv_system s = live_system(ETW_V10_0);
     for (int i = 0; i < ETW_NEED_COUNT; i++)
-        CHECKF(live(&s, etw_need_infos[i].bit, why), "10.0, admin: %s: %s", etw_need_infos[i].name, why);
+        CHECKF(live(&s, etw_need_infos[i].bit), "10.0, admin: %s: %s", etw_need_infos[i].name, why);
     /* no admin rights: every need that starts a session, nothing else */
     const unsigned sessions = NEED_PRIVATE_SESSION | NEED_NOACCESS_SESSION | NEED_SYSTEM_SESSION | NEED_PLAIN_SESSION | NEED_KERNEL_LOGGER |
                               NEED_GROUP_MASKS;
     s.admin = false, s.elevated = 0;
     for (int i = 0; i < ETW_NEED_COUNT; i++) {
         unsigned b = etw_need_infos[i].bit;
-        bool ok = live(&s, b, why);
+        bool ok = live(&s, b);
         CHECKF(ok == !(b & sessions), "not admin: %s %s", etw_need_infos[i].name, ok ? "met" : "unmet");
         if (!ok)
             CHECKF(strstr(why, "needs administrator rights") && strstr(why, "this process is not elevated"), "not admin: %s", why);
@@ -392,17 +383,16 @@ TEST(live_admin_and_versions,
     kl_asked = 0;
     for (int i = 0; i < ETW_NEED_COUNT; i++)
         if (!(etw_need_infos[i].bit & (NEED_KERNEL_LOGGER | NEED_NO_KERNEL_LOGGER)))
-            live(&s, etw_need_infos[i].bit, why);
+            live(&s, etw_need_infos[i].bit);
     EQ_U32(kl_asked, 0);
-    live(&s, NEED_KERNEL_LOGGER, why);
-    live(&s, NEED_NO_KERNEL_LOGGER, why);
+    live(&s, NEED_KERNEL_LOGGER);
+    live(&s, NEED_NO_KERNEL_LOGGER);
     EQ_U32(kl_asked, 2);
 }
 
 TEST(live_kernel_logger,
      "live target: the NT Kernel Logger's state for starting one and for expecting none")
 {
-    char why[256];
     struct etw_lv_system s = live_system(ETW_V10_0);
     static const struct {
         enum etw_lv_kernel_state st;
@@ -423,7 +413,7 @@ TEST(live_kernel_logger,
         live_is(&s, NEED_NO_KERNEL_LOGGER, states[i].absent_says, "kernel logger state");
     }
     kl_state = ETW_LV_KL_OURS;
-    CU_ASSERT(!live(&s, NEED_NO_KERNEL_LOGGER, why));
+    CU_ASSERT(!live(&s, NEED_NO_KERNEL_LOGGER));
     CHECKF(!strstr(why, "cleanup"), "this process's own kernel logger is not a leftover: '%s'", why);
     kl_state = ETW_LV_KL_NONE;
 }

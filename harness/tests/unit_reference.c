@@ -5,6 +5,8 @@
 #include "unit.h"
 #include "reference/internal.h"
 
+static const etw_guid g = {1, 2, 3, {4}}; /* a provider of the tests' own */
+
 TEST(exports_by_version, "exports follow the emulated version")
 {
     static const struct {
@@ -87,7 +89,6 @@ TEST(enable_flags_translation, "EnableFlags translation and the profile privileg
 TEST(reghandle_encoding, "REGHANDLE sequence numbers make stale handles invalid")
 {
     unit_reference_at(ETW_V10_0);
-    static const etw_guid g = {1, 2, 3, {4}};
     etw_reghandle h = 0, h2 = 0;
     EQ_U32(EventRegister(&g, NULL, NULL, &h), 0);
     CU_ASSERT((h >> 48) != 0); /* sequence number in the top 16 bits */
@@ -103,7 +104,6 @@ TEST(reghandle_encoding, "REGHANDLE sequence numbers make stale handles invalid"
 TEST(traits_parser_edges, "traits parser edges; a failed set does not count")
 {
     unit_reference_at(ETW_V10_0);
-    static const etw_guid g = {1, 2, 3, {4}};
     etw_reghandle h;
     EventRegister(&g, NULL, NULL, &h);
     /* exactly 3 bytes: size 3, empty name */

@@ -65,8 +65,6 @@ static const char *diff_rows(const struct etw_case *orig, const struct etw_case 
     return memcmp(&a, &b, sizeof a) ? "a field of struct etw_case" : NULL;
 }
 
-#define NSYN (sizeof rowprint_synthetic / sizeof rowprint_synthetic[0])
-
 TEST(every_row_compiles_back, "every printable row of cases/ prints as C that compiles back to it")
 {
     size_t printed = 0, custom = 0, bodies = 0, n = etw_case_total();

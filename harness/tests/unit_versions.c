@@ -1,6 +1,5 @@
 /* harness/tests/unit_versions.c - versions are builds: names and numbers parsed, version keys and
  * their ranges, the reference emulating by build, UNKNOWN() naming the build. */
-#include "harness/case.h"
 #define UNIT_SUITE "versions are builds"
 #include "unit.h"
 

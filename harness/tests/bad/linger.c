@@ -18,14 +18,10 @@ static void linger(void)
     if (p == 0) {
         close(ready[0]);
         const char *f = getenv("FAULT_PIDS");
-        if (f) {
-            char buf[32];
-            int fd = open(f, O_WRONLY | O_APPEND | O_CREAT, 0600);
-            int n = snprintf(buf, sizeof buf, "%d\n", (int)getpid());
-            if (fd >= 0) {
-                (void)!write(fd, buf, (size_t)n);
-                close(fd);
-            }
+        int fd = f ? open(f, O_WRONLY | O_APPEND | O_CREAT, 0600) : -1;
+        if (fd >= 0) {
+            dprintf(fd, "%d\n", (int)getpid()); /* one write: the line is appended whole */
+            close(fd);
         }
         (void)!write(ready[1], "", 1);
         close(ready[1]);

@@ -2,21 +2,15 @@
  * plausibly): the write hits the guard page; must be reported as FAIL (overrun). */
 #include "common.h"
 #include <string.h>
-EXPORT etw_u32 TraceQueryInformation(etw_tracehandle h, etw_u32 c, void *b, etw_u32 l, etw_u32 *r)
+static etw_u32 past_the_end(void *b, etw_u32 l, etw_u32 *r)
 {
-    (void)h, (void)c;
-    if (r)
-        *r = l;
-    if (b)
-        memset((char *)b + l, 0, 4); /* past the end */
-    return 0;
-}
-EXPORT etw_status NtQuerySystemInformation(etw_u32 c, void *b, etw_u32 l, etw_u32 *r)
-{
-    (void)c;
     if (r)
         *r = l;
     if (b)
         memset((char *)b + l, 0, 4);
     return 0;
 }
+EXPORT etw_u32 TraceQueryInformation(etw_tracehandle h, etw_u32 c, void *b, etw_u32 l, etw_u32 *r)
+{ return past_the_end(b, l, r); }
+EXPORT etw_status NtQuerySystemInformation(etw_u32 c, void *b, etw_u32 l, etw_u32 *r)
+{ return past_the_end(b, l, r); }

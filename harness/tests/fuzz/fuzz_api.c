@@ -33,7 +33,6 @@ static const unsigned versions[6] = {ETW_V5_2, ETW_V6_0, ETW_V6_1, ETW_V6_2, ETW
 
 static etw_u32 ETW_WINAPI cb(etw_u32 code, void *ctx, etw_u32 *size, void *buf)
 {
-    (void)code, (void)ctx, (void)size, (void)buf;
     return 0;
 }
 
@@ -82,12 +81,10 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
     EtwRef_SetVersion(versions[data[0] % 6], 0);
     etw_u8 fx = data[1], misc = data[2];
     etw_u32 masks[8] = {3, 0x4 | 0x100, 0, 0, 0x8000, 0, 0, 0};
-    if (fx & FX_KERNEL)
-        s.have_logger = !EtwRef_StartLogger(ETWREF_LOGGER_KERNEL, masks, &s.logger);
-    if (fx & FX_SYSTEM)
-        s.have_logger = !EtwRef_StartLogger(ETWREF_LOGGER_SYSTEM, masks, &s.logger);
-    if (fx & FX_PLAIN)
-        s.have_logger = !EtwRef_StartLogger(ETWREF_LOGGER_PLAIN, NULL, &s.logger);
+    static const int kinds[3] = {ETWREF_LOGGER_KERNEL, ETWREF_LOGGER_SYSTEM, ETWREF_LOGGER_PLAIN};
+    for (int k = 0; k < 3; k++) /* FX_KERNEL, FX_SYSTEM, FX_PLAIN */
+        if (fx & (FX_KERNEL << k))
+            s.have_logger = !EtwRef_StartLogger(kinds[k], k < 2 ? masks : NULL, &s.logger);
     if ((fx & FX_DISALLOW) && s.have_logger)
         TraceSetInformation(s.logger, ETW_TraceSetDisallowList, (void *)g_dal, sizeof g_dal);
     if (fx & FX_CLASSIC) {
@@ -113,11 +110,8 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
     size_t pos = 3;
     while (pos + 10 <= size) {
         const etw_u8 *r = data + pos;
-        etw_u32 cls, n = r[9];
-        etw_u16 len16;
+        etw_u32 cls, n = r[9], len = (etw_u32)(r[6] | r[7] << 8);
         memcpy(&cls, r + 2, 4);
-        memcpy(&len16, r + 6, 2);
-        etw_u32 len = len16;
         etw_u8 fl = r[8], hs = r[1];
         pos += 10;
         if (n > size - pos)
@@ -127,25 +121,23 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
         etw_u8 *buf = (fl & FL_BUFNULL) ? NULL : copy(in, n, len);
         etw_u32 rl = 0xDEADBEEF, *rlp = (fl & FL_RLNULL) ? NULL : &rl;
         etw_u64 h = handle(&s, hs);
+        unsigned f = r[0] % F_COUNT;
+        /* the input, zero-padded: masks, a name, or where a call writes (NULL: FL_BUFNULL) */
+        etw_u32 out8[8] = {0};
+        memcpy(out8, in, n < sizeof out8 ? n : sizeof out8);
+        etw_u32 *outp = (fl & FL_BUFNULL) ? NULL : out8;
+        ETW_EVENT_INSTANCE_INFO info;
+        etw_handle ch = class_handle(&s, hs);
         if (fl & FL_FAIL)
             EtwRef_FailAllocation(1 + (fl >> 6));
-        switch (r[0] % F_COUNT) {
+        if ((f == F_NTQSI || f == F_NTSSI) && buf && len >= 16)
+            memcpy(buf + 8, &h, 8); /* the group-mask shape: a TraceHandle at 8 */
+        switch (f) {
         case F_TQI: TraceQueryInformation(h, cls, buf, len, rlp); break;
         case F_TSI: TraceSetInformation(h, cls, buf, len); break;
-        case F_NTQSI:
-        case F_NTSSI:
-            if (buf && len >= 16) /* the group-mask shape: a TraceHandle at 8 */
-                memcpy(buf + 8, &h, 8);
-            if (r[0] % F_COUNT == F_NTQSI)
-                NtQuerySystemInformation(cls, buf, len, rlp);
-            else
-                NtSetSystemInformation(cls, buf, len);
-            break;
-        case F_NTQIP: {
-            etw_u32 iv;
-            NtQueryIntervalProfile(cls, (fl & FL_BUFNULL) ? NULL : &iv);
-            break;
-        }
+        case F_NTQSI: NtQuerySystemInformation(cls, buf, len, rlp); break;
+        case F_NTSSI: NtSetSystemInformation(cls, buf, len); break;
+        case F_NTQIP: NtQueryIntervalProfile(cls, outp); break;
         case F_NTSIP: NtSetIntervalProfile(len | (etw_u32)hs << 16, cls); break;
         case F_NTC: {
             etw_u32 code = cls & 0xFF ? cls & 0x3F : cls;
@@ -175,44 +167,30 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
             free(out);
             break;
         }
-        case F_ETWCTI:
-        case F_CTI: {
-            ETW_EVENT_INSTANCE_INFO info;
-            ETW_EVENT_INSTANCE_INFO *ip = (fl & FL_BUFNULL) ? NULL : &info;
-            etw_handle ch = class_handle(&s, hs);
-            if (r[0] % F_COUNT == F_ETWCTI)
-                EtwCreateTraceInstanceId(ch, ip);
-            else
-                CreateTraceInstanceId(ch, ip);
-            break;
-        }
+        case F_ETWCTI: EtwCreateTraceInstanceId(ch, outp ? &info : NULL); break;
+        case F_CTI: CreateTraceInstanceId(ch, outp ? &info : NULL); break;
         case F_RTG: {
             etw_u32 count = (fl & FL_OUTNULL) ? cls : cls % 6;
             ETW_TRACE_GUID_REGISTRATION *regs = NULL;
             if (!(fl & FL_BUFNULL) && count <= 64) {
-                regs = malloc(sizeof *regs * (count ? count : 1));
-                if (!regs)
-                    abort();
+                regs = (ETW_TRACE_GUID_REGISTRATION *)copy(NULL, 0, sizeof *regs * count);
                 for (etw_u32 i = 0; i < count; i++)
                     regs[i] = (ETW_TRACE_GUID_REGISTRATION){(hs & 0x80) && i == count - 1 ? NULL : &g_cls[i & 3], NULL};
             }
             etw_tracehandle th = 0;
-            if (s.have_seqclassic) {
-                UnregisterTraceGuids(s.seqclassic); /* at most one at a time: its classes are never used */
-                s.have_seqclassic = false;
-            }
-            if (!RegisterTraceGuidsW((hs & 1) ? NULL : cb, NULL, (hs & 2) ? NULL : &g_ctl, count, regs, NULL, NULL, (hs & 4) ? NULL : &th))
-                s.have_seqclassic = true, s.seqclassic = th;
+            if (s.have_seqclassic) /* at most one at a time: its classes are never used */
+                UnregisterTraceGuids(s.seqclassic);
+            s.have_seqclassic = !RegisterTraceGuidsW((hs & 1) ? NULL : cb, NULL,
+                (hs & 2) ? NULL : &g_ctl, count, regs, NULL, NULL, (hs & 4) ? NULL : &th);
+            s.seqclassic = th;
             free(regs);
             break;
         }
         case F_UTG:
-            if (UnregisterTraceGuids(h) == 0) {
-                if (h == s.classic && s.have_classic)
-                    s.have_classic = false; /* its class handles are gone: never use them again */
-                if (h == s.seqclassic)
-                    s.have_seqclassic = false;
-            }
+            if (UnregisterTraceGuids(h) != 0)
+                break;
+            s.have_classic &= h != s.classic; /* its class handles are gone: never use them again */
+            s.have_seqclassic &= h != s.seqclassic;
             break;
         case F_ER: EventRegister((hs & 1) ? NULL : &g_cls[hs & 3], NULL, NULL, (hs & 2) ? NULL : &s.seqreg); break;
         case F_EU: EventUnregister(h); break;
@@ -221,9 +199,7 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
         case F_LASTERR: SetLastError(cls), (void)GetLastError(); break;
         case F_START: {
             etw_tracehandle lh;
-            etw_u32 m[8] = {0};
-            memcpy(m, in, n < sizeof m ? n : sizeof m);
-            if (!EtwRef_StartLogger(cls % 7, (fl & FL_BUFNULL) ? NULL : m, &lh) && !s.have_logger)
+            if (!EtwRef_StartLogger(cls % 7, outp, &lh) && !s.have_logger)
                 s.have_logger = true, s.logger = lh;
             break;
         }
@@ -231,25 +207,16 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
             if (!EtwRef_StopLogger(h) && s.have_logger && h == s.logger)
                 s.have_logger = false;
             break;
-        case F_MASKS: {
-            etw_u32 m[8];
-            EtwRef_GetLoggerMasks(h, (fl & FL_BUFNULL) ? NULL : m);
+        case F_MASKS: EtwRef_GetLoggerMasks(h, outp); break;
+        case F_ENABLE:
+            EtwRef_EnableGroup(h, (fl & FL_OUTNULL) ? NULL : (hs & 0x80) ? g_dal : &g_group, outp);
             break;
-        }
-        case F_ENABLE: {
-            etw_u32 en;
-            EtwRef_EnableGroup(h, (fl & FL_OUTNULL) ? NULL : (hs & 0x80) ? &g_dal[0] : &g_group, (fl & FL_BUFNULL) ? NULL : &en);
-            break;
-        }
-        case F_COUNTER: {
-            etw_handle ch = class_handle(&s, hs);
-            if (ch) {
+        case F_COUNTER:
+            if (ch)
                 EtwRef_SetClassCounter(ch, cls);
-                if (fl & FL_OUTNULL)
-                    EtwRef_SetClassProcessId(ch, cls);
-            }
+            if (ch && (fl & FL_OUTNULL))
+                EtwRef_SetClassProcessId(ch, cls);
             break;
-        }
         case F_PROC: {
             static const char *const mods[] = {"advapi32", "ntdll.dll", "SECHOST", "kernelbase", "kernel32", "x", ""};
             static const char *const names[] = {"TraceQueryInformation", "NtTraceControl", "EventSetInformation", "GetLastError", "nope"};
@@ -258,14 +225,10 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
             EtwRef_GetVersion();
             break;
         }
-        case F_SYMBOL: {
-            char name[32];
-            size_t k = n < sizeof name - 1 ? n : sizeof name - 1;
-            memcpy(name, in, k);
-            name[k] = 0;
-            EtwRef_Symbol((fl & FL_BUFNULL) ? NULL : name);
+        case F_SYMBOL:
+            ((char *)out8)[sizeof out8 - 1] = 0; /* a name of at most 31 input bytes */
+            EtwRef_Symbol(outp ? (const char *)out8 : NULL);
             break;
-        }
         }
         EtwRef_FailAllocation(0);
         free(buf);

@@ -1,15 +1,13 @@
 /*
  * harness/tests/fuzz/fuzz_traits.c - libFuzzer target: the reference's provider-traits parser,
- * through both of its entry points, against an independent reading of the format.
+ * through both of its entry points, against an independent reading of the format (well_formed).
  *
- * The input is a traits blob. It is set on a fresh registration with EventSetInformation
- * (EventProviderSetTraits) and on another with NtTraceControl(0x1E), from heap copies of exactly
- * its size (ASan sees any read past it), then set a second time. Properties checked (a violation
- * aborts, which libFuzzer reports as a crash):
- *   - the result is ERROR_SUCCESS exactly when the blob is well formed by the rules
- *     TRAITS.FORMAT_SIZE, TRAITS.FORMAT_NAME and TRAITS.FORMAT_TRAITS (checked here by a separate
- *     implementation), and ERROR_FILE_CORRUPT otherwise (ERROR_INVALID_PARAMETER below 3 bytes);
- *   - NtTraceControl(0x1E) gives the NTSTATUS of the same outcome;
+ * The input is a traits blob, passed in a heap copy of exactly its size (ASan sees any read past
+ * it) to EventSetInformation (EventProviderSetTraits) twice, then to NtTraceControl(0x1E) on
+ * another registration. A property violated aborts, which libFuzzer reports as a crash:
+ *   - ERROR_SUCCESS exactly for a blob well formed by TRAITS.FORMAT_SIZE, TRAITS.FORMAT_NAME and
+ *     TRAITS.FORMAT_TRAITS, else ERROR_FILE_CORRUPT (ERROR_INVALID_PARAMETER below 3 bytes), and
+ *     from NtTraceControl(0x1E) the NTSTATUS of the same outcome;
  *   - a second set on the same registration fails with ERROR_GEN_FAILURE (TRAITS.ONCE);
  *   - with the blob's group restricted, a well-formed blob with a group trait is refused.
  */
@@ -47,11 +45,7 @@ static bool well_formed(const etw_u8 *b, size_t n, bool *group, etw_guid *g)
     return true;
 }
 
-static void check(bool ok)
-{
-    if (!ok)
-        abort();
-}
+#define check(ok) ((ok) ? (void)0 : abort())
 
 int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
 {
@@ -62,22 +56,18 @@ int LLVMFuzzerTestOneInput(const etw_u8 *data, size_t size)
     bool wf = well_formed(data, size, &group, &g);
     EtwRef_Reset();
     EtwRef_SetVersion(ETW_V10_0, 0);
-    /* 1. EventSetInformation */
     etw_reghandle h = 0, h2 = 0;
     check(EventRegister(&prov, NULL, NULL, &h) == 0);
     etw_u8 *blob = malloc(size ? size : 1);
     check(blob != NULL);
     memcpy(blob, data, size);
     etw_u32 rc = EventSetInformation(h, ETW_EventProviderSetTraits, blob, (etw_u32)size);
-    if (size < 3 || size > 0xFFFF)
-        check(rc == ETW_ERROR_INVALID_PARAMETER);
-    else
-        check(rc == (wf ? ETW_ERROR_SUCCESS : ETW_ERROR_FILE_CORRUPT));
-    /* 2. a second set: once only (TRAITS.ONCE) */
+    etw_u32 want_rc = wf ? ETW_ERROR_SUCCESS : ETW_ERROR_FILE_CORRUPT;
+    check(rc == (size < 3 || size > 0xFFFF ? ETW_ERROR_INVALID_PARAMETER : want_rc));
+    /* a second set: once only (TRAITS.ONCE) */
     etw_u32 rc2 = EventSetInformation(h, ETW_EventProviderSetTraits, blob, (etw_u32)size);
-    if (rc == 0)
-        check(rc2 == ETW_ERROR_GEN_FAILURE);
-    /* 3. NtTraceControl(0x1E) on another registration, with the group restricted */
+    check(rc != 0 || rc2 == ETW_ERROR_GEN_FAILURE);
+    /* NtTraceControl(0x1E) on another registration, with the group restricted */
     if (size >= 1 && size <= 0xFFFF) {
         check(EventRegister(&prov, NULL, NULL, &h2) == 0);
         if (group)

@@ -6,7 +6,6 @@
  * convention on Linux.
  */
 #include <stdatomic.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +65,6 @@ EXPORT uint32_t TraceQueryInformation(uint64_t SessionHandle, uint32_t Informati
 /* ---------------------------------------------------------------- classic registrations */
 struct mini_class {
     _Atomic uint32_t counter;
-    uint32_t reserved;
 };
 struct mini_reg {
     struct mini_reg *next;

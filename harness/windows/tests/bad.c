@@ -78,13 +78,11 @@ static etw_u32 noise(void)
     return 24;
 }
 
-/* what Windows does with a caller's buffer: it is written from kernel mode inside try/except, so a
- * write past its end into the guard page comes back as ERROR_NOACCESS (998; STATUS_ACCESS_VIOLATION
- * from the NT function) instead of a fault in the caller. Modelled without a user-mode fault (the
- * runner's first-chance handler would take that as the overrun itself): the memory after the
- * buffer is looked up first, and a write that would reach an inaccessible page is refused with the
- * code. The runner must record the same overrun as for a fault (FAIL, mode overrun): the same call
- * with room after the buffer writes past it. */
+/* Windows writes a caller's buffer from kernel mode inside try/except: a write past its end into
+ * the guard page returns ERROR_NOACCESS (998; STATUS_ACCESS_VIOLATION from the NT function), not a
+ * fault. Modelled without a user-mode fault (the runner would take that for the overrun itself):
+ * a write that would reach an inaccessible page is refused with the code, one with room is made.
+ * The runner must record the same overrun as for a fault (FAIL, mode overrun). */
 static etw_u32 refused(void *b, etw_u32 l, etw_u32 code)
 {
     MEMORY_BASIC_INFORMATION mbi;
