@@ -162,14 +162,14 @@ run:
 # Every test stage is a make target test-NAME; a fragment registers its own (TEST_STAGES += NAME) with
 # its prerequisites, and a stage that must come after another stage names it (test-B: | test-A).
 # `make test` makes them all in one make, TEST_JOBS jobs at a time (mk/stages.mk).
-TEST_STAGES := abi unit conformance badtargets
+TEST_STAGES := abi scheduler unit conformance badtargets
 # two more jobs than CPUs: several stages spend much of their time waiting (Wine, ssh, Chromium)
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 # CPU-bound stages bounded by work run at a lower priority, in the time the others wait
 TEST_NICE := mutate sanitize reports
 # built before any stage starts: TEST_PREP for every stage, TEST_SETUP for those that name it
 TEST_PREP := all
-TEST_SETUP := winprep
+TEST_SETUP := winprep $(BUILD)/unit-tests
 # The Wine stages run in prefixes of their own over the suite's (WINE_PREFIX_SHARED=1 tells fleet to
 # leave the suite's wineserver alone); in a user's WINEPREFIX they take turns.
 TEST_EXCLUSIVE := $(if $(WINEPREFIX),wine faults winci winetest fleet)
