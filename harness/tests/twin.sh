@@ -71,6 +71,11 @@ twin_run() {
     tdir=${SHORT_TEMP:+$TEMPDIR/etwconf twin long temp}
     tdir=${tdir:-$TEMPDIR}
     { [ -d "$tdir" ] && echo "# $tdir" && ls -A "$tdir"; } >"$T/$n.temp.txt" 2>&1
+    # a leftover, to be read: what it holds, and whether it goes by itself a moment later (then a
+    # process of the run was still ending when the run returned)
+    if ls -d "$tdir"/etwconf-* >/dev/null 2>&1; then
+        { ls -laR "$tdir"/etwconf-*; sleep 2; echo "# 2 s later"; ls -A "$tdir"; } >"$T/$n.temp-detail.txt" 2>&1
+    fi
     rm -rf "$tdir"/etwconf-*
 }
 # queue GROUP MODE CHECK ARGS...: a check of harness/tests/twin_check.py, run with the others at the end
