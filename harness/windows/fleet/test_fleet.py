@@ -72,6 +72,11 @@ class CliTest(TmpCase):
         self.assertIn("Exit codes: 0 every host complete", out)
         self.assertIn("transfer=sftp|scp", out)
 
+    def test_numbers_parse_as_numbers(self):
+        """--jobs 0 by default: an option whose default is 0 still takes an int"""
+        a = fleet.build_parser().parse_args(["run", "inv", "--jobs", "2", "--fetch-delay", "0.5"])
+        self.assertEqual((a.jobs, a.fetch_delay, a.timeout), (2, 0.5, 1800))
+
     def test_bad_inventory(self):
         """A bad inventory: exit 2, one line naming FILE:LINE, nothing written."""
         self.write("etwconf.exe", b"MZ fake")
