@@ -100,7 +100,9 @@ enum plat_end plat_guarded_call(struct plat_call *c)
     }
     call_deadline_us = 0;
     call_now = NULL;
-    return plat_call_ended(c, (enum plat_end)k, fault_off, plat_signal_name(fault_sig));
+    /* the signal is named only for a fault: a call that returned costs no formatting */
+    const char *name = k == PLAT_FAULT ? plat_signal_name(fault_sig) : NULL;
+    return plat_call_ended(c, (enum plat_end)k, fault_off, name);
 }
 
 void plat_deadline_ms(unsigned ms)

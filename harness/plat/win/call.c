@@ -259,8 +259,9 @@ enum plat_end plat_guarded_call(struct plat_call *c)
         gs->code = gs->thread_code;
         gs->off = gs->thread_off;
     }
-    char fault[48];
-    win_format_code(fault, sizeof fault, gs->code);
+    char fault[48] = ""; /* named only for a fault: a call that returned costs no formatting */
+    if (k == PLAT_FAULT)
+        win_format_code(fault, sizeof fault, gs->code);
     return plat_call_ended(c, (enum plat_end)k, gs->off, fault);
 }
 
