@@ -73,13 +73,23 @@ static void deadline_timer(unsigned timeout_ms)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-/* "SIGSEGV" (glibc's abbreviation), "signal" for one without a name; proc.c uses it too */
+/* "SIGSEGV", "signal" for one without a name here; proc.c uses it too. A table, not glibc's
+ * sigabbrev_np: the same names from every C library */
 const char *plat_signal_name(int sig);
 const char *plat_signal_name(int sig)
 {
-    static _Thread_local char b[16];
-    const char *n = sigabbrev_np(sig);
-    return n ? (snprintf(b, sizeof b, "SIG%s", n), b) : "signal";
+    static const struct {
+        int sig;
+        const char *name;
+    } names[] = {{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"}, {SIGILL, "SIGILL"}, {SIGFPE, "SIGFPE"},
+                 {SIGABRT, "SIGABRT"}, {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"}, {SIGKILL, "SIGKILL"},
+                 {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"}, {SIGPIPE, "SIGPIPE"},
+                 {SIGXFSZ, "SIGXFSZ"}, {SIGHUP, "SIGHUP"}, {SIGQUIT, "SIGQUIT"}, {SIGUSR1, "SIGUSR1"},
+                 {SIGUSR2, "SIGUSR2"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig)
+            return names[i].name;
+    return "signal";
 }
 
 enum plat_end plat_guarded_call(struct plat_call *c)

@@ -61,7 +61,12 @@ struct plat_proc *plat_proc_start(int (*fn)(void *arg, plat_chan chan), void *ar
         /* the worker holds stdio and its channel (fd 3), nothing else: not the results file */
         if (fds[1] != 3 && dup2(fds[1], 3) != 3)
             _exit(3);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
         closefrom(4);
+#else /* a C library without closefrom */
+        for (long fd = 4, max = sysconf(_SC_OPEN_MAX); fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+            close((int)fd);
+#endif
         _exit(fn(arg, (plat_chan)3));
     }
     setpgid(pid, pid); /* also here: whichever runs first */
