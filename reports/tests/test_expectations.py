@@ -388,8 +388,10 @@ class Arches(ExpCase):
         return self.write(name, dump_records(fix_footer(recs)))
 
     def problems(self, doc, *results):
-        return [l for l in self.check(doc, *results)[1].splitlines()
-                if l.split()[:1] in (["STALE"], ["CHANGED"])]
+        """check's STALE and CHANGED lines; check itself must have run (exit 0 or 1)"""
+        rc, out, err = self.check(doc, *results)
+        self.assertIn(rc, (0, 1), "check refused the file: %s" % err)
+        return [l for l in out.splitlines() if l.split()[:1] in (["STALE"], ["CHANGED"])]
 
     def test_record_an_arch_then_check_each(self):
         out = self.write("wine.json", open(WINE_EXP).read())
