@@ -154,12 +154,11 @@ static void list_cases(bool json, const char *filter)
         /* what the case sets up before its call (struct etw_fixture) and needs from the target, so
            that scripts read it here instead of parsing cases/ */
         const struct etw_fixture *fx = &c->fx;
-        static const struct etw_fixture none;
         char n1[32], n2[32], n3[32];
         etw_json_obj(&j, "fixture");
         etw_json_str(&j, "logger", fx->logger ? json_name(etw_logger_enum_name(fx->logger), n1) : NULL);
         etw_json_str(&j, "logger2", fx->logger2 ? json_name(etw_logger_enum_name(fx->logger2), n2) : NULL);
-        etw_json_bool(&j, "masks", memcmp(fx->masks, none.masks, sizeof none.masks) != 0);
+        etw_json_bool(&j, "masks", etw_masks_set(fx->masks));
         etw_json_int(&j, "disallow", fx->ndisallow);
         etw_json_int(&j, "classes", fx->classes);
         etw_json_bool(&j, "provider", fx->provider);

@@ -215,6 +215,7 @@ extern const struct etw_need_info etw_need_infos[ETW_NEED_COUNT]; /* in checking
 const struct etw_need_info *etw_need_info(unsigned bit); /* NULL unless bit is one need */
 unsigned etw_fixture_needs(const struct etw_fixture *fx); /* what setting fx up takes */
 unsigned etw_logger_needs(enum etw_logger_kind kind, const etw_u32 masks[8]); /* a session of kind */
+bool etw_masks_set(const etw_u32 masks[8]); /* any of the eight group masks non-zero (NULL: none) */
 /* a case's needs: its fixture's, its row's .needs, and what its arguments imply (a case that
  * names the NT Kernel Logger by its id 0xFFFF without starting one expects none to run) */
 unsigned etw_case_needs(const struct etw_case *c);

@@ -16,16 +16,21 @@ const struct etw_need_info *etw_need_info(unsigned bit)
     return NULL;
 }
 
+bool etw_masks_set(const etw_u32 masks[8])
+{
+    for (int i = 0; masks && i < 8; i++)
+        if (masks[i])
+            return true;
+    return false;
+}
+
 unsigned etw_logger_needs(enum etw_logger_kind kind, const etw_u32 masks[8])
 {
     static const unsigned kinds[] = {[LG_KERNEL] = NEED_KERNEL_LOGGER, [LG_SYSTEM] = NEED_SYSTEM_SESSION,
         [LG_PLAIN] = NEED_PLAIN_SESSION, [LG_NOACCESS] = NEED_NOACCESS_SESSION,
         [LG_PRIVATE] = NEED_PRIVATE_SESSION};
     unsigned n = (unsigned)kind < sizeof kinds / sizeof kinds[0] ? kinds[kind] : 0;
-    for (int i = 0; n && masks && i < 8; i++)
-        if (masks[i])
-            return n | NEED_GROUP_MASKS;
-    return n;
+    return n && etw_masks_set(masks) ? n | NEED_GROUP_MASKS : n;
 }
 
 unsigned etw_fixture_needs(const struct etw_fixture *fx)

@@ -114,7 +114,7 @@ static void fixture(FILE *f, const struct etw_fixture *fx)
     fprintf(f, " .fx = {");
     FIELD(fx->logger, ".logger = %s", etw_logger_enum_name(fx->logger));
     FIELD(fx->logger2, ".logger2 = %s", etw_logger_enum_name(fx->logger2));
-    if (memcmp(fx->masks, none.masks, sizeof none.masks)) {
+    if (etw_masks_set(fx->masks)) {
         fprintf(f, "%s.masks = {", SEP(any));
         for (int i = 0; i < 8; i++)
             fprintf(f, "%s0x%X", i ? ", " : "", fx->masks[i]);

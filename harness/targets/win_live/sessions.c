@@ -312,10 +312,9 @@ enum etw_fx live_start_logger(struct etw_target *t, unsigned kind, const etw_u32
         FX_BROKEN("fixture: the session that answers the handle StartTraceW returned for %s is not the one started: %s%s", kind_name(kind),
                   seen_why, owner == ETW_LV_UNSURE ? " (it was left running: 'etwconf.exe cleanup' recognises the suite's own)" : "");
     }
-    static const etw_u32 no_masks[8];
-    if (masks && memcmp(masks, no_masks, sizeof no_masks)) {
+    if (etw_masks_set(masks)) {
         void *m = (void *)masks; /* read only */
-        rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, sizeof no_masks);
+        rc = TraceSetInformation(h, ETW_TraceSystemTraceEnableFlagsInfo, m, 8 * sizeof masks[0]);
         if (rc != ERROR_SUCCESS) {
             release(s, SL_LIVE);
             FX_BROKEN("fixture: setting the group masks of %s with TraceSetInformation(TraceSystemTraceEnableFlagsInfo) %s %lu",
