@@ -21,6 +21,7 @@ LOOKUP_(etw_logger_enum_name, enum etw_logger_kind, ETW_LOGGER_LIST, NAME2_)
 LOOKUP_(etw_logger_kind_title, enum etw_logger_kind, ETW_LOGGER_LIST, TEXT2_)
 LOOKUP_(etw_priv_enum_name, enum etw_priv, ETW_PRIV_LIST, NAME_)
 LOOKUP_(etw_xkind_name, enum etw_xkind, ETW_XKIND_LIST, TEXT2_)
+#undef NAME_ /* the unity builds put other files after this one */
 
 const char *etw_version_enum_name(unsigned key, bool hi)
 {

@@ -234,6 +234,7 @@ static void em_row(const struct etw_case *c, bool todo_on)
     static const char *const kinds[] = {ETW_XKIND_LIST(NAME_)};
     static const char *const rls[] = {ETW_RLKIND_LIST(NAME_)};
     static const char *const outs[] = {ETW_OUTKIND_LIST(NAME_)};
+#undef NAME_
     const struct etw_args *a = &c->args;
     const struct etw_fixture *fx = &c->fx;
     em("    /* %s */\n", c->title);
