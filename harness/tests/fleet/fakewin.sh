@@ -54,11 +54,9 @@ if [ -f "$H/drop" ] && [ ! -f "$H/dropped" ]; then
     for a in "$@"; do [ "$prev" = "--out" ] && out=$a; prev=$a; done
     wine_run 600 "./$run_exe" "$@" &
     job=$!
-    i=0
-    while [ "$i" -lt 600 ] && kill -0 "$job" 2>/dev/null && [ "$(cat "$out" 2>/dev/null | grep -c '"type":"case"')" -lt "$n" ]; do
-        sleep 0.2
-        i=$((i + 1))
-    done
+    # until N case records are written (or the exe ended), at most 2 minutes: lib.sh's within
+    cut_reached() { ! kill -0 "$job" 2>/dev/null || [ "$(grep -c '"type":"case"' "$out" 2>/dev/null)" -ge "$n" ] 2>/dev/null; }
+    within 120000 cut_reached
     # the exe (the job's processes; Wine starts none the session waits for), then the connection:
     # each process of the session holds its socket or waits on one that does; the listener, which
     # serves the other hosts, is not among them
