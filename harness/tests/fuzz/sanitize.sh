@@ -55,7 +55,7 @@ done
 # 3. the differential fuzzer, the reference under ASan on both sides
 if [ -n "${SAN_FUZZ_CALLS:-}" ]; then bound="--calls $SAN_FUZZ_CALLS"; else bound="--seconds ${SAN_FUZZ_SECONDS:-5}"; fi
 # shellcheck disable=SC2086
-"$S/etwconf" fuzz --target "$S/libetwref.so" $bound --seed "${SAN_FUZZ_SEED:-2}" --quiet >"$W/fuzz.log" 2>&1
+"$S/etwconf" fuzz --target "$S/libetwref.so" $bound --seed "${SAN_FUZZ_SEED:-5}" --quiet >"$W/fuzz.log" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && [ -z "$(sanreport "$W/fuzz.log")" ] && ok "etwconf fuzz under ASan+UBSan: $(tail -n 1 "$W/fuzz.log")" \
     || no "etwconf fuzz under ASan+UBSan (exit $rc): $(sanreport "$W/fuzz.log") $(grep -m1 DISAGREEMENT "$W/fuzz.log")"
